@@ -1,0 +1,37 @@
+# Hangman Packs: `make test` and `make build` set up a fresh Debian machine and build.
+# Debian packages the build needs (headers + pkg-config files) and the tools the benchmarks use.
+DEB_PACKAGES := libarchive-dev libsodium-dev libsqlite3-dev pkg-config
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: all setup build debug test packs verify-packs clean help
+
+all: build
+
+help:
+	@echo "make test    install what is missing, build, run the test suite"
+	@echo "make build   install what is missing, release build of .build/release/hangman"
+	@echo "make packs   rebuild every Packs/*.wordpack from its source folder"
+	@echo "make setup   only install the Debian packages the build needs"
+
+setup:
+	@./.ci/install-deps $(DEB_PACKAGES)
+
+build: setup
+	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+
+debug: setup
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+
+test: setup
+	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+packs: build
+	./Packs/build-all .build/release/hangman
+
+verify-packs: build
+	.build/release/hangman pack verify Packs/*.wordpack
+
+clean:
+	$(SWIFT) package clean

@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "HangmanPacks",
+    products: [
+        .executable(name: "hangman", targets: ["hangman"]),
+        .library(name: "WordPacks", targets: ["WordPacks"]),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, seen only by their wrapper modules.
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+
+        // Safe wrappers: each knows nothing of words.
+        .target(name: "Archive", dependencies: ["CArchive"]),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Signing", dependencies: ["CSodium"]),
+        .target(name: "PropertyList"),
+
+        // The pack format.
+        .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList"]),
+
+        // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
+        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Signing", "PropertyList"]),
+
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing"]),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
+        .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,8 @@
+#ifndef HANGMAN_CSQLITE_SHIM_H
+#define HANGMAN_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/* SQLITE_TRANSIENT is a cast macro, which Swift does not import. */
+static inline sqlite3_destructor_type hangman_sqlite_transient(void) { return SQLITE_TRANSIENT; }
+
+#endif

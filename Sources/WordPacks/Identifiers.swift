@@ -1,0 +1,58 @@
+/// A product identifier in reverse-DNS form (`com.example.words.ios`); for a paid pack, the
+/// non-consumable product that unlocks it.
+public struct ProductID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Accepts 2 or more dot-separated labels of ASCII letters, digits, `-` and `_`, at most 255 bytes.
+    public init?(rawValue: String) {
+        guard !rawValue.isEmpty, rawValue.utf8.count <= 255 else { return nil }
+        let labels = rawValue.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return nil }
+        for label in labels {
+            guard !label.isEmpty,
+                label.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+            else { return nil }
+        }
+        self.rawValue = rawValue
+    }
+
+    public var description: String { rawValue }
+    public static func < (lhs: ProductID, rhs: ProductID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A content version of dotted integers (`1`, `1.2`, `2.0.3`), compared numerically:
+/// `1.10` is newer than `1.9`, and `1.0` equals `1`.
+public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// The numbers, as written.
+    public let components: [Int]
+    /// The text, as written.
+    public let text: String
+
+    public init?(_ text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count <= 8 else { return nil }
+        var numbers: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.utf8.count <= 9, part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let number = Int(part)
+            else { return nil }
+            numbers.append(number)
+        }
+        components = numbers
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    private var trimmed: ArraySlice<Int> {
+        var end = components.count
+        while end > 1 && components[end - 1] == 0 { end -= 1 }
+        return components[..<end]
+    }
+
+    public static func == (lhs: ContentVersion, rhs: ContentVersion) -> Bool { lhs.trimmed == rhs.trimmed }
+    public func hash(into hasher: inout Hasher) { hasher.combine(Array(trimmed)) }
+    public static func < (lhs: ContentVersion, rhs: ContentVersion) -> Bool {
+        lhs.trimmed.lexicographicallyPrecedes(rhs.trimmed)
+    }
+}

@@ -1,0 +1,138 @@
+import PropertyList
+
+/// A word, with the clue shown after a game when it has one.
+public struct PackWord: Sendable, Hashable {
+    public var text: String
+    public var clue: String?
+
+    public init(_ text: String, clue: String? = nil) {
+        self.text = text
+        self.clue = clue
+    }
+}
+
+/// One word-list file of a pack: a category of words.
+public struct WordList: Sendable, Equatable {
+    /// Path of the file inside the pack.
+    public var path: String
+    /// The category shown in the game: the file's `name`, else the file name without `.plist`.
+    public var name: String
+    /// How the file was encoded.
+    public var format: PropertyListFormat
+    public var words: [PackWord]
+
+    public init(path: String, name: String, format: PropertyListFormat, words: [PackWord]) {
+        self.path = path
+        self.name = name
+        self.format = format
+        self.words = words
+    }
+
+    /// Longest clue accepted, in characters.
+    public static let maximumClueLength = 500
+
+    /// Reads a word list: an array of words, or a dictionary with a `words` array and an optional
+    /// `name`; a word is a string or a dictionary with `word` and an optional `clue`.
+    /// Every word is checked with `WordRules`; at most `maxProblems` word problems are reported
+    /// one by one, the rest are counted in one last line.
+    static func parse(
+        _ value: PropertyList, format: PropertyListFormat, path: String, entry: String,
+        maxProblems: Int, problems: inout [PackProblem]
+    ) -> WordList? {
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        var name = fileName.lowercased().hasSuffix(".plist") ? String(fileName.dropLast(6)) : fileName
+        let items: [PropertyList]
+        switch value {
+        case .array(let array):
+            items = array
+        case .dictionary(let dict):
+            guard let words = dict["words"] else {
+                problems.append(PackProblem(.wordListRoot, entry: entry, "dictionary has no 'words' array (a word list is an array of words, or a dictionary with 'words' and an optional 'name')"))
+                return nil
+            }
+            guard case .array(let array) = words else {
+                problems.append(PackProblem(.wordListRoot, entry: entry, "'words' is \(words.typeName), expected an array"))
+                return nil
+            }
+            if let title = dict["name"] {
+                guard case .string(let text) = title, !text.allSatisfy(\.isWhitespace) else {
+                    problems.append(PackProblem(.wordListRoot, entry: entry, "'name' must be a non-empty string, found \(title.typeName)"))
+                    return nil
+                }
+                name = text
+            }
+            items = array
+        default:
+            problems.append(PackProblem(.wordListRoot, entry: entry, "root is \(value.typeName); a word list is an array of words, or a dictionary with a 'words' array"))
+            return nil
+        }
+        if items.isEmpty {
+            problems.append(PackProblem(.emptyWordList, entry: entry, "word list '\(name)' is empty"))
+            return nil
+        }
+
+        var words: [PackWord] = []
+        words.reserveCapacity(items.count)
+        var reported = 0
+        var unreported = 0
+        func report(_ kind: PackProblem.Kind, _ message: String) {
+            if reported < maxProblems {
+                problems.append(PackProblem(kind, entry: entry, message))
+                reported += 1
+            } else {
+                unreported += 1
+            }
+        }
+        for (index, item) in items.enumerated() {
+            let number = index + 1
+            let word: PackWord
+            switch item {
+            case .string(let text):
+                word = PackWord(text)
+            case .dictionary(let dict):
+                guard case .string(let text)? = dict["word"] else {
+                    report(.wordNotString, "word \(number): a word dictionary needs a string 'word', found \(dict["word"]?.typeName ?? "none")")
+                    continue
+                }
+                var clue: String?
+                if let value = dict["clue"] {
+                    guard case .string(let text) = value else {
+                        report(.wordNotString, "word \(number) '\(text)': 'clue' is \(value.typeName), expected a string")
+                        continue
+                    }
+                    if text.count > maximumClueLength {
+                        report(.invalidWord, "word \(number) '\(text)': clue has \(text.count) characters, at most \(maximumClueLength)")
+                        continue
+                    }
+                    clue = text
+                }
+                word = PackWord(text, clue: clue)
+            default:
+                report(.wordNotString, "word \(number) is \(item.typeName), expected a string or a dictionary with 'word'")
+                continue
+            }
+            if let problem = WordRules.problem(with: word.text) {
+                report(WordRules.isNFC(word.text) ? .invalidWord : .wordNotNFC, "word \(number) '\(printable(word.text))' \(problem)")
+                continue
+            }
+            words.append(word)
+        }
+        if unreported > 0 {
+            problems.append(PackProblem(.invalidWord, entry: entry, "and \(unreported) more problems with words in this list"))
+        }
+        return WordList(path: path, name: name, format: format, words: words)
+    }
+}
+
+/// A word as it can be printed safely: control characters escaped, long words cut.
+func printable(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars.prefix(60) {
+        if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+            out += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return text.unicodeScalars.count > 60 ? out + "…" : out
+}

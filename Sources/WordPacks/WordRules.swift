@@ -1,0 +1,86 @@
+/// The rules a word must meet, and the folded form in which two words compare equal.
+///
+/// A word is valid when it is in Unicode NFC and has 2 to 40 letters of any script, with
+/// single inner spaces, hyphens or apostrophes (`'` or `’`), which the game shows and never asks for.
+public enum WordRules {
+    /// Fewest letters in a word.
+    public static let minimumLetters = 2
+    /// Most letters in a word.
+    public static let maximumLetters = 40
+    /// Characters shown from the start of a game and never guessed.
+    public static let separators: Set<Character> = [" ", "-", "'", "\u{2019}"]
+
+    /// Why `word` is not a valid word, or `nil` when it is.
+    public static func problem(with word: String) -> String? {
+        if word.isEmpty { return "is empty" }
+        var letters = 0
+        var previousWasSeparator = true  // so that a leading separator is refused
+        for character in word {
+            if separators.contains(character) {
+                if letters == 0 { return "starts with '\(character)': spaces, hyphens and apostrophes must be inside the word" }
+                if previousWasSeparator { return "has two separators in a row ('\(character)' after another)" }
+                previousWasSeparator = true
+            } else if isLetter(character) {
+                letters += 1
+                previousWasSeparator = false
+            } else {
+                return "contains \(describe(character)), which is not a letter, space, hyphen or apostrophe"
+            }
+        }
+        if previousWasSeparator { return "ends with a space, hyphen or apostrophe" }
+        if letters < minimumLetters { return "has \(letters) letter; a word has at least \(minimumLetters)" }
+        if letters > maximumLetters { return "has \(letters) letters; a word has at most \(maximumLetters)" }
+        if !isNFC(word) { return "is not in Unicode NFC form (compose its accents: U+00E9 rather than e + U+0301)" }
+        return nil
+    }
+
+    /// Whether `word` is already in Unicode Normalization Form C.
+    public static func isNFC(_ word: String) -> Bool {
+        if word.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        return word._nfcCodeUnits.elementsEqual(word.utf8)
+    }
+
+    /// `word` in Unicode Normalization Form C.
+    public static func nfc(_ word: String) -> String {
+        if isNFC(word) { return word }
+        return String(decoding: word._nfcCodeUnits, as: UTF8.self)
+    }
+
+    /// The form in which the game compares words and letters: NFC, lower case.
+    public static func folded(_ word: String) -> String {
+        nfc(word).lowercased()
+    }
+
+    /// A letter of any script, with any combining marks it carries.
+    public static func isLetter(_ character: Character) -> Bool {
+        var scalars = character.unicodeScalars.makeIterator()
+        guard let first = scalars.next() else { return false }
+        switch first.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter:
+            break
+        default:
+            return false
+        }
+        while let next = scalars.next() {
+            switch next.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    private static func describe(_ character: Character) -> String {
+        let codes = character.unicodeScalars.map { scalar in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
+        let printable = character.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .unassigned, .surrogate, .privateUse: false
+            default: true
+            }
+        }
+        return printable ? "'\(character)' (\(codes))" : codes
+    }
+}

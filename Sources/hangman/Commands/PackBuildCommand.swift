@@ -1,0 +1,58 @@
+import FoundationEssentials
+import WordPacks
+
+/// `hangman pack build DIR -o FILE`
+enum PackBuildCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman pack build",
+        overview: "Verify a pack's source folder, then write its .wordpack archive deterministically.",
+        usage: ["hangman pack build <DIR> --output <FILE> [--sign <KEYFILE>]"],
+        arguments: [("<DIR>", "The pack's source folder: Info.plist and *.plist word lists.")],
+        options: [
+            .init(names: ["--output", "-o"], value: "FILE", help: "Where to write the archive (replaced atomically)."),
+            .init(names: ["--sign"], value: "KEYFILE", help: "Secret key file (from 'pack keygen') to sign the pack with."),
+        ],
+        discussion: """
+            The same folder always gives the same bytes. The archived Info.plist gets WordCount and
+            the SHA-256 and size of every other file (Files); with --sign, Signature.plist is added.
+            Exit status: 0 built, 65 the folder is not a valid pack, 66 no such folder, 73 cannot write.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1, let folder = arguments.positionals.first else {
+            throw .usage("'pack build' takes one source folder <DIR>")
+        }
+        guard let output = arguments.value("--output") else { throw .usage("'pack build' needs --output <FILE>") }
+        if isInside(output, folder: folder) {
+            throw .usage("the output '\(output)' is inside the source folder '\(folder)'; write it beside the folder")
+        }
+        var builder = PackBuilder()
+        if let keyPath = arguments.value("--sign") {
+            builder.signingKey = try KeyFiles.secretKey(at: keyPath)
+        }
+        let built: PackBuilder.Output
+        do {
+            built = try builder.build(folder: folder)
+        } catch {
+            for problem in error.problems { console.error("\(folder): \(problem)") }
+            if error.problems.contains(where: { $0.kind == .missingFile }) {
+                throw .missing("no such folder '\(folder)'")
+            }
+            throw .invalid("\(folder) is not a valid pack (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")); nothing was written")
+        }
+        do {
+            try built.write(to: output)
+        } catch {
+            throw .cannotCreate(error.problems.map(\.description).joined(separator: "; "))
+        }
+        console.out("\(output): \(PackText.oneLine(built.pack)), \(built.archive.size) bytes, sha256 \(built.archive.sha256.hex)")
+        return .ok
+    }
+
+    /// Whether `path` would land inside `folder`.
+    private static func isInside(_ path: String, folder: String) -> Bool {
+        let base = URL(filePath: folder).standardizedFileURL.path
+        let target = URL(filePath: path).standardizedFileURL.path
+        return target.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+    }
+}

@@ -1,0 +1,28 @@
+import WordPacks
+
+/// `hangman pack inspect FILE`
+enum PackInspectCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman pack inspect",
+        overview: "Show a pack's manifest, word count per list, languages, length spread, size and SHA-256.",
+        usage: ["hangman pack inspect [--json] <FILE>"],
+        arguments: [("<FILE>", "A pack archive.")],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")],
+        discussion: "Exit status: 0 a valid pack, 65 an invalid one (its problems are listed), 66 no such file.")
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw .usage("'pack inspect' takes one <FILE>")
+        }
+        let result = PackVerifier().verify(fileAt: path)
+        if result.problems.contains(where: { $0.kind == .missingFile }) {
+            throw .missing("\(path): no such file")
+        }
+        if arguments.has("--json") {
+            console.out(JSONText.encode(PackReportJSON(file: path, result, details: true)))
+        } else {
+            console.out(PackText.inspection(path: path, result))
+        }
+        return result.isValid ? .ok : .dataError
+    }
+}

@@ -1,0 +1,26 @@
+import Signing
+
+/// `hangman pack keygen`
+enum PackKeygenCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman pack keygen",
+        overview: "Make an Ed25519 key pair for signing packs: NAME.key (secret, mode 0600) and NAME.pub.",
+        usage: ["hangman pack keygen [--output <NAME>] [--force]"],
+        options: [
+            .init(names: ["--output", "-o"], value: "NAME", help: "Path of the pair without extension (default: pack-signing)."),
+            .init(names: ["--force"], value: nil, help: "Replace existing key files."),
+        ],
+        discussion: """
+            Sign with 'hangman pack build DIR -o FILE --sign NAME.key'; check with
+            'hangman pack verify --key NAME.pub FILE'. Keep NAME.key secret.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("'pack keygen' takes no arguments; use --output <NAME>") }
+        let base = arguments.value("--output") ?? "pack-signing"
+        let key = SigningKey.generate()
+        try KeyFiles.write(key, secretPath: base + ".key", publicPath: base + ".pub", replace: arguments.has("--force"))
+        console.out("wrote \(base).key (secret) and \(base).pub; key id \(key.publicKey.keyID)")
+        return .ok
+    }
+}

@@ -1,0 +1,54 @@
+import WordPacks
+
+/// `hangman pack verify FILE...`
+enum PackVerifyCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman pack verify",
+        overview: "Verify .wordpack archives in memory, reporting every problem, one line each.",
+        usage: ["hangman pack verify [--json] [--key <PUBKEY>] [--require-signature] <FILE>..."],
+        arguments: [("<FILE>", "A pack archive (tar, plain or gzip/bzip2/xz/zstd, or zip).")],
+        options: [
+            .init(names: ["--json"], value: nil, help: "Print one JSON document instead of lines."),
+            .init(names: ["--key"], value: "PUBKEY", help: "Public key file (from 'pack keygen') that signatures must come from."),
+            .init(names: ["--require-signature"], value: nil, help: "Refuse a pack that is not signed."),
+        ],
+        discussion: """
+            Nothing is written to disk. Each problem is printed as 'FILE: ENTRY: what is wrong'.
+            Exit status: 0 all packs are valid, 65 a pack is invalid, 66 a file is missing, 64 bad usage.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard !arguments.positionals.isEmpty else { throw .usage("'pack verify' needs at least one <FILE>") }
+        var verifier = PackVerifier()
+        if let keyPath = arguments.value("--key") {
+            verifier.trustedKeys = [try KeyFiles.publicKey(at: keyPath)]
+        }
+        verifier.requireSignature = arguments.has("--require-signature")
+
+        var reports: [PackReportJSON] = []
+        var code = ExitCode.ok
+        for path in arguments.positionals {
+            let result = verifier.verify(fileAt: path)
+            if result.problems.contains(where: { $0.kind == .missingFile }) {
+                code = .noInput
+            } else if !result.isValid && code == .ok {
+                code = .dataError
+            }
+            if arguments.has("--json") {
+                reports.append(PackReportJSON(file: path, result))
+                continue
+            }
+            if result.isValid, let pack = result.pack {
+                console.out("\(path): ok: \(PackText.oneLine(pack))")
+            } else {
+                for problem in result.problems {
+                    console.out("\(path): \(problem)")
+                }
+            }
+        }
+        if arguments.has("--json") {
+            console.out(JSONText.encode(VerifyReportJSON(valid: code == .ok, packs: reports)))
+        }
+        return code
+    }
+}

@@ -1,0 +1,75 @@
+/// The `hangman` command: finds the subcommand, runs it, and maps failures to exit codes here only.
+enum Hangman {
+    static let version = "0.1.0"
+
+    static let spec = CommandSpec(
+        name: "hangman",
+        overview: "A hangman word game with downloadable word packs.",
+        usage: ["hangman <subcommand> [options]", "hangman --version"],
+        options: [CommandSpec.Option(names: ["--version"], value: nil, help: "Show the version.")],
+        subcommands: [
+            ("pack", "Build, verify and inspect word packs (.wordpack archives)."),
+        ],
+        discussion: """
+            EXIT CODES:
+              0   success
+              64  usage error: unknown command or option, missing argument
+              65  invalid data: a pack, property list or key that fails verification
+              66  missing input: a file or folder named on the command line does not exist
+              73  cannot create an output file
+
+            See 'hangman <subcommand> --help' for a subcommand's options.
+            """)
+
+    /// Runs the command line `arguments` and returns the exit code.
+    static func main(_ arguments: [String], console: Console) -> ExitCode {
+        do {
+            return try dispatch(arguments, console: console)
+        } catch {
+            console.error("error: \(error.message)")
+            if error.code == .usage {
+                console.error("Run 'hangman --help' or '<command> --help' for usage.")
+            }
+            return error.code
+        }
+    }
+
+    private static func dispatch(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+        guard let first = arguments.first else {
+            console.out(spec.helpText)
+            return .ok
+        }
+        let rest = Array(arguments.dropFirst())
+        switch first {
+        case "--version":
+            console.out("hangman \(version)")
+            return .ok
+        case "--help", "-h", "help":
+            console.out(spec.helpText)
+            return .ok
+        case "pack":
+            return try PackCommand.run(rest, console: console)
+        default:
+            if first.hasPrefix("-") { throw .usage("unknown option '\(first)'") }
+            throw .usage("unknown command '\(first)'")
+        }
+    }
+}
+
+/// A leaf command: its interface, and what it does with parsed arguments.
+protocol Command {
+    static var spec: CommandSpec { get }
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode
+}
+
+extension Command {
+    /// Parses `arguments`, answers `--help`, else runs.
+    static func main(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+        let parsed = try spec.parse(arguments)
+        if parsed.wantsHelp {
+            console.out(spec.helpText)
+            return .ok
+        }
+        return try run(parsed, console: console)
+    }
+}
