@@ -115,6 +115,8 @@ public struct ArchiveWriter {
             case .sevenZip: archive_write_set_format_7zip(archive)
             }
         try check(status, archive, "set format")
+        // No zero padding after a compressed stream: decoders such as zstd refuse trailing bytes.
+        if compression != .none { try check(archive_write_set_bytes_in_last_block(archive, 1), archive, "set padding") }
         switch compression {
         case .none:
             try check(archive_write_add_filter_none(archive), archive, "set compression")

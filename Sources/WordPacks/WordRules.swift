@@ -1,7 +1,8 @@
 /// The rules a word must meet, and the folded form in which two words compare equal.
 ///
 /// A word is valid when it is in Unicode NFC and has 2 to 40 letters of any script, with
-/// single inner spaces, hyphens or apostrophes (`'` or `’`), which the game shows and never asks for.
+/// single inner spaces, hyphens or apostrophes (`'` or `’`; an apostrophe may touch a space or a hyphen,
+/// as in "rock 'n' roll" and "jack-o'-lantern"), which the game shows and never asks for.
 public enum WordRules {
     /// Fewest letters in a word.
     public static let minimumLetters = 2
@@ -14,21 +15,26 @@ public enum WordRules {
     public static func problem(with word: String) -> String? {
         if word.isEmpty { return "is empty" }
         var letters = 0
+        var previousSeparator: Character?
         var previousWasSeparator = true  // so that a leading separator is refused
         for character in word {
             if separators.contains(character) {
                 if letters == 0 { return "starts with '\(character)': spaces, hyphens and apostrophes must be inside the word" }
-                if previousWasSeparator { return "has two separators in a row ('\(character)' after another)" }
+                if let previous = previousSeparator, previous == character || !(isApostrophe(previous) || isApostrophe(character)) {
+                    return "has '\(previous)' and '\(character)' in a row (spaces and hyphens are single; an apostrophe may touch one, as in rock 'n' roll)"
+                }
                 previousWasSeparator = true
+                previousSeparator = character
             } else if isLetter(character) {
                 letters += 1
                 previousWasSeparator = false
+                previousSeparator = nil
             } else {
                 return "contains \(describe(character)), which is not a letter, space, hyphen or apostrophe"
             }
         }
         if previousWasSeparator { return "ends with a space, hyphen or apostrophe" }
-        if letters < minimumLetters { return "has \(letters) letter; a word has at least \(minimumLetters)" }
+        if letters < minimumLetters { return "has \(letters) letter\(letters == 1 ? "" : "s"); a word has at least \(minimumLetters)" }
         if letters > maximumLetters { return "has \(letters) letters; a word has at most \(maximumLetters)" }
         if !isNFC(word) { return "is not in Unicode NFC form (compose its accents: U+00E9 rather than e + U+0301)" }
         return nil
@@ -49,6 +55,10 @@ public enum WordRules {
     /// The form in which the game compares words and letters: NFC, lower case.
     public static func folded(_ word: String) -> String {
         nfc(word).lowercased()
+    }
+
+    private static func isApostrophe(_ character: Character) -> Bool {
+        character == "'" || character == "\u{2019}"
     }
 
     /// A letter of any script, with any combining marks it carries.

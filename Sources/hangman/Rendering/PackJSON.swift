@@ -57,14 +57,14 @@ struct PackReportJSON: Encodable {
         self.file = file
         valid = result.isValid
         problems = result.problems.map { Problem(kind: $0.kind.rawValue, entry: $0.entry, message: $0.message) }
-        if let pack = result.pack {
-            let manifest = pack.manifest
+        if let built = result.pack {
+            let manifest = built.manifest
             var out = Pack(
                 productIdentifier: manifest.productIdentifier.rawValue, contentVersion: manifest.contentVersion.text,
-                displayName: manifest.displayName, language: manifest.language, layout: pack.layout.rawValue,
-                wordCount: pack.wordCount, signedBy: pack.signature?.publicKey.keyID)
+                displayName: manifest.displayName, language: manifest.language, layout: built.layout.rawValue,
+                wordCount: built.wordCount, signedBy: built.signature?.publicKey.keyID)
             if details {
-                let inspection = PackInspection(pack)
+                let inspection = PackInspection(built)
                 out.summary = manifest.summary
                 out.license = manifest.license
                 out.attribution = manifest.attribution
