@@ -1,0 +1,76 @@
+internal import CSodium
+
+/// An Ed25519 signing (secret) key: libsodium's 64-byte secret key (seed then public key).
+///
+/// The secret lives in memory this module allocates, locks out of swap where allowed and wipes
+/// (`sodium_munlock`, which zeroes) when the last copy of the key is released. That is best effort:
+/// the `seed` array a caller passes in, and the ``fileContents`` string, are ordinary Swift values
+/// that this module cannot wipe.
+///
+/// ```swift
+/// let key = SigningKey.generate()
+/// let signature = key.sign(Array(receipt.utf8))
+/// key.publicKey.isValidSignature(signature, for: Array(receipt.utf8))  // true
+/// ```
+public struct SigningKey: Sendable, CustomStringConvertible {
+    /// The number of bytes in a seed.
+    public static let seedByteCount = 32
+    static let secretKeyByteCount = 64
+
+    private let secret: SecretBytes
+    /// The public half, to give to whoever verifies.
+    public let publicKey: SigningPublicKey
+
+    private init(_ derive: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Void) {
+        Sodium.initialize()
+        var publicBytes = [UInt8](repeating: 0, count: SigningPublicKey.byteCount)
+        secret = SecretBytes(count: SigningKey.secretKeyByteCount) { secretBytes in
+            derive(&publicBytes, secretBytes)
+        }
+        publicKey = SigningPublicKey(unchecked: publicBytes)
+    }
+
+    /// A new random key (`crypto_sign_keypair`).
+    public static func generate() -> SigningKey {
+        SigningKey { publicBytes, secretBytes in _ = crypto_sign_keypair(publicBytes, secretBytes) }
+    }
+
+    /// The key derived from a 32-byte seed (`crypto_sign_seed_keypair`): the same seed gives the same key.
+    public init(seed: [UInt8]) throws(SigningError) {
+        guard seed.count == SigningKey.seedByteCount else {
+            throw .wrongLength(.secretKey, actual: seed.count, expected: SigningKey.seedByteCount)
+        }
+        self.init { publicBytes, secretBytes in _ = crypto_sign_seed_keypair(publicBytes, secretBytes, seed) }
+    }
+
+    /// The detached 64-byte signature of `message` (`crypto_sign_detached`).
+    public func sign(_ message: some Sequence<UInt8>) -> [UInt8] {
+        var signature = [UInt8](repeating: 0, count: SigningPublicKey.signatureByteCount)
+        withContiguousBytes(message) { buffer in
+            withNonNullBytes(buffer) { messageBytes, length in
+                secret.withBytes { secretBytes in
+                    _ = crypto_sign_detached(&signature, nil, messageBytes, UInt64(length), secretBytes)
+                }
+            }
+        }
+        return signature
+    }
+
+    /// Reads a secret key file (`hangman-ed25519-secret <base64 of the 32-byte seed>`); the decoded seed is wiped.
+    public init(fileContents: String) throws(SigningError) {
+        var seed = try KeyFile.payload(of: fileContents, expected: .secretKey)
+        defer { wipe(&seed) }
+        try self.init(seed: seed)
+    }
+
+    /// The key file text: `hangman-ed25519-secret <base64 of the seed>` and a newline (`crypto_sign_ed25519_sk_to_seed`).
+    public var fileContents: String {
+        var seed = [UInt8](repeating: 0, count: SigningKey.seedByteCount)
+        defer { wipe(&seed) }
+        secret.withBytes { secretBytes in _ = crypto_sign_ed25519_sk_to_seed(&seed, secretBytes) }
+        return "\(SigningError.KeyKind.secretKey.label) \(Base64.encode(seed))\n"
+    }
+
+    /// Names the key by its public ``SigningPublicKey/keyID``; never shows the secret.
+    public var description: String { "SigningKey(\(publicKey), secret redacted)" }
+}
