@@ -169,27 +169,28 @@ public struct PackVerifier: Sendable {
     }
 
     private func checkDuplicates(_ lists: [WordList], root: String, problems: inout [PackProblem]) {
-        var firstSeen: [String: (word: String, path: String)] = [:]
-        firstSeen.reserveCapacity(lists.reduce(0) { $0 + $1.words.count })
-        var reported: [String: Int] = [:]
-        for list in lists {
-            for word in list.words {
-                let key = WordRules.folded(word.text)
-                if let first = firstSeen[key] {
-                    let count = reported[list.path, default: 0]
-                    reported[list.path] = count + 1
-                    guard count < maxProblemsPerList else { continue }
-                    let whereFirst = first.path == list.path ? "earlier in this list" : "in \(first.path)"
-                    problems.append(PackProblem(
-                        .duplicateWord, entry: root + list.path,
-                        "duplicate word '\(printable(word.text))' (the game cannot tell it from '\(printable(first.word))' \(whereFirst))"))
-                } else {
-                    firstSeen[key] = (word.text, list.path)
-                }
+        var owners: [(list: Int, word: Int)] = []
+        var words: [String] = []
+        for (listIndex, list) in lists.enumerated() {
+            for (wordIndex, word) in list.words.enumerated() {
+                owners.append((listIndex, wordIndex))
+                words.append(word.text)
             }
         }
-        for (path, count) in reported.sorted(by: { $0.key < $1.key }) where count > maxProblemsPerList {
-            problems.append(PackProblem(.duplicateWord, entry: root + path, "and \(count - maxProblemsPerList) more duplicate words in this list"))
+        var reported: [Int: Int] = [:]  // list -> duplicates found in it
+        for duplicate in DuplicateWords.find(in: words) {
+            let list = owners[duplicate.index].list
+            let firstList = owners[duplicate.firstIndex].list
+            let count = reported[list, default: 0]
+            reported[list] = count + 1
+            guard count < maxProblemsPerList else { continue }
+            let whereFirst = firstList == list ? "earlier in this list" : "in \(lists[firstList].path)"
+            problems.append(PackProblem(
+                .duplicateWord, entry: root + lists[list].path,
+                "duplicate word '\(printable(words[duplicate.index]))' (the game cannot tell it from '\(printable(words[duplicate.firstIndex]))' \(whereFirst))"))
+        }
+        for (list, count) in reported.sorted(by: { $0.key < $1.key }) where count > maxProblemsPerList {
+            problems.append(PackProblem(.duplicateWord, entry: root + lists[list].path, "and \(count - maxProblemsPerList) more duplicate words in this list"))
         }
     }
 
