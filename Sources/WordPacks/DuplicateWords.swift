@@ -13,6 +13,7 @@ enum DuplicateWords {
 
     /// Every repeat in `words`, in order of position.
     static func find(in words: [String]) -> [Duplicate] {
+        guard words.count > 1 else { return [] }
         // One UInt64 per word: the hash's top bits above the word's index, so a plain integer
         // sort groups equal hashes with their words in order.
         let indexBits = max(1, Int.bitWidth - (words.count - 1).leadingZeroBitCount)
