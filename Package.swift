@@ -22,14 +22,18 @@ let package = Package(
         // The pack format.
         .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList"]),
 
+        // The seller side: catalog, purchases, the account ledger, hints, receipts.
+        .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList"]),
+
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Signing", "PropertyList"]),
 
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,6 +8,13 @@ enum Hangman {
         usage: ["hangman <subcommand> [options]", "hangman --version"],
         options: [CommandSpec.Option(names: ["--version"], value: nil, help: "Show the version.")],
         subcommands: [
+            ("products", "List what the store sells."),
+            ("buy", "Buy hints or a word pack."),
+            ("restore", "Restore every pack the account owns."),
+            ("hints", "Show (or spend) the account's hints."),
+            ("transactions", "Show the account's purchase history."),
+            ("receipt", "Write or verify the account's signed receipt."),
+            ("store", "Control the store's test environment (failures, ask to buy, refunds)."),
             ("pack", "Build, verify and inspect word packs (.wordpack archives)."),
         ],
         discussion: """
@@ -16,7 +23,15 @@ enum Hangman {
               64  usage error: unknown command or option, missing argument
               65  invalid data: a pack, property list or key that fails verification
               66  missing input: a file or folder named on the command line does not exist
+              69  the store refused the payment
               73  cannot create an output file
+              74  the state directory cannot be read or written
+              75  try again later: the purchase waits for approval or for the buyer
+              77  not entitled: the pack is not purchased, or not enough hints
+
+            ENVIRONMENT:
+              HANGMAN_HOME    state directory (the account and the device), default ~/.local/share/hangman
+              HANGMAN_PACKS   packs folder with Catalog.plist, default the checkout's Packs/
 
             See 'hangman <subcommand> --help' for a subcommand's options.
             """)
@@ -39,7 +54,15 @@ enum Hangman {
             console.out(spec.helpText)
             return .ok
         }
-        let rest = Array(arguments.dropFirst())
+        var rest = Array(arguments.dropFirst())
+        // Global options before the subcommand go after it, where the subcommand parses them.
+        if first == "--home" || first == "--packs", let value = rest.first {
+            return try dispatch(Array(rest.dropFirst()) + [first, value], console: console)
+        }
+        if first.hasPrefix("--home=") || first.hasPrefix("--packs="), !rest.isEmpty {
+            rest.append(first)
+            return try dispatch(rest, console: console)
+        }
         switch first {
         case "--version":
             console.out("hangman \(version)")
@@ -47,8 +70,14 @@ enum Hangman {
         case "--help", "-h", "help":
             console.out(spec.helpText)
             return .ok
-        case "pack":
-            return try PackCommand.run(rest, console: console)
+        case "pack": return try PackCommand.run(rest, console: console)
+        case "products": return try ProductsCommand.main(rest, console: console)
+        case "buy": return try BuyCommand.main(rest, console: console)
+        case "restore": return try RestoreCommand.main(rest, console: console)
+        case "hints": return try HintsCommand.main(rest, console: console)
+        case "transactions": return try TransactionsCommand.main(rest, console: console)
+        case "receipt": return try ReceiptCommand.main(rest, console: console)
+        case "store": return try StoreCommand.main(rest, console: console)
         default:
             if first.hasPrefix("-") { throw .usage("unknown option '\(first)'") }
             throw .usage("unknown command '\(first)'")

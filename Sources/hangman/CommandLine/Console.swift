@@ -6,7 +6,7 @@ import Glibc
 /// Both go straight to the file descriptors with `write(2)`, unbuffered, so that output never
 /// reorders through a pipe.
 struct Console {
-    func out(_ text: String) { Self.write(text + "\n", to: 1) }
+    func out(_ text: String, terminator: String = "\n") { Self.write(text + terminator, to: 1) }
 
     func error(_ text: String) { Self.write(text + "\n", to: 2) }
 

@@ -8,8 +8,16 @@ enum ExitCode: Int32 {
     case dataError = 65
     /// A file or folder named on the command line does not exist.
     case noInput = 66
+    /// The store refused the payment.
+    case storeRefused = 69
     /// An output file cannot be created.
     case cannotCreate = 73
+    /// The state directory could not be read or written.
+    case ioError = 74
+    /// Try again later: the purchase waits for approval or for the buyer.
+    case deferred = 75
+    /// Not entitled: the pack is not purchased, or there are not enough hints.
+    case notEntitled = 77
 }
 
 /// Why a command failed, mapped to an exit code in one place (`Hangman.run`).

@@ -1,0 +1,60 @@
+import SQLite
+
+/// The account's database: transactions, entitlements, the hint ledger and the test controls.
+///
+/// It lives apart from the device's state, so that deleting the device ("deleting the app")
+/// keeps purchases and the hint balance. Migrations are named and ordered; never edit one that
+/// has shipped, add the next.
+enum AccountSchema {
+    static let migrator: Migrator = {
+        var migrator = Migrator()
+        migrator.register("1-account", sql: """
+            CREATE TABLE transactions (
+                id TEXT PRIMARY KEY CHECK (length(id) = 16),
+                product_id TEXT NOT NULL,
+                consumable INTEGER NOT NULL CHECK (consumable IN (0, 1)),
+                quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 10),
+                state TEXT NOT NULL CHECK (state IN ('purchasing', 'purchased', 'failed', 'deferred', 'interrupted', 'delivered', 'finished')),
+                failure_reason TEXT,
+                hints_credited INTEGER NOT NULL DEFAULT 0 CHECK (hints_credited >= 0),
+                purchase_date INTEGER NOT NULL,
+                updated_date INTEGER NOT NULL,
+                revocation_date INTEGER
+            );
+            -- A pack can be bought once: one live (not failed, not refunded) purchase per non-consumable,
+            -- even when two processes buy at the same moment.
+            CREATE UNIQUE INDEX one_live_purchase_per_pack ON transactions(product_id)
+                WHERE consumable = 0 AND state <> 'failed' AND revocation_date IS NULL;
+            CREATE INDEX transactions_unfinished ON transactions(state) WHERE state IN ('purchasing', 'purchased', 'delivered');
+
+            CREATE TABLE entitlements (
+                product_id TEXT PRIMARY KEY,
+                transaction_id TEXT NOT NULL REFERENCES transactions(id),
+                granted_date INTEGER NOT NULL,
+                revoked_date INTEGER
+            );
+
+            -- Append-only: a row is never changed; the balance is the last row's balance_after,
+            -- which can never be negative.
+            CREATE TABLE hint_ledger (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                entry_key TEXT NOT NULL UNIQUE,
+                amount INTEGER NOT NULL CHECK (amount <> 0),
+                reason TEXT NOT NULL CHECK (reason IN ('purchase', 'spend', 'refund')),
+                transaction_id TEXT REFERENCES transactions(id),
+                balance_after INTEGER NOT NULL CHECK (balance_after >= 0),
+                created_date INTEGER NOT NULL
+            );
+            CREATE TRIGGER hint_ledger_append_only BEFORE UPDATE ON hint_ledger
+            BEGIN
+                SELECT RAISE(ABORT, 'the hint ledger is append-only');
+            END;
+
+            CREATE TABLE controls (
+                name TEXT PRIMARY KEY CHECK (name IN ('fail-purchases', 'ask-to-buy', 'interrupt-purchases')),
+                enabled INTEGER NOT NULL CHECK (enabled IN (0, 1))
+            );
+            """)
+        return migrator
+    }()
+}

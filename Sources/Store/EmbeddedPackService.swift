@@ -1,0 +1,209 @@
+import FoundationEssentials
+import Signing
+import WordPacks
+
+/// The pack service in-process: the catalog from a packs folder, the account in SQLite under the
+/// state directory, receipts signed with a key kept beside the account.
+///
+/// ```swift
+/// let service = try EmbeddedPackService(catalog: Catalog.load(folder: "Packs"), accountFolder: home + "/account")
+/// _ = try service.recoverUnfinished()
+/// let outcome = try service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
+/// ```
+public final class EmbeddedPackService: PackService, StoreTestControls {
+    public let catalog: Catalog
+    let ledger: AccountLedger
+    let signer: ReceiptSigner
+    let clock: Clock
+    let crash: @Sendable (CrashPoint) -> Void
+    var random = SystemRandomNumberGenerator()
+
+    /// The account's database file inside `accountFolder`.
+    public static let databaseName = "account.sqlite"
+    /// The service's secret key file inside `accountFolder`.
+    public static let keyName = "service-signing.key"
+
+    /// Opens (creating if needed) the account in `accountFolder`.
+    /// `crash` is called at each `CrashPoint`; tests and `HANGMAN_CRASH_AT` use it to die there.
+    public init(
+        catalog: Catalog, accountFolder: String, clock: Clock = .system, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
+    ) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: accountFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(.storage, "cannot create the account folder \(accountFolder): \(error)")
+        }
+        self.catalog = catalog
+        self.ledger = try AccountLedger(path: accountFolder + "/" + Self.databaseName)
+        self.signer = ReceiptSigner(key: try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName), catalog: catalog)
+        self.clock = clock
+        self.crash = crash
+    }
+
+    // MARK: - Purchases
+
+    public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] {
+        var recovered: [StoreTransaction] = []
+        for transaction in try ledger.unfinished() {
+            switch transaction.state {
+            case .purchasing:
+                // Never charged: the process died before payment. Nothing was taken, nothing is owed.
+                _ = try ledger.move(transaction.id, from: [.purchasing], to: .failed, reason: "interrupted before payment", now: clock.now())
+            case .purchased, .delivered:
+                try complete(transaction.id)
+            default:
+                continue
+            }
+            if let updated = try ledger.transaction(transaction.id) { recovered.append(updated) }
+        }
+        return recovered
+    }
+
+    public func buy(_ productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+        guard let product = catalog.product(productID) else {
+            throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
+        }
+        if product.isConsumable {
+            guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
+        } else {
+            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is a pack: it is bought once, --quantity must be 1") }
+            if let owned = try ledger.entitlements().first(where: { $0.productID == productID && $0.isActive }) {
+                return .alreadyOwned(owned)
+            }
+        }
+        var id = TransactionID.random(using: &random)
+        while try !ledger.insertPurchasing(id, product: product, quantity: quantity, now: clock.now()) {
+            id = TransactionID.random(using: &random)
+        }
+        let controls = try ledger.controls()
+        let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
+        let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
+        _ = try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now())
+        let transaction = try recorded(id)
+        switch next {
+        case .failed: return .failed(transaction)
+        case .deferred: return .deferred(transaction)
+        case .interrupted: return .interrupted(transaction)
+        default: break
+        }
+        crash(.afterCharge)
+        try complete(id)
+        return .purchased(try recorded(id))
+    }
+
+    /// Delivers a charged transaction (once, whatever happened before) and finishes it.
+    func complete(_ id: TransactionID) throws(StoreError) {
+        let transaction = try recorded(id)
+        if transaction.state == .purchased {
+            let hints: Int
+            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind {
+                hints = each * transaction.quantity
+            } else {
+                hints = 0
+            }
+            if try ledger.deliver(id, hints: hints, now: clock.now()) {
+                crash(.afterDeliver)
+            }
+        }
+        _ = try ledger.move(id, from: [.delivered], to: .finished, now: clock.now())
+    }
+
+    private func recorded(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        guard let transaction = try ledger.transaction(id) else {
+            throw StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+        }
+        return transaction
+    }
+
+    public func restore() throws(StoreError) -> [Entitlement] {
+        try ledger.entitlements().filter(\.isActive)
+    }
+
+    public func transactions() throws(StoreError) -> [StoreTransaction] { try ledger.transactions() }
+
+    public func entitlements() throws(StoreError) -> [Entitlement] { try ledger.entitlements() }
+
+    // MARK: - Hints
+
+    public func hintBalance() throws(StoreError) -> Int { try ledger.balance() }
+
+    public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend {
+        guard !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
+            throw StoreError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
+        }
+        return try ledger.spend(key: idempotencyKey, now: clock.now())
+    }
+
+    // MARK: - Packs
+
+    public func packArchive(_ productID: ProductID) throws(StoreError) -> [UInt8] {
+        guard let product = catalog.product(productID), case .nonConsumable(let file) = product.kind else {
+            throw StoreError(.unknownProduct, "no pack '\(productID)' in the catalog: see 'hangman products'")
+        }
+        guard try ledger.entitlements().contains(where: { $0.productID == productID && $0.isActive }) else {
+            throw StoreError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
+        }
+        guard let data = FileManager.default.contents(atPath: catalog.folder + "/" + file) else {
+            throw StoreError(.storage, "the pack archive \(file) is missing from \(catalog.folder)")
+        }
+        return [UInt8](data)
+    }
+
+    // MARK: - Receipts
+
+    public func receipt() throws(StoreError) -> Receipt {
+        let payload = ReceiptPayload(
+            bundleIdentifier: catalog.bundleIdentifier, creationDate: clock.now(),
+            transactions: try ledger.transactions().map { transaction in
+                ReceiptPayload.Transaction(
+                    id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
+                    state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate)
+            })
+        return signer.sign(payload)
+    }
+
+    public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification {
+        signer.verify(bytes)
+    }
+
+    // MARK: - Test controls
+
+    public func controls() throws(StoreError) -> StoreControls { try ledger.controls() }
+
+    public func setControls(_ controls: StoreControls) throws(StoreError) { try ledger.setControls(controls) }
+
+    public func approve(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        try advance(id, from: .deferred, what: "approve")
+    }
+
+    public func resolve(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        try advance(id, from: .interrupted, what: "resolve")
+    }
+
+    public func decline(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        let transaction = try recorded(id)
+        guard try ledger.move(id, from: [.deferred], to: .failed, reason: "declined by the approver", now: clock.now()) else {
+            throw StoreError(.wrongState, "transaction \(id) is \(transaction.state.rawValue), not waiting for approval")
+        }
+        return try recorded(id)
+    }
+
+    private func advance(_ id: TransactionID, from state: TransactionState, what: String) throws(StoreError) -> StoreTransaction {
+        let transaction = try recorded(id)
+        guard try ledger.move(id, from: [state], to: .purchased, now: clock.now()) else {
+            throw StoreError(.wrongState, "cannot \(what) transaction \(id): it is \(transaction.state.rawValue), not \(state.rawValue)")
+        }
+        crash(.afterCharge)
+        try complete(id)
+        return try recorded(id)
+    }
+
+    public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
+        let taken = try ledger.refund(id, now: clock.now())
+        return (try recorded(id), taken)
+    }
+
+    public func clear() throws(StoreError) { try ledger.clear() }
+
+    public func reset() throws(StoreError) { try ledger.setControls(StoreControls()) }
+}

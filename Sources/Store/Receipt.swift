@@ -1,0 +1,147 @@
+import PropertyList
+import Signing
+import WordPacks
+
+/// The account's transactions, signed with the service's Ed25519 key.
+///
+/// The file is a property list `{Algorithm, KeyID, Payload, Signature}`; `Payload` holds the exact
+/// bytes that were signed: an XML property list `{BundleIdentifier, CreationDate, Transactions}`.
+public struct Receipt: Sendable {
+    /// The receipt file's bytes.
+    public var bytes: [UInt8]
+    public var payload: ReceiptPayload
+}
+
+/// What a receipt says.
+public struct ReceiptPayload: Sendable, Equatable {
+    public struct Transaction: Sendable, Equatable {
+        public var id: String
+        public var productID: String
+        public var quantity: Int
+        public var state: String
+        public var purchaseDate: Int64
+        public var revocationDate: Int64?
+    }
+
+    public var bundleIdentifier: String
+    public var creationDate: Int64
+    public var transactions: [Transaction]
+
+    var propertyList: PropertyList {
+        .dictionary([
+            "BundleIdentifier": .string(bundleIdentifier),
+            "CreationDate": .integer(creationDate),
+            "Transactions": .array(transactions.map { transaction in
+                var dict: [String: PropertyList] = [
+                    "TransactionIdentifier": .string(transaction.id), "ProductIdentifier": .string(transaction.productID),
+                    "Quantity": .integer(Int64(transaction.quantity)), "State": .string(transaction.state),
+                    "PurchaseDate": .integer(transaction.purchaseDate),
+                ]
+                if let revoked = transaction.revocationDate { dict["RevocationDate"] = .integer(revoked) }
+                return .dictionary(dict)
+            }),
+        ])
+    }
+
+    static func parse(_ value: PropertyList) -> ReceiptPayload? {
+        guard case .dictionary(let dict) = value, case .string(let bundle)? = dict["BundleIdentifier"],
+            case .integer(let created)? = dict["CreationDate"], case .array(let items)? = dict["Transactions"]
+        else { return nil }
+        var transactions: [Transaction] = []
+        for item in items {
+            guard case .dictionary(let fields) = item, case .string(let id)? = fields["TransactionIdentifier"],
+                case .string(let product)? = fields["ProductIdentifier"], case .integer(let quantity)? = fields["Quantity"],
+                case .string(let state)? = fields["State"], case .integer(let purchased)? = fields["PurchaseDate"]
+            else { return nil }
+            var revoked: Int64?
+            if let value = fields["RevocationDate"] {
+                guard case .integer(let date) = value else { return nil }
+                revoked = date
+            }
+            transactions.append(Transaction(id: id, productID: product, quantity: Int(quantity), state: state, purchaseDate: purchased, revocationDate: revoked))
+        }
+        return ReceiptPayload(bundleIdentifier: bundle, creationDate: created, transactions: transactions)
+    }
+}
+
+/// A receipt check's answer, in the spirit of Apple's verifyReceipt.
+public struct ReceiptVerification: Sendable {
+    public enum Status: Int, Sendable {
+        /// Valid.
+        case valid = 0
+        /// Not a receipt, or its contents do not hold together.
+        case malformed = 21002
+        /// The signature is not the service's, or the receipt is for another game.
+        case notAuthenticated = 21003
+    }
+
+    public var status: Status
+    /// What is wrong, or a summary when valid.
+    public var message: String
+    /// The contents, when the signature is valid.
+    public var payload: ReceiptPayload?
+}
+
+/// Signs and checks receipts with the service's key.
+public struct ReceiptSigner: Sendable {
+    public var key: SigningKey
+    public var bundleIdentifier: String
+    public var knownProducts: Set<ProductID>
+
+    public init(key: SigningKey, catalog: Catalog) {
+        self.key = key
+        bundleIdentifier = catalog.bundleIdentifier
+        knownProducts = Set(catalog.products.map(\.id))
+    }
+
+    /// Signs the payload.
+    public func sign(_ payload: ReceiptPayload) -> Receipt {
+        let payloadBytes = PropertyListEncoding.xml(payload.propertyList)
+        let file = PropertyList.dictionary([
+            "Algorithm": .string("Ed25519"), "KeyID": .string(key.publicKey.keyID),
+            "Payload": .data(payloadBytes), "Signature": .data(key.sign(payloadBytes)),
+        ])
+        return Receipt(bytes: PropertyListEncoding.xml(file), payload: payload)
+    }
+
+    /// Checks a receipt: its form, its signature, its bundle, its products, and that no transaction repeats.
+    public func verify(_ bytes: [UInt8]) -> ReceiptVerification {
+        func malformed(_ message: String) -> ReceiptVerification { ReceiptVerification(status: .malformed, message: message) }
+        guard bytes.count <= 16 << 20 else { return malformed("the receipt is larger than 16 MiB") }
+        let outer: PropertyList
+        do {
+            outer = try PropertyListDecoding.decode(bytes, limits: PropertyListLimits(maxDepth: 8, maxObjects: 1_000_000)).value
+        } catch {
+            return malformed("not a receipt: \(error.message)")
+        }
+        guard case .dictionary(let fields) = outer else { return malformed("not a receipt: the root is \(outer.typeName)") }
+        guard case .string("Ed25519")? = fields["Algorithm"] else { return malformed("'Algorithm' must be Ed25519") }
+        guard case .data(let payloadBytes)? = fields["Payload"] else { return malformed("'Payload' (data) is missing") }
+        guard case .data(let signature)? = fields["Signature"], signature.count == 64 else {
+            return malformed("'Signature' must be 64 bytes of data")
+        }
+        guard key.publicKey.isValidSignature(signature, for: payloadBytes) else {
+            return ReceiptVerification(status: .notAuthenticated, message: "the signature is not this store's (key \(key.publicKey.keyID)): the receipt was changed or signed by another key")
+        }
+        let decoded: PropertyList
+        do {
+            decoded = try PropertyListDecoding.decode(payloadBytes, limits: PropertyListLimits(maxDepth: 8, maxObjects: 1_000_000)).value
+        } catch {
+            return malformed("the signed payload is not a property list: \(error.message)")
+        }
+        guard let payload = ReceiptPayload.parse(decoded) else { return malformed("the signed payload lacks required fields") }
+        guard payload.bundleIdentifier == bundleIdentifier else {
+            return ReceiptVerification(status: .notAuthenticated, message: "the receipt is for '\(payload.bundleIdentifier)', not '\(bundleIdentifier)'", payload: payload)
+        }
+        var seen: Set<String> = []
+        for transaction in payload.transactions {
+            guard let product = ProductID(rawValue: transaction.productID), knownProducts.contains(product) else {
+                return ReceiptVerification(status: .malformed, message: "transaction \(transaction.id): product '\(transaction.productID)' is not in the catalog", payload: payload)
+            }
+            guard seen.insert(transaction.id).inserted else {
+                return ReceiptVerification(status: .malformed, message: "transaction \(transaction.id) appears twice", payload: payload)
+            }
+        }
+        return ReceiptVerification(status: .valid, message: "valid: \(payload.transactions.count) transactions for \(payload.bundleIdentifier)", payload: payload)
+    }
+}

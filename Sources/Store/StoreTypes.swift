@@ -1,0 +1,155 @@
+import WordPacks
+
+/// A transaction's identifier: 16 lowercase hex digits, random, unique in the account.
+public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Accepts 16 lowercase hex digits.
+    public init?(rawValue: String) {
+        guard rawValue.utf8.count == 16, rawValue.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            return nil
+        }
+        self.rawValue = rawValue
+    }
+
+    /// A new random identifier.
+    static func random<G: RandomNumberGenerator>(using generator: inout G) -> TransactionID {
+        let value = generator.next()
+        let hex = String(value, radix: 16)
+        // Sixteen digits, zero-padded, are always a valid identifier.
+        return TransactionID(unchecked: String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    private init(unchecked: String) { rawValue = unchecked }
+
+    public var description: String { rawValue }
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Where a purchase is in its lifecycle:
+/// purchasing -> purchased | failed | deferred | interrupted -> delivered -> finished.
+public enum TransactionState: String, Sendable, CaseIterable {
+    /// Recorded, not yet charged.
+    case purchasing
+    /// Charged; the product is about to be delivered.
+    case purchased
+    /// Refused by the store, declined by a parent, or cut short before payment.
+    case failed
+    /// Waiting for a parent's approval (ask to buy).
+    case deferred
+    /// Waiting for the buyer to act (interrupted purchase, such as accepting new terms).
+    case interrupted
+    /// Hints credited or pack unlocked; not yet acknowledged.
+    case delivered
+    /// Delivered and acknowledged: done.
+    case finished
+}
+
+/// One transaction of the account, consumables included.
+public struct StoreTransaction: Sendable, Equatable {
+    public var id: TransactionID
+    public var productID: ProductID
+    public var isConsumable: Bool
+    public var quantity: Int
+    public var state: TransactionState
+    /// Why a failed transaction failed.
+    public var failureReason: String?
+    /// Milliseconds since 1970.
+    public var purchaseDate: Int64
+    public var updatedDate: Int64
+    /// Set when refunded.
+    public var revocationDate: Int64?
+    /// Hints this transaction credited (consumables).
+    public var hintsCredited: Int
+
+    /// Charged and not refunded.
+    public var isPaid: Bool {
+        [.purchased, .delivered, .finished].contains(state) && revocationDate == nil
+    }
+}
+
+/// A non-consumable the account owns.
+public struct Entitlement: Sendable, Equatable {
+    public var productID: ProductID
+    public var transactionID: TransactionID
+    public var grantedDate: Int64
+    /// Set when the purchase was refunded: the pack is locked again.
+    public var revokedDate: Int64?
+    public var isActive: Bool { revokedDate == nil }
+}
+
+/// How a purchase ended, as far as the buyer is concerned.
+public enum PurchaseOutcome: Sendable, Equatable {
+    /// Charged and delivered.
+    case purchased(StoreTransaction)
+    /// A non-consumable the account already owns: nothing charged.
+    case alreadyOwned(Entitlement)
+    /// The store refused the payment.
+    case failed(StoreTransaction)
+    /// Waiting for a parent's approval.
+    case deferred(StoreTransaction)
+    /// Waiting for the buyer to act.
+    case interrupted(StoreTransaction)
+}
+
+/// The switches of the store's test environment, kept with the account.
+public struct StoreControls: Sendable, Equatable {
+    /// Every purchase fails.
+    public var failPurchases = false
+    /// Every purchase waits for approval.
+    public var askToBuy = false
+    /// Every purchase is interrupted until resolved.
+    public var interruptPurchases = false
+
+    public init(failPurchases: Bool = false, askToBuy: Bool = false, interruptPurchases: Bool = false) {
+        self.failPurchases = failPurchases
+        self.askToBuy = askToBuy
+        self.interruptPurchases = interruptPurchases
+    }
+}
+
+/// The result of spending a hint.
+public struct HintSpend: Sendable, Equatable {
+    /// The balance after the spend.
+    public var balance: Int
+    /// The key had already been spent: nothing was taken this time.
+    public var wasAlreadySpent: Bool
+}
+
+/// Where a crash can be injected, to prove that recovery delivers exactly once.
+public enum CrashPoint: String, Sendable, CaseIterable {
+    /// The payment is recorded; nothing is delivered yet.
+    case afterCharge = "after-charge"
+    /// Delivered; the transaction is not finished yet.
+    case afterDeliver = "after-deliver"
+}
+
+/// Why the store could not do what was asked.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// The catalog does not sell that product.
+        case unknownProduct = "unknown-product"
+        /// A bad argument (a quantity out of range, say).
+        case invalidRequest = "invalid-request"
+        /// No such transaction.
+        case unknownTransaction = "unknown-transaction"
+        /// The transaction is not in a state that allows this.
+        case wrongState = "wrong-state"
+        /// Not enough hints.
+        case notEnoughHints = "not-enough-hints"
+        /// The account does not own the product.
+        case notEntitled = "not-entitled"
+        /// The account's database or key could not be used.
+        case storage
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import Store
+import WordPacks
+
+/// The state directory and the packs folder, resolved once per command, and the service opened on them.
+struct StoreContext {
+    /// The options every store command takes.
+    static let options: [CommandSpec.Option] = [
+        .init(names: ["--home"], value: "DIR", help: "State directory (default: $HANGMAN_HOME, else $XDG_DATA_HOME/hangman, else ~/.local/share/hangman)."),
+        .init(names: ["--packs"], value: "DIR", help: "Packs folder with Catalog.plist (default: $HANGMAN_PACKS, else the checkout's Packs/)."),
+    ]
+
+    let home: String
+    let packs: String
+    let service: EmbeddedPackService
+
+    /// The account's folder: kept when the device's state is deleted.
+    var accountFolder: String { home + "/account" }
+
+    /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
+    /// crash left unfinished (reported on standard error).
+    static func open(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> StoreContext {
+        let environment = ProcessInfo.processInfo.environment
+        let home = arguments.value("--home") ?? nonEmpty(environment["HANGMAN_HOME"]) ?? defaultHome(environment)
+        guard let packs = arguments.value("--packs") ?? nonEmpty(environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
+            throw .missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+        }
+        let catalog: Catalog
+        do {
+            catalog = try Catalog.load(folder: packs)
+        } catch {
+            for problem in error.problems { console.error(problem) }
+            throw error.isMissing ? .missing("no catalog in \(packs)") : .invalid("the catalog in \(packs) is invalid")
+        }
+        let crashPoint = environment["HANGMAN_CRASH_AT"].flatMap(CrashPoint.init(rawValue:))
+        do {
+            let service = try EmbeddedPackService(catalog: catalog, accountFolder: home + "/account") { point in
+                // Test control: die at this step, as a power cut would.
+                if point == crashPoint { kill(getpid(), SIGKILL) }
+            }
+            for transaction in try service.recoverUnfinished() {
+                console.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
+            }
+            return StoreContext(home: home, packs: packs, service: service)
+        } catch {
+            throw CommandFailure(store: error)
+        }
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    private static func defaultHome(_ environment: [String: String]) -> String {
+        if let data = nonEmpty(environment["XDG_DATA_HOME"]) { return data + "/hangman" }
+        return (nonEmpty(environment["HOME"]) ?? ".") + "/.local/share/hangman"
+    }
+
+    /// The `Packs/` folder of the checkout this binary was built in (it lives in `.build/<config>/`),
+    /// or of the current directory.
+    private static func checkoutPacks() -> String? {
+        var candidates: [String] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var folder = URL(filePath: executable).deletingLastPathComponent()
+            for _ in 0..<5 {
+                candidates.append(folder.appending(path: "Packs").path)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/Packs")
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + Catalog.fileName) }
+    }
+}
+
+extension CommandFailure {
+    /// The exit code a store error deserves.
+    init(store error: StoreError) {
+        switch error.kind {
+        case .unknownProduct, .invalidRequest, .unknownTransaction: self = .usage(error.message)
+        case .wrongState: self = CommandFailure(code: .dataError, message: error.message)
+        case .notEnoughHints, .notEntitled: self = CommandFailure(code: .notEntitled, message: error.message)
+        case .storage: self = CommandFailure(code: .ioError, message: error.message)
+        }
+    }
+}
+
+/// Runs a store call, mapping its error.
+func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CommandFailure) -> T {
+    do {
+        return try body()
+    } catch {
+        throw CommandFailure(store: error)
+    }
+}

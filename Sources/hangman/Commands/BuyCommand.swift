@@ -1,0 +1,55 @@
+import Store
+import WordPacks
+
+/// `hangman buy PRODUCT_ID`
+enum BuyCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman buy",
+        overview: "Buy a product: hints are credited, a pack is unlocked. Delivery happens exactly once.",
+        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>]"],
+        arguments: [("<PRODUCT_ID>", "A product from 'hangman products'.")],
+        options: [.init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).")] + StoreContext.options,
+        discussion: """
+            Exit status: 0 purchased (or already owned), 69 the store refused the payment,
+            75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'buy' takes one <PRODUCT_ID>") }
+        guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman products'") }
+        var quantity = 1
+        if let value = arguments.value("--quantity") {
+            guard let number = Int(value) else { throw .usage("--quantity takes a number, not '\(value)'") }
+            quantity = number
+        }
+        let context = try StoreContext.open(arguments, console: console)
+        let service = context.service
+        let outcome = try storeCall { () throws(StoreError) in try service.buy(id, quantity: quantity) }
+        let name = StoreText.productName(id, catalog: service.catalog)
+        switch outcome {
+        case .purchased(let transaction):
+            let price = service.catalog.product(id)?.price ?? "?"
+            console.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
+            if transaction.isConsumable {
+                console.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
+            } else {
+                console.out("\(name) is unlocked.")
+            }
+            return .ok
+        case .alreadyOwned(let entitlement):
+            console.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
+            return .ok
+        case .failed(let transaction):
+            console.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")
+            return .storeRefused
+        case .deferred(let transaction):
+            console.out("Waiting for approval: transaction \(transaction.id) is deferred (ask to buy).")
+            console.out("Approve it with 'hangman store approve \(transaction.id)' or decline with 'hangman store decline \(transaction.id)'.")
+            return .deferred
+        case .interrupted(let transaction):
+            console.out("The purchase was interrupted: transaction \(transaction.id) needs your action.")
+            console.out("Complete it with 'hangman store resolve \(transaction.id)'.")
+            return .deferred
+        }
+    }
+}

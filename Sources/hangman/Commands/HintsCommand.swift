@@ -1,0 +1,37 @@
+import Store
+
+/// `hangman hints`, `hangman hints spend`
+enum HintsCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman hints",
+        overview: "Show the account's hint balance, or spend one hint as the game does.",
+        usage: ["hangman hints [--json]", "hangman hints spend [--key <KEY>] [--json]"],
+        options: [
+            .init(names: ["--json"], value: nil, help: "Print one JSON document."),
+            .init(names: ["--key"], value: "KEY", help: "Idempotency key of a spend: the same key never spends twice (default: a new one)."),
+        ] + StoreContext.options,
+        subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")])
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        let context = try StoreContext.open(arguments, console: console)
+        let service = context.service
+        switch arguments.positionals {
+        case []:
+            let balance = try storeCall { () throws(StoreError) in try service.hintBalance() }
+            console.out(arguments.has("--json") ? "{\"hints\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
+            return .ok
+        case ["spend"]:
+            var random = SystemRandomNumberGenerator()
+            let key = arguments.value("--key") ?? "cli-" + String(random.next(), radix: 16)
+            let spend = try storeCall { () throws(StoreError) in try service.spendHint(idempotencyKey: key) }
+            if arguments.has("--json") {
+                console.out("{\"hints\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
+            } else {
+                console.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
+            }
+            return .ok
+        default:
+            throw .usage("unknown 'hints' arguments: \(arguments.positionals.joined(separator: " ")) (try 'hints' or 'hints spend')")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import FoundationEssentials
+import Store
+
+/// `hangman receipt`, `hangman receipt verify FILE`
+enum ReceiptCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman receipt",
+        overview: "Write the account's signed receipt, or verify one.",
+        usage: ["hangman receipt [--output <FILE>] [--json]", "hangman receipt verify <FILE> [--json]"],
+        options: [
+            .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE instead of standard output."),
+            .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),
+        ] + StoreContext.options,
+        subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
+        discussion: """
+            'receipt verify' prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
+            21003 not authenticated (changed, signed by another key, or for another game).
+            Exit status: 0 only for status 0, 65 otherwise, 66 no such file.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        let context = try StoreContext.open(arguments, console: console)
+        let service = context.service
+        let words = arguments.positionals
+        if words.isEmpty {
+            let receipt = try storeCall { () throws(StoreError) in try service.receipt() }
+            if let path = arguments.value("--output") {
+                do {
+                    try Data(receipt.bytes).write(to: URL(filePath: path), options: .atomic)
+                } catch {
+                    throw .cannotCreate("cannot write \(path): \(error)")
+                }
+                console.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
+            } else if arguments.has("--json") {
+                console.out(JSONText.encode(ReceiptJSON(receipt.payload)))
+            } else {
+                console.out(String(decoding: receipt.bytes, as: UTF8.self), terminator: "")
+            }
+            return .ok
+        }
+        if words.count == 2, words[0] == "verify" {
+            let path = words[1]
+            guard let data = FileManager.default.contents(atPath: path) else { throw .missing("no such receipt file '\(path)'") }
+            let result = service.verifyReceipt([UInt8](data))
+            if arguments.has("--json") {
+                console.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
+            } else {
+                console.out("status \(result.status.rawValue): \(result.message)")
+            }
+            return result.status == .valid ? .ok : .dataError
+        }
+        throw .usage("'receipt' takes no arguments, or 'verify <FILE>'")
+    }
+}
+
+struct ReceiptJSON: Encodable {
+    var bundleIdentifier: String
+    var creationDate: Int64
+    var transactions: [Transaction]
+
+    struct Transaction: Encodable {
+        var id: String
+        var productID: String
+        var quantity: Int
+        var state: String
+        var purchaseDate: Int64
+        var revocationDate: Int64?
+    }
+
+    init(_ payload: ReceiptPayload) {
+        bundleIdentifier = payload.bundleIdentifier
+        creationDate = payload.creationDate
+        transactions = payload.transactions.map {
+            Transaction(id: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: $0.purchaseDate, revocationDate: $0.revocationDate)
+        }
+    }
+}
+
+struct VerificationJSON: Encodable {
+    var status: Int
+    var message: String
+    var receipt: ReceiptJSON?
+}

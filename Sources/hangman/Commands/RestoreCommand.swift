@@ -1,0 +1,42 @@
+import Store
+
+/// `hangman restore`
+enum RestoreCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman restore",
+        overview: "Restore every pack the account owns (never hints). Safe to run any number of times.",
+        usage: ["hangman restore [--json]"],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("'restore' takes no arguments") }
+        let context = try StoreContext.open(arguments, console: console)
+        let service = context.service
+        let restored = try storeCall { () throws(StoreError) in try service.restore() }
+        if arguments.has("--json") {
+            console.out(JSONText.encode(restored.map(EntitlementJSON.init)))
+            return .ok
+        }
+        if restored.isEmpty {
+            console.out("Nothing to restore: this account owns no packs.")
+        }
+        for entitlement in restored {
+            console.out("Restored \(StoreText.productName(entitlement.productID, catalog: service.catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)).")
+        }
+        return .ok
+    }
+}
+
+struct EntitlementJSON: Encodable {
+    var productID: String
+    var transactionID: String
+    var grantedDate: Int64
+    var revokedDate: Int64?
+
+    init(_ entitlement: Entitlement) {
+        productID = entitlement.productID.rawValue
+        transactionID = entitlement.transactionID.rawValue
+        grantedDate = entitlement.grantedDate
+        revokedDate = entitlement.revokedDate
+    }
+}
