@@ -81,7 +81,7 @@ final class AccountLedger {
                     .integer(now), .integer(now))
                 return db.changes == 1
             } catch let error as SQLiteError where error.code == .constraintUnique {
-                throw StoreError(.wrongState, "\(product.id) already has a purchase waiting for approval or delivery")
+                throw StoreError(.wrongState, "a purchase of \(product.id) is already in progress or waiting for approval: see 'hangman transactions'")
             }
         }
     }

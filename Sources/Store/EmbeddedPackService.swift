@@ -18,6 +18,10 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     let crash: @Sendable (CrashPoint) -> Void
     var random = SystemRandomNumberGenerator()
 
+    /// How long a purchase may stay `purchasing` (recorded, not yet charged) before recovery
+    /// decides that its process died before payment: 10 seconds.
+    public static let paymentWindow: Int64 = 10_000
+
     /// The account's database file inside `accountFolder`.
     public static let databaseName = "account.sqlite"
     /// The service's secret key file inside `accountFolder`.
@@ -48,6 +52,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             switch transaction.state {
             case .purchasing:
                 // Never charged: the process died before payment. Nothing was taken, nothing is owed.
+                // A younger one may be another process's purchase in flight: leave it to that process.
+                guard clock.now() - transaction.updatedDate >= Self.paymentWindow else { continue }
                 _ = try ledger.move(transaction.id, from: [.purchasing], to: .failed, reason: "interrupted before payment", now: clock.now())
             case .purchased, .delivered:
                 try complete(transaction.id)
@@ -78,7 +84,10 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         let controls = try ledger.controls()
         let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
         let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
-        _ = try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now())
+        guard try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now()) else {
+            // Another process's recovery judged this purchase abandoned: nothing was charged.
+            return .failed(try recorded(id))
+        }
         let transaction = try recorded(id)
         switch next {
         case .failed: return .failed(transaction)
