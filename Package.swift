@@ -25,8 +25,11 @@ let package = Package(
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
         .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList"]),
 
+        // The player's side: installed packs and their words, indexed for the game.
+        .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing"]),
+
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "Signing", "PropertyList"]),
 
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -34,6 +37,7 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList"]),
     ],
     swiftLanguageModes: [.v6]

@@ -6,11 +6,30 @@ import WordPacks
 public struct Catalog: Sendable {
     /// The game's identifier, bound into every receipt.
     public var bundleIdentifier: String
-    /// Archive file names every player has, free.
-    public var basePacks: [String]
+    /// The packs every player has, free.
+    public var basePacks: [BasePack]
     public var products: [Product]
     /// The folder the catalog and its archives are in.
     public var folder: String
+
+    /// A free pack every player has.
+    public struct BasePack: Sendable, Equatable {
+        public var file: String
+        public var productID: ProductID
+        public var sha256: String
+        public var wordCount: Int
+        public var contentVersion: ContentVersion
+    }
+
+    /// The base pack with `id`.
+    public func basePack(_ id: ProductID) -> BasePack? {
+        basePacks.first { $0.productID == id }
+    }
+
+    /// The content version the catalog offers for a pack (base or paid).
+    public func contentVersion(of id: ProductID) -> ContentVersion? {
+        basePack(id)?.contentVersion ?? product(id)?.contentVersion
+    }
 
     /// The product with `id`, if the catalog sells it.
     public func product(_ id: ProductID) -> Product? {
@@ -42,14 +61,14 @@ public struct Catalog: Sendable {
         guard case .string(let bundle)? = root["BundleIdentifier"], !bundle.isEmpty else {
             throw CatalogError(["\(path): 'BundleIdentifier' (a string) is missing"])
         }
-        var basePacks: [String] = []
+        var baseFiles: [String] = []
         if case .array(let names)? = root["BasePacks"] {
             for name in names {
                 guard case .string(let file) = name, isPlainFileName(file) else {
                     problems.append("\(path): BasePacks: every entry must be an archive file name in the packs folder")
                     continue
                 }
-                basePacks.append(file)
+                baseFiles.append(file)
             }
         } else if root["BasePacks"] != nil {
             problems.append("\(path): 'BasePacks' must be an array of archive file names")
@@ -71,6 +90,17 @@ public struct Catalog: Sendable {
                 products.append(product)
             }
         }
+        var basePacks: [BasePack] = []
+        for file in baseFiles {
+            let result = verifier.verify(fileAt: folder + "/" + file)
+            guard result.isValid, let pack = result.pack, let archive = result.archive else {
+                problems.append("\(path): base pack \(file): \(result.problems.first.map(\.description) ?? "not a valid pack")")
+                continue
+            }
+            basePacks.append(BasePack(
+                file: file, productID: pack.manifest.productIdentifier, sha256: archive.sha256.hex, wordCount: pack.wordCount,
+                contentVersion: pack.manifest.contentVersion))
+        }
         var catalog = Catalog(bundleIdentifier: bundle, basePacks: basePacks, products: products, folder: folder)
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
@@ -87,9 +117,7 @@ public struct Catalog: Sendable {
             }
             catalog.products[index].wordCount = pack.wordCount
             catalog.products[index].packSHA256 = result.archive?.sha256.hex
-        }
-        for file in basePacks where !FileManager.default.fileExists(atPath: folder + "/" + file) {
-            problems.append("\(path): base pack \(file) is missing from \(folder)")
+            catalog.products[index].contentVersion = pack.manifest.contentVersion
         }
         if !problems.isEmpty { throw CatalogError(problems) }
         return catalog
@@ -121,6 +149,8 @@ public struct Product: Sendable, Equatable {
     public var wordCount: Int?
     /// SHA-256 of the pack archive, for a non-consumable.
     public var packSHA256: String?
+    /// The pack's content version, for a non-consumable.
+    public var contentVersion: ContentVersion?
 
     public var isConsumable: Bool {
         if case .consumable = kind { true } else { false }

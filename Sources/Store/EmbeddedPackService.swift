@@ -146,12 +146,19 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     // MARK: - Packs
 
     public func packArchive(_ productID: ProductID) throws(StoreError) -> [UInt8] {
+        if let base = catalog.basePack(productID) {
+            return try readArchive(base.file)
+        }
         guard let product = catalog.product(productID), case .nonConsumable(let file) = product.kind else {
             throw StoreError(.unknownProduct, "no pack '\(productID)' in the catalog: see 'hangman products'")
         }
         guard try ledger.entitlements().contains(where: { $0.productID == productID && $0.isActive }) else {
             throw StoreError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
         }
+        return try readArchive(file)
+    }
+
+    private func readArchive(_ file: String) throws(StoreError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: catalog.folder + "/" + file) else {
             throw StoreError(.storage, "the pack archive \(file) is missing from \(catalog.folder)")
         }

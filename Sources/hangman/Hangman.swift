@@ -11,6 +11,11 @@ enum Hangman {
             ("products", "List what the store sells."),
             ("buy", "Buy hints or a word pack."),
             ("restore", "Restore every pack the account owns."),
+            ("packs", "Every pack: base or paid, price, installed version, state."),
+            ("install", "Install a pack the account owns."),
+            ("update", "Install newer versions of installed packs."),
+            ("uninstall", "Remove a pack from this device (the purchase stays)."),
+            ("reset", "Delete this device's state, as deleting the app would."),
             ("hints", "Show (or spend) the account's hints."),
             ("transactions", "Show the account's purchase history."),
             ("receipt", "Write or verify the account's signed receipt."),
@@ -78,6 +83,11 @@ enum Hangman {
         case "transactions": return try TransactionsCommand.main(rest, console: console)
         case "receipt": return try ReceiptCommand.main(rest, console: console)
         case "store": return try StoreCommand.main(rest, console: console)
+        case "packs": return try PacksCommand.main(rest, console: console)
+        case "install": return try InstallCommand.main(rest, console: console)
+        case "update": return try UpdateCommand.main(rest, console: console)
+        case "uninstall": return try UninstallCommand.main(rest, console: console)
+        case "reset": return try ResetCommand.main(rest, console: console)
         default:
             if first.hasPrefix("-") { throw .usage("unknown option '\(first)'") }
             throw .usage("unknown command '\(first)'")

@@ -10,6 +10,9 @@ struct Console {
 
     func error(_ text: String) { Self.write(text + "\n", to: 2) }
 
+    /// Writes to standard error without a newline (a progress bar redrawing its line).
+    func errorRaw(_ text: String) { Self.write(text, to: 2) }
+
     /// Whether standard output is a terminal.
     var isTerminal: Bool { isatty(1) == 1 }
 

@@ -22,8 +22,8 @@ enum BuyCommand: Command {
             guard let number = Int(value) else { throw .usage("--quantity takes a number, not '\(value)'") }
             quantity = number
         }
-        let context = try StoreContext.open(arguments, console: console)
-        let service = context.service
+        let context = try DeviceContext.open(arguments, console: console)
+        let service = context.store.service
         let outcome = try storeCall { () throws(StoreError) in try service.buy(id, quantity: quantity) }
         let name = StoreText.productName(id, catalog: service.catalog)
         switch outcome {
@@ -33,7 +33,7 @@ enum BuyCommand: Command {
             if transaction.isConsumable {
                 console.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
             } else {
-                console.out("\(name) is unlocked.")
+                console.out("\(name) is unlocked. " + context.describe(try context.install(id, console: console), id))
             }
             return .ok
         case .alreadyOwned(let entitlement):

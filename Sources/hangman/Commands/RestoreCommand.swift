@@ -1,3 +1,4 @@
+import Device
 import Store
 
 /// `hangman restore`
@@ -10,9 +11,13 @@ enum RestoreCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'restore' takes no arguments") }
-        let context = try StoreContext.open(arguments, console: console)
-        let service = context.service
+        let context = try DeviceContext.open(arguments, console: console)
+        let service = context.store.service
         let restored = try storeCall { () throws(StoreError) in try service.restore() }
+        var outcomes: [String] = []
+        for entitlement in restored {
+            outcomes.append(context.describe(try context.install(entitlement.productID, console: console), entitlement.productID))
+        }
         if arguments.has("--json") {
             console.out(JSONText.encode(restored.map(EntitlementJSON.init)))
             return .ok
@@ -20,8 +25,8 @@ enum RestoreCommand: Command {
         if restored.isEmpty {
             console.out("Nothing to restore: this account owns no packs.")
         }
-        for entitlement in restored {
-            console.out("Restored \(StoreText.productName(entitlement.productID, catalog: service.catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)).")
+        for (entitlement, outcome) in zip(restored, outcomes) {
+            console.out("Restored \(StoreText.productName(entitlement.productID, catalog: service.catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(outcome)")
         }
         return .ok
     }

@@ -1,0 +1,167 @@
+import FoundationEssentials
+import SQLite
+import WordPacks
+
+/// What a device keeps: the installed packs and their words, in `device.sqlite`.
+///
+/// Every change is one immediate transaction: an install, update or uninstall killed at any point
+/// leaves the state before or the state after. During an update, readers keep playing the old
+/// words until the new ones commit (WAL).
+public final class DeviceStore {
+    /// The database file inside the device folder.
+    public static let databaseName = "device.sqlite"
+
+    let db: Database
+    public let folder: String
+
+    public init(folder: String) throws(DeviceError) {
+        self.folder = folder
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            db = try Database(path: folder + "/" + Self.databaseName)
+            _ = try DeviceSchema.migrator.migrate(db)
+        } catch {
+            throw DeviceError(.storage, "cannot open the device database in \(folder): \(error)")
+        }
+    }
+
+    /// Deletes the device's state, as deleting the app would. The account is elsewhere and stays.
+    public static func erase(folder: String) throws(DeviceError) {
+        do {
+            if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
+        } catch {
+            throw DeviceError(.storage, "cannot delete \(folder): \(error)")
+        }
+    }
+
+    private func run<T>(_ kind: TransactionKind, _ body: (Database) throws -> T) throws(DeviceError) -> T {
+        do {
+            return try db.transaction(kind, body)
+        } catch let error as DeviceError {
+            throw error
+        } catch {
+            throw DeviceError(.storage, "the device database failed: \(error)")
+        }
+    }
+
+    /// Every installed pack, with its categories.
+    public func installedPacks() throws(DeviceError) -> [InstalledPack] {
+        try run(.deferred) { db in
+            var categories: [String: [InstalledPack.Category]] = [:]
+            for row in try db.query("SELECT pack, name, first_word, word_count FROM categories ORDER BY id") {
+                categories[try row.string(0), default: []].append(
+                    InstalledPack.Category(name: try row.string(1), firstWord: try row.int64(2), wordCount: try row.int(3)))
+            }
+            return try db.query(
+                "SELECT product_id, content_version, display_name, language, archive_sha256, installed_date, is_base, word_count FROM packs ORDER BY is_base DESC, product_id"
+            ).compactMap { row in
+                guard let id = ProductID(rawValue: try row.string(0)), let version = ContentVersion(try row.string(1)) else { return nil }
+                return InstalledPack(
+                    productID: id, contentVersion: version, displayName: try row.string(2), language: try row.string(3),
+                    archiveSHA256: try row.string(4), installedDate: try row.int64(5), isBase: try row.bool(6), wordCount: try row.int(7),
+                    categories: categories[id.rawValue] ?? [])
+            }
+        }
+    }
+
+    /// Installs a verified pack in one transaction, replacing an older version of it.
+    /// The same version is left as it is; an older one is refused.
+    public func install(
+        _ pack: WordPack, archiveSHA256: String, isBase: Bool, now: Int64, progress: ((InstallProgress) -> Void)? = nil, archiveSize: Int = 0
+    ) throws(DeviceError) -> InstallOutcome {
+        let manifest = pack.manifest
+        return try run(.immediate) { db in
+            var previous: ContentVersion?
+            if let text = try db.string("SELECT content_version FROM packs WHERE product_id = ?", .text(manifest.productIdentifier.rawValue)) {
+                previous = ContentVersion(text)
+                if let previous, previous == manifest.contentVersion {
+                    return .alreadyInstalled(previous)
+                }
+                if let previous, manifest.contentVersion < previous {
+                    throw DeviceError(.olderVersion, "\(manifest.productIdentifier) \(previous) is installed; \(manifest.contentVersion) is older")
+                }
+                try Self.deleteWords(db, pack: manifest.productIdentifier.rawValue)
+                try db.execute("DELETE FROM packs WHERE product_id = ?", .text(manifest.productIdentifier.rawValue))
+            }
+            try db.execute(
+                "INSERT INTO packs (product_id, content_version, display_name, language, archive_sha256, installed_date, is_base, word_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                .text(manifest.productIdentifier.rawValue), .text(manifest.contentVersion.text), .text(manifest.displayName), .text(manifest.language),
+                .text(archiveSHA256), .integer(now), .integer(isBase ? 1 : 0), .integer(Int64(pack.wordCount)))
+            let insertWord = try db.prepare("INSERT INTO words (word, clue, folded) VALUES (?, ?, ?)")
+            let total = pack.wordCount
+            var done = 0
+            let step = max(1, total / 100)
+            for list in pack.lists where !list.words.isEmpty {
+                let first = (try db.int64("SELECT coalesce(max(id), 0) FROM words") ?? 0) + 1
+                for word in list.words {
+                    try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null, .text(WordRules.folded(word.text)))
+                    done += 1
+                    if let progress, done % step == 0 { progress(InstallProgress(wordsDone: done, wordsTotal: total, bytesTotal: archiveSize)) }
+                }
+                try db.execute(
+                    "INSERT INTO categories (pack, name, first_word, word_count) VALUES (?, ?, ?, ?)",
+                    .text(manifest.productIdentifier.rawValue), .text(list.name), .integer(first), .integer(Int64(list.words.count)))
+            }
+            progress?(InstallProgress(wordsDone: total, wordsTotal: total, bytesTotal: archiveSize))
+            if let previous { return .updated(from: previous, to: manifest.contentVersion) }
+            return .installed(manifest.contentVersion)
+        }
+    }
+
+    /// Removes a pack and its words; `false` when it was not installed.
+    public func uninstall(_ id: ProductID) throws(DeviceError) -> Bool {
+        try run(.immediate) { db in
+            guard try db.int64("SELECT count(*) FROM packs WHERE product_id = ?", .text(id.rawValue)) == 1 else { return false }
+            try Self.deleteWords(db, pack: id.rawValue)
+            try db.execute("DELETE FROM packs WHERE product_id = ?", .text(id.rawValue))
+            return true
+        }
+    }
+
+    private static func deleteWords(_ db: Database, pack: String) throws {
+        for row in try db.query("SELECT first_word, word_count FROM categories WHERE pack = ?", .text(pack)) {
+            let first = try row.int64(0)
+            try db.execute("DELETE FROM words WHERE id BETWEEN ? AND ?", .integer(first), .integer(first + Int64(try row.int(1)) - 1))
+        }
+        try db.execute("DELETE FROM categories WHERE pack = ?", .text(pack))
+    }
+
+    /// A random word from `packs` (optionally one category): one lookup by id, whatever the size.
+    public func randomWord<G: RandomNumberGenerator>(
+        from packs: [InstalledPack], category: String? = nil, using generator: inout G
+    ) throws(DeviceError) -> DeviceWord? {
+        var ranges: [(pack: InstalledPack, category: InstalledPack.Category)] = []
+        for pack in packs {
+            for item in pack.categories where category == nil || item.name.lowercased() == category?.lowercased() {
+                ranges.append((pack, item))
+            }
+        }
+        let total = ranges.reduce(0) { $0 + $1.category.wordCount }
+        guard total > 0 else { return nil }
+        var offset = Int.random(in: 0..<total, using: &generator)
+        for (pack, item) in ranges {
+            if offset < item.wordCount {
+                let id = item.firstWord + Int64(offset)
+                return try run(.deferred) { db in
+                    guard let row = try db.query("SELECT word, clue, folded FROM words WHERE id = ?", .integer(id)).first else {
+                        throw DeviceError(.storage, "the device database lost word \(id) of \(pack.productID): run 'hangman install \(pack.productID)' again")
+                    }
+                    return DeviceWord(
+                        word: try row.string(0), clue: try row[1].stringValue, folded: try row.string(2), pack: pack.productID,
+                        packName: pack.displayName, category: item.name, language: pack.language)
+                }
+            }
+            offset -= item.wordCount
+        }
+        return nil
+    }
+
+    /// `PRAGMA integrity_check`: empty when the database is sound.
+    public func integrityProblems() throws(DeviceError) -> [String] {
+        do {
+            return try db.integrityCheck()
+        } catch {
+            throw DeviceError(.storage, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import WordPacks
+
+/// A pack installed on the device.
+public struct InstalledPack: Sendable, Equatable {
+    public var productID: ProductID
+    public var contentVersion: ContentVersion
+    public var displayName: String
+    public var language: String
+    public var archiveSHA256: String
+    /// Milliseconds since 1970.
+    public var installedDate: Int64
+    public var isBase: Bool
+    public var wordCount: Int
+    public var categories: [Category]
+
+    /// A word list of the pack: its name and its range of word ids.
+    public struct Category: Sendable, Equatable {
+        public var name: String
+        public var firstWord: Int64
+        public var wordCount: Int
+    }
+}
+
+/// A word picked for a game.
+public struct DeviceWord: Sendable, Equatable {
+    public var word: String
+    public var clue: String?
+    /// The form the game compares letters in.
+    public var folded: String
+    public var pack: ProductID
+    public var packName: String
+    public var category: String
+    public var language: String
+}
+
+/// How an install went.
+public enum InstallOutcome: Sendable, Equatable {
+    case installed(ContentVersion)
+    case updated(from: ContentVersion, to: ContentVersion)
+    case alreadyInstalled(ContentVersion)
+}
+
+/// Progress of an install, for a progress bar.
+public struct InstallProgress: Sendable {
+    public var wordsDone: Int
+    public var wordsTotal: Int
+    public var bytesTotal: Int
+}
+
+/// Why the device could not do what was asked.
+public struct DeviceError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case notEntitled = "not-entitled"
+        case unknownPack = "unknown-pack"
+        case invalidPack = "invalid-pack"
+        case olderVersion = "older-version"
+        case notInstalled = "not-installed"
+        case storage
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The verification problems, for an invalid pack.
+    public var problems: [PackProblem]
+
+    public init(_ kind: Kind, _ message: String, problems: [PackProblem] = []) {
+        self.kind = kind
+        self.message = message
+        self.problems = problems
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,79 @@
+import Signing
+import Store
+import WordPacks
+
+/// Brings packs from the service onto the device: only what the account is entitled to, checked
+/// against the catalog's SHA-256 before a byte is parsed, verified in full, imported in one transaction.
+public struct PackInstaller {
+    public let service: any PackService
+    public let device: DeviceStore
+    public var verifier: PackVerifier
+    public var clock: Clock
+
+    public init(service: any PackService, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
+        self.service = service
+        self.device = device
+        self.verifier = verifier
+        self.clock = clock
+    }
+
+    /// Installs (or updates to) the pack of `id`: a base pack, or a non-consumable the account owns.
+    public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) throws(DeviceError) -> InstallOutcome {
+        let catalog = service.catalog
+        let expected: String
+        let isBase: Bool
+        if let base = catalog.basePack(id) {
+            expected = base.sha256
+            isBase = true
+        } else if let product = catalog.product(id), case .nonConsumable = product.kind, let digest = product.packSHA256 {
+            expected = digest
+            isBase = false
+        } else {
+            throw DeviceError(.unknownPack, "no pack '\(id)' in the catalog: see 'hangman packs'")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try service.packArchive(id)
+        } catch {
+            if error.kind == .notEntitled {
+                throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'")
+            }
+            throw DeviceError(.storage, error.message)
+        }
+        // libarchive does not check gzip CRCs: the digest is what proves the bytes are the catalog's.
+        let digest = SHA256.hash(bytes).hex
+        guard digest == expected else {
+            throw DeviceError(.invalidPack, "the archive of \(id) has SHA-256 \(digest), but the catalog says \(expected): refusing to install it")
+        }
+        let result = verifier.verify(bytes)
+        guard result.isValid, let pack = result.pack else {
+            throw DeviceError(.invalidPack, "the archive of \(id) is not a valid pack", problems: result.problems)
+        }
+        guard pack.manifest.productIdentifier == id else {
+            throw DeviceError(.invalidPack, "the archive of \(id) holds \(pack.manifest.productIdentifier)")
+        }
+        return try device.install(pack, archiveSHA256: digest, isBase: isBase, now: clock.now(), progress: progress, archiveSize: bytes.count)
+    }
+
+    /// Installs every base pack that is not installed yet (what a first run does).
+    public func installMissingBasePacks() throws(DeviceError) -> [ProductID] {
+        let installed = Set(try device.installedPacks().map(\.productID))
+        var done: [ProductID] = []
+        for base in service.catalog.basePacks where !installed.contains(base.productID) {
+            _ = try install(base.productID)
+            done.append(base.productID)
+        }
+        return done
+    }
+
+    /// Packs the game may serve words from: installed, and base or owned without a refund.
+    public func playablePacks() throws(DeviceError) -> [InstalledPack] {
+        let owned: Set<ProductID>
+        do {
+            owned = Set(try service.entitlements().filter(\.isActive).map(\.productID))
+        } catch {
+            throw DeviceError(.storage, error.message)
+        }
+        return try device.installedPacks().filter { $0.isBase || owned.contains($0.productID) }
+    }
+}

@@ -1,0 +1,101 @@
+import Device
+import WordPacks
+
+/// `hangman install PRODUCT_ID`
+enum InstallCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman install",
+        overview: "Install a pack the account owns (or a base pack) on this device.",
+        usage: ["hangman install <PRODUCT_ID>"],
+        arguments: [("<PRODUCT_ID>", "A pack from 'hangman packs'.")],
+        options: StoreContext.options,
+        discussion: """
+            The archive's SHA-256 is checked against the catalog before it is read, the pack is
+            verified in full, then imported in one transaction. Installing what is installed does nothing.
+            Exit status: 0 installed, 77 not purchased, 65 the archive is invalid, 64 unknown pack.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'install' takes one <PRODUCT_ID>") }
+        guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman packs'") }
+        let context = try DeviceContext.open(arguments, console: console)
+        console.out(context.describe(try context.install(id, console: console), id))
+        return .ok
+    }
+}
+
+/// `hangman update [PRODUCT_ID]`
+enum UpdateCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman update",
+        overview: "Install newer versions of installed packs; the old words stay playable until the new ones are in.",
+        usage: ["hangman update [<PRODUCT_ID>]"],
+        arguments: [("<PRODUCT_ID>", "One pack to update (default: every installed pack).")],
+        options: StoreContext.options,
+        discussion: "An older version than the one installed is refused (exit 65).")
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count <= 1 else { throw .usage("'update' takes at most one <PRODUCT_ID>") }
+        let context = try DeviceContext.open(arguments, console: console)
+        let installed = try deviceCall { () throws(DeviceError) in try context.device.installedPacks() }
+        var targets = installed.map(\.productID)
+        if let text = arguments.positionals.first {
+            guard let id = ProductID(rawValue: text), installed.contains(where: { $0.productID == id }) else {
+                throw .usage("'\(text)' is not installed: see 'hangman packs'")
+            }
+            targets = [id]
+        }
+        for id in targets {
+            console.out(context.describe(try context.install(id, console: console), id).replacingAlreadyInstalled())
+        }
+        return .ok
+    }
+}
+
+extension String {
+    fileprivate func replacingAlreadyInstalled() -> String {
+        hasSuffix("is already installed: nothing to do.") ? String(dropLast("is already installed: nothing to do.".count)) + "is up to date." : self
+    }
+}
+
+/// `hangman uninstall PRODUCT_ID`
+enum UninstallCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman uninstall",
+        overview: "Remove a pack from this device. The purchase stays: 'hangman install' brings it back.",
+        usage: ["hangman uninstall <PRODUCT_ID>"],
+        options: StoreContext.options)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.count == 1, let text = arguments.positionals.first, let id = ProductID(rawValue: text) else {
+            throw .usage("'uninstall' takes one <PRODUCT_ID>")
+        }
+        let context = try DeviceContext.open(arguments, console: console)
+        if try deviceCall({ () throws(DeviceError) in try context.device.uninstall(id) }) {
+            console.out("Uninstalled \(context.catalog.product(id)?.displayName ?? id.rawValue). Run 'hangman install \(id)' to bring it back.")
+        } else {
+            console.out("\(id) is not installed: nothing to do.")
+        }
+        return .ok
+    }
+}
+
+/// `hangman reset --yes`
+enum ResetCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman reset",
+        overview: "Delete this device's state, as deleting the app would: installed packs, statistics.",
+        usage: ["hangman reset --yes"],
+        options: [.init(names: ["--yes"], value: nil, help: "Confirm.")] + StoreContext.options,
+        discussion: "The account stays: purchases and hints. 'hangman restore' brings every pack back.")
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("'reset' takes no arguments") }
+        guard arguments.has("--yes") else { throw .usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
+        let store = try StoreContext.open(arguments, console: console)
+        let folder = DeviceContext.folder(home: store.home)
+        try deviceCall { () throws(DeviceError) in try DeviceStore.erase(folder: folder) }
+        console.out("Deleted this device's state (\(folder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
+        return .ok
+    }
+}

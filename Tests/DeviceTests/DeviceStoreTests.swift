@@ -1,0 +1,123 @@
+import Device
+import Foundation
+import SQLite
+import Testing
+import WordPacks
+
+private func xml(_ body: String) -> [UInt8] {
+    Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\(body)</plist>\n".utf8)
+}
+
+private func pack(id: String = "com.example.words.test", version: String = "1.0", lists: [String: [String]]) throws -> WordPack {
+    var files = [PackSource.File(path: "Info.plist", bytes: xml("""
+        <dict><key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>\(id)</string>
+        <key>ContentVersion</key><string>\(version)</string><key>DisplayName</key><string>Test</string></dict>
+        """))]
+    for (name, words) in lists.sorted(by: { $0.key < $1.key }) {
+        files.append(PackSource.File(path: "\(name).plist", bytes: xml("<dict><key>name</key><string>\(name)</string><key>words</key><array>"
+            + words.map { "<string>\($0)</string>" }.joined() + "</array></dict>")))
+    }
+    return try PackBuilder().build(PackSource(files: files)).pack
+}
+
+private let digest = String(repeating: "a", count: 64)
+
+final class DeviceFolder {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hangman-device-\(UUID().uuidString)").path
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct DeviceStoreTests {
+    @Test func installThenEveryWordCanBePicked() throws {
+        let folder = DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        let outcome = try device.install(try pack(lists: ["Animals": ["cat", "dog", "emu"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
+        #expect(outcome == .installed(try #require(ContentVersion("1.0"))))
+        let installed = try device.installedPacks()
+        #expect(installed.map(\.wordCount) == [5])
+        #expect(installed.first?.categories.map(\.name) == ["Animals", "Colours"])
+        var generator = SeededGenerator(state: 1)
+        var seen: Set<String> = []
+        for _ in 0..<200 {
+            seen.insert(try #require(try device.randomWord(from: installed, using: &generator)).word)
+        }
+        #expect(seen == ["cat", "dog", "emu", "red", "blue"])
+    }
+
+    @Test func categoryNarrowsThePick() throws {
+        let folder = DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        _ = try device.install(try pack(lists: ["Animals": ["cat", "dog"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
+        var generator = SeededGenerator(state: 9)
+        let installed = try device.installedPacks()
+        for _ in 0..<50 {
+            let word = try #require(try device.randomWord(from: installed, category: "colours", using: &generator))
+            #expect(["red", "blue"].contains(word.word))
+            #expect(word.category == "Colours")
+        }
+        #expect(try device.randomWord(from: installed, category: "Nope", using: &generator) == nil)
+    }
+
+    @Test func sameVersionIsANoOpAndOlderIsRefused() throws {
+        let folder = DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        _ = try device.install(try pack(version: "1.2", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 1)
+        let again = try device.install(try pack(version: "1.2.0", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 2)
+        #expect(again == .alreadyInstalled(try #require(ContentVersion("1.2"))))
+        #expect(throws: DeviceError.self) {
+            try device.install(try pack(version: "1.1", lists: ["A": ["one"]]), archiveSHA256: digest, isBase: false, now: 3)
+        }
+        #expect(try device.installedPacks().first?.contentVersion.text == "1.2")
+    }
+
+    @Test func updateReplacesEveryWord() throws {
+        let folder = DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        _ = try device.install(try pack(version: "1", lists: ["A": ["old", "older"]]), archiveSHA256: digest, isBase: false, now: 1)
+        _ = try device.install(try pack(id: "com.example.other", lists: ["B": ["keep", "kept"]]), archiveSHA256: digest, isBase: false, now: 1)
+        let outcome = try device.install(try pack(version: "1.10", lists: ["A": ["new", "newer", "newest"]]), archiveSHA256: digest, isBase: false, now: 2)
+        #expect(outcome == .updated(from: try #require(ContentVersion("1")), to: try #require(ContentVersion("1.10"))))
+        let database = try Database(path: folder.path + "/device.sqlite")
+        let words = try database.query("SELECT word FROM words ORDER BY word").map { try $0.string(0) }
+        #expect(words == ["kept", "keep", "new", "newer", "newest"].sorted())
+    }
+
+    @Test func uninstallRemovesOnlyThatPack() throws {
+        let folder = DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        _ = try device.install(try pack(lists: ["A": ["alpha", "beta"]]), archiveSHA256: digest, isBase: false, now: 1)
+        _ = try device.install(try pack(id: "com.example.other", lists: ["B": ["gamma"]]), archiveSHA256: digest, isBase: false, now: 1)
+        #expect(try device.uninstall(try #require(ProductID(rawValue: "com.example.words.test"))))
+        #expect(try !device.uninstall(try #require(ProductID(rawValue: "com.example.words.test"))))
+        let database = try Database(path: folder.path + "/device.sqlite")
+        #expect(try database.query("SELECT word FROM words").map { try $0.string(0) } == ["gamma"])
+        #expect(try device.integrityProblems().isEmpty)
+    }
+
+    @Test func foldedFormIsStoredForTheGame() throws {
+        let folder = DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        _ = try device.install(try pack(lists: ["A": ["Ma\u{F1}ana", "Zebra"]]), archiveSHA256: digest, isBase: false, now: 1)
+        let database = try Database(path: folder.path + "/device.sqlite")
+        let folded = try database.query("SELECT folded FROM words ORDER BY id").map { try $0.string(0) }
+        #expect(folded == ["ma\u{F1}ana", "zebra"])
+    }
+
+    @Test func eraseDeletesTheFolder() throws {
+        let folder = DeviceFolder()
+        _ = try DeviceStore(folder: folder.path)
+        try DeviceStore.erase(folder: folder.path)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+    }
+}
