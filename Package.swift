@@ -25,11 +25,14 @@ let package = Package(
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
         .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList"]),
 
+        // Pure game rules: no I/O, randomness passed in.
+        .target(name: "HangmanGame"),
+
         // The player's side: installed packs and their words, indexed for the game.
-        .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing"]),
+        .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
 
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
@@ -38,6 +41,7 @@ let package = Package(
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite"]),
+        .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList"]),
     ],
     swiftLanguageModes: [.v6]

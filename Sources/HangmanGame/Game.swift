@@ -1,0 +1,162 @@
+/// One game of hangman: pure rules over values, no I/O; randomness is passed in.
+///
+/// ```swift
+/// var game = Game(word: "mañana", language: "es")
+/// game.guess("a")      // .hit(letter: "a", count: 3)
+/// game.masked          // "_ a _ a _ a"
+/// ```
+public struct Game: Sendable, Equatable {
+    /// What a guess did.
+    public enum Outcome: Sendable, Equatable {
+        /// The letter is in the word, `count` times.
+        case hit(letter: String, count: Int)
+        /// The letter is not in the word: one life lost.
+        case miss(letter: String)
+        /// The whole word, guessed right.
+        case solved
+        /// A whole word, guessed wrong: one life lost.
+        case wrongWord(String)
+        /// Already guessed: costs nothing.
+        case repeated(String)
+        /// Not a letter or a word of the right length: costs nothing.
+        case invalid(String)
+        /// The game is over: nothing happens.
+        case gameOver
+    }
+
+    public enum Status: String, Sendable, Equatable {
+        case playing, won, lost
+    }
+
+    /// The word as shown at the end (NFC as installed).
+    public let word: String
+    public let clue: String?
+    public let folding: LetterFolding
+    public let lives: Int
+    /// The word's graphemes, and the key each one is compared by (`nil` for spaces, hyphens, apostrophes).
+    private let characters: [Character]
+    private let keys: [String?]
+    /// Letters guessed, by key, in order.
+    public private(set) var guesses: [String] = []
+    /// Letters revealed by hints, by key.
+    public private(set) var hinted: [String] = []
+    public private(set) var misses = 0
+    /// Whole words guessed wrong.
+    public private(set) var wrongWords: [String] = []
+    public private(set) var status = Status.playing
+
+    /// Six lives by default, as on paper.
+    public static let defaultLives = 6
+
+    public init(word: String, clue: String? = nil, language: String = "en", lives: Int = Game.defaultLives) {
+        self.word = word
+        self.clue = clue
+        self.folding = LetterFolding(language: language)
+        self.lives = max(1, lives)
+        characters = Array(word)
+        keys = characters.map(folding.key)
+    }
+
+    /// Lives left.
+    public var livesLeft: Int { lives - misses }
+
+    /// Keys of the letters still hidden, in the order they first appear.
+    public var hiddenLetters: [String] {
+        var seen: Set<String> = []
+        return keys.compactMap { key in
+            guard let key, !isRevealed(key), seen.insert(key).inserted else { return nil }
+            return key
+        }
+    }
+
+    private func isRevealed(_ key: String) -> Bool { guesses.contains(key) || hinted.contains(key) }
+
+    /// The word with hidden letters as `_`, graphemes separated by spaces; separators shown as they are.
+    public var masked: String {
+        zip(characters, keys).map { character, key in
+            guard let key else { return character == " " ? " " : String(character) }
+            return status != .playing || isRevealed(key) ? String(character) : "_"
+        }.joined(separator: " ")
+    }
+
+    /// Letters guessed that are not in the word, in order.
+    public var wrongLetters: [String] { guesses.filter { !keys.contains($0) } }
+
+    /// Guesses a letter (one grapheme) or the whole word.
+    @discardableResult
+    public mutating func guess(_ input: String) -> Outcome {
+        guard status == .playing else { return .gameOver }
+        let trimmed = String(input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !trimmed.isEmpty else { return .invalid("type a letter or the whole word") }
+        if trimmed.count == 1, let character = trimmed.first {
+            guard let key = folding.key(character) else { return .invalid("'\(trimmed)' is not a letter") }
+            if isRevealed(key) { return .repeated(key) }
+            guesses.append(key)
+            let count = keys.count { $0 == key }
+            if count == 0 {
+                misses += 1
+                if misses >= lives { status = .lost }
+                return .miss(letter: key)
+            }
+            if hiddenLetters.isEmpty { status = .won }
+            return .hit(letter: key, count: count)
+        }
+        let attempt = trimmed.compactMap(folding.key)
+        guard attempt.count == trimmed.filter({ !" -'\u{2019}".contains($0) }).count else {
+            return .invalid("'\(trimmed)' has characters that are not letters")
+        }
+        let target = keys.compactMap { $0 }
+        guard attempt.count == target.count else {
+            return .invalid("the word has \(target.count) letters, '\(trimmed)' has \(attempt.count)")
+        }
+        let folded = attempt.joined()
+        if wrongWords.contains(folded) { return .repeated(trimmed) }
+        if attempt == target {
+            status = .won
+            return .solved
+        }
+        wrongWords.append(folded)
+        misses += 1
+        if misses >= lives { status = .lost }
+        return .wrongWord(trimmed)
+    }
+
+    /// Reveals every occurrence of one hidden letter, chosen with `generator`; `nil` when none is hidden
+    /// or the game is over. The last hidden letter is never given away: a hint cannot win the game.
+    public mutating func revealHint<G: RandomNumberGenerator>(using generator: inout G) -> String? {
+        guard status == .playing else { return nil }
+        let hidden = hiddenLetters
+        guard hidden.count > 1, let letter = hidden.randomElement(using: &generator) else { return nil }
+        hinted.append(letter)
+        return letter
+    }
+
+    /// Whether a hint can be given now.
+    public var canHint: Bool { status == .playing && hiddenLetters.count > 1 }
+
+    /// Points for a won game: 10 per letter, 20 per life left, minus 15 per hint; 0 when lost.
+    public var score: Int {
+        guard status == .won else { return 0 }
+        let letters = keys.count { $0 != nil }
+        return max(0, letters * 10 + livesLeft * 20 - hinted.count * 15)
+    }
+
+    /// A move, as recorded to resume a game.
+    public enum Move: Sendable, Equatable {
+        /// A letter or word, as typed.
+        case guess(String)
+        /// A letter revealed by a hint, by key.
+        case hint(String)
+    }
+
+    /// Replays recorded moves, to resume a saved game exactly where it was.
+    public mutating func replay(_ moves: [Move]) {
+        for move in moves {
+            switch move {
+            case .guess(let text): guess(text)
+            case .hint(let letter):
+                if status == .playing && hiddenLetters.contains(letter) { hinted.append(letter) }
+            }
+        }
+    }
+}
