@@ -35,6 +35,37 @@ enum DeviceSchema {
                 folded TEXT NOT NULL
             );
             """)
+        migrator.register("2-games", sql: """
+            -- The game in progress, saved after every move so that it survives Ctrl-C, a crash or a quit.
+            CREATE TABLE current_game (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                game_id TEXT NOT NULL,
+                word TEXT NOT NULL,
+                clue TEXT,
+                pack TEXT NOT NULL,
+                pack_name TEXT NOT NULL,
+                category TEXT NOT NULL,
+                language TEXT NOT NULL,
+                lives INTEGER NOT NULL CHECK (lives > 0),
+                started_date INTEGER NOT NULL
+            );
+            CREATE TABLE current_moves (
+                seq INTEGER PRIMARY KEY,
+                kind TEXT NOT NULL CHECK (kind IN ('guess', 'hint')),
+                value TEXT NOT NULL
+            );
+            CREATE TABLE games (
+                id TEXT PRIMARY KEY,
+                pack TEXT NOT NULL,
+                category TEXT NOT NULL,
+                word TEXT NOT NULL,
+                result TEXT NOT NULL CHECK (result IN ('won', 'lost', 'abandoned')),
+                misses INTEGER NOT NULL,
+                hints INTEGER NOT NULL,
+                score INTEGER NOT NULL,
+                finished_date INTEGER NOT NULL
+            );
+            """)
         return migrator
     }()
 }

@@ -57,6 +57,9 @@ public struct Game: Sendable, Equatable {
         keys = characters.map(folding.key)
     }
 
+    /// Letters in the word (spaces, hyphens and apostrophes not counted).
+    public var letterCount: Int { keys.count { $0 != nil } }
+
     /// Lives left.
     public var livesLeft: Int { lives - misses }
 
@@ -137,8 +140,7 @@ public struct Game: Sendable, Equatable {
     /// Points for a won game: 10 per letter, 20 per life left, minus 15 per hint; 0 when lost.
     public var score: Int {
         guard status == .won else { return 0 }
-        let letters = keys.count { $0 != nil }
-        return max(0, letters * 10 + livesLeft * 20 - hinted.count * 15)
+        return max(0, letterCount * 10 + livesLeft * 20 - hinted.count * 15)
     }
 
     /// A move, as recorded to resume a game.

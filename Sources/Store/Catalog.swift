@@ -16,6 +16,7 @@ public struct Catalog: Sendable {
     public struct BasePack: Sendable, Equatable {
         public var file: String
         public var productID: ProductID
+        public var displayName: String
         public var sha256: String
         public var wordCount: Int
         public var contentVersion: ContentVersion
@@ -98,7 +99,7 @@ public struct Catalog: Sendable {
                 continue
             }
             basePacks.append(BasePack(
-                file: file, productID: pack.manifest.productIdentifier, sha256: archive.sha256.hex, wordCount: pack.wordCount,
+                file: file, productID: pack.manifest.productIdentifier, displayName: pack.manifest.displayName, sha256: archive.sha256.hex, wordCount: pack.wordCount,
                 contentVersion: pack.manifest.contentVersion))
         }
         var catalog = Catalog(bundleIdentifier: bundle, basePacks: basePacks, products: products, folder: folder)

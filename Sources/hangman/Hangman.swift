@@ -8,6 +8,8 @@ enum Hangman {
         usage: ["hangman <subcommand> [options]", "hangman --version"],
         options: [CommandSpec.Option(names: ["--version"], value: nil, help: "Show the version.")],
         subcommands: [
+            ("play", "Play hangman with words from your installed packs."),
+            ("stats", "Games played and won, streaks."),
             ("products", "List what the store sells."),
             ("buy", "Buy hints or a word pack."),
             ("restore", "Restore every pack the account owns."),
@@ -33,6 +35,7 @@ enum Hangman {
               74  the state directory cannot be read or written
               75  try again later: the purchase waits for approval or for the buyer
               77  not entitled: the pack is not purchased, or not enough hints
+              130 a game ended by Ctrl-C (it is saved)
 
             ENVIRONMENT:
               HANGMAN_HOME    state directory (the account and the device), default ~/.local/share/hangman
@@ -84,6 +87,8 @@ enum Hangman {
         case "receipt": return try ReceiptCommand.main(rest, console: console)
         case "store": return try StoreCommand.main(rest, console: console)
         case "packs": return try PacksCommand.main(rest, console: console)
+        case "play": return try PlayCommand.main(rest, console: console)
+        case "stats": return try StatsCommand.main(rest, console: console)
         case "install": return try InstallCommand.main(rest, console: console)
         case "update": return try UpdateCommand.main(rest, console: console)
         case "uninstall": return try UninstallCommand.main(rest, console: console)

@@ -22,7 +22,7 @@ struct DeviceContext {
         let device = try deviceCall { () throws(DeviceError) in try DeviceStore(folder: folder(home: store.home)) }
         let installer = PackInstaller(service: store.service, device: device)
         for id in try deviceCall({ () throws(DeviceError) in try installer.installMissingBasePacks() }) {
-            let name = installer.service.catalog.basePack(id).map { "\($0.file) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
+            let name = installer.service.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
             console.error("Installed the base pack \(name).")
         }
         return DeviceContext(store: store, installer: installer)

@@ -18,6 +18,8 @@ enum ExitCode: Int32 {
     case deferred = 75
     /// Not entitled: the pack is not purchased, or there are not enough hints.
     case notEntitled = 77
+    /// Ended by Ctrl-C (128 + SIGINT), after saving.
+    case interrupted = 130
 }
 
 /// Why a command failed, mapped to an exit code in one place (`Hangman.run`).

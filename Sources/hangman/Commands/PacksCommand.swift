@@ -35,7 +35,7 @@ enum PacksCommand: Command {
         for base in context.catalog.basePacks {
             let here = installed[base.productID]
             let state = here == nil ? "not installed" : versions.isNewer(base.productID, than: here) ? "update available" : "installed"
-            rows.append(Row(productID: base.productID.rawValue, name: here?.displayName ?? base.file, kind: "base", price: "free",
+            rows.append(Row(productID: base.productID.rawValue, name: base.displayName, kind: "base", price: "free",
                 words: base.wordCount, installedVersion: here?.contentVersion.text, availableVersion: versions[base.productID], state: state))
         }
         for product in context.catalog.products where !product.isConsumable {

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Device
+import FoundationEssentials
+import HangmanGame
+import Store
+import WordPacks
+
+/// `hangman play`
+enum PlayCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman play",
+        overview: "Play hangman with words from your installed packs. Hints come from your account.",
+        usage: ["hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new]"],
+        options: [
+            .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true),
+            .init(names: ["--category"], value: "NAME", help: "Only words from this category (a word list's name)."),
+            .init(names: ["--seed"], value: "N", help: "Seed the random choices: the same seed, the same games."),
+            .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6)."),
+            .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
+            .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
+        ] + StoreContext.options,
+        discussion: """
+            At the prompt: a letter, the whole word, ? or hint (spends one hint), buy (buys 10 hints),
+            help, quit. Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it.
+            Colour is off when NO_COLOR is set, TERM is dumb, or the output is not a terminal.
+
+            \(GameScreen.plainFormat)
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("'play' takes no arguments; see 'hangman play --help'") }
+        var lives = Game.defaultLives
+        if let text = arguments.value("--lives") {
+            guard let number = Int(text), (1...26).contains(number) else { throw .usage("--lives takes a number from 1 to 26, not '\(text)'") }
+            lives = number
+        }
+        var system = SystemRandomNumberGenerator()
+        var generator = SplitMix64(seed: system.next())
+        if let text = arguments.value("--seed") {
+            guard let seed = UInt64(text) else { throw .usage("--seed takes a non-negative number, not '\(text)'") }
+            generator = SplitMix64(seed: seed)
+        }
+        let context = try DeviceContext.open(arguments, console: console)
+        let packs = try choosePacks(arguments.values["--pack"] ?? [], context: context)
+        let environment = ProcessInfo.processInfo.environment
+        let terminal = isatty(0) == 1 && isatty(1) == 1
+        let plain = arguments.has("--plain") || !terminal
+        let colour = !plain && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let loop = PlayLoop(
+            context: context, screen: GameScreen(console: console, plain: plain, colour: colour), reader: LineReader(),
+            packs: packs, category: arguments.value("--category"), lives: lives)
+        LineReader.catchInterrupts()
+        return try loop.run(fresh: arguments.has("--new"), generator: &generator)
+    }
+
+    /// The packs to draw words from: installed and unlocked, narrowed by `--pack`.
+    static func choosePacks(_ requested: [String], context: DeviceContext) throws(CommandFailure) -> [InstalledPack] {
+        let playable = try deviceCall { () throws(DeviceError) in try context.installer.playablePacks() }
+        guard !requested.isEmpty else { return playable }
+        var chosen: [InstalledPack] = []
+        for text in requested {
+            guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a pack identifier: see 'hangman packs'") }
+            if let pack = playable.first(where: { $0.productID == id }) {
+                chosen.append(pack)
+                continue
+            }
+            let installed = try deviceCall { () throws(DeviceError) in try context.device.installedPacks() }
+            if installed.contains(where: { $0.productID == id }) {
+                throw CommandFailure(code: .notEntitled, message: "\(id) is locked (refunded): buy it again with 'hangman buy \(id)'")
+            }
+            if context.catalog.product(id) != nil || context.catalog.basePack(id) != nil {
+                throw CommandFailure(code: .notEntitled, message: "\(id) is not installed: 'hangman buy \(id)' or 'hangman install \(id)'")
+            }
+            throw .usage("no pack '\(id)': see 'hangman packs'")
+        }
+        return chosen
+    }
+}
+
+/// A small seeded generator, so that `--seed` gives the same games on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,153 @@
+import Device
+import HangmanGame
+import Store
+import WordPacks
+
+/// The conversation of `hangman play`: read a line, play it, draw the result; game after game.
+struct PlayLoop {
+    let context: DeviceContext
+    let screen: GameScreen
+    let reader: LineReader
+    let packs: [InstalledPack]
+    let category: String?
+    let lives: Int
+
+    var service: any PackService { context.store.service }
+
+    /// The consumable the game offers when hints run out: the one with the fewest hints.
+    var hintProduct: Product? {
+        context.catalog.products.filter(\.isConsumable).min { lhs, rhs in
+            if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
+            return false
+        }
+    }
+
+    func run(fresh: Bool, generator: inout SplitMix64) throws(CommandFailure) -> ExitCode {
+        var fresh = fresh
+        while true {
+            let started: GameSession?
+            do {
+                started = try GameSession.start(
+                    device: context.device, service: service, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
+            } catch {
+                throw CommandFailure(code: .ioError, message: error.message)
+            }
+            guard let session = started else {
+                if let category { throw .usage("no words in category '\(category)' of the chosen packs") }
+                throw CommandFailure(code: .notEntitled, message: "no words installed: run 'hangman restore' or 'hangman install <PRODUCT_ID>'")
+            }
+            fresh = false
+            switch try play(session, generator: &generator) {
+            case .saved(let code): return code
+            case .finished:
+                screen.end(session)
+                switch reader.nextLine() {
+                case .line(let answer) where ["", "y", "yes"].contains(answer.lowercased().trimmingSpaces):
+                    continue
+                case .interrupted:
+                    screen.say("", plain: "")
+                    return .interrupted
+                default:
+                    return .ok
+                }
+            }
+        }
+    }
+
+    enum Ending { case finished, saved(ExitCode) }
+
+    private func play(_ session: GameSession, generator: inout SplitMix64) throws(CommandFailure) -> Ending {
+        screen.begin(session, hints: balance())
+        var event: String? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
+        var eventPlain: String?
+        while session.game.status == .playing {
+            screen.show(session, hints: balance(), event: event, eventPlain: eventPlain)
+            screen.prompt()
+            let input = reader.nextLine()
+            let text: String
+            switch input {
+            case .line(let line): text = line.trimmingSpaces
+            case .endOfInput, .interrupted:
+                screen.say("\nGame saved: run 'hangman play' to resume it.", plain: "SAVED")
+                return .saved(input == .interrupted ? .interrupted : .ok)
+            }
+            (event, eventPlain) = try handle(text, session: session, generator: &generator)
+            if text.lowercased() == "quit" {
+                screen.say("Game saved: run 'hangman play' to resume it.", plain: "SAVED")
+                return .saved(.ok)
+            }
+        }
+        screen.show(session, hints: balance(), event: event, eventPlain: eventPlain)
+        return .finished
+    }
+
+    /// Plays one line of input; returns the message for a terminal and the line for plain output.
+    private func handle(_ text: String, session: GameSession, generator: inout SplitMix64) throws(CommandFailure) -> (String?, String?) {
+        switch text.lowercased() {
+        case "quit":
+            return (nil, nil)
+        case "help":
+            let help = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints; quit saves and leaves."
+            return (help, "HELP " + help)
+        case "?", "hint":
+            let outcome: GameSession.HintOutcome
+            do {
+                outcome = try session.hint(using: &generator)
+            } catch {
+                throw CommandFailure(code: .ioError, message: error.message)
+            }
+            switch outcome {
+            case .revealed(let letter, let balance):
+                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
+            case .noHints:
+                let offer = hintProduct.map { "Type buy to get \($0.displayName) for \($0.price)." } ?? ""
+                return ("No hints left. " + offer, "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
+            case .notNow:
+                return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
+            }
+        case "buy":
+            return buyHints()
+        default:
+            switch try deviceCall({ () throws(DeviceError) in try session.guess(text) }) {
+            case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
+            case .miss(let letter): return ("No '\(letter)'.", "MISS \(letter)")
+            case .solved: return ("Solved!", "SOLVED")
+            case .wrongWord(let word): return ("'\(word)' is not the word.", "WRONG \(word)")
+            case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", "REPEAT \(guess)")
+            case .invalid(let why): return (why.prefix(1).uppercased() + why.dropFirst() + ".", "INVALID \(why)")
+            case .gameOver: return (nil, nil)
+            }
+        }
+    }
+
+    /// Buys the smallest hint product through the normal purchase flow.
+    private func buyHints() -> (String?, String?) {
+        guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
+        do {
+            switch try service.buy(product.id, quantity: 1) {
+            case .purchased(let transaction):
+                return ("Bought \(product.displayName) for \(product.price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
+            case .failed(let transaction):
+                return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
+            case .deferred(let transaction):
+                return ("Waiting for approval (transaction \(transaction.id)).", "BUYFAILED waiting for approval \(transaction.id)")
+            case .interrupted(let transaction):
+                return ("The purchase needs your action: hangman store resolve \(transaction.id).", "BUYFAILED interrupted \(transaction.id)")
+            case .alreadyOwned:
+                return (nil, nil)
+            }
+        } catch {
+            return ("The purchase failed: \(error.message)", "BUYFAILED \(error.message)")
+        }
+    }
+
+    private func balance() -> Int {
+        (try? service.hintBalance()) ?? 0
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,44 @@
+import Device
+
+/// `hangman stats`
+enum StatsCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman stats",
+        overview: "Games played and won on this device, win rate, streaks, and misses per won game.",
+        usage: ["hangman stats [--json]"],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
+
+    struct Document: Encodable {
+        var played: Int
+        var won: Int
+        var winRate: Int
+        var currentStreak: Int
+        var bestStreak: Int
+        var missDistribution: [String: Int]
+    }
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("'stats' takes no arguments") }
+        let context = try DeviceContext.open(arguments, console: console)
+        let stats = try deviceCall { () throws(DeviceError) in try context.device.statistics() }
+        if arguments.has("--json") {
+            console.out(JSONText.encode(Document(
+                played: stats.played, won: stats.won, winRate: stats.winRate, currentStreak: stats.currentStreak, bestStreak: stats.bestStreak,
+                missDistribution: Dictionary(uniqueKeysWithValues: stats.missDistribution.map { (String($0.key), $0.value) }))))
+            return .ok
+        }
+        console.out("Played          \(stats.played)")
+        console.out("Won             \(stats.won) (\(stats.winRate)%)")
+        console.out("Current streak  \(stats.currentStreak)")
+        console.out("Best streak     \(stats.bestStreak)")
+        if !stats.missDistribution.isEmpty {
+            console.out("Misses in won games:")
+            let most = stats.missDistribution.values.max() ?? 1
+            for misses in stats.missDistribution.keys.sorted() {
+                let count = stats.missDistribution[misses] ?? 0
+                console.out("  \(misses)  " + String(repeating: "#", count: max(1, count * 30 / most)) + " \(count)")
+            }
+        }
+        return .ok
+    }
+}
