@@ -4,11 +4,12 @@ DEB_PACKAGES := libarchive-dev libsodium-dev libsqlite3-dev pkg-config
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all setup build debug test packs verify-packs clean help
+.PHONY: all setup build debug test play bench packs verify-packs clean help
 
 all: build
 
 help:
+	@echo "make play    install what is missing, build, play a game (the base pack installs itself)"
 	@echo "make test    install what is missing, build, run the test suite"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
 	@echo "make packs   rebuild every Packs/*.wordpack from its source folder"
@@ -27,10 +28,16 @@ test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
+play: build
+	.build/release/hangman play
+
 packs: build
 	./Packs/build-all .build/release/hangman
 
-verify-packs: build
+verify-play: build
+	.build/release/hangman play
+
+packs: build
 	.build/release/hangman pack verify Packs/*.wordpack
 
 clean:

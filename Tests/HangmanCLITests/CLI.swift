@@ -13,15 +13,19 @@ enum CLI {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The process was killed by a signal (then `status` is the signal's number).
+        var wasSignaled = false
     }
 
-    static func run(_ arguments: [String], in directory: String? = nil) throws -> Result {
+    /// Runs `hangman arguments`; `environment` is added to (and overrides) this process's environment.
+    static func run(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe()
         let err = Pipe()
@@ -39,7 +43,9 @@ enum CLI {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+            wasSignaled: process.terminationReason == .uncaughtSignal)
     }
 }
 

@@ -68,7 +68,7 @@ struct PlayLoop {
             switch input {
             case .line(let line): text = line.trimmingSpaces
             case .endOfInput, .interrupted:
-                screen.say("\nGame saved: run 'hangman play' to resume it.", plain: "SAVED")
+                screen.say(input == .interrupted ? "\n  Game saved: run 'hangman play' to resume it." : "Game saved: run 'hangman play' to resume it.", plain: "SAVED")
                 return .saved(input == .interrupted ? .interrupted : .ok)
             }
             (event, eventPlain) = try handle(text, session: session, generator: &generator)

@@ -74,7 +74,7 @@ struct GameScreen {
     }
 
     func say(_ text: String, plain plainText: String) {
-        console.out(plain ? plainText : "  " + text)
+        console.out(plain ? plainText : text.hasPrefix("\n") ? text : "  " + text)
     }
 
     func end(_ session: GameSession) {
