@@ -34,11 +34,11 @@ play: build
 packs: build
 	./Packs/build-all .build/release/hangman
 
-verify-play: build
-	.build/release/hangman play
-
-packs: build
+verify-packs: build
 	.build/release/hangman pack verify Packs/*.wordpack
+
+bench: build
+	./Benchmarks/run
 
 clean:
 	$(SWIFT) package clean
