@@ -1,6 +1,10 @@
 # Hangman Packs: `make test` and `make build` set up a fresh Debian machine and build.
 # Debian packages the build needs (headers + pkg-config files) and the tools the benchmarks use.
 DEB_PACKAGES := libarchive-dev libsodium-dev libsqlite3-dev pkg-config
+# What the tests drive besides the build: a real terminal for the game.
+TEST_PACKAGES := tmux
+# What the benchmarks compare against: bsdtar, the sqlite3 shell, hyperfine.
+BENCH_PACKAGES := libarchive-tools sqlite3 hyperfine
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
@@ -25,6 +29,7 @@ debug: setup
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
 test: setup
+	@./.ci/install-deps $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
@@ -38,6 +43,7 @@ verify-packs: build
 	.build/release/hangman pack verify Packs/*.wordpack
 
 bench: build
+	@./.ci/install-deps $(BENCH_PACKAGES)
 	./Benchmarks/run
 
 clean:
