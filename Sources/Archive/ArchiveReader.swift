@@ -43,6 +43,14 @@ public struct ArchiveReader {
     /// Reads `bytes`, calling `visit` for each regular file in archive order.
     /// Calls `archive_read_open_memory`, `archive_read_next_header2` and `archive_read_data_block`.
     public func read(_ bytes: [UInt8], visit: (ArchiveFile) -> Void) -> ArchiveReadSummary {
+        read(bytes) { (file: ArchiveFile) -> Bool in
+            visit(file)
+            return true
+        }
+    }
+
+    /// Reads `bytes` until `visit` returns `false` (the rest of the archive is not even inflated).
+    public func read(_ bytes: [UInt8], visit: (ArchiveFile) -> Bool) -> ArchiveReadSummary {
         var summary = ArchiveReadSummary()
         if bytes.count > limits.maxArchiveSize {
             summary.problems.append(ArchiveProblem(
@@ -75,7 +83,7 @@ public struct ArchiveReader {
 
     private func readOpened(
         _ archive: OpaquePointer, _ buffer: UnsafeRawBufferPointer,
-        into summary: inout ArchiveReadSummary, visit: (ArchiveFile) -> Void
+        into summary: inout ArchiveReadSummary, visit: (ArchiveFile) -> Bool
     ) {
         guard archive_read_open_memory(archive, buffer.baseAddress, buffer.count) == ARCHIVE_OK else {
             summary.problems.append(openFailure(archive, buffer))
@@ -137,7 +145,7 @@ public struct ArchiveReader {
                 return
             case .success(let data):
                 summary.totalSize += data.count
-                visit(ArchiveFile(name: name, bytes: data))
+                if !visit(ArchiveFile(name: name, bytes: data)) { return }
             }
         }
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PropertyList
+import Signing
 import WordPacks
 
 /// What the store sells: `Packs/Catalog.plist`, checked against the pack archives beside it.
@@ -17,9 +18,18 @@ public struct Catalog: Sendable {
         public var file: String
         public var productID: ProductID
         public var displayName: String
-        public var sha256: String
+        /// Words, as the manifest's `WordCount` says (0 when it has none).
         public var wordCount: Int
         public var contentVersion: ContentVersion
+        var archivePath: String
+
+        /// SHA-256 of the archive file, read and hashed now.
+        public var sha256: String { Catalog.digest(of: archivePath) ?? "" }
+    }
+
+    /// SHA-256 of a file, hex; `nil` when it cannot be read.
+    static func digest(of path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { SHA256.hash([UInt8]($0)).hex }
     }
 
     /// The base pack with `id`.
@@ -91,34 +101,35 @@ public struct Catalog: Sendable {
                 products.append(product)
             }
         }
+        // Only each pack's manifest is read here (a peek, not a verification): listing a catalog
+        // stays fast whatever the packs' size. Installing verifies a pack in full.
         var basePacks: [BasePack] = []
         for file in baseFiles {
-            let result = verifier.verify(fileAt: folder + "/" + file)
-            guard result.isValid, let pack = result.pack, let archive = result.archive else {
-                problems.append("\(path): base pack \(file): \(result.problems.first.map(\.description) ?? "not a valid pack")")
-                continue
+            switch verifier.peekManifest(fileAt: folder + "/" + file) {
+            case .failure(let problem):
+                problems.append("\(path): base pack \(file): \(problem)")
+            case .success(let manifest):
+                basePacks.append(BasePack(
+                    file: file, productID: manifest.productIdentifier, displayName: manifest.displayName,
+                    wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion, archivePath: folder + "/" + file))
             }
-            basePacks.append(BasePack(
-                file: file, productID: pack.manifest.productIdentifier, displayName: pack.manifest.displayName, sha256: archive.sha256.hex, wordCount: pack.wordCount,
-                contentVersion: pack.manifest.contentVersion))
         }
         var catalog = Catalog(bundleIdentifier: bundle, basePacks: basePacks, products: products, folder: folder)
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
             let product = catalog.products[index]
-            let result = verifier.verify(fileAt: folder + "/" + file)
-            guard result.isValid, let pack = result.pack else {
-                let first = result.problems.first.map(\.description) ?? "not a valid pack"
-                problems.append("\(path): '\(product.id)': pack \(file): \(first)")
-                continue
+            switch verifier.peekManifest(fileAt: folder + "/" + file) {
+            case .failure(let problem):
+                problems.append("\(path): '\(product.id)': pack \(file): \(problem)")
+            case .success(let manifest):
+                if manifest.productIdentifier != product.id {
+                    problems.append("\(path): '\(product.id)': pack \(file) is for '\(manifest.productIdentifier)'")
+                    continue
+                }
+                catalog.products[index].wordCount = manifest.wordCount
+                catalog.products[index].contentVersion = manifest.contentVersion
+                catalog.products[index].archivePath = folder + "/" + file
             }
-            if pack.manifest.productIdentifier != product.id {
-                problems.append("\(path): '\(product.id)': pack \(file) is for '\(pack.manifest.productIdentifier)'")
-                continue
-            }
-            catalog.products[index].wordCount = pack.wordCount
-            catalog.products[index].packSHA256 = result.archive?.sha256.hex
-            catalog.products[index].contentVersion = pack.manifest.contentVersion
         }
         if !problems.isEmpty { throw CatalogError(problems) }
         return catalog
@@ -148,8 +159,10 @@ public struct Product: Sendable, Equatable {
     public var price: String
     /// Words in the pack, for a non-consumable.
     public var wordCount: Int?
-    /// SHA-256 of the pack archive, for a non-consumable.
-    public var packSHA256: String?
+    /// The pack archive's path, for a non-consumable.
+    var archivePath: String?
+    /// SHA-256 of the pack archive, for a non-consumable: read and hashed now.
+    public var packSHA256: String? { archivePath.flatMap(Catalog.digest(of:)) }
     /// The pack's content version, for a non-consumable.
     public var contentVersion: ContentVersion?
 

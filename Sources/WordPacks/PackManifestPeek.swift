@@ -1,0 +1,47 @@
+import Archive
+import PropertyList
+
+extension PackVerifier {
+    /// Reads only a pack's manifest: the archive is inflated up to its `Info.plist` (or a hosted
+    /// pack's `ContentInfo.plist`) and no further. For listing a catalog quickly; it proves nothing
+    /// about the rest of the pack, which `verify` checks before an install.
+    public func peekManifest(fileAt path: String) -> Result<PackManifest, PackProblem> {
+        let bytes: [UInt8]
+        switch FileBytes.read(path, limit: archiveLimits.maxArchiveSize) {
+        case .success(let read): bytes = read
+        case .failure(let problem): return .failure(problem)
+        }
+        var found: (name: EntryName, bytes: [UInt8])?
+        let summary = ArchiveReader(limits: archiveLimits).read(bytes) { (file: ArchiveFile) -> Bool in
+            let depth = file.name.components.count
+            let last = file.name.lastComponent
+            guard depth <= 2, last == "Info.plist" || last == "ContentInfo.plist" else { return true }
+            found = (file.name, file.bytes)
+            return last == "ContentInfo.plist" ? true : false
+        }
+        guard let found else {
+            if let fatal = summary.problems.first(where: \.isFatal) { return .failure(PackProblem(fatal)) }
+            return .failure(PackProblem(.missingManifest, "no Info.plist manifest (or ContentInfo.plist) at the top of the pack"))
+        }
+        let value: PropertyList
+        do {
+            value = try PropertyListDecoding.decode(found.bytes, limits: propertyListLimits).value
+        } catch {
+            return .failure(PackProblem(error, entry: found.name.path))
+        }
+        var problems: [PackProblem] = []
+        if found.name.lastComponent == "ContentInfo.plist" {
+            guard case .dictionary(let dict) = value, case .string(let idText)? = dict["IAPProductIdentifier"],
+                let id = ProductID(rawValue: idText), case .string(let versionText)? = dict["ContentVersion"],
+                let version = ContentVersion(versionText)
+            else {
+                return .failure(PackProblem(.manifestMissingKey, entry: found.name.path, "needs IAPProductIdentifier and ContentVersion"))
+            }
+            return .success(PackManifest(productIdentifier: id, contentVersion: version, displayName: id.rawValue))
+        }
+        guard let manifest = PackManifest.parse(value, entry: found.name.path, problems: &problems), problems.isEmpty else {
+            return .failure(problems.first ?? PackProblem(.manifestNotDictionary, entry: found.name.path, "not a manifest"))
+        }
+        return .success(manifest)
+    }
+}
