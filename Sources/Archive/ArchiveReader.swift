@@ -43,14 +43,14 @@ public struct ArchiveReader {
     /// Reads `bytes`, calling `visit` for each regular file in archive order.
     /// Calls `archive_read_open_memory`, `archive_read_next_header2` and `archive_read_data_block`.
     public func read(_ bytes: [UInt8], visit: (ArchiveFile) -> Void) -> ArchiveReadSummary {
-        read(bytes) { (file: ArchiveFile) -> Bool in
+        readWhile(bytes, { file in
             visit(file)
             return true
-        }
+        })
     }
 
     /// Reads `bytes` until `visit` returns `false` (the rest of the archive is not even inflated).
-    public func read(_ bytes: [UInt8], visit: (ArchiveFile) -> Bool) -> ArchiveReadSummary {
+    public func readWhile(_ bytes: [UInt8], _ visit: (ArchiveFile) -> Bool) -> ArchiveReadSummary {
         var summary = ArchiveReadSummary()
         if bytes.count > limits.maxArchiveSize {
             summary.problems.append(ArchiveProblem(

@@ -75,10 +75,12 @@ final class AccountLedger {
     func insertPurchasing(_ id: TransactionID, product: Product, quantity: Int, now: Int64) throws(StoreError) -> Bool {
         try write { db in
             do {
+                var owed = 0
+                if case .consumable(let each) = product.kind { owed = each * quantity }
                 try db.execute(
-                    "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date) VALUES (?, ?, ?, ?, 'purchasing', ?, ?) ON CONFLICT(id) DO NOTHING",
+                    "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed) VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?) ON CONFLICT(id) DO NOTHING",
                     .text(id.rawValue), .text(product.id.rawValue), .integer(product.isConsumable ? 1 : 0), .integer(Int64(quantity)),
-                    .integer(now), .integer(now))
+                    .integer(now), .integer(now), .integer(Int64(owed)))
                 return db.changes == 1
             } catch let error as SQLiteError where error.code == .constraintUnique {
                 throw StoreError(.wrongState, "a purchase of \(product.id) is already in progress or waiting for approval: see 'hangman transactions'")
@@ -97,9 +99,10 @@ final class AccountLedger {
         }
     }
 
-    /// Delivers a charged transaction exactly once: credits hints or grants the pack, and marks it
-    /// delivered, in one database transaction. `false` when it was not waiting for delivery.
-    func deliver(_ id: TransactionID, hints: Int, now: Int64) throws(StoreError) -> Bool {
+    /// Delivers a charged transaction exactly once: credits the hints it owes or grants the pack,
+    /// and marks it delivered, in one database transaction. `false` when it was not waiting for delivery.
+    /// `legacyHints` is credited for a row written before `hints_owed` existed (it owes 0 there).
+    func deliver(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> Bool {
         try write { db in
             guard let row = try db.query("SELECT \(Self.columns) FROM transactions WHERE id = ?", .text(id.rawValue)).first else {
                 return false
@@ -107,7 +110,11 @@ final class AccountLedger {
             let transaction = try Self.transaction(row)
             guard transaction.state == .purchased else { return false }
             if transaction.isConsumable {
-                try Self.appendHints(db, key: "credit:\(id)", amount: hints, reason: "purchase", transaction: id, now: now)
+                let owed = Int(try db.int64("SELECT hints_owed FROM transactions WHERE id = ?", .text(id.rawValue)) ?? 0)
+                let hints = owed > 0 ? owed : legacyHints
+                if hints > 0 {
+                    try Self.appendHints(db, key: "credit:\(id)", amount: hints, reason: "purchase", transaction: id, now: now)
+                }
                 try db.execute("UPDATE transactions SET hints_credited = ? WHERE id = ?", .integer(Int64(hints)), .text(id.rawValue))
             } else {
                 try db.execute(
@@ -178,7 +185,7 @@ final class AccountLedger {
                 return HintSpend(balance: try Self.balance(db), wasAlreadySpent: true)
             }
             guard try Self.balance(db) >= 1 else {
-                throw StoreError(.notEnoughHints, "no hints left: buy more with 'hangman buy com.hangmanpacks.hints.10'")
+                throw StoreError(.notEnoughHints, "no hints left")
             }
             try Self.appendHints(db, key: "spend:\(key)", amount: -1, reason: "spend", transaction: nil, now: now)
             return HintSpend(balance: try Self.balance(db), wasAlreadySpent: false)

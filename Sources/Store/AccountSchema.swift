@@ -55,6 +55,11 @@ enum AccountSchema {
                 enabled INTEGER NOT NULL CHECK (enabled IN (0, 1))
             );
             """)
+        // What a consumable purchase owes is fixed when it is made: a later catalog change
+        // (a product retired, a HintCount changed) never alters what was paid for.
+        migrator.register("2-hints-owed", sql: """
+            ALTER TABLE transactions ADD COLUMN hints_owed INTEGER NOT NULL DEFAULT 0 CHECK (hints_owed >= 0);
+            """)
         return migrator
     }()
 }

@@ -104,13 +104,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     func complete(_ id: TransactionID) throws(StoreError) {
         let transaction = try recorded(id)
         if transaction.state == .purchased {
-            let hints: Int
-            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind {
-                hints = each * transaction.quantity
-            } else {
-                hints = 0
-            }
-            if try ledger.deliver(id, hints: hints, now: clock.now()) {
+            var legacyHints = 0
+            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind { legacyHints = each * transaction.quantity }
+            if try ledger.deliver(id, legacyHints: legacyHints, now: clock.now()) {
                 crash(.afterDeliver)
             }
         }
@@ -140,7 +136,15 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         guard !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
             throw StoreError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
         }
-        return try ledger.spend(key: idempotencyKey, now: clock.now())
+        do {
+            return try ledger.spend(key: idempotencyKey, now: clock.now())
+        } catch where error.kind == .notEnoughHints {
+            let offer = catalog.products.filter(\.isConsumable).min { lhs, rhs in
+                if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
+                return false
+            }
+            throw StoreError(.notEnoughHints, "no hints left" + (offer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+        }
     }
 
     // MARK: - Packs

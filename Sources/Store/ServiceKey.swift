@@ -11,7 +11,8 @@ enum ServiceKey {
     static func loadOrCreate(at path: String) throws(StoreError) -> SigningKey {
         if let key = try read(path) { return key }
         let key = SigningKey.generate()
-        let temporary = "\(path).\(getpid()).tmp"
+        var random = SystemRandomNumberGenerator()
+        let temporary = "\(path).\(String(random.next(), radix: 16)).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw StoreError(.storage, "cannot create \(temporary): \(String(cString: strerror(errno)))") }
         let bytes = Array(key.fileContents.utf8)

@@ -12,13 +12,13 @@ extension PackVerifier {
         case .failure(let problem): return .failure(problem)
         }
         var found: (name: EntryName, bytes: [UInt8])?
-        let summary = ArchiveReader(limits: archiveLimits).read(bytes) { (file: ArchiveFile) -> Bool in
+        let summary = ArchiveReader(limits: archiveLimits).readWhile(bytes, { file in
             let depth = file.name.components.count
             let last = file.name.lastComponent
             guard depth <= 2, last == "Info.plist" || last == "ContentInfo.plist" else { return true }
             found = (file.name, file.bytes)
-            return last == "ContentInfo.plist" ? true : false
-        }
+            return last == "ContentInfo.plist"
+        })
         guard let found else {
             if let fatal = summary.problems.first(where: \.isFatal) { return .failure(PackProblem(fatal)) }
             return .failure(PackProblem(.missingManifest, "no Info.plist manifest (or ContentInfo.plist) at the top of the pack"))

@@ -38,7 +38,8 @@ enum UpdateCommand: Command {
         guard arguments.positionals.count <= 1 else { throw .usage("'update' takes at most one <PRODUCT_ID>") }
         let context = try DeviceContext.open(arguments, console: console)
         let installed = try deviceCall { () throws(DeviceError) in try context.device.installedPacks() }
-        var targets = installed.map(\.productID)
+        // Without an argument: every installed pack still unlocked (a refunded one is skipped).
+        var targets = try deviceCall { () throws(DeviceError) in try context.installer.playablePacks() }.map(\.productID)
         if let text = arguments.positionals.first {
             guard let id = ProductID(rawValue: text), installed.contains(where: { $0.productID == id }) else {
                 throw .usage("'\(text)' is not installed: see 'hangman packs'")

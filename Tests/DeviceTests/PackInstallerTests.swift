@@ -1,0 +1,155 @@
+import Device
+import Foundation
+import SQLite
+import Store
+import Testing
+import WordPacks
+
+/// A pack service whose downloads are not the catalog's bytes: a tampered mirror, a corrupted transfer.
+final class TamperingService: PackService {
+    let inner: EmbeddedPackService
+    let tamper: @Sendable ([UInt8]) -> [UInt8]
+
+    init(_ inner: EmbeddedPackService, tamper: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+        self.inner = inner
+        self.tamper = tamper
+    }
+
+    var catalog: Catalog { inner.catalog }
+    func recoverUnfinished() throws(StoreError) -> [StoreTransaction] { try inner.recoverUnfinished() }
+    func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity) }
+    func restore() throws(StoreError) -> [Entitlement] { try inner.restore() }
+    func transactions() throws(StoreError) -> [StoreTransaction] { try inner.transactions() }
+    func entitlements() throws(StoreError) -> [Entitlement] { try inner.entitlements() }
+    func hintBalance() throws(StoreError) -> Int { try inner.hintBalance() }
+    func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { try inner.spendHint(idempotencyKey: idempotencyKey) }
+    func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { tamper(try inner.packArchive(product)) }
+    func receipt() throws(StoreError) -> Receipt { try inner.receipt() }
+    func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { inner.verifyReceipt(bytes) }
+}
+
+/// `PackInstaller` with the embedded service: entitlement, the catalog's SHA-256, refunds, atomic updates.
+@Suite struct PackInstallerTests {
+    static let base = FixturePack(id: "com.example.words.base", version: "1.0", name: "Base Words", lists: [("Animals", ["cat", "dog", "emu"])])
+    static let fruit = FixturePack(id: "com.example.words.fruit", version: "1.0", name: "Fruit", lists: [("Fruit", ["apple", "pear", "plum"])])
+    static let fruitNew = FixturePack(id: "com.example.words.fruit", version: "1.1", name: "Fruit", lists: [("Fruit", ["mango", "lime", "kiwi", "fig"])])
+
+    /// A service on a fresh account, selling `fruit`, and a device.
+    private func world(_ scratch: DeviceScratch, fruit: FixturePack = Self.fruit, folder: String = "packs") throws -> (EmbeddedPackService, DeviceStore) {
+        let packs = try scratch.packsFolder(folder, base: [Self.base], paid: [fruit])
+        let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: scratch.home + "/account")
+        return (service, try DeviceStore(folder: scratch.home + "/device"))
+    }
+
+    private func purchase(_ service: some PackService, _ pack: FixturePack) throws -> StoreTransaction {
+        guard case .purchased(let transaction) = try service.buy(pack.productID, quantity: 1) else {
+            Issue.record("the purchase of \(pack.id) did not go through")
+            throw DeviceError(.storage, "no purchase")
+        }
+        return transaction
+    }
+
+    @Test func lockedPackIsNotInstalledAndNamesTheBuyCommand() throws {
+        let scratch = try DeviceScratch()
+        let (service, device) = try world(scratch)
+        let installer = PackInstaller(service: service, device: device)
+        let error = #expect(throws: DeviceError.self) { try installer.install(Self.fruit.productID) }
+        #expect(error?.kind == .notEntitled)
+        #expect(error?.message.contains("run 'hangman buy com.example.words.fruit'") == true)
+        #expect(try device.installedPacks().isEmpty)
+    }
+
+    @Test func unknownPackIsRefused() throws {
+        let scratch = try DeviceScratch()
+        let (service, device) = try world(scratch)
+        let error = #expect(throws: DeviceError.self) {
+            try PackInstaller(service: service, device: device).install(try #require(ProductID(rawValue: "com.example.words.nope")))
+        }
+        #expect(error?.kind == .unknownPack)
+    }
+
+    @Test func refundedPackIsNoLongerPlayable() throws {
+        let scratch = try DeviceScratch()
+        let (service, device) = try world(scratch)
+        let installer = PackInstaller(service: service, device: device)
+        #expect(try installer.installMissingBasePacks() == [Self.base.productID])
+        let transaction = try purchase(service, Self.fruit)
+        #expect(try installer.install(Self.fruit.productID) == .installed(try #require(ContentVersion("1.0"))))
+        #expect(try installer.playablePacks().map(\.productID) == [Self.base.productID, Self.fruit.productID])
+
+        _ = try service.refund(transaction.id)
+        let playable = try installer.playablePacks()
+        #expect(playable.map(\.productID) == [Self.base.productID])
+        // Still on the device, but no new game gets a word from it.
+        #expect(try device.installedPacks().map(\.productID).contains(Self.fruit.productID))
+        var generator = SeededGenerator(state: 4)
+        for _ in 0..<100 {
+            #expect(try device.randomWord(from: playable, using: &generator)?.pack == Self.base.productID)
+        }
+        let error = #expect(throws: DeviceError.self) { try installer.install(Self.fruit.productID) }
+        #expect(error?.kind == .notEntitled)
+    }
+
+    enum Tampering: String, CaseIterable, Sendable {
+        case oneByteFlipped, byteAppended, anotherValidPack
+    }
+
+    @Test(arguments: Tampering.allCases)
+    func archiveThatIsNotTheCatalogsIsRefused(_ tampering: Tampering) throws {
+        let scratch = try DeviceScratch()
+        let (embedded, device) = try world(scratch)
+        let other = try Self.fruitNew.archive()
+        let service = TamperingService(embedded) { bytes in
+            var bytes = bytes
+            switch tampering {
+            case .oneByteFlipped: bytes[bytes.count / 2] ^= 0x01
+            case .byteAppended: bytes.append(0)
+            case .anotherValidPack: bytes = other
+            }
+            return bytes
+        }
+        _ = try purchase(service, Self.fruit)
+        let expected = try #require(embedded.catalog.product(Self.fruit.productID)?.packSHA256)
+        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: service, device: device).install(Self.fruit.productID) }
+        #expect(error?.kind == .invalidPack)
+        #expect(error?.message.contains("SHA-256") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("the catalog says \(expected)") == true, "\(error?.message ?? "")")
+        // Refused on the digest, before the archive was parsed.
+        #expect(error?.problems.isEmpty == true)
+        #expect(try device.installedPacks().isEmpty)
+        let snapshot = try DeviceSnapshot.read(scratch.deviceDatabase)
+        #expect(snapshot.totalWords == 0 && snapshot.isConsistent)
+    }
+
+    @Test func updateKeepsTheOldWordsReadableUntilItCommits() throws {
+        let scratch = try DeviceScratch()
+        let (service, device) = try world(scratch)
+        _ = try purchase(service, Self.fruit)
+        _ = try PackInstaller(service: service, device: device).install(Self.fruit.productID)
+        // The same account, later: the catalog now offers 1.1.
+        let (newer, _) = try world(scratch, fruit: Self.fruitNew, folder: "packs-new")
+        let reader = try Database(path: scratch.deviceDatabase)
+        var seenDuringUpdate: [String] = []
+        let outcome = try PackInstaller(service: newer, device: device).install(Self.fruit.productID) { _ in
+            let version = (try? reader.string("SELECT content_version FROM packs WHERE product_id = ?", .text(Self.fruit.id))) ?? nil
+            let words = (try? reader.query("SELECT word FROM words ORDER BY id").map { try $0.string(0) }) ?? []
+            seenDuringUpdate.append("\(version ?? "none"): \(words.joined(separator: " "))")
+        }
+        #expect(outcome == .updated(from: try #require(ContentVersion("1.0")), to: try #require(ContentVersion("1.1"))))
+        #expect(!seenDuringUpdate.isEmpty)
+        #expect(Set(seenDuringUpdate) == ["1.0: apple pear plum"])
+        #expect(try reader.string("SELECT content_version FROM packs WHERE product_id = ?", .text(Self.fruit.id)) == "1.1")
+        #expect(try DeviceSnapshot.read(scratch.deviceDatabase).holds(Self.fruitNew))
+    }
+
+    @Test func olderVersionIsRefusedAndTheNewerStays() throws {
+        let scratch = try DeviceScratch()
+        let (older, device) = try world(scratch)
+        _ = try purchase(older, Self.fruit)
+        let (newer, _) = try world(scratch, fruit: Self.fruitNew, folder: "packs-new")
+        _ = try PackInstaller(service: newer, device: device).install(Self.fruit.productID)
+        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: older, device: device).install(Self.fruit.productID) }
+        #expect(error?.kind == .olderVersion)
+        #expect(try DeviceSnapshot.read(scratch.deviceDatabase).holds(Self.fruitNew))
+    }
+}

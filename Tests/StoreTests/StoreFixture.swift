@@ -1,0 +1,201 @@
+import Foundation
+import SQLite
+import Store
+import Synchronization
+import WordPacks
+
+/// A fresh folder for one test, removed when the test releases it.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("StoreTests-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    @discardableResult
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let file = path + "/" + name
+        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
+}
+
+/// Catalogs, packs and accounts made inside the tests, from literal XML, so that fixtures do not
+/// depend on the code under test.
+enum StoreFixture {
+    static let bundleID = "com.example.hangman"
+    static let hints10 = ProductID(rawValue: "com.example.hints.10")!
+    static let hints100 = ProductID(rawValue: "com.example.hints.100")!
+    static let animals = ProductID(rawValue: "com.example.words.animals")!
+    static let fruit = ProductID(rawValue: "com.example.words.fruit")!
+
+    /// The repository's `Packs/` folder.
+    static let shippedPacks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Packs").path
+
+    static func plist(_ body: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        \(body)
+        </plist>
+        """
+    }
+
+    /// A pack's archive bytes, built from a two-file source.
+    static func packArchive(id: String, words: [String]) throws -> [UInt8] {
+        let manifest = plist("""
+            <dict>
+            <key>FormatVersion</key><integer>1</integer>
+            <key>ProductIdentifier</key><string>\(id)</string>
+            <key>ContentVersion</key><string>1.0</string>
+            <key>DisplayName</key><string>Test \(id)</string>
+            </dict>
+            """)
+        let list = plist("<dict><key>name</key><string>Things</string><key>words</key><array>"
+            + words.map { "<string>\($0)</string>" }.joined() + "</array></dict>")
+        let source = PackSource(files: [
+            PackSource.File(path: "Info.plist", bytes: Array(manifest.utf8)),
+            PackSource.File(path: "words.plist", bytes: Array(list.utf8)),
+        ])
+        return try PackBuilder().build(source).bytes
+    }
+
+    static func consumable(_ id: String, hints: Int?, type: String = "Consumable") -> String {
+        """
+        <dict>
+        <key>ProductIdentifier</key><string>\(id)</string>
+        <key>Type</key><string>\(type)</string>
+        <key>DisplayName</key><string>Hints \(id)</string>
+        <key>Description</key><string>Some hints.</string>
+        <key>Price</key><string>0.99</string>
+        \(hints.map { "<key>HintCount</key><integer>\($0)</integer>" } ?? "")
+        </dict>
+        """
+    }
+
+    static func nonConsumable(_ id: String, pack: String) -> String {
+        """
+        <dict>
+        <key>ProductIdentifier</key><string>\(id)</string>
+        <key>Type</key><string>NonConsumable</string>
+        <key>DisplayName</key><string>Pack \(id)</string>
+        <key>Description</key><string>A pack.</string>
+        <key>Price</key><string>1.99</string>
+        <key>Pack</key><string>\(pack)</string>
+        </dict>
+        """
+    }
+
+    static func catalogXML(products: [String], basePacks: [String] = []) -> String {
+        plist("""
+            <dict>
+            <key>BundleIdentifier</key><string>\(bundleID)</string>
+            <key>BasePacks</key><array>\(basePacks.map { "<string>\($0)</string>" }.joined())</array>
+            <key>Products</key><array>
+            \(products.joined(separator: "\n"))
+            </array>
+            </dict>
+            """)
+    }
+
+    /// A packs folder with two hint bundles and two packs (animals: 6 words, fruit: 4 words).
+    static func makePacksFolder(in directory: TemporaryDirectory) throws -> String {
+        try directory.write("packs/animals.wordpack", packArchive(id: animals.rawValue, words: ["cat", "dog", "horse", "zebra", "giraffe", "llama"]))
+        try directory.write("packs/fruit.wordpack", packArchive(id: fruit.rawValue, words: ["apple", "pear", "plum", "cherry"]))
+        try directory.write("packs/Catalog.plist", catalogXML(products: [
+            consumable(hints10.rawValue, hints: 10),
+            consumable(hints100.rawValue, hints: 100),
+            nonConsumable(animals.rawValue, pack: "animals.wordpack"),
+            nonConsumable(fruit.rawValue, pack: "fruit.wordpack"),
+        ]))
+        return directory.path + "/packs"
+    }
+}
+
+/// A clock that steps by one second on every reading and remembers what it said.
+final class SteppingClock: Sendable {
+    private let state: Mutex<[Int64]> = Mutex([])
+    let start: Int64
+
+    init(start: Int64 = 1_800_000_000_000) { self.start = start }
+
+    /// Every value handed out so far, in order.
+    var readings: [Int64] { state.withLock { $0 } }
+
+    var clock: Clock {
+        Clock { [self] in
+            state.withLock { readings in
+                let value = start + Int64(readings.count) * 1000
+                readings.append(value)
+                return value
+            }
+        }
+    }
+}
+
+/// One account on a packs folder, in a temporary directory.
+final class StoreAccount {
+    let directory: TemporaryDirectory
+    let packs: String
+    let catalog: Catalog
+    let stepping = SteppingClock()
+
+    var accountFolder: String { directory.path + "/home/account" }
+    var databasePath: String { accountFolder + "/" + EmbeddedPackService.databaseName }
+    var keyPath: String { accountFolder + "/" + EmbeddedPackService.keyName }
+
+    init(shipped: Bool = false) throws {
+        directory = try TemporaryDirectory()
+        packs = shipped ? StoreFixture.shippedPacks : try StoreFixture.makePacksFolder(in: directory)
+        catalog = try Catalog.load(folder: packs)
+    }
+
+    /// A new service (a new process, as far as the account is concerned) on this account.
+    func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
+        try EmbeddedPackService(catalog: catalog, accountFolder: accountFolder, clock: stepping.clock, crash: crash)
+    }
+
+    /// A direct connection to the account's database, as a crash or an operator would see it.
+    func database() throws -> Database { try Database(path: databasePath) }
+
+    /// The ledger's rows: (amount, balance after), oldest first.
+    func ledgerRows() throws -> [(amount: Int64, balanceAfter: Int64, key: String)] {
+        try database().query("SELECT amount, balance_after, entry_key FROM hint_ledger ORDER BY seq").map {
+            (try $0.int64(0), try $0.int64(1), try $0.string(2))
+        }
+    }
+}
+
+extension PurchaseOutcome {
+    /// The transaction of a purchased outcome, else `nil`.
+    var purchasedTransaction: StoreTransaction? {
+        if case .purchased(let transaction) = self { transaction } else { nil }
+    }
+
+    /// The transaction, whatever the outcome (nil for already owned).
+    var transaction: StoreTransaction? {
+        switch self {
+        case .purchased(let t), .failed(let t), .deferred(let t), .interrupted(let t): t
+        case .alreadyOwned: nil
+        }
+    }
+}
+
+/// Runs `body` and returns the `StoreError` it throws, or `nil`.
+func storeError(_ body: () throws(StoreError) -> some Any) -> StoreError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error
+    }
+}
