@@ -34,6 +34,9 @@ let package = Package(
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
         .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
 
+        // Benchmarks (make bench): durable hint debits through the library.
+        .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
+
         .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
