@@ -32,7 +32,8 @@ enum DeviceSchema {
                 id INTEGER PRIMARY KEY,
                 word TEXT NOT NULL,
                 clue TEXT,
-                folded TEXT NOT NULL
+                -- The form the game compares letters in; NULL when it is the word itself (most words).
+                folded TEXT
             );
             """)
         migrator.register("2-games", sql: """

@@ -94,7 +94,8 @@ public final class DeviceStore {
             for list in pack.lists where !list.words.isEmpty {
                 let first = (try db.int64("SELECT coalesce(max(id), 0) FROM words") ?? 0) + 1
                 for word in list.words {
-                    try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null, .text(WordRules.folded(word.text)))
+                    let folded = Self.isFolded(word.text) ? SQLValue.null : .text(WordRules.folded(word.text))
+                    try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null, folded)
                     done += 1
                     if let progress, done % step == 0 { progress(InstallProgress(wordsDone: done, wordsTotal: total, bytesTotal: archiveSize)) }
                 }
@@ -106,6 +107,13 @@ public final class DeviceStore {
             if let previous { return .updated(from: previous, to: manifest.contentVersion) }
             return .installed(manifest.contentVersion)
         }
+    }
+
+    /// Whether a word is its own folded form: lower-case ASCII, checked without allocating.
+    static func isFolded(_ word: String) -> Bool {
+        word.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) }
+        } ?? false
     }
 
     /// Removes a pack and its words; `false` when it was not installed.
@@ -143,7 +151,7 @@ public final class DeviceStore {
             if offset < item.wordCount {
                 let id = item.firstWord + Int64(offset)
                 return try run(.deferred) { db in
-                    guard let row = try db.query("SELECT word, clue, folded FROM words WHERE id = ?", .integer(id)).first else {
+                    guard let row = try db.query("SELECT word, clue, coalesce(folded, word) FROM words WHERE id = ?", .integer(id)).first else {
                         throw DeviceError(.storage, "the device database lost word \(id) of \(pack.productID): run 'hangman install \(pack.productID)' again")
                     }
                     return DeviceWord(

@@ -6,14 +6,13 @@ import Testing
 @Suite(.serialized) struct KillLoopTests {
     static let bigID = "com.example.words.big"
 
-    /// Two versions of one 30,000-word pack, with different words and differently cut categories,
-    /// so that a mixture of the two cannot pass for either. (30,000, not more: in a debug build every
-    /// run parses the pack once for the catalog and once for the install, and 40 rounds must fit in ~30 s.)
+    /// Two versions of one 50,000-word pack, with different words and differently cut categories,
+    /// so that a mixture of the two cannot pass for either.
     static let version1 = FixturePack(id: bigID, version: "1.0", name: "Big Words", lists: [
-        ("First", SyllableWords.make(15_000)), ("Second", SyllableWords.make(15_000, offset: 15_000)),
+        ("First", SyllableWords.make(25_000)), ("Second", SyllableWords.make(25_000, offset: 25_000)),
     ])
     static let version2 = FixturePack(id: bigID, version: "1.1", name: "Big Words", lists: [
-        ("First", SyllableWords.make(12_000, offset: 100_000)), ("Second", SyllableWords.make(18_000, offset: 112_000)),
+        ("First", SyllableWords.make(20_000, offset: 100_000)), ("Second", SyllableWords.make(30_000, offset: 120_000)),
         ("Third", SyllableWords.make(5, offset: 150_000)),
     ])
     static let base = FixturePack(id: "com.example.words.base", version: "1.0", name: "Base Words", lists: [("Animals", ["cat", "dog", "emu"])])
@@ -53,7 +52,7 @@ import Testing
         #expect(try observe(scratch, round: -1) == .absent)
 
         // absent -install 1.0-> version1 -update to 1.1-> version2 -uninstall-> absent -> ...
-        let steps: [State: (command: String, packs: String, after: State, seconds: Double)] = [
+        var steps: [State: (command: String, packs: String, after: State, seconds: Double)] = [
             .absent: ("install", old, .version1, buy.seconds),
             .version1: ("update", new, .version2, update.seconds),
             .version2: ("uninstall", new, .absent, uninstall.seconds),
@@ -63,13 +62,17 @@ import Testing
         var tally: [String: Int] = [:]
         for round in 0..<40 {
             guard let step = steps[state] else { break }
-            // Most of a run is start-up (the catalog verifies every pack) and verification; the
-            // transaction is the last part. From 30% to 130% of the unkilled duration, kills land in
-            // verification, in the transaction, after the commit, or not at all.
+            // A run is start-up, then the archive's verification, then the transaction. Delays from 30%
+            // to 130% of the unkilled duration (not a fixed 0-300 ms, which on a debug build would end
+            // every run before its transaction) kill it in verification, in the transaction, after
+            // the commit, or not at all.
             let delay = Double.random(in: (step.seconds * 0.3)...(step.seconds * 1.3), using: &generator)
-            let run = try HangmanBinary.run([step.command, Self.bigID], home: scratch.home, packs: step.packs, killAfter: delay)
+            // Every fourth run is left to finish, so that the loop moves on through all three commands
+            // even on a loaded machine where every other run is killed before its commit.
+            let run = try HangmanBinary.run([step.command, Self.bigID], home: scratch.home, packs: step.packs, killAfter: round % 4 == 3 ? nil : delay)
             if !run.wasKilled {
                 #expect(run.status == 0, "round \(round): \(step.command) exited \(run.status): \(run.stderr)")
+                steps[state]?.seconds = run.seconds  // follow the machine's load
             }
             // The next run recovers the database itself, then works.
             let next = try HangmanBinary.run(["packs", "--json"], home: scratch.home, packs: step.packs)
@@ -79,6 +82,9 @@ import Testing
             if !run.wasKilled {
                 #expect(observed == step.after, "round \(round): \(step.command) finished but left \(observed)")
             }
+            let rows = (try? JSONSerialization.jsonObject(with: Data(next.stdout.utf8))) as? [[String: Any]]
+            let shown = rows?.first { $0["productID"] as? String == Self.bigID }?["installedVersion"] as? String
+            #expect(shown == [State.absent: nil, .version1: "1.0", .version2: "1.1"][observed] ?? nil, "round \(round): 'packs' shows \(shown ?? "nothing")")
             tally["\(step.command) \(run.wasKilled ? "killed" : "finished"), \(observed == state ? "old" : "new") state", default: 0] += 1
             state = observed
         }

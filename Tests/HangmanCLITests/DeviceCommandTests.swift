@@ -299,6 +299,34 @@ struct FixtureError: Error, CustomStringConvertible {
         #expect(try world.state(PlayerWorld.animals) == "revoked")
     }
 
+    /// One byte changed in an archive of the packs folder: the catalog still lists it (it reads only
+    /// the manifest), the purchase goes through, the install is refused and nothing is installed;
+    /// once the seller puts the right archive back, `install` works without a second charge.
+    @Test func corruptedArchiveInThePacksFolderIsRefusedAndTheRightOneInstallsLater() throws {
+        let syllables: [String] = "bcdfghjklmnprstvwxz".flatMap { c in "aeiou".map { v in "\(c)\(v)" } }
+        let words: [String] = (0..<5_000).map { (i: Int) -> String in syllables[i / 95 % 95] + syllables[i % 95] + "ka" }
+        let verbs = "com.example.words.verbs"
+        let world = try PlayerWorld(paid: [(verbs, "Verbs", words)])
+        let archive = world.packs + "/\(verbs).wordpack"
+        let good = try Data(contentsOf: URL(fileURLWithPath: archive))
+        var bad = good
+        bad[bad.count * 3 / 4] ^= 0x01  // inside the compressed words, after Info.plist
+        try bad.write(to: URL(fileURLWithPath: archive))
+
+        let buy = try world.hangman("buy", verbs)
+        #expect(buy.status == 65, "\(buy.stdout)\(buy.stderr)")
+        #expect(buy.stderr.contains("the archive of com.example.words.verbs is not a valid pack"), "\(buy.stderr)")
+        #expect(try world.state(verbs) == "purchased, not installed")
+        #expect(try world.transactions().count == 1)
+
+        try good.write(to: URL(fileURLWithPath: archive))
+        let install = try world.hangman("install", verbs)
+        #expect(install.status == 0, "\(install.stderr)")
+        #expect(install.stdout == "Installed Verbs 1.0 (5,000 words).\n")
+        #expect(try world.state(verbs) == "installed")
+        #expect(try world.transactions().count == 1)
+    }
+
     /// A refunded pack cannot be downloaded again; that must not stop `update` from updating the others.
     @Test func updateWithoutArgumentSkipsARefundedPack() throws {
         let adverbs = "com.example.words.adverbs"  // sorts before animals: update meets it first
