@@ -4,7 +4,7 @@ DEB_PACKAGES := libarchive-dev libsodium-dev libsqlite3-dev pkg-config
 # What the tests drive besides the build: a real terminal for the game.
 TEST_PACKAGES := tmux
 # What the benchmarks compare against: bsdtar and the sqlite3 shell.
-BENCH_PACKAGES := libarchive-tools sqlite3
+BENCH_PACKAGES := libarchive-tools sqlite3 time
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
