@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 
 /// Reading and writing whole files, with the errors a pack command reports.
@@ -24,5 +27,27 @@ enum FileBytes {
         } catch {
             return .failure(PackProblem(.unreadableFile, "cannot read the file: \(error)"))
         }
+    }
+
+    /// At most the first `count` bytes of the file (an existing, readable file is assumed; `nil` otherwise).
+    static func readPrefix(_ path: String, count: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress.map { $0 + filled }, count - filled) }
+            if got > 0 {
+                filled += got
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else if got < 0 {
+                return nil
+            } else {
+                break
+            }
+        }
+        return Array(bytes.prefix(filled))
     }
 }

@@ -6,11 +6,18 @@ extension PackVerifier {
     /// pack's `ContentInfo.plist`) and no further. For listing a catalog quickly; it proves nothing
     /// about the rest of the pack, which `verify` checks before an install.
     public func peekManifest(fileAt path: String) -> Result<PackManifest, PackProblem> {
-        let bytes: [UInt8]
+        // The manifest sorts near the start of a built pack: try the first 256 KiB before the whole file.
+        if let prefix = FileBytes.readPrefix(path, count: 256 << 10), case .success(let manifest) = peekManifest(in: prefix) {
+            return .success(manifest)
+        }
         switch FileBytes.read(path, limit: archiveLimits.maxArchiveSize) {
-        case .success(let read): bytes = read
+        case .success(let bytes): return peekManifest(in: bytes)
         case .failure(let problem): return .failure(problem)
         }
+    }
+
+    /// The manifest of the archive in `bytes`, read as far as it.
+    func peekManifest(in bytes: [UInt8]) -> Result<PackManifest, PackProblem> {
         var found: (name: EntryName, bytes: [UInt8])?
         let summary = ArchiveReader(limits: archiveLimits).readWhile(bytes, { file in
             let depth = file.name.components.count
