@@ -23,7 +23,7 @@ enum DuplicateWords {
         for (index, word) in words.enumerated() {
             keys.append((foldedHash(word) & ~indexMask) | UInt64(index))
         }
-        keys.sort()
+        radixSort(&keys)
         let keyed = keys.map { (hash: $0 & ~indexMask, index: Int($0 & indexMask)) }
 
         var duplicates: [Duplicate] = []
@@ -66,5 +66,32 @@ enum DuplicateWords {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return hash
+    }
+
+    /// Sorts 64-bit keys in four passes of 16 bits (least significant first): linear time, where
+    /// the standard library's merge sort took an eighth of a 1,000,000-word verification.
+    static func radixSort(_ keys: inout [UInt64]) {
+        guard keys.count > 4096 else {
+            keys.sort()
+            return
+        }
+        var buffer = [UInt64](repeating: 0, count: keys.count)
+        var counts = [Int](repeating: 0, count: 65536)
+        for shift in stride(from: 0, to: 64, by: 16) {
+            for index in counts.indices { counts[index] = 0 }
+            for key in keys { counts[Int((key >> UInt64(shift)) & 0xFFFF)] += 1 }
+            var total = 0
+            for index in counts.indices {
+                let count = counts[index]
+                counts[index] = total
+                total += count
+            }
+            for key in keys {
+                let bucket = Int((key >> UInt64(shift)) & 0xFFFF)
+                buffer[counts[bucket]] = key
+                counts[bucket] += 1
+            }
+            swap(&keys, &buffer)
+        }
     }
 }
