@@ -67,7 +67,7 @@ public final class DeviceStore {
     /// Installs a verified pack in one transaction, replacing an older version of it.
     /// The same version is left as it is; an older one is refused.
     public func install(
-        _ pack: WordPack, archiveSHA256: String, isBase: Bool, now: Int64, progress: ((InstallProgress) -> Void)? = nil, archiveSize: Int = 0
+        _ pack: WordPack, archiveSHA256: String, isBase: Bool, now: Int64, progress: ((InstallProgress) -> Void)? = nil
     ) throws(DeviceError) -> InstallOutcome {
         let manifest = pack.manifest
         return try run(.immediate) { db in
@@ -91,19 +91,26 @@ public final class DeviceStore {
             let total = pack.wordCount
             var done = 0
             let step = max(1, total / 100)
+            let bytesTotal = progress == nil ? 0 : pack.lists.reduce(0) { sum, list in
+                list.words.reduce(sum) { $0 + $1.text.utf8.count + ($1.clue?.utf8.count ?? 0) }
+            }
+            var bytesDone = 0
             for list in pack.lists where !list.words.isEmpty {
                 let first = (try db.int64("SELECT coalesce(max(id), 0) FROM words") ?? 0) + 1
                 for word in list.words {
                     let folded = Self.isFolded(word.text) ? SQLValue.null : .text(WordRules.folded(word.text))
                     try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null, folded)
                     done += 1
-                    if let progress, done % step == 0 { progress(InstallProgress(wordsDone: done, wordsTotal: total, bytesTotal: archiveSize)) }
+                    if let progress {
+                        bytesDone += word.text.utf8.count + (word.clue?.utf8.count ?? 0)
+                        if done % step == 0 { progress(InstallProgress(wordsDone: done, wordsTotal: total, bytesDone: bytesDone, bytesTotal: bytesTotal)) }
+                    }
                 }
                 try db.execute(
                     "INSERT INTO categories (pack, name, first_word, word_count) VALUES (?, ?, ?, ?)",
                     .text(manifest.productIdentifier.rawValue), .text(list.name), .integer(first), .integer(Int64(list.words.count)))
             }
-            progress?(InstallProgress(wordsDone: total, wordsTotal: total, bytesTotal: archiveSize))
+            progress?(InstallProgress(wordsDone: total, wordsTotal: total, bytesDone: bytesTotal, bytesTotal: bytesTotal))
             if let previous { return .updated(from: previous, to: manifest.contentVersion) }
             return .installed(manifest.contentVersion)
         }

@@ -44,6 +44,8 @@ public enum InstallOutcome: Sendable, Equatable {
 public struct InstallProgress: Sendable {
     public var wordsDone: Int
     public var wordsTotal: Int
+    /// Bytes of word and clue text written so far, and in all.
+    public var bytesDone: Int
     public var bytesTotal: Int
 }
 

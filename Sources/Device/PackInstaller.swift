@@ -31,6 +31,24 @@ public struct PackInstaller {
         } else {
             throw DeviceError(.unknownPack, "no pack '\(id)' in the catalog: see 'hangman packs'")
         }
+        // Already there in the catalog's version: nothing to download, hash or verify.
+        if let available = catalog.contentVersion(of: id),
+            let installed = try device.installedPacks().first(where: { $0.productID == id })
+        {
+            if !isBase {
+                let owned: Bool
+                do {
+                    owned = try service.entitlements().contains { $0.productID == id && $0.isActive }
+                } catch {
+                    throw DeviceError(.storage, error.message)
+                }
+                guard owned else { throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'") }
+            }
+            if available == installed.contentVersion { return .alreadyInstalled(installed.contentVersion) }
+            if available < installed.contentVersion {
+                throw DeviceError(.olderVersion, "\(id) \(installed.contentVersion) is installed; \(available) is older")
+            }
+        }
         let bytes: [UInt8]
         do {
             bytes = try service.packArchive(id)
@@ -52,7 +70,7 @@ public struct PackInstaller {
         guard pack.manifest.productIdentifier == id else {
             throw DeviceError(.invalidPack, "the archive of \(id) holds \(pack.manifest.productIdentifier)")
         }
-        return try device.install(pack, archiveSHA256: digest, isBase: isBase, now: clock.now(), progress: progress, archiveSize: bytes.count)
+        return try device.install(pack, archiveSHA256: digest, isBase: isBase, now: clock.now(), progress: progress)
     }
 
     /// Installs every base pack that is not installed yet (what a first run does).

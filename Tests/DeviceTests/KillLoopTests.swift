@@ -63,10 +63,10 @@ import Testing
         for round in 0..<40 {
             guard let step = steps[state] else { break }
             // A run is start-up, then the archive's verification, then the transaction. Delays from 30%
-            // to 130% of the unkilled duration (not a fixed 0-300 ms, which on a debug build would end
+            // to 120% of the unkilled duration (not a fixed 0-300 ms, which on a debug build would end
             // every run before its transaction) kill it in verification, in the transaction, after
             // the commit, or not at all.
-            let delay = Double.random(in: (step.seconds * 0.3)...(step.seconds * 1.3), using: &generator)
+            let delay = Double.random(in: (step.seconds * 0.3)...(step.seconds * 1.2), using: &generator)
             // Every fourth run is left to finish, so that the loop moves on through all three commands
             // even on a loaded machine where every other run is killed before its commit.
             let run = try HangmanBinary.run([step.command, Self.bigID], home: scratch.home, packs: step.packs, killAfter: round % 4 == 3 ? nil : delay)

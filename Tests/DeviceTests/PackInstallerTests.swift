@@ -5,12 +5,14 @@ import Store
 import Testing
 import WordPacks
 
-/// A pack service whose downloads are not the catalog's bytes: a tampered mirror, a corrupted transfer.
-final class TamperingService: PackService {
+/// A pack service in front of the embedded one that counts downloads and can change their bytes:
+/// a tampered mirror, a corrupted transfer.
+final class RelayService: PackService {
     let inner: EmbeddedPackService
     let tamper: @Sendable ([UInt8]) -> [UInt8]
+    private(set) var downloads = 0
 
-    init(_ inner: EmbeddedPackService, tamper: @escaping @Sendable ([UInt8]) -> [UInt8]) {
+    init(_ inner: EmbeddedPackService, tamper: @escaping @Sendable ([UInt8]) -> [UInt8] = { $0 }) {
         self.inner = inner
         self.tamper = tamper
     }
@@ -23,7 +25,10 @@ final class TamperingService: PackService {
     func entitlements() throws(StoreError) -> [Entitlement] { try inner.entitlements() }
     func hintBalance() throws(StoreError) -> Int { try inner.hintBalance() }
     func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { try inner.spendHint(idempotencyKey: idempotencyKey) }
-    func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { tamper(try inner.packArchive(product)) }
+    func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] {
+        downloads += 1
+        return tamper(try inner.packArchive(product))
+    }
     func receipt() throws(StoreError) -> Receipt { try inner.receipt() }
     func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { inner.verifyReceipt(bytes) }
 }
@@ -99,7 +104,7 @@ final class TamperingService: PackService {
         let scratch = try DeviceScratch()
         let (embedded, device) = try world(scratch)
         let other = try Self.fruitNew.archive()
-        let service = TamperingService(embedded) { bytes in
+        let service = RelayService(embedded) { bytes in
             var bytes = bytes
             switch tampering {
             case .oneByteFlipped: bytes[bytes.count / 2] ^= 0x01
@@ -140,6 +145,20 @@ final class TamperingService: PackService {
         #expect(Set(seenDuringUpdate) == ["1.0: apple pear plum"])
         #expect(try reader.string("SELECT content_version FROM packs WHERE product_id = ?", .text(Self.fruit.id)) == "1.1")
         #expect(try DeviceSnapshot.read(scratch.deviceDatabase).holds(Self.fruitNew))
+    }
+
+    /// "Installing what is installed is a no-op": for a 1,000,000-word pack, downloading and
+    /// verifying it again first costs about a second and 130 MB (release build).
+    @Test func installingWhatIsInstalledDownloadsNothing() throws {
+        let scratch = try DeviceScratch()
+        let (embedded, device) = try world(scratch)
+        let service = RelayService(embedded)
+        _ = try purchase(service, Self.fruit)
+        let installer = PackInstaller(service: service, device: device)
+        _ = try installer.install(Self.fruit.productID)
+        #expect(service.downloads == 1)
+        #expect(try installer.install(Self.fruit.productID) == .alreadyInstalled(try #require(ContentVersion("1.0"))))
+        #expect(service.downloads == 1, "the installed version was downloaded and verified again")
     }
 
     @Test func olderVersionIsRefusedAndTheNewerStays() throws {

@@ -84,7 +84,7 @@ final class ProgressBar {
         let filled = progress.wordsTotal == 0 ? width : progress.wordsDone * width / progress.wordsTotal
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = progress.wordsTotal == 0 ? 100 : progress.wordsDone * 100 / progress.wordsTotal
-        let line = "\r\(label) [\(bar)] \(percent)%  \(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words, \(PackText.grouped(progress.bytesTotal)) bytes"
+        let line = "\r\(label) [\(bar)] \(percent)%  \(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words, \(PackText.grouped(progress.bytesDone))/\(PackText.grouped(progress.bytesTotal)) bytes"
         Console().errorRaw(line)
         drawn = true
     }
