@@ -42,6 +42,14 @@ public struct Catalog: Sendable {
         basePack(id)?.contentVersion ?? product(id)?.contentVersion
     }
 
+    /// The hint product offered when hints run out: the consumable with the fewest hints.
+    public var hintOffer: Product? {
+        products.filter(\.isConsumable).min { lhs, rhs in
+            if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
+            return false
+        }
+    }
+
     /// The product with `id`, if the catalog sells it.
     public func product(_ id: ProductID) -> Product? {
         products.first { $0.id == id }

@@ -139,11 +139,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         do {
             return try ledger.spend(key: idempotencyKey, now: clock.now())
         } catch where error.kind == .notEnoughHints {
-            let offer = catalog.products.filter(\.isConsumable).min { lhs, rhs in
-                if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
-                return false
-            }
-            throw StoreError(.notEnoughHints, "no hints left" + (offer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+            throw StoreError(.notEnoughHints, "no hints left" + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
         }
     }
 

@@ -14,13 +14,8 @@ struct PlayLoop {
 
     var service: any PackService { context.store.service }
 
-    /// The consumable the game offers when hints run out: the one with the fewest hints.
-    var hintProduct: Product? {
-        context.catalog.products.filter(\.isConsumable).min { lhs, rhs in
-            if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
-            return false
-        }
-    }
+    /// The consumable the game offers when hints run out.
+    var hintProduct: Product? { context.catalog.hintOffer }
 
     func run(fresh: Bool, generator: inout SplitMix64) throws(CommandFailure) -> ExitCode {
         var fresh = fresh
