@@ -1,4 +1,5 @@
 import Device
+import Store
 import WordPacks
 
 /// `hangman install PRODUCT_ID`
@@ -73,7 +74,11 @@ enum UninstallCommand: Command {
         }
         let context = try DeviceContext.open(arguments, console: console)
         if try deviceCall({ () throws(DeviceError) in try context.device.uninstall(id) }) {
-            console.out("Uninstalled \(context.catalog.product(id)?.displayName ?? id.rawValue). Run 'hangman install \(id)' to bring it back.")
+            let service = context.store.service
+            let owned = try storeCall { () throws(StoreError) in try service.entitlements() }.contains { $0.productID == id && $0.isActive }
+            let name = context.catalog.product(id)?.displayName ?? id.rawValue
+            let isBase = context.catalog.basePack(id) != nil
+            console.out("Uninstalled \(name). " + (owned || isBase ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."))
         } else {
             console.out("\(id) is not installed: nothing to do.")
         }
