@@ -43,7 +43,7 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite", "HangmanGame"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList"]),
     ],

@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import HangmanGame
 import SQLite
 import Testing
 import WordPacks
@@ -27,17 +28,6 @@ final class DeviceFolder {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct DeviceStoreTests {
     @Test func installThenEveryWordCanBePicked() throws {
         let folder = DeviceFolder()
@@ -47,7 +37,7 @@ struct SeededGenerator: RandomNumberGenerator {
         let installed = try device.installedPacks()
         #expect(installed.map(\.wordCount) == [5])
         #expect(installed.first?.categories.map(\.name) == ["Animals", "Colours"])
-        var generator = SeededGenerator(state: 1)
+        var generator = SeededGenerator(seed: 1)
         var seen: Set<String> = []
         for _ in 0..<200 {
             seen.insert(try #require(try device.randomWord(from: installed, using: &generator)).word)
@@ -59,7 +49,7 @@ struct SeededGenerator: RandomNumberGenerator {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["Animals": ["cat", "dog"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
-        var generator = SeededGenerator(state: 9)
+        var generator = SeededGenerator(seed: 9)
         let installed = try device.installedPacks()
         for _ in 0..<50 {
             let word = try #require(try device.randomWord(from: installed, category: "colours", using: &generator))

@@ -1,4 +1,5 @@
 import Foundation
+import HangmanGame
 import Testing
 
 /// Issue 4, crash safety: `hangman install`, `update` and `uninstall` killed with SIGKILL at random
@@ -57,7 +58,7 @@ import Testing
             .version1: ("update", new, .version2, update.seconds),
             .version2: ("uninstall", new, .absent, uninstall.seconds),
         ]
-        var generator = SeededGenerator(state: 0x4B11_100F)
+        var generator = SeededGenerator(seed: 0x4B11_100F)
         var state = State.absent
         var tally: [String: Int] = [:]
         for round in 0..<40 {

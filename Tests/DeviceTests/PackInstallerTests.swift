@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import HangmanGame
 import SQLite
 import Store
 import Testing
@@ -87,7 +88,7 @@ final class RelayService: PackService {
         #expect(playable.map(\.productID) == [Self.base.productID])
         // Still on the device, but no new game gets a word from it.
         #expect(try device.installedPacks().map(\.productID).contains(Self.fruit.productID))
-        var generator = SeededGenerator(state: 4)
+        var generator = SeededGenerator(seed: 4)
         for _ in 0..<100 {
             #expect(try device.randomWord(from: playable, using: &generator)?.pack == Self.base.productID)
         }

@@ -37,10 +37,10 @@ enum PlayCommand: Command {
             lives = number
         }
         var system = SystemRandomNumberGenerator()
-        var generator = SplitMix64(seed: system.next())
+        var generator = SeededGenerator(seed: system.next())
         if let text = arguments.value("--seed") {
             guard let seed = UInt64(text) else { throw .usage("--seed takes a non-negative number, not '\(text)'") }
-            generator = SplitMix64(seed: seed)
+            generator = SeededGenerator(seed: seed)
         }
         let context = try DeviceContext.open(arguments, console: console)
         let packs = try choosePacks(arguments.values["--pack"] ?? [], context: context)
@@ -76,18 +76,5 @@ enum PlayCommand: Command {
             throw .usage("no pack '\(id)': see 'hangman packs'")
         }
         return chosen
-    }
-}
-
-/// A small seeded generator, so that `--seed` gives the same games on every machine.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

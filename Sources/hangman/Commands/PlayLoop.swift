@@ -17,7 +17,7 @@ struct PlayLoop {
     /// The consumable the game offers when hints run out.
     var hintProduct: Product? { context.catalog.hintOffer }
 
-    func run(fresh: Bool, generator: inout SplitMix64) throws(CommandFailure) -> ExitCode {
+    func run(fresh: Bool, generator: inout SeededGenerator) throws(CommandFailure) -> ExitCode {
         var fresh = fresh
         while true {
             let started: GameSession?
@@ -51,7 +51,7 @@ struct PlayLoop {
 
     enum Ending { case finished, saved(ExitCode) }
 
-    private func play(_ session: GameSession, generator: inout SplitMix64) throws(CommandFailure) -> Ending {
+    private func play(_ session: GameSession, generator: inout SeededGenerator) throws(CommandFailure) -> Ending {
         screen.begin(session, hints: balance())
         var event: String? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
         var eventPlain: String?
@@ -77,7 +77,7 @@ struct PlayLoop {
     }
 
     /// Plays one line of input; returns the message for a terminal and the line for plain output.
-    private func handle(_ text: String, session: GameSession, generator: inout SplitMix64) throws(CommandFailure) -> (String?, String?) {
+    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) throws(CommandFailure) -> (String?, String?) {
         switch text.lowercased() {
         case "quit":
             return (nil, nil)
