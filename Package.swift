@@ -37,11 +37,14 @@ let package = Package(
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
 
-        .testTarget(name: "ArchiveTests", dependencies: ["Archive"]),
+        // What several test targets share: fixtures made by hand.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-        .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList"]),
+        .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite", "HangmanGame"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),

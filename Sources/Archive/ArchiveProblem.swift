@@ -11,6 +11,10 @@ public struct ArchiveProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case tooManyEntries = "too-many-entries"
         case entryTooLarge = "entry-too-large"
         case totalTooLarge = "total-too-large"
+        /// A compressed stream inside another: a pack is compressed at most once.
+        case nestedCompression = "nested-compression"
+        /// libarchive asked for more input than the archive can justify, or stopped progressing.
+        case readLimit = "read-limit"
         case absolutePath = "absolute-path"
         case parentReference = "parent-reference"
         case controlCharacter = "control-character"
@@ -40,7 +44,7 @@ public struct ArchiveProblem: Error, Sendable, Equatable, CustomStringConvertibl
     /// Whether reading stops at this problem.
     public var isFatal: Bool {
         switch kind {
-        case .unsupportedFormat, .corrupt, .tooLarge, .tooManyEntries, .entryTooLarge, .totalTooLarge:
+        case .unsupportedFormat, .corrupt, .tooLarge, .tooManyEntries, .entryTooLarge, .totalTooLarge, .nestedCompression, .readLimit:
             true
         default:
             false

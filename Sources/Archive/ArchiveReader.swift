@@ -41,7 +41,7 @@ public struct ArchiveReader {
     }
 
     /// Reads `bytes`, calling `visit` for each regular file in archive order.
-    /// Calls `archive_read_open_memory`, `archive_read_next_header2` and `archive_read_data_block`.
+    /// See `readWhile` for the libarchive calls made.
     public func read(_ bytes: [UInt8], visit: (ArchiveFile) -> Void) -> ArchiveReadSummary {
         readWhile(bytes, { file in
             visit(file)
@@ -50,6 +50,15 @@ public struct ArchiveReader {
     }
 
     /// Reads `bytes` until `visit` returns `false` (the rest of the archive is not even inflated).
+    ///
+    /// The container is decided from the first bytes (`ArchiveContainer`), then libarchive is set
+    /// up with exactly that: `archive_read_append_filter` with the one compression (none, gzip,
+    /// bzip2, xz or zstd) and `archive_read_support_format_tar`, or
+    /// `archive_read_support_format_zip_seekable`; no filter is ever auto-detected, so no chain of
+    /// filters can grow. The bytes go in through `BoundedSource`, and after every
+    /// `archive_read_next_header2` and `archive_read_data_block` the reader checks what was
+    /// pulled, what the decompressor produced (`archive_filter_bytes`) and that the call made
+    /// progress.
     public func readWhile(_ bytes: [UInt8], _ visit: (ArchiveFile) -> Bool) -> ArchiveReadSummary {
         var summary = ArchiveReadSummary()
         if bytes.count > limits.maxArchiveSize {
@@ -57,51 +66,78 @@ public struct ArchiveReader {
                 .tooLarge, "archive is \(bytes.count) bytes, more than the limit of \(limits.maxArchiveSize)"))
             return summary
         }
-        if let refused = RefusedFormat.detect(bytes) {
-            summary.problems.append(ArchiveProblem(
-                .unsupportedFormat, "\(refused) archives are not accepted: a pack is a tar (plain, gzip, bzip2, xz or zstd) or zip archive"))
-            return summary
-        }
-        guard let archive = archive_read_new() else {
-            summary.problems.append(ArchiveProblem(.corrupt, "libarchive could not allocate a reader"))
-            return summary
-        }
-        defer { archive_read_free(archive) }
-        archive_read_support_format_tar(archive)
-        archive_read_support_format_zip(archive)
-        archive_read_support_filter_none(archive)
-        archive_read_support_filter_gzip(archive)
-        archive_read_support_filter_bzip2(archive)
-        archive_read_support_filter_xz(archive)
-        archive_read_support_filter_zstd(archive)
-
         bytes.withUnsafeBytes { buffer in
-            readOpened(archive, buffer, into: &summary, visit: visit)
+            switch ArchiveContainer.detect(buffer) {
+            case .failure(let problem):
+                summary.problems.append(problem)
+            case .success(let container):
+                read(container, buffer, into: &summary, visit: visit)
+            }
         }
         return summary
     }
 
-    private func readOpened(
-        _ archive: OpaquePointer, _ buffer: UnsafeRawBufferPointer,
+    private func read(
+        _ container: ArchiveContainer, _ buffer: UnsafeRawBufferPointer,
         into summary: inout ArchiveReadSummary, visit: (ArchiveFile) -> Bool
     ) {
-        guard archive_read_open_memory(archive, buffer.baseAddress, buffer.count) == ARCHIVE_OK else {
-            summary.problems.append(openFailure(archive, buffer))
+        guard let archive = archive_read_new() else {
+            summary.problems.append(ArchiveProblem(.corrupt, "libarchive could not allocate a reader"))
             return
         }
+        defer { archive_read_free(archive) }
+        guard configure(archive, for: container) else {
+            summary.problems.append(ArchiveProblem(.corrupt, "libarchive could not be set up to read \(container): \(errorString(archive))"))
+            return
+        }
+        let source = BoundedSource(buffer, seekable: container == .zip, maxEntries: limits.maxEntries)
+        withExtendedLifetime(source) {
+            var watch = ReadWatch(archive: archive, source: source, limits: limits)
+            guard source.open(archive, seekable: container == .zip) == ARCHIVE_OK else {
+                summary.problems.append(watch.refusal() ?? openFailure(archive, container, buffer))
+                return
+            }
+            readEntries(archive, container, buffer, &watch, into: &summary, visit: visit)
+        }
+    }
+
+    /// One format and at most one filter, nothing detected.
+    private func configure(_ archive: OpaquePointer, for container: ArchiveContainer) -> Bool {
+        switch container {
+        case .tar(let compression):
+            if compression != .none, archive_read_append_filter(archive, compression.filterCode) != ARCHIVE_OK {
+                return false
+            }
+            return archive_read_support_format_tar(archive) == ARCHIVE_OK
+        case .zip:
+            return archive_read_support_format_zip_seekable(archive) == ARCHIVE_OK
+        }
+    }
+
+    private func readEntries(
+        _ archive: OpaquePointer, _ container: ArchiveContainer, _ buffer: UnsafeRawBufferPointer,
+        _ watch: inout ReadWatch, into summary: inout ArchiveReadSummary, visit: (ArchiveFile) -> Bool
+    ) {
         var seen: [String: String] = [:]  // folded name -> name as first seen
         guard let entry = archive_entry_new() else { return }
         defer { archive_entry_free(entry) }
 
         while true {
             let status = archive_read_next_header2(archive, entry)
+            if let refusal = watch.check(entries: summary.entryCount + 1, data: summary.totalSize) {
+                summary.problems.append(refusal)
+                return
+            }
             if status == ARCHIVE_EOF { break }
             if summary.format == nil {
-                summary.format = archive_format(archive) & ARCHIVE_FORMAT_BASE_MASK == ARCHIVE_FORMAT_ZIP ? .zip : .tar
+                summary.format = container == .zip ? .zip : .tar
                 summary.compression = archive_filter_name(archive, 0).map { String(cString: $0) }
             }
-            if status < ARCHIVE_WARN {
-                summary.problems.append(ArchiveProblem(.corrupt, "archive is truncated or corrupt: \(errorString(archive))"))
+            // ARCHIVE_RETRY is a damaged header that libarchive would skip: a pack must be whole.
+            if status < ARCHIVE_OK && status != ARCHIVE_WARN {
+                summary.problems.append(summary.entryCount == 0
+                    ? openFailure(archive, container, buffer)
+                    : ArchiveProblem(.corrupt, "archive is truncated or corrupt: \(errorString(archive))"))
                 return
             }
             summary.entryCount += 1
@@ -139,7 +175,7 @@ public struct ArchiveReader {
             seen[folded] = name.path
             if isDirectory { continue }
 
-            switch readData(archive, entry, shown: shown, total: summary.totalSize) {
+            switch readData(archive, entry, shown: shown, total: summary.totalSize, entries: summary.entryCount, &watch) {
             case .failure(let problem):
                 summary.problems.append(problem)
                 return
@@ -177,7 +213,8 @@ public struct ArchiveReader {
 
     /// Reads one entry's data block by block, stopping as soon as a limit is passed.
     private func readData(
-        _ archive: OpaquePointer, _ entry: OpaquePointer, shown: String, total: Int
+        _ archive: OpaquePointer, _ entry: OpaquePointer, shown: String, total: Int, entries: Int,
+        _ watch: inout ReadWatch
     ) -> Result<[UInt8], ArchiveProblem> {
         var data: [UInt8] = []
         if archive_entry_size_is_set(entry) != 0 {
@@ -193,8 +230,11 @@ public struct ArchiveReader {
         var offset: la_int64_t = 0
         while true {
             let status = archive_read_data_block(archive, &block, &size, &offset)
+            if let refusal = watch.check(entries: entries, data: total + data.count + size) {
+                return .failure(refusal)
+            }
             if status == ARCHIVE_EOF { return .success(data) }
-            if status < ARCHIVE_WARN {
+            if status < ARCHIVE_OK && status != ARCHIVE_WARN {
                 return .failure(ArchiveProblem(.corrupt, entry: shown, "archive is truncated or corrupt: \(errorString(archive))"))
             }
             if Int(offset) != data.count {
@@ -229,37 +269,35 @@ public struct ArchiveReader {
         return bytes
     }
 
-    private func openFailure(_ archive: OpaquePointer, _ buffer: UnsafeRawBufferPointer) -> ArchiveProblem {
+    /// Why an archive could not be opened, or its first header not read. For a compressed tar,
+    /// the inner bytes are looked at to name a second compression layer or a foreign format.
+    private func openFailure(_ archive: OpaquePointer, _ container: ArchiveContainer, _ buffer: UnsafeRawBufferPointer) -> ArchiveProblem {
         let reason = errorString(archive)
-        if buffer.isEmpty {
-            return ArchiveProblem(.corrupt, "file is empty")
+        guard case .tar(let compression) = container else {
+            return ArchiveProblem(.corrupt, "zip archive is truncated or corrupt: \(reason)")
         }
-        if reason.contains("Unrecognized archive format") || reason.contains("Unrecognized") {
-            return ArchiveProblem(.unsupportedFormat, "not a tar or zip archive (a pack is a tar, plain or compressed with gzip, bzip2, xz or zstd, or a zip)")
+        if compression == .none {
+            return ArchiveProblem(.unsupportedFormat, "not a tar or zip archive (a pack is a tar, plain or compressed once with gzip, bzip2, xz or zstd, or a zip)")
         }
-        return ArchiveProblem(.corrupt, "archive is truncated or corrupt: \(reason)")
+        let inner = InnerLayer.start(of: buffer, compression: compression, limits: limits)
+        return inner.withUnsafeBytes { start in
+            if let nested = ArchiveCompression.detect(start) {
+                return ArchiveProblem(.nestedCompression, "\(nested.rawValue) data inside \(compression.rawValue): a second compression layer is refused (a pack is a tar compressed at most once)")
+            }
+            if Magic.isZip(start) {
+                return ArchiveProblem(.unsupportedFormat, "a zip archive inside \(compression.rawValue) \(ArchiveContainer.accepted)")
+            }
+            if let refused = Magic.refusedFormat(start) {
+                return ArchiveProblem(.unsupportedFormat, "\(refused) inside \(compression.rawValue) \(ArchiveContainer.accepted)")
+            }
+            if inner.isEmpty || Magic.starts(start, Array("ustar".utf8), at: 257) {
+                return ArchiveProblem(.corrupt, "\(compression.rawValue) stream is truncated or corrupt: \(reason)")
+            }
+            return ArchiveProblem(.unsupportedFormat, "the \(compression.rawValue) data is not a tar archive (\(reason))")
+        }
     }
 
     private func errorString(_ archive: OpaquePointer) -> String {
         archive_error_string(archive).map { String(cString: $0) } ?? "unknown libarchive error"
-    }
-}
-
-/// Archive formats recognised by their magic bytes only to refuse them with a clear name.
-enum RefusedFormat {
-    static func detect(_ bytes: [UInt8]) -> String? {
-        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
-            bytes.count >= offset + magic.count && Array(bytes[offset..<offset + magic.count]) == magic
-        }
-        if starts([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return "7z" }
-        if starts(Array("Rar!\u{1A}\u{07}".utf8)) { return "RAR" }
-        if starts(Array("xar!".utf8)) { return "xar" }
-        if starts(Array("!<arch>\n".utf8)) { return "ar" }
-        if starts(Array("070701".utf8)) || starts(Array("070702".utf8)) || starts(Array("070707".utf8))
-            || starts([0xC7, 0x71]) || starts([0x71, 0xC7]) { return "cpio" }
-        if starts(Array("CD001".utf8), at: 0x8001) { return "ISO 9660" }
-        if starts([0x4D, 0x53, 0x43, 0x46]) { return "cab" }
-        if starts([0x60, 0xEA]) { return "arj" }
-        return nil
     }
 }

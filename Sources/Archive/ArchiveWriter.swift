@@ -18,7 +18,7 @@ public struct ArchiveWriter {
     }
 
     /// The compression filter around the container.
-    public enum Compression: String, Sendable {
+    public enum Compression: String, Sendable, CaseIterable {
         case none, gzip, bzip2, xz, zstd
     }
 

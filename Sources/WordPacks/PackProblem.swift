@@ -14,6 +14,8 @@ public struct PackProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case tooManyEntries = "too-many-entries"
         case entryTooLarge = "entry-too-large"
         case totalTooLarge = "total-too-large"
+        case nestedCompression = "nested-compression"
+        case readLimit = "read-limit"
         case absolutePath = "absolute-path"
         case parentReference = "parent-reference"
         case controlCharacter = "control-character"
@@ -94,6 +96,8 @@ extension PackProblem {
             case .tooManyEntries: .tooManyEntries
             case .entryTooLarge: .entryTooLarge
             case .totalTooLarge: .totalTooLarge
+            case .nestedCompression: .nestedCompression
+            case .readLimit: .readLimit
             case .absolutePath: .absolutePath
             case .parentReference: .parentReference
             case .controlCharacter: .controlCharacter

@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import TestSupport
 import Testing
 import WordPacks
 
@@ -62,6 +63,10 @@ let hostileCases: [HostileCase] = [
     HostileCase(name: "truncated gzip stream", expected: .corrupt) {
         let whole = try Fixture.archive(Fixture.validEntries() + [.file("pack/big.txt", Array(repeating: 7, count: 200_000))])
         return Array(whole.prefix(whole.count / 2))
+    },
+    HostileCase(name: "gzip inside gzip", expected: .nestedCompression) { storedGzip(try Fixture.archive(Fixture.validEntries())) },
+    HostileCase(name: "three compression layers", expected: .nestedCompression) {
+        storedGzip(storedGzip(try Fixture.archive(Fixture.validEntries(), compression: .bzip2)))
     },
     HostileCase(name: "too many entries", expected: .tooManyEntries) {
         try pack((0..<10_001).map { ArchiveWriter.Entry.file("pack/extra/\($0).txt", []) }, format: .ustar)
