@@ -67,6 +67,23 @@ enum DeviceSchema {
                 finished_date INTEGER NOT NULL
             );
             """)
+        migrator.register("3-deliveries", sql: """
+            -- Which purchases this device has taken delivery of. A purchase that became owned while
+            -- this device existed (approved by a parent, resolved, completed after a crash) and that
+            -- is not listed here is installed at the next start, once; a pack the player uninstalled
+            -- stays listed and is not brought back unasked. 'owned-before' rows are what the account
+            -- owned when this device first took stock: those come back with 'restore'.
+            CREATE TABLE deliveries (
+                transaction_id TEXT PRIMARY KEY,
+                product_id TEXT NOT NULL,
+                how TEXT NOT NULL CHECK (how IN ('installed', 'owned-before')),
+                recorded_date INTEGER NOT NULL
+            );
+            CREATE TABLE device_facts (
+                name TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            );
+            """)
         return migrator
     }()
 }

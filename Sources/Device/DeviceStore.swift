@@ -123,6 +123,48 @@ public final class DeviceStore {
         } ?? false
     }
 
+    // MARK: - Deliveries
+
+    /// Whether this device has taken stock of what the account owned when it was created.
+    public func hasDeliveryBaseline() throws(DeviceError) -> Bool {
+        try run(.deferred) { db in
+            try db.int64("SELECT count(*) FROM device_facts WHERE name = 'delivery-baseline'") == 1
+        }
+    }
+
+    /// Records, once, the purchases (transaction id, product) the account already owned: they are
+    /// not delivered unasked, `restore` brings them. A second call changes nothing.
+    public func recordDeliveryBaseline(_ owned: [(transaction: String, product: ProductID)], now: Int64) throws(DeviceError) {
+        try run(.immediate) { db in
+            guard try db.int64("SELECT count(*) FROM device_facts WHERE name = 'delivery-baseline'") == 0 else { return }
+            for item in owned {
+                try db.execute(
+                    "INSERT INTO deliveries (transaction_id, product_id, how, recorded_date) VALUES (?, ?, 'owned-before', ?) ON CONFLICT(transaction_id) DO NOTHING",
+                    .text(item.transaction), .text(item.product.rawValue), .integer(now))
+            }
+            try db.execute("INSERT INTO device_facts (name, value) VALUES ('delivery-baseline', ?)", .text(String(now)))
+        }
+    }
+
+    /// Transaction ids this device has delivered or took stock of.
+    public func knownDeliveries() throws(DeviceError) -> Set<String> {
+        try run(.deferred) { db in
+            Set(try db.query("SELECT transaction_id FROM deliveries").map { row in try row.string(0) })
+        }
+    }
+
+    /// Records that the purchase `transaction` of `product` is installed on this device.
+    public func recordDelivery(transaction: String, product: ProductID, now: Int64) throws(DeviceError) {
+        try run(.immediate) { db in
+            try db.execute(
+                """
+                INSERT INTO deliveries (transaction_id, product_id, how, recorded_date) VALUES (?, ?, 'installed', ?)
+                ON CONFLICT(transaction_id) DO UPDATE SET how = 'installed', recorded_date = excluded.recorded_date
+                """,
+                .text(transaction), .text(product.rawValue), .integer(now))
+        }
+    }
+
     /// Removes a pack and its words; `false` when it was not installed.
     public func uninstall(_ id: ProductID) throws(DeviceError) -> Bool {
         try run(.immediate) { db in

@@ -67,6 +67,13 @@ private final class StoreHome {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     }
 
+    /// A pack's state as `hangman packs --json` gives it.
+    func packState(_ id: String) throws -> String? {
+        let result = try ok(["packs", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        return rows.first { $0["productID"] as? String == id }?["state"] as? String
+    }
+
     func restored() throws -> [String] {
         let result = try ok(["restore", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
@@ -133,6 +140,11 @@ private final class StoreHome {
         #expect(next.stdout == "0 hints\n")
         #expect(next.stderr.contains("completed an unfinished purchase: "), "\(next.stderr)")
         #expect(next.stderr.contains("iOS Words  finished"), "\(next.stderr)")
+        // The next command on the device's side installs it: no 'install', no 'restore'.
+        let packs = try home.ok(["packs"])
+        #expect(packs.stderr.contains("Delivered iOS Words, bought earlier"), "\(packs.stderr)")
+        #expect(packs.stdout.contains("\(StoreHome.ios)"), "\(packs.stdout)")
+        #expect(try home.packState(StoreHome.ios) == "installed")
         #expect(try home.restored() == [StoreHome.ios])
         #expect(try home.restored() == [StoreHome.ios])
         // Owned: buying again charges nothing.
@@ -144,6 +156,21 @@ private final class StoreHome {
         #expect(transactions.first?["state"] as? String == "finished")
         #expect(try home.sqlite("SELECT count(*) FROM entitlements WHERE revoked_date IS NULL") == "1")
         #expect(try home.sqlite("PRAGMA integrity_check") == "ok")
+    }
+
+    @Test(arguments: ["approve", "resolve"])
+    func packWaitingForSomeoneIsInstalledByTheNextCommand(_ action: String) throws {
+        let home = try StoreHome()
+        try home.ok(["store", action == "approve" ? "ask-to-buy" : "interrupt-purchases", "on"])
+        let waiting = try home.run(["buy", StoreHome.ios])
+        #expect(waiting.status == 75)
+        #expect(try home.packState(StoreHome.ios) == "locked")
+        let id = try home.transactionID(in: waiting.stdout)
+        try home.ok(["store", action, id])
+        #expect(try home.packState(StoreHome.ios) == "installed")
+        let again = try home.ok(["buy", StoreHome.ios])
+        #expect(again.stdout.hasPrefix("You already own iOS Words"), "\(again.stdout)")
+        #expect(try home.transactions().count == 1)
     }
 
     @Test func killedApprovalIsCompletedExactlyOnce() throws {

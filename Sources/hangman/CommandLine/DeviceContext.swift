@@ -5,42 +5,55 @@ import Device
 import Store
 import WordPacks
 
-/// The device's state beside the store: opened for the commands that install or play.
+/// The device's state beside the store: the player's session, opened for the commands that
+/// install or play.
 struct DeviceContext {
     let store: StoreContext
-    let installer: PackInstaller
+    let player: Player
 
-    var device: DeviceStore { installer.device }
-    var catalog: Catalog { store.service.catalog }
+    var device: DeviceStore { player.device }
+    var catalog: Catalog { player.catalog }
 
     /// The device's folder: deleting it is deleting the app; the account stays.
     static func folder(home: String) -> String { home + "/device" }
 
-    /// Opens the store and the device; a first run installs the base packs.
+    /// Opens the store and the device, then finishes what earlier commands left: a first run
+    /// installs the base packs; a pack bought, approved or resolved since is installed now.
     static func open(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> DeviceContext {
         let store = try StoreContext.open(arguments, console: console)
         let device = try deviceCall { () throws(DeviceError) in try DeviceStore(folder: folder(home: store.home)) }
-        let installer = PackInstaller(service: store.service, device: device)
-        for id in try deviceCall({ () throws(DeviceError) in try installer.installMissingBasePacks() }) {
-            let name = installer.service.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
+        let player = Player(service: store.service, device: device)
+        let report = try playerCall { () throws(PlayerError) in
+            try player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog) }
+        }
+        let context = DeviceContext(store: store, player: player)
+        for id in report.basePacks {
+            let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
             console.error("Installed the base pack \(name).")
         }
-        return DeviceContext(store: store, installer: installer)
+        for id in report.delivered {
+            console.error("Delivered \(context.name(id)), bought earlier: it is installed and ready to play.")
+        }
+        for (id, error) in report.undelivered {
+            console.error("warning: \(context.name(id)) is bought but could not be installed (the next command tries again): \(error)")
+        }
+        return context
+    }
+
+    /// The display name of a pack.
+    func name(_ id: ProductID) -> String {
+        catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName ?? id.rawValue
     }
 
     /// Installs a pack, drawing a progress bar on a terminal (standard error), nothing otherwise.
-    func install(_ id: ProductID, console: Console) throws(CommandFailure) -> InstallOutcome {
-        let bar = ProgressBar(enabled: isatty(2) == 1, label: catalog.product(id)?.displayName ?? id.rawValue)
-        let outcome = try deviceCall { () throws(DeviceError) in
-            try installer.install(id) { progress in bar.update(progress) }
-        }
-        bar.finish()
-        return outcome
+    func install(_ id: ProductID) throws(CommandFailure) -> InstallOutcome {
+        let bar = ProgressBar.forInstall(of: id, catalog: catalog)
+        return try playerCall { () throws(PlayerError) in try player.install(id, progress: bar) }
     }
 
     /// `Installed iOS Words 1.0 (197 words).` and the like.
     func describe(_ outcome: InstallOutcome, _ id: ProductID) -> String {
-        let name = catalog.product(id)?.displayName ?? id.rawValue
+        let name = name(id)
         let words = (try? device.installedPacks().first { $0.productID == id }?.wordCount).flatMap { $0 }.map { " (\(PackText.grouped($0)) words)" } ?? ""
         switch outcome {
         case .installed(let version): return "Installed \(name) \(version)\(words)."
@@ -50,19 +63,38 @@ struct DeviceContext {
     }
 }
 
+/// Runs a player-session call, mapping its error to an exit code.
+func playerCall<T>(_ body: () throws(PlayerError) -> T) throws(CommandFailure) -> T {
+    do {
+        return try body()
+    } catch {
+        switch error {
+        case .store(let storeError): throw CommandFailure(store: storeError)
+        case .device(let deviceError): throw CommandFailure(device: deviceError)
+        }
+    }
+}
+
 /// Runs a device call, mapping its error to an exit code.
 func deviceCall<T>(_ body: () throws(DeviceError) -> T) throws(CommandFailure) -> T {
     do {
         return try body()
     } catch {
+        throw CommandFailure(device: error)
+    }
+}
+
+extension CommandFailure {
+    /// The exit code a device error deserves.
+    init(device error: DeviceError) {
         switch error.kind {
-        case .notEntitled: throw CommandFailure(code: .notEntitled, message: error.message)
-        case .unknownPack, .notInstalled: throw CommandFailure.usage(error.message)
+        case .notEntitled: self = CommandFailure(code: .notEntitled, message: error.message)
+        case .unknownPack, .notInstalled: self = .usage(error.message)
         case .invalidPack:
             let details = error.problems.prefix(10).map { "\n  \($0)" }.joined()
-            throw CommandFailure.invalid(error.message + details)
-        case .olderVersion: throw CommandFailure.invalid(error.message)
-        case .storage: throw CommandFailure(code: .ioError, message: error.message)
+            self = .invalid(error.message + details)
+        case .olderVersion: self = .invalid(error.message)
+        case .storage: self = CommandFailure(code: .ioError, message: error.message)
         }
     }
 }
@@ -87,9 +119,19 @@ final class ProgressBar {
         let line = "\r\(label) [\(bar)] \(percent)%  \(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words, \(PackText.grouped(progress.bytesDone))/\(PackText.grouped(progress.bytesTotal)) bytes"
         Console().errorRaw(line)
         drawn = true
+        if progress.wordsDone >= progress.wordsTotal { finish() }
     }
 
+    /// Clears the line, once the install is done.
     func finish() {
         if drawn { Console().errorRaw("\r\u{1B}[K") }
+        drawn = false
+    }
+
+    /// A progress callback for installing `id` on a terminal, `nil` otherwise.
+    static func forInstall(of id: ProductID, catalog: Catalog) -> ((InstallProgress) -> Void)? {
+        guard isatty(2) == 1 else { return nil }
+        let bar = ProgressBar(enabled: true, label: catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName ?? id.rawValue)
+        return { progress in bar.update(progress) }
     }
 }

@@ -1,3 +1,4 @@
+import Device
 import Store
 import WordPacks
 
@@ -23,21 +24,25 @@ enum BuyCommand: Command {
             quantity = number
         }
         let context = try DeviceContext.open(arguments, console: console)
-        let service = context.store.service
-        let outcome = try storeCall { () throws(StoreError) in try service.buy(id, quantity: quantity) }
-        let name = StoreText.productName(id, catalog: service.catalog)
-        switch outcome {
-        case .purchased(let transaction):
-            let price = service.catalog.product(id)?.price ?? "?"
+        let catalog = context.catalog
+        let result = try playerCall { () throws(PlayerError) in
+            try context.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog))
+        }
+        let name = StoreText.productName(id, catalog: catalog)
+        switch result {
+        case .purchased(let transaction, let installed):
+            let price = catalog.product(id)?.price ?? "?"
             console.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
-            if transaction.isConsumable {
-                console.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
+            if let installed {
+                console.out("\(name) is unlocked. " + context.describe(installed, id))
             } else {
-                console.out("\(name) is unlocked. " + context.describe(try context.install(id, console: console), id))
+                let service = context.store.service
+                console.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
             }
             return .ok
-        case .alreadyOwned(let entitlement):
+        case .alreadyOwned(let entitlement, let installed):
             console.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
+            if case .alreadyInstalled = installed {} else { console.out(context.describe(installed, id)) }
             return .ok
         case .failed(let transaction):
             console.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")
@@ -45,10 +50,11 @@ enum BuyCommand: Command {
         case .deferred(let transaction):
             console.out("Waiting for approval: transaction \(transaction.id) is deferred (ask to buy).")
             console.out("Approve it with 'hangman store approve \(transaction.id)' or decline with 'hangman store decline \(transaction.id)'.")
+            console.out("Once approved, the next hangman command installs it.")
             return .deferred
         case .interrupted(let transaction):
             console.out("The purchase was interrupted: transaction \(transaction.id) needs your action.")
-            console.out("Complete it with 'hangman store resolve \(transaction.id)'.")
+            console.out("Complete it with 'hangman store resolve \(transaction.id)'; the next hangman command then installs it.")
             return .deferred
         }
     }

@@ -20,7 +20,7 @@ enum InstallCommand: Command {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'install' takes one <PRODUCT_ID>") }
         guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman packs'") }
         let context = try DeviceContext.open(arguments, console: console)
-        console.out(context.describe(try context.install(id, console: console), id))
+        console.out(context.describe(try context.install(id), id))
         return .ok
     }
 }
@@ -37,18 +37,19 @@ enum UpdateCommand: Command {
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count <= 1 else { throw .usage("'update' takes at most one <PRODUCT_ID>") }
-        let context = try DeviceContext.open(arguments, console: console)
-        let installed = try deviceCall { () throws(DeviceError) in try context.device.installedPacks() }
-        // Without an argument: every installed pack still unlocked (a refunded one is skipped).
-        var targets = try deviceCall { () throws(DeviceError) in try context.installer.playablePacks() }.map(\.productID)
+        var target: ProductID?
         if let text = arguments.positionals.first {
-            guard let id = ProductID(rawValue: text), installed.contains(where: { $0.productID == id }) else {
-                throw .usage("'\(text)' is not installed: see 'hangman packs'")
-            }
-            targets = [id]
+            guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not installed: see 'hangman packs'") }
+            target = id
         }
-        for id in targets {
-            console.out(context.describe(try context.install(id, console: console), id).replacingAlreadyInstalled())
+        let context = try DeviceContext.open(arguments, console: console)
+        let catalog = context.catalog
+        // Without an argument: every installed pack still unlocked (a refunded one is skipped).
+        let updated = try playerCall { () throws(PlayerError) in
+            try context.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog) }
+        }
+        for (id, outcome) in updated {
+            console.out(context.describe(outcome, id).replacingAlreadyInstalled())
         }
         return .ok
     }

@@ -57,24 +57,11 @@ enum PlayCommand: Command {
 
     /// The packs to draw words from: installed and unlocked, narrowed by `--pack`.
     static func choosePacks(_ requested: [String], context: DeviceContext) throws(CommandFailure) -> [InstalledPack] {
-        let playable = try deviceCall { () throws(DeviceError) in try context.installer.playablePacks() }
-        guard !requested.isEmpty else { return playable }
-        var chosen: [InstalledPack] = []
+        var ids: [ProductID] = []
         for text in requested {
             guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a pack identifier: see 'hangman packs'") }
-            if let pack = playable.first(where: { $0.productID == id }) {
-                chosen.append(pack)
-                continue
-            }
-            let installed = try deviceCall { () throws(DeviceError) in try context.device.installedPacks() }
-            if installed.contains(where: { $0.productID == id }) {
-                throw CommandFailure(code: .notEntitled, message: "\(id) is locked (refunded): buy it again with 'hangman buy \(id)'")
-            }
-            if context.catalog.product(id) != nil || context.catalog.basePack(id) != nil {
-                throw CommandFailure(code: .notEntitled, message: "\(id) is not installed: 'hangman buy \(id)' or 'hangman install \(id)'")
-            }
-            throw .usage("no pack '\(id)': see 'hangman packs'")
+            ids.append(id)
         }
-        return chosen
+        return try playerCall { () throws(PlayerError) in try context.player.playablePacks(ids) }
     }
 }

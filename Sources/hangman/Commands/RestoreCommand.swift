@@ -12,21 +12,19 @@ enum RestoreCommand: Command {
     static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'restore' takes no arguments") }
         let context = try DeviceContext.open(arguments, console: console)
-        let service = context.store.service
-        let restored = try storeCall { () throws(StoreError) in try service.restore() }
-        var outcomes: [String] = []
-        for entitlement in restored {
-            outcomes.append(context.describe(try context.install(entitlement.productID, console: console), entitlement.productID))
+        let catalog = context.catalog
+        let restored = try playerCall { () throws(PlayerError) in
+            try context.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog) }
         }
         if arguments.has("--json") {
-            console.out(JSONText.encode(restored.map(EntitlementJSON.init)))
+            console.out(JSONText.encode(restored.map { EntitlementJSON($0.entitlement) }))
             return .ok
         }
         if restored.isEmpty {
             console.out("Nothing to restore: this account owns no packs.")
         }
-        for (entitlement, outcome) in zip(restored, outcomes) {
-            console.out("Restored \(StoreText.productName(entitlement.productID, catalog: service.catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(outcome)")
+        for (entitlement, outcome) in restored {
+            console.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(context.describe(outcome, entitlement.productID))")
         }
         return .ok
     }

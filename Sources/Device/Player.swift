@@ -1,0 +1,260 @@
+import Store
+import WordPacks
+
+/// The player's side of the game, opened once per command: the device, the service, and the
+/// rules that join them.
+///
+/// `start()` finishes what an earlier command left, as StoreKit's transaction observer does at
+/// launch: base packs are installed, and a pack that became owned while this device existed
+/// (a parent approved it, the buyer resolved it, a crash cut its delivery short) is installed
+/// once. `buy` is purchase, then install. Which state a pack is in is decided here, in one place.
+///
+/// ```swift
+/// let player = Player(service: service, device: try DeviceStore(folder: home + "/device"))
+/// let report = try player.start()
+/// let result = try player.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!)
+/// ```
+public struct Player {
+    public let service: any PackService
+    public let device: DeviceStore
+    public let installer: PackInstaller
+    public let clock: Clock
+
+    public var catalog: Catalog { service.catalog }
+
+    public init(service: any PackService, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
+        self.service = service
+        self.device = device
+        self.installer = PackInstaller(service: service, device: device, verifier: verifier, clock: clock)
+        self.clock = clock
+    }
+
+    /// A progress callback for the install of one pack, or `nil` for none.
+    public typealias ProgressFor = (ProductID) -> ((InstallProgress) -> Void)?
+
+    // MARK: - Start
+
+    /// What `start()` did.
+    public struct StartReport: Sendable {
+        /// Base packs installed for the first time.
+        public var basePacks: [ProductID] = []
+        /// Owned packs delivered now: their purchase finished after this device last looked.
+        public var delivered: [ProductID] = []
+        /// Owned packs whose delivery failed (an archive that does not match, say): tried again
+        /// at the next start; the command goes on.
+        public var undelivered: [(id: ProductID, error: PlayerError)] = []
+    }
+
+    /// Installs missing base packs, then every pack the account came to own while this device
+    /// existed and that was never delivered here. The first start takes stock of what the account
+    /// already owned: those packs come back with `restore`, not unasked.
+    public func start(progress: ProgressFor = { _ in nil }) throws(PlayerError) -> StartReport {
+        var report = StartReport()
+        report.basePacks = try device { () throws(DeviceError) in try installer.installMissingBasePacks() }
+        let active = try owned()
+        if try !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
+            let stock = active.map { (transaction: $0.transactionID.rawValue, product: $0.productID) }
+            try device { () throws(DeviceError) in try device.recordDeliveryBaseline(stock, now: clock.now()) }
+            return report
+        }
+        let known = try device { () throws(DeviceError) in try device.knownDeliveries() }
+        for entitlement in active where !known.contains(entitlement.transactionID.rawValue) {
+            do {
+                _ = try install(entitlement.productID, progress: progress(entitlement.productID))
+                report.delivered.append(entitlement.productID)
+            } catch {
+                report.undelivered.append((entitlement.productID, error))
+            }
+        }
+        return report
+    }
+
+    // MARK: - Purchases
+
+    /// How a `buy` ended.
+    public enum BuyResult: Sendable, Equatable {
+        /// Charged and delivered: hints credited, or the pack unlocked and installed.
+        case purchased(StoreTransaction, installed: InstallOutcome?)
+        /// A pack the account already owns: nothing charged; installed if it was not.
+        case alreadyOwned(Entitlement, installed: InstallOutcome)
+        /// The store refused the payment.
+        case failed(StoreTransaction)
+        /// Waiting for a parent's approval; the next start after approval installs it.
+        case deferred(StoreTransaction)
+        /// Waiting for the buyer to act; the next start after that installs it.
+        case interrupted(StoreTransaction)
+    }
+
+    /// Buys `quantity` of a product: purchase, then (for a pack) install.
+    public func buy(_ id: ProductID, quantity: Int = 1, progress: ((InstallProgress) -> Void)? = nil) throws(PlayerError) -> BuyResult {
+        let outcome = try store { () throws(StoreError) in try service.buy(id, quantity: quantity) }
+        switch outcome {
+        case .purchased(let transaction):
+            guard !transaction.isConsumable else { return .purchased(transaction, installed: nil) }
+            return .purchased(transaction, installed: try install(id, progress: progress))
+        case .alreadyOwned(let entitlement):
+            return .alreadyOwned(entitlement, installed: try install(id, progress: progress))
+        case .failed(let transaction): return .failed(transaction)
+        case .deferred(let transaction): return .deferred(transaction)
+        case .interrupted(let transaction): return .interrupted(transaction)
+        }
+    }
+
+    /// Installs (or updates) one pack the account may have, and records its delivery.
+    public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) throws(PlayerError) -> InstallOutcome {
+        let outcome = try device { () throws(DeviceError) in try installer.install(id, progress: progress) }
+        if let entitlement = try owned().first(where: { $0.productID == id }) {
+            try device { () throws(DeviceError) in
+                try device.recordDelivery(transaction: entitlement.transactionID.rawValue, product: id, now: clock.now())
+            }
+        }
+        return outcome
+    }
+
+    /// Every pack the account owns, installed again: what a new device or a deleted app needs.
+    public func restore(progress: ProgressFor = { _ in nil }) throws(PlayerError) -> [(entitlement: Entitlement, outcome: InstallOutcome)] {
+        let restored = try store { () throws(StoreError) in try service.restore() }
+        var results: [(entitlement: Entitlement, outcome: InstallOutcome)] = []
+        for entitlement in restored {
+            results.append((entitlement, try install(entitlement.productID, progress: progress(entitlement.productID))))
+        }
+        return results
+    }
+
+    /// Installs newer versions: of `id`, or of every installed pack still unlocked.
+    public func update(_ id: ProductID? = nil, progress: ProgressFor = { _ in nil }) throws(PlayerError) -> [(id: ProductID, outcome: InstallOutcome)] {
+        var targets = try device { () throws(DeviceError) in try installer.playablePacks() }.map(\.productID)
+        if let id {
+            let installed = try device { () throws(DeviceError) in try device.installedPacks() }
+            guard installed.contains(where: { $0.productID == id }) else {
+                throw .device(DeviceError(.notInstalled, "'\(id)' is not installed: see 'hangman packs'"))
+            }
+            targets = [id]
+        }
+        var results: [(id: ProductID, outcome: InstallOutcome)] = []
+        for target in targets {
+            results.append((target, try install(target, progress: progress(target))))
+        }
+        return results
+    }
+
+    // MARK: - Pack states
+
+    /// Every pack of the catalog, base packs first, with the state it is in on this device.
+    public func packs() throws(PlayerError) -> [PackStatus] {
+        let installed = Dictionary(
+            try device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
+        let entitlements = Dictionary(
+            try store { () throws(StoreError) in try service.entitlements() }.map { ($0.productID, $0) },
+            uniquingKeysWith: { first, second in first.isActive ? first : second })
+        var rows: [PackStatus] = []
+        for base in catalog.basePacks {
+            let here = installed[base.productID]
+            rows.append(PackStatus(
+                productID: base.productID, displayName: base.displayName, isBase: true, price: nil, wordCount: base.wordCount,
+                installedVersion: here?.contentVersion, availableVersion: base.contentVersion,
+                state: PackState.resolve(isBase: true, installed: here?.contentVersion, available: base.contentVersion, entitlement: nil)))
+        }
+        for product in catalog.products where !product.isConsumable {
+            let here = installed[product.id]
+            rows.append(PackStatus(
+                productID: product.id, displayName: product.displayName, isBase: false, price: product.price, wordCount: product.wordCount ?? 0,
+                installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
+                state: PackState.resolve(isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: entitlements[product.id])))
+        }
+        return rows
+    }
+
+    /// The packs a game draws from: every installed, unlocked pack, or the ones asked for, each
+    /// of which must be playable (the error says what to do when one is not).
+    public func playablePacks(_ requested: [ProductID] = []) throws(PlayerError) -> [InstalledPack] {
+        let playable = try device { () throws(DeviceError) in try installer.playablePacks() }
+        guard !requested.isEmpty else { return playable }
+        let states = try packs()
+        var chosen: [InstalledPack] = []
+        for id in requested {
+            if let pack = playable.first(where: { $0.productID == id }) {
+                chosen.append(pack)
+                continue
+            }
+            switch states.first(where: { $0.productID == id })?.state {
+            case .revoked?:
+                throw .device(DeviceError(.notEntitled, "\(id) is revoked (refunded): buy it again with 'hangman buy \(id)'"))
+            case .locked?:
+                throw .device(DeviceError(.notEntitled, "\(id) is locked: buy it with 'hangman buy \(id)'"))
+            case .some:
+                throw .device(DeviceError(.notEntitled, "\(id) is not installed: run 'hangman install \(id)'"))
+            case nil:
+                throw .device(DeviceError(.unknownPack, "no pack '\(id)': see 'hangman packs'"))
+            }
+        }
+        return chosen
+    }
+
+    // MARK: - Plumbing
+
+    private func owned() throws(PlayerError) -> [Entitlement] {
+        try store { () throws(StoreError) in try service.entitlements() }.filter(\.isActive)
+    }
+
+    private func store<T>(_ body: () throws(StoreError) -> T) throws(PlayerError) -> T {
+        do { return try body() } catch { throw .store(error) }
+    }
+
+    private func device<T>(_ body: () throws(DeviceError) -> T) throws(PlayerError) -> T {
+        do { return try body() } catch { throw .device(error) }
+    }
+}
+
+/// Where a pack stands on this device.
+public enum PackState: String, Sendable, Equatable, CaseIterable {
+    /// Installed in the catalog's version.
+    case installed
+    /// Installed; the catalog has a newer version.
+    case updateAvailable = "update available"
+    /// A base pack not installed yet.
+    case notInstalled = "not installed"
+    /// Owned, not on this device: `install` or `restore` brings it.
+    case purchasedNotInstalled = "purchased, not installed"
+    /// For sale, not owned.
+    case locked
+    /// Bought, then refunded: locked again.
+    case revoked
+
+    /// The one rule deciding a pack's state.
+    static func resolve(isBase: Bool, installed: ContentVersion?, available: ContentVersion?, entitlement: Entitlement?) -> PackState {
+        if !isBase {
+            guard let entitlement else { return .locked }
+            if !entitlement.isActive { return .revoked }
+        }
+        guard let installed else { return isBase ? .notInstalled : .purchasedNotInstalled }
+        if let available, available > installed { return .updateAvailable }
+        return .installed
+    }
+}
+
+/// One pack of the catalog as this device sees it.
+public struct PackStatus: Sendable, Equatable {
+    public var productID: ProductID
+    public var displayName: String
+    public var isBase: Bool
+    /// The catalog's price; `nil` for a base pack (free).
+    public var price: String?
+    public var wordCount: Int
+    public var installedVersion: ContentVersion?
+    public var availableVersion: ContentVersion?
+    public var state: PackState
+}
+
+/// Why the player's session could not do what was asked: the service's reason or the device's.
+public enum PlayerError: Error, Sendable, CustomStringConvertible {
+    case store(StoreError)
+    case device(DeviceError)
+
+    public var description: String {
+        switch self {
+        case .store(let error): error.message
+        case .device(let error): error.message
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Device
+import Foundation
+import Store
+import Testing
+import WordPacks
+
+/// The player's session: purchases that end elsewhere (approval, resolution, a crash) are
+/// installed by the next start; what the player removed stays removed; states come from one rule.
+@Suite struct PlayerTests {
+    static let base = FixturePack(id: "com.example.words.base", version: "1.0", name: "Base Words", lists: [("Animals", ["cat", "dog", "emu"])])
+    static let fruit = FixturePack(id: "com.example.words.fruit", version: "1.0", name: "Fruit", lists: [("Fruit", ["apple", "pear", "plum"])])
+
+    /// A fresh account and device; each call to `session()` is one command's session.
+    final class World {
+        let scratch: DeviceScratch
+        let packs: String
+
+        init() throws {
+            scratch = try DeviceScratch()
+            packs = try scratch.packsFolder("packs", base: [PlayerTests.base], paid: [PlayerTests.fruit])
+        }
+
+        func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
+            try EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: scratch.home + "/account", crash: crash)
+        }
+
+        /// Opens a session as a command does: recovery, then the player's start.
+        func session() throws -> (Player, Player.StartReport) {
+            let service = try service()
+            _ = try service.recoverUnfinished()
+            let player = Player(service: service, device: try DeviceStore(folder: scratch.home + "/device"))
+            return (player, try player.start())
+        }
+
+        func state(_ player: Player, _ pack: FixturePack) throws -> PackState? {
+            try player.packs().first { $0.productID == pack.productID }?.state
+        }
+    }
+
+    @Test func firstStartInstallsTheBasePacksOnly() throws {
+        let world = try World()
+        let (player, report) = try world.session()
+        #expect(report.basePacks == [Self.base.productID])
+        #expect(report.delivered.isEmpty)
+        #expect(try world.state(player, Self.base) == .installed)
+        #expect(try world.state(player, Self.fruit) == .locked)
+    }
+
+    @Test func buyIsPurchaseThenInstall() throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        let result = try player.buy(Self.fruit.productID)
+        guard case .purchased(_, let installed) = result else {
+            Issue.record("expected a purchase, got \(result)")
+            return
+        }
+        #expect(installed == .installed(ContentVersion("1.0")!))
+        #expect(try world.state(player, Self.fruit) == .installed)
+        #expect(try player.playablePacks([Self.fruit.productID]).map(\.productID) == [Self.fruit.productID])
+    }
+
+    @Test func approvedAskToBuyIsInstalledByTheNextStart() throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        try world.service().setControls(StoreControls(askToBuy: true))
+        guard case .deferred(let transaction) = try player.buy(Self.fruit.productID) else {
+            Issue.record("ask to buy did not defer the purchase")
+            return
+        }
+        #expect(try world.state(player, Self.fruit) == .locked)
+        _ = try world.service().approve(transaction.id)  // a parent, elsewhere
+
+        let (next, report) = try world.session()
+        #expect(report.delivered == [Self.fruit.productID])
+        #expect(try world.state(next, Self.fruit) == .installed)
+        let (third, again) = try world.session()
+        #expect(again.delivered.isEmpty)  // once
+        #expect(try world.state(third, Self.fruit) == .installed)
+    }
+
+    @Test func resolvedInterruptionIsInstalledByTheNextStart() throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        try world.service().setControls(StoreControls(interruptPurchases: true))
+        guard case .interrupted(let transaction) = try player.buy(Self.fruit.productID) else {
+            Issue.record("the purchase was not interrupted")
+            return
+        }
+        _ = try world.service().resolve(transaction.id)
+        let (next, report) = try world.session()
+        #expect(report.delivered == [Self.fruit.productID])
+        #expect(try next.playablePacks([Self.fruit.productID]).count == 1)
+    }
+
+    @Test func purchaseCutShortAfterTheChargeIsInstalledByTheNextStart() throws {
+        let world = try World()
+        _ = try world.session()
+        // The buyer's thread dies right after the charge, as a power cut would end the process.
+        let packs = world.packs, account = world.scratch.home + "/account"
+        let thread = Thread {
+            let dying = try? EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: account) { point in
+                if point == .afterCharge { Thread.exit() }
+            }
+            _ = try? dying?.buy(Self.fruit.productID, quantity: 1)
+        }
+        thread.start()
+        while !thread.isFinished { usleep(1_000) }
+        let (next, report) = try world.session()
+        #expect(report.delivered == [Self.fruit.productID])
+        #expect(try world.state(next, Self.fruit) == .installed)
+        #expect(try next.service.transactions().count == 1)
+    }
+
+    @Test func uninstalledPackIsNotBroughtBackUnasked() throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        _ = try player.buy(Self.fruit.productID)
+        #expect(try player.device.uninstall(Self.fruit.productID))
+        let (next, report) = try world.session()
+        #expect(report.delivered.isEmpty)
+        #expect(try world.state(next, Self.fruit) == .purchasedNotInstalled)
+        #expect(throws: PlayerError.self) { try next.playablePacks([Self.fruit.productID]) }
+    }
+
+    @Test func deletedDeviceGetsOwnedPacksBackThroughRestoreOnly() throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        _ = try player.buy(Self.fruit.productID)
+        try DeviceStore.erase(folder: world.scratch.home + "/device")
+
+        let (fresh, report) = try world.session()
+        #expect(report.delivered.isEmpty)
+        #expect(try world.state(fresh, Self.fruit) == .purchasedNotInstalled)
+        let restored = try fresh.restore()
+        #expect(restored.map(\.entitlement.productID) == [Self.fruit.productID])
+        #expect(try world.state(fresh, Self.fruit) == .installed)
+    }
+
+    @Test func refundedPackIsRevokedAndNotPlayable() throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        guard case .purchased(let transaction, _) = try player.buy(Self.fruit.productID) else {
+            Issue.record("no purchase")
+            return
+        }
+        _ = try world.service().refund(transaction.id)
+        #expect(try world.state(player, Self.fruit) == .revoked)
+        #expect(try player.playablePacks().map(\.productID) == [Self.base.productID])
+        do {
+            _ = try player.playablePacks([Self.fruit.productID])
+            Issue.record("a refunded pack was playable")
+        } catch {
+            #expect(error.description.contains("revoked (refunded)"))
+        }
+    }
+
+    @Test(arguments: [
+        // isBase, installed, available, owned (nil: never bought), refunded, expected
+        (true, nil, "1.0", false, false, PackState.notInstalled),
+        (true, "1.0", "1.0", false, false, .installed),
+        (true, "1.0", "1.1", false, false, .updateAvailable),
+        (false, nil, "1.0", false, false, .locked),
+        (false, nil, "1.0", true, false, .purchasedNotInstalled),
+        (false, "1.0", "1.2", true, false, .updateAvailable),
+        (false, "1.0", "1.0", true, true, .revoked),
+        (false, nil, "1.0", true, true, .revoked),
+    ] as [(Bool, String?, String, Bool, Bool, PackState)])
+    func oneRuleDecidesEveryState(_ isBase: Bool, _ installed: String?, _ available: String, _ owned: Bool, _ refunded: Bool, _ expected: PackState) throws {
+        let world = try World()
+        let (player, _) = try world.session()
+        let pack = isBase ? Self.base : Self.fruit
+        if !isBase, owned {
+            guard case .purchased(let transaction, _) = try player.buy(pack.productID) else { throw PlayerError.device(DeviceError(.storage, "no purchase")) }
+            if refunded { _ = try world.service().refund(transaction.id) }
+        }
+        if installed == nil { _ = try player.device.uninstall(pack.productID) }
+        guard available != "1.0" else {
+            #expect(try world.state(player, pack) == expected)
+            return
+        }
+        // A newer version in the catalog: rewrite the packs folder with it, look from a new session.
+        var newer = pack
+        newer.version = available
+        _ = try world.scratch.packsFolder("packs", base: [isBase ? newer : Self.base], paid: [isBase ? Self.fruit : newer])
+        let (next, _) = try world.session()
+        #expect(try world.state(next, pack) == expected)
+    }
+}
