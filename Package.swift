@@ -19,14 +19,17 @@ let package = Package(
         .target(name: "Signing", dependencies: ["CSodium"]),
         .target(name: "PropertyList"),
 
+        // How a language compares letters: one rule for the game and for the pack verifier.
+        .target(name: "LetterFolding"),
+
         // The pack format.
-        .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList"]),
+        .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList", "LetterFolding"]),
 
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
         .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList"]),
 
         // Pure game rules: no I/O, randomness passed in.
-        .target(name: "HangmanGame"),
+        .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
         // The player's side: installed packs and their words, indexed for the game.
         .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame"]),
@@ -44,7 +47,8 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-        .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "TestSupport"]),
+        .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
+        .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite", "HangmanGame"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),

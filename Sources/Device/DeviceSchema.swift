@@ -6,6 +6,10 @@ import SQLite
 /// A pack's words are inserted in one transaction, list by list, so each list (category) owns a
 /// contiguous range of `words.id`: picking a random word is choosing an offset in those ranges and
 /// reading one row by its id; removing a pack deletes id ranges, no other index needed.
+///
+/// `words.folded` is no longer written or read: a game folds letters itself, by the pack's language.
+/// The nullable column stays (dropping it would rewrite every word on a device for no gain), NULL
+/// for packs installed since; what older installs left there is ignored.
 enum DeviceSchema {
     static let migrator: Migrator = {
         var migrator = Migrator()

@@ -87,7 +87,7 @@ public final class DeviceStore {
                 "INSERT INTO packs (product_id, content_version, display_name, language, archive_sha256, installed_date, is_base, word_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 .text(manifest.productIdentifier.rawValue), .text(manifest.contentVersion.text), .text(manifest.displayName), .text(manifest.language),
                 .text(archiveSHA256), .integer(now), .integer(isBase ? 1 : 0), .integer(Int64(pack.wordCount)))
-            let insertWord = try db.prepare("INSERT INTO words (word, clue, folded) VALUES (?, ?, ?)")
+            let insertWord = try db.prepare("INSERT INTO words (word, clue) VALUES (?, ?)")
             let total = pack.wordCount
             var done = 0
             let step = max(1, total / 100)
@@ -98,8 +98,7 @@ public final class DeviceStore {
             for list in pack.lists where !list.words.isEmpty {
                 let first = (try db.int64("SELECT coalesce(max(id), 0) FROM words") ?? 0) + 1
                 for word in list.words {
-                    let folded = Self.isFolded(word.text) ? SQLValue.null : .text(WordRules.folded(word.text))
-                    try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null, folded)
+                    try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null)
                     done += 1
                     if let progress {
                         bytesDone += word.text.utf8.count + (word.clue?.utf8.count ?? 0)
@@ -114,13 +113,6 @@ public final class DeviceStore {
             if let previous { return .updated(from: previous, to: manifest.contentVersion) }
             return .installed(manifest.contentVersion)
         }
-    }
-
-    /// Whether a word is its own folded form: lower-case ASCII, checked without allocating.
-    static func isFolded(_ word: String) -> Bool {
-        word.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) }
-        } ?? false
     }
 
     // MARK: - Deliveries
@@ -200,11 +192,11 @@ public final class DeviceStore {
             if offset < item.wordCount {
                 let id = item.firstWord + Int64(offset)
                 return try run(.deferred) { db in
-                    guard let row = try db.query("SELECT word, clue, coalesce(folded, word) FROM words WHERE id = ?", .integer(id)).first else {
+                    guard let row = try db.query("SELECT word, clue FROM words WHERE id = ?", .integer(id)).first else {
                         throw DeviceError(.storage, "the device database lost word \(id) of \(pack.productID): run 'hangman install \(pack.productID)' again")
                     }
                     return DeviceWord(
-                        word: try row.string(0), clue: try row[1].stringValue, folded: try row.string(2), pack: pack.productID,
+                        word: try row.string(0), clue: try row[1].stringValue, pack: pack.productID,
                         packName: pack.displayName, category: item.name, language: pack.language)
                 }
             }

@@ -133,7 +133,7 @@ extension DeviceStore {
                     let pack = ProductID(rawValue: try row.string(3))
                 else { return nil }
                 let word = DeviceWord(
-                    word: try row.string(1), clue: try row[2].stringValue, folded: WordRules.folded(try row.string(1)), pack: pack,
+                    word: try row.string(1), clue: try row[2].stringValue, pack: pack,
                     packName: try row.string(4), category: try row.string(5), language: try row.string(6))
                 let moves = try db.query("SELECT kind, value FROM current_moves ORDER BY seq").map { move -> Game.Move in
                     try move.string(0) == "hint" ? .hint(try move.string(1)) : .guess(try move.string(1))

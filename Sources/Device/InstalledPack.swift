@@ -21,12 +21,10 @@ public struct InstalledPack: Sendable, Equatable {
     }
 }
 
-/// A word picked for a game.
+/// A word picked for a game; the game folds its letters by `language` (see `LetterFolding`).
 public struct DeviceWord: Sendable, Equatable {
     public var word: String
     public var clue: String?
-    /// The form the game compares letters in.
-    public var folded: String
     public var pack: ProductID
     public var packName: String
     public var category: String

@@ -1,3 +1,5 @@
+import LetterFolding
+
 /// One game of hangman: pure rules over values, no I/O; randomness is passed in.
 ///
 /// ```swift

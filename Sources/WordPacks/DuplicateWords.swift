@@ -1,4 +1,7 @@
-/// Finds words that the game cannot tell apart (same `WordRules.folded` form).
+import LetterFolding
+
+/// Finds words that the game cannot tell apart: the same `LetterFolding.foldedWord` form in the
+/// pack's language.
 ///
 /// Sorting 64-bit hashes of the folded forms, then confirming equal hashes with the folded strings,
 /// keeps a million words to one flat array instead of a dictionary of strings (a dictionary took
@@ -11,8 +14,8 @@ enum DuplicateWords {
         var firstIndex: Int
     }
 
-    /// Every repeat in `words`, in order of position.
-    static func find(in words: [String]) -> [Duplicate] {
+    /// Every repeat in `words` under `folding`, in order of position.
+    static func find(in words: [String], folding: LetterFolding) -> [Duplicate] {
         guard words.count > 1 else { return [] }
         // One UInt64 per word: the hash's top bits above the word's index, so a plain integer
         // sort groups equal hashes with their words in order.
@@ -21,7 +24,7 @@ enum DuplicateWords {
         var keys: [UInt64] = []
         keys.reserveCapacity(words.count)
         for (index, word) in words.enumerated() {
-            keys.append((foldedHash(word) & ~indexMask) | UInt64(index))
+            keys.append((foldedHash(word, folding: folding) & ~indexMask) | UInt64(index))
         }
         radixSort(&keys)
         let keyed = keys.map { (hash: $0 & ~indexMask, index: Int($0 & indexMask)) }
@@ -36,7 +39,7 @@ enum DuplicateWords {
                 var firstOf: [String: Int] = [:]
                 for item in keyed[start..<end] {
                     let index = item.index
-                    let folded = WordRules.folded(words[index])
+                    let folded = folding.foldedWord(words[index])
                     if let first = firstOf[folded] {
                         duplicates.append(Duplicate(index: index, firstIndex: first))
                     } else {
@@ -49,8 +52,9 @@ enum DuplicateWords {
         return duplicates.sorted { $0.index < $1.index }
     }
 
-    /// FNV-1a over the UTF-8 of the folded form; ASCII words are folded byte by byte without a copy.
-    static func foldedHash(_ word: String) -> UInt64 {
+    /// FNV-1a over the UTF-8 of the folded form; ASCII words are folded byte by byte without a copy
+    /// (every language folds an ASCII letter to its lower case and keeps the other ASCII characters).
+    static func foldedHash(_ word: String, folding: LetterFolding) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         let ascii = word.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             for byte in bytes {
@@ -62,7 +66,7 @@ enum DuplicateWords {
         }
         if ascii == true { return hash }
         hash = 0xcbf2_9ce4_8422_2325
-        for byte in WordRules.folded(word).utf8 {
+        for byte in folding.foldedWord(word).utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return hash

@@ -1,4 +1,5 @@
 import Archive
+import LetterFolding
 import PropertyList
 import Signing
 
@@ -111,7 +112,7 @@ public struct PackVerifier: Sendable {
         if lists.isEmpty && !collector.sawWordListFile {
             problems.append(PackProblem(.noWordList, "no word list: a pack needs at least one *.plist of words beside its manifest"))
         }
-        checkDuplicates(lists, root: root, problems: &problems)
+        checkDuplicates(lists, root: root, folding: LetterFolding(language: manifest?.language ?? "en"), problems: &problems)
 
         guard let manifest else { return nil }
         let wordCount = lists.reduce(0) { $0 + $1.words.count }
@@ -168,7 +169,8 @@ public struct PackVerifier: Sendable {
         return PackManifest(productIdentifier: productID, contentVersion: version, displayName: name)
     }
 
-    private func checkDuplicates(_ lists: [WordList], root: String, problems: inout [PackProblem]) {
+    /// Words the game cannot tell apart, compared the way a game in the pack's language compares letters.
+    private func checkDuplicates(_ lists: [WordList], root: String, folding: LetterFolding, problems: inout [PackProblem]) {
         var owners: [(list: Int, word: Int)] = []
         var words: [String] = []
         for (listIndex, list) in lists.enumerated() {
@@ -178,7 +180,7 @@ public struct PackVerifier: Sendable {
             }
         }
         var reported: [Int: Int] = [:]  // list -> duplicates found in it
-        for duplicate in DuplicateWords.find(in: words) {
+        for duplicate in DuplicateWords.find(in: words, folding: folding) {
             let list = owners[duplicate.index].list
             let firstList = owners[duplicate.firstIndex].list
             let count = reported[list, default: 0]
@@ -187,7 +189,7 @@ public struct PackVerifier: Sendable {
             let whereFirst = firstList == list ? "earlier in this list" : "in \(lists[firstList].path)"
             problems.append(PackProblem(
                 .duplicateWord, entry: root + lists[list].path,
-                "duplicate word '\(printable(words[duplicate.index]))' (the game cannot tell it from '\(printable(words[duplicate.firstIndex]))' \(whereFirst))"))
+                "duplicate word '\(printable(words[duplicate.index]))' (a game in \(folding.language) cannot tell it from '\(printable(words[duplicate.firstIndex]))' \(whereFirst))"))
         }
         for (list, count) in reported.sorted(by: { $0.key < $1.key }) where count > maxProblemsPerList {
             problems.append(PackProblem(.duplicateWord, entry: root + lists[list].path, "and \(count - maxProblemsPerList) more duplicate words in this list"))

@@ -1,4 +1,4 @@
-/// The rules a word must meet, and the folded form in which two words compare equal.
+/// The rules a word must meet. Which words are the same word is `LetterFolding`'s to say.
 ///
 /// A word is valid when it is in Unicode NFC and has 2 to 40 letters of any script, with
 /// single inner spaces, hyphens or apostrophes (`'` or `’`; an apostrophe may touch a space or a hyphen,
@@ -76,11 +76,6 @@ public enum WordRules {
     public static func nfc(_ word: String) -> String {
         if isNFC(word) { return word }
         return String(decoding: word._nfcCodeUnits, as: UTF8.self)
-    }
-
-    /// The form in which the game compares words and letters: NFC, lower case.
-    public static func folded(_ word: String) -> String {
-        nfc(word).lowercased()
     }
 
     private static func isApostrophe(_ character: Character) -> Bool {

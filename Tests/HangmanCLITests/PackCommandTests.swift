@@ -52,6 +52,17 @@ import Testing
         #expect(scratch.listing() == ["evil.wordpack"])
     }
 
+    @Test func accentOnlyDuplicateInAnEnglishPackExits65() throws {
+        let scratch = try Scratch()
+        let bytes = try ArchiveWriter().write([
+            .file("p/Info.plist", Array(manifestXML.utf8)), .file("p/words.plist", Array(wordsXML(["cafe", "tea", "caf\u{E9}"]).utf8)),
+        ])
+        let file = try scratch.write("accents.wordpack", bytes)
+        let verify = try CLI.run(["pack", "verify", file])
+        #expect(verify.status == 65)
+        #expect(verify.stdout == "\(file): p/words.plist: duplicate word 'caf\u{E9}' (a game in en cannot tell it from 'cafe' earlier in this list)\n")
+    }
+
     @Test func missingFileExits66() throws {
         let verify = try CLI.run(["pack", "verify", "/nonexistent/pack.wordpack"])
         #expect(verify.status == 66)

@@ -1,25 +1,27 @@
+import LetterFolding
 import Testing
 @testable import WordPacks
 
 @Suite struct DuplicateWordsTests {
     @Test(arguments: [0, 1, 2])
     func tinyInputs(_ count: Int) {
-        #expect(DuplicateWords.find(in: Array(repeating: "same", count: count)).count == max(0, count - 1))
+        #expect(DuplicateWords.find(in: Array(repeating: "same", count: count), folding: LetterFolding(language: "en")).count == max(0, count - 1))
     }
 
-    /// Against the obvious dictionary search, on words drawn from a tiny alphabet so that repeats
-    /// (by case and by normalisation too) are frequent.
-    @Test(arguments: [1, 2, 3, 4])
-    func agreesWithADictionarySearch(_ seed: UInt64) {
+    /// Against the obvious dictionary search under the same key, on words drawn from a tiny
+    /// alphabet so that repeats (by case, accents, normalisation and separators) are frequent.
+    @Test(arguments: [("en", UInt64(1)), ("en", 2), ("es", 3), ("de", 4), ("ru", 5)])
+    func agreesWithADictionarySearch(_ language: String, _ seed: UInt64) {
+        let folding = LetterFolding(language: language)
         var generator = SplitMix64(seed: seed)
-        let pieces = ["a", "B", "\u{E9}", "e\u{301}", "\u{C9}", "\u{F1}", "n"]
+        let pieces = ["a", "B", "e", "\u{E9}", "e\u{301}", "\u{C9}", "\u{F1}", "n", "\u{F6}", "o", "-", " "]
         let words = (0..<3000).map { _ in
             (0..<Int.random(in: 2...4, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "a" }.joined()
         }
         var firstSeen: [String: Int] = [:]
         var expected: [DuplicateWords.Duplicate] = []
         for (index, word) in words.enumerated() {
-            let key = String(decoding: word._nfcCodeUnits, as: UTF8.self).lowercased()
+            let key = folding.foldedWord(word)
             if let first = firstSeen[key] {
                 expected.append(.init(index: index, firstIndex: first))
             } else {
@@ -27,7 +29,18 @@ import Testing
             }
         }
         #expect(!expected.isEmpty)
-        #expect(DuplicateWords.find(in: words) == expected)
+        #expect(DuplicateWords.find(in: words, folding: folding) == expected)
+    }
+
+    /// ASCII words are hashed without folding them into a new string: that hash must be the folded form's.
+    @Test(arguments: ["en", "es", "de", "tr"])
+    func asciiAndFoldedHashesMeet(_ language: String) {
+        let folding = LetterFolding(language: language)
+        for (ascii, other) in [("Nino", "n\u{EC}no"), ("ROCK 'N' ROLL", "rock 'n' ro\u{13A}l"), ("Well-Known", "well-known")] {
+            let same = folding.foldedWord(ascii) == folding.foldedWord(other)
+            #expect((DuplicateWords.foldedHash(ascii, folding: folding) == DuplicateWords.foldedHash(other, folding: folding)) == same)
+            #expect(DuplicateWords.find(in: [ascii, other], folding: folding).isEmpty == !same)
+        }
     }
 }
 
