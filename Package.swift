@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Signing", dependencies: ["CSodium"]),
         .target(name: "PropertyList"),
+        // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
+        .target(name: "SystemCalls"),
 
         // How a language compares letters: one rule for the game and for the pack verifier.
         .target(name: "LetterFolding"),

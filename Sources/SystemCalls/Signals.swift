@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Set by the SIGINT handler, read by whoever waits for input.
+nonisolated(unsafe) private var interruptedBySignal: sig_atomic_t = 0
+
+/// Ctrl-C as a flag: the handler only sets it, so that a blocked `read(2)` returns `EINTR` and
+/// the reader decides what an interruption means.
+public enum InterruptSignal {
+    /// Routes SIGINT to the flag (`sigaction(2)` without `SA_RESTART`) and unblocks it: a parent
+    /// may have started the process with SIGINT blocked (signal masks are inherited).
+    public static func catchIntoFlag() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in interruptedBySignal = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, nil)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Whether SIGINT arrived since `catchIntoFlag()`.
+    public static var wasRaised: Bool { interruptedBySignal != 0 }
+}
+
+/// The process itself.
+public enum CurrentProcess {
+    /// Dies at once with SIGKILL, as a power cut would end it: no clean-up, no flush.
+    public static func killNow() -> Never {
+        kill(getpid(), SIGKILL)
+        _exit(137)
+    }
+
+    /// Ends the process with `status` (`exit(3)`).
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's standard input, output and error, as file descriptors 0, 1 and 2.
+public enum StandardStream: Int32, Sendable {
+    case input = 0, output = 1, error = 2
+
+    /// Whether the stream is a terminal (`isatty(3)`).
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
+
+    /// Writes all of `bytes` with `write(2)`, unbuffered, retrying after `EINTR`.
+    /// Returns `false` when the stream refused the bytes (a closed pipe, a full disk).
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(rawValue, base + offset, bytes.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// What one `read(2)` of up to `count` bytes gave.
+    public enum ReadResult: Equatable, Sendable {
+        case bytes([UInt8])
+        case endOfInput
+        /// A signal interrupted the wait (`EINTR`).
+        case interrupted
+        case failed(Errno)
+    }
+
+    /// One `read(2)` of at most `count` bytes.
+    public func read(upTo count: Int) -> ReadResult {
+        var chunk = [UInt8](repeating: 0, count: count)
+        let got = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+        if got > 0 { return .bytes(Array(chunk[..<got])) }
+        if got == 0 { return .endOfInput }
+        let error = Errno.current
+        return error == .interrupted ? .interrupted : .failed(error)
+    }
+}
