@@ -17,7 +17,7 @@ help:
 	@echo "make play    install what is missing, build, play a game (the base pack installs itself)"
 	@echo "make test    install what is missing, build, run the test suite"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
-	@echo "make packs   rebuild every Packs/*.wordpack from its source folder"
+	@echo "make packs   rebuild every Packs/*.wordpack from its source folder, then record their digests in Catalog.plist"
 	@echo "make setup   only install the Debian packages the build needs"
 
 setup:

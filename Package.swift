@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
         // The player's side: installed packs and their words, indexed for the game.
-        .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame"]),
+        .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
         .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
@@ -51,10 +51,10 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite", "HangmanGame"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import copy
 import hashlib
 import plistlib
 import re
@@ -1264,9 +1265,12 @@ def manifest(product: str, name: str, language: str, summary: str, license_: str
     }
 
 
+# What the author decides. `hangman catalog update` (run by `make packs`) adds what publishing
+# records: each archive's SHA256 and Size, and CatalogVersion. A rewrite keeps those (PUBLISHED).
 CATALOG = {
     "BundleIdentifier": "com.hangmanpacks.hangman",
-    "BasePacks": ["base-english.wordpack"],
+    "Currency": "USD",
+    "BasePacks": [{"Pack": "base-english.wordpack"}],
     "Products": [
         {"ProductIdentifier": "com.hangmanpacks.words.ios", "Type": "NonConsumable",
          "DisplayName": "iOS Words",
@@ -1292,6 +1296,38 @@ CATALOG = {
          "Price": "4.99", "HintCount": 100},
     ],
 }
+
+
+PUBLISHED_PACK_KEYS = ("SHA256", "Size")
+
+
+def pack_entries(catalog: dict) -> list[dict]:
+    return [e for e in catalog.get("BasePacks", []) + catalog.get("Products", [])
+            if isinstance(e, dict) and "Pack" in e]
+
+
+def without_published(catalog: dict) -> dict:
+    """The catalog without what `hangman catalog update` records."""
+    stripped = {k: v for k, v in catalog.items() if k != "CatalogVersion"}
+    for key in ("BasePacks", "Products"):
+        stripped[key] = [{k: v for k, v in e.items() if k not in PUBLISHED_PACK_KEYS}
+                         if isinstance(e, dict) else e for e in catalog.get(key, [])]
+    return stripped
+
+
+def with_published(catalog: dict, path: Path) -> dict:
+    """CATALOG plus the digests, sizes and CatalogVersion already recorded in `path`."""
+    if not path.exists():
+        return catalog
+    old = plistlib.loads(path.read_bytes())
+    recorded = {e["Pack"]: {k: e[k] for k in PUBLISHED_PACK_KEYS if k in e}
+                for e in pack_entries(old)}
+    new = copy.deepcopy(catalog)
+    for entry in pack_entries(new):
+        entry.update(recorded.get(entry["Pack"], {}))
+    if "CatalogVersion" in old:
+        new["CatalogVersion"] = old["CatalogVersion"]
+    return new
 
 
 def generate() -> None:
@@ -1361,7 +1397,8 @@ def generate() -> None:
     write_plist(folder / "words" / "tildes.plist",
                 {"name": "Con eñe y tildes", "words": marked})
 
-    write_plist(PACKS / "Catalog.plist", CATALOG)
+    # Archives are rebuilt by `make packs`, which then records their digests (catalog update).
+    write_plist(PACKS / "Catalog.plist", with_published(CATALOG, PACKS / "Catalog.plist"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1421,8 +1458,11 @@ def check() -> list[str]:
         if not lo <= total <= hi:
             problems.append(f"{folder_name}: {total} words, expected {lo}-{hi}")
     catalog = plistlib.loads((PACKS / "Catalog.plist").read_bytes())
-    if catalog != CATALOG:
+    if without_published(catalog) != CATALOG:
         problems.append("Catalog.plist differs from CATALOG")
+    for entry in pack_entries(catalog):
+        if any(key not in entry for key in PUBLISHED_PACK_KEYS):
+            problems.append(f"Catalog.plist: {entry['Pack']}: no SHA256/Size: run 'make packs'")
     return problems
 
 

@@ -3,7 +3,8 @@ import Store
 import WordPacks
 
 /// Brings packs from the service onto the device: only what the account is entitled to, checked
-/// against the catalog's SHA-256 before a byte is parsed, verified in full, imported in one transaction.
+/// against the SHA-256 and size the catalog recorded at publishing time before a byte is parsed,
+/// verified in full, imported in one transaction.
 public struct PackInstaller {
     public let service: any PackService
     public let device: DeviceStore
@@ -20,13 +21,13 @@ public struct PackInstaller {
     /// Installs (or updates to) the pack of `id`: a base pack, or a non-consumable the account owns.
     public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) throws(DeviceError) -> InstallOutcome {
         let catalog = service.catalog
-        let expected: String
+        let expected: ArchiveRecord
         let isBase: Bool
         if let base = catalog.basePack(id) {
-            expected = base.sha256
+            expected = ArchiveRecord(sha256: base.sha256, size: base.size)
             isBase = true
-        } else if let product = catalog.product(id), case .nonConsumable = product.kind, let digest = product.packSHA256 {
-            expected = digest
+        } else if let product = catalog.product(id), case .nonConsumable = product.kind, let digest = product.packSHA256, let size = product.packSize {
+            expected = ArchiveRecord(sha256: digest, size: size)
             isBase = false
         } else {
             throw DeviceError(.unknownPack, "no pack '\(id)' in the catalog: see 'hangman packs'")
@@ -58,10 +59,15 @@ public struct PackInstaller {
             }
             throw DeviceError(.storage, error.message)
         }
-        // libarchive does not check gzip CRCs: the digest is what proves the bytes are the catalog's.
+        // libarchive does not check gzip CRCs: the recorded digest is what proves the bytes are the
+        // ones published in the catalog.
         let digest = SHA256.hash(bytes).hex
-        guard digest == expected else {
-            throw DeviceError(.invalidPack, "the archive of \(id) has SHA-256 \(digest), but the catalog says \(expected): refusing to install it")
+        guard digest == expected.sha256, bytes.count == expected.size else {
+            throw DeviceError(
+                .invalidPack,
+                "the archive of \(id) has SHA-256 \(digest) (\(bytes.count) bytes), but the catalog says \(expected.sha256) (\(expected.size) bytes): "
+                    + "refusing to install it. The download was damaged, or the archive was replaced after the catalog was published "
+                    + "(the publisher runs 'hangman catalog update')")
         }
         let result = verifier.verify(bytes)
         guard result.isValid, let pack = result.pack else {

@@ -1,17 +1,27 @@
 import FoundationEssentials
 import PropertyList
-import Signing
 import WordPacks
 
-/// What the store sells: `Packs/Catalog.plist`, checked against the pack archives beside it.
+/// What the store sells: `Packs/Catalog.plist`, with each pack archive's SHA-256 and size as
+/// recorded when the catalog was published (`hangman catalog update`).
+///
+/// Loading reads each pack's manifest but never hashes an archive: the recorded digest is what an
+/// installer checks the downloaded bytes against.
 public struct Catalog: Sendable {
     /// The game's identifier, bound into every receipt.
     public var bundleIdentifier: String
+    /// Raised by every publish (`CatalogVersion`).
+    public var catalogVersion: Int
+    /// ISO 4217 code of every price (`Currency`; `USD` when the catalog has none).
+    public var currency: String
     /// The packs every player has, free.
     public var basePacks: [BasePack]
     public var products: [Product]
     /// The folder the catalog and its archives are in.
     public var folder: String
+
+    /// The currency of a catalog without `Currency`.
+    public static let defaultCurrency = "USD"
 
     /// A free pack every player has.
     public struct BasePack: Sendable, Equatable {
@@ -21,15 +31,10 @@ public struct Catalog: Sendable {
         /// Words, as the manifest's `WordCount` says (0 when it has none).
         public var wordCount: Int
         public var contentVersion: ContentVersion
-        var archivePath: String
-
-        /// SHA-256 of the archive file, read and hashed now.
-        public var sha256: String { Catalog.digest(of: archivePath) ?? "" }
-    }
-
-    /// SHA-256 of a file, hex; `nil` when it cannot be read.
-    static func digest(of path: String) -> String? {
-        FileManager.default.contents(atPath: path).map { SHA256.hash([UInt8]($0)).hex }
+        /// SHA-256 of the archive as recorded at publishing time: 64 lowercase hex digits.
+        public var sha256: String
+        /// Size of the archive in bytes, as recorded at publishing time.
+        public var size: Int
     }
 
     /// The base pack with `id`.
@@ -58,10 +63,11 @@ public struct Catalog: Sendable {
     /// The catalog file's name inside a packs folder.
     public static let fileName = "Catalog.plist"
 
-    /// Reads and checks `folder/Catalog.plist` and every pack it names.
+    /// Reads and checks `folder/Catalog.plist` and the manifest of every pack it names.
     ///
     /// Every problem is reported: an unknown product type, a repeated product id, a consumable
-    /// without `HintCount`, a non-consumable whose pack is missing, invalid, or made for another product.
+    /// without `HintCount`, a pack without its recorded `SHA256` and `Size`, a non-consumable whose
+    /// pack is missing, invalid, or made for another product.
     public static func load(folder: String, verifier: PackVerifier = PackVerifier()) throws(CatalogError) -> Catalog {
         let path = folder + "/" + fileName
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -73,6 +79,12 @@ public struct Catalog: Sendable {
         } catch {
             throw CatalogError(["\(path): not a valid property list: \(error.message)"])
         }
+        return try parse(value, folder: folder, verifier: verifier)
+    }
+
+    /// Checks a catalog's property list, as if it were `folder/Catalog.plist`.
+    static func parse(_ value: PropertyList, folder: String, verifier: PackVerifier) throws(CatalogError) -> Catalog {
+        let path = folder + "/" + fileName
         var problems: [String] = []
         guard case .dictionary(let root) = value else {
             throw CatalogError(["\(path): root is \(value.typeName), expected a dictionary"])
@@ -80,17 +92,34 @@ public struct Catalog: Sendable {
         guard case .string(let bundle)? = root["BundleIdentifier"], !bundle.isEmpty else {
             throw CatalogError(["\(path): 'BundleIdentifier' (a string) is missing"])
         }
-        var baseFiles: [String] = []
-        if case .array(let names)? = root["BasePacks"] {
-            for name in names {
-                guard case .string(let file) = name, isPlainFileName(file) else {
-                    problems.append("\(path): BasePacks: every entry must be an archive file name in the packs folder")
-                    continue
+        var version = 0
+        switch root["CatalogVersion"] {
+        case .integer(let number)? where number > 0 && number <= Int64(Int32.max):
+            version = Int(number)
+        case nil:
+            problems.append("\(path): 'CatalogVersion' is missing: run 'hangman catalog update' to publish the catalog")
+        default:
+            problems.append("\(path): 'CatalogVersion' must be a positive integer (raised by 'hangman catalog update')")
+        }
+        var currency = defaultCurrency
+        switch root["Currency"] {
+        case .string(let code)? where isCurrencyCode(code):
+            currency = code
+        case nil:
+            break
+        default:
+            problems.append("\(path): 'Currency' must be an ISO 4217 code of three capital letters, like \"USD\"")
+        }
+        var baseEntries: [BaseEntry] = []
+        if case .array(let entries)? = root["BasePacks"] {
+            for entry in entries {
+                switch BaseEntry.parse(entry) {
+                case .success(let base): baseEntries.append(base)
+                case .failure(let message): problems.append("\(path): BasePacks: \(message.text)")
                 }
-                baseFiles.append(file)
             }
         } else if root["BasePacks"] != nil {
-            problems.append("\(path): 'BasePacks' must be an array of archive file names")
+            problems.append("\(path): 'BasePacks' must be an array of {Pack, SHA256, Size} entries")
         }
         guard case .array(let items)? = root["Products"] else {
             throw CatalogError(problems + ["\(path): 'Products' (an array) is missing"])
@@ -109,20 +138,23 @@ public struct Catalog: Sendable {
                 products.append(product)
             }
         }
-        // Only each pack's manifest is read here (a peek, not a verification): listing a catalog
-        // stays fast whatever the packs' size. Installing verifies a pack in full.
+        // Only each pack's manifest is read here (a peek, not a verification, and no hashing):
+        // listing a catalog stays fast whatever the packs' size. Installing checks the recorded
+        // digest, then verifies the pack in full.
         var basePacks: [BasePack] = []
-        for file in baseFiles {
-            switch verifier.peekManifest(fileAt: folder + "/" + file) {
+        for entry in baseEntries {
+            switch verifier.peekManifest(fileAt: folder + "/" + entry.file) {
             case .failure(let problem):
-                problems.append("\(path): base pack \(file): \(problem)")
+                problems.append("\(path): base pack \(entry.file): \(problem)")
             case .success(let manifest):
                 basePacks.append(BasePack(
-                    file: file, productID: manifest.productIdentifier, displayName: manifest.displayName,
-                    wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion, archivePath: folder + "/" + file))
+                    file: entry.file, productID: manifest.productIdentifier, displayName: manifest.displayName,
+                    wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion,
+                    sha256: entry.record.sha256, size: entry.record.size))
             }
         }
-        var catalog = Catalog(bundleIdentifier: bundle, basePacks: basePacks, products: products, folder: folder)
+        var catalog = Catalog(
+            bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products, folder: folder)
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
             let product = catalog.products[index]
@@ -136,11 +168,15 @@ public struct Catalog: Sendable {
                 }
                 catalog.products[index].wordCount = manifest.wordCount
                 catalog.products[index].contentVersion = manifest.contentVersion
-                catalog.products[index].archivePath = folder + "/" + file
             }
         }
         if !problems.isEmpty { throw CatalogError(problems) }
         return catalog
+    }
+
+    /// Three capital ASCII letters, the shape of an ISO 4217 code.
+    static func isCurrencyCode(_ code: String) -> Bool {
+        code.utf8.count == 3 && code.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
     }
 
     /// A name without folders, so that a catalog cannot point outside its own folder.
@@ -167,10 +203,10 @@ public struct Product: Sendable, Equatable {
     public var price: String
     /// Words in the pack, for a non-consumable.
     public var wordCount: Int?
-    /// The pack archive's path, for a non-consumable.
-    var archivePath: String?
-    /// SHA-256 of the pack archive, for a non-consumable: read and hashed now.
-    public var packSHA256: String? { archivePath.flatMap(Catalog.digest(of:)) }
+    /// SHA-256 of the pack archive as recorded at publishing time, for a non-consumable.
+    public var packSHA256: String?
+    /// Size of the pack archive in bytes as recorded at publishing time, for a non-consumable.
+    public var packSize: Int?
     /// The pack's content version, for a non-consumable.
     public var contentVersion: ContentVersion?
 
@@ -194,6 +230,7 @@ public struct Product: Sendable, Equatable {
             return .failure("'\(id)': 'Price' must be a decimal string like \"0.99\"")
         }
         let kind: Kind
+        var record: ArchiveRecord?
         switch type {
         case "Consumable":
             guard case .integer(let hints)? = dict["HintCount"], hints > 0, hints <= 1_000_000 else {
@@ -204,11 +241,17 @@ public struct Product: Sendable, Equatable {
             guard let pack = string("Pack"), Catalog.isPlainFileName(pack) else {
                 return .failure("'\(id)': a NonConsumable needs 'Pack', the archive's file name in the packs folder")
             }
+            switch ArchiveRecord.parse(dict) {
+            case .success(let recorded): record = recorded
+            case .failure(let message): return .failure("'\(id)': pack \(pack): \(message.text)")
+            }
             kind = .nonConsumable(pack: pack)
         default:
             return .failure("'\(id)': unknown product type '\(type)' (Consumable or NonConsumable)")
         }
-        return .success(Product(id: id, kind: kind, displayName: name, description: string("Description") ?? "", price: price))
+        return .success(Product(
+            id: id, kind: kind, displayName: name, description: string("Description") ?? "", price: price,
+            packSHA256: record?.sha256, packSize: record?.size))
     }
 
     static func isPrice(_ text: String) -> Bool {
@@ -235,15 +278,30 @@ extension Result where Failure == CatalogMessage {
     static func failure(_ text: String) -> Self { .failure(CatalogMessage(stringLiteral: text)) }
 }
 
-/// Why a catalog could not be loaded: every problem, one line each.
+/// Why a catalog could not be loaded or published: every problem, one line each.
 public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for the exit code.
+    public enum Kind: Sendable {
+        /// The catalog file does not exist.
+        case missing
+        /// The catalog, or an archive it names, is not what it should be.
+        case invalid
+        /// The updated catalog could not be written.
+        case cannotWrite
+    }
+
+    public var kind: Kind
     public var problems: [String]
     /// The catalog file does not exist.
-    public var isMissing: Bool
+    public var isMissing: Bool { kind == .missing }
 
     init(missing: Bool = false, _ problems: [String]) {
+        self.init(missing ? .missing : .invalid, problems)
+    }
+
+    init(_ kind: Kind, _ problems: [String]) {
+        self.kind = kind
         self.problems = problems
-        self.isMissing = missing
     }
 
     public var description: String { problems.joined(separator: "\n") }

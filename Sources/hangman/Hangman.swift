@@ -23,12 +23,13 @@ enum Hangman {
             ("receipt", "Write or verify the account's signed receipt."),
             ("store", "Control the store's test environment (failures, ask to buy, refunds)."),
             ("pack", "Build, verify and inspect word packs (.wordpack archives)."),
+            ("catalog", "Publish the catalog: record each pack archive's SHA-256 and size."),
         ],
         discussion: """
             EXIT CODES:
               0   success
               64  usage error: unknown command or option, missing argument
-              65  invalid data: a pack, property list or key that fails verification
+              65  invalid data: a pack, catalog, property list or key that fails verification
               66  missing input: a file or folder named on the command line does not exist
               69  the store refused the payment
               73  cannot create an output file
@@ -79,6 +80,7 @@ enum Hangman {
             console.out(spec.helpText)
             return .ok
         case "pack": return try PackCommand.run(rest, console: console)
+        case "catalog": return try CatalogCommand.run(rest, console: console)
         case "products": return try ProductsCommand.main(rest, console: console)
         case "buy": return try BuyCommand.main(rest, console: console)
         case "restore": return try RestoreCommand.main(rest, console: console)

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Signing
 import SQLite
 import WordPacks
 
@@ -22,18 +23,22 @@ final class DeviceScratch {
     var deviceDatabase: String { home + "/device/device.sqlite" }
 
     /// Writes a packs folder: `Catalog.plist` offering `base` free and `paid` as non-consumables
-    /// (plus one consumable, so that the catalog looks like a real one), and their archives.
+    /// (plus one consumable, so that the catalog looks like a real one), and their archives, each
+    /// with the SHA-256 and size that publishing records.
     func packsFolder(_ name: String, base: [FixturePack], paid: [FixturePack]) throws -> String {
         let folder = path + "/" + name
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var recorded: [String: String] = [:]
         for pack in base + paid {
-            try Data(try pack.archive()).write(to: URL(fileURLWithPath: folder + "/" + pack.fileName))
+            let bytes = try pack.archive()
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/" + pack.fileName))
+            recorded[pack.fileName] = "<key>SHA256</key><string>\(SHA256.hash(bytes).hex)</string><key>Size</key><integer>\(bytes.count)</integer>"
         }
         let products = paid.map { pack in
             """
             <dict><key>ProductIdentifier</key><string>\(pack.id)</string><key>Type</key><string>NonConsumable</string>
             <key>DisplayName</key><string>\(pack.name)</string><key>Description</key><string>Words.</string>
-            <key>Price</key><string>1.99</string><key>Pack</key><string>\(pack.fileName)</string></dict>
+            <key>Price</key><string>1.99</string><key>Pack</key><string>\(pack.fileName)</string>\(recorded[pack.fileName] ?? "")</dict>
             """
         }
         let hints = """
@@ -42,8 +47,8 @@ final class DeviceScratch {
             <key>Price</key><string>0.99</string><key>HintCount</key><integer>10</integer></dict>
             """
         let catalog = FixturePack.plist("""
-            <dict><key>BundleIdentifier</key><string>com.example.hangman</string>
-            <key>BasePacks</key><array>\(base.map { "<string>\($0.fileName)</string>" }.joined())</array>
+            <dict><key>BundleIdentifier</key><string>com.example.hangman</string><key>CatalogVersion</key><integer>1</integer>
+            <key>BasePacks</key><array>\(base.map { "<dict><key>Pack</key><string>\($0.fileName)</string>\(recorded[$0.fileName] ?? "")</dict>" }.joined())</array>
             <key>Products</key><array>\(products.joined())\(hints)</array></dict>
             """)
         try Data(catalog.utf8).write(to: URL(fileURLWithPath: folder + "/Catalog.plist"))

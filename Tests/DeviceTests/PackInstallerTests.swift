@@ -4,6 +4,7 @@ import HangmanGame
 import SQLite
 import Store
 import Testing
+import TestSupport
 import WordPacks
 
 /// A pack service in front of the embedded one that counts downloads and can change their bytes:
@@ -125,6 +126,50 @@ final class RelayService: PackService {
         #expect(try device.installedPacks().isEmpty)
         let snapshot = try DeviceSnapshot.read(scratch.deviceDatabase)
         #expect(snapshot.totalWords == 0 && snapshot.isConsistent)
+    }
+
+    /// The seller replaced an archive without publishing the catalog again: the catalog still
+    /// loads (it records digests, it does not compute them), and the installer refuses the bytes.
+    @Test func archiveReplacedAfterPublishingIsRefusedNamingBothDigests() throws {
+        let scratch = try DeviceScratch()
+        let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
+        let path = packs + "/" + Self.fruit.fileName
+        let published = try sha256sum(path)
+        try Data(try Self.fruitNew.archive()).write(to: URL(fileURLWithPath: path))
+        let actual = try sha256sum(path)
+        #expect(actual != published)
+
+        let catalog = try Catalog.load(folder: packs)
+        #expect(catalog.product(Self.fruit.productID)?.packSHA256 == published)
+        let service = try EmbeddedPackService(catalog: catalog, accountFolder: scratch.home + "/account")
+        let device = try DeviceStore(folder: scratch.home + "/device")
+        _ = try purchase(service, Self.fruit)
+        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: service, device: device).install(Self.fruit.productID) }
+        #expect(error?.kind == .invalidPack)
+        #expect(error?.message.contains("has SHA-256 \(actual)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("the catalog says \(published)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("hangman catalog update") == true, "\(error?.message ?? "")")
+        #expect(try device.installedPacks().isEmpty)
+    }
+
+    /// Same digest recorded, another size: refused too (a catalog edited by hand).
+    @Test func sizeThatIsNotTheRecordedOneIsRefused() throws {
+        let scratch = try DeviceScratch()
+        let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: packs + "/" + Self.fruit.fileName)[.size] as? Int)
+        let catalogPath = packs + "/Catalog.plist"
+        let text = try String(contentsOfFile: catalogPath, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "<integer>\(size)</integer>", with: "<integer>\(size + 1)</integer>")
+        #expect(edited != text)
+        try edited.write(toFile: catalogPath, atomically: true, encoding: .utf8)
+        let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: scratch.home + "/account")
+        let device = try DeviceStore(folder: scratch.home + "/device")
+        _ = try purchase(service, Self.fruit)
+        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: service, device: device).install(Self.fruit.productID) }
+        #expect(error?.kind == .invalidPack)
+        #expect(error?.message.contains("(\(size) bytes), but the catalog says") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("(\(size + 1) bytes)") == true, "\(error?.message ?? "")")
+        #expect(try device.installedPacks().isEmpty)
     }
 
     @Test func updateKeepsTheOldWordsReadableUntilItCommits() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A player's world for one test: a packs folder whose archives are built with `hangman pack build`,
 /// and a state directory of its own. The commands run with `HANGMAN_HOME` and `HANGMAN_PACKS` set.
@@ -44,6 +45,13 @@ final class PlayerWorld {
             <key>Price</key><string>0.99</string><key>HintCount</key><integer>10</integer></dict>
             </array></dict></plist>
             """)
+        try publish()
+    }
+
+    /// `hangman catalog update`: records the archives' SHA-256 and size, as the seller does after changing them.
+    func publish() throws {
+        let result = try hangman("catalog", "update")
+        guard result.status == 0 else { throw FixtureError(message: "catalog update: \(result.stderr)") }
     }
 
     /// Writes a source folder and builds it with `hangman pack build`.
@@ -62,11 +70,13 @@ final class PlayerWorld {
         guard result.status == 0 else { throw FixtureError(message: "pack build \(id) \(version): \(result.stderr)") }
     }
 
-    /// Puts Animals `version` in the packs folder, as the seller publishing an update (or a rollback) would.
-    func offerAnimals(_ version: String) throws {
+    /// Puts Animals `version` in the packs folder, as the seller publishing an update (or a rollback) would;
+    /// with `publish: false`, the catalog keeps recording the archive that was there before.
+    func offerAnimals(_ version: String, publish: Bool = true) throws {
         let target = packs + "/animals.wordpack"
         if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
         try FileManager.default.copyItem(atPath: scratch.path + "/archives/animals-\(version).wordpack", toPath: target)
+        if publish && FileManager.default.fileExists(atPath: packs + "/Catalog.plist") { try self.publish() }
     }
 
     /// Runs `hangman arguments` as the player.
@@ -300,9 +310,10 @@ struct FixtureError: Error, CustomStringConvertible {
     }
 
     /// One byte changed in an archive of the packs folder: the catalog still lists it (it reads only
-    /// the manifest), the purchase goes through, the install is refused and nothing is installed;
-    /// while it is wrong, other commands go on with a warning; once the seller puts the right archive
-    /// back, the next command delivers it without `install` and without a second charge.
+    /// the manifest and the recorded digest), the purchase goes through, the install is refused on
+    /// the digest and nothing is installed; while it is wrong, other commands go on with a warning;
+    /// once the seller puts the right archive back, the next command delivers it without `install`
+    /// and without a second charge.
     @Test func corruptedArchiveInThePacksFolderIsRefusedAndTheRightOneInstallsLater() throws {
         let syllables: [String] = "bcdfghjklmnprstvwxz".flatMap { c in "aeiou".map { v in "\(c)\(v)" } }
         let words: [String] = (0..<5_000).map { (i: Int) -> String in syllables[i / 95 % 95] + syllables[i % 95] + "ka" }
@@ -316,7 +327,12 @@ struct FixtureError: Error, CustomStringConvertible {
 
         let buy = try world.hangman("buy", verbs)
         #expect(buy.status == 65, "\(buy.stdout)\(buy.stderr)")
-        #expect(buy.stderr.contains("the archive of com.example.words.verbs is not a valid pack"), "\(buy.stderr)")
+        let goodCopy = world.scratch.path + "/good.wordpack"
+        try good.write(to: URL(fileURLWithPath: goodCopy))
+        let recorded = try sha256sum(goodCopy)
+        let actual = try sha256sum(archive)
+        #expect(buy.stderr.contains("the archive of com.example.words.verbs has SHA-256 \(actual)"), "\(buy.stderr)")
+        #expect(buy.stderr.contains("the catalog says \(recorded)"), "\(buy.stderr)")
         #expect(try world.state(verbs) == "purchased, not installed")
         #expect(try world.transactions().count == 1)
 

@@ -39,6 +39,8 @@ import Testing
                 <key>DisplayName</key><string>10 Hints</string><key>Price</key><string>0.99</string><key>HintCount</key><integer>10</integer></dict>
                 </array></dict></plist>
                 """)
+            let published = try CLI.run(["catalog", "update", "--packs", packs])
+            #expect(published.status == 0, "\(published.stderr)")
         }
 
         func play(_ input: String, _ extra: [String] = []) throws -> CLI.Result {

@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Testing
+import TestSupport
 import WordPacks
 
 @Suite struct CatalogTests {
@@ -35,17 +36,118 @@ import WordPacks
         #expect(hints == [.consumable(hints: 10), .consumable(hints: 100)])
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.words.ios")!)?.price == "0.99")
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.words.base")!) == nil)
+        #expect(catalog.currency == "USD")
+        #expect(catalog.catalogVersion >= 1)
     }
 
-    @Test func packDigestIsTheArchiveSHA256() throws {
+    /// The committed catalog was published after the archives were last built.
+    @Test func shippedCatalogRecordsTheShippedArchives() throws {
+        let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
+        var recorded = catalog.basePacks.map { ($0.file, $0.sha256, $0.size) }
+        for product in catalog.products {
+            if case .nonConsumable(let file) = product.kind { recorded.append((file, product.packSHA256 ?? "", product.packSize ?? -1)) }
+        }
+        #expect(recorded.count == 4)
+        for (file, sha256, size) in recorded {
+            let path = StoreFixture.shippedPacks + "/" + file
+            #expect(sha256 == (try sha256sum(path)), "\(file): run 'make packs'")
+            #expect(size == (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int), "\(file): run 'make packs'")
+        }
+    }
+
+    @Test func recordedDigestAndSizeAreReadFromTheCatalogNotComputed() throws {
+        let directory = try TemporaryDirectory()
+        let fruit = try StoreFixture.packArchive(id: StoreFixture.fruit.rawValue, words: ["apple", "pear"])
+        let base = try StoreFixture.packArchive(id: "com.example.words.base", words: ["cat", "dog"])
+        try directory.write("packs/fruit.wordpack", fruit)
+        try directory.write("packs/base.wordpack", base)
+        // Values no archive here has: only a loader that reads them from the plist reports them.
+        let recordedFruit = String(repeating: "ab", count: 32)
+        let recordedBase = String(repeating: "CD", count: 32)
+        try directory.write("packs/Catalog.plist", StoreFixture.catalogXML(
+            products: [StoreFixture.nonConsumable(StoreFixture.fruit.rawValue, pack: "fruit.wordpack", recorded: .fixed(sha256: recordedFruit, size: 12345))],
+            basePacks: [StoreFixture.basePack("base.wordpack", recorded: .fixed(sha256: recordedBase, size: 777))]))
+        let catalog = try Catalog.load(folder: directory.path + "/packs")
+        let product = try #require(catalog.product(StoreFixture.fruit))
+        #expect(product.packSHA256 == recordedFruit)
+        #expect(product.packSize == 12345)
+        #expect(product.wordCount == 2)
+        let basePack = try #require(catalog.basePacks.first)
+        #expect(basePack.sha256 == String(repeating: "cd", count: 32))
+        #expect(basePack.size == 777)
+    }
+
+    @Test func catalogWhoseArchiveWasReplacedAfterPublishingStillLoads() throws {
         let directory = try TemporaryDirectory()
         let packs = try StoreFixture.makePacksFolder(in: directory)
+        let published = try sha256sum(packs + "/fruit.wordpack")
+        let replacement = try StoreFixture.packArchive(id: StoreFixture.fruit.rawValue, words: ["mango", "lime", "kiwi"])
+        try directory.write("packs/fruit.wordpack", replacement)
+        #expect(try sha256sum(packs + "/fruit.wordpack") != published)
+
         let catalog = try Catalog.load(folder: packs)
         let fruit = try #require(catalog.product(StoreFixture.fruit))
-        #expect(fruit.wordCount == 4)
-        // 64 lowercase hex digits, and different packs have different digests.
-        #expect(fruit.packSHA256?.count == 64)
-        #expect(fruit.packSHA256 != catalog.product(StoreFixture.animals)?.packSHA256)
+        #expect(fruit.packSHA256 == published)
+        #expect(fruit.wordCount == 3, "the manifest is read from the archive as it is now")
+    }
+
+    enum UnpublishedEntry: String, CaseIterable, Sendable {
+        case noSHA256, noSize, shortSHA256, negativeSize
+    }
+
+    @Test(arguments: UnpublishedEntry.allCases)
+    func productWithoutItsRecordedDigestNamesTheProductAndTheFix(_ entry: UnpublishedEntry) throws {
+        let pack = try StoreFixture.packArchive(id: "com.example.words.mine", words: ["alpha", "beta"])
+        let recorded: String = switch entry {
+        case .noSHA256: "<key>Size</key><integer>\(pack.count)</integer>"
+        case .noSize: "<key>SHA256</key><string>\(String(repeating: "0", count: 64))</string>"
+        case .shortSHA256: "<key>SHA256</key><string>abc123</string><key>Size</key><integer>10</integer>"
+        case .negativeSize: "<key>SHA256</key><string>\(String(repeating: "0", count: 64))</string><key>Size</key><integer>-1</integer>"
+        }
+        let product = StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack", recorded: .nothing)
+            .replacingOccurrences(of: "</dict>", with: recorded + "</dict>")
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [product]), files: [("mine.wordpack", pack)])
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains("product 1: 'com.example.words.mine': pack mine.wordpack:") == true, "\(found)")
+        #expect(found.first?.contains(entry == .noSize || entry == .negativeSize ? "'Size'" : "'SHA256'") == true, "\(found)")
+        #expect(found.first?.hasSuffix("run 'hangman catalog update' to record the archive's SHA-256 and size") == true, "\(found)")
+    }
+
+    @Test func basePackListedByFileNameOnlyIsReportedAsUnpublished() throws {
+        let base = try StoreFixture.packArchive(id: "com.example.words.base", words: ["cat", "dog"])
+        let found = try problems(
+            catalog: StoreFixture.catalogXML(products: []).replacingOccurrences(
+                of: "<key>BasePacks</key><array></array>", with: "<key>BasePacks</key><array><string>base.wordpack</string></array>"),
+            files: [("base.wordpack", base)])
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains("BasePacks: base.wordpack: no recorded 'SHA256': run 'hangman catalog update'") == true, "\(found)")
+    }
+
+    @Test func missingCatalogVersionSaysToPublish() throws {
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.10", hints: 10)], version: nil))
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains("'CatalogVersion' is missing: run 'hangman catalog update'") == true, "\(found)")
+    }
+
+    @Test func versionAndCurrencyAreRead() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("packs/Catalog.plist", StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.10", hints: 10)], version: 42, currency: "EUR"))
+        let catalog = try Catalog.load(folder: directory.path + "/packs")
+        #expect(catalog.catalogVersion == 42)
+        #expect(catalog.currency == "EUR")
+    }
+
+    @Test func missingCurrencyIsUSD() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("packs/Catalog.plist", StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.10", hints: 10)], currency: nil))
+        #expect(try Catalog.load(folder: directory.path + "/packs").currency == "USD")
+    }
+
+    @Test(arguments: ["usd", "Dollars", "US", ""])
+    func currencyThatIsNotAnISOCodeIsRefused(_ code: String) throws {
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.10", hints: 10)], currency: code))
+        #expect(found.count == 1, "\(found)")
+        #expect(found.first?.contains("'Currency' must be an ISO 4217 code") == true, "\(found)")
     }
 
     @Test func unknownProductType() throws {
@@ -79,7 +181,7 @@ import WordPacks
     }
 
     @Test func nonConsumableWhosePackIsMissing() throws {
-        let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack")]))
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack", recorded: .placeholder)]))
         #expect(found.count == 1)
         #expect(found.first?.contains("'com.example.words.gone': pack gone.wordpack:") == true, "\(found)")
         #expect(found.first?.contains("no such file") == true, "\(found)")
@@ -88,16 +190,17 @@ import WordPacks
     @Test func nonConsumableWhosePackIsForAnotherProduct() throws {
         let other = try StoreFixture.packArchive(id: "com.example.words.other", words: ["alpha", "beta"])
         let found = try problems(
-            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack")]),
+            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack", recorded: .of(other))]),
             files: [("mine.wordpack", other)])
         #expect(found.count == 1)
         #expect(found.first?.contains("'com.example.words.mine': pack mine.wordpack is for 'com.example.words.other'") == true, "\(found)")
     }
 
     @Test func nonConsumableWhosePackIsNotAPack() throws {
+        let notAnArchive = Array("not an archive at all".utf8)
         let found = try problems(
-            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack")]),
-            files: [("mine.wordpack", Array("not an archive at all".utf8))])
+            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack", recorded: .of(notAnArchive))]),
+            files: [("mine.wordpack", notAnArchive)])
         #expect(found.count == 1)
         #expect(found.first?.contains("'com.example.words.mine': pack mine.wordpack:") == true, "\(found)")
     }
@@ -107,20 +210,20 @@ import WordPacks
         // A valid pack really is at the place a path with folders points to: the refusal is about the path.
         let pack = try StoreFixture.packArchive(id: "com.example.words.mine", words: ["alpha", "beta"])
         let found = try problems(
-            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: path)]),
+            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: path, recorded: .of(pack))]),
             files: [("inside.wordpack", pack), ("sub/inside.wordpack", pack), (".hidden.wordpack", pack)])
         #expect(found.count == 1, "\(found)")
         #expect(found.first?.contains("'com.example.words.mine': a NonConsumable needs 'Pack', the archive's file name in the packs folder") == true, "\(found)")
     }
 
     @Test func basePackPathOutsideTheFolderIsRefused() throws {
-        let found = try problems(catalog: StoreFixture.catalogXML(products: [], basePacks: ["../base.wordpack"]))
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [], basePacks: [StoreFixture.basePack("../base.wordpack", recorded: .placeholder)]))
         #expect(found.count == 1)
         #expect(found.first?.contains("BasePacks: every entry must be an archive file name in the packs folder") == true, "\(found)")
     }
 
     @Test func missingBasePack() throws {
-        let found = try problems(catalog: StoreFixture.catalogXML(products: [], basePacks: ["base.wordpack"]))
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [], basePacks: [StoreFixture.basePack("base.wordpack", recorded: .placeholder)]))
         #expect(found.count == 1)
         #expect(found.first?.contains("Catalog.plist: base pack base.wordpack:") == true, "\(found)")
         #expect(found.first?.contains("no such file") == true, "\(found)")
@@ -158,7 +261,7 @@ import WordPacks
         let found = try problems(catalog: StoreFixture.catalogXML(products: [
             StoreFixture.consumable("com.example.gems", hints: 5, type: "Gems"),
             StoreFixture.consumable("com.example.hints.x", hints: nil),
-            StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack"),
+            StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack", recorded: .placeholder),
         ]))
         #expect(found.count == 3, "\(found)")
     }

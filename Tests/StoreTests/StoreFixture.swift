@@ -1,4 +1,5 @@
 import Foundation
+import Signing
 import SQLite
 import Store
 import Synchronization
@@ -82,7 +83,31 @@ enum StoreFixture {
         """
     }
 
-    static func nonConsumable(_ id: String, pack: String) -> String {
+    /// What a catalog entry records about its archive, as publishing would have written it.
+    enum Recorded {
+        /// The SHA-256 and size of these bytes (the archive written beside the catalog).
+        case of([UInt8])
+        /// Whatever the test says.
+        case fixed(sha256: String, size: Int)
+        /// No `SHA256` and no `Size`: an unpublished entry.
+        case nothing
+
+        /// A SHA-256 that no archive here has.
+        static let placeholder = Recorded.fixed(sha256: String(repeating: "0", count: 64), size: 0)
+
+        var xml: String {
+            switch self {
+            case .of(let bytes):
+                "<key>SHA256</key><string>\(SHA256.hash(bytes).hex)</string><key>Size</key><integer>\(bytes.count)</integer>"
+            case .fixed(let sha256, let size):
+                "<key>SHA256</key><string>\(sha256)</string><key>Size</key><integer>\(size)</integer>"
+            case .nothing:
+                ""
+            }
+        }
+    }
+
+    static func nonConsumable(_ id: String, pack: String, recorded: Recorded) -> String {
         """
         <dict>
         <key>ProductIdentifier</key><string>\(id)</string>
@@ -91,15 +116,24 @@ enum StoreFixture {
         <key>Description</key><string>A pack.</string>
         <key>Price</key><string>1.99</string>
         <key>Pack</key><string>\(pack)</string>
+        \(recorded.xml)
         </dict>
         """
     }
 
-    static func catalogXML(products: [String], basePacks: [String] = []) -> String {
+    /// A `BasePacks` entry: `{Pack, SHA256, Size}`.
+    static func basePack(_ file: String, recorded: Recorded) -> String {
+        "<dict><key>Pack</key><string>\(file)</string>\(recorded.xml)</dict>"
+    }
+
+    /// A catalog; `version` and `currency` are left out when `nil`.
+    static func catalogXML(products: [String], basePacks: [String] = [], version: Int? = 1, currency: String? = "USD") -> String {
         plist("""
             <dict>
             <key>BundleIdentifier</key><string>\(bundleID)</string>
-            <key>BasePacks</key><array>\(basePacks.map { "<string>\($0)</string>" }.joined())</array>
+            \(version.map { "<key>CatalogVersion</key><integer>\($0)</integer>" } ?? "")
+            \(currency.map { "<key>Currency</key><string>\($0)</string>" } ?? "")
+            <key>BasePacks</key><array>\(basePacks.joined())</array>
             <key>Products</key><array>
             \(products.joined(separator: "\n"))
             </array>
@@ -109,13 +143,15 @@ enum StoreFixture {
 
     /// A packs folder with two hint bundles and two packs (animals: 6 words, fruit: 4 words).
     static func makePacksFolder(in directory: TemporaryDirectory) throws -> String {
-        try directory.write("packs/animals.wordpack", packArchive(id: animals.rawValue, words: ["cat", "dog", "horse", "zebra", "giraffe", "llama"]))
-        try directory.write("packs/fruit.wordpack", packArchive(id: fruit.rawValue, words: ["apple", "pear", "plum", "cherry"]))
+        let animalsArchive = try packArchive(id: animals.rawValue, words: ["cat", "dog", "horse", "zebra", "giraffe", "llama"])
+        let fruitArchive = try packArchive(id: fruit.rawValue, words: ["apple", "pear", "plum", "cherry"])
+        try directory.write("packs/animals.wordpack", animalsArchive)
+        try directory.write("packs/fruit.wordpack", fruitArchive)
         try directory.write("packs/Catalog.plist", catalogXML(products: [
             consumable(hints10.rawValue, hints: 10),
             consumable(hints100.rawValue, hints: 100),
-            nonConsumable(animals.rawValue, pack: "animals.wordpack"),
-            nonConsumable(fruit.rawValue, pack: "fruit.wordpack"),
+            nonConsumable(animals.rawValue, pack: "animals.wordpack", recorded: .of(animalsArchive)),
+            nonConsumable(fruit.rawValue, pack: "fruit.wordpack", recorded: .of(fruitArchive)),
         ]))
         return directory.path + "/packs"
     }

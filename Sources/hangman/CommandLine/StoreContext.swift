@@ -10,8 +10,12 @@ struct StoreContext {
     /// The options every store command takes.
     static let options: [CommandSpec.Option] = [
         .init(names: ["--home"], value: "DIR", help: "State directory (default: $HANGMAN_HOME, else $XDG_DATA_HOME/hangman, else ~/.local/share/hangman)."),
-        .init(names: ["--packs"], value: "DIR", help: "Packs folder with Catalog.plist (default: $HANGMAN_PACKS, else the checkout's Packs/)."),
+        packsOption,
     ]
+
+    /// `--packs DIR`, alone for the commands that need no state directory.
+    static let packsOption = CommandSpec.Option(
+        names: ["--packs"], value: "DIR", help: "Packs folder with Catalog.plist (default: $HANGMAN_PACKS, else the checkout's Packs/).")
 
     let home: String
     let packs: String
@@ -25,9 +29,7 @@ struct StoreContext {
     static func open(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> StoreContext {
         let environment = ProcessInfo.processInfo.environment
         let home = arguments.value("--home") ?? nonEmpty(environment["HANGMAN_HOME"]) ?? defaultHome(environment)
-        guard let packs = arguments.value("--packs") ?? nonEmpty(environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
-            throw .missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
-        }
+        let packs = try packsFolder(arguments)
         let catalog: Catalog
         do {
             catalog = try Catalog.load(folder: packs)
@@ -48,6 +50,14 @@ struct StoreContext {
         } catch {
             throw CommandFailure(store: error)
         }
+    }
+
+    /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`.
+    static func packsFolder(_ arguments: ParsedArguments) throws(CommandFailure) -> String {
+        guard let packs = arguments.value("--packs") ?? nonEmpty(ProcessInfo.processInfo.environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
+            throw .missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+        }
+        return packs
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

@@ -11,9 +11,11 @@ enum InstallCommand: Command {
         arguments: [("<PRODUCT_ID>", "A pack from 'hangman packs'.")],
         options: StoreContext.options,
         discussion: """
-            The archive's SHA-256 is checked against the catalog before it is read, the pack is
-            verified in full, then imported in one transaction. Installing what is installed does nothing.
-            Exit status: 0 installed, 77 not purchased, 65 the archive is invalid, 64 unknown pack.
+            The archive's SHA-256 and size are checked against the ones the catalog recorded when it was
+            published before the archive is read, the pack is verified in full, then imported in one
+            transaction. Installing what is installed does nothing.
+            Exit status: 0 installed, 77 not purchased, 65 the archive is invalid or not the one the
+            catalog records, 64 unknown pack.
             """)
 
     static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {

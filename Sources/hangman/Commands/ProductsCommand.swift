@@ -13,7 +13,8 @@ enum ProductsCommand: Command {
         let context = try StoreContext.open(arguments, console: console)
         let products = context.service.catalog.products
         if arguments.has("--json") {
-            console.out(JSONText.encode(products.map(ProductJSON.init)))
+            let currency = context.service.catalog.currency
+            console.out(JSONText.encode(products.map { ProductJSON($0, currency: currency) }))
             return .ok
         }
         var rows = [["PRODUCT", "TYPE", "PRICE", "NAME", "CONTENT"]]
@@ -36,16 +37,23 @@ struct ProductJSON: Encodable {
     var displayName: String
     var description: String
     var price: String
+    var currency: String
     var hintCount: Int?
     var pack: String?
+    /// The pack archive's SHA-256 and size, as the catalog records them.
+    var sha256: String?
+    var size: Int?
     var wordCount: Int?
 
-    init(_ product: Product) {
+    init(_ product: Product, currency: String) {
         id = product.id.rawValue
         type = product.typeName
         displayName = product.displayName
         description = product.description
         price = product.price
+        self.currency = currency
+        sha256 = product.packSHA256
+        size = product.packSize
         switch product.kind {
         case .consumable(let hints): hintCount = hints
         case .nonConsumable(let file): pack = file

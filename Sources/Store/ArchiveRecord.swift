@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PropertyList
+import Signing
+
+/// What a catalog records about a pack archive when it is published: its SHA-256 and size.
+public struct ArchiveRecord: Sendable, Equatable {
+    /// SHA-256 of the archive: 64 lowercase hex digits.
+    public var sha256: String
+    /// Size of the archive in bytes.
+    public var size: Int
+
+    /// A record of `sha256` (hex, either case) and `size`.
+    public init(sha256: String, size: Int) {
+        self.sha256 = sha256.lowercased()
+        self.size = size
+    }
+
+    /// The record under `SHA256` and `Size` of a catalog entry.
+    static func parse(_ entry: [String: PropertyList]) -> Result<ArchiveRecord, CatalogMessage> {
+        let fix = "run 'hangman catalog update' to record the archive's SHA-256 and size"
+        guard let value = entry["SHA256"] else { return .failure("no recorded 'SHA256': \(fix)") }
+        guard case .string(let hex) = value, let digest = SHA256Digest(hex: hex) else {
+            return .failure("'SHA256' must be the archive's SHA-256 as 64 hex digits: \(fix)")
+        }
+        guard let value = entry["Size"] else { return .failure("no recorded 'Size': \(fix)") }
+        guard case .integer(let size) = value, size >= 0, size <= Int64(Int.max) else {
+            return .failure("'Size' must be the archive's size in bytes, an integer of at least 0: \(fix)")
+        }
+        return .success(ArchiveRecord(sha256: digest.hex, size: Int(size)))
+    }
+
+    /// The entry's keys for this record.
+    var entryValues: [String: PropertyList] {
+        ["SHA256": .string(sha256), "Size": .integer(Int64(size))]
+    }
+
+    /// Hashes the file at `path`, reading it in 1 MiB pieces (`open`, `read`).
+    static func measure(fileAt path: String) -> Result<ArchiveRecord, CatalogMessage> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return .failure("no such file: put the archive in the packs folder, or correct the file name") }
+            return .failure("cannot open: \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            return .failure("is a folder, not a pack archive")
+        }
+        var hasher = SHA256Hasher()
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 {
+                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                size += count
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                return .failure("cannot read: \(String(cString: strerror(errno)))")
+            }
+        }
+        return .success(ArchiveRecord(sha256: hasher.finalize().hex, size: size))
+    }
+}
+
+extension Catalog {
+    /// One entry of `BasePacks`: the archive's file name and its record.
+    struct BaseEntry {
+        var file: String
+        var record: ArchiveRecord
+
+        /// A `{Pack, SHA256, Size}` dictionary. A bare file name (the shape before digests were
+        /// recorded) is reported as unpublished.
+        static func parse(_ value: PropertyList) -> Result<BaseEntry, CatalogMessage> {
+            let misplaced = "every entry must be an archive file name in the packs folder, as {Pack, SHA256, Size}"
+            switch value {
+            case .string(let file):
+                guard isPlainFileName(file) else { return .failure(misplaced) }
+                return .failure("\(file): no recorded 'SHA256': run 'hangman catalog update' to record the archive's SHA-256 and size")
+            case .dictionary(let entry):
+                guard case .string(let file)? = entry["Pack"], isPlainFileName(file) else { return .failure(misplaced) }
+                return ArchiveRecord.parse(entry)
+                    .map { BaseEntry(file: file, record: $0) }
+                    .mapError { CatalogMessage(stringLiteral: "\(file): \($0.text)") }
+            default:
+                return .failure(misplaced)
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import FoundationEssentials
+import PropertyList
+import WordPacks
+
+/// The publishing step: records in `Catalog.plist` the SHA-256 and size of every pack archive it
+/// names, and raises `CatalogVersion` when anything changed.
+///
+/// ```swift
+/// let update = try CatalogPublisher(folder: "Packs").update()
+/// print(update.changes.count, update.version)
+/// ```
+public struct CatalogPublisher {
+    /// The packs folder: `Catalog.plist` beside its archives.
+    public var folder: String
+    public var verifier: PackVerifier
+
+    public init(folder: String, verifier: PackVerifier = PackVerifier()) {
+        self.folder = folder
+        self.verifier = verifier
+    }
+
+    /// Hashes every archive the catalog names (base packs and non-consumables), writes each one's
+    /// `SHA256` and `Size`, and rewrites the catalog atomically with `CatalogVersion` raised by one
+    /// (`1` for a catalog that had none). A catalog already up to date is left untouched.
+    ///
+    /// Nothing is written when an archive cannot be read or the updated catalog would not load;
+    /// every problem is reported. A bare file name in `BasePacks` becomes a `{Pack, SHA256, Size}` entry.
+    public func update() throws(CatalogError) -> CatalogUpdate {
+        let path = folder + "/" + Catalog.fileName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CatalogError(missing: true, ["\(path): no catalog (a packs folder has Catalog.plist beside its .wordpack archives)"])
+        }
+        let value: PropertyList
+        do {
+            value = try PropertyListDecoding.decode([UInt8](data)).value
+        } catch {
+            throw CatalogError(["\(path): not a valid property list: \(error.message)"])
+        }
+        guard case .dictionary(let original) = value else {
+            throw CatalogError(["\(path): root is \(value.typeName), expected a dictionary"])
+        }
+        var previousVersion: Int?
+        switch original["CatalogVersion"] {
+        case nil: break
+        case .integer(let number)? where number > 0 && number < Int64(Int32.max): previousVersion = Int(number)
+        default: throw CatalogError(["\(path): 'CatalogVersion' must be a positive integer: correct it by hand, then run 'hangman catalog update' again"])
+        }
+
+        var measured: [String: Result<ArchiveRecord, CatalogMessage>] = [:]
+        var problems: [String] = []
+        var changes: [CatalogUpdate.Change] = []
+        /// The entry with the archive's record written in, or `nil` when the archive cannot be read.
+        func recorded(_ entry: [String: PropertyList], file: String, label: String) -> [String: PropertyList]? {
+            let result = measured[file] ?? ArchiveRecord.measure(fileAt: folder + "/" + file)
+            let firstTime = measured[file] == nil
+            measured[file] = result
+            switch result {
+            case .failure(let message):
+                if firstTime { problems.append("\(path): \(label): \(message.text)") }
+                return nil
+            case .success(let record):
+                let before = (entry["SHA256"]?.stringValue, entry["Size"]?.integerValue.map(Int.init))
+                if firstTime, before.0 != record.sha256 || before.1 != record.size {
+                    changes.append(CatalogUpdate.Change(file: file, previousSHA256: before.0, previousSize: before.1, record: record))
+                }
+                return entry.merging(record.entryValues) { _, new in new }
+            }
+        }
+
+        var root = original
+        if case .array(let entries)? = root["BasePacks"] {
+            root["BasePacks"] = .array(entries.map { value in
+                var entry: [String: PropertyList]
+                switch value {
+                case .string(let file): entry = ["Pack": .string(file)]
+                case .dictionary(let dictionary): entry = dictionary
+                default: return value
+                }
+                // A misplaced name is left for the catalog's own checks to report.
+                guard case .string(let file)? = entry["Pack"], Catalog.isPlainFileName(file) else { return value }
+                return recorded(entry, file: file, label: "base pack \(file)").map(PropertyList.dictionary) ?? value
+            })
+        }
+        if case .array(let items)? = root["Products"] {
+            root["Products"] = .array(items.map { value in
+                guard case .dictionary(let entry) = value, entry["Type"] == .string("NonConsumable"),
+                    case .string(let file)? = entry["Pack"], Catalog.isPlainFileName(file)
+                else { return value }
+                let id = entry["ProductIdentifier"]?.stringValue ?? "?"
+                return recorded(entry, file: file, label: "'\(id)': pack \(file)").map(PropertyList.dictionary) ?? value
+            })
+        }
+        if !problems.isEmpty { throw CatalogError(problems + ["\(path): nothing was written"]) }
+
+        let changed = root != original || previousVersion == nil
+        let version = changed ? (previousVersion ?? 0) + 1 : previousVersion ?? 1
+        root["CatalogVersion"] = .integer(Int64(version))
+        let catalog: Catalog
+        do {
+            catalog = try Catalog.parse(.dictionary(root), folder: folder, verifier: verifier)
+        } catch {
+            throw CatalogError(error.problems + ["\(path): nothing was written"])
+        }
+        if changed, case .failure(let message) = AtomicFile.replace(path, with: PropertyListEncoding.xml(.dictionary(root))) {
+            throw CatalogError(.cannotWrite, ["\(path): \(message.text)"])
+        }
+        return CatalogUpdate(catalog: catalog, changes: changes, previousVersion: previousVersion)
+    }
+}
+
+/// What `CatalogPublisher.update()` did.
+public struct CatalogUpdate: Sendable {
+    /// An archive whose recorded SHA-256 or size was written or changed.
+    public struct Change: Sendable, Equatable {
+        /// The archive's file name in the packs folder.
+        public var file: String
+        /// What the catalog recorded before (`nil` when nothing was).
+        public var previousSHA256: String?
+        public var previousSize: Int?
+        /// What it records now.
+        public var record: ArchiveRecord
+    }
+
+    /// The catalog as written (or as it already was).
+    public var catalog: Catalog
+    /// Archives whose record changed, in catalog order.
+    public var changes: [Change]
+    /// `CatalogVersion` before the update; `nil` when the catalog had none.
+    public var previousVersion: Int?
+
+    /// `CatalogVersion` now.
+    public var version: Int { catalog.catalogVersion }
+    /// Whether the catalog file was rewritten.
+    public var wroteCatalog: Bool { previousVersion != version }
+}

@@ -1,0 +1,55 @@
+import Store
+
+/// `hangman catalog update [--packs DIR]`
+enum CatalogUpdateCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman catalog update",
+        overview: "Record every pack archive's SHA-256 and size in Catalog.plist, and raise CatalogVersion when anything changed.",
+        usage: ["hangman catalog update [--packs <DIR>]"],
+        options: [StoreContext.packsOption],
+        discussion: """
+            Run it after changing any archive in the packs folder ('make packs' does): a player's
+            installer refuses an archive whose SHA-256 or size is not the one the catalog records.
+            Loading a catalog never hashes archives. Base packs are written as {Pack, SHA256, Size}
+            entries. The catalog is replaced atomically, and only when something changed.
+            Exit status: 0 updated or up to date, 65 an archive is missing or the catalog is invalid
+            (nothing is written), 66 no catalog, 73 cannot write the catalog.
+            """)
+
+    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw .usage("'catalog update' takes no arguments (the folder is --packs <DIR>)") }
+        let packs = try StoreContext.packsFolder(arguments)
+        let path = packs + "/" + Catalog.fileName
+        let update: CatalogUpdate
+        do {
+            update = try CatalogPublisher(folder: packs).update()
+        } catch {
+            for problem in error.problems { console.error(problem) }
+            switch error.kind {
+            case .missing: throw .missing("no catalog in \(packs)")
+            case .invalid: throw .invalid("the catalog in \(packs) was not updated")
+            case .cannotWrite: throw .cannotCreate("cannot write \(path)")
+            }
+        }
+        for change in update.changes {
+            var line = "\(change.file): sha256 \(change.record.sha256), \(PackText.grouped(change.record.size)) bytes"
+            if let old = change.previousSHA256 {
+                line += " (was \(old)\(change.previousSize.map { ", \(PackText.grouped($0)) bytes" } ?? ""))"
+            } else {
+                line += " (recorded)"
+            }
+            console.out(line)
+        }
+        let catalog = update.catalog
+        let archives = Set(catalog.basePacks.map(\.file) + catalog.products.compactMap { product -> String? in
+            if case .nonConsumable(let file) = product.kind { file } else { nil }
+        }).count
+        if update.wroteCatalog {
+            let was = update.previousVersion.map { " (was \($0))" } ?? ""
+            console.out("\(path): CatalogVersion \(update.version)\(was), \(archives) archives, currency \(catalog.currency).")
+        } else {
+            console.out("\(path) is up to date: CatalogVersion \(update.version), \(archives) archives.")
+        }
+        return .ok
+    }
+}
