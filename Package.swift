@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),

@@ -46,55 +46,55 @@ enum Hangman {
             """)
 
     /// Runs the command line `arguments` and returns the exit code.
-    static func main(_ arguments: [String], console: Console) -> ExitCode {
+    static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
         do {
-            return try dispatch(arguments, console: console)
+            return try dispatch(arguments, context: context)
         } catch {
-            console.error("error: \(error.message)")
+            context.error("error: \(error.message)")
             if error.code == .usage {
-                console.error("Run 'hangman --help' or '<command> --help' for usage.")
+                context.error("Run 'hangman --help' or '<command> --help' for usage.")
             }
             return error.code
         }
     }
 
-    private static func dispatch(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    private static func dispatch(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard let first = arguments.first else {
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
         }
         var rest = Array(arguments.dropFirst())
         // Global options before the subcommand go after it, where the subcommand parses them.
         if first == "--home" || first == "--packs", let value = rest.first {
-            return try dispatch(Array(rest.dropFirst()) + [first, value], console: console)
+            return try dispatch(Array(rest.dropFirst()) + [first, value], context: context)
         }
         if first.hasPrefix("--home=") || first.hasPrefix("--packs="), !rest.isEmpty {
             rest.append(first)
-            return try dispatch(rest, console: console)
+            return try dispatch(rest, context: context)
         }
         switch first {
         case "--version":
-            console.out("hangman \(version)")
+            context.out("hangman \(version)")
             return .ok
         case "--help", "-h", "help":
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
-        case "pack": return try PackCommand.run(rest, console: console)
-        case "catalog": return try CatalogCommand.run(rest, console: console)
-        case "products": return try ProductsCommand.main(rest, console: console)
-        case "buy": return try BuyCommand.main(rest, console: console)
-        case "restore": return try RestoreCommand.main(rest, console: console)
-        case "hints": return try HintsCommand.main(rest, console: console)
-        case "transactions": return try TransactionsCommand.main(rest, console: console)
-        case "receipt": return try ReceiptCommand.main(rest, console: console)
-        case "store": return try StoreCommand.main(rest, console: console)
-        case "packs": return try PacksCommand.main(rest, console: console)
-        case "play": return try PlayCommand.main(rest, console: console)
-        case "stats": return try StatsCommand.main(rest, console: console)
-        case "install": return try InstallCommand.main(rest, console: console)
-        case "update": return try UpdateCommand.main(rest, console: console)
-        case "uninstall": return try UninstallCommand.main(rest, console: console)
-        case "reset": return try ResetCommand.main(rest, console: console)
+        case "pack": return try PackCommand.run(rest, context: context)
+        case "catalog": return try CatalogCommand.run(rest, context: context)
+        case "products": return try ProductsCommand.main(rest, context: context)
+        case "buy": return try BuyCommand.main(rest, context: context)
+        case "restore": return try RestoreCommand.main(rest, context: context)
+        case "hints": return try HintsCommand.main(rest, context: context)
+        case "transactions": return try TransactionsCommand.main(rest, context: context)
+        case "receipt": return try ReceiptCommand.main(rest, context: context)
+        case "store": return try StoreCommand.main(rest, context: context)
+        case "packs": return try PacksCommand.main(rest, context: context)
+        case "play": return try PlayCommand.main(rest, context: context)
+        case "stats": return try StatsCommand.main(rest, context: context)
+        case "install": return try InstallCommand.main(rest, context: context)
+        case "update": return try UpdateCommand.main(rest, context: context)
+        case "uninstall": return try UninstallCommand.main(rest, context: context)
+        case "reset": return try ResetCommand.main(rest, context: context)
         default:
             if first.hasPrefix("-") { throw .usage("unknown option '\(first)'") }
             throw .usage("unknown command '\(first)'")
@@ -105,17 +105,17 @@ enum Hangman {
 /// A leaf command: its interface, and what it does with parsed arguments.
 protocol Command {
     static var spec: CommandSpec { get }
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode
 }
 
 extension Command {
     /// Parses `arguments`, answers `--help`, else runs.
-    static func main(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    static func main(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
         }
-        return try run(parsed, console: console)
+        return try run(parsed, context: context)
     }
 }

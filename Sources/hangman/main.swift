@@ -1,5 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import FoundationEssentials
+import SystemCalls
 
-exit(Hangman.main(Array(CommandLine.arguments.dropFirst()), console: Console()).rawValue)
+let status = Hangman.main(
+    Array(CommandLine.arguments.dropFirst()), context: .process(environment: ProcessInfo.processInfo.environment))
+CurrentProcess.exit(status.rawValue)

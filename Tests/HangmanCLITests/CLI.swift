@@ -1,4 +1,5 @@
 import Foundation
+@testable import hangman
 
 /// Runs the built `hangman` binary as a person would, capturing its output and exit status.
 enum CLI {
@@ -17,8 +18,29 @@ enum CLI {
         var wasSignaled = false
     }
 
-    /// Runs `hangman arguments`; `environment` is added to (and overrides) this process's environment.
-    static func run(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
+    /// Runs `hangman arguments` in this process, as the binary would run them (the same entry
+    /// point, with a context whose streams are captured); `environment` is added to (and overrides)
+    /// this process's environment. A crash point (`HANGMAN_CRASH_AT`) or a working folder needs a
+    /// process of its own: then the built binary runs.
+    static func run(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:], input: String = "") throws -> Result {
+        if directory != nil || extra["HANGMAN_CRASH_AT"] != nil {
+            return try runBinary(arguments, in: directory, environment: extra)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["HANGMAN_CRASH_AT"] = nil
+        environment.merge(extra) { _, new in new }
+        let out = CapturedText()
+        let err = CapturedText()
+        let context = CommandContext(
+            output: .buffer(out), errorOutput: .buffer(err), input: .bytes(Array(input.utf8)), environment: environment,
+            clock: .system, randomSeed: { UInt64.random(in: .min ... .max) },
+            inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false, crash: { _ in })
+        let status = Hangman.main(arguments, context: context)
+        return Result(status: status.rawValue, stdout: out.text, stderr: err.text)
+    }
+
+    /// Runs the built binary: `environment` is added to (and overrides) this process's environment.
+    static func runBinary(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

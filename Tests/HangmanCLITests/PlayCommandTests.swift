@@ -53,6 +53,11 @@ import Testing
     }
 
     static func run(_ arguments: [String], input: String) throws -> CLI.Result {
+        try CLI.run(arguments, input: input)
+    }
+
+    /// The built binary with `input` on a pipe as its standard input.
+    static func runBinary(_ arguments: [String], input: String) throws -> CLI.Result {
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = arguments
@@ -76,7 +81,7 @@ import Testing
 
     @Test func winAGameThroughAPipe() throws {
         let world = try OneWordWorld()
-        let result = try world.play("z\ne\nq\nb\nr\na\nn\n")
+        let result = try PlayCommandTests.runBinary(["play", "--home", world.home, "--packs", world.packs], input: "z\ne\nq\nb\nr\na\nn\n")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines == [

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Device
 import Store
 import WordPacks
@@ -19,25 +16,25 @@ struct DeviceContext {
 
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
-    static func open(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> DeviceContext {
-        let store = try StoreContext.open(arguments, console: console)
+    static func open(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> DeviceContext {
+        let store = try StoreContext.open(arguments, context: context)
         let device = try deviceCall { () throws(DeviceError) in try DeviceStore(folder: folder(home: store.home)) }
-        let player = Player(service: store.service, device: device)
+        let player = Player(service: store.service, device: device, clock: context.clock)
         let report = try playerCall { () throws(PlayerError) in
-            try player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog) }
+            try player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         }
-        let context = DeviceContext(store: store, player: player)
+        let session = DeviceContext(store: store, player: player)
         for id in report.basePacks {
             let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
-            console.error("Installed the base pack \(name).")
+            context.error("Installed the base pack \(name).")
         }
         for id in report.delivered {
-            console.error("Delivered \(context.name(id)), bought earlier: it is installed and ready to play.")
+            context.error("Delivered \(session.name(id)), bought earlier: it is installed and ready to play.")
         }
         for (id, error) in report.undelivered {
-            console.error("warning: \(context.name(id)) is bought but could not be installed (the next command tries again): \(error)")
+            context.error("warning: \(session.name(id)) is bought but could not be installed (the next command tries again): \(error)")
         }
-        return context
+        return session
     }
 
     /// The display name of a pack.
@@ -46,8 +43,8 @@ struct DeviceContext {
     }
 
     /// Installs a pack, drawing a progress bar on a terminal (standard error), nothing otherwise.
-    func install(_ id: ProductID) throws(CommandFailure) -> InstallOutcome {
-        let bar = ProgressBar.forInstall(of: id, catalog: catalog)
+    func install(_ id: ProductID, context: CommandContext) throws(CommandFailure) -> InstallOutcome {
+        let bar = ProgressBar.forInstall(of: id, catalog: catalog, context: context)
         return try playerCall { () throws(PlayerError) in try player.install(id, progress: bar) }
     }
 
@@ -103,11 +100,13 @@ extension CommandFailure {
 final class ProgressBar {
     let enabled: Bool
     let label: String
+    let output: OutputStream
     private var drawn = false
 
-    init(enabled: Bool, label: String) {
+    init(enabled: Bool, label: String, output: OutputStream) {
         self.enabled = enabled
         self.label = label
+        self.output = output
     }
 
     func update(_ progress: InstallProgress) {
@@ -117,21 +116,22 @@ final class ProgressBar {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = progress.wordsTotal == 0 ? 100 : progress.wordsDone * 100 / progress.wordsTotal
         let line = "\r\(label) [\(bar)] \(percent)%  \(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words, \(PackText.grouped(progress.bytesDone))/\(PackText.grouped(progress.bytesTotal)) bytes"
-        Console().errorRaw(line)
+        output.write(line)
         drawn = true
         if progress.wordsDone >= progress.wordsTotal { finish() }
     }
 
     /// Clears the line, once the install is done.
     func finish() {
-        if drawn { Console().errorRaw("\r\u{1B}[K") }
+        if drawn { output.write("\r\u{1B}[K") }
         drawn = false
     }
 
     /// A progress callback for installing `id` on a terminal, `nil` otherwise.
-    static func forInstall(of id: ProductID, catalog: Catalog) -> ((InstallProgress) -> Void)? {
-        guard isatty(2) == 1 else { return nil }
-        let bar = ProgressBar(enabled: true, label: catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName ?? id.rawValue)
+    static func forInstall(of id: ProductID, catalog: Catalog, context: CommandContext) -> ((InstallProgress) -> Void)? {
+        guard context.errorIsTerminal else { return nil }
+        let bar = ProgressBar(
+            enabled: true, label: catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName ?? id.rawValue, output: context.errorOutput)
         return { progress in bar.update(progress) }
     }
 }

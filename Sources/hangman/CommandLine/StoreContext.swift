@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FoundationEssentials
 import Store
 import WordPacks
@@ -26,25 +23,21 @@ struct StoreContext {
 
     /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
     /// crash left unfinished (reported on standard error).
-    static func open(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> StoreContext {
-        let environment = ProcessInfo.processInfo.environment
+    static func open(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> StoreContext {
+        let environment = context.environment
         let home = arguments.value("--home") ?? nonEmpty(environment["HANGMAN_HOME"]) ?? defaultHome(environment)
-        let packs = try packsFolder(arguments)
+        let packs = try packsFolder(arguments, context: context)
         let catalog: Catalog
         do {
             catalog = try Catalog.load(folder: packs)
         } catch {
-            for problem in error.problems { console.error(problem) }
+            for problem in error.problems { context.error(problem) }
             throw error.isMissing ? .missing("no catalog in \(packs)") : .invalid("the catalog in \(packs) is invalid")
         }
-        let crashPoint = environment["HANGMAN_CRASH_AT"].flatMap(CrashPoint.init(rawValue:))
         do {
-            let service = try EmbeddedPackService(catalog: catalog, accountFolder: home + "/account") { point in
-                // Test control: die at this step, as a power cut would.
-                if point == crashPoint { kill(getpid(), SIGKILL) }
-            }
+            let service = try EmbeddedPackService(catalog: catalog, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
             for transaction in try service.recoverUnfinished() {
-                console.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
+                context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
             }
             return StoreContext(home: home, packs: packs, service: service)
         } catch {
@@ -53,8 +46,8 @@ struct StoreContext {
     }
 
     /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`.
-    static func packsFolder(_ arguments: ParsedArguments) throws(CommandFailure) -> String {
-        guard let packs = arguments.value("--packs") ?? nonEmpty(ProcessInfo.processInfo.environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
+    static func packsFolder(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> String {
+        guard let packs = arguments.value("--packs") ?? nonEmpty(context.environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
             throw .missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
         }
         return packs

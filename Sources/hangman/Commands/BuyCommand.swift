@@ -15,7 +15,7 @@ enum BuyCommand: Command {
             75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'buy' takes one <PRODUCT_ID>") }
         guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman products'") }
         var quantity = 1
@@ -23,38 +23,38 @@ enum BuyCommand: Command {
             guard let number = Int(value) else { throw .usage("--quantity takes a number, not '\(value)'") }
             quantity = number
         }
-        let context = try DeviceContext.open(arguments, console: console)
-        let catalog = context.catalog
+        let session = try DeviceContext.open(arguments, context: context)
+        let catalog = session.catalog
         let result = try playerCall { () throws(PlayerError) in
-            try context.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog))
+            try session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         }
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):
             let price = catalog.product(id)?.price ?? "?"
-            console.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
+            context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
             if let installed {
-                console.out("\(name) is unlocked. " + context.describe(installed, id))
+                context.out("\(name) is unlocked. " + session.describe(installed, id))
             } else {
-                let service = context.store.service
-                console.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
+                let service = session.store.service
+                context.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
             }
             return .ok
         case .alreadyOwned(let entitlement, let installed):
-            console.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
-            if case .alreadyInstalled = installed {} else { console.out(context.describe(installed, id)) }
+            context.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
+            if case .alreadyInstalled = installed {} else { context.out(session.describe(installed, id)) }
             return .ok
         case .failed(let transaction):
-            console.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")
+            context.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")
             return .storeRefused
         case .deferred(let transaction):
-            console.out("Waiting for approval: transaction \(transaction.id) is deferred (ask to buy).")
-            console.out("Approve it with 'hangman store approve \(transaction.id)' or decline with 'hangman store decline \(transaction.id)'.")
-            console.out("Once approved, the next hangman command installs it.")
+            context.out("Waiting for approval: transaction \(transaction.id) is deferred (ask to buy).")
+            context.out("Approve it with 'hangman store approve \(transaction.id)' or decline with 'hangman store decline \(transaction.id)'.")
+            context.out("Once approved, the next hangman command installs it.")
             return .deferred
         case .interrupted(let transaction):
-            console.out("The purchase was interrupted: transaction \(transaction.id) needs your action.")
-            console.out("Complete it with 'hangman store resolve \(transaction.id)'; the next hangman command then installs it.")
+            context.out("The purchase was interrupted: transaction \(transaction.id) needs your action.")
+            context.out("Complete it with 'hangman store resolve \(transaction.id)'; the next hangman command then installs it.")
             return .deferred
         }
     }

@@ -9,16 +9,16 @@ enum CatalogCommand {
         ],
         discussion: "See 'hangman catalog <subcommand> --help'.")
 
-    static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard let first = arguments.first else {
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
         }
         let rest = Array(arguments.dropFirst())
         switch first {
-        case "update": return try CatalogUpdateCommand.main(rest, console: console)
+        case "update": return try CatalogUpdateCommand.main(rest, context: context)
         case "--help", "-h", "help":
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
         default:
             throw .usage("unknown subcommand 'catalog \(first)' (update)")

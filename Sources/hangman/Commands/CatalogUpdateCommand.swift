@@ -16,15 +16,15 @@ enum CatalogUpdateCommand: Command {
             (nothing is written), 66 no catalog, 73 cannot write the catalog.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'catalog update' takes no arguments (the folder is --packs <DIR>)") }
-        let packs = try StoreContext.packsFolder(arguments)
+        let packs = try StoreContext.packsFolder(arguments, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate
         do {
             update = try CatalogPublisher(folder: packs).update()
         } catch {
-            for problem in error.problems { console.error(problem) }
+            for problem in error.problems { context.error(problem) }
             switch error.kind {
             case .missing: throw .missing("no catalog in \(packs)")
             case .invalid: throw .invalid("the catalog in \(packs) was not updated")
@@ -38,7 +38,7 @@ enum CatalogUpdateCommand: Command {
             } else {
                 line += " (recorded)"
             }
-            console.out(line)
+            context.out(line)
         }
         let catalog = update.catalog
         let archives = Set(catalog.basePacks.map(\.file) + catalog.products.compactMap { product -> String? in
@@ -46,9 +46,9 @@ enum CatalogUpdateCommand: Command {
         }).count
         if update.wroteCatalog {
             let was = update.previousVersion.map { " (was \($0))" } ?? ""
-            console.out("\(path): CatalogVersion \(update.version)\(was), \(archives) archives, currency \(catalog.currency).")
+            context.out("\(path): CatalogVersion \(update.version)\(was), \(archives) archives, currency \(catalog.currency).")
         } else {
-            console.out("\(path) is up to date: CatalogVersion \(update.version), \(archives) archives.")
+            context.out("\(path) is up to date: CatalogVersion \(update.version), \(archives) archives.")
         }
         return .ok
     }

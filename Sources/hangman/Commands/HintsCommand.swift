@@ -12,22 +12,22 @@ enum HintsCommand: Command {
         ] + StoreContext.options,
         subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")])
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
-        let context = try StoreContext.open(arguments, console: console)
-        let service = context.service
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+        let store = try StoreContext.open(arguments, context: context)
+        let service = store.service
         switch arguments.positionals {
         case []:
             let balance = try storeCall { () throws(StoreError) in try service.hintBalance() }
-            console.out(arguments.has("--json") ? "{\"hints\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
+            context.out(arguments.has("--json") ? "{\"hints\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
             return .ok
         case ["spend"]:
             var random = SystemRandomNumberGenerator()
             let key = arguments.value("--key") ?? "cli-" + String(random.next(), radix: 16)
             let spend = try storeCall { () throws(StoreError) in try service.spendHint(idempotencyKey: key) }
             if arguments.has("--json") {
-                console.out("{\"hints\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
+                context.out("{\"hints\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
             } else {
-                console.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
+                context.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
             }
             return .ok
         default:

@@ -18,11 +18,11 @@ enum InstallCommand: Command {
             catalog records, 64 unknown pack.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'install' takes one <PRODUCT_ID>") }
         guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman packs'") }
-        let context = try DeviceContext.open(arguments, console: console)
-        console.out(context.describe(try context.install(id), id))
+        let session = try DeviceContext.open(arguments, context: context)
+        context.out(session.describe(try session.install(id, context: context), id))
         return .ok
     }
 }
@@ -37,21 +37,21 @@ enum UpdateCommand: Command {
         options: StoreContext.options,
         discussion: "An older version than the one installed is refused (exit 65).")
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count <= 1 else { throw .usage("'update' takes at most one <PRODUCT_ID>") }
         var target: ProductID?
         if let text = arguments.positionals.first {
             guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not installed: see 'hangman packs'") }
             target = id
         }
-        let context = try DeviceContext.open(arguments, console: console)
-        let catalog = context.catalog
+        let session = try DeviceContext.open(arguments, context: context)
+        let catalog = session.catalog
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
         let updated = try playerCall { () throws(PlayerError) in
-            try context.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog) }
+            try session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         }
         for (id, outcome) in updated {
-            console.out(context.describe(outcome, id).replacingAlreadyInstalled())
+            context.out(session.describe(outcome, id).replacingAlreadyInstalled())
         }
         return .ok
     }
@@ -71,19 +71,19 @@ enum UninstallCommand: Command {
         usage: ["hangman uninstall <PRODUCT_ID>"],
         options: StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first, let id = ProductID(rawValue: text) else {
             throw .usage("'uninstall' takes one <PRODUCT_ID>")
         }
-        let context = try DeviceContext.open(arguments, console: console)
-        if try deviceCall({ () throws(DeviceError) in try context.device.uninstall(id) }) {
-            let service = context.store.service
+        let session = try DeviceContext.open(arguments, context: context)
+        if try deviceCall({ () throws(DeviceError) in try session.device.uninstall(id) }) {
+            let service = session.store.service
             let owned = try storeCall { () throws(StoreError) in try service.entitlements() }.contains { $0.productID == id && $0.isActive }
-            let name = context.catalog.product(id)?.displayName ?? id.rawValue
-            let isBase = context.catalog.basePack(id) != nil
-            console.out("Uninstalled \(name). " + (owned || isBase ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."))
+            let name = session.catalog.product(id)?.displayName ?? id.rawValue
+            let isBase = session.catalog.basePack(id) != nil
+            context.out("Uninstalled \(name). " + (owned || isBase ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."))
         } else {
-            console.out("\(id) is not installed: nothing to do.")
+            context.out("\(id) is not installed: nothing to do.")
         }
         return .ok
     }
@@ -98,13 +98,13 @@ enum ResetCommand: Command {
         options: [.init(names: ["--yes"], value: nil, help: "Confirm.")] + StoreContext.options,
         discussion: "The account stays: purchases and hints. 'hangman restore' brings every pack back.")
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'reset' takes no arguments") }
         guard arguments.has("--yes") else { throw .usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
-        let store = try StoreContext.open(arguments, console: console)
+        let store = try StoreContext.open(arguments, context: context)
         let folder = DeviceContext.folder(home: store.home)
         try deviceCall { () throws(DeviceError) in try DeviceStore.erase(folder: folder) }
-        console.out("Deleted this device's state (\(folder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
+        context.out("Deleted this device's state (\(folder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
         return .ok
     }
 }

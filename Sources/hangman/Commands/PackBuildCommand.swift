@@ -18,7 +18,7 @@ enum PackBuildCommand: Command {
             Exit status: 0 built, 65 the folder is not a valid pack, 66 no such folder, 73 cannot write.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count == 1, let folder = arguments.positionals.first else {
             throw .usage("'pack build' takes one source folder <DIR>")
         }
@@ -34,7 +34,7 @@ enum PackBuildCommand: Command {
         do {
             built = try builder.build(folder: folder)
         } catch {
-            for problem in error.problems { console.error("\(folder): \(problem)") }
+            for problem in error.problems { context.error("\(folder): \(problem)") }
             if error.problems.contains(where: { $0.kind == .missingFile }) {
                 throw .missing("no such folder '\(folder)'")
             }
@@ -45,7 +45,7 @@ enum PackBuildCommand: Command {
         } catch {
             throw .cannotCreate(error.problems.map(\.description).joined(separator: "; "))
         }
-        console.out("\(output): \(PackText.oneLine(built.pack)), \(built.archive.size) bytes, sha256 \(built.archive.sha256.hex)")
+        context.out("\(output): \(PackText.oneLine(built.pack)), \(built.archive.size) bytes, sha256 \(built.archive.sha256.hex)")
         return .ok
     }
 

@@ -15,19 +15,19 @@ enum PackCommand {
             *.plist word lists. See 'hangman pack <subcommand> --help'.
             """)
 
-    static func run(_ arguments: [String], console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard let first = arguments.first else {
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
         }
         let rest = Array(arguments.dropFirst())
         switch first {
-        case "build": return try PackBuildCommand.main(rest, console: console)
-        case "verify": return try PackVerifyCommand.main(rest, console: console)
-        case "inspect": return try PackInspectCommand.main(rest, console: console)
-        case "keygen": return try PackKeygenCommand.main(rest, console: console)
+        case "build": return try PackBuildCommand.main(rest, context: context)
+        case "verify": return try PackVerifyCommand.main(rest, context: context)
+        case "inspect": return try PackInspectCommand.main(rest, context: context)
+        case "keygen": return try PackKeygenCommand.main(rest, context: context)
         case "--help", "-h", "help":
-            console.out(spec.helpText)
+            context.out(spec.helpText)
             return .ok
         default:
             throw .usage("unknown subcommand 'pack \(first)' (build, verify, inspect, keygen)")

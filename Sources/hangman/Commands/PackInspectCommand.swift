@@ -10,7 +10,7 @@ enum PackInspectCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")],
         discussion: "Exit status: 0 a valid pack, 65 an invalid one (its problems are listed), 66 no such file.")
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw .usage("'pack inspect' takes one <FILE>")
         }
@@ -19,9 +19,9 @@ enum PackInspectCommand: Command {
             throw .missing("\(path): no such file")
         }
         if arguments.has("--json") {
-            console.out(JSONText.encode(PackReportJSON(file: path, result, details: true)))
+            context.out(JSONText.encode(PackReportJSON(file: path, result, details: true)))
         } else {
-            console.out(PackText.inspection(path: path, result))
+            context.out(PackText.inspection(path: path, result))
         }
         return result.isValid ? .ok : .dataError
     }

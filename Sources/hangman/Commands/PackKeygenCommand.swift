@@ -15,12 +15,12 @@ enum PackKeygenCommand: Command {
             'hangman pack verify --key NAME.pub FILE'. Keep NAME.key secret.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'pack keygen' takes no arguments; use --output <NAME>") }
         let base = arguments.value("--output") ?? "pack-signing"
         let key = SigningKey.generate()
         try KeyFiles.write(key, secretPath: base + ".key", publicPath: base + ".pub", replace: arguments.has("--force"))
-        console.out("wrote \(base).key (secret) and \(base).pub; key id \(key.publicKey.keyID)")
+        context.out("wrote \(base).key (secret) and \(base).pub; key id \(key.publicKey.keyID)")
         return .ok
     }
 }

@@ -17,7 +17,7 @@ enum PackVerifyCommand: Command {
             Exit status: 0 all packs are valid, 65 a pack is invalid, 66 a file is missing, 64 bad usage.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard !arguments.positionals.isEmpty else { throw .usage("'pack verify' needs at least one <FILE>") }
         var verifier = PackVerifier()
         if let keyPath = arguments.value("--key") {
@@ -39,15 +39,15 @@ enum PackVerifyCommand: Command {
                 continue
             }
             if result.isValid, let pack = result.pack {
-                console.out("\(path): ok: \(PackText.oneLine(pack))")
+                context.out("\(path): ok: \(PackText.oneLine(pack))")
             } else {
                 for problem in result.problems {
-                    console.out("\(path): \(problem)")
+                    context.out("\(path): \(problem)")
                 }
             }
         }
         if arguments.has("--json") {
-            console.out(JSONText.encode(VerifyReportJSON(valid: code == .ok, packs: reports)))
+            context.out(JSONText.encode(VerifyReportJSON(valid: code == .ok, packs: reports)))
         }
         return code
     }

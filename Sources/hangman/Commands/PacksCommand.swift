@@ -22,23 +22,23 @@ enum PacksCommand: Command {
         var state: String
     }
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'packs' takes no arguments") }
-        let context = try DeviceContext.open(arguments, console: console)
-        let rows = try playerCall { () throws(PlayerError) in try context.player.packs() }.map { pack in
+        let session = try DeviceContext.open(arguments, context: context)
+        let rows = try playerCall { () throws(PlayerError) in try session.player.packs() }.map { pack in
             Row(productID: pack.productID.rawValue, name: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price ?? "free",
                 words: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue)
         }
         if arguments.has("--json") {
-            console.out(JSONText.encode(rows))
+            context.out(JSONText.encode(rows))
             return .ok
         }
         var table = [["PACK", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
         for row in rows {
             table.append([row.productID, row.name, row.kind, row.price, PackText.grouped(row.words), row.installedVersion ?? "-", row.state])
         }
-        console.out(StoreText.table(table))
+        context.out(StoreText.table(table))
         return .ok
     }
 }

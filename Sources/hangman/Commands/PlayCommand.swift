@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Device
 import FoundationEssentials
 import HangmanGame
@@ -29,39 +26,37 @@ enum PlayCommand: Command {
             \(GameScreen.plainFormat)
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'play' takes no arguments; see 'hangman play --help'") }
         var lives = Game.defaultLives
         if let text = arguments.value("--lives") {
             guard let number = Int(text), (1...26).contains(number) else { throw .usage("--lives takes a number from 1 to 26, not '\(text)'") }
             lives = number
         }
-        var system = SystemRandomNumberGenerator()
-        var generator = SeededGenerator(seed: system.next())
+        var generator = SeededGenerator(seed: context.randomSeed())
         if let text = arguments.value("--seed") {
             guard let seed = UInt64(text) else { throw .usage("--seed takes a non-negative number, not '\(text)'") }
             generator = SeededGenerator(seed: seed)
         }
-        let context = try DeviceContext.open(arguments, console: console)
-        let packs = try choosePacks(arguments.values["--pack"] ?? [], context: context)
-        let environment = ProcessInfo.processInfo.environment
-        let terminal = isatty(0) == 1 && isatty(1) == 1
+        let session = try DeviceContext.open(arguments, context: context)
+        let packs = try choosePacks(arguments.values["--pack"] ?? [], session: session)
+        let environment = context.environment
+        let terminal = context.inputIsTerminal && context.outputIsTerminal
         let plain = arguments.has("--plain") || !terminal
         let colour = !plain && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         let loop = PlayLoop(
-            context: context, screen: GameScreen(console: console, plain: plain, colour: colour), reader: LineReader(),
+            deviceContext: session, screen: GameScreen(context: context, plain: plain, colour: colour), reader: LineReader(context.input),
             packs: packs, category: arguments.value("--category"), lives: lives)
-        LineReader.catchInterrupts()
         return try loop.run(fresh: arguments.has("--new"), generator: &generator)
     }
 
     /// The packs to draw words from: installed and unlocked, narrowed by `--pack`.
-    static func choosePacks(_ requested: [String], context: DeviceContext) throws(CommandFailure) -> [InstalledPack] {
+    static func choosePacks(_ requested: [String], session: DeviceContext) throws(CommandFailure) -> [InstalledPack] {
         var ids: [ProductID] = []
         for text in requested {
             guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a pack identifier: see 'hangman packs'") }
             ids.append(id)
         }
-        return try playerCall { () throws(PlayerError) in try context.player.playablePacks(ids) }
+        return try playerCall { () throws(PlayerError) in try session.player.playablePacks(ids) }
     }
 }

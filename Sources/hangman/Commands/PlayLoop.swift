@@ -5,17 +5,17 @@ import WordPacks
 
 /// The conversation of `hangman play`: read a line, play it, draw the result; game after game.
 struct PlayLoop {
-    let context: DeviceContext
+    let deviceContext: DeviceContext
     let screen: GameScreen
     let reader: LineReader
     let packs: [InstalledPack]
     let category: String?
     let lives: Int
 
-    var service: any PackService { context.store.service }
+    var service: any PackService { deviceContext.store.service }
 
     /// The consumable the game offers when hints run out.
-    var hintProduct: Product? { context.catalog.hintOffer }
+    var hintProduct: Product? { deviceContext.catalog.hintOffer }
 
     func run(fresh: Bool, generator: inout SeededGenerator) throws(CommandFailure) -> ExitCode {
         var fresh = fresh
@@ -23,7 +23,7 @@ struct PlayLoop {
             let started: GameSession?
             do {
                 started = try GameSession.start(
-                    device: context.device, service: service, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
+                    device: deviceContext.device, service: service, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
             } catch {
                 throw CommandFailure(code: .ioError, message: error.message)
             }

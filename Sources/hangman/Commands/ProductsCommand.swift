@@ -8,13 +8,13 @@ enum ProductsCommand: Command {
         usage: ["hangman products [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'products' takes no arguments") }
-        let context = try StoreContext.open(arguments, console: console)
-        let products = context.service.catalog.products
+        let store = try StoreContext.open(arguments, context: context)
+        let products = store.service.catalog.products
         if arguments.has("--json") {
-            let currency = context.service.catalog.currency
-            console.out(JSONText.encode(products.map { ProductJSON($0, currency: currency) }))
+            let currency = store.service.catalog.currency
+            context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency) }))
             return .ok
         }
         var rows = [["PRODUCT", "TYPE", "PRICE", "NAME", "CONTENT"]]
@@ -26,7 +26,7 @@ enum ProductsCommand: Command {
             }
             rows.append([product.id.rawValue, product.typeName, product.price, product.displayName, content])
         }
-        console.out(StoreText.table(rows))
+        context.out(StoreText.table(rows))
         return .ok
     }
 }

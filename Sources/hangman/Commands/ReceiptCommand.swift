@@ -18,9 +18,9 @@ enum ReceiptCommand: Command {
             Exit status: 0 only for status 0, 65 otherwise, 66 no such file.
             """)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
-        let context = try StoreContext.open(arguments, console: console)
-        let service = context.service
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+        let store = try StoreContext.open(arguments, context: context)
+        let service = store.service
         let words = arguments.positionals
         if words.isEmpty {
             let receipt = try storeCall { () throws(StoreError) in try service.receipt() }
@@ -30,11 +30,11 @@ enum ReceiptCommand: Command {
                 } catch {
                     throw .cannotCreate("cannot write \(path): \(error)")
                 }
-                console.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
+                context.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
             } else if arguments.has("--json") {
-                console.out(JSONText.encode(ReceiptJSON(receipt.payload)))
+                context.out(JSONText.encode(ReceiptJSON(receipt.payload)))
             } else {
-                console.out(String(decoding: receipt.bytes, as: UTF8.self), terminator: "")
+                context.out(String(decoding: receipt.bytes, as: UTF8.self), terminator: "")
             }
             return .ok
         }
@@ -43,9 +43,9 @@ enum ReceiptCommand: Command {
             guard let data = FileManager.default.contents(atPath: path) else { throw .missing("no such receipt file '\(path)'") }
             let result = service.verifyReceipt([UInt8](data))
             if arguments.has("--json") {
-                console.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
+                context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
             } else {
-                console.out("status \(result.status.rawValue): \(result.message)")
+                context.out("status \(result.status.rawValue): \(result.message)")
             }
             return result.status == .valid ? .ok : .dataError
         }

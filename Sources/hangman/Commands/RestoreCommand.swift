@@ -9,22 +9,22 @@ enum RestoreCommand: Command {
         usage: ["hangman restore [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'restore' takes no arguments") }
-        let context = try DeviceContext.open(arguments, console: console)
-        let catalog = context.catalog
+        let session = try DeviceContext.open(arguments, context: context)
+        let catalog = session.catalog
         let restored = try playerCall { () throws(PlayerError) in
-            try context.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog) }
+            try session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         }
         if arguments.has("--json") {
-            console.out(JSONText.encode(restored.map { EntitlementJSON($0.entitlement) }))
+            context.out(JSONText.encode(restored.map { EntitlementJSON($0.entitlement) }))
             return .ok
         }
         if restored.isEmpty {
-            console.out("Nothing to restore: this account owns no packs.")
+            context.out("Nothing to restore: this account owns no packs.")
         }
         for (entitlement, outcome) in restored {
-            console.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(context.describe(outcome, entitlement.productID))")
+            context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(session.describe(outcome, entitlement.productID))")
         }
         return .ok
     }

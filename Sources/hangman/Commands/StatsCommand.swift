@@ -17,26 +17,26 @@ enum StatsCommand: Command {
         var missDistribution: [String: Int]
     }
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'stats' takes no arguments") }
-        let context = try DeviceContext.open(arguments, console: console)
-        let stats = try deviceCall { () throws(DeviceError) in try context.device.statistics() }
+        let session = try DeviceContext.open(arguments, context: context)
+        let stats = try deviceCall { () throws(DeviceError) in try session.device.statistics() }
         if arguments.has("--json") {
-            console.out(JSONText.encode(Document(
+            context.out(JSONText.encode(Document(
                 played: stats.played, won: stats.won, winRate: stats.winRate, currentStreak: stats.currentStreak, bestStreak: stats.bestStreak,
                 missDistribution: Dictionary(uniqueKeysWithValues: stats.missDistribution.map { (String($0.key), $0.value) }))))
             return .ok
         }
-        console.out("Played          \(stats.played)")
-        console.out("Won             \(stats.won) (\(stats.winRate)%)")
-        console.out("Current streak  \(stats.currentStreak)")
-        console.out("Best streak     \(stats.bestStreak)")
+        context.out("Played          \(stats.played)")
+        context.out("Won             \(stats.won) (\(stats.winRate)%)")
+        context.out("Current streak  \(stats.currentStreak)")
+        context.out("Best streak     \(stats.bestStreak)")
         if !stats.missDistribution.isEmpty {
-            console.out("Misses in won games:")
+            context.out("Misses in won games:")
             let most = stats.missDistribution.values.max() ?? 1
             for misses in stats.missDistribution.keys.sorted() {
                 let count = stats.missDistribution[misses] ?? 0
-                console.out("  \(misses)  " + String(repeating: "#", count: max(1, count * 30 / most)) + " \(count)")
+                context.out("  \(misses)  " + String(repeating: "#", count: max(1, count * 30 / most)) + " \(count)")
             }
         }
         return .ok

@@ -25,17 +25,17 @@ enum StoreCommand: Command {
             ("reset", "Turn every switch off."),
         ])
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
-        let context = try StoreContext.open(arguments, console: console)
-        let service = context.service
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+        let store = try StoreContext.open(arguments, context: context)
+        let service = store.service
         let catalog = service.catalog
         let words = arguments.positionals
         let switches = ["fail-purchases", "ask-to-buy", "interrupt-purchases"]
         if words.isEmpty || words == ["status"] {
             let controls = try storeCall { () throws(StoreError) in try service.controls() }
-            console.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
-            console.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
-            console.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
+            context.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
+            context.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
+            context.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
         } else if words.count == 2, switches.contains(words[0]) {
             let (name, value) = (words[0], words[1])
             guard value == "on" || value == "off" else { throw .usage("'store \(name)' takes on or off, not '\(value)'") }
@@ -46,36 +46,36 @@ enum StoreCommand: Command {
             default: controls.interruptPurchases = value == "on"
             }
             try storeCall { () throws(StoreError) in try service.setControls(controls) }
-            console.out("\(name) is \(value)")
+            context.out("\(name) is \(value)")
         } else if words.count == 2, ["approve", "decline", "resolve", "refund"].contains(words[0]) {
             let (action, text) = (words[0], words[1])
             guard let id = TransactionID(rawValue: text) else { throw .usage("'\(text)' is not a transaction id (16 hex digits): see 'hangman transactions'") }
             switch action {
             case "approve":
                 let transaction = try storeCall { () throws(StoreError) in try service.approve(id) }
-                console.out("Approved: \(StoreText.transactionLine(transaction, catalog: catalog))")
+                context.out("Approved: \(StoreText.transactionLine(transaction, catalog: catalog))")
             case "decline":
                 let transaction = try storeCall { () throws(StoreError) in try service.decline(id) }
-                console.out("Declined: \(StoreText.transactionLine(transaction, catalog: catalog))")
+                context.out("Declined: \(StoreText.transactionLine(transaction, catalog: catalog))")
             case "resolve":
                 let transaction = try storeCall { () throws(StoreError) in try service.resolve(id) }
-                console.out("Resolved: \(StoreText.transactionLine(transaction, catalog: catalog))")
+                context.out("Resolved: \(StoreText.transactionLine(transaction, catalog: catalog))")
             default:
                 let refund = try storeCall { () throws(StoreError) in try service.refund(id) }
                 let name = StoreText.productName(refund.transaction.productID, catalog: catalog)
                 if refund.transaction.isConsumable {
                     let balance = try storeCall { () throws(StoreError) in try service.hintBalance() }
-                    console.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
+                    context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
                 } else {
-                    console.out("Refunded \(name): the pack is locked again.")
+                    context.out("Refunded \(name): the pack is locked again.")
                 }
             }
         } else if words == ["clear"] {
             try storeCall { () throws(StoreError) in try service.clear() }
-            console.out("The purchase history is empty.")
+            context.out("The purchase history is empty.")
         } else if words == ["reset"] {
             try storeCall { () throws(StoreError) in try service.reset() }
-            console.out("Every switch is off.")
+            context.out("Every switch is off.")
         } else {
             throw .usage("unknown 'store' arguments: \(arguments.positionals.joined(separator: " ")) (see 'hangman store --help')")
         }

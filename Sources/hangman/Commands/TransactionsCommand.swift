@@ -8,17 +8,17 @@ enum TransactionsCommand: Command {
         usage: ["hangman transactions [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, console: Console) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
         guard arguments.positionals.isEmpty else { throw .usage("'transactions' takes no arguments") }
-        let context = try StoreContext.open(arguments, console: console)
-        let service = context.service
+        let store = try StoreContext.open(arguments, context: context)
+        let service = store.service
         let transactions = try storeCall { () throws(StoreError) in try service.transactions() }
         if arguments.has("--json") {
-            console.out(JSONText.encode(transactions.map(TransactionJSON.init)))
+            context.out(JSONText.encode(transactions.map(TransactionJSON.init)))
         } else if transactions.isEmpty {
-            console.out("No transactions yet: see 'hangman products'.")
+            context.out("No transactions yet: see 'hangman products'.")
         } else {
-            for transaction in transactions { console.out(StoreText.transactionLine(transaction, catalog: service.catalog)) }
+            for transaction in transactions { context.out(StoreText.transactionLine(transaction, catalog: service.catalog)) }
         }
         return .ok
     }

@@ -4,7 +4,7 @@ import HangmanGame
 /// Draws a game: on a terminal, a gallows, colour and a redrawn screen; otherwise (or with
 /// `--plain`) one line per state in a stable format that a script or a screen reader can follow.
 struct GameScreen {
-    let console: Console
+    let context: CommandContext
     let plain: Bool
     let colour: Bool
 
@@ -36,16 +36,16 @@ struct GameScreen {
         guard plain else { return }
         var line = "GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints)"
         if session.isResumed { line += " resumed" }
-        console.out(line)
+        context.out(line)
     }
 
     /// The state, and the last event's message.
     func show(_ session: GameSession, hints: Int, event: String?, eventPlain: String?) {
         let game = session.game
         if plain {
-            if let eventPlain { console.out(eventPlain) }
+            if let eventPlain { context.out(eventPlain) }
             if game.status == .playing {
-                console.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(hints)")
+                context.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(hints)")
             }
             return
         }
@@ -65,32 +65,32 @@ struct GameScreen {
         lines.append("  Lives: " + paint(hearts, "31") + " (\(game.livesLeft)/\(game.lives))     Used: " + (used(game).isEmpty ? "-" : used(game)))
         lines.append("")
         if let event { lines.append("  " + event) }
-        console.out(lines.joined(separator: "\n"))
+        context.out(lines.joined(separator: "\n"))
     }
 
     func prompt() {
         guard !plain else { return }
-        console.out("  Guess a letter or the word (? hint, buy, help, quit): ", terminator: "")
+        context.out("  Guess a letter or the word (? hint, buy, help, quit): ", terminator: "")
     }
 
     func say(_ text: String, plain plainText: String) {
-        console.out(plain ? plainText : text.hasPrefix("\n") ? text : "  " + text)
+        context.out(plain ? plainText : text.hasPrefix("\n") ? text : "  " + text)
     }
 
     func end(_ session: GameSession) {
         let game = session.game
         if plain {
-            console.out(game.status == .won ? "WON \(game.word) score=\(game.score)" : "LOST \(game.word)")
-            if let clue = game.clue { console.out("CLUE \(clue)") }
-            console.out("AGAIN?")
+            context.out(game.status == .won ? "WON \(game.word) score=\(game.score)" : "LOST \(game.word)")
+            if let clue = game.clue { context.out("CLUE \(clue)") }
+            context.out("AGAIN?")
             return
         }
         let verdict = game.status == .won
             ? paint("You won!", "1;32") + " The word was \(paint(game.word, "1")). Score: \(game.score)."
             : paint("You lost.", "1;31") + " The word was \(paint(game.word, "1"))."
-        console.out("  " + verdict)
-        if let clue = game.clue { console.out("  " + paint(clue, "3")) }
-        console.out("  Play again? [Y/n] ", terminator: "")
+        context.out("  " + verdict)
+        if let clue = game.clue { context.out("  " + paint(clue, "3")) }
+        context.out("  Play again? [Y/n] ", terminator: "")
     }
 
     private func used(_ game: Game) -> String {

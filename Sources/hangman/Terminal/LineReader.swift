@@ -1,14 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
-/// Set by the SIGINT handler; read by the input loop.
-nonisolated(unsafe) private var interruptedBySignal: sig_atomic_t = 0
-
-/// Reads standard input line by line with `read(2)`, so that Ctrl-C interrupts a wait cleanly.
-///
-/// `readLine()` spins forever when a SIGINT handler interrupts it; here the handler only sets a
-/// flag, `read` returns `EINTR`, and `nextLine` reports the interruption.
+/// Reads a command's input line by line. On the process's standard input it reads with
+/// `read(2)` and treats SIGINT as a flag, so that Ctrl-C interrupts a wait cleanly (`readLine()`
+/// spins forever when a SIGINT handler interrupts it); given bytes, it reads those.
 final class LineReader {
     enum Input: Equatable {
         case line(String)
@@ -18,28 +12,26 @@ final class LineReader {
         case interrupted
     }
 
+    private let source: InputSource
     private var buffer: [UInt8] = []
     private var atEnd = false
 
-    /// Routes SIGINT to the flag (no `SA_RESTART`, so a blocked `read` returns).
-    static func catchInterrupts() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in interruptedBySignal = 1 }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
-        // A parent may have started us with SIGINT blocked (signal masks are inherited): unblock it.
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &set, nil)
+    init(_ source: InputSource) {
+        self.source = source
+        switch source {
+        case .standardInput:
+            InterruptSignal.catchIntoFlag()
+        case .bytes(let bytes):
+            buffer = bytes
+            atEnd = true
+        }
     }
 
-    var wasInterrupted: Bool { interruptedBySignal != 0 }
+    var wasInterrupted: Bool { source == .standardInput && InterruptSignal.wasRaised }
 
     func nextLine() -> Input {
         while true {
-            if interruptedBySignal != 0 { return .interrupted }
+            if wasInterrupted { return .interrupted }
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
@@ -51,15 +43,14 @@ final class LineReader {
                 buffer.removeAll()
                 return .line(line)
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.append(contentsOf: chunk[..<count])
+            switch StandardStream.input.read(upTo: 4096) {
+            case .bytes(let chunk):
+                buffer.append(contentsOf: chunk)
                 if buffer.count > 1 << 20 { buffer.removeAll() }  // a line longer than 1 MiB is no guess
-            } else if count == 0 {
+            case .endOfInput, .failed:
                 atEnd = true
-            } else if errno != EINTR {
-                atEnd = true
+            case .interrupted:
+                continue
             }
         }
     }
