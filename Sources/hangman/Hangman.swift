@@ -50,15 +50,16 @@ enum Hangman {
         do {
             return try dispatch(arguments, context: context)
         } catch {
-            context.error("error: \(error.message)")
-            if error.code == .usage {
+            let failure = CommandFailure(error)
+            context.error("error: \(failure.message)")
+            if failure.code == .usage {
                 context.error("Run 'hangman --help' or '<command> --help' for usage.")
             }
-            return error.code
+            return failure.code
         }
     }
 
-    private static func dispatch(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
+    private static func dispatch(_ arguments: [String], context: CommandContext) throws -> ExitCode {
         guard let first = arguments.first else {
             context.out(spec.helpText)
             return .ok
@@ -96,8 +97,8 @@ enum Hangman {
         case "uninstall": return try UninstallCommand.main(rest, context: context)
         case "reset": return try ResetCommand.main(rest, context: context)
         default:
-            if first.hasPrefix("-") { throw .usage("unknown option '\(first)'") }
-            throw .usage("unknown command '\(first)'")
+            if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
+            throw CommandFailure.usage("unknown command '\(first)'")
         }
     }
 }
@@ -105,12 +106,12 @@ enum Hangman {
 /// A leaf command: its interface, and what it does with parsed arguments.
 protocol Command {
     static var spec: CommandSpec { get }
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode
 }
 
 extension Command {
     /// Parses `arguments`, answers `--help`, else runs.
-    static func main(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func main(_ arguments: [String], context: CommandContext) throws -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
             context.out(spec.helpText)

@@ -52,7 +52,7 @@ struct CommandSpec {
     }
 
     /// Parses `arguments` (after the command's own name). `--help` anywhere asks for help.
-    func parse(_ arguments: [String]) throws(CommandFailure) -> ParsedArguments {
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -78,10 +78,10 @@ struct CommandSpec {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.names.contains(name) }) else {
-                throw .usage("unknown option '\(name)' for '\(self.name)'")
+                throw CommandFailure.usage("unknown option '\(name)' for '\(self.name)'")
             }
             if option.value == nil {
-                if inlineValue != nil { throw .usage("option '\(name)' takes no value") }
+                if inlineValue != nil { throw CommandFailure.usage("option '\(name)' takes no value") }
                 parsed.flags.insert(option.canonical)
                 continue
             }
@@ -92,10 +92,10 @@ struct CommandSpec {
                 value = arguments[index]
                 index += 1
             } else {
-                throw .usage("option '\(name)' needs a value <\(option.value ?? "VALUE")>")
+                throw CommandFailure.usage("option '\(name)' needs a value <\(option.value ?? "VALUE")>")
             }
             if !option.repeatable && parsed.values[option.canonical] != nil {
-                throw .usage("option '\(name)' is given twice")
+                throw CommandFailure.usage("option '\(name)' is given twice")
             }
             parsed.values[option.canonical, default: []].append(value)
         }

@@ -16,13 +16,11 @@ struct DeviceContext {
 
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
-    static func open(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> DeviceContext {
+    static func open(_ arguments: ParsedArguments, context: CommandContext) throws -> DeviceContext {
         let store = try StoreContext.open(arguments, context: context)
-        let device = try deviceCall { () throws(DeviceError) in try DeviceStore(folder: folder(home: store.home)) }
+        let device = try DeviceStore(folder: folder(home: store.home))
         let player = Player(service: store.service, device: device, clock: context.clock)
-        let report = try playerCall { () throws(PlayerError) in
-            try player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
-        }
+        let report = try player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         let session = DeviceContext(store: store, player: player)
         for id in report.basePacks {
             let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
@@ -43,9 +41,9 @@ struct DeviceContext {
     }
 
     /// Installs a pack, drawing a progress bar on a terminal (standard error), nothing otherwise.
-    func install(_ id: ProductID, context: CommandContext) throws(CommandFailure) -> InstallOutcome {
+    func install(_ id: ProductID, context: CommandContext) throws -> InstallOutcome {
         let bar = ProgressBar.forInstall(of: id, catalog: catalog, context: context)
-        return try playerCall { () throws(PlayerError) in try player.install(id, progress: bar) }
+        return try player.install(id, progress: bar)
     }
 
     /// `Installed iOS Words 1.0 (197 words).` and the like.
@@ -56,42 +54,6 @@ struct DeviceContext {
         case .installed(let version): return "Installed \(name) \(version)\(words)."
         case .updated(let old, let new): return "Updated \(name) from \(old) to \(new)\(words)."
         case .alreadyInstalled(let version): return "\(name) \(version) is already installed: nothing to do."
-        }
-    }
-}
-
-/// Runs a player-session call, mapping its error to an exit code.
-func playerCall<T>(_ body: () throws(PlayerError) -> T) throws(CommandFailure) -> T {
-    do {
-        return try body()
-    } catch {
-        switch error {
-        case .store(let storeError): throw CommandFailure(store: storeError)
-        case .device(let deviceError): throw CommandFailure(device: deviceError)
-        }
-    }
-}
-
-/// Runs a device call, mapping its error to an exit code.
-func deviceCall<T>(_ body: () throws(DeviceError) -> T) throws(CommandFailure) -> T {
-    do {
-        return try body()
-    } catch {
-        throw CommandFailure(device: error)
-    }
-}
-
-extension CommandFailure {
-    /// The exit code a device error deserves.
-    init(device error: DeviceError) {
-        switch error.kind {
-        case .notEntitled: self = CommandFailure(code: .notEntitled, message: error.message)
-        case .unknownPack, .notInstalled: self = .usage(error.message)
-        case .invalidPack:
-            let details = error.problems.prefix(10).map { "\n  \($0)" }.joined()
-            self = .invalid(error.message + details)
-        case .olderVersion: self = .invalid(error.message)
-        case .storage: self = CommandFailure(code: .ioError, message: error.message)
         }
     }
 }

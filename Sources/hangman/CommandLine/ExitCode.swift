@@ -1,3 +1,6 @@
+import Device
+import Store
+
 /// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help` and the README.
 enum ExitCode: Int32 {
     /// Success.
@@ -22,7 +25,7 @@ enum ExitCode: Int32 {
     case interrupted = 130
 }
 
-/// Why a command failed, mapped to an exit code in one place (`Hangman.run`).
+/// Why a command failed: an exit code and the words for standard error.
 struct CommandFailure: Error {
     var code: ExitCode
     var message: String
@@ -31,4 +34,37 @@ struct CommandFailure: Error {
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(code: .dataError, message: message) }
     static func missing(_ message: String) -> CommandFailure { CommandFailure(code: .noInput, message: message) }
     static func cannotCreate(_ message: String) -> CommandFailure { CommandFailure(code: .cannotCreate, message: message) }
+}
+
+extension CommandFailure {
+    /// The one mapping from what a command can throw to an exit code and a message.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CommandFailure:
+            self = failure
+        case let error as PlayerError:
+            switch error {
+            case .store(let store): self.init(store)
+            case .device(let device): self.init(device)
+            }
+        case let error as StoreError:
+            switch error.kind {
+            case .unknownProduct, .invalidRequest, .unknownTransaction: self = .usage(error.message)
+            case .wrongState: self = .invalid(error.message)
+            case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
+            case .storage: self.init(code: .ioError, message: error.message)
+            }
+        case let error as DeviceError:
+            switch error.kind {
+            case .notEntitled: self.init(code: .notEntitled, message: error.message)
+            case .unknownPack, .notInstalled: self = .usage(error.message)
+            case .invalidPack:
+                self = .invalid(error.message + error.problems.prefix(10).map { "\n  \($0)" }.joined())
+            case .olderVersion: self = .invalid(error.message)
+            case .storage: self.init(code: .ioError, message: error.message)
+            }
+        default:
+            self.init(code: .ioError, message: "\(error)")
+        }
+    }
 }

@@ -23,7 +23,7 @@ struct StoreContext {
 
     /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
     /// crash left unfinished (reported on standard error).
-    static func open(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> StoreContext {
+    static func open(_ arguments: ParsedArguments, context: CommandContext) throws -> StoreContext {
         let environment = context.environment
         let home = arguments.value("--home") ?? nonEmpty(environment["HANGMAN_HOME"]) ?? defaultHome(environment)
         let packs = try packsFolder(arguments, context: context)
@@ -32,23 +32,19 @@ struct StoreContext {
             catalog = try Catalog.load(folder: packs)
         } catch {
             for problem in error.problems { context.error(problem) }
-            throw error.isMissing ? .missing("no catalog in \(packs)") : .invalid("the catalog in \(packs) is invalid")
+            throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
-        do {
-            let service = try EmbeddedPackService(catalog: catalog, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
-            for transaction in try service.recoverUnfinished() {
-                context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
-            }
-            return StoreContext(home: home, packs: packs, service: service)
-        } catch {
-            throw CommandFailure(store: error)
+        let service = try EmbeddedPackService(catalog: catalog, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
+        for transaction in try service.recoverUnfinished() {
+            context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
         }
+        return StoreContext(home: home, packs: packs, service: service)
     }
 
     /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`.
-    static func packsFolder(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> String {
+    static func packsFolder(_ arguments: ParsedArguments, context: CommandContext) throws -> String {
         guard let packs = arguments.value("--packs") ?? nonEmpty(context.environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
-            throw .missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+            throw CommandFailure.missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
         }
         return packs
     }
@@ -76,26 +72,5 @@ struct StoreContext {
         }
         candidates.append(FileManager.default.currentDirectoryPath + "/Packs")
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + Catalog.fileName) }
-    }
-}
-
-extension CommandFailure {
-    /// The exit code a store error deserves.
-    init(store error: StoreError) {
-        switch error.kind {
-        case .unknownProduct, .invalidRequest, .unknownTransaction: self = .usage(error.message)
-        case .wrongState: self = CommandFailure(code: .dataError, message: error.message)
-        case .notEnoughHints, .notEntitled: self = CommandFailure(code: .notEntitled, message: error.message)
-        case .storage: self = CommandFailure(code: .ioError, message: error.message)
-        }
-    }
-}
-
-/// Runs a store call, mapping its error.
-func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CommandFailure) -> T {
-    do {
-        return try body()
-    } catch {
-        throw CommandFailure(store: error)
     }
 }

@@ -15,19 +15,17 @@ enum BuyCommand: Command {
             75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'buy' takes one <PRODUCT_ID>") }
-        guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman products'") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw CommandFailure.usage("'buy' takes one <PRODUCT_ID>") }
+        guard let id = ProductID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not a product identifier: see 'hangman products'") }
         var quantity = 1
         if let value = arguments.value("--quantity") {
-            guard let number = Int(value) else { throw .usage("--quantity takes a number, not '\(value)'") }
+            guard let number = Int(value) else { throw CommandFailure.usage("--quantity takes a number, not '\(value)'") }
             quantity = number
         }
         let session = try DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
-        let result = try playerCall { () throws(PlayerError) in
-            try session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
-        }
+        let result = try session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):
@@ -37,7 +35,7 @@ enum BuyCommand: Command {
                 context.out("\(name) is unlocked. " + session.describe(installed, id))
             } else {
                 let service = session.store.service
-                context.out("+\(transaction.hintsCredited) hints. Balance: \(try storeCall { () throws(StoreError) in try service.hintBalance() }) hints.")
+                context.out("+\(transaction.hintsCredited) hints. Balance: \(try service.hintBalance()) hints.")
             }
             return .ok
         case .alreadyOwned(let entitlement, let installed):

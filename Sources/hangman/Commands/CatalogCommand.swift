@@ -9,7 +9,7 @@ enum CatalogCommand {
         ],
         discussion: "See 'hangman catalog <subcommand> --help'.")
 
-    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: [String], context: CommandContext) throws -> ExitCode {
         guard let first = arguments.first else {
             context.out(spec.helpText)
             return .ok
@@ -21,7 +21,7 @@ enum CatalogCommand {
             context.out(spec.helpText)
             return .ok
         default:
-            throw .usage("unknown subcommand 'catalog \(first)' (update)")
+            throw CommandFailure.usage("unknown subcommand 'catalog \(first)' (update)")
         }
     }
 }

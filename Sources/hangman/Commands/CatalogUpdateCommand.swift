@@ -16,8 +16,8 @@ enum CatalogUpdateCommand: Command {
             (nothing is written), 66 no catalog, 73 cannot write the catalog.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'catalog update' takes no arguments (the folder is --packs <DIR>)") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'catalog update' takes no arguments (the folder is --packs <DIR>)") }
         let packs = try StoreContext.packsFolder(arguments, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate
@@ -26,9 +26,9 @@ enum CatalogUpdateCommand: Command {
         } catch {
             for problem in error.problems { context.error(problem) }
             switch error.kind {
-            case .missing: throw .missing("no catalog in \(packs)")
-            case .invalid: throw .invalid("the catalog in \(packs) was not updated")
-            case .cannotWrite: throw .cannotCreate("cannot write \(path)")
+            case .missing: throw CommandFailure.missing("no catalog in \(packs)")
+            case .invalid: throw CommandFailure.invalid("the catalog in \(packs) was not updated")
+            case .cannotWrite: throw CommandFailure.cannotCreate("cannot write \(path)")
             }
         }
         for change in update.changes {

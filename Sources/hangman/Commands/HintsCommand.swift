@@ -12,18 +12,18 @@ enum HintsCommand: Command {
         ] + StoreContext.options,
         subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")])
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let store = try StoreContext.open(arguments, context: context)
         let service = store.service
         switch arguments.positionals {
         case []:
-            let balance = try storeCall { () throws(StoreError) in try service.hintBalance() }
+            let balance = try service.hintBalance()
             context.out(arguments.has("--json") ? "{\"hints\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
             return .ok
         case ["spend"]:
             var random = SystemRandomNumberGenerator()
             let key = arguments.value("--key") ?? "cli-" + String(random.next(), radix: 16)
-            let spend = try storeCall { () throws(StoreError) in try service.spendHint(idempotencyKey: key) }
+            let spend = try service.spendHint(idempotencyKey: key)
             if arguments.has("--json") {
                 context.out("{\"hints\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
             } else {
@@ -31,7 +31,7 @@ enum HintsCommand: Command {
             }
             return .ok
         default:
-            throw .usage("unknown 'hints' arguments: \(arguments.positionals.joined(separator: " ")) (try 'hints' or 'hints spend')")
+            throw CommandFailure.usage("unknown 'hints' arguments: \(arguments.positionals.joined(separator: " ")) (try 'hints' or 'hints spend')")
         }
     }
 }

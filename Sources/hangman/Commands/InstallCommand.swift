@@ -18,9 +18,9 @@ enum InstallCommand: Command {
             catalog records, 64 unknown pack.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw .usage("'install' takes one <PRODUCT_ID>") }
-        guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a product identifier: see 'hangman packs'") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw CommandFailure.usage("'install' takes one <PRODUCT_ID>") }
+        guard let id = ProductID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not a product identifier: see 'hangman packs'") }
         let session = try DeviceContext.open(arguments, context: context)
         context.out(session.describe(try session.install(id, context: context), id))
         return .ok
@@ -37,19 +37,17 @@ enum UpdateCommand: Command {
         options: StoreContext.options,
         discussion: "An older version than the one installed is refused (exit 65).")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.count <= 1 else { throw .usage("'update' takes at most one <PRODUCT_ID>") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.count <= 1 else { throw CommandFailure.usage("'update' takes at most one <PRODUCT_ID>") }
         var target: ProductID?
         if let text = arguments.positionals.first {
-            guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not installed: see 'hangman packs'") }
+            guard let id = ProductID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not installed: see 'hangman packs'") }
             target = id
         }
         let session = try DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
-        let updated = try playerCall { () throws(PlayerError) in
-            try session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
-        }
+        let updated = try session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (id, outcome) in updated {
             context.out(session.describe(outcome, id).replacingAlreadyInstalled())
         }
@@ -71,14 +69,14 @@ enum UninstallCommand: Command {
         usage: ["hangman uninstall <PRODUCT_ID>"],
         options: StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard arguments.positionals.count == 1, let text = arguments.positionals.first, let id = ProductID(rawValue: text) else {
-            throw .usage("'uninstall' takes one <PRODUCT_ID>")
+            throw CommandFailure.usage("'uninstall' takes one <PRODUCT_ID>")
         }
         let session = try DeviceContext.open(arguments, context: context)
-        if try deviceCall({ () throws(DeviceError) in try session.device.uninstall(id) }) {
+        if try session.device.uninstall(id) {
             let service = session.store.service
-            let owned = try storeCall { () throws(StoreError) in try service.entitlements() }.contains { $0.productID == id && $0.isActive }
+            let owned = try service.entitlements().contains { $0.productID == id && $0.isActive }
             let name = session.catalog.product(id)?.displayName ?? id.rawValue
             let isBase = session.catalog.basePack(id) != nil
             context.out("Uninstalled \(name). " + (owned || isBase ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."))
@@ -98,12 +96,12 @@ enum ResetCommand: Command {
         options: [.init(names: ["--yes"], value: nil, help: "Confirm.")] + StoreContext.options,
         discussion: "The account stays: purchases and hints. 'hangman restore' brings every pack back.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'reset' takes no arguments") }
-        guard arguments.has("--yes") else { throw .usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'reset' takes no arguments") }
+        guard arguments.has("--yes") else { throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
         let store = try StoreContext.open(arguments, context: context)
         let folder = DeviceContext.folder(home: store.home)
-        try deviceCall { () throws(DeviceError) in try DeviceStore.erase(folder: folder) }
+        try DeviceStore.erase(folder: folder)
         context.out("Deleted this device's state (\(folder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
         return .ok
     }

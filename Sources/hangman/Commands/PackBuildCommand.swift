@@ -18,13 +18,13 @@ enum PackBuildCommand: Command {
             Exit status: 0 built, 65 the folder is not a valid pack, 66 no such folder, 73 cannot write.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard arguments.positionals.count == 1, let folder = arguments.positionals.first else {
-            throw .usage("'pack build' takes one source folder <DIR>")
+            throw CommandFailure.usage("'pack build' takes one source folder <DIR>")
         }
-        guard let output = arguments.value("--output") else { throw .usage("'pack build' needs --output <FILE>") }
+        guard let output = arguments.value("--output") else { throw CommandFailure.usage("'pack build' needs --output <FILE>") }
         if isInside(output, folder: folder) {
-            throw .usage("the output '\(output)' is inside the source folder '\(folder)'; write it beside the folder")
+            throw CommandFailure.usage("the output '\(output)' is inside the source folder '\(folder)'; write it beside the folder")
         }
         var builder = PackBuilder()
         if let keyPath = arguments.value("--sign") {
@@ -36,14 +36,14 @@ enum PackBuildCommand: Command {
         } catch {
             for problem in error.problems { context.error("\(folder): \(problem)") }
             if error.problems.contains(where: { $0.kind == .missingFile }) {
-                throw .missing("no such folder '\(folder)'")
+                throw CommandFailure.missing("no such folder '\(folder)'")
             }
-            throw .invalid("\(folder) is not a valid pack (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")); nothing was written")
+            throw CommandFailure.invalid("\(folder) is not a valid pack (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")); nothing was written")
         }
         do {
             try built.write(to: output)
         } catch {
-            throw .cannotCreate(error.problems.map(\.description).joined(separator: "; "))
+            throw CommandFailure.cannotCreate(error.problems.map(\.description).joined(separator: "; "))
         }
         context.out("\(output): \(PackText.oneLine(built.pack)), \(built.archive.size) bytes, sha256 \(built.archive.sha256.hex)")
         return .ok

@@ -15,7 +15,7 @@ enum PackCommand {
             *.plist word lists. See 'hangman pack <subcommand> --help'.
             """)
 
-    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: [String], context: CommandContext) throws -> ExitCode {
         guard let first = arguments.first else {
             context.out(spec.helpText)
             return .ok
@@ -30,7 +30,7 @@ enum PackCommand {
             context.out(spec.helpText)
             return .ok
         default:
-            throw .usage("unknown subcommand 'pack \(first)' (build, verify, inspect, keygen)")
+            throw CommandFailure.usage("unknown subcommand 'pack \(first)' (build, verify, inspect, keygen)")
         }
     }
 }

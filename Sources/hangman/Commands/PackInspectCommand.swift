@@ -10,13 +10,13 @@ enum PackInspectCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")],
         discussion: "Exit status: 0 a valid pack, 65 an invalid one (its problems are listed), 66 no such file.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw .usage("'pack inspect' takes one <FILE>")
+            throw CommandFailure.usage("'pack inspect' takes one <FILE>")
         }
         let result = PackVerifier().verify(fileAt: path)
         if result.problems.contains(where: { $0.kind == .missingFile }) {
-            throw .missing("\(path): no such file")
+            throw CommandFailure.missing("\(path): no such file")
         }
         if arguments.has("--json") {
             context.out(JSONText.encode(PackReportJSON(file: path, result, details: true)))

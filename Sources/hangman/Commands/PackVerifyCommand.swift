@@ -17,8 +17,8 @@ enum PackVerifyCommand: Command {
             Exit status: 0 all packs are valid, 65 a pack is invalid, 66 a file is missing, 64 bad usage.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard !arguments.positionals.isEmpty else { throw .usage("'pack verify' needs at least one <FILE>") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard !arguments.positionals.isEmpty else { throw CommandFailure.usage("'pack verify' needs at least one <FILE>") }
         var verifier = PackVerifier()
         if let keyPath = arguments.value("--key") {
             verifier.trustedKeys = [try KeyFiles.publicKey(at: keyPath)]

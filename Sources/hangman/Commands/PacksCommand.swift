@@ -22,10 +22,10 @@ enum PacksCommand: Command {
         var state: String
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'packs' takes no arguments") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'packs' takes no arguments") }
         let session = try DeviceContext.open(arguments, context: context)
-        let rows = try playerCall { () throws(PlayerError) in try session.player.packs() }.map { pack in
+        let rows = try session.player.packs().map { pack in
             Row(productID: pack.productID.rawValue, name: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price ?? "free",
                 words: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue)

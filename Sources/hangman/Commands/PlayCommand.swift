@@ -26,16 +26,16 @@ enum PlayCommand: Command {
             \(GameScreen.plainFormat)
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'play' takes no arguments; see 'hangman play --help'") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'play' takes no arguments; see 'hangman play --help'") }
         var lives = Game.defaultLives
         if let text = arguments.value("--lives") {
-            guard let number = Int(text), (1...26).contains(number) else { throw .usage("--lives takes a number from 1 to 26, not '\(text)'") }
+            guard let number = Int(text), (1...26).contains(number) else { throw CommandFailure.usage("--lives takes a number from 1 to 26, not '\(text)'") }
             lives = number
         }
         var generator = SeededGenerator(seed: context.randomSeed())
         if let text = arguments.value("--seed") {
-            guard let seed = UInt64(text) else { throw .usage("--seed takes a non-negative number, not '\(text)'") }
+            guard let seed = UInt64(text) else { throw CommandFailure.usage("--seed takes a non-negative number, not '\(text)'") }
             generator = SeededGenerator(seed: seed)
         }
         let session = try DeviceContext.open(arguments, context: context)
@@ -51,12 +51,12 @@ enum PlayCommand: Command {
     }
 
     /// The packs to draw words from: installed and unlocked, narrowed by `--pack`.
-    static func choosePacks(_ requested: [String], session: DeviceContext) throws(CommandFailure) -> [InstalledPack] {
+    static func choosePacks(_ requested: [String], session: DeviceContext) throws -> [InstalledPack] {
         var ids: [ProductID] = []
         for text in requested {
-            guard let id = ProductID(rawValue: text) else { throw .usage("'\(text)' is not a pack identifier: see 'hangman packs'") }
+            guard let id = ProductID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not a pack identifier: see 'hangman packs'") }
             ids.append(id)
         }
-        return try playerCall { () throws(PlayerError) in try session.player.playablePacks(ids) }
+        return try session.player.playablePacks(ids)
     }
 }

@@ -17,7 +17,7 @@ struct PlayLoop {
     /// The consumable the game offers when hints run out.
     var hintProduct: Product? { deviceContext.catalog.hintOffer }
 
-    func run(fresh: Bool, generator: inout SeededGenerator) throws(CommandFailure) -> ExitCode {
+    func run(fresh: Bool, generator: inout SeededGenerator) throws -> ExitCode {
         var fresh = fresh
         while true {
             let started: GameSession?
@@ -28,7 +28,7 @@ struct PlayLoop {
                 throw CommandFailure(code: .ioError, message: error.message)
             }
             guard let session = started else {
-                if let category { throw .usage("no words in category '\(category)' of the chosen packs") }
+                if let category { throw CommandFailure.usage("no words in category '\(category)' of the chosen packs") }
                 throw CommandFailure(code: .notEntitled, message: "no words installed: run 'hangman restore' or 'hangman install <PRODUCT_ID>'")
             }
             fresh = false
@@ -51,7 +51,7 @@ struct PlayLoop {
 
     enum Ending { case finished, saved(ExitCode) }
 
-    private func play(_ session: GameSession, generator: inout SeededGenerator) throws(CommandFailure) -> Ending {
+    private func play(_ session: GameSession, generator: inout SeededGenerator) throws -> Ending {
         screen.begin(session, hints: balance())
         var event: String? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
         var eventPlain: String?
@@ -77,7 +77,7 @@ struct PlayLoop {
     }
 
     /// Plays one line of input; returns the message for a terminal and the line for plain output.
-    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) throws(CommandFailure) -> (String?, String?) {
+    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) throws -> (String?, String?) {
         switch text.lowercased() {
         case "quit":
             return (nil, nil)
@@ -103,7 +103,7 @@ struct PlayLoop {
         case "buy":
             return buyHints()
         default:
-            switch try deviceCall({ () throws(DeviceError) in try session.guess(text) }) {
+            switch try session.guess(text) {
             case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
             case .miss(let letter): return ("No '\(letter)'.", "MISS \(letter)")
             case .solved: return ("Solved!", "SOLVED")

@@ -8,8 +8,8 @@ enum ProductsCommand: Command {
         usage: ["hangman products [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'products' takes no arguments") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'products' takes no arguments") }
         let store = try StoreContext.open(arguments, context: context)
         let products = store.service.catalog.products
         if arguments.has("--json") {

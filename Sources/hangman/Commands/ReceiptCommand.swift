@@ -18,17 +18,17 @@ enum ReceiptCommand: Command {
             Exit status: 0 only for status 0, 65 otherwise, 66 no such file.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let store = try StoreContext.open(arguments, context: context)
         let service = store.service
         let words = arguments.positionals
         if words.isEmpty {
-            let receipt = try storeCall { () throws(StoreError) in try service.receipt() }
+            let receipt = try service.receipt()
             if let path = arguments.value("--output") {
                 do {
                     try Data(receipt.bytes).write(to: URL(filePath: path), options: .atomic)
                 } catch {
-                    throw .cannotCreate("cannot write \(path): \(error)")
+                    throw CommandFailure.cannotCreate("cannot write \(path): \(error)")
                 }
                 context.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
             } else if arguments.has("--json") {
@@ -40,7 +40,7 @@ enum ReceiptCommand: Command {
         }
         if words.count == 2, words[0] == "verify" {
             let path = words[1]
-            guard let data = FileManager.default.contents(atPath: path) else { throw .missing("no such receipt file '\(path)'") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.missing("no such receipt file '\(path)'") }
             let result = service.verifyReceipt([UInt8](data))
             if arguments.has("--json") {
                 context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
@@ -49,7 +49,7 @@ enum ReceiptCommand: Command {
             }
             return result.status == .valid ? .ok : .dataError
         }
-        throw .usage("'receipt' takes no arguments, or 'verify <FILE>'")
+        throw CommandFailure.usage("'receipt' takes no arguments, or 'verify <FILE>'")
     }
 }
 

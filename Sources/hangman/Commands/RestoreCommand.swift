@@ -9,13 +9,11 @@ enum RestoreCommand: Command {
         usage: ["hangman restore [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'restore' takes no arguments") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'restore' takes no arguments") }
         let session = try DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
-        let restored = try playerCall { () throws(PlayerError) in
-            try session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
-        }
+        let restored = try session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         if arguments.has("--json") {
             context.out(JSONText.encode(restored.map { EntitlementJSON($0.entitlement) }))
             return .ok

@@ -17,10 +17,10 @@ enum StatsCommand: Command {
         var missDistribution: [String: Int]
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'stats' takes no arguments") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'stats' takes no arguments") }
         let session = try DeviceContext.open(arguments, context: context)
-        let stats = try deviceCall { () throws(DeviceError) in try session.device.statistics() }
+        let stats = try session.device.statistics()
         if arguments.has("--json") {
             context.out(JSONText.encode(Document(
                 played: stats.played, won: stats.won, winRate: stats.winRate, currentStreak: stats.currentStreak, bestStreak: stats.bestStreak,

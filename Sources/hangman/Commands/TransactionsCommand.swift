@@ -8,11 +8,11 @@ enum TransactionsCommand: Command {
         usage: ["hangman transactions [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw .usage("'transactions' takes no arguments") }
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'transactions' takes no arguments") }
         let store = try StoreContext.open(arguments, context: context)
         let service = store.service
-        let transactions = try storeCall { () throws(StoreError) in try service.transactions() }
+        let transactions = try service.transactions()
         if arguments.has("--json") {
             context.out(JSONText.encode(transactions.map(TransactionJSON.init)))
         } else if transactions.isEmpty {
