@@ -7,24 +7,7 @@ enum Hangman {
         overview: "A hangman word game with downloadable word packs.",
         usage: ["hangman <subcommand> [options]", "hangman --version"],
         options: [CommandSpec.Option(names: ["--version"], value: nil, help: "Show the version.")],
-        subcommands: [
-            ("play", "Play hangman with words from your installed packs."),
-            ("stats", "Games played and won, streaks."),
-            ("products", "List what the store sells."),
-            ("buy", "Buy hints or a word pack."),
-            ("restore", "Restore every pack the account owns."),
-            ("packs", "Every pack: base or paid, price, installed version, state."),
-            ("install", "Install a pack the account owns."),
-            ("update", "Install newer versions of installed packs."),
-            ("uninstall", "Remove a pack from this device (the purchase stays)."),
-            ("reset", "Delete this device's state, as deleting the app would."),
-            ("hints", "Show (or spend) the account's hints."),
-            ("transactions", "Show the account's purchase history."),
-            ("receipt", "Write or verify the account's signed receipt."),
-            ("store", "Control the store's test environment (failures, ask to buy, refunds)."),
-            ("pack", "Build, verify and inspect word packs (.wordpack archives)."),
-            ("catalog", "Publish the catalog: record each pack archive's SHA-256 and size."),
-        ],
+        subcommands: Hangman.topLevelSummaries,
         discussion: """
             EXIT CODES:
               0   success
@@ -59,6 +42,33 @@ enum Hangman {
         }
     }
 
+    /// Every command, once: the dispatcher and the help pages read this list.
+    static let commands: [any Command.Type] = [
+        PlayCommand.self, StatsCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
+        InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
+        TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self,
+        PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
+        CatalogUpdateCommand.self,
+    ]
+
+    /// Commands that gather subcommands (`hangman pack build`): their own help page.
+    static let groups: [CommandGroup] = [PackCommand.group, CatalogCommand.group]
+
+    /// The top-level help's list: each command and group with the first clause of its overview.
+    static var topLevelSummaries: [(String, String)] {
+        var rows: [(String, String)] = []
+        for command in commands where command.path.count == 1 {
+            rows.append((command.path[0], command.spec.summary))
+        }
+        for group in groups { rows.append((group.name, group.spec.summary)) }
+        return rows
+    }
+
+    /// A group's subcommands, for its help page.
+    static func subcommands(of group: String) -> [(String, String)] {
+        commands.filter { $0.path.count == 2 && $0.path[0] == group }.map { ($0.path[1], $0.spec.summary) }
+    }
+
     private static func dispatch(_ arguments: [String], context: CommandContext) throws -> ExitCode {
         guard let first = arguments.first else {
             context.out(spec.helpText)
@@ -80,26 +90,25 @@ enum Hangman {
         case "--help", "-h", "help":
             context.out(spec.helpText)
             return .ok
-        case "pack": return try PackCommand.run(rest, context: context)
-        case "catalog": return try CatalogCommand.run(rest, context: context)
-        case "products": return try ProductsCommand.main(rest, context: context)
-        case "buy": return try BuyCommand.main(rest, context: context)
-        case "restore": return try RestoreCommand.main(rest, context: context)
-        case "hints": return try HintsCommand.main(rest, context: context)
-        case "transactions": return try TransactionsCommand.main(rest, context: context)
-        case "receipt": return try ReceiptCommand.main(rest, context: context)
-        case "store": return try StoreCommand.main(rest, context: context)
-        case "packs": return try PacksCommand.main(rest, context: context)
-        case "play": return try PlayCommand.main(rest, context: context)
-        case "stats": return try StatsCommand.main(rest, context: context)
-        case "install": return try InstallCommand.main(rest, context: context)
-        case "update": return try UpdateCommand.main(rest, context: context)
-        case "uninstall": return try UninstallCommand.main(rest, context: context)
-        case "reset": return try ResetCommand.main(rest, context: context)
         default:
-            if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
-            throw CommandFailure.usage("unknown command '\(first)'")
+            break
         }
+        if let group = groups.first(where: { $0.name == first }) {
+            guard let word = rest.first, !["--help", "-h", "help"].contains(word) else {
+                context.out(group.spec.helpText)
+                return .ok
+            }
+            guard let command = commands.first(where: { $0.path == [first, word] }) else {
+                let names = commands.filter { $0.path.count == 2 && $0.path[0] == first }.map { $0.path[1] }
+                throw CommandFailure.usage("unknown subcommand '\(first) \(word)' (\(names.joined(separator: ", ")))")
+            }
+            return try command.main(Array(rest.dropFirst()), context: context)
+        }
+        if let command = commands.first(where: { $0.path == [first] }) {
+            return try command.main(rest, context: context)
+        }
+        if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
+        throw CommandFailure.usage("unknown command '\(first)'")
     }
 }
 
@@ -109,7 +118,16 @@ protocol Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode
 }
 
+/// A command that gathers subcommands; its help page lists them.
+struct CommandGroup {
+    var name: String
+    var spec: CommandSpec
+}
+
 extension Command {
+    /// The words after `hangman` that name this command: `["pack", "build"]`.
+    static var path: [String] { Array(spec.name.split(separator: " ").dropFirst().map(String.init)) }
+
     /// Parses `arguments`, answers `--help`, else runs.
     static func main(_ arguments: [String], context: CommandContext) throws -> ExitCode {
         let parsed = try spec.parse(arguments)

@@ -1,4 +1,9 @@
-/// One command's interface: what `--help` prints, and what the parser accepts.
+import Store
+import WordPacks
+
+/// One command's interface: what `--help` prints, and what the parser accepts and converts.
+/// Values are checked and typed once, here: a command reads a `ProductID` or an `Int`, never a
+/// string to validate again.
 struct CommandSpec {
     struct Option {
         /// Names, long first: `["--output", "-o"]`.
@@ -8,20 +13,51 @@ struct CommandSpec {
         var help: String
         /// May be given more than once.
         var repeatable = false
+        /// What the value must be.
+        var kind: ValueKind = .text
 
         var canonical: String { names[0] }
+    }
+
+    /// A positional argument.
+    struct Argument {
+        /// As shown in help: `<PRODUCT_ID>`.
+        var name: String
+        var help: String
+        var kind: ValueKind = .text
+        var arity: Arity = .one
+
+        enum Arity { case one, optional, oneOrMore }
     }
 
     /// The full command, as typed: `hangman pack verify`.
     var name: String
     var overview: String
     var usage: [String]
-    var arguments: [(String, String)] = []
+    var arguments: [Argument] = []
+    /// A command that reads its own words (`store approve TX`) takes any positionals.
+    var takesWords = false
     var options: [Option] = []
     var subcommands: [(String, String)] = []
     var discussion: String?
 
     static let help = Option(names: ["--help", "-h"], value: nil, help: "Show help information.")
+
+    /// The overview's first clause, for a list of commands.
+    var summary: String {
+        var end = overview.endIndex
+        var index = overview.startIndex
+        while index < overview.endIndex {
+            let next = overview.index(after: index)
+            if [":", ".", ";"].contains(overview[index]), next == overview.endIndex || overview[next] == " " {
+                end = index
+                break
+            }
+            index = next
+        }
+        let clause = overview[..<end]
+        return clause.hasSuffix(".") ? String(clause) : clause + "."
+    }
 
     /// The help text, in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS layout.
     var helpText: String {
@@ -40,7 +76,7 @@ struct CommandSpec {
                 }
             }
         }
-        section("ARGUMENTS", arguments)
+        section("ARGUMENTS", arguments.map { ($0.name, $0.help) })
         let optionRows = (options + [Self.help]).map { option in
             let names = option.names.reversed().joined(separator: ", ")
             return (option.value.map { "\(names) <\($0)>" } ?? names, option.help)
@@ -97,19 +133,115 @@ struct CommandSpec {
             if !option.repeatable && parsed.values[option.canonical] != nil {
                 throw CommandFailure.usage("option '\(name)' is given twice")
             }
-            parsed.values[option.canonical, default: []].append(value)
+            parsed.values[option.canonical, default: []].append(try option.kind.convert(value, for: "option '\(name)'"))
         }
+        if parsed.wantsHelp || takesWords { return parsed }
+        try bindArguments(&parsed)
         return parsed
+    }
+
+    /// Checks the positionals against `arguments` and converts each, once.
+    private func bindArguments(_ parsed: inout ParsedArguments) throws {
+        var words = parsed.positionals[...]
+        let command = "'\(name.split(separator: " ").dropFirst().joined(separator: " "))'"
+        for argument in arguments {
+            switch argument.arity {
+            case .one:
+                guard let word = words.popFirst() else { throw CommandFailure.usage("\(command) needs \(argument.name)") }
+                parsed.values[argument.name] = [try argument.kind.convert(word, for: argument.name)]
+            case .optional:
+                if let word = words.popFirst() { parsed.values[argument.name] = [try argument.kind.convert(word, for: argument.name)] }
+            case .oneOrMore:
+                guard !words.isEmpty else { throw CommandFailure.usage("\(command) needs at least one \(argument.name)") }
+                parsed.values[argument.name] = try words.map { word in try argument.kind.convert(word, for: argument.name) }
+                words = []
+            }
+        }
+        if let extra = words.first {
+            throw CommandFailure.usage(arguments.isEmpty
+                ? "\(command) takes no arguments, not '\(extra)'"
+                : "unexpected argument '\(extra)' for \(command)")
+        }
     }
 }
 
-/// What the parser found.
+/// What an option's value or an argument must be, and the typed value it becomes.
+enum ValueKind {
+    case text
+    case productID
+    case transactionID
+    case integer(ClosedRange<Int>)
+    case unsignedInteger
+
+    func convert(_ word: String, for what: String) throws -> ParsedValue {
+        switch self {
+        case .text:
+            guard !word.isEmpty else { throw CommandFailure.usage("\(what) cannot be empty") }
+            return .text(word)
+        case .productID:
+            guard let id = ProductID(rawValue: word) else {
+                throw CommandFailure.usage("\(what): '\(word)' is not a product identifier (like com.hangmanpacks.words.ios): see 'hangman packs'")
+            }
+            return .productID(id)
+        case .transactionID:
+            guard let id = TransactionID(rawValue: word) else {
+                throw CommandFailure.usage("\(what): '\(word)' is not a transaction id (16 hex digits): see 'hangman transactions'")
+            }
+            return .transactionID(id)
+        case .integer(let range):
+            guard let number = Int(word), range.contains(number) else {
+                throw CommandFailure.usage("\(what) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(word)'")
+            }
+            return .integer(number)
+        case .unsignedInteger:
+            guard let number = UInt64(word) else { throw CommandFailure.usage("\(what) takes a non-negative number, not '\(word)'") }
+            return .unsigned(number)
+        }
+    }
+}
+
+/// A value converted by the parser.
+enum ParsedValue: Equatable {
+    case text(String)
+    case productID(ProductID)
+    case transactionID(TransactionID)
+    case integer(Int)
+    case unsigned(UInt64)
+}
+
+/// What the parser found: options and arguments by name (`--pack`, `<PRODUCT_ID>`), typed.
 struct ParsedArguments {
     var positionals: [String] = []
-    var values: [String: [String]] = [:]
+    var values: [String: [ParsedValue]] = [:]
     var flags: Set<String> = []
     var wantsHelp = false
 
-    func value(_ option: String) -> String? { values[option]?.last }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// A text value (an option's last, or an argument).
+    func value(_ name: String) -> String? {
+        if case .text(let text)? = values[name]?.last { text } else { nil }
+    }
+
+    func texts(_ name: String) -> [String] {
+        (values[name] ?? []).compactMap { if case .text(let text) = $0 { text } else { nil } }
+    }
+
+    func productID(_ name: String) -> ProductID? { productIDs(name).last }
+
+    func productIDs(_ name: String) -> [ProductID] {
+        (values[name] ?? []).compactMap { if case .productID(let id) = $0 { id } else { nil } }
+    }
+
+    func transactionID(_ name: String) -> TransactionID? {
+        if case .transactionID(let id)? = values[name]?.last { id } else { nil }
+    }
+
+    func integer(_ name: String) -> Int? {
+        if case .integer(let number)? = values[name]?.last { number } else { nil }
+    }
+
+    func unsigned(_ name: String) -> UInt64? {
+        if case .unsigned(let number)? = values[name]?.last { number } else { nil }
+    }
 }

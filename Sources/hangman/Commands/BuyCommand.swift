@@ -8,21 +8,16 @@ enum BuyCommand: Command {
         name: "hangman buy",
         overview: "Buy a product: hints are credited, a pack is unlocked. Delivery happens exactly once.",
         usage: ["hangman buy <PRODUCT_ID> [--quantity <N>]"],
-        arguments: [("<PRODUCT_ID>", "A product from 'hangman products'.")],
-        options: [.init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).")] + StoreContext.options,
+        arguments: [.init(name: "<PRODUCT_ID>", help: "A product from 'hangman products'.", kind: .productID)],
+        options: [.init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10))] + StoreContext.options,
         discussion: """
             Exit status: 0 purchased (or already owned), 69 the store refused the payment,
             75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let text = arguments.positionals.first else { throw CommandFailure.usage("'buy' takes one <PRODUCT_ID>") }
-        guard let id = ProductID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not a product identifier: see 'hangman products'") }
-        var quantity = 1
-        if let value = arguments.value("--quantity") {
-            guard let number = Int(value) else { throw CommandFailure.usage("--quantity takes a number, not '\(value)'") }
-            quantity = number
-        }
+        guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'buy' needs <PRODUCT_ID>") }
+        let quantity = arguments.integer("--quantity") ?? 1
         let session = try DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
         let result = try session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))

@@ -17,7 +17,6 @@ enum CatalogUpdateCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'catalog update' takes no arguments (the folder is --packs <DIR>)") }
         let packs = try StoreContext.packsFolder(arguments, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate

@@ -6,6 +6,7 @@ enum HintsCommand: Command {
         name: "hangman hints",
         overview: "Show the account's hint balance, or spend one hint as the game does.",
         usage: ["hangman hints [--json]", "hangman hints spend [--key <KEY>] [--json]"],
+        takesWords: true,
         options: [
             .init(names: ["--json"], value: nil, help: "Print one JSON document."),
             .init(names: ["--key"], value: "KEY", help: "Idempotency key of a spend: the same key never spends twice (default: a new one)."),

@@ -7,7 +7,7 @@ enum PackBuildCommand: Command {
         name: "hangman pack build",
         overview: "Verify a pack's source folder, then write its .wordpack archive deterministically.",
         usage: ["hangman pack build <DIR> --output <FILE> [--sign <KEYFILE>]"],
-        arguments: [("<DIR>", "The pack's source folder: Info.plist and *.plist word lists.")],
+        arguments: [.init(name: "<DIR>", help: "The pack's source folder: Info.plist and *.plist word lists.")],
         options: [
             .init(names: ["--output", "-o"], value: "FILE", help: "Where to write the archive (replaced atomically)."),
             .init(names: ["--sign"], value: "KEYFILE", help: "Secret key file (from 'pack keygen') to sign the pack with."),
@@ -19,9 +19,7 @@ enum PackBuildCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let folder = arguments.positionals.first else {
-            throw CommandFailure.usage("'pack build' takes one source folder <DIR>")
-        }
+        guard let folder = arguments.value("<DIR>") else { throw CommandFailure.usage("'pack build' needs <DIR>") }
         guard let output = arguments.value("--output") else { throw CommandFailure.usage("'pack build' needs --output <FILE>") }
         if isInside(output, folder: folder) {
             throw CommandFailure.usage("the output '\(output)' is inside the source folder '\(folder)'; write it beside the folder")

@@ -6,14 +6,12 @@ enum PackInspectCommand: Command {
         name: "hangman pack inspect",
         overview: "Show a pack's manifest, word count per list, languages, length spread, size and SHA-256.",
         usage: ["hangman pack inspect [--json] <FILE>"],
-        arguments: [("<FILE>", "A pack archive.")],
+        arguments: [.init(name: "<FILE>", help: "A pack archive.")],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")],
         discussion: "Exit status: 0 a valid pack, 65 an invalid one (its problems are listed), 66 no such file.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw CommandFailure.usage("'pack inspect' takes one <FILE>")
-        }
+        guard let path = arguments.value("<FILE>") else { throw CommandFailure.usage("'pack inspect' needs <FILE>") }
         let result = PackVerifier().verify(fileAt: path)
         if result.problems.contains(where: { $0.kind == .missingFile }) {
             throw CommandFailure.missing("\(path): no such file")

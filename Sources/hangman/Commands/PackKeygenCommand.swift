@@ -16,7 +16,6 @@ enum PackKeygenCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'pack keygen' takes no arguments; use --output <NAME>") }
         let base = arguments.value("--output") ?? "pack-signing"
         let key = SigningKey.generate()
         try KeyFiles.write(key, secretPath: base + ".key", publicPath: base + ".pub", replace: arguments.has("--force"))

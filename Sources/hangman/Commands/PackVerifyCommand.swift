@@ -6,7 +6,7 @@ enum PackVerifyCommand: Command {
         name: "hangman pack verify",
         overview: "Verify .wordpack archives in memory, reporting every problem, one line each.",
         usage: ["hangman pack verify [--json] [--key <PUBKEY>] [--require-signature] <FILE>..."],
-        arguments: [("<FILE>", "A pack archive (tar, plain or gzip/bzip2/xz/zstd, or zip).")],
+        arguments: [.init(name: "<FILE>", help: "A pack archive (tar, plain or compressed once with gzip/bzip2/xz/zstd, or zip).", arity: .oneOrMore)],
         options: [
             .init(names: ["--json"], value: nil, help: "Print one JSON document instead of lines."),
             .init(names: ["--key"], value: "PUBKEY", help: "Public key file (from 'pack keygen') that signatures must come from."),
@@ -18,7 +18,6 @@ enum PackVerifyCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard !arguments.positionals.isEmpty else { throw CommandFailure.usage("'pack verify' needs at least one <FILE>") }
         var verifier = PackVerifier()
         if let keyPath = arguments.value("--key") {
             verifier.trustedKeys = [try KeyFiles.publicKey(at: keyPath)]
@@ -27,7 +26,7 @@ enum PackVerifyCommand: Command {
 
         var reports: [PackReportJSON] = []
         var code = ExitCode.ok
-        for path in arguments.positionals {
+        for path in arguments.texts("<FILE>") {
             let result = verifier.verify(fileAt: path)
             if result.problems.contains(where: { $0.kind == .missingFile }) {
                 code = .noInput

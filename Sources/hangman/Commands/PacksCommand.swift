@@ -23,7 +23,6 @@ enum PacksCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'packs' takes no arguments") }
         let session = try DeviceContext.open(arguments, context: context)
         let rows = try session.player.packs().map { pack in
             Row(productID: pack.productID.rawValue, name: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price ?? "free",

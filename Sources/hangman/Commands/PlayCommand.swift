@@ -11,10 +11,10 @@ enum PlayCommand: Command {
         overview: "Play hangman with words from your installed packs. Hints come from your account.",
         usage: ["hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new]"],
         options: [
-            .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true),
+            .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .productID),
             .init(names: ["--category"], value: "NAME", help: "Only words from this category (a word list's name)."),
-            .init(names: ["--seed"], value: "N", help: "Seed the random choices: the same seed, the same games."),
-            .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6)."),
+            .init(names: ["--seed"], value: "N", help: "Seed the random choices: the same seed, the same games.", kind: .unsignedInteger),
+            .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
         ] + StoreContext.options,
@@ -27,36 +27,16 @@ enum PlayCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'play' takes no arguments; see 'hangman play --help'") }
-        var lives = Game.defaultLives
-        if let text = arguments.value("--lives") {
-            guard let number = Int(text), (1...26).contains(number) else { throw CommandFailure.usage("--lives takes a number from 1 to 26, not '\(text)'") }
-            lives = number
-        }
-        var generator = SeededGenerator(seed: context.randomSeed())
-        if let text = arguments.value("--seed") {
-            guard let seed = UInt64(text) else { throw CommandFailure.usage("--seed takes a non-negative number, not '\(text)'") }
-            generator = SeededGenerator(seed: seed)
-        }
+        var generator = SeededGenerator(seed: arguments.unsigned("--seed") ?? context.randomSeed())
         let session = try DeviceContext.open(arguments, context: context)
-        let packs = try choosePacks(arguments.values["--pack"] ?? [], session: session)
+        let packs = try session.player.playablePacks(arguments.productIDs("--pack"))
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
         let plain = arguments.has("--plain") || !terminal
         let colour = !plain && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
         let loop = PlayLoop(
             deviceContext: session, screen: GameScreen(context: context, plain: plain, colour: colour), reader: LineReader(context.input),
-            packs: packs, category: arguments.value("--category"), lives: lives)
+            packs: packs, category: arguments.value("--category"), lives: arguments.integer("--lives") ?? Game.defaultLives)
         return try loop.run(fresh: arguments.has("--new"), generator: &generator)
-    }
-
-    /// The packs to draw words from: installed and unlocked, narrowed by `--pack`.
-    static func choosePacks(_ requested: [String], session: DeviceContext) throws -> [InstalledPack] {
-        var ids: [ProductID] = []
-        for text in requested {
-            guard let id = ProductID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not a pack identifier: see 'hangman packs'") }
-            ids.append(id)
-        }
-        return try session.player.playablePacks(ids)
     }
 }

@@ -9,7 +9,6 @@ enum ProductsCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'products' takes no arguments") }
         let store = try StoreContext.open(arguments, context: context)
         let products = store.service.catalog.products
         if arguments.has("--json") {

@@ -7,6 +7,7 @@ enum ReceiptCommand: Command {
         name: "hangman receipt",
         overview: "Write the account's signed receipt, or verify one.",
         usage: ["hangman receipt [--output <FILE>] [--json]", "hangman receipt verify <FILE> [--json]"],
+        takesWords: true,
         options: [
             .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE instead of standard output."),
             .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),

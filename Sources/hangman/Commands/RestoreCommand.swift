@@ -10,7 +10,6 @@ enum RestoreCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'restore' takes no arguments") }
         let session = try DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
         let restored = try session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }

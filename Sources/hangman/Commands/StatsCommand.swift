@@ -18,7 +18,6 @@ enum StatsCommand: Command {
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'stats' takes no arguments") }
         let session = try DeviceContext.open(arguments, context: context)
         let stats = try session.device.statistics()
         if arguments.has("--json") {

@@ -11,6 +11,7 @@ enum StoreCommand: Command {
             "hangman store approve|decline|resolve|refund <TX>",
             "hangman store clear|reset",
         ],
+        takesWords: true,
         options: StoreContext.options,
         subcommands: [
             ("status", "Show the switches."),
@@ -49,7 +50,7 @@ enum StoreCommand: Command {
             context.out("\(name) is \(value)")
         } else if words.count == 2, ["approve", "decline", "resolve", "refund"].contains(words[0]) {
             let (action, text) = (words[0], words[1])
-            guard let id = TransactionID(rawValue: text) else { throw CommandFailure.usage("'\(text)' is not a transaction id (16 hex digits): see 'hangman transactions'") }
+            guard case .transactionID(let id) = try ValueKind.transactionID.convert(text, for: "<TX>") else { return .usage }
             switch action {
             case "approve":
                 let transaction = try service.approve(id)

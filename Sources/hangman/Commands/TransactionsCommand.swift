@@ -9,7 +9,6 @@ enum TransactionsCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        guard arguments.positionals.isEmpty else { throw CommandFailure.usage("'transactions' takes no arguments") }
         let store = try StoreContext.open(arguments, context: context)
         let service = store.service
         let transactions = try service.transactions()

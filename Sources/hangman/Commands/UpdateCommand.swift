@@ -1,0 +1,32 @@
+import Device
+import Store
+import WordPacks
+
+/// `hangman update [PRODUCT_ID]`
+enum UpdateCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman update",
+        overview: "Install newer versions of installed packs; the old words stay playable until the new ones are in.",
+        usage: ["hangman update [<PRODUCT_ID>]"],
+        arguments: [.init(name: "<PRODUCT_ID>", help: "One pack to update (default: every installed pack).", kind: .productID, arity: .optional)],
+        options: StoreContext.options,
+        discussion: "An older version than the one installed is refused (exit 65).")
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+        let target = arguments.productID("<PRODUCT_ID>")
+        let session = try DeviceContext.open(arguments, context: context)
+        let catalog = session.catalog
+        // Without an argument: every installed pack still unlocked (a refunded one is skipped).
+        let updated = try session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
+        for (id, outcome) in updated {
+            context.out(session.describe(outcome, id).replacingAlreadyInstalled())
+        }
+        return .ok
+    }
+}
+
+extension String {
+    fileprivate func replacingAlreadyInstalled() -> String {
+        hasSuffix("is already installed: nothing to do.") ? String(dropLast("is already installed: nothing to do.".count)) + "is up to date." : self
+    }
+}
