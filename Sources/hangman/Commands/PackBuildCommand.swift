@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Signing
 import WordPacks
 
 /// `hangman pack build DIR -o FILE`
@@ -28,7 +29,7 @@ enum PackBuildCommand: Command {
         }
         var builder = PackBuilder()
         if let keyPath = arguments.value("--sign") {
-            builder.signingKey = try KeyFiles.secretKey(at: keyPath)
+            do { builder.signingKey = try SigningKey.read(fileAt: keyPath) } catch { throw CommandFailure(signing: error) }
         }
         let built: PackBuilder.Output
         do {

@@ -19,7 +19,11 @@ enum PackKeygenCommand: Command {
         guard arguments.positionals.isEmpty else { throw .usage("'pack keygen' takes no arguments; use --output <NAME>") }
         let base = arguments.value("--output") ?? "pack-signing"
         let key = SigningKey.generate()
-        try KeyFiles.write(key, secretPath: base + ".key", publicPath: base + ".pub", replace: arguments.has("--force"))
+        do {
+            try key.write(secretKeyTo: base + ".key", publicKeyTo: base + ".pub", replace: arguments.has("--force"))
+        } catch {
+            throw CommandFailure(signing: error)
+        }
         console.out("wrote \(base).key (secret) and \(base).pub; key id \(key.publicKey.keyID)")
         return .ok
     }

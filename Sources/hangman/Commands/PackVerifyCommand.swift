@@ -1,3 +1,4 @@
+import Signing
 import WordPacks
 
 /// `hangman pack verify FILE...`
@@ -21,7 +22,7 @@ enum PackVerifyCommand: Command {
         guard !arguments.positionals.isEmpty else { throw .usage("'pack verify' needs at least one <FILE>") }
         var verifier = PackVerifier()
         if let keyPath = arguments.value("--key") {
-            verifier.trustedKeys = [try KeyFiles.publicKey(at: keyPath)]
+            do { verifier.trustedKeys = [try SigningPublicKey.read(fileAt: keyPath)] } catch { throw CommandFailure(signing: error) }
         }
         verifier.requireSignature = arguments.has("--require-signature")
 

@@ -1,18 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Store
+import SystemCalls
 import WordPacks
 
 /// How the store's records read on a terminal.
 enum StoreText {
     /// `2026-11-29 23:15:02 UTC`
     static func date(_ milliseconds: Int64) -> String {
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) UTC"
+        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return "\(milliseconds) ms after 1970" }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(time.year)-\(two(time.month))-\(two(time.day)) \(two(time.hour)):\(two(time.minute)):\(two(time.second)) UTC"
     }
 
     static func productName(_ id: ProductID, catalog: Catalog) -> String {
