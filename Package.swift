@@ -16,7 +16,7 @@ let package = Package(
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "Signing", dependencies: ["CSodium"]),
+        .target(name: "Signing", dependencies: ["CSodium", "SystemCalls"]),
         .target(name: "PropertyList"),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
         .target(name: "SystemCalls"),
@@ -25,10 +25,10 @@ let package = Package(
         .target(name: "LetterFolding"),
 
         // The pack format.
-        .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList", "LetterFolding"]),
+        .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
-        .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList"]),
+        .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList", "SystemCalls"]),
 
         // Pure game rules: no I/O, randomness passed in.
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList", "SystemCalls"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),

@@ -1,4 +1,5 @@
-/// Why a key or key file was refused; the description says what is wrong and what to pass instead.
+/// Why a key or key file was refused, or could not be read or written; the description names the
+/// file, says what is wrong and what to pass instead.
 public enum SigningError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The two kinds of key file.
     public enum KeyKind: Sendable, Equatable {
@@ -31,6 +32,16 @@ public enum SigningError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidBase64(KeyKind)
     /// The key (for a secret key, its seed) has the wrong number of bytes.
     case wrongLength(KeyKind, actual: Int, expected: Int)
+    /// There is no key file at `path`.
+    case missingKeyFile(KeyKind, path: String)
+    /// The key file at `path` cannot be read: `reason` says why (a folder, too large, no permission).
+    case unreadableKeyFile(KeyKind, path: String, reason: String)
+    /// The file at `path` holds no valid key; `problem` says what is wrong with its text.
+    indirect case invalidKeyFile(path: String, problem: SigningError)
+    /// Something is already at `path`, and replacing it was not asked for.
+    case keyFileExists(path: String)
+    /// The key file at `path` could not be written: `reason` says why.
+    case unwritableKeyFile(path: String, reason: String)
 
     /// What is wrong, and what to do about it where there is something to do.
     public var description: String {
@@ -49,6 +60,16 @@ public enum SigningError: Error, Equatable, Sendable, CustomStringConvertible {
             "public key is \(actual) bytes, expected \(expected)"
         case .wrongLength(.secretKey, let actual, let expected):
             "secret key seed is \(actual) bytes, expected \(expected)"
+        case .missingKeyFile(_, let path):
+            "no such key file '\(path)': check the path"
+        case .unreadableKeyFile(let kind, let path, let reason):
+            "\(path): cannot read this \(kind.noun) file: \(reason)"
+        case .invalidKeyFile(let path, let problem):
+            "\(path): \(problem)"
+        case .keyFileExists(let path):
+            "\(path) exists: choose another name, or replace it"
+        case .unwritableKeyFile(let path, let reason):
+            "cannot write the key file \(path): \(reason); check that its folder exists and is writable"
         }
     }
 }

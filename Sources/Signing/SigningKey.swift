@@ -1,4 +1,5 @@
 internal import CSodium
+internal import SystemCalls
 
 /// An Ed25519 signing (secret) key: libsodium's 64-byte secret key (seed then public key).
 ///
@@ -69,6 +70,37 @@ public struct SigningKey: Sendable, CustomStringConvertible {
         defer { wipe(&seed) }
         secret.withBytes { secretBytes in _ = crypto_sign_ed25519_sk_to_seed(&seed, secretBytes) }
         return "\(SigningError.KeyKind.secretKey.label) \(Base64.encode(seed))\n"
+    }
+
+    /// Reads the secret key file at `path` (at most 4 KiB; a folder, FIFO or device is refused).
+    public static func read(fileAt path: String) throws(SigningError) -> SigningKey {
+        let text = try KeyFile.text(at: path, kind: .secretKey)
+        do {
+            return try SigningKey(fileContents: text)
+        } catch {
+            throw .invalidKeyFile(path: path, problem: error)
+        }
+    }
+
+    /// Writes the secret key file at `path` with mode 0600, which it has from its first byte. It
+    /// appears complete or not at all; without `replace`, an existing file is kept and
+    /// ``SigningError/keyFileExists(path:)`` thrown.
+    public func write(toFileAt path: String, replace: Bool = false) throws(SigningError) {
+        var bytes = Array(fileContents.utf8)
+        defer { wipe(&bytes) }
+        try KeyFile.write(bytes, to: path, permissions: 0o600, replace: replace)
+    }
+
+    /// Writes the pair: the secret key file (mode 0600), then the public one (mode 0644). Without
+    /// `replace`, nothing is written if either file exists.
+    public func write(secretKeyTo secretPath: String, publicKeyTo publicPath: String, replace: Bool = false) throws(SigningError) {
+        if !replace {
+            for path in [secretPath, publicPath] where FileSystem.exists(atPath: path) {
+                throw .keyFileExists(path: path)
+            }
+        }
+        try write(toFileAt: secretPath, replace: replace)
+        try publicKey.write(toFileAt: publicPath, replace: replace)
     }
 
     /// Names the key by its public ``SigningPublicKey/keyID``; never shows the secret.

@@ -52,4 +52,20 @@ public struct SigningPublicKey: Hashable, Sendable, CustomStringConvertible {
         }
         self.bytes = bytes
     }
+
+    /// Reads the public key file at `path` (at most 4 KiB; a folder, FIFO or device is refused).
+    public static func read(fileAt path: String) throws(SigningError) -> SigningPublicKey {
+        let text = try KeyFile.text(at: path, kind: .publicKey)
+        do {
+            return try SigningPublicKey(fileContents: text)
+        } catch {
+            throw .invalidKeyFile(path: path, problem: error)
+        }
+    }
+
+    /// Writes the public key file at `path` with mode 0644. It appears complete or not at all;
+    /// without `replace`, an existing file is kept and ``SigningError/keyFileExists(path:)`` thrown.
+    public func write(toFileAt path: String, replace: Bool = false) throws(SigningError) {
+        try KeyFile.write(Array(fileContents.utf8), to: path, permissions: 0o644, replace: replace)
+    }
 }

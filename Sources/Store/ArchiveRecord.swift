@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import PropertyList
 import Signing
+import SystemCalls
 
 /// What a catalog records about a pack archive when it is published: its SHA-256 and size.
 public struct ArchiveRecord: Sendable, Equatable {
@@ -36,33 +34,24 @@ public struct ArchiveRecord: Sendable, Equatable {
         ["SHA256": .string(sha256), "Size": .integer(Int64(size))]
     }
 
-    /// Hashes the file at `path`, reading it in 1 MiB pieces (`open`, `read`).
+    /// Hashes the file at `path`, reading it in 1 MiB pieces (`FileSystem.forEachChunk`).
     static func measure(fileAt path: String) -> Result<ArchiveRecord, CatalogMessage> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return .failure("no such file: put the archive in the packs folder, or correct the file name") }
-            return .failure("cannot open: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
-            return .failure("is a folder, not a pack archive")
-        }
         var hasher = SHA256Hasher()
-        var size = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-                size += count
-            } else if count == 0 {
-                break
-            } else if errno != EINTR {
-                return .failure("cannot read: \(String(cString: strerror(errno)))")
+        do {
+            let size = try FileSystem.forEachChunk(ofFileAtPath: path) { hasher.update($0) }
+            return .success(ArchiveRecord(sha256: hasher.finalize().hex, size: size))
+        } catch {
+            switch error {
+            case .system(.noSuchFile, _, _):
+                return .failure("no such file: put the archive in the packs folder, or correct the file name")
+            case .system(let errno, _, _):
+                return .failure("cannot read: \(errno)")
+            case .notRegularFile(let kind, _):
+                return .failure("is \(kind), not a pack archive")
+            case .tooLarge:
+                return .failure("\(error)")
             }
         }
-        return .success(ArchiveRecord(sha256: hasher.finalize().hex, size: size))
     }
 }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PropertyList
+import SystemCalls
 import WordPacks
 
 /// The publishing step: records in `Catalog.plist` the SHA-256 and size of every pack archive it
@@ -101,8 +102,12 @@ public struct CatalogPublisher {
         } catch {
             throw CatalogError(error.problems + ["\(path): nothing was written"])
         }
-        if changed, case .failure(let message) = AtomicFile.replace(path, with: PropertyListEncoding.xml(.dictionary(root))) {
-            throw CatalogError(.cannotWrite, ["\(path): \(message.text)"])
+        if changed {
+            do {
+                try FileSystem.writeAtomically(PropertyListEncoding.xml(.dictionary(root)), toPath: path)
+            } catch {
+                throw CatalogError(.cannotWrite, ["\(error); \(path) is unchanged"])
+            }
         }
         return CatalogUpdate(catalog: catalog, changes: changes, previousVersion: previousVersion)
     }

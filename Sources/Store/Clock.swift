@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemCalls
 
 /// Where the store gets the time: milliseconds since 1970. Tests pass a fixed or stepping clock.
 public struct Clock: Sendable {
@@ -10,10 +8,6 @@ public struct Clock: Sendable {
         self.now = now
     }
 
-    /// The system's real-time clock (`clock_gettime(CLOCK_REALTIME)`).
-    public static let system = Clock {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-    }
+    /// The system's real-time clock (`RealtimeClock`, which calls `clock_gettime(CLOCK_REALTIME)`).
+    public static let system = Clock { RealtimeClock.millisecondsSince1970() }
 }

@@ -5,8 +5,8 @@ import Glibc
 /// A C library error number, with its name and the C library's words for it.
 ///
 /// ```swift
-/// do { try FileSystem.writeNew(path, bytes, mode: 0o600) }
-/// catch .fileExists { ... }
+/// do { try FileSystem.createNew(atPath: path, containing: bytes, permissions: 0o600) }
+/// catch Errno.fileExists { ... }  // also matches a `FileError` carrying that errno
 /// ```
 public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int32
@@ -28,12 +28,13 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public static let tooManySymbolicLinks = Errno(rawValue: ELOOP)
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let ioError = Errno(rawValue: EIO)
 
     /// `strerror(3)`'s words: "No such file or directory".
     public var description: String { String(cString: strerror(rawValue)) }
 
-    /// Lets `catch .noSuchFile` match.
+    /// Lets `catch .noSuchFile` match an `Errno`, or a ``FileError`` that carries it.
     public static func ~= (pattern: Errno, error: any Error) -> Bool {
-        (error as? Errno) == pattern
+        ((error as? Errno) ?? (error as? FileError)?.errno) == pattern
     }
 }

@@ -15,11 +15,11 @@ public enum InterruptSignal {
         action.__sigaction_handler.sa_handler = { _ in interruptedBySignal = 1 }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
+        _ = system_sigaction(SIGINT, &action)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &set, nil)
+        _ = system_sigprocmask(SIG_UNBLOCK, &set)
     }
 
     /// Whether SIGINT arrived since `catchIntoFlag()`.
@@ -30,12 +30,12 @@ public enum InterruptSignal {
 public enum CurrentProcess {
     /// Dies at once with SIGKILL, as a power cut would end it: no clean-up, no flush.
     public static func killNow() -> Never {
-        kill(getpid(), SIGKILL)
-        _exit(137)
+        _ = system_kill(system_getpid(), SIGKILL)
+        system_exitImmediately(137)
     }
 
     /// Ends the process with `status` (`exit(3)`).
     public static func exit(_ status: Int32) -> Never {
-        Glibc.exit(status)
+        system_exit(status)
     }
 }

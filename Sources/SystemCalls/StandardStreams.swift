@@ -7,25 +7,18 @@ public enum StandardStream: Int32, Sendable {
     case input = 0, output = 1, error = 2
 
     /// Whether the stream is a terminal (`isatty(3)`).
-    public var isTerminal: Bool { isatty(rawValue) == 1 }
+    public var isTerminal: Bool { system_isatty(rawValue) == 1 }
 
     /// Writes all of `bytes` with `write(2)`, unbuffered, retrying after `EINTR`.
     /// Returns `false` when the stream refused the bytes (a closed pipe, a full disk).
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(rawValue, base + offset, bytes.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return false
-            }
+        do {
+            try drain(bytes) { valueOrErrno(system_write(rawValue, $0)) }
+            return true
+        } catch {
+            return false
         }
-        return true
     }
 
     /// What one `read(2)` of up to `count` bytes gave.
@@ -40,7 +33,7 @@ public enum StandardStream: Int32, Sendable {
     /// One `read(2)` of at most `count` bytes.
     public func read(upTo count: Int) -> ReadResult {
         var chunk = [UInt8](repeating: 0, count: count)
-        let got = chunk.withUnsafeMutableBytes { Glibc.read(rawValue, $0.baseAddress, $0.count) }
+        let got = chunk.withUnsafeMutableBytes { system_read(rawValue, $0) }
         if got > 0 { return .bytes(Array(chunk[..<got])) }
         if got == 0 { return .endOfInput }
         let error = Errno.current

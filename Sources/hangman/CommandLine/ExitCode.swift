@@ -1,4 +1,5 @@
 import Device
+import Signing
 import Store
 
 /// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help` and the README.
@@ -42,6 +43,8 @@ extension CommandFailure {
         switch error {
         case let failure as CommandFailure:
             self = failure
+        case let error as SigningError:
+            self.init(signing: error)
         case let error as PlayerError:
             switch error {
             case .store(let store): self.init(store)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Signing
 import WordPacks
 
 /// `hangman pack build DIR -o FILE`
@@ -26,7 +27,7 @@ enum PackBuildCommand: Command {
         }
         var builder = PackBuilder()
         if let keyPath = arguments.value("--sign") {
-            builder.signingKey = try KeyFiles.secretKey(at: keyPath)
+            builder.signingKey = try SigningKey.read(fileAt: keyPath)
         }
         let built: PackBuilder.Output
         do {

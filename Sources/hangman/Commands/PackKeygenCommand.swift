@@ -18,7 +18,7 @@ enum PackKeygenCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         let base = arguments.value("--output") ?? "pack-signing"
         let key = SigningKey.generate()
-        try KeyFiles.write(key, secretPath: base + ".key", publicPath: base + ".pub", replace: arguments.has("--force"))
+        try key.write(secretKeyTo: base + ".key", publicKeyTo: base + ".pub", replace: arguments.has("--force"))
         context.out("wrote \(base).key (secret) and \(base).pub; key id \(key.publicKey.keyID)")
         return .ok
     }

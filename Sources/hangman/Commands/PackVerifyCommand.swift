@@ -1,3 +1,4 @@
+import Signing
 import WordPacks
 
 /// `hangman pack verify FILE...`
@@ -20,7 +21,7 @@ enum PackVerifyCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
         var verifier = PackVerifier()
         if let keyPath = arguments.value("--key") {
-            verifier.trustedKeys = [try KeyFiles.publicKey(at: keyPath)]
+            verifier.trustedKeys = [try SigningPublicKey.read(fileAt: keyPath)]
         }
         verifier.requireSignature = arguments.has("--require-signature")
 

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole-file reads with a size limit, and writes that a reader or a crash sees complete or not at
+/// all. Reads open with `O_NONBLOCK` and accept only regular files, so a FIFO or a device named
+/// by mistake is refused at once instead of blocking or streaming forever.
+///
+/// ```swift
+/// let bytes = try FileSystem.readFile(atPath: "fruit.wordpack", limit: 64 << 20)
+/// try FileSystem.createNew(atPath: "signing.key", containing: secret, permissions: 0o600)
+/// ```
+public enum FileSystem {
+    /// The file's bytes, refusing a file larger than `limit` before reading it, and one that
+    /// grows past `limit` while read (`open(2)`, `fstat(2)`, `read(2)`).
+    public static func readFile(atPath path: String, limit: Int) throws(FileError) -> [UInt8] {
+        let limit = max(limit, 0)
+        let descriptor = try FileDescriptor(openingForReading: path)
+        let size = try descriptor.regularFileSize()
+        guard size <= limit else { throw .tooLarge(size: size, limit: limit, path: path) }
+        // One byte beyond the size stat reported shows whether the file grew meanwhile.
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while true {
+            filled += try descriptor.read(into: &bytes, from: filled)
+            if filled < bytes.count { break }
+            if filled > limit { throw .tooLarge(size: filled, limit: limit, path: path) }
+            bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit - bytes.count + 1)))
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// At most the first `count` bytes of a regular file (`open(2)`, `fstat(2)`, `read(2)`).
+    public static func readPrefix(ofFileAtPath path: String, count: Int) throws(FileError) -> [UInt8] {
+        let descriptor = try FileDescriptor(openingForReading: path)
+        let size = try descriptor.regularFileSize()
+        var bytes = [UInt8](repeating: 0, count: max(0, min(count, size + 1)))
+        let filled = try descriptor.read(into: &bytes)
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// Calls `body` with each successive piece of a regular file, at most `chunkSize` bytes,
+    /// until its end, and returns the number of bytes read (`open(2)`, `fstat(2)`, `read(2)`).
+    @discardableResult
+    public static func forEachChunk(
+        ofFileAtPath path: String, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(FileError) -> Int {
+        let descriptor = try FileDescriptor(openingForReading: path)
+        _ = try descriptor.regularFileSize()
+        var buffer = [UInt8](repeating: 0, count: max(chunkSize, 1))
+        var total = 0
+        while true {
+            let count = try descriptor.read(into: &buffer)
+            if count == 0 { return total }
+            buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            total += count
+            if count < buffer.count { return total }
+        }
+    }
+
+    /// Replaces (or creates) the file at `path` so that a reader, or a crash, sees the old bytes or
+    /// the new ones, never a mix: the bytes go to a temporary file in the same folder, which is
+    /// flushed, renamed over `path`, and the folder flushed (`open(2)` with `O_CREAT|O_EXCL`,
+    /// `write(2)`, `fchmod(2)`, `fsync(2)`, `rename(2)`).
+    ///
+    /// The file gets exactly `permissions`; `nil` keeps those of the file replaced (`stat(2)`),
+    /// or gives 0644 to a new one.
+    public static func writeAtomically(
+        _ bytes: [UInt8], toPath path: String, permissions: UInt32? = nil
+    ) throws(FileError) {
+        let mode = permissions.map { mode_t($0) } ?? existingPermissions(path) ?? 0o644
+        let temporary = try writeTemporary(bytes, beside: path, mode: mode)
+        if case .failure(let errno) = valueOrErrno(system_rename(temporary, path)) {
+            _ = system_unlink(temporary)
+            throw .system(errno, .replace, path: path)
+        }
+        syncFolder(of: path)
+    }
+
+    /// Creates the file at `path` with `bytes` and exactly `permissions`, failing with
+    /// `EEXIST` if anything is there. The file appears complete or not at all: the bytes go to a
+    /// temporary file in the same folder, which is flushed and then linked into place (`open(2)`
+    /// with `O_CREAT|O_EXCL`, `write(2)`, `fchmod(2)`, `fsync(2)`, `link(2)`, `unlink(2)`).
+    /// Of two processes creating the same path at once, exactly one succeeds.
+    public static func createNew(
+        atPath path: String, containing bytes: [UInt8], permissions: UInt32
+    ) throws(FileError) {
+        let temporary = try writeTemporary(bytes, beside: path, mode: mode_t(permissions))
+        let linked = valueOrErrno(system_link(temporary, path))
+        _ = system_unlink(temporary)
+        if case .failure(let errno) = linked { throw .system(errno, .create, path: path) }
+        syncFolder(of: path)
+    }
+
+    /// Whether anything is at `path`: a file, a folder, even a symbolic link to nothing (`lstat(2)`).
+    public static func exists(atPath path: String) -> Bool {
+        var status = stat()
+        return system_lstat(path, &status) == 0
+    }
+
+    /// Removes the file at `path`; succeeds if there is none (`unlink(2)`).
+    public static func removeFile(atPath path: String) throws(FileError) {
+        switch valueOrErrno(system_unlink(path)) {
+        case .success, .failure(.noSuchFile): return
+        case .failure(let errno): throw .system(errno, .remove, path: path)
+        }
+    }
+
+    /// Writes `bytes` to a new, flushed temporary file in `path`'s folder, with exactly `mode`,
+    /// and returns its path; on failure nothing is left behind.
+    private static func writeTemporary(
+        _ bytes: [UInt8], beside path: String, mode: mode_t
+    ) throws(FileError) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var random = SystemRandomNumberGenerator()
+        let temporary = "\(folder).\(name).\(String(random.next(), radix: 16)).tmp"
+        let descriptor = try FileDescriptor(
+            opening: temporary, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode & 0o600, action: .create)
+        do throws(FileError) {
+            try descriptor.write(bytes)
+            try descriptor.setPermissions(mode)
+            try descriptor.sync()
+        } catch {
+            _ = system_unlink(temporary)
+            throw error
+        }
+        return temporary
+    }
+
+    /// The permission bits of the file at `path`, if there is one (`stat(2)`).
+    private static func existingPermissions(_ path: String) -> mode_t? {
+        var status = stat()
+        guard system_stat(path, &status) == 0 else { return nil }
+        return status.st_mode & 0o7777
+    }
+
+    /// Flushes the folder holding `path`, so that a new name in it survives a crash (`fsync(2)`).
+    /// Best effort: some file systems refuse to flush a folder, and the file itself is on disk.
+    private static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        guard let descriptor = try? FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY) else { return }
+        _ = try? descriptor.sync()
+    }
+}

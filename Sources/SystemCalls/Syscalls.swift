@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The one place this module calls the C library: every other file goes through these, so a
+// call's errno is read right after it, and `EINTR` is retried in one way.
+
+/// `open(2)`.
+func system_open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
+
+/// `close(2)`.
+func system_close(_ descriptor: Int32) -> Int32 { close(descriptor) }
+
+/// `read(2)`.
+func system_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(descriptor, buffer.baseAddress, buffer.count)
+}
+
+/// `write(2)`.
+func system_write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    write(descriptor, bytes.baseAddress, bytes.count)
+}
+
+/// `fstat(2)`.
+func system_fstat(_ descriptor: Int32, _ status: inout stat) -> Int32 { fstat(descriptor, &status) }
+
+/// `stat(2)`.
+func system_stat(_ path: String, _ status: inout stat) -> Int32 { stat(path, &status) }
+
+/// `lstat(2)`.
+func system_lstat(_ path: String, _ status: inout stat) -> Int32 { lstat(path, &status) }
+
+/// `fchmod(2)`.
+func system_fchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
+
+/// `fsync(2)`.
+func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
+
+/// `rename(2)`.
+func system_rename(_ old: String, _ new: String) -> Int32 { rename(old, new) }
+
+/// `link(2)`.
+func system_link(_ existing: String, _ new: String) -> Int32 { link(existing, new) }
+
+/// `unlink(2)`.
+func system_unlink(_ path: String) -> Int32 { unlink(path) }
+
+/// `isatty(3)`.
+func system_isatty(_ descriptor: Int32) -> Int32 { isatty(descriptor) }
+
+/// `clock_gettime(2)`.
+func system_clock_gettime(_ clock: clockid_t, _ spec: inout timespec) -> Int32 { clock_gettime(clock, &spec) }
+
+/// `gmtime_r(3)`: `nil` when the year does not fit in an `Int32`.
+func system_gmtime_r(_ seconds: time_t, _ parts: inout tm) -> Bool {
+    var seconds = seconds
+    return gmtime_r(&seconds, &parts) != nil
+}
+
+/// `sigaction(2)`, without asking for the previous action.
+func system_sigaction(_ signal: Int32, _ action: inout sigaction) -> Int32 { sigaction(signal, &action, nil) }
+
+/// `sigprocmask(2)`, without asking for the previous mask.
+func system_sigprocmask(_ how: Int32, _ set: inout sigset_t) -> Int32 { sigprocmask(how, &set, nil) }
+
+/// `getpid(2)`.
+func system_getpid() -> pid_t { getpid() }
+
+/// `kill(2)`.
+func system_kill(_ process: pid_t, _ signal: Int32) -> Int32 { kill(process, signal) }
+
+/// `_exit(2)`: no `atexit` handlers, no flushing.
+func system_exitImmediately(_ status: Int32) -> Never { _exit(status) }
+
+/// `exit(3)`.
+func system_exit(_ status: Int32) -> Never { exit(status) }
+
+/// `value`, or the `errno` the call that returned -1 left.
+func valueOrErrno<I: FixedWidthInteger>(_ value: I) -> Result<I, Errno> {
+    value == -1 ? .failure(.current) : .success(value)
+}
+
+/// `body`'s result, calling it again while it fails with `EINTR`.
+func retryingOnInterrupt<I: FixedWidthInteger>(_ body: () -> I) -> Result<I, Errno> {
+    while true {
+        let result = valueOrErrno(body())
+        if case .failure(.interrupted) = result { continue }
+        return result
+    }
+}
+
+/// Fills `buffer` by calling `readOnce` until it is full or the input ends (a read of 0),
+/// continuing after short reads and retrying `EINTR`. Returns the number of bytes read.
+func fill(
+    _ buffer: UnsafeMutableRawBufferPointer,
+    readingWith readOnce: (UnsafeMutableRawBufferPointer) -> Result<Int, Errno>
+) throws(Errno) -> Int {
+    var filled = 0
+    while filled < buffer.count {
+        switch readOnce(UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])) {
+        case .success(0): return filled
+        case .success(let count): filled += count
+        case .failure(.interrupted): continue
+        case .failure(let error): throw error
+        }
+    }
+    return filled
+}
+
+/// Writes all of `bytes` by calling `writeOnce` until none is left, continuing after short
+/// writes and retrying `EINTR`. A write that takes no bytes fails with `EIO` rather than spin.
+func drain(
+    _ bytes: UnsafeRawBufferPointer,
+    writingWith writeOnce: (UnsafeRawBufferPointer) -> Result<Int, Errno>
+) throws(Errno) {
+    var written = 0
+    while written < bytes.count {
+        switch writeOnce(UnsafeRawBufferPointer(rebasing: bytes[written...])) {
+        case .success(0): throw .ioError
+        case .success(let count): written += count
+        case .failure(.interrupted): continue
+        case .failure(let error): throw error
+        }
+    }
+}
