@@ -24,20 +24,25 @@ let package = Package(
         // How a language compares letters: one rule for the game and for the pack verifier.
         .target(name: "LetterFolding"),
 
+        // Typed identifiers shared by the pack format and the service boundary.
+        .target(name: "PackIdentifiers"),
+        // The service boundary: the PackService protocol and its Sendable values, nothing else.
+        .target(name: "PackServiceAPI", dependencies: ["PackIdentifiers"]),
+
         // The pack format.
-        .target(name: "WordPacks", dependencies: ["Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
+        .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
-        .target(name: "Store", dependencies: ["WordPacks", "SQLite", "Signing", "PropertyList", "SystemCalls"]),
+        .target(name: "Store", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "PropertyList", "SystemCalls"]),
 
         // Pure game rules: no I/O, randomness passed in.
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
         // The player's side: installed packs and their words, indexed for the game.
-        .target(name: "Device", dependencies: ["WordPacks", "Store", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
+        .target(name: "Device", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList", "SystemCalls"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
@@ -52,8 +57,8 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],

@@ -1,6 +1,7 @@
 import HangmanGame
+import PackServiceAPI
 import SQLite
-import Store
+import SystemCalls
 import WordPacks
 
 /// A game being played on this device: the pure `Game`, saved after every move, with hints spent
@@ -72,12 +73,12 @@ public final class GameSession {
     }
 
     /// Spends one hint from the account and reveals one hidden letter.
-    public func hint<G: RandomNumberGenerator>(using generator: inout G) throws(DeviceError) -> HintOutcome {
+    public func hint<G: RandomNumberGenerator>(using generator: inout G) async throws(DeviceError) -> HintOutcome {
         guard game.canHint else { return .notNow }
         let key = "\(gameID)-hint-\(game.hinted.count + 1)"
         let spend: HintSpend
         do {
-            spend = try service.spendHint(idempotencyKey: key)
+            spend = try await service.spendHint(idempotencyKey: key)
         } catch {
             if error.kind == .notEnoughHints { return .noHints }
             throw DeviceError(.storage, error.message)

@@ -1,5 +1,6 @@
+import PackServiceAPI
 import Signing
-import Store
+import SystemCalls
 import WordPacks
 
 /// Brings packs from the service onto the device: only what the account is entitled to, checked
@@ -7,27 +8,31 @@ import WordPacks
 /// verified in full, imported in one transaction.
 public struct PackInstaller {
     public let service: any PackService
+    /// The catalog the service published, read once: the digests every install is checked against.
+    public let catalog: Catalog
     public let device: DeviceStore
     public var verifier: PackVerifier
     public var clock: Clock
 
-    public init(service: any PackService, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
+    public init(
+        service: any PackService, catalog: Catalog, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
+    ) {
         self.service = service
+        self.catalog = catalog
         self.device = device
         self.verifier = verifier
         self.clock = clock
     }
 
     /// Installs (or updates to) the pack of `id`: a base pack, or a non-consumable the account owns.
-    public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) throws(DeviceError) -> InstallOutcome {
-        let catalog = service.catalog
-        let expected: ArchiveRecord
+    public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) async throws(DeviceError) -> InstallOutcome {
+        let expected: (sha256: String, size: Int)
         let isBase: Bool
         if let base = catalog.basePack(id) {
-            expected = ArchiveRecord(sha256: base.sha256, size: base.size)
+            expected = (base.sha256, base.size)
             isBase = true
         } else if let product = catalog.product(id), case .nonConsumable = product.kind, let digest = product.packSHA256, let size = product.packSize {
-            expected = ArchiveRecord(sha256: digest, size: size)
+            expected = (digest, size)
             isBase = false
         } else {
             throw DeviceError(.unknownPack, "no pack '\(id)' in the catalog: see 'hangman packs'")
@@ -39,7 +44,7 @@ public struct PackInstaller {
             if !isBase {
                 let owned: Bool
                 do {
-                    owned = try service.entitlements().contains { $0.productID == id && $0.isActive }
+                    owned = try await service.entitlements().contains { $0.productID == id && $0.isActive }
                 } catch {
                     throw DeviceError(.storage, error.message)
                 }
@@ -52,7 +57,7 @@ public struct PackInstaller {
         }
         let bytes: [UInt8]
         do {
-            bytes = try service.packArchive(id)
+            bytes = try await service.packArchive(id)
         } catch {
             if error.kind == .notEntitled {
                 throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'")
@@ -80,21 +85,21 @@ public struct PackInstaller {
     }
 
     /// Installs every base pack that is not installed yet (what a first run does).
-    public func installMissingBasePacks() throws(DeviceError) -> [ProductID] {
+    public func installMissingBasePacks() async throws(DeviceError) -> [ProductID] {
         let installed = Set(try device.installedPacks().map(\.productID))
         var done: [ProductID] = []
-        for base in service.catalog.basePacks where !installed.contains(base.productID) {
-            _ = try install(base.productID)
+        for base in catalog.basePacks where !installed.contains(base.productID) {
+            _ = try await install(base.productID)
             done.append(base.productID)
         }
         return done
     }
 
     /// Packs the game may serve words from: installed, and base or owned without a refund.
-    public func playablePacks() throws(DeviceError) -> [InstalledPack] {
+    public func playablePacks() async throws(DeviceError) -> [InstalledPack] {
         let owned: Set<ProductID>
         do {
-            owned = Set(try service.entitlements().filter(\.isActive).map(\.productID))
+            owned = Set(try await service.entitlements().filter(\.isActive).map(\.productID))
         } catch {
             throw DeviceError(.storage, error.message)
         }

@@ -1,4 +1,5 @@
-import Store
+import PackServiceAPI
+import SystemCalls
 import WordPacks
 
 /// The player's side of the game, opened once per command: the device, the service, and the
@@ -10,23 +11,35 @@ import WordPacks
 /// once. `buy` is purchase, then install. Which state a pack is in is decided here, in one place.
 ///
 /// ```swift
-/// let player = Player(service: service, device: try DeviceStore(folder: home + "/device"))
-/// let report = try player.start()
-/// let result = try player.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!)
+/// let player = try await Player.open(service: service, device: try DeviceStore(folder: home + "/device"))
+/// let report = try await player.start()
+/// let result = try await player.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!)
 /// ```
 public struct Player {
     public let service: any PackService
     public let device: DeviceStore
     public let installer: PackInstaller
     public let clock: Clock
+    /// The service's catalog, fetched once when the session opened.
+    public var catalog: Catalog { installer.catalog }
 
-    public var catalog: Catalog { service.catalog }
-
-    public init(service: any PackService, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
+    public init(service: any PackService, catalog: Catalog, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
         self.service = service
         self.device = device
-        self.installer = PackInstaller(service: service, device: device, verifier: verifier, clock: clock)
+        self.installer = PackInstaller(service: service, catalog: catalog, device: device, verifier: verifier, clock: clock)
         self.clock = clock
+    }
+
+    /// Opens a session: fetches the service's catalog once.
+    public static func open(
+        service: any PackService, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
+    ) async throws(PlayerError) -> Player {
+        do {
+            let catalog = try await service.fetchCatalog()
+            return Player(service: service, catalog: catalog, device: device, verifier: verifier, clock: clock)
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// A progress callback for the install of one pack, or `nil` for none.
@@ -48,19 +61,19 @@ public struct Player {
     /// Installs missing base packs, then every pack the account came to own while this device
     /// existed and that was never delivered here. The first start takes stock of what the account
     /// already owned: those packs come back with `restore`, not unasked.
-    public func start(progress: ProgressFor = { _ in nil }) throws(PlayerError) -> StartReport {
+    public func start(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> StartReport {
         var report = StartReport()
-        report.basePacks = try device { () throws(DeviceError) in try installer.installMissingBasePacks() }
-        let active = try owned()
-        if try !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
+        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks() }
+        let active = try await owned()
+        if try await !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
             let stock = active.map { (transaction: $0.transactionID.rawValue, product: $0.productID) }
-            try device { () throws(DeviceError) in try device.recordDeliveryBaseline(stock, now: clock.now()) }
+            try await device { () throws(DeviceError) in try device.recordDeliveryBaseline(stock, now: clock.now()) }
             return report
         }
-        let known = try device { () throws(DeviceError) in try device.knownDeliveries() }
+        let known = try await device { () throws(DeviceError) in try device.knownDeliveries() }
         for entitlement in active where !known.contains(entitlement.transactionID.rawValue) {
             do {
-                _ = try install(entitlement.productID, progress: progress(entitlement.productID))
+                _ = try await install(entitlement.productID, progress: progress(entitlement.productID))
                 report.delivered.append(entitlement.productID)
             } catch {
                 report.undelivered.append((entitlement.productID, error))
@@ -86,14 +99,14 @@ public struct Player {
     }
 
     /// Buys `quantity` of a product: purchase, then (for a pack) install.
-    public func buy(_ id: ProductID, quantity: Int = 1, progress: ((InstallProgress) -> Void)? = nil) throws(PlayerError) -> BuyResult {
-        let outcome = try store { () throws(StoreError) in try service.buy(id, quantity: quantity) }
+    public func buy(_ id: ProductID, quantity: Int = 1, progress: ((InstallProgress) -> Void)? = nil) async throws(PlayerError) -> BuyResult {
+        let outcome = try await store { () async throws(StoreError) in try await service.buy(id, quantity: quantity) }
         switch outcome {
         case .purchased(let transaction):
             guard !transaction.isConsumable else { return .purchased(transaction, installed: nil) }
-            return .purchased(transaction, installed: try install(id, progress: progress))
+            return .purchased(transaction, installed: try await install(id, progress: progress))
         case .alreadyOwned(let entitlement):
-            return .alreadyOwned(entitlement, installed: try install(id, progress: progress))
+            return .alreadyOwned(entitlement, installed: try await install(id, progress: progress))
         case .failed(let transaction): return .failed(transaction)
         case .deferred(let transaction): return .deferred(transaction)
         case .interrupted(let transaction): return .interrupted(transaction)
@@ -101,10 +114,10 @@ public struct Player {
     }
 
     /// Installs (or updates) one pack the account may have, and records its delivery.
-    public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) throws(PlayerError) -> InstallOutcome {
-        let outcome = try device { () throws(DeviceError) in try installer.install(id, progress: progress) }
-        if let entitlement = try owned().first(where: { $0.productID == id }) {
-            try device { () throws(DeviceError) in
+    public func install(_ id: ProductID, progress: ((InstallProgress) -> Void)? = nil) async throws(PlayerError) -> InstallOutcome {
+        let outcome = try await device { () async throws(DeviceError) in try await installer.install(id, progress: progress) }
+        if let entitlement = try await owned().first(where: { $0.productID == id }) {
+            try await device { () throws(DeviceError) in
                 try device.recordDelivery(transaction: entitlement.transactionID.rawValue, product: id, now: clock.now())
             }
         }
@@ -112,20 +125,20 @@ public struct Player {
     }
 
     /// Every pack the account owns, installed again: what a new device or a deleted app needs.
-    public func restore(progress: ProgressFor = { _ in nil }) throws(PlayerError) -> [(entitlement: Entitlement, outcome: InstallOutcome)] {
-        let restored = try store { () throws(StoreError) in try service.restore() }
+    public func restore(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> [(entitlement: Entitlement, outcome: InstallOutcome)] {
+        let restored = try await store { () async throws(StoreError) in try await service.restore() }
         var results: [(entitlement: Entitlement, outcome: InstallOutcome)] = []
         for entitlement in restored {
-            results.append((entitlement, try install(entitlement.productID, progress: progress(entitlement.productID))))
+            results.append((entitlement, try await install(entitlement.productID, progress: progress(entitlement.productID))))
         }
         return results
     }
 
     /// Installs newer versions: of `id`, or of every installed pack still unlocked.
-    public func update(_ id: ProductID? = nil, progress: ProgressFor = { _ in nil }) throws(PlayerError) -> [(id: ProductID, outcome: InstallOutcome)] {
-        var targets = try device { () throws(DeviceError) in try installer.playablePacks() }.map(\.productID)
+    public func update(_ id: ProductID? = nil, progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> [(id: ProductID, outcome: InstallOutcome)] {
+        var targets = try await device { () async throws(DeviceError) in try await installer.playablePacks() }.map(\.productID)
         if let id {
-            let installed = try device { () throws(DeviceError) in try device.installedPacks() }
+            let installed = try await device { () throws(DeviceError) in try device.installedPacks() }
             guard installed.contains(where: { $0.productID == id }) else {
                 throw .device(DeviceError(.notInstalled, "'\(id)' is not installed: see 'hangman packs'"))
             }
@@ -133,7 +146,7 @@ public struct Player {
         }
         var results: [(id: ProductID, outcome: InstallOutcome)] = []
         for target in targets {
-            results.append((target, try install(target, progress: progress(target))))
+            results.append((target, try await install(target, progress: progress(target))))
         }
         return results
     }
@@ -141,11 +154,11 @@ public struct Player {
     // MARK: - Pack states
 
     /// Every pack of the catalog, base packs first, with the state it is in on this device.
-    public func packs() throws(PlayerError) -> [PackStatus] {
+    public func packs() async throws(PlayerError) -> [PackStatus] {
         let installed = Dictionary(
-            try device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
+            try await device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
         let entitlements = Dictionary(
-            try store { () throws(StoreError) in try service.entitlements() }.map { ($0.productID, $0) },
+            try await store { () async throws(StoreError) in try await service.entitlements() }.map { ($0.productID, $0) },
             uniquingKeysWith: { first, second in first.isActive ? first : second })
         var rows: [PackStatus] = []
         for base in catalog.basePacks {
@@ -167,10 +180,10 @@ public struct Player {
 
     /// The packs a game draws from: every installed, unlocked pack, or the ones asked for, each
     /// of which must be playable (the error says what to do when one is not).
-    public func playablePacks(_ requested: [ProductID] = []) throws(PlayerError) -> [InstalledPack] {
-        let playable = try device { () throws(DeviceError) in try installer.playablePacks() }
+    public func playablePacks(_ requested: [ProductID] = []) async throws(PlayerError) -> [InstalledPack] {
+        let playable = try await device { () async throws(DeviceError) in try await installer.playablePacks() }
         guard !requested.isEmpty else { return playable }
-        let states = try packs()
+        let states = try await packs()
         var chosen: [InstalledPack] = []
         for id in requested {
             if let pack = playable.first(where: { $0.productID == id }) {
@@ -193,16 +206,16 @@ public struct Player {
 
     // MARK: - Plumbing
 
-    private func owned() throws(PlayerError) -> [Entitlement] {
-        try store { () throws(StoreError) in try service.entitlements() }.filter(\.isActive)
+    private func owned() async throws(PlayerError) -> [Entitlement] {
+        try await store { () async throws(StoreError) in try await service.entitlements() }.filter(\.isActive)
     }
 
-    private func store<T>(_ body: () throws(StoreError) -> T) throws(PlayerError) -> T {
-        do { return try body() } catch { throw .store(error) }
+    private func store<T>(_ body: () async throws(StoreError) -> T) async throws(PlayerError) -> T {
+        do { return try await body() } catch { throw .store(error) }
     }
 
-    private func device<T>(_ body: () throws(DeviceError) -> T) throws(PlayerError) -> T {
-        do { return try body() } catch { throw .device(error) }
+    private func device<T>(_ body: () async throws(DeviceError) -> T) async throws(PlayerError) -> T {
+        do { return try await body() } catch { throw .device(error) }
     }
 }
 

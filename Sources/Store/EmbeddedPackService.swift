@@ -1,3 +1,5 @@
+@_exported import PackServiceAPI
+import SystemCalls
 import FoundationEssentials
 import Signing
 import WordPacks
@@ -6,12 +8,14 @@ import WordPacks
 /// state directory, receipts signed with a key kept beside the account.
 ///
 /// ```swift
-/// let service = try EmbeddedPackService(catalog: Catalog.load(folder: "Packs"), accountFolder: home + "/account")
+/// let service = try EmbeddedPackService(catalog: Catalog.load(folder: "Packs"), packsFolder: "Packs", accountFolder: home + "/account")
 /// _ = try service.recoverUnfinished()
 /// let outcome = try service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
 /// ```
 public final class EmbeddedPackService: PackService, StoreTestControls {
     public let catalog: Catalog
+    /// The folder the catalog's archives are in.
+    public let packsFolder: String
     let ledger: AccountLedger
     let signer: ReceiptSigner
     let clock: Clock
@@ -30,7 +34,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// Opens (creating if needed) the account in `accountFolder`.
     /// `crash` is called at each `CrashPoint`; tests and `HANGMAN_CRASH_AT` use it to die there.
     public init(
-        catalog: Catalog, accountFolder: String, clock: Clock = .system, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
+        catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
     ) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: accountFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -38,11 +42,14 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             throw StoreError(.storage, "cannot create the account folder \(accountFolder): \(error)")
         }
         self.catalog = catalog
+        self.packsFolder = packsFolder
         self.ledger = try AccountLedger(path: accountFolder + "/" + Self.databaseName)
         self.signer = ReceiptSigner(key: try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName), catalog: catalog)
         self.clock = clock
         self.crash = crash
     }
+
+    public func fetchCatalog() throws(StoreError) -> Catalog { catalog }
 
     // MARK: - Purchases
 
@@ -159,8 +166,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     }
 
     private func readArchive(_ file: String) throws(StoreError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: catalog.folder + "/" + file) else {
-            throw StoreError(.storage, "the pack archive \(file) is missing from \(catalog.folder)")
+        guard let data = FileManager.default.contents(atPath: packsFolder + "/" + file) else {
+            throw StoreError(.storage, "the pack archive \(file) is missing from \(packsFolder)")
         }
         return [UInt8](data)
     }

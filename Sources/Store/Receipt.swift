@@ -2,31 +2,7 @@ import PropertyList
 import Signing
 import WordPacks
 
-/// The account's transactions, signed with the service's Ed25519 key.
-///
-/// The file is a property list `{Algorithm, KeyID, Payload, Signature}`; `Payload` holds the exact
-/// bytes that were signed: an XML property list `{BundleIdentifier, CreationDate, Transactions}`.
-public struct Receipt: Sendable {
-    /// The receipt file's bytes.
-    public var bytes: [UInt8]
-    public var payload: ReceiptPayload
-}
-
-/// What a receipt says.
-public struct ReceiptPayload: Sendable, Equatable {
-    public struct Transaction: Sendable, Equatable {
-        public var id: String
-        public var productID: String
-        public var quantity: Int
-        public var state: String
-        public var purchaseDate: Int64
-        public var revocationDate: Int64?
-    }
-
-    public var bundleIdentifier: String
-    public var creationDate: Int64
-    public var transactions: [Transaction]
-
+extension ReceiptPayload {
     var propertyList: PropertyList {
         .dictionary([
             "BundleIdentifier": .string(bundleIdentifier),
@@ -62,24 +38,6 @@ public struct ReceiptPayload: Sendable, Equatable {
         }
         return ReceiptPayload(bundleIdentifier: bundle, creationDate: created, transactions: transactions)
     }
-}
-
-/// A receipt check's answer, in the spirit of Apple's verifyReceipt.
-public struct ReceiptVerification: Sendable {
-    public enum Status: Int, Sendable {
-        /// Valid.
-        case valid = 0
-        /// Not a receipt, or its contents do not hold together.
-        case malformed = 21002
-        /// The signature is not the service's, or the receipt is for another game.
-        case notAuthenticated = 21003
-    }
-
-    public var status: Status
-    /// What is wrong, or a summary when valid.
-    public var message: String
-    /// The contents, when the signature is valid.
-    public var payload: ReceiptPayload?
 }
 
 /// Signs and checks receipts with the service's key.

@@ -27,7 +27,23 @@ public enum StandardStream: Int32, Sendable {
         case endOfInput
         /// A signal interrupted the wait (`EINTR`).
         case interrupted
+        /// Nothing arrived within the timeout.
+        case timedOut
         case failed(Errno)
+    }
+
+    /// Waits at most `timeoutMilliseconds` for input (`poll(2)`), then reads what is there.
+    ///
+    /// A signal is delivered to any one of a process's threads; a thread blocked in `read` may
+    /// never see it. Waking up regularly lets the reader look at a signal's flag itself.
+    public func read(upTo count: Int, timeoutMilliseconds: Int32) -> ReadResult {
+        let ready = system_poll(rawValue, Int16(POLLIN), timeoutMilliseconds)
+        if ready == 0 { return .timedOut }
+        if ready < 0 {
+            let error = Errno.current
+            return error == .interrupted ? .interrupted : .failed(error)
+        }
+        return read(upTo: count)
     }
 
     /// One `read(2)` of at most `count` bytes.

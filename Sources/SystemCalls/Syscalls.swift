@@ -46,6 +46,12 @@ func system_link(_ existing: String, _ new: String) -> Int32 { link(existing, ne
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 
 /// `isatty(3)`.
+/// `poll(2)` for one descriptor: the number of ready descriptors, 0 on timeout, -1 on error.
+func system_poll(_ descriptor: Int32, _ events: Int16, _ timeoutMilliseconds: Int32) -> Int32 {
+    var entry = pollfd(fd: descriptor, events: events, revents: 0)
+    return poll(&entry, 1, timeoutMilliseconds)
+}
+
 func system_isatty(_ descriptor: Int32) -> Int32 { isatty(descriptor) }
 
 /// `clock_gettime(2)`.

@@ -1,3 +1,4 @@
+@_exported import PackIdentifiers
 import Archive
 import PropertyList
 import Signing

@@ -29,9 +29,9 @@ enum Hangman {
             """)
 
     /// Runs the command line `arguments` and returns the exit code.
-    static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
+    static func main(_ arguments: [String], context: CommandContext) async -> ExitCode {
         do {
-            return try dispatch(arguments, context: context)
+            return try await dispatch(arguments, context: context)
         } catch {
             let failure = CommandFailure(error)
             context.error("error: \(failure.message)")
@@ -69,7 +69,7 @@ enum Hangman {
         commands.filter { $0.path.count == 2 && $0.path[0] == group }.map { ($0.path[1], $0.spec.summary) }
     }
 
-    private static func dispatch(_ arguments: [String], context: CommandContext) throws -> ExitCode {
+    private static func dispatch(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         guard let first = arguments.first else {
             context.out(spec.helpText)
             return .ok
@@ -77,11 +77,11 @@ enum Hangman {
         var rest = Array(arguments.dropFirst())
         // Global options before the subcommand go after it, where the subcommand parses them.
         if first == "--home" || first == "--packs", let value = rest.first {
-            return try dispatch(Array(rest.dropFirst()) + [first, value], context: context)
+            return try await dispatch(Array(rest.dropFirst()) + [first, value], context: context)
         }
         if first.hasPrefix("--home=") || first.hasPrefix("--packs="), !rest.isEmpty {
             rest.append(first)
-            return try dispatch(rest, context: context)
+            return try await dispatch(rest, context: context)
         }
         switch first {
         case "--version":
@@ -102,10 +102,10 @@ enum Hangman {
                 let names = commands.filter { $0.path.count == 2 && $0.path[0] == first }.map { $0.path[1] }
                 throw CommandFailure.usage("unknown subcommand '\(first) \(word)' (\(names.joined(separator: ", ")))")
             }
-            return try command.main(Array(rest.dropFirst()), context: context)
+            return try await command.main(Array(rest.dropFirst()), context: context)
         }
         if let command = commands.first(where: { $0.path == [first] }) {
-            return try command.main(rest, context: context)
+            return try await command.main(rest, context: context)
         }
         if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
         throw CommandFailure.usage("unknown command '\(first)'")
@@ -113,9 +113,9 @@ enum Hangman {
 }
 
 /// A leaf command: its interface, and what it does with parsed arguments.
-protocol Command {
+protocol Command: Sendable {
     static var spec: CommandSpec { get }
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
 }
 
 /// A command that gathers subcommands; its help page lists them.
@@ -129,12 +129,12 @@ extension Command {
     static var path: [String] { Array(spec.name.split(separator: " ").dropFirst().map(String.init)) }
 
     /// Parses `arguments`, answers `--help`, else runs.
-    static func main(_ arguments: [String], context: CommandContext) throws -> ExitCode {
+    static func main(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
             context.out(spec.helpText)
             return .ok
         }
-        return try run(parsed, context: context)
+        return try await run(parsed, context: context)
     }
 }

@@ -11,7 +11,7 @@ import Testing
         ("Sweet", ["mango", "kiwi"]), ("Tropical", ["papaya", "guava", "lychee"]), ("Sour", ["yuzu"]),
     ])
 
-    @Test func updateReplacesEveryWordAndAnOlderArchiveChangesNothing() throws {
+    @Test func updateReplacesEveryWordAndAnOlderArchiveChangesNothing() async throws {
         let scratch = try DeviceScratch()
         let old = try scratch.packsFolder("packs-1.0", base: [Self.base], paid: [Self.fruit])
         let new = try scratch.packsFolder("packs-1.1", base: [Self.base], paid: [Self.fruitNew])
@@ -31,7 +31,7 @@ import Testing
         #expect(try DeviceSnapshot.read(scratch.deviceDatabase).holds(Self.fruitNew))
     }
 
-    @Test func uninstallRemovesEveryWordAndInstallBringsThemBack() throws {
+    @Test func uninstallRemovesEveryWordAndInstallBringsThemBack() async throws {
         let scratch = try DeviceScratch()
         let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
         #expect(try HangmanBinary.run(["buy", Self.fruit.id], home: scratch.home, packs: packs).status == 0)
@@ -44,7 +44,7 @@ import Testing
         #expect(snapshot.holds(Self.fruit) && snapshot.isConsistent)
     }
 
-    @Test func resetDeletesTheDeviceAndKeepsTheAccount() throws {
+    @Test func resetDeletesTheDeviceAndKeepsTheAccount() async throws {
         let scratch = try DeviceScratch()
         let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
         #expect(try HangmanBinary.run(["buy", Self.fruit.id], home: scratch.home, packs: packs).status == 0)

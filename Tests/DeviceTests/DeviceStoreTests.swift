@@ -29,7 +29,7 @@ final class DeviceFolder {
 }
 
 @Suite struct DeviceStoreTests {
-    @Test func installThenEveryWordCanBePicked() throws {
+    @Test func installThenEveryWordCanBePicked() async throws {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         let outcome = try device.install(try pack(lists: ["Animals": ["cat", "dog", "emu"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
@@ -45,7 +45,7 @@ final class DeviceFolder {
         #expect(seen == ["cat", "dog", "emu", "red", "blue"])
     }
 
-    @Test func categoryNarrowsThePick() throws {
+    @Test func categoryNarrowsThePick() async throws {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["Animals": ["cat", "dog"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
@@ -59,7 +59,7 @@ final class DeviceFolder {
         #expect(try device.randomWord(from: installed, category: "Nope", using: &generator) == nil)
     }
 
-    @Test func sameVersionIsANoOpAndOlderIsRefused() throws {
+    @Test func sameVersionIsANoOpAndOlderIsRefused() async throws {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(version: "1.2", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 1)
@@ -71,7 +71,7 @@ final class DeviceFolder {
         #expect(try device.installedPacks().first?.contentVersion.text == "1.2")
     }
 
-    @Test func updateReplacesEveryWord() throws {
+    @Test func updateReplacesEveryWord() async throws {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(version: "1", lists: ["A": ["old", "older"]]), archiveSHA256: digest, isBase: false, now: 1)
@@ -83,7 +83,7 @@ final class DeviceFolder {
         #expect(words == ["kept", "keep", "new", "newer", "newest"].sorted())
     }
 
-    @Test func uninstallRemovesOnlyThatPack() throws {
+    @Test func uninstallRemovesOnlyThatPack() async throws {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["A": ["alpha", "beta"]]), archiveSHA256: digest, isBase: false, now: 1)
@@ -96,7 +96,7 @@ final class DeviceFolder {
     }
 
     /// The game folds letters by the pack's language itself, so the index keeps only the words as installed.
-    @Test func wordsAreStoredAsInstalledWithoutAFoldedCopy() throws {
+    @Test func wordsAreStoredAsInstalledWithoutAFoldedCopy() async throws {
         let folder = DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["A": ["Ma\u{F1}ana", "Caf\u{E9}", "Zebra"]]), archiveSHA256: digest, isBase: false, now: 1)
@@ -105,7 +105,7 @@ final class DeviceFolder {
         #expect(try database.int64("SELECT count(*) FROM words WHERE folded IS NOT NULL") == 0)
     }
 
-    @Test func eraseDeletesTheFolder() throws {
+    @Test func eraseDeletesTheFolder() async throws {
         let folder = DeviceFolder()
         _ = try DeviceStore(folder: folder.path)
         try DeviceStore.erase(folder: folder.path)

@@ -34,7 +34,7 @@ import Testing
         return nil
     }
 
-    @Test func killedInstallUpdateUninstallLeaveOldOrNewState() throws {
+    @Test func killedInstallUpdateUninstallLeaveOldOrNewState() async throws {
         let scratch = try DeviceScratch()
         let old = try scratch.packsFolder("packs-1.0", base: [Self.base], paid: [Self.version1])
         let new = try scratch.packsFolder("packs-1.1", base: [Self.base], paid: [Self.version2])

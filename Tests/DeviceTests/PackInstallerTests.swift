@@ -20,6 +20,7 @@ final class RelayService: PackService {
     }
 
     var catalog: Catalog { inner.catalog }
+    func fetchCatalog() throws(StoreError) -> Catalog { inner.catalog }
     func recoverUnfinished() throws(StoreError) -> [StoreTransaction] { try inner.recoverUnfinished() }
     func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity) }
     func restore() throws(StoreError) -> [Entitlement] { try inner.restore() }
@@ -44,48 +45,48 @@ final class RelayService: PackService {
     /// A service on a fresh account, selling `fruit`, and a device.
     private func world(_ scratch: DeviceScratch, fruit: FixturePack = Self.fruit, folder: String = "packs") throws -> (EmbeddedPackService, DeviceStore) {
         let packs = try scratch.packsFolder(folder, base: [Self.base], paid: [fruit])
-        let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: scratch.home + "/account")
+        let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account")
         return (service, try DeviceStore(folder: scratch.home + "/device"))
     }
 
-    private func purchase(_ service: some PackService, _ pack: FixturePack) throws -> StoreTransaction {
-        guard case .purchased(let transaction) = try service.buy(pack.productID, quantity: 1) else {
+    private func purchase(_ service: some PackService, _ pack: FixturePack) async throws -> StoreTransaction {
+        guard case .purchased(let transaction) = try await service.buy(pack.productID, quantity: 1) else {
             Issue.record("the purchase of \(pack.id) did not go through")
             throw DeviceError(.storage, "no purchase")
         }
         return transaction
     }
 
-    @Test func lockedPackIsNotInstalledAndNamesTheBuyCommand() throws {
+    @Test func lockedPackIsNotInstalledAndNamesTheBuyCommand() async throws {
         let scratch = try DeviceScratch()
         let (service, device) = try world(scratch)
-        let installer = PackInstaller(service: service, device: device)
-        let error = #expect(throws: DeviceError.self) { try installer.install(Self.fruit.productID) }
+        let installer = PackInstaller(service: service, catalog: service.catalog, device: device)
+        let error = await #expect(throws: DeviceError.self) { try await installer.install(Self.fruit.productID) }
         #expect(error?.kind == .notEntitled)
         #expect(error?.message.contains("run 'hangman buy com.example.words.fruit'") == true)
         #expect(try device.installedPacks().isEmpty)
     }
 
-    @Test func unknownPackIsRefused() throws {
+    @Test func unknownPackIsRefused() async throws {
         let scratch = try DeviceScratch()
         let (service, device) = try world(scratch)
-        let error = #expect(throws: DeviceError.self) {
-            try PackInstaller(service: service, device: device).install(try #require(ProductID(rawValue: "com.example.words.nope")))
+        let error = await #expect(throws: DeviceError.self) {
+            try await PackInstaller(service: service, catalog: service.catalog, device: device).install(try #require(ProductID(rawValue: "com.example.words.nope")))
         }
         #expect(error?.kind == .unknownPack)
     }
 
-    @Test func refundedPackIsNoLongerPlayable() throws {
+    @Test func refundedPackIsNoLongerPlayable() async throws {
         let scratch = try DeviceScratch()
         let (service, device) = try world(scratch)
-        let installer = PackInstaller(service: service, device: device)
-        #expect(try installer.installMissingBasePacks() == [Self.base.productID])
-        let transaction = try purchase(service, Self.fruit)
-        #expect(try installer.install(Self.fruit.productID) == .installed(try #require(ContentVersion("1.0"))))
-        #expect(try installer.playablePacks().map(\.productID) == [Self.base.productID, Self.fruit.productID])
+        let installer = PackInstaller(service: service, catalog: service.catalog, device: device)
+        #expect(try await installer.installMissingBasePacks() == [Self.base.productID])
+        let transaction = try await purchase(service, Self.fruit)
+        #expect(try await installer.install(Self.fruit.productID) == .installed(try #require(ContentVersion("1.0"))))
+        #expect(try await installer.playablePacks().map(\.productID) == [Self.base.productID, Self.fruit.productID])
 
         _ = try service.refund(transaction.id)
-        let playable = try installer.playablePacks()
+        let playable = try await installer.playablePacks()
         #expect(playable.map(\.productID) == [Self.base.productID])
         // Still on the device, but no new game gets a word from it.
         #expect(try device.installedPacks().map(\.productID).contains(Self.fruit.productID))
@@ -93,7 +94,7 @@ final class RelayService: PackService {
         for _ in 0..<100 {
             #expect(try device.randomWord(from: playable, using: &generator)?.pack == Self.base.productID)
         }
-        let error = #expect(throws: DeviceError.self) { try installer.install(Self.fruit.productID) }
+        let error = await #expect(throws: DeviceError.self) { try await installer.install(Self.fruit.productID) }
         #expect(error?.kind == .notEntitled)
     }
 
@@ -102,7 +103,7 @@ final class RelayService: PackService {
     }
 
     @Test(arguments: Tampering.allCases)
-    func archiveThatIsNotTheCatalogsIsRefused(_ tampering: Tampering) throws {
+    func archiveThatIsNotTheCatalogsIsRefused(_ tampering: Tampering) async throws {
         let scratch = try DeviceScratch()
         let (embedded, device) = try world(scratch)
         let other = try Self.fruitNew.archive()
@@ -115,9 +116,9 @@ final class RelayService: PackService {
             }
             return bytes
         }
-        _ = try purchase(service, Self.fruit)
+        _ = try await purchase(service, Self.fruit)
         let expected = try #require(embedded.catalog.product(Self.fruit.productID)?.packSHA256)
-        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: service, device: device).install(Self.fruit.productID) }
+        let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)
         #expect(error?.message.contains("SHA-256") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("the catalog says \(expected)") == true, "\(error?.message ?? "")")
@@ -130,7 +131,7 @@ final class RelayService: PackService {
 
     /// The seller replaced an archive without publishing the catalog again: the catalog still
     /// loads (it records digests, it does not compute them), and the installer refuses the bytes.
-    @Test func archiveReplacedAfterPublishingIsRefusedNamingBothDigests() throws {
+    @Test func archiveReplacedAfterPublishingIsRefusedNamingBothDigests() async throws {
         let scratch = try DeviceScratch()
         let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
         let path = packs + "/" + Self.fruit.fileName
@@ -141,10 +142,10 @@ final class RelayService: PackService {
 
         let catalog = try Catalog.load(folder: packs)
         #expect(catalog.product(Self.fruit.productID)?.packSHA256 == published)
-        let service = try EmbeddedPackService(catalog: catalog, accountFolder: scratch.home + "/account")
+        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: scratch.home + "/account")
         let device = try DeviceStore(folder: scratch.home + "/device")
-        _ = try purchase(service, Self.fruit)
-        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: service, device: device).install(Self.fruit.productID) }
+        _ = try await purchase(service, Self.fruit)
+        let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)
         #expect(error?.message.contains("has SHA-256 \(actual)") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("the catalog says \(published)") == true, "\(error?.message ?? "")")
@@ -153,7 +154,7 @@ final class RelayService: PackService {
     }
 
     /// Same digest recorded, another size: refused too (a catalog edited by hand).
-    @Test func sizeThatIsNotTheRecordedOneIsRefused() throws {
+    @Test func sizeThatIsNotTheRecordedOneIsRefused() async throws {
         let scratch = try DeviceScratch()
         let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
         let size = try #require(try FileManager.default.attributesOfItem(atPath: packs + "/" + Self.fruit.fileName)[.size] as? Int)
@@ -162,26 +163,26 @@ final class RelayService: PackService {
         let edited = text.replacingOccurrences(of: "<integer>\(size)</integer>", with: "<integer>\(size + 1)</integer>")
         #expect(edited != text)
         try edited.write(toFile: catalogPath, atomically: true, encoding: .utf8)
-        let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: scratch.home + "/account")
+        let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account")
         let device = try DeviceStore(folder: scratch.home + "/device")
-        _ = try purchase(service, Self.fruit)
-        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: service, device: device).install(Self.fruit.productID) }
+        _ = try await purchase(service, Self.fruit)
+        let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)
         #expect(error?.message.contains("(\(size) bytes), but the catalog says") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("(\(size + 1) bytes)") == true, "\(error?.message ?? "")")
         #expect(try device.installedPacks().isEmpty)
     }
 
-    @Test func updateKeepsTheOldWordsReadableUntilItCommits() throws {
+    @Test func updateKeepsTheOldWordsReadableUntilItCommits() async throws {
         let scratch = try DeviceScratch()
         let (service, device) = try world(scratch)
-        _ = try purchase(service, Self.fruit)
-        _ = try PackInstaller(service: service, device: device).install(Self.fruit.productID)
+        _ = try await purchase(service, Self.fruit)
+        _ = try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID)
         // The same account, later: the catalog now offers 1.1.
         let (newer, _) = try world(scratch, fruit: Self.fruitNew, folder: "packs-new")
         let reader = try Database(path: scratch.deviceDatabase)
         var seenDuringUpdate: [String] = []
-        let outcome = try PackInstaller(service: newer, device: device).install(Self.fruit.productID) { _ in
+        let outcome = try await PackInstaller(service: newer, catalog: newer.catalog, device: device).install(Self.fruit.productID) { _ in
             let version = (try? reader.string("SELECT content_version FROM packs WHERE product_id = ?", .text(Self.fruit.id))) ?? nil
             let words = (try? reader.query("SELECT word FROM words ORDER BY id").map { try $0.string(0) }) ?? []
             seenDuringUpdate.append("\(version ?? "none"): \(words.joined(separator: " "))")
@@ -195,25 +196,25 @@ final class RelayService: PackService {
 
     /// "Installing what is installed is a no-op": for a 1,000,000-word pack, downloading and
     /// verifying it again first costs about a second and 130 MB (release build).
-    @Test func installingWhatIsInstalledDownloadsNothing() throws {
+    @Test func installingWhatIsInstalledDownloadsNothing() async throws {
         let scratch = try DeviceScratch()
         let (embedded, device) = try world(scratch)
         let service = RelayService(embedded)
-        _ = try purchase(service, Self.fruit)
-        let installer = PackInstaller(service: service, device: device)
-        _ = try installer.install(Self.fruit.productID)
+        _ = try await purchase(service, Self.fruit)
+        let installer = PackInstaller(service: service, catalog: service.catalog, device: device)
+        _ = try await installer.install(Self.fruit.productID)
         #expect(service.downloads == 1)
-        #expect(try installer.install(Self.fruit.productID) == .alreadyInstalled(try #require(ContentVersion("1.0"))))
+        #expect(try await installer.install(Self.fruit.productID) == .alreadyInstalled(try #require(ContentVersion("1.0"))))
         #expect(service.downloads == 1, "the installed version was downloaded and verified again")
     }
 
-    @Test func olderVersionIsRefusedAndTheNewerStays() throws {
+    @Test func olderVersionIsRefusedAndTheNewerStays() async throws {
         let scratch = try DeviceScratch()
         let (older, device) = try world(scratch)
-        _ = try purchase(older, Self.fruit)
+        _ = try await purchase(older, Self.fruit)
         let (newer, _) = try world(scratch, fruit: Self.fruitNew, folder: "packs-new")
-        _ = try PackInstaller(service: newer, device: device).install(Self.fruit.productID)
-        let error = #expect(throws: DeviceError.self) { try PackInstaller(service: older, device: device).install(Self.fruit.productID) }
+        _ = try await PackInstaller(service: newer, catalog: newer.catalog, device: device).install(Self.fruit.productID)
+        let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: older, catalog: older.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .olderVersion)
         #expect(try DeviceSnapshot.read(scratch.deviceDatabase).holds(Self.fruitNew))
     }

@@ -21,133 +21,133 @@ import WordPacks
         }
 
         func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
-            try EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: scratch.home + "/account", crash: crash)
+            try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account", crash: crash)
         }
 
         /// Opens a session as a command does: recovery, then the player's start.
-        func session() throws -> (Player, Player.StartReport) {
+        func session() async throws -> (Player, Player.StartReport) {
             let service = try service()
             _ = try service.recoverUnfinished()
-            let player = Player(service: service, device: try DeviceStore(folder: scratch.home + "/device"))
-            return (player, try player.start())
+            let player = Player(service: service, catalog: service.catalog, device: try DeviceStore(folder: scratch.home + "/device"))
+            return (player, try await player.start())
         }
 
-        func state(_ player: Player, _ pack: FixturePack) throws -> PackState? {
-            try player.packs().first { $0.productID == pack.productID }?.state
+        func state(_ player: Player, _ pack: FixturePack) async throws -> PackState? {
+            try await player.packs().first { $0.productID == pack.productID }?.state
         }
     }
 
-    @Test func firstStartInstallsTheBasePacksOnly() throws {
+    @Test func firstStartInstallsTheBasePacksOnly() async throws {
         let world = try World()
-        let (player, report) = try world.session()
+        let (player, report) = try await world.session()
         #expect(report.basePacks == [Self.base.productID])
         #expect(report.delivered.isEmpty)
-        #expect(try world.state(player, Self.base) == .installed)
-        #expect(try world.state(player, Self.fruit) == .locked)
+        #expect(try await world.state(player, Self.base) == .installed)
+        #expect(try await world.state(player, Self.fruit) == .locked)
     }
 
-    @Test func buyIsPurchaseThenInstall() throws {
+    @Test func buyIsPurchaseThenInstall() async throws {
         let world = try World()
-        let (player, _) = try world.session()
-        let result = try player.buy(Self.fruit.productID)
+        let (player, _) = try await world.session()
+        let result = try await player.buy(Self.fruit.productID)
         guard case .purchased(_, let installed) = result else {
             Issue.record("expected a purchase, got \(result)")
             return
         }
         #expect(installed == .installed(ContentVersion("1.0")!))
-        #expect(try world.state(player, Self.fruit) == .installed)
-        #expect(try player.playablePacks([Self.fruit.productID]).map(\.productID) == [Self.fruit.productID])
+        #expect(try await world.state(player, Self.fruit) == .installed)
+        #expect(try await player.playablePacks([Self.fruit.productID]).map(\.productID) == [Self.fruit.productID])
     }
 
-    @Test func approvedAskToBuyIsInstalledByTheNextStart() throws {
+    @Test func approvedAskToBuyIsInstalledByTheNextStart() async throws {
         let world = try World()
-        let (player, _) = try world.session()
+        let (player, _) = try await world.session()
         try world.service().setControls(StoreControls(askToBuy: true))
-        guard case .deferred(let transaction) = try player.buy(Self.fruit.productID) else {
+        guard case .deferred(let transaction) = try await player.buy(Self.fruit.productID) else {
             Issue.record("ask to buy did not defer the purchase")
             return
         }
-        #expect(try world.state(player, Self.fruit) == .locked)
+        #expect(try await world.state(player, Self.fruit) == .locked)
         _ = try world.service().approve(transaction.id)  // a parent, elsewhere
 
-        let (next, report) = try world.session()
+        let (next, report) = try await world.session()
         #expect(report.delivered == [Self.fruit.productID])
-        #expect(try world.state(next, Self.fruit) == .installed)
-        let (third, again) = try world.session()
+        #expect(try await world.state(next, Self.fruit) == .installed)
+        let (third, again) = try await world.session()
         #expect(again.delivered.isEmpty)  // once
-        #expect(try world.state(third, Self.fruit) == .installed)
+        #expect(try await world.state(third, Self.fruit) == .installed)
     }
 
-    @Test func resolvedInterruptionIsInstalledByTheNextStart() throws {
+    @Test func resolvedInterruptionIsInstalledByTheNextStart() async throws {
         let world = try World()
-        let (player, _) = try world.session()
+        let (player, _) = try await world.session()
         try world.service().setControls(StoreControls(interruptPurchases: true))
-        guard case .interrupted(let transaction) = try player.buy(Self.fruit.productID) else {
+        guard case .interrupted(let transaction) = try await player.buy(Self.fruit.productID) else {
             Issue.record("the purchase was not interrupted")
             return
         }
         _ = try world.service().resolve(transaction.id)
-        let (next, report) = try world.session()
+        let (next, report) = try await world.session()
         #expect(report.delivered == [Self.fruit.productID])
-        #expect(try next.playablePacks([Self.fruit.productID]).count == 1)
+        #expect(try await next.playablePacks([Self.fruit.productID]).count == 1)
     }
 
-    @Test func purchaseCutShortAfterTheChargeIsInstalledByTheNextStart() throws {
+    @Test func purchaseCutShortAfterTheChargeIsInstalledByTheNextStart() async throws {
         let world = try World()
-        _ = try world.session()
+        _ = try await world.session()
         // The buyer's thread dies right after the charge, as a power cut would end the process.
         let packs = world.packs, account = world.scratch.home + "/account"
         let thread = Thread {
-            let dying = try? EmbeddedPackService(catalog: try Catalog.load(folder: packs), accountFolder: account) { point in
+            let dying = try? EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: account) { point in
                 if point == .afterCharge { Thread.exit() }
             }
             _ = try? dying?.buy(Self.fruit.productID, quantity: 1)
         }
         thread.start()
         while !thread.isFinished { usleep(1_000) }
-        let (next, report) = try world.session()
+        let (next, report) = try await world.session()
         #expect(report.delivered == [Self.fruit.productID])
-        #expect(try world.state(next, Self.fruit) == .installed)
-        #expect(try next.service.transactions().count == 1)
+        #expect(try await world.state(next, Self.fruit) == .installed)
+        #expect(try await next.service.transactions().count == 1)
     }
 
-    @Test func uninstalledPackIsNotBroughtBackUnasked() throws {
+    @Test func uninstalledPackIsNotBroughtBackUnasked() async throws {
         let world = try World()
-        let (player, _) = try world.session()
-        _ = try player.buy(Self.fruit.productID)
+        let (player, _) = try await world.session()
+        _ = try await player.buy(Self.fruit.productID)
         #expect(try player.device.uninstall(Self.fruit.productID))
-        let (next, report) = try world.session()
+        let (next, report) = try await world.session()
         #expect(report.delivered.isEmpty)
-        #expect(try world.state(next, Self.fruit) == .purchasedNotInstalled)
-        #expect(throws: PlayerError.self) { try next.playablePacks([Self.fruit.productID]) }
+        #expect(try await world.state(next, Self.fruit) == .purchasedNotInstalled)
+        await #expect(throws: PlayerError.self) { try await next.playablePacks([Self.fruit.productID]) }
     }
 
-    @Test func deletedDeviceGetsOwnedPacksBackThroughRestoreOnly() throws {
+    @Test func deletedDeviceGetsOwnedPacksBackThroughRestoreOnly() async throws {
         let world = try World()
-        let (player, _) = try world.session()
-        _ = try player.buy(Self.fruit.productID)
+        let (player, _) = try await world.session()
+        _ = try await player.buy(Self.fruit.productID)
         try DeviceStore.erase(folder: world.scratch.home + "/device")
 
-        let (fresh, report) = try world.session()
+        let (fresh, report) = try await world.session()
         #expect(report.delivered.isEmpty)
-        #expect(try world.state(fresh, Self.fruit) == .purchasedNotInstalled)
-        let restored = try fresh.restore()
+        #expect(try await world.state(fresh, Self.fruit) == .purchasedNotInstalled)
+        let restored = try await fresh.restore()
         #expect(restored.map(\.entitlement.productID) == [Self.fruit.productID])
-        #expect(try world.state(fresh, Self.fruit) == .installed)
+        #expect(try await world.state(fresh, Self.fruit) == .installed)
     }
 
-    @Test func refundedPackIsRevokedAndNotPlayable() throws {
+    @Test func refundedPackIsRevokedAndNotPlayable() async throws {
         let world = try World()
-        let (player, _) = try world.session()
-        guard case .purchased(let transaction, _) = try player.buy(Self.fruit.productID) else {
+        let (player, _) = try await world.session()
+        guard case .purchased(let transaction, _) = try await player.buy(Self.fruit.productID) else {
             Issue.record("no purchase")
             return
         }
         _ = try world.service().refund(transaction.id)
-        #expect(try world.state(player, Self.fruit) == .revoked)
-        #expect(try player.playablePacks().map(\.productID) == [Self.base.productID])
+        #expect(try await world.state(player, Self.fruit) == .revoked)
+        #expect(try await player.playablePacks().map(\.productID) == [Self.base.productID])
         do {
-            _ = try player.playablePacks([Self.fruit.productID])
+            _ = try await player.playablePacks([Self.fruit.productID])
             Issue.record("a refunded pack was playable")
         } catch {
             #expect(error.description.contains("revoked (refunded)"))
@@ -165,24 +165,24 @@ import WordPacks
         (false, "1.0", "1.0", true, true, .revoked),
         (false, nil, "1.0", true, true, .revoked),
     ] as [(Bool, String?, String, Bool, Bool, PackState)])
-    func oneRuleDecidesEveryState(_ isBase: Bool, _ installed: String?, _ available: String, _ owned: Bool, _ refunded: Bool, _ expected: PackState) throws {
+    func oneRuleDecidesEveryState(_ isBase: Bool, _ installed: String?, _ available: String, _ owned: Bool, _ refunded: Bool, _ expected: PackState) async throws {
         let world = try World()
-        let (player, _) = try world.session()
+        let (player, _) = try await world.session()
         let pack = isBase ? Self.base : Self.fruit
         if !isBase, owned {
-            guard case .purchased(let transaction, _) = try player.buy(pack.productID) else { throw PlayerError.device(DeviceError(.storage, "no purchase")) }
+            guard case .purchased(let transaction, _) = try await player.buy(pack.productID) else { throw PlayerError.device(DeviceError(.storage, "no purchase")) }
             if refunded { _ = try world.service().refund(transaction.id) }
         }
         if installed == nil { _ = try player.device.uninstall(pack.productID) }
         guard available != "1.0" else {
-            #expect(try world.state(player, pack) == expected)
+            #expect(try await world.state(player, pack) == expected)
             return
         }
         // A newer version in the catalog: rewrite the packs folder with it, look from a new session.
         var newer = pack
         newer.version = available
         _ = try world.scratch.packsFolder("packs", base: [isBase ? newer : Self.base], paid: [isBase ? Self.fruit : newer])
-        let (next, _) = try world.session()
-        #expect(try world.state(next, pack) == expected)
+        let (next, _) = try await world.session()
+        #expect(try await world.state(next, pack) == expected)
     }
 }

@@ -22,7 +22,7 @@ enum CLI {
     /// point, with a context whose streams are captured); `environment` is added to (and overrides)
     /// this process's environment. A crash point (`HANGMAN_CRASH_AT`) or a working folder needs a
     /// process of its own: then the built binary runs.
-    static func run(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:], input: String = "") throws -> Result {
+    static func run(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:], input: String = "") async throws -> Result {
         if directory != nil || extra["HANGMAN_CRASH_AT"] != nil {
             return try runBinary(arguments, in: directory, environment: extra)
         }
@@ -35,7 +35,7 @@ enum CLI {
             output: .buffer(out), errorOutput: .buffer(err), input: .bytes(Array(input.utf8)), environment: environment,
             clock: .system, randomSeed: { UInt64.random(in: .min ... .max) },
             inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false, crash: { _ in })
-        let status = Hangman.main(arguments, context: context)
+        let status = await Hangman.main(arguments, context: context)
         return Result(status: status.rawValue, stdout: out.text, stderr: err.text)
     }
 
@@ -75,7 +75,7 @@ enum CLI {
 final class Scratch {
     let path: String
 
-    init() throws {
+    init() async throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("hangman-cli-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
@@ -83,12 +83,12 @@ final class Scratch {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        try write(name, Array(text.utf8))
+    func write(_ name: String, _ text: String) async throws -> String {
+        try await write(name, Array(text.utf8))
     }
 
     @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    func write(_ name: String, _ bytes: [UInt8]) async throws -> String {
         let file = path + "/" + name
         try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: file))

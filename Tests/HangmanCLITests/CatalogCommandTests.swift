@@ -4,69 +4,69 @@ import TestSupport
 
 /// `hangman catalog update`, and what the player's commands do with an archive the catalog does not record.
 @Suite struct CatalogCommandTests {
-    private func catalogBytes(_ world: PlayerWorld) throws -> Data {
+    private func catalogBytes(_ world: PlayerWorld) async throws -> Data {
         try Data(contentsOf: URL(fileURLWithPath: world.packs + "/Catalog.plist"))
     }
 
-    @Test func archiveReplacedWithoutPublishingExits65NamingBothDigests() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.animals).status == 0)
+    @Test func archiveReplacedWithoutPublishingExits65NamingBothDigests() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
         let published = try sha256sum(world.packs + "/animals.wordpack")
-        try world.offerAnimals("1.1", publish: false)
+        try await world.offerAnimals("1.1", publish: false)
         let actual = try sha256sum(world.packs + "/animals.wordpack")
         #expect(actual != published)
 
-        let refused = try world.hangman("update", PlayerWorld.animals)
+        let refused = try await world.hangman("update", PlayerWorld.animals)
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("has SHA-256 \(actual)"), "\(refused.stderr)")
         #expect(refused.stderr.contains("the catalog says \(published)"), "\(refused.stderr)")
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.0")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.0")
 
         // The seller publishes: the same archive is accepted.
-        try world.publish()
-        let update = try world.hangman("update", PlayerWorld.animals)
+        try await world.publish()
+        let update = try await world.hangman("update", PlayerWorld.animals)
         #expect(update.status == 0, "\(update.stderr)")
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.1")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.1")
     }
 
-    @Test func tamperedBasePackStopsTheFirstRun() throws {
-        let world = try PlayerWorld()
+    @Test func tamperedBasePackStopsTheFirstRun() async throws {
+        let world = try await PlayerWorld()
         let original = try sha256sum(world.packs + "/base.wordpack")
         // Another valid build of the base pack (other words), dropped in without publishing.
         let source = world.scratch.path + "/src/tampered"
-        try world.scratch.write("src/tampered/Info.plist", """
+        try await world.scratch.write("src/tampered/Info.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>\(PlayerWorld.base)</string>
             <key>ContentVersion</key><string>1.0</string><key>DisplayName</key><string>Base Words</string>
             </dict></plist>
             """)
-        try world.scratch.write("src/tampered/words.plist", wordsXML(["crow", "wren", "hawk"]))
-        let built = try CLI.run(["pack", "build", source, "-o", world.packs + "/base.wordpack"])
+        try await world.scratch.write("src/tampered/words.plist", wordsXML(["crow", "wren", "hawk"]))
+        let built = try await CLI.run(["pack", "build", source, "-o", world.packs + "/base.wordpack"])
         #expect(built.status == 0, "\(built.stderr)")
 
-        let result = try world.hangman("play", "--plain")
+        let result = try await world.hangman("play", "--plain")
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("the catalog says \(original)"), "\(result.stderr)")
         #expect(result.stderr.contains("has SHA-256 \(try sha256sum(world.packs + "/base.wordpack"))"), "\(result.stderr)")
         // Nothing was installed: the next command meets the same refusal.
-        let again = try world.hangman("packs")
+        let again = try await world.hangman("packs")
         #expect(again.status == 65, "\(again.stderr)")
         #expect(again.stderr.contains("the catalog says \(original)"), "\(again.stderr)")
     }
 
-    @Test func updatePrintsWhatChangedAndRaisesTheVersion() throws {
-        let world = try PlayerWorld()
-        let upToDate = try world.hangman("catalog", "update")
+    @Test func updatePrintsWhatChangedAndRaisesTheVersion() async throws {
+        let world = try await PlayerWorld()
+        let upToDate = try await world.hangman("catalog", "update")
         #expect(upToDate.status == 0, "\(upToDate.stderr)")
         #expect(upToDate.stdout == "\(world.packs)/Catalog.plist is up to date: CatalogVersion 1, 3 archives.\n")
 
         let old = try sha256sum(world.packs + "/animals.wordpack")
         let oldSize = try #require(try FileManager.default.attributesOfItem(atPath: world.packs + "/animals.wordpack")[.size] as? Int)
-        try world.offerAnimals("1.1", publish: false)
+        try await world.offerAnimals("1.1", publish: false)
         let new = try sha256sum(world.packs + "/animals.wordpack")
         let newSize = try #require(try FileManager.default.attributesOfItem(atPath: world.packs + "/animals.wordpack")[.size] as? Int)
-        let changed = try CLI.run(["catalog", "update", "--packs", world.packs])
+        let changed = try await CLI.run(["catalog", "update", "--packs", world.packs])
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(changed.stdout == """
             animals.wordpack: sha256 \(new), \(newSize) bytes (was \(old), \(oldSize) bytes)
@@ -78,33 +78,33 @@ import TestSupport
         #expect(!catalog.contains("<string>\(old)</string>"))
     }
 
-    @Test func missingArchiveExits65AndWritesNothing() throws {
-        let world = try PlayerWorld()
-        let before = try catalogBytes(world)
+    @Test func missingArchiveExits65AndWritesNothing() async throws {
+        let world = try await PlayerWorld()
+        let before = try await catalogBytes(world)
         try FileManager.default.removeItem(atPath: world.packs + "/fruit.wordpack")
-        let result = try world.hangman("catalog", "update")
+        let result = try await world.hangman("catalog", "update")
         #expect(result.status == 65)
         #expect(result.stderr.contains("'\(PlayerWorld.fruit)': pack fruit.wordpack: no such file"), "\(result.stderr)")
         #expect(result.stderr.contains("nothing was written"), "\(result.stderr)")
-        #expect(try catalogBytes(world) == before)
+        #expect(try await catalogBytes(world) == before)
     }
 
-    @Test func noCatalogExits66() throws {
-        let scratch = try Scratch()
-        let result = try CLI.run(["catalog", "update", "--packs", scratch.path])
+    @Test func noCatalogExits66() async throws {
+        let scratch = try await Scratch()
+        let result = try await CLI.run(["catalog", "update", "--packs", scratch.path])
         #expect(result.status == 66)
         #expect(result.stderr.contains("no catalog"), "\(result.stderr)")
     }
 
-    @Test func helpNamesTheCommand() throws {
-        let help = try CLI.run(["catalog", "update", "--help"])
+    @Test func helpNamesTheCommand() async throws {
+        let help = try await CLI.run(["catalog", "update", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("OVERVIEW: Record every pack archive's SHA-256 and size in Catalog.plist"))
         #expect(help.stdout.contains("USAGE: hangman catalog update [--packs <DIR>]"))
         #expect(help.stdout.contains("--packs <DIR>"))
-        let top = try CLI.run(["--help"])
+        let top = try await CLI.run(["--help"])
         #expect(top.stdout.contains("  catalog "), "\(top.stdout)")
-        let unknown = try CLI.run(["catalog", "publish"])
+        let unknown = try await CLI.run(["catalog", "publish"])
         #expect(unknown.status == 64)
     }
 }

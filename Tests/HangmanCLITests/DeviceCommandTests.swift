@@ -15,16 +15,16 @@ final class PlayerWorld {
     var home: String { scratch.path + "/home" }
 
     /// Base Words (free), Animals 1.0 (1.1 built beside, offered by `offerAnimals("1.1")`), Fruit, 10 hints.
-    init(paid extra: [(id: String, name: String, words: [String])] = []) throws {
-        scratch = try Scratch()
-        try build(Self.base, "1.0", "Base Words", ["cat", "dog", "emu"], to: "packs/base.wordpack")
-        try build(Self.animals, "1.0", "Animals", ["lion", "tiger", "zebra"], to: "archives/animals-1.0.wordpack")
-        try build(Self.animals, "1.1", "Animals", ["otter", "panda", "koala", "bison"], to: "archives/animals-1.1.wordpack")
-        try build(Self.fruit, "1.0", "Fruit", ["apple", "pear", "plum"], to: "packs/fruit.wordpack")
+    init(paid extra: [(id: String, name: String, words: [String])] = []) async throws {
+        scratch = try await Scratch()
+        try await build(Self.base, "1.0", "Base Words", ["cat", "dog", "emu"], to: "packs/base.wordpack")
+        try await build(Self.animals, "1.0", "Animals", ["lion", "tiger", "zebra"], to: "archives/animals-1.0.wordpack")
+        try await build(Self.animals, "1.1", "Animals", ["otter", "panda", "koala", "bison"], to: "archives/animals-1.1.wordpack")
+        try await build(Self.fruit, "1.0", "Fruit", ["apple", "pear", "plum"], to: "packs/fruit.wordpack")
         for pack in extra {
-            try build(pack.id, "1.0", pack.name, pack.words, to: "packs/\(pack.id).wordpack")
+            try await build(pack.id, "1.0", pack.name, pack.words, to: "packs/\(pack.id).wordpack")
         }
-        try offerAnimals("1.0")
+        try await offerAnimals("1.0")
         func product(_ id: String, _ name: String, _ price: String, _ file: String) -> String {
             """
             <dict><key>ProductIdentifier</key><string>\(id)</string><key>Type</key><string>NonConsumable</string>
@@ -34,7 +34,7 @@ final class PlayerWorld {
         }
         let products = [product(Self.animals, "Animals", "0.99", "animals.wordpack"), product(Self.fruit, "Fruit", "1.99", "fruit.wordpack")]
             + extra.map { product($0.id, $0.name, "2.99", "\($0.id).wordpack") }
-        try scratch.write("packs/Catalog.plist", """
+        try await scratch.write("packs/Catalog.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>BundleIdentifier</key><string>com.example.hangman</string>
@@ -45,49 +45,49 @@ final class PlayerWorld {
             <key>Price</key><string>0.99</string><key>HintCount</key><integer>10</integer></dict>
             </array></dict></plist>
             """)
-        try publish()
+        try await publish()
     }
 
     /// `hangman catalog update`: records the archives' SHA-256 and size, as the seller does after changing them.
-    func publish() throws {
-        let result = try hangman("catalog", "update")
+    func publish() async throws {
+        let result = try await hangman("catalog", "update")
         guard result.status == 0 else { throw FixtureError(message: "catalog update: \(result.stderr)") }
     }
 
     /// Writes a source folder and builds it with `hangman pack build`.
-    private func build(_ id: String, _ version: String, _ name: String, _ words: [String], to output: String) throws {
+    private func build(_ id: String, _ version: String, _ name: String, _ words: [String], to output: String) async throws {
         let source = "src/\(id)-\(version)"
-        try scratch.write(source + "/Info.plist", """
+        try await scratch.write(source + "/Info.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>\(id)</string>
             <key>ContentVersion</key><string>\(version)</string><key>DisplayName</key><string>\(name)</string>
             </dict></plist>
             """)
-        try scratch.write(source + "/words.plist", wordsXML(words))
+        try await scratch.write(source + "/words.plist", wordsXML(words))
         try FileManager.default.createDirectory(atPath: scratch.path + "/" + (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let result = try CLI.run(["pack", "build", scratch.path + "/" + source, "-o", scratch.path + "/" + output])
+        let result = try await CLI.run(["pack", "build", scratch.path + "/" + source, "-o", scratch.path + "/" + output])
         guard result.status == 0 else { throw FixtureError(message: "pack build \(id) \(version): \(result.stderr)") }
     }
 
     /// Puts Animals `version` in the packs folder, as the seller publishing an update (or a rollback) would;
     /// with `publish: false`, the catalog keeps recording the archive that was there before.
-    func offerAnimals(_ version: String, publish: Bool = true) throws {
+    func offerAnimals(_ version: String, publish: Bool = true) async throws {
         let target = packs + "/animals.wordpack"
         if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
         try FileManager.default.copyItem(atPath: scratch.path + "/archives/animals-\(version).wordpack", toPath: target)
-        if publish && FileManager.default.fileExists(atPath: packs + "/Catalog.plist") { try self.publish() }
+        if publish && FileManager.default.fileExists(atPath: packs + "/Catalog.plist") { try await self.publish() }
     }
 
     /// Runs `hangman arguments` as the player.
     @discardableResult
-    func hangman(_ arguments: String...) throws -> CLI.Result {
-        try CLI.run(arguments, environment: ["HANGMAN_HOME": home, "HANGMAN_PACKS": packs])
+    func hangman(_ arguments: String...) async throws -> CLI.Result {
+        try await CLI.run(arguments, environment: ["HANGMAN_HOME": home, "HANGMAN_PACKS": packs])
     }
 
     /// `hangman packs --json`, by product id.
-    func packRows() throws -> [String: [String: Any]] {
-        let result = try hangman("packs", "--json")
+    func packRows() async throws -> [String: [String: Any]] {
+        let result = try await hangman("packs", "--json")
         guard result.status == 0, let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
             throw FixtureError(message: "packs --json exited \(result.status): \(result.stderr)")
         }
@@ -95,14 +95,14 @@ final class PlayerWorld {
     }
 
     /// The state `packs` shows for one pack.
-    func state(_ id: String) throws -> String? { try packRows()[id]?["state"] as? String }
+    func state(_ id: String) async throws -> String? { try await packRows()[id]?["state"] as? String }
 
     /// The version `packs` shows installed.
-    func installedVersion(_ id: String) throws -> String? { try packRows()[id]?["installedVersion"] as? String }
+    func installedVersion(_ id: String) async throws -> String? { try await packRows()[id]?["installedVersion"] as? String }
 
     /// `hangman transactions --json`.
-    func transactions() throws -> [[String: Any]] {
-        let result = try hangman("transactions", "--json")
+    func transactions() async throws -> [[String: Any]] {
+        let result = try await hangman("transactions", "--json")
         guard result.status == 0, let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
             throw FixtureError(message: "transactions --json exited \(result.status): \(result.stderr)")
         }
@@ -117,196 +117,196 @@ struct FixtureError: Error, CustomStringConvertible {
 
 /// Issue 4 through the command line: first run, install, buy, update, uninstall, reset, restore, refunds, progress.
 @Suite struct DeviceCommandTests {
-    @Test func firstRunInstallsTheBasePackAndSaysSoOnce() throws {
-        let world = try PlayerWorld()
+    @Test func firstRunInstallsTheBasePackAndSaysSoOnce() async throws {
+        let world = try await PlayerWorld()
         // The state directory and packs folder as flags, the way a player without the variables types them.
-        let first = try CLI.run(["packs", "--home", world.home, "--packs", world.packs])
+        let first = try await CLI.run(["packs", "--home", world.home, "--packs", world.packs])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.components(separatedBy: "Installed the base pack").count == 2, "\(first.stderr)")
         #expect(first.stdout.contains("com.example.words.base"))
-        let base = try #require(try world.packRows()[PlayerWorld.base])
+        let base = try #require(try await world.packRows()[PlayerWorld.base])
         #expect(base["state"] as? String == "installed")
         #expect(base["kind"] as? String == "base")
         #expect(base["installedVersion"] as? String == "1.0")
-        let second = try world.hangman("packs")
+        let second = try await world.hangman("packs")
         #expect(second.status == 0)
         #expect(second.stderr == "")
         #expect(second.stdout == first.stdout)
     }
 
-    @Test func everyPaidPackStartsLocked() throws {
-        let world = try PlayerWorld()
-        let rows = try world.packRows()
+    @Test func everyPaidPackStartsLocked() async throws {
+        let world = try await PlayerWorld()
+        let rows = try await world.packRows()
         #expect(rows[PlayerWorld.animals]?["state"] as? String == "locked")
         #expect(rows[PlayerWorld.animals]?["price"] as? String == "0.99")
         #expect(rows[PlayerWorld.fruit]?["state"] as? String == "locked")
         #expect(rows[PlayerWorld.hints] == nil)
     }
 
-    @Test func lockedPackExits77NamingTheBuyCommandThenBuyInstallsIt() throws {
-        let world = try PlayerWorld()
-        let locked = try world.hangman("install", PlayerWorld.animals)
+    @Test func lockedPackExits77NamingTheBuyCommandThenBuyInstallsIt() async throws {
+        let world = try await PlayerWorld()
+        let locked = try await world.hangman("install", PlayerWorld.animals)
         #expect(locked.status == 77)
         #expect(locked.stderr.contains("run 'hangman buy com.example.words.animals'"), "\(locked.stderr)")
-        #expect(try world.state(PlayerWorld.animals) == "locked")
-        #expect(try world.transactions().isEmpty)
+        #expect(try await world.state(PlayerWorld.animals) == "locked")
+        #expect(try await world.transactions().isEmpty)
 
-        let buy = try world.hangman("buy", PlayerWorld.animals)
+        let buy = try await world.hangman("buy", PlayerWorld.animals)
         #expect(buy.status == 0, "\(buy.stderr)")
         #expect(buy.stdout.contains("Installed Animals 1.0 (3 words)."), "\(buy.stdout)")
-        #expect(try world.state(PlayerWorld.animals) == "installed")
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.0")
+        #expect(try await world.state(PlayerWorld.animals) == "installed")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.0")
 
-        let before = try world.hangman("packs").stdout
-        let again = try world.hangman("install", PlayerWorld.animals)
+        let before = try await world.hangman("packs").stdout
+        let again = try await world.hangman("install", PlayerWorld.animals)
         #expect(again.status == 0)
         #expect(again.stdout == "Animals 1.0 is already installed: nothing to do.\n")
-        #expect(try world.hangman("packs").stdout == before)
-        #expect(try world.transactions().count == 1)
+        #expect(try await world.hangman("packs").stdout == before)
+        #expect(try await world.transactions().count == 1)
     }
 
-    @Test func unknownPackExits64() throws {
-        let world = try PlayerWorld()
-        let result = try world.hangman("install", "com.example.words.nope")
+    @Test func unknownPackExits64() async throws {
+        let world = try await PlayerWorld()
+        let result = try await world.hangman("install", "com.example.words.nope")
         #expect(result.status == 64)
         #expect(result.stderr.contains("no pack 'com.example.words.nope' in the catalog"), "\(result.stderr)")
     }
 
-    @Test func updateInstallsTheNewerVersionAndRefusesAnOlderOne() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.animals).status == 0)
-        try world.offerAnimals("1.1")
-        let offered = try #require(try world.packRows()[PlayerWorld.animals])
+    @Test func updateInstallsTheNewerVersionAndRefusesAnOlderOne() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
+        try await world.offerAnimals("1.1")
+        let offered = try #require(try await world.packRows()[PlayerWorld.animals])
         #expect(offered["state"] as? String == "update available")
         #expect(offered["installedVersion"] as? String == "1.0")
         #expect(offered["availableVersion"] as? String == "1.1")
 
-        let update = try world.hangman("update", PlayerWorld.animals)
+        let update = try await world.hangman("update", PlayerWorld.animals)
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stdout == "Updated Animals from 1.0 to 1.1 (4 words).\n")
-        #expect(try world.state(PlayerWorld.animals) == "installed")
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.1")
-        #expect(try world.packRows()[PlayerWorld.animals]?["words"] as? Int == 4)
-        let upToDate = try world.hangman("update", PlayerWorld.animals)
+        #expect(try await world.state(PlayerWorld.animals) == "installed")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.1")
+        #expect(try await world.packRows()[PlayerWorld.animals]?["words"] as? Int == 4)
+        let upToDate = try await world.hangman("update", PlayerWorld.animals)
         #expect(upToDate.status == 0)
         #expect(upToDate.stdout == "Animals 1.1 is up to date.\n")
 
         // The seller rolls the archive back: refused, 1.1 stays.
-        try world.offerAnimals("1.0")
+        try await world.offerAnimals("1.0")
         for command in ["update", "install"] {
-            let older = try world.hangman(command, PlayerWorld.animals)
+            let older = try await world.hangman(command, PlayerWorld.animals)
             #expect(older.status == 65, "\(command): \(older.stderr)")
             #expect(older.stderr.contains("com.example.words.animals 1.1 is installed; 1.0 is older"), "\(command): \(older.stderr)")
         }
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.1")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.1")
     }
 
-    @Test func updateWithoutArgumentUpdatesEveryInstalledPack() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.animals).status == 0)
-        #expect(try world.hangman("buy", PlayerWorld.fruit).status == 0)
-        try world.offerAnimals("1.1")
-        let update = try world.hangman("update")
+    @Test func updateWithoutArgumentUpdatesEveryInstalledPack() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
+        #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)
+        try await world.offerAnimals("1.1")
+        let update = try await world.hangman("update")
         #expect(update.status == 0, "\(update.stderr)")
         #expect(update.stdout.contains("Updated Animals from 1.0 to 1.1 (4 words)."))
         #expect(update.stdout.contains("Fruit 1.0 is up to date."))
         #expect(update.stdout.contains("Base Words 1.0 is up to date.") || update.stdout.contains("com.example.words.base 1.0 is up to date."))
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.1")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.1")
     }
 
-    @Test func updateOfAPackThatIsNotInstalledExits64() throws {
-        let world = try PlayerWorld()
-        let result = try world.hangman("update", PlayerWorld.fruit)
+    @Test func updateOfAPackThatIsNotInstalledExits64() async throws {
+        let world = try await PlayerWorld()
+        let result = try await world.hangman("update", PlayerWorld.fruit)
         #expect(result.status == 64)
         #expect(result.stderr.contains("'com.example.words.fruit' is not installed"), "\(result.stderr)")
     }
 
-    @Test func uninstallKeepsThePurchaseAndInstallBringsItBackWithoutCharging() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.fruit).status == 0)
-        #expect(try world.transactions().count == 1)
+    @Test func uninstallKeepsThePurchaseAndInstallBringsItBackWithoutCharging() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)
+        #expect(try await world.transactions().count == 1)
 
-        let uninstall = try world.hangman("uninstall", PlayerWorld.fruit)
+        let uninstall = try await world.hangman("uninstall", PlayerWorld.fruit)
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
         #expect(uninstall.stdout.contains("Uninstalled Fruit. Run 'hangman install com.example.words.fruit' to bring it back."))
-        #expect(try world.state(PlayerWorld.fruit) == "purchased, not installed")
-        #expect(try world.installedVersion(PlayerWorld.fruit) == nil)
-        let twice = try world.hangman("uninstall", PlayerWorld.fruit)
+        #expect(try await world.state(PlayerWorld.fruit) == "purchased, not installed")
+        #expect(try await world.installedVersion(PlayerWorld.fruit) == nil)
+        let twice = try await world.hangman("uninstall", PlayerWorld.fruit)
         #expect(twice.status == 0)
         #expect(twice.stdout == "com.example.words.fruit is not installed: nothing to do.\n")
 
-        let install = try world.hangman("install", PlayerWorld.fruit)
+        let install = try await world.hangman("install", PlayerWorld.fruit)
         #expect(install.status == 0, "\(install.stderr)")
         #expect(install.stdout == "Installed Fruit 1.0 (3 words).\n")
-        #expect(try world.state(PlayerWorld.fruit) == "installed")
-        #expect(try world.transactions().count == 1)
+        #expect(try await world.state(PlayerWorld.fruit) == "installed")
+        #expect(try await world.transactions().count == 1)
     }
 
-    @Test func resetWithoutYesExits64AndChangesNothing() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.fruit).status == 0)
-        let before = try world.hangman("packs").stdout
-        let reset = try world.hangman("reset")
+    @Test func resetWithoutYesExits64AndChangesNothing() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)
+        let before = try await world.hangman("packs").stdout
+        let reset = try await world.hangman("reset")
         #expect(reset.status == 64)
         #expect(reset.stderr.contains("confirm with --yes"), "\(reset.stderr)")
         #expect(FileManager.default.fileExists(atPath: world.home + "/device/device.sqlite"))
-        #expect(try world.hangman("packs").stdout == before)
+        #expect(try await world.hangman("packs").stdout == before)
     }
 
-    @Test func resetThenRestoreBringsEveryPackBackAndKeepsTheHints() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.animals).status == 0)
-        #expect(try world.hangman("buy", PlayerWorld.fruit).status == 0)
-        #expect(try world.hangman("buy", PlayerWorld.hints, "--quantity", "2").status == 0)
-        #expect(try world.hangman("hints", "spend").status == 0)
-        #expect(try world.hangman("hints").stdout == "19 hints\n")
+    @Test func resetThenRestoreBringsEveryPackBackAndKeepsTheHints() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
+        #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)
+        #expect(try await world.hangman("buy", PlayerWorld.hints, "--quantity", "2").status == 0)
+        #expect(try await world.hangman("hints", "spend").status == 0)
+        #expect(try await world.hangman("hints").stdout == "19 hints\n")
 
-        let reset = try world.hangman("reset", "--yes")
+        let reset = try await world.hangman("reset", "--yes")
         #expect(reset.status == 0, "\(reset.stderr)")
         #expect(reset.stdout.contains("run 'hangman restore'"))
         #expect(!FileManager.default.fileExists(atPath: world.home + "/device"))
-        #expect(try world.hangman("hints").stdout == "19 hints\n")
+        #expect(try await world.hangman("hints").stdout == "19 hints\n")
         // Like a reinstalled app: the base pack comes back by itself, the paid ones wait for restore.
-        let packs = try world.hangman("packs")
+        let packs = try await world.hangman("packs")
         #expect(packs.stderr.contains("Installed the base pack"), "\(packs.stderr)")
-        var rows = try world.packRows()
+        var rows = try await world.packRows()
         #expect(rows[PlayerWorld.base]?["state"] as? String == "installed")
         #expect(rows[PlayerWorld.animals]?["state"] as? String == "purchased, not installed")
         #expect(rows[PlayerWorld.fruit]?["state"] as? String == "purchased, not installed")
 
-        let restore = try world.hangman("restore")
+        let restore = try await world.hangman("restore")
         #expect(restore.status == 0, "\(restore.stderr)")
         #expect(restore.stdout.contains("Restored Animals (com.example.words.animals)"), "\(restore.stdout)")
         #expect(restore.stdout.contains("Installed Animals 1.0 (3 words)."), "\(restore.stdout)")
         #expect(restore.stdout.contains("Installed Fruit 1.0 (3 words)."), "\(restore.stdout)")
-        rows = try world.packRows()
+        rows = try await world.packRows()
         #expect(rows[PlayerWorld.animals]?["state"] as? String == "installed")
         #expect(rows[PlayerWorld.fruit]?["state"] as? String == "installed")
-        let transactions = try world.transactions()
+        let transactions = try await world.transactions()
         #expect(transactions.count == 3)
 
-        let again = try world.hangman("restore")
+        let again = try await world.hangman("restore")
         #expect(again.status == 0)
         #expect(again.stdout.components(separatedBy: "is already installed: nothing to do.").count == 3, "\(again.stdout)")
-        #expect(try world.transactions().count == transactions.count)
-        #expect(try world.packRows().mapValues { $0["state"] as? String } == rows.mapValues { $0["state"] as? String })
-        #expect(try world.hangman("hints").stdout == "19 hints\n")
+        #expect(try await world.transactions().count == transactions.count)
+        #expect(try await world.packRows().mapValues { $0["state"] as? String } == rows.mapValues { $0["state"] as? String })
+        #expect(try await world.hangman("hints").stdout == "19 hints\n")
     }
 
-    @Test func refundLocksThePack() throws {
-        let world = try PlayerWorld()
-        #expect(try world.hangman("buy", PlayerWorld.animals).status == 0)
-        let transaction = try #require(try world.transactions().first?["id"] as? String)
-        let refund = try world.hangman("store", "refund", transaction)
+    @Test func refundLocksThePack() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
+        let transaction = try #require(try await world.transactions().first?["id"] as? String)
+        let refund = try await world.hangman("store", "refund", transaction)
         #expect(refund.status == 0, "\(refund.stderr)")
         #expect(refund.stdout.contains("the pack is locked again"))
-        #expect(try world.state(PlayerWorld.animals) == "revoked")
-        let install = try world.hangman("install", PlayerWorld.animals)
+        #expect(try await world.state(PlayerWorld.animals) == "revoked")
+        let install = try await world.hangman("install", PlayerWorld.animals)
         #expect(install.status == 77, "\(install.stderr)")
-        let restore = try world.hangman("restore")
+        let restore = try await world.hangman("restore")
         #expect(restore.status == 0)
         #expect(!restore.stdout.contains("Animals"), "\(restore.stdout)")
-        #expect(try world.state(PlayerWorld.animals) == "revoked")
+        #expect(try await world.state(PlayerWorld.animals) == "revoked")
     }
 
     /// One byte changed in an archive of the packs folder: the catalog still lists it (it reads only
@@ -314,18 +314,18 @@ struct FixtureError: Error, CustomStringConvertible {
     /// the digest and nothing is installed; while it is wrong, other commands go on with a warning;
     /// once the seller puts the right archive back, the next command delivers it without `install`
     /// and without a second charge.
-    @Test func corruptedArchiveInThePacksFolderIsRefusedAndTheRightOneInstallsLater() throws {
+    @Test func corruptedArchiveInThePacksFolderIsRefusedAndTheRightOneInstallsLater() async throws {
         let syllables: [String] = "bcdfghjklmnprstvwxz".flatMap { c in "aeiou".map { v in "\(c)\(v)" } }
         let words: [String] = (0..<5_000).map { (i: Int) -> String in syllables[i / 95 % 95] + syllables[i % 95] + "ka" }
         let verbs = "com.example.words.verbs"
-        let world = try PlayerWorld(paid: [(verbs, "Verbs", words)])
+        let world = try await PlayerWorld(paid: [(verbs, "Verbs", words)])
         let archive = world.packs + "/\(verbs).wordpack"
         let good = try Data(contentsOf: URL(fileURLWithPath: archive))
         var bad = good
         bad[bad.count * 3 / 4] ^= 0x01  // inside the compressed words, after Info.plist
         try bad.write(to: URL(fileURLWithPath: archive))
 
-        let buy = try world.hangman("buy", verbs)
+        let buy = try await world.hangman("buy", verbs)
         #expect(buy.status == 65, "\(buy.stdout)\(buy.stderr)")
         let goodCopy = world.scratch.path + "/good.wordpack"
         try good.write(to: URL(fileURLWithPath: goodCopy))
@@ -333,36 +333,36 @@ struct FixtureError: Error, CustomStringConvertible {
         let actual = try sha256sum(archive)
         #expect(buy.stderr.contains("the archive of com.example.words.verbs has SHA-256 \(actual)"), "\(buy.stderr)")
         #expect(buy.stderr.contains("the catalog says \(recorded)"), "\(buy.stderr)")
-        #expect(try world.state(verbs) == "purchased, not installed")
-        #expect(try world.transactions().count == 1)
+        #expect(try await world.state(verbs) == "purchased, not installed")
+        #expect(try await world.transactions().count == 1)
 
-        let hints = try world.hangman("packs")
+        let hints = try await world.hangman("packs")
         #expect(hints.status == 0, "\(hints.stderr)")
         #expect(hints.stderr.contains("warning: Verbs is bought but could not be installed (the next command tries again)"), "\(hints.stderr)")
 
         try good.write(to: URL(fileURLWithPath: archive))
-        let next = try world.hangman("packs")
+        let next = try await world.hangman("packs")
         #expect(next.status == 0, "\(next.stderr)")
         #expect(next.stderr.contains("Delivered Verbs, bought earlier: it is installed and ready to play."), "\(next.stderr)")
-        #expect(try world.state(verbs) == "installed")
-        let install = try world.hangman("install", verbs)
+        #expect(try await world.state(verbs) == "installed")
+        let install = try await world.hangman("install", verbs)
         #expect(install.stdout == "Verbs 1.0 is already installed: nothing to do.\n")
-        #expect(try world.transactions().count == 1)
+        #expect(try await world.transactions().count == 1)
     }
 
     /// A refunded pack cannot be downloaded again; that must not stop `update` from updating the others.
-    @Test func updateWithoutArgumentSkipsARefundedPack() throws {
+    @Test func updateWithoutArgumentSkipsARefundedPack() async throws {
         let adverbs = "com.example.words.adverbs"  // sorts before animals: update meets it first
-        let world = try PlayerWorld(paid: [(adverbs, "Adverbs", ["gladly", "slowly", "quickly"])])
-        #expect(try world.hangman("buy", adverbs).status == 0)
-        #expect(try world.hangman("buy", PlayerWorld.animals).status == 0)
-        let refunded = try #require(try world.transactions().first { $0["productID"] as? String == adverbs }?["id"] as? String)
-        #expect(try world.hangman("store", "refund", refunded).status == 0)
-        try world.offerAnimals("1.1")
-        let update = try world.hangman("update")
+        let world = try await PlayerWorld(paid: [(adverbs, "Adverbs", ["gladly", "slowly", "quickly"])])
+        #expect(try await world.hangman("buy", adverbs).status == 0)
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
+        let refunded = try #require(try await world.transactions().first { $0["productID"] as? String == adverbs }?["id"] as? String)
+        #expect(try await world.hangman("store", "refund", refunded).status == 0)
+        try await world.offerAnimals("1.1")
+        let update = try await world.hangman("update")
         #expect(update.status == 0, "\(update.stderr)")
-        #expect(try world.installedVersion(PlayerWorld.animals) == "1.1")
-        #expect(try world.state(adverbs) == "revoked")
+        #expect(try await world.installedVersion(PlayerWorld.animals) == "1.1")
+        #expect(try await world.state(adverbs) == "revoked")
     }
 }
 
@@ -372,20 +372,20 @@ extension DeviceCommandTests {
         static let big = "com.example.words.big"
 
         /// A world that also sells a 50,000-word pack.
-        private func bigWorld() throws -> PlayerWorld {
+        private func bigWorld() async throws -> PlayerWorld {
             let syllables = "bcdfghjklmnprstvwxz".flatMap { c in "aeiou".map { "\(c)\($0)" } }
             let n = syllables.count
             let words = (0..<50_000).map { syllables[$0 / (n * n)] + syllables[$0 / n % n] + syllables[$0 % n] }
-            return try PlayerWorld(paid: [(Self.big, "Big Words", words)])
+            return try await PlayerWorld(paid: [(Self.big, "Big Words", words)])
         }
 
-        @Test func noProgressBarWhenOutputIsNotATerminal() throws {
-            let world = try bigWorld()
-            let buy = try world.hangman("buy", Self.big)
+        @Test func noProgressBarWhenOutputIsNotATerminal() async throws {
+            let world = try await bigWorld()
+            let buy = try await world.hangman("buy", Self.big)
             #expect(buy.status == 0, "\(buy.stderr)")
             #expect(buy.stdout.contains("Installed Big Words 1.0 (50,000 words)."), "\(buy.stdout)")
-            #expect(try world.hangman("uninstall", Self.big).status == 0)
-            let install = try world.hangman("install", Self.big)
+            #expect(try await world.hangman("uninstall", Self.big).status == 0)
+            let install = try await world.hangman("install", Self.big)
             #expect(install.status == 0, "\(install.stderr)")
             for output in [buy.stdout, buy.stderr, install.stdout, install.stderr] {
                 #expect(!output.contains("\r") && !output.contains("#") && !output.contains("\u{1B}"), "\(output.debugDescription)")
@@ -398,10 +398,10 @@ extension DeviceCommandTests {
         /// raw bytes): the bar is drawn on standard error, then erased before the result is printed.
         /// (Not tmux: a tmux server started from the test process inherits its blocked signals and hangs.)
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-        func progressBarOnATerminal() throws {
-            let world = try bigWorld()
-            #expect(try world.hangman("buy", Self.big).status == 0)
-            #expect(try world.hangman("uninstall", Self.big).status == 0)
+        func progressBarOnATerminal() async throws {
+            let world = try await bigWorld()
+            #expect(try await world.hangman("buy", Self.big).status == 0)
+            #expect(try await world.hangman("uninstall", Self.big).status == 0)
             let typescript = world.scratch.path + "/typescript"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

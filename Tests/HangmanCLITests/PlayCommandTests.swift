@@ -9,27 +9,27 @@ import Testing
         let home: String
         let packs: String
 
-        init(word: String = "zebra", clue: String = "Striped horse") throws {
-            scratch = try Scratch()
+        init(word: String = "zebra", clue: String = "Striped horse") async throws {
+            scratch = try await Scratch()
             home = scratch.path + "/home"
             packs = scratch.path + "/packs"
-            try scratch.write("src/Info.plist", """
+            try await scratch.write("src/Info.plist", """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict>
                 <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>com.example.words.one</string>
                 <key>ContentVersion</key><string>1</string><key>DisplayName</key><string>One Word</string>
                 </dict></plist>
                 """)
-            try scratch.write("src/words.plist", """
+            try await scratch.write("src/words.plist", """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict><key>name</key><string>Animals</string><key>words</key><array>
                 <dict><key>word</key><string>\(word)</string><key>clue</key><string>\(clue)</string></dict>
                 </array></dict></plist>
                 """)
             try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
-            let built = try CLI.run(["pack", "build", scratch.path + "/src", "-o", packs + "/one.wordpack"])
+            let built = try await CLI.run(["pack", "build", scratch.path + "/src", "-o", packs + "/one.wordpack"])
             #expect(built.status == 0, "\(built.stderr)")
-            try scratch.write("packs/Catalog.plist", """
+            try await scratch.write("packs/Catalog.plist", """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict>
                 <key>BundleIdentifier</key><string>com.example.game</string>
@@ -39,21 +39,21 @@ import Testing
                 <key>DisplayName</key><string>10 Hints</string><key>Price</key><string>0.99</string><key>HintCount</key><integer>10</integer></dict>
                 </array></dict></plist>
                 """)
-            let published = try CLI.run(["catalog", "update", "--packs", packs])
+            let published = try await CLI.run(["catalog", "update", "--packs", packs])
             #expect(published.status == 0, "\(published.stderr)")
         }
 
-        func play(_ input: String, _ extra: [String] = []) throws -> CLI.Result {
-            try PlayCommandTests.run(["play", "--home", home, "--packs", packs] + extra, input: input)
+        func play(_ input: String, _ extra: [String] = []) async throws -> CLI.Result {
+            try await PlayCommandTests.run(["play", "--home", home, "--packs", packs] + extra, input: input)
         }
 
-        func hangman(_ arguments: [String]) throws -> CLI.Result {
-            try CLI.run(arguments + ["--home", home, "--packs", packs])
+        func hangman(_ arguments: [String]) async throws -> CLI.Result {
+            try await CLI.run(arguments + ["--home", home, "--packs", packs])
         }
     }
 
-    static func run(_ arguments: [String], input: String) throws -> CLI.Result {
-        try CLI.run(arguments, input: input)
+    static func run(_ arguments: [String], input: String) async throws -> CLI.Result {
+        try await CLI.run(arguments, input: input)
     }
 
     /// The built binary with `input` on a pipe as its standard input.
@@ -79,8 +79,8 @@ import Testing
         return CLI.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
     }
 
-    @Test func winAGameThroughAPipe() throws {
-        let world = try OneWordWorld()
+    @Test func winAGameThroughAPipe() async throws {
+        let world = try await OneWordWorld()
         let result = try PlayCommandTests.runBinary(["play", "--home", world.home, "--packs", world.packs], input: "z\ne\nq\nb\nr\na\nn\n")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -102,74 +102,74 @@ import Testing
             "CLUE Striped horse",
             "AGAIN?",
         ])
-        let stats = try world.hangman(["stats", "--json"])
+        let stats = try await world.hangman(["stats", "--json"])
         #expect(stats.stdout.contains("\"won\" : 1"))
         #expect(stats.stdout.contains("\"currentStreak\" : 1"))
     }
 
-    @Test func loseAGameAndTheStreakBreaks() throws {
-        let world = try OneWordWorld()
-        _ = try world.play("zebra\nn\n")
-        let result = try world.play("c\nd\nf\ng\nh\ni\nn\n")
+    @Test func loseAGameAndTheStreakBreaks() async throws {
+        let world = try await OneWordWorld()
+        _ = try await world.play("zebra\nn\n")
+        let result = try await world.play("c\nd\nf\ng\nh\ni\nn\n")
         #expect(result.stdout.contains("LOST zebra"))
         #expect(!result.stdout.contains("WON"))
-        let stats = try world.hangman(["stats", "--json"])
+        let stats = try await world.hangman(["stats", "--json"])
         #expect(stats.stdout.contains("\"played\" : 2"))
         #expect(stats.stdout.contains("\"currentStreak\" : 0"))
         #expect(stats.stdout.contains("\"bestStreak\" : 1"))
     }
 
-    @Test func hintSpendsFromTheLedgerAndOutOfHintsOffersToBuy() throws {
-        let world = try OneWordWorld()
-        let result = try world.play("?\nbuy\n?\nquit\n")
+    @Test func hintSpendsFromTheLedgerAndOutOfHintsOffersToBuy() async throws {
+        let world = try await OneWordWorld()
+        let result = try await world.play("?\nbuy\n?\nquit\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("NOHINTS com.example.hints.10"))
         #expect(result.stdout.contains("BOUGHT 10"))
         #expect(result.stdout.contains("HINT "))
         #expect(result.stdout.contains("SAVED"))
-        #expect(try world.hangman(["hints"]).stdout == "9 hints\n")
-        let transactions = try world.hangman(["transactions"])
+        #expect(try await world.hangman(["hints"]).stdout == "9 hints\n")
+        let transactions = try await world.hangman(["transactions"])
         #expect(transactions.stdout.contains("10 Hints  finished, 10 hints"))
     }
 
-    @Test func quitSavesAndPlayResumes() throws {
-        let world = try OneWordWorld()
-        _ = try world.play("z\nq\nquit\n")
-        let resumed = try world.play("e\n")
+    @Test func quitSavesAndPlayResumes() async throws {
+        let world = try await OneWordWorld()
+        _ = try await world.play("z\nq\nquit\n")
+        let resumed = try await world.play("e\n")
         #expect(resumed.stdout.hasPrefix("GAME pack=com.example.words.one category=\"Animals\" letters=5 lives=6 hints=0 resumed\n"))
         #expect(resumed.stdout.contains("STATE word=\"z e _ _ _\" lives=5/6 used=\"z q e\" hints=0"))
     }
 
-    @Test func endOfInputSavesCleanly() throws {
-        let world = try OneWordWorld()
-        let result = try world.play("z\n")
+    @Test func endOfInputSavesCleanly() async throws {
+        let world = try await OneWordWorld()
+        let result = try await world.play("z\n")
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("SAVED\n"))
         #expect(result.stderr.isEmpty || !result.stderr.contains("Fatal"))
     }
 
-    @Test func repeatedAndInvalidGuessesCostNothing() throws {
-        let world = try OneWordWorld()
-        let result = try world.play("z\nZ\n7\nhorse\nquit\n")
+    @Test func repeatedAndInvalidGuessesCostNothing() async throws {
+        let world = try await OneWordWorld()
+        let result = try await world.play("z\nZ\n7\nhorse\nquit\n")
         #expect(result.stdout.contains("REPEAT z"))
         #expect(result.stdout.contains("INVALID '7' is not a letter"))
         #expect(result.stdout.contains("WRONG horse"))
         #expect(result.stdout.contains("STATE word=\"z _ _ _ _\" lives=5/6"))
     }
 
-    @Test func badOptionsAreUsageErrors() throws {
-        let world = try OneWordWorld()
-        #expect(try world.play("", ["--lives", "0"]).status == 64)
-        #expect(try world.play("", ["--seed", "minus"]).status == 64)
-        #expect(try world.play("", ["--pack", "com.nobody.pack"]).status == 64)
-        #expect(try world.play("", ["--category", "Nope", "--new"]).status == 64)
+    @Test func badOptionsAreUsageErrors() async throws {
+        let world = try await OneWordWorld()
+        #expect(try await world.play("", ["--lives", "0"]).status == 64)
+        #expect(try await world.play("", ["--seed", "minus"]).status == 64)
+        #expect(try await world.play("", ["--pack", "com.nobody.pack"]).status == 64)
+        #expect(try await world.play("", ["--category", "Nope", "--new"]).status == 64)
     }
 
     /// A real terminal: a pseudo-terminal from util-linux `script`, typed into through its input
     /// (tmux servers started from a test process inherit its blocked signals and can hang).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func realTerminalShowsTheGallows() throws {
-        let world = try OneWordWorld()
+    func realTerminalShowsTheGallows() async throws {
+        let world = try await OneWordWorld()
         let typescript = world.scratch.path + "/typescript"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")

@@ -14,23 +14,23 @@ private final class StoreHome {
     static let ios = "com.hangmanpacks.words.ios"
     static let hard = "com.hangmanpacks.words.hard"
 
-    init() throws { scratch = try Scratch() }
+    init() async throws { scratch = try await Scratch() }
 
     /// `hangman ARGS --home H --packs Packs/`.
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLI.Result {
-        try CLI.run(arguments + ["--home", path, "--packs", Self.packs], environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLI.Result {
+        try await CLI.run(arguments + ["--home", path, "--packs", Self.packs], environment: environment)
     }
 
     /// Runs `hangman ARGS` and requires exit 0.
     @discardableResult
-    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result {
-        let result = try run(arguments)
+    func ok(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> CLI.Result {
+        let result = try await run(arguments)
         #expect(result.status == 0, "hangman \(arguments.joined(separator: " ")): \(result.stderr)", sourceLocation: sourceLocation)
         return result
     }
 
     /// Starts every command at once, then waits for all of them.
-    func runConcurrently(_ commands: [[String]]) throws -> [CLI.Result] {
+    func runConcurrently(_ commands: [[String]]) async throws -> [CLI.Result] {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         let started: [(Process, Pipe, Pipe)] = try commands.map { arguments in
@@ -56,38 +56,38 @@ private final class StoreHome {
         }
     }
 
-    func balance() throws -> Int {
-        let result = try ok(["hints", "--json"])
+    func balance() async throws -> Int {
+        let result = try await ok(["hints", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return try #require(object?["hints"] as? Int)
     }
 
-    func transactions() throws -> [[String: Any]] {
-        let result = try ok(["transactions", "--json"])
+    func transactions() async throws -> [[String: Any]] {
+        let result = try await ok(["transactions", "--json"])
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     }
 
     /// A pack's state as `hangman packs --json` gives it.
-    func packState(_ id: String) throws -> String? {
-        let result = try ok(["packs", "--json"])
+    func packState(_ id: String) async throws -> String? {
+        let result = try await ok(["packs", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
         return rows.first { $0["productID"] as? String == id }?["state"] as? String
     }
 
-    func restored() throws -> [String] {
-        let result = try ok(["restore", "--json"])
+    func restored() async throws -> [String] {
+        let result = try await ok(["restore", "--json"])
         let list = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         return list.compactMap { $0["productID"] as? String }
     }
 
     /// The id printed by `buy` for a deferred or interrupted purchase.
-    func transactionID(in text: String) throws -> String {
+    func transactionID(in text: String) async throws -> String {
         let words = text.split(whereSeparator: { !$0.isHexDigit }).map(String.init)
         return try #require(words.first { $0.count == 16 }, "no transaction id in \(text)")
     }
 
     /// Runs SQL on the account's database with the `sqlite3` tool, which knows nothing of this code.
-    func sqlite(_ sql: String) throws -> String {
+    func sqlite(_ sql: String) async throws -> String {
         let tool = "/usr/bin/sqlite3"
         try #require(FileManager.default.isExecutableFile(atPath: tool), "the sqlite3 tool (Debian package sqlite3) is needed")
         let process = Process()
@@ -106,107 +106,107 @@ private final class StoreHome {
     // MARK: - Crash points
 
     @Test(arguments: ["after-charge", "after-deliver"])
-    func killedHintPurchaseIsCompletedExactlyOnce(_ point: String) throws {
-        let home = try StoreHome()
-        let killed = try home.run(["buy", StoreHome.hints10], environment: ["HANGMAN_CRASH_AT": point])
+    func killedHintPurchaseIsCompletedExactlyOnce(_ point: String) async throws {
+        let home = try await StoreHome()
+        let killed = try await home.run(["buy", StoreHome.hints10], environment: ["HANGMAN_CRASH_AT": point])
         #expect(killed.wasSignaled)
         #expect(killed.status == 9)
         #expect(!killed.stdout.contains("Purchased"))
 
-        let next = try home.ok(["hints"])
+        let next = try await home.ok(["hints"])
         #expect(next.stdout == "10 hints\n")
         #expect(next.stderr.contains("completed an unfinished purchase: "), "\(next.stderr)")
         #expect(next.stderr.contains("10 Hints  finished, 10 hints"), "\(next.stderr)")
         for _ in 0..<2 {
-            let again = try home.ok(["hints"])
+            let again = try await home.ok(["hints"])
             #expect(again.stdout == "10 hints\n")
             #expect(!again.stderr.contains("unfinished"))
         }
-        let transactions = try home.transactions()
+        let transactions = try await home.transactions()
         #expect(transactions.count == 1)
         #expect(transactions.first?["state"] as? String == "finished")
         #expect(transactions.first?["hintsCredited"] as? Int == 10)
-        #expect(try home.sqlite("PRAGMA integrity_check") == "ok")
-        #expect(try home.sqlite("SELECT count(*), sum(amount) FROM hint_ledger") == "1|10")
+        #expect(try await home.sqlite("PRAGMA integrity_check") == "ok")
+        #expect(try await home.sqlite("SELECT count(*), sum(amount) FROM hint_ledger") == "1|10")
     }
 
     @Test(arguments: ["after-charge", "after-deliver"])
-    func killedPackPurchaseIsGrantedExactlyOnce(_ point: String) throws {
-        let home = try StoreHome()
-        let killed = try home.run(["buy", StoreHome.ios], environment: ["HANGMAN_CRASH_AT": point])
+    func killedPackPurchaseIsGrantedExactlyOnce(_ point: String) async throws {
+        let home = try await StoreHome()
+        let killed = try await home.run(["buy", StoreHome.ios], environment: ["HANGMAN_CRASH_AT": point])
         #expect(killed.wasSignaled && killed.status == 9)
 
-        let next = try home.ok(["hints"])
+        let next = try await home.ok(["hints"])
         #expect(next.stdout == "0 hints\n")
         #expect(next.stderr.contains("completed an unfinished purchase: "), "\(next.stderr)")
         #expect(next.stderr.contains("iOS Words  finished"), "\(next.stderr)")
         // The next command on the device's side installs it: no 'install', no 'restore'.
-        let packs = try home.ok(["packs"])
+        let packs = try await home.ok(["packs"])
         #expect(packs.stderr.contains("Delivered iOS Words, bought earlier"), "\(packs.stderr)")
         #expect(packs.stdout.contains("\(StoreHome.ios)"), "\(packs.stdout)")
-        #expect(try home.packState(StoreHome.ios) == "installed")
-        #expect(try home.restored() == [StoreHome.ios])
-        #expect(try home.restored() == [StoreHome.ios])
+        #expect(try await home.packState(StoreHome.ios) == "installed")
+        #expect(try await home.restored() == [StoreHome.ios])
+        #expect(try await home.restored() == [StoreHome.ios])
         // Owned: buying again charges nothing.
-        let again = try home.ok(["buy", StoreHome.ios])
+        let again = try await home.ok(["buy", StoreHome.ios])
         #expect(again.stdout.hasPrefix("You already own iOS Words"), "\(again.stdout)")
         #expect(!again.stderr.contains("unfinished"))
-        let transactions = try home.transactions()
+        let transactions = try await home.transactions()
         #expect(transactions.count == 1)
         #expect(transactions.first?["state"] as? String == "finished")
-        #expect(try home.sqlite("SELECT count(*) FROM entitlements WHERE revoked_date IS NULL") == "1")
-        #expect(try home.sqlite("PRAGMA integrity_check") == "ok")
+        #expect(try await home.sqlite("SELECT count(*) FROM entitlements WHERE revoked_date IS NULL") == "1")
+        #expect(try await home.sqlite("PRAGMA integrity_check") == "ok")
     }
 
     @Test(arguments: ["approve", "resolve"])
-    func packWaitingForSomeoneIsInstalledByTheNextCommand(_ action: String) throws {
-        let home = try StoreHome()
-        try home.ok(["store", action == "approve" ? "ask-to-buy" : "interrupt-purchases", "on"])
-        let waiting = try home.run(["buy", StoreHome.ios])
+    func packWaitingForSomeoneIsInstalledByTheNextCommand(_ action: String) async throws {
+        let home = try await StoreHome()
+        try await home.ok(["store", action == "approve" ? "ask-to-buy" : "interrupt-purchases", "on"])
+        let waiting = try await home.run(["buy", StoreHome.ios])
         #expect(waiting.status == 75)
-        #expect(try home.packState(StoreHome.ios) == "locked")
-        let id = try home.transactionID(in: waiting.stdout)
-        try home.ok(["store", action, id])
-        #expect(try home.packState(StoreHome.ios) == "installed")
-        let again = try home.ok(["buy", StoreHome.ios])
+        #expect(try await home.packState(StoreHome.ios) == "locked")
+        let id = try await home.transactionID(in: waiting.stdout)
+        try await home.ok(["store", action, id])
+        #expect(try await home.packState(StoreHome.ios) == "installed")
+        let again = try await home.ok(["buy", StoreHome.ios])
         #expect(again.stdout.hasPrefix("You already own iOS Words"), "\(again.stdout)")
-        #expect(try home.transactions().count == 1)
+        #expect(try await home.transactions().count == 1)
     }
 
-    @Test func killedApprovalIsCompletedExactlyOnce() throws {
-        let home = try StoreHome()
-        try home.ok(["store", "ask-to-buy", "on"])
-        let deferred = try home.run(["buy", StoreHome.hints100])
+    @Test func killedApprovalIsCompletedExactlyOnce() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["store", "ask-to-buy", "on"])
+        let deferred = try await home.run(["buy", StoreHome.hints100])
         #expect(deferred.status == 75)
-        let id = try home.transactionID(in: deferred.stdout)
-        let killed = try home.run(["store", "approve", id], environment: ["HANGMAN_CRASH_AT": "after-charge"])
+        let id = try await home.transactionID(in: deferred.stdout)
+        let killed = try await home.run(["store", "approve", id], environment: ["HANGMAN_CRASH_AT": "after-charge"])
         #expect(killed.wasSignaled && killed.status == 9)
-        #expect(try home.balance() == 100)
-        #expect(try home.balance() == 100)
-        let approveAgain = try home.run(["store", "approve", id])
+        #expect(try await home.balance() == 100)
+        #expect(try await home.balance() == 100)
+        let approveAgain = try await home.run(["store", "approve", id])
         #expect(approveAgain.status == 65)
-        #expect(try home.balance() == 100)
-        #expect(try home.sqlite("PRAGMA integrity_check") == "ok")
+        #expect(try await home.balance() == 100)
+        #expect(try await home.sqlite("PRAGMA integrity_check") == "ok")
     }
 
-    @Test func anUnknownCrashPointCrashesNothing() throws {
-        let home = try StoreHome()
-        let result = try home.run(["buy", StoreHome.hints10], environment: ["HANGMAN_CRASH_AT": "before-lunch"])
+    @Test func anUnknownCrashPointCrashesNothing() async throws {
+        let home = try await StoreHome()
+        let result = try await home.run(["buy", StoreHome.hints10], environment: ["HANGMAN_CRASH_AT": "before-lunch"])
         #expect(result.status == 0 && !result.wasSignaled)
-        #expect(try home.balance() == 10)
+        #expect(try await home.balance() == 10)
     }
 
     // MARK: - Hints
 
-    @Test func eightProcessesSpendingAtOnceLoseNothing() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        for index in 0..<5 { try home.ok(["hints", "spend", "--key", "setup-\(index)"]) }
-        #expect(try home.balance() == 5)
+    @Test func eightProcessesSpendingAtOnceLoseNothing() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        for index in 0..<5 { try await home.ok(["hints", "spend", "--key", "setup-\(index)"]) }
+        #expect(try await home.balance() == 5)
         // Two rounds of 8 processes at once, each spending under its own key: demand 16, supply 5.
         var results: [CLI.Result] = []
         for round in 0..<2 {
-            results += try home.runConcurrently((0..<8).map { ["hints", "spend", "--key", "round\(round)-spender\($0)"] })
+            results += try await home.runConcurrently((0..<8).map { ["hints", "spend", "--key", "round\(round)-spender\($0)"] })
         }
         #expect(results.filter { $0.status == 0 }.count == 5)
         #expect(results.filter { $0.status == 77 }.count == 11)
@@ -215,266 +215,266 @@ private final class StoreHome {
         // Each success saw a different balance: 4, 3, 2, 1, 0.
         let left = results.filter { $0.status == 0 }.map(\.stdout).sorted()
         #expect(left == (0..<5).map { "Spent one hint. \($0) left.\n" })
-        #expect(try home.balance() == 0)
-        #expect(try home.sqlite("SELECT sum(amount) FROM hint_ledger") == "0")
-        #expect(try home.sqlite("SELECT count(*) FROM hint_ledger WHERE reason = 'spend'") == "10")
-        #expect(try home.sqlite("SELECT min(balance_after) FROM hint_ledger") == "0")
-        #expect(try home.sqlite("PRAGMA integrity_check") == "ok")
+        #expect(try await home.balance() == 0)
+        #expect(try await home.sqlite("SELECT sum(amount) FROM hint_ledger") == "0")
+        #expect(try await home.sqlite("SELECT count(*) FROM hint_ledger WHERE reason = 'spend'") == "10")
+        #expect(try await home.sqlite("SELECT min(balance_after) FROM hint_ledger") == "0")
+        #expect(try await home.sqlite("PRAGMA integrity_check") == "ok")
     }
 
-    @Test func eightProcessesSpendingLessThanTheBalance() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10, "--quantity", "3"])
-        let results = try home.runConcurrently((0..<8).map { ["hints", "spend", "--key", "spender\($0)"] })
+    @Test func eightProcessesSpendingLessThanTheBalance() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10, "--quantity", "3"])
+        let results = try await home.runConcurrently((0..<8).map { ["hints", "spend", "--key", "spender\($0)"] })
             + home.runConcurrently((0..<8).map { ["hints", "spend", "--key", "spender\($0 + 8)"] })
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.map { "\($0.status): \($0.stderr)" })")
-        #expect(try home.balance() == 14)
-        #expect(try home.sqlite("SELECT sum(amount) FROM hint_ledger") == "14")
-        #expect(try home.sqlite("SELECT balance_after FROM hint_ledger ORDER BY seq DESC LIMIT 1") == "14")
+        #expect(try await home.balance() == 14)
+        #expect(try await home.sqlite("SELECT sum(amount) FROM hint_ledger") == "14")
+        #expect(try await home.sqlite("SELECT balance_after FROM hint_ledger ORDER BY seq DESC LIMIT 1") == "14")
     }
 
-    @Test func eightProcessesRetryingOneKeySpendOnce() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        let results = try home.runConcurrently(Array(repeating: ["hints", "spend", "--key", "the-key"], count: 8))
+    @Test func eightProcessesRetryingOneKeySpendOnce() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        let results = try await home.runConcurrently(Array(repeating: ["hints", "spend", "--key", "the-key"], count: 8))
         #expect(results.allSatisfy { $0.status == 0 })
         #expect(results.filter { $0.stdout == "Spent one hint. 9 left.\n" }.count == 1)
         #expect(results.filter { $0.stdout.hasPrefix("Already spent under key 'the-key'") }.count == 7)
-        #expect(try home.balance() == 9)
+        #expect(try await home.balance() == 9)
     }
 
-    @Test func eightProcessesStartingOnAFreshHomeAgreeOnOneAccount() throws {
-        let home = try StoreHome()
-        let results = try home.runConcurrently(Array(repeating: ["hints"], count: 8))
+    @Test func eightProcessesStartingOnAFreshHomeAgreeOnOneAccount() async throws {
+        let home = try await StoreHome()
+        let results = try await home.runConcurrently(Array(repeating: ["hints"], count: 8))
         #expect(results.allSatisfy { $0.status == 0 }, "\(results.map { "\($0.status): \($0.stderr)" })")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path + "/account").filter { $0.hasSuffix(".tmp") }.isEmpty)
-        try home.ok(["buy", StoreHome.hints10])
-        try home.ok(["receipt", "-o", home.scratch.path + "/r.plist"])
-        #expect(try home.run(["receipt", "verify", home.scratch.path + "/r.plist"]).status == 0)
+        try await home.ok(["buy", StoreHome.hints10])
+        try await home.ok(["receipt", "-o", home.scratch.path + "/r.plist"])
+        #expect(try await home.run(["receipt", "verify", home.scratch.path + "/r.plist"]).status == 0)
     }
 
-    @Test func theSameKeyTwiceSpendsOnce() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        #expect(try home.ok(["hints", "spend", "--key", "K"]).stdout == "Spent one hint. 9 left.\n")
-        #expect(try home.ok(["hints", "spend", "--key", "K"]).stdout == "Already spent under key 'K': nothing taken. 9 left.\n")
-        #expect(try home.ok(["hints", "spend", "--key", "K", "--json"]).stdout == "{\"hints\": 9, \"alreadySpent\": true}\n")
-        #expect(try home.balance() == 9)
+    @Test func theSameKeyTwiceSpendsOnce() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        #expect(try await home.ok(["hints", "spend", "--key", "K"]).stdout == "Spent one hint. 9 left.\n")
+        #expect(try await home.ok(["hints", "spend", "--key", "K"]).stdout == "Already spent under key 'K': nothing taken. 9 left.\n")
+        #expect(try await home.ok(["hints", "spend", "--key", "K", "--json"]).stdout == "{\"hints\": 9, \"alreadySpent\": true}\n")
+        #expect(try await home.balance() == 9)
         // Without a key, every spend is a new one.
-        try home.ok(["hints", "spend"])
-        try home.ok(["hints", "spend"])
-        #expect(try home.balance() == 7)
+        try await home.ok(["hints", "spend"])
+        try await home.ok(["hints", "spend"])
+        #expect(try await home.balance() == 7)
     }
 
-    @Test func spendingWithNoHintsExits77NamingWhatToBuy() throws {
-        let home = try StoreHome()
-        let result = try home.run(["hints", "spend"])
+    @Test func spendingWithNoHintsExits77NamingWhatToBuy() async throws {
+        let home = try await StoreHome()
+        let result = try await home.run(["hints", "spend"])
         #expect(result.status == 77)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("hangman buy \(StoreHome.hints10)"), "\(result.stderr)")
-        #expect(try home.balance() == 0)
+        #expect(try await home.balance() == 0)
     }
 
     // MARK: - Restore
 
-    @Test func restoreTwiceListsOwnedPacksOnly() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        try home.ok(["buy", StoreHome.hard])
-        try home.ok(["buy", StoreHome.ios])
-        let first = try home.ok(["restore"])
-        let second = try home.ok(["restore"])
+    @Test func restoreTwiceListsOwnedPacksOnly() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        try await home.ok(["buy", StoreHome.hard])
+        try await home.ok(["buy", StoreHome.ios])
+        let first = try await home.ok(["restore"])
+        let second = try await home.ok(["restore"])
         #expect(first.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("Restored ") }.count == 2)
         #expect(first.stdout.contains("(\(StoreHome.ios))") && first.stdout.contains("(\(StoreHome.hard))"))
         #expect(!first.stdout.contains("hints"))
         #expect(second.stdout.contains("(\(StoreHome.ios))") && second.stdout.contains("(\(StoreHome.hard))"))
-        #expect(Set(try home.restored()) == [StoreHome.ios, StoreHome.hard])
-        #expect(try home.restored() == (try home.restored()))
-        #expect(try home.transactions().count == 3)
-        #expect(try home.balance() == 10)
+        #expect(Set(try await home.restored()) == [StoreHome.ios, StoreHome.hard])
+        #expect(try await home.restored() == (try await home.restored()))
+        #expect(try await home.transactions().count == 3)
+        #expect(try await home.balance() == 10)
     }
 
-    @Test func restoreOmitsARefundedPack() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.ios])
-        try home.ok(["buy", StoreHome.hard])
-        let id = try #require(try home.transactions().first { $0["productID"] as? String == StoreHome.ios }?["id"] as? String)
-        let refund = try home.ok(["store", "refund", id])
+    @Test func restoreOmitsARefundedPack() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.ios])
+        try await home.ok(["buy", StoreHome.hard])
+        let id = try #require(try await home.transactions().first { $0["productID"] as? String == StoreHome.ios }?["id"] as? String)
+        let refund = try await home.ok(["store", "refund", id])
         #expect(refund.stdout == "Refunded iOS Words: the pack is locked again.\n")
-        #expect(try home.restored() == [StoreHome.hard])
-        #expect(try home.restored() == [StoreHome.hard])
+        #expect(try await home.restored() == [StoreHome.hard])
+        #expect(try await home.restored() == [StoreHome.hard])
         // Bought again: charged (a new transaction), and restored again.
-        let again = try home.ok(["buy", StoreHome.ios])
+        let again = try await home.ok(["buy", StoreHome.ios])
         #expect(again.stdout.hasPrefix("Purchased iOS Words for 0.99: transaction "))
         #expect(!again.stdout.contains(id))
-        #expect(try home.transactions().count == 3)
-        #expect(Set(try home.restored()) == [StoreHome.ios, StoreHome.hard])
+        #expect(try await home.transactions().count == 3)
+        #expect(Set(try await home.restored()) == [StoreHome.ios, StoreHome.hard])
     }
 
-    @Test func deletingEverythingButTheAccountKeepsPacksAndHints() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.ios])
-        try home.ok(["buy", StoreHome.hints10])
-        try home.ok(["hints", "spend"])
-        try home.scratch.write("home/device/stats.sqlite", "pretend")
+    @Test func deletingEverythingButTheAccountKeepsPacksAndHints() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.ios])
+        try await home.ok(["buy", StoreHome.hints10])
+        try await home.ok(["hints", "spend"])
+        try await home.scratch.write("home/device/stats.sqlite", "pretend")
         for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name != "account" {
             try FileManager.default.removeItem(atPath: home.path + "/" + name)
         }
-        #expect(try home.restored() == [StoreHome.ios])
-        #expect(try home.balance() == 9)
-        #expect(try home.transactions().count == 2)
+        #expect(try await home.restored() == [StoreHome.ios])
+        #expect(try await home.balance() == 9)
+        #expect(try await home.transactions().count == 2)
     }
 
-    @Test func resetKeepsPacksAndHints() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.ios])
-        try home.ok(["buy", StoreHome.hints10])
-        try home.ok(["reset", "--yes"])
-        #expect(try home.restored() == [StoreHome.ios])
-        #expect(try home.balance() == 10)
+    @Test func resetKeepsPacksAndHints() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.ios])
+        try await home.ok(["buy", StoreHome.hints10])
+        try await home.ok(["reset", "--yes"])
+        #expect(try await home.restored() == [StoreHome.ios])
+        #expect(try await home.balance() == 10)
     }
 
     // MARK: - Refunds
 
-    @Test func refundingHintsTakesBackWhatIsLeft() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        for _ in 0..<7 { try home.ok(["hints", "spend"]) }
-        let id = try #require(try home.transactions().first?["id"] as? String)
-        let refund = try home.ok(["store", "refund", id])
+    @Test func refundingHintsTakesBackWhatIsLeft() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        for _ in 0..<7 { try await home.ok(["hints", "spend"]) }
+        let id = try #require(try await home.transactions().first?["id"] as? String)
+        let refund = try await home.ok(["store", "refund", id])
         #expect(refund.stdout == "Refunded 10 Hints: 3 hints taken back (of 10). Balance: 0 hints.\n")
-        #expect(try home.balance() == 0)
-        let twice = try home.run(["store", "refund", id])
+        #expect(try await home.balance() == 0)
+        let twice = try await home.run(["store", "refund", id])
         #expect(twice.status == 65)
         #expect(twice.stderr.contains("already refunded"))
-        #expect(try home.balance() == 0)
-        #expect(try home.sqlite("SELECT min(balance_after) FROM hint_ledger") == "0")
-        let revoked = try home.transactions().first?["revocationDate"] as? Int
+        #expect(try await home.balance() == 0)
+        #expect(try await home.sqlite("SELECT min(balance_after) FROM hint_ledger") == "0")
+        let revoked = try await home.transactions().first?["revocationDate"] as? Int
         #expect(revoked != nil)
     }
 
-    @Test func refundingAFailedPurchaseIsRefused() throws {
-        let home = try StoreHome()
-        try home.ok(["store", "fail-purchases", "on"])
-        #expect(try home.run(["buy", StoreHome.hints10]).status == 69)
-        let id = try #require(try home.transactions().first?["id"] as? String)
-        let refund = try home.run(["store", "refund", id])
+    @Test func refundingAFailedPurchaseIsRefused() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["store", "fail-purchases", "on"])
+        #expect(try await home.run(["buy", StoreHome.hints10]).status == 69)
+        let id = try #require(try await home.transactions().first?["id"] as? String)
+        let refund = try await home.run(["store", "refund", id])
         #expect(refund.status == 65)
         #expect(refund.stderr.contains("only a delivered purchase can be refunded"))
     }
 
-    @Test func refundingAnUnknownTransactionIsAUsageError() throws {
-        let home = try StoreHome()
-        #expect(try home.run(["store", "refund", "0123456789abcdef"]).status == 64)
-        #expect(try home.run(["store", "refund", "not-an-id"]).status == 64)
+    @Test func refundingAnUnknownTransactionIsAUsageError() async throws {
+        let home = try await StoreHome()
+        #expect(try await home.run(["store", "refund", "0123456789abcdef"]).status == 64)
+        #expect(try await home.run(["store", "refund", "not-an-id"]).status == 64)
     }
 
     // MARK: - Test controls
 
-    @Test func failPurchasesExits69AndDeliversNothing() throws {
-        let home = try StoreHome()
-        #expect(try home.ok(["store", "fail-purchases", "on"]).stdout == "fail-purchases is on\n")
-        let hints = try home.run(["buy", StoreHome.hints10])
+    @Test func failPurchasesExits69AndDeliversNothing() async throws {
+        let home = try await StoreHome()
+        #expect(try await home.ok(["store", "fail-purchases", "on"]).stdout == "fail-purchases is on\n")
+        let hints = try await home.run(["buy", StoreHome.hints10])
         #expect(hints.status == 69)
         #expect(hints.stderr.contains("failed"))
-        let pack = try home.run(["buy", StoreHome.ios])
+        let pack = try await home.run(["buy", StoreHome.ios])
         #expect(pack.status == 69)
-        #expect(try home.balance() == 0)
-        #expect(try home.restored().isEmpty)
-        #expect(try home.transactions().map { $0["state"] as? String } == ["failed", "failed"])
-        try home.ok(["store", "fail-purchases", "off"])
-        try home.ok(["buy", StoreHome.ios])
-        #expect(try home.restored() == [StoreHome.ios])
+        #expect(try await home.balance() == 0)
+        #expect(try await home.restored().isEmpty)
+        #expect(try await home.transactions().map { $0["state"] as? String } == ["failed", "failed"])
+        try await home.ok(["store", "fail-purchases", "off"])
+        try await home.ok(["buy", StoreHome.ios])
+        #expect(try await home.restored() == [StoreHome.ios])
     }
 
-    @Test func askToBuyWaitsForApproval() throws {
-        let home = try StoreHome()
-        try home.ok(["store", "ask-to-buy", "on"])
-        let deferred = try home.run(["buy", StoreHome.hints10, "--quantity", "2"])
+    @Test func askToBuyWaitsForApproval() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["store", "ask-to-buy", "on"])
+        let deferred = try await home.run(["buy", StoreHome.hints10, "--quantity", "2"])
         #expect(deferred.status == 75)
         #expect(deferred.stdout.contains("Waiting for approval"))
-        let id = try home.transactionID(in: deferred.stdout)
-        #expect(try home.balance() == 0)
-        #expect(try home.balance() == 0)
-        let approved = try home.ok(["store", "approve", id])
+        let id = try await home.transactionID(in: deferred.stdout)
+        #expect(try await home.balance() == 0)
+        #expect(try await home.balance() == 0)
+        let approved = try await home.ok(["store", "approve", id])
         #expect(approved.stdout.hasPrefix("Approved: \(id)"))
-        #expect(try home.balance() == 20)
-        let twice = try home.run(["store", "approve", id])
+        #expect(try await home.balance() == 20)
+        let twice = try await home.run(["store", "approve", id])
         #expect(twice.status == 65)
         #expect(twice.stderr.contains("cannot approve transaction \(id): it is finished, not deferred"))
-        #expect(try home.balance() == 20)
-        #expect(try home.sqlite("SELECT count(*) FROM hint_ledger") == "1")
+        #expect(try await home.balance() == 20)
+        #expect(try await home.sqlite("SELECT count(*) FROM hint_ledger") == "1")
     }
 
-    @Test func askToBuyDeclinedDeliversNothing() throws {
-        let home = try StoreHome()
-        try home.ok(["store", "ask-to-buy", "on"])
-        let deferred = try home.run(["buy", StoreHome.ios])
+    @Test func askToBuyDeclinedDeliversNothing() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["store", "ask-to-buy", "on"])
+        let deferred = try await home.run(["buy", StoreHome.ios])
         #expect(deferred.status == 75)
-        let id = try home.transactionID(in: deferred.stdout)
-        let declined = try home.ok(["store", "decline", id])
+        let id = try await home.transactionID(in: deferred.stdout)
+        let declined = try await home.ok(["store", "decline", id])
         #expect(declined.stdout.hasPrefix("Declined: \(id)"))
         #expect(declined.stdout.contains("failed (declined by the approver)"))
-        #expect(try home.restored().isEmpty)
-        #expect(try home.run(["store", "approve", id]).status == 65)
-        #expect(try home.restored().isEmpty)
-        #expect(try home.transactions().map { $0["state"] as? String } == ["failed"])
+        #expect(try await home.restored().isEmpty)
+        #expect(try await home.run(["store", "approve", id]).status == 65)
+        #expect(try await home.restored().isEmpty)
+        #expect(try await home.transactions().map { $0["state"] as? String } == ["failed"])
     }
 
-    @Test func interruptedPurchaseCompletesWhenResolved() throws {
-        let home = try StoreHome()
-        try home.ok(["store", "interrupt-purchases", "on"])
-        let interrupted = try home.run(["buy", StoreHome.hints10])
+    @Test func interruptedPurchaseCompletesWhenResolved() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["store", "interrupt-purchases", "on"])
+        let interrupted = try await home.run(["buy", StoreHome.hints10])
         #expect(interrupted.status == 75)
         #expect(interrupted.stdout.contains("interrupted"))
-        let id = try home.transactionID(in: interrupted.stdout)
-        #expect(try home.balance() == 0)
-        #expect(try home.run(["store", "approve", id]).status == 65)
-        let resolved = try home.ok(["store", "resolve", id])
+        let id = try await home.transactionID(in: interrupted.stdout)
+        #expect(try await home.balance() == 0)
+        #expect(try await home.run(["store", "approve", id]).status == 65)
+        let resolved = try await home.ok(["store", "resolve", id])
         #expect(resolved.stdout.hasPrefix("Resolved: \(id)"))
-        #expect(try home.balance() == 10)
-        #expect(try home.run(["store", "resolve", id]).status == 65)
-        #expect(try home.balance() == 10)
+        #expect(try await home.balance() == 10)
+        #expect(try await home.run(["store", "resolve", id]).status == 65)
+        #expect(try await home.balance() == 10)
     }
 
-    @Test func clearEmptiesTheHistoryAndResetTurnsSwitchesOff() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        try home.ok(["buy", StoreHome.ios])
-        try home.ok(["store", "ask-to-buy", "on"])
-        try home.ok(["store", "fail-purchases", "on"])
-        #expect(try home.ok(["store", "clear"]).stdout == "The purchase history is empty.\n")
-        #expect(try home.transactions().isEmpty)
-        #expect(try home.ok(["transactions"]).stdout == "No transactions yet: see 'hangman products'.\n")
-        #expect(try home.balance() == 0)
-        #expect(try home.restored().isEmpty)
-        #expect(try home.ok(["store"]).stdout == "fail-purchases       on\nask-to-buy           on\ninterrupt-purchases  off\n")
-        #expect(try home.ok(["store", "reset"]).stdout == "Every switch is off.\n")
-        #expect(try home.ok(["store", "status"]).stdout == "fail-purchases       off\nask-to-buy           off\ninterrupt-purchases  off\n")
-        try home.ok(["buy", StoreHome.ios])
-        #expect(try home.restored() == [StoreHome.ios])
+    @Test func clearEmptiesTheHistoryAndResetTurnsSwitchesOff() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        try await home.ok(["buy", StoreHome.ios])
+        try await home.ok(["store", "ask-to-buy", "on"])
+        try await home.ok(["store", "fail-purchases", "on"])
+        #expect(try await home.ok(["store", "clear"]).stdout == "The purchase history is empty.\n")
+        #expect(try await home.transactions().isEmpty)
+        #expect(try await home.ok(["transactions"]).stdout == "No transactions yet: see 'hangman products'.\n")
+        #expect(try await home.balance() == 0)
+        #expect(try await home.restored().isEmpty)
+        #expect(try await home.ok(["store"]).stdout == "fail-purchases       on\nask-to-buy           on\ninterrupt-purchases  off\n")
+        #expect(try await home.ok(["store", "reset"]).stdout == "Every switch is off.\n")
+        #expect(try await home.ok(["store", "status"]).stdout == "fail-purchases       off\nask-to-buy           off\ninterrupt-purchases  off\n")
+        try await home.ok(["buy", StoreHome.ios])
+        #expect(try await home.restored() == [StoreHome.ios])
     }
 
-    @Test func badStoreArgumentsAreUsageErrors() throws {
-        let home = try StoreHome()
-        #expect(try home.run(["store", "ask-to-buy", "maybe"]).status == 64)
-        #expect(try home.run(["store", "teleport"]).status == 64)
-        #expect(try home.run(["store", "approve"]).status == 64)
+    @Test func badStoreArgumentsAreUsageErrors() async throws {
+        let home = try await StoreHome()
+        #expect(try await home.run(["store", "ask-to-buy", "maybe"]).status == 64)
+        #expect(try await home.run(["store", "teleport"]).status == 64)
+        #expect(try await home.run(["store", "approve"]).status == 64)
     }
 
     // MARK: - Receipts
 
-    @Test func receiptWrittenThenVerified() throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        try home.ok(["buy", StoreHome.ios])
+    @Test func receiptWrittenThenVerified() async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        try await home.ok(["buy", StoreHome.ios])
         let file = home.scratch.path + "/receipt.plist"
-        let written = try home.ok(["receipt", "-o", file])
+        let written = try await home.ok(["receipt", "-o", file])
         #expect(written.stdout == "wrote \(file): 2 transactions, signed\n")
-        let verified = try home.run(["receipt", "verify", file])
+        let verified = try await home.run(["receipt", "verify", file])
         #expect(verified.status == 0)
         #expect(verified.stdout == "status 0: valid: 2 transactions for com.hangmanpacks.hangman\n")
-        let json = try home.run(["receipt", "verify", file, "--json"])
+        let json = try await home.run(["receipt", "verify", file, "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         #expect(object?["status"] as? Int == 0)
         let key = try FileManager.default.attributesOfItem(atPath: home.path + "/account/service-signing.key")
@@ -482,7 +482,7 @@ private final class StoreHome {
     }
 
     /// The receipt's outer fields and its payload, as the file holds them.
-    private func open(_ file: String) throws -> (outer: [String: PropertyList], payload: [String: PropertyList]) {
+    private func open(_ file: String) async throws -> (outer: [String: PropertyList], payload: [String: PropertyList]) {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         let outer = try #require(try PropertyListDecoding.decode(bytes).value.dictionaryValue)
         let payloadBytes = try #require(outer["Payload"]?.dataValue)
@@ -490,24 +490,24 @@ private final class StoreHome {
         return (outer, payload)
     }
 
-    private func write(_ file: String, outer: [String: PropertyList], payload: [String: PropertyList]) throws {
+    private func write(_ file: String, outer: [String: PropertyList], payload: [String: PropertyList]) async throws {
         var fields = outer
         fields["Payload"] = .data(PropertyListEncoding.xml(.dictionary(payload)))
         try Data(PropertyListEncoding.xml(.dictionary(fields))).write(to: URL(fileURLWithPath: file))
     }
 
     @Test(arguments: ["product-added", "date-changed", "refund-removed"])
-    func tamperedReceiptIsNotAuthenticated(_ change: String) throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
-        let hard = try home.ok(["buy", StoreHome.hard])
+    func tamperedReceiptIsNotAuthenticated(_ change: String) async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
+        let hard = try await home.ok(["buy", StoreHome.hard])
         if change == "refund-removed" {
-            let id = try home.transactionID(in: hard.stdout.replacingOccurrences(of: StoreHome.hard, with: ""))
-            try home.ok(["store", "refund", id])
+            let id = try await home.transactionID(in: hard.stdout.replacingOccurrences(of: StoreHome.hard, with: ""))
+            try await home.ok(["store", "refund", id])
         }
         let file = home.scratch.path + "/receipt.plist"
-        try home.ok(["receipt", "-o", file])
-        var (outer, payload) = try open(file)
+        try await home.ok(["receipt", "-o", file])
+        var (outer, payload) = try await open(file)
         var items = try #require(payload["Transactions"]?.arrayValue?.compactMap { $0.dictionaryValue })
         switch change {
         case "product-added":
@@ -522,21 +522,21 @@ private final class StoreHome {
             items[1]["RevocationDate"] = nil
         }
         payload["Transactions"] = .array(items.map { .dictionary($0) })
-        try write(file, outer: outer, payload: payload)
-        let verified = try home.run(["receipt", "verify", file])
+        try await write(file, outer: outer, payload: payload)
+        let verified = try await home.run(["receipt", "verify", file])
         #expect(verified.status == 65)
         #expect(verified.stdout.hasPrefix("status 21003: "), "\(verified.stdout)")
         outer["Signature"] = .data(Array(repeating: 0, count: 64))
-        try write(file, outer: outer, payload: payload)
-        #expect(try home.run(["receipt", "verify", file]).stdout.hasPrefix("status 21003: "))
+        try await write(file, outer: outer, payload: payload)
+        #expect(try await home.run(["receipt", "verify", file]).stdout.hasPrefix("status 21003: "))
     }
 
     @Test(arguments: ["garbage", "truncated", "empty"])
-    func malformedReceiptExits65(_ kind: String) throws {
-        let home = try StoreHome()
-        try home.ok(["buy", StoreHome.hints10])
+    func malformedReceiptExits65(_ kind: String) async throws {
+        let home = try await StoreHome()
+        try await home.ok(["buy", StoreHome.hints10])
         let file = home.scratch.path + "/receipt.plist"
-        try home.ok(["receipt", "-o", file])
+        try await home.ok(["receipt", "-o", file])
         let good = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
         let bytes: [UInt8] = switch kind {
         case "garbage": Array("PK\u{3}\u{4} this is not a receipt at all".utf8)
@@ -544,26 +544,26 @@ private final class StoreHome {
         default: []
         }
         try Data(bytes).write(to: URL(fileURLWithPath: file))
-        let verified = try home.run(["receipt", "verify", file])
+        let verified = try await home.run(["receipt", "verify", file])
         #expect(verified.status == 65)
         #expect(verified.stdout.hasPrefix("status 21002: "), "\(verified.stdout)")
     }
 
-    @Test func anotherAccountsReceiptIsNotAuthenticated() throws {
-        let mine = try StoreHome()
-        let theirs = try StoreHome()
-        try theirs.ok(["buy", StoreHome.ios])
+    @Test func anotherAccountsReceiptIsNotAuthenticated() async throws {
+        let mine = try await StoreHome()
+        let theirs = try await StoreHome()
+        try await theirs.ok(["buy", StoreHome.ios])
         let file = theirs.scratch.path + "/receipt.plist"
-        try theirs.ok(["receipt", "-o", file])
-        #expect(try theirs.run(["receipt", "verify", file]).status == 0)
-        let verified = try mine.run(["receipt", "verify", file])
+        try await theirs.ok(["receipt", "-o", file])
+        #expect(try await theirs.run(["receipt", "verify", file]).status == 0)
+        let verified = try await mine.run(["receipt", "verify", file])
         #expect(verified.status == 65)
         #expect(verified.stdout.hasPrefix("status 21003: "))
     }
 
-    @Test func missingReceiptExits66() throws {
-        let home = try StoreHome()
-        #expect(try home.run(["receipt", "verify", home.scratch.path + "/nothing.plist"]).status == 66)
+    @Test func missingReceiptExits66() async throws {
+        let home = try await StoreHome()
+        #expect(try await home.run(["receipt", "verify", home.scratch.path + "/nothing.plist"]).status == 66)
     }
 
     // MARK: - Exit codes and help
@@ -584,24 +584,24 @@ private final class StoreHome {
         ["restore", "now"],
         ["receipt", "print"],
     ])
-    func usageErrorsExit64(_ arguments: [String]) throws {
-        let home = try StoreHome()
-        let result = try home.run(arguments)
+    func usageErrorsExit64(_ arguments: [String]) async throws {
+        let home = try await StoreHome()
+        let result = try await home.run(arguments)
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
         #expect(result.stderr.contains("error: "))
         #expect(result.stdout.isEmpty)
-        #expect(try home.transactions().isEmpty)
+        #expect(try await home.transactions().isEmpty)
     }
 
-    @Test func unknownProductSaysWhereToLook() throws {
-        let result = try StoreHome().run(["buy", "com.hangmanpacks.nothing"])
+    @Test func unknownProductSaysWhereToLook() async throws {
+        let result = try await StoreHome().run(["buy", "com.hangmanpacks.nothing"])
         #expect(result.stderr.contains("no product 'com.hangmanpacks.nothing' in the catalog: see 'hangman products'"))
     }
 
     @Test(arguments: [["products"], ["buy"], ["restore"], ["hints"], ["hints", "spend"], ["transactions"], ["receipt"], ["receipt", "verify"], ["store"], ["store", "refund"]])
-    func helpExits0(_ command: [String]) throws {
-        let home = try StoreHome()
-        let result = try home.run(command + ["--help"])
+    func helpExits0(_ command: [String]) async throws {
+        let home = try await StoreHome()
+        let result = try await home.run(command + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("OVERVIEW: "), "\(result.stdout)")
         #expect(result.stdout.contains("USAGE: hangman \(command[0])"))
@@ -611,34 +611,34 @@ private final class StoreHome {
         #expect(!FileManager.default.fileExists(atPath: home.path))
     }
 
-    @Test func topLevelHelpDocumentsTheExitCodes() throws {
-        let result = try CLI.run(["--help"])
+    @Test func topLevelHelpDocumentsTheExitCodes() async throws {
+        let result = try await CLI.run(["--help"])
         #expect(result.status == 0)
         for line in ["69  the store refused the payment", "75  try again later", "77  not entitled"] {
             #expect(result.stdout.contains(line), "\(line)")
         }
     }
 
-    @Test func productsListsTheCatalog() throws {
-        let home = try StoreHome()
-        let result = try home.ok(["products", "--json"])
+    @Test func productsListsTheCatalog() async throws {
+        let home = try await StoreHome()
+        let result = try await home.ok(["products", "--json"])
         let products = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(products.count == 5)
         let words = Dictionary(uniqueKeysWithValues: products.map { ($0["id"] as? String ?? "", $0["wordCount"] as? Int ?? 0) })
         #expect(words["com.hangmanpacks.words.ios"] == 197)
         #expect(words["com.hangmanpacks.words.hard"] == 1000)
         #expect(words["com.hangmanpacks.words.es"] == 3000)
-        let table = try home.ok(["products"])
+        let table = try await home.ok(["products"])
         #expect(table.stdout.contains("com.hangmanpacks.hints.100   Consumable     4.99   100 Hints            100 hints"))
     }
 
-    @Test func brokenCatalogExits65() throws {
-        let home = try StoreHome()
-        try home.scratch.write("packs/Catalog.plist", "<plist><dict><key>Products</key>")
-        let result = try CLI.run(["hints", "--home", home.path, "--packs", home.scratch.path + "/packs"])
+    @Test func brokenCatalogExits65() async throws {
+        let home = try await StoreHome()
+        try await home.scratch.write("packs/Catalog.plist", "<plist><dict><key>Products</key>")
+        let result = try await CLI.run(["hints", "--home", home.path, "--packs", home.scratch.path + "/packs"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("not a valid property list"))
-        let missing = try CLI.run(["hints", "--home", home.path, "--packs", home.scratch.path + "/nowhere"])
+        let missing = try await CLI.run(["hints", "--home", home.path, "--packs", home.scratch.path + "/nowhere"])
         #expect(missing.status == 66)
     }
 }

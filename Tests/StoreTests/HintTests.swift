@@ -96,13 +96,14 @@ import WordPacks
         _ = try setup.buy(StoreFixture.hints10, quantity: 2)
         let catalog = account.catalog
         let folder = account.accountFolder
+        let packsFolder = account.packs
         let results = Mutex<[String]>([])
         let group = DispatchGroup()
         for worker in 0..<8 {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                guard let service = try? EmbeddedPackService(catalog: catalog, accountFolder: folder) else {
+                guard let service = try? EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder) else {
                     results.withLock { $0.append("cannot open") }
                     return
                 }
@@ -136,13 +137,14 @@ import WordPacks
         _ = try account.service().buy(StoreFixture.hints10, quantity: 1)
         let catalog = account.catalog
         let folder = account.accountFolder
+        let packsFolder = account.packs
         let fresh = Mutex(0)
         let group = DispatchGroup()
         for _ in 0..<8 {
             group.enter()
             Thread {
                 defer { group.leave() }
-                if let service = try? EmbeddedPackService(catalog: catalog, accountFolder: folder),
+                if let service = try? EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder),
                     let spend = try? service.spendHint(idempotencyKey: "the-same-key"), !spend.wasAlreadySpent {
                     fresh.withLock { $0 += 1 }
                 }

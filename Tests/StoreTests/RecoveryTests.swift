@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 import Store
 import Synchronization
+import SystemCalls
 import Testing
 import WordPacks
 
@@ -134,6 +135,7 @@ import WordPacks
         _ = try account.service()
         let catalog = account.catalog
         let folder = account.accountFolder
+        let packsFolder = account.packs
         let calls = Mutex(0)
         let otherProcessRan = Mutex(false)
         // The clock is read once to record the purchase, then again to charge it: in between,
@@ -143,13 +145,13 @@ import WordPacks
                 count += 1
                 return count
             }
-            if call == 2, let other = try? EmbeddedPackService(catalog: catalog, accountFolder: folder) {
+            if call == 2, let other = try? EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder) {
                 _ = try? other.recoverUnfinished()
                 otherProcessRan.withLock { $0 = true }
             }
             return Clock.system.now()
         }
-        let service = try EmbeddedPackService(catalog: catalog, accountFolder: folder, clock: clock)
+        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder, clock: clock)
         let outcome = try service.buy(StoreFixture.hints10, quantity: 1)
         #expect(otherProcessRan.withLock { $0 })
         let transaction = try #require(outcome.transaction)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Signing
 import SQLite
 import Store
@@ -197,7 +198,7 @@ final class StoreAccount {
 
     /// A new service (a new process, as far as the account is concerned) on this account.
     func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
-        try EmbeddedPackService(catalog: catalog, accountFolder: accountFolder, clock: stepping.clock, crash: crash)
+        try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: accountFolder, clock: stepping.clock, crash: crash)
     }
 
     /// A direct connection to the account's database, as a crash or an operator would see it.

@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 import Synchronization
 import SystemCalls
 
@@ -55,7 +55,7 @@ enum OutputStream {
         switch self {
         case .stream(let stream):
             var text = text
-            text.withUTF8 { stream.write(UnsafeRawBufferPointer($0)) }
+            _ = text.withUTF8 { stream.write(UnsafeRawBufferPointer($0)) }
         case .buffer(let captured):
             captured.append(text)
         }

@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// One command's interface: what `--help` prints, and what the parser accepts and converts.

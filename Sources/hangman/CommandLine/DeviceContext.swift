@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// The device's state beside the store: the player's session, opened for the commands that
@@ -16,11 +16,11 @@ struct DeviceContext {
 
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
-    static func open(_ arguments: ParsedArguments, context: CommandContext) throws -> DeviceContext {
-        let store = try StoreContext.open(arguments, context: context)
+    static func open(_ arguments: ParsedArguments, context: CommandContext) async throws -> DeviceContext {
+        let store = try await StoreContext.open(arguments, context: context)
         let device = try DeviceStore(folder: folder(home: store.home))
-        let player = Player(service: store.service, device: device, clock: context.clock)
-        let report = try player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
+        let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
+        let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         let session = DeviceContext(store: store, player: player)
         for id in report.basePacks {
             let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
@@ -41,9 +41,9 @@ struct DeviceContext {
     }
 
     /// Installs a pack, drawing a progress bar on a terminal (standard error), nothing otherwise.
-    func install(_ id: ProductID, context: CommandContext) throws -> InstallOutcome {
+    func install(_ id: ProductID, context: CommandContext) async throws -> InstallOutcome {
         let bar = ProgressBar.forInstall(of: id, catalog: catalog, context: context)
-        return try player.install(id, progress: bar)
+        return try await player.install(id, progress: bar)
     }
 
     /// `Installed iOS Words 1.0 (197 words).` and the like.

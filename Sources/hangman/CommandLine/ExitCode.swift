@@ -1,6 +1,6 @@
 import Device
 import Signing
-import Store
+import PackServiceAPI
 
 /// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help` and the README.
 enum ExitCode: Int32 {

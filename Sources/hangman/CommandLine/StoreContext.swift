@@ -16,14 +16,18 @@ struct StoreContext {
 
     let home: String
     let packs: String
-    let service: EmbeddedPackService
+    /// The service every command talks to, through the boundary only. This is the one place
+    /// that chooses it: the embedded store, on the packs folder and the account under the home.
+    let service: any PackService & StoreTestControls
+    /// The service's catalog, fetched once.
+    let catalog: Catalog
 
     /// The account's folder: kept when the device's state is deleted.
     var accountFolder: String { home + "/account" }
 
     /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
     /// crash left unfinished (reported on standard error).
-    static func open(_ arguments: ParsedArguments, context: CommandContext) throws -> StoreContext {
+    static func open(_ arguments: ParsedArguments, context: CommandContext) async throws -> StoreContext {
         let environment = context.environment
         let home = arguments.value("--home") ?? nonEmpty(environment["HANGMAN_HOME"]) ?? defaultHome(environment)
         let packs = try packsFolder(arguments, context: context)
@@ -34,11 +38,11 @@ struct StoreContext {
             for problem in error.problems { context.error(problem) }
             throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
-        let service = try EmbeddedPackService(catalog: catalog, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
+        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
         for transaction in try service.recoverUnfinished() {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
         }
-        return StoreContext(home: home, packs: packs, service: service)
+        return StoreContext(home: home, packs: packs, service: service, catalog: catalog)
     }
 
     /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`.

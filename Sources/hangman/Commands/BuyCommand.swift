@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman buy PRODUCT_ID`
@@ -15,12 +15,12 @@ enum BuyCommand: Command {
             75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'buy' needs <PRODUCT_ID>") }
         let quantity = arguments.integer("--quantity") ?? 1
-        let session = try DeviceContext.open(arguments, context: context)
+        let session = try await DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
-        let result = try session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
+        let result = try await session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):
@@ -30,7 +30,7 @@ enum BuyCommand: Command {
                 context.out("\(name) is unlocked. " + session.describe(installed, id))
             } else {
                 let service = session.store.service
-                context.out("+\(transaction.hintsCredited) hints. Balance: \(try service.hintBalance()) hints.")
+                context.out("+\(transaction.hintsCredited) hints. Balance: \(try await service.hintBalance()) hints.")
             }
             return .ok
         case .alreadyOwned(let entitlement, let installed):

@@ -16,7 +16,7 @@ enum CatalogUpdateCommand: Command {
             (nothing is written), 66 no catalog, 73 cannot write the catalog.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let packs = try StoreContext.packsFolder(arguments, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate

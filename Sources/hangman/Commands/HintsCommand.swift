@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 
 /// `hangman hints`, `hangman hints spend`
 enum HintsCommand: Command {
@@ -13,18 +13,18 @@ enum HintsCommand: Command {
         ] + StoreContext.options,
         subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")])
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let store = try StoreContext.open(arguments, context: context)
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(arguments, context: context)
         let service = store.service
         switch arguments.positionals {
         case []:
-            let balance = try service.hintBalance()
+            let balance = try await service.hintBalance()
             context.out(arguments.has("--json") ? "{\"hints\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
             return .ok
         case ["spend"]:
             var random = SystemRandomNumberGenerator()
             let key = arguments.value("--key") ?? "cli-" + String(random.next(), radix: 16)
-            let spend = try service.spendHint(idempotencyKey: key)
+            let spend = try await service.spendHint(idempotencyKey: key)
             if arguments.has("--json") {
                 context.out("{\"hints\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
             } else {

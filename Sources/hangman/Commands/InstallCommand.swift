@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman install PRODUCT_ID`
@@ -18,10 +18,10 @@ enum InstallCommand: Command {
             catalog records, 64 unknown pack.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'install' needs <PRODUCT_ID>") }
-        let session = try DeviceContext.open(arguments, context: context)
-        context.out(session.describe(try session.install(id, context: context), id))
+        let session = try await DeviceContext.open(arguments, context: context)
+        context.out(session.describe(try await session.install(id, context: context), id))
         return .ok
     }
 }

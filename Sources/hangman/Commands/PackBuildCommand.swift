@@ -19,7 +19,7 @@ enum PackBuildCommand: Command {
             Exit status: 0 built, 65 the folder is not a valid pack, 66 no such folder, 73 cannot write.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard let folder = arguments.value("<DIR>") else { throw CommandFailure.usage("'pack build' needs <DIR>") }
         guard let output = arguments.value("--output") else { throw CommandFailure.usage("'pack build' needs --output <FILE>") }
         if isInside(output, folder: folder) {

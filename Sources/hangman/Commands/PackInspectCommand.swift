@@ -10,7 +10,7 @@ enum PackInspectCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")],
         discussion: "Exit status: 0 a valid pack, 65 an invalid one (its problems are listed), 66 no such file.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard let path = arguments.value("<FILE>") else { throw CommandFailure.usage("'pack inspect' needs <FILE>") }
         let result = PackVerifier().verify(fileAt: path)
         if result.problems.contains(where: { $0.kind == .missingFile }) {

@@ -15,7 +15,7 @@ enum PackKeygenCommand: Command {
             'hangman pack verify --key NAME.pub FILE'. Keep NAME.key secret.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let base = arguments.value("--output") ?? "pack-signing"
         let key = SigningKey.generate()
         try key.write(secretKeyTo: base + ".key", publicKeyTo: base + ".pub", replace: arguments.has("--force"))

@@ -18,7 +18,7 @@ enum PackVerifyCommand: Command {
             Exit status: 0 all packs are valid, 65 a pack is invalid, 66 a file is missing, 64 bad usage.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         var verifier = PackVerifier()
         if let keyPath = arguments.value("--key") {
             verifier.trustedKeys = [try SigningPublicKey.read(fileAt: keyPath)]

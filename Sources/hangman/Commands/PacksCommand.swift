@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman packs`
@@ -22,9 +22,9 @@ enum PacksCommand: Command {
         var state: String
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let session = try DeviceContext.open(arguments, context: context)
-        let rows = try session.player.packs().map { pack in
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(arguments, context: context)
+        let rows = try await session.player.packs().map { pack in
             Row(productID: pack.productID.rawValue, name: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price ?? "free",
                 words: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue)

@@ -1,7 +1,7 @@
 import Device
 import FoundationEssentials
 import HangmanGame
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman play`
@@ -26,10 +26,10 @@ enum PlayCommand: Command {
             \(GameScreen.plainFormat)
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         var generator = SeededGenerator(seed: arguments.unsigned("--seed") ?? context.randomSeed())
-        let session = try DeviceContext.open(arguments, context: context)
-        let packs = try session.player.playablePacks(arguments.productIDs("--pack"))
+        let session = try await DeviceContext.open(arguments, context: context)
+        let packs = try await session.player.playablePacks(arguments.productIDs("--pack"))
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
         let plain = arguments.has("--plain") || !terminal
@@ -37,6 +37,6 @@ enum PlayCommand: Command {
         let loop = PlayLoop(
             deviceContext: session, screen: GameScreen(context: context, plain: plain, colour: colour), reader: LineReader(context.input),
             packs: packs, category: arguments.value("--category"), lives: arguments.integer("--lives") ?? Game.defaultLives)
-        return try loop.run(fresh: arguments.has("--new"), generator: &generator)
+        return try await loop.run(fresh: arguments.has("--new"), generator: &generator)
     }
 }

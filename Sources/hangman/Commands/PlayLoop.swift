@@ -1,6 +1,6 @@
 import Device
 import HangmanGame
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// The conversation of `hangman play`: read a line, play it, draw the result; game after game.
@@ -17,7 +17,7 @@ struct PlayLoop {
     /// The consumable the game offers when hints run out.
     var hintProduct: Product? { deviceContext.catalog.hintOffer }
 
-    func run(fresh: Bool, generator: inout SeededGenerator) throws -> ExitCode {
+    func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
         while true {
             let started: GameSession?
@@ -32,7 +32,7 @@ struct PlayLoop {
                 throw CommandFailure(code: .notEntitled, message: "no words installed: run 'hangman restore' or 'hangman install <PRODUCT_ID>'")
             }
             fresh = false
-            switch try play(session, generator: &generator) {
+            switch try await play(session, generator: &generator) {
             case .saved(let code): return code
             case .finished:
                 screen.end(session)
@@ -51,12 +51,12 @@ struct PlayLoop {
 
     enum Ending { case finished, saved(ExitCode) }
 
-    private func play(_ session: GameSession, generator: inout SeededGenerator) throws -> Ending {
-        screen.begin(session, hints: balance())
+    private func play(_ session: GameSession, generator: inout SeededGenerator) async throws -> Ending {
+        screen.begin(session, hints: await balance())
         var event: String? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
         var eventPlain: String?
         while session.game.status == .playing {
-            screen.show(session, hints: balance(), event: event, eventPlain: eventPlain)
+            screen.show(session, hints: await balance(), event: event, eventPlain: eventPlain)
             screen.prompt()
             let input = reader.nextLine()
             let text: String
@@ -66,18 +66,18 @@ struct PlayLoop {
                 screen.say(input == .interrupted ? "\n  Game saved: run 'hangman play' to resume it." : "Game saved: run 'hangman play' to resume it.", plain: "SAVED")
                 return .saved(input == .interrupted ? .interrupted : .ok)
             }
-            (event, eventPlain) = try handle(text, session: session, generator: &generator)
+            (event, eventPlain) = try await handle(text, session: session, generator: &generator)
             if text.lowercased() == "quit" {
                 screen.say("Game saved: run 'hangman play' to resume it.", plain: "SAVED")
                 return .saved(.ok)
             }
         }
-        screen.show(session, hints: balance(), event: event, eventPlain: eventPlain)
+        screen.show(session, hints: await balance(), event: event, eventPlain: eventPlain)
         return .finished
     }
 
     /// Plays one line of input; returns the message for a terminal and the line for plain output.
-    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) throws -> (String?, String?) {
+    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) async throws -> (String?, String?) {
         switch text.lowercased() {
         case "quit":
             return (nil, nil)
@@ -87,7 +87,7 @@ struct PlayLoop {
         case "?", "hint":
             let outcome: GameSession.HintOutcome
             do {
-                outcome = try session.hint(using: &generator)
+                outcome = try await session.hint(using: &generator)
             } catch {
                 throw CommandFailure(code: .ioError, message: error.message)
             }
@@ -101,7 +101,7 @@ struct PlayLoop {
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
             }
         case "buy":
-            return buyHints()
+            return await buyHints()
         default:
             switch try session.guess(text) {
             case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
@@ -116,10 +116,10 @@ struct PlayLoop {
     }
 
     /// Buys the smallest hint product through the normal purchase flow.
-    private func buyHints() -> (String?, String?) {
+    private func buyHints() async -> (String?, String?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
         do {
-            switch try service.buy(product.id, quantity: 1) {
+            switch try await service.buy(product.id, quantity: 1) {
             case .purchased(let transaction):
                 return ("Bought \(product.displayName) for \(product.price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
             case .failed(let transaction):
@@ -136,8 +136,8 @@ struct PlayLoop {
         }
     }
 
-    private func balance() -> Int {
-        (try? service.hintBalance()) ?? 0
+    private func balance() async -> Int {
+        (try? await service.hintBalance()) ?? 0
     }
 }
 

@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 
 /// `hangman products`
 enum ProductsCommand: Command {
@@ -8,11 +8,11 @@ enum ProductsCommand: Command {
         usage: ["hangman products [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let store = try StoreContext.open(arguments, context: context)
-        let products = store.service.catalog.products
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(arguments, context: context)
+        let products = store.catalog.products
         if arguments.has("--json") {
-            let currency = store.service.catalog.currency
+            let currency = store.catalog.currency
             context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency) }))
             return .ok
         }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Store
+import PackServiceAPI
 
 /// `hangman receipt`, `hangman receipt verify FILE`
 enum ReceiptCommand: Command {
@@ -19,12 +19,12 @@ enum ReceiptCommand: Command {
             Exit status: 0 only for status 0, 65 otherwise, 66 no such file.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let store = try StoreContext.open(arguments, context: context)
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(arguments, context: context)
         let service = store.service
         let words = arguments.positionals
         if words.isEmpty {
-            let receipt = try service.receipt()
+            let receipt = try await service.receipt()
             if let path = arguments.value("--output") {
                 do {
                     try Data(receipt.bytes).write(to: URL(filePath: path), options: .atomic)
@@ -42,7 +42,7 @@ enum ReceiptCommand: Command {
         if words.count == 2, words[0] == "verify" {
             let path = words[1]
             guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.missing("no such receipt file '\(path)'") }
-            let result = service.verifyReceipt([UInt8](data))
+            let result = await service.verifyReceipt([UInt8](data))
             if arguments.has("--json") {
                 context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
             } else {

@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman reset --yes`
@@ -11,9 +11,9 @@ enum ResetCommand: Command {
         options: [.init(names: ["--yes"], value: nil, help: "Confirm.")] + StoreContext.options,
         discussion: "The account stays: purchases and hints. 'hangman restore' brings every pack back.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard arguments.has("--yes") else { throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
-        let store = try StoreContext.open(arguments, context: context)
+        let store = try await StoreContext.open(arguments, context: context)
         let folder = DeviceContext.folder(home: store.home)
         try DeviceStore.erase(folder: folder)
         context.out("Deleted this device's state (\(folder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")

@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 
 /// `hangman restore`
 enum RestoreCommand: Command {
@@ -9,10 +9,10 @@ enum RestoreCommand: Command {
         usage: ["hangman restore [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let session = try DeviceContext.open(arguments, context: context)
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
-        let restored = try session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
+        let restored = try await session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         if arguments.has("--json") {
             context.out(JSONText.encode(restored.map { EntitlementJSON($0.entitlement) }))
             return .ok

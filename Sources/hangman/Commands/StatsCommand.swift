@@ -17,8 +17,8 @@ enum StatsCommand: Command {
         var missDistribution: [String: Int]
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let session = try DeviceContext.open(arguments, context: context)
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(arguments, context: context)
         let stats = try session.device.statistics()
         if arguments.has("--json") {
             context.out(JSONText.encode(Document(

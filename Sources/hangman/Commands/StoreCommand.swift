@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 
 /// `hangman store ...`: the test environment's switches and actions, like StoreKit Testing's.
 enum StoreCommand: Command {
@@ -26,56 +26,56 @@ enum StoreCommand: Command {
             ("reset", "Turn every switch off."),
         ])
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let store = try StoreContext.open(arguments, context: context)
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(arguments, context: context)
         let service = store.service
-        let catalog = service.catalog
+        let catalog = store.catalog
         let words = arguments.positionals
         let switches = ["fail-purchases", "ask-to-buy", "interrupt-purchases"]
         if words.isEmpty || words == ["status"] {
-            let controls = try service.controls()
+            let controls = try await service.controls()
             context.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
             context.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
             context.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
         } else if words.count == 2, switches.contains(words[0]) {
             let (name, value) = (words[0], words[1])
             guard value == "on" || value == "off" else { throw CommandFailure.usage("'store \(name)' takes on or off, not '\(value)'") }
-            var controls = try service.controls()
+            var controls = try await service.controls()
             switch name {
             case "fail-purchases": controls.failPurchases = value == "on"
             case "ask-to-buy": controls.askToBuy = value == "on"
             default: controls.interruptPurchases = value == "on"
             }
-            try service.setControls(controls)
+            try await service.setControls(controls)
             context.out("\(name) is \(value)")
         } else if words.count == 2, ["approve", "decline", "resolve", "refund"].contains(words[0]) {
             let (action, text) = (words[0], words[1])
             guard case .transactionID(let id) = try ValueKind.transactionID.convert(text, for: "<TX>") else { return .usage }
             switch action {
             case "approve":
-                let transaction = try service.approve(id)
+                let transaction = try await service.approve(id)
                 context.out("Approved: \(StoreText.transactionLine(transaction, catalog: catalog))")
             case "decline":
-                let transaction = try service.decline(id)
+                let transaction = try await service.decline(id)
                 context.out("Declined: \(StoreText.transactionLine(transaction, catalog: catalog))")
             case "resolve":
-                let transaction = try service.resolve(id)
+                let transaction = try await service.resolve(id)
                 context.out("Resolved: \(StoreText.transactionLine(transaction, catalog: catalog))")
             default:
-                let refund = try service.refund(id)
+                let refund = try await service.refund(id)
                 let name = StoreText.productName(refund.transaction.productID, catalog: catalog)
                 if refund.transaction.isConsumable {
-                    let balance = try service.hintBalance()
+                    let balance = try await service.hintBalance()
                     context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
                 } else {
                     context.out("Refunded \(name): the pack is locked again.")
                 }
             }
         } else if words == ["clear"] {
-            try service.clear()
+            try await service.clear()
             context.out("The purchase history is empty.")
         } else if words == ["reset"] {
-            try service.reset()
+            try await service.reset()
             context.out("Every switch is off.")
         } else {
             throw CommandFailure.usage("unknown 'store' arguments: \(arguments.positionals.joined(separator: " ")) (see 'hangman store --help')")

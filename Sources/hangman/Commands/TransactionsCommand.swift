@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 
 /// `hangman transactions`
 enum TransactionsCommand: Command {
@@ -8,16 +8,16 @@ enum TransactionsCommand: Command {
         usage: ["hangman transactions [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-        let store = try StoreContext.open(arguments, context: context)
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(arguments, context: context)
         let service = store.service
-        let transactions = try service.transactions()
+        let transactions = try await service.transactions()
         if arguments.has("--json") {
             context.out(JSONText.encode(transactions.map(TransactionJSON.init)))
         } else if transactions.isEmpty {
             context.out("No transactions yet: see 'hangman products'.")
         } else {
-            for transaction in transactions { context.out(StoreText.transactionLine(transaction, catalog: service.catalog)) }
+            for transaction in transactions { context.out(StoreText.transactionLine(transaction, catalog: store.catalog)) }
         }
         return .ok
     }

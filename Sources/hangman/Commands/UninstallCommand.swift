@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman uninstall PRODUCT_ID`
@@ -11,12 +11,12 @@ enum UninstallCommand: Command {
         arguments: [.init(name: "<PRODUCT_ID>", help: "An installed pack.", kind: .productID)],
         options: StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'uninstall' needs <PRODUCT_ID>") }
-        let session = try DeviceContext.open(arguments, context: context)
+        let session = try await DeviceContext.open(arguments, context: context)
         if try session.device.uninstall(id) {
             let service = session.store.service
-            let owned = try service.entitlements().contains { $0.productID == id && $0.isActive }
+            let owned = try await service.entitlements().contains { $0.productID == id && $0.isActive }
             let name = session.catalog.product(id)?.displayName ?? id.rawValue
             let isBase = session.catalog.basePack(id) != nil
             context.out("Uninstalled \(name). " + (owned || isBase ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."))

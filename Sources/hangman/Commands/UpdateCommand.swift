@@ -1,5 +1,5 @@
 import Device
-import Store
+import PackServiceAPI
 import WordPacks
 
 /// `hangman update [PRODUCT_ID]`
@@ -12,12 +12,12 @@ enum UpdateCommand: Command {
         options: StoreContext.options,
         discussion: "An older version than the one installed is refused (exit 65).")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let target = arguments.productID("<PRODUCT_ID>")
-        let session = try DeviceContext.open(arguments, context: context)
+        let session = try await DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
-        let updated = try session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
+        let updated = try await session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (id, outcome) in updated {
             context.out(session.describe(outcome, id).replacingAlreadyInstalled())
         }

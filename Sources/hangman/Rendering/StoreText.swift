@@ -1,4 +1,4 @@
-import Store
+import PackServiceAPI
 import SystemCalls
 import WordPacks
 

@@ -43,13 +43,13 @@ final class LineReader {
                 buffer.removeAll()
                 return .line(line)
             }
-            switch StandardStream.input.read(upTo: 4096) {
+            switch StandardStream.input.read(upTo: 4096, timeoutMilliseconds: 100) {
             case .bytes(let chunk):
                 buffer.append(contentsOf: chunk)
                 if buffer.count > 1 << 20 { buffer.removeAll() }  // a line longer than 1 MiB is no guess
             case .endOfInput, .failed:
                 atEnd = true
-            case .interrupted:
+            case .interrupted, .timedOut:
                 continue
             }
         }

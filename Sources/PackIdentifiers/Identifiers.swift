@@ -56,3 +56,29 @@ public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConver
         lhs.trimmed.lexicographicallyPrecedes(rhs.trimmed)
     }
 }
+
+/// A transaction's identifier: 16 lowercase hex digits, random, unique in the account.
+public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Accepts 16 lowercase hex digits.
+    public init?(rawValue: String) {
+        guard rawValue.utf8.count == 16, rawValue.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
+            return nil
+        }
+        self.rawValue = rawValue
+    }
+
+    /// A new random identifier.
+    package static func random<G: RandomNumberGenerator>(using generator: inout G) -> TransactionID {
+        let value = generator.next()
+        let hex = String(value, radix: 16)
+        // Sixteen digits, zero-padded, are always a valid identifier.
+        return TransactionID(unchecked: String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    private init(unchecked: String) { rawValue = unchecked }
+
+    public var description: String { rawValue }
+    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
+}

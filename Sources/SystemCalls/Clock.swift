@@ -1,6 +1,4 @@
-import SystemCalls
-
-/// Where the store gets the time: milliseconds since 1970. Tests pass a fixed or stepping clock.
+/// Where the store and the device get the time: milliseconds since 1970. Tests pass a fixed or stepping clock.
 public struct Clock: Sendable {
     public var now: @Sendable () -> Int64
 

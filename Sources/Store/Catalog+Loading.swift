@@ -2,64 +2,7 @@ import FoundationEssentials
 import PropertyList
 import WordPacks
 
-/// What the store sells: `Packs/Catalog.plist`, with each pack archive's SHA-256 and size as
-/// recorded when the catalog was published (`hangman catalog update`).
-///
-/// Loading reads each pack's manifest but never hashes an archive: the recorded digest is what an
-/// installer checks the downloaded bytes against.
-public struct Catalog: Sendable {
-    /// The game's identifier, bound into every receipt.
-    public var bundleIdentifier: String
-    /// Raised by every publish (`CatalogVersion`).
-    public var catalogVersion: Int
-    /// ISO 4217 code of every price (`Currency`; `USD` when the catalog has none).
-    public var currency: String
-    /// The packs every player has, free.
-    public var basePacks: [BasePack]
-    public var products: [Product]
-    /// The folder the catalog and its archives are in.
-    public var folder: String
-
-    /// The currency of a catalog without `Currency`.
-    public static let defaultCurrency = "USD"
-
-    /// A free pack every player has.
-    public struct BasePack: Sendable, Equatable {
-        public var file: String
-        public var productID: ProductID
-        public var displayName: String
-        /// Words, as the manifest's `WordCount` says (0 when it has none).
-        public var wordCount: Int
-        public var contentVersion: ContentVersion
-        /// SHA-256 of the archive as recorded at publishing time: 64 lowercase hex digits.
-        public var sha256: String
-        /// Size of the archive in bytes, as recorded at publishing time.
-        public var size: Int
-    }
-
-    /// The base pack with `id`.
-    public func basePack(_ id: ProductID) -> BasePack? {
-        basePacks.first { $0.productID == id }
-    }
-
-    /// The content version the catalog offers for a pack (base or paid).
-    public func contentVersion(of id: ProductID) -> ContentVersion? {
-        basePack(id)?.contentVersion ?? product(id)?.contentVersion
-    }
-
-    /// The hint product offered when hints run out: the consumable with the fewest hints.
-    public var hintOffer: Product? {
-        products.filter(\.isConsumable).min { lhs, rhs in
-            if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
-            return false
-        }
-    }
-
-    /// The product with `id`, if the catalog sells it.
-    public func product(_ id: ProductID) -> Product? {
-        products.first { $0.id == id }
-    }
-
+extension Catalog {
     /// The catalog file's name inside a packs folder.
     public static let fileName = "Catalog.plist"
 
@@ -154,7 +97,7 @@ public struct Catalog: Sendable {
             }
         }
         var catalog = Catalog(
-            bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products, folder: folder)
+            bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products)
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
             let product = catalog.products[index]
@@ -185,38 +128,7 @@ public struct Catalog: Sendable {
     }
 }
 
-/// One product for sale.
-public struct Product: Sendable, Equatable {
-    /// What buying it gives.
-    public enum Kind: Sendable, Equatable {
-        /// Hints, credited on every purchase.
-        case consumable(hints: Int)
-        /// A word pack, unlocked once and for good (until a refund).
-        case nonConsumable(pack: String)
-    }
-
-    public var id: ProductID
-    public var kind: Kind
-    public var displayName: String
-    public var description: String
-    /// The price as written in the catalog, a decimal string (`0.99`).
-    public var price: String
-    /// Words in the pack, for a non-consumable.
-    public var wordCount: Int?
-    /// SHA-256 of the pack archive as recorded at publishing time, for a non-consumable.
-    public var packSHA256: String?
-    /// Size of the pack archive in bytes as recorded at publishing time, for a non-consumable.
-    public var packSize: Int?
-    /// The pack's content version, for a non-consumable.
-    public var contentVersion: ContentVersion?
-
-    public var isConsumable: Bool {
-        if case .consumable = kind { true } else { false }
-    }
-
-    /// `Consumable` or `NonConsumable`, as the catalog spells it.
-    public var typeName: String { isConsumable ? "Consumable" : "NonConsumable" }
-
+extension Product {
     static func parse(_ value: PropertyList) -> Result<Product, CatalogMessage> {
         guard case .dictionary(let dict) = value else { return .failure("is \(value.typeName), expected a dictionary") }
         func string(_ key: String) -> String? {

@@ -1,30 +1,4 @@
-import WordPacks
-
-/// A transaction's identifier: 16 lowercase hex digits, random, unique in the account.
-public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: String
-
-    /// Accepts 16 lowercase hex digits.
-    public init?(rawValue: String) {
-        guard rawValue.utf8.count == 16, rawValue.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            return nil
-        }
-        self.rawValue = rawValue
-    }
-
-    /// A new random identifier.
-    static func random<G: RandomNumberGenerator>(using generator: inout G) -> TransactionID {
-        let value = generator.next()
-        let hex = String(value, radix: 16)
-        // Sixteen digits, zero-padded, are always a valid identifier.
-        return TransactionID(unchecked: String(repeating: "0", count: 16 - hex.count) + hex)
-    }
-
-    private init(unchecked: String) { rawValue = unchecked }
-
-    public var description: String { rawValue }
-    public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
-}
+/// The records of a purchase and what it gives, as the service reports them.
 
 /// Where a purchase is in its lifecycle:
 /// purchasing -> purchased | failed | deferred | interrupted -> delivered -> finished.
@@ -66,6 +40,22 @@ public struct StoreTransaction: Sendable, Equatable {
     public var isPaid: Bool {
         [.purchased, .delivered, .finished].contains(state) && revocationDate == nil
     }
+
+    public init(
+        id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
+        purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int
+    ) {
+        self.id = id
+        self.productID = productID
+        self.isConsumable = isConsumable
+        self.quantity = quantity
+        self.state = state
+        self.failureReason = failureReason
+        self.purchaseDate = purchaseDate
+        self.updatedDate = updatedDate
+        self.revocationDate = revocationDate
+        self.hintsCredited = hintsCredited
+    }
 }
 
 /// A non-consumable the account owns.
@@ -76,6 +66,13 @@ public struct Entitlement: Sendable, Equatable {
     /// Set when the purchase was refunded: the pack is locked again.
     public var revokedDate: Int64?
     public var isActive: Bool { revokedDate == nil }
+
+    public init(productID: ProductID, transactionID: TransactionID, grantedDate: Int64, revokedDate: Int64?) {
+        self.productID = productID
+        self.transactionID = transactionID
+        self.grantedDate = grantedDate
+        self.revokedDate = revokedDate
+    }
 }
 
 /// How a purchase ended, as far as the buyer is concerned.
@@ -114,6 +111,11 @@ public struct HintSpend: Sendable, Equatable {
     public var balance: Int
     /// The key had already been spent: nothing was taken this time.
     public var wasAlreadySpent: Bool
+
+    public init(balance: Int, wasAlreadySpent: Bool) {
+        self.balance = balance
+        self.wasAlreadySpent = wasAlreadySpent
+    }
 }
 
 /// Where a crash can be injected, to prove that recovery delivers exactly once.

@@ -1,0 +1,125 @@
+/// What the service sells, as data: the catalog's products and base packs, each pack with the
+/// SHA-256, size and content version recorded when the catalog was published.
+
+/// What the store sells: `Packs/Catalog.plist`, with each pack archive's SHA-256 and size as
+/// recorded when the catalog was published (`hangman catalog update`).
+///
+/// Loading reads each pack's manifest but never hashes an archive: the recorded digest is what an
+/// installer checks the downloaded bytes against.
+public struct Catalog: Sendable {
+    /// The game's identifier, bound into every receipt.
+    public var bundleIdentifier: String
+    /// Raised by every publish (`CatalogVersion`).
+    public var catalogVersion: Int
+    /// ISO 4217 code of every price (`Currency`; `USD` when the catalog has none).
+    public var currency: String
+    /// The packs every player has, free.
+    public var basePacks: [BasePack]
+    public var products: [Product]
+
+    /// The currency of a catalog without `Currency`.
+    public static let defaultCurrency = "USD"
+
+    /// A free pack every player has.
+    public struct BasePack: Sendable, Equatable {
+        public var file: String
+        public var productID: ProductID
+        public var displayName: String
+        /// Words, as the manifest's `WordCount` says (0 when it has none).
+        public var wordCount: Int
+        public var contentVersion: ContentVersion
+        /// SHA-256 of the archive as recorded at publishing time: 64 lowercase hex digits.
+        public var sha256: String
+        /// Size of the archive in bytes, as recorded at publishing time.
+        public var size: Int
+
+        public init(file: String, productID: ProductID, displayName: String, wordCount: Int, contentVersion: ContentVersion, sha256: String, size: Int) {
+            self.file = file
+            self.productID = productID
+            self.displayName = displayName
+            self.wordCount = wordCount
+            self.contentVersion = contentVersion
+            self.sha256 = sha256
+            self.size = size
+        }
+    }
+
+    public init(bundleIdentifier: String, catalogVersion: Int, currency: String, basePacks: [BasePack], products: [Product]) {
+        self.bundleIdentifier = bundleIdentifier
+        self.catalogVersion = catalogVersion
+        self.currency = currency
+        self.basePacks = basePacks
+        self.products = products
+    }
+
+    /// The base pack with `id`.
+    public func basePack(_ id: ProductID) -> BasePack? {
+        basePacks.first { $0.productID == id }
+    }
+
+    /// The content version the catalog offers for a pack (base or paid).
+    public func contentVersion(of id: ProductID) -> ContentVersion? {
+        basePack(id)?.contentVersion ?? product(id)?.contentVersion
+    }
+
+    /// The hint product offered when hints run out: the consumable with the fewest hints.
+    public var hintOffer: Product? {
+        products.filter(\.isConsumable).min { lhs, rhs in
+            if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
+            return false
+        }
+    }
+
+    /// The product with `id`, if the catalog sells it.
+    public func product(_ id: ProductID) -> Product? {
+        products.first { $0.id == id }
+    }
+}
+
+/// One product for sale.
+public struct Product: Sendable, Equatable {
+    /// What buying it gives.
+    public enum Kind: Sendable, Equatable {
+        /// Hints, credited on every purchase.
+        case consumable(hints: Int)
+        /// A word pack, unlocked once and for good (until a refund).
+        case nonConsumable(pack: String)
+    }
+
+    public var id: ProductID
+    public var kind: Kind
+    public var displayName: String
+    public var description: String
+    /// The price as written in the catalog, a decimal string (`0.99`).
+    public var price: String
+    /// Words in the pack, for a non-consumable.
+    public var wordCount: Int?
+    /// SHA-256 of the pack archive as recorded at publishing time, for a non-consumable.
+    public var packSHA256: String?
+    /// Size of the pack archive in bytes as recorded at publishing time, for a non-consumable.
+    public var packSize: Int?
+    /// The pack's content version, for a non-consumable.
+    public var contentVersion: ContentVersion?
+
+    public var isConsumable: Bool {
+        if case .consumable = kind { true } else { false }
+    }
+
+    /// `Consumable` or `NonConsumable`, as the catalog spells it.
+    public var typeName: String { isConsumable ? "Consumable" : "NonConsumable" }
+
+    public init(
+        id: ProductID, kind: Kind, displayName: String, description: String, price: String, wordCount: Int? = nil,
+        packSHA256: String? = nil, packSize: Int? = nil, contentVersion: ContentVersion? = nil
+    ) {
+        self.id = id
+        self.kind = kind
+        self.displayName = displayName
+        self.description = description
+        self.price = price
+        self.wordCount = wordCount
+        self.packSHA256 = packSHA256
+        self.packSize = packSize
+        self.contentVersion = contentVersion
+    }
+}

@@ -1,0 +1,62 @@
+@_exported import PackIdentifiers
+
+/// The seller side of the game behind one boundary: what StoreKit and a receipt server give a
+/// game. The embedded store implements it in-process; an HTTP client implements the same calls
+/// over the network, which is why every call is `async`. Everything here is a value.
+///
+/// ```swift
+/// let catalog = try await service.fetchCatalog()
+/// let outcome = try await service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
+/// ```
+public protocol PackService {
+    /// What is for sale, with each pack archive's recorded digest.
+    func fetchCatalog() async throws(StoreError) -> Catalog
+
+    /// Completes, exactly once, every purchase a crash left charged but not finished.
+    func recoverUnfinished() async throws(StoreError) -> [StoreTransaction]
+
+    /// Buys `quantity` of a product: purchasing -> purchased | failed | deferred -> delivered -> finished.
+    func buy(_ product: ProductID, quantity: Int) async throws(StoreError) -> PurchaseOutcome
+
+    /// Every non-consumable the account owns and that was not refunded. Safe to call any number of times.
+    func restore() async throws(StoreError) -> [Entitlement]
+
+    /// The account's transactions, oldest first, consumables included.
+    func transactions() async throws(StoreError) -> [StoreTransaction]
+
+    /// Every entitlement, refunded ones included.
+    func entitlements() async throws(StoreError) -> [Entitlement]
+
+    /// The hint balance.
+    func hintBalance() async throws(StoreError) -> Int
+
+    /// Spends one hint; a retry with the same key never spends twice.
+    func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend
+
+    /// The pack archive of a non-consumable the account owns (or of a base pack).
+    func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8]
+
+    /// The account's transactions, signed.
+    func receipt() async throws(StoreError) -> Receipt
+
+    /// Checks a receipt's signature and contents.
+    func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification
+}
+
+/// StoreKit Testing's switches and actions, for the test environment.
+public protocol StoreTestControls {
+    func controls() async throws(StoreError) -> StoreControls
+    func setControls(_ controls: StoreControls) async throws(StoreError)
+    /// A parent approves a deferred purchase: it is charged and delivered.
+    func approve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction
+    /// A parent declines a deferred purchase: it fails.
+    func decline(_ id: TransactionID) async throws(StoreError) -> StoreTransaction
+    /// The buyer resolves an interrupted purchase: it is charged and delivered.
+    func resolve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction
+    /// Refunds a purchase: the pack locks again, or its hints are taken back as far as the balance allows.
+    func refund(_ id: TransactionID) async throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int)
+    /// An empty purchase history.
+    func clear() async throws(StoreError)
+    /// The default switches.
+    func reset() async throws(StoreError)
+}

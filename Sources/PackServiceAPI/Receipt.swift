@@ -1,0 +1,70 @@
+/// The account's transactions, signed with the service's Ed25519 key.
+///
+/// The file is a property list `{Algorithm, KeyID, Payload, Signature}`; `Payload` holds the exact
+/// bytes that were signed: an XML property list `{BundleIdentifier, CreationDate, Transactions}`.
+public struct Receipt: Sendable {
+    /// The receipt file's bytes.
+    public var bytes: [UInt8]
+    public var payload: ReceiptPayload
+
+    public init(bytes: [UInt8], payload: ReceiptPayload) {
+        self.bytes = bytes
+        self.payload = payload
+    }
+}
+
+/// What a receipt says.
+public struct ReceiptPayload: Sendable, Equatable {
+    public struct Transaction: Sendable, Equatable {
+        public var id: String
+        public var productID: String
+        public var quantity: Int
+        public var state: String
+        public var purchaseDate: Int64
+        public var revocationDate: Int64?
+
+        public init(id: String, productID: String, quantity: Int, state: String, purchaseDate: Int64, revocationDate: Int64?) {
+            self.id = id
+            self.productID = productID
+            self.quantity = quantity
+            self.state = state
+            self.purchaseDate = purchaseDate
+            self.revocationDate = revocationDate
+        }
+    }
+
+    public var bundleIdentifier: String
+    public var creationDate: Int64
+    public var transactions: [Transaction]
+
+    public init(bundleIdentifier: String, creationDate: Int64, transactions: [Transaction]) {
+        self.bundleIdentifier = bundleIdentifier
+        self.creationDate = creationDate
+        self.transactions = transactions
+    }
+}
+
+/// A receipt check's answer, in the spirit of Apple's verifyReceipt.
+public struct ReceiptVerification: Sendable {
+    public enum Status: Int, Sendable {
+        /// Valid.
+        case valid = 0
+        /// Not a receipt, or its contents do not hold together.
+        case malformed = 21002
+        /// The signature is not the service's, or the receipt is for another game.
+        case notAuthenticated = 21003
+    }
+
+    public var status: Status
+    /// What is wrong, or a summary when valid.
+    public var message: String
+    /// The contents, when the signature is valid.
+    public var payload: ReceiptPayload?
+
+    public init(status: Status, message: String, payload: ReceiptPayload? = nil) {
+        self.status = status
+        self.message = message
+        self.payload = payload
+    }
+}
+
