@@ -51,10 +51,10 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
-        .testTarget(name: "SigningTests", dependencies: ["Signing"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),

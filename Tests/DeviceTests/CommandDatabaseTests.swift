@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The commands as a player types them, checked where it matters: in `device.sqlite`.

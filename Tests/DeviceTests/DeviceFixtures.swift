@@ -1,20 +1,17 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import TestSupport
 import Signing
 import SQLite
 import WordPacks
 
 /// A folder for one test (pack sources, packs folders, a state directory), removed at the end.
 final class DeviceScratch {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hangman-device-\(UUID().uuidString)").path
+    private let directory: TemporaryDirectory
+    var path: String { directory.path }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        directory = try TemporaryDirectory()
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// The state directory (`--home`).
     var home: String { path + "/home" }
@@ -170,59 +167,10 @@ struct DeviceSnapshot {
     }
 }
 
-/// The built `hangman` executable, run as a person would, with `HANGMAN_HOME` and `HANGMAN_PACKS` set.
-enum HangmanBinary {
-    static var url: URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [".build/debug/hangman", ".build/release/hangman"].map { root.appendingPathComponent($0) }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        /// Killed by a signal before it could exit by itself.
-        var wasKilled: Bool
-        /// Wall-clock time from launch to exit.
-        var seconds: Double
-    }
-
-    /// Runs `hangman arguments` to its end; with `killAfter`, sends SIGKILL if it still runs by then.
-    static func run(_ arguments: [String], home: String, packs: String, killAfter: Double? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment["HANGMAN_HOME"] = home
-        environment["HANGMAN_PACKS"] = packs
-        process.environment = environment
-        // Files, not pipes: a killed child leaves nothing to drain, and a large output cannot block it.
-        let outFile = home + ".stdout", errFile = home + ".stderr"
-        _ = FileManager.default.createFile(atPath: outFile, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outFile))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errFile))
-        defer {
-            try? out.close()
-            try? err.close()
-        }
-        process.standardOutput = out
-        process.standardError = err
-        let start = DispatchTime.now().uptimeNanoseconds
-        try process.run()
-        if let killAfter {
-            let deadline = start + UInt64(killAfter * 1e9)
-            while process.isRunning && DispatchTime.now().uptimeNanoseconds < deadline { usleep(1000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        process.waitUntilExit()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Result(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "",
-            wasKilled: process.terminationReason == .uncaughtSignal, seconds: seconds)
+extension HangmanBinary {
+    /// Runs `hangman arguments` to its end with `HANGMAN_HOME` and `HANGMAN_PACKS` set; with
+    /// `killAfter`, sends SIGKILL if it still runs by then.
+    static func run(_ arguments: [String], home: String, packs: String, killAfter: Double? = nil) throws -> ProcessResult {
+        try run(arguments, environment: ["HANGMAN_HOME": home, "HANGMAN_PACKS": packs], killAfter: killAfter)
     }
 }

@@ -1,4 +1,5 @@
 import Device
+import TestSupport
 import Foundation
 import HangmanGame
 import SQLite
@@ -23,14 +24,11 @@ private func pack(id: String = "com.example.words.test", version: String = "1.0"
 
 private let digest = String(repeating: "a", count: 64)
 
-final class DeviceFolder {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("hangman-device-\(UUID().uuidString)").path
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+typealias DeviceFolder = TemporaryDirectory
 
 @Suite struct DeviceStoreTests {
     @Test func installThenEveryWordCanBePicked() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         let outcome = try device.install(try pack(lists: ["Animals": ["cat", "dog", "emu"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
         #expect(outcome == .installed(try #require(ContentVersion("1.0"))))
@@ -46,7 +44,7 @@ final class DeviceFolder {
     }
 
     @Test func categoryNarrowsThePick() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["Animals": ["cat", "dog"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
         var generator = SeededGenerator(seed: 9)
@@ -60,7 +58,7 @@ final class DeviceFolder {
     }
 
     @Test func sameVersionIsANoOpAndOlderIsRefused() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(version: "1.2", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 1)
         let again = try device.install(try pack(version: "1.2.0", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 2)
@@ -72,7 +70,7 @@ final class DeviceFolder {
     }
 
     @Test func updateReplacesEveryWord() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(version: "1", lists: ["A": ["old", "older"]]), archiveSHA256: digest, isBase: false, now: 1)
         _ = try device.install(try pack(id: "com.example.other", lists: ["B": ["keep", "kept"]]), archiveSHA256: digest, isBase: false, now: 1)
@@ -84,7 +82,7 @@ final class DeviceFolder {
     }
 
     @Test func uninstallRemovesOnlyThatPack() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["A": ["alpha", "beta"]]), archiveSHA256: digest, isBase: false, now: 1)
         _ = try device.install(try pack(id: "com.example.other", lists: ["B": ["gamma"]]), archiveSHA256: digest, isBase: false, now: 1)
@@ -97,7 +95,7 @@ final class DeviceFolder {
 
     /// The game folds letters by the pack's language itself, so the index keeps only the words as installed.
     @Test func wordsAreStoredAsInstalledWithoutAFoldedCopy() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         let device = try DeviceStore(folder: folder.path)
         _ = try device.install(try pack(lists: ["A": ["Ma\u{F1}ana", "Caf\u{E9}", "Zebra"]]), archiveSHA256: digest, isBase: false, now: 1)
         let database = try Database(path: folder.path + "/device.sqlite")
@@ -106,7 +104,7 @@ final class DeviceFolder {
     }
 
     @Test func eraseDeletesTheFolder() async throws {
-        let folder = DeviceFolder()
+        let folder = try DeviceFolder()
         _ = try DeviceStore(folder: folder.path)
         try DeviceStore.erase(folder: folder.path)
         #expect(!FileManager.default.fileExists(atPath: folder.path))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import HangmanGame
 import Testing
 
@@ -71,7 +72,7 @@ import Testing
             // Every fourth run is left to finish, so that the loop moves on through all three commands
             // even on a loaded machine where every other run is killed before its commit.
             let run = try HangmanBinary.run([step.command, Self.bigID], home: scratch.home, packs: step.packs, killAfter: round % 4 == 3 ? nil : delay)
-            if !run.wasKilled {
+            if !run.wasSignaled {
                 #expect(run.status == 0, "round \(round): \(step.command) exited \(run.status): \(run.stderr)")
                 steps[state]?.seconds = run.seconds  // follow the machine's load
             }
@@ -80,13 +81,13 @@ import Testing
             #expect(next.status == 0, "round \(round): after \(step.command) killed at \(delay) s, 'packs' exited \(next.status): \(next.stderr)")
             guard let observed = try observe(scratch, round: round) else { return }
             #expect(observed == state || observed == step.after, "round \(round): \(step.command) from \(state) left \(observed)")
-            if !run.wasKilled {
+            if !run.wasSignaled {
                 #expect(observed == step.after, "round \(round): \(step.command) finished but left \(observed)")
             }
             let rows = (try? JSONSerialization.jsonObject(with: Data(next.stdout.utf8))) as? [[String: Any]]
             let shown = rows?.first { $0["productID"] as? String == Self.bigID }?["installedVersion"] as? String
             #expect(shown == [State.absent: nil, .version1: "1.0", .version2: "1.1"][observed] ?? nil, "round \(round): 'packs' shows \(shown ?? "nothing")")
-            tally["\(step.command) \(run.wasKilled ? "killed" : "finished"), \(observed == state ? "old" : "new") state", default: 0] += 1
+            tally["\(step.command) \(run.wasSignaled ? "killed" : "finished"), \(observed == state ? "old" : "new") state", default: 0] += 1
             state = observed
         }
         // The loop proves something only if kills landed, some before and some after a commit.

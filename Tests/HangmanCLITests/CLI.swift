@@ -1,22 +1,10 @@
 import Foundation
 @testable import hangman
+import TestSupport
 
 /// Runs the built `hangman` binary as a person would, capturing its output and exit status.
 enum CLI {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    static var binary: URL {
-        let candidates = [".build/debug/hangman", ".build/release/hangman"].map { packageRoot.appendingPathComponent($0) }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }
-
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        /// The process was killed by a signal (then `status` is the signal's number).
-        var wasSignaled = false
-    }
+    typealias Result = ProcessResult
 
     /// Runs `hangman arguments` in this process, as the binary would run them (the same entry
     /// point, with a context whose streams are captured); `environment` is added to (and overrides)
@@ -35,68 +23,20 @@ enum CLI {
             output: .buffer(out), errorOutput: .buffer(err), input: .bytes(Array(input.utf8)), environment: environment,
             clock: .system, randomSeed: { UInt64.random(in: .min ... .max) },
             inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false, crash: { _ in })
+        let started = DispatchTime.now().uptimeNanoseconds
         let status = await Hangman.main(arguments, context: context)
-        return Result(status: status.rawValue, stdout: out.text, stderr: err.text)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return Result(status: status.rawValue, stdout: out.text, stderr: err.text, wasSignaled: false, seconds: seconds)
     }
 
     /// Runs the built binary: `environment` is added to (and overrides) this process's environment.
     static func runBinary(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes before waiting, so that a large output cannot fill a pipe and block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-            wasSignaled: process.terminationReason == .uncaughtSignal)
+        try HangmanBinary.run(arguments, environment: extra, directory: directory)
     }
 }
 
 /// A temporary folder removed at the end of the test.
-final class Scratch {
-    let path: String
-
-    init() async throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("hangman-cli-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) async throws -> String {
-        try await write(name, Array(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) async throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    func listing() -> [String] { (FileManager.default.subpaths(atPath: path) ?? []).sorted() }
-}
+typealias Scratch = TemporaryDirectory
 
 let manifestXML = """
     <?xml version="1.0" encoding="UTF-8"?>

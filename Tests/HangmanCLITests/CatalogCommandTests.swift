@@ -34,14 +34,14 @@ import TestSupport
         let original = try sha256sum(world.packs + "/base.wordpack")
         // Another valid build of the base pack (other words), dropped in without publishing.
         let source = world.scratch.path + "/src/tampered"
-        try await world.scratch.write("src/tampered/Info.plist", """
+        try world.scratch.write("src/tampered/Info.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>\(PlayerWorld.base)</string>
             <key>ContentVersion</key><string>1.0</string><key>DisplayName</key><string>Base Words</string>
             </dict></plist>
             """)
-        try await world.scratch.write("src/tampered/words.plist", wordsXML(["crow", "wren", "hawk"]))
+        try world.scratch.write("src/tampered/words.plist", wordsXML(["crow", "wren", "hawk"]))
         let built = try await CLI.run(["pack", "build", source, "-o", world.packs + "/base.wordpack"])
         #expect(built.status == 0, "\(built.stderr)")
 
@@ -90,7 +90,7 @@ import TestSupport
     }
 
     @Test func noCatalogExits66() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let result = try await CLI.run(["catalog", "update", "--packs", scratch.path])
         #expect(result.status == 66)
         #expect(result.stderr.contains("no catalog"), "\(result.stderr)")

@@ -16,7 +16,7 @@ final class PlayerWorld {
 
     /// Base Words (free), Animals 1.0 (1.1 built beside, offered by `offerAnimals("1.1")`), Fruit, 10 hints.
     init(paid extra: [(id: String, name: String, words: [String])] = []) async throws {
-        scratch = try await Scratch()
+        scratch = try Scratch()
         try await build(Self.base, "1.0", "Base Words", ["cat", "dog", "emu"], to: "packs/base.wordpack")
         try await build(Self.animals, "1.0", "Animals", ["lion", "tiger", "zebra"], to: "archives/animals-1.0.wordpack")
         try await build(Self.animals, "1.1", "Animals", ["otter", "panda", "koala", "bison"], to: "archives/animals-1.1.wordpack")
@@ -34,7 +34,7 @@ final class PlayerWorld {
         }
         let products = [product(Self.animals, "Animals", "0.99", "animals.wordpack"), product(Self.fruit, "Fruit", "1.99", "fruit.wordpack")]
             + extra.map { product($0.id, $0.name, "2.99", "\($0.id).wordpack") }
-        try await scratch.write("packs/Catalog.plist", """
+        try scratch.write("packs/Catalog.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>BundleIdentifier</key><string>com.example.hangman</string>
@@ -57,14 +57,14 @@ final class PlayerWorld {
     /// Writes a source folder and builds it with `hangman pack build`.
     private func build(_ id: String, _ version: String, _ name: String, _ words: [String], to output: String) async throws {
         let source = "src/\(id)-\(version)"
-        try await scratch.write(source + "/Info.plist", """
+        try scratch.write(source + "/Info.plist", """
             <?xml version="1.0" encoding="UTF-8"?>
             <plist version="1.0"><dict>
             <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>\(id)</string>
             <key>ContentVersion</key><string>\(version)</string><key>DisplayName</key><string>\(name)</string>
             </dict></plist>
             """)
-        try await scratch.write(source + "/words.plist", wordsXML(words))
+        try scratch.write(source + "/words.plist", wordsXML(words))
         try FileManager.default.createDirectory(atPath: scratch.path + "/" + (output as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let result = try await CLI.run(["pack", "build", scratch.path + "/" + source, "-o", scratch.path + "/" + output])
         guard result.status == 0 else { throw FixtureError(message: "pack build \(id) \(version): \(result.stderr)") }
@@ -405,7 +405,7 @@ extension DeviceCommandTests {
             let typescript = world.scratch.path + "/typescript"
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-q", "-e", "-c", "\(CLI.binary.path) install \(Self.big)", typescript]
+            process.arguments = ["-q", "-e", "-c", "\(HangmanBinary.path) install \(Self.big)", typescript]
             var environment = ProcessInfo.processInfo.environment
             environment["SWIFT_BACKTRACE"] = "enable=no"
             environment["HANGMAN_HOME"] = world.home

@@ -1,16 +1,17 @@
 import Archive
+import TestSupport
 import Foundation
 import Testing
 
 @Suite struct PackCommandTests {
     private func sourceFolder(_ scratch: Scratch, words: [String] = ["apple", "banana", "cherry"]) async throws -> String {
-        try await scratch.write("src/Info.plist", manifestXML)
-        try await scratch.write("src/words.plist", wordsXML(words))
+        try scratch.write("src/Info.plist", manifestXML)
+        try scratch.write("src/words.plist", wordsXML(words))
         return scratch.path + "/src"
     }
 
     @Test func buildThenVerify() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let source = try await sourceFolder(scratch)
         let build = try await CLI.run(["pack", "build", source, "-o", scratch.path + "/out.wordpack"])
         #expect(build.status == 0, "\(build.stderr)")
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func buildTwiceGivesTheSameFile() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let source = try await sourceFolder(scratch)
         _ = try await CLI.run(["pack", "build", source, "-o", scratch.path + "/a.wordpack"])
         _ = try await CLI.run(["pack", "build", source, "--output=\(scratch.path)/b.wordpack"])
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func invalidSourceExits65AndWritesNothing() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let source = try await sourceFolder(scratch, words: ["apple", "b4nana"])
         let build = try await CLI.run(["pack", "build", source, "-o", scratch.path + "/out.wordpack"])
         #expect(build.status == 65)
@@ -40,12 +41,12 @@ import Testing
     }
 
     @Test func hostileArchiveExits65NamingItsCause() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let bytes = try ArchiveWriter().write([
             .file("p/Info.plist", Array(manifestXML.utf8)), .file("p/words.plist", Array(wordsXML(["apple", "pear"]).utf8)),
             ArchiveWriter.Entry("p/escape", .symbolicLink(target: "../../etc/passwd")),
         ])
-        let file = try await scratch.write("evil.wordpack", bytes)
+        let file = try scratch.write("evil.wordpack", bytes)
         let verify = try await CLI.run(["pack", "verify", file])
         #expect(verify.status == 65)
         #expect(verify.stdout == "\(file): p/escape: symbolic link to '../../etc/passwd': links are not accepted\n")
@@ -53,11 +54,11 @@ import Testing
     }
 
     @Test func accentOnlyDuplicateInAnEnglishPackExits65() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let bytes = try ArchiveWriter().write([
             .file("p/Info.plist", Array(manifestXML.utf8)), .file("p/words.plist", Array(wordsXML(["cafe", "tea", "caf\u{E9}"]).utf8)),
         ])
-        let file = try await scratch.write("accents.wordpack", bytes)
+        let file = try scratch.write("accents.wordpack", bytes)
         let verify = try await CLI.run(["pack", "verify", file])
         #expect(verify.status == 65)
         #expect(verify.stdout == "\(file): p/words.plist: duplicate word 'caf\u{E9}' (a game in en cannot tell it from 'cafe' earlier in this list)\n")
@@ -70,8 +71,8 @@ import Testing
     }
 
     @Test func jsonReportsKindsForMachines() async throws {
-        let scratch = try await Scratch()
-        let file = try await scratch.write("junk.wordpack", "not an archive at all")
+        let scratch = try Scratch()
+        let file = try scratch.write("junk.wordpack", "not an archive at all")
         let verify = try await CLI.run(["pack", "verify", "--json", file])
         #expect(verify.status == 65)
         let document = try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any]
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func signedBuildVerifiesOnlyWithItsKey() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let source = try await sourceFolder(scratch)
         #expect(try await CLI.run(["pack", "keygen", "-o", scratch.path + "/mine"]).status == 0)
         #expect(try await CLI.run(["pack", "keygen", "-o", scratch.path + "/theirs"]).status == 0)
@@ -99,7 +100,7 @@ import Testing
     }
 
     @Test func keygenRefusesToOverwrite() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         #expect(try await CLI.run(["pack", "keygen", "-o", scratch.path + "/k"]).status == 0)
         let again = try await CLI.run(["pack", "keygen", "-o", scratch.path + "/k"])
         #expect(again.status == 73)
@@ -107,13 +108,13 @@ import Testing
     }
 
     @Test func inspectShowsManifestListsAndDigest() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let source = try await sourceFolder(scratch)
         let pack = scratch.path + "/p.wordpack"
         _ = try await CLI.run(["pack", "build", source, "-o", pack])
         let inspect = try await CLI.run(["pack", "inspect", pack])
         #expect(inspect.status == 0)
-        let digest = try await shellOutput("sha256sum '\(pack)'").prefix(64)
+        let digest = try shell("sha256sum '\(pack)'").prefix(64)
         #expect(inspect.stdout.contains("SHA-256       \(digest)"))
         #expect(inspect.stdout.contains("Product       com.example.words.cli"))
         #expect(inspect.stdout.contains("Things  3 words  words.plist (xml)"))
@@ -135,7 +136,7 @@ import Testing
     }
 
     @Test func outputInsideTheSourceFolderIsRefused() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let source = try await sourceFolder(scratch)
         let result = try await CLI.run(["pack", "build", source, "-o", source + "/self.wordpack"])
         #expect(result.status == 64)
@@ -164,14 +165,3 @@ import Testing
     }
 }
 
-func shellOutput(_ command: String) async throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Whole games played through a pipe, as a script or a screen reader would, and one on a real terminal.
@@ -10,17 +11,17 @@ import Testing
         let packs: String
 
         init(word: String = "zebra", clue: String = "Striped horse") async throws {
-            scratch = try await Scratch()
+            scratch = try Scratch()
             home = scratch.path + "/home"
             packs = scratch.path + "/packs"
-            try await scratch.write("src/Info.plist", """
+            try scratch.write("src/Info.plist", """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict>
                 <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>com.example.words.one</string>
                 <key>ContentVersion</key><string>1</string><key>DisplayName</key><string>One Word</string>
                 </dict></plist>
                 """)
-            try await scratch.write("src/words.plist", """
+            try scratch.write("src/words.plist", """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict><key>name</key><string>Animals</string><key>words</key><array>
                 <dict><key>word</key><string>\(word)</string><key>clue</key><string>\(clue)</string></dict>
@@ -29,7 +30,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
             let built = try await CLI.run(["pack", "build", scratch.path + "/src", "-o", packs + "/one.wordpack"])
             #expect(built.status == 0, "\(built.stderr)")
-            try await scratch.write("packs/Catalog.plist", """
+            try scratch.write("packs/Catalog.plist", """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <plist version="1.0"><dict>
                 <key>BundleIdentifier</key><string>com.example.game</string>
@@ -58,25 +59,7 @@ import Testing
 
     /// The built binary with `input` on a pipe as its standard input.
     static func runBinary(_ arguments: [String], input: String) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        try HangmanBinary.run(arguments, input: Array(input.utf8))
     }
 
     @Test func winAGameThroughAPipe() async throws {
@@ -173,7 +156,7 @@ import Testing
         let typescript = world.scratch.path + "/typescript"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-q", "-f", "-e", "-c", "\(CLI.binary.path) play --home \(world.home) --packs \(world.packs)", typescript]
+        process.arguments = ["-q", "-f", "-e", "-c", "\(HangmanBinary.path) play --home \(world.home) --packs \(world.packs)", typescript]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment["TERM"] = "xterm"

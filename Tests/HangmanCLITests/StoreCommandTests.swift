@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import PropertyList
 import Testing
 
@@ -7,14 +8,14 @@ private final class StoreHome {
     let scratch: Scratch
     var path: String { scratch.path + "/home" }
     var database: String { path + "/account/account.sqlite" }
-    static let packs = CLI.packageRoot.appendingPathComponent("Packs").path
+    static let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
 
     static let hints10 = "com.hangmanpacks.hints.10"
     static let hints100 = "com.hangmanpacks.hints.100"
     static let ios = "com.hangmanpacks.words.ios"
     static let hard = "com.hangmanpacks.words.hard"
 
-    init() async throws { scratch = try await Scratch() }
+    init() async throws { scratch = try Scratch() }
 
     /// `hangman ARGS --home H --packs Packs/`.
     func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLI.Result {
@@ -31,29 +32,10 @@ private final class StoreHome {
 
     /// Starts every command at once, then waits for all of them.
     func runConcurrently(_ commands: [[String]]) async throws -> [CLI.Result] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        let started: [(Process, Pipe, Pipe)] = try commands.map { arguments in
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = arguments + ["--home", path, "--packs", Self.packs]
-            process.environment = environment
-            let out = Pipe()
-            let err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            return (process, out, err)
+        let started = try commands.map { arguments in
+            try ExternalProcess(HangmanBinary.path, arguments + ["--home", path, "--packs", Self.packs])
         }
-        // Outputs are a line or two: far below a pipe's capacity, so waiting first cannot block.
-        return started.map { process, out, err in
-            process.waitUntilExit()
-            return CLI.Result(
-                status: process.terminationStatus,
-                stdout: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                stderr: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                wasSignaled: process.terminationReason == .uncaughtSignal)
-        }
+        return started.map { $0.wait() }
     }
 
     func balance() async throws -> Int {
@@ -90,15 +72,7 @@ private final class StoreHome {
     func sqlite(_ sql: String) async throws -> String {
         let tool = "/usr/bin/sqlite3"
         try #require(FileManager.default.isExecutableFile(atPath: tool), "the sqlite3 tool (Debian package sqlite3) is needed")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = [database, sql]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try ExternalProcess.run(tool, [database, sql]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
@@ -316,7 +290,7 @@ private final class StoreHome {
         try await home.ok(["buy", StoreHome.ios])
         try await home.ok(["buy", StoreHome.hints10])
         try await home.ok(["hints", "spend"])
-        try await home.scratch.write("home/device/stats.sqlite", "pretend")
+        try home.scratch.write("home/device/stats.sqlite", "pretend")
         for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name != "account" {
             try FileManager.default.removeItem(atPath: home.path + "/" + name)
         }
@@ -634,7 +608,7 @@ private final class StoreHome {
 
     @Test func brokenCatalogExits65() async throws {
         let home = try await StoreHome()
-        try await home.scratch.write("packs/Catalog.plist", "<plist><dict><key>Products</key>")
+        try home.scratch.write("packs/Catalog.plist", "<plist><dict><key>Products</key>")
         let result = try await CLI.run(["hints", "--home", home.path, "--packs", home.scratch.path + "/packs"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("not a valid property list"))

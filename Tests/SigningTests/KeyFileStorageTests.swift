@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Signing
 
@@ -77,15 +78,4 @@ import Signing
     }
 }
 
-/// A fresh folder for one test, removed when the test releases it.
-private final class Scratch {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("SigningTests-\(UUID().uuidString)").path
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
+private typealias Scratch = TemporaryDirectory

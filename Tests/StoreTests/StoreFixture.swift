@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import SystemCalls
 import Signing
 import SQLite
@@ -6,28 +7,6 @@ import Store
 import Synchronization
 import WordPacks
 
-/// A fresh folder for one test, removed when the test releases it.
-final class TemporaryDirectory: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("StoreTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    @discardableResult
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String { try write(name, Array(text.utf8)) }
-}
 
 /// Catalogs, packs and accounts made inside the tests, from literal XML, so that fixtures do not
 /// depend on the code under test.

@@ -1,5 +1,6 @@
 import Archive
 import Foundation
+import TestSupport
 import PropertyList
 import WordPacks
 
@@ -64,26 +65,3 @@ enum Fixture {
     static let validSource = source([("Info.plist", manifest()), ("words.plist", wordList(animals))])
 }
 
-/// A temporary folder removed at the end of the test.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("hangman-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let file = path + "/" + name
-        try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
-    /// Every file and folder below, relative paths, sorted.
-    func listing() throws -> [String] {
-        (FileManager.default.subpaths(atPath: path) ?? []).sorted()
-    }
-}

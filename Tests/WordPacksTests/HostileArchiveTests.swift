@@ -113,7 +113,7 @@ let hostileCases: [HostileCase] = [
     func refusedWithItsReason(_ hostile: HostileCase) throws {
         let directory = try TemporaryDirectory()
         let file = try directory.write("hostile.wordpack", try hostile.make())
-        let before = try directory.listing()
+        let before = directory.listing()
 
         let result = PackVerifier().verify(fileAt: file)
 

@@ -1,4 +1,5 @@
 import Archive
+import TestSupport
 import Foundation
 import PropertyList
 import Signing
@@ -133,15 +134,3 @@ import WordPacks
     }
 }
 
-/// Runs a shell command and returns its standard output.
-func shell(_ command: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
-}
