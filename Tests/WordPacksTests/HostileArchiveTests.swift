@@ -120,7 +120,7 @@ let hostileCases: [HostileCase] = [
         #expect(!result.isValid)
         #expect(result.problems.contains { $0.kind == hostile.expected }, "problems: \(result.problems)")
         // Verification happens in memory: nothing appears beside the archive, nor at the absolute path.
-        #expect(try directory.listing() == before)
+        #expect(directory.listing() == before)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/hangman-evil.plist"))
     }
 
