@@ -51,10 +51,10 @@ private func read(_ bytes: [UInt8], limits: ArchiveLimits = .default) -> (Archiv
     }
 
     @Test func streamThatKeepsProducingGzipHeadersStopsAtTheSecondLayer() throws {
-        // Every layer inflates to another gzip header, 3,000 deep: auto-detection would stack a
+        // Every layer inflates to another gzip header, 1,000 deep: auto-detection would stack a
         // filter per layer; the reader configures one filter and refuses the header under it.
         var bytes = try ArchiveWriter(compression: .gzip).write(files)
-        for _ in 0..<3_000 { bytes = storedGzip(bytes) }
+        for _ in 0..<1_000 { bytes = storedGzip(bytes) }
         let (summary, _) = read(bytes)
         #expect(summary.problems.map(\.kind) == [.nestedCompression])
     }

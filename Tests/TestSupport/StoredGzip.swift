@@ -21,12 +21,17 @@ private func littleEndian(_ value: UInt32) -> [UInt8] {
     (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
 }
 
-/// CRC-32 as gzip defines it (reflected, polynomial 0xEDB88320), bit by bit.
+/// CRC-32 as gzip defines it (reflected, polynomial 0xEDB88320), one table lookup per byte.
 private func crc32(_ bytes: [UInt8]) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
     }
     return ~crc
+}
+
+private let crcTable: [UInt32] = (0..<256).map { index in
+    var value = UInt32(index)
+    for _ in 0..<8 { value = value & 1 == 1 ? (value >> 1) ^ 0xEDB8_8320 : value >> 1 }
+    return value
 }
