@@ -13,9 +13,6 @@ public struct PackSignature: Sendable, Equatable {
     public var publicKey: SigningPublicKey
     public var signature: [UInt8]
 
-    /// The signing key's short id, as `hangman pack keygen` prints it.
-    public var keyID: String { publicKey.keyID }
-
     /// Signs `manifestBytes` with `key`.
     public init(signing manifestBytes: [UInt8], with key: SigningKey) {
         publicKey = key.publicKey

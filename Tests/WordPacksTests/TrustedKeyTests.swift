@@ -26,7 +26,7 @@ import WordPacks
         let verifier = try PackVerifier(trustedKeyFileAt: path)
         let result = verifier.verify(signed)
         #expect(result.isValid, "\(result.problems)")
-        #expect(result.pack?.signature?.keyID == key.publicKey.keyID)
+        #expect(result.pack?.signature?.publicKey == key.publicKey)
         #expect(verifier.verify(unsigned).problems.map(\.kind) == [.signatureMissing])
     }
 
