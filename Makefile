@@ -9,13 +9,14 @@ BENCH_PACKAGES := libarchive-tools sqlite3 time
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all setup build debug test play bench packs verify-packs clean help
+.PHONY: all setup build debug test example play bench packs verify-packs clean help
 
 all: build
 
 help:
 	@echo "make play    install what is missing, build, play a game (the base pack installs itself)"
 	@echo "make test    install what is missing, build, run the test suite"
+	@echo "make example build and test Examples/ContentAuthor, a content author's package that uses WordPacks"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
 	@echo "make packs   rebuild every Packs/*.wordpack from its source folder, then record their digests in Catalog.plist"
 	@echo "make setup   only install the Debian packages the build needs"
@@ -33,6 +34,10 @@ test: setup
 	@./.ci/install-deps $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+# A separate package (its own .build/ inside Examples/ContentAuthor) that depends on this one by path.
+example: setup
+	$(SWIFT) test --package-path Examples/ContentAuthor $(SWIFT_BUILD_FLAGS)
 
 play: build
 	.build/release/hangman play

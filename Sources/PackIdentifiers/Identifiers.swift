@@ -42,6 +42,14 @@ public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConver
         self.text = text
     }
 
+    /// `1.0`: a new pack's first version.
+    public static let initial = ContentVersion(checked: [1, 0], text: "1.0")
+
+    private init(checked components: [Int], text: String) {
+        self.components = components
+        self.text = text
+    }
+
     public var description: String { text }
 
     private var trimmed: ArraySlice<Int> {

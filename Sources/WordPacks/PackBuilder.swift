@@ -35,7 +35,9 @@ public struct PackBuilder: Sendable {
     /// Builds the pack of `source`.
     public func build(_ source: PackSource) throws(PackBuildError) -> Output {
         guard let manifestFile = source.files.first(where: { $0.path == "Info.plist" }) else {
-            throw PackBuildError([PackProblem(.missingManifest, "no Info.plist in the folder: a pack's source has its manifest at the top")])
+            throw PackBuildError([PackProblem(
+                .missingManifest,
+                "no Info.plist in the folder: write one with 'hangman pack init DIR --product-id ID' (its DisplayName is the word lists' 'name' unless you pass --display-name NAME)")])
         }
         let unsealed: [String: PropertyList]
         do {
@@ -112,7 +114,7 @@ extension PackBuilder.Output {
         do {
             try Data(bytes).write(to: URL(filePath: path), options: .atomic)
         } catch {
-            throw PackBuildError([PackProblem(.unreadableFile, entry: path, "cannot write the archive: \(error)")])
+            throw PackBuildError([PackProblem(.cannotWrite, entry: path, "cannot write the archive: \(error)")])
         }
     }
 }

@@ -140,8 +140,9 @@ public struct PackManifest: Sendable, Equatable {
         return manifest
     }
 
-    /// A loose BCP 47 check: 2-3 letter language, then subtags of 1-8 letters or digits.
-    static func isLanguageTag(_ tag: String) -> Bool {
+    /// Whether `tag` reads as a BCP 47 language tag (`en`, `es`, `pt-BR`): a loose check, a 2-3
+    /// letter language, then subtags of 1-8 letters or digits.
+    public static func isLanguageTag(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
         guard let first = parts.first, (2...3).contains(first.count),
             first.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })

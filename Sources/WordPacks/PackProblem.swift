@@ -8,6 +8,7 @@ public struct PackProblem: Error, Sendable, Equatable, CustomStringConvertible {
         // Reading the file and the archive.
         case missingFile = "missing-file"
         case unreadableFile = "unreadable-file"
+        case cannotWrite = "cannot-write"
         case unsupportedFormat = "unsupported-format"
         case corrupt
         case archiveTooLarge = "archive-too-large"
@@ -38,6 +39,7 @@ public struct PackProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case plistInvalidUTF8 = "plist-invalid-utf8"
         // The manifest.
         case missingManifest = "missing-manifest"
+        case manifestExists = "manifest-exists"
         case manifestNotDictionary = "manifest-not-dictionary"
         case manifestMissingKey = "manifest-missing-key"
         case manifestWrongType = "manifest-wrong-type"

@@ -28,7 +28,7 @@ public struct PackSource: Sendable {
             throw PackBuildError([PackProblem(.missingFile, entry: folder, "no such folder")])
         }
         guard isDirectory else {
-            throw PackBuildError([PackProblem(.unreadableFile, entry: folder, "is a file; 'pack build' takes the pack's source folder")])
+            throw PackBuildError([PackProblem(.unreadableFile, entry: folder, "is a file, not a folder: pass the pack's source folder")])
         }
         var files: [File] = []
         var problems: [PackProblem] = []
@@ -73,7 +73,7 @@ public struct PackSource: Sendable {
     }
 }
 
-/// Why a pack could not be built: every problem found in its source.
+/// Why a pack's source could not be read, given a manifest or built: every problem found.
 public struct PackBuildError: Error, Sendable, CustomStringConvertible {
     public var problems: [PackProblem]
     public init(_ problems: [PackProblem]) { self.problems = problems }

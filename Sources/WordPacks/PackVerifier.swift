@@ -7,11 +7,15 @@ import Signing
 ///
 /// Verification writes nothing to disk. It reports every problem, not only the first: archive
 /// safety (see `ArchiveReader`), property lists, the manifest, the words, the `Files` hashes and the
-/// signature. A content author's own tests can call it on their packs:
+/// signature. A content author's own tests can call it on their packs, with `import WordPacks`
+/// alone:
 ///
 /// ```swift
 /// let result = PackVerifier().verify(fileAt: "Packs/ios-words.wordpack")
 /// #expect(result.problems.isEmpty)
+/// #expect(result.pack?.wordCount == 197)
+/// let signed = try PackVerifier(trustedKeyFileAt: "release.pub").verify(fileAt: "Packs/ios-words.wordpack")
+/// #expect(signed.problems.map(\.kind) == [])   // else .signatureMissing, .signatureUntrusted, ...
 /// ```
 public struct PackVerifier: Sendable {
     public var archiveLimits: ArchiveLimits

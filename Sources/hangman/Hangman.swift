@@ -47,7 +47,7 @@ enum Hangman {
         PlayCommand.self, StatsCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
         TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self,
-        PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
+        PackInitCommand.self, PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
         CatalogUpdateCommand.self,
     ]
 

@@ -142,7 +142,7 @@ import Testing
         #expect(result.status == 64)
     }
 
-    @Test(arguments: [["--help"], ["pack", "--help"], ["pack", "build", "--help"], ["pack", "verify", "-h"], ["pack", "inspect", "--help"], ["pack", "keygen", "--help"]])
+    @Test(arguments: [["--help"], ["pack", "--help"], ["pack", "build", "--help"], ["pack", "verify", "-h"], ["pack", "inspect", "--help"], ["pack", "keygen", "--help"], ["pack", "init", "--help"]])
     func helpOnEveryCommand(_ arguments: [String]) async throws {
         let result = try await CLI.run(arguments)
         #expect(result.status == 0)

@@ -170,6 +170,8 @@ enum ValueKind {
     case text
     case productID
     case transactionID
+    case contentVersion
+    case languageTag
     case integer(ClosedRange<Int>)
     case unsignedInteger
 
@@ -183,6 +185,16 @@ enum ValueKind {
                 throw CommandFailure.usage("\(what): '\(word)' is not a product identifier (like com.hangmanpacks.words.ios): see 'hangman packs'")
             }
             return .productID(id)
+        case .contentVersion:
+            guard let version = ContentVersion(word) else {
+                throw CommandFailure.usage("\(what): '\(word)' is not a content version (dotted integers, like 1.0 or 2.0.3)")
+            }
+            return .contentVersion(version)
+        case .languageTag:
+            guard PackManifest.isLanguageTag(word) else {
+                throw CommandFailure.usage("\(what): '\(word)' is not a BCP 47 language tag (like en, es or pt-BR)")
+            }
+            return .text(word)
         case .transactionID:
             guard let id = TransactionID(rawValue: word) else {
                 throw CommandFailure.usage("\(what): '\(word)' is not a transaction id (16 hex digits): see 'hangman transactions'")
@@ -205,6 +217,7 @@ enum ParsedValue: Equatable {
     case text(String)
     case productID(ProductID)
     case transactionID(TransactionID)
+    case contentVersion(ContentVersion)
     case integer(Int)
     case unsigned(UInt64)
 }
@@ -235,6 +248,10 @@ struct ParsedArguments {
 
     func transactionID(_ name: String) -> TransactionID? {
         if case .transactionID(let id)? = values[name]?.last { id } else { nil }
+    }
+
+    func contentVersion(_ name: String) -> ContentVersion? {
+        if case .contentVersion(let version)? = values[name]?.last { version } else { nil }
     }
 
     func integer(_ name: String) -> Int? {

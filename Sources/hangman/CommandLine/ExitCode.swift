@@ -1,6 +1,7 @@
 import Device
-import Signing
 import PackServiceAPI
+import Signing
+import WordPacks
 
 /// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help` and the README.
 enum ExitCode: Int32 {
@@ -45,6 +46,8 @@ extension CommandFailure {
             self = failure
         case let error as SigningError:
             self.init(signing: error)
+        case let error as PackBuildError:
+            self.init(packSource: error)
         case let error as PlayerError:
             switch error {
             case .store(let store): self.init(store)

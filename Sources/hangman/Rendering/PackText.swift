@@ -62,6 +62,33 @@ enum PackText {
         return lines.joined(separator: "\n")
     }
 
+    /// `wrote DIR/Info.plist: com.x.easy 1.0 "Easy Words" (name from words.plist), language en, 1 word list`
+    static func written(_ output: PackManifestWriter.Output) -> String {
+        let manifest = output.draft.manifest
+        var line = "\(output.replaced ? "replaced" : "wrote") \(output.path): \(manifest.productIdentifier) \(manifest.contentVersion) \"\(manifest.displayName)\""
+        if let source = output.draft.displayNameSource { line += " (name from \(source))" }
+        let lists = output.draft.wordLists.count
+        return line + ", language \(manifest.language), \(lists) word list\(lists == 1 ? "" : "s")"
+    }
+
+    /// The command that builds `folder` after `pack init`, its archive beside the folder.
+    static func buildCommand(folder: String, productID: ProductID) -> String {
+        var base = folder
+        while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        let last = base.split(separator: "/").last.map(String.init) ?? ""
+        let archive = last.isEmpty || last == "." || last == ".." ? productID.rawValue + ".wordpack" : base + ".wordpack"
+        return "hangman pack build \(shellWord(folder)) -o \(shellWord(archive))"
+    }
+
+    /// `text` as one shell word: as it is when plain, else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "/._-+,:@".unicodeScalars.contains(scalar))
+        }
+        if plain { return text }
+        return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
     /// `1234567` -> `1,234,567`.
     static func grouped(_ number: Int) -> String {
         let digits = String(number.magnitude)
