@@ -35,8 +35,8 @@ import Testing
         ("iOSWords", "iOS Words", "com.example.words.ios", ["xcode", "swift", "delegate", "storyboard", "simulator"]),
     ])
     func aClassicFolderGoesThroughInitBuildAndVerify(_ folderName: String, _ name: String, _ id: String, _ words: [String]) async throws {
-        let scratch = try await Scratch()
-        try await scratch.write("\(folderName)/words.plist", classicList(name: name, words: words))
+        let scratch = try Scratch()
+        try scratch.write("\(folderName)/words.plist", classicList(name: name, words: words))
         let folder = scratch.path + "/" + folderName
         let archive = scratch.path + "/\(folderName).wordpack"
 
@@ -63,8 +63,8 @@ import Testing
     }
 
     @Test func optionsGoIntoTheManifest() async throws {
-        let scratch = try await Scratch()
-        try await scratch.write("p/palabras.plist", classicList(name: "Palabras", words: ["gato", "perro"]))
+        let scratch = try Scratch()
+        try scratch.write("p/palabras.plist", classicList(name: "Palabras", words: ["gato", "perro"]))
         let result = try await CLI.run([
             "pack", "init", scratch.path + "/p", "--product-id", "com.example.words.es", "--display-name", "Animales",
             "--language", "es", "--content-version", "2.0.1",
@@ -77,9 +77,9 @@ import Testing
     }
 
     @Test func anExistingManifestIsKeptWithoutForce() async throws {
-        let scratch = try await Scratch()
-        try await scratch.write("p/Info.plist", manifestXML)
-        try await scratch.write("p/words.plist", classicList(name: "Things", words: ["apple", "pear"]))
+        let scratch = try Scratch()
+        try scratch.write("p/Info.plist", manifestXML)
+        try scratch.write("p/words.plist", classicList(name: "Things", words: ["apple", "pear"]))
         let folder = scratch.path + "/p"
         let refused = try await CLI.run(["pack", "init", folder, "--product-id", "com.example.words.new"])
         #expect(refused.status == 73)
@@ -93,9 +93,9 @@ import Testing
     }
 
     @Test func listsWithDifferentNamesAskForADisplayName() async throws {
-        let scratch = try await Scratch()
-        try await scratch.write("p/easy.plist", classicList(name: "Easy", words: ["cat"]))
-        try await scratch.write("p/hard.plist", classicList(name: "Hard", words: ["rhythm"]))
+        let scratch = try Scratch()
+        try scratch.write("p/easy.plist", classicList(name: "Easy", words: ["cat"]))
+        try scratch.write("p/hard.plist", classicList(name: "Hard", words: ["rhythm"]))
         let result = try await CLI.run(["pack", "init", scratch.path + "/p", "--product-id", "com.example.words.mix"])
         #expect(result.status == 65)
         #expect(result.stderr.contains("the word lists have different names ('Easy', 'Hard'); pass --display-name NAME"))
@@ -103,15 +103,15 @@ import Testing
     }
 
     @Test func aMissingFolderExits66() async throws {
-        let scratch = try await Scratch()
+        let scratch = try Scratch()
         let result = try await CLI.run(["pack", "init", scratch.path + "/absent", "--product-id", "com.example.words.x"])
         #expect(result.status == 66)
         #expect(result.stderr == "error: \(scratch.path)/absent: no such folder\n")
     }
 
     @Test func aFolderNameWithSpacesIsQuotedInTheNextStep() async throws {
-        let scratch = try await Scratch()
-        try await scratch.write("My Words/words.plist", classicList(name: "Mine", words: ["apple", "pear"]))
+        let scratch = try Scratch()
+        try scratch.write("My Words/words.plist", classicList(name: "Mine", words: ["apple", "pear"]))
         let result = try await CLI.run(["pack", "init", scratch.path + "/My Words", "--product-id", "com.example.words.mine"])
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("next: hangman pack build '\(scratch.path)/My Words' -o '\(scratch.path)/My Words.wordpack'\n"))
