@@ -8,13 +8,13 @@ import Testing
 @Suite(.serialized) struct KillLoopTests {
     static let bigID = "com.example.words.big"
 
-    /// Two versions of one 50,000-word pack, with different words and differently cut categories,
+    /// Two versions of one 20,000-word pack, with different words and differently cut categories,
     /// so that a mixture of the two cannot pass for either.
     static let version1 = FixturePack(id: bigID, version: "1.0", name: "Big Words", lists: [
-        ("First", SyllableWords.make(25_000)), ("Second", SyllableWords.make(25_000, offset: 25_000)),
+        ("First", SyllableWords.make(10_000)), ("Second", SyllableWords.make(10_000, offset: 10_000)),
     ])
     static let version2 = FixturePack(id: bigID, version: "1.1", name: "Big Words", lists: [
-        ("First", SyllableWords.make(20_000, offset: 100_000)), ("Second", SyllableWords.make(30_000, offset: 120_000)),
+        ("First", SyllableWords.make(8_000, offset: 100_000)), ("Second", SyllableWords.make(12_000, offset: 120_000)),
         ("Third", SyllableWords.make(5, offset: 150_000)),
     ])
     static let base = FixturePack(id: "com.example.words.base", version: "1.0", name: "Base Words", lists: [("Animals", ["cat", "dog", "emu"])])

@@ -371,11 +371,11 @@ extension DeviceCommandTests {
     @Suite struct Progress {
         static let big = "com.example.words.big"
 
-        /// A world that also sells a 50,000-word pack.
+        /// A world that also sells a 20,000-word pack (the smallest that draws a bar).
         private func bigWorld() async throws -> PlayerWorld {
             let syllables = "bcdfghjklmnprstvwxz".flatMap { c in "aeiou".map { "\(c)\($0)" } }
             let n = syllables.count
-            let words = (0..<50_000).map { syllables[$0 / (n * n)] + syllables[$0 / n % n] + syllables[$0 % n] }
+            let words = (0..<20_000).map { syllables[$0 / (n * n)] + syllables[$0 / n % n] + syllables[$0 % n] }
             return try await PlayerWorld(paid: [(Self.big, "Big Words", words)])
         }
 
@@ -383,14 +383,14 @@ extension DeviceCommandTests {
             let world = try await bigWorld()
             let buy = try await world.hangman("buy", Self.big)
             #expect(buy.status == 0, "\(buy.stderr)")
-            #expect(buy.stdout.contains("Installed Big Words 1.0 (50,000 words)."), "\(buy.stdout)")
+            #expect(buy.stdout.contains("Installed Big Words 1.0 (20,000 words)."), "\(buy.stdout)")
             #expect(try await world.hangman("uninstall", Self.big).status == 0)
             let install = try await world.hangman("install", Self.big)
             #expect(install.status == 0, "\(install.stderr)")
             for output in [buy.stdout, buy.stderr, install.stdout, install.stderr] {
                 #expect(!output.contains("\r") && !output.contains("#") && !output.contains("\u{1B}"), "\(output.debugDescription)")
             }
-            #expect(install.stdout == "Installed Big Words 1.0 (50,000 words).\n")
+            #expect(install.stdout == "Installed Big Words 1.0 (20,000 words).\n")
             #expect(install.stderr == "")
         }
 
@@ -422,8 +422,8 @@ extension DeviceCommandTests {
             #expect(process.terminationStatus == 0)
             let raw = (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? ""
             #expect(raw.contains("\rBig Words [#"), "\(raw.prefix(300).debugDescription)")
-            #expect(raw.contains("] 100%  50,000/50,000 words"), "\(raw.suffix(300).debugDescription)")
-            #expect(raw.contains("\r\u{1B}[KInstalled Big Words 1.0 (50,000 words)."), "\(raw.suffix(300).debugDescription)")
+            #expect(raw.contains("] 100%  20,000/20,000 words"), "\(raw.suffix(300).debugDescription)")
+            #expect(raw.contains("\r\u{1B}[KInstalled Big Words 1.0 (20,000 words)."), "\(raw.suffix(300).debugDescription)")
         }
     }
 }
