@@ -52,7 +52,7 @@ public final class Database {
         // From here a throw releases self, and deinit closes the handle.
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, Database.milliseconds(busyTimeout))
-        let journalMode = try string("PRAGMA journal_mode=WAL")
+        let journalMode = try switchToWAL(waitingUpTo: Database.milliseconds(busyTimeout))
         let expectedMode = inMemory ? "memory" : "wal"
         guard journalMode?.lowercased() == expectedMode else {
             throw SQLiteError(
@@ -70,6 +70,26 @@ public final class Database {
 
     deinit {
         sqlite3_close_v2(handle)
+    }
+
+    /// `PRAGMA journal_mode=WAL`, retried while another connection is creating the same file.
+    ///
+    /// Switching to WAL needs an exclusive lock while this connection holds a shared one, so
+    /// SQLite answers `SQLITE_BUSY` at once instead of calling the busy handler (which could
+    /// deadlock): several processes opening a new database together would see it. Once the file
+    /// is in WAL mode the pragma needs no lock; retry for as long as the busy timeout allows.
+    private func switchToWAL(waitingUpTo milliseconds: Int32) throws(SQLiteError) -> String? {
+        var waited: Int32 = 0
+        var pause: Int32 = 1
+        while true {
+            do {
+                return try string("PRAGMA journal_mode=WAL")
+            } catch where error.code.primary == .busy && waited < milliseconds {
+                sqlite3_sleep(pause)  // milliseconds
+                waited += pause
+                pause = min(pause * 2, 50)
+            }
+        }
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

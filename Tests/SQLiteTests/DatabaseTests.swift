@@ -260,3 +260,4 @@ import SQLite
         return (attributes[.size] as? NSNumber)?.intValue ?? -1
     }
 }
+
