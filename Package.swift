@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
@@ -28,6 +29,9 @@ let package = Package(
         .target(name: "PackIdentifiers"),
         // The service boundary: the PackService protocol and its Sendable values, nothing else.
         .target(name: "PackServiceAPI", dependencies: ["PackIdentifiers"]),
+
+        // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced; knows nothing of packs.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "SystemCalls"]),
 
         // The pack format.
         .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
@@ -50,6 +54,7 @@ let package = Package(
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),

@@ -24,6 +24,14 @@ struct FileDescriptor: ~Copyable {
 
     deinit { _ = system_close(rawValue) }
 
+    /// A second descriptor for the same open file (`dup(2)`), owned by the caller, who closes it.
+    func duplicate() throws(FileError) -> Int32 {
+        switch valueOrErrno(system_dup(rawValue)) {
+        case .success(let descriptor): return descriptor
+        case .failure(let errno): throw .system(errno, .open, path: path)
+        }
+    }
+
     /// The file's kind and size (`fstat(2)`).
     func status() throws(FileError) -> (kind: FileKind, size: Int) {
         var status = stat()

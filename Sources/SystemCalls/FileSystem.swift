@@ -95,6 +95,20 @@ public enum FileSystem {
     }
 
     /// Whether anything is at `path`: a file, a folder, even a symbolic link to nothing (`lstat(2)`).
+    /// Opens a regular file for reading and hands its descriptor over, with its size: for a
+    /// reader that takes ownership of the descriptor and closes it (an HTTP server sending the
+    /// file). Anything but a regular file is refused without blocking.
+    public static func openRegularFile(atPath path: String) throws(FileError) -> (descriptor: Int32, size: Int) {
+        let file = try FileDescriptor(openingForReading: path)
+        let size = try file.regularFileSize()
+        return (try file.duplicate(), size)
+    }
+
+    /// Closes a descriptor handed over by ``openRegularFile(atPath:)`` that was not used (`close(2)`).
+    public static func close(descriptor: Int32) {
+        _ = system_close(descriptor)
+    }
+
     public static func exists(atPath path: String) -> Bool {
         var status = stat()
         return system_lstat(path, &status) == 0

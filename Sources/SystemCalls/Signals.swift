@@ -26,8 +26,46 @@ public enum InterruptSignal {
     public static var wasRaised: Bool { interruptedBySignal != 0 }
 }
 
+/// Set by the SIGINT/SIGTERM handler of a server: the signal's number.
+nonisolated(unsafe) private var stopSignal: sig_atomic_t = 0
+
+/// SIGINT and SIGTERM as a flag, for a server that stops cleanly: the handler only records the
+/// signal, whichever thread receives it, and the server's main loop looks at it.
+public enum StopSignals {
+    /// Routes SIGINT and SIGTERM to the flag (`sigaction(2)`) and unblocks them.
+    public static func catchIntoFlag() {
+        for signal in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { number in stopSignal = number }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            _ = system_sigaction(signal, &action)
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, signal)
+            _ = system_sigprocmask(SIG_UNBLOCK, &set)
+        }
+    }
+
+    /// The signal that arrived, if one did: `SIGINT` (2) or `SIGTERM` (15).
+    public static var received: Int32? { stopSignal == 0 ? nil : stopSignal }
+}
+
 /// The process itself.
 public enum CurrentProcess {
+    /// Writing to a closed socket or pipe returns `EPIPE` instead of killing the process
+    /// (`signal(SIGPIPE, SIG_IGN)`).
+    public static func ignoreBrokenPipes() {
+        _ = system_ignoreSignal(SIGPIPE)
+    }
+
+    /// Sleeps for `milliseconds` (`nanosleep(2)`); returns early when a signal arrives.
+    @discardableResult
+    public static func sleep(milliseconds: Int) -> Bool {
+        var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+        return system_nanosleep(&request) == 0
+    }
+
     /// Dies at once with SIGKILL, as a power cut would end it: no clean-up, no flush.
     public static func killNow() -> Never {
         _ = system_kill(system_getpid(), SIGKILL)

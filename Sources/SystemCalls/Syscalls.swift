@@ -9,6 +9,9 @@ import Glibc
 func system_open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
 
 /// `close(2)`.
+/// `dup(2)` with close-on-exec (`fcntl(F_DUPFD_CLOEXEC)`).
+func system_dup(_ descriptor: Int32) -> Int32 { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
+
 func system_close(_ descriptor: Int32) -> Int32 { close(descriptor) }
 
 /// `read(2)`.
@@ -68,6 +71,17 @@ func system_sigaction(_ signal: Int32, _ action: inout sigaction) -> Int32 { sig
 
 /// `sigprocmask(2)`, without asking for the previous mask.
 func system_sigprocmask(_ how: Int32, _ set: inout sigset_t) -> Int32 { sigprocmask(how, &set, nil) }
+
+/// `sigaction(2)` with `SIG_IGN`.
+func system_ignoreSignal(_ number: Int32) -> Bool {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_IGN
+    sigemptyset(&action.sa_mask)
+    return sigaction(number, &action, nil) == 0
+}
+
+/// `nanosleep(2)`.
+func system_nanosleep(_ request: inout timespec) -> Int32 { nanosleep(&request, nil) }
 
 /// `getpid(2)`.
 func system_getpid() -> pid_t { getpid() }

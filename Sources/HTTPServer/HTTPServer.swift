@@ -1,0 +1,227 @@
+internal import CMicroHTTPD
+import Synchronization
+import SystemCalls
+
+/// What the server accepts: where it listens, and the limits every connection is held to.
+public struct HTTPServerConfiguration: Sendable {
+    /// An IPv4 address to listen on (`127.0.0.1`, `0.0.0.0`).
+    public var host = "127.0.0.1"
+    /// 0 asks the system for a free port; `HTTPServer.port` tells which.
+    public var port: UInt16 = 0
+    /// Larger request bodies get 413.
+    public var maxBodySize = 64 << 10
+    /// Larger request headers get 431 (the connection's memory pool is sized to them).
+    public var maxHeaderSize = 32 << 10
+    /// A connection idle this long is closed: a slow client cannot hold a thread.
+    public var timeoutSeconds: UInt32 = 30
+    /// Connections at once from one address.
+    public var connectionsPerAddress: UInt32 = 64
+    /// Connections at once in all.
+    public var maxConnections: UInt32 = 512
+    /// HTTPS with this certificate and key (PEM text).
+    public var tls: TLS?
+
+    public struct TLS: Sendable {
+        public var certificatePEM: String
+        public var keyPEM: String
+
+        public init(certificatePEM: String, keyPEM: String) {
+            self.certificatePEM = certificatePEM
+            self.keyPEM = keyPEM
+        }
+    }
+
+    public init() {}
+}
+
+/// An HTTP/1.1 server on libmicrohttpd, a thread per connection: every request is read in full
+/// (within the limits), handed to `handler`, and its response sent.
+///
+/// ```swift
+/// let server = try HTTPServer(HTTPServerConfiguration()) { request in .text(200, "hello") }
+/// print("listening on \(server.url)")
+/// server.stop()  // waits for the requests in flight
+/// ```
+public final class HTTPServer: @unchecked Sendable {
+    private let daemon: OpaquePointer
+    private let state: Unmanaged<ServerState>
+    private let keptStrings: [UnsafeMutablePointer<CChar>]
+    private let stopped = Mutex(false)
+    /// The port the server listens on.
+    public let port: UInt16
+    /// `http://HOST:PORT` or `https://HOST:PORT`.
+    public let url: String
+
+    /// Starts listening (`MHD_start_daemon_va`); throws when the address is taken or invalid.
+    public init(_ configuration: HTTPServerConfiguration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPServerError) {
+        let state = Unmanaged.passRetained(ServerState(handler: handler, maxBodySize: configuration.maxBodySize))
+        let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
+        // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
+        let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
+        let started = hangman_MHD_start(
+            flags, configuration.host, configuration.port, accessHandler, state.toOpaque(), requestCompleted, state.toOpaque(),
+            configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
+            configuration.maxConnections, strings.first, strings.last)
+        guard let started else {
+            state.release()
+            for string in strings { string.deallocate() }
+            throw HTTPServerError(
+                "cannot listen on \(configuration.host):\(configuration.port) (the port is taken, the address is not this machine's, or the TLS key and certificate do not load)")
+        }
+        daemon = started
+        self.state = state
+        keptStrings = strings
+        port = hangman_MHD_bound_port(started)
+        url = (configuration.tls == nil ? "http" : "https") + "://\(configuration.host):\(port)"
+    }
+
+    /// Stops accepting (`MHD_quiesce_daemon`), waits up to `grace` seconds for the requests in
+    /// flight to finish, then stops (`MHD_stop_daemon`). Calling it again does nothing.
+    public func stop(grace: Double = 10) {
+        let first = stopped.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        let listener = MHD_quiesce_daemon(daemon)
+        var waited = 0.0
+        while state.takeUnretainedValue().active.load(ordering: .acquiring) > 0 && waited < grace {
+            _ = CurrentProcess.sleep(milliseconds: 10)
+            waited += 0.01
+        }
+        MHD_stop_daemon(daemon)
+        if listener >= 0 { FileSystem.close(descriptor: listener) }
+    }
+
+    deinit {
+        stop(grace: 0)
+        state.release()
+        for string in keptStrings { string.deallocate() }
+    }
+
+    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let bytes = Array(text.utf8)
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+        pointer[bytes.count] = 0
+        return pointer
+    }
+}
+
+/// What every connection thread shares.
+final class ServerState: @unchecked Sendable {
+    let handler: @Sendable (HTTPRequest) -> HTTPResponse
+    let maxBodySize: Int
+    /// Requests begun and not completed: `stop` waits for them.
+    let active = Atomic<Int>(0)
+
+    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int) {
+        self.handler = handler
+        self.maxBodySize = maxBodySize
+    }
+}
+
+/// One request being read, kept in libmicrohttpd's per-request pointer until it completes.
+final class RequestState {
+    var body: [UInt8] = []
+    var tooLarge = false
+    var answered = false
+}
+
+/// libmicrohttpd calls this once when a request's headers are in, again for each piece of its
+/// body, and once more when the body is complete (`*upload_data_size == 0`); the response is
+/// queued on that last call (a response queued on the first call would close the connection).
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadDataSize, requestPointer in
+    guard let context, let connection, let requestPointer, let uploadDataSize else { return .NO }
+    let server = Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue()
+    guard let stored = requestPointer.pointee else {
+        let request = RequestState()
+        requestPointer.pointee = Unmanaged.passRetained(request).toOpaque()
+        server.active.add(1, ordering: .relaxed)
+        if let declared = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), declared > server.maxBodySize {
+            request.tooLarge = true
+            request.answered = true
+            return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
+        }
+        return .YES
+    }
+    let request = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        if !request.tooLarge, let uploadData {
+            if request.body.count + count > server.maxBodySize {
+                request.tooLarge = true
+                request.body = []
+            } else {
+                request.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: count))
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+    if request.answered { return .YES }
+    request.answered = true
+    if request.tooLarge {
+        return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
+    }
+    let full = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+        query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true), body: request.body)
+    return queue(connection, server.handler(full))
+}
+
+/// Called when a request ends, answered or not: releases its state.
+private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestPointer, _ in
+    guard let context, let requestPointer, let stored = requestPointer.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(stored).release()
+    requestPointer.pointee = nil
+    Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().active.subtract(1, ordering: .releasing)
+}
+
+private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
+    MHD_lookup_connection_value(connection, kind, key).map { String(cString: $0) }
+}
+
+/// Every value of a kind (`MHD_get_connection_values`): header fields or query arguments.
+private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false) -> [String: String] {
+    final class Collected {
+        var values: [String: String] = [:]
+        let lowercased: Bool
+        init(lowercased: Bool) { self.lowercased = lowercased }
+    }
+    let collected = Collected(lowercased: lowercased)
+    _ = withExtendedLifetime(collected) {
+        MHD_get_connection_values(connection, kind, { context, _, key, value in
+            guard let context, let key else { return .YES }
+            let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+            let name = String(cString: key)
+            collected.values[collected.lowercased ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
+            return .YES
+        }, Unmanaged.passUnretained(collected).toOpaque())
+    }
+    return collected.values
+}
+
+/// Sends `response` (`MHD_create_response_from_buffer` or `..._from_fd_at_offset64`,
+/// `MHD_add_response_header`, `MHD_queue_response`).
+private func queue(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD_Result {
+    let made: OpaquePointer?
+    switch response.body {
+    case .bytes(let bytes):
+        var bytes = bytes
+        if bytes.isEmpty { bytes = [0] }
+        let count = response.bodyLength
+        made = bytes.withUnsafeMutableBytes { buffer in
+            MHD_create_response_from_buffer(Int(count), buffer.baseAddress, .RESPMEM_MUST_COPY)
+        }
+    case .file(let descriptor, let offset, let length):
+        made = MHD_create_response_from_fd_at_offset64(length, descriptor, offset)
+        if made == nil { FileSystem.close(descriptor: descriptor) }
+    }
+    guard let made else { return .NO }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers {
+        _ = MHD_add_response_header(made, name, value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPServer
+import Testing
+import TestSupport
+
+/// The server through `curl`, a client that knows nothing of this code.
+@Suite struct HTTPServerTests {
+    static func echo(_ request: HTTPRequest) -> HTTPResponse {
+        let text = "\(request.method) \(request.path) q=\(request.query["q"] ?? "-") h=\(request.header("X-Test") ?? "-") body=\(request.body.count)"
+        return .text(200, text)
+    }
+
+    private func curl(_ arguments: [String]) throws -> ProcessResult {
+        try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments)
+    }
+
+    @Test func answersOnAFreePortWithPathQueryHeadersAndBody() throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        #expect(server.port != 0)
+        #expect(server.url == "http://127.0.0.1:\(server.port)")
+        let get = try curl(["-H", "X-Test: yes", server.url + "/v1/thing?q=a%20b"])
+        #expect(get.stdout == "GET /v1/thing q=a b h=yes body=0\n")
+        let post = try curl(["-X", "POST", "--data-binary", String(repeating: "x", count: 5000), server.url + "/p"])
+        #expect(post.stdout == "POST /p q=- h=- body=5000\n")
+    }
+
+    @Test func aBodyOverTheLimitGets413AndTheServerGoesOn() throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodySize = 1000
+        let server = try HTTPServer(configuration, handler: Self.echo)
+        defer { server.stop() }
+        let large = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "--data-binary", String(repeating: "x", count: 1001), server.url + "/p"])
+        #expect(large.stdout == "413")
+        let chunked = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Transfer-Encoding: chunked", "-X", "POST", "--data-binary", String(repeating: "y", count: 5000), server.url + "/p"])
+        #expect(chunked.stdout == "413")
+        #expect(try curl([server.url + "/after"]).stdout == "GET /after q=- h=- body=0\n")
+    }
+
+    @Test func headersOverTheLimitGet431() throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let big = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 40_000), server.url + "/"])
+        #expect(big.stdout == "431")
+        let fine = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 16_000), server.url + "/"])
+        #expect(fine.stdout == "200")
+    }
+
+    @Test func headGetsTheHeadersWithoutTheBody() throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let head = try curl(["-I", server.url + "/x"])
+        #expect(head.stdout.hasPrefix("HTTP/1.1 200"))
+        #expect(head.stdout.contains("Content-Length: 23"), "\(head.stdout)")  // "HEAD /x q=- h=- body=0\n"
+        #expect(!head.stdout.contains("HEAD /x"))
+    }
+
+    @Test func aFileIsSentFromItsDescriptor() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write("blob", Array("0123456789".utf8))
+        let server = try HTTPServer(HTTPServerConfiguration()) { _ in
+            guard let handle = FileHandle(forReadingAtPath: path) else { return .text(500, "no file") }
+            let descriptor = dup(handle.fileDescriptor)
+            try? handle.close()
+            return HTTPResponse(status: 206, headers: [("Content-Range", "bytes 3-6/10")], body: .file(descriptor: descriptor, offset: 3, length: 4))
+        }
+        defer { server.stop() }
+        #expect(try curl([server.url + "/blob"]).stdout == "3456")
+    }
+
+    @Test func stopWaitsForTheRequestInFlight() throws {
+        let server = try HTTPServer(HTTPServerConfiguration()) { _ in
+            usleep(300_000)
+            return .text(200, "slow")
+        }
+        let client = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "10", server.url + "/slow"])
+        usleep(100_000)
+        server.stop()
+        let result = client.wait()
+        #expect(result.stdout == "slow\n")
+        let refused = try curl([server.url + "/again"])
+        #expect(refused.status != 0)
+    }
+
+    @Test func aTakenPortIsAnErrorThatSaysSo() throws {
+        let first = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { first.stop() }
+        var configuration = HTTPServerConfiguration()
+        configuration.port = first.port
+        #expect(throws: HTTPServerError.self) { try HTTPServer(configuration, handler: Self.echo) }
+        configuration.host = "not-an-address"
+        configuration.port = 0
+        let error = #expect(throws: HTTPServerError.self) { try HTTPServer(configuration, handler: Self.echo) }
+        #expect(error?.message.contains("not-an-address") == true)
+    }
+}
