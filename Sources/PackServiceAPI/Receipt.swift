@@ -36,11 +36,14 @@ public struct ReceiptPayload: Sendable, Equatable {
     public var bundleIdentifier: String
     public var creationDate: Int64
     public var transactions: [Transaction]
+    /// Where the purchases were made: the embedded store is a sandbox.
+    public var environment: ReceiptEnvironment
 
-    public init(bundleIdentifier: String, creationDate: Int64, transactions: [Transaction]) {
+    public init(bundleIdentifier: String, creationDate: Int64, transactions: [Transaction], environment: ReceiptEnvironment = .sandbox) {
         self.bundleIdentifier = bundleIdentifier
         self.creationDate = creationDate
         self.transactions = transactions
+        self.environment = environment
     }
 }
 
@@ -53,6 +56,10 @@ public struct ReceiptVerification: Sendable {
         case malformed = 21002
         /// The signature is not the service's, or the receipt is for another game.
         case notAuthenticated = 21003
+        /// A sandbox receipt sent to a production service: send it to the sandbox.
+        case sandboxReceiptSentToProduction = 21007
+        /// A production receipt sent to a sandbox service: send it to production.
+        case productionReceiptSentToSandbox = 21008
     }
 
     public var status: Status
@@ -68,3 +75,9 @@ public struct ReceiptVerification: Sendable {
     }
 }
 
+
+/// Where a receipt's purchases were made, as Apple's receipts say.
+public enum ReceiptEnvironment: String, Sendable, Equatable, CaseIterable {
+    case sandbox = "Sandbox"
+    case production = "Production"
+}

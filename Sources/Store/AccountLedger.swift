@@ -50,6 +50,13 @@ final class AccountLedger {
             revocationDate: try row[9].int64Value, hintsCredited: try row.int(6))
     }
 
+    /// The transaction a purchase request key made, if any.
+    func transaction(requestKey: String) throws(StoreError) -> StoreTransaction? {
+        try read { db in
+            try db.query("SELECT \(Self.columns) FROM transactions WHERE request_key = ?", .text(requestKey)).first.map(Self.transaction)
+        }
+    }
+
     func transaction(_ id: TransactionID) throws(StoreError) -> StoreTransaction? {
         try read { db in
             try db.query("SELECT \(Self.columns) FROM transactions WHERE id = ?", .text(id.rawValue)).first.map(Self.transaction)
@@ -72,15 +79,15 @@ final class AccountLedger {
 
     /// Records a new purchase in state `purchasing`; returns `nil` if the id is taken.
     /// Throws `wrongState` when the product is a pack with a live purchase already.
-    func insertPurchasing(_ id: TransactionID, product: Product, quantity: Int, now: Int64) throws(StoreError) -> Bool {
+    func insertPurchasing(_ id: TransactionID, product: Product, quantity: Int, requestKey: String? = nil, now: Int64) throws(StoreError) -> Bool {
         try write { db in
             do {
                 var owed = 0
                 if case .consumable(let each) = product.kind { owed = each * quantity }
                 try db.execute(
-                    "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed) VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                    "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key) VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
                     .text(id.rawValue), .text(product.id.rawValue), .integer(product.isConsumable ? 1 : 0), .integer(Int64(quantity)),
-                    .integer(now), .integer(now), .integer(Int64(owed)))
+                    .integer(now), .integer(now), .integer(Int64(owed)), requestKey.map(SQLValue.text) ?? .null)
                 return db.changes == 1
             } catch let error as SQLiteError where error.code == .constraintUnique {
                 throw StoreError(.wrongState, "a purchase of \(product.id) is already in progress or waiting for approval: see 'hangman transactions'")

@@ -60,6 +60,12 @@ enum AccountSchema {
         migrator.register("2-hints-owed", sql: """
             ALTER TABLE transactions ADD COLUMN hints_owed INTEGER NOT NULL DEFAULT 0 CHECK (hints_owed >= 0);
             """)
+        migrator.register("3-purchase-request-keys", sql: """
+            -- The client's idempotency key for a purchase: a retry with the same key finds this
+            -- transaction instead of charging again.
+            ALTER TABLE transactions ADD COLUMN request_key TEXT CHECK (request_key IS NULL OR length(request_key) BETWEEN 1 AND 200);
+            CREATE UNIQUE INDEX transactions_by_request_key ON transactions(request_key) WHERE request_key IS NOT NULL;
+            """)
         return migrator
     }()
 }

@@ -33,8 +33,12 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
 
     /// Opens (creating if needed) the account in `accountFolder`.
     /// `crash` is called at each `CrashPoint`; tests and `HANGMAN_CRASH_AT` use it to die there.
+    /// A server passes its own `signingKey` and `environment`; without a key, the account's own
+    /// (made on first use beside the account, as the embedded sandbox store does).
     public init(
-        catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
+        catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system,
+        signingKey: SigningKey? = nil, environment: ReceiptEnvironment = .sandbox,
+        crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
     ) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: accountFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -44,7 +48,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         self.catalog = catalog
         self.packsFolder = packsFolder
         self.ledger = try AccountLedger(path: accountFolder + "/" + Self.databaseName)
-        self.signer = ReceiptSigner(key: try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName), catalog: catalog)
+        let key: SigningKey
+        if let signingKey { key = signingKey } else { key = try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName) }
+        self.signer = ReceiptSigner(key: key, catalog: catalog, environment: environment)
         self.clock = clock
         self.crash = crash
     }
@@ -73,6 +79,18 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     }
 
     public func buy(_ productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+        try buy(productID, quantity: quantity, requestKey: nil)
+    }
+
+    /// Buys, once per `requestKey`: a retry with the same key (a client that lost the answer)
+    /// gets the outcome of the transaction the key made, and nothing is charged again.
+    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?) throws(StoreError) -> PurchaseOutcome {
+        if let requestKey {
+            guard !requestKey.isEmpty, requestKey.utf8.count <= 200 else {
+                throw StoreError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
+            }
+            if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID) }
+        }
         guard let product = catalog.product(productID) else {
             throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
         }
@@ -85,8 +103,14 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             }
         }
         var id = TransactionID.random(using: &random)
-        while try !ledger.insertPurchasing(id, product: product, quantity: quantity, now: clock.now()) {
-            id = TransactionID.random(using: &random)
+        do {
+            while try !ledger.insertPurchasing(id, product: product, quantity: quantity, requestKey: requestKey, now: clock.now()) {
+                id = TransactionID.random(using: &random)
+            }
+        } catch {
+            // Two requests with one key at once: the other one made the transaction.
+            if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID) }
+            throw error
         }
         let controls = try ledger.controls()
         let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
@@ -105,6 +129,24 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         crash(.afterCharge)
         try complete(id)
         return .purchased(try recorded(id))
+    }
+
+    /// What a purchase request already made answers: the transaction as it stands now.
+    private func outcome(of transaction: StoreTransaction, for productID: ProductID) throws(StoreError) -> PurchaseOutcome {
+        guard transaction.productID == productID else {
+            throw StoreError(.invalidRequest, "the idempotency key was used for \(transaction.productID), not \(productID)")
+        }
+        var current = transaction
+        if current.state == .purchased || current.state == .delivered {
+            try complete(current.id)
+            current = try recorded(current.id)
+        }
+        switch current.state {
+        case .failed, .purchasing: return .failed(current)
+        case .deferred: return .deferred(current)
+        case .interrupted: return .interrupted(current)
+        case .purchased, .delivered, .finished: return .purchased(current)
+        }
     }
 
     /// Delivers a charged transaction (once, whatever happened before) and finishes it.
@@ -181,7 +223,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
                 ReceiptPayload.Transaction(
                     id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
                     state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate)
-            })
+            }, environment: signer.environment)
         return signer.sign(payload)
     }
 

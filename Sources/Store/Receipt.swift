@@ -7,6 +7,7 @@ extension ReceiptPayload {
         .dictionary([
             "BundleIdentifier": .string(bundleIdentifier),
             "CreationDate": .integer(creationDate),
+            "Environment": .string(environment.rawValue),
             "Transactions": .array(transactions.map { transaction in
                 var dict: [String: PropertyList] = [
                     "TransactionIdentifier": .string(transaction.id), "ProductIdentifier": .string(transaction.productID),
@@ -36,7 +37,12 @@ extension ReceiptPayload {
             }
             transactions.append(Transaction(id: id, productID: product, quantity: Int(quantity), state: state, purchaseDate: purchased, revocationDate: revoked))
         }
-        return ReceiptPayload(bundleIdentifier: bundle, creationDate: created, transactions: transactions)
+        var environment = ReceiptEnvironment.sandbox
+        if let value = dict["Environment"] {
+            guard case .string(let text) = value, let known = ReceiptEnvironment(rawValue: text) else { return nil }
+            environment = known
+        }
+        return ReceiptPayload(bundleIdentifier: bundle, creationDate: created, transactions: transactions, environment: environment)
     }
 }
 
@@ -45,11 +51,14 @@ public struct ReceiptSigner: Sendable {
     public var key: SigningKey
     public var bundleIdentifier: String
     public var knownProducts: Set<ProductID>
+    /// The receipts this signer makes, and the only ones it calls valid.
+    public var environment: ReceiptEnvironment
 
-    public init(key: SigningKey, catalog: Catalog) {
+    public init(key: SigningKey, catalog: Catalog, environment: ReceiptEnvironment = .sandbox) {
         self.key = key
         bundleIdentifier = catalog.bundleIdentifier
         knownProducts = Set(catalog.products.map(\.id))
+        self.environment = environment
     }
 
     /// Signs the payload.
@@ -58,6 +67,7 @@ public struct ReceiptSigner: Sendable {
         let file = PropertyList.dictionary([
             "Algorithm": .string("Ed25519"), "KeyID": .string(key.publicKey.keyID),
             "Payload": .data(payloadBytes), "Signature": .data(key.sign(payloadBytes)),
+            "Environment": .string(payload.environment.rawValue),
         ])
         return Receipt(bytes: PropertyListEncoding.xml(file), payload: payload)
     }
@@ -75,6 +85,20 @@ public struct ReceiptSigner: Sendable {
         guard case .dictionary(let fields) = outer else { return malformed("not a receipt: the root is \(outer.typeName)") }
         guard case .string("Ed25519")? = fields["Algorithm"] else { return malformed("'Algorithm' must be Ed25519") }
         guard case .data(let payloadBytes)? = fields["Payload"] else { return malformed("'Payload' (data) is missing") }
+        // The environment is read before the signature, as Apple's verifyReceipt does: a sandbox
+        // receipt sent to production is told where to go, whoever signed it.
+        var claimed = ReceiptEnvironment.sandbox
+        if let value = fields["Environment"] {
+            guard case .string(let text) = value, let known = ReceiptEnvironment(rawValue: text) else {
+                return malformed("'Environment' must be Sandbox or Production")
+            }
+            claimed = known
+        }
+        if claimed != environment {
+            return ReceiptVerification(
+                status: claimed == .sandbox ? .sandboxReceiptSentToProduction : .productionReceiptSentToSandbox,
+                message: "a \(claimed.rawValue.lowercased()) receipt sent to a \(environment.rawValue.lowercased()) service: send it to the \(claimed.rawValue.lowercased()) one")
+        }
         guard case .data(let signature)? = fields["Signature"], signature.count == 64 else {
             return malformed("'Signature' must be 64 bytes of data")
         }
@@ -88,6 +112,7 @@ public struct ReceiptSigner: Sendable {
             return malformed("the signed payload is not a property list: \(error.message)")
         }
         guard let payload = ReceiptPayload.parse(decoded) else { return malformed("the signed payload lacks required fields") }
+        guard payload.environment == claimed else { return malformed("the signed environment differs from the receipt's") }
         guard payload.bundleIdentifier == bundleIdentifier else {
             return ReceiptVerification(status: .notAuthenticated, message: "the receipt is for '\(payload.bundleIdentifier)', not '\(bundleIdentifier)'", payload: payload)
         }
