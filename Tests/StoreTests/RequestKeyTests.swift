@@ -1,0 +1,67 @@
+import Foundation
+import Signing
+import Store
+import Testing
+import TestSupport
+
+/// What a server needs of the store: a purchase done once per request key, and receipts that
+/// carry their environment.
+@Suite struct RequestKeyTests {
+    @Test func aRetriedPurchaseWithTheSameKeyIsChargedOnce() throws {
+        let account = try StoreAccount()
+        let service = try account.service()
+        let first = try service.buy(StoreFixture.hints10, quantity: 2, requestKey: "request-1")
+        let again = try account.service().buy(StoreFixture.hints10, quantity: 2, requestKey: "request-1")
+        #expect(first.transaction?.id == again.transaction?.id)
+        #expect(try service.transactions().count == 1)
+        #expect(try service.hintBalance() == 20)
+        let other = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "request-2")
+        #expect(other.transaction?.id != first.transaction?.id)
+        #expect(try service.hintBalance() == 30)
+    }
+
+    @Test func aKeyUsedForAnotherProductIsRefused() throws {
+        let account = try StoreAccount()
+        let service = try account.service()
+        _ = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k")
+        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 1, requestKey: "k") }
+        #expect(error?.kind == .invalidRequest)
+        #expect(try service.transactions().count == 1)
+    }
+
+    @Test func aKeyForAPurchaseWaitingForApprovalAnswersDeferredUntilApproved() throws {
+        let account = try StoreAccount()
+        let service = try account.service()
+        try service.setControls(StoreControls(askToBuy: true))
+        guard case .deferred(let waiting) = try service.buy(StoreFixture.animals, quantity: 1, requestKey: "ask") else {
+            Issue.record("not deferred")
+            return
+        }
+        guard case .deferred = try service.buy(StoreFixture.animals, quantity: 1, requestKey: "ask") else {
+            Issue.record("the retry did not answer deferred")
+            return
+        }
+        _ = try service.approve(waiting.id)
+        let answered = try service.buy(StoreFixture.animals, quantity: 1, requestKey: "ask")
+        #expect(answered.purchasedTransaction?.id == waiting.id)
+        #expect(try service.transactions().count == 1)
+    }
+
+    @Test func receiptsCarryTheirEnvironmentReadBeforeTheSignature() throws {
+        let account = try StoreAccount()
+        let key = SigningKey.generate()
+        let production = try EmbeddedPackService(
+            catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder, signingKey: key, environment: .production)
+        let sandbox = try EmbeddedPackService(catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder)
+        _ = try production.buy(StoreFixture.hints10, quantity: 1)
+        let productionReceipt = try production.receipt()
+        #expect(productionReceipt.payload.environment == .production)
+        #expect(production.verifyReceipt(productionReceipt.bytes).status == .valid)
+        let sandboxReceipt = try sandbox.receipt()
+        #expect(sandboxReceipt.payload.environment == .sandbox)
+        // Signed by another key, and still told where to go: the environment comes first.
+        #expect(production.verifyReceipt(sandboxReceipt.bytes).status == .sandboxReceiptSentToProduction)
+        #expect(production.verifyReceipt(sandboxReceipt.bytes).status.rawValue == 21007)
+        #expect(sandbox.verifyReceipt(productionReceipt.bytes).status.rawValue == 21008)
+    }
+}
