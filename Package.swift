@@ -33,6 +33,9 @@ let package = Package(
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced; knows nothing of packs.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "SystemCalls"]),
 
+        // The JSON the service and its clients exchange, signed where the client acts on it.
+        .target(name: "PackServiceWire", dependencies: ["PackServiceAPI", "Signing"]),
+
         // The pack format.
         .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
@@ -42,11 +45,17 @@ let package = Package(
         // Pure game rules: no I/O, randomness passed in.
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
+        // The pack service over HTTP: accounts, tokens, signed answers, archives with ranges.
+        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "SystemCalls"]),
+
+        // The pack service as an HTTP client: the same PackService, spoken to 'hangman serve'.
+        .target(name: "PackServiceClient", dependencies: ["PackServiceWire", "Signing", "SystemCalls"]),
+
         // The player's side: installed packs and their words, indexed for the game.
         .target(name: "Device", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),

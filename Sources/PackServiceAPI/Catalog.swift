@@ -6,7 +6,7 @@
 ///
 /// Loading reads each pack's manifest but never hashes an archive: the recorded digest is what an
 /// installer checks the downloaded bytes against.
-public struct Catalog: Sendable {
+public struct Catalog: Sendable, Equatable, Codable {
     /// The game's identifier, bound into every receipt.
     public var bundleIdentifier: String
     /// Raised by every publish (`CatalogVersion`).
@@ -21,7 +21,7 @@ public struct Catalog: Sendable {
     public static let defaultCurrency = "USD"
 
     /// A free pack every player has.
-    public struct BasePack: Sendable, Equatable {
+    public struct BasePack: Sendable, Equatable, Codable {
         public var file: String
         public var productID: ProductID
         public var displayName: String
@@ -77,9 +77,9 @@ public struct Catalog: Sendable {
 }
 
 /// One product for sale.
-public struct Product: Sendable, Equatable {
+public struct Product: Sendable, Equatable, Codable {
     /// What buying it gives.
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable, Codable {
         /// Hints, credited on every purchase.
         case consumable(hints: Int)
         /// A word pack, unlocked once and for good (until a refund).

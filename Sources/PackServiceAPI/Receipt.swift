@@ -14,8 +14,8 @@ public struct Receipt: Sendable {
 }
 
 /// What a receipt says.
-public struct ReceiptPayload: Sendable, Equatable {
-    public struct Transaction: Sendable, Equatable {
+public struct ReceiptPayload: Sendable, Equatable, Codable {
+    public struct Transaction: Sendable, Equatable, Codable {
         public var id: String
         public var productID: String
         public var quantity: Int
@@ -48,8 +48,8 @@ public struct ReceiptPayload: Sendable, Equatable {
 }
 
 /// A receipt check's answer, in the spirit of Apple's verifyReceipt.
-public struct ReceiptVerification: Sendable {
-    public enum Status: Int, Sendable {
+public struct ReceiptVerification: Sendable, Codable {
+    public enum Status: Int, Sendable, Codable {
         /// Valid.
         case valid = 0
         /// Not a receipt, or its contents do not hold together.
@@ -77,7 +77,7 @@ public struct ReceiptVerification: Sendable {
 
 
 /// Where a receipt's purchases were made, as Apple's receipts say.
-public enum ReceiptEnvironment: String, Sendable, Equatable, CaseIterable {
+public enum ReceiptEnvironment: String, Sendable, Equatable, CaseIterable, Codable {
     case sandbox = "Sandbox"
     case production = "Production"
 }

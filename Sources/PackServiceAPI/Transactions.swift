@@ -2,7 +2,7 @@
 
 /// Where a purchase is in its lifecycle:
 /// purchasing -> purchased | failed | deferred | interrupted -> delivered -> finished.
-public enum TransactionState: String, Sendable, CaseIterable {
+public enum TransactionState: String, Sendable, CaseIterable, Codable {
     /// Recorded, not yet charged.
     case purchasing
     /// Charged; the product is about to be delivered.
@@ -20,7 +20,7 @@ public enum TransactionState: String, Sendable, CaseIterable {
 }
 
 /// One transaction of the account, consumables included.
-public struct StoreTransaction: Sendable, Equatable {
+public struct StoreTransaction: Sendable, Equatable, Codable {
     public var id: TransactionID
     public var productID: ProductID
     public var isConsumable: Bool
@@ -59,7 +59,7 @@ public struct StoreTransaction: Sendable, Equatable {
 }
 
 /// A non-consumable the account owns.
-public struct Entitlement: Sendable, Equatable {
+public struct Entitlement: Sendable, Equatable, Codable {
     public var productID: ProductID
     public var transactionID: TransactionID
     public var grantedDate: Int64
@@ -76,7 +76,7 @@ public struct Entitlement: Sendable, Equatable {
 }
 
 /// How a purchase ended, as far as the buyer is concerned.
-public enum PurchaseOutcome: Sendable, Equatable {
+public enum PurchaseOutcome: Sendable, Equatable, Codable {
     /// Charged and delivered.
     case purchased(StoreTransaction)
     /// A non-consumable the account already owns: nothing charged.
@@ -90,7 +90,7 @@ public enum PurchaseOutcome: Sendable, Equatable {
 }
 
 /// The switches of the store's test environment, kept with the account.
-public struct StoreControls: Sendable, Equatable {
+public struct StoreControls: Sendable, Equatable, Codable {
     /// Every purchase fails.
     public var failPurchases = false
     /// Every purchase waits for approval.
@@ -106,7 +106,7 @@ public struct StoreControls: Sendable, Equatable {
 }
 
 /// The result of spending a hint.
-public struct HintSpend: Sendable, Equatable {
+public struct HintSpend: Sendable, Equatable, Codable {
     /// The balance after the spend.
     public var balance: Int
     /// The key had already been spent: nothing was taken this time.
@@ -127,8 +127,8 @@ public enum CrashPoint: String, Sendable, CaseIterable {
 }
 
 /// Why the store could not do what was asked.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
+    public enum Kind: String, Sendable, Codable {
         /// The catalog does not sell that product.
         case unknownProduct = "unknown-product"
         /// A bad argument (a quantity out of range, say).
@@ -143,6 +143,12 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case notEntitled = "not-entitled"
         /// The account's database or key could not be used.
         case storage
+        /// The service cannot be reached, or answered with a failure of its own.
+        case unavailable = "service-unavailable"
+        /// The service does not know this account's token.
+        case unauthorized
+        /// The service's answer is not signed by the key pinned for it, or is older than one already seen.
+        case untrusted = "untrusted-response"
     }
 
     public var kind: Kind

@@ -48,11 +48,11 @@ enum Hangman {
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
         TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self,
         PackInitCommand.self, PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
-        CatalogUpdateCommand.self,
+        CatalogUpdateCommand.self, ServeCommand.self, AccountCreateCommand.self, AccountShowCommand.self, AccountTokenCommand.self,
     ]
 
     /// Commands that gather subcommands (`hangman pack build`): their own help page.
-    static let groups: [CommandGroup] = [PackCommand.group, CatalogCommand.group]
+    static let groups: [CommandGroup] = [PackCommand.group, CatalogCommand.group, AccountCommand.group]
 
     /// The top-level help's list: each command and group with the first clause of its overview.
     static var topLevelSummaries: [(String, String)] {

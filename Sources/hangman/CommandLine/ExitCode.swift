@@ -59,6 +59,9 @@ extension CommandFailure {
             case .wrongState: self = .invalid(error.message)
             case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
             case .storage: self.init(code: .ioError, message: error.message)
+            case .unavailable: self.init(code: .storeRefused, message: error.message)
+            case .unauthorized: self.init(code: .notEntitled, message: error.message)
+            case .untrusted: self = .invalid(error.message)
             }
         case let error as DeviceError:
             switch error.kind {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PackServiceClient
 import Store
 import WordPacks
 
@@ -8,7 +9,12 @@ struct StoreContext {
     static let options: [CommandSpec.Option] = [
         .init(names: ["--home"], value: "DIR", help: "State directory (default: $HANGMAN_HOME, else $XDG_DATA_HOME/hangman, else ~/.local/share/hangman)."),
         packsOption,
+        serviceOption,
     ]
+
+    /// `--service URL`: a pack server instead of the embedded sandbox store.
+    static let serviceOption = CommandSpec.Option(
+        names: ["--service"], value: "URL", help: "A pack server ('hangman serve') instead of the embedded store (default: $HANGMAN_SERVICE; needs 'hangman account create').")
 
     /// `--packs DIR`, alone for the commands that need no state directory.
     static let packsOption = CommandSpec.Option(
@@ -28,8 +34,10 @@ struct StoreContext {
     /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
     /// crash left unfinished (reported on standard error).
     static func open(_ arguments: ParsedArguments, context: CommandContext) async throws -> StoreContext {
-        let environment = context.environment
-        let home = arguments.value("--home") ?? nonEmpty(environment["HANGMAN_HOME"]) ?? defaultHome(environment)
+        let home = home(arguments, context: context)
+        if let url = serviceURL(arguments, context: context) {
+            return try await openRemote(url, home: home, context: context)
+        }
         let packs = try packsFolder(arguments, context: context)
         let catalog: Catalog
         do {
@@ -43,6 +51,33 @@ struct StoreContext {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
         }
         return StoreContext(home: home, packs: packs, service: service, catalog: catalog)
+    }
+
+    /// A pack server's store, through the account made on it with `hangman account create`.
+    private static func openRemote(_ url: String, home: String, context: CommandContext) async throws -> StoreContext {
+        let folder = home + "/account"
+        guard let credentials = try ServiceCredentials.load(folder: folder) else {
+            throw CommandFailure(code: .notEntitled, message: "no account on \(url) in \(home): run 'hangman account create --service \(url)'")
+        }
+        guard credentials.service == ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil).service else {
+            throw CommandFailure.usage("the account in \(home) is on \(credentials.service), not \(url): use another --home, or that service")
+        }
+        let service = HTTPPackService(credentials: credentials, statePath: folder + "/service-catalog-version", clock: context.clock)
+        let catalog = try await service.fetchCatalog()
+        for transaction in try await service.recoverUnfinished() {
+            context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
+        }
+        return StoreContext(home: home, packs: "", service: service, catalog: catalog)
+    }
+
+    /// The state directory: `--home`, else `HANGMAN_HOME`, else under `XDG_DATA_HOME` or `HOME`.
+    static func home(_ arguments: ParsedArguments, context: CommandContext) -> String {
+        arguments.value("--home") ?? nonEmpty(context.environment["HANGMAN_HOME"]) ?? defaultHome(context.environment)
+    }
+
+    /// `--service`, else `HANGMAN_SERVICE`, else none (the embedded store).
+    static func serviceURL(_ arguments: ParsedArguments, context: CommandContext) -> String? {
+        arguments.value("--service") ?? nonEmpty(context.environment["HANGMAN_SERVICE"])
     }
 
     /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`.

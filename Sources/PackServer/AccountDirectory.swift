@@ -1,0 +1,94 @@
+import PackServiceWire
+import Signing
+import SQLite
+
+/// The server's accounts: an id, and the SHA-256 of the account's bearer token (the token itself
+/// is shown once, at creation, and never stored).
+///
+/// A token is `hp1.<account id>.<secret>`: the id finds the row, then the secret's hash is
+/// compared in constant time.
+final class AccountDirectory: @unchecked Sendable {
+    private let path: String
+
+    init(path: String) throws(StoreError) {
+        self.path = path
+        _ = try open()
+    }
+
+    private static let migrator: Migrator = {
+        var migrator = Migrator()
+        migrator.register("1-accounts", sql: """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY CHECK (length(id) = 16),
+                token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
+                created_date INTEGER NOT NULL
+            );
+            """)
+        return migrator
+    }()
+
+    /// A connection per call: the server's threads never share one.
+    private func open() throws(StoreError) -> Database {
+        do {
+            let db = try Database(path: path)
+            _ = try Self.migrator.migrate(db)
+            return db
+        } catch {
+            throw StoreError(.storage, "cannot open the accounts database \(path): \(error)")
+        }
+    }
+
+    /// A new account, with its token.
+    func create(now: Int64) throws(StoreError) -> NewAccount {
+        var random = SystemRandomNumberGenerator()
+        let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let secretText = Base64URL.encode(secret)
+        let db = try open()
+        for _ in 0..<8 {
+            let id = String(random.next(), radix: 16).leftPadded(to: 16)
+            do {
+                try db.execute(
+                    "INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                    .text(id), .text(SHA256.hash(Array(secretText.utf8)).hex), .integer(now))
+                if db.changes == 1 { return NewAccount(accountID: id, token: "hp1.\(id).\(secretText)") }
+            } catch {
+                throw StoreError(.storage, "cannot record the new account: \(error)")
+            }
+        }
+        throw StoreError(.storage, "cannot find a free account id")
+    }
+
+    /// The account a bearer token belongs to, or `nil`.
+    func account(forToken token: String) -> String? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16, parts[2].utf8.count <= 64 else { return nil }
+        let id = String(parts[1])
+        guard let db = try? open(), let stored = try? db.string("SELECT token_sha256 FROM accounts WHERE id = ?", .text(id)) else { return nil }
+        let presented = SHA256.hash(Array(parts[2].utf8)).hex
+        return Self.constantTimeEqual(Array(stored.utf8), Array(presented.utf8)) ? id : nil
+    }
+
+    /// Compares without stopping at the first difference, so timing tells nothing.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}
+
+/// Base64 with the URL alphabet and no padding, for tokens.
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        var text = Base64.encode(bytes)
+        text = String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+        while text.hasSuffix("=") { text.removeLast() }
+        return text
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,284 @@
+import FoundationEssentials
+import HTTPServer
+import PackServiceWire
+import Signing
+import Store
+import SystemCalls
+
+/// Where a pack server keeps its state, and how it behaves.
+public struct PackServerConfiguration: Sendable {
+    /// The accounts, their ledgers and the signing key (0600).
+    public var dataFolder: String
+    /// `Catalog.plist` and the pack archives.
+    public var packsFolder: String
+    /// The receipts it signs, and the only ones it calls valid.
+    public var environment: ReceiptEnvironment
+    /// StoreKit Testing's switches and actions over HTTP (`/v1/test/...`).
+    public var testControls: Bool
+    /// How long a signed catalog may be trusted.
+    public var catalogLifetime: Int64 = 24 * 3_600_000
+    public var clock: Clock = .system
+    /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`).
+    public var crash: @Sendable (CrashPoint) -> Void = { _ in }
+
+    public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
+        self.dataFolder = dataFolder
+        self.packsFolder = packsFolder
+        self.environment = environment
+        self.testControls = testControls
+    }
+}
+
+/// Why a pack server could not start.
+public struct PackServerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// The pack service over HTTP: the authority. It keeps the packs, the accounts, their ledgers
+/// and the signing key; a player holds a bearer token. Every answer a client acts on (the
+/// catalog, the account's statement, receipts) is signed with the service's key.
+///
+/// The JSON API lives under `/v1/` (see the README); `POST /verifyReceipt` answers as Apple's did.
+public final class PackServer: Sendable {
+    public let catalog: Catalog
+    public let configuration: PackServerConfiguration
+    let key: SigningKey
+    let accounts: AccountDirectory
+
+    /// The key every signed answer is checked against.
+    public var publicKey: SigningPublicKey { key.publicKey }
+
+    public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
+        self.configuration = configuration
+        do {
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)")
+        }
+        do {
+            catalog = try Catalog.load(folder: configuration.packsFolder)
+        } catch {
+            throw PackServerError(message: "the catalog in \(configuration.packsFolder) is not valid:\n" + error.problems.joined(separator: "\n"))
+        }
+        do {
+            key = try ServiceKey.loadOrCreate(at: configuration.dataFolder + "/" + EmbeddedPackService.keyName)
+            accounts = try AccountDirectory(path: configuration.dataFolder + "/accounts.sqlite")
+        } catch {
+            throw PackServerError(message: error.message)
+        }
+    }
+
+    /// Answers one request.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        do {
+            return try route(request, parts)
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    private func route(_ request: HTTPRequest, _ parts: [String]) throws(StoreError) -> HTTPResponse {
+        let method = request.method == "HEAD" ? "GET" : request.method
+        switch (method, parts) {
+        case ("POST", ["verifyReceipt"]):
+            return verifyReceipt(request)
+        case ("GET", ["v1", "health"]):
+            return .json(200, Array(#"{"status":"ok"}"#.utf8))
+        case ("GET", ["v1", "service-key"]):
+            return .json(200, Wire.encode(ServiceKeyDocument(
+                publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
+        case ("GET", ["v1", "catalog"]):
+            let now = configuration.clock.now()
+            let document = CatalogDocument(catalog: catalog, issued: now, expires: now + configuration.catalogLifetime)
+            return .json(200, Wire.encode(SignedDocument(signing: document, with: key)))
+        case ("POST", ["v1", "accounts"]):
+            return .json(201, Wire.encode(try accounts.create(now: configuration.clock.now())))
+        default:
+            break
+        }
+        guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
+        let account = try authenticate(request)
+        let service = try store(for: account)
+        switch (method, parts) {
+        case ("GET", ["v1", "account"]):
+            let statement = AccountStatement(
+                accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now())
+            return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
+        case ("GET", ["v1", "transactions"]):
+            return .json(200, Wire.encode(try service.transactions()))
+        case ("GET", ["v1", "entitlements"]):
+            return .json(200, Wire.encode(try service.entitlements()))
+        case ("GET", ["v1", "hints"]):
+            return .json(200, Wire.encode(HintBalance(hints: try service.hintBalance())))
+        case ("POST", ["v1", "hints", "spend"]):
+            let spend = try Wire.decode(HintSpendRequest.self, from: request.body)
+            return .json(200, Wire.encode(try service.spendHint(idempotencyKey: spend.key)))
+        case ("POST", ["v1", "purchases"]):
+            guard let requestKey = request.header(Wire.idempotencyHeader) else {
+                throw StoreError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
+            }
+            let purchase = try Wire.decode(PurchaseRequest.self, from: request.body)
+            return .json(200, Wire.encode(try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey)))
+        case ("POST", ["v1", "restore"]):
+            return .json(200, Wire.encode(try service.restore()))
+        case ("POST", ["v1", "recover"]):
+            return .json(200, Wire.encode(try service.recoverUnfinished()))
+        case ("GET", ["v1", "receipt"]):
+            let receipt = try service.receipt()
+            return .json(200, Wire.encode(ReceiptData(receipt.bytes, payload: receipt.payload)))
+        default:
+            break
+        }
+        if method == "GET", parts.count == 4, parts[1] == "packs", parts[3] == "archive" {
+            return try archive(request, productID: parts[2], service: service)
+        }
+        if parts.count >= 3, parts[1] == "test" {
+            guard configuration.testControls else {
+                throw StoreError(.unknownProduct, "test controls are off on this server (start it with --test-controls)")
+            }
+            return try testControl(method, parts, request, service)
+        }
+        throw StoreError(.unknownProduct, "no such resource: \(request.method) \(request.path)")
+    }
+
+    private func testControl(_ method: String, _ parts: [String], _ request: HTTPRequest, _ service: EmbeddedPackService) throws(StoreError) -> HTTPResponse {
+        if method == "POST", parts.count == 5, parts[2] == "transactions" {
+            guard let id = TransactionID(rawValue: parts[3]) else { throw StoreError(.invalidRequest, "'\(parts[3])' is not a transaction id") }
+            switch parts[4] {
+            case "approve": return .json(200, Wire.encode(try service.approve(id)))
+            case "decline": return .json(200, Wire.encode(try service.decline(id)))
+            case "resolve": return .json(200, Wire.encode(try service.resolve(id)))
+            case "refund":
+                let refund = try service.refund(id)
+                return .json(200, Wire.encode(RefundResult(transaction: refund.transaction, hintsTakenBack: refund.hintsTakenBack)))
+            default: throw StoreError(.invalidRequest, "unknown test action '\(parts[4])'")
+            }
+        }
+        switch (method, parts) {
+        case ("GET", ["v1", "test", "controls"]):
+            return .json(200, Wire.encode(try service.controls()))
+        case ("PUT", ["v1", "test", "controls"]):
+            try service.setControls(try Wire.decode(StoreControls.self, from: request.body))
+            return .json(200, Wire.encode(try service.controls()))
+        case ("POST", ["v1", "test", "clear"]):
+            try service.clear()
+            return HTTPResponse(status: 204)
+        case ("POST", ["v1", "test", "reset"]):
+            try service.reset()
+            return HTTPResponse(status: 204)
+        default:
+            throw StoreError(.unknownProduct, "no such test control: \(request.method) \(request.path)")
+        }
+    }
+
+    /// The account a request's bearer token belongs to.
+    private func authenticate(_ request: HTTPRequest) throws(StoreError) -> String {
+        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else {
+            throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
+        }
+        guard let account = accounts.account(forToken: String(header.dropFirst("Bearer ".count))) else {
+            throw StoreError(.unauthorized, "the token is not known to this service")
+        }
+        return account
+    }
+
+    /// The account's ledger, opened for this request (a connection per request: the server's
+    /// threads never share one).
+    private func store(for account: String) throws(StoreError) -> EmbeddedPackService {
+        try EmbeddedPackService(
+            catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: configuration.dataFolder + "/accounts/" + account,
+            clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
+    }
+
+    /// `GET /v1/packs/{id}/archive`: the archive of a base pack or of a pack the account owns,
+    /// whole or a `Range` of it, with the recorded digest as its `ETag`.
+    private func archive(_ request: HTTPRequest, productID text: String, service: EmbeddedPackService) throws(StoreError) -> HTTPResponse {
+        guard let id = ProductID(rawValue: text) else { throw StoreError(.invalidRequest, "'\(text)' is not a product identifier") }
+        let file: String
+        let digest: String
+        if let base = catalog.basePack(id) {
+            (file, digest) = (base.file, base.sha256)
+        } else if let product = catalog.product(id), case .nonConsumable(let pack) = product.kind {
+            guard try service.entitlements().contains(where: { $0.productID == id && $0.isActive }) else {
+                throw StoreError(.notEntitled, "\(id) is not owned by this account: buy it first")
+            }
+            (file, digest) = (pack, product.packSHA256 ?? "")
+        } else {
+            throw StoreError(.unknownProduct, "no pack '\(id)' in the catalog")
+        }
+        let opened: (descriptor: Int32, size: Int)
+        do {
+            opened = try FileSystem.openRegularFile(atPath: configuration.packsFolder + "/" + file)
+        } catch {
+            throw StoreError(.storage, "the archive of \(id) cannot be read on the server: \(error)")
+        }
+        let size = UInt64(opened.size)
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/octet-stream"), ("Accept-Ranges", "bytes"), ("ETag", "\"\(digest)\""),
+        ]
+        let ifRange = request.header("If-Range")
+        guard let range = request.header("Range"), ifRange == nil || ifRange == "\"\(digest)\"" else {
+            return HTTPResponse(status: 200, headers: headers, body: .file(descriptor: opened.descriptor, offset: 0, length: size))
+        }
+        guard let (start, end) = ByteRange.parse(range, size: size) else {
+            FileSystem.close(descriptor: opened.descriptor)
+            return HTTPResponse(status: 416, headers: [("Content-Range", "bytes */\(size)")], body: .bytes([]))
+        }
+        headers.append(("Content-Range", "bytes \(start)-\(end)/\(size)"))
+        return HTTPResponse(status: 206, headers: headers, body: .file(descriptor: opened.descriptor, offset: start, length: end - start + 1))
+    }
+
+    /// `POST /verifyReceipt`, as Apple's: the environment first, then the signature and contents.
+    private func verifyReceipt(_ request: HTTPRequest) -> HTTPResponse {
+        let environment = configuration.environment
+        guard let body = try? Wire.decode(ReceiptData.self, from: request.body), let bytes = Base64.decode(body.receiptData) else {
+            return .json(200, Wire.encode(VerifyReceiptResponse(
+                status: ReceiptVerification.Status.malformed.rawValue, environment: environment,
+                message: "the body must be {\"receipt-data\": \"<base64>\"}", receipt: nil)))
+        }
+        let result = ReceiptSigner(key: key, catalog: catalog, environment: environment).verify(bytes)
+        return .json(200, Wire.encode(VerifyReceiptResponse(
+            status: result.status.rawValue, environment: environment, message: result.message, receipt: result.payload)))
+    }
+
+    /// A failure as JSON, with the status its kind deserves.
+    static func failure(_ error: StoreError) -> HTTPResponse {
+        let status: Int =
+            switch error.kind {
+            case .unknownProduct, .unknownTransaction: 404
+            case .invalidRequest: 400
+            case .wrongState: 409
+            case .notEnoughHints: 402
+            case .notEntitled: 403
+            case .unauthorized: 401
+            case .storage: 500
+            case .unavailable: 503
+            case .untrusted: 502
+            }
+        var response = HTTPResponse.json(status, Wire.encode(ErrorBody(error)))
+        if status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
+        return response
+    }
+}
+
+/// A `Range: bytes=...` header with one range, resolved against a size.
+enum ByteRange {
+    /// The first and last byte, or `nil` when the header is not one satisfiable range.
+    static func parse(_ header: String, size: UInt64) -> (UInt64, UInt64)? {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let spec = header.dropFirst("bytes=".count)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        let first = spec[..<dash], last = spec[spec.index(after: dash)...]
+        if first.isEmpty {
+            guard let suffix = UInt64(last), suffix > 0 else { return nil }
+            return (size - min(suffix, size), size - 1)
+        }
+        guard let start = UInt64(first), start < size else { return nil }
+        if last.isEmpty { return (start, size - 1) }
+        guard let end = UInt64(last), end >= start else { return nil }
+        return (start, min(end, size - 1))
+    }
+}

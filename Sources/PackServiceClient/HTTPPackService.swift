@@ -1,0 +1,267 @@
+import FoundationEssentials
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PackServiceWire
+import Signing
+import SystemCalls
+
+/// The pack service over HTTP: the same `PackService` the game uses in-process, spoken to a
+/// `hangman serve` with a bearer token.
+///
+/// It trusts what arrives signed by the key pinned when the account was made: the catalog (and
+/// never one older than the newest it has seen, nor an expired one) and the account's
+/// entitlements. A request that failed in transit is sent again with the same idempotency key,
+/// so a purchase is charged once.
+///
+/// ```swift
+/// let service = HTTPPackService(credentials: credentials)
+/// let catalog = try await service.fetchCatalog()
+/// ```
+public final class HTTPPackService: PackService, StoreTestControls, @unchecked Sendable {
+    public let credentials: ServiceCredentials
+    private let session: URLSession
+    private let clock: Clock
+    /// Tries per request when the connection fails (not when the service answers).
+    private let attempts: Int
+    /// Where the highest catalog version seen is kept, so that a rollback is refused later too.
+    private let statePath: String?
+
+    public init(credentials: ServiceCredentials, statePath: String? = nil, clock: Clock = .system, attempts: Int = 4) {
+        self.credentials = credentials
+        self.statePath = statePath
+        self.clock = clock
+        self.attempts = max(1, attempts)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        session = URLSession(configuration: configuration)
+    }
+
+    // MARK: - Catalog
+
+    public func fetchCatalog() async throws(StoreError) -> Catalog {
+        let signed = try await get(SignedDocument.self, "/v1/catalog", authenticated: false)
+        let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
+        let now = clock.now()
+        guard document.expires > now else {
+            throw StoreError(.untrusted, "the service's catalog expired at \(document.expires) (it is \(now)): refusing a frozen catalog")
+        }
+        let floor = seenCatalogVersion()
+        guard document.catalog.catalogVersion >= floor else {
+            throw StoreError(
+                .untrusted, "the service offered catalog version \(document.catalog.catalogVersion), older than version \(floor) already seen: refusing a rollback")
+        }
+        if document.catalog.catalogVersion > floor { recordCatalogVersion(document.catalog.catalogVersion) }
+        return document.catalog
+    }
+
+    // MARK: - Purchases and the account
+
+    public func recoverUnfinished() async throws(StoreError) -> [StoreTransaction] {
+        try await send([StoreTransaction].self, "POST", "/v1/recover")
+    }
+
+    public func buy(_ product: ProductID, quantity: Int) async throws(StoreError) -> PurchaseOutcome {
+        let key = Self.newKey()
+        return try await send(
+            PurchaseOutcome.self, "POST", "/v1/purchases", body: Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
+    }
+
+    public func restore() async throws(StoreError) -> [Entitlement] {
+        try await send([Entitlement].self, "POST", "/v1/restore")
+    }
+
+    public func transactions() async throws(StoreError) -> [StoreTransaction] {
+        try await get([StoreTransaction].self, "/v1/transactions")
+    }
+
+    /// From the account's signed statement: what unlocks packs is never taken unsigned.
+    public func entitlements() async throws(StoreError) -> [Entitlement] {
+        try await statement().entitlements
+    }
+
+    /// The account's statement, checked against the pinned key.
+    public func statement() async throws(StoreError) -> AccountStatement {
+        let signed = try await get(SignedDocument.self, "/v1/account")
+        let statement = try signed.open(AccountStatement.self, trusting: credentials.publicKey)
+        guard statement.accountID == credentials.accountID else {
+            throw StoreError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
+        }
+        return statement
+    }
+
+    public func hintBalance() async throws(StoreError) -> Int {
+        try await get(HintBalance.self, "/v1/hints").hints
+    }
+
+    public func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend {
+        try await send(HintSpend.self, "POST", "/v1/hints/spend", body: Wire.encode(HintSpendRequest(key: idempotencyKey)))
+    }
+
+    public func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8] {
+        let (_, bytes) = try await exchange("GET", "/v1/packs/\(product.rawValue)/archive", body: nil, idempotencyKey: nil, authenticated: true)
+        return bytes
+    }
+
+    public func receipt() async throws(StoreError) -> Receipt {
+        let data = try await get(ReceiptData.self, "/v1/receipt")
+        guard let bytes = Base64.decode(data.receiptData), let payload = data.receipt else {
+            throw StoreError(.unavailable, "the service's receipt is malformed")
+        }
+        return Receipt(bytes: bytes, payload: payload)
+    }
+
+    public func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification {
+        do {
+            let answer = try await send(VerifyReceiptResponse.self, "POST", "/verifyReceipt", body: Wire.encode(ReceiptData(bytes)), authenticated: false)
+            let status = ReceiptVerification.Status(rawValue: answer.status) ?? .malformed
+            return ReceiptVerification(status: status, message: answer.message, payload: answer.receipt)
+        } catch {
+            return ReceiptVerification(status: .malformed, message: "the service could not check the receipt: \(error.message)")
+        }
+    }
+
+    // MARK: - Test controls
+
+    public func controls() async throws(StoreError) -> StoreControls {
+        try await get(StoreControls.self, "/v1/test/controls")
+    }
+
+    public func setControls(_ controls: StoreControls) async throws(StoreError) {
+        _ = try await send(StoreControls.self, "PUT", "/v1/test/controls", body: Wire.encode(controls))
+    }
+
+    public func approve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
+        try await send(StoreTransaction.self, "POST", "/v1/test/transactions/\(id)/approve")
+    }
+
+    public func decline(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
+        try await send(StoreTransaction.self, "POST", "/v1/test/transactions/\(id)/decline")
+    }
+
+    public func resolve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
+        try await send(StoreTransaction.self, "POST", "/v1/test/transactions/\(id)/resolve")
+    }
+
+    public func refund(_ id: TransactionID) async throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
+        let result = try await send(RefundResult.self, "POST", "/v1/test/transactions/\(id)/refund")
+        return (result.transaction, result.hintsTakenBack)
+    }
+
+    public func clear() async throws(StoreError) {
+        _ = try await exchange("POST", "/v1/test/clear", body: nil, idempotencyKey: nil, authenticated: true)
+    }
+
+    public func reset() async throws(StoreError) {
+        _ = try await exchange("POST", "/v1/test/reset", body: nil, idempotencyKey: nil, authenticated: true)
+    }
+
+    // MARK: - Accounts
+
+    /// Makes an account on the service at `url`, pinning the service's key as it is now.
+    public static func createAccount(at url: String) async throws(StoreError) -> ServiceCredentials {
+        let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil))
+        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
+        guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
+            throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
+        }
+        let account = try await unauthenticated.send(NewAccount.self, "POST", "/v1/accounts", authenticated: false)
+        return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
+    }
+
+    // MARK: - Transport
+
+    private func get<T: Decodable>(_ type: T.Type, _ path: String, authenticated: Bool = true) async throws(StoreError) -> T {
+        try await send(type, "GET", path, authenticated: authenticated)
+    }
+
+    private func send<T: Decodable>(
+        _ type: T.Type, _ method: String, _ path: String, body: [UInt8]? = nil, idempotencyKey: String? = nil, authenticated: Bool = true
+    ) async throws(StoreError) -> T {
+        let (_, bytes) = try await exchange(method, path, body: body, idempotencyKey: idempotencyKey, authenticated: authenticated)
+        do {
+            return try Wire.decode(type, from: bytes)
+        } catch {
+            throw StoreError(.unavailable, "the service's answer to \(method) \(path) is not what this client expects: \(error.message)")
+        }
+    }
+
+    /// One request, sent again (same body, same idempotency key) while the connection fails.
+    private func exchange(
+        _ method: String, _ path: String, body: [UInt8]?, idempotencyKey: String?, authenticated: Bool
+    ) async throws(StoreError) -> (Int, [UInt8]) {
+        guard let url = URL(string: credentials.service + path) else {
+            throw StoreError(.invalidRequest, "'\(credentials.service)' is not a service URL (like http://127.0.0.1:8080)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if authenticated { request.setValue("Bearer \(credentials.token)", forHTTPHeaderField: "Authorization") }
+        if let idempotencyKey { request.setValue(idempotencyKey, forHTTPHeaderField: Wire.idempotencyHeader) }
+        if let body {
+            request.httpBody = Data(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        var lastFailure = ""
+        for attempt in 0..<attempts {
+            if attempt > 0 { CurrentProcess.sleep(milliseconds: 100 << attempt) }
+            let data: Data
+            let response: URLResponse
+            do {
+                (data, response) = try await session.data(for: request)
+            } catch {
+                lastFailure = "\(error)"
+                continue
+            }
+            guard let http = response as? HTTPURLResponse else { continue }
+            let bytes = [UInt8](data)
+            if (200..<300).contains(http.statusCode) { return (http.statusCode, bytes) }
+            if let failure = try? Wire.decode(ErrorBody.self, from: bytes) {
+                throw StoreError(failure.error, failure.message)
+            }
+            if http.statusCode >= 500 {
+                lastFailure = "HTTP \(http.statusCode)"
+                continue
+            }
+            throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(http.statusCode)")
+        }
+        throw StoreError(.unavailable, "the service at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
+    }
+
+    private static func newKey() -> String {
+        var random = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(random.next(), radix: 16) }.joined(separator: "-")
+    }
+
+    private func seenCatalogVersion() -> Int {
+        guard let statePath, let bytes = try? FileSystem.readFile(atPath: statePath, limit: 4096),
+            let text = String(validating: bytes, as: UTF8.self), let version = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return 0 }
+        return version
+    }
+
+    private func recordCatalogVersion(_ version: Int) {
+        guard let statePath else { return }
+        try? FileSystem.writeAtomically(Array("\(version)\n".utf8), toPath: statePath, permissions: 0o600)
+    }
+}
+
+/// What a client keeps of its account on a service: where, who, the token, and the pinned key.
+public struct ServiceCredentials: Sendable, Equatable {
+    public var service: String
+    public var accountID: String
+    public var token: String
+    /// The service's key, pinned when the account was made.
+    public var publicKey: SigningPublicKey
+
+    public init(service: String, accountID: String, token: String, publicKey: SigningPublicKey?) {
+        self.service = service.hasSuffix("/") ? String(service.dropLast()) : service
+        self.accountID = accountID
+        self.token = token
+        self.publicKey = publicKey ?? SigningPublicKey.placeholder
+    }
+}
+
+extension SigningPublicKey {
+    /// A key nothing verifies against, for the one request made before a key is pinned.
+    static let placeholder: SigningPublicKey = SigningPublicKey(bytes: [UInt8](repeating: 0, count: 32)) ?? SigningKey.generate().publicKey
+}

@@ -1,0 +1,53 @@
+import FoundationEssentials
+import PackServiceWire
+import Signing
+import SystemCalls
+
+/// The account's files under the home: `service.json` (where, who, the pinned key) and
+/// `service-token` (the bearer token, mode 0600). Only a hash of the token is on the server.
+extension ServiceCredentials {
+    public static let descriptionFile = "service.json"
+    public static let tokenFile = "service-token"
+
+    private struct Description: Codable {
+        var service: String
+        var accountID: String
+        var publicKey: String
+        var keyID: String
+    }
+
+    /// The credentials kept in `folder`, or `nil` when no account was made there.
+    public static func load(folder: String) throws(StoreError) -> ServiceCredentials? {
+        let descriptionPath = folder + "/" + descriptionFile
+        guard FileSystem.exists(atPath: descriptionPath) else { return nil }
+        do {
+            let description = try Wire.decode(Description.self, from: try FileSystem.readFile(atPath: descriptionPath, limit: 64 << 10))
+            let tokenBytes = try FileSystem.readFile(atPath: folder + "/" + tokenFile, limit: 4096)
+            guard let keyBytes = Base64.decode(description.publicKey), let key = SigningPublicKey(bytes: keyBytes), key.keyID == description.keyID,
+                let token = String(validating: tokenBytes, as: UTF8.self)?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
+            else {
+                throw StoreError(.storage, "the account files in \(folder) are damaged: make a new account with 'hangman account create --service URL'")
+            }
+            return ServiceCredentials(service: description.service, accountID: description.accountID, token: token, publicKey: key)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.storage, "cannot read the account files in \(folder): \(error)")
+        }
+    }
+
+    /// Writes the credentials into `folder`: the token 0600, created new (an existing account is
+    /// never overwritten).
+    public func save(folder: String) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createNew(atPath: folder + "/" + Self.tokenFile, containing: Array((token + "\n").utf8), permissions: 0o600)
+            let description = Description(service: service, accountID: accountID, publicKey: Base64.encode(publicKey.bytes), keyID: publicKey.keyID)
+            try FileSystem.writeAtomically(Wire.encode(description), toPath: folder + "/" + Self.descriptionFile, permissions: 0o600)
+        } catch Errno.fileExists {
+            throw StoreError(.wrongState, "this home already has an account (\(folder)/\(Self.tokenFile)): use another --home")
+        } catch {
+            throw StoreError(.storage, "cannot write the account files in \(folder): \(error)")
+        }
+    }
+}

@@ -1,0 +1,189 @@
+import FoundationEssentials
+@_exported import PackServiceAPI
+import Signing
+
+/// The JSON the pack service and its clients exchange under `/v1/`: one definition for both
+/// sides. Values the client acts on travel signed (`SignedDocument`).
+public enum Wire {
+    /// Sorted keys: the same value always gives the same bytes.
+    public static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(value))) ?? Array("{}".utf8)
+    }
+
+    /// Decodes `bytes`, or says what is wrong with them.
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(StoreError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch {
+            throw StoreError(.invalidRequest, "not a valid \(T.self) document: \(error)")
+        }
+    }
+
+    /// The header that carries a request's idempotency key.
+    public static let idempotencyHeader = "Idempotency-Key"
+}
+
+/// A document signed with the service's Ed25519 key: the exact JSON bytes signed, and the
+/// signature over them.
+public struct SignedDocument: Codable, Sendable, Equatable {
+    /// Base64 of the signed JSON.
+    public var payload: String
+    /// Base64 of the 64-byte Ed25519 signature.
+    public var signature: String
+    public var keyID: String
+
+    /// Signs `value`'s JSON with `key`.
+    public init(signing value: some Encodable, with key: SigningKey) {
+        let bytes = Wire.encode(value)
+        payload = Base64.encode(bytes)
+        signature = Base64.encode(key.sign(bytes))
+        keyID = key.publicKey.keyID
+    }
+
+    /// The value, once the signature is found to be `key`'s; otherwise `untrusted`.
+    public func open<T: Decodable>(_ type: T.Type, trusting key: SigningPublicKey) throws(StoreError) -> T {
+        guard let bytes = Base64.decode(payload), let signature = Base64.decode(signature), signature.count == 64 else {
+            throw StoreError(.untrusted, "the service's signed document is malformed")
+        }
+        guard key.isValidSignature(signature, for: bytes) else {
+            throw StoreError(.untrusted, "the service's answer is not signed by its pinned key \(key.keyID) (signed by \(keyID)): refusing it")
+        }
+        return try Wire.decode(type, from: bytes)
+    }
+}
+
+/// `GET /v1/catalog`, signed: the catalog, when it was issued and until when it may be trusted.
+public struct CatalogDocument: Codable, Sendable, Equatable {
+    public var catalog: Catalog
+    /// Milliseconds since 1970.
+    public var issued: Int64
+    /// After this, a client refuses the document (a frozen catalog is an attack).
+    public var expires: Int64
+
+    public init(catalog: Catalog, issued: Int64, expires: Int64) {
+        self.catalog = catalog
+        self.issued = issued
+        self.expires = expires
+    }
+}
+
+/// `GET /v1/account`, signed: what the account owns and holds, as of `issued`.
+public struct AccountStatement: Codable, Sendable, Equatable {
+    public var accountID: String
+    public var hintBalance: Int
+    public var entitlements: [Entitlement]
+    public var issued: Int64
+
+    public init(accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64) {
+        self.accountID = accountID
+        self.hintBalance = hintBalance
+        self.entitlements = entitlements
+        self.issued = issued
+    }
+}
+
+/// `GET /v1/service-key`: the key a client pins when it creates its account.
+public struct ServiceKeyDocument: Codable, Sendable, Equatable {
+    /// Base64 of the 32-byte Ed25519 public key.
+    public var publicKey: String
+    public var keyID: String
+    public var environment: ReceiptEnvironment
+
+    public init(publicKey: String, keyID: String, environment: ReceiptEnvironment) {
+        self.publicKey = publicKey
+        self.keyID = keyID
+        self.environment = environment
+    }
+}
+
+/// `POST /v1/accounts`: a new account and its bearer token (shown once; the service keeps a hash).
+public struct NewAccount: Codable, Sendable, Equatable {
+    public var accountID: String
+    public var token: String
+
+    public init(accountID: String, token: String) {
+        self.accountID = accountID
+        self.token = token
+    }
+}
+
+/// `POST /v1/purchases`.
+public struct PurchaseRequest: Codable, Sendable, Equatable {
+    public var productID: ProductID
+    public var quantity: Int
+
+    public init(productID: ProductID, quantity: Int) {
+        self.productID = productID
+        self.quantity = quantity
+    }
+}
+
+/// `POST /v1/hints/spend`.
+public struct HintSpendRequest: Codable, Sendable, Equatable {
+    public var key: String
+
+    public init(key: String) { self.key = key }
+}
+
+/// `GET /v1/hints`.
+public struct HintBalance: Codable, Sendable, Equatable {
+    public var hints: Int
+
+    public init(hints: Int) { self.hints = hints }
+}
+
+/// `POST /v1/test/refunds/{id}`'s answer.
+public struct RefundResult: Codable, Sendable, Equatable {
+    public var transaction: StoreTransaction
+    public var hintsTakenBack: Int
+
+    public init(transaction: StoreTransaction, hintsTakenBack: Int) {
+        self.transaction = transaction
+        self.hintsTakenBack = hintsTakenBack
+    }
+}
+
+/// Any failure: the store's error kind and its message.
+public struct ErrorBody: Codable, Sendable, Equatable {
+    public var error: StoreError.Kind
+    public var message: String
+
+    public init(_ error: StoreError) {
+        self.error = error.kind
+        message = error.message
+    }
+}
+
+/// `GET /v1/receipt`, and the body of `POST /verifyReceipt`, as Apple's verifyReceipt takes it.
+public struct ReceiptData: Codable, Sendable, Equatable {
+    public var receiptData: String
+    /// What the receipt says (in `GET /v1/receipt`'s answer only; the signed bytes are the receipt).
+    public var receipt: ReceiptPayload?
+
+    enum CodingKeys: String, CodingKey {
+        case receiptData = "receipt-data"
+        case receipt
+    }
+
+    public init(_ bytes: [UInt8], payload: ReceiptPayload? = nil) {
+        receiptData = Base64.encode(bytes)
+        receipt = payload
+    }
+}
+
+/// `POST /verifyReceipt`'s answer: `status` 0, 21002, 21003, 21007 or 21008.
+public struct VerifyReceiptResponse: Codable, Sendable, Equatable {
+    public var status: Int
+    public var environment: ReceiptEnvironment
+    public var message: String
+    public var receipt: ReceiptPayload?
+
+    public init(status: Int, environment: ReceiptEnvironment, message: String, receipt: ReceiptPayload?) {
+        self.status = status
+        self.environment = environment
+        self.message = message
+        self.receipt = receipt
+    }
+}

@@ -1,0 +1,15 @@
+/// `hangman account`: the player's account on a pack server.
+enum AccountCommand {
+    static let spec = CommandSpec(
+        name: "hangman account",
+        overview: "Make, show and use an account on a pack server ('hangman serve').",
+        usage: ["hangman account <subcommand> [options]"],
+        subcommands: Hangman.subcommands(of: "account"),
+        discussion: """
+            The account's token is kept under the home (account/service-token, mode 0600) with the
+            service's public key, pinned when the account is made: an answer signed by another key
+            is refused. Point every command at the server with --service URL or HANGMAN_SERVICE.
+            """)
+
+    static let group = CommandGroup(name: "account", spec: spec)
+}

@@ -1,0 +1,102 @@
+import HTTPServer
+import PackServer
+import PackServiceAPI
+import SystemCalls
+
+/// `hangman serve`
+enum ServeCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman serve",
+        overview: "Run the pack service over HTTP: accounts, purchases, hints, receipts and pack downloads for many players.",
+        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls]"],
+        options: [
+            .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
+            .init(names: ["--data"], value: "DIR", help: "The accounts, their ledgers and the signing key (created 0700)."),
+            StoreContext.packsOption,
+            .init(names: ["--environment"], value: "NAME", help: "production (default) or sandbox: the receipts it signs and accepts."),
+            .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
+            .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
+            .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...)."),
+        ],
+        discussion: """
+            Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
+            line per request on standard error (method, path, status, milliseconds; never a token).
+            SIGINT or SIGTERM stops it after the requests in flight (exit 0).
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        guard let data = arguments.value("--data") else { throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live") }
+        let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:8080")
+        let environment: ReceiptEnvironment
+        switch arguments.value("--environment") ?? "production" {
+        case "production": environment = .production
+        case "sandbox": environment = .sandbox
+        case let other: throw CommandFailure.usage("--environment is production or sandbox, not '\(other)'")
+        }
+        var configuration = PackServerConfiguration(
+            dataFolder: data, packsFolder: try StoreContext.packsFolder(arguments, context: context), environment: environment,
+            testControls: arguments.has("--test-controls"))
+        configuration.clock = context.clock
+        configuration.crash = context.crash
+        let server: PackServer
+        do {
+            server = try PackServer(configuration)
+        } catch {
+            throw CommandFailure.invalid(error.message)
+        }
+        var http = HTTPServerConfiguration()
+        http.host = host
+        http.port = port
+        switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
+        case (let certificate?, let key?):
+            http.tls = HTTPServerConfiguration.TLS(certificatePEM: try readText(certificate), keyPEM: try readText(key))
+        case (nil, nil):
+            break
+        default:
+            throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
+        }
+        CurrentProcess.ignoreBrokenPipes()
+        StopSignals.catchIntoFlag()
+        let log = context.errorOutput
+        let clock = ContinuousClock()
+        let listener: HTTPServer
+        do {
+            listener = try HTTPServer(http) { request in
+                let started = clock.now
+                let response = server.handle(request)
+                let elapsed = started.duration(to: clock.now)
+                let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+                log.write("\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms\n")
+                return response
+            }
+        } catch {
+            throw CommandFailure(code: .storeRefused, message: error.message)
+        }
+        context.out("listening on \(listener.url)")
+        while StopSignals.received == nil {
+            CurrentProcess.sleep(milliseconds: 50)
+        }
+        listener.stop()
+        context.error("stopped")
+        return .ok
+    }
+
+    private static func listenAddress(_ text: String) throws -> (String, UInt16) {
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), colon != text.startIndex else {
+            throw CommandFailure.usage("--listen takes HOST:PORT (like 127.0.0.1:8080, or port 0 for a free one), not '\(text)'")
+        }
+        return (String(text[..<colon]), port)
+    }
+
+    private static func readText(_ path: String) throws -> String {
+        do {
+            let bytes = try FileSystem.readFile(atPath: path, limit: 1 << 20)
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw CommandFailure.invalid("\(path) is not PEM text") }
+            return text
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw CommandFailure.missing("cannot read \(path): \(error)")
+        }
+    }
+}
