@@ -3,7 +3,7 @@
 DEB_PACKAGES := libarchive-dev libsodium-dev libsqlite3-dev libmicrohttpd-dev pkg-config
 # What the tests drive besides the build: the sqlite3 shell (to inspect the account's database)
 # and script(1) for a real terminal (util-linux, always there); tmux for playing by hand.
-TEST_PACKAGES := sqlite3 tmux
+TEST_PACKAGES := sqlite3 tmux curl openssl
 # What the benchmarks compare against: bsdtar and the sqlite3 shell.
 BENCH_PACKAGES := libarchive-tools sqlite3 time
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)

@@ -63,6 +63,7 @@ let package = Package(
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
+        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),

@@ -1,0 +1,197 @@
+import Foundation
+import HTTPServer
+import PackServer
+import PackServiceClient
+import PackServiceWire
+import Signing
+import SystemCalls
+import Testing
+import TestSupport
+
+/// A pack server on a free port, on the shipped packs, with its data in a temporary folder.
+final class RunningServer {
+    let directory: TemporaryDirectory
+    let server: PackServer
+    let http: HTTPServer
+    var url: String { http.url }
+
+    init(environment: ReceiptEnvironment = .production, catalogLifetime: Int64? = nil, tls: HTTPServerConfiguration.TLS? = nil) throws {
+        directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+            environment: environment, testControls: true)
+        if let catalogLifetime { configuration.catalogLifetime = catalogLifetime }
+        let server = try PackServer(configuration)
+        self.server = server
+        var http = HTTPServerConfiguration()
+        http.tls = tls
+        self.http = try HTTPServer(http) { server.handle($0) }
+    }
+
+    deinit { http.stop() }
+
+    /// A new account on this server, and a client for it.
+    func newClient(statePath: String? = nil) async throws -> HTTPPackService {
+        HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url), statePath: statePath)
+    }
+
+    /// `curl` with `arguments` against this server: the HTTP status and the body.
+    func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
+        let result = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "-w", "\n%{http_code}"] + arguments)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+}
+
+private let hints10 = ProductID(rawValue: "com.hangmanpacks.hints.10")!
+private let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
+private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
+
+@Suite struct PackServerTests {
+    @Test func aPlayerBuysSpendsAndDownloadsThroughTheServer() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        let catalog = try await client.fetchCatalog()
+        #expect(catalog.product(ios) != nil)
+        guard case .purchased = try await client.buy(hints10, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        #expect(try await client.hintBalance() == 10)
+        #expect(try await client.spendHint(idempotencyKey: "game-1-hint-1").balance == 9)
+        #expect(try await client.spendHint(idempotencyKey: "game-1-hint-1").wasAlreadySpent)
+        guard case .purchased = try await client.buy(ios, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        let archive = try await client.packArchive(ios)
+        #expect(SHA256.hash(archive).hex == catalog.product(ios)?.packSHA256)
+        #expect(try await client.entitlements().map(\.productID) == [ios])
+    }
+
+    @Test func twoAccountsSeeNothingOfEachOther() async throws {
+        let running = try RunningServer()
+        let alice = try await running.newClient()
+        let bob = try await running.newClient()
+        guard case .purchased(let bought) = try await alice.buy(hard, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        _ = try await alice.buy(hints10, quantity: 1)
+        #expect(try await bob.transactions().isEmpty)
+        #expect(try await bob.hintBalance() == 0)
+        await #expect(throws: StoreError.self) { try await bob.spendHint(idempotencyKey: "steal") }
+        let download = await #expect(throws: StoreError.self) { try await bob.packArchive(hard) }
+        #expect(download?.kind == .notEntitled)
+        let refund = await #expect(throws: StoreError.self) { try await bob.refund(bought.id) }
+        #expect(refund?.kind == .unknownTransaction)
+        #expect(try await alice.hintBalance() == 10)
+        #expect(try await alice.entitlements().contains { $0.productID == hard && $0.isActive })
+    }
+
+    @Test func noTokenAndAWrongTokenGet401() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        #expect(try running.curl([running.url + "/v1/hints"]).status == 401)
+        #expect(try running.curl(["-H", "Authorization: Bearer hp1.0000000000000000.nope", running.url + "/v1/hints"]).status == 401)
+        let forged = client.credentials.token.dropLast(2) + "xx"
+        #expect(try running.curl(["-H", "Authorization: Bearer \(forged)", running.url + "/v1/hints"]).status == 401)
+        #expect(try running.curl(["-H", "Authorization: Bearer \(client.credentials.token)", running.url + "/v1/hints"]) == (200, #"{"hints":0}"#))
+        // The catalog, the key, health and verifyReceipt need no token.
+        #expect(try running.curl([running.url + "/v1/catalog"]).status == 200)
+        #expect(try running.curl([running.url + "/v1/service-key"]).status == 200)
+    }
+
+    @Test func aRetriedPurchaseWithTheSameKeyChargesOnce() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        let body = #"{"productID":"com.hangmanpacks.hints.10","quantity":1}"#
+        let arguments = ["-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)", "-H", "Idempotency-Key: once", "--data", body, running.url + "/v1/purchases"]
+        let first = try running.curl(arguments)
+        let second = try running.curl(arguments)
+        #expect(first.status == 200)
+        #expect(second.body == first.body)
+        #expect(try await client.hintBalance() == 10)
+        #expect(try await client.transactions().count == 1)
+        let noKey = try running.curl(["-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)", "--data", body, running.url + "/v1/purchases"])
+        #expect(noKey.status == 400)
+    }
+
+    @Test func archivesAnswerRangesHeadAndETag() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        _ = try await client.buy(ios, quantity: 1)
+        let auth = ["-H", "Authorization: Bearer \(client.credentials.token)"]
+        let path = running.url + "/v1/packs/\(ios.rawValue)/archive"
+        let whole = try await client.packArchive(ios)
+        let part = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-D", "-", "-o", running.directory.file("part")] + auth + ["-H", "Range: bytes=10-19", path])
+        #expect(part.stdout.contains("HTTP/1.1 206"))
+        #expect(part.stdout.contains("Content-Range: bytes 10-19/\(whole.count)"))
+        let digest = SHA256.hash(whole).hex
+        #expect(part.stdout.contains("ETag: \"\(digest)\""))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: running.directory.file("part")))) == Array(whole[10...19]))
+        #expect(try running.curl(["-o", "/dev/null"] + auth + ["-H", "Range: bytes=\(whole.count)-", path]).status == 416)
+        let head = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-I"] + auth + [path])
+        #expect(head.stdout.contains("Content-Length: \(whole.count)"))
+        #expect(try running.curl(["-o", "/dev/null", path]).status == 401)
+    }
+
+    @Test func aSandboxReceiptSentToProductionGets21007() async throws {
+        let production = try RunningServer(environment: .production)
+        let sandbox = try RunningServer(environment: .sandbox)
+        let player = try await sandbox.newClient()
+        _ = try await player.buy(hints10, quantity: 1)
+        let receipt = try await player.receipt()
+        #expect(receipt.payload.environment == .sandbox)
+        #expect(try await sandbox.newClient().verifyReceipt(receipt.bytes).status == .valid)
+        let atProduction = try await production.newClient().verifyReceipt(receipt.bytes)
+        #expect(atProduction.status.rawValue == 21007)
+        let raw = try production.curl(["-X", "POST", "--data", #"{"receipt-data":"bm90IGEgcmVjZWlwdA=="}"#, production.url + "/verifyReceipt"])
+        #expect(raw.body.contains(#""status":21002"#))
+    }
+
+    @Test func answersSignedByAnotherKeyAreRefused() async throws {
+        let running = try RunningServer()
+        let other = try RunningServer()
+        let client = try await running.newClient()
+        // The same account's token, but the client pinned the other server's key.
+        let impostor = HTTPPackService(credentials: ServiceCredentials(
+            service: running.url, accountID: client.credentials.accountID, token: client.credentials.token, publicKey: other.server.publicKey))
+        let error = await #expect(throws: StoreError.self) { try await impostor.fetchCatalog() }
+        #expect(error?.kind == .untrusted)
+        await #expect(throws: StoreError.self) { try await impostor.entitlements() }
+    }
+
+    @Test func aRolledBackOrExpiredCatalogIsRefused() async throws {
+        let running = try RunningServer()
+        let state = running.directory.file("catalog-version")
+        let client = try await running.newClient(statePath: state)
+        let version = try await client.fetchCatalog().catalogVersion
+        #expect(try String(contentsOfFile: state, encoding: .utf8) == "\(version)\n")
+        // A newer catalog was seen once: the service now offering an older one is a rollback.
+        try Data("\(version + 1)\n".utf8).write(to: URL(fileURLWithPath: state))
+        let rollback = await #expect(throws: StoreError.self) { try await client.fetchCatalog() }
+        #expect(rollback?.kind == .untrusted)
+        #expect(rollback?.message.contains("rollback") == true)
+        let frozen = try RunningServer(catalogLifetime: -1)
+        let late = await #expect(throws: StoreError.self) { try await frozen.newClient().fetchCatalog() }
+        #expect(late?.message.contains("expired") == true)
+    }
+
+    @Test func aServerThatIsGoneIsUnavailable() async throws {
+        var running: RunningServer? = try RunningServer()
+        let client = try await running?.newClient()
+        running = nil
+        let error = await #expect(throws: StoreError.self) { try await client?.hintBalance() }
+        #expect(error?.kind == .unavailable)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+    func httpsWithACertificateTheTestMakes() throws {
+        let directory = try TemporaryDirectory()
+        let key = directory.file("key.pem"), certificate = directory.file("cert.pem")
+        let made = try ExternalProcess.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let tls = HTTPServerConfiguration.TLS(
+            certificatePEM: try String(contentsOfFile: certificate, encoding: .utf8), keyPEM: try String(contentsOfFile: key, encoding: .utf8))
+        let running = try RunningServer(tls: tls)
+        #expect(running.url.hasPrefix("https://"))
+        let trusted = try running.curl(["--cacert", certificate, running.url + "/v1/health"])
+        #expect(trusted == (200, #"{"status":"ok"}"#))
+        #expect(try running.curl([running.url + "/v1/health"]).status == 0)  // not trusted without the certificate
+    }
+}
