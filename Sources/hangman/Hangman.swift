@@ -14,7 +14,7 @@ enum Hangman {
               64  usage error: unknown command or option, missing argument
               65  invalid data: a pack, catalog, property list or key that fails verification
               66  missing input: a file or folder named on the command line does not exist
-              69  the store refused the payment
+              69  the store refused the payment, or the pack server cannot be reached
               73  cannot create an output file
               74  the state directory cannot be read or written
               75  try again later: the purchase waits for approval or for the buyer
@@ -24,6 +24,7 @@ enum Hangman {
             ENVIRONMENT:
               HANGMAN_HOME    state directory (the account and the device), default ~/.local/share/hangman
               HANGMAN_PACKS   packs folder with Catalog.plist, default the checkout's Packs/
+              HANGMAN_SERVICE a pack server's URL ('hangman serve'), instead of the embedded store
 
             See 'hangman <subcommand> --help' for a subcommand's options.
             """)
