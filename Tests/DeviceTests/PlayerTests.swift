@@ -1,8 +1,18 @@
 import Device
 import Foundation
+import HTTPServer
+import PackServer
+import PackServiceClient
 import Store
 import Testing
 import WordPacks
+
+/// Where a test's service runs: in-process, or behind a real `PackServer` on a free port, spoken
+/// to over HTTP.
+enum ServiceKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case embedded, server
+    var testDescription: String { rawValue }
+}
 
 /// The player's session: purchases that end elsewhere (approval, resolution, a crash) are
 /// installed by the next start; what the player removed stays removed; states come from one rule.
@@ -14,21 +24,41 @@ import WordPacks
     final class World {
         let scratch: DeviceScratch
         let packs: String
+        let kind: ServiceKind
+        private var http: HTTPServer?
+        private var credentials: ServiceCredentials?
 
-        init() throws {
+        init(_ kind: ServiceKind = .embedded) async throws {
             scratch = try DeviceScratch()
             packs = try scratch.packsFolder("packs", base: [PlayerTests.base], paid: [PlayerTests.fruit])
+            self.kind = kind
+            if kind == .server {
+                let server = try PackServer(PackServerConfiguration(
+                    dataFolder: scratch.path + "/server", packsFolder: packs, environment: .sandbox, testControls: true))
+                let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+                self.http = http
+                credentials = try await HTTPPackService.createAccount(at: http.url)
+            }
         }
 
-        func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
+        deinit { http?.stop() }
+
+        /// The embedded service on this world's account (for the embedded kind only).
+        func embedded(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
             try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account", crash: crash)
+        }
+
+        /// The service a command would open: in-process, or a client of the server.
+        func service() throws -> any PackService & StoreTestControls {
+            if let credentials { return HTTPPackService(credentials: credentials) }
+            return try embedded()
         }
 
         /// Opens a session as a command does: recovery, then the player's start.
         func session() async throws -> (Player, Player.StartReport) {
             let service = try service()
-            _ = try service.recoverUnfinished()
-            let player = Player(service: service, catalog: service.catalog, device: try DeviceStore(folder: scratch.home + "/device"))
+            _ = try await service.recoverUnfinished()
+            let player = try await Player.open(service: service, device: try DeviceStore(folder: scratch.home + "/device"))
             return (player, try await player.start())
         }
 
@@ -37,8 +67,9 @@ import WordPacks
         }
     }
 
-    @Test func firstStartInstallsTheBasePacksOnly() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func firstStartInstallsTheBasePacksOnly(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, report) = try await world.session()
         #expect(report.basePacks == [Self.base.productID])
         #expect(report.delivered.isEmpty)
@@ -46,8 +77,9 @@ import WordPacks
         #expect(try await world.state(player, Self.fruit) == .locked)
     }
 
-    @Test func buyIsPurchaseThenInstall() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func buyIsPurchaseThenInstall(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, _) = try await world.session()
         let result = try await player.buy(Self.fruit.productID)
         guard case .purchased(_, let installed) = result else {
@@ -59,16 +91,17 @@ import WordPacks
         #expect(try await player.playablePacks([Self.fruit.productID]).map(\.productID) == [Self.fruit.productID])
     }
 
-    @Test func approvedAskToBuyIsInstalledByTheNextStart() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func approvedAskToBuyIsInstalledByTheNextStart(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, _) = try await world.session()
-        try world.service().setControls(StoreControls(askToBuy: true))
+        try await world.service().setControls(StoreControls(askToBuy: true))
         guard case .deferred(let transaction) = try await player.buy(Self.fruit.productID) else {
             Issue.record("ask to buy did not defer the purchase")
             return
         }
         #expect(try await world.state(player, Self.fruit) == .locked)
-        _ = try world.service().approve(transaction.id)  // a parent, elsewhere
+        _ = try await world.service().approve(transaction.id)  // a parent, elsewhere
 
         let (next, report) = try await world.session()
         #expect(report.delivered == [Self.fruit.productID])
@@ -78,22 +111,23 @@ import WordPacks
         #expect(try await world.state(third, Self.fruit) == .installed)
     }
 
-    @Test func resolvedInterruptionIsInstalledByTheNextStart() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func resolvedInterruptionIsInstalledByTheNextStart(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, _) = try await world.session()
-        try world.service().setControls(StoreControls(interruptPurchases: true))
+        try await world.service().setControls(StoreControls(interruptPurchases: true))
         guard case .interrupted(let transaction) = try await player.buy(Self.fruit.productID) else {
             Issue.record("the purchase was not interrupted")
             return
         }
-        _ = try world.service().resolve(transaction.id)
+        _ = try await world.service().resolve(transaction.id)
         let (next, report) = try await world.session()
         #expect(report.delivered == [Self.fruit.productID])
         #expect(try await next.playablePacks([Self.fruit.productID]).count == 1)
     }
 
     @Test func purchaseCutShortAfterTheChargeIsInstalledByTheNextStart() async throws {
-        let world = try World()
+        let world = try await World()
         _ = try await world.session()
         // The buyer's thread dies right after the charge, as a power cut would end the process.
         let packs = world.packs, account = world.scratch.home + "/account"
@@ -111,8 +145,9 @@ import WordPacks
         #expect(try await next.service.transactions().count == 1)
     }
 
-    @Test func uninstalledPackIsNotBroughtBackUnasked() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func uninstalledPackIsNotBroughtBackUnasked(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, _) = try await world.session()
         _ = try await player.buy(Self.fruit.productID)
         #expect(try player.device.uninstall(Self.fruit.productID))
@@ -122,8 +157,9 @@ import WordPacks
         await #expect(throws: PlayerError.self) { try await next.playablePacks([Self.fruit.productID]) }
     }
 
-    @Test func deletedDeviceGetsOwnedPacksBackThroughRestoreOnly() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func deletedDeviceGetsOwnedPacksBackThroughRestoreOnly(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, _) = try await world.session()
         _ = try await player.buy(Self.fruit.productID)
         try DeviceStore.erase(folder: world.scratch.home + "/device")
@@ -136,14 +172,15 @@ import WordPacks
         #expect(try await world.state(fresh, Self.fruit) == .installed)
     }
 
-    @Test func refundedPackIsRevokedAndNotPlayable() async throws {
-        let world = try World()
+    @Test(arguments: ServiceKind.allCases)
+    func refundedPackIsRevokedAndNotPlayable(_ kind: ServiceKind) async throws {
+        let world = try await World(kind)
         let (player, _) = try await world.session()
         guard case .purchased(let transaction, _) = try await player.buy(Self.fruit.productID) else {
             Issue.record("no purchase")
             return
         }
-        _ = try world.service().refund(transaction.id)
+        _ = try await world.service().refund(transaction.id)
         #expect(try await world.state(player, Self.fruit) == .revoked)
         #expect(try await player.playablePacks().map(\.productID) == [Self.base.productID])
         do {
@@ -166,12 +203,12 @@ import WordPacks
         (false, nil, "1.0", true, true, .revoked),
     ] as [(Bool, String?, String, Bool, Bool, PackState)])
     func oneRuleDecidesEveryState(_ isBase: Bool, _ installed: String?, _ available: String, _ owned: Bool, _ refunded: Bool, _ expected: PackState) async throws {
-        let world = try World()
+        let world = try await World()
         let (player, _) = try await world.session()
         let pack = isBase ? Self.base : Self.fruit
         if !isBase, owned {
             guard case .purchased(let transaction, _) = try await player.buy(pack.productID) else { throw PlayerError.device(DeviceError(.storage, "no purchase")) }
-            if refunded { _ = try world.service().refund(transaction.id) }
+            if refunded { _ = try await world.service().refund(transaction.id) }
         }
         if installed == nil { _ = try player.device.uninstall(pack.productID) }
         guard available != "1.0" else {
