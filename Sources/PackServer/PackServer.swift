@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import HTTPServer
 import PackServiceWire
 import Signing
@@ -45,6 +46,7 @@ public final class PackServer: Sendable {
     public let configuration: PackServerConfiguration
     let key: SigningKey
     let accounts: AccountDirectory
+    let stores = AccountStores()
 
     /// The key every signed answer is checked against.
     public var publicKey: SigningPublicKey { key.publicKey }
@@ -101,7 +103,14 @@ public final class PackServer: Sendable {
         }
         guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
         let account = try authenticate(request)
-        let service = try store(for: account)
+        return try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
+            try routeAccount(request, parts, method: method, account: account, service: service)
+        }
+    }
+
+    private func routeAccount(
+        _ request: HTTPRequest, _ parts: [String], method: String, account: String, service: EmbeddedPackService
+    ) throws(StoreError) -> HTTPResponse {
         switch (method, parts) {
         case ("GET", ["v1", "account"]):
             let statement = AccountStatement(
@@ -185,8 +194,7 @@ public final class PackServer: Sendable {
         return account
     }
 
-    /// The account's ledger, opened for this request (a connection per request: the server's
-    /// threads never share one).
+    /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
     private func store(for account: String) throws(StoreError) -> EmbeddedPackService {
         try EmbeddedPackService(
             catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: configuration.dataFolder + "/accounts/" + account,
@@ -280,5 +288,39 @@ enum ByteRange {
         if last.isEmpty { return (start, size - 1) }
         guard let end = UInt64(last), end >= start else { return nil }
         return (start, min(end, size - 1))
+    }
+}
+
+/// Each account's store, opened once and lent to one request at a time: a SQLite connection is
+/// never used by two threads at once, and a request does not pay for opening it.
+final class AccountStores: @unchecked Sendable {
+    private final class Slot: @unchecked Sendable {
+        let lock = Mutex(())
+        var service: EmbeddedPackService?
+    }
+
+    private let slots = Mutex<[String: Slot]>([:])
+    /// Accounts kept open at most; beyond, a request opens its store for itself.
+    private let capacity = 4096
+
+    func with<T>(
+        _ account: String, open: () throws(StoreError) -> EmbeddedPackService, _ body: (EmbeddedPackService) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        let slot = slots.withLock { slots in
+            if let slot = slots[account] { return slot }
+            let slot = Slot()
+            if slots.count < capacity { slots[account] = slot }
+            return slot
+        }
+        return try slot.lock.withLock { _ throws(StoreError) in
+            let service: EmbeddedPackService
+            if let open = slot.service {
+                service = open
+            } else {
+                service = try open()
+                slot.service = service
+            }
+            return try body(service)
+        }
     }
 }
