@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Safe wrappers: each knows nothing of words.
@@ -33,6 +34,9 @@ let package = Package(
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced; knows nothing of packs.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "SystemCalls"]),
 
+        // HTTP and HTTPS requests through libcurl; knows nothing of packs.
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+
         // The JSON the service and its clients exchange, signed where the client acts on it.
         .target(name: "PackServiceWire", dependencies: ["PackServiceAPI", "Signing"]),
 
@@ -49,7 +53,7 @@ let package = Package(
         .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "SystemCalls"]),
 
         // The pack service as an HTTP client: the same PackService, spoken to 'hangman serve'.
-        .target(name: "PackServiceClient", dependencies: ["PackServiceWire", "Signing", "SystemCalls"]),
+        .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
 
         // The player's side: installed packs and their words, indexed for the game.
         .target(name: "Device", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),

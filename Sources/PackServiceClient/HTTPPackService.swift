@@ -1,7 +1,5 @@
 import FoundationEssentials
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPClient
 import PackServiceWire
 import Signing
 import SystemCalls
@@ -20,7 +18,6 @@ import SystemCalls
 /// ```
 public final class HTTPPackService: PackService, StoreTestControls, @unchecked Sendable {
     public let credentials: ServiceCredentials
-    private let session: URLSession
     private let clock: Clock
     /// Tries per request when the connection fails (not when the service answers).
     private let attempts: Int
@@ -32,9 +29,6 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
         self.statePath = statePath
         self.clock = clock
         self.attempts = max(1, attempts)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 30
-        session = URLSession(configuration: configuration)
     }
 
     // MARK: - Catalog
@@ -190,39 +184,32 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
     private func exchange(
         _ method: String, _ path: String, body: [UInt8]?, idempotencyKey: String?, authenticated: Bool
     ) async throws(StoreError) -> (Int, [UInt8]) {
-        guard let url = URL(string: credentials.service + path) else {
+        guard credentials.service.hasPrefix("http://") || credentials.service.hasPrefix("https://") else {
             throw StoreError(.invalidRequest, "'\(credentials.service)' is not a service URL (like http://127.0.0.1:8080)")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if authenticated { request.setValue("Bearer \(credentials.token)", forHTTPHeaderField: "Authorization") }
-        if let idempotencyKey { request.setValue(idempotencyKey, forHTTPHeaderField: Wire.idempotencyHeader) }
-        if let body {
-            request.httpBody = Data(body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        var headers: [(String, String)] = []
+        if authenticated { headers.append(("Authorization", "Bearer \(credentials.token)")) }
+        if let idempotencyKey { headers.append((Wire.idempotencyHeader, idempotencyKey)) }
+        if body != nil { headers.append(("Content-Type", "application/json")) }
         var lastFailure = ""
         for attempt in 0..<attempts {
             if attempt > 0 { CurrentProcess.sleep(milliseconds: 100 << attempt) }
-            let data: Data
-            let response: URLResponse
+            let response: HTTPClientResponse
             do {
-                (data, response) = try await session.data(for: request)
+                response = try HTTPClient.perform(method: method, url: credentials.service + path, headers: headers, body: body)
             } catch {
-                lastFailure = "\(error)"
+                lastFailure = error.message
                 continue
             }
-            guard let http = response as? HTTPURLResponse else { continue }
-            let bytes = [UInt8](data)
-            if (200..<300).contains(http.statusCode) { return (http.statusCode, bytes) }
-            if let failure = try? Wire.decode(ErrorBody.self, from: bytes) {
+            if (200..<300).contains(response.status) { return (response.status, response.body) }
+            if let failure = try? Wire.decode(ErrorBody.self, from: response.body) {
                 throw StoreError(failure.error, failure.message)
             }
-            if http.statusCode >= 500 {
-                lastFailure = "HTTP \(http.statusCode)"
+            if response.status >= 500 {
+                lastFailure = "HTTP \(response.status)"
                 continue
             }
-            throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(http.statusCode)")
+            throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
         }
         throw StoreError(.unavailable, "the service at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
     }
@@ -234,7 +221,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
 
     private func seenCatalogVersion() -> Int {
         guard let statePath, let bytes = try? FileSystem.readFile(atPath: statePath, limit: 4096),
-            let text = String(validating: bytes, as: UTF8.self), let version = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let text = String(validating: bytes, as: UTF8.self), let version = Int(text.filter { !$0.isWhitespace })
         else { return 0 }
         return version
     }
