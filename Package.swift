@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPServer
+import PackServer
+import Signing
+import Testing
+import TestSupport
+
+/// The command line against a real pack server: every store and pack command, unchanged, through
+/// `--service` / `HANGMAN_SERVICE`.
+@Suite struct ServiceCommandTests {
+    final class ServedWorld {
+        let scratch: TemporaryDirectory
+        let http: HTTPServer
+        var url: String { http.url }
+
+        init() throws {
+            scratch = try TemporaryDirectory()
+            let server = try PackServer(PackServerConfiguration(
+                dataFolder: scratch.file("server"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+                environment: .sandbox, testControls: true))
+            http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        }
+
+        deinit { http.stop() }
+
+        /// `hangman arguments` for the player whose home is `player`, through the server.
+        func hangman(_ player: String, _ arguments: String..., input: String = "") async throws -> CLI.Result {
+            try await CLI.run(arguments, environment: ["HANGMAN_HOME": scratch.file(player), "HANGMAN_SERVICE": url], input: input)
+        }
+    }
+
+    static let ios = "com.hangmanpacks.words.ios"
+    static let hints10 = "com.hangmanpacks.hints.10"
+
+    @Test func aPlayerBuysInstallsAndPlaysThroughTheServer() async throws {
+        let world = try ServedWorld()
+        let made = try await world.hangman("alice", "account", "create")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.hasPrefix("Made account "))
+        #expect(try await world.hangman("alice", "account", "show").stdout.contains("service  \(world.url)"))
+        #expect(try await world.hangman("alice", "products").stdout.contains(Self.ios))
+        #expect(try await world.hangman("alice", "buy", Self.hints10).status == 0)
+        let buy = try await world.hangman("alice", "buy", Self.ios)
+        #expect(buy.stdout.contains("Installed iOS Words 1.0 (197 words)."), "\(buy.stdout)\(buy.stderr)")
+        let play = try await world.hangman("alice", "play", "--plain", "--new", "--pack", Self.ios, input: "?\nquit\n")
+        #expect(play.stdout.contains("\nHINT "), "\(play.stdout)")
+        #expect(try await world.hangman("alice", "hints").stdout == "9 hints\n")
+        // Deleting the app: restore brings the pack back from the server.
+        #expect(try await world.hangman("alice", "reset", "--yes").status == 0)
+        let restore = try await world.hangman("alice", "restore")
+        #expect(restore.stdout.contains("Restored iOS Words"), "\(restore.stdout)\(restore.stderr)")
+        // The receipt is the server's, and the server says it is valid.
+        let receiptPath = world.scratch.file("alice.receipt")
+        #expect(try await world.hangman("alice", "receipt", "-o", receiptPath).status == 0)
+        #expect(try await world.hangman("alice", "receipt", "verify", receiptPath).status == 0)
+    }
+
+    @Test func askToBuyThroughTheServerIsInstalledByTheNextCommand() async throws {
+        let world = try ServedWorld()
+        _ = try await world.hangman("bob", "account", "create")
+        #expect(try await world.hangman("bob", "store", "ask-to-buy", "on").status == 0)
+        let waiting = try await world.hangman("bob", "buy", Self.ios)
+        #expect(waiting.status == 75)
+        let id = try #require(waiting.stdout.split(separator: " ").first { $0.count == 16 }.map(String.init))
+        #expect(try await world.hangman("bob", "store", "approve", id).status == 0)
+        let packs = try await world.hangman("bob", "packs")
+        #expect(packs.stderr.contains("Delivered iOS Words"), "\(packs.stderr)")
+    }
+
+    @Test func twoPlayersShareNothingButTheServer() async throws {
+        let world = try ServedWorld()
+        _ = try await world.hangman("carol", "account", "create")
+        _ = try await world.hangman("dave", "account", "create")
+        #expect(try await world.hangman("carol", "buy", Self.hints10).status == 0)
+        #expect(try await world.hangman("dave", "hints").stdout == "0 hints\n")
+        #expect(try await world.hangman("dave", "transactions").stdout.contains(Self.hints10) == false)
+    }
+
+    @Test func withoutAnAccountOrWithAnotherKeyNothingIsTrusted() async throws {
+        let world = try ServedWorld()
+        let none = try await world.hangman("erin", "hints")
+        #expect(none.status == 77)
+        #expect(none.stderr.contains("hangman account create --service \(world.url)"))
+        _ = try await world.hangman("erin", "account", "create")
+        // Another key pinned in the account's file: every signed answer is refused.
+        let description = world.scratch.file("erin/account/service.json")
+        var json = try String(contentsOfFile: description, encoding: .utf8)
+        let other = SigningKey.generate().publicKey
+        json.replace(#/"publicKey":"[^"]+"/#, with: "\"publicKey\":\"\(Base64.encode(other.bytes))\"")
+        json.replace(#/"keyID":"[^"]+"/#, with: "\"keyID\":\"\(other.keyID)\"")
+        try json.write(toFile: description, atomically: true, encoding: .utf8)
+        let refused = try await world.hangman("erin", "packs")
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not signed by its pinned key"))
+    }
+}
