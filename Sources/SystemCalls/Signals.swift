@@ -26,6 +26,15 @@ public enum InterruptSignal {
     public static var wasRaised: Bool { interruptedBySignal != 0 }
 }
 
+/// SIGPIPE, which by default kills a process that writes to a pipe nobody reads.
+public enum BrokenPipeSignal {
+    /// Ignores SIGPIPE (`sigaction(2)` with `SIG_IGN`): a write to a closed pipe then fails with
+    /// `EPIPE`, which the writer sees and reports, like any other failed write.
+    public static func ignore() {
+        _ = system_ignoreBrokenPipe()
+    }
+}
+
 /// The process itself.
 public enum CurrentProcess {
     /// Dies at once with SIGKILL, as a power cut would end it: no clean-up, no flush.

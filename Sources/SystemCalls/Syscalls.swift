@@ -42,6 +42,20 @@ func system_rename(_ old: String, _ new: String) -> Int32 { rename(old, new) }
 /// `link(2)`.
 func system_link(_ existing: String, _ new: String) -> Int32 { link(existing, new) }
 
+/// `mkdir(2)`.
+func system_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+
+/// `flock(2)`.
+func system_flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { flock(descriptor, operation) }
+
+/// `sigaction(2)` setting `SIGPIPE` to be ignored.
+func system_ignoreBrokenPipe() -> Int32 {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_IGN
+    sigemptyset(&action.sa_mask)
+    return sigaction(SIGPIPE, &action, nil)
+}
+
 /// `unlink(2)`.
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 
