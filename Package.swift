@@ -15,7 +15,7 @@ let package = Package(
 
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "Signing", dependencies: ["CSodium", "SystemCalls"]),
         .target(name: "PropertyList"),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.

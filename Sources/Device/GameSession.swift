@@ -123,7 +123,7 @@ extension DeviceStore {
         do {
             try db.transaction(.immediate) { db in try body(db) }
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 
@@ -142,7 +142,7 @@ extension DeviceStore {
                 return SavedGame(gameID: try row.string(0), word: word, lives: try row.int(7), moves: moves)
             }
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 
@@ -196,7 +196,7 @@ extension DeviceStore {
                 return stats
             }
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 }

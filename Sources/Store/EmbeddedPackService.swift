@@ -37,9 +37,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
     ) throws(StoreError) {
         do {
-            try FileManager.default.createDirectory(atPath: accountFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createFolder(atPath: accountFolder, permissions: 0o700)
         } catch {
-            throw StoreError(.storage, "cannot create the account folder \(accountFolder): \(error)")
+            throw StoreError(.storage, "cannot make the account folder \(accountFolder): \(error)")
         }
         self.catalog = catalog
         self.packsFolder = packsFolder

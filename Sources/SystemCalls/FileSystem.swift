@@ -103,6 +103,14 @@ public enum FileSystem {
         syncFolder(of: path)
     }
 
+    /// Gives the file at `existing` a second name, `path`, failing with `EEXIST` if anything is
+    /// there, and flushes the folder (`link(2)`, `fsync(2)`). Of two processes linking to the
+    /// same path at once, exactly one succeeds.
+    public static func link(_ existing: String, asNewPath path: String) throws(FileError) {
+        if case .failure(let errno) = valueOrErrno(system_link(existing, path)) { throw .system(errno, .create, path: path) }
+        syncFolder(of: path)
+    }
+
     /// What is at `path` and its size in bytes, or `nil` when nothing is (`lstat(2)`, or `stat(2)`
     /// when `followingLinks`: then a symbolic link reports what it points to).
     public static func status(atPath path: String, followingLinks: Bool) throws(FileError) -> (kind: FileKind, size: Int)? {
