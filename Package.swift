@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,12 +29,17 @@ enum Hangman {
             """)
 
     /// Runs the command line `arguments` and returns the exit code.
+    /// Every write is checked: a command that succeeded but could not write all it had to say
+    /// ends with 74 (nothing is lost silently: `hangman receipt > /dev/full`).
     static func main(_ arguments: [String], context: CommandContext) async -> ExitCode {
         do {
-            return try await dispatch(arguments, context: context)
+            let code = try await dispatch(arguments, context: context)
+            try context.checkWrites()
+            return code
         } catch {
             let failure = CommandFailure(error)
             context.error("error: \(failure.message)")
+            for detail in failure.details { context.error("  \(detail)") }
             if failure.code == .usage {
                 context.error("Run 'hangman --help' or '<command> --help' for usage.")
             }
@@ -71,7 +76,7 @@ enum Hangman {
 
     private static func dispatch(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         guard let first = arguments.first else {
-            context.out(spec.helpText)
+            context.out(TerminalText(trusted: spec.helpText))
             return .ok
         }
         var rest = Array(arguments.dropFirst())
@@ -88,14 +93,14 @@ enum Hangman {
             context.out("hangman \(version)")
             return .ok
         case "--help", "-h", "help":
-            context.out(spec.helpText)
+            context.out(TerminalText(trusted: spec.helpText))
             return .ok
         default:
             break
         }
         if let group = groups.first(where: { $0.name == first }) {
             guard let word = rest.first, !["--help", "-h", "help"].contains(word) else {
-                context.out(group.spec.helpText)
+                context.out(TerminalText(trusted: group.spec.helpText))
                 return .ok
             }
             guard let command = commands.first(where: { $0.path == [first, word] }) else {
@@ -132,7 +137,7 @@ extension Command {
     static func main(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
-            context.out(spec.helpText)
+            context.out(TerminalText(trusted: spec.helpText))
             return .ok
         }
         return try await run(parsed, context: context)

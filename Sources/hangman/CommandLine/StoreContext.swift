@@ -35,7 +35,7 @@ struct StoreContext {
         do {
             catalog = try Catalog.load(folder: packs)
         } catch {
-            for problem in error.problems { context.error(problem) }
+            for problem in error.problems { context.error("\(problem)") }
             throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
         let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home + "/account", clock: context.clock, crash: context.crash)

@@ -35,7 +35,7 @@ enum ReceiptCommand: Command {
             } else if arguments.has("--json") {
                 context.out(JSONText.encode(ReceiptJSON(receipt.payload)))
             } else {
-                context.out(String(decoding: receipt.bytes, as: UTF8.self), terminator: "")
+                context.outBytes(receipt.bytes)
             }
             return .ok
         }
