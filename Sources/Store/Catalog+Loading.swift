@@ -1,5 +1,5 @@
-import FoundationEssentials
 import PropertyList
+import SystemCalls
 import WordPacks
 
 extension Catalog {
@@ -13,16 +13,31 @@ extension Catalog {
     /// pack is missing, invalid, or made for another product.
     public static func load(folder: String, verifier: PackVerifier = PackVerifier()) throws(CatalogError) -> Catalog {
         let path = folder + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(missing: true, ["\(path): no catalog (a packs folder has Catalog.plist beside its .wordpack archives)"])
-        }
+        let data = try readCatalogFile(path)
         let value: PropertyList
         do {
-            value = try PropertyListDecoding.decode([UInt8](data)).value
+            value = try PropertyListDecoding.decode(data).value
         } catch {
             throw CatalogError(["\(path): not a valid property list: \(error.message)"])
         }
         return try parse(value, folder: folder, verifier: verifier)
+    }
+
+    /// The largest catalog file read.
+    static let fileSizeLimit = 16 << 20
+
+    /// The bytes of the catalog file: a regular file (a FIFO or device is refused before it is
+    /// opened), at most `fileSizeLimit` bytes.
+    static func readCatalogFile(_ path: String) throws(CatalogError) -> [UInt8] {
+        do {
+            return try FileSystem.readFile(atPath: path, limit: fileSizeLimit)
+        } catch .system(.noSuchFile, _, _) {
+            throw CatalogError(missing: true, ["\(path): no catalog (a packs folder has Catalog.plist beside its .wordpack archives)"])
+        } catch .system(let errno, _, _) {
+            throw CatalogError(["\(path): cannot read the catalog: \(errno)"])
+        } catch {
+            throw CatalogError(["cannot read the catalog: \(error)"])
+        }
     }
 
     /// Checks a catalog's property list, as if it were `folder/Catalog.plist`.

@@ -165,11 +165,17 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         return try readArchive(file)
     }
 
+    /// The archive's bytes: a regular file only (refused by type before it is opened), no larger
+    /// than a pack archive may be.
     private func readArchive(_ file: String) throws(StoreError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: packsFolder + "/" + file) else {
+        let path = packsFolder + "/" + file
+        do {
+            return try FileSystem.readFile(atPath: path, limit: ArchiveLimits.default.maxArchiveSize)
+        } catch .system(.noSuchFile, _, _) {
             throw StoreError(.storage, "the pack archive \(file) is missing from \(packsFolder)")
+        } catch {
+            throw StoreError(.storage, "cannot read the pack archive: \(error)")
         }
-        return [UInt8](data)
     }
 
     // MARK: - Receipts
