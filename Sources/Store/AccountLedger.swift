@@ -97,7 +97,7 @@ final class AccountLedger {
                     .integer(now), .integer(now), .integer(Int64(owed)))
                 return db.changes == 1
             } catch let error as SQLiteError where error.code == .constraintUnique {
-                throw StoreError(.wrongState, "a purchase of \(product.id) is already in progress or waiting for approval: see 'hangman transactions'")
+                throw StoreError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
             }
         }
     }

@@ -100,6 +100,10 @@ public struct CatalogPublisher {
         } catch {
             throw CatalogError(error.problems + ["\(path): nothing was written"])
         }
+        // A player's store lists such a product as unavailable; a publisher does not publish one.
+        let unusable = catalog.unavailableBasePacks.map { "\(path): base pack \($0.reason)" }
+            + catalog.products.compactMap { product in product.unavailableReason.map { "\(path): '\(product.id)': \($0)" } }
+        if !unusable.isEmpty { throw CatalogError(unusable + ["\(path): nothing was written"]) }
         if changed {
             do {
                 try FileSystem.writeAtomically(PropertyListEncoding.xml(.dictionary(root)), toPath: path)

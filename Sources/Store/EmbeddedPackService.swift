@@ -76,6 +76,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         guard let product = catalog.product(productID) else {
             throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
         }
+        if let reason = product.unavailableReason {
+            throw Self.unavailable(product, reason, buying: true)
+        }
         if product.isConsumable {
             guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
         } else {
@@ -159,6 +162,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         guard let product = catalog.product(productID), case .nonConsumable(let file) = product.kind else {
             throw StoreError(.unknownProduct, "no pack '\(productID)' in the catalog: see 'hangman products'")
         }
+        if let reason = product.unavailableReason {
+            throw Self.unavailable(product, reason, buying: false)
+        }
         guard try ledger.entitlements().contains(where: { $0.productID == productID && $0.isActive }) else {
             throw StoreError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
         }
@@ -167,6 +173,14 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
 
     /// The archive's bytes: a regular file only (refused by type before it is opened), no larger
     /// than a pack archive may be.
+    /// The refusal of a product the store cannot sell or deliver now.
+    static func unavailable(_ product: Product, _ reason: String, buying: Bool) -> StoreError {
+        StoreError(
+            .productUnavailable,
+            "\(product.displayName) (\(product.id)) is unavailable: \(reason)" + (buying ? "; nothing was charged" : "")
+                + ". It can be bought and installed once the store publishes its pack again")
+    }
+
     private func readArchive(_ file: String) throws(StoreError) -> [UInt8] {
         let path = packsFolder + "/" + file
         do {

@@ -132,7 +132,7 @@ import WordPacks
         #expect(report.delivered.isEmpty)
         #expect(try await world.state(fresh, Self.fruit) == .purchasedNotInstalled)
         let restored = try await fresh.restore()
-        #expect(restored.map(\.entitlement.productID) == [Self.fruit.productID])
+        #expect(restored.restored.map(\.entitlement.productID) == [Self.fruit.productID])
         #expect(try await world.state(fresh, Self.fruit) == .installed)
     }
 

@@ -22,6 +22,9 @@ struct DeviceContext {
         let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         let session = DeviceContext(store: store, player: player)
+        for base in player.catalog.unavailableBasePacks {
+            context.error("warning: the base pack \(base.reason): it is not installed until the store publishes it again")
+        }
         for id in report.basePacks {
             let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
             context.error("Installed the base pack \(name).")

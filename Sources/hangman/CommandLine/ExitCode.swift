@@ -67,11 +67,14 @@ extension CommandFailure {
             case .unknownProduct, .invalidRequest, .unknownTransaction: self = .usage(error.message)
             case .wrongState: self = .invalid(error.message)
             case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
+            case .productUnavailable: self.init(code: .storeRefused, message: error.message)
+            case .purchaseInProgress: self.init(code: .deferred, message: error.message)
             case .storage: self.init(code: .ioError, message: error.message)
             }
         case let error as DeviceError:
             switch error.kind {
             case .notEntitled: self.init(code: .notEntitled, message: error.message)
+            case .unavailable: self.init(code: .storeRefused, message: error.message)
             case .unknownPack, .notInstalled: self = .usage(error.message)
             case .invalidPack:
                 self = CommandFailure(code: .dataError, message: error.message, details: error.problems.prefix(10).map(\.description))
