@@ -165,6 +165,30 @@ public struct Player {
         return results
     }
 
+    /// How an uninstall went.
+    public enum UninstallOutcome: Sendable, Equatable {
+        /// Removed; `canReinstall` when the account still owns it (or it is a base pack).
+        case uninstalled(canReinstall: Bool)
+        /// A pack of the catalog that is not on this device: nothing to do.
+        case notInstalled
+    }
+
+    /// Removes a pack from this device; the purchase stays. A pack neither installed nor in the
+    /// catalog is an unknown pack (a mistyped id), not a success.
+    public func uninstall(_ id: ProductID) async throws(PlayerError) -> UninstallOutcome {
+        guard try await device({ () throws(DeviceError) in try device.uninstall(id) }) else {
+            if catalog.product(id)?.isConsumable == true {
+                throw .device(DeviceError(.unknownPack, "'\(id)' is hints, not a pack: there is nothing to uninstall"))
+            }
+            guard catalog.product(id) != nil || catalog.basePack(id) != nil else {
+                throw .device(DeviceError(.unknownPack, "no pack '\(id)' is installed or in the catalog: see 'hangman packs'"))
+            }
+            return .notInstalled
+        }
+        let owned = try await owned().contains { $0.productID == id }
+        return .uninstalled(canReinstall: owned || catalog.basePack(id) != nil)
+    }
+
     // MARK: - Pack states
 
     /// Every pack of the catalog, base packs first, with the state it is in on this device.
