@@ -56,7 +56,7 @@ public final class DeviceStore {
         }
     }
 
-    private func run<T>(_ kind: TransactionKind, _ body: (Database) throws -> T) throws(DeviceError) -> T {
+    func run<T>(_ kind: TransactionKind, _ body: (Database) throws -> T) throws(DeviceError) -> T {
         do {
             return try db.transaction(kind, body)
         } catch {

@@ -19,11 +19,17 @@ struct PlayLoop {
 
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
+        // This process's slot for the whole session: no other process plays (and pays hints for) its games.
+        let seat = try deviceContext.device.takeSeat()
+        if seat.passedOverSavedGame && !fresh {
+            screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
+        }
         while true {
             let started: GameSession?
             do {
                 started = try GameSession.start(
-                    device: deviceContext.device, service: service, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
+                    device: deviceContext.device, service: service, seat: seat, packs: packs, category: category, lives: lives, fresh: fresh,
+                    clock: deviceContext.player.clock, using: &generator)
             } catch {
                 throw CommandFailure(code: .ioError, message: error.message)
             }
