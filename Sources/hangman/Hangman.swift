@@ -11,19 +11,22 @@ enum Hangman {
         discussion: """
             EXIT CODES:
               0   success
-              64  usage error: unknown command or option, missing argument
-              65  invalid data: a pack, catalog, property list or key that fails verification
+              64  usage error: unknown command, option, product or transaction, missing argument, empty path
+              65  invalid data: a pack, catalog, property list, key or receipt that fails verification,
+                  or a file named to be read that is not a regular file
               66  missing input: a file or folder named on the command line does not exist
-              69  the store refused the payment
-              73  cannot create an output file
-              74  the state directory cannot be read or written
-              75  try again later: the purchase waits for approval or for the buyer
+              69  the store refused the payment, or the product is unavailable (its pack is missing or damaged)
+              73  cannot create an output file, or the output is not a regular file (use -o - for standard output)
+              74  the state directory cannot be read or written, a state database is damaged,
+                  or standard output or standard error cannot be written
+              75  try again later: the purchase waits for approval or for the buyer, or is already in progress
               77  not entitled: the pack is not purchased, or not enough hints
               130 a game ended by Ctrl-C (it is saved)
 
             ENVIRONMENT:
               HANGMAN_HOME    state directory (the account and the device), default ~/.local/share/hangman
               HANGMAN_PACKS   packs folder with Catalog.plist, default the checkout's Packs/
+              Set but empty, either one is a usage error (64).
 
             See 'hangman <subcommand> --help' for a subcommand's options.
             """)
