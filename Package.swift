@@ -17,7 +17,7 @@ let package = Package(
 
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "Signing", dependencies: ["CSodium", "SystemCalls"]),
         .target(name: "PropertyList"),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
@@ -79,7 +79,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -88,6 +88,44 @@ enum DeviceSchema {
                 value TEXT NOT NULL
             );
             """)
+        migrator.register("4-saved-games", sql: """
+            -- Saved games, one per slot: a process plays the game of a slot only while it holds that
+            -- slot's lock (game-<slot>.lock in the device folder), so two terminals never play, and
+            -- pay hints for, the same game at once; a second terminal gets a slot of its own.
+            -- Moves belong to their game. A game id is unique per game (128 random bits): hints are
+            -- paid under '<game id>-hint-<n>', and stats keep every finished game.
+            CREATE TABLE saved_games (
+                game_id TEXT PRIMARY KEY,
+                slot INTEGER NOT NULL UNIQUE CHECK (slot > 0),
+                word TEXT NOT NULL,
+                clue TEXT,
+                pack TEXT NOT NULL,
+                pack_name TEXT NOT NULL,
+                category TEXT NOT NULL,
+                language TEXT NOT NULL,
+                lives INTEGER NOT NULL CHECK (lives > 0),
+                started_date INTEGER NOT NULL
+            );
+            CREATE TABLE saved_moves (
+                game_id TEXT NOT NULL REFERENCES saved_games(game_id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('guess', 'hint')),
+                value TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            );
+            -- The game saved by an earlier version moves to slot 1. Its id came from the seeded
+            -- generator: when a finished game already had it (a replayed seed), its hints were paid
+            -- under another game's keys, so it gets a fresh id.
+            INSERT INTO saved_games (game_id, slot, word, clue, pack, pack_name, category, language, lives, started_date)
+                SELECT CASE WHEN game_id IN (SELECT id FROM games) THEN lower(hex(randomblob(16))) ELSE game_id END,
+                       1, word, clue, pack, pack_name, category, language, lives, started_date
+                FROM current_game;
+            INSERT INTO saved_moves (game_id, seq, kind, value)
+                SELECT (SELECT game_id FROM saved_games WHERE slot = 1), seq, kind, value FROM current_moves
+                WHERE EXISTS (SELECT 1 FROM saved_games WHERE slot = 1);
+            DROP TABLE current_moves;
+            DROP TABLE current_game;
+            """)
         return migrator
     }()
 }

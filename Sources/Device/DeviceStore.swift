@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SQLite
+import SystemCalls
 import WordPacks
 
 /// What a device keeps: the installed packs and their words, in `device.sqlite`.
@@ -17,12 +18,33 @@ public final class DeviceStore {
     public init(folder: String) throws(DeviceError) {
         self.folder = folder
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            db = try Database(path: folder + "/" + Self.databaseName)
-            _ = try DeviceSchema.migrator.migrate(db)
+            try FileSystem.createFolder(atPath: folder, permissions: 0o700)
         } catch {
-            throw DeviceError(.storage, "cannot open the device database in \(folder): \(error)")
+            throw DeviceError(.storage, "cannot make the device folder \(folder): \(error)")
         }
+        let path = folder + "/" + Self.databaseName
+        do {
+            db = try Database.openState(path: path, migrator: DeviceSchema.migrator)
+        } catch {
+            throw Self.failure(error, path: path, opening: true)
+        }
+    }
+
+    /// What a failure of the device database means: a damaged file is named, kept, and what to do
+    /// is said; it is never replaced by an empty one.
+    static func failure(_ error: any Error, path: String, opening: Bool = false) -> DeviceError {
+        if let error = error as? DeviceError { return error }
+        if let error = error as? SQLiteError, error.code.primary == .corrupt || error.code.primary == .notADatabase {
+            return DeviceError(
+                .storage,
+                "the device database \(path) is damaged (\(error.message)); it was left as it is. It holds only what this "
+                    + "device keeps (installed packs, the saved game, statistics): 'hangman reset --yes' deletes it, then "
+                    + "'hangman restore' brings back every pack the account owns")
+        }
+        if let error = error as? SQLiteError {
+            return DeviceError(.storage, opening ? "cannot open the device database \(path): \(error.message)" : "the device database \(path) failed: \(error.message)")
+        }
+        return DeviceError(.storage, "the device database \(path) failed: \(error)")
     }
 
     /// Deletes the device's state, as deleting the app would. The account is elsewhere and stays.
@@ -34,13 +56,11 @@ public final class DeviceStore {
         }
     }
 
-    private func run<T>(_ kind: TransactionKind, _ body: (Database) throws -> T) throws(DeviceError) -> T {
+    func run<T>(_ kind: TransactionKind, _ body: (Database) throws -> T) throws(DeviceError) -> T {
         do {
             return try db.transaction(kind, body)
-        } catch let error as DeviceError {
-            throw error
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 
@@ -210,7 +230,7 @@ public final class DeviceStore {
         do {
             return try db.integrityCheck()
         } catch {
-            throw DeviceError(.storage, "\(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 }

@@ -8,10 +8,15 @@ import WordPacks
 /// through the pack service's ledger.
 ///
 /// Each hint is spent under the key `<game id>-hint-<n>`, so a crash between paying and revealing
-/// never pays twice: the retry finds the key spent and reveals without charging.
+/// never pays twice: the retry finds the key spent and reveals without charging. A game's id is
+/// 128 random bits from the system, never from the seeded generator that picks its word, so no
+/// two games share keys whatever the seeds; and a game is played only by the process holding its
+/// ``GameSeat``, so two terminals never reveal two letters for one payment.
 public final class GameSession {
     public private(set) var game: Game
     public let gameID: String
+    /// The slot this game is saved in, held by this process.
+    public let seat: GameSeat
     public let word: DeviceWord
     /// The game was saved earlier and is resumed.
     public let isResumed: Bool
@@ -29,9 +34,12 @@ public final class GameSession {
         case notNow
     }
 
-    init(game: Game, gameID: String, word: DeviceWord, isResumed: Bool, device: DeviceStore, service: any PackService, clock: Clock) {
+    init(
+        game: Game, gameID: String, seat: GameSeat, word: DeviceWord, isResumed: Bool, device: DeviceStore, service: any PackService, clock: Clock
+    ) {
         self.game = game
         self.gameID = gameID
+        self.seat = seat
         self.word = word
         self.isResumed = isResumed
         self.device = device
@@ -39,24 +47,35 @@ public final class GameSession {
         self.clock = clock
     }
 
-    /// Resumes the saved game, or starts a new one with a word from `packs` (optionally one category).
-    /// With `fresh`, a saved game is recorded as abandoned first.
+    /// Resumes the game saved in `seat`'s slot, or starts a new one there with a word from `packs`
+    /// (optionally one category). With `fresh`, the saved game is recorded as abandoned first.
     public static func start<G: RandomNumberGenerator>(
-        device: DeviceStore, service: any PackService, packs: [InstalledPack], category: String?, lives: Int,
+        device: DeviceStore, service: any PackService, seat: GameSeat, packs: [InstalledPack], category: String?, lives: Int,
         fresh: Bool, clock: Clock = .system, using generator: inout G
     ) throws(DeviceError) -> GameSession? {
-        if let saved = try device.savedGame() {
+        if let saved = try device.savedGame(slot: seat.slot) {
             var game = Game(word: saved.word.word, clue: saved.word.clue, language: saved.word.language, lives: saved.lives)
             game.replay(saved.moves)
-            let session = GameSession(game: game, gameID: saved.gameID, word: saved.word, isResumed: true, device: device, service: service, clock: clock)
+            let session = GameSession(
+                game: game, gameID: saved.gameID, seat: seat, word: saved.word, isResumed: true, device: device, service: service, clock: clock)
             if !fresh { return session }
             try device.finishGame(saved.gameID, game: game, result: "abandoned", now: clock.now())
         }
         guard let word = try device.randomWord(from: packs, category: category, using: &generator) else { return nil }
-        let gameID = String(generator.next(), radix: 16)
+        let gameID = newGameID()
         let game = Game(word: word.word, clue: word.clue, language: word.language, lives: lives)
-        try device.saveNewGame(gameID, word: word, lives: game.lives, now: clock.now())
-        return GameSession(game: game, gameID: gameID, word: word, isResumed: false, device: device, service: service, clock: clock)
+        try device.saveNewGame(gameID, slot: seat.slot, word: word, lives: game.lives, now: clock.now())
+        return GameSession(game: game, gameID: gameID, seat: seat, word: word, isResumed: false, device: device, service: service, clock: clock)
+    }
+
+    /// 128 bits from the system's generator, as 32 hex digits: unique per game, whatever seeds
+    /// the word's choice.
+    static func newGameID() -> String {
+        var system = SystemRandomNumberGenerator()
+        return [system.next(), system.next()].map { word in
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
     }
 
     /// Plays a letter or a word; saves the move, and the result when the game ends.
@@ -66,7 +85,7 @@ public final class GameSession {
         case .repeated, .invalid, .gameOver:
             return outcome
         default:
-            try device.saveMove(kind: "guess", value: text)
+            try device.saveMove(gameID, kind: "guess", value: text)
             try finishIfOver()
             return outcome
         }
@@ -84,7 +103,7 @@ public final class GameSession {
             throw DeviceError(.storage, error.message)
         }
         guard let letter = game.revealHint(using: &generator) else { return .notNow }
-        try device.saveMove(kind: "hint", value: letter)
+        try device.saveMove(gameID, kind: "hint", value: letter)
         return .revealed(letter: letter, balance: spend.balance)
     }
 
@@ -123,55 +142,67 @@ extension DeviceStore {
         do {
             try db.transaction(.immediate) { db in try body(db) }
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 
-    func savedGame() throws(DeviceError) -> SavedGame? {
+    /// The game saved in `slot`, if any.
+    func savedGame(slot: Int) throws(DeviceError) -> SavedGame? {
         do {
             return try db.transaction(.deferred) { db -> SavedGame? in
-                guard let row = try db.query("SELECT game_id, word, clue, pack, pack_name, category, language, lives FROM current_game WHERE id = 1").first,
+                guard let row = try db.query(
+                    "SELECT game_id, word, clue, pack, pack_name, category, language, lives FROM saved_games WHERE slot = ?", .integer(Int64(slot))
+                ).first,
                     let pack = ProductID(rawValue: try row.string(3))
                 else { return nil }
+                let gameID = try row.string(0)
                 let word = DeviceWord(
                     word: try row.string(1), clue: try row[2].stringValue, pack: pack,
                     packName: try row.string(4), category: try row.string(5), language: try row.string(6))
-                let moves = try db.query("SELECT kind, value FROM current_moves ORDER BY seq").map { move -> Game.Move in
+                let moves = try db.query("SELECT kind, value FROM saved_moves WHERE game_id = ? ORDER BY seq", .text(gameID)).map { move -> Game.Move in
                     try move.string(0) == "hint" ? .hint(try move.string(1)) : .guess(try move.string(1))
                 }
-                return SavedGame(gameID: try row.string(0), word: word, lives: try row.int(7), moves: moves)
+                return SavedGame(gameID: gameID, word: word, lives: try row.int(7), moves: moves)
             }
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 
-    func saveNewGame(_ gameID: String, word: DeviceWord, lives: Int, now: Int64) throws(DeviceError) {
+    /// The slots holding a saved game, the most recently started first.
+    func savedSlots() throws(DeviceError) -> [Int] {
+        try run(.deferred) { db in
+            try db.query("SELECT slot FROM saved_games ORDER BY started_date DESC, slot").map { try $0.int(0) }
+        }
+    }
+
+    func saveNewGame(_ gameID: String, slot: Int, word: DeviceWord, lives: Int, now: Int64) throws(DeviceError) {
         try write { db in
-            try db.execute("DELETE FROM current_moves")
+            try db.execute("DELETE FROM saved_games WHERE slot = ?", .integer(Int64(slot)))
             try db.execute(
-                "INSERT OR REPLACE INTO current_game (id, game_id, word, clue, pack, pack_name, category, language, lives, started_date) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                .text(gameID), .text(word.word), word.clue.map(SQLValue.text) ?? .null, .text(word.pack.rawValue), .text(word.packName),
-                .text(word.category), .text(word.language), .integer(Int64(lives)), .integer(now))
+                "INSERT INTO saved_games (game_id, slot, word, clue, pack, pack_name, category, language, lives, started_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                .text(gameID), .integer(Int64(slot)), .text(word.word), word.clue.map(SQLValue.text) ?? .null, .text(word.pack.rawValue),
+                .text(word.packName), .text(word.category), .text(word.language), .integer(Int64(lives)), .integer(now))
         }
     }
 
-    func saveMove(kind: String, value: String) throws(DeviceError) {
+    func saveMove(_ gameID: String, kind: String, value: String) throws(DeviceError) {
         try write { db in
-            try db.execute("INSERT INTO current_moves (kind, value) VALUES (?, ?)", .text(kind), .text(value))
+            try db.execute(
+                "INSERT INTO saved_moves (game_id, seq, kind, value) VALUES (?, (SELECT coalesce(max(seq), 0) + 1 FROM saved_moves WHERE game_id = ?), ?, ?)",
+                .text(gameID), .text(gameID), .text(kind), .text(value))
         }
     }
 
     func finishGame(_ gameID: String, game: Game, result: String, now: Int64) throws(DeviceError) {
         try write { db in
-            let pack = try db.string("SELECT pack FROM current_game WHERE game_id = ?", .text(gameID)) ?? ""
-            let category = try db.string("SELECT category FROM current_game WHERE game_id = ?", .text(gameID)) ?? ""
+            let pack = try db.string("SELECT pack FROM saved_games WHERE game_id = ?", .text(gameID)) ?? ""
+            let category = try db.string("SELECT category FROM saved_games WHERE game_id = ?", .text(gameID)) ?? ""
             try db.execute(
                 "INSERT INTO games (id, pack, category, word, result, misses, hints, score, finished_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
                 .text(gameID), .text(pack), .text(category), .text(game.word), .text(result), .integer(Int64(game.misses)),
                 .integer(Int64(game.hinted.count)), .integer(Int64(game.score)), .integer(now))
-            try db.execute("DELETE FROM current_game WHERE game_id = ?", .text(gameID))
-            try db.execute("DELETE FROM current_moves")
+            try db.execute("DELETE FROM saved_games WHERE game_id = ?", .text(gameID))
         }
     }
 
@@ -196,7 +227,7 @@ extension DeviceStore {
                 return stats
             }
         } catch {
-            throw DeviceError(.storage, "the device database failed: \(error)")
+            throw Self.failure(error, path: db.path)
         }
     }
 }

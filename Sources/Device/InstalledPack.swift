@@ -55,6 +55,8 @@ public struct DeviceError: Error, Sendable, CustomStringConvertible {
         case invalidPack = "invalid-pack"
         case olderVersion = "older-version"
         case notInstalled = "not-installed"
+        /// The pack's archive is missing or damaged at the service: it cannot be installed now.
+        case unavailable
         case storage
     }
 

@@ -32,6 +32,9 @@ public struct PackInstaller {
             expected = (base.sha256, base.size)
             isBase = true
         } else if let product = catalog.product(id), case .nonConsumable = product.kind, let digest = product.packSHA256, let size = product.packSize {
+            if let reason = product.unavailableReason {
+                throw DeviceError(.unavailable, "\(product.displayName) (\(id)) is unavailable: \(reason). It can be installed once the store publishes its pack again")
+            }
             expected = (digest, size)
             isBase = false
         } else {
@@ -62,6 +65,7 @@ public struct PackInstaller {
             if error.kind == .notEntitled {
                 throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'")
             }
+            if error.kind == .productUnavailable { throw DeviceError(.unavailable, error.message) }
             throw DeviceError(.storage, error.message)
         }
         // libarchive does not check gzip CRCs: the recorded digest is what proves the bytes are the

@@ -124,19 +124,33 @@ public struct Player {
         return outcome
     }
 
-    /// Every pack the account owns, installed again: what a new device or a deleted app needs.
-    public func restore(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> [(entitlement: Entitlement, outcome: InstallOutcome)] {
-        let restored = try await store { () async throws(StoreError) in try await service.restore() }
-        var results: [(entitlement: Entitlement, outcome: InstallOutcome)] = []
-        for entitlement in restored {
-            results.append((entitlement, try await install(entitlement.productID, progress: progress(entitlement.productID))))
-        }
-        return results
+    /// What `restore` brought back, and what it could not.
+    public struct RestoreReport: Sendable {
+        public var restored: [(entitlement: Entitlement, outcome: InstallOutcome)] = []
+        /// Owned packs whose archive is unavailable at the service: the others are restored all the same.
+        public var unavailable: [(entitlement: Entitlement, error: PlayerError)] = []
     }
 
-    /// Installs newer versions: of `id`, or of every installed pack still unlocked.
+    /// Every pack the account owns, installed again: what a new device or a deleted app needs.
+    /// A pack that is unavailable is reported and skipped; any other failure stops the restore.
+    public func restore(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> RestoreReport {
+        let owned = try await store { () async throws(StoreError) in try await service.restore() }
+        var report = RestoreReport()
+        for entitlement in owned {
+            do {
+                report.restored.append((entitlement, try await install(entitlement.productID, progress: progress(entitlement.productID))))
+            } catch .device(let error) where error.kind == .unavailable {
+                report.unavailable.append((entitlement, .device(error)))
+            }
+        }
+        return report
+    }
+
+    /// Installs newer versions: of `id`, or of every installed pack still unlocked whose pack is
+    /// available (an unavailable one stays as it is, playable).
     public func update(_ id: ProductID? = nil, progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> [(id: ProductID, outcome: InstallOutcome)] {
         var targets = try await device { () async throws(DeviceError) in try await installer.playablePacks() }.map(\.productID)
+            .filter { catalog.product($0)?.isAvailable ?? true }
         if let id {
             let installed = try await device { () throws(DeviceError) in try device.installedPacks() }
             guard installed.contains(where: { $0.productID == id }) else {
@@ -149,6 +163,30 @@ public struct Player {
             results.append((target, try await install(target, progress: progress(target))))
         }
         return results
+    }
+
+    /// How an uninstall went.
+    public enum UninstallOutcome: Sendable, Equatable {
+        /// Removed; `canReinstall` when the account still owns it (or it is a base pack).
+        case uninstalled(canReinstall: Bool)
+        /// A pack of the catalog that is not on this device: nothing to do.
+        case notInstalled
+    }
+
+    /// Removes a pack from this device; the purchase stays. A pack neither installed nor in the
+    /// catalog is an unknown pack (a mistyped id), not a success.
+    public func uninstall(_ id: ProductID) async throws(PlayerError) -> UninstallOutcome {
+        guard try await device({ () throws(DeviceError) in try device.uninstall(id) }) else {
+            if catalog.product(id)?.isConsumable == true {
+                throw .device(DeviceError(.unknownPack, "'\(id)' is hints, not a pack: there is nothing to uninstall"))
+            }
+            guard catalog.product(id) != nil || catalog.basePack(id) != nil else {
+                throw .device(DeviceError(.unknownPack, "no pack '\(id)' is installed or in the catalog: see 'hangman packs'"))
+            }
+            return .notInstalled
+        }
+        let owned = try await owned().contains { $0.productID == id }
+        return .uninstalled(canReinstall: owned || catalog.basePack(id) != nil)
     }
 
     // MARK: - Pack states
@@ -173,7 +211,10 @@ public struct Player {
             rows.append(PackStatus(
                 productID: product.id, displayName: product.displayName, isBase: false, price: product.price, wordCount: product.wordCount ?? 0,
                 installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
-                state: PackState.resolve(isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: entitlements[product.id])))
+                state: PackState.resolve(
+                    isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: entitlements[product.id],
+                    isAvailable: product.isAvailable),
+                unavailableReason: product.unavailableReason))
         }
         return rows
     }
@@ -195,6 +236,8 @@ public struct Player {
                 throw .device(DeviceError(.notEntitled, "\(id) is revoked (refunded): buy it again with 'hangman buy \(id)'"))
             case .locked?:
                 throw .device(DeviceError(.notEntitled, "\(id) is locked: buy it with 'hangman buy \(id)'"))
+            case .unavailable?:
+                throw .device(DeviceError(.unavailable, "\(id) is unavailable: \(catalog.product(id)?.unavailableReason ?? "its pack cannot be used")"))
             case .some:
                 throw .device(DeviceError(.notEntitled, "\(id) is not installed: run 'hangman install \(id)'"))
             case nil:
@@ -233,12 +276,19 @@ public enum PackState: String, Sendable, Equatable, CaseIterable {
     case locked
     /// Bought, then refunded: locked again.
     case revoked
+    /// Not on this device, and its pack cannot be bought or installed now: the archive is missing
+    /// or damaged at the service.
+    case unavailable
 
-    /// The one rule deciding a pack's state.
-    static func resolve(isBase: Bool, installed: ContentVersion?, available: ContentVersion?, entitlement: Entitlement?) -> PackState {
+    /// The one rule deciding a pack's state. An installed pack stays playable while its archive is
+    /// unavailable; one that is not installed cannot be had.
+    static func resolve(
+        isBase: Bool, installed: ContentVersion?, available: ContentVersion?, entitlement: Entitlement?, isAvailable: Bool = true
+    ) -> PackState {
         if !isBase {
-            guard let entitlement else { return .locked }
-            if !entitlement.isActive { return .revoked }
+            if let entitlement, !entitlement.isActive { return .revoked }
+            if installed == nil || entitlement == nil, !isAvailable { return .unavailable }
+            guard entitlement != nil else { return .locked }
         }
         guard let installed else { return isBase ? .notInstalled : .purchasedNotInstalled }
         if let available, available > installed { return .updateAvailable }
@@ -257,6 +307,8 @@ public struct PackStatus: Sendable, Equatable {
     public var installedVersion: ContentVersion?
     public var availableVersion: ContentVersion?
     public var state: PackState
+    /// Why the pack cannot be bought or installed now, when it cannot.
+    public var unavailableReason: String? = nil
 }
 
 /// Why the player's session could not do what was asked: the service's reason or the device's.

@@ -258,7 +258,8 @@ public final class PackServer: Sendable {
             switch error.kind {
             case .unknownProduct, .unknownTransaction: 404
             case .invalidRequest: 400
-            case .wrongState: 409
+            case .wrongState, .purchaseInProgress: 409
+            case .productUnavailable: 410
             case .notEnoughHints: 402
             case .notEntitled: 403
             case .unauthorized: 401

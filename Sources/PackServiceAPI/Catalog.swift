@@ -15,6 +15,9 @@ public struct Catalog: Sendable, Equatable, Codable {
     public var currency: String
     /// The packs every player has, free.
     public var basePacks: [BasePack]
+    /// Base packs whose archive is missing or damaged: nobody gets them until it is fixed, and
+    /// everything else works meanwhile.
+    public var unavailableBasePacks: [UnavailableBasePack]
     public var products: [Product]
 
     /// The currency of a catalog without `Currency`.
@@ -44,12 +47,29 @@ public struct Catalog: Sendable, Equatable, Codable {
         }
     }
 
-    public init(bundleIdentifier: String, catalogVersion: Int, currency: String, basePacks: [BasePack], products: [Product]) {
+    /// A base pack listed in the catalog whose archive cannot be used.
+    public struct UnavailableBasePack: Sendable, Equatable, Codable {
+        /// The archive's file name in the packs folder.
+        public var file: String
+        /// What is wrong with it: "no such file", "not a valid pack: ...".
+        public var reason: String
+
+        public init(file: String, reason: String) {
+            self.file = file
+            self.reason = reason
+        }
+    }
+
+    public init(
+        bundleIdentifier: String, catalogVersion: Int, currency: String, basePacks: [BasePack], products: [Product],
+        unavailableBasePacks: [UnavailableBasePack] = []
+    ) {
         self.bundleIdentifier = bundleIdentifier
         self.catalogVersion = catalogVersion
         self.currency = currency
         self.basePacks = basePacks
         self.products = products
+        self.unavailableBasePacks = unavailableBasePacks
     }
 
     /// The base pack with `id`.
@@ -100,6 +120,12 @@ public struct Product: Sendable, Equatable, Codable {
     public var packSize: Int?
     /// The pack's content version, for a non-consumable.
     public var contentVersion: ContentVersion?
+    /// Why the product cannot be sold now (its pack archive is missing, damaged or for another
+    /// product), as StoreKit answers an invalid product identifier; `nil` when it can.
+    public var unavailableReason: String?
+
+    /// The product can be bought and its pack downloaded.
+    public var isAvailable: Bool { unavailableReason == nil }
 
     public var isConsumable: Bool {
         if case .consumable = kind { true } else { false }
@@ -110,7 +136,7 @@ public struct Product: Sendable, Equatable, Codable {
 
     public init(
         id: ProductID, kind: Kind, displayName: String, description: String, price: String, wordCount: Int? = nil,
-        packSHA256: String? = nil, packSize: Int? = nil, contentVersion: ContentVersion? = nil
+        packSHA256: String? = nil, packSize: Int? = nil, contentVersion: ContentVersion? = nil, unavailableReason: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -121,5 +147,6 @@ public struct Product: Sendable, Equatable, Codable {
         self.packSHA256 = packSHA256
         self.packSize = packSize
         self.contentVersion = contentVersion
+        self.unavailableReason = unavailableReason
     }
 }

@@ -141,6 +141,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, C
         case notEnoughHints = "not-enough-hints"
         /// The account does not own the product.
         case notEntitled = "not-entitled"
+        /// The product is in the catalog but cannot be sold or downloaded now: its pack is missing or damaged.
+        case productUnavailable = "product-unavailable"
+        /// A purchase of the same pack is already in progress or waiting for approval: try again later.
+        case purchaseInProgress = "purchase-in-progress"
         /// The account's database or key could not be used.
         case storage
         /// The service cannot be reached, or answered with a failure of its own.

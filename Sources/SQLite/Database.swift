@@ -37,9 +37,10 @@ public final class Database {
         try Database(location: ":memory:", inMemory: true, busyTimeout: busyTimeout)
     }
 
-    private init(location: String, inMemory: Bool, busyTimeout: Duration) throws(SQLiteError) {
+    /// `creating: false` opens only a database file that is there.
+    init(location: String, inMemory: Bool, busyTimeout: Duration, creating: Bool = true) throws(SQLiteError) {
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
         let resultCode = sqlite3_open_v2(location, &opened, flags, nil)
         guard resultCode == SQLITE_OK, let opened else {
             let cause = SQLiteError(resultCode: resultCode, handle: opened, sql: nil)

@@ -36,7 +36,7 @@ extension KeyFile {
                 throw .missingKeyFile(kind, path: path)
             case .system(let errno, _, _):
                 throw .unreadableKeyFile(kind, path: path, reason: "\(errno)")
-            case .notRegularFile(let fileKind, _):
+            case .notRegularFile(let fileKind, _), .notFolder(let fileKind, _):
                 throw .unreadableKeyFile(kind, path: path, reason: "it is \(fileKind), not a key file")
             case .tooLarge:
                 throw .unreadableKeyFile(kind, path: path, reason: "it is larger than \(sizeLimit) bytes, too large for a key file")
@@ -62,7 +62,7 @@ extension KeyFile {
                 throw .keyFileExists(path: path)
             case .system(let errno, _, _):
                 throw .unwritableKeyFile(path: path, reason: "\(errno)")
-            case .notRegularFile, .tooLarge:
+            case .notRegularFile, .notFolder, .tooLarge:
                 throw .unwritableKeyFile(path: path, reason: "\(error)")
             }
         }

@@ -8,10 +8,9 @@ final class AccountLedger {
 
     init(path: String) throws(StoreError) {
         do {
-            db = try Database(path: path)
-            _ = try AccountSchema.migrator.migrate(db)
+            db = try Database.openState(path: path, migrator: AccountSchema.migrator)
         } catch {
-            throw StoreError(.storage, "cannot open the account database \(path): \(error)")
+            throw Self.failure(error, path: path, opening: true)
         }
     }
 
@@ -22,7 +21,7 @@ final class AccountLedger {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.storage, "the account database failed: \(error)")
+            throw Self.failure(error, path: db.path, opening: false)
         }
     }
 
@@ -32,8 +31,23 @@ final class AccountLedger {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.storage, "the account database failed: \(error)")
+            throw Self.failure(error, path: db.path, opening: false)
         }
+    }
+
+    /// What a failure of the account database means: a damaged file is named, kept, and what to
+    /// do is said; it is never replaced by an empty account.
+    static func failure(_ error: any Error, path: String, opening: Bool) -> StoreError {
+        if let error = error as? SQLiteError, error.code.primary == .corrupt || error.code.primary == .notADatabase {
+            return StoreError(
+                .storage,
+                "the account database \(path) is damaged (\(error.message)); it was left as it is. It holds the account's "
+                    + "purchases and hints: restore it from a backup. Moving it away starts a new, empty account")
+        }
+        if let error = error as? SQLiteError {
+            return StoreError(.storage, opening ? "cannot open the account database \(path): \(error.message)" : "the account database \(path) failed: \(error.message)")
+        }
+        return StoreError(.storage, "the account database \(path) failed: \(error)")
     }
 
     // MARK: - Transactions
@@ -90,7 +104,7 @@ final class AccountLedger {
                     .integer(now), .integer(now), .integer(Int64(owed)), requestKey.map(SQLValue.text) ?? .null)
                 return db.changes == 1
             } catch let error as SQLiteError where error.code == .constraintUnique {
-                throw StoreError(.wrongState, "a purchase of \(product.id) is already in progress or waiting for approval: see 'hangman transactions'")
+                throw StoreError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
             }
         }
     }

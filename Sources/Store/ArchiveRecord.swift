@@ -46,7 +46,7 @@ public struct ArchiveRecord: Sendable, Equatable {
                 return .failure("no such file: put the archive in the packs folder, or correct the file name")
             case .system(let errno, _, _):
                 return .failure("cannot read: \(errno)")
-            case .notRegularFile(let kind, _):
+            case .notRegularFile(let kind, _), .notFolder(let kind, _):
                 return .failure("is \(kind), not a pack archive")
             case .tooLarge:
                 return .failure("\(error)")

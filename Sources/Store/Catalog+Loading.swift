@@ -1,5 +1,5 @@
-import FoundationEssentials
 import PropertyList
+import SystemCalls
 import WordPacks
 
 extension Catalog {
@@ -8,21 +8,40 @@ extension Catalog {
 
     /// Reads and checks `folder/Catalog.plist` and the manifest of every pack it names.
     ///
-    /// Every problem is reported: an unknown product type, a repeated product id, a consumable
-    /// without `HintCount`, a pack without its recorded `SHA256` and `Size`, a non-consumable whose
-    /// pack is missing, invalid, or made for another product.
+    /// Every problem of the catalog itself is reported, and it does not load: an unknown product
+    /// type, a product listed twice, a pack sold by two products, a base pack listed twice or also
+    /// sold, a consumable without `HintCount`, a pack without its recorded `SHA256` and `Size`.
+    ///
+    /// A pack archive that is missing, damaged, or made for another product does not stop the
+    /// catalog: its product is *unavailable* (``Product/unavailableReason``), a base pack is listed
+    /// in ``Catalog/unavailableBasePacks``, and everything else is sold and played as usual.
     public static func load(folder: String, verifier: PackVerifier = PackVerifier()) throws(CatalogError) -> Catalog {
         let path = folder + "/" + fileName
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(missing: true, ["\(path): no catalog (a packs folder has Catalog.plist beside its .wordpack archives)"])
-        }
+        let data = try readCatalogFile(path)
         let value: PropertyList
         do {
-            value = try PropertyListDecoding.decode([UInt8](data)).value
+            value = try PropertyListDecoding.decode(data).value
         } catch {
             throw CatalogError(["\(path): not a valid property list: \(error.message)"])
         }
         return try parse(value, folder: folder, verifier: verifier)
+    }
+
+    /// The largest catalog file read.
+    static let fileSizeLimit = 16 << 20
+
+    /// The bytes of the catalog file: a regular file (a FIFO or device is refused before it is
+    /// opened), at most `fileSizeLimit` bytes.
+    static func readCatalogFile(_ path: String) throws(CatalogError) -> [UInt8] {
+        do {
+            return try FileSystem.readFile(atPath: path, limit: fileSizeLimit)
+        } catch .system(.noSuchFile, _, _) {
+            throw CatalogError(missing: true, ["\(path): no catalog (a packs folder has Catalog.plist beside its .wordpack archives)"])
+        } catch .system(let errno, _, _) {
+            throw CatalogError(["\(path): cannot read the catalog: \(errno)"])
+        } catch {
+            throw CatalogError(["cannot read the catalog: \(error)"])
+        }
     }
 
     /// Checks a catalog's property list, as if it were `folder/Catalog.plist`.
@@ -57,6 +76,8 @@ extension Catalog {
         if case .array(let entries)? = root["BasePacks"] {
             for entry in entries {
                 switch BaseEntry.parse(entry) {
+                case .success(let base) where baseEntries.contains { $0.file == base.file }:
+                    problems.append("\(path): BasePacks: \(base.file) is listed twice")
                 case .success(let base): baseEntries.append(base)
                 case .failure(let message): problems.append("\(path): BasePacks: \(message.text)")
                 }
@@ -69,6 +90,7 @@ extension Catalog {
         }
         var products: [Product] = []
         var seen: Set<ProductID> = []
+        var sellers: [String: ProductID] = [:]
         for (index, item) in items.enumerated() {
             switch Product.parse(item) {
             case .failure(let message):
@@ -78,6 +100,18 @@ extension Catalog {
                     problems.append("\(path): product \(index + 1): '\(product.id)' is listed twice")
                     continue
                 }
+                if case .nonConsumable(let file) = product.kind {
+                    if let seller = sellers[file] {
+                        problems.append("\(path): product \(index + 1): '\(product.id)' sells \(file), which '\(seller)' sells already: a pack is sold once")
+                        continue
+                    }
+                    if baseEntries.contains(where: { $0.file == file }) {
+                        problems.append("\(path): product \(index + 1): '\(product.id)' sells \(file), a base pack: base packs are free, never sold")
+                        seen.remove(product.id)  // said once, here
+                        continue
+                    }
+                    sellers[file] = product.id
+                }
                 products.append(product)
             }
         }
@@ -85,11 +119,20 @@ extension Catalog {
         // listing a catalog stays fast whatever the packs' size. Installing checks the recorded
         // digest, then verifies the pack in full.
         var basePacks: [BasePack] = []
+        var unavailableBasePacks: [UnavailableBasePack] = []
         for entry in baseEntries {
             switch verifier.peekManifest(fileAt: folder + "/" + entry.file) {
             case .failure(let problem):
-                problems.append("\(path): base pack \(entry.file): \(problem)")
+                unavailableBasePacks.append(UnavailableBasePack(file: entry.file, reason: "\(entry.file) \(Self.unusable(problem))"))
             case .success(let manifest):
+                if basePacks.contains(where: { $0.productID == manifest.productIdentifier }) {
+                    problems.append("\(path): base pack \(entry.file) is '\(manifest.productIdentifier)' again: a pack is listed once")
+                    continue
+                }
+                if seen.contains(manifest.productIdentifier) {
+                    problems.append("\(path): base pack \(entry.file) is '\(manifest.productIdentifier)', which is also a product: base packs are free, never sold")
+                    continue
+                }
                 basePacks.append(BasePack(
                     file: entry.file, productID: manifest.productIdentifier, displayName: manifest.displayName,
                     wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion,
@@ -97,16 +140,17 @@ extension Catalog {
             }
         }
         var catalog = Catalog(
-            bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products)
+            bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products,
+            unavailableBasePacks: unavailableBasePacks)
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
             let product = catalog.products[index]
             switch verifier.peekManifest(fileAt: folder + "/" + file) {
             case .failure(let problem):
-                problems.append("\(path): '\(product.id)': pack \(file): \(problem)")
+                catalog.products[index].unavailableReason = "its pack \(file) \(Self.unusable(problem))"
             case .success(let manifest):
                 if manifest.productIdentifier != product.id {
-                    problems.append("\(path): '\(product.id)': pack \(file) is for '\(manifest.productIdentifier)'")
+                    catalog.products[index].unavailableReason = "its pack \(file) is for '\(manifest.productIdentifier)'"
                     continue
                 }
                 catalog.products[index].wordCount = manifest.wordCount
@@ -115,6 +159,11 @@ extension Catalog {
         }
         if !problems.isEmpty { throw CatalogError(problems) }
         return catalog
+    }
+
+    /// "is missing", "is damaged (...)": why an archive cannot be used, for an unavailable product.
+    static func unusable(_ problem: PackProblem) -> String {
+        problem.kind == .missingFile ? "is missing from the packs folder" : "cannot be used: \(problem)"
     }
 
     /// Three capital ASCII letters, the shape of an ISO 4217 code.

@@ -28,12 +28,10 @@ public struct CatalogPublisher {
     /// every problem is reported. A bare file name in `BasePacks` becomes a `{Pack, SHA256, Size}` entry.
     public func update() throws(CatalogError) -> CatalogUpdate {
         let path = folder + "/" + Catalog.fileName
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CatalogError(missing: true, ["\(path): no catalog (a packs folder has Catalog.plist beside its .wordpack archives)"])
-        }
+        let data = try Catalog.readCatalogFile(path)
         let value: PropertyList
         do {
-            value = try PropertyListDecoding.decode([UInt8](data)).value
+            value = try PropertyListDecoding.decode(data).value
         } catch {
             throw CatalogError(["\(path): not a valid property list: \(error.message)"])
         }
@@ -102,6 +100,10 @@ public struct CatalogPublisher {
         } catch {
             throw CatalogError(error.problems + ["\(path): nothing was written"])
         }
+        // A player's store lists such a product as unavailable; a publisher does not publish one.
+        let unusable = catalog.unavailableBasePacks.map { "\(path): base pack \($0.reason)" }
+            + catalog.products.compactMap { product in product.unavailableReason.map { "\(path): '\(product.id)': \($0)" } }
+        if !unusable.isEmpty { throw CatalogError(unusable + ["\(path): nothing was written"]) }
         if changed {
             do {
                 try FileSystem.writeAtomically(PropertyListEncoding.xml(.dictionary(root)), toPath: path)

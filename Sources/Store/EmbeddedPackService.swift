@@ -41,9 +41,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
     ) throws(StoreError) {
         do {
-            try FileManager.default.createDirectory(atPath: accountFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileSystem.createFolder(atPath: accountFolder, permissions: 0o700)
         } catch {
-            throw StoreError(.storage, "cannot create the account folder \(accountFolder): \(error)")
+            throw StoreError(.storage, "cannot make the account folder \(accountFolder): \(error)")
         }
         self.catalog = catalog
         self.packsFolder = packsFolder
@@ -93,6 +93,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         }
         guard let product = catalog.product(productID) else {
             throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
+        }
+        if let reason = product.unavailableReason {
+            throw Self.unavailable(product, reason, buying: true)
         }
         if product.isConsumable {
             guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
@@ -201,17 +204,34 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         guard let product = catalog.product(productID), case .nonConsumable(let file) = product.kind else {
             throw StoreError(.unknownProduct, "no pack '\(productID)' in the catalog: see 'hangman products'")
         }
+        if let reason = product.unavailableReason {
+            throw Self.unavailable(product, reason, buying: false)
+        }
         guard try ledger.entitlements().contains(where: { $0.productID == productID && $0.isActive }) else {
             throw StoreError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
         }
         return try readArchive(file)
     }
 
+    /// The archive's bytes: a regular file only (refused by type before it is opened), no larger
+    /// than a pack archive may be.
+    /// The refusal of a product the store cannot sell or deliver now.
+    static func unavailable(_ product: Product, _ reason: String, buying: Bool) -> StoreError {
+        StoreError(
+            .productUnavailable,
+            "\(product.displayName) (\(product.id)) is unavailable: \(reason)" + (buying ? "; nothing was charged" : "")
+                + ". It can be bought and installed once the store publishes its pack again")
+    }
+
     private func readArchive(_ file: String) throws(StoreError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: packsFolder + "/" + file) else {
+        let path = packsFolder + "/" + file
+        do {
+            return try FileSystem.readFile(atPath: path, limit: ArchiveLimits.default.maxArchiveSize)
+        } catch .system(.noSuchFile, _, _) {
             throw StoreError(.storage, "the pack archive \(file) is missing from \(packsFolder)")
+        } catch {
+            throw StoreError(.storage, "cannot read the pack archive: \(error)")
         }
-        return [UInt8](data)
     }
 
     // MARK: - Receipts

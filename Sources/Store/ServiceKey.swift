@@ -1,11 +1,22 @@
 import Signing
+import SystemCalls
 
 /// The service's signing key: made on first use, stored with mode 0600 and never replaced.
 public enum ServiceKey {
     /// Reads the key at `path`, or makes it. Two processes starting at once agree on one key: the
     /// key file appears complete or not at all, and never replaces one that is there
     /// (`SigningKey.write(toFileAt:replace:)`); the one that loses reads the winner's key.
+    /// A symbolic link or anything but a regular file at `path` is refused: the key stays in the account folder.
     public static func loadOrCreate(at path: String) throws(StoreError) -> SigningKey {
+        do {
+            if let kind = try FileSystem.status(atPath: path, followingLinks: false)?.kind, kind != .regular {
+                throw StoreError(.storage, "cannot use the service key: \(path) is \(kind), not a regular file; move it away (receipts signed with it will no longer verify)")
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.storage, "cannot use the service key: \(error)")
+        }
         do {
             do {
                 return try SigningKey.read(fileAt: path)

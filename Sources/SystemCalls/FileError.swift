@@ -8,7 +8,7 @@
 public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The step that failed with `errno`: the words of "cannot open ...", "cannot write ...".
     public enum Action: Sendable, Equatable {
-        case open, create, inspect, read, write, setPermissions, flush, replace, remove
+        case open, create, inspect, read, write, setPermissions, flush, replace, remove, lock
 
         /// "cannot open PATH", "cannot flush PATH to disk".
         func sentence(_ path: String) -> String {
@@ -22,6 +22,7 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
             case .flush: "cannot flush \(path) to disk"
             case .replace: "cannot replace \(path)"
             case .remove: "cannot remove \(path)"
+            case .lock: "cannot lock \(path)"
             }
         }
     }
@@ -30,6 +31,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
     case system(Errno, Action, path: String)
     /// `path` is a folder, FIFO, device or socket: reading it could block, never end, or mean nothing.
     case notRegularFile(FileKind, path: String)
+    /// `path` is a file, symbolic link, FIFO, device or socket where a folder is needed.
+    case notFolder(FileKind, path: String)
     /// The file at `path` holds more than `limit` bytes; `size` is what `fstat(2)` reported, or
     /// the count read so far when the file grew while it was being read.
     case tooLarge(size: Int, limit: Int, path: String)
@@ -37,7 +40,7 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file the failed call was about.
     public var path: String {
         switch self {
-        case .system(_, _, let path), .notRegularFile(_, let path), .tooLarge(_, _, let path): path
+        case .system(_, _, let path), .notRegularFile(_, let path), .notFolder(_, let path), .tooLarge(_, _, let path): path
         }
     }
 
@@ -54,6 +57,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(action.sentence(path)): \(errno)"
         case .notRegularFile(let kind, let path):
             "\(path) is \(kind), not a regular file"
+        case .notFolder(let kind, let path):
+            "\(path) is \(kind), not a folder"
         case .tooLarge(let size, let limit, let path):
             "\(path) is \(size) bytes, more than the limit of \(limit)"
         }

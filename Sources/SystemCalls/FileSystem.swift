@@ -15,6 +15,7 @@ public enum FileSystem {
     /// grows past `limit` while read (`open(2)`, `fstat(2)`, `read(2)`).
     public static func readFile(atPath path: String, limit: Int) throws(FileError) -> [UInt8] {
         let limit = max(limit, 0)
+        try refuseUnlessRegular(path)
         let descriptor = try FileDescriptor(openingForReading: path)
         let size = try descriptor.regularFileSize()
         guard size <= limit else { throw .tooLarge(size: size, limit: limit, path: path) }
@@ -33,6 +34,7 @@ public enum FileSystem {
 
     /// At most the first `count` bytes of a regular file (`open(2)`, `fstat(2)`, `read(2)`).
     public static func readPrefix(ofFileAtPath path: String, count: Int) throws(FileError) -> [UInt8] {
+        try refuseUnlessRegular(path)
         let descriptor = try FileDescriptor(openingForReading: path)
         let size = try descriptor.regularFileSize()
         var bytes = [UInt8](repeating: 0, count: max(0, min(count, size + 1)))
@@ -47,6 +49,7 @@ public enum FileSystem {
     public static func forEachChunk(
         ofFileAtPath path: String, chunkSize: Int = 1 << 20, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws(FileError) -> Int {
+        try refuseUnlessRegular(path)
         let descriptor = try FileDescriptor(openingForReading: path)
         _ = try descriptor.regularFileSize()
         var buffer = [UInt8](repeating: 0, count: max(chunkSize, 1))
@@ -67,9 +70,15 @@ public enum FileSystem {
     ///
     /// The file gets exactly `permissions`; `nil` keeps those of the file replaced (`stat(2)`),
     /// or gives 0644 to a new one.
+    ///
+    /// Only a regular file is replaced: a folder, symbolic link, device, FIFO or socket at `path`
+    /// is refused (`lstat(2)`), so that writing to `/dev/null` never turns it into a file.
     public static func writeAtomically(
         _ bytes: [UInt8], toPath path: String, permissions: UInt32? = nil
     ) throws(FileError) {
+        if let kind = try status(atPath: path, followingLinks: false)?.kind, kind != .regular {
+            throw .notRegularFile(kind, path: path)
+        }
         let mode = permissions.map { mode_t($0) } ?? existingPermissions(path) ?? 0o644
         let temporary = try writeTemporary(bytes, beside: path, mode: mode)
         if case .failure(let errno) = valueOrErrno(system_rename(temporary, path)) {
@@ -92,6 +101,47 @@ public enum FileSystem {
         _ = system_unlink(temporary)
         if case .failure(let errno) = linked { throw .system(errno, .create, path: path) }
         syncFolder(of: path)
+    }
+
+    /// Gives the file at `existing` a second name, `path`, failing with `EEXIST` if anything is
+    /// there, and flushes the folder (`link(2)`, `fsync(2)`). Of two processes linking to the
+    /// same path at once, exactly one succeeds.
+    public static func link(_ existing: String, asNewPath path: String) throws(FileError) {
+        if case .failure(let errno) = valueOrErrno(system_link(existing, path)) { throw .system(errno, .create, path: path) }
+        syncFolder(of: path)
+    }
+
+    /// What is at `path` and its size in bytes, or `nil` when nothing is (`lstat(2)`, or `stat(2)`
+    /// when `followingLinks`: then a symbolic link reports what it points to).
+    public static func status(atPath path: String, followingLinks: Bool) throws(FileError) -> (kind: FileKind, size: Int)? {
+        var status = stat()
+        let result = followingLinks ? system_stat(path, &status) : system_lstat(path, &status)
+        switch valueOrErrno(result) {
+        case .success: return (FileKind(mode: status.st_mode), Int(status.st_size))
+        case .failure(.noSuchFile): return nil
+        case .failure(let errno): throw .system(errno, .inspect, path: path)
+        }
+    }
+
+    /// Makes the folder at `path` with `permissions`, and the folders above it as needed (`mkdir(2)`).
+    /// The folders above may be symbolic links to folders; the last one must be a folder itself, so
+    /// that what is made in it stays where `path` says.
+    public static func createFolder(atPath path: String, permissions: UInt32) throws(FileError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        let parts = path.split(separator: "/").map(String.init)
+        for (index, part) in parts.enumerated() {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            let isLast = index == parts.count - 1
+            switch valueOrErrno(system_mkdir(prefix, mode_t(permissions))) {
+            case .success, .failure(.fileExists):
+                guard let kind = try status(atPath: prefix, followingLinks: !isLast)?.kind else {
+                    throw .system(.noSuchFile, .create, path: prefix)
+                }
+                if kind != .directory { throw .notFolder(kind, path: prefix) }
+            case .failure(let errno):
+                throw .system(errno, .create, path: prefix)
+            }
+        }
     }
 
     /// Whether anything is at `path`: a file, a folder, even a symbolic link to nothing (`lstat(2)`).
@@ -119,6 +169,15 @@ public enum FileSystem {
         switch valueOrErrno(system_unlink(path)) {
         case .success, .failure(.noSuchFile): return
         case .failure(let errno): throw .system(errno, .remove, path: path)
+        }
+    }
+
+    /// Refuses, before opening it, a path that names something other than a regular file
+    /// (`stat(2)`): opening a device can have effects of its own, and a FIFO's writer would be
+    /// released. What is missing is left for `open(2)` to report.
+    private static func refuseUnlessRegular(_ path: String) throws(FileError) {
+        if let kind = try status(atPath: path, followingLinks: true)?.kind, kind != .regular {
+            throw .notRegularFile(kind, path: path)
         }
     }
 

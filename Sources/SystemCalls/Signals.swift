@@ -51,14 +51,17 @@ public enum StopSignals {
     public static var received: Int32? { stopSignal == 0 ? nil : stopSignal }
 }
 
+/// SIGPIPE, which by default kills a process that writes to a pipe nobody reads.
+public enum BrokenPipeSignal {
+    /// Ignores SIGPIPE (`sigaction(2)` with `SIG_IGN`): a write to a closed pipe then fails with
+    /// `EPIPE`, which the writer sees and reports, like any other failed write.
+    public static func ignore() {
+        _ = system_ignoreBrokenPipe()
+    }
+}
+
 /// The process itself.
 public enum CurrentProcess {
-    /// Writing to a closed socket or pipe returns `EPIPE` instead of killing the process
-    /// (`signal(SIGPIPE, SIG_IGN)`).
-    public static func ignoreBrokenPipes() {
-        _ = system_ignoreSignal(SIGPIPE)
-    }
-
     /// Sleeps for `milliseconds` (`nanosleep(2)`); returns early when a signal arrives.
     @discardableResult
     public static func sleep(milliseconds: Int) -> Bool {

@@ -14,11 +14,17 @@ public enum StandardStream: Int32, Sendable {
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         do {
-            try drain(bytes) { valueOrErrno(system_write(rawValue, $0)) }
+            try writeAll(bytes)
             return true
         } catch {
             return false
         }
+    }
+
+    /// Writes all of `bytes` with `write(2)`, unbuffered, retrying after `EINTR`; throws what the
+    /// stream answered when it refused them (`EPIPE` for a closed pipe, `ENOSPC` for a full disk).
+    public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        try drain(bytes) { valueOrErrno(system_write(rawValue, $0)) }
     }
 
     /// What one `read(2)` of up to `count` bytes gave.

@@ -45,6 +45,20 @@ func system_rename(_ old: String, _ new: String) -> Int32 { rename(old, new) }
 /// `link(2)`.
 func system_link(_ existing: String, _ new: String) -> Int32 { link(existing, new) }
 
+/// `mkdir(2)`.
+func system_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+
+/// `flock(2)`.
+func system_flock(_ descriptor: Int32, _ operation: Int32) -> Int32 { flock(descriptor, operation) }
+
+/// `sigaction(2)` setting `SIGPIPE` to be ignored.
+func system_ignoreBrokenPipe() -> Int32 {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = SIG_IGN
+    sigemptyset(&action.sa_mask)
+    return sigaction(SIGPIPE, &action, nil)
+}
+
 /// `unlink(2)`.
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 
@@ -72,13 +86,6 @@ func system_sigaction(_ signal: Int32, _ action: inout sigaction) -> Int32 { sig
 /// `sigprocmask(2)`, without asking for the previous mask.
 func system_sigprocmask(_ how: Int32, _ set: inout sigset_t) -> Int32 { sigprocmask(how, &set, nil) }
 
-/// `sigaction(2)` with `SIG_IGN`.
-func system_ignoreSignal(_ number: Int32) -> Bool {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = SIG_IGN
-    sigemptyset(&action.sa_mask)
-    return sigaction(number, &action, nil) == 0
-}
 
 /// `nanosleep(2)`.
 func system_nanosleep(_ request: inout timespec) -> Int32 { nanosleep(&request, nil) }

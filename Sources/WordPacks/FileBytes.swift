@@ -15,7 +15,7 @@ enum FileBytes {
                 return .failure(PackProblem(.unreadableFile, "cannot read the file: \(errno)"))
             case .notRegularFile(.directory, _):
                 return .failure(PackProblem(.unreadableFile, "is a folder, not a pack archive (to check a source folder, run 'hangman pack build DIR -o FILE')"))
-            case .notRegularFile(let kind, _):
+            case .notRegularFile(let kind, _), .notFolder(let kind, _):
                 return .failure(PackProblem(.unreadableFile, "is \(kind), not a pack archive: pass a .wordpack file"))
             case .tooLarge(let size, let limit, _):
                 return .failure(PackProblem(.archiveTooLarge, "file is \(size) bytes, more than the limit of \(limit)"))

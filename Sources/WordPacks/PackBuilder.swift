@@ -2,6 +2,7 @@ import Archive
 import FoundationEssentials
 import PropertyList
 import Signing
+import SystemCalls
 
 /// Builds a `.wordpack` from a pack's source, deterministically: the same source gives the same
 /// bytes (pax tar, entries sorted by UTF-8 name, fixed times and owners, gzip without a timestamp).
@@ -109,10 +110,11 @@ public struct PackBuilder: Sendable {
 }
 
 extension PackBuilder.Output {
-    /// Writes the archive to `path` atomically (a temporary file renamed into place).
+    /// Writes the archive to `path` atomically (a temporary file renamed into place); anything
+    /// but a regular file at `path` (a device, FIFO, socket, folder or link) is refused, not replaced.
     public func write(to path: String) throws(PackBuildError) {
         do {
-            try Data(bytes).write(to: URL(filePath: path), options: .atomic)
+            try FileSystem.writeAtomically(bytes, toPath: path)
         } catch {
             throw PackBuildError([PackProblem(.cannotWrite, entry: path, "cannot write the archive: \(error)")])
         }

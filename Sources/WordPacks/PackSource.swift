@@ -52,15 +52,19 @@ public struct PackSource: Sendable {
                 case .typeDirectory?:
                     pending.append(path)
                 case .typeRegular?:
-                    guard let data = manager.contents(atPath: full) else {
-                        problems.append(PackProblem(.unreadableFile, entry: path, "cannot read the file"))
+                    let tooLarge = PackProblem(.totalTooLarge, entry: path, "the folder is larger than a pack may be (\(limits.maxEntries) files, \(limits.maxEntrySize) bytes each, \(limits.maxTotalSize) in all)")
+                    // Read as a regular file only, without blocking: the folder may hold anything by now.
+                    let data: [UInt8]
+                    switch FileBytes.read(full, limit: limits.maxEntrySize) {
+                    case .success(let bytes): data = bytes
+                    case .failure(let problem) where problem.kind == .archiveTooLarge: throw PackBuildError(problems + [tooLarge])
+                    case .failure(let problem):
+                        problems.append(PackProblem(.unreadableFile, entry: path, problem.message))
                         continue
                     }
                     total += data.count
-                    if data.count > limits.maxEntrySize || total > limits.maxTotalSize || files.count >= limits.maxEntries {
-                        throw PackBuildError(problems + [PackProblem(.totalTooLarge, entry: path, "the folder is larger than a pack may be (\(limits.maxEntries) files, \(limits.maxEntrySize) bytes each, \(limits.maxTotalSize) in all)")])
-                    }
-                    files.append(File(path: path, bytes: [UInt8](data)))
+                    if total > limits.maxTotalSize || files.count >= limits.maxEntries { throw PackBuildError(problems + [tooLarge]) }
+                    files.append(File(path: path, bytes: data))
                 case .typeSymbolicLink?:
                     problems.append(PackProblem(.symbolicLink, entry: path, "is a symbolic link: a pack holds files and folders only"))
                 default:

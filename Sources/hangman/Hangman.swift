@@ -11,13 +11,16 @@ enum Hangman {
         discussion: """
             EXIT CODES:
               0   success
-              64  usage error: unknown command or option, missing argument
-              65  invalid data: a pack, catalog, property list or key that fails verification
+              64  usage error: unknown command, option, product or transaction, missing argument, empty path
+              65  invalid data: a pack, catalog, property list, key or receipt that fails verification,
+                  or a file named to be read that is not a regular file
               66  missing input: a file or folder named on the command line does not exist
-              69  the store refused the payment, or the pack server cannot be reached
-              73  cannot create an output file
-              74  the state directory cannot be read or written
-              75  try again later: the purchase waits for approval or for the buyer
+              69  the store refused the payment, the product is unavailable (its pack is missing or
+                  damaged), or the pack server cannot be reached
+              73  cannot create an output file, or the output is not a regular file (use -o - for standard output)
+              74  the state directory cannot be read or written, a state database is damaged,
+                  or standard output or standard error cannot be written
+              75  try again later: the purchase waits for approval or for the buyer, or is already in progress
               77  not entitled: the pack is not purchased, or not enough hints
               130 a game ended by Ctrl-C (it is saved)
 
@@ -25,17 +28,23 @@ enum Hangman {
               HANGMAN_HOME    state directory (the account and the device), default ~/.local/share/hangman
               HANGMAN_PACKS   packs folder with Catalog.plist, default the checkout's Packs/
               HANGMAN_SERVICE a pack server's URL ('hangman serve'), instead of the embedded store
+              Set but empty, HANGMAN_HOME or HANGMAN_PACKS is a usage error (64).
 
             See 'hangman <subcommand> --help' for a subcommand's options.
             """)
 
     /// Runs the command line `arguments` and returns the exit code.
+    /// Every write is checked: a command that succeeded but could not write all it had to say
+    /// ends with 74 (nothing is lost silently: `hangman receipt > /dev/full`).
     static func main(_ arguments: [String], context: CommandContext) async -> ExitCode {
         do {
-            return try await dispatch(arguments, context: context)
+            let code = try await dispatch(arguments, context: context)
+            try context.checkWrites()
+            return code
         } catch {
             let failure = CommandFailure(error)
             context.error("error: \(failure.message)")
+            for detail in failure.details { context.error("  \(detail)") }
             if failure.code == .usage {
                 context.error("Run 'hangman --help' or '<command> --help' for usage.")
             }
@@ -72,7 +81,7 @@ enum Hangman {
 
     private static func dispatch(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         guard let first = arguments.first else {
-            context.out(spec.helpText)
+            context.out(TerminalText(trusted: spec.helpText))
             return .ok
         }
         var rest = Array(arguments.dropFirst())
@@ -89,14 +98,14 @@ enum Hangman {
             context.out("hangman \(version)")
             return .ok
         case "--help", "-h", "help":
-            context.out(spec.helpText)
+            context.out(TerminalText(trusted: spec.helpText))
             return .ok
         default:
             break
         }
         if let group = groups.first(where: { $0.name == first }) {
             guard let word = rest.first, !["--help", "-h", "help"].contains(word) else {
-                context.out(group.spec.helpText)
+                context.out(TerminalText(trusted: group.spec.helpText))
                 return .ok
             }
             guard let command = commands.first(where: { $0.path == [first, word] }) else {
@@ -133,7 +142,7 @@ extension Command {
     static func main(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
-            context.out(spec.helpText)
+            context.out(TerminalText(trusted: spec.helpText))
             return .ok
         }
         return try await run(parsed, context: context)

@@ -168,7 +168,7 @@ enum ServiceKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         #expect(report.delivered.isEmpty)
         #expect(try await world.state(fresh, Self.fruit) == .purchasedNotInstalled)
         let restored = try await fresh.restore()
-        #expect(restored.map(\.entitlement.productID) == [Self.fruit.productID])
+        #expect(restored.restored.map(\.entitlement.productID) == [Self.fruit.productID])
         #expect(try await world.state(fresh, Self.fruit) == .installed)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import hangman
+import SystemCalls
 import TestSupport
 
 /// Runs the built `hangman` binary as a person would, capturing its output and exit status.
@@ -8,21 +9,26 @@ enum CLI {
 
     /// Runs `hangman arguments` in this process, as the binary would run them (the same entry
     /// point, with a context whose streams are captured); `environment` is added to (and overrides)
-    /// this process's environment. A crash point (`HANGMAN_CRASH_AT`) or a working folder needs a
+    /// this process's environment. With `outputRefused`, every write to standard output fails with
+    /// that error, as a full disk would; with `terminal`, the command believes its input and output
+    /// are a terminal (as when a person plays). A crash point (`HANGMAN_CRASH_AT`) or a working folder needs a
     /// process of its own: then the built binary runs.
-    static func run(_ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:], input: String = "") async throws -> Result {
+    static func run(
+        _ arguments: [String], in directory: String? = nil, environment extra: [String: String] = [:], input: String = "",
+        outputRefused: Errno? = nil, terminal: Bool = false
+    ) async throws -> Result {
         if directory != nil || extra["HANGMAN_CRASH_AT"] != nil {
             return try runBinary(arguments, in: directory, environment: extra)
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HANGMAN_CRASH_AT"] = nil
         environment.merge(extra) { _, new in new }
-        let out = CapturedText()
+        let out = CapturedText(refusing: outputRefused)
         let err = CapturedText()
         let context = CommandContext(
-            output: .buffer(out), errorOutput: .buffer(err), input: .bytes(Array(input.utf8)), environment: environment,
+            output: OutputStream(buffer: out), errorOutput: OutputStream(buffer: err), input: .bytes(Array(input.utf8)), environment: environment,
             clock: .system, randomSeed: { UInt64.random(in: .min ... .max) },
-            inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false, crash: { _ in })
+            inputIsTerminal: terminal, outputIsTerminal: terminal, errorIsTerminal: false, crash: { _ in })
         let started = DispatchTime.now().uptimeNanoseconds
         let status = await Hangman.main(arguments, context: context)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9

@@ -145,7 +145,7 @@ import TestSupport
             Issue.record("a catalog selling another product's pack was published")
         } catch {
             #expect(error.kind == .invalid)
-            #expect(error.problems.contains { $0.contains("pack fruit.wordpack is for 'com.example.words.other'") }, "\(error.problems)")
+            #expect(error.problems.contains { $0.contains("its pack fruit.wordpack is for 'com.example.words.other'") }, "\(error.problems)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: packs + "/Catalog.plist")) == before)
     }

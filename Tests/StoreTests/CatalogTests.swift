@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Store
 import Testing
 import TestSupport
@@ -180,29 +183,58 @@ import WordPacks
         #expect(found.first?.contains("a Consumable needs 'HintCount'") == true)
     }
 
-    @Test func nonConsumableWhosePackIsMissing() throws {
-        let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack", recorded: .placeholder)]))
-        #expect(found.count == 1)
-        #expect(found.first?.contains("'com.example.words.gone': pack gone.wordpack:") == true, "\(found)")
-        #expect(found.first?.contains("no such file") == true, "\(found)")
+    /// Loads a catalog that must load; returns it.
+    private func loaded(catalog: String, files: [(String, [UInt8])] = []) throws -> Catalog {
+        let directory = try TemporaryDirectory()
+        for (name, bytes) in files { try directory.write("packs/" + name, bytes) }
+        try directory.write("packs/Catalog.plist", catalog)
+        return try Catalog.load(folder: directory.path + "/packs")
     }
 
-    @Test func nonConsumableWhosePackIsForAnotherProduct() throws {
+    // A pack that is missing, damaged or for another product makes its product unavailable: the
+    // rest of the catalog loads and sells as usual.
+
+    @Test func nonConsumableWhosePackIsMissingIsUnavailable() throws {
+        let hints = StoreFixture.consumable("com.example.hints.10", hints: 10)
+        let catalog = try loaded(catalog: StoreFixture.catalogXML(products: [
+            StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack", recorded: .placeholder), hints,
+        ]))
+        let gone = try #require(catalog.product(ProductID(rawValue: "com.example.words.gone")!))
+        #expect(!gone.isAvailable)
+        #expect(gone.unavailableReason == "its pack gone.wordpack is missing from the packs folder")
+        #expect(catalog.product(ProductID(rawValue: "com.example.hints.10")!)?.isAvailable == true)
+    }
+
+    @Test func nonConsumableWhosePackIsForAnotherProductIsUnavailable() throws {
         let other = try StoreFixture.packArchive(id: "com.example.words.other", words: ["alpha", "beta"])
-        let found = try problems(
+        let catalog = try loaded(
             catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack", recorded: .of(other))]),
             files: [("mine.wordpack", other)])
-        #expect(found.count == 1)
-        #expect(found.first?.contains("'com.example.words.mine': pack mine.wordpack is for 'com.example.words.other'") == true, "\(found)")
+        #expect(catalog.products.first?.unavailableReason == "its pack mine.wordpack is for 'com.example.words.other'")
     }
 
-    @Test func nonConsumableWhosePackIsNotAPack() throws {
+    @Test func nonConsumableWhosePackIsNotAPackIsUnavailable() throws {
         let notAnArchive = Array("not an archive at all".utf8)
-        let found = try problems(
-            catalog: StoreFixture.catalogXML(products: [StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack", recorded: .of(notAnArchive))]),
-            files: [("mine.wordpack", notAnArchive)])
-        #expect(found.count == 1)
-        #expect(found.first?.contains("'com.example.words.mine': pack mine.wordpack:") == true, "\(found)")
+        let fruit = try StoreFixture.packArchive(id: StoreFixture.fruit.rawValue, words: ["apple", "pear"])
+        let catalog = try loaded(
+            catalog: StoreFixture.catalogXML(products: [
+                StoreFixture.nonConsumable("com.example.words.mine", pack: "mine.wordpack", recorded: .of(notAnArchive)),
+                StoreFixture.nonConsumable(StoreFixture.fruit.rawValue, pack: "fruit.wordpack", recorded: .of(fruit)),
+            ]),
+            files: [("mine.wordpack", notAnArchive), ("fruit.wordpack", fruit)])
+        #expect(catalog.products[0].unavailableReason?.hasPrefix("its pack mine.wordpack cannot be used: ") == true, "\(catalog.products[0])")
+        #expect(catalog.products[1].isAvailable)
+        #expect(catalog.products[1].wordCount == 2)
+    }
+
+    @Test func nonConsumableWhosePackIsAFIFOIsUnavailableWithoutBlocking() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("packs/Catalog.plist", StoreFixture.catalogXML(products: [
+            StoreFixture.nonConsumable("com.example.words.pipe", pack: "pipe.wordpack", recorded: .placeholder),
+        ]))
+        try #require(mkfifo(directory.file("packs/pipe.wordpack"), 0o600) == 0)
+        let catalog = try Catalog.load(folder: directory.path + "/packs")
+        #expect(catalog.products.first?.unavailableReason?.contains("is a FIFO (named pipe)") == true, "\(catalog.products)")
     }
 
     @Test(arguments: ["../packs/inside.wordpack", "../../etc/passwd", "sub/inside.wordpack", "/tmp/inside.wordpack", "..", ".hidden.wordpack"])
@@ -222,11 +254,59 @@ import WordPacks
         #expect(found.first?.contains("BasePacks: every entry must be an archive file name in the packs folder") == true, "\(found)")
     }
 
-    @Test func missingBasePack() throws {
-        let found = try problems(catalog: StoreFixture.catalogXML(products: [], basePacks: [StoreFixture.basePack("base.wordpack", recorded: .placeholder)]))
-        #expect(found.count == 1)
-        #expect(found.first?.contains("Catalog.plist: base pack base.wordpack:") == true, "\(found)")
-        #expect(found.first?.contains("no such file") == true, "\(found)")
+    @Test func missingBasePackIsUnavailable() throws {
+        let catalog = try loaded(catalog: StoreFixture.catalogXML(products: [], basePacks: [StoreFixture.basePack("base.wordpack", recorded: .placeholder)]))
+        #expect(catalog.basePacks.isEmpty)
+        #expect(catalog.unavailableBasePacks == [.init(file: "base.wordpack", reason: "base.wordpack is missing from the packs folder")])
+    }
+
+    // What the catalog itself gets wrong does not load: a pack is sold once, a base pack never.
+
+    @Test func aPackSoldByTwoProductsIsRefused() throws {
+        let fruit = try StoreFixture.packArchive(id: StoreFixture.fruit.rawValue, words: ["apple", "pear"])
+        let found = try problems(
+            catalog: StoreFixture.catalogXML(products: [
+                StoreFixture.nonConsumable(StoreFixture.fruit.rawValue, pack: "fruit.wordpack", recorded: .of(fruit)),
+                StoreFixture.nonConsumable("com.example.words.fruit2", pack: "fruit.wordpack", recorded: .of(fruit)),
+            ]),
+            files: [("fruit.wordpack", fruit)])
+        #expect(found == ["\(found.first?.split(separator: ":").first ?? ""): product 2: 'com.example.words.fruit2' sells fruit.wordpack, which '\(StoreFixture.fruit)' sells already: a pack is sold once"])
+    }
+
+    @Test func aBasePackSoldAsAProductIsRefused() throws {
+        let base = try StoreFixture.packArchive(id: "com.example.words.base", words: ["apple", "pear"])
+        let byFile = try problems(
+            catalog: StoreFixture.catalogXML(
+                products: [StoreFixture.nonConsumable("com.example.words.base", pack: "base.wordpack", recorded: .of(base))],
+                basePacks: [StoreFixture.basePack("base.wordpack", recorded: .of(base))]),
+            files: [("base.wordpack", base)])
+        #expect(byFile.count == 1)
+        #expect(byFile.first?.hasSuffix("product 1: 'com.example.words.base' sells base.wordpack, a base pack: base packs are free, never sold") == true, "\(byFile)")
+        let byIdentifier = try problems(
+            catalog: StoreFixture.catalogXML(
+                products: [StoreFixture.nonConsumable("com.example.words.base", pack: "copy.wordpack", recorded: .of(base))],
+                basePacks: [StoreFixture.basePack("base.wordpack", recorded: .of(base))]),
+            files: [("base.wordpack", base), ("copy.wordpack", base)])
+        #expect(byIdentifier.count == 1)
+        #expect(byIdentifier.first?.hasSuffix("base pack base.wordpack is 'com.example.words.base', which is also a product: base packs are free, never sold") == true, "\(byIdentifier)")
+    }
+
+    @Test func aBasePackListedTwiceIsRefused() throws {
+        let base = try StoreFixture.packArchive(id: "com.example.words.base", words: ["apple", "pear"])
+        let sameFile = try problems(
+            catalog: StoreFixture.catalogXML(products: [], basePacks: [
+                StoreFixture.basePack("base.wordpack", recorded: .of(base)), StoreFixture.basePack("base.wordpack", recorded: .of(base)),
+            ]),
+            files: [("base.wordpack", base)])
+        #expect(sameFile.count == 1)
+        #expect(sameFile.first?.hasSuffix("BasePacks: base.wordpack is listed twice") == true, "\(sameFile)")
+        let samePack = try problems(
+            catalog: StoreFixture.catalogXML(products: [], basePacks: [
+                StoreFixture.basePack("base.wordpack", recorded: .of(base)), StoreFixture.basePack("copy.wordpack", recorded: .of(base)),
+            ]),
+            files: [("base.wordpack", base), ("copy.wordpack", base)])
+        #expect(samePack.count == 1)
+        #expect(samePack.first?.hasSuffix("base pack copy.wordpack is 'com.example.words.base' again: a pack is listed once") == true, "\(samePack)")
     }
 
     @Test(arguments: [
@@ -261,7 +341,8 @@ import WordPacks
         let found = try problems(catalog: StoreFixture.catalogXML(products: [
             StoreFixture.consumable("com.example.gems", hints: 5, type: "Gems"),
             StoreFixture.consumable("com.example.hints.x", hints: nil),
-            StoreFixture.nonConsumable("com.example.words.gone", pack: "gone.wordpack", recorded: .placeholder),
+            StoreFixture.consumable("com.example.hints.10", hints: 10),
+            StoreFixture.consumable("com.example.hints.10", hints: 20),
         ]))
         #expect(found.count == 3, "\(found)")
     }

@@ -82,7 +82,7 @@ import WordPacks
         let waiting = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         try service.reset()
         let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 1) }
-        #expect(error?.kind == .wrongState)
+        #expect(error?.kind == .purchaseInProgress)
         _ = try service.approve(waiting.id)
         #expect(try service.entitlements().count == 1)
         #expect(try service.transactions().count == 1)

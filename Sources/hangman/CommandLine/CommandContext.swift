@@ -25,10 +25,12 @@ struct CommandContext {
     let crash: @Sendable (CrashPoint) -> Void
 
     /// The running process: file descriptors 0, 1, 2, its environment, the system clock.
+    /// SIGPIPE is ignored, so that a write to a closed pipe fails like any other and is reported.
     static func process(environment: [String: String]) -> CommandContext {
         let crashPoint = environment["HANGMAN_CRASH_AT"].flatMap(CrashPoint.init(rawValue:))
+        BrokenPipeSignal.ignore()
         return CommandContext(
-            output: .stream(.output), errorOutput: .stream(.error), input: .standardInput, environment: environment,
+            output: OutputStream(.output), errorOutput: OutputStream(.error), input: .standardInput, environment: environment,
             clock: .system, randomSeed: { var system = SystemRandomNumberGenerator(); return system.next() },
             inputIsTerminal: StandardStream.input.isTerminal, outputIsTerminal: StandardStream.output.isTerminal,
             errorIsTerminal: StandardStream.error.isTerminal,
@@ -36,41 +38,85 @@ struct CommandContext {
     }
 
     /// Writes a line of results to standard output.
-    func out(_ text: String, terminator: String = "\n") { output.write(text + terminator) }
+    func out(_ text: TerminalText, terminator: String = "\n") { output.write(text.text + terminator) }
+
+    /// Writes bytes asked for on standard output as they are (a receipt, an archive: `-o -`).
+    func outBytes(_ bytes: [UInt8]) { output.write(bytes) }
 
     /// Writes a line to standard error.
-    func error(_ text: String) { errorOutput.write(text + "\n") }
+    func error(_ text: TerminalText) { errorOutput.write(text.text + "\n") }
 
     /// Writes to standard error without a newline (a progress bar redrawing its line).
-    func errorRaw(_ text: String) { errorOutput.write(text) }
-}
+    func errorRaw(_ text: TerminalText) { errorOutput.write(text.text) }
 
-/// Where text goes: a standard stream (unbuffered `write(2)`, so output never reorders through a
-/// pipe), or a buffer that a test reads.
-enum OutputStream {
-    case stream(StandardStream)
-    case buffer(CapturedText)
+    /// The first write to standard output or standard error that failed, if one did.
+    var writeFailure: (stream: String, errno: Errno)? {
+        if let errno = output.failure { return ("standard output", errno) }
+        if let errno = errorOutput.failure { return ("standard error", errno) }
+        return nil
+    }
 
-    func write(_ text: String) {
-        switch self {
-        case .stream(let stream):
-            var text = text
-            _ = text.withUTF8 { stream.write(UnsafeRawBufferPointer($0)) }
-        case .buffer(let captured):
-            captured.append(text)
-        }
+    /// Throws when a write failed: a command that goes on reading input (a game) stops there.
+    func checkWrites() throws {
+        if let failure = writeFailure { throw CommandFailure.writeFailed(failure.stream, failure.errno) }
     }
 }
 
-/// Text captured from a command run in-process.
+/// Where text goes: a standard stream (unbuffered `write(2)`, so output never reorders through a
+/// pipe), or a buffer that a test reads. Every write is checked: the first failure is kept, and
+/// the command ends with exit status 74 (`Hangman.main`).
+final class OutputStream: Sendable {
+    enum Target: Sendable {
+        case stream(StandardStream)
+        case buffer(CapturedText)
+    }
+
+    let target: Target
+    private let firstFailure = Mutex<Errno?>(nil)
+
+    init(_ stream: StandardStream) { target = .stream(stream) }
+
+    init(buffer: CapturedText) { target = .buffer(buffer) }
+
+    /// The error of the first write that failed.
+    var failure: Errno? { firstFailure.withLock { $0 } }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    private func write(_ bytes: UnsafeRawBufferPointer) {
+        let result: Errno?
+        switch target {
+        case .stream(let stream):
+            do { try stream.writeAll(bytes); result = nil } catch { result = error }
+        case .buffer(let captured): result = captured.append(bytes)
+        }
+        if let result { firstFailure.withLock { if $0 == nil { $0 = result } } }
+    }
+}
+
+/// Text captured from a command run in-process; `refusing` makes every write fail with that
+/// error, as a full disk or a closed pipe would.
 final class CapturedText: Sendable {
-    private let storage = Mutex("")
+    private let storage = Mutex([UInt8]())
+    let refusal: Errno?
 
-    init() {}
+    init(refusing refusal: Errno? = nil) { self.refusal = refusal }
 
-    func append(_ text: String) { storage.withLock { $0 += text } }
+    /// Appends `bytes`; the error when refusing.
+    func append(_ bytes: UnsafeRawBufferPointer) -> Errno? {
+        if let refusal { return refusal }
+        storage.withLock { $0.append(contentsOf: bytes) }
+        return nil
+    }
 
-    var text: String { storage.withLock { $0 } }
+    var text: String { storage.withLock { String(decoding: $0, as: UTF8.self) } }
 }
 
 /// Where a command's input comes from: the process's standard input, or bytes given by a test.

@@ -22,6 +22,9 @@ struct DeviceContext {
         let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         let session = DeviceContext(store: store, player: player)
+        for base in player.catalog.unavailableBasePacks {
+            context.error("warning: the base pack \(base.reason): it is not installed until the store publishes it again")
+        }
         for id in report.basePacks {
             let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
             context.error("Installed the base pack \(name).")
@@ -47,12 +50,12 @@ struct DeviceContext {
     }
 
     /// `Installed iOS Words 1.0 (197 words).` and the like.
-    func describe(_ outcome: InstallOutcome, _ id: ProductID) -> String {
+    func describe(_ outcome: InstallOutcome, _ id: ProductID) -> TerminalText {
         let name = name(id)
         let words = (try? device.installedPacks().first { $0.productID == id }?.wordCount).flatMap { $0 }.map { " (\(PackText.grouped($0)) words)" } ?? ""
         switch outcome {
-        case .installed(let version): return "Installed \(name) \(version)\(words)."
-        case .updated(let old, let new): return "Updated \(name) from \(old) to \(new)\(words)."
+        case .installed(let version): return "Installed \(name) \(version)\(TerminalText(trusted: words))."
+        case .updated(let old, let new): return "Updated \(name) from \(old) to \(new)\(TerminalText(trusted: words))."
         case .alreadyInstalled(let version): return "\(name) \(version) is already installed: nothing to do."
         }
     }
@@ -77,8 +80,8 @@ final class ProgressBar {
         let filled = progress.wordsTotal == 0 ? width : progress.wordsDone * width / progress.wordsTotal
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let percent = progress.wordsTotal == 0 ? 100 : progress.wordsDone * 100 / progress.wordsTotal
-        let line = "\r\(label) [\(bar)] \(percent)%  \(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words, \(PackText.grouped(progress.bytesDone))/\(PackText.grouped(progress.bytesTotal)) bytes"
-        output.write(line)
+        let line = "\(label) [\(bar)] \(percent)%  \(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words, \(PackText.grouped(progress.bytesDone))/\(PackText.grouped(progress.bytesTotal)) bytes"
+        output.write("\r" + TerminalText.escaped(line))
         drawn = true
         if progress.wordsDone >= progress.wordsTotal { finish() }
     }

@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import Signing
+import SystemCalls
 import WordPacks
 
 /// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help` and the README.
@@ -31,11 +32,19 @@ enum ExitCode: Int32 {
 struct CommandFailure: Error {
     var code: ExitCode
     var message: String
+    /// Lines printed under the message, one each (the problems of a pack).
+    var details: [String] = []
 
     static func usage(_ message: String) -> CommandFailure { CommandFailure(code: .usage, message: message) }
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(code: .dataError, message: message) }
     static func missing(_ message: String) -> CommandFailure { CommandFailure(code: .noInput, message: message) }
     static func cannotCreate(_ message: String) -> CommandFailure { CommandFailure(code: .cannotCreate, message: message) }
+    static func storage(_ message: String) -> CommandFailure { CommandFailure(code: .ioError, message: message) }
+
+    /// A write to standard output or standard error failed.
+    static func writeFailed(_ stream: String, _ errno: Errno) -> CommandFailure {
+        .storage("cannot write to \(stream): \(errno)")
+    }
 }
 
 extension CommandFailure {
@@ -58,6 +67,8 @@ extension CommandFailure {
             case .unknownProduct, .invalidRequest, .unknownTransaction: self = .usage(error.message)
             case .wrongState: self = .invalid(error.message)
             case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
+            case .productUnavailable: self.init(code: .storeRefused, message: error.message)
+            case .purchaseInProgress: self.init(code: .deferred, message: error.message)
             case .storage: self.init(code: .ioError, message: error.message)
             case .unavailable: self.init(code: .storeRefused, message: error.message)
             case .unauthorized: self.init(code: .notEntitled, message: error.message)
@@ -66,9 +77,10 @@ extension CommandFailure {
         case let error as DeviceError:
             switch error.kind {
             case .notEntitled: self.init(code: .notEntitled, message: error.message)
+            case .unavailable: self.init(code: .storeRefused, message: error.message)
             case .unknownPack, .notInstalled: self = .usage(error.message)
             case .invalidPack:
-                self = .invalid(error.message + error.problems.prefix(10).map { "\n  \($0)" }.joined())
+                self = CommandFailure(code: .dataError, message: error.message, details: error.problems.prefix(10).map(\.description))
             case .olderVersion: self = .invalid(error.message)
             case .storage: self.init(code: .ioError, message: error.message)
             }

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import PackServiceClient
 import Store
+import SystemCalls
 import WordPacks
 
 /// The state directory and the packs folder, resolved once per command, and the service opened on them.
@@ -34,8 +35,8 @@ struct StoreContext {
     /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
     /// crash left unfinished (reported on standard error).
     static func open(_ arguments: ParsedArguments, context: CommandContext) async throws -> StoreContext {
-        let home = home(arguments, context: context)
-        if let url = serviceURL(arguments, context: context) {
+        let home = try homeFolder(arguments, context: context)
+        if let url = try serviceURL(arguments, context: context) {
             return try await openRemote(url, home: home, context: context)
         }
         let packs = try packsFolder(arguments, context: context)
@@ -43,7 +44,7 @@ struct StoreContext {
         do {
             catalog = try Catalog.load(folder: packs)
         } catch {
-            for problem in error.problems { context.error(problem) }
+            for problem in error.problems { context.error("\(problem)") }
             throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
         let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
@@ -70,32 +71,53 @@ struct StoreContext {
         return StoreContext(home: home, packs: "", service: service, catalog: catalog)
     }
 
-    /// The state directory: `--home`, else `HANGMAN_HOME`, else under `XDG_DATA_HOME` or `HOME`.
-    static func home(_ arguments: ParsedArguments, context: CommandContext) -> String {
-        arguments.value("--home") ?? nonEmpty(context.environment["HANGMAN_HOME"]) ?? defaultHome(context.environment)
+    /// The state directory: `--home`, else `HANGMAN_HOME`, else `$XDG_DATA_HOME/hangman`, else
+    /// `$HOME/.local/share/hangman`. A variable set to nothing is a mistake, not a wish for the
+    /// default (an empty home would put the state at `/account`); `XDG_DATA_HOME` is the exception
+    /// its specification makes: empty means unset.
+    static func homeFolder(_ arguments: ParsedArguments, context: CommandContext) throws -> String {
+        let environment = context.environment
+        if let home = arguments.value("--home") { return home }
+        if let home = try variable("HANGMAN_HOME", environment) { return home }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/hangman" }
+        guard let user = try variable("HOME", environment) else {
+            throw CommandFailure.usage("no state directory: HOME is not set; pass --home DIR or set HANGMAN_HOME")
+        }
+        return user + "/.local/share/hangman"
     }
 
     /// `--service`, else `HANGMAN_SERVICE`, else none (the embedded store).
-    static func serviceURL(_ arguments: ParsedArguments, context: CommandContext) -> String? {
-        arguments.value("--service") ?? nonEmpty(context.environment["HANGMAN_SERVICE"])
+    static func serviceURL(_ arguments: ParsedArguments, context: CommandContext) throws -> String? {
+        if let url = arguments.value("--service") { return url }
+        return try variable("HANGMAN_SERVICE", context.environment)
     }
 
-    /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`.
+    /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`. It must be
+    /// a folder: anything else is refused before anything in it is read.
     static func packsFolder(_ arguments: ParsedArguments, context: CommandContext) throws -> String {
-        guard let packs = arguments.value("--packs") ?? nonEmpty(context.environment["HANGMAN_PACKS"]) ?? checkoutPacks() else {
+        guard let packs = try arguments.value("--packs") ?? variable("HANGMAN_PACKS", context.environment) ?? checkoutPacks() else {
             throw CommandFailure.missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
         }
-        return packs
+        let kind: FileKind?
+        do {
+            kind = try FileSystem.status(atPath: packs, followingLinks: true)?.kind
+        } catch {
+            throw CommandFailure.missing("cannot use the packs folder: \(error)")
+        }
+        switch kind {
+        case .directory?: return packs
+        case let kind?: throw CommandFailure.missing("the packs folder \(packs) is \(kind), not a folder")
+        case nil: throw CommandFailure.missing("no packs folder \(packs): pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+        }
     }
 
-    private static func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
+    /// The variable's value; set but empty is a usage error.
+    private static func variable(_ name: String, _ environment: [String: String]) throws -> String? {
+        guard let value = environment[name] else { return nil }
+        guard !value.isEmpty else {
+            throw CommandFailure.usage("\(name) is set but empty: unset it, or set it to a folder")
+        }
         return value
-    }
-
-    private static func defaultHome(_ environment: [String: String]) -> String {
-        if let data = nonEmpty(environment["XDG_DATA_HOME"]) { return data + "/hangman" }
-        return (nonEmpty(environment["HOME"]) ?? ".") + "/.local/share/hangman"
     }
 
     /// The `Packs/` folder of the checkout this binary was built in (it lives in `.build/<config>/`),

@@ -11,10 +11,10 @@ enum AccountCreateCommand: Command {
         discussion: "Exit status: 0 made, 69 the service cannot be reached, 65 its key is malformed, 73 the home has an account.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let url = StoreContext.serviceURL(arguments, context: context) else {
+        guard let url = try StoreContext.serviceURL(arguments, context: context) else {
             throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
         }
-        let home = StoreContext.home(arguments, context: context)
+        let home = try StoreContext.homeFolder(arguments, context: context)
         let credentials = try await HTTPPackService.createAccount(at: url)
         let saved = Result { () throws(StoreError) in try credentials.save(folder: home + "/account") }
         if case .failure(let error) = saved {

@@ -9,7 +9,7 @@ enum AccountShowCommand: Command {
         options: [StoreContext.options[0]])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let home = StoreContext.home(arguments, context: context)
+        let home = try StoreContext.homeFolder(arguments, context: context)
         guard let credentials = try ServiceCredentials.load(folder: home + "/account") else {
             throw CommandFailure(code: .notEntitled, message: "no account in \(home): run 'hangman account create --service URL'")
         }

@@ -10,11 +10,11 @@ enum AccountTokenCommand: Command {
         discussion: "Anyone with the token can spend the account's hints: keep it secret.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let home = StoreContext.home(arguments, context: context)
+        let home = try StoreContext.homeFolder(arguments, context: context)
         guard let credentials = try ServiceCredentials.load(folder: home + "/account") else {
             throw CommandFailure(code: .notEntitled, message: "no account in \(home): run 'hangman account create --service URL'")
         }
-        context.out(credentials.token)
+        context.out("\(credentials.token)")
         return .ok
     }
 }

@@ -27,7 +27,7 @@ enum BuyCommand: Command {
             let price = catalog.product(id)?.price ?? "?"
             context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
             if let installed {
-                context.out("\(name) is unlocked. " + session.describe(installed, id))
+                context.out("\(name) is unlocked. \(session.describe(installed, id))")
             } else {
                 let service = session.store.service
                 context.out("+\(transaction.hintsCredited) hints. Balance: \(try await service.hintBalance()) hints.")

@@ -23,7 +23,7 @@ enum CatalogUpdateCommand: Command {
         do {
             update = try CatalogPublisher(folder: packs).update()
         } catch {
-            for problem in error.problems { context.error(problem) }
+            for problem in error.problems { context.error("\(problem)") }
             switch error.kind {
             case .missing: throw CommandFailure.missing("no catalog in \(packs)")
             case .invalid: throw CommandFailure.invalid("the catalog in \(packs) was not updated")
@@ -31,11 +31,11 @@ enum CatalogUpdateCommand: Command {
             }
         }
         for change in update.changes {
-            var line = "\(change.file): sha256 \(change.record.sha256), \(PackText.grouped(change.record.size)) bytes"
+            var line: TerminalText = "\(change.file): sha256 \(change.record.sha256), \(PackText.grouped(change.record.size)) bytes"
             if let old = change.previousSHA256 {
-                line += " (was \(old)\(change.previousSize.map { ", \(PackText.grouped($0)) bytes" } ?? ""))"
+                line = line + " (was \(old)\(change.previousSize.map { ", \(PackText.grouped($0)) bytes" } ?? ""))"
             } else {
-                line += " (recorded)"
+                line = line + " (recorded)"
             }
             context.out(line)
         }

@@ -10,19 +10,21 @@ enum PackBuildCommand: Command {
         usage: ["hangman pack build <DIR> --output <FILE> [--sign <KEYFILE>]"],
         arguments: [.init(name: "<DIR>", help: "The pack's source folder: Info.plist and *.plist word lists.")],
         options: [
-            .init(names: ["--output", "-o"], value: "FILE", help: "Where to write the archive (replaced atomically)."),
+            .init(names: ["--output", "-o"], value: "FILE", help: "Where to write the archive (a regular file, replaced atomically; - for standard output)."),
             .init(names: ["--sign"], value: "KEYFILE", help: "Secret key file (from 'pack keygen') to sign the pack with."),
         ],
         discussion: """
             The same folder always gives the same bytes. The archived Info.plist gets WordCount and
             the SHA-256 and size of every other file (Files); with --sign, Signature.plist is added.
-            Exit status: 0 built, 65 the folder is not a valid pack, 66 no such folder, 73 cannot write.
+            With -o -, the archive goes to standard output and the summary to standard error.
+            Exit status: 0 built, 65 the folder is not a valid pack, 66 no such folder, 73 cannot write
+            (or the output is a device, FIFO, socket or link, which is left as it is).
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard let folder = arguments.value("<DIR>") else { throw CommandFailure.usage("'pack build' needs <DIR>") }
         guard let output = arguments.value("--output") else { throw CommandFailure.usage("'pack build' needs --output <FILE>") }
-        if isInside(output, folder: folder) {
+        if output != "-", isInside(output, folder: folder) {
             throw CommandFailure.usage("the output '\(output)' is inside the source folder '\(folder)'; write it beside the folder")
         }
         var builder = PackBuilder()
@@ -39,12 +41,14 @@ enum PackBuildCommand: Command {
             }
             throw CommandFailure.invalid("\(folder) is not a valid pack (\(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")); nothing was written")
         }
-        do {
-            try built.write(to: output)
-        } catch {
-            throw CommandFailure.cannotCreate(error.problems.map(\.description).joined(separator: "; "))
+        let summary: TerminalText = "\(output == "-" ? "standard output" : output): \(PackText.oneLine(built.pack)), \(built.archive.size) bytes, sha256 \(built.archive.sha256.hex)"
+        if output == "-" {
+            context.outBytes(built.bytes)
+            context.error(summary)
+        } else {
+            try OutputFile.write(built.bytes, to: output, what: "the archive")
+            context.out(summary)
         }
-        context.out("\(output): \(PackText.oneLine(built.pack)), \(built.archive.size) bytes, sha256 \(built.archive.sha256.hex)")
         return .ok
     }
 

@@ -9,7 +9,10 @@ enum PacksCommand: Command {
         overview: "Every pack in one table: base or paid, price, installed version, and its state.",
         usage: ["hangman packs [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
-        discussion: "States: installed, update available, purchased (not installed), locked (not purchased), revoked (refunded).")
+        discussion: """
+            States: installed, update available, purchased (not installed), locked (not purchased), revoked (refunded),
+            unavailable (its archive is missing or damaged at the store: it cannot be bought or installed now).
+            """)
 
     struct Row: Encodable {
         var productID: String
@@ -20,6 +23,7 @@ enum PacksCommand: Command {
         var installedVersion: String?
         var availableVersion: String?
         var state: String
+        var unavailableReason: String?
     }
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -27,7 +31,7 @@ enum PacksCommand: Command {
         let rows = try await session.player.packs().map { pack in
             Row(productID: pack.productID.rawValue, name: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price ?? "free",
                 words: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
-                state: pack.state.rawValue)
+                state: pack.state.rawValue, unavailableReason: pack.unavailableReason)
         }
         if arguments.has("--json") {
             context.out(JSONText.encode(rows))

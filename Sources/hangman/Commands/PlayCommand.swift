@@ -20,7 +20,8 @@ enum PlayCommand: Command {
         ] + StoreContext.options,
         discussion: """
             At the prompt: a letter, the whole word, ? or hint (spends one hint), buy (buys 10 hints),
-            help, quit. Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it.
+            help, quit. Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. A saved game
+            is played by one 'hangman play' at a time: a second one, in another terminal, starts its own.
             Colour is off when NO_COLOR is set, TERM is dumb, or the output is not a terminal.
 
             \(GameScreen.plainFormat)

@@ -19,11 +19,17 @@ struct PlayLoop {
 
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
+        // This process's slot for the whole session: no other process plays (and pays hints for) its games.
+        let seat = try deviceContext.device.takeSeat()
+        if seat.passedOverSavedGame && !fresh {
+            screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
+        }
         while true {
             let started: GameSession?
             do {
                 started = try GameSession.start(
-                    device: deviceContext.device, service: service, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
+                    device: deviceContext.device, service: service, seat: seat, packs: packs, category: category, lives: lives, fresh: fresh,
+                    clock: deviceContext.player.clock, using: &generator)
             } catch {
                 throw CommandFailure(code: .ioError, message: error.message)
             }
@@ -36,6 +42,7 @@ struct PlayLoop {
             case .saved(let code): return code
             case .finished:
                 screen.end(session)
+                try screen.context.checkWrites()
                 switch reader.nextLine() {
                 case .line(let answer) where ["", "y", "yes"].contains(answer.lowercased().trimmingSpaces):
                     continue
@@ -53,11 +60,13 @@ struct PlayLoop {
 
     private func play(_ session: GameSession, generator: inout SeededGenerator) async throws -> Ending {
         screen.begin(session, hints: await balance())
-        var event: String? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
-        var eventPlain: String?
+        var event: TerminalText? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
+        var eventPlain: TerminalText?
         while session.game.status == .playing {
             screen.show(session, hints: await balance(), event: event, eventPlain: eventPlain)
             screen.prompt()
+            // Output that no longer reaches anyone ends the game: no hint is spent unseen.
+            try screen.context.checkWrites()
             let input = reader.nextLine()
             let text: String
             switch input {
@@ -77,13 +86,13 @@ struct PlayLoop {
     }
 
     /// Plays one line of input; returns the message for a terminal and the line for plain output.
-    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) async throws -> (String?, String?) {
+    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
         switch text.lowercased() {
         case "quit":
             return (nil, nil)
         case "help":
-            let help = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints; quit saves and leaves."
-            return (help, "HELP " + help)
+            let help: TerminalText = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints; quit saves and leaves."
+            return (help, "HELP \(help)")
         case "?", "hint":
             let outcome: GameSession.HintOutcome
             do {
@@ -95,8 +104,8 @@ struct PlayLoop {
             case .revealed(let letter, let balance):
                 return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
             case .noHints:
-                let offer = hintProduct.map { "Type buy to get \($0.displayName) for \($0.price)." } ?? ""
-                return ("No hints left. " + offer, "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
+                let offer: TerminalText = hintProduct.map { "Type buy to get \($0.displayName) for \($0.price)." } ?? ""
+                return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
             }
@@ -109,14 +118,14 @@ struct PlayLoop {
             case .solved: return ("Solved!", "SOLVED")
             case .wrongWord(let word): return ("'\(word)' is not the word.", "WRONG \(word)")
             case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", "REPEAT \(guess)")
-            case .invalid(let why): return (why.prefix(1).uppercased() + why.dropFirst() + ".", "INVALID \(why)")
+            case .invalid(let why): return ("\(why.prefix(1).uppercased() + why.dropFirst()).", "INVALID \(why)")
             case .gameOver: return (nil, nil)
             }
         }
     }
 
     /// Buys the smallest hint product through the normal purchase flow.
-    private func buyHints() async -> (String?, String?) {
+    private func buyHints() async -> (TerminalText?, TerminalText?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
         do {
             switch try await service.buy(product.id, quantity: 1) {

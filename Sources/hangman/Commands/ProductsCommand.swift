@@ -6,7 +6,8 @@ enum ProductsCommand: Command {
         name: "hangman products",
         overview: "List what the store sells: packs and hints, with prices.",
         usage: ["hangman products [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        discussion: "A product whose pack archive is missing or damaged is listed as unavailable: it cannot be bought until the store publishes it again.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try await StoreContext.open(arguments, context: context)
@@ -21,6 +22,7 @@ enum ProductsCommand: Command {
             let content: String
             switch product.kind {
             case .consumable(let hints): content = "\(hints) hints"
+            case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
             case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
             }
             rows.append([product.id.rawValue, product.typeName, product.price, product.displayName, content])
@@ -43,6 +45,9 @@ struct ProductJSON: Encodable {
     var sha256: String?
     var size: Int?
     var wordCount: Int?
+    /// `false` when the pack's archive is missing or damaged: the product cannot be bought now.
+    var available: Bool
+    var unavailableReason: String?
 
     init(_ product: Product, currency: String) {
         id = product.id.rawValue
@@ -58,5 +63,7 @@ struct ProductJSON: Encodable {
         case .nonConsumable(let file): pack = file
         }
         wordCount = product.wordCount
+        available = product.isAvailable
+        unavailableReason = product.unavailableReason
     }
 }

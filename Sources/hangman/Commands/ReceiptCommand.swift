@@ -1,5 +1,5 @@
-import FoundationEssentials
 import PackServiceAPI
+import SystemCalls
 
 /// `hangman receipt`, `hangman receipt verify FILE`
 enum ReceiptCommand: Command {
@@ -9,15 +9,19 @@ enum ReceiptCommand: Command {
         usage: ["hangman receipt [--output <FILE>] [--json]", "hangman receipt verify <FILE> [--json]"],
         takesWords: true,
         options: [
-            .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE instead of standard output."),
+            .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE (a regular file, replaced atomically; - for standard output)."),
             .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),
         ] + StoreContext.options,
         subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
         discussion: """
             'receipt verify' prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
             21003 not authenticated (changed, signed by another key, or for another game).
-            Exit status: 0 only for status 0, 65 otherwise, 66 no such file.
+            Exit status: 0 only for status 0, 65 otherwise (or the file is not a regular file), 66 no such file;
+            73 the output is not a regular file (a device, FIFO, socket or link) or cannot be written.
             """)
+
+    /// The largest receipt file read: a receipt of thousands of transactions is well under it.
+    static let receiptSizeLimit = 16 << 20
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try await StoreContext.open(arguments, context: context)
@@ -25,24 +29,27 @@ enum ReceiptCommand: Command {
         let words = arguments.positionals
         if words.isEmpty {
             let receipt = try await service.receipt()
-            if let path = arguments.value("--output") {
-                do {
-                    try Data(receipt.bytes).write(to: URL(filePath: path), options: .atomic)
-                } catch {
-                    throw CommandFailure.cannotCreate("cannot write \(path): \(error)")
-                }
+            if let path = arguments.value("--output"), path != "-" {
+                try OutputFile.write(receipt.bytes, to: path, what: "the receipt")
                 context.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
             } else if arguments.has("--json") {
                 context.out(JSONText.encode(ReceiptJSON(receipt.payload)))
             } else {
-                context.out(String(decoding: receipt.bytes, as: UTF8.self), terminator: "")
+                context.outBytes(receipt.bytes)
             }
             return .ok
         }
         if words.count == 2, words[0] == "verify" {
             let path = words[1]
-            guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure.missing("no such receipt file '\(path)'") }
-            let result = await service.verifyReceipt([UInt8](data))
+            let bytes: [UInt8]
+            do {
+                bytes = try FileSystem.readFile(atPath: path, limit: receiptSizeLimit)
+            } catch .system(.noSuchFile, _, _) {
+                throw CommandFailure.missing("no such receipt file '\(path)'")
+            } catch {
+                throw CommandFailure.invalid("cannot read the receipt: \(error)")
+            }
+            let result = await service.verifyReceipt(bytes)
             if arguments.has("--json") {
                 context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
             } else {

@@ -7,23 +7,31 @@ enum RestoreCommand: Command {
         name: "hangman restore",
         overview: "Restore every pack the account owns (never hints). Safe to run any number of times.",
         usage: ["hangman restore [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        discussion: """
+            A pack whose archive is unavailable at the store is skipped with a warning; every other
+            pack is restored. Exit status: 0 every owned pack restored, 69 one or more unavailable.
+            """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let session = try await DeviceContext.open(arguments, context: context)
         let catalog = session.catalog
-        let restored = try await session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
-        if arguments.has("--json") {
-            context.out(JSONText.encode(restored.map { EntitlementJSON($0.entitlement) }))
-            return .ok
+        let report = try await session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
+        for (_, error) in report.unavailable {
+            context.error("warning: not restored: \(error)")
         }
-        if restored.isEmpty {
+        let code: ExitCode = report.unavailable.isEmpty ? .ok : .storeRefused
+        if arguments.has("--json") {
+            context.out(JSONText.encode(report.restored.map { EntitlementJSON($0.entitlement) }))
+            return code
+        }
+        if report.restored.isEmpty && report.unavailable.isEmpty {
             context.out("Nothing to restore: this account owns no packs.")
         }
-        for (entitlement, outcome) in restored {
+        for (entitlement, outcome) in report.restored {
             context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(session.describe(outcome, entitlement.productID))")
         }
-        return .ok
+        return code
     }
 }
 

@@ -55,7 +55,7 @@ enum ServeCommand: Command {
         default:
             throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
         }
-        CurrentProcess.ignoreBrokenPipes()
+        BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()
         let log = context.errorOutput
         let clock = ContinuousClock()
@@ -66,7 +66,8 @@ enum ServeCommand: Command {
                 let response = server.handle(request)
                 let elapsed = started.duration(to: clock.now)
                 let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-                log.write("\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms\n")
+                let line: TerminalText = "\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms"
+                log.write(line.description + "\n")
                 return response
             }
         } catch {

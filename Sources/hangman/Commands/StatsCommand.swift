@@ -35,7 +35,7 @@ enum StatsCommand: Command {
             let most = stats.missDistribution.values.max() ?? 1
             for misses in stats.missDistribution.keys.sorted() {
                 let count = stats.missDistribution[misses] ?? 0
-                context.out("  \(misses)  " + String(repeating: "#", count: max(1, count * 30 / most)) + " \(count)")
+                context.out("  \(misses)  \(String(repeating: "#", count: max(1, count * 30 / most))) \(count)")
             }
         }
         return .ok

@@ -19,7 +19,7 @@ enum UpdateCommand: Command {
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
         let updated = try await session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (id, outcome) in updated {
-            context.out(session.describe(outcome, id).replacingAlreadyInstalled())
+            context.out(TerminalText(trusted: session.describe(outcome, id).text.replacingAlreadyInstalled()))
         }
         return .ok
     }

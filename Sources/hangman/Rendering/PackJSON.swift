@@ -86,10 +86,22 @@ struct PackReportJSON: Encodable {
 
 /// Encodes a document as pretty, key-sorted JSON.
 enum JSONText {
-    static func encode(_ value: some Encodable) -> String {
+    /// The encoder escapes C0 controls; DEL, C1 controls and bidirectional controls are escaped
+    /// here too (`\u009b`), so the document is safe on a terminal and still the same JSON.
+    static func encode(_ value: some Encodable) -> TerminalText {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        var out = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            // Raw C0 controls are only the layout's line breaks: in strings the encoder escaped them.
+            if scalar.value >= 0x20 && TerminalText.needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return TerminalText(trusted: out)
     }
 }

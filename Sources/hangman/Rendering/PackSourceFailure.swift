@@ -5,16 +5,10 @@ extension CommandFailure {
     /// there or a file that cannot be written, else 65; the message has every problem.
     init(packSource error: PackBuildError) {
         let kinds = Set(error.problems.map(\.kind))
-        let message =
-            error.problems.count == 1
-            ? error.description
-            : "\(error.problems.count) problems:" + error.problems.map { "\n  \($0)" }.joined()
-        if kinds.contains(.missingFile) {
-            self = .missing(message)
-        } else if kinds.contains(.manifestExists) || kinds.contains(.cannotWrite) {
-            self = .cannotCreate(message)
-        } else {
-            self = .invalid(message)
-        }
+        let message = error.problems.count == 1 ? error.description : "\(error.problems.count) problems:"
+        let details = error.problems.count == 1 ? [] : error.problems.map(\.description)
+        let code: ExitCode =
+            kinds.contains(.missingFile) ? .noInput : kinds.contains(.manifestExists) || kinds.contains(.cannotWrite) ? .cannotCreate : .dataError
+        self.init(code: code, message: message, details: details)
     }
 }

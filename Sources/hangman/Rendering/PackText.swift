@@ -3,15 +3,16 @@ import WordPacks
 /// How packs read on a terminal.
 enum PackText {
     /// `com.x.ios 1.0 "iOS Words", 153 words in 1 list, signed by key 0a1b2c3d`
-    static func oneLine(_ pack: WordPack) -> String {
+    static func oneLine(_ pack: WordPack) -> TerminalText {
         let lists = pack.lists.count
         var line = "\(pack.manifest.productIdentifier) \(pack.manifest.contentVersion) \"\(pack.manifest.displayName)\", "
         line += "\(grouped(pack.wordCount)) words in \(lists) list\(lists == 1 ? "" : "s")"
         if let signature = pack.signature { line += ", signed by key \(signature.publicKey.keyID)" }
-        return line
+        return TerminalText(escaping: line)
     }
 
-    static func inspection(path: String, _ result: PackVerification) -> String {
+    /// One line per fact; each line is escaped whole (no line of it has a control character of its own).
+    static func inspection(path: String, _ result: PackVerification) -> TerminalText {
         var lines = [path]
         func row(_ label: String, _ value: String) {
             lines.append("  " + label + String(repeating: " ", count: max(1, 14 - label.count)) + value)
@@ -59,16 +60,16 @@ enum PackText {
         } else {
             lines.append("  Valid")
         }
-        return lines.joined(separator: "\n")
+        return TerminalText(trusted: lines.map(TerminalText.escaped).joined(separator: "\n"))
     }
 
     /// `wrote DIR/Info.plist: com.x.easy 1.0 "Easy Words" (name from words.plist), language en, 1 word list`
-    static func written(_ output: PackManifestWriter.Output) -> String {
+    static func written(_ output: PackManifestWriter.Output) -> TerminalText {
         let manifest = output.draft.manifest
         var line = "\(output.replaced ? "replaced" : "wrote") \(output.path): \(manifest.productIdentifier) \(manifest.contentVersion) \"\(manifest.displayName)\""
         if let source = output.draft.displayNameSource { line += " (name from \(source))" }
         let lists = output.draft.wordLists.count
-        return line + ", language \(manifest.language), \(lists) word list\(lists == 1 ? "" : "s")"
+        return TerminalText(escaping: line + ", language \(manifest.language), \(lists) word list\(lists == 1 ? "" : "s")")
     }
 
     /// The command that builds `folder` after `pack init`, its archive beside the folder.

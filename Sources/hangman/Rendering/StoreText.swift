@@ -16,26 +16,28 @@ enum StoreText {
     }
 
     /// `3fa2c1d9e0b7a6f1  2026-11-29 23:15:02 UTC  10 Hints x1  finished  (refunded ...)`
-    static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog) -> String {
+    static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog) -> TerminalText {
         var line = "\(transaction.id)  \(date(transaction.purchaseDate))  \(productName(transaction.productID, catalog: catalog))"
         if transaction.quantity > 1 { line += " x\(transaction.quantity)" }
         line += "  \(transaction.state.rawValue)"
         if let reason = transaction.failureReason { line += " (\(reason))" }
         if transaction.hintsCredited > 0 { line += ", \(transaction.hintsCredited) hints" }
         if let revoked = transaction.revocationDate { line += ", refunded \(date(revoked))" }
-        return line
+        return TerminalText(escaping: line)
     }
 
-    static func table(_ rows: [[String]]) -> String {
+    /// Columns padded to the widest cell; every cell is escaped first, so the widths are the ones shown.
+    static func table(_ rows: [[String]]) -> TerminalText {
+        let rows = rows.map { $0.map(TerminalText.escaped) }
         guard let header = rows.first else { return "" }
         var widths = header.map(\.count)
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
         }
-        return rows.map { row in
+        return TerminalText(trusted: rows.map { row in
             row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
             }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        }.joined(separator: "\n"))
     }
 }

@@ -19,28 +19,29 @@ struct GameScreen {
         Then one line of input is read: a letter, a word, ?, hint, buy, help or quit (AGAIN? takes y or n).
         """
 
-    private func paint(_ text: String, _ code: String) -> String {
-        colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    /// `text` in colour (escaped first: the colour's sequences are the only ones that reach the terminal).
+    private func paint(_ text: String, _ code: String) -> TerminalText {
+        colour ? "\u{1B}[\(TerminalText(trusted: code))m\(text)\u{1B}[0m" : "\(text)"
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` in double quotes, with `"` and `\` escaped, and escaped like any text.
+    static func quoted(_ text: String) -> TerminalText {
         var out = "\""
         for character in text {
             if character == "\"" || character == "\\" { out.append("\\") }
             out.append(character)
         }
-        return out + "\""
+        return TerminalText(escaping: out + "\"")
     }
 
     func begin(_ session: GameSession, hints: Int) {
         guard plain else { return }
-        var line = "GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints)"
-        if session.isResumed { line += " resumed" }
-        context.out(line)
+        let resumed: TerminalText = session.isResumed ? " resumed" : ""
+        context.out("GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints)\(resumed)")
     }
 
     /// The state, and the last event's message.
-    func show(_ session: GameSession, hints: Int, event: String?, eventPlain: String?) {
+    func show(_ session: GameSession, hints: Int, event: TerminalText?, eventPlain: TerminalText?) {
         let game = session.game
         if plain {
             if let eventPlain { context.out(eventPlain) }
@@ -49,23 +50,22 @@ struct GameScreen {
             }
             return
         }
-        var lines: [String] = []
+        var lines: [TerminalText] = []
         lines.append("\u{1B}[H\u{1B}[2J")  // home, clear
-        let title = paint("HANGMAN", "1") + "  \(session.word.packName) · \(session.word.category)"
-        lines.append("  " + title + "      Hints: \(hints)")
+        lines.append("  \(paint("HANGMAN", "1"))  \(session.word.packName) · \(session.word.category)      Hints: \(hints)")
         lines.append("")
-        for row in Gallows.rows(misses: game.misses, lives: game.lives) { lines.append("     " + paint(row, game.status == .lost ? "31" : "0")) }
+        for row in Gallows.rows(misses: game.misses, lives: game.lives) { lines.append("     \(paint(row, game.status == .lost ? "31" : "0"))") }
         lines.append("")
-        let masked = game.masked.split(separator: " ", omittingEmptySubsequences: false).map { cell -> String in
+        let cells = game.masked.split(separator: " ", omittingEmptySubsequences: false).map { cell -> TerminalText in
             cell == "_" ? paint("_", "2") : paint(String(cell), game.status == .lost ? "31" : "1;32")
-        }.joined(separator: " ")
-        lines.append("     " + masked)
+        }
+        lines.append("     \(TerminalText(trusted: cells.map(\.text).joined(separator: " ")))")
         lines.append("")
         let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
-        lines.append("  Lives: " + paint(hearts, "31") + " (\(game.livesLeft)/\(game.lives))     Used: " + (used(game).isEmpty ? "-" : used(game)))
+        lines.append("  Lives: \(paint(hearts, "31")) (\(game.livesLeft)/\(game.lives))     Used: \(used(game).isEmpty ? "-" : used(game))")
         lines.append("")
-        if let event { lines.append("  " + event) }
-        context.out(lines.joined(separator: "\n"))
+        if let event { lines.append("  \(event)") }
+        context.out(.lines(lines))
     }
 
     func prompt() {
@@ -73,8 +73,8 @@ struct GameScreen {
         context.out("  Guess a letter or the word (? hint, buy, help, quit): ", terminator: "")
     }
 
-    func say(_ text: String, plain plainText: String) {
-        context.out(plain ? plainText : text.hasPrefix("\n") ? text : "  " + text)
+    func say(_ text: TerminalText, plain plainText: TerminalText) {
+        context.out(plain ? plainText : text.text.hasPrefix("\n") ? text : "  \(text)")
     }
 
     func end(_ session: GameSession) {
@@ -85,11 +85,11 @@ struct GameScreen {
             context.out("AGAIN?")
             return
         }
-        let verdict = game.status == .won
-            ? paint("You won!", "1;32") + " The word was \(paint(game.word, "1")). Score: \(game.score)."
-            : paint("You lost.", "1;31") + " The word was \(paint(game.word, "1"))."
-        context.out("  " + verdict)
-        if let clue = game.clue { context.out("  " + paint(clue, "3")) }
+        let verdict: TerminalText = game.status == .won
+            ? "\(paint("You won!", "1;32")) The word was \(paint(game.word, "1")). Score: \(game.score)."
+            : "\(paint("You lost.", "1;31")) The word was \(paint(game.word, "1"))."
+        context.out("  \(verdict)")
+        if let clue = game.clue { context.out("  \(paint(clue, "3"))") }
         context.out("  Play again? [Y/n] ", terminator: "")
     }
 

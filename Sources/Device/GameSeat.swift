@@ -1,0 +1,49 @@
+import SystemCalls
+
+/// One process's place among this device's games: a slot that holds at most one saved game,
+/// taken with an exclusive lock (`game-<slot>.lock` in the device folder, `FileLock`) and held
+/// until the value goes away, or the process dies.
+///
+/// A saved game is played only by the process holding its slot: a second `hangman play` finds it
+/// taken and gets a slot, and a game, of its own. So a game's hints are asked for by one process,
+/// one at a time, and each revealed letter is paid exactly once.
+public final class GameSeat: Sendable {
+    /// The slot number, from 1.
+    public let slot: Int
+    /// A game is saved in a slot that another process holds: this seat is a new one beside it.
+    public let passedOverSavedGame: Bool
+    private let lock: FileLock
+
+    init(slot: Int, passedOverSavedGame: Bool, lock: FileLock) {
+        self.slot = slot
+        self.passedOverSavedGame = passedOverSavedGame
+        self.lock = lock
+    }
+
+    /// More slots than any number of terminals on one device: past it, something is wrong.
+    static let slotLimit = 1000
+}
+
+extension DeviceStore {
+    /// Takes the slot of the most recent saved game that no other process is playing, or else a
+    /// free slot (one without a saved game, or whose saved game this process may resume).
+    public func takeSeat() throws(DeviceError) -> GameSeat {
+        let saved = try savedSlots()
+        for slot in saved {
+            if let lock = try lockSlot(slot) { return GameSeat(slot: slot, passedOverSavedGame: false, lock: lock) }
+        }
+        let taken = Set(saved)
+        for slot in 1...GameSeat.slotLimit where !taken.contains(slot) {
+            if let lock = try lockSlot(slot) { return GameSeat(slot: slot, passedOverSavedGame: !saved.isEmpty, lock: lock) }
+        }
+        throw DeviceError(.storage, "\(GameSeat.slotLimit) games are being played on this device at once: finish some first")
+    }
+
+    private func lockSlot(_ slot: Int) throws(DeviceError) -> FileLock? {
+        do {
+            return try FileLock.tryLocking(atPath: folder + "/game-\(slot).lock")
+        } catch {
+            throw DeviceError(.storage, "cannot take a game slot: \(error)")
+        }
+    }
+}

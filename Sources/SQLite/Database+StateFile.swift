@@ -1,0 +1,100 @@
+import SystemCalls
+
+extension Database {
+    /// Opens the database file a program keeps its own state in, making it when there is none.
+    ///
+    /// A file that is there must be a database in a regular file: a symbolic link, folder, FIFO,
+    /// device or socket at `path` (or at its `-wal` or `-shm` file) is refused, so the state never
+    /// leads elsewhere; so is an empty file, which SQLite would silently take for a new database
+    /// when it is one that lost its contents. A damaged file fails with SQLite's own
+    /// ``SQLiteError/Code/corrupt`` or ``SQLiteError/Code/notADatabase``: it is never replaced.
+    ///
+    /// A new database appears complete or not at all: it is made under a temporary name beside
+    /// `path` with exactly `permissions` (the log files get the same), migrated, closed, then
+    /// linked into place. Of two processes making it at once, one makes it and both open it.
+    /// `migrator` then brings an existing database up to date.
+    ///
+    /// ```swift
+    /// let db = try Database.openState(path: folder + "/account.sqlite", migrator: AccountSchema.migrator)
+    /// ```
+    public static func openState(
+        path: String, migrator: Migrator, permissions: UInt32 = 0o600, busyTimeout: Duration = .milliseconds(5000)
+    ) throws(SQLiteError) -> Database {
+        for _ in 0..<3 {
+            if try checkStateFile(path) {
+                let db = try Database(location: path, inMemory: false, busyTimeout: busyTimeout, creating: false)
+                try migrate(db, with: migrator)
+                return db
+            }
+            try createStateFile(path, migrator: migrator, permissions: permissions, busyTimeout: busyTimeout)
+        }
+        throw SQLiteError(code: .cantOpen, message: "cannot open database '\(path)': it keeps appearing and disappearing")
+    }
+
+    /// Whether a database is at `path`; throws when what is there is not one.
+    private static func checkStateFile(_ path: String) throws(SQLiteError) -> Bool {
+        let found = try status(path, what: "it")
+        for suffix in ["-wal", "-shm"] { _ = try status(path + suffix, what: "its file '\(path + suffix)'") }
+        guard let found else { return false }
+        if found.size == 0, (try status(path + "-wal", what: "its log")?.size ?? 0) == 0 {
+            throw SQLiteError(
+                code: .notADatabase,
+                message: "the file is empty (0 bytes): its contents are lost, or it never held a database")
+        }
+        return true
+    }
+
+    /// What is at `path`, refusing anything but a regular file.
+    private static func status(_ path: String, what: String) throws(SQLiteError) -> (kind: FileKind, size: Int)? {
+        let found: (kind: FileKind, size: Int)?
+        do {
+            found = try FileSystem.status(atPath: path, followingLinks: false)
+        } catch {
+            throw SQLiteError(code: .cantOpen, message: "\(error)")
+        }
+        if let kind = found?.kind, kind != .regular {
+            throw SQLiteError(code: .cantOpen, message: "\(what) is \(kind), not a regular file")
+        }
+        return found
+    }
+
+    private static func createStateFile(
+        _ path: String, migrator: Migrator, permissions: UInt32, busyTimeout: Duration
+    ) throws(SQLiteError) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var random = SystemRandomNumberGenerator()
+        let temporary = "\(folder).\(name).\(String(random.next(), radix: 16)).tmp"
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileSystem.removeFile(atPath: temporary + suffix) }
+        }
+        do {
+            try FileSystem.createNew(atPath: temporary, containing: [], permissions: permissions)
+        } catch {
+            throw SQLiteError(code: .cantOpen, message: "cannot create database '\(path)': \(error)")
+        }
+        do {
+            // Closed at the end of this scope: the log is copied in and removed.
+            let db = try Database(location: temporary, inMemory: false, busyTimeout: busyTimeout, creating: false)
+            try migrate(db, with: migrator)
+        }
+        do {
+            try FileSystem.link(temporary, asNewPath: path)
+        } catch .system(.fileExists, _, _) {
+            // Another process made it first: its database is the one.
+        } catch {
+            throw SQLiteError(code: .cantOpen, message: "cannot create database '\(path)': \(error)")
+        }
+    }
+
+    private static func migrate(_ db: Database, with migrator: Migrator) throws(SQLiteError) {
+        do {
+            try migrator.migrate(db)
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(code: .error, message: "cannot migrate database '\(db.path)': \(error)")
+        }
+    }
+}

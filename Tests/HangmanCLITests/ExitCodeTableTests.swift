@@ -1,0 +1,208 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import hangman
+import Testing
+import TestSupport
+
+/// Issue 12, bullet 7: the catalog's own mistakes stop it (65); a product whose pack is missing
+/// or damaged is unavailable, and everything else keeps working.
+@Suite struct CatalogRulesCommandTests {
+    /// The world's published catalog, edited as a property list.
+    private func editCatalog(_ world: PlayerWorld, _ edit: (inout [String: Any]) -> Void) throws {
+        let url = URL(fileURLWithPath: world.packs + "/Catalog.plist")
+        var root = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
+        edit(&root)
+        try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0).write(to: url)
+    }
+
+    @Test func aBasePackSoldAsAProductIs65() async throws {
+        let world = try await PlayerWorld()
+        try editCatalog(world) { root in
+            var products = root["Products"] as? [[String: Any]] ?? []
+            let base = (root["BasePacks"] as? [[String: Any]])?.first ?? [:]
+            for index in products.indices where products[index]["ProductIdentifier"] as? String == PlayerWorld.fruit {
+                products[index].merge(base) { _, new in new }
+            }
+            root["Products"] = products
+        }
+        let result = try await world.hangman("products")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("'\(PlayerWorld.fruit)' sells base.wordpack, a base pack: base packs are free, never sold"), "\(result.stderr)")
+    }
+
+    @Test func aProductListedTwiceIs65() async throws {
+        let world = try await PlayerWorld()
+        try editCatalog(world) { root in
+            let products = root["Products"] as? [[String: Any]] ?? []
+            root["Products"] = products + products.filter { $0["ProductIdentifier"] as? String == PlayerWorld.hints }
+        }
+        let result = try await world.hangman("hints")
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("'\(PlayerWorld.hints)' is listed twice"), "\(result.stderr)")
+    }
+
+    @Test func aDamagedArchiveMakesOneProductUnavailableAndNothingElse() async throws {
+        let world = try await PlayerWorld()
+        try Data("not an archive".utf8).write(to: URL(fileURLWithPath: world.packs + "/fruit.wordpack"))
+        for command in [["hints"], ["packs"], ["transactions"], ["stats"], ["play", "--plain"]] {
+            let result = try await CLI.run(command, environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs], input: "quit\n")
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        #expect(try await world.state(PlayerWorld.fruit) == "unavailable")
+        #expect(try await world.state(PlayerWorld.animals) == "locked")
+        let products = try await world.hangman("products", "--json")
+        let rows = try JSONSerialization.jsonObject(with: Data(products.stdout.utf8)) as? [[String: Any]] ?? []
+        let fruit = rows.first { $0["id"] as? String == PlayerWorld.fruit }
+        #expect(fruit?["available"] as? Bool == false)
+        #expect((fruit?["unavailableReason"] as? String)?.hasPrefix("its pack fruit.wordpack cannot be used") == true, "\(String(describing: fruit))")
+        let buy = try await world.hangman("buy", PlayerWorld.fruit)
+        #expect(buy.status == 69)
+        #expect(buy.stderr.contains("Fruit (\(PlayerWorld.fruit)) is unavailable"), "\(buy.stderr)")
+        #expect(buy.stderr.contains("nothing was charged"), "\(buy.stderr)")
+        #expect(try await world.transactions().isEmpty)
+        let animals = try await world.hangman("buy", PlayerWorld.animals)
+        #expect(animals.status == 0, "\(animals.stderr)")
+    }
+
+    @Test func anOwnedPackThatBecameUnavailableStaysPlayableAndRestoreSkipsIt() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)
+        #expect(try await world.hangman("buy", PlayerWorld.animals).status == 0)
+        try FileManager.default.removeItem(atPath: world.packs + "/fruit.wordpack")
+        #expect(try await world.state(PlayerWorld.fruit) == "installed")
+        let game = try await CLI.run(
+            ["play", "--plain", "--pack", PlayerWorld.fruit], environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs], input: "quit\n")
+        #expect(game.status == 0, "\(game.stderr)")
+        #expect(try await world.hangman("reset", "--yes").status == 0)
+        let restore = try await world.hangman("restore")
+        #expect(restore.status == 69)
+        #expect(restore.stdout.contains("Restored Animals"), "\(restore.stdout)")
+        #expect(restore.stderr.contains("warning: not restored: Fruit (\(PlayerWorld.fruit)) is unavailable: its pack fruit.wordpack is missing from the packs folder"), "\(restore.stderr)")
+        #expect(try await world.state(PlayerWorld.animals) == "installed")
+        #expect(try await world.state(PlayerWorld.fruit) == "unavailable")
+    }
+}
+
+/// Issue 12, bullet 8: every command's exit codes as documented, and every error a sentence
+/// naming the path or value and the cause. `$S` stands for the test's scratch folder.
+@Suite struct ExitCodeTableTests {
+    struct Row: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var code: Int32
+        /// Words the output must hold: the value or path, and the cause.
+        var says: [String]
+        var setUp: @Sendable (PlayerWorld) async throws -> Void = { _ in }
+
+        var testDescription: String { "hangman \(arguments.joined(separator: " ")) -> \(code)" }
+    }
+
+    static let fruit = PlayerWorld.fruit
+    static let nothing = "com.example.words.nothing"
+    static let source = "$S/src/\(PlayerWorld.fruit)-1.0"
+
+    static func run(_ world: PlayerWorld, _ command: String...) async throws {
+        let result = try await CLI.run(command, environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs])
+        guard [0, 75].contains(result.status) else { throw FixtureError(message: "\(command): \(result.stderr)") }
+    }
+
+    static let rows: [Row] = [
+        Row(arguments: ["play", "--lives", "0"], code: 64, says: ["--lives", "'0'"]),
+        Row(arguments: ["play", "--pack", fruit], code: 77, says: [fruit, "locked"]),
+        Row(arguments: ["play", "--pack", nothing], code: 64, says: [nothing]),
+        Row(arguments: ["stats", "now"], code: 64, says: ["'now'"]),
+        Row(arguments: ["stats", "--home", ""], code: 64, says: ["--home", "empty"]),
+        Row(arguments: ["products", "--packs", "$S/nowhere"], code: 66, says: ["$S/nowhere"]),
+        Row(arguments: ["products"], code: 65, says: ["Catalog.plist is a FIFO"]) { world in
+            try FileManager.default.removeItem(atPath: world.packs + "/Catalog.plist")
+            guard mkfifo(world.packs + "/Catalog.plist", 0o600) == 0 else { throw FixtureError(message: "mkfifo") }
+        },
+        Row(arguments: ["buy", nothing], code: 64, says: [nothing]),
+        Row(arguments: ["buy", fruit], code: 69, says: ["fail-purchases"]) { world in try await run(world, "store", "fail-purchases", "on") },
+        Row(arguments: ["buy", fruit], code: 75, says: [fruit, "already in progress"]) { world in
+            try await run(world, "store", "ask-to-buy", "on")
+            try await run(world, "buy", fruit)
+        },
+        Row(arguments: ["buy", fruit], code: 69, says: [fruit, "unavailable", "fruit.wordpack"]) { world in
+            try Data("damaged".utf8).write(to: URL(fileURLWithPath: world.packs + "/fruit.wordpack"))
+        },
+        Row(arguments: ["restore", "now"], code: 64, says: ["'now'"]),
+        Row(arguments: ["restore"], code: 69, says: [fruit, "fruit.wordpack is missing"]) { world in
+            try await run(world, "buy", fruit)
+            try FileManager.default.removeItem(atPath: world.packs + "/fruit.wordpack")
+        },
+        Row(arguments: ["packs", "--colour"], code: 64, says: ["--colour"]),
+        Row(arguments: ["install", fruit], code: 77, says: [fruit, "not purchased"]),
+        Row(arguments: ["install", nothing], code: 64, says: [nothing]),
+        Row(arguments: ["update", fruit], code: 64, says: [fruit, "not installed"]),
+        Row(arguments: ["uninstall", nothing], code: 64, says: [nothing]),
+        Row(arguments: ["uninstall", fruit], code: 0, says: ["\(fruit) is not installed: nothing to do"]),
+        Row(arguments: ["reset"], code: 64, says: ["--yes"]),
+        Row(arguments: ["hints", "spend"], code: 77, says: ["no hints left"]),
+        Row(arguments: ["transactions", "all"], code: 64, says: ["'all'"]),
+        Row(arguments: ["receipt", "verify", "$S/none.plist"], code: 66, says: ["$S/none.plist"]),
+        Row(arguments: ["receipt", "verify", "$S/src"], code: 65, says: ["$S/src is a folder, not a regular file"]),
+        Row(arguments: ["receipt", "-o", "$S/pipe"], code: 73, says: ["$S/pipe", "FIFO"]),
+        Row(arguments: ["store", "approve", "0123456789abcdef"], code: 64, says: ["0123456789abcdef"]),
+        Row(arguments: ["store", "refund", "zz"], code: 64, says: ["'zz'"]),
+        Row(arguments: ["pack", "init", "$S/nowhere", "--product-id", "com.example.words.x"], code: 66, says: ["$S/nowhere"]),
+        Row(arguments: ["pack", "init", source, "--product-id", fruit], code: 73, says: ["Info.plist", "--force"]),
+        Row(arguments: ["pack", "build", "$S/nowhere", "-o", "$S/x.wordpack"], code: 66, says: ["$S/nowhere"]),
+        Row(arguments: ["pack", "build", source, "-o", "$S/pipe"], code: 73, says: ["$S/pipe", "FIFO"]),
+        Row(arguments: ["pack", "build", "$S/home", "-o", "$S/x.wordpack"], code: 65, says: ["$S/home"]) { world in
+            _ = try await world.hangman("hints")
+        },
+        Row(arguments: ["pack", "verify", "$S/none.wordpack"], code: 66, says: ["$S/none.wordpack", "no such file"]),
+        Row(arguments: ["pack", "verify", "$S/pipe"], code: 65, says: ["$S/pipe", "FIFO"]),
+        Row(arguments: ["pack", "inspect", "$S/none.wordpack"], code: 66, says: ["$S/none.wordpack", "no such file"]),
+        Row(arguments: ["pack", "keygen", "-o", "$S/release"], code: 73, says: ["$S/release.key", "exists"]) { world in
+            _ = try world.scratch.write("release.key", "x")
+        },
+        Row(arguments: ["catalog", "update", "--packs", "$S/src"], code: 66, says: ["no catalog", "$S/src"]),
+        Row(arguments: ["account", "show"], code: 77, says: ["no account", "hangman account create --service URL"]),
+        Row(arguments: ["account", "token"], code: 77, says: ["no account", "hangman account create --service URL"]),
+        Row(arguments: ["account", "create"], code: 64, says: ["--service <URL>"]),
+        Row(arguments: ["account", "create", "--service", "http://127.0.0.1:1"], code: 69, says: ["http://127.0.0.1:1", "cannot be reached"]),
+        Row(arguments: ["serve", "--listen", "127.0.0.1:0"], code: 64, says: ["--data <DIR>"]),
+        Row(arguments: ["serve", "--data", "$S/data", "--listen", "nowhere"], code: 64, says: ["HOST:PORT", "'nowhere'"]),
+    ]
+
+    @Test func everyCommandHasRows() {
+        let covered = Set(Self.rows.map { row in
+            ["pack", "catalog", "account"].contains(row.arguments[0]) ? row.arguments.prefix(2).joined(separator: " ") : row.arguments[0]
+        })
+        let commands = Set(Hangman.commands.map { $0.path.joined(separator: " ") })
+        #expect(commands.subtracting(covered).isEmpty, "commands without an exit-code row: \(commands.subtracting(covered).sorted())")
+    }
+
+    @Test(arguments: rows)
+    func exitCodeAndMessage(row: Row) async throws {
+        let world = try await PlayerWorld()
+        guard mkfifo(world.scratch.path + "/pipe", 0o600) == 0 else { throw FixtureError(message: "mkfifo") }
+        try await row.setUp(world)
+        let arguments = row.arguments.map { $0.replacingOccurrences(of: "$S", with: world.scratch.path) }
+        let result = try await CLI.run(arguments, environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs])
+        #expect(result.status == row.code, "\(result.stdout)\(result.stderr)")
+        let output = result.stdout + result.stderr
+        for words in row.says.map({ $0.replacingOccurrences(of: "$S", with: world.scratch.path) }) {
+            #expect(output.contains(words), "missing '\(words)' in: \(output)")
+        }
+        // A sentence: the line naming the value says more than the value, and nothing is a dump.
+        if row.code != 0, let named = row.says.first?.replacingOccurrences(of: "$S", with: world.scratch.path) {
+            let line = output.split(separator: "\n").first { $0.contains(named) } ?? ""
+            #expect(line.count >= named.count + 12, "not a sentence: \(line)")
+        }
+        for dump in ["CocoaError", "Optional(", "userInfo", "NSUnderlyingError"] {
+            #expect(!output.contains(dump), "\(output)")
+        }
+    }
+
+    /// The documented codes and the help agree: every code a row expects is in `hangman --help`'s table.
+    @Test func theHelpDocumentsEveryCode() async throws {
+        let help = try await CLI.run(["--help"]).stdout
+        for code in Set(Self.rows.map(\.code)) where code != 0 {
+            #expect(help.contains("  \(code)  "), "\(code) is not in the help's EXIT CODES")
+        }
+    }
+}

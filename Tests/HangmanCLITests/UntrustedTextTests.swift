@@ -1,0 +1,96 @@
+import Foundation
+@testable import hangman
+import Testing
+import TestSupport
+
+/// Issue 12, bullet 4: text from a pack, a catalog or the person typing reaches the terminal
+/// escaped, on a terminal and through a pipe, in text, `--plain` and JSON.
+@Suite struct UntrustedTextTests {
+    /// Retitles the window (OSC 0), clears the screen, a C1 CSI, a right-to-left override, and a
+    /// line break that would fake a `--plain` line.
+    static let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{9B}31m\u{202E}gnp.exe\nWON fake score=999"
+    static let escaped = #"\u{1B}]0;pwned\u{7}\u{1B}[2J\u{9B}31m\u{202E}gnp.exe\nWON fake score=999"#
+
+    /// What a terminal would act on, or what reorders text: none of it may come from the pack.
+    static func hostileScalars(in text: String) -> [Unicode.Scalar] {
+        text.unicodeScalars.filter { scalar in
+            scalar == "\u{07}" || scalar == "\u{9B}" || scalar == "\u{202E}" || (0x80...0x9F).contains(scalar.value)
+        } + (text.contains("\u{1B}]") ? ["\u{1B}"] : [])
+    }
+
+    /// A packs folder whose base pack's name, category and clue hold `hostile` (as XML character references).
+    static func world() async throws -> PlayCommandTests.OneWordWorld {
+        let reference = hostile.unicodeScalars.map { "&#x\(String($0.value, radix: 16));" }.joined()
+        let world = try await PlayCommandTests.OneWordWorld(word: "zebra", clue: "Striped" + reference)
+        let source = world.scratch.path + "/src"
+        let manifest = try String(contentsOfFile: source + "/Info.plist", encoding: .utf8)
+            .replacingOccurrences(of: "<string>One Word</string>", with: "<string>One\(reference)Word</string>")
+            .replacingOccurrences(of: "</dict></plist>", with: "<key>Summary</key><string>Sum\(reference)</string></dict></plist>")
+        try world.scratch.write("src/Info.plist", manifest)
+        let words = try String(contentsOfFile: source + "/words.plist", encoding: .utf8)
+            .replacingOccurrences(of: "<string>Animals</string>", with: "<string>Ani\(reference)mals</string>")
+        try world.scratch.write("src/words.plist", words)
+        let built = try await CLI.run(["pack", "build", source, "-o", world.packs + "/one.wordpack"])
+        try #require(built.status == 0, "\(built.stderr)")
+        let published = try await CLI.run(["catalog", "update", "--packs", world.packs])
+        try #require(published.status == 0, "\(published.stderr)")
+        return world
+    }
+
+    @Test func aPlainGameShowsThePacksTextEscapedAndCannotBeFaked() async throws {
+        let world = try await Self.world()
+        let result = try await world.play("zebra\nn\n", ["--plain"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.hostileScalars(in: result.stdout + result.stderr).isEmpty)
+        #expect(result.stdout.contains("category=\"Ani\(Self.escaped)mals\""), "\(result.stdout)")
+        #expect(result.stdout.contains("CLUE Striped\(Self.escaped)"), "\(result.stdout)")
+        #expect(!result.stdout.split(separator: "\n").contains("WON fake score=999"), "a clue faked a line")
+    }
+
+    @Test func aGameOnATerminalShowsThePacksTextEscaped() async throws {
+        let world = try await Self.world()
+        let result = try await CLI.run(
+            ["play", "--home", world.home, "--packs", world.packs], environment: ["TERM": "xterm", "NO_COLOR": ""], input: "zebra\nn\n", terminal: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\u{1B}[2J"), "the screen's own sequences still reach the terminal")
+        #expect(Self.hostileScalars(in: result.stdout).isEmpty)
+        #expect(result.stdout.contains("One\(Self.escaped)Word · Ani\(Self.escaped)mals"), "\(result.stdout)")
+    }
+
+    @Test func aTypedGuessIsEchoedEscaped() async throws {
+        let world = try await Self.world()
+        let result = try await world.play("\u{1B}]0;typed\u{07}\nquit\n", ["--plain"])
+        #expect(Self.hostileScalars(in: result.stdout).isEmpty, "\(result.stdout)")
+        #expect(result.stdout.contains(#"\u{1B}]0;typed\u{7}"#), "\(result.stdout)")
+    }
+
+    @Test func packAndStoreListingsShowTheNameEscaped() async throws {
+        let world = try await Self.world()
+        for arguments in [["packs", "--home", world.home, "--packs", world.packs], ["pack", "inspect", world.packs + "/one.wordpack"], ["pack", "verify", world.packs + "/one.wordpack"]] {
+            let result = try await CLI.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(Self.hostileScalars(in: result.stdout + result.stderr).isEmpty, "\(arguments)")
+            #expect(result.stdout.contains("One\(Self.escaped)Word"), "\(arguments): \(result.stdout)")
+        }
+    }
+
+    @Test func jsonCarriesTheTextAsJSONEscapes() async throws {
+        let world = try await Self.world()
+        let result = try await CLI.run(["pack", "inspect", "--json", world.packs + "/one.wordpack"])
+        #expect(Self.hostileScalars(in: result.stdout).isEmpty)
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let pack = document?["pack"] as? [String: Any]
+        #expect(pack?["displayName"] as? String == "One" + Self.hostile + "Word", "the same text, decoded")
+    }
+
+    @Test(arguments: [
+        ("\u{1B}[31m", #"\u{1B}[31m"#), ("tab\there", #"tab\there"#), ("a\r\nb", #"a\r\nb"#), ("\u{7F}", #"\u{7F}"#),
+        ("\u{85}", #"\u{85}"#), ("\u{2066}x\u{2069}", #"\u{2066}x\u{2069}"#), ("café ♥ 日本", "café ♥ 日本"),
+    ])
+    func escapingKeepsPrintableTextAndEscapesTheRest(raw: String, shown: String) {
+        #expect(TerminalText.escaped(raw) == shown)
+        let interpolated: TerminalText = "[\(raw)]"
+        #expect(interpolated.text == "[" + shown + "]")
+        #expect(TerminalText(trusted: raw).text == raw, "the program's own text is kept")
+    }
+}
