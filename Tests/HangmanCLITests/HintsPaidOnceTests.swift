@@ -34,7 +34,7 @@ import TestSupport
     /// Waits until some process holds `flock(2)` on the file, as `/proc/locks` shows (looking, not locking).
     static func waitUntilLocked(_ path: String) async throws {
         let inode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
-        for _ in 0..<200 {
+        for _ in 0..<1200 {
             let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
             if locks.split(separator: "\n").contains(where: { $0.contains("FLOCK") && $0.contains(":\(inode) ") }) { return }
             try await Task.sleep(for: .milliseconds(25))
@@ -83,12 +83,15 @@ import TestSupport
         let world = try await Self.world()
         _ = try await world.play("?\nquit\n", ["--plain"])
         #expect(try Self.debited(world) == 1)
-        // A first terminal holds the saved game: its input stays open for a few seconds.
+        // A first terminal holds the saved game: its input stays open until the test ends it.
         let first = try ExternalProcess(
-            "/bin/sh", ["-c", "sleep 6 | \"$0\" play --plain --home \"$1\" --packs \"$2\"", HangmanBinary.path, world.home, world.packs])
+            "/bin/sh", ["-c", "sleep 59.7 | \"$0\" play --plain --home \"$1\" --packs \"$2\"", HangmanBinary.path, world.home, world.packs])
         try await Self.waitUntilLocked(world.home + "/device/game-1.lock")
         let second = try await world.play("?\nquit\n", ["--plain"])
-        let held = first.wait(killAfter: 30)
+        // The shell is killed; the player it started and its input with it.
+        _ = try ExternalProcess.run("/usr/bin/pkill", ["-KILL", "-f", world.home + " --packs"])
+        _ = try ExternalProcess.run("/usr/bin/pkill", ["-KILL", "-f", "sleep 59.7"])
+        let held = first.wait(killAfter: 0)
         #expect(held.stdout.contains("resumed"), "the first terminal resumed the saved game: \(held.stdout)")
         #expect(!second.stdout.contains("resumed"), "\(second.stdout)")
         #expect(second.stderr.contains("Your saved game is open in another 'hangman play': this is a new game beside it."), "\(second.stderr)")
