@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "SystemCalls"]),
 
         // HTTP and HTTPS requests through libcurl; knows nothing of packs.
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "SystemCalls"]),
 
         // The JSON the service and its clients exchange, signed where the client acts on it.
         .target(name: "PackServiceWire", dependencies: ["PackServiceAPI", "Signing"]),
@@ -68,6 +68,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "PackServerTests", dependencies: ["PackServer", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),

@@ -1,5 +1,6 @@
 internal import CCurl
 import Synchronization
+import SystemCalls
 
 /// An HTTP/1.1 exchange's answer.
 public struct HTTPClientResponse: Sendable {
@@ -66,6 +67,54 @@ public enum HTTPClient {
         return HTTPClientResponse(status: hangman_curl_response_code(handle), body: collected.bytes)
     }
 
+    /// Downloads `url` into the file at `path`, resuming from its current end with a `Range`
+    /// request (`If-Range: etag`, so a changed file starts over). Answers the HTTP status of the
+    /// last exchange; a broken connection throws, leaving what arrived in the file for the next try.
+    public static func download(
+        url: String, headers: [(String, String)] = [], toFile path: String, etag: String? = nil, timeoutSeconds: Int = 300,
+        maxSize: Int = 256 << 20, progress: ((Int) -> Void)? = nil
+    ) throws(HTTPClientError) -> Int {
+        initialize()
+        let file: AppendingFile
+        do {
+            file = try AppendingFile(path: path)
+        } catch {
+            throw HTTPClientError(message: "cannot write the download to \(path): \(error)")
+        }
+        guard let handle = curl_easy_init() else { throw HTTPClientError(message: "libcurl could not start a request") }
+        defer { curl_easy_cleanup(handle) }
+        var list: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(list) }
+        for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
+        let resumeFrom = file.size
+        if resumeFrom > 0 {
+            list = curl_slist_append(list, "Range: bytes=\(resumeFrom)-")
+            if let etag { list = curl_slist_append(list, "If-Range: \(etag)") }
+        }
+        let sink = FileSink(file: file, limit: maxSize, progress: progress)
+        sink.handle = handle
+        sink.resumedFrom = resumeFrom
+        let setup = [
+            hangman_curl_set_string(handle, CURLOPT_URL, url),
+            hangman_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
+            hangman_curl_set_long(handle, CURLOPT_TIMEOUT, timeoutSeconds),
+            hangman_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, 10),
+            hangman_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0),
+            hangman_curl_set_headers(handle, list),
+            hangman_curl_set_writer(handle, writeToFile, Unmanaged.passUnretained(sink).toOpaque()),
+        ]
+        if let failed = setup.first(where: { $0 != CURLE_OK }) {
+            throw HTTPClientError(message: "libcurl refused the request's settings: \(String(cString: curl_easy_strerror(failed)))")
+        }
+        let result = withExtendedLifetime(sink) { curl_easy_perform(handle) }
+        if let failure = sink.failure { throw HTTPClientError(message: failure) }
+        guard result == CURLE_OK else {
+            throw HTTPClientError(message: "\(String(cString: curl_easy_strerror(result))) (\(url), \(file.size) bytes so far)")
+        }
+        do { try file.flush() } catch { throw HTTPClientError(message: "\(error)") }
+        return hangman_curl_response_code(handle)
+    }
+
     private static let initialized = Mutex(false)
 
     /// `curl_global_init`, once, before any request.
@@ -96,5 +145,53 @@ private let write: hangman_curl_write_callback = { data, size, count, context in
         return 0  // stops the transfer
     }
     if let data { collected.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+    return length
+}
+
+/// Where a download's bytes go: the file, started over when the server sends the whole file
+/// (200) instead of the rest (206).
+private final class FileSink {
+    let file: AppendingFile
+    let limit: Int
+    let progress: ((Int) -> Void)?
+    var checkedStatus = false
+    var failure: String?
+    /// The transfer, to read its status on the first bytes; and where it resumed from.
+    var handle: UnsafeMutableRawPointer?
+    var resumedFrom = 0
+
+    init(file: AppendingFile, limit: Int, progress: ((Int) -> Void)?) {
+        self.file = file
+        self.limit = limit
+        self.progress = progress
+    }
+}
+
+private let writeToFile: hangman_curl_write_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let sink = Unmanaged<FileSink>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard let data else { return length }
+    do {
+        if !sink.checkedStatus {
+            sink.checkedStatus = true
+            let status = sink.handle.map { hangman_curl_response_code($0) } ?? 0
+            // Not the rest (206) but the whole file, or an error's body: start the file over.
+            if sink.resumedFrom > 0 && status != 206 { try sink.file.truncate() }
+            if !(200..<300).contains(status) {
+                sink.failure = "HTTP \(status)"
+                return 0
+            }
+        }
+        if sink.file.size + length > sink.limit {
+            sink.failure = "the download is over \(sink.limit) bytes"
+            return 0
+        }
+        try sink.file.append(UnsafeRawBufferPointer(start: data, count: length))
+    } catch {
+        sink.failure = "\(error)"
+        return 0
+    }
+    sink.progress?(sink.file.size)
     return length
 }

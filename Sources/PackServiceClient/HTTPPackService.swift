@@ -2,6 +2,7 @@ import FoundationEssentials
 import HTTPClient
 import PackServiceWire
 import Signing
+import Synchronization
 import SystemCalls
 
 /// The pack service over HTTP: the same `PackService` the game uses in-process, spoken to a
@@ -23,10 +24,16 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
     private let attempts: Int
     /// Where the highest catalog version seen is kept, so that a rollback is refused later too.
     private let statePath: String?
+    /// Where archives are downloaded, so that a broken download resumes where it stopped
+    /// (`nil`: in memory, from the start again).
+    private let downloadFolder: String?
+    /// The last catalog fetched: its digests name the archives (`If-Range`).
+    private let lastCatalog = Mutex<Catalog?>(nil)
 
-    public init(credentials: ServiceCredentials, statePath: String? = nil, clock: Clock = .system, attempts: Int = 4) {
+    public init(credentials: ServiceCredentials, statePath: String? = nil, downloadFolder: String? = nil, clock: Clock = .system, attempts: Int = 4) {
         self.credentials = credentials
         self.statePath = statePath
+        self.downloadFolder = downloadFolder
         self.clock = clock
         self.attempts = max(1, attempts)
     }
@@ -46,6 +53,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
                 .untrusted, "the service offered catalog version \(document.catalog.catalogVersion), older than version \(floor) already seen: refusing a rollback")
         }
         if document.catalog.catalogVersion > floor { recordCatalogVersion(document.catalog.catalogVersion) }
+        lastCatalog.withLock { $0 = document.catalog }
         return document.catalog
     }
 
@@ -93,8 +101,44 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
     }
 
     public func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8] {
-        let (_, bytes) = try await exchange("GET", "/v1/packs/\(product.rawValue)/archive", body: nil, idempotencyKey: nil, authenticated: true)
-        return bytes
+        let path = "/v1/packs/\(product.rawValue)/archive"
+        guard let downloadFolder else {
+            return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true).1
+        }
+        let digest = lastCatalog.withLock { catalog in
+            catalog.flatMap { $0.basePack(product)?.sha256 ?? $0.product(product)?.packSHA256 }
+        }
+        let file = downloadFolder + "/" + product.rawValue + ".partial"
+        do {
+            try FileSystem.createFolder(atPath: downloadFolder, permissions: 0o700)
+        } catch {
+            throw StoreError(.storage, "cannot make the download folder \(downloadFolder): \(error)")
+        }
+        var lastFailure = ""
+        for attempt in 0..<attempts {
+            if attempt > 0 { CurrentProcess.sleep(milliseconds: 100 << attempt) }
+            do {
+                _ = try HTTPClient.download(
+                    url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
+                    etag: digest.map { "\"\($0)\"" })
+            } catch {
+                lastFailure = error.message
+                if error.message.hasPrefix("HTTP 4") {
+                    // The service's refusal (401, 403, 404): ask again for its words.
+                    try? FileSystem.removeFile(atPath: file)
+                    return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true).1
+                }
+                continue
+            }
+            do {
+                let bytes = try FileSystem.readFile(atPath: file, limit: 256 << 20)
+                try FileSystem.removeFile(atPath: file)
+                return bytes
+            } catch {
+                throw StoreError(.storage, "cannot read the downloaded archive \(file): \(error)")
+            }
+        }
+        throw StoreError(.unavailable, "the archive of \(product) could not be downloaded from \(credentials.service) (\(lastFailure)); what arrived is kept in \(file), and the next try resumes there")
     }
 
     public func receipt() async throws(StoreError) -> Receipt {

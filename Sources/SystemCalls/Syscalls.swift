@@ -12,6 +12,9 @@ func system_open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { 
 /// `dup(2)` with close-on-exec (`fcntl(F_DUPFD_CLOEXEC)`).
 func system_dup(_ descriptor: Int32) -> Int32 { fcntl(descriptor, F_DUPFD_CLOEXEC, 0) }
 
+/// `ftruncate(2)` to zero bytes.
+func system_ftruncate(_ descriptor: Int32) -> Int32 { ftruncate(descriptor, 0) }
+
 func system_close(_ descriptor: Int32) -> Int32 { close(descriptor) }
 
 /// `read(2)`.

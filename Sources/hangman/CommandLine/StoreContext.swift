@@ -63,7 +63,8 @@ struct StoreContext {
         guard credentials.service == ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil).service else {
             throw CommandFailure.usage("the account in \(home) is on \(credentials.service), not \(url): use another --home, or that service")
         }
-        let service = HTTPPackService(credentials: credentials, statePath: folder + "/service-catalog-version", clock: context.clock)
+        let service = HTTPPackService(
+            credentials: credentials, statePath: folder + "/service-catalog-version", downloadFolder: folder + "/downloads", clock: context.clock)
         let catalog = try await service.fetchCatalog()
         for transaction in try await service.recoverUnfinished() {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
