@@ -116,7 +116,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
         }
         var lastFailure = ""
         for attempt in 0..<attempts {
-            if attempt > 0 { CurrentProcess.sleep(milliseconds: 100 << attempt) }
+            if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             do {
                 _ = try HTTPClient.download(
                     url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
@@ -237,7 +237,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
         if body != nil { headers.append(("Content-Type", "application/json")) }
         var lastFailure = ""
         for attempt in 0..<attempts {
-            if attempt > 0 { CurrentProcess.sleep(milliseconds: 100 << attempt) }
+            if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             let response: HTTPClientResponse
             do {
                 response = try HTTPClient.perform(method: method, url: credentials.service + path, headers: headers, body: body)

@@ -195,3 +195,50 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try running.curl([running.url + "/v1/health"]).status == 0)  // not trusted without the certificate
     }
 }
+
+/// `hangman serve` as a process of its own, killed at a crash point and started again.
+@Suite struct ServerCrashTests {
+    /// Starts the built binary's server on `port` (0: a free one) and returns it with its URL.
+    private func serve(_ data: String, port: Int, crashAt: String? = nil) throws -> (ExternalProcess, String) {
+        var environment: [String: String] = [:]
+        if let crashAt { environment["HANGMAN_CRASH_AT"] = crashAt }
+        let process = try ExternalProcess(HangmanBinary.path, [
+            "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--environment", "sandbox",
+            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+        ], environment: environment)
+        for _ in 0..<400 {
+            let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
+            if let range = line.range(of: "listening on ") {
+                return (process, String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            usleep(25_000)
+        }
+        throw StoreError(.unavailable, "the server did not start")
+    }
+
+    @Test(arguments: ["after-charge", "after-deliver"])
+    func aPurchaseCutByAServerCrashIsCompletedOnceByTheRetry(_ point: String) async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let (plain, url) = try serve(data, port: 0)
+        let credentials = try await HTTPPackService.createAccount(at: url)
+        _ = plain.wait(killAfter: 0)
+        let port = Int(url.split(separator: ":").last ?? "") ?? 0
+        let (dying, _) = try serve(data, port: port, crashAt: point)
+        // Patient: the retry must outlast the restart below.
+        let client = HTTPPackService(credentials: credentials, attempts: 9)
+        let purchase = Task { try await client.buy(hints10, quantity: 1) }
+        let died = await dying.finished()
+        #expect(died.wasSignaled && died.status == 9, "the server died at \(point): \(died.stderr)")
+        let (again, _) = try serve(data, port: port)
+        defer { _ = again.wait(killAfter: 0) }
+        let outcome = try await purchase.value
+        guard case .purchased(let transaction) = outcome else {
+            Issue.record("the retried purchase answered \(outcome)")
+            return
+        }
+        #expect(transaction.state == .finished)
+        #expect(try await client.transactions().count == 1)
+        #expect(try await client.hintBalance() == 10)
+    }
+}

@@ -68,6 +68,15 @@ public struct ExternalProcess {
     /// The process's id.
     public var processIdentifier: Int32 { process.processIdentifier }
 
+    /// Whether it still runs.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Waits for the end without holding a thread of the concurrency pool (polls every 20 ms).
+    public func finished() async -> ProcessResult {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        return wait()
+    }
+
     /// Waits for the end; with `killAfter` seconds, sends SIGKILL if it still runs by then.
     public func wait(killAfter: Double? = nil) -> ProcessResult {
         if let killAfter {
