@@ -11,14 +11,14 @@ let package = Package(
         // C libraries from Debian's -dev packages, seen only by their wrapper modules.
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
-        .target(name: "Signing", dependencies: ["CSodium", "SystemCalls"]),
+        .target(name: "Signing", dependencies: ["CNettle", "SystemCalls"]),
         .target(name: "PropertyList"),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
         .target(name: "SystemCalls"),

@@ -1,54 +1,47 @@
-internal import CSodium
+internal import CNettle
 
-/// SHA-256 of a whole message at once (libsodium's `crypto_hash_sha256`).
+/// SHA-256 of a whole message at once (Nettle's `sha256_update`, which uses the CPU's SHA
+/// instructions where there are any).
 ///
 /// ```swift
 /// let digest = SHA256.hash(archiveBytes)
 /// if digest != expected { throw ... }
 /// ```
 public enum SHA256 {
-    /// The digest of `bytes` (`crypto_hash_sha256`): `[UInt8]`, `ArraySlice`, `string.utf8`, any sequence of bytes.
+    /// The digest of `bytes`: `[UInt8]`, `ArraySlice`, `string.utf8`, any sequence of bytes.
     public static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
-        if let digest = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) {
-            return digest
-        }
         var hasher = SHA256Hasher()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
-    /// The digest of the bytes in `buffer` (`crypto_hash_sha256`).
+    /// The digest of the bytes in `buffer`.
     public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
-        Sodium.initialize()
-        var digest = [UInt8](repeating: 0, count: SHA256Digest.byteCount)
-        withNonNullBytes(buffer) { input, length in
-            _ = crypto_hash_sha256(&digest, input, UInt64(length))
-        }
-        return SHA256Digest(unchecked: digest)
+        var hasher = SHA256Hasher()
+        hasher.update(buffer)
+        return hasher.finalize()
     }
 }
 
-/// SHA-256 of a message fed in pieces (`crypto_hash_sha256_init`, `_update`, `_final`).
+/// SHA-256 of a message fed in pieces (`sha256_init`, `sha256_update`, `sha256_digest`).
 ///
 /// A value: copying a hasher forks the computation, and ``finalize()`` leaves it unchanged, so
 /// more bytes can still be added afterwards.
 public struct SHA256Hasher: Sendable {
-    private var state = crypto_hash_sha256_state()
+    private var state = sha256_ctx()
 
-    /// A hasher with no input yet (`crypto_hash_sha256_init`).
+    /// A hasher with no input yet (`sha256_init`).
     public init() {
-        Sodium.initialize()
-        crypto_hash_sha256_init(&state)
+        nettle_sha256_init(&state)
     }
 
-    /// Adds the bytes in `buffer` (`crypto_hash_sha256_update`).
+    /// Adds the bytes in `buffer` (`sha256_update`).
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
-        withNonNullBytes(buffer) { input, length in
-            _ = crypto_hash_sha256_update(&state, input, UInt64(length))
-        }
+        guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+        nettle_sha256_update(&state, buffer.count, base.assumingMemoryBound(to: UInt8.self))
     }
 
-    /// Adds `bytes` (`crypto_hash_sha256_update`); a non-contiguous sequence is fed in 64 KiB chunks.
+    /// Adds `bytes` (`sha256_update`); a non-contiguous sequence is fed in 64 KiB chunks.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
         let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
         guard done == nil else { return }
@@ -64,11 +57,14 @@ public struct SHA256Hasher: Sendable {
         chunk.withUnsafeBytes { update($0) }
     }
 
-    /// The digest of everything added so far (`crypto_hash_sha256_final` on a copy of the state).
+    /// The digest of everything added so far (`sha256_digest` on a copy of the state, since it
+    /// resets the state it finishes).
     public func finalize() -> SHA256Digest {
         var copy = state
         var digest = [UInt8](repeating: 0, count: SHA256Digest.byteCount)
-        _ = crypto_hash_sha256_final(&copy, &digest)
+        nettle_sha256_digest(&copy, SHA256Digest.byteCount, &digest)
         return SHA256Digest(unchecked: digest)
     }
 }
+
+extension sha256_ctx: @retroactive @unchecked Sendable {}

@@ -1,12 +1,13 @@
-internal import CSodium
+internal import SystemCalls
 
 /// Secret key material in memory this module owns: locked out of swap where the system allows
-/// (`sodium_mlock`), wiped when released (`sodium_munlock` zeroes before unlocking).
+/// (`SecretMemory.lock`), wiped (`SecretMemory.wipe`) and unlocked when released.
 ///
 /// `@unchecked Sendable`: the bytes are written only inside `init` and only read afterwards.
 final class SecretBytes: @unchecked Sendable {
     private let pointer: UnsafeMutablePointer<UInt8>
     private let count: Int
+    private let isLocked: Bool
 
     /// Allocates `count` zeroed bytes and lets `initialize` fill them.
     init(count: Int, _ initialize: (UnsafeMutablePointer<UInt8>) -> Void) {
@@ -14,12 +15,13 @@ final class SecretBytes: @unchecked Sendable {
         pointer.initialize(repeating: 0, count: count)
         self.count = count
         // Best effort: a low RLIMIT_MEMLOCK makes this fail, and the key still works.
-        _ = sodium_mlock(pointer, count)
+        isLocked = SecretMemory.lock(UnsafeMutableRawPointer(pointer), count: count)
         initialize(pointer)
     }
 
     deinit {
-        sodium_munlock(pointer, count)
+        SecretMemory.wipe(UnsafeMutableRawPointer(pointer), count: count)
+        if isLocked { SecretMemory.unlock(UnsafeMutableRawPointer(pointer), count: count) }
         pointer.deallocate()
     }
 

@@ -1,10 +1,11 @@
-internal import CSodium
+internal import CNettle
 internal import SystemCalls
 
-/// An Ed25519 signing (secret) key: libsodium's 64-byte secret key (seed then public key).
+/// An Ed25519 signing (secret) key: its 32-byte seed (RFC 8032's private key), signing through
+/// Nettle.
 ///
-/// The secret lives in memory this module allocates, locks out of swap where allowed and wipes
-/// (`sodium_munlock`, which zeroes) when the last copy of the key is released. That is best effort:
+/// The seed lives in memory this module allocates, locks out of swap where allowed and wipes
+/// (`SecretMemory`) when the last copy of the key is released. That is best effort:
 /// the `seed` array a caller passes in, and the ``fileContents`` string, are ordinary Swift values
 /// that this module cannot wipe.
 ///
@@ -16,41 +17,44 @@ internal import SystemCalls
 public struct SigningKey: Sendable, CustomStringConvertible {
     /// The number of bytes in a seed.
     public static let seedByteCount = 32
-    static let secretKeyByteCount = 64
 
-    private let secret: SecretBytes
+    private let seed: SecretBytes
     /// The public half, to give to whoever verifies.
     public let publicKey: SigningPublicKey
 
-    private init(_ derive: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) -> Void) {
-        Sodium.initialize()
+    private init(_ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        seed = SecretBytes(count: SigningKey.seedByteCount, fill)
         var publicBytes = [UInt8](repeating: 0, count: SigningPublicKey.byteCount)
-        secret = SecretBytes(count: SigningKey.secretKeyByteCount) { secretBytes in
-            derive(&publicBytes, secretBytes)
-        }
+        seed.withBytes { seedBytes in nettle_ed25519_sha512_public_key(&publicBytes, seedBytes) }
         publicKey = SigningPublicKey(unchecked: publicBytes)
     }
 
-    /// A new random key (`crypto_sign_keypair`).
+    /// A new random key: a seed from the system's generator (`SystemRandomNumberGenerator`,
+    /// `getrandom(2)` on Linux).
     public static func generate() -> SigningKey {
-        SigningKey { publicBytes, secretBytes in _ = crypto_sign_keypair(publicBytes, secretBytes) }
+        SigningKey { seedBytes in
+            var generator = SystemRandomNumberGenerator()
+            for word in 0..<seedByteCount / 8 {
+                UnsafeMutableRawPointer(seedBytes).storeBytes(of: generator.next(), toByteOffset: word * 8, as: UInt64.self)
+            }
+        }
     }
 
-    /// The key derived from a 32-byte seed (`crypto_sign_seed_keypair`): the same seed gives the same key.
+    /// The key derived from a 32-byte seed (RFC 8032): the same seed gives the same key.
     public init(seed: [UInt8]) throws(SigningError) {
         guard seed.count == SigningKey.seedByteCount else {
             throw .wrongLength(.secretKey, actual: seed.count, expected: SigningKey.seedByteCount)
         }
-        self.init { publicBytes, secretBytes in _ = crypto_sign_seed_keypair(publicBytes, secretBytes, seed) }
+        self.init { seedBytes in seedBytes.update(from: seed, count: SigningKey.seedByteCount) }
     }
 
-    /// The detached 64-byte signature of `message` (`crypto_sign_detached`).
+    /// The detached 64-byte signature of `message` (`ed25519_sha512_sign`).
     public func sign(_ message: some Sequence<UInt8>) -> [UInt8] {
         var signature = [UInt8](repeating: 0, count: SigningPublicKey.signatureByteCount)
         withContiguousBytes(message) { buffer in
             withNonNullBytes(buffer) { messageBytes, length in
-                secret.withBytes { secretBytes in
-                    _ = crypto_sign_detached(&signature, nil, messageBytes, UInt64(length), secretBytes)
+                seed.withBytes { seedBytes in
+                    nettle_ed25519_sha512_sign(publicKey.bytes, seedBytes, length, messageBytes, &signature)
                 }
             }
         }
@@ -64,12 +68,12 @@ public struct SigningKey: Sendable, CustomStringConvertible {
         try self.init(seed: seed)
     }
 
-    /// The key file text: `hangman-ed25519-secret <base64 of the seed>` and a newline (`crypto_sign_ed25519_sk_to_seed`).
+    /// The key file text: `hangman-ed25519-secret <base64 of the seed>` and a newline.
     public var fileContents: String {
-        var seed = [UInt8](repeating: 0, count: SigningKey.seedByteCount)
-        defer { wipe(&seed) }
-        secret.withBytes { secretBytes in _ = crypto_sign_ed25519_sk_to_seed(&seed, secretBytes) }
-        return "\(SigningError.KeyKind.secretKey.label) \(Base64.encode(seed))\n"
+        let encoded = seed.withBytes { seedBytes in
+            Base64.encode(UnsafeRawBufferPointer(start: seedBytes, count: SigningKey.seedByteCount))
+        }
+        return "\(SigningError.KeyKind.secretKey.label) \(encoded)\n"
     }
 
     /// Reads the secret key file at `path` (at most 4 KiB; a folder, FIFO or device is refused).

@@ -1,4 +1,4 @@
-internal import CSodium
+internal import CNettle
 
 /// An Ed25519 public key (32 bytes): checks detached signatures made by the matching ``SigningKey``.
 public struct SigningPublicKey: Hashable, Sendable, CustomStringConvertible {
@@ -20,15 +20,14 @@ public struct SigningPublicKey: Hashable, Sendable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    /// Whether `signature` is a valid signature of `message` by this key (`crypto_sign_verify_detached`).
+    /// Whether `signature` is a valid signature of `message` by this key (`ed25519_sha512_verify`).
     ///
-    /// A signature of the wrong length is simply invalid.
+    /// A signature of the wrong length, or a key that is no point of the curve, is simply invalid.
     public func isValidSignature(_ signature: [UInt8], for message: some Sequence<UInt8>) -> Bool {
         guard signature.count == SigningPublicKey.signatureByteCount else { return false }
-        Sodium.initialize()
         return withContiguousBytes(message) { buffer in
             withNonNullBytes(buffer) { messageBytes, length in
-                crypto_sign_verify_detached(signature, messageBytes, UInt64(length), bytes) == 0
+                nettle_ed25519_sha512_verify(bytes, length, messageBytes, signature) == 1
             }
         }
     }

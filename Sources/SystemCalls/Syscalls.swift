@@ -65,6 +65,15 @@ func system_ignoreBrokenPipe() -> Int32 {
 /// `unlink(2)`.
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 
+/// `explicit_bzero(3)`: zeroes that the compiler may not remove.
+func system_explicit_bzero(_ address: UnsafeMutableRawPointer, _ count: Int) { explicit_bzero(address, count) }
+
+/// `mlock(2)`.
+func system_mlock(_ address: UnsafeRawPointer, _ count: Int) -> Int32 { mlock(address, count) }
+
+/// `munlock(2)`.
+func system_munlock(_ address: UnsafeRawPointer, _ count: Int) -> Int32 { munlock(address, count) }
+
 /// `isatty(3)`.
 /// `poll(2)` for one descriptor: the number of ready descriptors, 0 on timeout, -1 on error.
 func system_poll(_ descriptor: Int32, _ events: Int16, _ timeoutMilliseconds: Int32) -> Int32 {

@@ -49,6 +49,16 @@ import Signing
         #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
     }
 
+    @Test func aCopiedHasherForksTheComputation() {
+        var first = SHA256Hasher()
+        first.update(Array("ab".utf8))
+        var second = first
+        first.update(Array("c".utf8))
+        second.update(Array("d".utf8))
+        #expect(first.finalize() == SHA256.hash(Array("abc".utf8)))
+        #expect(second.finalize() == SHA256.hash(Array("abd".utf8)))
+    }
+
     @Test func hexRoundTripsAndRefusesGarbage() throws {
         let digest = SHA256.hash(Array("abc".utf8))
         #expect(SHA256Digest(hex: digest.hex) == digest)

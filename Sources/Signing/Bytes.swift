@@ -1,16 +1,4 @@
-internal import CSodium
-
-/// The one place libsodium is initialised (`sodium_init`), once per process.
-enum Sodium {
-    /// `sodium_init()` runs on first use; Swift initialises a static `let` exactly once, thread-safely.
-    private static let initialized: Bool = sodium_init() >= 0
-
-    /// Makes sure `sodium_init` has run; every entry point into libsodium calls this first.
-    static func initialize() {
-        // Without a working libsodium (no entropy source) no key or signature can be trusted: stop.
-        precondition(initialized, "libsodium could not be initialised (sodium_init failed)")
-    }
-}
+internal import SystemCalls
 
 /// Calls `body` with a non-null pointer to `buffer`'s bytes: an empty buffer may have no address, and C wants one.
 func withNonNullBytes<R>(_ buffer: UnsafeRawBufferPointer, _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
@@ -29,9 +17,9 @@ func withContiguousBytes<R>(_ bytes: some Sequence<UInt8>, _ body: (UnsafeRawBuf
     return Array(bytes).withUnsafeBytes(body)
 }
 
-/// Overwrites `bytes` with zeros in a way the compiler cannot skip (`sodium_memzero`).
+/// Overwrites `bytes` with zeros in a way the compiler cannot skip (`SecretMemory.wipe`).
 func wipe(_ bytes: inout [UInt8]) {
     bytes.withUnsafeMutableBytes { buffer in
-        if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+        if let base = buffer.baseAddress { SecretMemory.wipe(base, count: buffer.count) }
     }
 }
