@@ -27,6 +27,40 @@ public struct ArchiveReadSummary: Sendable {
     public var problems: [ArchiveProblem] = []
 }
 
+/// How a regular file's bytes reach an `ArchiveEntryReceiver`.
+public enum ArchiveEntryDelivery: Sendable {
+    /// Collected, then handed over whole in `end`.
+    case whole
+    /// Handed over block by block as they inflate (`receive`), never collected.
+    case inBlocks
+}
+
+/// Takes the regular files of an archive as `ArchiveReader` reads them, each either whole or
+/// block by block while it inflates. The same limits apply either way.
+public protocol ArchiveEntryReceiver {
+    /// A regular file begins; `declaredSize` is the size its header states, if it states one.
+    mutating func begin(_ name: EntryName, declaredSize: Int?) -> ArchiveEntryDelivery
+    /// The next bytes of a file delivered `inBlocks`, valid only during the call.
+    mutating func receive(_ block: UnsafeRawBufferPointer)
+    /// The file is complete (`size` bytes; `bytes` holds them for a file delivered `whole`).
+    /// Returns `false` to stop reading: the rest of the archive is not even inflated.
+    ///
+    /// A file whose reading fails (a limit, a corrupt stream) gets no `end`: the summary's last
+    /// problem says why.
+    mutating func end(_ name: EntryName, size: Int, bytes: [UInt8]?) -> Bool
+}
+
+/// Hands every file over whole to a closure.
+private struct WholeFiles: ArchiveEntryReceiver {
+    let visit: (ArchiveFile) -> Bool
+
+    func begin(_ name: EntryName, declaredSize: Int?) -> ArchiveEntryDelivery { .whole }
+    func receive(_ block: UnsafeRawBufferPointer) {}
+    func end(_ name: EntryName, size: Int, bytes: [UInt8]?) -> Bool {
+        visit(ArchiveFile(name: name, bytes: bytes ?? []))
+    }
+}
+
 /// Reads an untrusted archive held in memory, entry by entry, under `ArchiveLimits`.
 ///
 /// Nothing is ever written to disk and no link is ever followed: regular files are handed to the
@@ -60,6 +94,15 @@ public struct ArchiveReader {
     /// pulled, what the decompressor produced (`archive_filter_bytes`) and that the call made
     /// progress.
     public func readWhile(_ bytes: [UInt8], _ visit: (ArchiveFile) -> Bool) -> ArchiveReadSummary {
+        withoutActuallyEscaping(visit) { visit in
+            var receiver = WholeFiles(visit: visit)
+            return read(bytes, into: &receiver)
+        }
+    }
+
+    /// Reads `bytes`, handing each regular file to `receiver`, whole or block by block as it
+    /// chooses; see `readWhile` for the libarchive calls made and the checks after each.
+    public func read<Receiver: ArchiveEntryReceiver>(_ bytes: [UInt8], into receiver: inout Receiver) -> ArchiveReadSummary {
         var summary = ArchiveReadSummary()
         if bytes.count > limits.maxArchiveSize {
             summary.problems.append(ArchiveProblem(
@@ -71,15 +114,15 @@ public struct ArchiveReader {
             case .failure(let problem):
                 summary.problems.append(problem)
             case .success(let container):
-                read(container, buffer, into: &summary, visit: visit)
+                read(container, buffer, into: &summary, receiver: &receiver)
             }
         }
         return summary
     }
 
-    private func read(
+    private func read<Receiver: ArchiveEntryReceiver>(
         _ container: ArchiveContainer, _ buffer: UnsafeRawBufferPointer,
-        into summary: inout ArchiveReadSummary, visit: (ArchiveFile) -> Bool
+        into summary: inout ArchiveReadSummary, receiver: inout Receiver
     ) {
         guard let archive = archive_read_new() else {
             summary.problems.append(ArchiveProblem(.corrupt, "libarchive could not allocate a reader"))
@@ -97,7 +140,7 @@ public struct ArchiveReader {
                 summary.problems.append(watch.refusal() ?? openFailure(archive, container, buffer))
                 return
             }
-            readEntries(archive, container, buffer, &watch, into: &summary, visit: visit)
+            readEntries(archive, container, buffer, &watch, into: &summary, receiver: &receiver)
         }
     }
 
@@ -114,9 +157,9 @@ public struct ArchiveReader {
         }
     }
 
-    private func readEntries(
+    private func readEntries<Receiver: ArchiveEntryReceiver>(
         _ archive: OpaquePointer, _ container: ArchiveContainer, _ buffer: UnsafeRawBufferPointer,
-        _ watch: inout ReadWatch, into summary: inout ArchiveReadSummary, visit: (ArchiveFile) -> Bool
+        _ watch: inout ReadWatch, into summary: inout ArchiveReadSummary, receiver: inout Receiver
     ) {
         var seen: [String: String] = [:]  // folded name -> name as first seen
         guard let entry = archive_entry_new() else { return }
@@ -175,13 +218,13 @@ public struct ArchiveReader {
             seen[folded] = name.path
             if isDirectory { continue }
 
-            switch readData(archive, entry, shown: shown, total: summary.totalSize, entries: summary.entryCount, &watch) {
+            switch readData(archive, entry, name: name, shown: shown, total: summary.totalSize, entries: summary.entryCount, &watch, receiver: &receiver) {
             case .failure(let problem):
                 summary.problems.append(problem)
                 return
-            case .success(let data):
-                summary.totalSize += data.count
-                if !visit(ArchiveFile(name: name, bytes: data)) { return }
+            case .success(let file):
+                summary.totalSize += file.size
+                if !receiver.end(name, size: file.size, bytes: file.bytes) { return }
             }
         }
     }
@@ -211,45 +254,55 @@ public struct ArchiveReader {
         }
     }
 
-    /// Reads one entry's data block by block, stopping as soon as a limit is passed.
-    private func readData(
-        _ archive: OpaquePointer, _ entry: OpaquePointer, shown: String, total: Int, entries: Int,
-        _ watch: inout ReadWatch
-    ) -> Result<[UInt8], ArchiveProblem> {
-        var data: [UInt8] = []
+    /// Reads one entry's data block by block, stopping as soon as a limit is passed; the bytes
+    /// are collected, or handed to `receiver` as they come, as it asked in `begin`.
+    private func readData<Receiver: ArchiveEntryReceiver>(
+        _ archive: OpaquePointer, _ entry: OpaquePointer, name: EntryName, shown: String, total: Int, entries: Int,
+        _ watch: inout ReadWatch, receiver: inout Receiver
+    ) -> Result<(size: Int, bytes: [UInt8]?), ArchiveProblem> {
+        var declared: Int?
         if archive_entry_size_is_set(entry) != 0 {
-            let declared = Int(archive_entry_size(entry))
-            if declared > limits.maxEntrySize {
+            let size = Int(archive_entry_size(entry))
+            if size > limits.maxEntrySize {
                 return .failure(ArchiveProblem(
-                    .entryTooLarge, entry: shown, "entry is \(declared) bytes, more than the limit of \(limits.maxEntrySize) per entry"))
+                    .entryTooLarge, entry: shown, "entry is \(size) bytes, more than the limit of \(limits.maxEntrySize) per entry"))
             }
-            if declared > 0 { data.reserveCapacity(min(declared, limits.maxTotalSize - total)) }
+            declared = max(0, size)
         }
-        var block: UnsafeRawPointer?
+        let delivery = receiver.begin(name, declaredSize: declared)
+        var data: [UInt8] = []
+        if delivery == .whole, let declared, declared > 0 { data.reserveCapacity(min(declared, limits.maxTotalSize - total)) }
         var size = 0
+        var block: UnsafeRawPointer?
+        var blockSize = 0
         var offset: la_int64_t = 0
         while true {
-            let status = archive_read_data_block(archive, &block, &size, &offset)
-            if let refusal = watch.check(entries: entries, data: total + data.count + size) {
+            let status = archive_read_data_block(archive, &block, &blockSize, &offset)
+            if let refusal = watch.check(entries: entries, data: total + size + blockSize) {
                 return .failure(refusal)
             }
-            if status == ARCHIVE_EOF { return .success(data) }
+            if status == ARCHIVE_EOF { return .success((size, delivery == .whole ? data : nil)) }
             if status < ARCHIVE_OK && status != ARCHIVE_WARN {
                 return .failure(ArchiveProblem(.corrupt, entry: shown, "archive is truncated or corrupt: \(errorString(archive))"))
             }
-            if Int(offset) != data.count {
+            if Int(offset) != size {
                 return .failure(ArchiveProblem(.sparse, entry: shown, "sparse entries are not accepted"))
             }
-            if data.count + size > limits.maxEntrySize {
+            if size + blockSize > limits.maxEntrySize {
                 return .failure(ArchiveProblem(
                     .entryTooLarge, entry: shown, "entry inflates past the limit of \(limits.maxEntrySize) bytes per entry"))
             }
-            if total + data.count + size > limits.maxTotalSize {
+            if total + size + blockSize > limits.maxTotalSize {
                 return .failure(ArchiveProblem(
                     .totalTooLarge, entry: shown, "archive inflates past the limit of \(limits.maxTotalSize) bytes in all"))
             }
-            if let block, size > 0 {
-                data.append(contentsOf: UnsafeRawBufferPointer(start: block, count: size))
+            if let block, blockSize > 0 {
+                let bytes = UnsafeRawBufferPointer(start: block, count: blockSize)
+                switch delivery {
+                case .whole: data.append(contentsOf: bytes)
+                case .inBlocks: receiver.receive(bytes)
+                }
+                size += blockSize
             }
         }
     }

@@ -3,9 +3,13 @@ import LetterFolding
 /// Finds words that the game cannot tell apart: the same `LetterFolding.foldedWord` form in the
 /// pack's language.
 ///
-/// Sorting 64-bit hashes of the folded forms, then confirming equal hashes with the folded strings,
-/// keeps a million words to one flat array instead of a dictionary of strings (a dictionary took
-/// 1.4 s of a 2.2 s verify of 1,000,000 words here; this takes about 0.1 s).
+/// A hash set over the lists' own bytes: nothing is copied, and an all-ASCII word is folded (A-Z to
+/// a-z, eight bytes at a time) and hashed in place. The words are first partitioned by hash, so
+/// that each partition's set fits in the CPU's cache (one set for a million words missed the cache
+/// on nearly every word, and took twice the time). Each slot keeps 32 bits of its word's hash, so a
+/// probe reads another word only when those match. Hashes are seeded per process; a run of probes
+/// longer than any honest list makes starts the search again with the standard library's SipHash,
+/// so crafted collisions cost time in proportion to the words, not to their square.
 enum DuplicateWords {
     /// A word that repeats an earlier one.
     struct Duplicate: Equatable {
@@ -16,86 +20,277 @@ enum DuplicateWords {
 
     /// Every repeat in `words` under `folding`, in order of position.
     static func find(in words: [String], folding: LetterFolding) -> [Duplicate] {
-        guard words.count > 1 else { return [] }
-        // One UInt64 per word: the hash's top bits above the word's index, so a plain integer
-        // sort groups equal hashes with their words in order.
-        let indexBits = max(1, Int.bitWidth - (words.count - 1).leadingZeroBitCount)
-        let indexMask = (UInt64(1) << indexBits) - 1
-        var keys: [UInt64] = []
-        keys.reserveCapacity(words.count)
-        for (index, word) in words.enumerated() {
-            keys.append((foldedHash(word, folding: folding) & ~indexMask) | UInt64(index))
-        }
-        radixSort(&keys)
-        let keyed = keys.map { (hash: $0 & ~indexMask, index: Int($0 & indexMask)) }
+        find(in: [WordList(path: "", name: "", format: .xml, words: words.map { PackWord($0) })], folding: folding)
+    }
 
+    /// Every repeat in the words of `lists`, one after another, under `folding`, in order of position.
+    static func find(in lists: [WordList], folding: LetterFolding) -> [Duplicate] {
+        let words = WordSequence(lists)
+        guard words.count > 1 else { return [] }
+        // Slots hold a position in 32 bits; no pack comes near, but a caller's own limits might.
+        guard words.count < Int(UInt32.max / 2) else { return dictionarySearch(words, folding: folding) }
+        if let found = search(words, folding: folding, hasher: SeededWordHash(seed: processSeed)) { return found }
+        return search(words, folding: folding, hasher: SipWordHash(), maxProbes: .max) ?? []
+    }
+
+    /// The hash of `word`'s folded form, as the search computes it.
+    static func foldedHash(_ word: String, folding: LetterFolding) -> UInt64 {
+        var text = word
+        return text.withUTF8 { bytes in foldedHash(bytes, folding: folding, hasher: SeededWordHash(seed: processSeed)) }
+    }
+
+    /// Longest run of occupied slots a probe may walk before the search is redone with SipHash:
+    /// at the table's load of two thirds, honest lists stay far below it.
+    static let maxProbes = 256
+
+    private static let processSeed: UInt64 = {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }()
+
+    /// Words per partition: a partition's table (twelve bytes a word) stays in the CPU's cache.
+    static let wordsPerPartition = 4096
+
+    /// Two passes over the words: the first counts how many fall in each partition (by the top bits
+    /// of their hash), the second writes each word's position and low hash bits into its partition,
+    /// in order; then each partition is searched with a small hash set that stays in cache. A
+    /// partition lists its words in order, so the set keeps each folded form's first occurrence.
+    private static func search<Hash: WordHash>(
+        _ words: WordSequence, folding: LetterFolding, hasher: Hash, maxProbes: Int = maxProbes
+    ) -> [Duplicate]? {
+        let partitionBits = max(0, Int.bitWidth - (words.count / wordsPerPartition).leadingZeroBitCount)
+        let partitions = 1 << partitionBits
+        func partition(_ hash: UInt64) -> Int { partitionBits == 0 ? 0 : Int(hash >> UInt64(64 - partitionBits)) }
+        var starts = [Int](repeating: 0, count: partitions + 1)
+        words.forEachWord { _, word in starts[partition(foldedHash(word, folding: folding, hasher: hasher)) + 1] += 1 }
+        for index in 0..<partitions { starts[index + 1] += starts[index] }
+        // An entry: the hash's low 32 bits, then the word's position.
+        var entries = [UInt64](repeating: 0, count: words.count)
+        var next = starts
+        words.forEachWord { index, word in
+            let hash = foldedHash(word, folding: folding, hasher: hasher)
+            let target = partition(hash)
+            entries[next[target]] = hash << 32 | UInt64(index)
+            next[target] += 1
+        }
         var duplicates: [Duplicate] = []
-        var start = 0
-        while start < keyed.count {
-            var end = start + 1
-            while end < keyed.count && keyed[end].hash == keyed[start].hash { end += 1 }
-            if end - start > 1 {
-                // Same hash: group by the folded form itself, so that a hash collision is no duplicate.
-                var firstOf: [String: Int] = [:]
-                for item in keyed[start..<end] {
-                    let index = item.index
-                    let folded = folding.foldedWord(words[index])
-                    if let first = firstOf[folded] {
-                        duplicates.append(Duplicate(index: index, firstIndex: first))
-                    } else {
-                        firstOf[folded] = index
+        let largest = (0..<partitions).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+        var table = [UInt64](repeating: 0, count: largest + largest / 2 + 1)
+        let completed = entries.withUnsafeBufferPointer { entries in
+            table.withUnsafeMutableBufferPointer { table -> Bool in
+                for part in 0..<partitions {
+                    let members = UnsafeBufferPointer(rebasing: entries[starts[part]..<starts[part + 1]])
+                    guard !members.isEmpty else { continue }
+                    let capacity = members.count + members.count / 2 + 1
+                    for slot in 0..<capacity { table[slot] = 0 }
+                    for entry in members {
+                        let tag = entry >> 32
+                        var slot = Int((tag &* UInt64(capacity)) >> 32)
+                        var probes = 0
+                        var isRepeat = false
+                        // A slot holds an entry with its position plus one, so that 0 is free.
+                        while table[slot] != 0 {
+                            let other = table[slot]
+                            if other >> 32 == tag {
+                                let first = Int(other & 0xFFFF_FFFF) - 1
+                                let index = Int(entry & 0xFFFF_FFFF)
+                                if words.withWord(index, { word in words.withWord(first) { sameFoldedForm(word, $0, folding: folding) } }) {
+                                    duplicates.append(Duplicate(index: index, firstIndex: first))
+                                    isRepeat = true
+                                    break
+                                }
+                            }
+                            probes += 1
+                            if probes > maxProbes { return false }
+                            slot = slot + 1 == capacity ? 0 : slot + 1
+                        }
+                        if !isRepeat { table[slot] = entry + 1 }
                     }
                 }
+                return true
             }
-            start = end
         }
-        return duplicates.sorted { $0.index < $1.index }
+        guard completed else { return nil }
+        duplicates.sort { $0.index < $1.index }
+        return duplicates
     }
 
-    /// FNV-1a over the UTF-8 of the folded form; ASCII words are folded byte by byte without a copy
-    /// (every language folds an ASCII letter to its lower case and keeps the other ASCII characters).
-    static func foldedHash(_ word: String, folding: LetterFolding) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let ascii = word.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            for byte in bytes {
-                if byte >= 0x80 { return false }
-                let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
-                hash = (hash ^ UInt64(lower)) &* 0x100_0000_01b3
+    /// The plain search, a dictionary of folded forms, for sequences too long for 32-bit positions.
+    private static func dictionarySearch(_ words: WordSequence, folding: LetterFolding) -> [Duplicate] {
+        var firstSeen: [String: Int] = [:]
+        var duplicates: [Duplicate] = []
+        var index = 0
+        for list in words.lists {
+            list.forEachWordBytes { word in
+                let key = folding.foldedWord(String(decoding: word, as: UTF8.self))
+                if let first = firstSeen[key] {
+                    duplicates.append(Duplicate(index: index, firstIndex: first))
+                } else {
+                    firstSeen[key] = index
+                }
+                index += 1
             }
+        }
+        return duplicates
+    }
+
+    /// The hash of the folded form of the word in `bytes`: an all-ASCII word is folded in place.
+    private static func foldedHash<Hash: WordHash>(_ bytes: UnsafeBufferPointer<UInt8>, folding: LetterFolding, hasher: Hash) -> UInt64 {
+        if isASCII(bytes) { return hasher.hash(lowercasingASCII: bytes) }
+        var folded = folding.foldedWord(String(decoding: bytes, as: UTF8.self))
+        return folded.withUTF8 { hasher.hash(lowercasingASCII: $0) }
+    }
+
+    /// Whether two words have the same folded form; all-ASCII words are compared in place.
+    private static func sameFoldedForm(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, folding: LetterFolding) -> Bool {
+        if isASCII(left) && isASCII(right) {
+            guard left.count == right.count else { return false }
+            for index in 0..<left.count where lowercased(left[index]) != lowercased(right[index]) { return false }
             return true
         }
-        if ascii == true { return hash }
-        hash = 0xcbf2_9ce4_8422_2325
-        for byte in folding.foldedWord(word).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return hash
+        return folding.foldedWord(String(decoding: left, as: UTF8.self)) == folding.foldedWord(String(decoding: right, as: UTF8.self))
     }
 
-    /// Sorts 64-bit keys in four passes of 16 bits (least significant first): linear time, where
-    /// the standard library's merge sort took an eighth of a 1,000,000-word verification.
-    static func radixSort(_ keys: inout [UInt64]) {
-        guard keys.count > 4096 else {
-            keys.sort()
-            return
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var bits: UInt8 = 0
+        for byte in bytes { bits |= byte }
+        return bits < 0x80
+    }
+
+    /// What `LetterFolding` makes of an ASCII character: A-Z become a-z, the rest stays.
+    @inline(__always)
+    static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+}
+
+/// The words of several lists as one sequence, read by position.
+private struct WordSequence {
+    let lists: [WordList]
+    /// Position of each list's first word.
+    let starts: [Int]
+    let count: Int
+
+    init(_ lists: [WordList]) {
+        self.lists = lists
+        var starts: [Int] = []
+        var total = 0
+        for list in lists {
+            starts.append(total)
+            total += list.wordCount
         }
-        var buffer = [UInt64](repeating: 0, count: keys.count)
-        var counts = [Int](repeating: 0, count: 65536)
-        for shift in stride(from: 0, to: 64, by: 16) {
-            for index in counts.indices { counts[index] = 0 }
-            for key in keys { counts[Int((key >> UInt64(shift)) & 0xFFFF)] += 1 }
-            var total = 0
-            for index in counts.indices {
-                let count = counts[index]
-                counts[index] = total
-                total += count
+        self.starts = starts
+        count = total
+    }
+
+    /// Calls `body` with each word's position and UTF-8, in order.
+    func forEachWord(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        var index = 0
+        for list in lists {
+            list.forEachWordBytes { word in
+                body(index, word)
+                index += 1
             }
-            for key in keys {
-                let bucket = Int((key >> UInt64(shift)) & 0xFFFF)
-                buffer[counts[bucket]] = key
-                counts[bucket] += 1
-            }
-            swap(&keys, &buffer)
         }
+    }
+
+    func withWord<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        var low = 0
+        var high = starts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return lists[low].withWord(index - starts[low], body)
+    }
+}
+
+extension WordList {
+    /// Calls `body` with each word's UTF-8, in order.
+    fileprivate func forEachWordBytes(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        switch contents {
+        case .packed(let packed):
+            packed.bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for end in packed.ends {
+                    body(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]))
+                    start = Int(end)
+                }
+            }
+        case .values(let words):
+            for word in words {
+                var text = word.text
+                text.withUTF8(body)
+            }
+        }
+    }
+}
+
+/// A 64-bit hash of bytes after A-Z are lowercased; equal inputs give equal hashes.
+private protocol WordHash {
+    func hash(lowercasingASCII bytes: UnsafeBufferPointer<UInt8>) -> UInt64
+}
+
+extension WordHash {
+    /// Feeds `bytes` to `mix` eight at a time (the last group zero-padded), A-Z lowercased on the way.
+    @inline(__always)
+    func forEachLowercasedGroup(_ bytes: UnsafeBufferPointer<UInt8>, _ mix: (UInt64) -> Void) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let group = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            mix(Self.lowercased(group))
+            offset += 8
+        }
+        if offset < bytes.count {
+            var group: UInt64 = 0
+            for index in offset..<bytes.count {
+                group |= UInt64(DuplicateWords.lowercased(bytes[index])) << (8 * UInt64(index - offset))
+            }
+            mix(group)
+        }
+    }
+
+    /// A-Z to a-z in eight bytes at once when all are ASCII, byte by byte otherwise.
+    @inline(__always)
+    static func lowercased(_ group: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        if group & high == 0 {
+            // A byte b has its top bit set in b + 0x3F when b >= 'A', and in b + 0x25 when b > 'Z'.
+            let upper = (group &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(group &+ 0x2525_2525_2525_2525) & high
+            return group | upper >> 2
+        }
+        var result: UInt64 = 0
+        for shift in stride(from: UInt64(0), to: 64, by: 8) {
+            result |= UInt64(DuplicateWords.lowercased(UInt8(truncatingIfNeeded: group >> shift))) << shift
+        }
+        return result
+    }
+}
+
+/// Multiply-xorshift over eight-byte groups, seeded per process: a few cycles a word.
+private struct SeededWordHash: WordHash {
+    let seed: UInt64
+
+    func hash(lowercasingASCII bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var state = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        forEachLowercasedGroup(bytes) { group in
+            state = (state ^ group) &* 0xBF58_476D_1CE4_E5B9
+            state ^= state >> 31
+        }
+        state ^= state >> 33
+        state &*= 0xFF51_AFD7_ED55_8CCD
+        state ^= state >> 33
+        return state
+    }
+}
+
+/// The standard library's SipHash, randomly seeded per process: for lists made to collide.
+private struct SipWordHash: WordHash {
+    func hash(lowercasingASCII bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(bytes.count)
+        forEachLowercasedGroup(bytes) { hasher.combine($0) }
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 }

@@ -13,9 +13,13 @@ struct CollectedFile: Sendable {
     var bytes: [UInt8]?
 }
 
-/// Gathers a pack's files while the archive streams by: hashes every file, parses word lists at
-/// once (so that only their words stay in memory), and keeps the few special files whole.
-struct EntryCollector {
+/// Gathers a pack's files while the archive inflates: hashes every file block by block, reads word
+/// lists as they stream by (`StreamingWordList`: only their words stay in memory, packed), and
+/// keeps the few special files whole.
+///
+/// A word list the streaming readers are not sure of is named in `toDecode`; the verifier reads
+/// it again, whole, with `decode(_:)`, which says exactly what is wrong with it.
+struct EntryCollector: ArchiveEntryReceiver {
     static let specialNames: Set<String> = ["Info.plist", "ContentInfo.plist", PackSignature.fileName]
 
     let propertyListLimits: PropertyListLimits
@@ -27,8 +31,18 @@ struct EntryCollector {
     private(set) var sawWordListFile = false
     /// Some word was refused, so counts will not match the manifest's.
     private(set) var hadWordProblems = false
-    /// Word-list files parsed while streaming, by full path.
+    /// Word lists to read again with the property-list decoder, by full path, in archive order.
+    private(set) var toDecode: [String] = []
+    /// Word-list files read, by full path.
     private var parsed: Set<String> = []
+    /// The file being read, when it is read block by block.
+    private var current: Current?
+
+    private struct Current {
+        var hasher = SHA256Hasher()
+        var list: StreamingWordList?
+        var isIgnored = false
+    }
 
     init(propertyListLimits: PropertyListLimits, maxProblemsPerList: Int) {
         self.propertyListLimits = propertyListLimits
@@ -40,21 +54,61 @@ struct EntryCollector {
         name.components.contains("__MACOSX") || name.lastComponent.hasPrefix(".")
     }
 
-    mutating func add(_ file: ArchiveFile) {
-        if Self.isIgnored(file.name) { return }
-        let path = file.name.path
-        let special = Self.specialNames.contains(file.name.lastComponent)
-        files[path] = CollectedFile(
-            path: path, size: file.bytes.count, sha256: SHA256.hash(file.bytes), bytes: special ? file.bytes : nil)
-        if !special && isPropertyListName(path) {
-            parseWordList(path, bytes: file.bytes)
+    // MARK: - Receiving the archive's files
+
+    mutating func begin(_ name: EntryName, declaredSize: Int?) -> ArchiveEntryDelivery {
+        if Self.isIgnored(name) {
+            current = Current(isIgnored: true)
+            return .inBlocks
         }
+        if Self.specialNames.contains(name.lastComponent) {
+            current = nil
+            return .whole
+        }
+        current = Current(list: isPropertyListName(name.path) ? StreamingWordList(limits: propertyListLimits, expectedSize: declaredSize) : nil)
+        return .inBlocks
+    }
+
+    mutating func receive(_ block: UnsafeRawBufferPointer) {
+        guard current?.isIgnored == false else { return }
+        current?.hasher.update(block)
+        current?.list?.feed(block)
+    }
+
+    mutating func end(_ name: EntryName, size: Int, bytes: [UInt8]?) -> Bool {
+        let path = name.path
+        // Taken out of `self`, so that finishing the list does not copy the words it holds.
+        guard var file = current else {
+            if let bytes { files[path] = CollectedFile(path: path, size: size, sha256: SHA256.hash(bytes), bytes: bytes) }
+            return true
+        }
+        current = nil
+        guard !file.isIgnored else { return true }
+        files[path] = CollectedFile(path: path, size: size, sha256: file.hasher.finalize(), bytes: nil)
+        guard var list = file.list else { return true }
+        file.list = nil
+        parsed.insert(path)
+        sawWordListFile = true
+        if let read = list.finish() {
+            lists.append(WordList(path: path, name: read.name ?? WordList.defaultName(path: path), format: read.format, contents: .packed(read.words)))
+        } else {
+            toDecode.append(path)
+        }
+        return true
+    }
+
+    // MARK: - Reading lists whole
+
+    /// Reads a word list whole with the property-list decoder: one the streaming readers gave up on.
+    mutating func decode(_ file: ArchiveFile) {
+        parseWordList(file.name.path, bytes: file.bytes)
     }
 
     /// Parses a kept special-named file as a word list (an `Info.plist` that is not the manifest, say).
     mutating func parseWordList(_ path: String, relativePath: String) {
         if parsed.contains(path) { return }
         guard let bytes = files[path]?.bytes else { return }
+        parsed.insert(path)
         parseWordList(path, bytes: bytes)
     }
 
@@ -64,7 +118,6 @@ struct EntryCollector {
     }
 
     private mutating func parseWordList(_ path: String, bytes: [UInt8]) {
-        parsed.insert(path)
         sawWordListFile = true
         let before = problems.count
         defer { if problems.count > before { hadWordProblems = true } }
@@ -107,5 +160,62 @@ struct EntryCollector {
             }
         }
         return first.map { $0 + "/" } ?? ""
+    }
+}
+
+/// A word list read as it inflates: the first bytes say XML or binary; XML is scanned block by
+/// block (`XMLWordListScanner`), a binary list is collected and walked in place
+/// (`BinaryWordListScanner`), since its offset table comes last.
+struct StreamingWordList {
+    private let limits: PropertyListLimits
+    private let expectedSize: Int?
+    private var head: [UInt8] = []
+    private var xml: XMLWordListScanner?
+    private var binary: [UInt8]?
+    private var gaveUp = false
+
+    init(limits: PropertyListLimits, expectedSize: Int?) {
+        self.limits = limits
+        self.expectedSize = expectedSize
+    }
+
+    mutating func feed(_ block: UnsafeRawBufferPointer) {
+        guard !gaveUp else { return }
+        if xml != nil {
+            xml?.feed(block)
+        } else if binary != nil {
+            binary?.append(contentsOf: block)
+        } else {
+            head.append(contentsOf: block)
+            // "bplist" takes six bytes to tell.
+            if head.count >= 6 { start() }
+        }
+    }
+
+    /// The list when the file is complete; `nil` when a reader gave up.
+    mutating func finish() -> (name: String?, format: PropertyListFormat, words: PackedWords)? {
+        if xml == nil && binary == nil && !gaveUp { start() }
+        if gaveUp { return nil }
+        if var scanner = xml {
+            xml = nil
+            return scanner.finish().map { ($0.name, .xml, $0.words) }
+        }
+        guard let bytes = binary else { return nil }
+        binary = nil
+        return bytes.withUnsafeBufferPointer { BinaryWordListScanner.scan($0, limits: limits) }.map { ($0.name, .binary, $0.words) }
+    }
+
+    private mutating func start() {
+        if head.starts(with: "bplist".utf8) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(expectedSize ?? head.count)
+            bytes.append(contentsOf: head)
+            binary = bytes
+        } else {
+            var scanner = XMLWordListScanner(limits: limits, expectedSize: expectedSize)
+            head.withUnsafeBytes { scanner.feed($0) }
+            xml = scanner
+        }
+        head = []
     }
 }

@@ -22,8 +22,8 @@ public struct PackInspection: Sendable {
     public init(_ pack: WordPack) {
         lists = pack.lists.map { list in
             ListSummary(
-                name: list.name, path: list.path, format: list.format.rawValue, wordCount: list.words.count,
-                clueCount: list.words.count { $0.clue != nil })
+                name: list.name, path: list.path, format: list.format.rawValue, wordCount: list.wordCount,
+                clueCount: list.clueCount)
         }
         var lengths: [Int: Int] = [:]
         var scriptCounts: [String: Int] = [:]

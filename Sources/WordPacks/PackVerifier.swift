@@ -41,8 +41,11 @@ public struct PackVerifier: Sendable {
     /// Reads the file at `path` (refusing one larger than the archive limit before reading it) and verifies it.
     public func verify(fileAt path: String) -> PackVerification {
         switch FileBytes.read(path, limit: archiveLimits.maxArchiveSize) {
-        case .success(let bytes):
-            return verify(bytes)
+        case .success(var bytes):
+            let collected = collect(bytes, archiveSHA256: SHA256.hash(bytes))
+            // The archive is not needed to put the entries together: let its memory go first.
+            bytes = []
+            return finish(collected)
         case .failure(let problem):
             return PackVerification(pack: nil, problems: [problem], archive: nil)
         }
@@ -50,20 +53,51 @@ public struct PackVerifier: Sendable {
 
     /// Verifies an archive's bytes.
     public func verify(_ bytes: [UInt8]) -> PackVerification {
+        finish(collect(bytes, archiveSHA256: SHA256.hash(bytes)))
+    }
+
+    /// Verifies an archive's bytes whose SHA-256 the caller has computed already (an installer
+    /// checks it against the catalog's record first): the archive is hashed once.
+    public func verify(_ bytes: [UInt8], archiveSHA256: SHA256Digest) -> PackVerification {
+        finish(collect(bytes, archiveSHA256: archiveSHA256))
+    }
+
+    /// What reading the archive found, before the entries are put together.
+    private struct Collected {
+        var collector: EntryCollector
+        var summary: ArchiveReadSummary
+        var info: PackArchiveInfo
+    }
+
+    /// Reads the archive once, streaming word lists into packed words; the lists the streaming
+    /// readers gave up on are read again, whole, by the property-list decoder, in a second pass
+    /// that inflates the archive only as far as the last of them.
+    private func collect(_ bytes: [UInt8], archiveSHA256: SHA256Digest) -> Collected {
         var collector = EntryCollector(propertyListLimits: propertyListLimits, maxProblemsPerList: maxProblemsPerList)
-        let summary = ArchiveReader(limits: archiveLimits).read(bytes) { file in
-            collector.add(file)
+        let reader = ArchiveReader(limits: archiveLimits)
+        let summary = reader.read(bytes, into: &collector)
+        if !collector.toDecode.isEmpty {
+            var remaining = Set(collector.toDecode)
+            _ = reader.readWhile(bytes) { file in
+                if remaining.remove(file.name.path) != nil { collector.decode(file) }
+                return !remaining.isEmpty
+            }
         }
         let info = PackArchiveInfo(
-            size: bytes.count, sha256: SHA256.hash(bytes), format: summary.format, compression: summary.compression,
+            size: bytes.count, sha256: archiveSHA256, format: summary.format, compression: summary.compression,
             entryCount: summary.entryCount, uncompressedSize: summary.totalSize)
+        return Collected(collector: collector, summary: summary, info: info)
+    }
+
+    private func finish(_ collected: Collected) -> PackVerification {
+        let summary = collected.summary
         var problems = summary.problems.map(PackProblem.init)
         if summary.problems.contains(where: \.isFatal) {
             // A stream that could not be read to its end says nothing trustworthy about its content.
-            return PackVerification(pack: nil, problems: problems + collector.problems, archive: info)
+            return PackVerification(pack: nil, problems: problems + collected.collector.problems, archive: collected.info)
         }
-        let pack = assemble(collector, problems: &problems)
-        return PackVerification(pack: pack, problems: problems, archive: info)
+        let pack = assemble(collected.collector, problems: &problems)
+        return PackVerification(pack: pack, problems: problems, archive: collected.info)
     }
 
     // MARK: - Putting the entries together
@@ -119,7 +153,7 @@ public struct PackVerifier: Sendable {
         checkDuplicates(lists, root: root, folding: LetterFolding(language: manifest?.language ?? "en"), problems: &problems)
 
         guard let manifest else { return nil }
-        let wordCount = lists.reduce(0) { $0 + $1.words.count }
+        let wordCount = lists.reduce(0) { $0 + $1.wordCount }
         if let declared = manifest.wordCount, declared != wordCount, !collector.hadWordProblems {
             problems.append(PackProblem(
                 .wordCountMismatch, entry: manifestFile?.path,
@@ -175,25 +209,35 @@ public struct PackVerifier: Sendable {
 
     /// Words the game cannot tell apart, compared the way a game in the pack's language compares letters.
     private func checkDuplicates(_ lists: [WordList], root: String, folding: LetterFolding, problems: inout [PackProblem]) {
-        var owners: [(list: Int, word: Int)] = []
-        var words: [String] = []
-        for (listIndex, list) in lists.enumerated() {
-            for (wordIndex, word) in list.words.enumerated() {
-                owners.append((listIndex, wordIndex))
-                words.append(word.text)
+        var starts: [Int] = []
+        var total = 0
+        for list in lists {
+            starts.append(total)
+            total += list.wordCount
+        }
+        /// The list holding word `index` of all lists.
+        func owner(_ index: Int) -> Int {
+            var low = 0
+            var high = starts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= index { low = middle } else { high = middle - 1 }
             }
+            return low
         }
         var reported: [Int: Int] = [:]  // list -> duplicates found in it
-        for duplicate in DuplicateWords.find(in: words, folding: folding) {
-            let list = owners[duplicate.index].list
-            let firstList = owners[duplicate.firstIndex].list
+        for duplicate in DuplicateWords.find(in: lists, folding: folding) {
+            let list = owner(duplicate.index)
             let count = reported[list, default: 0]
             reported[list] = count + 1
             guard count < maxProblemsPerList else { continue }
+            let firstList = owner(duplicate.firstIndex)
+            let word = lists[list].word(duplicate.index - starts[list])
+            let firstWord = lists[firstList].word(duplicate.firstIndex - starts[firstList])
             let whereFirst = firstList == list ? "earlier in this list" : "in \(lists[firstList].path)"
             problems.append(PackProblem(
                 .duplicateWord, entry: root + lists[list].path,
-                "duplicate word '\(printable(words[duplicate.index]))' (a game in \(folding.language) cannot tell it from '\(printable(words[duplicate.firstIndex]))' \(whereFirst))"))
+                "duplicate word '\(printable(word))' (a game in \(folding.language) cannot tell it from '\(printable(firstWord))' \(whereFirst))"))
         }
         for (list, count) in reported.sorted(by: { $0.key < $1.key }) where count > maxProblemsPerList {
             problems.append(PackProblem(.duplicateWord, entry: root + lists[list].path, "and \(count - maxProblemsPerList) more duplicate words in this list"))

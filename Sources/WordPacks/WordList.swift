@@ -12,20 +12,108 @@ public struct PackWord: Sendable, Hashable {
 }
 
 /// One word-list file of a pack: a category of words.
-public struct WordList: Sendable, Equatable {
+public struct WordList: Sendable {
     /// Path of the file inside the pack.
     public var path: String
     /// The category shown in the game: the file's `name`, else the file name without `.plist`.
     public var name: String
     /// How the file was encoded.
     public var format: PropertyListFormat
-    public var words: [PackWord]
+    var contents: Contents
+
+    /// How the words are held: packed in one buffer (what a verified pack's lists hold), or as values.
+    enum Contents: Sendable {
+        case packed(PackedWords)
+        case values([PackWord])
+    }
 
     public init(path: String, name: String, format: PropertyListFormat, words: [PackWord]) {
+        self.init(path: path, name: name, format: format, contents: .values(words))
+    }
+
+    init(path: String, name: String, format: PropertyListFormat, contents: Contents) {
         self.path = path
         self.name = name
         self.format = format
-        self.words = words
+        self.contents = contents
+    }
+
+    /// The words, as values: made on demand for a packed list.
+    public var words: [PackWord] {
+        get {
+            switch contents {
+            case .values(let words): return words
+            case .packed(let packed): return (0..<packed.count).map { PackWord(packed.word($0), clue: packed.clue($0)) }
+            }
+        }
+        set { contents = .values(newValue) }
+    }
+
+    /// The number of words.
+    public var wordCount: Int {
+        switch contents {
+        case .values(let words): words.count
+        case .packed(let packed): packed.count
+        }
+    }
+
+    /// The number of words with a clue.
+    public var clueCount: Int {
+        switch contents {
+        case .values(let words): words.count { $0.clue != nil }
+        case .packed(let packed): packed.clues.count
+        }
+    }
+
+    /// Calls `body` with each word's UTF-8 (valid during the call) and its clue, in order, without
+    /// making a `String` of the word: what an install needs to store a million words.
+    public func forEachWord(_ body: (UnsafeBufferPointer<UInt8>, String?) throws -> Void) rethrows {
+        switch contents {
+        case .values(let words):
+            for word in words {
+                var text = word.text
+                try text.withUTF8 { try body($0, word.clue) }
+            }
+        case .packed(let packed):
+            var nextClue = 0
+            try packed.bytes.withUnsafeBufferPointer { bytes in
+                var start = 0
+                for (index, end) in packed.ends.enumerated() {
+                    var clue: String?
+                    if nextClue < packed.clueIndices.count, packed.clueIndices[nextClue] == UInt32(truncatingIfNeeded: index) {
+                        clue = packed.clues[nextClue]
+                        nextClue += 1
+                    }
+                    try body(UnsafeBufferPointer(rebasing: bytes[start..<Int(end)]), clue)
+                    start = Int(end)
+                }
+            }
+        }
+    }
+
+    /// The UTF-8 of word `index`, valid during the call.
+    func withWord<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        switch contents {
+        case .packed(let packed):
+            return packed.withWord(index, body)
+        case .values(let words):
+            var text = words[index].text
+            return text.withUTF8(body)
+        }
+    }
+
+    /// Word `index` as a string.
+    func word(_ index: Int) -> String {
+        switch contents {
+        case .packed(let packed): packed.word(index)
+        case .values(let words): words[index].text
+        }
+    }
+
+    /// The category name of a list file that has no `name`: the file name without `.plist`.
+    static func defaultName(path: String) -> String {
+        let fileName = path.split(separator: "/").last.map(String.init) ?? path
+        return fileName.lowercased().hasSuffix(".plist") ? String(fileName.dropLast(6)) : fileName
     }
 
     /// Longest clue accepted, in characters.
@@ -39,8 +127,7 @@ public struct WordList: Sendable, Equatable {
         _ value: PropertyList, format: PropertyListFormat, path: String, entry: String,
         maxProblems: Int, problems: inout [PackProblem]
     ) -> WordList? {
-        let fileName = path.split(separator: "/").last.map(String.init) ?? path
-        var name = fileName.lowercased().hasSuffix(".plist") ? String(fileName.dropLast(6)) : fileName
+        var name = defaultName(path: path)
         let items: [PropertyList]
         switch value {
         case .array(let array):
@@ -121,6 +208,17 @@ public struct WordList: Sendable, Equatable {
             problems.append(PackProblem(.invalidWord, entry: entry, "and \(unreported) more problems with words in this list"))
         }
         return WordList(path: path, name: name, format: format, words: words)
+    }
+}
+
+extension WordList: Equatable {
+    /// The same file, name, format and words (with their clues), however they are held.
+    public static func == (lhs: WordList, rhs: WordList) -> Bool {
+        guard lhs.path == rhs.path, lhs.name == rhs.name, lhs.format == rhs.format, lhs.wordCount == rhs.wordCount else {
+            return false
+        }
+        if case .values(let left) = lhs.contents, case .values(let right) = rhs.contents { return left == right }
+        return lhs.words == rhs.words
     }
 }
 

@@ -22,7 +22,7 @@ public struct WordPack: Sendable {
     public var otherFiles: [String]
 
     /// Words in all lists.
-    public var wordCount: Int { lists.reduce(0) { $0 + $1.words.count } }
+    public var wordCount: Int { lists.reduce(0) { $0 + $1.wordCount } }
 }
 
 /// The archive file a pack came in.

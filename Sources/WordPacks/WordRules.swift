@@ -44,26 +44,63 @@ public enum WordRules {
     /// `true` for a valid all-ASCII word, checked byte by byte (the common case, and 20x faster
     /// than walking grapheme clusters); `false` for anything else, which the full rules then explain.
     static func asciiVerdict(_ word: String) -> Bool? {
-        word.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            var letters = 0
-            var previous: UInt8 = 0  // the previous separator, 0 after a letter
-            var atStart = true
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                    letters += 1
-                    previous = 0
-                    atStart = false
-                case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "'"):
-                    if atStart { return false }
-                    if previous != 0 && (previous == byte || (previous != UInt8(ascii: "'") && byte != UInt8(ascii: "'"))) { return false }
-                    previous = byte
-                default:
-                    return false
-                }
+        word.utf8.withContiguousStorageIfAvailable { isValidASCIIWord($0) }
+    }
+
+    /// `true` when `bytes` are a valid all-ASCII word; `false` for anything else (which may still
+    /// be a valid word in another script: the full rules decide).
+    static func isValidASCIIWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if bytes.count >= minimumLetters && bytes.count <= maximumLetters && isAllASCIILetters(bytes) { return true }
+        var letters = 0
+        var previous: UInt8 = 0  // the previous separator, 0 after a letter
+        var atStart = true
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                letters += 1
+                previous = 0
+                atStart = false
+            case UInt8(ascii: " "), UInt8(ascii: "-"), UInt8(ascii: "'"):
+                if atStart { return false }
+                if previous != 0 && (previous == byte || (previous != UInt8(ascii: "'") && byte != UInt8(ascii: "'"))) { return false }
+                previous = byte
+            default:
+                return false
             }
-            return previous == 0 && letters >= minimumLetters && letters <= maximumLetters
         }
+        return previous == 0 && letters >= minimumLetters && letters <= maximumLetters
+    }
+
+    /// Whether every byte is an ASCII letter, eight bytes at a time: most words of most packs.
+    @inline(__always)
+    private static func isAllASCIILetters(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// All eight bytes of `group` are letters: below 0x80, and in a...z once 0x20 is set.
+        func letters(_ group: UInt64) -> Bool {
+            let lower = group | (ones &* 0x20)
+            // The top bit of each byte of lower + (0x80 - 'a') is set when the byte is >= 'a',
+            // and that of lower + (0x80 - 'z' - 1) when it is > 'z'.
+            let atLeastA = lower &+ ones &* 0x1F
+            let beyondZ = lower &+ ones &* 0x05
+            return group & highs == 0 && (atLeastA & ~beyondZ & highs) == highs
+        }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            if !letters(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)) { return false }
+            offset += 8
+        }
+        if offset < bytes.count {
+            // The last bytes, padded with 'a'.
+            var group = ones &* UInt64(UInt8(ascii: "a"))
+            for index in offset..<bytes.count {
+                let shift = UInt64(8 * (index - offset))
+                group = group & ~(0xFF << shift) | UInt64(bytes[index]) << shift
+            }
+            if !letters(group) { return false }
+        }
+        return true
     }
 
     /// Whether `word` is already in Unicode Normalization Form C.

@@ -55,14 +55,3 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
-
-@Suite struct RadixSortTests {
-    @Test(arguments: [0, 1, 4096, 4097, 100_000])
-    func sortsLikeTheStandardLibrary(_ count: Int) {
-        var generator = SplitMix64(seed: UInt64(count) + 7)
-        var keys = (0..<count).map { index in index % 5 == 0 ? UInt64(index % 3) : generator.next() }
-        let expected = keys.sorted()
-        DuplicateWords.radixSort(&keys)
-        #expect(keys == expected)
-    }
-}
