@@ -68,9 +68,9 @@ public final class DeviceStore {
     public func installedPacks() throws(DeviceError) -> [InstalledPack] {
         try run(.deferred) { db in
             var categories: [String: [InstalledPack.Category]] = [:]
-            for row in try db.query("SELECT pack, name, first_word, word_count FROM categories ORDER BY id") {
-                categories[try row.string(0), default: []].append(
-                    InstalledPack.Category(name: try row.string(1), firstWord: try row.int64(2), wordCount: try row.int(3)))
+            for row in try db.query("SELECT pack, name, first_word, word_count, first_chunk FROM categories ORDER BY id") {
+                categories[try row.string(0), default: []].append(InstalledPack.Category(
+                    name: try row.string(1), firstWord: try row.int64(2), wordCount: try row.int(3), firstChunk: try row[4].int64Value))
             }
             return try db.query(
                 "SELECT product_id, content_version, display_name, language, archive_sha256, installed_date, is_base, word_count FROM packs ORDER BY is_base DESC, product_id"
@@ -107,27 +107,44 @@ public final class DeviceStore {
                 "INSERT INTO packs (product_id, content_version, display_name, language, archive_sha256, installed_date, is_base, word_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 .text(manifest.productIdentifier.rawValue), .text(manifest.contentVersion.text), .text(manifest.displayName), .text(manifest.language),
                 .text(archiveSHA256), .integer(now), .integer(isBase ? 1 : 0), .integer(Int64(pack.wordCount)))
-            let insertWord = try db.prepare("INSERT INTO words (word, clue) VALUES (?, ?)")
+            // One statement for every row of 64 words, built in one reused buffer and bound in place.
+            let insertChunk = try db.prepare("INSERT INTO word_chunks (words, clues) VALUES (?, ?)")
             let total = pack.wordCount
             var done = 0
             let step = max(1, total / 100)
-            let bytesTotal = progress == nil ? 0 : pack.lists.reduce(0) { sum, list in
-                list.words.reduce(sum) { $0 + $1.text.utf8.count + ($1.clue?.utf8.count ?? 0) }
+            var bytesTotal = 0
+            if progress != nil {
+                for list in pack.lists {
+                    list.forEachWord { word, clue in bytesTotal += word.count + (clue?.utf8.count ?? 0) }
+                }
             }
             var bytesDone = 0
-            for list in pack.lists where !list.words.isEmpty {
-                let first = (try db.int64("SELECT coalesce(max(id), 0) FROM words") ?? 0) + 1
-                for word in list.words {
-                    try insertWord.execute(.text(word.text), word.clue.map(SQLValue.text) ?? .null)
+            var nextWord = try Self.nextWordNumber(db)
+            var nextChunk = (try db.int64("SELECT coalesce(max(id), 0) FROM word_chunks") ?? 0) + 1
+            var chunk = WordChunk()
+            for list in pack.lists where list.wordCount > 0 {
+                let firstChunk = nextChunk
+                try list.forEachWord { word, clue in
+                    chunk.append(word, clue: clue)
+                    if chunk.count == DeviceSchema.wordsPerChunk {
+                        try chunk.insert(with: insertChunk)
+                        nextChunk += 1
+                    }
                     done += 1
                     if let progress {
-                        bytesDone += word.text.utf8.count + (word.clue?.utf8.count ?? 0)
+                        bytesDone += word.count + (clue?.utf8.count ?? 0)
                         if done % step == 0 { progress(InstallProgress(wordsDone: done, wordsTotal: total, bytesDone: bytesDone, bytesTotal: bytesTotal)) }
                     }
                 }
+                if chunk.count > 0 {
+                    try chunk.insert(with: insertChunk)
+                    nextChunk += 1
+                }
                 try db.execute(
-                    "INSERT INTO categories (pack, name, first_word, word_count) VALUES (?, ?, ?, ?)",
-                    .text(manifest.productIdentifier.rawValue), .text(list.name), .integer(first), .integer(Int64(list.words.count)))
+                    "INSERT INTO categories (pack, name, first_word, word_count, first_chunk) VALUES (?, ?, ?, ?, ?)",
+                    .text(manifest.productIdentifier.rawValue), .text(list.name), .integer(nextWord), .integer(Int64(list.wordCount)),
+                    .integer(firstChunk))
+                nextWord += Int64(list.wordCount)
             }
             progress?(InstallProgress(wordsDone: total, wordsTotal: total, bytesDone: bytesTotal, bytesTotal: bytesTotal))
             if let previous { return .updated(from: previous, to: manifest.contentVersion) }
@@ -188,11 +205,25 @@ public final class DeviceStore {
     }
 
     private static func deleteWords(_ db: Database, pack: String) throws {
-        for row in try db.query("SELECT first_word, word_count FROM categories WHERE pack = ?", .text(pack)) {
-            let first = try row.int64(0)
-            try db.execute("DELETE FROM words WHERE id BETWEEN ? AND ?", .integer(first), .integer(first + Int64(try row.int(1)) - 1))
+        for row in try db.query("SELECT first_word, word_count, first_chunk FROM categories WHERE pack = ?", .text(pack)) {
+            let count = Int64(try row.int(1))
+            if let firstChunk = try row[2].int64Value {
+                let chunks = (count + Int64(DeviceSchema.wordsPerChunk) - 1) / Int64(DeviceSchema.wordsPerChunk)
+                try db.execute("DELETE FROM word_chunks WHERE id BETWEEN ? AND ?", .integer(firstChunk), .integer(firstChunk + chunks - 1))
+            } else {
+                let first = try row.int64(0)
+                try db.execute("DELETE FROM word_rows WHERE id BETWEEN ? AND ?", .integer(first), .integer(first + count - 1))
+            }
         }
         try db.execute("DELETE FROM categories WHERE pack = ?", .text(pack))
+    }
+
+    /// The number of the next word installed: after every word of every category, and every row
+    /// an install before chunks left.
+    private static func nextWordNumber(_ db: Database) throws -> Int64 {
+        let rows = try db.int64("SELECT coalesce(max(id), 0) FROM word_rows") ?? 0
+        let categories = try db.int64("SELECT coalesce(max(first_word + word_count - 1), 0) FROM categories") ?? 0
+        return max(rows, categories) + 1
     }
 
     /// A random word from `packs` (optionally one category): one lookup by id, whatever the size.
@@ -212,7 +243,17 @@ public final class DeviceStore {
             if offset < item.wordCount {
                 let id = item.firstWord + Int64(offset)
                 return try run(.deferred) { db in
-                    guard let row = try db.query("SELECT word, clue FROM words WHERE id = ?", .integer(id)).first else {
+                    let found: Row?
+                    if let firstChunk = item.firstChunk {
+                        let path = "$[\(offset % DeviceSchema.wordsPerChunk)]"
+                        found = try db.query(
+                            "SELECT json_extract(words, ?), json_extract(clues, ?) FROM word_chunks WHERE id = ?",
+                            .text(path), .text(path), .integer(firstChunk + Int64(offset / DeviceSchema.wordsPerChunk))
+                        ).first.flatMap { row in try row.isNull(0) ? nil : row }
+                    } else {
+                        found = try db.query("SELECT word, clue FROM word_rows WHERE id = ?", .integer(id)).first
+                    }
+                    guard let row = found else {
                         throw DeviceError(.storage, "the device database lost word \(id) of \(pack.productID): run 'hangman install \(pack.productID)' again")
                     }
                     return DeviceWord(
@@ -232,5 +273,74 @@ public final class DeviceStore {
         } catch {
             throw Self.failure(error, path: db.path)
         }
+    }
+}
+
+/// Up to 64 words of one category as the JSON arrays a row of `word_chunks` holds, built in
+/// buffers reused from row to row.
+struct WordChunk {
+    private var words: [UInt8] = []
+    private var clues: [UInt8] = []
+    private var hasClue = false
+    private(set) var count = 0
+
+    init() {
+        words.reserveCapacity(4096)
+        clues.reserveCapacity(256)
+    }
+
+    mutating func append(_ word: UnsafeBufferPointer<UInt8>, clue: String?) {
+        words.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+        Self.appendJSONString(word, to: &words)
+        clues.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
+        if var clue {
+            hasClue = true
+            clue.withUTF8 { Self.appendJSONString($0, to: &clues) }
+        } else {
+            clues.append(contentsOf: "null".utf8)
+        }
+        count += 1
+    }
+
+    /// Inserts the row and starts the next one.
+    mutating func insert(with statement: Statement) throws(SQLiteError) {
+        words.append(UInt8(ascii: "]"))
+        clues.append(UInt8(ascii: "]"))
+        try words.withUnsafeBufferPointer { words throws(SQLiteError) in
+            try clues.withUnsafeBufferPointer { clues throws(SQLiteError) in
+                try statement.execute { values in
+                    values.bind(text: words, at: 1)
+                    if hasClue { values.bind(text: clues, at: 2) } else { values.bindNull(at: 2) }
+                }
+            }
+        }
+        words.removeAll(keepingCapacity: true)
+        clues.removeAll(keepingCapacity: true)
+        hasClue = false
+        count = 0
+    }
+
+    /// `bytes` (valid UTF-8) as a JSON string: quotes, backslashes and control characters escaped.
+    static func appendJSONString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: bytes)
+        } else {
+            let hex = Array("0123456789abcdef".utf8)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte)
+                case 0..<0x20:
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hex[Int(byte >> 4)])
+                    out.append(hex[Int(byte & 0x0F)])
+                default:
+                    out.append(byte)
+                }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -13,11 +13,13 @@ public struct InstalledPack: Sendable, Equatable {
     public var wordCount: Int
     public var categories: [Category]
 
-    /// A word list of the pack: its name and its range of word ids.
+    /// A word list of the pack: its name, its range of word numbers, and where its words are.
     public struct Category: Sendable, Equatable {
         public var name: String
         public var firstWord: Int64
         public var wordCount: Int
+        /// The id of its first row of 64 words; `nil` when it was installed with a row per word.
+        public var firstChunk: Int64?
     }
 }
 

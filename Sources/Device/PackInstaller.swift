@@ -70,7 +70,8 @@ public struct PackInstaller {
         }
         // libarchive does not check gzip CRCs: the recorded digest is what proves the bytes are the
         // ones published in the catalog.
-        let digest = SHA256.hash(bytes).hex
+        let sha256 = SHA256.hash(bytes)
+        let digest = sha256.hex
         guard digest == expected.sha256, bytes.count == expected.size else {
             throw DeviceError(
                 .invalidPack,
@@ -78,7 +79,8 @@ public struct PackInstaller {
                     + "refusing to install it. The download was damaged, or the archive was replaced after the catalog was published "
                     + "(the publisher runs 'hangman catalog update')")
         }
-        let result = verifier.verify(bytes)
+        // The archive is hashed once: the verifier takes the digest just checked.
+        let result = verifier.verify(bytes, archiveSHA256: sha256)
         guard result.isValid, let pack = result.pack else {
             throw DeviceError(.invalidPack, "the archive of \(id) is not a valid pack", problems: result.problems)
         }

@@ -123,6 +123,49 @@ public final class Statement {
         return value
     }
 
+    // MARK: - Running with values bound in place
+
+    /// Binds the parameters through `bind` (no array of values, no `sqlite3_clear_bindings`), runs
+    /// the statement to completion and resets it: the form for a loop of a million inserts.
+    ///
+    /// A parameter `bind` leaves alone keeps the value it was last bound to (NULL at first).
+    ///
+    /// ```swift
+    /// let insert = try db.prepare("INSERT INTO words(word, clue) VALUES (?, ?)")
+    /// try insert.execute { $0.bind(text: wordBytes, at: 1); $0.bind(clue, at: 2) }
+    /// ```
+    public func execute(binding bind: (inout StatementBindings) -> Void) throws(SQLiteError) {
+        try bindInPlace(bind)
+        defer { reset() }
+        while try stepRow() {}
+    }
+
+    /// Binds the parameters through `bind`, runs the statement and returns the integer in the first
+    /// column of its first row (`nil` for no row or NULL), then resets it.
+    public func int64(binding bind: (inout StatementBindings) -> Void) throws(SQLiteError) -> Int64? {
+        try bindInPlace(bind)
+        defer { reset() }
+        guard try stepRow(), sqlite3_column_count(handle) > 0 else { return nil }
+        switch sqlite3_column_type(handle, 0) {
+        case SQLITE_NULL: return nil
+        case SQLITE_INTEGER: return sqlite3_column_int64(handle, 0)
+        default:
+            throw SQLiteError(code: .mismatch, message: "the first column holds \(columnValue(0).typeName), expected integer", sql: sql)
+        }
+    }
+
+    /// The integer of the first column of the first row, for a statement without parameters.
+    public func int64() throws(SQLiteError) -> Int64? {
+        try int64 { _ in }
+    }
+
+    private func bindInPlace(_ bind: (inout StatementBindings) -> Void) throws(SQLiteError) {
+        if isRunning { reset() }
+        var bindings = StatementBindings(handle: handle)
+        bind(&bindings)
+        if let failure = bindings.failure { throw bindError(failure) }
+    }
+
     // MARK: - Step by step
 
     /// Resets the statement and binds `values`, copied by SQLite (`sqlite3_bind_*` with `SQLITE_TRANSIENT`).
@@ -290,5 +333,57 @@ public final class Statement {
                 return sqlite3_bind_blob64(handle, position, start, sqlite3_uint64(buffer.count), hangman_sqlite_transient())
             }
         }
+    }
+}
+
+/// The parameters of a statement as ``Statement/execute(binding:)`` binds them, by position from 1
+/// (`sqlite3_bind_*`). Text is copied by SQLite (`SQLITE_TRANSIENT`) into memory the statement
+/// keeps from row to row, so nothing the caller passes has to outlive the call.
+public struct StatementBindings {
+    private let handle: OpaquePointer
+    /// The first failing result code, thrown once binding is done.
+    private(set) var failure: Int32?
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    private mutating func record(_ resultCode: Int32) {
+        if resultCode != SQLITE_OK && failure == nil { failure = resultCode }
+    }
+
+    /// `sqlite3_bind_int64`.
+    public mutating func bind(_ value: Int64, at position: Int) {
+        record(sqlite3_bind_int64(handle, Int32(clamping: position), value))
+    }
+
+    /// `sqlite3_bind_int64`.
+    public mutating func bind(_ value: Int, at position: Int) {
+        bind(Int64(value), at: position)
+    }
+
+    /// `sqlite3_bind_null`.
+    public mutating func bindNull(at position: Int) {
+        record(sqlite3_bind_null(handle, Int32(clamping: position)))
+    }
+
+    /// UTF-8 text given as bytes (`sqlite3_bind_text64`, copied).
+    public mutating func bind(text bytes: UnsafeBufferPointer<UInt8>, at position: Int) {
+        // An empty buffer may have no address; SQLite would read a nil pointer as NULL.
+        let start = bytes.baseAddress.map { UnsafeRawPointer($0) } ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+        record(sqlite3_bind_text64(
+            handle, Int32(clamping: position), start.assumingMemoryBound(to: CChar.self), sqlite3_uint64(bytes.count),
+            hangman_sqlite_transient(), UInt8(SQLITE_UTF8)))
+    }
+
+    /// Text (`sqlite3_bind_text64`, copied).
+    public mutating func bind(_ text: String, at position: Int) {
+        var text = text
+        text.withUTF8 { bind(text: $0, at: position) }
+    }
+
+    /// Text, or NULL for `nil`.
+    public mutating func bind(_ text: String?, at position: Int) {
+        if let text { bind(text, at: position) } else { bindNull(at: position) }
     }
 }
