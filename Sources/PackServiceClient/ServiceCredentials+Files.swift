@@ -24,7 +24,7 @@ extension ServiceCredentials {
             let description = try Wire.decode(Description.self, from: try FileSystem.readFile(atPath: descriptionPath, limit: 64 << 10))
             let tokenBytes = try FileSystem.readFile(atPath: folder + "/" + tokenFile, limit: 4096)
             guard let keyBytes = Base64.decode(description.publicKey), let key = SigningPublicKey(bytes: keyBytes), key.keyID == description.keyID,
-                let token = String(validating: tokenBytes, as: UTF8.self)?.filter { !$0.isWhitespace }, !token.isEmpty
+                let token = String(validating: tokenBytes, as: UTF8.self)?.filter({ !$0.isWhitespace }), !token.isEmpty
             else {
                 throw StoreError(.storage, "the account files in \(folder) are damaged: make a new account with 'hangman account create --service URL'")
             }
