@@ -32,6 +32,8 @@ public final class GameSession {
         case noHints
         /// Nothing to reveal (one letter left, or the game is over).
         case notNow
+        /// The pack service cannot be reached: nothing was spent, the game goes on.
+        case serviceUnavailable(String)
     }
 
     init(
@@ -100,6 +102,7 @@ public final class GameSession {
             spend = try await service.spendHint(idempotencyKey: key)
         } catch {
             if error.kind == .notEnoughHints { return .noHints }
+            if error.kind == .unavailable { return .serviceUnavailable(error.message) }
             throw DeviceError(.storage, error.message)
         }
         guard let letter = game.revealHint(using: &generator) else { return .notNow }

@@ -43,6 +43,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
     public func fetchCatalog() async throws(StoreError) -> Catalog {
         let signed = try await get(SignedDocument.self, "/v1/catalog", authenticated: false)
         let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
+        keep(signed, as: Self.catalogCache)
         let now = clock.now()
         guard document.expires > now else {
             throw StoreError(.untrusted, "the service's catalog expired at \(document.expires) (it is \(now)): refusing a frozen catalog")
@@ -86,6 +87,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
     public func statement() async throws(StoreError) -> AccountStatement {
         let signed = try await get(SignedDocument.self, "/v1/account")
         let statement = try signed.open(AccountStatement.self, trusting: credentials.publicKey)
+        keep(signed, as: Self.statementCache)
         guard statement.accountID == credentials.accountID else {
             throw StoreError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
         }
@@ -256,6 +258,17 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
             throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
         }
         throw StoreError(.unavailable, "the service at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
+    }
+
+    /// The last signed catalog and account statement, kept beside the catalog-version file, for
+    /// playing offline (`OfflinePackService`).
+    static let catalogCache = "service-catalog.json"
+    static let statementCache = "service-account.json"
+
+    private func keep(_ document: SignedDocument, as name: String) {
+        guard let statePath else { return }
+        let folder = String(statePath[..<(statePath.lastIndex(of: "/") ?? statePath.startIndex)])
+        try? FileSystem.writeAtomically(Wire.encode(document), toPath: folder + "/" + name, permissions: 0o600)
     }
 
     private static func newKey() -> String {

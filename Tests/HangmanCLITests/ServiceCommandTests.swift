@@ -94,3 +94,21 @@ import TestSupport
         #expect(refused.stderr.contains("not signed by its pinned key"))
     }
 }
+
+extension ServiceCommandTests {
+    @Test func offlineTheOwnedPacksStillPlayAndAHintSaysItNeedsTheServer() async throws {
+        let world = try ServedWorld()
+        _ = try await world.hangman("frank", "account", "create")
+        #expect(try await world.hangman("frank", "buy", Self.hints10).status == 0)
+        #expect(try await world.hangman("frank", "buy", Self.ios).status == 0)
+        world.http.stop()
+        let play = try await world.hangman("frank", "play", "--plain", "--new", "--pack", Self.ios, input: "?\nquit\n")
+        #expect(play.status == 0, "\(play.stderr)")
+        #expect(play.stderr.contains("playing offline with the packs installed here"), "\(play.stderr)")
+        #expect(play.stdout.contains("\nNOSERVICE\n"), "\(play.stdout)")
+        #expect(!play.stdout.contains("\nHINT "))
+        // What needs the server says so.
+        let buy = try await world.hangman("frank", "buy", Self.hints10)
+        #expect(buy.status == 69, "\(buy.stderr)")
+    }
+}

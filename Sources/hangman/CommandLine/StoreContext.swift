@@ -65,7 +65,20 @@ struct StoreContext {
         }
         let service = HTTPPackService(
             credentials: credentials, statePath: folder + "/service-catalog-version", downloadFolder: folder + "/downloads", clock: context.clock)
-        let catalog = try await service.fetchCatalog()
+        let fetched: Result<Catalog, StoreError>
+        do { fetched = .success(try await service.fetchCatalog()) } catch { fetched = .failure(error) }
+        let catalog: Catalog
+        switch fetched {
+        case .success(let value):
+            catalog = value
+        case .failure(let error):
+            // Offline: the packs already installed and owned still play, from what the server last signed.
+            guard error.kind == .unavailable, let offline = OfflinePackService(credentials: credentials, folder: folder, reason: error.message) else {
+                throw error
+            }
+            context.error("warning: \(error.message); playing offline with the packs installed here (hints and purchases need the server)")
+            return StoreContext(home: home, packs: "", service: offline, catalog: try offline.fetchCatalog())
+        }
         for transaction in try await service.recoverUnfinished() {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
         }

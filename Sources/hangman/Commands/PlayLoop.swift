@@ -108,6 +108,8 @@ struct PlayLoop {
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
+            case .serviceUnavailable(let reason):
+                return ("A hint needs the pack server, which cannot be reached now (\(reason)). Nothing was spent; play on.", "NOSERVICE")
             }
         case "buy":
             return await buyHints()
