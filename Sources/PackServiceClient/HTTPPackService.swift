@@ -298,10 +298,17 @@ public struct ServiceCredentials: Sendable, Equatable {
     public var publicKey: SigningPublicKey
 
     public init(service: String, accountID: String, token: String, publicKey: SigningPublicKey?) {
-        self.service = service.hasSuffix("/") ? String(service.dropLast()) : service
+        self.service = Self.normalized(service)
         self.accountID = accountID
         self.token = token
         self.publicKey = publicKey ?? SigningPublicKey.placeholder
+    }
+}
+
+extension ServiceCredentials {
+    /// A service URL as credentials keep it: without a trailing slash.
+    public static func normalized(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 }
 

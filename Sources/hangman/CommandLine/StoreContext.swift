@@ -60,7 +60,7 @@ struct StoreContext {
         guard let credentials = try ServiceCredentials.load(folder: folder) else {
             throw CommandFailure(code: .notEntitled, message: "no account on \(url) in \(home): run 'hangman account create --service \(url)'")
         }
-        guard credentials.service == ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil).service else {
+        guard credentials.service == ServiceCredentials.normalized(url) else {
             throw CommandFailure.usage("the account in \(home) is on \(credentials.service), not \(url): use another --home, or that service")
         }
         let service = HTTPPackService(
