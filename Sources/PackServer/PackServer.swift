@@ -302,7 +302,7 @@ final class AccountStores: @unchecked Sendable {
 
     private let slots = Mutex<[String: Slot]>([:])
     /// Accounts kept open at most; beyond, a request opens its store for itself.
-    private let capacity = 4096
+    private let capacity = 256  // each holds a database connection: well under the usual limit of 1,024 open files
 
     func with<T>(
         _ account: String, open: () throws(StoreError) -> EmbeddedPackService, _ body: (EmbeddedPackService) throws(StoreError) -> T
