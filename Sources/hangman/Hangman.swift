@@ -97,9 +97,16 @@ enum Hangman {
         case "--version":
             context.out("hangman \(version)")
             return .ok
-        case "--help", "-h", "help":
+        case "--help", "-h":
             context.out(TerminalText(trusted: spec.helpText))
             return .ok
+        case "help":
+            // `hangman help play`, `hangman help pack build`: that command's page.
+            guard !rest.isEmpty else {
+                context.out(TerminalText(trusted: spec.helpText))
+                return .ok
+            }
+            return try await dispatch(rest + ["--help"], context: context)
         default:
             break
         }
@@ -110,7 +117,8 @@ enum Hangman {
             }
             guard let command = commands.first(where: { $0.path == [first, word] }) else {
                 let names = commands.filter { $0.path.count == 2 && $0.path[0] == first }.map { $0.path[1] }
-                throw CommandFailure.usage("unknown subcommand '\(first) \(word)' (\(names.joined(separator: ", ")))")
+                let suggestion = Suggestion.closest(to: word, among: names).map { "did you mean '\(first) \($0)'? " } ?? ""
+                throw CommandFailure.usage("unknown subcommand '\(first) \(word)' (\(suggestion)\(names.joined(separator: ", ")))")
             }
             return try await command.main(Array(rest.dropFirst()), context: context)
         }
@@ -118,7 +126,9 @@ enum Hangman {
             return try await command.main(rest, context: context)
         }
         if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
-        throw CommandFailure.usage("unknown command '\(first)'")
+        let names = commands.filter { $0.path.count == 1 }.map { $0.path[0] } + groups.map(\.name)
+        let suggestion = Suggestion.closest(to: first, among: names).map { ": did you mean '\($0)'?" } ?? ""
+        throw CommandFailure.usage("unknown command '\(first)'\(suggestion)")
     }
 }
 

@@ -114,7 +114,8 @@ struct CommandSpec {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.names.contains(name) }) else {
-                throw CommandFailure.usage("unknown option '\(name)' for '\(self.name)'")
+                let suggestion = Suggestion.closest(to: name, among: (options + [Self.help]).flatMap(\.names)).map { ": did you mean '\($0)'?" } ?? ""
+                throw CommandFailure.usage("unknown option '\(name)' for '\(self.name)'\(suggestion)")
             }
             if option.value == nil {
                 if inlineValue != nil { throw CommandFailure.usage("option '\(name)' takes no value") }
@@ -260,5 +261,36 @@ struct ParsedArguments {
 
     func unsigned(_ name: String) -> UInt64? {
         if case .unsigned(let number)? = values[name]?.last { number } else { nil }
+    }
+}
+
+/// The name a mistyped word most likely meant: the closest by edit distance (letters inserted,
+/// deleted, replaced or swapped), if it is close enough to be a typo.
+enum Suggestion {
+    static func closest(to word: String, among names: [String]) -> String? {
+        let typed = Array(word.lowercased())
+        let scored = names.map { name in (name, distance(typed, Array(name.lowercased()))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        // One edit for a short word, two for a longer one: beyond that it is another word.
+        return best.1 <= (typed.count <= 4 ? 1 : 2) ? best.0 : nil
+    }
+
+    /// Optimal string alignment distance (Damerau-Levenshtein without repeated transpositions).
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
     }
 }
