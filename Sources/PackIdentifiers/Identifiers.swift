@@ -91,37 +91,12 @@ public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, C
     public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
-// Identifiers travel as their text (JSON strings), checked again when read.
+// Identifiers travel as their text (JSON strings), checked again when read: the standard
+// library's Codable for a String-backed RawRepresentable does that for the first two.
 
-extension ProductID: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = ProductID(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a product identifier"))
-        }
-        self = id
-    }
+extension ProductID: Codable {}
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-}
-
-extension TransactionID: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let id = TransactionID(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not a transaction id"))
-        }
-        self = id
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-}
+extension TransactionID: Codable {}
 
 extension ContentVersion: Codable {
     public init(from decoder: any Decoder) throws {

@@ -12,7 +12,13 @@ final class AccountDirectory: @unchecked Sendable {
 
     init(path: String) throws(StoreError) {
         self.path = path
-        _ = try open()
+        do {
+            _ = try Self.migrator.migrate(try open())
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.storage, "cannot prepare the accounts database \(path): \(error)")
+        }
     }
 
     private static let migrator: Migrator = {
@@ -27,12 +33,11 @@ final class AccountDirectory: @unchecked Sendable {
         return migrator
     }()
 
-    /// A connection per call: the server's threads never share one.
+    /// A connection per call: the server's threads never share one. The schema was made once,
+    /// when the directory opened.
     private func open() throws(StoreError) -> Database {
         do {
-            let db = try Database(path: path)
-            _ = try Self.migrator.migrate(db)
-            return db
+            return try Database(path: path)
         } catch {
             throw StoreError(.storage, "cannot open the accounts database \(path): \(error)")
         }
