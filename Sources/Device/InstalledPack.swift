@@ -59,6 +59,8 @@ public struct DeviceError: Error, Sendable, CustomStringConvertible {
         case notInstalled = "not-installed"
         /// The pack's archive is missing or damaged at the service: it cannot be installed now.
         case unavailable
+        /// Purchases are turned off on this device (`store payments off`).
+        case paymentsNotAllowed = "payments-not-allowed"
         case storage
     }
 

@@ -100,6 +100,7 @@ public struct Player {
 
     /// Buys `quantity` of a product: purchase, then (for a pack) install.
     public func buy(_ id: ProductID, quantity: Int = 1, progress: ((InstallProgress) -> Void)? = nil) async throws(PlayerError) -> BuyResult {
+        try checkPaymentsAllowed()
         let outcome = try await store { () async throws(StoreError) in try await service.buy(id, quantity: quantity) }
         switch outcome {
         case .purchased(let transaction):
@@ -219,11 +220,16 @@ public struct Player {
         return rows
     }
 
-    /// The packs a game draws from: every installed, unlocked pack, or the ones asked for, each
-    /// of which must be playable (the error says what to do when one is not).
+    /// The packs a game draws from: every installed, unlocked pack in the languages the settings
+    /// choose (all of them when none are chosen, or when none is installed), or the ones asked
+    /// for, each of which must be playable (the error says what to do when one is not).
     public func playablePacks(_ requested: [ProductID] = []) async throws(PlayerError) -> [InstalledPack] {
         let playable = try await device { () async throws(DeviceError) in try await installer.playablePacks() }
-        guard !requested.isEmpty else { return playable }
+        guard !requested.isEmpty else {
+            guard let languages = try settings().gameLanguages else { return playable }
+            let chosen = playable.filter { languages.contains($0.language) }
+            return chosen.isEmpty ? playable : chosen
+        }
         let states = try await packs()
         var chosen: [InstalledPack] = []
         for id in requested {
@@ -245,6 +251,38 @@ public struct Player {
             }
         }
         return chosen
+    }
+
+    // MARK: - Settings
+
+    /// Throws when purchases are turned off on this device (StoreKit's `canMakePayments`).
+    public func checkPaymentsAllowed() throws(PlayerError) {
+        guard try settings().paymentsAllowed else {
+            throw .device(DeviceError(
+                .paymentsNotAllowed, "purchases are turned off on this device: nothing was charged ('hangman store payments on' allows them)"))
+        }
+    }
+
+    /// This device's settings.
+    public func settings() throws(PlayerError) -> DeviceSettings {
+        do { return try device.settings() } catch { throw .device(error) }
+    }
+
+    public func save(_ settings: DeviceSettings) throws(PlayerError) {
+        do { try device.save(settings) } catch { throw .device(error) }
+    }
+
+    /// When the pack `id` just brought a language no other installed pack has, and no choice of
+    /// languages was made yet: that language and the ones games used so far. A game without
+    /// `--pack` should not switch language unasked; the caller asks, or keeps the old ones.
+    public func newLanguage(arrivingWith id: ProductID) async throws(PlayerError) -> (language: String, previous: [String])? {
+        guard try settings().gameLanguages == nil else { return nil }
+        let installed = try await device { () throws(DeviceError) in try device.installedPacks() }
+        guard let pack = installed.first(where: { $0.productID == id }) else { return nil }
+        var previous: [String] = []
+        for other in installed where other.productID != id && !previous.contains(other.language) { previous.append(other.language) }
+        guard !previous.isEmpty, !previous.contains(pack.language) else { return nil }
+        return (pack.language, previous)
     }
 
     // MARK: - Plumbing

@@ -169,7 +169,11 @@ struct CommandSpec {
 /// What an option's value or an argument must be, and the typed value it becomes.
 enum ValueKind {
     case text
+    /// A full product identifier (`pack init --product-id`).
     case productID
+    /// A product named by its identifier or a short name (`ios`): resolved against the catalog
+    /// by the command (`ParsedArguments.product(_:in:)`).
+    case product
     case transactionID
     case contentVersion
     case languageTag
@@ -186,6 +190,11 @@ enum ValueKind {
                 throw CommandFailure.usage("\(what): '\(word)' is not a product identifier (like com.hangmanpacks.words.ios): see 'hangman packs'")
             }
             return .productID(id)
+        case .product:
+            guard ProductNames.isWellFormed(word) else {
+                throw CommandFailure.usage("\(what): '\(word)' is not a product name (like ios, or com.hangmanpacks.words.ios): see 'hangman products'")
+            }
+            return .productName(word)
         case .contentVersion:
             guard let version = ContentVersion(word) else {
                 throw CommandFailure.usage("\(what): '\(word)' is not a content version (dotted integers, like 1.0 or 2.0.3)")
@@ -217,6 +226,8 @@ enum ValueKind {
 enum ParsedValue: Equatable {
     case text(String)
     case productID(ProductID)
+    /// A product as typed: an identifier or a short name, not yet looked up.
+    case productName(String)
     case transactionID(TransactionID)
     case contentVersion(ContentVersion)
     case integer(Int)
@@ -245,6 +256,17 @@ struct ParsedArguments {
 
     func productIDs(_ name: String) -> [ProductID] {
         (values[name] ?? []).compactMap { if case .productID(let id) = $0 { id } else { nil } }
+    }
+
+    /// The product an argument names (an identifier or a short name), looked up in `catalog`.
+    func product(_ name: String, in catalog: Catalog) throws -> ProductID? {
+        try products(name, in: catalog).last
+    }
+
+    func products(_ name: String, in catalog: Catalog) throws -> [ProductID] {
+        try (values[name] ?? []).compactMap { value in
+            if case .productName(let typed) = value { try ProductNames(catalog).resolve(typed) } else { nil }
+        }
     }
 
     func transactionID(_ name: String) -> TransactionID? {

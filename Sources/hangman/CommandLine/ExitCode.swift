@@ -8,6 +8,8 @@ import WordPacks
 enum ExitCode: Int32 {
     /// Success.
     case ok = 0
+    /// The question was answered no (`buy` on a terminal, `store clear`): nothing was done.
+    case declined = 1
     /// A usage error: unknown command or option, missing argument.
     case usage = 64
     /// Invalid data: a pack, plist, key or receipt that fails verification.
@@ -77,7 +79,7 @@ extension CommandFailure {
         case let error as DeviceError:
             switch error.kind {
             case .notEntitled: self.init(code: .notEntitled, message: error.message)
-            case .unavailable: self.init(code: .storeRefused, message: error.message)
+            case .unavailable, .paymentsNotAllowed: self.init(code: .storeRefused, message: error.message)
             case .unknownPack, .notInstalled: self = .usage(error.message)
             case .invalidPack:
                 self = CommandFailure(code: .dataError, message: error.message, details: error.problems.prefix(10).map(\.description))

@@ -7,24 +7,41 @@ enum BuyCommand: Command {
     static let spec = CommandSpec(
         name: "hangman buy",
         overview: "Buy a product: hints are credited, a pack is unlocked. Delivery happens exactly once.",
-        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>]"],
-        arguments: [.init(name: "<PRODUCT_ID>", help: "A product from 'hangman products'.", kind: .productID)],
-        options: [.init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10))] + StoreContext.options,
+        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--yes]"],
+        arguments: [.init(name: "<PRODUCT_ID>", help: "A product from 'hangman products': its identifier or short name (ios, hard, es, 10).", kind: .product)],
+        options: [
+            .init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10)),
+            .init(names: ["--yes", "-y"], value: nil, help: "Buy without asking first (on a terminal, buy shows the price and asks)."),
+        ] + StoreContext.options,
         discussion: """
-            Exit status: 0 purchased (or already owned), 69 the store refused the payment,
+            On a terminal, buy shows the product and its price in your locale (LC_ALL, LC_MONETARY or
+            LANG) and asks before charging; answering anything but y buys nothing. Without a terminal
+            (a script, a pipe) it does not ask. A pack you already own is never charged again.
+            Exit status: 0 purchased (or already owned), 1 declined at the question, 69 the store
+            refused the payment or purchases are turned off ('hangman store payments off'),
             75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'buy' needs <PRODUCT_ID>") }
         let quantity = arguments.integer("--quantity") ?? 1
         let session = try await DeviceContext.open(arguments, context: context)
+        guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'buy' needs <PRODUCT_ID>") }
         let catalog = session.catalog
+        try session.player.checkPaymentsAllowed()
+        if !arguments.has("--yes"), Question.canAsk(context), let product = catalog.product(id) {
+            let owned = try await session.store.service.entitlements().contains { $0.productID == id && $0.isActive }
+            if !owned {
+                guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
+                    context.out("Not bought: nothing was charged.")
+                    return .declined
+                }
+            }
+        }
         let result = try await session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):
-            let price = catalog.product(id)?.price ?? "?"
+            let price = catalog.product(id).map { PriceText(environment: context.environment).format($0, catalog: catalog) } ?? "?"
             context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
             if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
@@ -50,5 +67,17 @@ enum BuyCommand: Command {
             context.out("Complete it with 'hangman store resolve \(transaction.id)'; the next hangman command then installs it.")
             return .deferred
         }
+    }
+
+    /// Shows the product and its price, and asks.
+    static func confirm(_ product: Product, quantity: Int, catalog: Catalog, context: CommandContext) -> Bool {
+        let prices = PriceText(environment: context.environment)
+        let price = prices.format(product, catalog: catalog)
+        context.out("\(product.displayName): \(product.description)")
+        if quantity > 1 {
+            let total = prices.format(product.price, times: quantity, currency: catalog.currency)
+            return Question.ask("Buy \(quantity) x \(product.displayName) for \(price) each (\(total) in all)?", context: context)
+        }
+        return Question.ask("Buy \(product.displayName) for \(price)?", context: context)
     }
 }

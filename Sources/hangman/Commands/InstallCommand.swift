@@ -8,7 +8,7 @@ enum InstallCommand: Command {
         name: "hangman install",
         overview: "Install a pack the account owns (or a base pack) on this device.",
         usage: ["hangman install <PRODUCT_ID>"],
-        arguments: [.init(name: "<PRODUCT_ID>", help: "A pack from 'hangman packs'.", kind: .productID)],
+        arguments: [.init(name: "<PRODUCT_ID>", help: "A pack from 'hangman packs'.", kind: .product)],
         options: StoreContext.options,
         discussion: """
             The archive's SHA-256 and size are checked against the ones the catalog recorded when it was
@@ -19,8 +19,8 @@ enum InstallCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'install' needs <PRODUCT_ID>") }
         let session = try await DeviceContext.open(arguments, context: context)
+        guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'install' needs <PRODUCT_ID>") }
         context.out(session.describe(try await session.install(id, context: context), id))
         return .ok
     }

@@ -37,9 +37,12 @@ enum PacksCommand: Command {
             context.out(JSONText.encode(rows))
             return .ok
         }
+        let prices = PriceText(environment: context.environment)
+        let currency = session.catalog.currency
         var table = [["PACK", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
         for row in rows {
-            table.append([row.productID, row.name, row.kind, row.price, PackText.grouped(row.words), row.installedVersion ?? "-", row.state])
+            let price = row.kind == "base" ? "free" : prices.format(row.price, currency: currency)
+            table.append([row.productID, row.name, row.kind, price, PackText.grouped(row.words), row.installedVersion ?? "-", row.state])
         }
         context.out(StoreText.table(table))
         return .ok

@@ -11,7 +11,7 @@ enum PlayCommand: Command {
         overview: "Play hangman with words from your installed packs. Hints come from your account.",
         usage: ["hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new]"],
         options: [
-            .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .productID),
+            .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .product),
             .init(names: ["--category"], value: "NAME", help: "Only words from this category (a word list's name)."),
             .init(names: ["--seed"], value: "N", help: "Seed the random choices: the same seed, the same games.", kind: .unsignedInteger),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
@@ -30,7 +30,7 @@ enum PlayCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         var generator = SeededGenerator(seed: arguments.unsigned("--seed") ?? context.randomSeed())
         let session = try await DeviceContext.open(arguments, context: context)
-        let packs = try await session.player.playablePacks(arguments.productIDs("--pack"))
+        let packs = try await session.player.playablePacks(arguments.products("--pack", in: session.catalog))
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
         let plain = arguments.has("--plain") || !terminal

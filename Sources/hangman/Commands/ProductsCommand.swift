@@ -17,7 +17,9 @@ enum ProductsCommand: Command {
             context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency) }))
             return .ok
         }
-        var rows = [["PRODUCT", "TYPE", "PRICE", "NAME", "CONTENT"]]
+        let prices = PriceText(environment: context.environment)
+        let names = ProductNames(store.catalog)
+        var rows = [["PRODUCT", "SHORT", "TYPE", "PRICE", "NAME", "CONTENT"]]
         for product in products {
             let content: String
             switch product.kind {
@@ -25,7 +27,7 @@ enum ProductsCommand: Command {
             case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
             case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
             }
-            rows.append([product.id.rawValue, product.typeName, product.price, product.displayName, content])
+            rows.append([product.id.rawValue, names.shortName(of: product.id), product.typeName, prices.format(product, catalog: store.catalog), product.displayName, content])
         }
         context.out(StoreText.table(rows))
         return .ok

@@ -1,3 +1,4 @@
+import Device
 import PackServiceAPI
 
 /// `hangman store ...`: the test environment's switches and actions, like StoreKit Testing's.
@@ -9,10 +10,12 @@ enum StoreCommand: Command {
             "hangman store [status]",
             "hangman store fail-purchases|ask-to-buy|interrupt-purchases on|off",
             "hangman store approve|decline|resolve|refund <TX>",
-            "hangman store clear|reset",
+            "hangman store payments on|off",
+            "hangman store clear [--yes]",
+            "hangman store reset",
         ],
         takesWords: true,
-        options: StoreContext.options,
+        options: [.init(names: ["--yes", "-y"], value: nil, help: "Clear without asking (needed without a terminal).")] + StoreContext.options,
         subcommands: [
             ("status", "Show the switches."),
             ("fail-purchases on|off", "Every purchase fails (exit 69)."),
@@ -22,7 +25,8 @@ enum StoreCommand: Command {
             ("decline <TX>", "Decline a deferred purchase: it fails."),
             ("resolve <TX>", "Complete an interrupted purchase: it is charged and delivered."),
             ("refund <TX>", "Refund a purchase: the pack locks again; refunded hints are taken back."),
-            ("clear", "Delete the whole purchase history: transactions, packs owned, hints."),
+            ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69), like canMakePayments."),
+            ("clear", "Delete the whole purchase history: transactions, packs owned, hints. Asks first, or needs --yes."),
             ("reset", "Turn every switch off."),
         ])
 
@@ -37,6 +41,8 @@ enum StoreCommand: Command {
             context.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
             context.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
             context.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
+            let device = try DeviceStore(folder: DeviceContext.folder(home: store.home))
+            context.out("payments             \(try device.settings().paymentsAllowed ? "on" : "off")")
         } else if words.count == 2, switches.contains(words[0]) {
             let (name, value) = (words[0], words[1])
             guard value == "on" || value == "off" else { throw CommandFailure.usage("'store \(name)' takes on or off, not '\(value)'") }
@@ -71,7 +77,23 @@ enum StoreCommand: Command {
                     context.out("Refunded \(name): the pack is locked again.")
                 }
             }
+        } else if words.count == 2, words[0] == "payments" {
+            guard words[1] == "on" || words[1] == "off" else { throw CommandFailure.usage("'store payments' takes on or off, not '\(words[1])'") }
+            let device = try DeviceStore(folder: DeviceContext.folder(home: store.home))
+            var settings = try device.settings()
+            settings.paymentsAllowed = words[1] == "on"
+            try device.save(settings)
+            context.out(settings.paymentsAllowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
         } else if words == ["clear"] {
+            if !arguments.has("--yes") {
+                guard Question.canAsk(context) else {
+                    throw CommandFailure.usage("'store clear' deletes every purchase, pack owned and hint: confirm with --yes")
+                }
+                guard Question.ask("Delete the whole purchase history (transactions, packs owned, hints)?", context: context) else {
+                    context.out("Nothing was deleted.")
+                    return .declined
+                }
+            }
             try await service.clear()
             context.out("The purchase history is empty.")
         } else if words == ["reset"] {

@@ -8,13 +8,13 @@ enum UninstallCommand: Command {
         name: "hangman uninstall",
         overview: "Remove a pack from this device. The purchase stays: 'hangman install' brings it back.",
         usage: ["hangman uninstall <PRODUCT_ID>"],
-        arguments: [.init(name: "<PRODUCT_ID>", help: "An installed pack.", kind: .productID)],
+        arguments: [.init(name: "<PRODUCT_ID>", help: "An installed pack.", kind: .product)],
         options: StoreContext.options,
         discussion: "Exit status: 0 uninstalled, or a pack of the catalog that is not installed; 64 no such pack.")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let id = arguments.productID("<PRODUCT_ID>") else { throw CommandFailure.usage("'uninstall' needs <PRODUCT_ID>") }
         let session = try await DeviceContext.open(arguments, context: context)
+        guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'uninstall' needs <PRODUCT_ID>") }
         switch try await session.player.uninstall(id) {
         case .uninstalled(let canReinstall):
             let next: TerminalText = canReinstall ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."

@@ -8,13 +8,13 @@ enum UpdateCommand: Command {
         name: "hangman update",
         overview: "Install newer versions of installed packs; the old words stay playable until the new ones are in.",
         usage: ["hangman update [<PRODUCT_ID>]"],
-        arguments: [.init(name: "<PRODUCT_ID>", help: "One pack to update (default: every installed pack).", kind: .productID, arity: .optional)],
+        arguments: [.init(name: "<PRODUCT_ID>", help: "One pack to update (default: every installed pack).", kind: .product, arity: .optional)],
         options: StoreContext.options,
         discussion: "An older version than the one installed is refused (exit 65).")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let target = arguments.productID("<PRODUCT_ID>")
         let session = try await DeviceContext.open(arguments, context: context)
+        let target = try arguments.product("<PRODUCT_ID>", in: session.catalog)
         let catalog = session.catalog
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
         let updated = try await session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }

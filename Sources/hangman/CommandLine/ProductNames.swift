@@ -1,0 +1,53 @@
+import PackServiceAPI
+
+/// Short names for the catalog's products and base packs: `ios` for `com.hangmanpacks.words.ios`.
+///
+/// A product's short name is the shortest run of its identifier's last labels that no other
+/// identifier in the catalog ends with (`ios`, `hard`, `es`, `hints.10`). A command accepts the
+/// full identifier, any ending of it that only one product has, or the display name, in any case.
+struct ProductNames {
+    let catalog: Catalog
+
+    init(_ catalog: Catalog) { self.catalog = catalog }
+
+    /// Every identifier a name could stand for: the products, then the base packs.
+    var identifiers: [ProductID] { catalog.products.map(\.id) + catalog.basePacks.map(\.productID) }
+
+    /// Letters, digits, `-`, `_`, `.` and spaces (a display name), at most 255 bytes.
+    static func isWellFormed(_ word: String) -> Bool {
+        !word.isEmpty && word.utf8.count <= 255 && !word.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// The shortest ending of `id` that names it alone; the identifier itself when none does.
+    func shortName(of id: ProductID) -> String {
+        let labels = id.rawValue.split(separator: ".")
+        let others = identifiers.filter { $0 != id }.map { $0.rawValue.lowercased() }
+        for count in 1..<labels.count {
+            let ending = labels.suffix(count).joined(separator: ".").lowercased()
+            if !others.contains(where: { $0 == ending || $0.hasSuffix("." + ending) }) { return ending }
+        }
+        return id.rawValue
+    }
+
+    /// The product `typed` names. A well-formed identifier the catalog does not know is returned
+    /// as it is, so that the command can say what it knows about it (an installed pack the
+    /// catalog no longer sells, an unknown product).
+    func resolve(_ typed: String) throws -> ProductID {
+        let lowered = typed.lowercased()
+        if let exact = identifiers.first(where: { $0.rawValue.lowercased() == lowered }) { return exact }
+        let matches = identifiers.filter { $0.rawValue.lowercased().hasSuffix("." + lowered) }
+            + catalog.products.filter { $0.displayName.lowercased() == lowered }.map(\.id)
+            + catalog.basePacks.filter { $0.displayName.lowercased() == lowered }.map(\.productID)
+        var unique: [ProductID] = []
+        for id in matches where !unique.contains(id) { unique.append(id) }
+        if unique.count == 1 { return unique[0] }
+        if unique.count > 1 {
+            let names = unique.map { "'\(shortName(of: $0))' (\($0))" }.joined(separator: ", ")
+            throw CommandFailure.usage("'\(typed)' could be more than one product: \(names)")
+        }
+        if let id = ProductID(rawValue: typed) { return id }
+        let candidates = identifiers.map { shortName(of: $0) } + identifiers.map(\.rawValue)
+        let suggestion = Suggestion.closest(to: typed, among: candidates).map { ": did you mean '\($0)'?" } ?? ": see 'hangman products'"
+        throw CommandFailure.usage("no product is named '\(typed)'\(suggestion)")
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The store asks before it charges, honours `store payments off`, formats prices for the
+/// locale, and knows products by their short names.
+@Suite struct StoreAsksTests {
+    static let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+
+    /// A fresh home; every command runs with `--home` and the repository's packs.
+    struct Home {
+        let scratch: Scratch
+        init() throws { scratch = try Scratch() }
+
+        func run(_ arguments: [String], input: String = "", terminal: Bool = false, environment: [String: String] = [:]) async throws -> CLI.Result {
+            try await CLI.run(
+                arguments + ["--home", scratch.path + "/home", "--packs", StoreAsksTests.packs],
+                environment: ["LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MONETARY": ""].merging(environment) { _, new in new },
+                input: input, terminal: terminal)
+        }
+    }
+
+    @Test func onATerminalBuyAsksAndNoChargesNothing() async throws {
+        let home = try Home()
+        let declined = try await home.run(["buy", "hard"], input: "n\n", terminal: true)
+        #expect(declined.status == 1, "\(declined.stderr)")
+        #expect(declined.stdout.contains("Buy Hard Words for $1.99? [y/N] "))
+        #expect(declined.stdout.contains("Not bought: nothing was charged."))
+        let history = try await home.run(["transactions"])
+        #expect(!history.stdout.contains("Hard Words"), "\(history.stdout)")
+        let packs = try await home.run(["packs", "--json"])
+        #expect(packs.stdout.contains("\"locked\""))
+    }
+
+    @Test(arguments: ["", "\n", "no\n", "yess\n"])
+    func anythingButYesIsNo(_ answer: String) async throws {
+        let home = try Home()
+        let result = try await home.run(["buy", "10"], input: answer, terminal: true)
+        #expect(result.status == 1, "answer \(answer.debugDescription): \(result.stdout)")
+        #expect(try await home.run(["hints"]).stdout.contains("0"))
+    }
+
+    @Test func yesBuysAndInstalls() async throws {
+        let home = try Home()
+        let result = try await home.run(["buy", "ios"], input: "Y\n", terminal: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Purchased iOS Words for $0.99"))
+        #expect(result.stdout.contains("Installed iOS Words 1.0 (197 words)"))
+        // Owned: no question the second time, and nothing charged.
+        let again = try await home.run(["buy", "ios"], input: "", terminal: true)
+        #expect(again.status == 0)
+        #expect(!again.stdout.contains("[y/N]"))
+        #expect(again.stdout.contains("You already own iOS Words"))
+    }
+
+    @Test func aQuantityShowsTheTotal() async throws {
+        let home = try Home()
+        let result = try await home.run(["buy", "hints.10", "--quantity", "3"], input: "y\n", terminal: true)
+        #expect(result.stdout.contains("Buy 3 x 10 Hints for $0.99 each ($2.97 in all)? [y/N] "), "\(result.stdout)")
+        #expect(result.status == 0)
+    }
+
+    @Test func yesFlagAndScriptsDoNotAsk() async throws {
+        let home = try Home()
+        let flagged = try await home.run(["buy", "10", "--yes"], terminal: true)
+        #expect(flagged.status == 0)
+        #expect(!flagged.stdout.contains("[y/N]"))
+        let piped = try await home.run(["buy", "10"])
+        #expect(piped.status == 0)
+        #expect(!piped.stdout.contains("[y/N]"))
+        #expect(try await home.run(["hints"]).stdout.contains("20"))
+    }
+
+    @Test func paymentsOffRefusesEveryPurchaseWith69() async throws {
+        let home = try Home()
+        #expect(try await home.run(["store", "payments", "off"]).status == 0)
+        #expect(try await home.run(["store"]).stdout.contains("payments             off"))
+        for product in ["10", "hard"] {
+            let refused = try await home.run(["buy", product, "--yes"])
+            #expect(refused.status == 69)
+            #expect(refused.stderr.contains("purchases are turned off on this device"))
+        }
+        // Refused before the store is asked: no transaction at all.
+        #expect(!(try await home.run(["transactions", "--json"]).stdout.contains("com.hangmanpacks")))
+        #expect(try await home.run(["store", "payments", "on"]).status == 0)
+        #expect(try await home.run(["buy", "10"]).status == 0)
+        #expect(try await home.run(["store", "payments", "maybe"]).status == 64)
+    }
+
+    @Test func storeClearAsksOrNeedsYes() async throws {
+        let home = try Home()
+        #expect(try await home.run(["buy", "10"]).status == 0)
+        let script = try await home.run(["store", "clear"])
+        #expect(script.status == 64)
+        #expect(script.stderr.contains("--yes"))
+        let declined = try await home.run(["store", "clear"], input: "n\n", terminal: true)
+        #expect(declined.status == 1)
+        #expect(try await home.run(["hints"]).stdout.contains("10"))
+        let accepted = try await home.run(["store", "clear"], input: "y\n", terminal: true)
+        #expect(accepted.status == 0)
+        #expect(!(try await home.run(["hints"]).stdout.contains("10")))
+    }
+
+    @Test(arguments: [
+        ("de_DE.UTF-8", "1,99\u{a0}$"), ("fr_FR.UTF-8", "1,99\u{a0}$US"), ("en_US.UTF-8", "$1.99"), ("C", "$1.99"), ("en_GB.UTF-8", "US$1.99"),
+    ])
+    func pricesFollowTheLocale(_ locale: String, _ expected: String) async throws {
+        let home = try Home()
+        let result = try await home.run(["products"], environment: ["LANG": locale])
+        let hard = result.stdout.split(separator: "\n").first { $0.contains("words.hard") } ?? ""
+        #expect(hard.contains(expected), "\(locale): \(hard)")
+    }
+
+    @Test func lcAllWinsOverLang() async throws {
+        let home = try Home()
+        let result = try await home.run(["products"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "de_DE.UTF-8"])
+        #expect(result.stdout.contains("4,99\u{a0}$"), "\(result.stdout)")
+    }
+
+    @Test(arguments: [
+        ("ios", "com.hangmanpacks.words.ios"), ("IOS", "com.hangmanpacks.words.ios"), ("words.hard", "com.hangmanpacks.words.hard"),
+        ("Hard Words", "com.hangmanpacks.words.hard"), ("es", "com.hangmanpacks.words.es"),
+    ])
+    func shortNamesNameOneProduct(_ typed: String, _ id: String) async throws {
+        let home = try Home()
+        let result = try await home.run(["buy", typed])
+        #expect(result.status == 0, "\(typed): \(result.stderr)")
+        #expect(try await home.run(["transactions", "--json"]).stdout.contains("\"\(id)\""))
+    }
+
+    @Test func aMistypedShortNameGetsASuggestionAndChargesNothing() async throws {
+        let home = try Home()
+        let result = try await home.run(["buy", "hrad"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no product is named 'hrad': did you mean 'hard'?"), "\(result.stderr)")
+        let far = try await home.run(["buy", "zebra"])
+        #expect(far.status == 64)
+        #expect(far.stderr.contains("see 'hangman products'"))
+    }
+
+    @Test func productsListsEveryShortName() async throws {
+        let home = try Home()
+        let lines = try await home.run(["products"]).stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let shortNames = Dictionary(uniqueKeysWithValues: lines.dropFirst().map { (String($0[0]), String($0[1])) })
+        #expect(shortNames == [
+            "com.hangmanpacks.words.ios": "ios", "com.hangmanpacks.words.hard": "hard", "com.hangmanpacks.words.es": "es",
+            "com.hangmanpacks.hints.10": "10", "com.hangmanpacks.hints.100": "100",
+        ])
+    }
+}
