@@ -56,7 +56,7 @@ enum Hangman {
     static let commands: [any Command.Type] = [
         PlayCommand.self, StatsCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
-        TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self,
+        TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self,
         PackInitCommand.self, PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
         CatalogUpdateCommand.self, ServeCommand.self, AccountCreateCommand.self, AccountShowCommand.self, AccountTokenCommand.self,
     ]

@@ -146,6 +146,13 @@ import TestSupport
         Row(arguments: ["receipt", "-o", "$S/pipe"], code: 73, says: ["$S/pipe", "FIFO"]),
         Row(arguments: ["store", "approve", "0123456789abcdef"], code: 64, says: ["0123456789abcdef"]),
         Row(arguments: ["store", "refund", "zz"], code: 64, says: ["'zz'"]),
+        Row(arguments: ["store", "clear"], code: 64, says: ["--yes"]),
+        Row(arguments: ["buy", fruit], code: 69, says: ["purchases are turned off", "store payments on"]) { world in
+            try await run(world, "store", "payments", "off")
+        },
+        Row(arguments: ["buy", "frut"], code: 64, says: ["'frut'", "did you mean"]),
+        Row(arguments: ["settings", "languages", "english!"], code: 64, says: ["'english!'", "language tag"]),
+        Row(arguments: ["settings", "payment"], code: 64, says: ["'payment'", "did you mean 'payments'"]),
         Row(arguments: ["pack", "init", "$S/nowhere", "--product-id", "com.example.words.x"], code: 66, says: ["$S/nowhere"]),
         Row(arguments: ["pack", "init", source, "--product-id", fruit], code: 73, says: ["Info.plist", "--force"]),
         Row(arguments: ["pack", "build", "$S/nowhere", "-o", "$S/x.wordpack"], code: 66, says: ["$S/nowhere"]),

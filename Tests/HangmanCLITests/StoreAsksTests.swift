@@ -148,3 +148,59 @@ import Testing
         ])
     }
 }
+
+/// A second language does not slip into default games: buy keeps the languages played so far
+/// (or asks, on a terminal), and `settings languages` changes them.
+@Suite struct GameLanguageTests {
+    /// The language of the pack a default game drew its word from.
+    private func gameLanguages(_ home: StoreAsksTests.Home, seeds: ClosedRange<Int>) async throws -> Set<String> {
+        var packs: Set<String> = []
+        for seed in seeds {
+            let game = try await home.run(["play", "--new", "--plain", "--seed", String(seed)], input: "quit\n")
+            if let line = game.stdout.split(separator: "\n").first(where: { $0.hasPrefix("GAME ") }),
+                let pack = line.split(separator: " ").first(where: { $0.hasPrefix("pack=") })
+            {
+                packs.insert(String(pack.dropFirst(5)))
+            }
+        }
+        return packs
+    }
+
+    @Test func withoutATerminalTheOldLanguageStaysAndItIsSaid() async throws {
+        let home = try StoreAsksTests.Home()
+        let bought = try await home.run(["buy", "es"])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        #expect(bought.stdout.contains("Games without --pack stay in English (en); play Spanish with 'hangman play --pack es'."), "\(bought.stdout)")
+        #expect(try await home.run(["settings"]).stdout.contains("languages  English (en)"))
+        // 3,000 Spanish words against 3,000 English ones: twenty games would meet Spanish if they could.
+        #expect(try await gameLanguages(home, seeds: 1...20) == ["com.hangmanpacks.words.base"])
+        #expect(try await gameLanguages(home, seeds: 1...3).isEmpty == false)
+        let spanish = try await home.run(["play", "--new", "--plain", "--pack", "es"], input: "quit\n")
+        #expect(spanish.stdout.contains("pack=com.hangmanpacks.words.es"))
+    }
+
+    @Test func onATerminalYesMixesTheNewLanguageIn() async throws {
+        let home = try StoreAsksTests.Home()
+        let bought = try await home.run(["buy", "es"], input: "y\ny\n", terminal: true)
+        #expect(bought.stdout.contains("Should games without --pack mix Spanish words in with English (en)? [y/N] "), "\(bought.stdout)")
+        #expect(try await home.run(["settings", "--json"]).stdout.contains("\"es\""))
+        #expect(try await gameLanguages(home, seeds: 1...20) == ["com.hangmanpacks.words.base", "com.hangmanpacks.words.es"])
+    }
+
+    @Test func settingsLanguagesAllBringsEveryPackBack() async throws {
+        let home = try StoreAsksTests.Home()
+        #expect(try await home.run(["buy", "es"]).status == 0)
+        #expect(try await home.run(["settings", "languages", "all"]).stdout == "Games without --pack draw from every installed pack.\n")
+        #expect(try await gameLanguages(home, seeds: 1...20).contains("com.hangmanpacks.words.es"))
+        #expect(try await home.run(["settings", "languages", "es"]).status == 0)
+        #expect(try await gameLanguages(home, seeds: 1...10) == ["com.hangmanpacks.words.es"])
+    }
+
+    @Test func aSecondPackInTheSameLanguageAsksNothing() async throws {
+        let home = try StoreAsksTests.Home()
+        let bought = try await home.run(["buy", "hard"], input: "y\n", terminal: true)
+        #expect(bought.status == 0)
+        #expect(!bought.stdout.contains("Should games"))
+        #expect(try await home.run(["settings"]).stdout.contains("languages  all installed packs"))
+    }
+}

@@ -45,6 +45,7 @@ enum BuyCommand: Command {
             context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
             if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
+                try await chooseLanguages(after: id, session: session, arguments: arguments, context: context)
             } else {
                 let service = session.store.service
                 context.out("+\(transaction.hintsCredited) hints. Balance: \(try await service.hintBalance()) hints.")
@@ -66,6 +67,27 @@ enum BuyCommand: Command {
             context.out("The purchase was interrupted: transaction \(transaction.id) needs your action.")
             context.out("Complete it with 'hangman store resolve \(transaction.id)'; the next hangman command then installs it.")
             return .deferred
+        }
+    }
+
+    /// The first pack in a second language: default games keep their language unless the player
+    /// says otherwise (asked on a terminal; kept, and said, otherwise).
+    static func chooseLanguages(after id: ProductID, session: DeviceContext, arguments: ParsedArguments, context: CommandContext) async throws {
+        guard let (language, previous) = try await session.player.newLanguage(arrivingWith: id) else { return }
+        let name = SettingsCommand.languageName(language)
+        let old = SettingsCommand.describe(previous)
+        var settings = try session.player.settings()
+        if Question.canAsk(context), !arguments.has("--yes"),
+            Question.ask("\(session.name(id)) is in \(name). Should games without --pack mix \(name) words in with \(old)?", context: context)
+        {
+            settings.gameLanguages = previous + [language]
+            try session.player.save(settings)
+            context.out("Games without --pack draw from \(SettingsCommand.describe(previous + [language])).")
+        } else {
+            settings.gameLanguages = previous
+            try session.player.save(settings)
+            context.out("Games without --pack stay in \(old); play \(name) with 'hangman play --pack \(ProductNames(session.catalog).shortName(of: id))'.")
+            context.out("'hangman settings languages all' mixes every pack in.")
         }
     }
 

@@ -1,0 +1,84 @@
+import Device
+import Foundation
+import PackServiceAPI
+
+/// `hangman settings`: this device's choices.
+enum SettingsCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman settings",
+        overview: "Show or change this device's settings: the languages of a default game, and whether it may buy.",
+        usage: [
+            "hangman settings [--json]",
+            "hangman settings languages all|<TAG>...",
+            "hangman settings payments on|off",
+        ],
+        takesWords: true,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        subcommands: [
+            ("languages all|<TAG>...", "Which languages a game without --pack draws from (BCP 47 tags: en es), or all."),
+            ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69); also 'store payments'."),
+        ],
+        discussion: """
+            The settings live in the device's database: 'hangman reset' (deleting the app) forgets them.
+            The first time a pack in a second language is bought, buy asks whether default games should
+            draw from it too (without a terminal it keeps the languages played so far, and says so).
+            """)
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(arguments, context: context)
+        let device = try DeviceStore(folder: DeviceContext.folder(home: store.home))
+        var settings = try device.settings()
+        let words = arguments.positionals
+        switch words.first {
+        case nil:
+            if arguments.has("--json") {
+                context.out(JSONText.encode(SettingsJSON(paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages)))
+            } else {
+                context.out("languages  \(settings.gameLanguages.map { describe($0) } ?? "all installed packs")")
+                context.out("payments   \(settings.paymentsAllowed ? "on" : "off")")
+            }
+            return .ok
+        case "languages":
+            let tags = Array(words.dropFirst())
+            guard !tags.isEmpty else { throw CommandFailure.usage("'settings languages' takes all or language tags (like en es)") }
+            if tags == ["all"] {
+                settings.gameLanguages = nil
+            } else {
+                var chosen: [String] = []
+                for tag in tags {
+                    guard case .text(let checked) = try ValueKind.languageTag.convert(tag, for: "a language") else { continue }
+                    if !chosen.contains(checked) { chosen.append(checked) }
+                }
+                settings.gameLanguages = chosen
+            }
+            try device.save(settings)
+            context.out("Games without --pack draw from \(settings.gameLanguages.map { describe($0) } ?? "every installed pack").")
+        case "payments" where words.count == 2 && (words[1] == "on" || words[1] == "off"):
+            settings.paymentsAllowed = words[1] == "on"
+            try device.save(settings)
+            context.out(settings.paymentsAllowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
+        case "payments":
+            throw CommandFailure.usage("'settings payments' takes on or off")
+        case let other?:
+            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments"]).map { ": did you mean '\($0)'?" } ?? ""
+            throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman settings --help')")
+        }
+        return .ok
+    }
+
+    /// `English (en), Spanish (es)`.
+    static func describe(_ tags: [String]) -> String {
+        tags.map { "\(languageName($0)) (\($0))" }.joined(separator: ", ")
+    }
+
+    /// The English name of a language tag (`es` -> Spanish), or the tag.
+    static func languageName(_ tag: String) -> String {
+        Locale(identifier: "en").localizedString(forIdentifier: tag) ?? tag
+    }
+
+    struct SettingsJSON: Encodable {
+        var paymentsAllowed: Bool
+        /// `null`: every installed pack.
+        var gameLanguages: [String]?
+    }
+}
