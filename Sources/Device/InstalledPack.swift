@@ -35,6 +35,10 @@ public struct DeviceWord: Sendable, Equatable {
 
 /// How an install went.
 public enum InstallOutcome: Sendable, Equatable {
+    public var isAlreadyInstalled: Bool {
+        if case .alreadyInstalled = self { true } else { false }
+    }
+
     case installed(ContentVersion)
     case updated(from: ContentVersion, to: ContentVersion)
     case alreadyInstalled(ContentVersion)

@@ -71,7 +71,8 @@ public struct Player {
             return report
         }
         let known = try await device { () throws(DeviceError) in try device.knownDeliveries() }
-        for entitlement in active where !known.contains(entitlement.transactionID.rawValue) {
+        // A feature (remove-ads) has nothing to install: owning it is all.
+        for entitlement in active where !known.contains(entitlement.transactionID.rawValue) && catalog.product(entitlement.productID)?.feature == nil {
             do {
                 _ = try await install(entitlement.productID, progress: progress(entitlement.productID))
                 report.delivered.append(entitlement.productID)
@@ -88,8 +89,9 @@ public struct Player {
     public enum BuyResult: Sendable, Equatable {
         /// Charged and delivered: hints credited, or the pack unlocked and installed.
         case purchased(StoreTransaction, installed: InstallOutcome?)
-        /// A pack the account already owns: nothing charged; installed if it was not.
-        case alreadyOwned(Entitlement, installed: InstallOutcome)
+        /// A pack or feature the account already owns: nothing charged; a pack is installed if it
+        /// was not (`installed` is nil for a feature).
+        case alreadyOwned(Entitlement, installed: InstallOutcome?)
         /// The store refused the payment.
         case failed(StoreTransaction)
         /// Waiting for a parent's approval; the next start after approval installs it.
@@ -104,9 +106,10 @@ public struct Player {
         let outcome = try await store { () async throws(StoreError) in try await service.buy(id, quantity: quantity) }
         switch outcome {
         case .purchased(let transaction):
-            guard !transaction.isConsumable else { return .purchased(transaction, installed: nil) }
+            guard !transaction.isConsumable, catalog.product(id)?.feature == nil else { return .purchased(transaction, installed: nil) }
             return .purchased(transaction, installed: try await install(id, progress: progress))
         case .alreadyOwned(let entitlement):
+            guard catalog.product(id)?.feature == nil else { return .alreadyOwned(entitlement, installed: nil) }
             return .alreadyOwned(entitlement, installed: try await install(id, progress: progress))
         case .failed(let transaction): return .failed(transaction)
         case .deferred(let transaction): return .deferred(transaction)
@@ -130,6 +133,8 @@ public struct Player {
         public var restored: [(entitlement: Entitlement, outcome: InstallOutcome)] = []
         /// Owned packs whose archive is unavailable at the service: the others are restored all the same.
         public var unavailable: [(entitlement: Entitlement, error: PlayerError)] = []
+        /// Features the account owns (remove-ads): nothing to install, owned again on this device.
+        public var features: [Entitlement] = []
     }
 
     /// Every pack the account owns, installed again: what a new device or a deleted app needs.
@@ -138,6 +143,10 @@ public struct Player {
         let owned = try await store { () async throws(StoreError) in try await service.restore() }
         var report = RestoreReport()
         for entitlement in owned {
+            if catalog.product(entitlement.productID)?.feature != nil {
+                report.features.append(entitlement)
+                continue
+            }
             do {
                 report.restored.append((entitlement, try await install(entitlement.productID, progress: progress(entitlement.productID))))
             } catch .device(let error) where error.kind == .unavailable {
@@ -207,7 +216,7 @@ public struct Player {
                 installedVersion: here?.contentVersion, availableVersion: base.contentVersion,
                 state: PackState.resolve(isBase: true, installed: here?.contentVersion, available: base.contentVersion, entitlement: nil)))
         }
-        for product in catalog.products where !product.isConsumable {
+        for product in catalog.products where product.packFile != nil {
             let here = installed[product.id]
             rows.append(PackStatus(
                 productID: product.id, displayName: product.displayName, isBase: false, price: product.price, wordCount: product.wordCount ?? 0,
@@ -251,6 +260,13 @@ public struct Player {
             }
         }
         return chosen
+    }
+
+    /// Whether the account owns the feature `name` (remove-ads).
+    public func owns(feature name: String) async throws(PlayerError) -> Bool {
+        let ids = Set(catalog.products.filter { $0.feature == name }.map(\.id))
+        guard !ids.isEmpty else { return false }
+        return try await owned().contains { ids.contains($0.productID) }
     }
 
     // MARK: - Settings

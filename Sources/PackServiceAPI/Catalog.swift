@@ -104,7 +104,14 @@ public struct Product: Sendable, Equatable, Codable {
         case consumable(hints: Int)
         /// A word pack, unlocked once and for good (until a refund).
         case nonConsumable(pack: String)
+        /// A feature, unlocked once and for good (until a refund), with no pack to download:
+        /// `remove-ads` (the catalog's `Feature`).
+        case feature(String)
     }
+
+    /// The feature that turns off the suggestion shown after each game on the free tier.
+    public static let removeAdsFeature = "remove-ads"
+
 
     public var id: ProductID
     public var kind: Kind
@@ -129,6 +136,16 @@ public struct Product: Sendable, Equatable, Codable {
 
     public var isConsumable: Bool {
         if case .consumable = kind { true } else { false }
+    }
+
+    /// The pack archive's file name, for a product that sells a pack.
+    public var packFile: String? {
+        if case .nonConsumable(let file) = kind { file } else { nil }
+    }
+
+    /// The feature a non-consumable without a pack unlocks.
+    public var feature: String? {
+        if case .feature(let name) = kind { name } else { nil }
     }
 
     /// `Consumable` or `NonConsumable`, as the catalog spells it.

@@ -198,9 +198,19 @@ extension Product {
                 return .failure("'\(id)': a Consumable needs 'HintCount', a positive integer")
             }
             kind = .consumable(hints: Int(hints))
+        case "NonConsumable" where dict["Feature"] != nil:
+            guard dict["Pack"] == nil else {
+                return .failure("'\(id)': a NonConsumable has either 'Pack' or 'Feature', not both")
+            }
+            guard let feature = string("Feature"), !feature.isEmpty, feature.utf8.count <= 64,
+                feature.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D })
+            else {
+                return .failure("'\(id)': 'Feature' must be a name of lowercase letters, digits and '-' (like remove-ads)")
+            }
+            kind = .feature(feature)
         case "NonConsumable":
             guard let pack = string("Pack"), Catalog.isPlainFileName(pack) else {
-                return .failure("'\(id)': a NonConsumable needs 'Pack', the archive's file name in the packs folder")
+                return .failure("'\(id)': a NonConsumable needs 'Pack', the archive's file name in the packs folder (or 'Feature', like remove-ads)")
             }
             switch ArchiveRecord.parse(dict) {
             case .success(let recorded): record = recorded

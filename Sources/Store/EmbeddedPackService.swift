@@ -100,7 +100,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         if product.isConsumable {
             guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
         } else {
-            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is a pack: it is bought once, --quantity must be 1") }
+            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is bought once and kept: --quantity must be 1") }
             if let owned = try ledger.entitlements().first(where: { $0.productID == productID && $0.isActive }) {
                 return .alreadyOwned(owned)
             }

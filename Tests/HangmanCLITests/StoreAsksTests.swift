@@ -144,7 +144,7 @@ import Testing
         let shortNames = Dictionary(uniqueKeysWithValues: lines.dropFirst().map { (String($0[0]), String($0[1])) })
         #expect(shortNames == [
             "com.hangmanpacks.words.ios": "ios", "com.hangmanpacks.words.hard": "hard", "com.hangmanpacks.words.es": "es",
-            "com.hangmanpacks.hints.10": "10", "com.hangmanpacks.hints.100": "100",
+            "com.hangmanpacks.hints.10": "10", "com.hangmanpacks.hints.100": "100", "com.hangmanpacks.removeads": "removeads",
         ])
     }
 }
@@ -202,5 +202,42 @@ import Testing
         #expect(bought.status == 0)
         #expect(!bought.stdout.contains("Should games"))
         #expect(try await home.run(["settings"]).stdout.contains("languages  all installed packs"))
+    }
+}
+
+/// Remove Ads: a non-consumable with no pack, owned by the account, restored like a pack and in
+/// the receipt.
+@Suite struct RemoveAdsTests {
+    @Test func boughtOnceRestoredAfterDeletingTheDeviceAndInTheReceipt() async throws {
+        let home = try StoreAsksTests.Home()
+        let bought = try await home.run(["buy", "removeads"])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        #expect(bought.stdout.contains("Purchased Remove Ads for $2.99"))
+        #expect(bought.stdout.contains("No more suggestions after your games"))
+        // Not a pack: not in the pack table, nothing to install.
+        #expect(!(try await home.run(["packs"]).stdout.contains("removeads")))
+        let again = try await home.run(["buy", "removeads"])
+        #expect(again.stdout.contains("You already own Remove Ads"), "\(again.stdout)")
+        #expect(try await home.run(["buy", "removeads", "--quantity", "2"]).status == 64)
+        #expect(try await home.run(["reset", "--yes"]).status == 0)
+        let restored = try await home.run(["restore"])
+        #expect(restored.status == 0)
+        #expect(restored.stdout.contains("Restored Remove Ads (com.hangmanpacks.removeads)"), "\(restored.stdout)")
+        let receipt = try await home.run(["receipt", "--json"])
+        #expect(receipt.stdout.contains("\"com.hangmanpacks.removeads\""))
+        let history = try await home.run(["transactions", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(rows.filter { $0["productID"] as? String == "com.hangmanpacks.removeads" }.count == 1)
+    }
+
+    @Test func aRefundTakesItBack() async throws {
+        let home = try StoreAsksTests.Home()
+        #expect(try await home.run(["buy", "removeads"]).status == 0)
+        let history = try await home.run(["transactions", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]] ?? []
+        let id = try #require(rows.first?["id"] as? String)
+        let refund = try await home.run(["store", "refund", id])
+        #expect(refund.stdout.contains("Refunded Remove Ads: it is no longer owned."), "\(refund.stdout)")
+        #expect(try await home.run(["restore"]).stdout.contains("Nothing to restore"))
     }
 }

@@ -598,13 +598,13 @@ private final class StoreHome {
         let home = try await StoreHome()
         let result = try await home.ok(["products", "--json"])
         let products = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        #expect(products.count == 5)
+        #expect(products.count == 6)
         let words = Dictionary(uniqueKeysWithValues: products.map { ($0["id"] as? String ?? "", $0["wordCount"] as? Int ?? 0) })
         #expect(words["com.hangmanpacks.words.ios"] == 197)
         #expect(words["com.hangmanpacks.words.hard"] == 1000)
         #expect(words["com.hangmanpacks.words.es"] == 3000)
         let table = try await home.ok(["products"])
-        #expect(table.stdout.contains("com.hangmanpacks.hints.100   100    Consumable     $4.99  100 Hints            100 hints"))
+        #expect(table.stdout.contains("com.hangmanpacks.hints.100   100        Consumable     $4.99  100 Hints            100 hints"))
     }
 
     @Test func brokenCatalogExits65() async throws {

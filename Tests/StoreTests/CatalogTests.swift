@@ -27,8 +27,9 @@ import WordPacks
         #expect(catalog.basePacks.map(\.file) == ["base-english.wordpack"])
         #expect(catalog.products.map(\.id.rawValue) == [
             "com.hangmanpacks.words.ios", "com.hangmanpacks.words.hard", "com.hangmanpacks.words.es",
-            "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100",
+            "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100", "com.hangmanpacks.removeads",
         ])
+        #expect(catalog.products.last?.kind == .feature("remove-ads"))
         // Word counts as Packs/README.md documents them.
         let counts = Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id.rawValue, $0.wordCount) })
         #expect(counts["com.hangmanpacks.words.ios"] == 197)
@@ -246,6 +247,33 @@ import WordPacks
             files: [("inside.wordpack", pack), ("sub/inside.wordpack", pack), (".hidden.wordpack", pack)])
         #expect(found.count == 1, "\(found)")
         #expect(found.first?.contains("'com.example.words.mine': a NonConsumable needs 'Pack', the archive's file name in the packs folder") == true, "\(found)")
+    }
+
+    static func feature(_ extra: String) -> String {
+        """
+        <dict><key>ProductIdentifier</key><string>com.example.removeads</string><key>Type</key><string>NonConsumable</string>
+        <key>DisplayName</key><string>Remove Ads</string><key>Price</key><string>2.99</string>\(extra)</dict>
+        """
+    }
+
+    @Test func aFeatureIsANonConsumableWithoutAPack() throws {
+        let catalog = try loaded(catalog: StoreFixture.catalogXML(products: [Self.feature("<key>Feature</key><string>remove-ads</string>")]))
+        let product = try #require(catalog.products.first)
+        #expect(product.kind == .feature("remove-ads"))
+        #expect(product.packFile == nil)
+        #expect(product.typeName == "NonConsumable")
+        #expect(product.isAvailable)
+    }
+
+    @Test(arguments: [
+        ("<key>Feature</key><string>remove-ads</string><key>Pack</key><string>x.wordpack</string>", "either 'Pack' or 'Feature', not both"),
+        ("<key>Feature</key><string>Remove Ads!</string>", "'Feature' must be a name of lowercase letters"),
+        ("<key>Feature</key><integer>1</integer>", "'Feature' must be a name of lowercase letters"),
+        ("", "a NonConsumable needs 'Pack'"),
+    ])
+    func aFeatureThatIsNotOneIsRefused(_ extra: String, _ message: String) throws {
+        let found = try problems(catalog: StoreFixture.catalogXML(products: [Self.feature(extra)]))
+        #expect(found.count == 1 && found[0].contains(message), "\(found)")
     }
 
     @Test func basePackPathOutsideTheFolderIsRefused() throws {

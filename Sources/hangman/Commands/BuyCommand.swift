@@ -43,7 +43,9 @@ enum BuyCommand: Command {
         case .purchased(let transaction, let installed):
             let price = catalog.product(id).map { PriceText(environment: context.environment).format($0, catalog: catalog) } ?? "?"
             context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
-            if let installed {
+            if catalog.product(id)?.feature == Product.removeAdsFeature {
+                context.out("No more suggestions after your games, on every device of this account.")
+            } else if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
                 try await chooseLanguages(after: id, session: session, arguments: arguments, context: context)
             } else {
@@ -53,7 +55,7 @@ enum BuyCommand: Command {
             return .ok
         case .alreadyOwned(let entitlement, let installed):
             context.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
-            if case .alreadyInstalled = installed {} else { context.out(session.describe(installed, id)) }
+            if let installed, !installed.isAlreadyInstalled { context.out(session.describe(installed, id)) }
             return .ok
         case .failed(let transaction):
             context.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")

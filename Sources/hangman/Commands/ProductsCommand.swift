@@ -26,6 +26,7 @@ enum ProductsCommand: Command {
             case .consumable(let hints): content = "\(hints) hints"
             case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
             case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
+            case .feature(let name): content = name == Product.removeAdsFeature ? "no suggestions after games" : name
             }
             rows.append([product.id.rawValue, names.shortName(of: product.id), product.typeName, prices.format(product, catalog: store.catalog), product.displayName, content])
         }
@@ -43,6 +44,8 @@ struct ProductJSON: Encodable {
     var currency: String
     var hintCount: Int?
     var pack: String?
+    /// What a non-consumable without a pack unlocks (`remove-ads`).
+    var feature: String?
     /// The pack archive's SHA-256 and size, as the catalog records them.
     var sha256: String?
     var size: Int?
@@ -63,6 +66,7 @@ struct ProductJSON: Encodable {
         switch product.kind {
         case .consumable(let hints): hintCount = hints
         case .nonConsumable(let file): pack = file
+        case .feature(let name): feature = name
         }
         wordCount = product.wordCount
         available = product.isAvailable

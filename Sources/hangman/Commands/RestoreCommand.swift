@@ -22,11 +22,14 @@ enum RestoreCommand: Command {
         }
         let code: ExitCode = report.unavailable.isEmpty ? .ok : .storeRefused
         if arguments.has("--json") {
-            context.out(JSONText.encode(report.restored.map { EntitlementJSON($0.entitlement) }))
+            context.out(JSONText.encode(report.restored.map { EntitlementJSON($0.entitlement) } + report.features.map(EntitlementJSON.init)))
             return code
         }
-        if report.restored.isEmpty && report.unavailable.isEmpty {
+        if report.restored.isEmpty && report.unavailable.isEmpty && report.features.isEmpty {
             context.out("Nothing to restore: this account owns no packs.")
+        }
+        for entitlement in report.features {
+            context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)).")
         }
         for (entitlement, outcome) in report.restored {
             context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(session.describe(outcome, entitlement.productID))")

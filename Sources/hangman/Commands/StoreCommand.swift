@@ -73,6 +73,8 @@ enum StoreCommand: Command {
                 if refund.transaction.isConsumable {
                     let balance = try await service.hintBalance()
                     context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
+                } else if catalog.product(refund.transaction.productID)?.feature != nil {
+                    context.out("Refunded \(name): it is no longer owned.")
                 } else {
                     context.out("Refunded \(name): the pack is locked again.")
                 }
