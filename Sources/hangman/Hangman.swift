@@ -1,6 +1,8 @@
 /// The `hangman` command: finds the subcommand, runs it, and maps failures to exit codes here only.
 enum Hangman {
     static let version = "0.1.0"
+    /// The month of this version, for the manual page.
+    static let manualDate = "November 2026"
 
     static let spec = CommandSpec(
         name: "hangman",
@@ -11,6 +13,7 @@ enum Hangman {
         discussion: """
             EXIT CODES:
               0   success
+              1   a question was answered no: nothing was done ('buy' or 'store clear' on a terminal)
               64  usage error: unknown command, option, product or transaction, missing argument, empty path
               65  invalid data: a pack, catalog, property list, key or receipt that fails verification,
                   or a file named to be read that is not a regular file
@@ -56,7 +59,7 @@ enum Hangman {
     static let commands: [any Command.Type] = [
         PlayCommand.self, StatsCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
-        TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self,
+        TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self, CompletionCommand.self, ManualCommand.self,
         PackInitCommand.self, PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
         CatalogUpdateCommand.self, ServeCommand.self, AccountCreateCommand.self, AccountShowCommand.self, AccountTokenCommand.self,
     ]

@@ -19,7 +19,7 @@ struct StoreContext {
 
     /// `--packs DIR`, alone for the commands that need no state directory.
     static let packsOption = CommandSpec.Option(
-        names: ["--packs"], value: "DIR", help: "Packs folder with Catalog.plist (default: $HANGMAN_PACKS, else the checkout's Packs/).")
+        names: ["--packs"], value: "DIR", help: "Packs folder with Catalog.plist (default: $HANGMAN_PACKS, else the checkout's or the installed Packs/).")
 
     let home: String
     let packs: String
@@ -135,13 +135,15 @@ struct StoreContext {
     }
 
     /// The `Packs/` folder of the checkout this binary was built in (it lives in `.build/<config>/`),
-    /// or of the current directory.
+    /// the one 'make install' put beside it (`PREFIX/bin/hangman`, `PREFIX/share/hangman/Packs`),
+    /// or the current directory's.
     private static func checkoutPacks() -> String? {
         var candidates: [String] = []
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             var folder = URL(filePath: executable).deletingLastPathComponent()
             for _ in 0..<5 {
                 candidates.append(folder.appending(path: "Packs").path)
+                candidates.append(folder.appending(path: "share/hangman/Packs").path)
                 folder = folder.deletingLastPathComponent()
             }
         }

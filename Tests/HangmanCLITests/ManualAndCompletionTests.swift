@@ -1,0 +1,131 @@
+import Foundation
+@testable import hangman
+import TestSupport
+import Testing
+
+/// The man page and the bash, zsh and fish completions are generated from the command list:
+/// each is checked by the tool that reads it, and completes what a person would type.
+@Suite struct ManualAndCompletionTests {
+    /// A folder whose `hangman` is the built binary, for the shells to call back.
+    final class ShellWorld {
+        let scratch: Scratch
+        init() throws {
+            scratch = try Scratch()
+            try FileManager.default.createDirectory(atPath: scratch.path + "/bin", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: scratch.path + "/bin/hangman", withDestinationPath: HangmanBinary.path)
+        }
+
+        var environment: [String: String] {
+            [
+                "PATH": scratch.path + "/bin:/usr/bin:/bin", "HANGMAN_HOME": scratch.path + "/home",
+                "HANGMAN_PACKS": HangmanBinary.packageRoot.appendingPathComponent("Packs").path, "HOME": scratch.path,
+            ]
+        }
+
+        func script(_ shell: String) async throws -> String {
+            let result = try await CLI.run(["completion", shell])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try scratch.write("completion.\(shell)", result.stdout)
+        }
+    }
+
+    @Test(arguments: [("bash", ["-n"]), ("zsh", ["-n"]), ("fish", ["--no-execute"])])
+    func theShellAcceptsItsScript(_ shell: String, _ check: [String]) async throws {
+        let world = try ShellWorld()
+        let path = try await world.script(shell)
+        let result = try ExternalProcess.run("/usr/bin/" + shell, check + [path], environment: world.environment)
+        #expect(result.status == 0, "\(shell): \(result.stderr)")
+    }
+
+    @Test(arguments: [
+        (["hangman", "pl"], ["play"]),
+        (["hangman", "pack", "b"], ["build"]),
+        (["hangman", "buy", ""], ["ios", "hard", "es", "removeads", "--yes", "--quantity"]),
+        (["hangman", "play", "--pack", ""], ["ios", "hard", "es"]),
+        (["hangman", "play", "--li"], ["--lives"]),
+        (["hangman", "store", "pay"], ["payments"]),
+        (["hangman", "settings", ""], ["languages", "payments"]),
+        (["hangman", "help", "se"], ["serve", "settings"]),
+    ])
+    func bashCompletesWhatAPersonTypes(_ words: [String], _ expected: [String]) async throws {
+        let world = try ShellWorld()
+        let path = try await world.script("bash")
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            source '\(path)'
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
+            _hangman
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try ExternalProcess.run("/usr/bin/bash", ["-c", program], environment: world.environment)
+        let offered = Set(result.stdout.split(separator: "\n").map(String.init))
+        #expect(offered.isSuperset(of: expected), "\(words): \(offered.sorted()) \(result.stderr)")
+        let typed = words.last ?? ""
+        #expect(offered.allSatisfy { $0.hasPrefix(typed) }, "\(offered)")
+    }
+
+    @Test(arguments: [
+        ("hangman pa", ["pack", "packs"]),
+        ("hangman pack v", ["verify"]),
+        ("hangman buy ", ["ios", "hard", "es"]),
+        ("hangman play --l", ["--lives"]),
+        ("hangman store ", ["approve", "payments", "clear"]),
+    ])
+    func fishCompletesWhatAPersonTypes(_ line: String, _ expected: [String]) async throws {
+        let world = try ShellWorld()
+        let path = try await world.script("fish")
+        let result = try ExternalProcess.run("/usr/bin/fish", ["-c", "source '\(path)'; complete -C '\(line)'"], environment: world.environment)
+        let offered = Set(result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") })
+        #expect(offered.isSuperset(of: expected), "\(line): \(offered.sorted()) \(result.stderr)")
+    }
+
+    @Test func theManualPageFormatsCleanlyAndNamesEveryCommand() async throws {
+        let scratch = try Scratch()
+        let page = try await CLI.run(["man"]).stdout
+        let path = try scratch.write("hangman.1", page)
+        let warnings = try ExternalProcess.run("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", path])
+        #expect(warnings.status == 0 && warnings.stderr.isEmpty, "\(warnings.stderr)")
+        let rendered = try ExternalProcess.run("/usr/bin/man", ["-l", path], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"]).stdout
+        for section in ["NAME", "SYNOPSIS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+            #expect(rendered.contains("\n\(section)\n"), "no \(section)")
+        }
+        for command in Hangman.commands {
+            #expect(page.contains(".SS " + command.path.joined(separator: " ")), "no section for \(command.path)")
+        }
+        #expect(rendered.contains("not entitled: the pack is not purchased"), "\(rendered.prefix(400))")
+        #expect(rendered.contains("--pack PRODUCT_ID"))
+        // No line of the rendered page is wider than the terminal it was made for.
+        #expect(rendered.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func troffControlCharactersInTextAreEscaped() {
+        #expect(ManualPage.escaped(".TH evil") == "\\&.TH evil")
+        #expect(ManualPage.escaped("'quoted") == "\\&'quoted")
+        #expect(ManualPage.escaped("a\\b") == "a\\eb")
+        #expect(ManualPage.escaped("--yes") == "\\-\\-yes")
+    }
+
+    @Test func anUnknownShellIsAUsageErrorWithASuggestion() async throws {
+        let result = try await CLI.run(["completion", "bsh"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("did you mean 'bash'"), "\(result.stderr)")
+    }
+
+    /// `make install`'s layout: PREFIX/bin/hangman finds PREFIX/share/hangman/Packs.
+    @Test func anInstalledBinaryFindsItsPacks() throws {
+        let scratch = try Scratch()
+        let prefix = scratch.path + "/prefix"
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/share/hangman", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: HangmanBinary.path, toPath: prefix + "/bin/hangman")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: prefix + "/share/hangman/Packs")
+        // Prices in euros in the installed catalog only: the output says which catalog was read.
+        let catalog = prefix + "/share/hangman/Packs/Catalog.plist"
+        let text = try String(contentsOfFile: catalog, encoding: .utf8).replacingOccurrences(of: "<string>USD</string>", with: "<string>EUR</string>")
+        try text.write(toFile: catalog, atomically: true, encoding: .utf8)
+        let result = try ExternalProcess.run(
+            prefix + "/bin/hangman", ["products"], environment: ["HANGMAN_HOME": scratch.path + "/home", "LC_ALL": "C"], directory: scratch.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("€1.99"), "\(result.stdout)")
+    }
+}
