@@ -54,7 +54,7 @@ import TestSupport
         #expect(try await world.state(PlayerWorld.animals) == "locked")
         let products = try await world.hangman("products", "--json")
         let rows = try JSONSerialization.jsonObject(with: Data(products.stdout.utf8)) as? [[String: Any]] ?? []
-        let fruit = rows.first { $0["id"] as? String == PlayerWorld.fruit }
+        let fruit = rows.first { $0["productID"] as? String == PlayerWorld.fruit }
         #expect(fruit?["available"] as? Bool == false)
         #expect((fruit?["unavailableReason"] as? String)?.hasPrefix("its pack fruit.wordpack cannot be used") == true, "\(String(describing: fruit))")
         let buy = try await world.hangman("buy", PlayerWorld.fruit)
@@ -152,6 +152,8 @@ import TestSupport
         },
         Row(arguments: ["buy", "frut"], code: 64, says: ["'frut'", "did you mean"]),
         Row(arguments: ["settings", "languages", "english!"], code: 64, says: ["'english!'", "language tag"]),
+        Row(arguments: ["completion", "csh"], code: 64, says: ["'csh'", "bash, zsh or fish"]),
+        Row(arguments: ["man", "page"], code: 64, says: ["'page'"]),
         Row(arguments: ["settings", "payment"], code: 64, says: ["'payment'", "did you mean 'payments'"]),
         Row(arguments: ["pack", "init", "$S/nowhere", "--product-id", "com.example.words.x"], code: 66, says: ["$S/nowhere"]),
         Row(arguments: ["pack", "init", source, "--product-id", fruit], code: 73, says: ["Info.plist", "--force"]),

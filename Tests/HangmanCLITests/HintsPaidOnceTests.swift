@@ -28,7 +28,7 @@ import TestSupport
     static func balance(_ world: PlayCommandTests.OneWordWorld) async throws -> Int {
         let result = try await world.hangman(["hints", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        return try #require(object?["hints"] as? Int, "\(result.stdout) \(result.stderr)")
+        return try #require(object?["hintBalance"] as? Int, "\(result.stdout) \(result.stderr)")
     }
 
     /// Waits until some process holds `flock(2)` on the file, as `/proc/locks` shows (looking, not locking).

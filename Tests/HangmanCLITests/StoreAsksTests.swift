@@ -1,4 +1,5 @@
 import Foundation
+@testable import hangman
 import TestSupport
 import Testing
 
@@ -235,9 +236,69 @@ import Testing
         #expect(try await home.run(["buy", "removeads"]).status == 0)
         let history = try await home.run(["transactions", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]] ?? []
-        let id = try #require(rows.first?["id"] as? String)
+        let id = try #require(rows.first?["transactionID"] as? String)
         let refund = try await home.run(["store", "refund", id])
         #expect(refund.stdout.contains("Refunded Remove Ads: it is no longer owned."), "\(refund.stdout)")
         #expect(try await home.run(["restore"]).stdout.contains("Nothing to restore"))
+    }
+}
+
+/// One JSON naming scheme across every `--json` (README, "JSON output"): lowerCamelCase keys,
+/// `productID` and `transactionID` for identifiers, `...Date` keys as ISO 8601 UTC strings, counts
+/// as `...Count`, the balance as `hintBalance`.
+@Suite struct JSONSchemeTests {
+    static let forbidden: Set<String> = ["id", "productIdentifier", "hints", "consumable", "grantedDate", "revokedDate", "words"]
+
+    /// Every key in a JSON document, with its value.
+    private func keys(_ value: Any, into found: inout [(String, Any)]) {
+        if let object = value as? [String: Any] {
+            for (key, inner) in object {
+                found.append((key, inner))
+                keys(inner, into: &found)
+            }
+        } else if let array = value as? [Any] {
+            for inner in array { keys(inner, into: &found) }
+        }
+    }
+
+    @Test func everyJSONDocumentFollowsTheScheme() async throws {
+        let home = try StoreAsksTests.Home()
+        for setup in [["buy", "ios"], ["buy", "10"], ["buy", "removeads"], ["hints", "spend"]] {
+            #expect(try await home.run(setup).status == 0)
+        }
+        let history = try await home.run(["transactions", "--json"])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])?.first?["transactionID"] as? String)
+        #expect(try await home.run(["store", "refund", id]).status == 0)
+        let pack = HangmanBinary.packageRoot.appendingPathComponent("Packs/ios-words.wordpack").path
+        let commands: [[String]] = [
+            ["products", "--json"], ["packs", "--json"], ["transactions", "--json"], ["restore", "--json"], ["hints", "--json"],
+            ["hints", "spend", "--json"], ["receipt", "--json"], ["stats", "--json"], ["settings", "--json"], ["pack", "inspect", "--json", pack],
+            ["pack", "verify", "--json", pack],
+        ]
+        let iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+        var datesSeen = 0
+        for command in commands {
+            let result = command[0] == "pack" ? try await CLI.run(command) : try await home.run(command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+            var found: [(String, Any)] = []
+            keys(document, into: &found)
+            for (key, value) in found {
+                #expect(!Self.forbidden.contains(key), "\(command): '\(key)'")
+                #expect(key.first?.isLowercase == true && !key.contains("_") && !key.contains("-") || key.allSatisfy(\.isNumber), "\(command): '\(key)'")
+                if key.hasSuffix("Date") {
+                    datesSeen += 1
+                    let text = value as? String ?? ""
+                    #expect(text.wholeMatch(of: iso) != nil, "\(command): \(key) = \(value)")
+                }
+            }
+        }
+        // Purchase, update, revocation dates of three transactions, the receipt's, entitlements'.
+        #expect(datesSeen >= 10)
+    }
+
+    @Test(arguments: [(Int64(0), "1970-01-01T00:00:00.000Z"), (1_796_060_411_057, "2026-11-30T17:40:11.057Z"), (951_782_400_005, "2000-02-29T00:00:00.005Z")])
+    func isoDatesAreUTCWithMilliseconds(_ milliseconds: Int64, _ expected: String) {
+        #expect(StoreText.isoDate(milliseconds) == expected)
     }
 }

@@ -42,7 +42,7 @@ private final class StoreHome {
     func balance() async throws -> Int {
         let result = try await ok(["hints", "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        return try #require(object?["hints"] as? Int)
+        return try #require(object?["hintBalance"] as? Int)
     }
 
     func transactions() async throws -> [[String: Any]] {
@@ -233,7 +233,7 @@ private final class StoreHome {
         try await home.ok(["buy", StoreHome.hints10])
         #expect(try await home.ok(["hints", "spend", "--key", "K"]).stdout == "Spent one hint. 9 left.\n")
         #expect(try await home.ok(["hints", "spend", "--key", "K"]).stdout == "Already spent under key 'K': nothing taken. 9 left.\n")
-        #expect(try await home.ok(["hints", "spend", "--key", "K", "--json"]).stdout == "{\"hints\": 9, \"alreadySpent\": true}\n")
+        #expect(try await home.ok(["hints", "spend", "--key", "K", "--json"]).stdout == "{\"hintBalance\": 9, \"alreadySpent\": true}\n")
         #expect(try await home.balance() == 9)
         // Without a key, every spend is a new one.
         try await home.ok(["hints", "spend"])
@@ -273,9 +273,9 @@ private final class StoreHome {
         let home = try await StoreHome()
         try await home.ok(["buy", StoreHome.ios])
         try await home.ok(["buy", StoreHome.hard])
-        let id = try #require(try await home.transactions().first { $0["productID"] as? String == StoreHome.ios }?["id"] as? String)
+        let id = try #require(try await home.transactions().first { $0["productID"] as? String == StoreHome.ios }?["transactionID"] as? String)
         let refund = try await home.ok(["store", "refund", id])
-        #expect(refund.stdout == "Refunded iOS Words: the pack is locked again.\n")
+        #expect(refund.stdout == "Refunded iOS Words: the pack is revoked (buy it to play it again).\n")
         #expect(try await home.restored() == [StoreHome.hard])
         #expect(try await home.restored() == [StoreHome.hard])
         // Bought again: charged (a new transaction), and restored again.
@@ -315,7 +315,7 @@ private final class StoreHome {
         let home = try await StoreHome()
         try await home.ok(["buy", StoreHome.hints10])
         for _ in 0..<7 { try await home.ok(["hints", "spend"]) }
-        let id = try #require(try await home.transactions().first?["id"] as? String)
+        let id = try #require(try await home.transactions().first?["transactionID"] as? String)
         let refund = try await home.ok(["store", "refund", id])
         #expect(refund.stdout == "Refunded 10 Hints: 3 hints taken back (of 10). Balance: 0 hints.\n")
         #expect(try await home.balance() == 0)
@@ -324,7 +324,7 @@ private final class StoreHome {
         #expect(twice.stderr.contains("already refunded"))
         #expect(try await home.balance() == 0)
         #expect(try await home.sqlite("SELECT min(balance_after) FROM hint_ledger") == "0")
-        let revoked = try await home.transactions().first?["revocationDate"] as? Int
+        let revoked = try await home.transactions().first?["revocationDate"] as? String
         #expect(revoked != nil)
     }
 
@@ -332,7 +332,7 @@ private final class StoreHome {
         let home = try await StoreHome()
         try await home.ok(["store", "fail-purchases", "on"])
         #expect(try await home.run(["buy", StoreHome.hints10]).status == 69)
-        let id = try #require(try await home.transactions().first?["id"] as? String)
+        let id = try #require(try await home.transactions().first?["transactionID"] as? String)
         let refund = try await home.run(["store", "refund", id])
         #expect(refund.status == 65)
         #expect(refund.stderr.contains("only a delivered purchase can be refunded"))
@@ -599,7 +599,7 @@ private final class StoreHome {
         let result = try await home.ok(["products", "--json"])
         let products = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
         #expect(products.count == 6)
-        let words = Dictionary(uniqueKeysWithValues: products.map { ($0["id"] as? String ?? "", $0["wordCount"] as? Int ?? 0) })
+        let words = Dictionary(uniqueKeysWithValues: products.map { ($0["productID"] as? String ?? "", $0["wordCount"] as? Int ?? 0) })
         #expect(words["com.hangmanpacks.words.ios"] == 197)
         #expect(words["com.hangmanpacks.words.hard"] == 1000)
         #expect(words["com.hangmanpacks.words.es"] == 3000)

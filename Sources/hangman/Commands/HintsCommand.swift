@@ -19,14 +19,14 @@ enum HintsCommand: Command {
         switch arguments.positionals {
         case []:
             let balance = try await service.hintBalance()
-            context.out(arguments.has("--json") ? "{\"hints\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
+            context.out(arguments.has("--json") ? "{\"hintBalance\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
             return .ok
         case ["spend"]:
             var random = SystemRandomNumberGenerator()
             let key = arguments.value("--key") ?? "cli-" + String(random.next(), radix: 16)
             let spend = try await service.spendHint(idempotencyKey: key)
             if arguments.has("--json") {
-                context.out("{\"hints\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
+                context.out("{\"hintBalance\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
             } else {
                 context.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
             }

@@ -16,10 +16,12 @@ enum PacksCommand: Command {
 
     struct Row: Encodable {
         var productID: String
-        var name: String
+        var displayName: String
         var kind: String
-        var price: String
-        var words: Int
+        /// The catalog's decimal price; `null` for a base pack.
+        var price: String?
+        var currency: String
+        var wordCount: Int
         var installedVersion: String?
         var availableVersion: String?
         var state: String
@@ -29,8 +31,8 @@ enum PacksCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let session = try await DeviceContext.open(arguments, context: context)
         let rows = try await session.player.packs().map { pack in
-            Row(productID: pack.productID.rawValue, name: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price ?? "free",
-                words: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
+            Row(productID: pack.productID.rawValue, displayName: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price, currency: session.catalog.currency,
+                wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue, unavailableReason: pack.unavailableReason)
         }
         if arguments.has("--json") {
@@ -41,8 +43,8 @@ enum PacksCommand: Command {
         let currency = session.catalog.currency
         var table = [["PACK", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
         for row in rows {
-            let price = row.kind == "base" ? "free" : prices.format(row.price, currency: currency)
-            table.append([row.productID, row.name, row.kind, price, PackText.grouped(row.words), row.installedVersion ?? "-", row.state])
+            let price = row.price.map { prices.format($0, currency: currency) } ?? "free"
+            table.append([row.productID, row.displayName, row.kind, price, PackText.grouped(row.wordCount), row.installedVersion ?? "-", row.state])
         }
         context.out(StoreText.table(table))
         return .ok

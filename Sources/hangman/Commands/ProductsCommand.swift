@@ -14,7 +14,7 @@ enum ProductsCommand: Command {
         let products = store.catalog.products
         if arguments.has("--json") {
             let currency = store.catalog.currency
-            context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency) }))
+            context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency, names: ProductNames(store.catalog)) }))
             return .ok
         }
         let prices = PriceText(environment: context.environment)
@@ -36,7 +36,9 @@ enum ProductsCommand: Command {
 }
 
 struct ProductJSON: Encodable {
-    var id: String
+    var productID: String
+    /// The shortest name a command accepts for it (`ios`).
+    var shortName: String
     var type: String
     var displayName: String
     var description: String
@@ -54,8 +56,9 @@ struct ProductJSON: Encodable {
     var available: Bool
     var unavailableReason: String?
 
-    init(_ product: Product, currency: String) {
-        id = product.id.rawValue
+    init(_ product: Product, currency: String, names: ProductNames) {
+        productID = product.id.rawValue
+        shortName = names.shortName(of: product.id)
         type = product.typeName
         displayName = product.displayName
         description = product.description

@@ -63,23 +63,25 @@ enum ReceiptCommand: Command {
 
 struct ReceiptJSON: Encodable {
     var bundleIdentifier: String
-    var creationDate: Int64
+    var creationDate: String
     var transactions: [Transaction]
 
     struct Transaction: Encodable {
-        var id: String
+        var transactionID: String
         var productID: String
         var quantity: Int
         var state: String
-        var purchaseDate: Int64
-        var revocationDate: Int64?
+        var purchaseDate: String
+        var revocationDate: String?
     }
 
     init(_ payload: ReceiptPayload) {
         bundleIdentifier = payload.bundleIdentifier
-        creationDate = payload.creationDate
+        creationDate = StoreText.isoDate(payload.creationDate)
         transactions = payload.transactions.map {
-            Transaction(id: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: $0.purchaseDate, revocationDate: $0.revocationDate)
+            Transaction(
+                transactionID: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: StoreText.isoDate($0.purchaseDate),
+                revocationDate: $0.revocationDate.map(StoreText.isoDate))
         }
     }
 }

@@ -41,13 +41,13 @@ enum RestoreCommand: Command {
 struct EntitlementJSON: Encodable {
     var productID: String
     var transactionID: String
-    var grantedDate: Int64
-    var revokedDate: Int64?
+    var purchaseDate: String
+    var revocationDate: String?
 
     init(_ entitlement: Entitlement) {
         productID = entitlement.productID.rawValue
         transactionID = entitlement.transactionID.rawValue
-        grantedDate = entitlement.grantedDate
-        revokedDate = entitlement.revokedDate
+        purchaseDate = StoreText.isoDate(entitlement.grantedDate)
+        revocationDate = entitlement.revokedDate.map(StoreText.isoDate)
     }
 }

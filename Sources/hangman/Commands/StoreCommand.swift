@@ -24,7 +24,7 @@ enum StoreCommand: Command {
             ("approve <TX>", "Approve a deferred purchase: it is charged and delivered."),
             ("decline <TX>", "Decline a deferred purchase: it fails."),
             ("resolve <TX>", "Complete an interrupted purchase: it is charged and delivered."),
-            ("refund <TX>", "Refund a purchase: the pack locks again; refunded hints are taken back."),
+            ("refund <TX>", "Refund a purchase: the pack is revoked; refunded hints are taken back."),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69), like canMakePayments."),
             ("clear", "Delete the whole purchase history: transactions, packs owned, hints. Asks first, or needs --yes."),
             ("reset", "Turn every switch off."),
@@ -76,7 +76,7 @@ enum StoreCommand: Command {
                 } else if catalog.product(refund.transaction.productID)?.feature != nil {
                     context.out("Refunded \(name): it is no longer owned.")
                 } else {
-                    context.out("Refunded \(name): the pack is locked again.")
+                    context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
                 }
             }
         } else if words.count == 2, words[0] == "payments" {

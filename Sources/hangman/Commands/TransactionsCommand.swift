@@ -24,27 +24,28 @@ enum TransactionsCommand: Command {
 }
 
 struct TransactionJSON: Encodable {
-    var id: String
+    var transactionID: String
     var productID: String
-    var consumable: Bool
+    /// `Consumable` or `NonConsumable`, as `products` says.
+    var type: String
     var quantity: Int
     var state: String
     var failureReason: String?
     var hintsCredited: Int
-    var purchaseDate: Int64
-    var updatedDate: Int64
-    var revocationDate: Int64?
+    var purchaseDate: String
+    var updatedDate: String
+    var revocationDate: String?
 
     init(_ transaction: StoreTransaction) {
-        id = transaction.id.rawValue
+        transactionID = transaction.id.rawValue
         productID = transaction.productID.rawValue
-        consumable = transaction.isConsumable
+        type = transaction.isConsumable ? "Consumable" : "NonConsumable"
         quantity = transaction.quantity
         state = transaction.state.rawValue
         failureReason = transaction.failureReason
         hintsCredited = transaction.hintsCredited
-        purchaseDate = transaction.purchaseDate
-        updatedDate = transaction.updatedDate
-        revocationDate = transaction.revocationDate
+        purchaseDate = StoreText.isoDate(transaction.purchaseDate)
+        updatedDate = StoreText.isoDate(transaction.updatedDate)
+        revocationDate = transaction.revocationDate.map(StoreText.isoDate)
     }
 }

@@ -15,7 +15,7 @@ struct PackReportJSON: Encodable {
     }
 
     struct Pack: Encodable {
-        var productIdentifier: String
+        var productID: String
         var contentVersion: String
         var displayName: String
         var language: String
@@ -60,7 +60,7 @@ struct PackReportJSON: Encodable {
         if let built = result.pack {
             let manifest = built.manifest
             var out = Pack(
-                productIdentifier: manifest.productIdentifier.rawValue, contentVersion: manifest.contentVersion.text,
+                productID: manifest.productIdentifier.rawValue, contentVersion: manifest.contentVersion.text,
                 displayName: manifest.displayName, language: manifest.language, layout: built.layout.rawValue,
                 wordCount: built.wordCount, signedBy: built.signature?.publicKey.keyID)
             if details {

@@ -11,6 +11,16 @@ enum StoreText {
         return "\(time.year)-\(two(time.month))-\(two(time.day)) \(two(time.hour)):\(two(time.minute)):\(two(time.second)) UTC"
     }
 
+    /// ISO 8601 in UTC with milliseconds, as every `--json` writes dates: `2026-11-30T17:40:11.057Z`.
+    static func isoDate(_ milliseconds: Int64) -> String {
+        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return "" }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = Int(((milliseconds % 1000) + 1000) % 1000)
+        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        let year = time.year < 1000 ? String(repeating: "0", count: 4 - String(time.year).count) + String(time.year) : String(time.year)
+        return "\(year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute)):\(two(time.second)).\(fraction)Z"
+    }
+
     static func productName(_ id: ProductID, catalog: Catalog) -> String {
         catalog.product(id)?.displayName ?? id.rawValue
     }
