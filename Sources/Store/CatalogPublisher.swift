@@ -1,10 +1,13 @@
 import FoundationEssentials
 import PropertyList
+import Signing
 import SystemCalls
 import WordPacks
 
 /// The publishing step: records in `Catalog.plist` the SHA-256 and size of every pack archive it
-/// names, and raises `CatalogVersion` when anything changed.
+/// names, and raises `CatalogVersion` when anything changed: an archive, or anything else in the
+/// catalog (a price, a new product), which `PublishedSHA256` (the SHA-256 of the catalog as
+/// published, without those two keys) tells from the last publish.
 ///
 /// ```swift
 /// let update = try CatalogPublisher(folder: "Packs").update()
@@ -91,9 +94,11 @@ public struct CatalogPublisher {
         }
         if !problems.isEmpty { throw CatalogError(problems + ["\(path): nothing was written"]) }
 
-        let changed = root != original || previousVersion == nil
+        let published = Self.contentDigest(root)
+        let changed = root != original || previousVersion == nil || original["PublishedSHA256"]?.stringValue != published
         let version = changed ? (previousVersion ?? 0) + 1 : previousVersion ?? 1
         root["CatalogVersion"] = .integer(Int64(version))
+        root["PublishedSHA256"] = .string(published)
         let catalog: Catalog
         do {
             catalog = try Catalog.parse(.dictionary(root), folder: folder, verifier: verifier)
@@ -112,6 +117,17 @@ public struct CatalogPublisher {
             }
         }
         return CatalogUpdate(catalog: catalog, changes: changes, previousVersion: previousVersion)
+    }
+}
+
+extension CatalogPublisher {
+    /// The SHA-256 of the catalog's content as published: its XML without `CatalogVersion` and
+    /// `PublishedSHA256` (keys are written sorted, so the same content has the same digest).
+    static func contentDigest(_ root: [String: PropertyList]) -> String {
+        var content = root
+        content["CatalogVersion"] = nil
+        content["PublishedSHA256"] = nil
+        return SHA256.hash(PropertyListEncoding.xml(.dictionary(content))).hex
     }
 }
 

@@ -118,6 +118,25 @@ import TestSupport
         #expect(try CatalogPublisher(folder: packs).update().version == 43)
     }
 
+    /// A price edited by hand, or a product added, between two publishes: the catalog's content is
+    /// not what was published, so the version rises (clients refuse a catalog older than one seen).
+    @Test(arguments: [("<string>0.99</string>", "<string>1.49</string>"), ("<string>A pack.</string>", "<string>A better pack.</string>")])
+    func anEditedCatalogRaisesTheVersion(_ old: String, _ new: String) throws {
+        let directory = try TemporaryDirectory()
+        let packs = try unpublishedFolder(directory, version: 7)
+        #expect(try CatalogPublisher(folder: packs).update().version == 8)
+        let path = packs + "/Catalog.plist"
+        let published = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(published.contains("<key>PublishedSHA256</key>"))
+        let edited = published.replacingOccurrences(of: old, with: new)
+        #expect(edited != published, "the edit must apply")
+        try edited.write(toFile: path, atomically: true, encoding: .utf8)
+        let update = try CatalogPublisher(folder: packs).update()
+        #expect(update.previousVersion == 8 && update.version == 9)
+        #expect(update.changes.isEmpty)
+        #expect(try CatalogPublisher(folder: packs).update().version == 9)
+    }
+
     @Test func missingArchiveWritesNothingAndNamesTheProduct() throws {
         let directory = try TemporaryDirectory()
         let packs = try unpublishedFolder(directory)
