@@ -4,7 +4,7 @@ DEB_PACKAGES := libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd-dev libcu
 # What the tests drive besides the build: the sqlite3 shell (to inspect the account's database)
 # and script(1) for a real terminal (util-linux, always there); tmux for playing by hand; zsh, fish,
 # groff and man to check the generated completions and manual page.
-TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db
+TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3
 # What the benchmarks compare against: bsdtar and the sqlite3 shell.
 BENCH_PACKAGES := libarchive-tools sqlite3 time
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)

@@ -8,6 +8,144 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <errno.h>
+
+/* A per-request deadline beyond libmicrohttpd's idle timeout, which a client resets with every
+   byte: a connection that has not delivered a whole request (line, headers and body) within
+   `limit` seconds of connecting or of its previous response being sent is shut down, however
+   steadily it trickles. Sending a response has no deadline (a large download on a slow link).
+   The list is guarded by one mutex; libmicrohttpd reports a connection closed before it closes
+   its socket, so the sweeper never shuts down a descriptor that was reused. */
+struct hangman_watch_entry {
+    struct MHD_Connection *connection;
+    int fd;
+    int64_t since_ns; /* -1 while a response is being sent */
+};
+
+struct hangman_watchdog {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    int stopping;
+    int64_t limit_ns;
+    struct hangman_watch_entry *entries;
+    size_t count, capacity;
+    unsigned long cut;
+};
+
+static inline int64_t hangman_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+static inline struct hangman_watch_entry *hangman_watch_find(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
+    for (size_t i = 0; i < dog->count; i++) {
+        if (dog->entries[i].connection == connection) return &dog->entries[i];
+    }
+    return NULL;
+}
+
+static inline void hangman_watch_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                        enum MHD_ConnectionNotificationCode code) {
+    (void)socket_context;
+    struct hangman_watchdog *dog = cls;
+    pthread_mutex_lock(&dog->lock);
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (info != NULL) {
+            if (dog->count == dog->capacity) {
+                size_t capacity = dog->capacity ? dog->capacity * 2 : 64;
+                struct hangman_watch_entry *grown = realloc(dog->entries, capacity * sizeof *grown);
+                if (grown != NULL) { dog->entries = grown; dog->capacity = capacity; }
+            }
+            if (dog->count < dog->capacity) {
+                dog->entries[dog->count++] = (struct hangman_watch_entry){connection, info->connect_fd, hangman_now_ns()};
+            }
+        }
+    } else {
+        struct hangman_watch_entry *entry = hangman_watch_find(dog, connection);
+        if (entry != NULL) *entry = dog->entries[--dog->count];
+    }
+    pthread_mutex_unlock(&dog->lock);
+}
+
+/* A response was queued: no deadline while it is sent. */
+static inline void hangman_watch_answered(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
+    pthread_mutex_lock(&dog->lock);
+    struct hangman_watch_entry *entry = hangman_watch_find(dog, connection);
+    if (entry != NULL) entry->since_ns = -1;
+    pthread_mutex_unlock(&dog->lock);
+}
+
+/* A request ended (its response sent): the next one must arrive within the limit. */
+static inline void hangman_watch_completed(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
+    pthread_mutex_lock(&dog->lock);
+    struct hangman_watch_entry *entry = hangman_watch_find(dog, connection);
+    if (entry != NULL) entry->since_ns = hangman_now_ns();
+    pthread_mutex_unlock(&dog->lock);
+}
+
+static inline void *hangman_watch_run(void *argument) {
+    struct hangman_watchdog *dog = argument;
+    pthread_mutex_lock(&dog->lock);
+    while (!dog->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 250000000;
+        if (until.tv_nsec >= 1000000000) { until.tv_sec += 1; until.tv_nsec -= 1000000000; }
+        pthread_cond_timedwait(&dog->wake, &dog->lock, &until);
+        int64_t now = hangman_now_ns();
+        for (size_t i = 0; i < dog->count; i++) {
+            struct hangman_watch_entry *entry = &dog->entries[i];
+            if (entry->since_ns >= 0 && now - entry->since_ns > dog->limit_ns) {
+                shutdown(entry->fd, SHUT_RDWR);
+                entry->since_ns = -1;
+                dog->cut++;
+            }
+        }
+    }
+    pthread_mutex_unlock(&dog->lock);
+    return NULL;
+}
+
+/* Starts the sweeper; NULL when it cannot. */
+static inline struct hangman_watchdog *hangman_watch_start(unsigned int limit_seconds) {
+    struct hangman_watchdog *dog = calloc(1, sizeof *dog);
+    if (dog == NULL) return NULL;
+    pthread_mutex_init(&dog->lock, NULL);
+    pthread_cond_init(&dog->wake, NULL);
+    dog->limit_ns = (int64_t)limit_seconds * 1000000000;
+    if (pthread_create(&dog->thread, NULL, hangman_watch_run, dog) != 0) {
+        free(dog);
+        return NULL;
+    }
+    return dog;
+}
+
+/* Connections shut down for missing the deadline so far. */
+static inline unsigned long hangman_watch_cut(struct hangman_watchdog *dog) {
+    pthread_mutex_lock(&dog->lock);
+    unsigned long cut = dog->cut;
+    pthread_mutex_unlock(&dog->lock);
+    return cut;
+}
+
+/* Stops the sweeper and frees it; call after the daemon has stopped. */
+static inline void hangman_watch_stop(struct hangman_watchdog *dog) {
+    pthread_mutex_lock(&dog->lock);
+    dog->stopping = 1;
+    pthread_cond_signal(&dog->wake);
+    pthread_mutex_unlock(&dog->lock);
+    pthread_join(dog->thread, NULL);
+    pthread_mutex_destroy(&dog->lock);
+    pthread_cond_destroy(&dog->wake);
+    free(dog->entries);
+    free(dog);
+}
 
 /* The port the daemon listens on (port 0 asks the system for a free one). */
 static inline uint16_t hangman_MHD_bound_port(struct MHD_Daemon *daemon) {
@@ -24,7 +162,7 @@ static inline struct MHD_Daemon *hangman_MHD_start(
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     size_t memory_limit, unsigned int timeout_seconds, unsigned int per_address_limit,
-    unsigned int connection_limit, const char *key, const char *certificate)
+    unsigned int connection_limit, const char *key, const char *certificate, struct hangman_watchdog *watchdog)
 {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
@@ -38,6 +176,7 @@ static inline struct MHD_Daemon *hangman_MHD_start(
             MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+            MHD_OPTION_NOTIFY_CONNECTION, hangman_watch_notify, watchdog,
             MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
             MHD_OPTION_HTTPS_MEM_KEY, key,
             MHD_OPTION_HTTPS_MEM_CERT, certificate,
@@ -49,6 +188,7 @@ static inline struct MHD_Daemon *hangman_MHD_start(
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_NOTIFY_CONNECTION, hangman_watch_notify, watchdog,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
         MHD_OPTION_END);
 }

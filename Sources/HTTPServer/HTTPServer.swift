@@ -14,6 +14,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxHeaderSize = 32 << 10
     /// A connection idle this long is closed: a slow client cannot hold a thread.
     public var timeoutSeconds: UInt32 = 30
+    /// A whole request (line, headers, body) must arrive within this long of the connection
+    /// opening or of the previous response being handed to the socket, however steadily a client
+    /// trickles bytes; past it the connection is shut down. Sending a response has no such limit.
+    /// The wait for the next request counts too, so keep it above `timeoutSeconds`.
+    public var requestSeconds: UInt32 = 60
     /// Connections at once from one address.
     public var connectionsPerAddress: UInt32 = 64
     /// Connections at once in all.
@@ -54,15 +59,19 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Starts listening (`MHD_start_daemon_va`); throws when the address is taken or invalid.
     public init(_ configuration: HTTPServerConfiguration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(HTTPServerError) {
-        let state = Unmanaged.passRetained(ServerState(handler: handler, maxBodySize: configuration.maxBodySize))
+        guard let watchdog = hangman_watch_start(configuration.requestSeconds) else {
+            throw HTTPServerError("cannot start the thread that times out slow requests")
+        }
+        let state = Unmanaged.passRetained(ServerState(handler: handler, maxBodySize: configuration.maxBodySize, watchdog: watchdog))
         let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
         // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
         let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
         let started = hangman_MHD_start(
             flags, configuration.host, configuration.port, accessHandler, state.toOpaque(), requestCompleted, state.toOpaque(),
             configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
-            configuration.maxConnections, strings.first, strings.last)
+            configuration.maxConnections, strings.first, strings.last, watchdog)
         guard let started else {
+            hangman_watch_stop(watchdog)
             state.release()
             for string in strings { string.deallocate() }
             throw HTTPServerError(
@@ -90,7 +99,13 @@ public final class HTTPServer: @unchecked Sendable {
             waited += 0.01
         }
         MHD_stop_daemon(daemon)
+        hangman_watch_stop(state.takeUnretainedValue().watchdog)
         if listener >= 0 { FileSystem.close(descriptor: listener) }
+    }
+
+    /// Connections shut down so far for not delivering a request in time (`requestSeconds`).
+    public var connectionsTimedOut: Int {
+        stopped.withLock { done in done ? 0 : Int(hangman_watch_cut(state.takeUnretainedValue().watchdog)) }
     }
 
     deinit {
@@ -114,10 +129,13 @@ final class ServerState: @unchecked Sendable {
     let maxBodySize: Int
     /// Requests begun and not completed: `stop` waits for them.
     let active = Atomic<Int>(0)
+    /// The per-request deadline's sweeper (C, `shim.h`).
+    let watchdog: UnsafeMutablePointer<hangman_watchdog>
 
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int) {
+    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>) {
         self.handler = handler
         self.maxBodySize = maxBodySize
+        self.watchdog = watchdog
     }
 }
 
@@ -141,6 +159,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         if let declared = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), declared > server.maxBodySize {
             request.tooLarge = true
             request.answered = true
+            hangman_watch_answered(server.watchdog, connection)
             return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
         }
         return .YES
@@ -161,6 +180,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     }
     if request.answered { return .YES }
     request.answered = true
+    defer { hangman_watch_answered(server.watchdog, connection) }
     if request.tooLarge {
         return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
     }
@@ -171,7 +191,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
 }
 
 /// Called when a request ends, answered or not: releases its state.
-private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestPointer, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestPointer, _ in
+    if let context, let connection {
+        hangman_watch_completed(Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().watchdog, connection)
+    }
     guard let context, let requestPointer, let stored = requestPointer.pointee else { return }
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestPointer.pointee = nil

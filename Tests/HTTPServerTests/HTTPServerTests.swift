@@ -94,3 +94,98 @@ import TestSupport
         #expect(error?.message.contains("not-an-address") == true)
     }
 }
+
+/// The per-request deadline: a client that trickles a request is cut off, whatever the idle
+/// timeout, while an honest keep-alive client and a slow reader of a large response are not.
+@Suite struct RequestDeadlineTests {
+    /// Runs a Python client against `port`; it prints what it saw.
+    private func client(_ program: String, port: UInt16) throws -> ProcessResult {
+        try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", program, String(port)], killAfter: 60)
+    }
+
+    private func server(seconds: UInt32, body: Int = 10) throws -> HTTPServer {
+        var configuration = HTTPServerConfiguration()
+        configuration.requestSeconds = seconds
+        configuration.timeoutSeconds = 30
+        let payload = [UInt8](repeating: 0x61, count: body)
+        return try HTTPServer(configuration) { _ in HTTPResponse(status: 200, headers: [], body: .bytes(payload)) }
+    }
+
+    @Test func aClientTricklingHeadersIsCutAtTheDeadline() throws {
+        let server = try server(seconds: 2)
+        defer { server.stop() }
+        let result = try client("""
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n")
+            start = time.monotonic()
+            try:
+                for i in range(100):
+                    s.sendall(b"X-Slow-%d: y\\r\\n" % i)
+                    s.settimeout(0.3)
+                    try:
+                        if s.recv(1) == b"":
+                            break
+                    except socket.timeout:
+                        pass
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            print("closed after %.1f s" % (time.monotonic() - start))
+            """, port: server.port)
+        let seconds = Double(result.stdout.split(separator: " ").dropFirst(2).first ?? "") ?? 99
+        // Well before the 30 s idle timeout and the 30 s the trickle would take.
+        #expect(seconds >= 1.5 && seconds < 10, "\(result.stdout) \(result.stderr)")
+        #expect(server.connectionsTimedOut == 1)
+    }
+
+    @Test func aClientTricklingABodyIsCutAtTheDeadline() throws {
+        let server = try server(seconds: 2)
+        defer { server.stop() }
+        let result = try client("""
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.sendall(b"POST / HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 1000\\r\\n\\r\\n")
+            start = time.monotonic()
+            answer = b""
+            try:
+                for i in range(100):
+                    s.sendall(b"z" * 10)
+                    s.settimeout(0.3)
+                    try:
+                        chunk = s.recv(100)
+                        if chunk == b"":
+                            break
+                        answer += chunk
+                    except socket.timeout:
+                        pass
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            print("closed after %.1f s, answered %d" % (time.monotonic() - start, len(answer)))
+            """, port: server.port)
+        #expect(result.stdout.hasSuffix("answered 0\n"), "\(result.stdout) \(result.stderr)")
+        #expect(server.connectionsTimedOut == 1)
+    }
+
+    /// Sending has no deadline: 16 MB read at 4 MB/s takes twice the limit, and arrives whole.
+    @Test func aSlowReaderOfALargeResponseGetsAllOfIt() throws {
+        let server = try server(seconds: 2, body: 16 << 20)
+        defer { server.stop() }
+        let result = try ExternalProcess.run(
+            "/usr/bin/curl", ["-sS", "--max-time", "30", "--limit-rate", "4M", "-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_total}", server.url + "/big"])
+        let fields = result.stdout.split(separator: " ")
+        #expect(fields.count == 3 && fields[0] == "200" && fields[1] == "16777216", "\(result.stdout) \(result.stderr)")
+        #expect((Double(fields.last ?? "") ?? 0) > 2, "\(result.stdout)")
+    }
+
+    /// The deadline starts again after each response: requests on one connection are not cut.
+    @Test func keepAliveRequestsAreNotCut() throws {
+        let server = try server(seconds: 2)
+        defer { server.stop() }
+        let url = server.url + "/small"
+        let result = try ExternalProcess.run(
+            "/usr/bin/curl", ["-sS", "--max-time", "30", "-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null",
+                              "-w", "%{http_code} %{num_connects}\n", url, url, url])
+        #expect(result.stdout == "200 1\n200 0\n200 0\n", "\(result.stdout) \(result.stderr)")
+        #expect(server.connectionsTimedOut == 0)
+    }
+}
