@@ -1,9 +1,9 @@
 # Hangman Packs: `make test` and `make build` set up a fresh Debian machine and build.
 # Debian packages the build needs (headers + pkg-config files) and the tools the benchmarks use.
-DEB_PACKAGES := libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
+DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
 # What the tests drive besides the build: the sqlite3 shell (to inspect the account's database)
 # and script(1) for a real terminal (util-linux, always there); tmux for playing by hand.
-TEST_PACKAGES := sqlite3 tmux curl openssl
+TEST_PACKAGES := sqlite3 tmux curl openssl postgresql
 # What the benchmarks compare against: bsdtar and the sqlite3 shell.
 BENCH_PACKAGES := libarchive-tools sqlite3 time
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)

@@ -14,12 +14,16 @@ let package = Package(
         .systemLibrary(name: "CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "Signing", dependencies: ["CNettle", "SystemCalls"]),
         .target(name: "PropertyList"),
+        // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
         .target(name: "SystemCalls"),
 
@@ -44,13 +48,13 @@ let package = Package(
         .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
-        .target(name: "Store", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "PropertyList", "SystemCalls"]),
+        .target(name: "Store", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
 
         // Pure game rules: no I/O, randomness passed in.
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
         // The pack service over HTTP: accounts, tokens, signed answers, archives with ranges.
-        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "SystemCalls"]),
+        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "PostgreSQL", "SystemCalls"]),
 
         // The pack service as an HTTP client: the same PackService, spoken to 'hangman serve'.
         .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),

@@ -21,12 +21,40 @@ public struct PackServerConfiguration: Sendable {
     public var clock: Clock = .system
     /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`).
     public var crash: @Sendable (CrashPoint) -> Void = { _ in }
+    /// Where the accounts and their ledgers are: SQLite under `dataFolder` (the default), or a
+    /// PostgreSQL database that several servers share.
+    public var database: LedgerDatabase = .sqlite
+    /// Connections this server opens to PostgreSQL at most.
+    public var databaseConnections = 8
 
     public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
         self.dataFolder = dataFolder
         self.packsFolder = packsFolder
         self.environment = environment
         self.testControls = testControls
+    }
+}
+
+/// Where a pack server keeps the accounts and their ledgers.
+public enum LedgerDatabase: Sendable, Equatable {
+    /// A SQLite file per account, and one for the accounts, under the data folder.
+    case sqlite
+    /// One PostgreSQL database for every account, shared by several servers: a `postgresql://`
+    /// URI or libpq's `key=value` string (a Unix socket folder in `host=`).
+    case postgreSQL(String)
+
+    /// `postgresql://...`, `postgres://...` or a `key=value` connection string; `nil` for anything else.
+    public init?(connectionString text: String) {
+        let trimmed = String(text.drop(while: { $0 == " " }))
+        if trimmed.hasPrefix("postgresql://") || trimmed.hasPrefix("postgres://") {
+            self = .postgreSQL(trimmed)
+        } else if let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex,
+            trimmed[..<equals].allSatisfy({ $0.isLetter || $0 == "_" })
+        {
+            self = .postgreSQL(trimmed)
+        } else {
+            return nil
+        }
     }
 }
 
@@ -45,7 +73,8 @@ public final class PackServer: Sendable {
     public let catalog: Catalog
     public let configuration: PackServerConfiguration
     let key: SigningKey
-    let accounts: AccountDirectory
+    let accounts: any AccountDirectory
+    let ledgers: PostgreSQLLedgers?
     let stores = AccountStores()
 
     /// The key every signed answer is checked against.
@@ -66,7 +95,15 @@ public final class PackServer: Sendable {
         }
         do {
             key = try ServiceKey.loadOrCreate(at: configuration.dataFolder + "/" + EmbeddedPackService.keyName)
-            accounts = try AccountDirectory(path: configuration.dataFolder + "/accounts.sqlite")
+            switch configuration.database {
+            case .sqlite:
+                ledgers = nil
+                accounts = try SQLiteAccountDirectory(path: configuration.dataFolder + "/accounts.sqlite")
+            case .postgreSQL(let connectionString):
+                let shared = try PostgreSQLLedgers(connectionString: connectionString, connections: configuration.databaseConnections)
+                ledgers = shared
+                accounts = try PostgreSQLAccountDirectory(pool: shared.pool)
+            }
         } catch {
             throw PackServerError(message: error.message)
         }
@@ -188,7 +225,7 @@ public final class PackServer: Sendable {
         guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else {
             throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
         }
-        guard let account = accounts.account(forToken: String(header.dropFirst("Bearer ".count))) else {
+        guard let account = try accounts.account(forToken: String(header.dropFirst("Bearer ".count))) else {
             throw StoreError(.unauthorized, "the token is not known to this service")
         }
         return account
@@ -196,7 +233,12 @@ public final class PackServer: Sendable {
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
     private func store(for account: String) throws(StoreError) -> EmbeddedPackService {
-        try EmbeddedPackService(
+        if let ledgers {
+            return try EmbeddedPackService(
+                catalog: catalog, packsFolder: configuration.packsFolder, ledgers: ledgers, account: account,
+                clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
+        }
+        return try EmbeddedPackService(
             catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: configuration.dataFolder + "/accounts/" + account,
             clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
     }

@@ -16,7 +16,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public let catalog: Catalog
     /// The folder the catalog's archives are in.
     public let packsFolder: String
-    let ledger: AccountLedger
+    let ledger: any AccountLedger
     let signer: ReceiptSigner
     let clock: Clock
     let crash: @Sendable (CrashPoint) -> Void
@@ -35,7 +35,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// `crash` is called at each `CrashPoint`; tests and `HANGMAN_CRASH_AT` use it to die there.
     /// A server passes its own `signingKey` and `environment`; without a key, the account's own
     /// (made on first use beside the account, as the embedded sandbox store does).
-    public init(
+    public convenience init(
         catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system,
         signingKey: SigningKey? = nil, environment: ReceiptEnvironment = .sandbox,
         crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
@@ -45,12 +45,30 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         } catch {
             throw StoreError(.storage, "cannot make the account folder \(accountFolder): \(error)")
         }
-        self.catalog = catalog
-        self.packsFolder = packsFolder
-        self.ledger = try AccountLedger(path: accountFolder + "/" + Self.databaseName)
         let key: SigningKey
         if let signingKey { key = signingKey } else { key = try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName) }
-        self.signer = ReceiptSigner(key: key, catalog: catalog, environment: environment)
+        self.init(
+            catalog: catalog, packsFolder: packsFolder, ledger: try SQLiteAccountLedger(path: accountFolder + "/" + Self.databaseName),
+            clock: clock, signer: ReceiptSigner(key: key, catalog: catalog, environment: environment), crash: crash)
+    }
+
+    /// Opens the ledger of `account` in a PostgreSQL database that several servers share (made on
+    /// first use), signing with the servers' common `signingKey`.
+    public convenience init(
+        catalog: Catalog, packsFolder: String, ledgers: PostgreSQLLedgers, account: String, clock: Clock = .system,
+        signingKey: SigningKey, environment: ReceiptEnvironment = .production,
+        crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
+    ) throws(StoreError) {
+        self.init(
+            catalog: catalog, packsFolder: packsFolder, ledger: try ledgers.ledger(account: account, now: clock.now()), clock: clock,
+            signer: ReceiptSigner(key: signingKey, catalog: catalog, environment: environment), crash: crash)
+    }
+
+    init(catalog: Catalog, packsFolder: String, ledger: any AccountLedger, clock: Clock, signer: ReceiptSigner, crash: @escaping @Sendable (CrashPoint) -> Void) {
+        self.catalog = catalog
+        self.packsFolder = packsFolder
+        self.ledger = ledger
+        self.signer = signer
         self.clock = clock
         self.crash = crash
     }
