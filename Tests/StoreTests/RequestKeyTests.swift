@@ -7,8 +7,8 @@ import TestSupport
 /// What a server needs of the store: a purchase done once per request key, and receipts that
 /// carry their environment.
 @Suite struct RequestKeyTests {
-    @Test func aRetriedPurchaseWithTheSameKeyIsChargedOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aRetriedPurchaseWithTheSameKeyIsChargedOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let first = try service.buy(StoreFixture.hints10, quantity: 2, requestKey: "request-1")
         let again = try account.service().buy(StoreFixture.hints10, quantity: 2, requestKey: "request-1")
@@ -20,8 +20,8 @@ import TestSupport
         #expect(try service.hintBalance() == 30)
     }
 
-    @Test func aKeyUsedForAnotherProductIsRefused() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aKeyUsedForAnotherProductIsRefused(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k")
         let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 1, requestKey: "k") }
@@ -29,8 +29,8 @@ import TestSupport
         #expect(try service.transactions().count == 1)
     }
 
-    @Test func aKeyForAPurchaseWaitingForApprovalAnswersDeferredUntilApproved() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aKeyForAPurchaseWaitingForApprovalAnswersDeferredUntilApproved(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         try service.setControls(StoreControls(askToBuy: true))
         guard case .deferred(let waiting) = try service.buy(StoreFixture.animals, quantity: 1, requestKey: "ask") else {
@@ -47,8 +47,8 @@ import TestSupport
         #expect(try service.transactions().count == 1)
     }
 
-    @Test func receiptsCarryTheirEnvironmentReadBeforeTheSignature() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func receiptsCarryTheirEnvironmentReadBeforeTheSignature(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let key = SigningKey.generate()
         let production = try EmbeddedPackService(
             catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder, signingKey: key, environment: .production)
