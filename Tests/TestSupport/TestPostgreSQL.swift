@@ -34,12 +34,16 @@ public final class TestPostgreSQL: Sendable {
         folder = String(cString: made)
         try FileManager.default.createDirectory(atPath: folder + "/sock", withIntermediateDirectories: false)
         if getuid() == 0 {
-            let chown = try ExternalProcess.run("/bin/chown", ["-R", "postgres", folder])
-            guard chown.status == 0 else { throw Failure(description: "running as root, cannot hand \(folder) to the 'postgres' user: \(chown.stderr)") }
+            guard let user = getpwnam("postgres") else { throw Failure(description: "running as root, but there is no 'postgres' user to run the server as") }
+            for path in [folder, folder + "/sock"] {
+                guard chown(path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
+                    throw Failure(description: "running as root, cannot hand \(path) to the 'postgres' user (errno \(errno))")
+                }
+            }
             chmod(folder, 0o755)
         }
         let initdb = try run("initdb", ["-D", folder + "/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"])
-        guard initdb.status == 0 else { throw Failure(description: "initdb failed: \(initdb.stdout)\(initdb.stderr)") }
+        guard initdb.status == 0 else { throw Failure(description: "initdb failed: \(initdb.output)") }
         try start()
     }
 
@@ -50,7 +54,7 @@ public final class TestPostgreSQL: Sendable {
         ])
         guard started.status == 0 else {
             let log = (try? String(contentsOfFile: folder + "/log", encoding: .utf8)) ?? ""
-            throw Failure(description: "the PostgreSQL server in \(folder) did not start: \(started.stderr)\n\(log)")
+            throw Failure(description: "the PostgreSQL server in \(folder) did not start: \(started.output)\n\(log)")
         }
     }
 
@@ -65,12 +69,30 @@ public final class TestPostgreSQL: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// Runs one of PostgreSQL's programs (as `postgres` when root) and waits for it with
+    /// `posix_spawn` and `waitpid`: no run loop or dispatch source is needed, so it also works
+    /// while every thread of the concurrency pool is busy.
     @discardableResult
-    private func run(_ program: String, _ arguments: [String]) throws -> ProcessResult {
-        if getuid() == 0 {
-            return try ExternalProcess.run("/usr/sbin/runuser", ["-u", "postgres", "--", binaries + "/" + program] + arguments, killAfter: 60)
-        }
-        return try ExternalProcess.run(binaries + "/" + program, arguments, killAfter: 60)
+    private func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", binaries + "/" + program] + arguments : [binaries + "/" + program] + arguments
+        let outputFile = folder + "-\(program).out"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "cannot run \(command[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let output = (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: outputFile)
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), output)
     }
 
     // MARK: - The shared server
