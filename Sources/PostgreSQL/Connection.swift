@@ -31,8 +31,11 @@ public final class Connection {
 
     deinit { PQfinish(handle) }
 
-    /// Whether libpq still considers the connection usable (`PQstatus`).
-    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    private var broken = false
+
+    /// Whether the connection is still usable: libpq says so (`PQstatus`) and no statement on it
+    /// failed because the server went away.
+    public var isHealthy: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs one statement with bound text parameters (`PQexecParams`): `$1`, `$2`, ... in `sql`,
     /// `nil` for NULL. Values are never spliced into the SQL.
@@ -42,6 +45,7 @@ public final class Connection {
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
         guard let result else {
+            broken = true
             throw PostgreSQLError(state: .connectionFailure, message: Self.text(PQerrorMessage(handle)), sql: sql)
         }
         defer { PQclear(result) }
@@ -55,9 +59,11 @@ public final class Connection {
             if let code, !code.isEmpty {
                 state = PostgreSQLError.State(rawValue: code)
             } else {
-                // libpq's own failures (the socket closed under it) carry no SQLSTATE.
-                state = isHealthy ? PostgreSQLError.State(rawValue: "XX000") : .connectionFailure
+                // Only libpq's own failures carry no SQLSTATE: the socket closed under it (the
+                // server stopped), which PQstatus may not show yet.
+                state = .connectionFailure
             }
+            if PostgreSQLError(state: state, message: message).isConnectionLost { broken = true }
             throw PostgreSQLError(state: state, message: message, sql: sql)
         }
     }
