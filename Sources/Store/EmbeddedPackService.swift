@@ -133,12 +133,19 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID) }
             throw error
         }
+        return try charge(id)
+    }
+
+    /// Takes a recorded purchase past payment (as the test controls say) and delivers it. Only one
+    /// caller moves it out of `purchasing`; any other answers with what that one made of it.
+    private func charge(_ id: TransactionID) throws(StoreError) -> PurchaseOutcome {
         let controls = try ledger.controls()
         let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
         let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
         guard try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now()) else {
-            // Another process's recovery judged this purchase abandoned: nothing was charged.
-            return .failed(try recorded(id))
+            // Another process took it on (a retry with the same key), or its recovery judged it
+            // abandoned (nothing was charged): answer with the transaction as it stands.
+            return try settled(try recorded(id))
         }
         let transaction = try recorded(id)
         switch next {
@@ -152,11 +159,19 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         return .purchased(try recorded(id))
     }
 
-    /// What a purchase request already made answers: the transaction as it stands now.
+    /// What a purchase request already made answers: the transaction as it stands now. One still
+    /// `purchasing` (its request's process died before payment, or is paying now) is charged here,
+    /// once: a retry of the same request is the same purchase.
     private func outcome(of transaction: StoreTransaction, for productID: ProductID) throws(StoreError) -> PurchaseOutcome {
         guard transaction.productID == productID else {
             throw StoreError(.invalidRequest, "the idempotency key was used for \(transaction.productID), not \(productID)")
         }
+        if transaction.state == .purchasing { return try charge(transaction.id) }
+        return try settled(transaction)
+    }
+
+    /// The outcome of a transaction past `purchasing`, completing a charged one first.
+    private func settled(_ transaction: StoreTransaction) throws(StoreError) -> PurchaseOutcome {
         var current = transaction
         if current.state == .purchased || current.state == .delivered {
             try complete(current.id)

@@ -1,6 +1,8 @@
 import Foundation
 import Signing
 import Store
+import SystemCalls
+import Synchronization
 import Testing
 import TestSupport
 
@@ -18,6 +20,34 @@ import TestSupport
         let other = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "request-2")
         #expect(other.transaction?.id != first.transaction?.id)
         #expect(try service.hintBalance() == 30)
+    }
+
+    @Test(arguments: Engine.allCases) func aRetryThatFindsItsPurchaseNotYetPaidPaysItOnce(engine: Engine) throws {
+        // The first request recorded the purchase and is between "recorded" and "paid" (or its
+        // server died there) when its retry arrives at another server: the retry pays for it,
+        // the first finds it paid, and both answer with the one purchase.
+        let account = try StoreAccount(engine: engine)
+        let openRetry = account.opener()
+        let calls = Mutex(0)
+        let retried = Mutex<PurchaseOutcome?>(nil)
+        let clock = Clock {
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            if call == 2, let other = try? openRetry() {
+                retried.withLock { $0 = try? other.buy(StoreFixture.hints10, quantity: 1, requestKey: "request-1") }
+            }
+            return Clock.system.now()
+        }
+        let first = try account.opener(clock: clock)().buy(StoreFixture.hints10, quantity: 1, requestKey: "request-1")
+        let retry = try #require(retried.withLock { $0 })
+        #expect(first.purchasedTransaction != nil, "\(first)")
+        #expect(retry.purchasedTransaction?.id == first.purchasedTransaction?.id, "\(retry)")
+        let service = try account.service()
+        #expect(try service.transactions().count == 1)
+        #expect(try service.hintBalance() == 10)
+        #expect(try account.ledgerRows().map(\.amount) == [10])
     }
 
     @Test(arguments: Engine.allCases) func aKeyUsedForAnotherProductIsRefused(engine: Engine) throws {
