@@ -76,6 +76,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),

@@ -83,6 +83,7 @@ public final class ConnectionPool: Sendable {
     /// A connection the server closed while it sat in the pool (a restart) fails at `BEGIN`,
     /// before anything was done: that one attempt is made again on a fresh connection.
     /// Serialization failures and deadlocks (40001, 40P01) run the whole body again, up to `retries` times.
+    @discardableResult
     public func transaction<T>(
         isolation: String = "READ COMMITTED", retries: Int = 5, _ body: (Connection) throws -> T
     ) throws -> T {
