@@ -61,6 +61,8 @@ public enum LedgerDatabase: Sendable, Equatable {
 /// Why a pack server could not start.
 public struct PackServerError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The database could not be reached: starting again later may work.
+    public var isUnavailable = false
     public var description: String { message }
 }
 
@@ -105,7 +107,7 @@ public final class PackServer: Sendable {
                 accounts = try PostgreSQLAccountDirectory(pool: shared.pool)
             }
         } catch {
-            throw PackServerError(message: error.message)
+            throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable)
         }
     }
 

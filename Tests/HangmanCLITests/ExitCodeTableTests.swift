@@ -167,6 +167,7 @@ import TestSupport
         Row(arguments: ["serve", "--listen", "127.0.0.1:0"], code: 64, says: ["--data <DIR>"]),
         Row(arguments: ["serve", "--data", "$S/data", "--listen", "nowhere"], code: 64, says: ["HOST:PORT", "'nowhere'"]),
         Row(arguments: ["serve", "--data", "$S/data", "--database", "nowhere.db"], code: 64, says: ["--database", "postgresql://", "'nowhere.db'"]),
+        Row(arguments: ["serve", "--data", "$S/data", "--database", "host=$S/no-server port=5432 dbname=hangman"], code: 69, says: ["ledger database is unavailable", "no-server"]),
     ]
 
     @Test func everyCommandHasRows() {

@@ -52,7 +52,7 @@ enum ServeCommand: Command {
         do {
             server = try PackServer(configuration)
         } catch {
-            throw CommandFailure.invalid(error.message)
+            throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
         var http = HTTPServerConfiguration()
         http.host = host
