@@ -21,8 +21,8 @@ public struct PackServerConfiguration: Sendable {
     public var clock: Clock = .system
     /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`).
     public var crash: @Sendable (CrashPoint) -> Void = { _ in }
-    /// Where the accounts and their ledgers are: SQLite under `dataFolder` (the default), or a
-    /// PostgreSQL database that several servers share.
+    /// Where the accounts and their ledgers are: SQLite under `dataFolder` (the default) or
+    /// another folder, or a PostgreSQL database that several servers share.
     public var database: LedgerDatabase = .sqlite
     /// Connections this server opens to PostgreSQL at most.
     public var databaseConnections = 8
@@ -37,14 +37,19 @@ public struct PackServerConfiguration: Sendable {
 
 /// Where a pack server keeps the accounts and their ledgers.
 public enum LedgerDatabase: Sendable, Equatable {
-    /// A SQLite file per account, and one for the accounts, under the data folder.
-    case sqlite
+    /// A SQLite file per account (`accounts/<id>/account.sqlite`), and `accounts.sqlite` for the
+    /// tokens, in a folder: the data folder unless another is named.
+    case sqlite(folder: String? = nil)
     /// One PostgreSQL database for every account, shared by several servers: a `postgresql://`
     /// URI or libpq's `key=value` string (a Unix socket folder in `host=`).
     case postgreSQL(String)
 
-    /// `postgresql://...`, `postgres://...` or a `key=value` connection string; `nil` for anything else.
-    public init?(connectionString text: String) {
+    /// The SQLite ledgers under the data folder.
+    public static let sqlite = LedgerDatabase.sqlite(folder: nil)
+
+    /// `postgresql://...`, `postgres://...` or a `key=value` connection string for PostgreSQL; a
+    /// folder path for SQLite; `nil` for another URL scheme or an empty text.
+    public init?(argument text: String) {
         let trimmed = String(text.drop(while: { $0 == " " }))
         if trimmed.hasPrefix("postgresql://") || trimmed.hasPrefix("postgres://") {
             self = .postgreSQL(trimmed)
@@ -52,8 +57,10 @@ public enum LedgerDatabase: Sendable, Equatable {
             trimmed[..<equals].allSatisfy({ $0.isLetter || $0 == "_" })
         {
             self = .postgreSQL(trimmed)
-        } else {
+        } else if trimmed.isEmpty || trimmed.contains("://") || trimmed.contains("=") {
             return nil
+        } else {
+            self = .sqlite(folder: text)
         }
     }
 }
@@ -77,6 +84,8 @@ public final class PackServer: Sendable {
     let key: SigningKey
     let accounts: any AccountDirectory
     let ledgers: PostgreSQLLedgers?
+    /// The folder of the SQLite ledgers (when not on PostgreSQL).
+    let sqliteFolder: String
     let stores = AccountStores()
 
     /// The key every signed answer is checked against.
@@ -84,9 +93,14 @@ public final class PackServer: Sendable {
 
     public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
         self.configuration = configuration
+        if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
             try FileManager.default.createDirectory(
-                atPath: configuration.dataFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: configuration.dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            if case .sqlite = configuration.database {
+                try FileManager.default.createDirectory(
+                    atPath: sqliteFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
         } catch {
             throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)")
         }
@@ -100,7 +114,7 @@ public final class PackServer: Sendable {
             switch configuration.database {
             case .sqlite:
                 ledgers = nil
-                accounts = try SQLiteAccountDirectory(path: configuration.dataFolder + "/accounts.sqlite")
+                accounts = try SQLiteAccountDirectory(path: sqliteFolder + "/accounts.sqlite")
             case .postgreSQL(let connectionString):
                 let shared = try PostgreSQLLedgers(connectionString: connectionString, connections: configuration.databaseConnections)
                 ledgers = shared
@@ -241,7 +255,7 @@ public final class PackServer: Sendable {
                 clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
         }
         return try EmbeddedPackService(
-            catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: configuration.dataFolder + "/accounts/" + account,
+            catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: sqliteFolder + "/accounts/" + account,
             clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
     }
 

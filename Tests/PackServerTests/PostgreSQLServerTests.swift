@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PackServer
 import PackServiceClient
 import PackServiceWire
@@ -151,5 +152,35 @@ struct FreshDatabase {
 extension PurchaseOutcome {
     fileprivate var purchasedTransaction: StoreTransaction? {
         if case .purchased(let transaction) = self { transaction } else { nil }
+    }
+}
+
+@Suite struct LedgerFolderTests {
+    @Test func sqliteLedgersCanLiveInAFolderOtherThanTheData() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        configuration.database = try #require(LedgerDatabase(argument: directory.file("ledgers")))
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let credentials = try await HTTPPackService.createAccount(at: http.url)
+        #expect(try await HTTPPackService(credentials: credentials).buy(hints10, quantity: 1).purchasedTransaction != nil)
+        #expect(FileManager.default.fileExists(atPath: directory.file("ledgers/accounts.sqlite")))
+        #expect(FileManager.default.fileExists(atPath: directory.file("ledgers/accounts/\(credentials.accountID)/account.sqlite")))
+        #expect(FileManager.default.fileExists(atPath: directory.file("data/service-signing.key")))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("data/accounts.sqlite")))
+    }
+
+    @Test(arguments: [
+        ("postgresql://db.example/hangman", true), ("postgres://u@h/d", true), ("host=/run/postgresql dbname=hangman", true),
+        ("/var/lib/hangman/ledgers", false), ("mysql://db/hangman", nil), ("", nil),
+    ] as [(String, Bool?)])
+    func theDatabaseArgumentIsReadOneWay(_ text: String, _ postgres: Bool?) {
+        switch LedgerDatabase(argument: text) {
+        case .postgreSQL(let connection)?: #expect(postgres == true && connection == text)
+        case .sqlite(let folder)?: #expect(postgres == false && folder == text)
+        case nil: #expect(postgres == nil)
+        }
     }
 }

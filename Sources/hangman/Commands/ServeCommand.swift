@@ -12,7 +12,7 @@ enum ServeCommand: Command {
         options: [
             .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
             .init(names: ["--data"], value: "DIR", help: "The signing key (created 0700), and the accounts and their ledgers in SQLite unless --database."),
-            .init(names: ["--database"], value: "URL", help: "PostgreSQL for the accounts and ledgers: postgresql://... or 'host=/socket/dir dbname=...'."),
+            .init(names: ["--database"], value: "URL", help: "The accounts and ledgers: PostgreSQL (postgresql://... or 'host=/socket/dir dbname=...') or a folder for SQLite files (default: --data)."),
             StoreContext.packsOption,
             .init(names: ["--environment"], value: "NAME", help: "production (default) or sandbox: the receipts it signs and accepts."),
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
@@ -41,8 +41,8 @@ enum ServeCommand: Command {
             dataFolder: data, packsFolder: try StoreContext.packsFolder(arguments, context: context), environment: environment,
             testControls: arguments.has("--test-controls"))
         if let database = arguments.value("--database") {
-            guard let ledgers = LedgerDatabase(connectionString: database) else {
-                throw CommandFailure.usage("--database takes postgresql://... or a libpq 'key=value' string (like 'host=/run/postgresql dbname=hangman'), not '\(database)'; without it the ledgers are SQLite files under --data")
+            guard let ledgers = LedgerDatabase(argument: database) else {
+                throw CommandFailure.usage("--database takes postgresql://..., a libpq 'key=value' string (like 'host=/run/postgresql dbname=hangman') or a folder for SQLite ledgers, not '\(database)'; without it the ledgers are SQLite files under --data")
             }
             configuration.database = ledgers
         }
