@@ -118,12 +118,26 @@ struct FreshDatabase {
         let account = try await HTTPPackService.createAccount(at: url)
         #expect(try await client(account, at: url).buy(hints10, quantity: 1).purchasedTransaction != nil)
 
-        server.kill()
+        // Mid-request: the purchase waits for the account's row, which another session holds,
+        // when the database stops.
+        let blocker = try PostgreSQL.Connection(connectionString: server.connectionString)
+        try blocker.execute("BEGIN")
+        #expect(try blocker.execute("SELECT 1 FROM ledgers WHERE account_id = $1 FOR UPDATE", [account.accountID]).rows.count == 1)
         let request = [
             "-X", "POST", "-H", "Authorization: Bearer \(account.token)", "-H", "Idempotency-Key: retry-me", "-H", "Content-Type: application/json",
             "--data", #"{"productID":"com.hangmanpacks.hints.10","quantity":1}"#, url + "/v1/purchases",
         ]
-        let refused = try curl(request)
+        let inFlight = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "20", "-w", "\n%{http_code}"] + request)
+        var waiting = 0
+        for _ in 0..<100 where waiting == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            waiting = Int(try blocker.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").scalar ?? "") ?? 0
+        }
+        #expect(waiting == 1, "the purchase never waited for the lock")
+        server.kill()
+        let cut = await inFlight.finished()
+        let lines = cut.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let refused = (status: Int(lines.last ?? "") ?? 0, body: lines.dropLast().joined(separator: "\n"))
         #expect(refused.status == 503, "\(refused)")
         #expect(refused.body.contains("unavailable"))
 
