@@ -1,12 +1,13 @@
 # Hangman Packs: `make test` and `make build` set up a fresh Debian machine and build.
 # Debian packages the build needs (headers + pkg-config files) and the tools the benchmarks use.
-DEB_PACKAGES := libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
+DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd-dev libcurl4-openssl-dev pkg-config
 # What the tests drive besides the build: the sqlite3 shell (to inspect the account's database)
 # and script(1) for a real terminal (util-linux, always there); tmux for playing by hand; zsh, fish,
-# groff and man to check the generated completions and manual page.
-TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3
+# groff and man to check the generated completions and manual page; python3 for slow raw HTTP
+# clients; PostgreSQL's server (initdb, pg_ctl) for the ledger suites and the several-servers tests.
+TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 postgresql
 # What the benchmarks compare against: bsdtar and the sqlite3 shell.
-BENCH_PACKAGES := libarchive-tools sqlite3 time
+BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
@@ -36,10 +37,12 @@ build: setup
 debug: setup
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
+# The ledger suites run against SQLite and against a throwaway PostgreSQL server that
+# Tests/with-postgres starts (as root, as the 'postgres' user) and stops when the tests end.
 test: setup
 	@./.ci/install-deps $(TEST_PACKAGES)
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+	./Tests/with-postgres $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
 # A separate package (its own .build/ inside Examples/ContentAuthor) that depends on this one by path.
 example: setup

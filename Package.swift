@@ -14,12 +14,16 @@ let package = Package(
         .systemLibrary(name: "CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "Signing", dependencies: ["CNettle", "SystemCalls"]),
         .target(name: "PropertyList"),
+        // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
         .target(name: "SystemCalls"),
 
@@ -44,13 +48,13 @@ let package = Package(
         .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // The seller side: catalog, purchases, the account ledger, hints, receipts.
-        .target(name: "Store", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "PropertyList", "SystemCalls"]),
+        .target(name: "Store", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
 
         // Pure game rules: no I/O, randomness passed in.
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
         // The pack service over HTTP: accounts, tokens, signed answers, archives with ranges.
-        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "SystemCalls"]),
+        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "PostgreSQL", "SystemCalls"]),
 
         // The pack service as an HTTP client: the same PackService, spoken to 'hangman serve'.
         .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
@@ -67,17 +71,18 @@ let package = Package(
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "Signing", "PropertyList", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),

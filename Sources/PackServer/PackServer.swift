@@ -21,6 +21,11 @@ public struct PackServerConfiguration: Sendable {
     public var clock: Clock = .system
     /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`).
     public var crash: @Sendable (CrashPoint) -> Void = { _ in }
+    /// Where the accounts and their ledgers are: SQLite under `dataFolder` (the default) or
+    /// another folder, or a PostgreSQL database that several servers share.
+    public var database: LedgerDatabase = .sqlite
+    /// Connections this server opens to PostgreSQL at most.
+    public var databaseConnections = 8
 
     public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
         self.dataFolder = dataFolder
@@ -30,9 +35,41 @@ public struct PackServerConfiguration: Sendable {
     }
 }
 
+/// Where a pack server keeps the accounts and their ledgers.
+public enum LedgerDatabase: Sendable, Equatable {
+    /// A SQLite file per account (`accounts/<id>/account.sqlite`), and `accounts.sqlite` for the
+    /// tokens, in a folder: the data folder unless another is named.
+    case sqlite(folder: String? = nil)
+    /// One PostgreSQL database for every account, shared by several servers: a `postgresql://`
+    /// URI or libpq's `key=value` string (a Unix socket folder in `host=`).
+    case postgreSQL(String)
+
+    /// The SQLite ledgers under the data folder.
+    public static let sqlite = LedgerDatabase.sqlite(folder: nil)
+
+    /// `postgresql://...`, `postgres://...` or a `key=value` connection string for PostgreSQL; a
+    /// folder path for SQLite; `nil` for another URL scheme or an empty text.
+    public init?(argument text: String) {
+        let trimmed = String(text.drop(while: { $0 == " " }))
+        if trimmed.hasPrefix("postgresql://") || trimmed.hasPrefix("postgres://") {
+            self = .postgreSQL(trimmed)
+        } else if let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex,
+            trimmed[..<equals].allSatisfy({ $0.isLetter || $0 == "_" })
+        {
+            self = .postgreSQL(trimmed)
+        } else if trimmed.isEmpty || trimmed.contains("://") || trimmed.contains("=") {
+            return nil
+        } else {
+            self = .sqlite(folder: text)
+        }
+    }
+}
+
 /// Why a pack server could not start.
 public struct PackServerError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The database could not be reached: starting again later may work.
+    public var isUnavailable = false
     public var description: String { message }
 }
 
@@ -45,7 +82,10 @@ public final class PackServer: Sendable {
     public let catalog: Catalog
     public let configuration: PackServerConfiguration
     let key: SigningKey
-    let accounts: AccountDirectory
+    let accounts: any AccountDirectory
+    let ledgers: PostgreSQLLedgers?
+    /// The folder of the SQLite ledgers (when not on PostgreSQL).
+    let sqliteFolder: String
     let stores = AccountStores()
 
     /// The key every signed answer is checked against.
@@ -53,9 +93,14 @@ public final class PackServer: Sendable {
 
     public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
         self.configuration = configuration
+        if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
             try FileManager.default.createDirectory(
-                atPath: configuration.dataFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                atPath: configuration.dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            if case .sqlite = configuration.database {
+                try FileManager.default.createDirectory(
+                    atPath: sqliteFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
         } catch {
             throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)")
         }
@@ -66,9 +111,17 @@ public final class PackServer: Sendable {
         }
         do {
             key = try ServiceKey.loadOrCreate(at: configuration.dataFolder + "/" + EmbeddedPackService.keyName)
-            accounts = try AccountDirectory(path: configuration.dataFolder + "/accounts.sqlite")
+            switch configuration.database {
+            case .sqlite:
+                ledgers = nil
+                accounts = try SQLiteAccountDirectory(path: sqliteFolder + "/accounts.sqlite")
+            case .postgreSQL(let connectionString):
+                let shared = try PostgreSQLLedgers(connectionString: connectionString, connections: configuration.databaseConnections)
+                ledgers = shared
+                accounts = try PostgreSQLAccountDirectory(pool: shared.pool)
+            }
         } catch {
-            throw PackServerError(message: error.message)
+            throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable)
         }
     }
 
@@ -188,7 +241,7 @@ public final class PackServer: Sendable {
         guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else {
             throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
         }
-        guard let account = accounts.account(forToken: String(header.dropFirst("Bearer ".count))) else {
+        guard let account = try accounts.account(forToken: String(header.dropFirst("Bearer ".count))) else {
             throw StoreError(.unauthorized, "the token is not known to this service")
         }
         return account
@@ -196,8 +249,13 @@ public final class PackServer: Sendable {
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
     private func store(for account: String) throws(StoreError) -> EmbeddedPackService {
-        try EmbeddedPackService(
-            catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: configuration.dataFolder + "/accounts/" + account,
+        if let ledgers {
+            return try EmbeddedPackService(
+                catalog: catalog, packsFolder: configuration.packsFolder, ledgers: ledgers, account: account,
+                clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
+        }
+        return try EmbeddedPackService(
+            catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: sqliteFolder + "/accounts/" + account,
             clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
     }
 

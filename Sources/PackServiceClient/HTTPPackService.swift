@@ -248,6 +248,12 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
                 continue
             }
             if (200..<300).contains(response.status) { return (response.status, response.body) }
+            if response.status == 503 {
+                // The server is up but its database is not (a restart, a failover): nothing was
+                // done, and the same request with the same key is safe to send again.
+                lastFailure = (try? Wire.decode(ErrorBody.self, from: response.body))?.message ?? "HTTP 503"
+                continue
+            }
             if let failure = try? Wire.decode(ErrorBody.self, from: response.body) {
                 throw StoreError(failure.error, failure.message)
             }

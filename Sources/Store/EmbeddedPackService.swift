@@ -16,7 +16,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public let catalog: Catalog
     /// The folder the catalog's archives are in.
     public let packsFolder: String
-    let ledger: AccountLedger
+    let ledger: any AccountLedger
     let signer: ReceiptSigner
     let clock: Clock
     let crash: @Sendable (CrashPoint) -> Void
@@ -35,7 +35,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// `crash` is called at each `CrashPoint`; tests and `HANGMAN_CRASH_AT` use it to die there.
     /// A server passes its own `signingKey` and `environment`; without a key, the account's own
     /// (made on first use beside the account, as the embedded sandbox store does).
-    public init(
+    public convenience init(
         catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system,
         signingKey: SigningKey? = nil, environment: ReceiptEnvironment = .sandbox,
         crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
@@ -45,12 +45,30 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         } catch {
             throw StoreError(.storage, "cannot make the account folder \(accountFolder): \(error)")
         }
-        self.catalog = catalog
-        self.packsFolder = packsFolder
-        self.ledger = try AccountLedger(path: accountFolder + "/" + Self.databaseName)
         let key: SigningKey
         if let signingKey { key = signingKey } else { key = try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName) }
-        self.signer = ReceiptSigner(key: key, catalog: catalog, environment: environment)
+        self.init(
+            catalog: catalog, packsFolder: packsFolder, ledger: try SQLiteAccountLedger(path: accountFolder + "/" + Self.databaseName),
+            clock: clock, signer: ReceiptSigner(key: key, catalog: catalog, environment: environment), crash: crash)
+    }
+
+    /// Opens the ledger of `account` in a PostgreSQL database that several servers share (made on
+    /// first use), signing with the servers' common `signingKey`.
+    public convenience init(
+        catalog: Catalog, packsFolder: String, ledgers: PostgreSQLLedgers, account: String, clock: Clock = .system,
+        signingKey: SigningKey, environment: ReceiptEnvironment = .production,
+        crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
+    ) throws(StoreError) {
+        self.init(
+            catalog: catalog, packsFolder: packsFolder, ledger: try ledgers.ledger(account: account, now: clock.now()), clock: clock,
+            signer: ReceiptSigner(key: signingKey, catalog: catalog, environment: environment), crash: crash)
+    }
+
+    init(catalog: Catalog, packsFolder: String, ledger: any AccountLedger, clock: Clock, signer: ReceiptSigner, crash: @escaping @Sendable (CrashPoint) -> Void) {
+        self.catalog = catalog
+        self.packsFolder = packsFolder
+        self.ledger = ledger
+        self.signer = signer
         self.clock = clock
         self.crash = crash
     }
@@ -115,12 +133,19 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID) }
             throw error
         }
+        return try charge(id)
+    }
+
+    /// Takes a recorded purchase past payment (as the test controls say) and delivers it. Only one
+    /// caller moves it out of `purchasing`; any other answers with what that one made of it.
+    private func charge(_ id: TransactionID) throws(StoreError) -> PurchaseOutcome {
         let controls = try ledger.controls()
         let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
         let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
         guard try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now()) else {
-            // Another process's recovery judged this purchase abandoned: nothing was charged.
-            return .failed(try recorded(id))
+            // Another process took it on (a retry with the same key), or its recovery judged it
+            // abandoned (nothing was charged): answer with the transaction as it stands.
+            return try settled(try recorded(id))
         }
         let transaction = try recorded(id)
         switch next {
@@ -134,11 +159,19 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         return .purchased(try recorded(id))
     }
 
-    /// What a purchase request already made answers: the transaction as it stands now.
+    /// What a purchase request already made answers: the transaction as it stands now. One still
+    /// `purchasing` (its request's process died before payment, or is paying now) is charged here,
+    /// once: a retry of the same request is the same purchase.
     private func outcome(of transaction: StoreTransaction, for productID: ProductID) throws(StoreError) -> PurchaseOutcome {
         guard transaction.productID == productID else {
             throw StoreError(.invalidRequest, "the idempotency key was used for \(transaction.productID), not \(productID)")
         }
+        if transaction.state == .purchasing { return try charge(transaction.id) }
+        return try settled(transaction)
+    }
+
+    /// The outcome of a transaction past `purchasing`, completing a charged one first.
+    private func settled(_ transaction: StoreTransaction) throws(StoreError) -> PurchaseOutcome {
         var current = transaction
         if current.state == .purchased || current.state == .delivered {
             try complete(current.id)

@@ -19,7 +19,7 @@ enum Hangman {
                   or a file named to be read that is not a regular file
               66  missing input: a file or folder named on the command line does not exist
               69  the store refused the payment, the product is unavailable (its pack is missing or
-                  damaged), or the pack server cannot be reached
+                  damaged), or the pack server (or, for 'serve', its database) cannot be reached
               73  cannot create an output file, or the output is not a regular file (use -o - for standard output)
               74  the state directory cannot be read or written, a state database is damaged,
                   or standard output or standard error cannot be written

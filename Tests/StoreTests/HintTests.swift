@@ -9,8 +9,8 @@ import WordPacks
     /// `"9"` for a spend that left 9, `"9 again"` for a retry that took nothing.
     private func summary(_ spend: HintSpend) -> String { "\(spend.balance)\(spend.wasAlreadySpent ? " again" : "")" }
 
-    @Test func spendingTakesOneHint() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func spendingTakesOneHint(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
         #expect(summary(try service.spendHint(idempotencyKey: "game-1-hint-1")) == "9")
@@ -18,8 +18,8 @@ import WordPacks
         #expect(try account.service().hintBalance() == 8)
     }
 
-    @Test func theSameKeySpendsOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func theSameKeySpendsOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
         #expect(summary(try service.spendHint(idempotencyKey: "retry-me")) == "9")
@@ -30,8 +30,8 @@ import WordPacks
         #expect(try account.ledgerRows().map(\.amount) == [10, -1, -1])
     }
 
-    @Test func aSpentKeyIsStillSpentWhenTheBalanceIsZero() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aSpentKeyIsStillSpentWhenTheBalanceIsZero(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
         for index in 0..<10 { _ = try service.spendHint(idempotencyKey: "k\(index)") }
@@ -39,8 +39,8 @@ import WordPacks
         #expect(summary(try service.spendHint(idempotencyKey: "k9")) == "0 again")
     }
 
-    @Test func noHintsIsNotEnoughHints() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func noHintsIsNotEnoughHints(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let error = storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "first") }
         #expect(error?.kind == .notEnoughHints)
@@ -50,16 +50,16 @@ import WordPacks
         #expect(try account.ledgerRows().isEmpty)
     }
 
-    @Test func notEnoughHintsNamesAProductTheCatalogSells() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func notEnoughHintsNamesAProductTheCatalogSells(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let message = storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "first") }?.message ?? ""
         let named = account.catalog.products.filter(\.isConsumable).map(\.id.rawValue)
         #expect(named.contains { message.contains("hangman buy \($0)") }, "'\(message)' names none of \(named)")
     }
 
-    @Test func theLastHintThenNone() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func theLastHintThenNone(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
         for index in 0..<10 {
@@ -88,22 +88,20 @@ import WordPacks
         #expect(try account.service().hintBalance() == 10)
     }
 
-    @Test func concurrentSpendersFromManyConnectionsLoseNothing() throws {
-        // 8 threads, each with its own service (its own SQLite connection, as a process has),
+    @Test(arguments: Engine.allCases) func concurrentSpendersFromManyConnectionsLoseNothing(engine: Engine) throws {
+        // 8 threads, each with its own service (its own database connection, as a process has),
         // each spending 4 hints under distinct keys from a balance of 20: demand 32 > supply 20.
-        let account = try StoreAccount()
+        let account = try StoreAccount(engine: engine)
         let setup = try account.service()
         _ = try setup.buy(StoreFixture.hints10, quantity: 2)
-        let catalog = account.catalog
-        let folder = account.accountFolder
-        let packsFolder = account.packs
+        let open = account.opener()
         let results = Mutex<[String]>([])
         let group = DispatchGroup()
         for worker in 0..<8 {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                guard let service = try? EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder) else {
+                guard let service = try? open() else {
                     results.withLock { $0.append("cannot open") }
                     return
                 }
@@ -132,19 +130,17 @@ import WordPacks
         }
     }
 
-    @Test func concurrentRetriesOfOneKeySpendOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func concurrentRetriesOfOneKeySpendOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         _ = try account.service().buy(StoreFixture.hints10, quantity: 1)
-        let catalog = account.catalog
-        let folder = account.accountFolder
-        let packsFolder = account.packs
+        let open = account.opener()
         let fresh = Mutex(0)
         let group = DispatchGroup()
         for _ in 0..<8 {
             group.enter()
             Thread {
                 defer { group.leave() }
-                if let service = try? EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder),
+                if let service = try? open(),
                     let spend = try? service.spendHint(idempotencyKey: "the-same-key"), !spend.wasAlreadySpent {
                     fresh.withLock { $0 += 1 }
                 }

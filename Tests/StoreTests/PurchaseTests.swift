@@ -6,8 +6,8 @@ import Testing
 import WordPacks
 
 @Suite struct PurchaseTests {
-    @Test func consumableCreditsHintCountTimesQuantity() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func consumableCreditsHintCountTimesQuantity(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let outcome = try service.buy(StoreFixture.hints10, quantity: 3)
         let transaction = try #require(outcome.purchasedTransaction)
@@ -32,21 +32,21 @@ import WordPacks
         #expect(try service.hintBalance() == 0)
     }
 
-    @Test func quantityTenIsAccepted() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func quantityTenIsAccepted(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         _ = try service.buy(StoreFixture.hints100, quantity: 10)
         #expect(try service.hintBalance() == 1000)
     }
 
-    @Test func packWithQuantityIsRefused() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func packWithQuantityIsRefused(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 2) }
         #expect(error?.kind == .invalidRequest)
         #expect(try service.entitlements().isEmpty)
     }
 
-    @Test func nonConsumableGrantsItsEntitlementOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func nonConsumableGrantsItsEntitlementOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let first = try #require(try service.buy(StoreFixture.animals, quantity: 1).purchasedTransaction)
         #expect(!first.isConsumable)
@@ -69,8 +69,8 @@ import WordPacks
         #expect(try account.service().transactions().count == 1)
     }
 
-    @Test func ownedPackArchiveIsHandedOut() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func ownedPackArchiveIsHandedOut(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.fruit, quantity: 1)
         let bytes = try service.packArchive(StoreFixture.fruit)
@@ -82,16 +82,16 @@ import WordPacks
         #expect(error?.message == "com.example.words.animals is not purchased: run 'hangman buy com.example.words.animals'")
     }
 
-    @Test func unknownProductIsRefused() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func unknownProductIsRefused(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         let error = storeError { () throws(StoreError) in try service.buy(ProductID(rawValue: "com.example.nothing")!, quantity: 1) }
         #expect(error?.kind == .unknownProduct)
         #expect(error?.message == "no product 'com.example.nothing' in the catalog: see 'hangman products'")
         #expect(try service.transactions().isEmpty)
     }
 
-    @Test func everyTransactionHasAUniqueID() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func everyTransactionHasAUniqueID(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         var ids: [TransactionID] = []
         for _ in 0..<40 {
             ids += [try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction).id]
@@ -102,8 +102,8 @@ import WordPacks
         #expect(try service.hintBalance() == 400)
     }
 
-    @Test func datesComeFromTheClock() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func datesComeFromTheClock(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let before = account.stepping.readings.count
         let hints = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)

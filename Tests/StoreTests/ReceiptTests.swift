@@ -72,8 +72,8 @@ import WordPacks
         #expect(try account.service().verifyReceipt(receipt.bytes).status == .valid)
     }
 
-    @Test func theKeyIsMadeOnceAndPrivate() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func theKeyIsMadeOnceAndPrivate(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let first = try account.service().receipt()
         let attributes = try FileManager.default.attributesOfItem(atPath: account.keyPath)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -140,9 +140,9 @@ import WordPacks
         #expect(service.verifyReceipt(lying).status == .notAuthenticated)
     }
 
-    @Test func anotherAccountsReceiptIsNotAuthenticated() throws {
+    @Test(arguments: Engine.allCases) func anotherAccountsReceiptIsNotAuthenticated(engine: Engine) throws {
         let (_, service) = try accountWithHistory()
-        let other = try StoreAccount().service()
+        let other = try StoreAccount(engine: engine).service()
         _ = try other.buy(StoreFixture.animals, quantity: 1)
         #expect(service.verifyReceipt(try other.receipt().bytes).status == .notAuthenticated)
     }

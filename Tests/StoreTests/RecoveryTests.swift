@@ -13,13 +13,19 @@ import WordPacks
     private func insertStuck(_ account: StoreAccount, id: String, product: ProductID, consumable: Bool, quantity: Int = 1, state: String) throws {
         // Open (and migrate) the account first, as the dead process had.
         _ = try account.service()
+        if account.engine == .postgresql {
+            try account.postgres().execute(
+                "INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date) VALUES ($1, $2, $3, $4, $5, $6, 1700000000000, 1700000000000)",
+                [account.accountID, id, product.rawValue, consumable ? "1" : "0", String(quantity), state])
+            return
+        }
         try account.database().execute(
             "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date) VALUES (?, ?, ?, ?, ?, 1700000000000, 1700000000000)",
             .text(id), .text(product.rawValue), .integer(consumable ? 1 : 0), .integer(Int64(quantity)), .text(state))
     }
 
-    @Test func chargedHintsAreDeliveredOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func chargedHintsAreDeliveredOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         try insertStuck(account, id: "00000000000000a1", product: StoreFixture.hints10, consumable: true, quantity: 2, state: "purchased")
         let service = try account.service()
         let recovered = try service.recoverUnfinished()
@@ -37,8 +43,8 @@ import WordPacks
         #expect(try account.ledgerRows().map(\.amount) == [20])
     }
 
-    @Test func chargedPackIsGrantedOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func chargedPackIsGrantedOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         try insertStuck(account, id: "00000000000000b2", product: StoreFixture.fruit, consumable: false, state: "purchased")
         let service = try account.service()
         #expect(try service.recoverUnfinished().map(\.state) == [.finished])
@@ -54,8 +60,8 @@ import WordPacks
         }
     }
 
-    @Test func neverChargedPurchaseFailsWithNothingDelivered() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func neverChargedPurchaseFailsWithNothingDelivered(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         try insertStuck(account, id: "00000000000000c3", product: StoreFixture.hints10, consumable: true, state: "purchasing")
         try insertStuck(account, id: "00000000000000c4", product: StoreFixture.animals, consumable: false, state: "purchasing")
         let service = try account.service()
@@ -126,16 +132,14 @@ import WordPacks
         #expect(try db.int64("SELECT count(*) FROM transactions WHERE state IN ('purchasing', 'purchased', 'delivered')") == 0)
     }
 
-    @Test func aCommandStartingDuringAPurchaseDoesNotFailIt() throws {
+    @Test(arguments: Engine.allCases) func aCommandStartingDuringAPurchaseDoesNotFailIt(engine: Engine) throws {
         // Every command opens the service and recovers unfinished purchases. A second process that
         // starts while the first is between "recorded" and "charged" must not turn that live
         // purchase into a failed one behind its back, and `buy` must not report a failed
         // transaction as purchased.
-        let account = try StoreAccount()
+        let account = try StoreAccount(engine: engine)
         _ = try account.service()
-        let catalog = account.catalog
-        let folder = account.accountFolder
-        let packsFolder = account.packs
+        let openOther = account.opener()
         let calls = Mutex(0)
         let otherProcessRan = Mutex(false)
         // The clock is read once to record the purchase, then again to charge it: in between,
@@ -145,13 +149,13 @@ import WordPacks
                 count += 1
                 return count
             }
-            if call == 2, let other = try? EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder) {
+            if call == 2, let other = try? openOther() {
                 _ = try? other.recoverUnfinished()
                 otherProcessRan.withLock { $0 = true }
             }
             return Clock.system.now()
         }
-        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packsFolder, accountFolder: folder, clock: clock)
+        let service = try account.opener(clock: clock)()
         let outcome = try service.buy(StoreFixture.hints10, quantity: 1)
         #expect(otherProcessRan.withLock { $0 })
         let transaction = try #require(outcome.transaction)
@@ -168,10 +172,10 @@ import WordPacks
         }
     }
 
-    @Test func aChargedPurchaseOfARetiredProductDoesNotLockTheAccount() throws {
+    @Test(arguments: Engine.allCases) func aChargedPurchaseOfARetiredProductDoesNotLockTheAccount(engine: Engine) throws {
         // A process died after charging hints; before the next start the catalog no longer sells
         // that bundle. Recovery runs at the start of every command: it must not fail forever.
-        let account = try StoreAccount()
+        let account = try StoreAccount(engine: engine)
         try insertStuck(account, id: "00000000000000e7", product: ProductID(rawValue: "com.example.hints.retired")!, consumable: true, state: "purchased")
         let service = try account.service()
         #expect(throws: Never.self) { _ = try service.recoverUnfinished() }

@@ -1,14 +1,16 @@
 import Foundation
 import Signing
 import Store
+import SystemCalls
+import Synchronization
 import Testing
 import TestSupport
 
 /// What a server needs of the store: a purchase done once per request key, and receipts that
 /// carry their environment.
 @Suite struct RequestKeyTests {
-    @Test func aRetriedPurchaseWithTheSameKeyIsChargedOnce() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aRetriedPurchaseWithTheSameKeyIsChargedOnce(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let first = try service.buy(StoreFixture.hints10, quantity: 2, requestKey: "request-1")
         let again = try account.service().buy(StoreFixture.hints10, quantity: 2, requestKey: "request-1")
@@ -20,8 +22,36 @@ import TestSupport
         #expect(try service.hintBalance() == 30)
     }
 
-    @Test func aKeyUsedForAnotherProductIsRefused() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aRetryThatFindsItsPurchaseNotYetPaidPaysItOnce(engine: Engine) throws {
+        // The first request recorded the purchase and is between "recorded" and "paid" (or its
+        // server died there) when its retry arrives at another server: the retry pays for it,
+        // the first finds it paid, and both answer with the one purchase.
+        let account = try StoreAccount(engine: engine)
+        let openRetry = account.opener()
+        let calls = Mutex(0)
+        let retried = Mutex<PurchaseOutcome?>(nil)
+        let clock = Clock {
+            let call = calls.withLock { count in
+                count += 1
+                return count
+            }
+            if call == 2, let other = try? openRetry() {
+                retried.withLock { $0 = try? other.buy(StoreFixture.hints10, quantity: 1, requestKey: "request-1") }
+            }
+            return Clock.system.now()
+        }
+        let first = try account.opener(clock: clock)().buy(StoreFixture.hints10, quantity: 1, requestKey: "request-1")
+        let retry = try #require(retried.withLock { $0 })
+        #expect(first.purchasedTransaction != nil, "\(first)")
+        #expect(retry.purchasedTransaction?.id == first.purchasedTransaction?.id, "\(retry)")
+        let service = try account.service()
+        #expect(try service.transactions().count == 1)
+        #expect(try service.hintBalance() == 10)
+        #expect(try account.ledgerRows().map(\.amount) == [10])
+    }
+
+    @Test(arguments: Engine.allCases) func aKeyUsedForAnotherProductIsRefused(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k")
         let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 1, requestKey: "k") }
@@ -29,8 +59,8 @@ import TestSupport
         #expect(try service.transactions().count == 1)
     }
 
-    @Test func aKeyForAPurchaseWaitingForApprovalAnswersDeferredUntilApproved() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aKeyForAPurchaseWaitingForApprovalAnswersDeferredUntilApproved(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         try service.setControls(StoreControls(askToBuy: true))
         guard case .deferred(let waiting) = try service.buy(StoreFixture.animals, quantity: 1, requestKey: "ask") else {
@@ -47,8 +77,8 @@ import TestSupport
         #expect(try service.transactions().count == 1)
     }
 
-    @Test func receiptsCarryTheirEnvironmentReadBeforeTheSignature() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func receiptsCarryTheirEnvironmentReadBeforeTheSignature(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let key = SigningKey.generate()
         let production = try EmbeddedPackService(
             catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder, signingKey: key, environment: .production)

@@ -4,8 +4,8 @@ import Testing
 import WordPacks
 
 @Suite struct RestoreTests {
-    @Test func restoreListsOwnedPacksOnlyAndIsRepeatable() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func restoreListsOwnedPacksOnlyAndIsRepeatable(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 2)
         let fruit = try #require(try service.buy(StoreFixture.fruit, quantity: 1).purchasedTransaction)
@@ -21,14 +21,14 @@ import WordPacks
         #expect(try service.hintBalance() == 20)
     }
 
-    @Test func restoreWithNothingOwned() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func restoreWithNothingOwned(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         _ = try service.buy(StoreFixture.hints100, quantity: 1)
         #expect(try service.restore().isEmpty)
     }
 
-    @Test func restoreOmitsARefundedPack() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func restoreOmitsARefundedPack(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         let fruit = try #require(try service.buy(StoreFixture.fruit, quantity: 1).purchasedTransaction)
         _ = try service.buy(StoreFixture.animals, quantity: 1)
         _ = try service.refund(fruit.id)
@@ -36,8 +36,8 @@ import WordPacks
         #expect(try service.restore().map(\.productID) == [StoreFixture.animals])
     }
 
-    @Test func deletingTheDeviceKeepsTheAccount() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func deletingTheDeviceKeepsTheAccount(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let home = account.directory.path + "/home"
         let service = try account.service()
         _ = try service.buy(StoreFixture.animals, quantity: 1)
@@ -57,8 +57,8 @@ import WordPacks
 }
 
 @Suite struct RefundTests {
-    @Test func refundingAPackRevokesIt() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func refundingAPackRevokesIt(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let bought = try #require(try service.buy(StoreFixture.animals, quantity: 1).purchasedTransaction)
         #expect(try service.packArchive(StoreFixture.animals).isEmpty == false)
@@ -74,8 +74,8 @@ import WordPacks
         #expect(try account.service().restore().isEmpty)
     }
 
-    @Test func aRefundedPackCanBeBoughtAgainAndIsCharged() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func aRefundedPackCanBeBoughtAgainAndIsCharged(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let first = try #require(try service.buy(StoreFixture.animals, quantity: 1).purchasedTransaction)
         _ = try service.refund(first.id)
@@ -90,8 +90,8 @@ import WordPacks
         #expect(try service.restore().map(\.transactionID) == [second.id])
     }
 
-    @Test func refundingHintsTakesBackWhatIsLeft() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func refundingHintsTakesBackWhatIsLeft(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         for index in 0..<7 { _ = try service.spendHint(idempotencyKey: "s\(index)") }
@@ -102,8 +102,8 @@ import WordPacks
         #expect(storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "s7") }?.kind == .notEnoughHints)
     }
 
-    @Test func refundingHintsTakesBackNoMoreThanCredited() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func refundingHintsTakesBackNoMoreThanCredited(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let small = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         _ = try service.buy(StoreFixture.hints100, quantity: 1)
@@ -111,8 +111,8 @@ import WordPacks
         #expect(try service.hintBalance() == 100)
     }
 
-    @Test func refundingSpentHintsTakesNothingAndNeverGoesNegative() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func refundingSpentHintsTakesNothingAndNeverGoesNegative(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         for index in 0..<10 { _ = try service.spendHint(idempotencyKey: "s\(index)") }
@@ -121,8 +121,8 @@ import WordPacks
         #expect(try account.ledgerRows().allSatisfy { $0.balanceAfter >= 0 })
     }
 
-    @Test func refundingTwiceIsRefused() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func refundingTwiceIsRefused(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         _ = try service.refund(bought.id)
         let error = storeError { () throws(StoreError) in try service.refund(bought.id) }
@@ -131,8 +131,8 @@ import WordPacks
         #expect(try service.hintBalance() == 0)
     }
 
-    @Test func refundingAFailedPurchaseIsRefused() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func refundingAFailedPurchaseIsRefused(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         try service.setControls(StoreControls(failPurchases: true))
         let failed = try #require(try service.buy(StoreFixture.hints10, quantity: 1).transaction)
         #expect(failed.state == .failed)
@@ -141,8 +141,8 @@ import WordPacks
         #expect(error?.message.contains("only a delivered purchase can be refunded") == true)
     }
 
-    @Test func refundingADeferredPurchaseIsRefused() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func refundingADeferredPurchaseIsRefused(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         try service.setControls(StoreControls(askToBuy: true))
         let deferred = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         #expect(deferred.state == .deferred)
@@ -151,8 +151,8 @@ import WordPacks
         #expect(try service.approve(deferred.id).state == .finished)
     }
 
-    @Test func refundingAnUnknownTransaction() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func refundingAnUnknownTransaction(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         let error = storeError { () throws(StoreError) in try service.refund(TransactionID(rawValue: "0123456789abcdef")!) }
         #expect(error?.kind == .unknownTransaction)
     }

@@ -6,6 +6,7 @@ import SQLite
 import Store
 import Synchronization
 import WordPacks
+import PostgreSQL
 
 
 /// Catalogs, packs and accounts made inside the tests, from literal XML, so that fixtures do not
@@ -158,34 +159,74 @@ final class SteppingClock: Sendable {
     }
 }
 
-/// One account on a packs folder, in a temporary directory.
+/// The engines an account's ledger can live in; ledger suites run against each.
+enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgresql
+
+    var description: String { rawValue }
+}
+
+/// One account on a packs folder, in a temporary directory; its ledger in a SQLite file there, or
+/// in the shared test PostgreSQL server under an account id of its own.
 final class StoreAccount {
     let directory: TemporaryDirectory
     let packs: String
     let catalog: Catalog
     let stepping = SteppingClock()
+    let engine: Engine
+    /// The account's id in PostgreSQL (every test its own, so tests share the server safely).
+    let accountID = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    let connectionString: String?
 
     var accountFolder: String { directory.path + "/home/account" }
     var databasePath: String { accountFolder + "/" + EmbeddedPackService.databaseName }
     var keyPath: String { accountFolder + "/" + EmbeddedPackService.keyName }
 
-    init(shipped: Bool = false) throws {
+    init(shipped: Bool = false, engine: Engine = .sqlite) throws {
         directory = try TemporaryDirectory()
         packs = shipped ? StoreFixture.shippedPacks : try StoreFixture.makePacksFolder(in: directory)
         catalog = try Catalog.load(folder: packs)
+        self.engine = engine
+        connectionString = engine == .postgresql ? try TestPostgreSQL.shared() : nil
     }
 
     /// A new service (a new process, as far as the account is concerned) on this account.
     func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
-        try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: accountFolder, clock: stepping.clock, crash: crash)
+        try opener(crash: crash)()
     }
 
-    /// A direct connection to the account's database, as a crash or an operator would see it.
+    /// Opens a new service on this account each time it is called, from any thread.
+    func opener(clock: Clock? = nil, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) -> @Sendable () throws -> EmbeddedPackService {
+        let (catalog, packs, folder, clock, keyPath, account, connectionString) = (
+            catalog, packs, accountFolder, clock ?? stepping.clock, keyPath, accountID, connectionString)
+        return {
+            guard let connectionString else {
+                return try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: folder, clock: clock, crash: crash)
+            }
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return try EmbeddedPackService(
+                catalog: catalog, packsFolder: packs, ledgers: try PostgreSQLLedgers(connectionString: connectionString, connections: 2),
+                account: account, clock: clock, signingKey: try ServiceKey.loadOrCreate(at: keyPath), environment: .sandbox, crash: crash)
+        }
+    }
+
+    /// A direct connection to the account's SQLite database, as a crash or an operator would see it.
     func database() throws -> Database { try Database(path: databasePath) }
+
+    /// A direct connection to the PostgreSQL database, as an operator would see it.
+    func postgres() throws -> PostgreSQL.Connection {
+        try PostgreSQL.Connection(connectionString: connectionString ?? "")
+    }
 
     /// The ledger's rows: (amount, balance after), oldest first.
     func ledgerRows() throws -> [(amount: Int64, balanceAfter: Int64, key: String)] {
-        try database().query("SELECT amount, balance_after, entry_key FROM hint_ledger ORDER BY seq").map {
+        if engine == .postgresql {
+            return try postgres().execute(
+                "SELECT amount, balance_after, entry_key FROM hint_ledger WHERE account_id = $1 ORDER BY seq", [accountID]
+            ).rows.map { (Int64($0[0] ?? "") ?? -999, Int64($0[1] ?? "") ?? -999, $0[2] ?? "") }
+        }
+        return try database().query("SELECT amount, balance_after, entry_key FROM hint_ledger ORDER BY seq").map {
             (try $0.int64(0), try $0.int64(1), try $0.string(2))
         }
     }

@@ -5,8 +5,8 @@ import WordPacks
 
 /// StoreKit Testing's switches, kept with the account.
 @Suite struct TestControlsTests {
-    @Test func switchesAreOffByDefaultAndKeptWithTheAccount() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func switchesAreOffByDefaultAndKeptWithTheAccount(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         #expect(try service.controls() == StoreControls())
         try service.setControls(StoreControls(failPurchases: true, askToBuy: false, interruptPurchases: true))
@@ -15,8 +15,8 @@ import WordPacks
         #expect(try account.service().controls() == StoreControls())
     }
 
-    @Test func failPurchasesDeliversNothing() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func failPurchasesDeliversNothing(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         try service.setControls(StoreControls(failPurchases: true))
         guard case .failed(let hints) = try service.buy(StoreFixture.hints10, quantity: 1),
@@ -36,8 +36,8 @@ import WordPacks
         #expect(try service.buy(StoreFixture.animals, quantity: 1).purchasedTransaction != nil)
     }
 
-    @Test func askToBuyDeliversOnlyWhenApproved() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func askToBuyDeliversOnlyWhenApproved(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         try service.setControls(StoreControls(askToBuy: true))
         guard case .deferred(let waiting) = try service.buy(StoreFixture.hints10, quantity: 2) else {
@@ -62,8 +62,8 @@ import WordPacks
         #expect(try service.hintBalance() == 20)
     }
 
-    @Test func askToBuyDeclinedDeliversNothing() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func askToBuyDeclinedDeliversNothing(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         try service.setControls(StoreControls(askToBuy: true))
         let waiting = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
@@ -76,8 +76,8 @@ import WordPacks
         #expect(storeError { () throws(StoreError) in try service.packArchive(StoreFixture.animals) }?.kind == .notEntitled)
     }
 
-    @Test func aDeferredPackCannotBeBoughtTwiceWhileWaiting() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func aDeferredPackCannotBeBoughtTwiceWhileWaiting(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         try service.setControls(StoreControls(askToBuy: true))
         let waiting = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         try service.reset()
@@ -88,8 +88,8 @@ import WordPacks
         #expect(try service.transactions().count == 1)
     }
 
-    @Test func interruptedPurchaseDeliversWhenResolved() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func interruptedPurchaseDeliversWhenResolved(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         try service.setControls(StoreControls(interruptPurchases: true))
         guard case .interrupted(let waiting) = try service.buy(StoreFixture.fruit, quantity: 1) else {
             Issue.record("not interrupted")
@@ -104,16 +104,16 @@ import WordPacks
         #expect(try service.entitlements().count == 1)
     }
 
-    @Test func unknownTransactionIsRefused() throws {
-        let service = try StoreAccount().service()
+    @Test(arguments: Engine.allCases) func unknownTransactionIsRefused(engine: Engine) throws {
+        let service = try StoreAccount(engine: engine).service()
         let id = TransactionID(rawValue: "00000000deadbeef")!
         #expect(storeError { () throws(StoreError) in try service.approve(id) }?.kind == .unknownTransaction)
         #expect(storeError { () throws(StoreError) in try service.decline(id) }?.kind == .unknownTransaction)
         #expect(storeError { () throws(StoreError) in try service.resolve(id) }?.kind == .unknownTransaction)
     }
 
-    @Test func clearEmptiesTheHistory() throws {
-        let account = try StoreAccount()
+    @Test(arguments: Engine.allCases) func clearEmptiesTheHistory(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
         _ = try service.buy(StoreFixture.animals, quantity: 1)

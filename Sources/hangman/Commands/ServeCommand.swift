@@ -8,10 +8,11 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "hangman serve",
         overview: "Run the pack service over HTTP: accounts, purchases, hints, receipts and pack downloads for many players.",
-        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls]"],
+        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls]"],
         options: [
             .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
-            .init(names: ["--data"], value: "DIR", help: "The accounts, their ledgers and the signing key (created 0700)."),
+            .init(names: ["--data"], value: "DIR", help: "The signing key (created 0700), and the accounts and their ledgers in SQLite unless --database."),
+            .init(names: ["--database"], value: "URL", help: "The accounts and ledgers: PostgreSQL (postgresql://... or 'host=/socket/dir dbname=...') or a folder for SQLite files (default: --data)."),
             StoreContext.packsOption,
             .init(names: ["--environment"], value: "NAME", help: "production (default) or sandbox: the receipts it signs and accepts."),
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
@@ -22,6 +23,9 @@ enum ServeCommand: Command {
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
             line per request on standard error (method, path, status, milliseconds; never a token).
             SIGINT or SIGTERM stops it after the requests in flight (exit 0).
+            Several servers can share one PostgreSQL database (--database) and one --data folder
+            (its signing key): a token or receipt from one is good on the others. A database that
+            is away answers 503; the client retries with the same Idempotency-Key.
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
@@ -36,13 +40,19 @@ enum ServeCommand: Command {
         var configuration = PackServerConfiguration(
             dataFolder: data, packsFolder: try StoreContext.packsFolder(arguments, context: context), environment: environment,
             testControls: arguments.has("--test-controls"))
+        if let database = arguments.value("--database") {
+            guard let ledgers = LedgerDatabase(argument: database) else {
+                throw CommandFailure.usage("--database takes postgresql://..., a libpq 'key=value' string (like 'host=/run/postgresql dbname=hangman') or a folder for SQLite ledgers, not '\(database)'; without it the ledgers are SQLite files under --data")
+            }
+            configuration.database = ledgers
+        }
         configuration.clock = context.clock
         configuration.crash = context.crash
         let server: PackServer
         do {
             server = try PackServer(configuration)
         } catch {
-            throw CommandFailure.invalid(error.message)
+            throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
         var http = HTTPServerConfiguration()
         http.host = host

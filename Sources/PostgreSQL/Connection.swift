@@ -1,0 +1,121 @@
+internal import CLibPQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One libpq connection (`PGconn`). libpq is thread-safe, but a connection is used by one thread
+/// at a time: take it from a ``ConnectionPool``.
+///
+/// ```swift
+/// let connection = try Connection(connectionString: "host=/tmp/pg port=5432 dbname=postgres")
+/// let rows = try connection.execute("SELECT balance FROM ledgers WHERE id = $1", ["a1"]).rows
+/// ```
+public final class Connection {
+    private let handle: OpaquePointer
+
+    /// Opens a connection (`PQconnectdb`): a `postgresql://` URI or libpq's `key=value` string.
+    /// A server that cannot be reached is ``PostgreSQLError/State/connectionFailure``.
+    public init(connectionString: String) throws(PostgreSQLError) {
+        guard let handle = PQconnectdb(connectionString) else {
+            throw PostgreSQLError(state: .connectionFailure, message: "libpq could not allocate a connection")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.text(PQerrorMessage(handle))
+            PQfinish(handle)
+            throw PostgreSQLError(state: .connectionFailure, message: "cannot connect to PostgreSQL: \(message)")
+        }
+        self.handle = handle
+        // Notices (a table that already exists, say) are not errors: keep them off standard error.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    private var broken = false
+
+    /// Whether the connection is still usable: libpq says so (`PQstatus`) and no statement on it
+    /// failed because the server went away.
+    public var isHealthy: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
+
+    /// Runs one statement with bound text parameters (`PQexecParams`): `$1`, `$2`, ... in `sql`,
+    /// `nil` for NULL. Values are never spliced into the SQL.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> QueryResult {
+        let result: OpaquePointer? = withTextParameters(parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        guard let result else {
+            broken = true
+            throw PostgreSQLError(state: .connectionFailure, message: Self.text(PQerrorMessage(handle)), sql: sql)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return QueryResult(result)
+        default:
+            let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = Self.text(PQresultErrorMessage(result))
+            let state: PostgreSQLError.State
+            if let code, !code.isEmpty {
+                state = PostgreSQLError.State(rawValue: code)
+            } else {
+                // Only libpq's own failures carry no SQLSTATE: the socket closed under it (the
+                // server stopped), which PQstatus may not show yet.
+                state = .connectionFailure
+            }
+            if PostgreSQLError(state: state, message: message).isConnectionLost { broken = true }
+            throw PostgreSQLError(state: state, message: message, sql: sql)
+        }
+    }
+
+    /// Runs several statements without parameters (`PQexec`), for migrations.
+    public func executeScript(_ sql: String) throws(PostgreSQLError) {
+        guard let result = PQexec(handle, sql) else {
+            throw PostgreSQLError(state: .connectionFailure, message: Self.text(PQerrorMessage(handle)), sql: sql)
+        }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_EMPTY_QUERY else {
+            let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            throw PostgreSQLError(
+                state: code.isEmpty ? .connectionFailure : PostgreSQLError.State(rawValue: code), message: Self.text(PQresultErrorMessage(result)), sql: sql)
+        }
+    }
+
+    private func withTextParameters<T>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { value in value.map { strdup($0) } }
+        defer { for pointer in copies { free(pointer) } }
+        return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        var text = String(cString: pointer)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
+    }
+}
+
+/// The rows of one statement, as text (libpq's text format), copied out of the `PGresult`.
+public struct QueryResult: Sendable {
+    /// Each row's values in column order; `nil` is SQL NULL.
+    public let rows: [[String?]]
+    /// The rows an INSERT, UPDATE or DELETE touched (`PQcmdTuples`).
+    public let affectedRows: Int
+
+    init(_ result: OpaquePointer) {
+        let count = PQntuples(result), columns = PQnfields(result)
+        var rows: [[String?]] = []
+        rows.reserveCapacity(Int(count))
+        for row in 0..<count {
+            rows.append((0..<columns).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            })
+        }
+        self.rows = rows
+        self.affectedRows = Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// The first column of the first row, if any.
+    public var scalar: String? { rows.first?.first ?? nil }
+}

@@ -1,0 +1,87 @@
+import PostgreSQL
+
+/// The ledger's tables in PostgreSQL: the SQLite account schema's migrations, by the same names,
+/// in PostgreSQL's dialect, with an `account_id` in every key because one database holds every
+/// account. The same rules live in SQL: the balance never below zero (CHECK), the hint ledger
+/// append-only (a trigger), one live purchase per pack per account (a partial unique index),
+/// idempotency keys unique per account. Never edit a migration that has shipped; add the next.
+enum PostgreSQLLedgerSchema {
+    static let migrations: Migrations = {
+        var migrations = Migrations(set: "ledger")
+        migrations.register("1-account", sql: """
+            -- One row per account: writes of an account lock it (SELECT ... FOR UPDATE), so they
+            -- take turns across every server, as SQLite's BEGIN IMMEDIATE does for one file.
+            CREATE TABLE ledgers (
+                account_id TEXT PRIMARY KEY CHECK (length(account_id) BETWEEN 1 AND 64),
+                created_date BIGINT NOT NULL
+            );
+            CREATE TABLE transactions (
+                account_id TEXT NOT NULL REFERENCES ledgers(account_id),
+                id TEXT NOT NULL CHECK (length(id) = 16),
+                product_id TEXT NOT NULL,
+                consumable INTEGER NOT NULL CHECK (consumable IN (0, 1)),
+                quantity INTEGER NOT NULL CHECK (quantity BETWEEN 1 AND 10),
+                state TEXT NOT NULL CHECK (state IN ('purchasing', 'purchased', 'failed', 'deferred', 'interrupted', 'delivered', 'finished')),
+                failure_reason TEXT,
+                hints_credited INTEGER NOT NULL DEFAULT 0 CHECK (hints_credited >= 0),
+                purchase_date BIGINT NOT NULL,
+                updated_date BIGINT NOT NULL,
+                revocation_date BIGINT,
+                seq BIGSERIAL NOT NULL,
+                PRIMARY KEY (account_id, id)
+            );
+            -- A pack can be bought once: one live (not failed, not refunded) purchase per non-consumable.
+            CREATE UNIQUE INDEX one_live_purchase_per_pack ON transactions(account_id, product_id)
+                WHERE consumable = 0 AND state <> 'failed' AND revocation_date IS NULL;
+            CREATE INDEX transactions_unfinished ON transactions(account_id, state) WHERE state IN ('purchasing', 'purchased', 'delivered');
+
+            CREATE TABLE entitlements (
+                account_id TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                transaction_id TEXT NOT NULL,
+                granted_date BIGINT NOT NULL,
+                revoked_date BIGINT,
+                PRIMARY KEY (account_id, product_id),
+                FOREIGN KEY (account_id, transaction_id) REFERENCES transactions(account_id, id)
+            );
+
+            -- Append-only: a row is never changed; the balance is the account's last row's
+            -- balance_after, which can never be negative.
+            CREATE TABLE hint_ledger (
+                seq BIGSERIAL PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES ledgers(account_id),
+                entry_key TEXT NOT NULL,
+                amount INTEGER NOT NULL CHECK (amount <> 0),
+                reason TEXT NOT NULL CHECK (reason IN ('purchase', 'spend', 'refund')),
+                transaction_id TEXT,
+                balance_after INTEGER NOT NULL CHECK (balance_after >= 0),
+                created_date BIGINT NOT NULL,
+                UNIQUE (account_id, entry_key),
+                FOREIGN KEY (account_id, transaction_id) REFERENCES transactions(account_id, id)
+            );
+            CREATE INDEX hint_ledger_latest ON hint_ledger(account_id, seq);
+            CREATE FUNCTION hint_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'the hint ledger is append-only';
+            END
+            $$;
+            CREATE TRIGGER hint_ledger_append_only BEFORE UPDATE ON hint_ledger
+                FOR EACH ROW EXECUTE FUNCTION hint_ledger_append_only();
+
+            CREATE TABLE controls (
+                account_id TEXT NOT NULL REFERENCES ledgers(account_id),
+                name TEXT NOT NULL CHECK (name IN ('fail-purchases', 'ask-to-buy', 'interrupt-purchases')),
+                enabled INTEGER NOT NULL CHECK (enabled IN (0, 1)),
+                PRIMARY KEY (account_id, name)
+            );
+            """)
+        migrations.register("2-hints-owed", sql: """
+            ALTER TABLE transactions ADD COLUMN hints_owed INTEGER NOT NULL DEFAULT 0 CHECK (hints_owed >= 0);
+            """)
+        migrations.register("3-purchase-request-keys", sql: """
+            ALTER TABLE transactions ADD COLUMN request_key TEXT CHECK (request_key IS NULL OR length(request_key) BETWEEN 1 AND 200);
+            CREATE UNIQUE INDEX transactions_by_request_key ON transactions(account_id, request_key) WHERE request_key IS NOT NULL;
+            """)
+        return migrations
+    }()
+}

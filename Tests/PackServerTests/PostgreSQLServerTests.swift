@@ -1,0 +1,200 @@
+import Foundation
+import HTTPServer
+import PackServer
+import PackServiceClient
+import PackServiceWire
+import PostgreSQL
+import Signing
+import Testing
+import TestSupport
+
+private let hints10 = ProductID(rawValue: "com.hangmanpacks.hints.10")!
+private let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
+
+/// A database of its own on a PostgreSQL server, so that a test's invariants see only its accounts.
+struct FreshDatabase {
+    let connectionString: String
+
+    init(on server: String) throws {
+        let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")  // a fixed shape: no value from outside
+        connectionString = server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)")
+    }
+
+    func connection() throws -> PostgreSQL.Connection { try PostgreSQL.Connection(connectionString: connectionString) }
+
+    /// The first column of the first row, as an integer.
+    func integer(_ sql: String) throws -> Int { Int(try connection().execute(sql).scalar ?? "") ?? -1 }
+}
+
+/// `hangman serve --database` as processes of their own, on a shared PostgreSQL database.
+@Suite struct PostgreSQLServerTests {
+    /// Starts the built binary's server with its ledgers in `database` and returns it with its URL.
+    private func serve(_ data: String, database: String, port: Int = 0) async throws -> (ExternalProcess, String) {
+        let process = try ExternalProcess(HangmanBinary.path, [
+            "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--database", database, "--environment", "sandbox",
+            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+        ])
+        for _ in 0..<400 {
+            let line = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/fd/1", encoding: .utf8)) ?? ""
+            if let range = line.range(of: "listening on ") {
+                return (process, String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        let failed = process.wait(killAfter: 0)
+        throw StoreError(.unavailable, "the server did not start: \(failed.stderr)")
+    }
+
+    /// The same account through another server.
+    private func client(_ credentials: ServiceCredentials, at url: String, attempts: Int = 4) -> HTTPPackService {
+        var moved = credentials
+        moved.service = url
+        return HTTPPackService(credentials: moved, attempts: attempts)
+    }
+
+    @Test func twoServersOnOneDatabaseKeepEveryInvariant() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let (first, urlA) = try await serve(data, database: database.connectionString)
+        defer { _ = first.wait(killAfter: 0) }
+        let (second, urlB) = try await serve(data, database: database.connectionString)
+        defer { _ = second.wait(killAfter: 0) }
+        #expect(urlA != urlB)
+
+        // Accounts made on either server; each played through both at once.
+        var accounts: [ServiceCredentials] = []
+        for index in 0..<4 { accounts.append(try await HTTPPackService.createAccount(at: index % 2 == 0 ? urlA : urlB)) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for account in accounts {
+                for url in [urlA, urlB] {
+                    let client = client(account, at: url)
+                    group.addTask {
+                        _ = try await client.buy(hints10, quantity: 1)
+                        // The same 15 keys from both servers: each spends once.
+                        for key in 0..<15 { _ = try? await client.spendHint(idempotencyKey: "hint-\(key)") }
+                        // Both servers sell the same pack at the same moment: one charge.
+                        _ = try? await client.buy(ios, quantity: 1)
+                        _ = try await client.restore()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        for account in accounts {
+            let throughB = client(account, at: urlB)
+            #expect(try await throughB.hintBalance() == 20 - 15)
+            #expect(try await throughB.entitlements().filter { $0.productID == ios && $0.isActive }.count == 1)
+            // A receipt signed by one server verifies on the other: they share the key in --data.
+            let receipt = try await client(account, at: urlA).receipt()
+            #expect(await throughB.verifyReceipt(receipt.bytes).status == .valid)
+        }
+        // The invariants, in SQL.
+        #expect(try database.integer("SELECT count(DISTINCT account_id) FROM hint_ledger") == 4)
+        #expect(try database.integer("""
+            SELECT count(*) FROM (SELECT account_id, sum(amount) AS total, (array_agg(balance_after ORDER BY seq DESC))[1] AS last
+            FROM hint_ledger GROUP BY account_id) AS balances WHERE total <> last
+            """) == 0)
+        #expect(try database.integer("SELECT count(*) FROM hint_ledger WHERE balance_after < 0") == 0)
+        #expect(try database.integer("""
+            SELECT count(*) FROM transactions AS t WHERE consumable = 1 AND state IN ('delivered', 'finished')
+            AND (SELECT count(*) FROM hint_ledger AS h WHERE h.account_id = t.account_id AND h.transaction_id = t.id AND h.reason = 'purchase') <> 1
+            """) == 0)
+        #expect(try database.integer("SELECT count(*) FROM transactions WHERE consumable = 1 AND state IN ('delivered', 'finished')") == 8)
+        #expect(try database.integer("SELECT count(*) FROM transactions WHERE consumable = 0 AND state IN ('delivered', 'finished')") == 4)
+        #expect(try database.integer("SELECT count(*) FROM entitlements WHERE revoked_date IS NULL") == 4)
+        #expect(try database.integer("SELECT count(*) FROM transactions WHERE state IN ('purchasing', 'purchased')") == 0)
+    }
+
+    @Test func aDatabaseThatGoesAwayAnswers503AndTheRetryCompletesOnceItIsBack() async throws {
+        let server = try TestPostgreSQL()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory()
+        let (serving, url) = try await serve(directory.file("data"), database: server.connectionString)
+        defer { _ = serving.wait(killAfter: 0) }
+        let account = try await HTTPPackService.createAccount(at: url)
+        #expect(try await client(account, at: url).buy(hints10, quantity: 1).purchasedTransaction != nil)
+
+        // Mid-request: the purchase waits for the account's row, which another session holds,
+        // when the database stops.
+        let blocker = try PostgreSQL.Connection(connectionString: server.connectionString)
+        try blocker.execute("BEGIN")
+        #expect(try blocker.execute("SELECT 1 FROM ledgers WHERE account_id = $1 FOR UPDATE", [account.accountID]).rows.count == 1)
+        let request = [
+            "-X", "POST", "-H", "Authorization: Bearer \(account.token)", "-H", "Idempotency-Key: retry-me", "-H", "Content-Type: application/json",
+            "--data", #"{"productID":"com.hangmanpacks.hints.10","quantity":1}"#, url + "/v1/purchases",
+        ]
+        let inFlight = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "20", "-w", "\n%{http_code}"] + request)
+        var waiting = 0
+        for _ in 0..<100 where waiting == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            waiting = Int(try blocker.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").scalar ?? "") ?? 0
+        }
+        #expect(waiting == 1, "the purchase never waited for the lock")
+        server.kill()
+        let cut = await inFlight.finished()
+        let lines = cut.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let refused = (status: Int(lines.last ?? "") ?? 0, body: lines.dropLast().joined(separator: "\n"))
+        #expect(refused.status == 503, "\(refused)")
+        #expect(refused.body.contains("unavailable"))
+
+        // The client keeps the key across its retries; the database comes back meanwhile.
+        let patient = client(account, at: url, attempts: 9)
+        let purchase = Task { try await patient.buy(hints10, quantity: 1) }
+        try await Task.sleep(for: .milliseconds(700))
+        try server.start()
+        #expect(try await purchase.value.purchasedTransaction != nil)
+
+        // The refused request, sent again with its key, is done once; a third time finds it.
+        let retried = try curl(request)
+        #expect(retried.status == 200, "\(retried)")
+        #expect(try curl(request).body == retried.body)
+        #expect(try await patient.hintBalance() == 30)
+        #expect(try await patient.transactions().count == 3)
+    }
+
+    private func curl(_ arguments: [String]) throws -> (status: Int, body: String) {
+        let result = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "20", "-w", "\n%{http_code}"] + arguments)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+    }
+}
+
+extension PurchaseOutcome {
+    fileprivate var purchasedTransaction: StoreTransaction? {
+        if case .purchased(let transaction) = self { transaction } else { nil }
+    }
+}
+
+@Suite struct LedgerFolderTests {
+    @Test func sqliteLedgersCanLiveInAFolderOtherThanTheData() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        configuration.database = try #require(LedgerDatabase(argument: directory.file("ledgers")))
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let credentials = try await HTTPPackService.createAccount(at: http.url)
+        #expect(try await HTTPPackService(credentials: credentials).buy(hints10, quantity: 1).purchasedTransaction != nil)
+        #expect(FileManager.default.fileExists(atPath: directory.file("ledgers/accounts.sqlite")))
+        #expect(FileManager.default.fileExists(atPath: directory.file("ledgers/accounts/\(credentials.accountID)/account.sqlite")))
+        #expect(FileManager.default.fileExists(atPath: directory.file("data/service-signing.key")))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("data/accounts.sqlite")))
+    }
+
+    @Test(arguments: [
+        ("postgresql://db.example/hangman", true), ("postgres://u@h/d", true), ("host=/run/postgresql dbname=hangman", true),
+        ("/var/lib/hangman/ledgers", false), ("mysql://db/hangman", nil), ("", nil),
+    ] as [(String, Bool?)])
+    func theDatabaseArgumentIsReadOneWay(_ text: String, _ postgres: Bool?) {
+        switch LedgerDatabase(argument: text) {
+        case .postgreSQL(let connection)?: #expect(postgres == true && connection == text)
+        case .sqlite(let folder)?: #expect(postgres == false && folder == text)
+        case nil: #expect(postgres == nil)
+        }
+    }
+}
