@@ -5,7 +5,8 @@ import Signing
 import WordPacks
 
 /// The pack service in-process: the catalog from a packs folder, the account in SQLite under the
-/// state directory, receipts signed with a key kept beside the account.
+/// state directory, receipts signed with a key kept beside the account (read the first time a
+/// receipt is signed or checked).
 ///
 /// ```swift
 /// let service = try EmbeddedPackService(catalog: Catalog.load(folder: "Packs"), packsFolder: "Packs", accountFolder: home + "/account")
@@ -17,7 +18,11 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// The folder the catalog's archives are in.
     public let packsFolder: String
     let ledger: AccountLedger
-    let signer: ReceiptSigner
+    /// The service's key file, when the service signs with the account's own key.
+    let keyPath: String
+    let environment: ReceiptEnvironment
+    /// The receipt signer: given a key, made at once; otherwise made when the key is first needed.
+    private var receiptSigner: ReceiptSigner?
     let clock: Clock
     let crash: @Sendable (CrashPoint) -> Void
     var random = SystemRandomNumberGenerator()
@@ -48,9 +53,15 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         self.catalog = catalog
         self.packsFolder = packsFolder
         self.ledger = try AccountLedger(path: accountFolder + "/" + Self.databaseName)
-        let key: SigningKey
-        if let signingKey { key = signingKey } else { key = try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName) }
-        self.signer = ReceiptSigner(key: key, catalog: catalog, environment: environment)
+        self.keyPath = accountFolder + "/" + Self.keyName
+        self.environment = environment
+        if let signingKey {
+            self.receiptSigner = ReceiptSigner(key: signingKey, catalog: catalog, environment: environment)
+        } else {
+            // A command that signs nothing (a game, an install) reads no key, but the key file is
+            // still made on the first run and refused at once when it is a link or not a file.
+            try ServiceKey.checkOrCreate(at: keyPath)
+        }
         self.clock = clock
         self.crash = crash
     }
@@ -243,12 +254,24 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
                 ReceiptPayload.Transaction(
                     id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
                     state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate)
-            }, environment: signer.environment)
-        return signer.sign(payload)
+            }, environment: environment)
+        return try signer().sign(payload)
     }
 
     public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification {
-        signer.verify(bytes)
+        do {
+            return try signer().verify(bytes)
+        } catch {
+            return ReceiptVerification(status: .notAuthenticated, message: "cannot check the signature: \(error.message)")
+        }
+    }
+
+    /// The receipt signer, its key read on first use: most commands sign and check nothing.
+    private func signer() throws(StoreError) -> ReceiptSigner {
+        if let receiptSigner { return receiptSigner }
+        let signer = ReceiptSigner(key: try ServiceKey.loadOrCreate(at: keyPath), catalog: catalog, environment: environment)
+        receiptSigner = signer
+        return signer
     }
 
     // MARK: - Test controls

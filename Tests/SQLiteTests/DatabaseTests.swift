@@ -255,6 +255,44 @@ import SQLite
         try db.checkpoint(.passive)
     }
 
+    /// Closing keeps the log for the next process (no copy, no sync, no deleted files), and the
+    /// commit that takes the log past 64 pages copies it into the database and empties it.
+    @Test func theLogOutlivesTheConnectionAndIsEmptiedAtSixtyFourPages() throws {
+        let directory = try TemporaryDirectory()
+        let wal = directory.file("a.sqlite-wal")
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            try db.execute("CREATE TABLE t(x)")
+            for value in 0..<5 { try db.execute("INSERT INTO t VALUES (?)", .integer(Int64(value))) }
+        }
+        #expect(try fileSize(wal) > 0, "closing left the log in place")
+        let db = try Database(path: directory.file("a.sqlite"))
+        #expect(try db.int64("SELECT count(*) FROM t") == 5)
+        try db.transaction { db in
+            for _ in 0..<70 { try db.execute("INSERT INTO t VALUES (randomblob(3000))") }
+        }
+        #expect(try fileSize(wal) == 0, "the commit past 64 pages copied and emptied the log")
+        #expect(try db.int64("SELECT count(*) FROM t") == 75)
+        #expect(try db.integrityCheck() == [])
+    }
+
+    /// The connection's own statement cache neither keeps it open nor grows without end.
+    @Test func cachedStatementsLetTheConnectionClose() throws {
+        let directory = try TemporaryDirectory()
+        weak var closed: Database?
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            closed = db
+            try db.execute("CREATE TABLE t(x)")
+            for value in 0..<200 {
+                try db.execute("INSERT INTO t VALUES (\(value))")
+                #expect(try db.int64("SELECT count(*) FROM t WHERE x <= \(value)") == Int64(value + 1))
+            }
+            #expect(try db.int64("SELECT sum(x) FROM t") == 19_900)
+        }
+        #expect(closed == nil)
+    }
+
     private func fileSize(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.intValue ?? -1
