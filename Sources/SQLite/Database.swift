@@ -163,6 +163,13 @@ public final class Database {
 
     // MARK: - Statements
 
+    /// The statement for `sql`, compiled once per connection and kept (`sqlite3_prepare_v3` with
+    /// `SQLITE_PREPARE_PERSISTENT`): for a statement run with ``Statement/execute(binding:)`` or
+    /// ``Statement/int64(binding:)``, which run it to completion and reset it.
+    public func prepareCached(_ sql: String) throws(SQLiteError) -> Statement {
+        try cachedStatement(sql)
+    }
+
     /// Compiles one SQL statement for repeated use (`sqlite3_prepare_v3` with `SQLITE_PREPARE_PERSISTENT`).
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
         try prepareOne(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
