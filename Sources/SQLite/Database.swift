@@ -28,7 +28,7 @@ public final class Database {
     ///
     /// Per connection: `busy_timeout`, extended result codes, `journal_mode=WAL` (checked: a file
     /// system that refuses WAL is an error), `synchronous=FULL`, `foreign_keys=ON`; closing leaves
-    /// the log for the next process, and a commit that takes it past 64 pages empties it.
+    /// the log for the next process, or empties it when this connection left it at 64 pages or more.
     public convenience init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(SQLiteError) {
         try self.init(location: path, inMemory: false, busyTimeout: busyTimeout)
     }
@@ -70,8 +70,8 @@ public final class Database {
             // copying the log into the database, syncing both and deleting two files (then creating
             // them again and syncing the folder at the next open): a command's work is its commits,
             // and commits still sync the log. The first process to open the database reads the
-            // whole log to rebuild its index, so the log is copied back and emptied once it holds
-            // 64 pages (a dozen games), by the commit that takes it there (`walHook`).
+            // whole log to rebuild its index, so a connection whose commits left the log at 64 pages
+            // or more (a dozen games) empties it when it closes (`walHook` keeps the count).
             try check(hangman_sqlite_no_checkpoint_on_close(opened), sql: "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE")
             sqlite3_wal_hook(opened, walHook, Unmanaged.passUnretained(self).toOpaque())
         }
@@ -81,6 +81,7 @@ public final class Database {
     }
 
     deinit {
+        emptyLogIfLong()
         // Cached statements first: they do not keep the connection open.
         statementCache.removeAll()
         sqlite3_close_v2(handle)
@@ -122,20 +123,33 @@ public final class Database {
         }
     }
 
-    /// Pages in the log after which a commit copies it into the database and empties it.
-    static let logPagesBeforeCheckpoint: Int32 = 64
+    /// Pages in the log at which closing the connection copies it into the database and empties it.
+    static let logPagesEmptiedAtClose: Int32 = 64
+    /// Pages in the log at which a commit copies it into the database, as SQLite's own automatic
+    /// checkpoint does (which this connection's log hook replaces).
+    static let logPagesCopiedAtCommit: Int32 = 1000
 
-    /// After a commit that left the log at `logPagesBeforeCheckpoint` pages or more: copies it into
-    /// the database and truncates it (`sqlite3_wal_checkpoint_v2`, `SQLITE_CHECKPOINT_TRUNCATE`),
-    /// without waiting for readers of other processes (the busy timeout is 0 meanwhile). SQLite's
-    /// own automatic checkpoint only copies, and since every process rebuilds the log's index when
-    /// it is the first to open the database, a log that is never emptied only grows.
-    fileprivate func checkpointAfterCommit(database name: UnsafePointer<CChar>?, logPages: Int32) {
-        guard logPages >= Self.logPagesBeforeCheckpoint else { return }
+    /// Pages in the log after this connection's last commit.
+    private var logPages: Int32 = 0
+
+    /// After each commit (`sqlite3_wal_hook`): keeps the log's size, and copies the log into the
+    /// database past 1,000 pages (`SQLITE_CHECKPOINT_PASSIVE`, what SQLite does by default).
+    fileprivate func committed(database name: UnsafePointer<CChar>?, logPages pages: Int32) {
+        logPages = pages
+        if pages >= Self.logPagesCopiedAtCommit {
+            _ = sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }
+    }
+
+    /// At close, when this connection's commits left the log at 64 pages or more: copies it into
+    /// the database and truncates it (`SQLITE_CHECKPOINT_TRUNCATE`), without waiting for readers
+    /// of other processes (the busy timeout is 0 meanwhile; one makes it stop short, and a later
+    /// close tries again). SQLite's copy alone never empties the log here, since every process
+    /// rebuilds the log's index when it is the first to open the database: it would only grow.
+    private func emptyLogIfLong() {
+        guard logPages >= Self.logPagesEmptiedAtClose else { return }
         sqlite3_busy_timeout(handle, 0)
-        defer { sqlite3_busy_timeout(handle, Database.milliseconds(busyTimeout)) }
-        // A reader of another process makes it stop short: the next commit tries again.
-        _ = sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 
     /// Copies the whole log into the database and empties it (`sqlite3_wal_checkpoint_v2`,
@@ -379,7 +393,7 @@ public final class Database {
 /// longer than the connection).
 private let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = { context, _, name, pages in
     if let context {
-        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().checkpointAfterCommit(database: name, logPages: pages)
+        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().committed(database: name, logPages: pages)
     }
     return SQLITE_OK
 }
