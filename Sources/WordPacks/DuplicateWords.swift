@@ -62,16 +62,22 @@ enum DuplicateWords {
         let partitions = 1 << partitionBits
         func partition(_ hash: UInt64) -> Int { partitionBits == 0 ? 0 : Int(hash >> UInt64(64 - partitionBits)) }
         var starts = [Int](repeating: 0, count: partitions + 1)
-        words.forEachWord { _, word in starts[partition(foldedHash(word, folding: folding, hasher: hasher)) + 1] += 1 }
-        for index in 0..<partitions { starts[index + 1] += starts[index] }
+        starts.withUnsafeMutableBufferPointer { starts in
+            words.forEachWord { _, word in starts[partition(foldedHash(word, folding: folding, hasher: hasher)) + 1] += 1 }
+            for index in 0..<partitions { starts[index + 1] += starts[index] }
+        }
         // An entry: the hash's low 32 bits, then the word's position.
         var entries = [UInt64](repeating: 0, count: words.count)
         var next = starts
-        words.forEachWord { index, word in
-            let hash = foldedHash(word, folding: folding, hasher: hasher)
-            let target = partition(hash)
-            entries[next[target]] = hash << 32 | UInt64(index)
-            next[target] += 1
+        entries.withUnsafeMutableBufferPointer { entries in
+            next.withUnsafeMutableBufferPointer { next in
+                words.forEachWord { index, word in
+                    let hash = foldedHash(word, folding: folding, hasher: hasher)
+                    let target = partition(hash)
+                    entries[next[target]] = hash << 32 | UInt64(index)
+                    next[target] += 1
+                }
+            }
         }
         var duplicates: [Duplicate] = []
         let largest = (0..<partitions).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
@@ -184,12 +190,30 @@ private struct WordSequence {
     }
 
     /// Calls `body` with each word's position and UTF-8, in order.
+    @inline(__always)
     func forEachWord(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         var index = 0
         for list in lists {
-            list.forEachWordBytes { word in
-                body(index, word)
-                index += 1
+            switch list.contents {
+            case .packed(let packed):
+                // The common case, as a plain loop over the buffer and its ends.
+                packed.bytes.withUnsafeBufferPointer { bytes in
+                    packed.ends.withUnsafeBufferPointer { ends in
+                        guard let base = bytes.baseAddress else { return }
+                        var start = 0
+                        for end in ends {
+                            let stop = Int(end)
+                            body(index, UnsafeBufferPointer(start: base + start, count: stop - start))
+                            start = stop
+                            index += 1
+                        }
+                    }
+                }
+            case .values:
+                list.forEachWordBytes { word in
+                    body(index, word)
+                    index += 1
+                }
             }
         }
     }
@@ -232,22 +256,26 @@ private protocol WordHash {
 }
 
 extension WordHash {
-    /// Feeds `bytes` to `mix` eight at a time (the last group zero-padded), A-Z lowercased on the way.
+    /// Feeds `bytes` to `mix` eight at a time, A-Z lowercased on the way. When the length is not a
+    /// multiple of eight, the last group is the last eight bytes (overlapping the one before), or
+    /// for fewer than eight bytes, the bytes zero-padded: a function of the bytes alone either way.
     @inline(__always)
     func forEachLowercasedGroup(_ bytes: UnsafeBufferPointer<UInt8>, _ mix: (UInt64) -> Void) {
         guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let group = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+        let count = bytes.count
+        if count < 8 {
+            var group: UInt64 = 0
+            for index in 0..<count { group |= UInt64(bytes[index]) << (8 * UInt64(index)) }
             mix(Self.lowercased(group))
+            return
+        }
+        var offset = 0
+        while offset + 8 <= count {
+            mix(Self.lowercased(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)))
             offset += 8
         }
-        if offset < bytes.count {
-            var group: UInt64 = 0
-            for index in offset..<bytes.count {
-                group |= UInt64(DuplicateWords.lowercased(bytes[index])) << (8 * UInt64(index - offset))
-            }
-            mix(group)
+        if offset < count {
+            mix(Self.lowercased(UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)))
         }
     }
 
