@@ -129,13 +129,16 @@ public final class Database {
     /// checkpoint does (which this connection's log hook replaces).
     static let logPagesCopiedAtCommit: Int32 = 1000
 
-    /// Pages in the log after this connection's last commit.
+    /// The most pages this connection's commits have left in the log. The largest, not the last:
+    /// once a checkpoint has copied the whole log, the next commit starts it over from its first
+    /// frame, and a small commit after a large one (an install, then its delivery) would otherwise
+    /// leave a log file of many megabytes for every later process.
     private var logPages: Int32 = 0
 
     /// After each commit (`sqlite3_wal_hook`): keeps the log's size, and copies the log into the
     /// database past 1,000 pages (`SQLITE_CHECKPOINT_PASSIVE`, what SQLite does by default).
     fileprivate func committed(database name: UnsafePointer<CChar>?, logPages pages: Int32) {
-        logPages = pages
+        logPages = max(logPages, pages)
         if pages >= Self.logPagesCopiedAtCommit {
             _ = sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
         }
@@ -150,17 +153,6 @@ public final class Database {
         guard logPages >= Self.logPagesEmptiedAtClose else { return }
         sqlite3_busy_timeout(handle, 0)
         _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
-    }
-
-    /// Copies the whole log into the database and empties it (`sqlite3_wal_checkpoint_v2`,
-    /// `SQLITE_CHECKPOINT_TRUNCATE`), waiting for other connections as the busy timeout allows.
-    public func checkpoint() throws(SQLiteError) {
-        var logFrames: Int32 = 0
-        var copiedFrames: Int32 = 0
-        try check(sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &copiedFrames), sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        guard logFrames <= 0 || copiedFrames == logFrames else {
-            throw SQLiteError(code: .busy, message: "the log was copied only in part (\(copiedFrames) of \(logFrames) frames)", sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
     }
 
     private func check(_ resultCode: Int32, sql: String) throws(SQLiteError) {

@@ -280,6 +280,25 @@ import SQLite
         #expect(try db.integrityCheck() == [])
     }
 
+    /// A commit past 1,000 pages has the log copied, so the next commit starts it over: closing
+    /// still empties it, though the last commit left only a few pages in it.
+    @Test func aLongLogIsEmptiedAtCloseAfterASmallerCommit() throws {
+        let directory = try TemporaryDirectory()
+        let wal = directory.file("a.sqlite-wal")
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            try db.execute("CREATE TABLE t(x)")
+            try db.transaction { db in
+                for _ in 0..<1100 { try db.execute("INSERT INTO t VALUES (randomblob(3000))") }
+            }
+            try db.execute("INSERT INTO t VALUES (1)")
+            #expect(try fileSize(wal) > 1000 * 4096)
+        }
+        #expect(try fileSize(wal) == 0, "closing copied and emptied the log")
+        let db = try Database(path: directory.file("a.sqlite"))
+        #expect(try db.int64("SELECT count(*) FROM t") == 1101)
+    }
+
     /// The connection's own statement cache neither keeps it open nor grows without end.
     @Test func cachedStatementsLetTheConnectionClose() throws {
         let directory = try TemporaryDirectory()
