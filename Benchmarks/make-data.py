@@ -2,7 +2,9 @@
 """Generates the benchmark packs deterministically: N unique words, as XML and as binary plists.
 
 Usage: Benchmarks/make-data.py OUT_DIR [N]   (N defaults to 1,000,000)
-Writes OUT_DIR/xml/{Info.plist,words.plist} and OUT_DIR/binary/{Info.plist,words.plist}.
+Writes OUT_DIR/xml/{Info.plist,words.plist,...}, OUT_DIR/binary/{...} and OUT_DIR/words.txt (one
+word a line, for sqlite3 .import). A list holds at most 1,000,000 words (words.plist, then
+words-2.plist, ...), so that every list stays under the 64 MiB a pack entry may inflate to.
 Words are built from a fixed syllable table, so no word list needs to be installed.
 """
 import os
@@ -11,6 +13,7 @@ import sys
 
 out = sys.argv[1]
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
+PER_LIST = 1_000_000
 
 onsets = ["b", "c", "d", "f", "g", "h", "j", "k", "l", "m", "n", "p", "qu", "r", "s", "t", "v", "w", "z", "br", "ch", "st", "tr", "sh"]
 vowels = ["a", "e", "i", "o", "u", "ai", "ea", "oo"]
@@ -40,6 +43,7 @@ while len(words) < count:
     if w not in seen:
         seen.add(w)
         words.append(w)
+seen = None
 
 manifest = {
     "FormatVersion": 1,
@@ -55,6 +59,11 @@ for fmt, name in [(plistlib.FMT_XML, "xml"), (plistlib.FMT_BINARY, "binary")]:
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "Info.plist"), "wb") as f:
         plistlib.dump(manifest, f, fmt=plistlib.FMT_XML, sort_keys=True)
-    with open(os.path.join(folder, "words.plist"), "wb") as f:
-        plistlib.dump({"name": "Benchmark", "words": words}, f, fmt=fmt, sort_keys=True)
+    for start in range(0, len(words), PER_LIST):
+        number = start // PER_LIST + 1
+        file = "words.plist" if number == 1 else f"words-{number}.plist"
+        with open(os.path.join(folder, file), "wb") as f:
+            plistlib.dump({"name": f"Benchmark {number}", "words": words[start:start + PER_LIST]}, f, fmt=fmt, sort_keys=True)
+with open(os.path.join(out, "words.txt"), "w") as f:
+    f.write("\n".join(words) + "\n")
 print(f"{count} words in {out}/xml and {out}/binary")

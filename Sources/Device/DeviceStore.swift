@@ -154,6 +154,37 @@ public final class DeviceStore {
 
     // MARK: - Deliveries
 
+    /// Whether a start has nothing to do, in one query: every base pack in `basePacks` is installed,
+    /// the delivery baseline is taken, and every purchase in `transactions` was delivered or taken
+    /// stock of. `false` sends the start through its full checks.
+    public func isUpToDate(basePacks: [ProductID], transactions: [String]) throws(DeviceError) -> Bool {
+        do {
+            let statement = try db.prepareCached("""
+                SELECT (SELECT count(*) FROM packs WHERE product_id IN (SELECT value FROM json_each(?1))) = json_array_length(?1)
+                    AND EXISTS (SELECT 1 FROM device_facts WHERE name = 'delivery-baseline')
+                    AND (SELECT count(*) FROM deliveries WHERE transaction_id IN (SELECT value FROM json_each(?2))) = json_array_length(?2)
+                """)
+            return try statement.int64 { values in
+                values.bind(Self.jsonArray(basePacks.map(\.rawValue)), at: 1)
+                values.bind(Self.jsonArray(transactions), at: 2)
+            } == 1
+        } catch {
+            throw DeviceError(.storage, "the device database failed: \(error)")
+        }
+    }
+
+    /// `strings` as a JSON array.
+    private static func jsonArray(_ strings: [String]) -> String {
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        for (index, string) in strings.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            var text = string
+            text.withUTF8 { WordChunk.appendJSONString($0, to: &bytes) }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Whether this device has taken stock of what the account owned when it was created.
     public func hasDeliveryBaseline() throws(DeviceError) -> Bool {
         try run(.deferred) { db in

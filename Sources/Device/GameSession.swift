@@ -55,18 +55,23 @@ public final class GameSession {
         device: DeviceStore, service: any PackService, seat: GameSeat, packs: [InstalledPack], category: String?, lives: Int,
         fresh: Bool, clock: Clock = .system, using generator: inout G
     ) throws(DeviceError) -> GameSession? {
+        var abandoned: (gameID: String, game: Game)?
         if let saved = try device.savedGame(slot: seat.slot) {
             var game = Game(word: saved.word.word, clue: saved.word.clue, language: saved.word.language, lives: saved.lives)
             game.replay(saved.moves)
             let session = GameSession(
                 game: game, gameID: saved.gameID, seat: seat, word: saved.word, isResumed: true, device: device, service: service, clock: clock)
             if !fresh { return session }
-            try device.finishGame(saved.gameID, game: game, result: "abandoned", now: clock.now())
+            abandoned = (saved.gameID, game)
         }
-        guard let word = try device.randomWord(from: packs, category: category, using: &generator) else { return nil }
+        guard let word = try device.randomWord(from: packs, category: category, using: &generator) else {
+            if let abandoned { try device.finishGame(abandoned.gameID, game: abandoned.game, result: "abandoned", now: clock.now()) }
+            return nil
+        }
         let gameID = newGameID()
         let game = Game(word: word.word, clue: word.clue, language: word.language, lives: lives)
-        try device.saveNewGame(gameID, slot: seat.slot, word: word, lives: game.lives, now: clock.now())
+        // The saved game's end and the new game's start in one transaction: one commit, one sync.
+        try device.saveNewGame(gameID, slot: seat.slot, word: word, lives: game.lives, now: clock.now(), abandoning: abandoned)
         return GameSession(game: game, gameID: gameID, seat: seat, word: word, isResumed: false, device: device, service: service, clock: clock)
     }
 
@@ -179,8 +184,12 @@ extension DeviceStore {
         }
     }
 
-    func saveNewGame(_ gameID: String, slot: Int, word: DeviceWord, lives: Int, now: Int64) throws(DeviceError) {
+    /// Saves a new game in `slot`; with `abandoning`, records that saved game as abandoned in the same transaction.
+    func saveNewGame(
+        _ gameID: String, slot: Int, word: DeviceWord, lives: Int, now: Int64, abandoning saved: (gameID: String, game: Game)? = nil
+    ) throws(DeviceError) {
         try write { db in
+            if let saved { try Self.recordFinished(db, saved.gameID, game: saved.game, result: "abandoned", now: now) }
             try db.execute("DELETE FROM saved_games WHERE slot = ?", .integer(Int64(slot)))
             try db.execute(
                 "INSERT INTO saved_games (game_id, slot, word, clue, pack, pack_name, category, language, lives, started_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -198,15 +207,18 @@ extension DeviceStore {
     }
 
     func finishGame(_ gameID: String, game: Game, result: String, now: Int64) throws(DeviceError) {
-        try write { db in
-            let pack = try db.string("SELECT pack FROM saved_games WHERE game_id = ?", .text(gameID)) ?? ""
-            let category = try db.string("SELECT category FROM saved_games WHERE game_id = ?", .text(gameID)) ?? ""
-            try db.execute(
-                "INSERT INTO games (id, pack, category, word, result, misses, hints, score, finished_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                .text(gameID), .text(pack), .text(category), .text(game.word), .text(result), .integer(Int64(game.misses)),
-                .integer(Int64(game.hinted.count)), .integer(Int64(game.score)), .integer(now))
-            try db.execute("DELETE FROM saved_games WHERE game_id = ?", .text(gameID))
-        }
+        try write { db in try Self.recordFinished(db, gameID, game: game, result: result, now: now) }
+    }
+
+    /// Moves a saved game to the finished games.
+    private static func recordFinished(_ db: Database, _ gameID: String, game: Game, result: String, now: Int64) throws {
+        let pack = try db.string("SELECT pack FROM saved_games WHERE game_id = ?", .text(gameID)) ?? ""
+        let category = try db.string("SELECT category FROM saved_games WHERE game_id = ?", .text(gameID)) ?? ""
+        try db.execute(
+            "INSERT INTO games (id, pack, category, word, result, misses, hints, score, finished_date) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+            .text(gameID), .text(pack), .text(category), .text(game.word), .text(result), .integer(Int64(game.misses)),
+            .integer(Int64(game.hinted.count)), .integer(Int64(game.score)), .integer(now))
+        try db.execute("DELETE FROM saved_games WHERE game_id = ?", .text(gameID))
     }
 
     /// Played, won, streaks and the distribution of misses in won games.

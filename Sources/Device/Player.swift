@@ -63,8 +63,17 @@ public struct Player {
     /// already owned: those packs come back with `restore`, not unasked.
     public func start(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> StartReport {
         var report = StartReport()
+        let owning: Result<[Entitlement], PlayerError>
+        do { owning = .success(try await owned()) } catch { owning = .failure(error) }
+        // The common case, one query: base packs in, baseline taken, every purchase delivered.
+        if case .success(let active) = owning, try await device({ () throws(DeviceError) in
+            try device.isUpToDate(basePacks: catalog.basePacks.map(\.productID), transactions: active.map(\.transactionID.rawValue))
+        }) {
+            return report
+        }
+        // Base packs first: they need no account, so they install even when it cannot be read.
         report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks() }
-        let active = try await owned()
+        let active = try owning.get()
         if try await !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
             let stock = active.map { (transaction: $0.transactionID.rawValue, product: $0.productID) }
             try await device { () throws(DeviceError) in try device.recordDeliveryBaseline(stock, now: clock.now()) }

@@ -42,6 +42,15 @@ public struct LetterFolding: Sendable, Equatable {
 
     /// The comparison key of one letter (a grapheme), or `nil` for a separator or a non-letter.
     public func key(_ character: Character) -> String? {
+        // ASCII first, without Unicode's tables: A-Z and a-z are their own lower case in every
+        // language, and no other ASCII character is a letter.
+        if let ascii = character.asciiValue {
+            switch ascii {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): return String(character)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): return String(Character(Unicode.Scalar(ascii + 32)))
+            default: return nil
+            }
+        }
         guard character.isLetter else { return nil }
         // Lower case that keeps one grapheme one grapheme (`İ` lowercases to two in Swift).
         let lowered = String(character).lowercased()

@@ -36,12 +36,59 @@ extension Database {
         let found = try status(path, what: "it")
         for suffix in ["-wal", "-shm"] { _ = try status(path + suffix, what: "its file '\(path + suffix)'") }
         guard let found else { return false }
-        if found.size == 0, (try status(path + "-wal", what: "its log")?.size ?? 0) == 0 {
+        // A state database is made whole (checkpointed) before it is linked into place, so an empty
+        // one lost its contents, whatever its log holds.
+        if found.size == 0 {
             throw SQLiteError(
                 code: .notADatabase,
                 message: "the file is empty (0 bytes): its contents are lost, or it never held a database")
         }
+        try checkLength(path, size: found.size)
         return true
+    }
+
+    /// Refuses a database file shorter than its header says, unless the log holds every page
+    /// missing from it (a checkpoint that stopped half-way).
+    ///
+    /// SQLite makes this check itself only when the log is empty: it takes the database's length
+    /// from the log otherwise. The log stays between processes (see `init`), so without this a
+    /// truncated file would open, and its lost pages read as zeros would surface later, or never.
+    private static func checkLength(_ path: String, size: Int) throws(SQLiteError) {
+        guard let header = try? FileSystem.readPrefix(ofFileAtPath: path, count: 100), header.count == 100,
+            header.starts(with: Array("SQLite format 3\0".utf8))
+        else { return }  // SQLite itself says what is wrong with it
+        let pageSize = header[16] == 0 && header[17] == 1 ? 65536 : Int(header[16]) << 8 | Int(header[17])
+        // The page count is valid only while the change counter matches "version-valid-for".
+        guard pageSize >= 512, header[24..<28].elementsEqual(header[92..<96]) else { return }
+        let pages = bigEndian(header, at: 28)
+        let pagesInFile = size / pageSize
+        guard pages > pagesInFile else { return }
+        let logged = loggedPages(path + "-wal", pageSize: pageSize)
+        if let lost = (pagesInFile + 1...pages).first(where: { !logged.contains($0) }) {
+            throw SQLiteError(
+                code: .corrupt,
+                message: "database disk image is malformed: the file holds \(pagesInFile) of its \(pages) pages "
+                    + "and page \(lost) is not in its log either (was it truncated?)")
+        }
+    }
+
+    /// The page numbers of the frames of the log's current generation (salts matching its header).
+    private static func loggedPages(_ path: String, pageSize: Int) -> Set<Int> {
+        guard let log = try? FileSystem.readFile(atPath: path, limit: 1 << 30), log.count >= 32 else { return [] }
+        let frameSize = 24 + pageSize
+        guard bigEndian(log, at: 8) == pageSize else { return [] }
+        var pages = Set<Int>()
+        var offset = 32
+        while offset + frameSize <= log.count {
+            guard log[offset + 8..<offset + 16].elementsEqual(log[16..<24]) else { break }
+            pages.insert(bigEndian(log, at: offset))
+            offset += frameSize
+        }
+        return pages
+    }
+
+    private static func bigEndian(_ bytes: [UInt8], at offset: Int) -> Int {
+        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
     }
 
     /// What is at `path`, refusing anything but a regular file.
@@ -75,9 +122,11 @@ extension Database {
             throw SQLiteError(code: .cantOpen, message: "cannot create database '\(path)': \(error)")
         }
         do {
-            // Closed at the end of this scope: the log is copied in and removed.
             let db = try Database(location: temporary, inMemory: false, busyTimeout: busyTimeout, creating: false)
             try migrate(db, with: migrator)
+            // Closing keeps the log (see `init`), and the temporary's log is not linked into place:
+            // the file must hold everything first.
+            try db.checkpoint()
         }
         do {
             try FileSystem.link(temporary, asNewPath: path)

@@ -27,7 +27,8 @@ public final class Database {
     /// Opens (creating if needed) the database at `path` (`sqlite3_open_v2`) and configures it.
     ///
     /// Per connection: `busy_timeout`, extended result codes, `journal_mode=WAL` (checked: a file
-    /// system that refuses WAL is an error), `synchronous=FULL`, `foreign_keys=ON`.
+    /// system that refuses WAL is an error), `synchronous=FULL`, `foreign_keys=ON`; closing leaves
+    /// the log for the next process, or empties it when this connection left it at 64 pages or more.
     public convenience init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(SQLiteError) {
         try self.init(location: path, inMemory: false, busyTimeout: busyTimeout)
     }
@@ -64,13 +65,42 @@ public final class Database {
         }
         try execute("PRAGMA synchronous=FULL")
         try execute("PRAGMA foreign_keys=ON")
+        if !inMemory {
+            // Closing leaves the log and its index in place for the next process, instead of
+            // copying the log into the database, syncing both and deleting two files (then creating
+            // them again and syncing the folder at the next open): a command's work is its commits,
+            // and commits still sync the log. The first process to open the database reads the
+            // whole log to rebuild its index, so a connection whose commits left the log at 64 pages
+            // or more (a dozen games) empties it when it closes (`walHook` keeps the count).
+            try check(hangman_sqlite_no_checkpoint_on_close(opened), sql: "SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE")
+            sqlite3_wal_hook(opened, walHook, Unmanaged.passUnretained(self).toOpaque())
+        }
         guard try int64("PRAGMA foreign_keys") == 1 else {
             throw SQLiteError(code: .error, message: "this SQLite does not enforce foreign keys", sql: "PRAGMA foreign_keys")
         }
     }
 
     deinit {
+        emptyLogIfLong()
+        // Cached statements first: they do not keep the connection open.
+        statementCache.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Statements compiled once and reused for SQL this connection runs again and again.
+    private var statementCache: [String: Statement] = [:]
+    /// Past this many, the cache starts over: SQL built with values in its text would otherwise grow it without end.
+    private static let statementCacheLimit = 64
+
+    /// The statement for `sql`, compiled on first use (`sqlite3_prepare_v3` with
+    /// `SQLITE_PREPARE_PERSISTENT`) and kept for the next. Only for calls that run it to completion
+    /// and reset it before returning, so that no caller finds it half-run.
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try prepareOne(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT), keepsDatabaseOpen: false)
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
+        statementCache[sql] = statement
+        return statement
     }
 
     /// `PRAGMA journal_mode=WAL`, retried while another connection is creating the same file.
@@ -93,6 +123,42 @@ public final class Database {
         }
     }
 
+    /// Pages in the log at which closing the connection copies it into the database and empties it.
+    static let logPagesEmptiedAtClose: Int32 = 64
+    /// Pages in the log at which a commit copies it into the database, as SQLite's own automatic
+    /// checkpoint does (which this connection's log hook replaces).
+    static let logPagesCopiedAtCommit: Int32 = 1000
+
+    /// The most pages this connection's commits have left in the log. The largest, not the last:
+    /// once a checkpoint has copied the whole log, the next commit starts it over from its first
+    /// frame, and a small commit after a large one (an install, then its delivery) would otherwise
+    /// leave a log file of many megabytes for every later process.
+    private var logPages: Int32 = 0
+
+    /// After each commit (`sqlite3_wal_hook`): keeps the log's size, and copies the log into the
+    /// database past 1,000 pages (`SQLITE_CHECKPOINT_PASSIVE`, what SQLite does by default).
+    fileprivate func committed(database name: UnsafePointer<CChar>?, logPages pages: Int32) {
+        logPages = max(logPages, pages)
+        if pages >= Self.logPagesCopiedAtCommit {
+            _ = sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+        }
+    }
+
+    /// At close, when this connection's commits left the log at 64 pages or more: copies it into
+    /// the database and truncates it (`SQLITE_CHECKPOINT_TRUNCATE`), without waiting for readers
+    /// of other processes (the busy timeout is 0 meanwhile; one makes it stop short, and a later
+    /// close tries again). SQLite's copy alone never empties the log here, since every process
+    /// rebuilds the log's index when it is the first to open the database: it would only grow.
+    private func emptyLogIfLong() {
+        guard logPages >= Self.logPagesEmptiedAtClose else { return }
+        sqlite3_busy_timeout(handle, 0)
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    }
+
+    private func check(_ resultCode: Int32, sql: String) throws(SQLiteError) {
+        guard resultCode == SQLITE_OK else { throw SQLiteError(resultCode: resultCode, handle: handle, sql: sql) }
+    }
+
     private static func milliseconds(_ duration: Duration) -> Int32 {
         let (seconds, attoseconds) = duration.components
         guard seconds >= 0, attoseconds >= 0 else { return 0 }
@@ -102,6 +168,13 @@ public final class Database {
     }
 
     // MARK: - Statements
+
+    /// The statement for `sql`, compiled once per connection and kept (`sqlite3_prepare_v3` with
+    /// `SQLITE_PREPARE_PERSISTENT`): for a statement run with ``Statement/execute(binding:)`` or
+    /// ``Statement/int64(binding:)``, which run it to completion and reset it.
+    public func prepareCached(_ sql: String) throws(SQLiteError) -> Statement {
+        try cachedStatement(sql)
+    }
 
     /// Compiles one SQL statement for repeated use (`sqlite3_prepare_v3` with `SQLITE_PREPARE_PERSISTENT`).
     public func prepare(_ sql: String) throws(SQLiteError) -> Statement {
@@ -119,9 +192,15 @@ public final class Database {
     ///
     /// The arguments fill the `?` parameters in order, across statements.
     public func execute(sql: String, arguments: [SQLValue] = []) throws(SQLiteError) {
+        if let statement = statementCache[sql] {
+            try statement.execute(arguments: arguments)
+            return
+        }
         var script = sql
         var failure: SQLiteError?
         var used = 0
+        var compiled: [Statement] = []
+        var consumedAll = false
         script.withUTF8 { bytes in
             guard let base = bytes.baseAddress else { return }
             base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { start in
@@ -138,10 +217,12 @@ public final class Database {
                     let nextOffset = tail.map { $0 - start } ?? bytes.count
                     guard nextOffset > offset else { break }
                     offset = nextOffset
+                    consumedAll = offset >= bytes.count
                     // Whitespace or a comment compiles to no statement.
                     guard let prepared else { continue }
                     let text = sqlite3_sql(prepared).map { String(cString: $0) } ?? sql
-                    let statement = Statement(database: self, handle: prepared, sql: text)
+                    let statement = Statement(database: self, handle: prepared, sql: text, keepsDatabaseOpen: false)
+                    compiled.append(statement)
                     let needed = statement.parameterCount
                     guard used + needed <= arguments.count else {
                         failure = SQLiteError(
@@ -165,6 +246,11 @@ public final class Database {
             throw SQLiteError(
                 code: .range, message: "too many arguments: the SQL takes \(used), got \(arguments.count)", sql: sql)
         }
+        // One statement is kept for the next time the same SQL runs (BEGIN, COMMIT, an insert).
+        if compiled.count == 1, consumedAll, let statement = compiled.first {
+            if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
+            statementCache[sql] = statement
+        }
     }
 
     /// Runs one statement and returns all its rows (`sqlite3_prepare_v3`, `sqlite3_step`).
@@ -174,7 +260,7 @@ public final class Database {
 
     /// Runs one statement and returns all its rows (`sqlite3_prepare_v3`, `sqlite3_step`).
     public func query(sql: String, arguments: [SQLValue] = []) throws(SQLiteError) -> [Row] {
-        try prepareOne(sql, flags: 0).query(arguments: arguments)
+        try cachedStatement(sql).query(arguments: arguments)
     }
 
     /// Runs one statement and calls `body` with each row as it is read, without collecting them.
@@ -184,12 +270,12 @@ public final class Database {
 
     /// The first column of the first row, or `nil` when there is no row.
     public func value(_ sql: String, _ arguments: SQLValue...) throws(SQLiteError) -> SQLValue? {
-        try prepareOne(sql, flags: 0).firstValue(arguments: arguments)
+        try cachedStatement(sql).firstValue(arguments: arguments)
     }
 
     /// The integer in the first column of the first row; `nil` for no row or `NULL`, an error for another type.
     public func int64(_ sql: String, _ arguments: SQLValue...) throws(SQLiteError) -> Int64? {
-        switch try prepareOne(sql, flags: 0).firstValue(arguments: arguments) {
+        switch try cachedStatement(sql).firstValue(arguments: arguments) {
         case nil, .null?: return nil
         case .integer(let value)?: return value
         case let other?: throw scalarMismatch(other, expected: "integer", sql: sql)
@@ -198,7 +284,7 @@ public final class Database {
 
     /// The text in the first column of the first row; `nil` for no row or `NULL`, an error for another type.
     public func string(_ sql: String, _ arguments: SQLValue...) throws(SQLiteError) -> String? {
-        switch try prepareOne(sql, flags: 0).firstValue(arguments: arguments) {
+        switch try cachedStatement(sql).firstValue(arguments: arguments) {
         case nil, .null?: return nil
         case .text(let value)?: return value
         case let other?: throw scalarMismatch(other, expected: "text", sql: sql)
@@ -210,7 +296,7 @@ public final class Database {
     }
 
     /// Compiles exactly one statement; a second one in `sql` is refused rather than silently ignored.
-    private func prepareOne(_ sql: String, flags: UInt32) throws(SQLiteError) -> Statement {
+    private func prepareOne(_ sql: String, flags: UInt32, keepsDatabaseOpen: Bool = true) throws(SQLiteError) -> Statement {
         var script = sql
         var prepared: OpaquePointer?
         var failure: SQLiteError?
@@ -240,7 +326,7 @@ public final class Database {
         guard let prepared else {
             throw SQLiteError(code: .misuse, message: "no SQL statement to prepare", sql: sql)
         }
-        return Statement(database: self, handle: prepared, sql: sql)
+        return Statement(database: self, handle: prepared, sql: sql, keepsDatabaseOpen: keepsDatabaseOpen)
     }
 
     // MARK: - Connection state
@@ -293,4 +379,13 @@ public final class Database {
             throw SQLiteError(resultCode: resultCode, handle: handle, sql: nil)
         }
     }
+}
+
+/// `sqlite3_wal_hook`'s callback: the connection is the context, unretained (the hook lives no
+/// longer than the connection).
+private let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = { context, _, name, pages in
+    if let context {
+        Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().committed(database: name, logPages: pages)
+    }
+    return SQLITE_OK
 }

@@ -19,13 +19,17 @@ internal import CSQLite
 public final class Statement {
     /// The SQL text this statement was prepared from.
     public let sql: String
-    let database: Database
+    /// The connection, kept open while the statement lives; `nil` for a statement the connection
+    /// itself caches (it is finalized before the connection closes).
+    private let database: Database?
+    private let connection: OpaquePointer
     private let handle: OpaquePointer
     private var cachedColumnNames: [String]?
     private var isRunning = false
 
-    init(database: Database, handle: OpaquePointer, sql: String) {
-        self.database = database
+    init(database: Database, handle: OpaquePointer, sql: String, keepsDatabaseOpen: Bool = true) {
+        self.database = keepsDatabaseOpen ? database : nil
+        self.connection = database.handle
         self.handle = handle
         self.sql = sql
     }
@@ -210,7 +214,7 @@ public final class Statement {
         case SQLITE_DONE:
             return false
         default:
-            let error = SQLiteError(resultCode: resultCode, handle: database.handle, sql: sql)
+            let error = SQLiteError(resultCode: resultCode, handle: connection, sql: sql)
             reset()
             throw error
         }
@@ -256,7 +260,7 @@ public final class Statement {
 
     private func check(_ resultCode: Int32) throws(SQLiteError) {
         guard resultCode == SQLITE_OK else {
-            throw SQLiteError(resultCode: resultCode, handle: database.handle, sql: sql)
+            throw SQLiteError(resultCode: resultCode, handle: connection, sql: sql)
         }
     }
 
@@ -300,7 +304,7 @@ public final class Statement {
     }
 
     private func bindError(_ resultCode: Int32) -> SQLiteError {
-        SQLiteError(resultCode: resultCode, handle: database.handle, sql: sql)
+        SQLiteError(resultCode: resultCode, handle: connection, sql: sql)
     }
 
     /// Binds one value, letting SQLite copy text and blobs (`sqlite3_bind_*`, `SQLITE_TRANSIENT`).

@@ -1,3 +1,4 @@
+import WordPacks
 import PropertyList
 import Signing
 import SystemCalls
@@ -60,6 +61,8 @@ extension Catalog {
     struct BaseEntry {
         var file: String
         var record: ArchiveRecord
+        /// The manifest's facts, when the catalog records them.
+        var facts: PackFacts?
 
         /// A `{Pack, SHA256, Size}` dictionary. A bare file name (the shape before digests were
         /// recorded) is reported as unpublished.
@@ -72,11 +75,62 @@ extension Catalog {
             case .dictionary(let entry):
                 guard case .string(let file)? = entry["Pack"], isPlainFileName(file) else { return .failure(misplaced) }
                 return ArchiveRecord.parse(entry)
-                    .map { BaseEntry(file: file, record: $0) }
+                    .map { BaseEntry(file: file, record: $0, facts: PackFacts(entry, isBase: true)) }
                     .mapError { CatalogMessage(stringLiteral: "\(file): \($0.text)") }
             default:
                 return .failure(misplaced)
             }
         }
+    }
+}
+
+/// What a catalog records from a pack's manifest when it is published, so that loading the
+/// catalog (every command does) reads no archive: `ContentVersion` and `WordCount`, and for a
+/// base pack its `ProductIdentifier` and `DisplayName` (a product entry has its own).
+struct PackFacts: Equatable {
+    var productID: ProductID?
+    var displayName: String?
+    var contentVersion: ContentVersion
+    var wordCount: Int?
+
+    /// The keys `hangman catalog update` writes.
+    static let keys = ["ContentVersion", "WordCount"]
+    /// The keys it writes in a base pack's entry, besides `keys`.
+    static let baseKeys = ["ProductIdentifier", "DisplayName"]
+
+    /// The facts of `manifest`, as a base pack's entry (`isBase`) or a product's records them.
+    init(_ manifest: PackManifest, isBase: Bool) {
+        productID = isBase ? manifest.productIdentifier : nil
+        displayName = isBase ? manifest.displayName : nil
+        contentVersion = manifest.contentVersion
+        wordCount = manifest.wordCount
+    }
+
+    /// The facts recorded in `entry`; `nil` when they are missing or not well formed (the catalog
+    /// was published before facts were recorded, or edited by hand): the manifest is read instead.
+    init?(_ entry: [String: PropertyList], isBase: Bool) {
+        guard case .string(let version)? = entry["ContentVersion"], let contentVersion = ContentVersion(version) else { return nil }
+        switch entry["WordCount"] {
+        case nil: wordCount = nil
+        case .integer(let count)? where count >= 0 && count <= Int64(Int32.max): wordCount = Int(count)
+        default: return nil
+        }
+        if isBase {
+            guard case .string(let id)? = entry["ProductIdentifier"], let productID = ProductID(rawValue: id),
+                case .string(let name)? = entry["DisplayName"], !name.isEmpty
+            else { return nil }
+            self.productID = productID
+            displayName = name
+        }
+        self.contentVersion = contentVersion
+    }
+
+    /// The entry's keys for these facts.
+    var entryValues: [String: PropertyList] {
+        var values: [String: PropertyList] = ["ContentVersion": .string(contentVersion.text)]
+        if let wordCount { values["WordCount"] = .integer(Int64(wordCount)) }
+        if let productID { values["ProductIdentifier"] = .string(productID.rawValue) }
+        if let displayName { values["DisplayName"] = .string(displayName) }
+        return values
     }
 }

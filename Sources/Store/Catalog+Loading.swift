@@ -6,7 +6,8 @@ extension Catalog {
     /// The catalog file's name inside a packs folder.
     public static let fileName = "Catalog.plist"
 
-    /// Reads and checks `folder/Catalog.plist` and the manifest of every pack it names.
+    /// Reads and checks `folder/Catalog.plist`, and the manifest of every pack whose facts it does
+    /// not record.
     ///
     /// Every problem of the catalog itself is reported, and it does not load: an unknown product
     /// type, a product listed twice, a pack sold by two products, a base pack listed twice or also
@@ -91,6 +92,7 @@ extension Catalog {
         var products: [Product] = []
         var seen: Set<ProductID> = []
         var sellers: [String: ProductID] = [:]
+        var recordedFacts: [ProductID: PackFacts] = [:]
         for (index, item) in items.enumerated() {
             switch Product.parse(item) {
             case .failure(let message):
@@ -113,31 +115,49 @@ extension Catalog {
                     sellers[file] = product.id
                 }
                 products.append(product)
+                if !product.isConsumable, case .dictionary(let entry) = item { recordedFacts[product.id] = PackFacts(entry, isBase: false) }
             }
         }
-        // Only each pack's manifest is read here (a peek, not a verification, and no hashing):
-        // listing a catalog stays fast whatever the packs' size. Installing checks the recorded
-        // digest, then verifies the pack in full.
+        // No archive is read when the catalog records each pack's manifest facts (`hangman catalog
+        // update` writes them beside the digest); for a catalog without them, only each pack's
+        // manifest is read (a peek, not a verification, and no hashing). Installing checks the
+        // recorded digest, then verifies the pack in full.
+        /// Whether the archive in the folder still has the size the catalog records (one `stat`):
+        /// an archive replaced without publishing has its manifest read, as if no facts were
+        /// recorded, and an install then refuses it by its digest.
+        func isPublished(_ file: String, size: Int) -> Bool {
+            guard let found = try? FileSystem.status(atPath: folder + "/" + file, followingLinks: false) else { return false }
+            return found.kind == .regular && found.size == size
+        }
         var basePacks: [BasePack] = []
         var unavailableBasePacks: [UnavailableBasePack] = []
         for entry in baseEntries {
-            switch verifier.peekManifest(fileAt: folder + "/" + entry.file) {
-            case .failure(let problem):
-                unavailableBasePacks.append(UnavailableBasePack(file: entry.file, reason: "\(entry.file) \(Self.unusable(problem))"))
-            case .success(let manifest):
-                if basePacks.contains(where: { $0.productID == manifest.productIdentifier }) {
-                    problems.append("\(path): base pack \(entry.file) is '\(manifest.productIdentifier)' again: a pack is listed once")
+            let manifest: (productID: ProductID, displayName: String, wordCount: Int?, contentVersion: ContentVersion)
+            if let facts = entry.facts, let productID = facts.productID, let displayName = facts.displayName,
+                isPublished(entry.file, size: entry.record.size)
+            {
+                manifest = (productID, displayName, facts.wordCount, facts.contentVersion)
+            } else {
+                switch verifier.peekManifest(fileAt: folder + "/" + entry.file) {
+                case .failure(let problem):
+                    unavailableBasePacks.append(UnavailableBasePack(file: entry.file, reason: "\(entry.file) \(Self.unusable(problem))"))
                     continue
+                case .success(let peeked):
+                    manifest = (peeked.productIdentifier, peeked.displayName, peeked.wordCount, peeked.contentVersion)
                 }
-                if seen.contains(manifest.productIdentifier) {
-                    problems.append("\(path): base pack \(entry.file) is '\(manifest.productIdentifier)', which is also a product: base packs are free, never sold")
-                    continue
-                }
-                basePacks.append(BasePack(
-                    file: entry.file, productID: manifest.productIdentifier, displayName: manifest.displayName,
-                    wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion,
-                    sha256: entry.record.sha256, size: entry.record.size))
             }
+            if basePacks.contains(where: { $0.productID == manifest.productID }) {
+                problems.append("\(path): base pack \(entry.file) is '\(manifest.productID)' again: a pack is listed once")
+                continue
+            }
+            if seen.contains(manifest.productID) {
+                problems.append("\(path): base pack \(entry.file) is '\(manifest.productID)', which is also a product: base packs are free, never sold")
+                continue
+            }
+            basePacks.append(BasePack(
+                file: entry.file, productID: manifest.productID, displayName: manifest.displayName,
+                wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion,
+                sha256: entry.record.sha256, size: entry.record.size))
         }
         var catalog = Catalog(
             bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products,
@@ -145,6 +165,11 @@ extension Catalog {
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
             let product = catalog.products[index]
+            if let facts = recordedFacts[product.id], let size = product.packSize, isPublished(file, size: size) {
+                catalog.products[index].wordCount = facts.wordCount
+                catalog.products[index].contentVersion = facts.contentVersion
+                continue
+            }
             switch verifier.peekManifest(fileAt: folder + "/" + file) {
             case .failure(let problem):
                 catalog.products[index].unavailableReason = "its pack \(file) \(Self.unusable(problem))"

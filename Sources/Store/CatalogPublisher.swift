@@ -5,9 +5,10 @@ import SystemCalls
 import WordPacks
 
 /// The publishing step: records in `Catalog.plist` the SHA-256 and size of every pack archive it
-/// names, and raises `CatalogVersion` when anything changed: an archive, or anything else in the
-/// catalog (a price, a new product), which `PublishedSHA256` (the SHA-256 of the catalog as
-/// published, without those two keys) tells from the last publish.
+/// names, with its manifest's facts (`PackFacts`: content version, word count, and a base pack's
+/// identifier and name), and raises `CatalogVersion` when anything changed: an archive, or
+/// anything else in the catalog (a price, a new product), which `PublishedSHA256` (the SHA-256 of
+/// the catalog as published, without those two keys) tells from the last publish.
 ///
 /// ```swift
 /// let update = try CatalogPublisher(folder: "Packs").update()
@@ -68,6 +69,18 @@ public struct CatalogPublisher {
                 return entry.merging(record.entryValues) { _, new in new }
             }
         }
+        /// The entry with the manifest's facts written in (`PackFacts`), when the archive's manifest
+        /// reads and, for a product, is that product's; otherwise without them, so that loading the
+        /// catalog reads the manifest and reports what is wrong.
+        func withFacts(_ entry: [String: PropertyList], file: String, product: String?) -> [String: PropertyList] {
+            var entry = entry
+            for key in PackFacts.keys { entry[key] = nil }
+            if product == nil { for key in PackFacts.baseKeys { entry[key] = nil } }
+            guard case .success(let manifest) = verifier.peekManifest(fileAt: folder + "/" + file),
+                product == nil || product == manifest.productIdentifier.rawValue
+            else { return entry }
+            return entry.merging(PackFacts(manifest, isBase: product == nil).entryValues) { _, new in new }
+        }
 
         var root = original
         if case .array(let entries)? = root["BasePacks"] {
@@ -80,7 +93,7 @@ public struct CatalogPublisher {
                 }
                 // A misplaced name is left for the catalog's own checks to report.
                 guard case .string(let file)? = entry["Pack"], Catalog.isPlainFileName(file) else { return value }
-                return recorded(entry, file: file, label: "base pack \(file)").map(PropertyList.dictionary) ?? value
+                return recorded(entry, file: file, label: "base pack \(file)").map { .dictionary(withFacts($0, file: file, product: nil)) } ?? value
             })
         }
         if case .array(let items)? = root["Products"] {
@@ -89,7 +102,7 @@ public struct CatalogPublisher {
                     case .string(let file)? = entry["Pack"], Catalog.isPlainFileName(file)
                 else { return value }
                 let id = entry["ProductIdentifier"]?.stringValue ?? "?"
-                return recorded(entry, file: file, label: "'\(id)': pack \(file)").map(PropertyList.dictionary) ?? value
+                return recorded(entry, file: file, label: "'\(id)': pack \(file)").map { .dictionary(withFacts($0, file: file, product: id)) } ?? value
             })
         }
         if !problems.isEmpty { throw CatalogError(problems + ["\(path): nothing was written"]) }

@@ -5,7 +5,8 @@ import Signing
 import WordPacks
 
 /// The pack service in-process: the catalog from a packs folder, the account in SQLite under the
-/// state directory, receipts signed with a key kept beside the account.
+/// state directory, receipts signed with a key kept beside the account (read the first time a
+/// receipt is signed or checked).
 ///
 /// ```swift
 /// let service = try EmbeddedPackService(catalog: Catalog.load(folder: "Packs"), packsFolder: "Packs", accountFolder: home + "/account")
@@ -17,7 +18,12 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// The folder the catalog's archives are in.
     public let packsFolder: String
     let ledger: any AccountLedger
-    let signer: ReceiptSigner
+    /// The account's own key file, when the service signs with it (the embedded store); `nil`
+    /// when a server hands its key in.
+    let keyPath: String?
+    let environment: ReceiptEnvironment
+    /// The receipt signer: given a key, made at once; otherwise made when the key is first needed.
+    private var receiptSigner: ReceiptSigner?
     let clock: Clock
     let crash: @Sendable (CrashPoint) -> Void
     var random = SystemRandomNumberGenerator()
@@ -45,11 +51,16 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         } catch {
             throw StoreError(.storage, "cannot make the account folder \(accountFolder): \(error)")
         }
-        let key: SigningKey
-        if let signingKey { key = signingKey } else { key = try ServiceKey.loadOrCreate(at: accountFolder + "/" + Self.keyName) }
+        let keyPath = accountFolder + "/" + Self.keyName
+        if signingKey == nil {
+            // A command that signs nothing (a game, an install) reads no key, but the key file is
+            // still made on the first run and refused at once when it is a link or not a file.
+            try ServiceKey.checkOrCreate(at: keyPath)
+        }
         self.init(
             catalog: catalog, packsFolder: packsFolder, ledger: try SQLiteAccountLedger(path: accountFolder + "/" + Self.databaseName),
-            clock: clock, signer: ReceiptSigner(key: key, catalog: catalog, environment: environment), crash: crash)
+            clock: clock, keyPath: keyPath, signer: signingKey.map { ReceiptSigner(key: $0, catalog: catalog, environment: environment) },
+            environment: environment, crash: crash)
     }
 
     /// Opens the ledger of `account` in a PostgreSQL database that several servers share (made on
@@ -61,14 +72,19 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     ) throws(StoreError) {
         self.init(
             catalog: catalog, packsFolder: packsFolder, ledger: try ledgers.ledger(account: account, now: clock.now()), clock: clock,
-            signer: ReceiptSigner(key: signingKey, catalog: catalog, environment: environment), crash: crash)
+            keyPath: nil, signer: ReceiptSigner(key: signingKey, catalog: catalog, environment: environment), environment: environment, crash: crash)
     }
 
-    init(catalog: Catalog, packsFolder: String, ledger: any AccountLedger, clock: Clock, signer: ReceiptSigner, crash: @escaping @Sendable (CrashPoint) -> Void) {
+    init(
+        catalog: Catalog, packsFolder: String, ledger: any AccountLedger, clock: Clock, keyPath: String?, signer: ReceiptSigner?,
+        environment: ReceiptEnvironment, crash: @escaping @Sendable (CrashPoint) -> Void
+    ) {
         self.catalog = catalog
         self.packsFolder = packsFolder
         self.ledger = ledger
-        self.signer = signer
+        self.keyPath = keyPath
+        self.receiptSigner = signer
+        self.environment = environment
         self.clock = clock
         self.crash = crash
     }
@@ -276,12 +292,25 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
                 ReceiptPayload.Transaction(
                     id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
                     state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate)
-            }, environment: signer.environment)
-        return signer.sign(payload)
+            }, environment: environment)
+        return try signer().sign(payload)
     }
 
     public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification {
-        signer.verify(bytes)
+        do {
+            return try signer().verify(bytes)
+        } catch {
+            return ReceiptVerification(status: .notAuthenticated, message: "cannot check the signature: \(error.message)")
+        }
+    }
+
+    /// The receipt signer, its key read on first use: most commands sign and check nothing.
+    private func signer() throws(StoreError) -> ReceiptSigner {
+        if let receiptSigner { return receiptSigner }
+        guard let keyPath else { throw StoreError(.storage, "this service has no signing key") }
+        let signer = ReceiptSigner(key: try ServiceKey.loadOrCreate(at: keyPath), catalog: catalog, environment: environment)
+        receiptSigner = signer
+        return signer
     }
 
     // MARK: - Test controls

@@ -196,29 +196,50 @@ final class SQLiteAccountLedger: AccountLedger {
     }
 
     static func balance(_ db: Database) throws -> Int {
-        Int(try db.int64("SELECT balance_after FROM hint_ledger ORDER BY seq DESC LIMIT 1") ?? 0)
+        Int(try db.prepareCached(balanceSQL).int64() ?? 0)
     }
 
     /// Spends one hint under `key`; a key already spent takes nothing again.
+    ///
+    /// One transaction of two statements, each compiled once per connection: the balance, read
+    /// once, and an insert that does nothing when the key was spent before (the same statements
+    /// as `sqlite3` would run). Only with no hint left is the key looked up, to answer a retry.
     func spend(key: String, now: Int64) throws(StoreError) -> HintSpend {
-        try write { db in
-            if try db.int64("SELECT count(*) FROM hint_ledger WHERE entry_key = ?", .text("spend:\(key)")) == 1 {
-                return HintSpend(balance: try Self.balance(db), wasAlreadySpent: true)
+        let entryKey = "spend:\(key)"
+        return try write { db in
+            let balance = Int(try db.prepareCached(Self.balanceSQL).int64() ?? 0)
+            if balance >= 1 {
+                try db.prepareCached(Self.appendSQL).execute { values in
+                    values.bind(entryKey, at: 1)
+                    values.bind(-1, at: 2)
+                    values.bind("spend", at: 3)
+                    values.bindNull(at: 4)
+                    values.bind(balance - 1, at: 5)
+                    values.bind(now, at: 6)
+                }
+                return db.changes == 1
+                    ? HintSpend(balance: balance - 1, wasAlreadySpent: false) : HintSpend(balance: balance, wasAlreadySpent: true)
             }
-            guard try Self.balance(db) >= 1 else {
-                throw StoreError(.notEnoughHints, "no hints left")
-            }
-            try Self.appendHints(db, key: "spend:\(key)", amount: -1, reason: "spend", transaction: nil, now: now)
-            return HintSpend(balance: try Self.balance(db), wasAlreadySpent: false)
+            let spent = try db.prepareCached("SELECT count(*) FROM hint_ledger WHERE entry_key = ?").int64 { $0.bind(entryKey, at: 1) }
+            guard spent == 1 else { throw StoreError(.notEnoughHints, "no hints left") }
+            return HintSpend(balance: balance, wasAlreadySpent: true)
         }
     }
+
+    private static let balanceSQL = "SELECT balance_after FROM hint_ledger ORDER BY seq DESC LIMIT 1"
+    private static let appendSQL = "INSERT INTO hint_ledger (entry_key, amount, reason, transaction_id, balance_after, created_date) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(entry_key) DO NOTHING"
 
     /// Appends a ledger row; the running balance can never go below zero (a CHECK constraint).
     static func appendHints(_ db: Database, key: String, amount: Int, reason: String, transaction: TransactionID?, now: Int64) throws {
         let after = try balance(db) + amount
-        try db.execute(
-            "INSERT INTO hint_ledger (entry_key, amount, reason, transaction_id, balance_after, created_date) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(entry_key) DO NOTHING",
-            .text(key), .integer(Int64(amount)), .text(reason), transaction.map { .text($0.rawValue) } ?? .null, .integer(Int64(after)), .integer(now))
+        try db.prepareCached(appendSQL).execute { values in
+            values.bind(key, at: 1)
+            values.bind(amount, at: 2)
+            values.bind(reason, at: 3)
+            values.bind(transaction?.rawValue, at: 4)
+            values.bind(after, at: 5)
+            values.bind(now, at: 6)
+        }
     }
 
     // MARK: - Test controls

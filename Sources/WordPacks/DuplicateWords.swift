@@ -60,18 +60,29 @@ enum DuplicateWords {
     ) -> [Duplicate]? {
         let partitionBits = max(0, Int.bitWidth - (words.count / wordsPerPartition).leadingZeroBitCount)
         let partitions = 1 << partitionBits
-        func partition(_ hash: UInt64) -> Int { partitionBits == 0 ? 0 : Int(hash >> UInt64(64 - partitionBits)) }
+        // A word's partition depends on its first eight bytes only (folded): enough to spread
+        // words, and cheap enough that the first pass, which only counts, costs little. Words
+        // with the same folded form have the same first bytes once folded, so they meet.
+        func partition(_ word: UnsafeBufferPointer<UInt8>) -> Int {
+            guard partitionBits > 0 else { return 0 }
+            return Int(hasher.hash(firstGroupOf: word, folding: folding) >> UInt64(64 - partitionBits))
+        }
         var starts = [Int](repeating: 0, count: partitions + 1)
-        words.forEachWord { _, word in starts[partition(foldedHash(word, folding: folding, hasher: hasher)) + 1] += 1 }
-        for index in 0..<partitions { starts[index + 1] += starts[index] }
-        // An entry: the hash's low 32 bits, then the word's position.
+        starts.withUnsafeMutableBufferPointer { starts in
+            words.forEachWord { _, word in starts[partition(word) + 1] += 1 }
+            for index in 0..<partitions { starts[index + 1] += starts[index] }
+        }
+        // An entry: the whole folded form's hash, low 32 bits, then the word's position.
         var entries = [UInt64](repeating: 0, count: words.count)
         var next = starts
-        words.forEachWord { index, word in
-            let hash = foldedHash(word, folding: folding, hasher: hasher)
-            let target = partition(hash)
-            entries[next[target]] = hash << 32 | UInt64(index)
-            next[target] += 1
+        entries.withUnsafeMutableBufferPointer { entries in
+            next.withUnsafeMutableBufferPointer { next in
+                words.forEachWord { index, word in
+                    let target = partition(word)
+                    entries[next[target]] = foldedHash(word, folding: folding, hasher: hasher) << 32 | UInt64(index)
+                    next[target] += 1
+                }
+            }
         }
         var duplicates: [Duplicate] = []
         let largest = (0..<partitions).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
@@ -82,7 +93,7 @@ enum DuplicateWords {
                     let members = UnsafeBufferPointer(rebasing: entries[starts[part]..<starts[part + 1]])
                     guard !members.isEmpty else { continue }
                     let capacity = members.count + members.count / 2 + 1
-                    for slot in 0..<capacity { table[slot] = 0 }
+                    UnsafeMutableBufferPointer(rebasing: table[0..<capacity]).update(repeating: 0)
                     for entry in members {
                         let tag = entry >> 32
                         var slot = Int((tag &* UInt64(capacity)) >> 32)
@@ -151,10 +162,21 @@ enum DuplicateWords {
         return folding.foldedWord(String(decoding: left, as: UTF8.self)) == folding.foldedWord(String(decoding: right, as: UTF8.self))
     }
 
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var bits: UInt8 = 0
-        for byte in bytes { bits |= byte }
-        return bits < 0x80
+    /// Whether every byte is below 0x80, eight at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var bits: UInt64 = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            bits |= UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            offset += 8
+        }
+        while offset < bytes.count {
+            bits |= UInt64(bytes[offset])
+            offset += 1
+        }
+        return bits & 0x8080_8080_8080_8080 == 0
     }
 
     /// What `LetterFolding` makes of an ASCII character: A-Z become a-z, the rest stays.
@@ -184,12 +206,30 @@ private struct WordSequence {
     }
 
     /// Calls `body` with each word's position and UTF-8, in order.
+    @inline(__always)
     func forEachWord(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         var index = 0
         for list in lists {
-            list.forEachWordBytes { word in
-                body(index, word)
-                index += 1
+            switch list.contents {
+            case .packed(let packed):
+                // The common case, as a plain loop over the buffer and its ends.
+                packed.bytes.withUnsafeBufferPointer { bytes in
+                    packed.ends.withUnsafeBufferPointer { ends in
+                        guard let base = bytes.baseAddress else { return }
+                        var start = 0
+                        for end in ends {
+                            let stop = Int(end)
+                            body(index, UnsafeBufferPointer(start: base + start, count: stop - start))
+                            start = stop
+                            index += 1
+                        }
+                    }
+                }
+            case .values:
+                list.forEachWordBytes { word in
+                    body(index, word)
+                    index += 1
+                }
             }
         }
     }
@@ -232,22 +272,51 @@ private protocol WordHash {
 }
 
 extension WordHash {
-    /// Feeds `bytes` to `mix` eight at a time (the last group zero-padded), A-Z lowercased on the way.
+    /// A hash of the first eight bytes of the word's folded form (all of it when shorter).
+    @inline(__always)
+    func hash(firstGroupOf word: UnsafeBufferPointer<UInt8>, folding: LetterFolding) -> UInt64 {
+        if DuplicateWords.isASCII(word) { return Self.firstGroupHash(word) }
+        // The folded form decides, as for the whole hash (folding may compose what follows the
+        // first eight bytes into them).
+        var folded = folding.foldedWord(String(decoding: word, as: UTF8.self))
+        return folded.withUTF8 { Self.firstGroupHash($0) }
+    }
+
+    /// A hash of the first eight bytes, A-Z lowercased (all of them when fewer).
+    @inline(__always)
+    static func firstGroupHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var group: UInt64 = 0
+        if bytes.count >= 8 {
+            group = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+        } else {
+            for index in 0..<bytes.count { group |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+        }
+        return (lowercased(group) ^ 0x9E37_79B9_7F4A_7C15) &* 0xBF58_476D_1CE4_E5B9
+    }
+}
+
+extension WordHash {
+    /// Feeds `bytes` to `mix` eight at a time, A-Z lowercased on the way. When the length is not a
+    /// multiple of eight, the last group is the last eight bytes (overlapping the one before), or
+    /// for fewer than eight bytes, the bytes zero-padded: a function of the bytes alone either way.
     @inline(__always)
     func forEachLowercasedGroup(_ bytes: UnsafeBufferPointer<UInt8>, _ mix: (UInt64) -> Void) {
         guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let group = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+        let count = bytes.count
+        if count < 8 {
+            var group: UInt64 = 0
+            for index in 0..<count { group |= UInt64(bytes[index]) << (8 * UInt64(index)) }
             mix(Self.lowercased(group))
+            return
+        }
+        var offset = 0
+        while offset + 8 <= count {
+            mix(Self.lowercased(UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)))
             offset += 8
         }
-        if offset < bytes.count {
-            var group: UInt64 = 0
-            for index in offset..<bytes.count {
-                group |= UInt64(DuplicateWords.lowercased(bytes[index])) << (8 * UInt64(index - offset))
-            }
-            mix(group)
+        if offset < count {
+            mix(Self.lowercased(UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)))
         }
     }
 

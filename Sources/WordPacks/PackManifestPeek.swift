@@ -6,9 +6,12 @@ extension PackVerifier {
     /// pack's `ContentInfo.plist`) and no further. For listing a catalog quickly; it proves nothing
     /// about the rest of the pack, which `verify` checks before an install.
     public func peekManifest(fileAt path: String) -> Result<PackManifest, PackProblem> {
-        // The manifest sorts near the start of a built pack: try the first 256 KiB before the whole file.
-        if let prefix = FileBytes.readPrefix(path, count: 256 << 10), case .success(let manifest) = peekManifest(in: prefix) {
-            return .success(manifest)
+        // The manifest sorts near the start of a built pack (a few hundred bytes compressed): try
+        // the first 16 KiB, then 256 KiB, before the whole file.
+        for count in [16 << 10, 256 << 10] {
+            if let prefix = FileBytes.readPrefix(path, count: count), case .success(let manifest) = peekManifest(in: prefix) {
+                return .success(manifest)
+            }
         }
         switch FileBytes.read(path, limit: archiveLimits.maxArchiveSize) {
         case .success(let bytes): return peekManifest(in: bytes)

@@ -142,9 +142,17 @@ protocol Command: Sendable {
 }
 
 /// A command that gathers subcommands; its help page lists them.
-struct CommandGroup {
+struct CommandGroup: Sendable {
     var name: String
-    var spec: CommandSpec
+    /// Made when the group's help or one of its subcommands is asked for: a group's spec lists its
+    /// subcommands, which makes every command's spec, and running a leaf command needs none of them.
+    private let makeSpec: @Sendable () -> CommandSpec
+    var spec: CommandSpec { makeSpec() }
+
+    init(name: String, spec: @escaping @Sendable () -> CommandSpec) {
+        self.name = name
+        self.makeSpec = spec
+    }
 }
 
 extension Command {

@@ -103,6 +103,24 @@ typealias DeviceFolder = TemporaryDirectory
         #expect(try database.int64("SELECT count(*) FROM words WHERE folded IS NOT NULL") == 0)
     }
 
+    /// What lets a start skip its checks: every base pack installed, the baseline taken, every
+    /// owned purchase delivered; anything missing sends it through them.
+    @Test func upToDateMeansNothingForAStartToDo() async throws {
+        let folder = try DeviceFolder()
+        let device = try DeviceStore(folder: folder.path)
+        let base = try #require(ProductID(rawValue: "com.example.words.test"))
+        #expect(try !device.isUpToDate(basePacks: [], transactions: []), "no baseline yet")
+        try device.recordDeliveryBaseline([("0000000000000001", base)], now: 1)
+        #expect(try device.isUpToDate(basePacks: [], transactions: ["0000000000000001"]))
+        #expect(try !device.isUpToDate(basePacks: [base], transactions: []), "the base pack is not installed")
+        _ = try device.install(try pack(lists: ["A": ["alpha", "beta"]]), archiveSHA256: digest, isBase: true, now: 1)
+        #expect(try device.isUpToDate(basePacks: [base], transactions: ["0000000000000001"]))
+        #expect(try !device.isUpToDate(basePacks: [base], transactions: ["0000000000000001", "00000000000000f2"]), "a purchase not delivered")
+        try device.recordDelivery(transaction: "00000000000000f2", product: base, now: 2)
+        #expect(try device.isUpToDate(basePacks: [base], transactions: ["00000000000000f2", "0000000000000001"]))
+        #expect(try device.isUpToDate(basePacks: [base], transactions: ["a\"b"]) == false, "ids are passed as data, whatever they hold")
+    }
+
     @Test func eraseDeletesTheFolder() async throws {
         let folder = try DeviceFolder()
         _ = try DeviceStore(folder: folder.path)

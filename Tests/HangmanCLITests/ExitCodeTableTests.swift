@@ -21,7 +21,9 @@ import TestSupport
         let world = try await PlayerWorld()
         try editCatalog(world) { root in
             var products = root["Products"] as? [[String: Any]] ?? []
-            let base = (root["BasePacks"] as? [[String: Any]])?.first ?? [:]
+            // The base pack's archive and its record; the facts published beside them (its own
+            // ProductIdentifier and DisplayName among them) stay the base pack's.
+            let base = ((root["BasePacks"] as? [[String: Any]])?.first ?? [:]).filter { ["Pack", "SHA256", "Size"].contains($0.key) }
             for index in products.indices where products[index]["ProductIdentifier"] as? String == PlayerWorld.fruit {
                 products[index].merge(base) { _, new in new }
             }

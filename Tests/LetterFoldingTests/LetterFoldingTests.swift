@@ -12,6 +12,18 @@ import Testing
         #expect(LetterFolding(language: language).key(letter) == key)
     }
 
+    /// ASCII takes a path of its own: every ASCII character gets the key the Unicode rule gives it.
+    @Test(arguments: ["en", "es", "de", "tr", "ru"])
+    func asciiKeysFollowTheUnicodeRule(_ language: String) {
+        let folding = LetterFolding(language: language)
+        for value in UInt8(0)...UInt8(127) {
+            let character = Character(Unicode.Scalar(value))
+            let expected = character.isLetter ? String(character).lowercased() : nil
+            #expect(folding.key(character) == expected, "\(value)")
+        }
+        #expect(folding.key("\r\n") == nil)
+    }
+
     @Test(arguments: [" ", "-", "'", "\u{2019}", "7", "."] as [Character])
     func separatorsAndDigitsHaveNoKey(_ character: Character) {
         #expect(LetterFolding(language: "en").key(character) == nil)

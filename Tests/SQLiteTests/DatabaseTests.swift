@@ -255,6 +255,67 @@ import SQLite
         try db.checkpoint(.passive)
     }
 
+    /// Closing keeps a short log for the next process (no copy, no sync, no deleted files), and
+    /// empties one that this connection's commits took to 64 pages or more.
+    @Test func theLogOutlivesTheConnectionAndIsEmptiedAtSixtyFourPages() throws {
+        let directory = try TemporaryDirectory()
+        let wal = directory.file("a.sqlite-wal")
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            try db.execute("CREATE TABLE t(x)")
+            for value in 0..<5 { try db.execute("INSERT INTO t VALUES (?)", .integer(Int64(value))) }
+        }
+        #expect(try fileSize(wal) > 0, "closing left the log in place")
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            #expect(try db.int64("SELECT count(*) FROM t") == 5)
+            try db.transaction { db in
+                for _ in 0..<70 { try db.execute("INSERT INTO t VALUES (randomblob(3000))") }
+            }
+            #expect(try fileSize(wal) > 64 * 4096)
+        }
+        #expect(try fileSize(wal) == 0, "closing copied and emptied the log")
+        let db = try Database(path: directory.file("a.sqlite"))
+        #expect(try db.int64("SELECT count(*) FROM t") == 75)
+        #expect(try db.integrityCheck() == [])
+    }
+
+    /// A commit past 1,000 pages has the log copied, so the next commit starts it over: closing
+    /// still empties it, though the last commit left only a few pages in it.
+    @Test func aLongLogIsEmptiedAtCloseAfterASmallerCommit() throws {
+        let directory = try TemporaryDirectory()
+        let wal = directory.file("a.sqlite-wal")
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            try db.execute("CREATE TABLE t(x)")
+            try db.transaction { db in
+                for _ in 0..<1100 { try db.execute("INSERT INTO t VALUES (randomblob(3000))") }
+            }
+            try db.execute("INSERT INTO t VALUES (1)")
+            #expect(try fileSize(wal) > 1000 * 4096)
+        }
+        #expect(try fileSize(wal) == 0, "closing copied and emptied the log")
+        let db = try Database(path: directory.file("a.sqlite"))
+        #expect(try db.int64("SELECT count(*) FROM t") == 1101)
+    }
+
+    /// The connection's own statement cache neither keeps it open nor grows without end.
+    @Test func cachedStatementsLetTheConnectionClose() throws {
+        let directory = try TemporaryDirectory()
+        weak var closed: Database?
+        do {
+            let db = try Database(path: directory.file("a.sqlite"))
+            closed = db
+            try db.execute("CREATE TABLE t(x)")
+            for value in 0..<200 {
+                try db.execute("INSERT INTO t VALUES (\(value))")
+                #expect(try db.int64("SELECT count(*) FROM t WHERE x <= \(value)") == Int64(value + 1))
+            }
+            #expect(try db.int64("SELECT sum(x) FROM t") == 19_900)
+        }
+        #expect(closed == nil)
+    }
+
     private func fileSize(_ path: String) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.intValue ?? -1

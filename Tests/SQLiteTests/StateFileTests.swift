@@ -49,6 +49,49 @@ import SQLite
         #expect(try bytes(path) == before)
     }
 
+    /// The log stays between processes, and SQLite takes a database's length from a log that holds
+    /// frames: a truncated file is still refused, and one whose missing pages the log holds is not.
+    @Test func aTruncatedDatabaseIsRefusedWhileItsLogHoldsFrames() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("account.sqlite")
+        do {
+            let db = try Database.openState(path: path, migrator: Self.migrator)
+            for amount in 0..<2000 { try db.execute("INSERT INTO ledger(amount) VALUES (?)", .integer(Int64(amount))) }
+        }
+        do {
+            let db = try Database.openState(path: path, migrator: Self.migrator)
+            try db.execute("INSERT INTO ledger(amount) VALUES (2000)")
+        }
+        try #require(try bytes(path + "-wal").count > 32, "the log holds the last commit")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 8192)
+        try handle.close()
+        expectRefused(path, code: .corrupt, saying: "malformed")
+    }
+
+    @Test func aFileMissingOnlyPagesItsLogHoldsOpens() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("account.sqlite")
+        do {
+            let db = try Database.openState(path: path, migrator: Self.migrator)
+            for amount in 0..<2000 { try db.execute("INSERT INTO ledger(amount) VALUES (?)", .integer(Int64(amount))) }
+        }
+        do {
+            // Rewrites the last page (the rightmost leaf of the table): its new copy is in the log.
+            let db = try Database.openState(path: path, migrator: Self.migrator)
+            try db.execute("UPDATE ledger SET amount = -1 WHERE id = (SELECT max(id) FROM ledger)")
+        }
+        // What a checkpoint cut short after writing the first pages leaves: the file without its last page.
+        let size = try bytes(path).count
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(size - 4096))
+        try handle.close()
+        let db = try Database.openState(path: path, migrator: Self.migrator)
+        #expect(try db.int64("SELECT count(*) FROM ledger") == 2000)
+        #expect(try db.int64("SELECT amount FROM ledger ORDER BY id DESC LIMIT 1") == -1)
+        #expect(try db.string("PRAGMA integrity_check") == "ok")
+    }
+
     @Test func aFileThatIsNotADatabaseIsRefusedAndLeftAsItIs() throws {
         let folder = try TemporaryDirectory()
         let path = try folder.write("device.sqlite", String(repeating: "not a database\n", count: 400))
@@ -70,6 +113,8 @@ import SQLite
         let outside = try TemporaryDirectory()
         let path = folder.file("device.sqlite")
         _ = try Database.openState(path: path, migrator: Self.migrator)
+        // The log stays after the connection closes: it is replaced by the link.
+        try FileManager.default.removeItem(atPath: path + "-wal")
         try FileManager.default.createSymbolicLink(atPath: path + "-wal", withDestinationPath: outside.file("wal"))
         expectRefused(path, code: .cantOpen, saying: "its file '\(path)-wal' is a symbolic link")
         #expect(outside.listing().isEmpty)

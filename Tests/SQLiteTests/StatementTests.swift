@@ -18,6 +18,30 @@ import SQLite
         #expect(try select.query("z").isEmpty)
     }
 
+    @Test func valuesBoundInPlaceRunAgainAndAgain() throws {
+        let db = try Database.inMemory()
+        try db.execute("CREATE TABLE t(k TEXT NOT NULL, v INTEGER, note TEXT)")
+        let insert = try db.prepare("INSERT INTO t(k, v, note) VALUES (?, ?, ?)")
+        for (index, key) in ["a", "", "caf\u{E9}"].enumerated() {
+            var text = key
+            try text.withUTF8 { bytes in
+                try insert.execute { values in
+                    values.bind(text: bytes, at: 1)
+                    values.bind(index, at: 2)
+                    values.bind(index == 1 ? nil : "note \(index)", at: 3)
+                }
+            }
+        }
+        #expect(try db.query("SELECT k, v, note FROM t ORDER BY v").map { [try $0.string(0), String(try $0.int64(1)), try $0[2].stringValue ?? "-"] }
+            == [["a", "0", "note 0"], ["", "1", "-"], ["caf\u{E9}", "2", "note 2"]])
+        let count = try db.prepare("SELECT count(*) FROM t WHERE v >= ?")
+        #expect(try count.int64 { $0.bind(1, at: 1) } == 2)
+        #expect(try count.int64 { $0.bind(5, at: 1) } == 0)
+        #expect(try db.prepare("SELECT note FROM t WHERE v = 1").int64() == nil, "NULL reads as nil")
+        #expect(throws: SQLiteError.self) { try insert.execute { $0.bind(1, at: 9) } }
+        #expect(throws: SQLiteError.self) { try db.prepare("SELECT k FROM t").int64() }
+    }
+
     @Test func stepByStepWithBindNextAndReset() throws {
         let db = try Database.inMemory()
         try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")

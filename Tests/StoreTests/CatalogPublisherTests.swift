@@ -169,6 +169,37 @@ import TestSupport
         #expect(try Data(contentsOf: URL(fileURLWithPath: packs + "/Catalog.plist")) == before)
     }
 
+    /// Publishing records each manifest's facts, so that loading the catalog reads no archive:
+    /// an archive swapped for junk of the same size still lists as published (an install would
+    /// refuse it by its digest), while one of another size is read, and its product unavailable.
+    @Test func recordedFactsSpareLoadingFromReadingArchives() throws {
+        let directory = try TemporaryDirectory()
+        let packs = try unpublishedFolder(directory)
+        _ = try CatalogPublisher(folder: packs).update()
+        let root = try rawCatalog(packs)
+        let base = try #require(entry(root, base: "base.wordpack"))
+        #expect(base["ProductIdentifier"] == .string(Self.base))
+        #expect(base["DisplayName"] == .string("Test \(Self.base)"))
+        #expect(base["ContentVersion"] == .string("1.0"))
+        #expect(base["WordCount"] == .integer(2))
+        let fruit = try #require(entry(root, product: StoreFixture.fruit.rawValue))
+        #expect(fruit["ContentVersion"] == .string("1.0") && fruit["WordCount"] == .integer(2))
+        #expect(fruit["DisplayName"] != .string("Test \(StoreFixture.fruit)"), "a product keeps its own display name")
+
+        let size = Int(try fileSize(packs + "/fruit.wordpack"))
+        try directory.write("packs/fruit.wordpack", [UInt8](repeating: 0x2A, count: size))
+        let loaded = try Catalog.load(folder: packs)
+        #expect(loaded.product(StoreFixture.fruit)?.contentVersion?.text == "1.0")
+        #expect(loaded.basePacks.map(\.productID.rawValue) == [Self.base])
+
+        #expect(loaded.product(StoreFixture.fruit)?.unavailableReason == nil)
+
+        try directory.write("packs/fruit.wordpack", [UInt8](repeating: 0x2A, count: size + 1))
+        let reread = try Catalog.load(folder: packs)
+        #expect(reread.product(StoreFixture.fruit)?.unavailableReason != nil)
+        #expect(reread.basePacks.map(\.productID.rawValue) == [Self.base])
+    }
+
     @Test func missingCatalogIsReportedAsMissing() throws {
         let directory = try TemporaryDirectory()
         do {

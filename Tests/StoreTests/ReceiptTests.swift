@@ -72,6 +72,21 @@ import WordPacks
         #expect(try account.service().verifyReceipt(receipt.bytes).status == .valid)
     }
 
+    /// Opening the service (every command does) makes a missing key but reads none: a damaged key
+    /// is found, and named, where a receipt is signed or checked.
+    @Test func theKeyIsReadOnlyForReceipts() throws {
+        let account = try StoreAccount()
+        _ = try account.service()
+        #expect(FileManager.default.fileExists(atPath: account.keyPath))
+        try Data("not a key\n".utf8).write(to: URL(fileURLWithPath: account.keyPath))
+        let service = try account.service()
+        _ = try service.buy(StoreFixture.animals, quantity: 1)
+        #expect(throws: StoreError.self) { try service.receipt() }
+        let verification = service.verifyReceipt(Array("anything".utf8))
+        #expect(verification.status == .notAuthenticated)
+        #expect(verification.message.contains("service key"), "\(verification.message)")
+    }
+
     @Test(arguments: Engine.allCases) func theKeyIsMadeOnceAndPrivate(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let first = try account.service().receipt()
@@ -86,7 +101,7 @@ import WordPacks
     }
 
     @Test func aProductAddedWithoutResigningIsNotAuthenticated() throws {
-        let (_, service) = try accountWithHistory()
+        let (account, service) = try accountWithHistory()
         let receipt = try service.receipt()
         let (outer, payload) = try open(receipt.bytes)
         var forged = payload
@@ -99,10 +114,11 @@ import WordPacks
         #expect(verification.status == .notAuthenticated)
         #expect(verification.status.rawValue == 21003)
         #expect(verification.payload == nil)
+        withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
     @Test func aChangedDateIsNotAuthenticated() throws {
-        let (_, service) = try accountWithHistory()
+        let (account, service) = try accountWithHistory()
         let (outer, payload) = try open(try service.receipt().bytes)
         var items = try transactions(payload)
         items[0]["PurchaseDate"] = .integer((items[0]["PurchaseDate"]?.integerValue ?? 0) - 86_400_000)
@@ -114,18 +130,20 @@ import WordPacks
         unrefunded[1]["RevocationDate"] = nil
         forged["Transactions"] = .array(unrefunded.map(PropertyList.dictionary))
         #expect(service.verifyReceipt(file(payload: forged, key: nil, signature: outer["Signature"]?.dataValue)).status == .notAuthenticated)
+        withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
     @Test func aFlippedSignatureBitIsNotAuthenticated() throws {
-        let (_, service) = try accountWithHistory()
+        let (account, service) = try accountWithHistory()
         let (outer, payload) = try open(try service.receipt().bytes)
         var signature = try #require(outer["Signature"]?.dataValue)
         signature[10] ^= 0x01
         #expect(service.verifyReceipt(file(payload: payload, key: nil, signature: signature)).status == .notAuthenticated)
+        withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
     @Test func anotherKeysSignatureIsNotAuthenticated() throws {
-        let (_, service) = try accountWithHistory()
+        let (account, service) = try accountWithHistory()
         let (_, payload) = try open(try service.receipt().bytes)
         let forger = SigningKey.generate()
         let verification = service.verifyReceipt(file(payload: payload, key: forger))
@@ -138,13 +156,16 @@ import WordPacks
             "Algorithm": .string("Ed25519"), "KeyID": .string(claimed), "Payload": .data(payloadBytes), "Signature": .data(forger.sign(payloadBytes)),
         ]))
         #expect(service.verifyReceipt(lying).status == .notAuthenticated)
+        withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
     @Test(arguments: Engine.allCases) func anotherAccountsReceiptIsNotAuthenticated(engine: Engine) throws {
-        let (_, service) = try accountWithHistory()
-        let other = try StoreAccount(engine: engine).service()
+        let (account, service) = try accountWithHistory()
+        let otherAccount = try StoreAccount(engine: engine)
+        let other = try otherAccount.service()
         _ = try other.buy(StoreFixture.animals, quantity: 1)
         #expect(service.verifyReceipt(try other.receipt().bytes).status == .notAuthenticated)
+        withExtendedLifetime((account, otherAccount)) {}  // their folders hold the keys, read on first use
     }
 
     @Test func anotherBundleIsNotAuthenticated() throws {

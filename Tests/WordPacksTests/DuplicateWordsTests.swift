@@ -32,6 +32,18 @@ import Testing
         #expect(DuplicateWords.find(in: words, folding: folding) == expected)
     }
 
+    /// With enough words to be split into partitions (by their first folded bytes), words whose
+    /// folded forms agree still meet, also when folding composes a later byte into the first eight.
+    @Test(arguments: [("de", "abcdefga\u{308}", "ABCDEFG\u{E4}"), ("en", "abcdefge\u{301}x", "abcdefg\u{E9}X"), ("en", "Longer words", "longer-words")])
+    func partitionedWordsStillMeet(_ language: String, _ first: String, _ second: String) {
+        let folding = LetterFolding(language: language)
+        let filler = (0..<20_000).map { "w\($0 * 7919)" }
+        let words = filler + [first] + filler.map { $0 + "z" } + [second]
+        let expectedSame = folding.foldedWord(first) == folding.foldedWord(second)
+        let found = DuplicateWords.find(in: words, folding: folding)
+        #expect(found == (expectedSame ? [.init(index: words.count - 1, firstIndex: filler.count)] : []), "\(found)")
+    }
+
     /// ASCII words are hashed without folding them into a new string: that hash must be the folded form's.
     @Test(arguments: ["en", "es", "de", "tr"])
     func asciiAndFoldedHashesMeet(_ language: String) {

@@ -11,5 +11,5 @@ enum AccountCommand {
             is refused. Point every command at the server with --service URL or HANGMAN_SERVICE.
             """)
 
-    static let group = CommandGroup(name: "account", spec: spec)
+    static let group = CommandGroup(name: "account") { spec }
 }

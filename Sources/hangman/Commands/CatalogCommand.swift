@@ -7,5 +7,5 @@ enum CatalogCommand {
         subcommands: Hangman.subcommands(of: "catalog"),
         discussion: "See 'hangman catalog <subcommand> --help'.")
 
-    static let group = CommandGroup(name: "catalog", spec: spec)
+    static let group = CommandGroup(name: "catalog") { spec }
 }

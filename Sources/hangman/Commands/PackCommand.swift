@@ -10,5 +10,5 @@ enum PackCommand {
             *.plist word lists. See 'hangman pack <subcommand> --help'.
             """)
 
-    static let group = CommandGroup(name: "pack", spec: spec)
+    static let group = CommandGroup(name: "pack") { spec }
 }
