@@ -69,14 +69,15 @@ private let endingHandler: @convention(c) (Int32) -> Void = { signal in
 }
 
 /// A crash: put the terminal back, then hand the signal to whoever handled it before (the Swift
-/// runtime's backtracer), which sees it again as the faulting instruction runs again.
-private let crashHandler: @convention(c) (Int32) -> Void = { signal in
+/// runtime's backtracer, or the default: death). A fault runs its instruction again and meets
+/// that handler; a signal sent by `kill` is raised again.
+private let crashHandler: @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void = { signal, info, _ in
     restoreNow()
-    if signal >= 0 && signal < 32 {
-        var previous = crashPrevious[Int(signal)]
-        _ = system_sigaction(signal, &previous)
-    }
-    if signal == SIGABRT { _ = system_raise(signal) }
+    guard signal >= 0 && signal < 32 else { return }
+    var previous = crashPrevious[Int(signal)]
+    _ = system_sigaction(signal, &previous)
+    let sent = (info?.pointee.si_code ?? 0) <= 0
+    if sent || signal == SIGABRT { _ = system_raise(signal) }
 }
 
 /// The terminal on standard input in raw mode for single-key play (termios), always put back:
@@ -155,9 +156,9 @@ public enum RawTerminal {
         for signal in endingSignals { install(signal, endingHandler) }
         for signal in crashSignals {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = crashHandler
+            action.__sigaction_handler.sa_sigaction = crashHandler
             sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_NODEFER
+            action.sa_flags = SA_NODEFER | SA_SIGINFO
             _ = system_sigaction(signal, &action, previous: &crashPrevious[Int(signal)])
         }
         for signal in [SIGWINCH, SIGTSTP, SIGCONT] { unblock(signal) }
