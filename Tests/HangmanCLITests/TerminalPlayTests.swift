@@ -179,6 +179,34 @@ struct TerminalPlayTests {
         #expect(!after.contains("+---+"), "the alternate screen is left: \(after)")
     }
 
+    @Test func optionsThatDifferFromTheSavedGameAreAskedAbout() async throws {
+        let world = try await PlayCommandTests.OneWordWorld()
+        let terminal = try await Self.openShell(world)
+        _ = try await Self.play(terminal)
+        try await terminal.press("z")
+        try await terminal.waitFor("Yes! 'z'")
+        try await terminal.press("Escape")
+        try await terminal.waitFor("Game saved")
+        try await terminal.type("clear; \(HangmanBinary.path) play --lives 8")
+        try await terminal.press("Enter")
+        let question = try await terminal.waitFor("[y/N]")
+        #expect(question.contains("--lives 8 (the saved game has 6)"), "\(question)")
+        try await terminal.type("y")
+        try await terminal.press("Enter")
+        let fresh = try await terminal.waitFor("Esc save and quit")
+        #expect(fresh.contains("8/8") && fresh.contains("_ _ _ _ _"), "a new game with 8 lives: \(fresh)")
+        try await terminal.press("Escape")
+        try await terminal.waitFor("Game saved")
+        try await terminal.type("clear; \(HangmanBinary.path) play --lives 6")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("[y/N]")
+        try await terminal.press("Enter")
+        let kept = try await terminal.waitFor("Esc save and quit")
+        #expect(kept.contains("8/8") && kept.contains("Resuming"), "no answer keeps the saved game: \(kept)")
+        try await terminal.press("Escape")
+        try await terminal.waitFor("Game saved")
+    }
+
     @Test func aDumbTerminalGetsNoEscapeSequence() async throws {
         let world = try await PlayCommandTests.OneWordWorld()
         let terminal = try await Self.openShell(world, term: "dumb")
