@@ -195,6 +195,22 @@ import Testing
         #expect(process.terminationStatus == 130)
     }
 
+    /// Keys as a terminal sends them, in-process: letters play at once, an arrow's whole sequence
+    /// is ignored, `!` opens a line for a word (Enter on an empty one goes back), a lone Esc saves and quits.
+    @Test func keysOnATerminalPlayAtOnceAndArrowsAreIgnored() async throws {
+        let world = try await OneWordWorld()
+        let keys = "z\u{1B}[A\u{1B}[1;5Ce\u{1B}OP!qu\u{7F}\u{7F}\rq\u{1B}"
+        let result = try await CLI.run(
+            ["play", "--home", world.home, "--packs", world.packs], environment: ["TERM": "xterm", "NO_COLOR": "1"], input: keys, terminal: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("\u{1B}[?1049h"), "\(result.stdout.prefix(40).debugDescription)")
+        #expect(result.stdout.contains("Word: qu_"), "the word line as typed")
+        #expect(result.stdout.contains("Used: z e q"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Used: z A") && !result.stdout.contains("Used: z e P"), "no byte of a sequence was a guess")
+        #expect(result.stdout.contains("5/6"))
+        #expect(result.stdout.hasSuffix("\u{1B}[?1049lGame saved: run 'hangman play' to resume it.\n"), "\(result.stdout.suffix(80).debugDescription)")
+    }
+
     @Test func aWordThatIsACommandIsGuessedAfterAnEqualsSign() async throws {
         let world = try await OneWordWorld(word: "quit", clue: "Leave")
         let result = try await world.play("=help\n=quit\nn\n")

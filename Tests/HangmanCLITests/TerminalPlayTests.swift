@@ -133,8 +133,16 @@ struct TerminalPlayTests {
         #expect(Self.gallowsIndent(narrow) < 6, "laid out again for 40 columns: \(narrow)")
         #expect(Self.longestLine(narrow) <= 40, "\(narrow)")
         #expect(narrow.contains("z _ _ _ _"))
+        // Wider than the game started: what the board drew at 200 columns must not spill into the
+        // scrollback when the game leaves its screen.
+        try await terminal.resize(width: 200, height: 30)
+        for _ in 0..<100 where Self.gallowsIndent(try await terminal.screen()) < 60 { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(Self.gallowsIndent(try await terminal.screen()) > 60)
         try await terminal.press("Escape")
         try await terminal.waitFor("Game saved")
+        let history = try await terminal.history()
+        #expect(!history.contains("+---+") && !history.contains("HANGMAN"), "\(history)")
+
     }
 
     @Test func ctrlZPutsTheTerminalBackAndFgComesBackToTheGame() async throws {

@@ -50,7 +50,7 @@ enum PlayCommand: Command {
             arguments.has("--plain") || !terminal ? .plain
             : dumb ? .text
             : .fullScreen(colour: (environment["NO_COLOR"] ?? "").isEmpty)
-        let input: PlayLoop.Input = style.takesKeys ? .keys(KeyReader()) : .lines(LineReader(context.input))
+        let input: PlayLoop.Input = style.takesKeys ? .keys(KeyReader(context.input)) : .lines(LineReader(context.input))
         let loop = PlayLoop(
             deviceContext: session, screen: GameScreen(context: context, style: style), input: input,
             packs: packs, category: arguments.value("--category"), lives: arguments.integer("--lives") ?? Game.defaultLives)

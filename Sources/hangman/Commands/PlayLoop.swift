@@ -75,22 +75,37 @@ final class PlayLoop {
             let conflicts = try savedGameConflicts(seat)
             if !conflicts.isEmpty { fresh = try decideOnConflicts(conflicts) }
         }
-        if case .keys = input {
+        if case .keys = input, screen.context.input == .standardInput {
             guard RawTerminal.enter(setup: GameScreen.enterScreen, teardown: GameScreen.leaveScreen) else {
                 throw CommandFailure(code: .ioError, message: "cannot set up the terminal for single-key play (try --plain)")
             }
+        } else if screen.isFullScreen {
+            screen.context.out(TerminalText(trusted: GameScreen.enterScreen), terminator: "")
         }
         let code: ExitCode
         do {
             code = try await session(seat: seat, fresh: fresh, generator: &generator)
         } catch {
-            RawTerminal.leave()
+            leaveScreen()
             throw error
         }
-        RawTerminal.leave()
+        leaveScreen()
         if screen.style != .plain { summarize(code) }
         return code
     }
+
+    /// Puts the terminal back and leaves the game's screen (once; no-op in plain and text styles).
+    private func leaveScreen() {
+        guard screen.isFullScreen, !screenLeft else { return }
+        screenLeft = true
+        if screen.context.input == .standardInput {
+            RawTerminal.leave()
+        } else {
+            screen.context.out(TerminalText(trusted: GameScreen.leaveScreen), terminator: "")
+        }
+    }
+
+    private var screenLeft = false
 
     private func savedGameConflicts(_ seat: GameSeat) throws -> [String] {
         do {
@@ -116,7 +131,7 @@ final class PlayLoop {
         screen.context.error("You have a saved game, but it differs from the options given: \(differs).")
         screen.context.errorRaw("Start a new game with these options (the saved one counts as abandoned)? [y/N] ")
         try screen.context.checkWrites()
-        switch LineReader(.standardInput).nextLine() {
+        switch LineReader(screen.context.input).nextLine() {
         case .line(let answer) where ["y", "yes"].contains(answer.trimmingSpaces.lowercased()):
             return true
         case .interrupted:
@@ -179,7 +194,7 @@ final class PlayLoop {
             }
         case .keys(let keys):
             var view = view
-            view.question = "Play again? y or Enter: yes · n or Esc: no"
+            view.question = "Play again? [Y/n]"
             screen.show(view, eventPlain: nil)
             while true {
                 switch keys.next() {
@@ -189,7 +204,9 @@ final class PlayLoop {
                 case .continued:
                     RawTerminal.reenter(setup: GameScreen.enterScreen)
                     screen.show(view, eventPlain: nil)
-                case .resized: screen.show(view, eventPlain: nil)
+                case .resized:
+                    screen.clear()
+                    screen.show(view, eventPlain: nil)
                 default: continue
                 }
             }
@@ -216,7 +233,7 @@ final class PlayLoop {
             switch move {
             case .endOfInput, .interrupted, .quit:
                 if screen.style == .plain { screen.context.out("SAVED") }
-                RawTerminal.leave()
+                leaveScreen()
                 if screen.style == .text && move != .quit { screen.context.out("") }
                 if screen.style != .plain { screen.context.out("Game saved: run 'hangman play' to resume it.") }
                 return .saved(move == .interrupted ? .interrupted : .ok)
@@ -252,7 +269,9 @@ final class PlayLoop {
                 case .endOfInput: return view.entry == nil ? .endOfInput : .quit
                 case .continued:
                     RawTerminal.reenter(setup: GameScreen.enterScreen)
-                case .resized, .ignored:
+                case .resized:
+                    screen.clear()
+                case .ignored:
                     break
                 case .tab:
                     view.event = Self.keysHelp

@@ -43,12 +43,13 @@ enum GameLayout {
         }
 
         let hints = "Hints: \(view.hints)"
-        let title = "HANGMAN  " + view.packName + " · " + view.category
+        let source = TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
+        let title = "HANGMAN  " + source
         if title.count + 2 + hints.count <= block {
             add(title + String(repeating: " ", count: block - title.count - hints.count) + hints, "1")
         } else {
             add("HANGMAN" + String(repeating: " ", count: max(2, block - 7 - hints.count)) + hints, "1")
-            add(cut(view.packName + " · " + view.category, width: block))
+            addWrapped(source)
         }
         add("")
         let gallowsStyle = game.status == .lost ? "31" : nil

@@ -29,7 +29,9 @@ struct GameScreen {
     /// Enters the alternate screen (`.fullScreen`): what is on the screen now stays as it was.
     static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
     /// Leaves it, and shows the cursor (put back by the terminal handlers too, on Ctrl-Z or a crash).
-    static let leaveScreen = "\u{1B}[?25h\u{1B}[?1049l"
+    /// The board is erased first: tmux reflows the alternate screen to the width the game started
+    /// at before leaving it, and lines wider than that would spill into the scrollback.
+    static let leaveScreen = "\u{1B}[H\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l"
 
     /// The plain format, documented in `hangman play --help`.
     static let plainFormat = """
@@ -95,6 +97,12 @@ struct GameScreen {
             out += "\u{1B}[J"
             context.out(TerminalText(trusted: out), terminator: "")
         }
+    }
+
+    /// Erases the whole screen (`.fullScreen`), before drawing for a new window size.
+    func clear() {
+        guard isFullScreen else { return }
+        context.out(TerminalText(trusted: "\u{1B}[H\u{1B}[2J"), terminator: "")
     }
 
     /// The line-mode prompt (`.text`).

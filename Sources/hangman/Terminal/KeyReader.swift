@@ -25,14 +25,27 @@ final class KeyReader {
 
     private var buffer: [UInt8] = []
     private var atEnd = false
+    private let source: InputSource
 
-    init() { InterruptSignal.catchIntoFlag() }
+    /// Keys from the process's terminal, or from bytes given by a test (as if typed at once).
+    init(_ source: InputSource) {
+        self.source = source
+        switch source {
+        case .standardInput:
+            InterruptSignal.catchIntoFlag()
+        case .bytes(let bytes):
+            buffer = bytes
+            atEnd = true
+        }
+    }
 
     func next() -> Key {
         while true {
-            if InterruptSignal.wasRaised { return .interrupted }
-            if RawTerminal.takeContinued() { return .continued }
-            if RawTerminal.takeResized() { return .resized }
+            if source == .standardInput {
+                if InterruptSignal.wasRaised { return .interrupted }
+                if RawTerminal.takeContinued() { return .continued }
+                if RawTerminal.takeResized() { return .resized }
+            }
             if let key = parse() { return key }
             if atEnd { return .endOfInput }
             fill(timeoutMilliseconds: 100)
@@ -40,6 +53,7 @@ final class KeyReader {
     }
 
     private func fill(timeoutMilliseconds: Int32) {
+        guard !atEnd else { return }
         switch StandardStream.input.read(upTo: 256, timeoutMilliseconds: timeoutMilliseconds) {
         case .bytes(let chunk): buffer.append(contentsOf: chunk)
         case .endOfInput, .failed: atEnd = true

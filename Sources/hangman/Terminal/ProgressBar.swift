@@ -18,6 +18,7 @@ final class ProgressBar {
     private let started: Int64
     private var drawnLength = 0
     private var lastDraw: Int64 = 0
+    private var lastPhase: InstallProgress.Phase?
 
     init(label: String, output: OutputStream, width: @escaping () -> Int, delay: Int64) {
         self.label = label
@@ -36,8 +37,9 @@ final class ProgressBar {
         }
         guard now - started >= delay else { return }
         // At most 20 redraws a second, but every change of phase.
-        guard now - lastDraw >= 50 || drawnLength == 0 else { return }
+        guard now - lastDraw >= 50 || progress.phase != lastPhase else { return }
         lastDraw = now
+        lastPhase = progress.phase
         let line = Self.line(label: label, progress: progress, width: width() - 1)
         let padding = String(repeating: " ", count: max(0, drawnLength - line.count))
         output.write("\r" + line + padding)
