@@ -95,11 +95,13 @@ public struct PackInstaller {
     }
 
     /// Installs every base pack that is not installed yet (what a first run does).
-    public func installMissingBasePacks() async throws(DeviceError) -> [ProductID] {
+    public func installMissingBasePacks(
+        progress: (ProductID) -> ((InstallProgress) -> Void)? = { _ in nil }
+    ) async throws(DeviceError) -> [ProductID] {
         let installed = Set(try device.installedPacks().map(\.productID))
         var done: [ProductID] = []
         for base in catalog.basePacks where !installed.contains(base.productID) {
-            _ = try await install(base.productID)
+            _ = try await install(base.productID, progress: progress(base.productID))
             done.append(base.productID)
         }
         return done

@@ -63,7 +63,7 @@ public struct Player {
     /// already owned: those packs come back with `restore`, not unasked.
     public func start(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> StartReport {
         var report = StartReport()
-        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks() }
+        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks(progress: progress) }
         let active = try await owned()
         if try await !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
             let stock = active.map { (transaction: $0.transactionID.rawValue, product: $0.productID) }
