@@ -70,7 +70,7 @@ final class PlayLoop {
             throw error
         }
         leaveScreen()
-        if screen.style != .plain { summarize(code) }
+        if screen.style != .plain { summarize() }
         return code
     }
 
@@ -122,7 +122,7 @@ final class PlayLoop {
         }
     }
 
-    private func summarize(_ code: ExitCode) {
+    private func summarize() {
         if tally.played > 0 {
             let games = tally.played == 1 ? "1 game" : "\(tally.played) games"
             screen.context.out("This session: \(games), \(tally.won) won, \(tally.lost) lost, \(tally.score) points.")
