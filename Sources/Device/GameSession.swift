@@ -75,6 +75,26 @@ public final class GameSession {
         return GameSession(game: game, gameID: gameID, seat: seat, word: word, isResumed: false, device: device, service: service, clock: clock)
     }
 
+    /// How a game asked for differs from the one saved in `seat`'s slot, which `start` would
+    /// resume: one line per option, e.g. `--lives 8 (the saved game has 6)`; empty when nothing
+    /// differs or nothing is saved. `nil` options were not given.
+    public static func savedGameConflicts(
+        device: DeviceStore, seat: GameSeat, packs: [ProductID], category: String?, lives: Int?
+    ) throws(DeviceError) -> [String] {
+        guard let saved = try device.savedGame(slot: seat.slot) else { return [] }
+        var conflicts: [String] = []
+        if !packs.isEmpty && !packs.contains(saved.word.pack) {
+            conflicts.append("--pack \(packs.map(\.rawValue).joined(separator: ", ")) (the saved game is from \(saved.word.pack))")
+        }
+        if let category, category.lowercased() != saved.word.category.lowercased() {
+            conflicts.append("--category \(category) (the saved game's is \(saved.word.category))")
+        }
+        if let lives, lives != saved.lives {
+            conflicts.append("--lives \(lives) (the saved game has \(saved.lives))")
+        }
+        return conflicts
+    }
+
     /// 128 bits from the system's generator, as 32 hex digits: unique per game, whatever seeds
     /// the word's choice.
     static func newGameID() -> String {

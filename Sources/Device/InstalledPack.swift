@@ -46,11 +46,23 @@ public enum InstallOutcome: Sendable, Equatable {
 
 /// Progress of an install, for a progress bar.
 public struct InstallProgress: Sendable {
+    /// What the install is doing: downloading the archive (`bytesDone` of `bytesTotal` archive
+    /// bytes), checking it (digest, signature, every word), or writing its words.
+    public enum Phase: Sendable, Equatable { case downloading, checking, installing }
+    public var phase: Phase = .installing
     public var wordsDone: Int
     public var wordsTotal: Int
     /// Bytes of word and clue text written so far, and in all.
     public var bytesDone: Int
     public var bytesTotal: Int
+
+    public init(phase: Phase = .installing, wordsDone: Int, wordsTotal: Int, bytesDone: Int, bytesTotal: Int) {
+        self.phase = phase
+        self.wordsDone = wordsDone
+        self.wordsTotal = wordsTotal
+        self.bytesDone = bytesDone
+        self.bytesTotal = bytesTotal
+    }
 }
 
 /// Why the device could not do what was asked.

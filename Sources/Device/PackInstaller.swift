@@ -60,7 +60,10 @@ public struct PackInstaller {
         }
         let bytes: [UInt8]
         do {
-            bytes = try await service.packArchive(id)
+            let total = expected.size
+            bytes = try await service.packArchive(id, progress: progress.map { report in
+                { received in report(InstallProgress(phase: .downloading, wordsDone: 0, wordsTotal: 0, bytesDone: received, bytesTotal: total)) }
+            })
         } catch {
             if error.kind == .notEntitled {
                 throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'")
@@ -68,6 +71,7 @@ public struct PackInstaller {
             if error.kind == .productUnavailable { throw DeviceError(.unavailable, error.message) }
             throw DeviceError(.storage, error.message)
         }
+        progress?(InstallProgress(phase: .checking, wordsDone: 0, wordsTotal: 0, bytesDone: bytes.count, bytesTotal: bytes.count))
         // libarchive does not check gzip CRCs: the recorded digest is what proves the bytes are the
         // ones published in the catalog.
         let sha256 = SHA256.hash(bytes)
@@ -91,11 +95,13 @@ public struct PackInstaller {
     }
 
     /// Installs every base pack that is not installed yet (what a first run does).
-    public func installMissingBasePacks() async throws(DeviceError) -> [ProductID] {
+    public func installMissingBasePacks(
+        progress: (ProductID) -> ((InstallProgress) -> Void)? = { _ in nil }
+    ) async throws(DeviceError) -> [ProductID] {
         let installed = Set(try device.installedPacks().map(\.productID))
         var done: [ProductID] = []
         for base in catalog.basePacks where !installed.contains(base.productID) {
-            _ = try await install(base.productID)
+            _ = try await install(base.productID, progress: progress(base.productID))
             done.append(base.productID)
         }
         return done

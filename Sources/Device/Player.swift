@@ -67,12 +67,15 @@ public struct Player {
         do { owning = .success(try await owned()) } catch { owning = .failure(error) }
         // The common case, one query: base packs in, baseline taken, every purchase delivered.
         if case .success(let active) = owning, try await device({ () throws(DeviceError) in
-            try device.isUpToDate(basePacks: catalog.basePacks.map(\.productID), transactions: active.map(\.transactionID.rawValue))
+            // A feature (remove-ads) has nothing to deliver: only packs count.
+            try device.isUpToDate(
+                basePacks: catalog.basePacks.map(\.productID),
+                transactions: active.filter { catalog.product($0.productID)?.feature == nil }.map(\.transactionID.rawValue))
         }) {
             return report
         }
         // Base packs first: they need no account, so they install even when it cannot be read.
-        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks() }
+        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks(progress: progress) }
         let active = try owning.get()
         if try await !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
             let stock = active.map { (transaction: $0.transactionID.rawValue, product: $0.productID) }

@@ -139,11 +139,19 @@ public struct Game: Sendable, Equatable {
     /// Whether a hint can be given now.
     public var canHint: Bool { status == .playing && hiddenLetters.count > 1 }
 
+    public static let pointsPerLetter = 10
+    public static let pointsPerLife = 20
+    public static let pointsPerHint = 15
+
     /// Points for a won game: 10 per letter, 20 per life left, minus 15 per hint; 0 when lost.
     public var score: Int {
         guard status == .won else { return 0 }
-        return max(0, letterCount * 10 + livesLeft * 20 - hinted.count * 15)
+        let parts = scoreParts
+        return max(0, parts.letters * Self.pointsPerLetter + parts.livesLeft * Self.pointsPerLife - parts.hints * Self.pointsPerHint)
     }
+
+    /// What the score of a won game is made of.
+    public var scoreParts: (letters: Int, livesLeft: Int, hints: Int) { (letterCount, livesLeft, hinted.count) }
 
     /// A move, as recorded to resume a game.
     public enum Move: Sendable, Equatable {

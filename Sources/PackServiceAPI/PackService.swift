@@ -36,6 +36,10 @@ public protocol PackService {
     /// The pack archive of a non-consumable the account owns (or of a base pack).
     func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8]
 
+    /// The same, calling `progress` with the number of bytes received so far as they arrive
+    /// (a service that reads a local file answers at once and may never call it).
+    func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8]
+
     /// The account's transactions, signed.
     func receipt() async throws(StoreError) -> Receipt
 
@@ -59,4 +63,10 @@ public protocol StoreTestControls {
     func clear() async throws(StoreError)
     /// The default switches.
     func reset() async throws(StoreError)
+}
+
+extension PackService {
+    public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
+        try await packArchive(product)
+    }
 }

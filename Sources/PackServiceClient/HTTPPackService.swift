@@ -103,6 +103,12 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
     }
 
     public func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8] {
+        try await packArchive(product, progress: nil)
+    }
+
+    /// Downloads into the download folder (resuming what an earlier try left), reporting the
+    /// bytes on disk as they arrive.
+    public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
         let path = "/v1/packs/\(product.rawValue)/archive"
         guard let downloadFolder else {
             return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true).1
@@ -122,7 +128,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
             do {
                 _ = try HTTPClient.download(
                     url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
-                    etag: digest.map { "\"\($0)\"" })
+                    etag: digest.map { "\"\($0)\"" }, progress: progress)
             } catch {
                 lastFailure = error.message
                 if error.message.hasPrefix("HTTP 4") {

@@ -95,9 +95,42 @@ func system_gmtime_r(_ seconds: time_t, _ parts: inout tm) -> Bool {
 /// `sigaction(2)`, without asking for the previous action.
 func system_sigaction(_ signal: Int32, _ action: inout sigaction) -> Int32 { sigaction(signal, &action, nil) }
 
+/// `sigaction(2)`, keeping the previous action in `previous`.
+func system_sigaction(_ signal: Int32, _ action: inout sigaction, previous: inout sigaction) -> Int32 {
+    sigaction(signal, &action, &previous)
+}
+
 /// `sigprocmask(2)`, without asking for the previous mask.
 func system_sigprocmask(_ how: Int32, _ set: inout sigset_t) -> Int32 { sigprocmask(how, &set, nil) }
 
+
+/// `tcgetattr(3)`.
+func system_tcgetattr(_ descriptor: Int32, _ settings: inout termios) -> Int32 { tcgetattr(descriptor, &settings) }
+
+/// `tcsetattr(3)` with `TCSAFLUSH` when `flush`, else `TCSANOW`.
+func system_tcsetattr(_ descriptor: Int32, _ settings: inout termios, flush: Bool) -> Int32 {
+    tcsetattr(descriptor, flush ? TCSAFLUSH : TCSANOW, &settings)
+}
+
+/// `ioctl(2)` `TIOCGWINSZ`: the terminal's rows and columns, `nil` when it is no terminal or says 0.
+func system_windowSize(_ descriptor: Int32) -> (rows: Int, columns: Int)? {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return (Int(size.ws_row), Int(size.ws_col))
+}
+
+/// `raise(3)`.
+func system_raise(_ signal: Int32) -> Int32 { raise(signal) }
+
+/// `atexit(3)`.
+func system_atexit(_ handler: @convention(c) () -> Void) -> Int32 { atexit(handler) }
+
+/// `clock_gettime(CLOCK_MONOTONIC)` in milliseconds.
+func system_monotonicMilliseconds() -> Int64 {
+    var spec = timespec()
+    _ = clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+}
 
 /// `nanosleep(2)`.
 func system_nanosleep(_ request: inout timespec) -> Int32 { nanosleep(&request, nil) }

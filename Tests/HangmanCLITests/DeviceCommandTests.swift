@@ -395,36 +395,58 @@ extension DeviceCommandTests {
             #expect(install.stderr == "")
         }
 
-        /// The same install on a terminal (a pseudo-terminal from util-linux `script`, which records the
-        /// raw bytes): the bar is drawn on standard error, then erased before the result is printed.
-        /// (Not tmux: a tmux server started from the test process inherits its blocked signals and hangs.)
-        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-        func progressBarOnATerminal() async throws {
+        /// The same install on an 80-column terminal (tmux, every byte recorded), the bar asked to
+        /// show at once: it redraws one line in place, no line is ever longer than the width, and
+        /// nothing of it is left on the screen.
+        @Test(.enabled(if: TmuxTerminal.isAvailable))
+        func progressBarOnATerminalFitsEightyColumns() async throws {
             let world = try await bigWorld()
             #expect(try await world.hangman("buy", Self.big).status == 0)
             #expect(try await world.hangman("uninstall", Self.big).status == 0)
-            let typescript = world.scratch.path + "/typescript"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-q", "-e", "-c", "\(HangmanBinary.path) install \(Self.big)", typescript]
-            var environment = ProcessInfo.processInfo.environment
-            environment["SWIFT_BACKTRACE"] = "enable=no"
-            environment["HANGMAN_HOME"] = world.home
-            environment["HANGMAN_PACKS"] = world.packs
-            process.environment = environment
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let deadline = Date().addingTimeInterval(60)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            let raw = (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? ""
-            #expect(raw.contains("\rBig Words [#"), "\(raw.prefix(300).debugDescription)")
-            #expect(raw.contains("] 100%  20,000/20,000 words"), "\(raw.suffix(300).debugDescription)")
-            #expect(raw.contains("\r\u{1B}[KInstalled Big Words 1.0 (20,000 words)."), "\(raw.suffix(300).debugDescription)")
+            let recording = world.scratch.path + "/terminal.raw"
+            let terminal = try await TmuxTerminal(
+                width: 80, height: 24, command: "bash --norc --noprofile",
+                environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs, "HANGMAN_PROGRESS_AFTER_MS": "0", "HM": HangmanBinary.path])
+            try await terminal.type("PS1='$ '; clear")
+            try await terminal.press("Enter")
+            try await terminal.waitFor("$ ")
+            try await terminal.record(to: recording)
+            try await terminal.type("$HM install \(Self.big); echo EXIT=$?")
+            try await terminal.press("Enter")
+            let screen = try await terminal.waitFor("EXIT=0", seconds: 60)
+            #expect(screen.contains("Installed Big Words 1.0 (20,000 words)."), "\(screen)")
+            #expect(screen.contains("EXIT=0"))
+            #expect(!screen.contains("Installing"), "the bar is gone: \(screen)")
+            for line in screen.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+            try await Task.sleep(for: .milliseconds(300))
+            let raw = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
+            #expect(raw.contains("\rInstalling Big Words ["), "\(raw.prefix(400).debugDescription)")
+            #expect(raw.contains("/20,000 words"), "\(raw.prefix(400).debugDescription)")
+            let segments = raw.split { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
+            #expect(segments.count > 3, "redrawn in place")
+            for segment in segments where segment.contains("Installing") || segment.contains("Checking") {
+                #expect(segment.count < 80, "\(segment.debugDescription)")
+            }
+        }
+
+        @Test(.enabled(if: TmuxTerminal.isAvailable))
+        func noProgressBarForAnInstallShorterThanTheDelay() async throws {
+            let world = try await bigWorld()
+            #expect(try await world.hangman("buy", Self.big).status == 0)
+            #expect(try await world.hangman("uninstall", Self.big).status == 0)
+            let recording = world.scratch.path + "/terminal.raw"
+            let terminal = try await TmuxTerminal(
+                width: 80, height: 24, command: "bash --norc --noprofile",
+                environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs, "HANGMAN_PROGRESS_AFTER_MS": "600000", "HM": HangmanBinary.path])
+            try await terminal.record(to: recording)
+            try await terminal.type("$HM install \(Self.big); echo EXIT=$?")
+            try await terminal.press("Enter")
+            let screen = try await terminal.waitFor("EXIT=0", seconds: 60)
+            #expect(screen.contains("EXIT=0"), "\(screen)")
+            try await Task.sleep(for: .milliseconds(300))
+            let raw = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
+            #expect(raw.contains("Installed Big Words"), "\(raw.debugDescription)")
+            #expect(!raw.contains("Installing Big Words"), "\(raw.debugDescription)")
         }
     }
 }

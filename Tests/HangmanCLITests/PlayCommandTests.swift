@@ -148,8 +148,9 @@ import Testing
         #expect(try await world.play("", ["--category", "Nope", "--new"]).status == 64)
     }
 
-    /// A real terminal: a pseudo-terminal from util-linux `script`, typed into through its input
-    /// (tmux servers started from a test process inherit its blocked signals and can hang).
+    /// A real terminal: a pseudo-terminal from util-linux `script`, typed into through its input.
+    /// The raw bytes show the alternate screen entered and left, a key played without Enter, and
+    /// Ctrl-C saving the game.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
     func realTerminalShowsTheGallows() async throws {
         let world = try await OneWordWorld()
@@ -168,28 +169,65 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try process.run()
         defer { if process.isRunning { process.terminate() } }
-        func screen(until text: String) -> String {
+        func screen(until text: String) async -> String {
             for _ in 0..<100 {
                 let raw = (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? ""
                 if raw.contains(text) { return raw }
-                usleep(100_000)
+                try? await Task.sleep(for: .milliseconds(100))
             }
             return (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? ""
         }
-        let first = screen(until: "Guess a letter")
+        let first = await screen(until: "Esc save and quit")
         #expect(first.contains("HANGMAN"))
         #expect(first.contains("One Word · Animals"))
         #expect(first.contains("+---+"))
-        #expect(first.contains("\u{1B}[2J"), "the screen is redrawn on a terminal")
-        input.fileHandleForWriting.write(Data("q\n".utf8))
-        let second = screen(until: "No 'q'.")
+        #expect(first.contains("\u{1B}[?1049h"), "the game has a screen of its own")
+        input.fileHandleForWriting.write(Data("q".utf8))
+        let second = await screen(until: "No 'q'.")
         #expect(second.contains("  O   |"))
-        #expect(second.contains("(5/6)"))
+        #expect(second.contains("5/6"))
         input.fileHandleForWriting.write(Data([0x03]))  // Ctrl-C, turned into SIGINT by the terminal
-        let last = screen(until: "Game saved")
-        for _ in 0..<50 where process.isRunning { usleep(100_000) }
+        let last = await screen(until: "Game saved")
+        for _ in 0..<50 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(last.contains("\u{1B}[?1049l"), "the shell's screen is back")
         #expect(last.contains("Game saved"))
         #expect(!last.contains("Fatal error"))
         #expect(process.terminationStatus == 130)
+    }
+
+    /// Keys as a terminal sends them, in-process: letters play at once, an arrow's whole sequence
+    /// is ignored, `!` opens a line for a word (Enter on an empty one goes back), a lone Esc saves and quits.
+    @Test func keysOnATerminalPlayAtOnceAndArrowsAreIgnored() async throws {
+        let world = try await OneWordWorld()
+        let keys = "z\u{1B}[A\u{1B}[1;5Ce\u{1B}OP!qu\u{7F}\u{7F}\rq\u{1B}"
+        let result = try await CLI.run(
+            ["play", "--home", world.home, "--packs", world.packs], environment: ["TERM": "xterm", "NO_COLOR": "1"], input: keys, terminal: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("\u{1B}[?1049h"), "\(result.stdout.prefix(40).debugDescription)")
+        #expect(result.stdout.contains("Word: qu_"), "the word line as typed")
+        #expect(result.stdout.contains("Used: z e q"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Used: z A") && !result.stdout.contains("Used: z e P"), "no byte of a sequence was a guess")
+        #expect(result.stdout.contains("5/6"))
+        #expect(result.stdout.hasSuffix("\u{1B}[?1049lGame saved: run 'hangman play' to resume it.\n"), "\(result.stdout.suffix(80).debugDescription)")
+    }
+
+    @Test func aWordThatIsACommandIsGuessedAfterAnEqualsSign() async throws {
+        let world = try await OneWordWorld(word: "quit", clue: "Leave")
+        let result = try await world.play("=help\n=quit\nn\n")
+        #expect(result.stdout.contains("WRONG help"), "\(result.stdout)")
+        #expect(result.stdout.contains("WON quit score="), "\(result.stdout)")
+        #expect(!result.stdout.contains("SAVED"))
+    }
+
+    @Test func optionsThatDifferFromTheSavedGameStartANewOneAndSaySo() async throws {
+        let world = try await OneWordWorld()
+        _ = try await world.play("z\nquit\n")
+        let same = try await world.play("quit\n", ["--lives", "6"])
+        #expect(same.stdout.contains("resumed"), "the same options resume: \(same.stdout)")
+        let other = try await world.play("quit\n", ["--lives", "8"])
+        #expect(other.stderr.contains("--lives 8 (the saved game has 6)"), "\(other.stderr)")
+        #expect(other.stdout.hasPrefix("GAME pack=com.example.words.one category=\"Animals\" letters=5 lives=8 hints=0\n"), "\(other.stdout)")
+        let category = try await world.play("quit\n", ["--category", "animals"])
+        #expect(category.stdout.contains("resumed"), "a category named in another case is the same: \(category.stdout)")
     }
 }

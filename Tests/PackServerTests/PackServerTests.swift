@@ -63,6 +63,19 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try await client.entitlements().map(\.productID) == [ios])
     }
 
+    @Test func aDownloadReportsItsBytesAsTheyArrive() async throws {
+        let running = try RunningServer()
+        let credentials = try await HTTPPackService.createAccount(at: running.url)
+        let client = HTTPPackService(credentials: credentials, downloadFolder: running.directory.file("downloads"))
+        guard case .purchased = try await client.buy(ios, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        final class Seen: @unchecked Sendable { var counts: [Int] = [] }
+        let seen = Seen()
+        let archive = try await client.packArchive(ios, progress: { seen.counts.append($0) })
+        #expect(!seen.counts.isEmpty)
+        #expect(seen.counts == seen.counts.sorted(), "never backwards")
+        #expect(seen.counts.last == archive.count)
+    }
+
     @Test func twoAccountsSeeNothingOfEachOther() async throws {
         let running = try RunningServer()
         let alice = try await running.newClient()

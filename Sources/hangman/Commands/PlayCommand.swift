@@ -19,10 +19,21 @@ enum PlayCommand: Command {
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
         ] + StoreContext.options,
         discussion: """
-            At the prompt: a letter, the whole word, ? or hint (spends one hint), buy (buys 10 hints),
-            help, quit. Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. A saved game
-            is played by one 'hangman play' at a time: a second one, in another terminal, starts its own.
-            Colour is off when NO_COLOR is set, TERM is dumb, or the output is not a terminal.
+            On a terminal each key plays at once: a letter guesses it; ! or Enter opens a line to type
+            the whole word (Enter guesses it, Esc goes back); ? spends a hint; $ buys hints; Tab shows
+            the keys; Esc or Ctrl-D saves and quits. Arrow keys do nothing. The game has a screen of its
+            own (the alternate screen): the shell's screen is as it was when the game ends.
+            Ctrl-Z suspends it; fg brings it back.
+
+            Through a pipe, with --plain, or on a TERM=dumb terminal, a move is a line: a letter, the
+            whole word, ? or hint, buy, help, quit. A word that is also a command is guessed with a
+            leading =: =quit guesses the word "quit".
+
+            Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. When --pack, --category or
+            --lives differ from the saved game, a terminal asks whether to start a new game; --plain and
+            a pipe start one and say so on standard error. A saved game is played by one 'hangman play'
+            at a time: a second one, in another terminal, starts its own. Colour is off when NO_COLOR
+            is set, TERM is dumb, or the output is not a terminal; TERM=dumb gets no escape sequence.
 
             \(GameScreen.plainFormat)
             """)
@@ -30,14 +41,29 @@ enum PlayCommand: Command {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         var generator = SeededGenerator(seed: arguments.unsigned("--seed") ?? context.randomSeed())
         let session = try await DeviceContext.open(arguments, context: context)
-        let packs = try await session.player.playablePacks(arguments.products("--pack", in: session.catalog))
+        let requested = try arguments.products("--pack", in: session.catalog)
+        let packs = try await session.player.playablePacks(requested)
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
-        let plain = arguments.has("--plain") || !terminal
-        let colour = !plain && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        let dumb = environment["TERM"] == "dumb"
+        let style: GameScreen.Style =
+            arguments.has("--plain") || !terminal ? .plain
+            : dumb ? .text
+            : .fullScreen(colour: (environment["NO_COLOR"] ?? "").isEmpty)
+        let input: PlayLoop.Input = style.takesKeys ? .keys(KeyReader(context.input)) : .lines(LineReader(context.input))
         let loop = PlayLoop(
-            deviceContext: session, screen: GameScreen(context: context, plain: plain, colour: colour), reader: LineReader(context.input),
+            deviceContext: session, screen: GameScreen(context: context, style: style), input: input,
             packs: packs, category: arguments.value("--category"), lives: arguments.integer("--lives") ?? Game.defaultLives)
+        loop.requestedPacks = requested
+        loop.requestedLives = arguments.integer("--lives")
         return try await loop.run(fresh: arguments.has("--new"), generator: &generator)
+    }
+}
+
+extension GameScreen.Style {
+    /// Whether moves are single keys (raw mode) rather than lines.
+    var takesKeys: Bool {
+        if case .fullScreen = self { return true }
+        return false
     }
 }

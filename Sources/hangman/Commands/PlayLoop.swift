@@ -1,29 +1,136 @@
 import Device
 import HangmanGame
 import PackServiceAPI
+import SystemCalls
 import WordPacks
 
-/// The conversation of `hangman play`: read a line, play it, draw the result; game after game.
-struct PlayLoop {
+/// The conversation of `hangman play`: read a move, play it, draw the result; game after game.
+/// On a terminal a move is one key (`KeyReader`, raw mode); through a pipe, with `--plain` or on
+/// a `TERM=dumb` terminal it is one line (`LineReader`).
+final class PlayLoop {
+    enum Input {
+        case keys(KeyReader)
+        case lines(LineReader)
+    }
+
+    /// The games of this `hangman play`, for the summary at its end.
+    struct Tally {
+        var won = 0, lost = 0, score = 0
+        var played: Int { won + lost }
+    }
+
     let deviceContext: DeviceContext
     let screen: GameScreen
-    let reader: LineReader
+    let input: Input
     let packs: [InstalledPack]
     let category: String?
     let lives: Int
+    private var tally = Tally()
 
     var service: any PackService { deviceContext.store.service }
 
     /// The consumable the game offers when hints run out.
     var hintProduct: Product? { deviceContext.catalog.hintOffer }
 
+    init(deviceContext: DeviceContext, screen: GameScreen, input: Input, packs: [InstalledPack], category: String?, lives: Int) {
+        self.deviceContext = deviceContext
+        self.screen = screen
+        self.input = input
+        self.packs = packs
+        self.category = category
+        self.lives = lives
+    }
+
+    static let keysHelp = "Keys: a letter guesses it. ! or Enter opens a line for the whole word (Enter guesses it, Esc goes back). ? spends a hint, $ buys hints, Tab shows this, Esc or Ctrl-D saves and quits, Ctrl-C too. Arrows do nothing."
+    static let linesHelp = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints; quit saves and leaves. =WORD guesses a word that is a command (=quit)."
+
+    /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
-        // This process's slot for the whole session: no other process plays (and pays hints for) its games.
         let seat = try deviceContext.device.takeSeat()
         if seat.passedOverSavedGame && !fresh {
             screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
         }
+        if !fresh {
+            let conflicts = try savedGameConflicts(seat)
+            if !conflicts.isEmpty { fresh = try decideOnConflicts(conflicts) }
+        }
+        if case .keys = input, screen.context.input == .standardInput {
+            guard RawTerminal.enter(setup: GameScreen.enterScreen, teardown: GameScreen.leaveScreen) else {
+                throw CommandFailure(code: .ioError, message: "cannot set up the terminal for single-key play (try --plain)")
+            }
+        } else if screen.isFullScreen {
+            screen.context.out(TerminalText(trusted: GameScreen.enterScreen), terminator: "")
+        }
+        let code: ExitCode
+        do {
+            code = try await session(seat: seat, fresh: fresh, generator: &generator)
+        } catch {
+            leaveScreen()
+            throw error
+        }
+        leaveScreen()
+        if screen.style != .plain { summarize() }
+        return code
+    }
+
+    /// Puts the terminal back and leaves the game's screen (once; no-op in plain and text styles).
+    private func leaveScreen() {
+        guard screen.isFullScreen, !screenLeft else { return }
+        screenLeft = true
+        if screen.context.input == .standardInput {
+            RawTerminal.leave()
+        } else {
+            screen.context.out(TerminalText(trusted: GameScreen.leaveScreen), terminator: "")
+        }
+    }
+
+    private var screenLeft = false
+
+    private func savedGameConflicts(_ seat: GameSeat) throws -> [String] {
+        do {
+            return try GameSession.savedGameConflicts(
+                device: deviceContext.device, seat: seat, packs: requestedPacks, category: category, lives: requestedLives)
+        } catch {
+            throw CommandFailure(code: .ioError, message: error.message)
+        }
+    }
+
+    /// The options given, to compare with a saved game (`--pack`, `--lives`).
+    var requestedPacks: [ProductID] = []
+    var requestedLives: Int?
+
+    /// On a terminal, asks whether to resume the saved game or start a new one; in `--plain` or
+    /// through a pipe, starts a new one and says so. `true` for a new game.
+    private func decideOnConflicts(_ conflicts: [String]) throws -> Bool {
+        let differs = conflicts.joined(separator: ", ")
+        if screen.style == .plain {
+            screen.context.error("The saved game differs from the options given (\(differs)): a new game starts, and the saved one counts as abandoned.")
+            return true
+        }
+        screen.context.error("You have a saved game, but it differs from the options given: \(differs).")
+        screen.context.errorRaw("Start a new game with these options (the saved one counts as abandoned)? [y/N] ")
+        try screen.context.checkWrites()
+        switch LineReader(screen.context.input).nextLine() {
+        case .line(let answer) where ["y", "yes"].contains(answer.trimmingSpaces.lowercased()):
+            return true
+        case .interrupted:
+            throw CommandFailure(code: .interrupted, message: "nothing started: the saved game is kept")
+        default:
+            screen.context.error("Resuming the saved game.")
+            return false
+        }
+    }
+
+    private func summarize() {
+        if tally.played > 0 {
+            let games = tally.played == 1 ? "1 game" : "\(tally.played) games"
+            screen.context.out("This session: \(games), \(tally.won) won, \(tally.lost) lost, \(tally.score) points.")
+        }
+    }
+
+    private func session(seat: GameSeat, fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
+        var fresh = fresh
         while true {
             let started: GameSession?
             do {
@@ -40,60 +147,70 @@ struct PlayLoop {
             fresh = false
             switch try await play(session, generator: &generator) {
             case .saved(let code): return code
-            case .finished:
+            case .finished(let view):
+                if session.game.status == .won { tally.won += 1 } else { tally.lost += 1 }
+                tally.score += session.game.score
                 screen.end(session)
                 try screen.context.checkWrites()
-                switch reader.nextLine() {
-                case .line(let answer) where ["", "y", "yes"].contains(answer.lowercased().trimmingSpaces):
-                    continue
+                switch again(view) {
                 case .interrupted:
-                    screen.say("", plain: "")
+                    if !screen.isFullScreen { screen.say("", plain: "") }
                     return .interrupted
-                default:
-                    return .ok
+                case .quit: return .ok
+                default: continue
                 }
             }
         }
     }
 
-    enum Ending { case finished, saved(ExitCode) }
+    enum Ending { case finished(GameView), saved(ExitCode) }
 
     private func play(_ session: GameSession, generator: inout SeededGenerator) async throws -> Ending {
-        screen.begin(session, hints: await balance())
-        var event: TerminalText? = session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil
+        let hints = await balance()
+        screen.begin(session, hints: hints)
+        var view = GameView(
+            game: session.game, packName: session.word.packName, category: session.word.category, hints: hints,
+            event: session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil)
         var eventPlain: TerminalText?
         while session.game.status == .playing {
-            screen.show(session, hints: await balance(), event: event, eventPlain: eventPlain)
+            view.game = session.game
+            view.hints = await balance()
+            screen.show(view, eventPlain: eventPlain)
             screen.prompt()
             // Output that no longer reaches anyone ends the game: no hint is spent unseen.
             try screen.context.checkWrites()
-            let input = reader.nextLine()
-            let text: String
-            switch input {
-            case .line(let line): text = line.trimmingSpaces
-            case .endOfInput, .interrupted:
-                screen.say(input == .interrupted ? "\n  Game saved: run 'hangman play' to resume it." : "Game saved: run 'hangman play' to resume it.", plain: "SAVED")
-                return .saved(input == .interrupted ? .interrupted : .ok)
-            }
-            (event, eventPlain) = try await handle(text, session: session, generator: &generator)
-            if text.lowercased() == "quit" {
-                screen.say("Game saved: run 'hangman play' to resume it.", plain: "SAVED")
-                return .saved(.ok)
+            let move = nextMove(view)
+            switch move {
+            case .endOfInput, .interrupted, .quit:
+                if screen.style == .plain { screen.context.out("SAVED") }
+                leaveScreen()
+                if screen.style == .text && move != .quit { screen.context.out("") }
+                if screen.style != .plain { screen.context.out("Game saved: run 'hangman play' to resume it.") }
+                return .saved(move == .interrupted ? .interrupted : .ok)
+            default:
+                let (event, plainLine) = try await handle(move, session: session, generator: &generator)
+                view.event = event?.text
+                eventPlain = plainLine
             }
         }
-        screen.show(session, hints: await balance(), event: event, eventPlain: eventPlain)
-        return .finished
+        view.game = session.game
+        view.hints = await balance()
+        if screen.isFullScreen {
+            view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.game)).joined(separator: "\n")
+        }
+        screen.show(view, eventPlain: eventPlain)
+        return .finished(view)
     }
 
-    /// Plays one line of input; returns the message for a terminal and the line for plain output.
-    private func handle(_ text: String, session: GameSession, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
-        switch text.lowercased() {
-        case "quit":
+    /// Plays one move; returns the message for a terminal and the line for plain output.
+    private func handle(_ move: Move, session: GameSession, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
+        switch move {
+        case .quit, .endOfInput, .interrupted:
             return (nil, nil)
-        case "help":
-            let help: TerminalText = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints; quit saves and leaves."
+        case .help:
+            let help = TerminalText(stringLiteral: Self.linesHelp)
             return (help, "HELP \(help)")
-        case "?", "hint":
+        case .hint:
             let outcome: GameSession.HintOutcome
             do {
                 outcome = try await session.hint(using: &generator)
@@ -104,16 +221,17 @@ struct PlayLoop {
             case .revealed(let letter, let balance):
                 return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
             case .noHints:
-                let offer: TerminalText = hintProduct.map { "Type buy to get \($0.displayName) for \($0.price)." } ?? ""
+                let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
+                let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \($0.price)." } ?? ""
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
             case .serviceUnavailable(let reason):
                 return ("A hint needs the pack server, which cannot be reached now (\(reason)). Nothing was spent; play on.", "NOSERVICE")
             }
-        case "buy":
+        case .buy:
             return await buyHints()
-        default:
+        case .guess(let text):
             switch try session.guess(text) {
             case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
             case .miss(let letter): return ("No '\(letter)'.", "MISS \(letter)")

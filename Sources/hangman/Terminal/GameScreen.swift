@@ -1,12 +1,37 @@
 import Device
 import HangmanGame
+import SystemCalls
 
-/// Draws a game: on a terminal, a gallows, colour and a redrawn screen; otherwise (or with
-/// `--plain`) one line per state in a stable format that a script or a screen reader can follow.
+/// Draws a game in one of three ways:
+/// - `.fullScreen`: a terminal that takes escape sequences: the alternate screen, redrawn in
+///   place, fitted to the window's width and height (colour unless `NO_COLOR`);
+/// - `.text`: a terminal that takes none (`TERM=dumb`): the same board as plain text, printed
+///   again after each move, with no escape sequence at all;
+/// - `.plain`: not a terminal, or `--plain`: one line per state in a stable format that a script
+///   or a screen reader can follow.
 struct GameScreen {
+    enum Style: Equatable {
+        case fullScreen(colour: Bool)
+        case text
+        case plain
+    }
+
     let context: CommandContext
-    let plain: Bool
-    let colour: Bool
+    let style: Style
+
+    var plain: Bool { style == .plain }
+
+    var isFullScreen: Bool {
+        if case .fullScreen = style { return true }
+        return false
+    }
+
+    /// Enters the alternate screen (`.fullScreen`): what is on the screen now stays as it was.
+    static let enterScreen = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J"
+    /// Leaves it, and shows the cursor (put back by the terminal handlers too, on Ctrl-Z or a crash).
+    /// The board is erased first: tmux reflows the alternate screen to the width the game started
+    /// at before leaving it, and lines wider than that would spill into the scrollback.
+    static let leaveScreen = "\u{1B}[H\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l"
 
     /// The plain format, documented in `hangman play --help`.
     static let plainFormat = """
@@ -17,12 +42,8 @@ struct GameScreen {
           HINT <letter> | NOHINTS <product> | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
           WON <word> score=<n> | LOST <word> | CLUE <text> | SAVED | AGAIN?
         Then one line of input is read: a letter, a word, ?, hint, buy, help or quit (AGAIN? takes y or n).
+        A word that is also a command is guessed with a leading =: =quit guesses the word "quit".
         """
-
-    /// `text` in colour (escaped first: the colour's sequences are the only ones that reach the terminal).
-    private func paint(_ text: String, _ code: String) -> TerminalText {
-        colour ? "\u{1B}[\(TerminalText(trusted: code))m\(text)\u{1B}[0m" : "\(text)"
-    }
 
     /// `text` in double quotes, with `"` and `\` escaped, and escaped like any text.
     static func quoted(_ text: String) -> TerminalText {
@@ -34,63 +55,82 @@ struct GameScreen {
         return TerminalText(escaping: out + "\"")
     }
 
+    /// The window's width and height: the terminal's own, else `COLUMNS`/`LINES`, else 80 x 24.
+    var size: (columns: Int, rows: Int?) {
+        if let window = RawTerminal.windowSize(of: .output) { return (window.columns, window.rows > 0 ? window.rows : nil) }
+        return (context.environment["COLUMNS"].flatMap { Int($0) } ?? 80, context.environment["LINES"].flatMap { Int($0) })
+    }
+
     func begin(_ session: GameSession, hints: Int) {
         guard plain else { return }
         let resumed: TerminalText = session.isResumed ? " resumed" : ""
         context.out("GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints)\(resumed)")
     }
 
-    /// The state, and the last event's message.
-    func show(_ session: GameSession, hints: Int, event: TerminalText?, eventPlain: TerminalText?) {
-        let game = session.game
-        if plain {
+    /// The state, and the last event's message: the whole screen, or plain lines.
+    func show(_ view: GameView, eventPlain: TerminalText?) {
+        let game = view.game
+        switch style {
+        case .plain:
             if let eventPlain { context.out(eventPlain) }
             if game.status == .playing {
-                context.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(hints)")
+                context.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(view.hints)")
             }
-            return
+        case .text:
+            let lines = GameLayout.lines(view, width: size.columns, keys: false)
+            context.out(TerminalText(trusted: "\n" + lines.map(\.text).joined(separator: "\n")))
+        case .fullScreen(let colour):
+            let window = size
+            let lines = GameLayout.lines(view, width: window.columns, height: window.rows, keys: true)
+            // Home, each line over the old one (erasing its rest), then erase what is below.
+            var out = "\u{1B}[H"
+            for (index, line) in lines.enumerated() {
+                if index > 0 { out += "\r\n" }
+                if colour, let code = line.style, !line.text.isEmpty {
+                    let body = line.text.drop { $0 == " " }
+                    out += String(line.text.prefix(line.text.count - body.count)) + "\u{1B}[\(code)m" + body + "\u{1B}[0m"
+                } else {
+                    out += line.text
+                }
+                out += "\u{1B}[K"
+            }
+            out += "\u{1B}[J"
+            context.out(TerminalText(trusted: out), terminator: "")
         }
-        var lines: [TerminalText] = []
-        lines.append("\u{1B}[H\u{1B}[2J")  // home, clear
-        lines.append("  \(paint("HANGMAN", "1"))  \(session.word.packName) · \(session.word.category)      Hints: \(hints)")
-        lines.append("")
-        for row in Gallows.rows(misses: game.misses, lives: game.lives) { lines.append("     \(paint(row, game.status == .lost ? "31" : "0"))") }
-        lines.append("")
-        let cells = game.masked.split(separator: " ", omittingEmptySubsequences: false).map { cell -> TerminalText in
-            cell == "_" ? paint("_", "2") : paint(String(cell), game.status == .lost ? "31" : "1;32")
-        }
-        lines.append("     \(TerminalText(trusted: cells.map(\.text).joined(separator: " ")))")
-        lines.append("")
-        let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
-        lines.append("  Lives: \(paint(hearts, "31")) (\(game.livesLeft)/\(game.lives))     Used: \(used(game).isEmpty ? "-" : used(game))")
-        lines.append("")
-        if let event { lines.append("  \(event)") }
-        context.out(.lines(lines))
     }
 
+    /// Erases the whole screen (`.fullScreen`), before drawing for a new window size.
+    func clear() {
+        guard isFullScreen else { return }
+        context.out(TerminalText(trusted: "\u{1B}[H\u{1B}[2J"), terminator: "")
+    }
+
+    /// The line-mode prompt (`.text`).
     func prompt() {
-        guard !plain else { return }
-        context.out("  Guess a letter or the word (? hint, buy, help, quit): ", terminator: "")
+        guard style == .text else { return }
+        context.out("> ", terminator: "")
     }
 
+    /// A line said between games or at the end (`.text` and `.plain` only: the full screen says
+    /// it on its board).
     func say(_ text: TerminalText, plain plainText: TerminalText) {
-        context.out(plain ? plainText : text.text.hasPrefix("\n") ? text : "  \(text)")
+        context.out(plain ? plainText : text)
     }
 
+    /// The end of a game in plain or text form; on the full screen the board shows it.
     func end(_ session: GameSession) {
         let game = session.game
-        if plain {
+        switch style {
+        case .plain:
             context.out(game.status == .won ? "WON \(game.word) score=\(game.score)" : "LOST \(game.word)")
             if let clue = game.clue { context.out("CLUE \(clue)") }
             context.out("AGAIN?")
-            return
+        case .text:
+            for line in GameLayout.verdict(game) { context.out(TerminalText(trusted: line)) }
+            context.out("Play again? [Y/n] ", terminator: "")
+        case .fullScreen:
+            break
         }
-        let verdict: TerminalText = game.status == .won
-            ? "\(paint("You won!", "1;32")) The word was \(paint(game.word, "1")). Score: \(game.score)."
-            : "\(paint("You lost.", "1;31")) The word was \(paint(game.word, "1"))."
-        context.out("  \(verdict)")
-        if let clue = game.clue { context.out("  \(paint(clue, "3"))") }
-        context.out("  Play again? [Y/n] ", terminator: "")
     }
 
     private func used(_ game: Game) -> String {

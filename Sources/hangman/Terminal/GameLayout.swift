@@ -1,0 +1,168 @@
+import HangmanGame
+
+/// A line of the game's screen: text already escaped and cut to fit, and how to paint it.
+struct ScreenLine: Equatable {
+    var text: String
+    /// An SGR code (`1;32`) for the whole line, or `nil`.
+    var style: String? = nil
+}
+
+/// What the screen shows at one moment: everything `GameLayout` needs, nothing it must fetch.
+struct GameView {
+    var game: Game
+    var packName: String
+    var category: String
+    var hints: Int
+    /// The last move's message.
+    var event: String?
+    /// The word being typed after `!`, when it is.
+    var entry: String?
+    /// After the game: the question asked.
+    var question: String?
+}
+
+/// The game's screen laid out for a width (40 to 200+ columns) and, when known, a height: no line
+/// is longer than the width (lines wrap at words, names are cut with "…"), and on a wide terminal
+/// the board is centred in a column of at most `maxBlock` characters.
+enum GameLayout {
+    static let maxBlock = 72
+
+    /// The keys, in the order shown.
+    static let legend = ["letter: guess", "! or Enter: the whole word", "? hint", "$ buy hints", "Tab help", "Esc save and quit"]
+
+    /// The lines, each with the left margin already in its text.
+    static func lines(_ view: GameView, width: Int, height: Int? = nil, keys: Bool = true) -> [ScreenLine] {
+        let width = max(width, 20)
+        let block = min(width, maxBlock)
+        let margin = String(repeating: " ", count: (width - block) / 2)
+        let game = view.game
+        var lines: [ScreenLine] = []
+        func add(_ text: String, _ style: String? = nil) { lines.append(ScreenLine(text: text, style: style)) }
+        func addWrapped(_ text: String, _ style: String? = nil, indent: String = "") {
+            for line in wrap(text, width: block - indent.count) { add(indent + line, style) }
+        }
+
+        let hints = "Hints: \(view.hints)"
+        let source = TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
+        let title = "HANGMAN  " + source
+        if title.count + 2 + hints.count <= block {
+            add(title + String(repeating: " ", count: block - title.count - hints.count) + hints, "1")
+        } else {
+            add("HANGMAN" + String(repeating: " ", count: max(2, block - 7 - hints.count)) + hints, "1")
+            addWrapped(source)
+        }
+        add("")
+        let gallowsStyle = game.status == .lost ? "31" : nil
+        let gallowsStart = lines.count
+        for row in Gallows.rows(misses: game.misses, lives: game.lives) { add("  " + row, gallowsStyle) }
+        add("")
+        add(wordLine(game.masked, width: block), game.status == .lost ? "1;31" : "1")
+        if let clue = game.clue, !clue.isEmpty {
+            addWrapped("Clue: " + TerminalText.escaped(clue), "3")
+        }
+        let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
+        let lives = "Lives: \(hearts) \(game.livesLeft)/\(game.lives)"
+        add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", "31")
+        let used = (game.guesses + game.hinted).map(TerminalText.escaped).joined(separator: " ")
+        addWrapped("Used: " + (used.isEmpty ? "-" : used))
+        add("")
+        for paragraph in view.event?.split(separator: "\n") ?? [] { addWrapped(String(paragraph)) }
+        if let question = view.question {
+            addWrapped(question, "1")
+        } else if game.status == .playing {
+            add("")
+            if let entry = view.entry {
+                // The end of a long word stays in sight as it is typed.
+                let shown = TerminalText.escaped(entry)
+                let room = block - "Word: ".count - 1
+                add("Word: " + (shown.count > room ? "…" + shown.suffix(room - 1) : shown) + "_", "1")
+                addWrapped("Enter: guess it · Esc: back to letters")
+            } else if keys {
+                for line in joinItems(legend, width: block) { add(line, "2") }
+            } else {
+                addWrapped("Type a letter or the whole word; ? or hint, buy, help, quit (=WORD guesses a word like quit).")
+            }
+        }
+        if let height, lines.count > height {
+            // A short window keeps the word, the message and the keys: the gallows goes first.
+            lines.removeSubrange(gallowsStart..<gallowsStart + min(lines.count - height, 8))
+        }
+        return lines.map { ScreenLine(text: $0.text.isEmpty ? "" : margin + $0.text, style: $0.style) }
+    }
+
+    /// The lines after a game: the verdict, the score explained, the clue.
+    static func verdict(_ game: Game) -> [String] {
+        var lines: [String] = []
+        if game.status == .won {
+            lines.append("You won! The word was \(TerminalText.escaped(game.word)).")
+            lines.append(scoreExplanation(game))
+        } else {
+            lines.append("You lost. The word was \(TerminalText.escaped(game.word)).")
+        }
+        return lines
+    }
+
+    /// `Score 150: 5 letters x 10 + 5 lives left x 20 - 0 hints x 15.`
+    static func scoreExplanation(_ game: Game) -> String {
+        let parts = game.scoreParts
+        var text = "Score \(game.score): \(parts.letters) letters × \(Game.pointsPerLetter) + \(parts.livesLeft) lives left × \(Game.pointsPerLife)"
+        if parts.hints > 0 { text += " − \(parts.hints) hint\(parts.hints == 1 ? "" : "s") × \(Game.pointsPerHint)" }
+        return text + "."
+    }
+
+    /// The masked word: spaced cells when they fit, else packed.
+    static func wordLine(_ masked: String, width: Int) -> String {
+        let spaced = "  " + TerminalText.escaped(masked)
+        if spaced.count <= width { return spaced }
+        let packed = TerminalText.escaped(masked.split(separator: " ", omittingEmptySubsequences: false).map { $0.isEmpty ? " " : String($0) }.joined())
+        return packed.count <= width ? packed : cut(packed, width: width)
+    }
+
+    /// `text` cut to `width` characters, ending in "…" when cut.
+    static func cut(_ text: String, width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a longer word is split).
+    static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(width, 1)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            while word.count > width {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// Items joined by " · ", as many to a line as fit.
+    static func joinItems(_ items: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for item in items {
+            if line.isEmpty {
+                line = cut(item, width: width)
+            } else if line.count + 3 + item.count <= width {
+                line += " · " + item
+            } else {
+                lines.append(line)
+                line = cut(item, width: width)
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

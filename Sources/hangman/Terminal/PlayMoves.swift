@@ -1,0 +1,112 @@
+import HangmanGame
+import SystemCalls
+
+/// How `hangman play` reads a move: a line (a pipe, `--plain`, `TERM=dumb`), or keys on a
+/// terminal, where a letter plays at once and commands are keys that are never letters.
+extension PlayLoop {
+    /// What the player asked for.
+    enum Move: Equatable {
+        case guess(String)
+        case hint, buy, help, quit
+        case endOfInput, interrupted
+
+        /// A line of line mode: a command's name, or a guess (`=WORD` guesses a word that is a command's name).
+        static func parse(line: String) -> Move {
+            let text = line.trimmingSpaces
+            if text.hasPrefix("=") { return .guess(String(text.dropFirst()).trimmingSpaces) }
+            switch text.lowercased() {
+            case "quit": return .quit
+            case "help": return .help
+            case "?", "hint": return .hint
+            case "buy": return .buy
+            default: return .guess(text)
+            }
+        }
+    }
+
+    /// The next move: one line, or keys until a move is complete (a letter, or a typed word).
+    func nextMove(_ view: GameView) -> Move {
+        switch input {
+        case .lines(let reader):
+            switch reader.nextLine() {
+            case .line(let line): return Move.parse(line: line)
+            case .endOfInput: return .endOfInput
+            case .interrupted: return .interrupted
+            }
+        case .keys(let keys):
+            var view = view
+            while true {
+                switch keys.next() {
+                case .interrupted: return .interrupted
+                case .endOfInput: return view.entry == nil ? .endOfInput : .quit
+                case .continued:
+                    RawTerminal.reenter(setup: GameScreen.enterScreen)
+                case .resized:
+                    screen.clear()
+                case .ignored:
+                    break
+                case .tab:
+                    view.event = Self.keysHelp
+                case .escape:
+                    if view.entry == nil { return .quit }
+                    view.entry = nil
+                case .enter:
+                    if let entry = view.entry {
+                        let word = entry.trimmingSpaces
+                        if !word.isEmpty { return .guess(word) }
+                        view.entry = nil
+                    } else {
+                        view.entry = ""
+                    }
+                case .backspace:
+                    if view.entry?.isEmpty == false { view.entry?.removeLast() }
+                case .character(let character):
+                    if view.entry != nil {
+                        if (view.entry?.count ?? 0) < 64 { view.entry?.append(character) }
+                    } else if character.isLetter {
+                        return .guess(String(character))
+                    } else if character == "!" {
+                        view.entry = ""
+                    } else if character == "?" {
+                        return .hint
+                    } else if character == "$" {
+                        return .buy
+                    } else {
+                        view.event = "'\(TerminalText.escaped(String(character)))' is not a letter or a key of the game: Tab shows the keys."
+                    }
+                }
+                screen.show(view, eventPlain: nil)
+            }
+        }
+    }
+
+    /// Asks for another game: `.guess("")` for yes, `.quit` for no, `.interrupted` on Ctrl-C.
+    func again(_ view: GameView) -> Move {
+        switch input {
+        case .lines(let reader):
+            switch reader.nextLine() {
+            case .line(let answer) where ["", "y", "yes"].contains(answer.lowercased().trimmingSpaces): return .guess("")
+            case .interrupted: return .interrupted
+            default: return .quit
+            }
+        case .keys(let keys):
+            var view = view
+            view.question = "Play again? [Y/n]"
+            screen.show(view, eventPlain: nil)
+            while true {
+                switch keys.next() {
+                case .character("y"), .character("Y"), .enter: return .guess("")
+                case .character("n"), .character("N"), .character("q"), .escape, .endOfInput: return .quit
+                case .interrupted: return .interrupted
+                case .continued:
+                    RawTerminal.reenter(setup: GameScreen.enterScreen)
+                    screen.show(view, eventPlain: nil)
+                case .resized:
+                    screen.clear()
+                    screen.show(view, eventPlain: nil)
+                default: continue
+                }
+            }
+        }
+    }
+}

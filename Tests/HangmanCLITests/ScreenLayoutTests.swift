@@ -1,0 +1,61 @@
+import Device
+import HangmanGame
+@testable import hangman
+import Testing
+
+/// The game's screen and the progress bar laid out for a width: nothing longer than it.
+@Suite struct ScreenLayoutTests {
+    static func view(word: String = "extraordinarily", clue: String? = "More than ordinary, in a way that is hard to believe at first") -> GameView {
+        var game = Game(word: word, clue: clue, language: "en", lives: 6)
+        game.guess("e")
+        game.guess("q")
+        return GameView(game: game, packName: "A Pack With A Rather Long Display Name", category: "Very Long Words Indeed", hints: 12, event: "Yes! 'e' is there once.")
+    }
+
+    @Test(arguments: [20, 40, 41, 60, 80, 120, 200, 300])
+    func everyLineFits(width: Int) {
+        var entry = Self.view()
+        entry.entry = String(repeating: "x", count: 60)
+        for view in [Self.view(), entry, Self.view(word: String(repeating: "ab", count: 20), clue: nil)] {
+            for line in GameLayout.lines(view, width: width) {
+                #expect(line.text.count <= width, "\(width): \(line.text)")
+            }
+        }
+    }
+
+    @Test func aWideWindowCentresTheBoard() {
+        let lines = GameLayout.lines(Self.view(), width: 200)
+        let gallows = lines.first { $0.text.contains("+---+") }?.text ?? ""
+        #expect(gallows.prefix { $0 == " " }.count == (200 - GameLayout.maxBlock) / 2 + 4)
+    }
+
+    @Test func aShortWindowDropsTheGallowsFirst() {
+        let lines = GameLayout.lines(Self.view(), width: 80, height: 14)
+        #expect(!lines.contains { $0.text.contains("+---+") })
+        #expect(lines.contains { $0.text.contains("e _ _ _ _") })
+        #expect(lines.contains { $0.text.contains("Esc save and quit") })
+    }
+
+    @Test func theScoreIsExplainedInOneLine() {
+        var game = Game(word: "zebra", clue: nil, language: "en", lives: 6)
+        for letter in ["z", "q", "e", "b", "r", "a"] { game.guess(letter) }
+        #expect(game.score == 150)
+        #expect(GameLayout.scoreExplanation(game) == "Score 150: 5 letters × 10 + 5 lives left × 20.")
+    }
+
+    @Test(arguments: [20, 40, 80, 200])
+    func theProgressLineFits(width: Int) {
+        let label = "A Pack With A Rather Long Display Name That Goes On"
+        for progress in [
+            InstallProgress(phase: .downloading, wordsDone: 0, wordsTotal: 0, bytesDone: 1_234_567, bytesTotal: 98_765_432),
+            InstallProgress(phase: .checking, wordsDone: 0, wordsTotal: 0, bytesDone: 98_765_432, bytesTotal: 98_765_432),
+            InstallProgress(phase: .installing, wordsDone: 27_000, wordsTotal: 1_000_000, bytesDone: 1, bytesTotal: 2),
+        ] {
+            let line = ProgressBar.line(label: label, progress: progress, width: width - 1)
+            #expect(line.count <= width - 1, "\(width): \(line)")
+            #expect(!line.contains("\u{1B}"))
+        }
+        let wide = ProgressBar.line(label: "Big Words", progress: InstallProgress(phase: .installing, wordsDone: 30_000, wordsTotal: 60_000, bytesDone: 1, bytesTotal: 2), width: 79)
+        #expect(wide == "Installing Big Words [###############---------------]  50% 30,000/60,000 words")
+    }
+}
