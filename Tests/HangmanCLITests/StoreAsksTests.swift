@@ -302,3 +302,67 @@ import Testing
         #expect(StoreText.isoDate(milliseconds) == expected)
     }
 }
+
+/// In the game: `$` asks before buying hints (y buys, another key does not), a purchase goes
+/// through the player (so `store payments off` refuses it), and the free tier's line after a game
+/// suggests a pack until Remove Ads is bought.
+@Suite struct InGameStoreTests {
+    /// Keys on a terminal, in-process: `$` then the answer, then Esc to save and quit.
+    private func playKeys(_ home: StoreAsksTests.Home, _ keys: String) async throws -> CLI.Result {
+        try await home.run(["play", "--new", "--seed", "3"], input: keys, terminal: true, environment: ["TERM": "xterm", "NO_COLOR": "1"])
+    }
+
+    @Test func dollarAsksAndOnlyYBuys() async throws {
+        let home = try StoreAsksTests.Home()
+        let declined = try await playKeys(home, "$n\u{1B}")
+        #expect(declined.stdout.contains("Buy 10 Hints for $0.99? [y/N]"), "\(declined.stdout.suffix(600))")
+        #expect(declined.stdout.contains("Not bought: nothing was charged."))
+        #expect(try await home.run(["hints"]).stdout == "0 hints\n")
+        let bought = try await playKeys(home, "$y\u{1B}")
+        #expect(bought.stdout.contains("Bought 10 Hints for $0.99: +10 hints."), "\(bought.stdout.suffix(600))")
+        #expect(try await home.run(["hints"]).stdout == "10 hints\n")
+    }
+
+    @Test func paymentsOffRefusesTheInGamePurchase() async throws {
+        let home = try StoreAsksTests.Home()
+        #expect(try await home.run(["store", "payments", "off"]).status == 0)
+        let result = try await playKeys(home, "$y\u{1B}")
+        #expect(result.stdout.contains("purchases are turned off on this device"), "\(result.stdout.suffix(600))")
+        #expect(try await home.run(["hints"]).stdout == "0 hints\n")
+    }
+
+    /// A game lost at once (26 wrong letters can only lose), then the line after it.
+    private func playOneGame(_ home: StoreAsksTests.Home) async throws -> [Substring] {
+        let guesses = "abcdefghijklmnopqrstuvwxyz".map { "\($0)\n" }.joined()
+        let result = try await home.run(["play", "--new", "--plain", "--lives", "1"], input: guesses + "n\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n")
+    }
+
+    @Test func theFreeTierSuggestsAPackUntilRemoveAdsIsBought() async throws {
+        let home = try StoreAsksTests.Home()
+        let lines = try await playOneGame(home)
+        let suggestion = lines.first { $0.hasPrefix("SUGGEST ") } ?? ""
+        #expect(suggestion.contains(": hangman buy "), "\(lines)")
+        #expect(suggestion.hasSuffix("(ads off: buy removeads)"), "\(suggestion)")
+        // After the verdict, before the question.
+        let order = lines.map { String($0.split(separator: " ").first ?? "") }.filter { ["LOST", "WON", "SUGGEST", "AGAIN?"].contains($0) }
+        #expect(order.suffix(2) == ["SUGGEST", "AGAIN?"], "\(order)")
+        #expect(try await home.run(["buy", "removeads"]).status == 0)
+        #expect(!(try await playOneGame(home)).contains { $0.hasPrefix("SUGGEST ") })
+    }
+
+    @Test func nothingIsSuggestedWhenEveryPackIsOwned() async throws {
+        let home = try StoreAsksTests.Home()
+        for pack in ["ios", "hard", "es"] { #expect(try await home.run(["buy", pack]).status == 0) }
+        #expect(!(try await playOneGame(home)).contains { $0.hasPrefix("SUGGEST ") })
+    }
+
+    @Test func aSuggestedPackIsOneNotOwned() async throws {
+        let home = try StoreAsksTests.Home()
+        #expect(try await home.run(["buy", "ios"]).status == 0)
+        #expect(try await home.run(["buy", "es"]).status == 0)
+        let suggestion = (try await playOneGame(home)).first { $0.hasPrefix("SUGGEST ") } ?? ""
+        #expect(suggestion.hasPrefix("SUGGEST com.hangmanpacks.words.hard Hard Words: 1,000 words, $1.99: hangman buy hard"), "\(suggestion)")
+    }
+}

@@ -147,10 +147,10 @@ final class PlayLoop {
             fresh = false
             switch try await play(session, generator: &generator) {
             case .saved(let code): return code
-            case .finished(let view):
+            case .finished(let view, let suggestion):
                 if session.game.status == .won { tally.won += 1 } else { tally.lost += 1 }
                 tally.score += session.game.score
-                screen.end(session)
+                screen.end(session, suggestion: suggestion)
                 try screen.context.checkWrites()
                 switch again(view) {
                 case .interrupted:
@@ -163,7 +163,8 @@ final class PlayLoop {
         }
     }
 
-    enum Ending { case finished(GameView), saved(ExitCode) }
+    /// How a game ended: finished (with the free tier's suggestion, if any), or saved.
+    enum Ending { case finished(GameView, suggestion: PackSuggestion.Line?), saved(ExitCode) }
 
     private func play(_ session: GameSession, generator: inout SeededGenerator) async throws -> Ending {
         let hints = await balance()
@@ -188,22 +189,25 @@ final class PlayLoop {
                 if screen.style != .plain { screen.context.out("Game saved: run 'hangman play' to resume it.") }
                 return .saved(move == .interrupted ? .interrupted : .ok)
             default:
-                let (event, plainLine) = try await handle(move, session: session, generator: &generator)
+                let (event, plainLine) = try await handle(move, session: session, view: view, generator: &generator)
                 view.event = event?.text
                 eventPlain = plainLine
             }
         }
         view.game = session.game
         view.hints = await balance()
+        let suggestion = await PackSuggestion(player: deviceContext.player, prices: PriceText(environment: screen.context.environment))
+            .line(afterGame: tally.played)
         if screen.isFullScreen {
-            view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.game)).joined(separator: "\n")
+            view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.game) + [suggestion?.text.text].compactMap { $0 })
+                .joined(separator: "\n")
         }
         screen.show(view, eventPlain: eventPlain)
-        return .finished(view)
+        return .finished(view, suggestion: suggestion)
     }
 
     /// Plays one move; returns the message for a terminal and the line for plain output.
-    private func handle(_ move: Move, session: GameSession, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
+    private func handle(_ move: Move, session: GameSession, view: GameView, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
         switch move {
         case .quit, .endOfInput, .interrupted:
             return (nil, nil)
@@ -222,7 +226,8 @@ final class PlayLoop {
                 return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
             case .noHints:
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
-                let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \($0.price)." } ?? ""
+                let prices = PriceText(environment: screen.context.environment)
+                let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \(prices.format($0, catalog: deviceContext.catalog))." } ?? ""
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
@@ -230,7 +235,7 @@ final class PlayLoop {
                 return ("A hint needs the pack server, which cannot be reached now (\(reason)). Nothing was spent; play on.", "NOSERVICE")
             }
         case .buy:
-            return await buyHints()
+            return await buyHints(asking: view)
         case .guess(let text):
             switch try session.guess(text) {
             case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
@@ -244,13 +249,18 @@ final class PlayLoop {
         }
     }
 
-    /// Buys the smallest hint product through the normal purchase flow.
-    private func buyHints() async -> (TerminalText?, TerminalText?) {
+    /// Buys the smallest hint product through the player's purchase flow (which refuses when
+    /// purchases are turned off), after asking on a terminal: the price, then y to buy.
+    private func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
+        let price = PriceText(environment: screen.context.environment).format(product, catalog: deviceContext.catalog)
+        guard confirmBuying("Buy \(product.displayName) for \(price)? [y/N]", view) else {
+            return ("Not bought: nothing was charged.", "BUYFAILED declined")
+        }
         do {
-            switch try await service.buy(product.id, quantity: 1) {
-            case .purchased(let transaction):
-                return ("Bought \(product.displayName) for \(product.price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
+            switch try await deviceContext.player.buy(product.id, quantity: 1) {
+            case .purchased(let transaction, _):
+                return ("Bought \(product.displayName) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
             case .failed(let transaction):
                 return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
             case .deferred(let transaction):
@@ -261,7 +271,7 @@ final class PlayLoop {
                 return (nil, nil)
             }
         } catch {
-            return ("The purchase failed: \(error.message)", "BUYFAILED \(error.message)")
+            return ("The purchase failed: \(error.description)", "BUYFAILED \(error.description)")
         }
     }
 

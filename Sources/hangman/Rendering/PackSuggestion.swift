@@ -7,9 +7,15 @@ struct PackSuggestion {
     let player: Player
     let prices: PriceText
 
+    /// A suggestion: the product, and the line that offers it.
+    struct Line {
+        var productID: ProductID
+        var text: TerminalText
+    }
+
     /// The line after game number `game` (the suggestions take turns), or `nil`: remove-ads is
     /// owned, every pack is owned, or the store cannot be asked now (a game never fails for an ad).
-    func line(afterGame game: Int) async -> TerminalText? {
+    func line(afterGame game: Int) async -> Line? {
         let catalog = player.catalog
         guard let packs = try? await player.packs(), (try? await player.owns(feature: Product.removeAdsFeature)) == false else { return nil }
         let forSale = packs.filter { $0.state == .locked || $0.state == .revoked }.compactMap { catalog.product($0.productID) }.filter(\.isAvailable)
@@ -17,7 +23,9 @@ struct PackSuggestion {
         let product = forSale[((game % forSale.count) + forSale.count) % forSale.count]
         let names = ProductNames(catalog)
         let words = product.wordCount.map { "\(PackText.grouped($0)) words, " } ?? ""
-        let removeAds = catalog.products.first { $0.feature == Product.removeAdsFeature }.map { " ('hangman buy \(names.shortName(of: $0.id))' hides these)" } ?? ""
-        return "\(product.displayName): \(words)\(prices.format(product, catalog: catalog)): hangman buy \(names.shortName(of: product.id))\(removeAds)"
+        let removeAds = catalog.products.first { $0.feature == Product.removeAdsFeature }.map { " (ads off: buy \(names.shortName(of: $0.id)))" } ?? ""
+        return Line(
+            productID: product.id,
+            text: "\(product.displayName): \(words)\(prices.format(product, catalog: catalog)): hangman buy \(names.shortName(of: product.id))\(removeAds)")
     }
 }

@@ -40,7 +40,7 @@ struct GameScreen {
           STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n>
           HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word> | REPEAT <guess> | INVALID <why>
           HINT <letter> | NOHINTS <product> | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
-          WON <word> score=<n> | LOST <word> | CLUE <text> | SAVED | AGAIN?
+          WON <word> score=<n> | LOST <word> | CLUE <text> | SUGGEST <product> <text> | SAVED | AGAIN?
         Then one line of input is read: a letter, a word, ?, hint, buy, help or quit (AGAIN? takes y or n).
         A word that is also a command is guessed with a leading =: =quit guesses the word "quit".
         """
@@ -118,15 +118,18 @@ struct GameScreen {
     }
 
     /// The end of a game in plain or text form; on the full screen the board shows it.
-    func end(_ session: GameSession) {
+    /// The free tier's suggestion follows the verdict (`SUGGEST <product> <text>` in plain form).
+    func end(_ session: GameSession, suggestion: PackSuggestion.Line? = nil) {
         let game = session.game
         switch style {
         case .plain:
             context.out(game.status == .won ? "WON \(game.word) score=\(game.score)" : "LOST \(game.word)")
             if let clue = game.clue { context.out("CLUE \(clue)") }
+            if let suggestion { context.out("SUGGEST \(suggestion.productID.rawValue) \(suggestion.text)") }
             context.out("AGAIN?")
         case .text:
             for line in GameLayout.verdict(game) { context.out(TerminalText(trusted: line)) }
+            if let suggestion { context.out(suggestion.text) }
             context.out("Play again? [Y/n] ", terminator: "")
         case .fullScreen:
             break

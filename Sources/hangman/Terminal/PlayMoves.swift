@@ -80,6 +80,37 @@ extension PlayLoop {
         }
     }
 
+    /// Asks before an in-game purchase: a key on the full screen (y buys, any other key does not),
+    /// a line on a `TERM=dumb` terminal. In plain mode the typed `buy` is the answer: a script or a
+    /// screen reader asked for it by name.
+    func confirmBuying(_ question: String, _ view: GameView) -> Bool {
+        switch input {
+        case .lines(let reader):
+            guard screen.style == .text else { return true }
+            screen.context.out(TerminalText(trusted: TerminalText.escaped(question) + " "), terminator: "")
+            if case .line(let answer) = reader.nextLine() { return ["y", "yes"].contains(answer.trimmingSpaces.lowercased()) }
+            return false
+        case .keys(let keys):
+            var view = view
+            view.event = nil
+            view.question = question
+            screen.show(view, eventPlain: nil)
+            while true {
+                switch keys.next() {
+                case .character("y"), .character("Y"): return true
+                case .continued:
+                    RawTerminal.reenter(setup: GameScreen.enterScreen)
+                    screen.show(view, eventPlain: nil)
+                case .resized:
+                    screen.clear()
+                    screen.show(view, eventPlain: nil)
+                case .ignored: continue
+                default: return false
+                }
+            }
+        }
+    }
+
     /// Asks for another game: `.guess("")` for yes, `.quit` for no, `.interrupted` on Ctrl-C.
     func again(_ view: GameView) -> Move {
         switch input {
