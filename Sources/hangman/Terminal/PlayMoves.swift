@@ -96,19 +96,22 @@ extension PlayLoop {
             view.question = question
             screen.show(view, eventPlain: nil)
             while true {
-                switch keys.next() {
+                let key = keys.next()
+                switch key {
                 case .character("y"), .character("Y"): return true
-                case .continued:
-                    RawTerminal.reenter(setup: GameScreen.enterScreen)
-                    screen.show(view, eventPlain: nil)
-                case .resized:
-                    screen.clear()
-                    screen.show(view, eventPlain: nil)
+                case .continued, .resized:
+                    redraw(after: key, view)
                 case .ignored: continue
                 default: return false
                 }
             }
         }
+    }
+
+    /// After `fg` (raw mode again) or a resize (a clear screen), the question drawn again.
+    private func redraw(after key: KeyReader.Key, _ view: GameView) {
+        if key == .continued { RawTerminal.reenter(setup: GameScreen.enterScreen) } else { screen.clear() }
+        screen.show(view, eventPlain: nil)
     }
 
     /// Asks for another game: `.guess("")` for yes, `.quit` for no, `.interrupted` on Ctrl-C.
@@ -125,16 +128,13 @@ extension PlayLoop {
             view.question = "Play again? [Y/n]"
             screen.show(view, eventPlain: nil)
             while true {
-                switch keys.next() {
+                let key = keys.next()
+                switch key {
                 case .character("y"), .character("Y"), .enter: return .guess("")
                 case .character("n"), .character("N"), .character("q"), .escape, .endOfInput: return .quit
                 case .interrupted: return .interrupted
-                case .continued:
-                    RawTerminal.reenter(setup: GameScreen.enterScreen)
-                    screen.show(view, eventPlain: nil)
-                case .resized:
-                    screen.clear()
-                    screen.show(view, eventPlain: nil)
+                case .continued, .resized:
+                    redraw(after: key, view)
                 default: continue
                 }
             }
