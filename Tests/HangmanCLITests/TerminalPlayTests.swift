@@ -237,3 +237,62 @@ struct TerminalPlayTests {
         #expect(!bytes.contains(0x1B), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
     }
 }
+
+/// The store's questions on a real terminal (tmux): a purchase declined, then one confirmed, by
+/// `buy` and by the game's `$`.
+@Suite(.enabled(if: TmuxTerminal.isAvailable), .serialized)
+struct TerminalPurchaseTests {
+    private func shell() async throws -> (TmuxTerminal, Scratch) {
+        let scratch = try Scratch()
+        let terminal = try await TmuxTerminal(
+            width: 80, height: 24, command: "bash --norc --noprofile",
+            environment: [
+                "HANGMAN_HOME": scratch.path + "/home", "HANGMAN_PACKS": HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+                "LC_ALL": "en_US.UTF-8", "NO_COLOR": "",
+            ])
+        try await terminal.type("export TERM=xterm PS1='$ '; clear")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("$ ")
+        return (terminal, scratch)
+    }
+
+    @Test func buyDeclinedThenConfirmed() async throws {
+        let (terminal, scratch) = try await shell()
+        defer { withExtendedLifetime(scratch) {} }
+        try await terminal.type("\(HangmanBinary.path) buy hard; echo EXIT=$?")
+        try await terminal.press("Enter")
+        let asked = try await terminal.waitFor("Buy Hard Words for $1.99? [y/N]")
+        #expect(asked.contains("1,000 words with rare letters"), "\(asked)")
+        try await terminal.type("n")
+        try await terminal.press("Enter")
+        let declined = try await terminal.waitFor("EXIT=1")
+        #expect(declined.contains("Not bought: nothing was charged."), "\(declined)")
+        try await terminal.type("clear; \(HangmanBinary.path) buy hard; echo EXIT=$?")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("[y/N]")
+        try await terminal.type("y")
+        try await terminal.press("Enter")
+        let bought = try await terminal.waitFor("EXIT=0")
+        #expect(bought.contains("Purchased Hard Words for $1.99"), "\(bought)")
+        #expect(bought.contains("Installed Hard Words 1.0 (1,000 words)"), "\(bought)")
+    }
+
+    @Test func dollarInTheGameDeclinedThenConfirmed() async throws {
+        let (terminal, scratch) = try await shell()
+        defer { withExtendedLifetime(scratch) {} }
+        try await terminal.type("clear; \(HangmanBinary.path) play")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("Esc save and quit", seconds: 20)
+        try await terminal.press("$")
+        try await terminal.waitFor("Buy 10 Hints for $0.99? [y/N]")
+        try await terminal.press("n")
+        try await terminal.waitFor("Not bought: nothing was charged.")
+        try await terminal.press("$")
+        try await terminal.waitFor("[y/N]")
+        try await terminal.press("y")
+        let bought = try await terminal.waitFor("Bought 10 Hints for $0.99: +10 hints.")
+        #expect(bought.contains("Hints: 10"), "\(bought)")
+        try await terminal.press("Escape")
+        try await terminal.waitFor("Game saved")
+    }
+}
