@@ -112,6 +112,27 @@ extension Database {
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         var random = SystemRandomNumberGenerator()
+        // Creators take turns on the folder, so that the log set aside below is never a live one:
+        // a log is live only once its database is in place, which only a creator holding this lock does.
+        let lock: FileLock
+        do {
+            lock = try FileLock.locking(folderAt: folder.isEmpty ? "." : folder)
+        } catch {
+            throw SQLiteError(code: .cantOpen, message: "cannot create database '\(path)': \(error)")
+        }
+        defer { withExtendedLifetime(lock) {} }
+        guard !FileSystem.exists(atPath: path) else { return }  // another process made it meanwhile
+        // A log without its database belongs to a file that was moved away or deleted: replayed
+        // into the new one it would bring the old contents back. It is kept, renamed, and its
+        // index (rebuilt from a log by whoever opens it) removed.
+        if FileSystem.exists(atPath: path + "-wal") {
+            do {
+                try FileSystem.rename(path + "-wal", to: path + "-wal.orphaned-\(String(random.next(), radix: 16))")
+            } catch {
+                throw SQLiteError(code: .cantOpen, message: "cannot set aside the log '\(path)-wal' left without its database: \(error)")
+            }
+        }
+        try? FileSystem.removeFile(atPath: path + "-shm")
         let temporary = "\(folder).\(name).\(String(random.next(), radix: 16)).tmp"
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileSystem.removeFile(atPath: temporary + suffix) }

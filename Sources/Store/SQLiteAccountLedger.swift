@@ -42,7 +42,8 @@ final class SQLiteAccountLedger: AccountLedger {
             return StoreError(
                 .storage,
                 "the account database \(path) is damaged (\(error.message)); it was left as it is. It holds the account's "
-                    + "purchases and hints: restore it from a backup. Moving it away starts a new, empty account")
+                    + "purchases and hints: restore it from a backup (with its -wal file, or made by sqlite3's .backup). Moving it away "
+                    + "starts a new, empty account (a log it leaves behind is set aside as -wal.orphaned-...)")
         }
         if let error = error as? SQLiteError {
             return StoreError(.storage, opening ? "cannot open the account database \(path): \(error.message)" : "the account database \(path) failed: \(error.message)")

@@ -32,6 +32,16 @@ public final class FileLock: @unchecked Sendable {
         }
     }
 
+    /// Takes the lock on the folder at `path` itself, waiting for whoever holds it (`flock(2)` on
+    /// the folder's descriptor): no lock file is made beside what the folder keeps.
+    public static func locking(folderAt path: String) throws(FileError) -> FileLock {
+        let descriptor = try FileDescriptor(opening: path, flags: O_RDONLY | O_DIRECTORY, action: .lock)
+        if case .failure(let errno) = retryingOnInterrupt({ system_flock(descriptor.rawValue, LOCK_EX) }) {
+            throw .system(errno, .lock, path: path)
+        }
+        return FileLock(descriptor: descriptor)
+    }
+
     /// `O_NOFOLLOW` answers `ELOOP` for a symbolic link: said as what it is.
     private static func openLockFile(_ path: String) throws(FileError) -> FileDescriptor {
         if try FileSystem.status(atPath: path, followingLinks: false)?.kind == .symbolicLink {

@@ -103,6 +103,13 @@ public enum FileSystem {
         syncFolder(of: path)
     }
 
+    /// Renames the file at `path` to `newPath` in the same folder, replacing nothing that a
+    /// caller did not choose (`rename(2)`), and flushes the folder.
+    public static func rename(_ path: String, to newPath: String) throws(FileError) {
+        if case .failure(let errno) = valueOrErrno(system_rename(path, newPath)) { throw .system(errno, .replace, path: path) }
+        syncFolder(of: newPath)
+    }
+
     /// Gives the file at `existing` a second name, `path`, failing with `EEXIST` if anything is
     /// there, and flushes the folder (`link(2)`, `fsync(2)`). Of two processes linking to the
     /// same path at once, exactly one succeeds.

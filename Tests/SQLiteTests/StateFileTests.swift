@@ -24,6 +24,25 @@ import SQLite
         #expect(error?.message.contains(words) == true, "\(error?.message ?? "no error")")
     }
 
+    /// The log stays between processes: a database moved away leaves its log behind, and a new
+    /// database must not replay it (the old rows would come back in the "new" one).
+    @Test func aNewDatabaseSetsAsideTheLogOfOneMovedAway() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("account.sqlite")
+        do {
+            let db = try Database.openState(path: path, migrator: Self.migrator)
+            for amount in 1...20 { try db.execute("INSERT INTO ledger(amount) VALUES (?)", .integer(Int64(amount))) }
+        }
+        try #require(FileManager.default.fileExists(atPath: path + "-wal"), "the log stays after closing")
+        try FileManager.default.moveItem(atPath: path, toPath: folder.file("moved-away.sqlite"))
+        let fresh = try Database.openState(path: path, migrator: Self.migrator)
+        #expect(try fresh.int64("SELECT count(*) FROM ledger") == 0)
+        let orphaned = folder.listing().filter { $0.hasPrefix("account.sqlite-wal.orphaned-") }
+        #expect(orphaned.count == 1, "\(folder.listing())")
+        // Set aside, not deleted: with the moved file it is the old database whole.
+        #expect(try bytes(folder.file(orphaned[0])).count > 32)
+    }
+
     @Test func anEmptyFileIsRefusedAndLeftAsItIs() throws {
         let folder = try TemporaryDirectory()
         let path = try folder.write("account.sqlite", [])
