@@ -94,7 +94,7 @@ static inline void *hangman_watch_run(void *argument) {
     pthread_mutex_lock(&dog->lock);
     while (!dog->stopping) {
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += 250000000;
         if (until.tv_nsec >= 1000000000) { until.tv_sec += 1; until.tv_nsec -= 1000000000; }
         pthread_cond_timedwait(&dog->wake, &dog->lock, &until);
@@ -117,7 +117,12 @@ static inline struct hangman_watchdog *hangman_watch_start(unsigned int limit_se
     struct hangman_watchdog *dog = calloc(1, sizeof *dog);
     if (dog == NULL) return NULL;
     pthread_mutex_init(&dog->lock, NULL);
-    pthread_cond_init(&dog->wake, NULL);
+    /* Timed waits on the monotonic clock: a wall clock stepped back does not stall the sweeper. */
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&dog->wake, &attributes);
+    pthread_condattr_destroy(&attributes);
     dog->limit_ns = (int64_t)limit_seconds * 1000000000;
     if (pthread_create(&dog->thread, NULL, hangman_watch_run, dog) != 0) {
         free(dog);

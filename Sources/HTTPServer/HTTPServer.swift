@@ -180,7 +180,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     }
     if request.answered { return .YES }
     request.answered = true
-    defer { hangman_watch_answered(server.watchdog, connection) }
+    // The request is whole: from here the handler's time (a row lock, a slow database) is not
+    // the client's, and the deadline stops.
+    hangman_watch_answered(server.watchdog, connection)
     if request.tooLarge {
         return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
     }
