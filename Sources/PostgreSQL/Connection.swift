@@ -13,10 +13,31 @@ import Glibc
 public final class Connection {
     private let handle: OpaquePointer
 
-    /// Opens a connection (`PQconnectdb`): a `postgresql://` URI or libpq's `key=value` string.
-    /// A server that cannot be reached is ``PostgreSQLError/State/connectionFailure``.
+    /// Limits a connection starts with, before the connection string (which may set its own):
+    /// a server that does not answer fails within 10 s, a dead peer is noticed by TCP keepalives
+    /// within about a minute, and a statement or a lock wait longer than 30 s is cancelled, so
+    /// that a database that hangs (rather than stops) cannot hold a server's threads for ever.
+    static let defaults: [(String, String)] = [
+        ("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"),
+        ("keepalives_count", "3"), ("options", "-c statement_timeout=30s -c lock_timeout=30s"),
+    ]
+
+    /// Opens a connection (`PQconnectdbParams`): a `postgresql://` URI or libpq's `key=value`
+    /// string, over ``defaults``. A server that cannot be reached is
+    /// ``PostgreSQLError/State/connectionFailure``.
     public init(connectionString: String) throws(PostgreSQLError) {
-        guard let handle = PQconnectdb(connectionString) else {
+        // Key words are taken in order, the last one winning: the defaults first, then whatever
+        // the connection string (expanded from `dbname`) says.
+        let pairs = Self.defaults + [("dbname", connectionString)]
+        let keys = pairs.map { strdup($0.0) }
+        let values = pairs.map { strdup($0.1) }
+        defer { for pointer in keys + values { free(pointer) } }
+        let opened: OpaquePointer? = (keys.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keyList in
+            (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { valueList in
+                PQconnectdbParams(keyList.baseAddress, valueList.baseAddress, 1)
+            }
+        }
+        guard let handle = opened else {
             throw PostgreSQLError(state: .connectionFailure, message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {

@@ -73,6 +73,14 @@ public final class ConnectionPool: Sendable {
         return try result.get()
     }
 
+    /// Closes every connection waiting in the pool (the next callers open fresh ones).
+    public func dropIdleConnections() {
+        box.state.withLock { state in
+            state.open -= state.idle.count
+            state.idle.removeAll()
+        }
+    }
+
     private static func lostConnection<T>(_ result: Result<T, any Error>) -> Bool {
         if case .failure(let error) = result, let error = error as? PostgreSQLError { return error.isConnectionLost }
         return false
@@ -81,7 +89,8 @@ public final class ConnectionPool: Sendable {
     /// Runs `body` in one transaction (`BEGIN` ... `COMMIT`, `ROLLBACK` on any error).
     ///
     /// A connection the server closed while it sat in the pool (a restart) fails at `BEGIN`,
-    /// before anything was done: that one attempt is made again on a fresh connection.
+    /// before anything was done: the pool's idle connections, dead with it, are dropped, and
+    /// that one attempt is made again on a fresh connection.
     /// Serialization failures and deadlocks (40001, 40P01) run the whole body again, up to `retries` times.
     @discardableResult
     public func transaction<T>(
@@ -112,7 +121,9 @@ public final class ConnectionPool: Sendable {
             case .failure(let error):
                 if let failure = error as? PostgreSQLError {
                     if !begun, failure.isConnectionLost, !staleRetried {
+                        // One dead connection in the pool means a restart: the others died with it.
                         staleRetried = true
+                        dropIdleConnections()
                         continue
                     }
                     if failure.isRetryable, attempt <= retries { continue }

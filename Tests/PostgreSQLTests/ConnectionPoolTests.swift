@@ -67,6 +67,36 @@ import TestSupport
         #expect(!again.isEmpty && again != pid)
     }
 
+    /// After a restart every idle connection is dead: the first transaction still succeeds, on a
+    /// fresh one, and so does every one after it.
+    @Test func everyConnectionTheServerClosedIsReplaced() throws {
+        let server = try TestPostgreSQL.shared()
+        let pool = ConnectionPool(connectionString: server, capacity: 4)
+        // Four connections lent at once (each held while the next is taken), then idle.
+        func pid(_ connection: Connection) throws -> String { try connection.execute("SELECT pg_backend_pid()").scalar ?? "" }
+        let killed = try pool.withConnection { a in
+            try pool.withConnection { b in
+                try pool.withConnection { c in
+                    try pool.withConnection { d in [try pid(a), try pid(b), try pid(c), try pid(d)] }
+                }
+            }
+        }
+        try #require(Set(killed).count == 4 && !killed.contains(""), "\(killed)")
+        let admin = try Connection(connectionString: server)
+        for pid in killed { try admin.execute("SELECT pg_terminate_backend($1::int)", [pid]) }
+        for _ in 0..<4 {
+            let again = try pool.transaction { try $0.execute("SELECT pg_backend_pid()").scalar ?? "" }
+            #expect(!again.isEmpty && !killed.contains(again))
+        }
+    }
+
+    /// A connection starts with limits: no statement or lock wait runs longer than 30 s.
+    @Test func aConnectionStartsWithTimeouts() throws {
+        let connection = try Connection(connectionString: try TestPostgreSQL.shared())
+        #expect(try connection.execute("SHOW statement_timeout").scalar == "30s")
+        #expect(try connection.execute("SHOW lock_timeout").scalar == "30s")
+    }
+
     @Test func aServerThatIsNotThereIsAConnectionFailure() throws {
         let folder = try TemporaryDirectory()
         let pool = ConnectionPool(connectionString: "host=\(folder.path) port=5432 user=postgres dbname=postgres", capacity: 1)
