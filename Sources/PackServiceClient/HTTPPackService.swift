@@ -244,7 +244,10 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
         if let idempotencyKey { headers.append((Wire.idempotencyHeader, idempotencyKey)) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
         var lastFailure = ""
-        for attempt in 0..<attempts {
+        // Sent again only when that cannot do the work twice: a read, or a change with its key.
+        // A request without a key (a new account, a test control) is sent once.
+        let safeToRepeat = method == "GET" || method == "HEAD" || idempotencyKey != nil
+        for attempt in 0..<(safeToRepeat ? attempts : 1) {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             let response: HTTPClientResponse
             do {
@@ -255,8 +258,8 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
             }
             if (200..<300).contains(response.status) { return (response.status, response.body) }
             if response.status == 503 {
-                // The server is up but its database is not (a restart, a failover): nothing was
-                // done, and the same request with the same key is safe to send again.
+                // The server is up but its database is not (a restart, a failover): the work may or
+                // may not have been done, and the same request with the same key does it at most once.
                 lastFailure = (try? Wire.decode(ErrorBody.self, from: response.body))?.message ?? "HTTP 503"
                 continue
             }

@@ -81,7 +81,7 @@ final class PostgreSQLAccountLedger: AccountLedger {
     static func failure(_ error: any Error, opening: Bool) -> StoreError {
         if let error = error as? PostgreSQLError {
             if error.isConnectionLost {
-                return StoreError(.unavailable, "the ledger database is unavailable (\(error.message)): nothing was changed; try again")
+                return StoreError(.unavailable, "the ledger database is unavailable (\(error.message)): the change may not have been made; the same request (with its key) is safe to send again")
             }
             return StoreError(.storage, (opening ? "cannot prepare the ledger database: " : "the ledger database failed: ") + error.description)
         }
