@@ -300,13 +300,16 @@ public struct Player {
         do { try device.save(settings) } catch { throw .device(error) }
     }
 
-    /// When the pack `id` just brought a language no other installed pack has, and no choice of
-    /// languages was made yet: that language and the ones games used so far. A game without
-    /// `--pack` should not switch language unasked; the caller asks, or keeps the old ones.
+    /// When the pack `id` just brought a language that default games do not draw from: that
+    /// language and the ones they draw from (the languages chosen, or, before any choice, those
+    /// of the other installed packs). A game without `--pack` should not switch language unasked,
+    /// nor leave out a pack just paid for without a word; the caller asks, or says so.
     public func newLanguage(arrivingWith id: ProductID) async throws(PlayerError) -> (language: String, previous: [String])? {
-        guard try settings().gameLanguages == nil else { return nil }
         let installed = try await device { () throws(DeviceError) in try device.installedPacks() }
         guard let pack = installed.first(where: { $0.productID == id }) else { return nil }
+        if let chosen = try settings().gameLanguages {
+            return chosen.contains(pack.language) ? nil : (pack.language, chosen)
+        }
         var previous: [String] = []
         for other in installed where other.productID != id && !previous.contains(other.language) { previous.append(other.language) }
         guard !previous.isEmpty, !previous.contains(pack.language) else { return nil }

@@ -24,6 +24,17 @@ public enum InterruptSignal {
 
     /// Whether SIGINT arrived since `catchIntoFlag()`.
     public static var wasRaised: Bool { interruptedBySignal != 0 }
+
+    /// Gives SIGINT its default action back (it ends the process) and lowers the flag: once a
+    /// question is answered, Ctrl-C during the work that follows stops it as usual.
+    public static func restoreDefault() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        _ = system_sigaction(SIGINT, &action)
+        interruptedBySignal = 0
+    }
 }
 
 /// Set by the SIGINT/SIGTERM handler of a server: the signal's number.

@@ -197,6 +197,17 @@ import Testing
         #expect(try await gameLanguages(home, seeds: 1...10) == ["com.hangmanpacks.words.es"])
     }
 
+    /// A choice made earlier does not silently leave out a pack bought later in another language.
+    @Test func aPackOutsideTheChosenLanguagesIsSaidToBeLeftOut() async throws {
+        let home = try StoreAsksTests.Home()
+        #expect(try await home.run(["settings", "languages", "es"]).status == 0)
+        let bought = try await home.run(["buy", "hard"])
+        #expect(bought.stdout.contains("Games without --pack stay in Spanish (es); play English with 'hangman play --pack hard'."), "\(bought.stdout)")
+        let asked = try await home.run(["buy", "ios"], input: "y\ny\n", terminal: true)
+        #expect(asked.stdout.contains("iOS Words is in English. Should games without --pack mix English words in with Spanish (es)?"), "\(asked.stdout)")
+        #expect(try await home.run(["settings"]).stdout.contains("languages  Spanish (es), English (en)"))
+    }
+
     @Test func aSecondPackInTheSameLanguageAsksNothing() async throws {
         let home = try StoreAsksTests.Home()
         let bought = try await home.run(["buy", "hard"], input: "y\n", terminal: true)
