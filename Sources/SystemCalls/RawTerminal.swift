@@ -153,6 +153,9 @@ public enum RawTerminal {
         _ = system_atexit { restoreNow() }
         install(SIGWINCH) { _ in resizedBySignal = 1 }
         install(SIGTSTP, suspendHandler)
+        // A global is set up on first use behind a lock, which a signal handler must not take:
+        // the handler that Ctrl-Z reinstalls is set up here, not first inside the handler.
+        _ = suspendHandlerForReinstall
         for signal in endingSignals { install(signal, endingHandler) }
         for signal in crashSignals {
             var action = sigaction()
