@@ -1,7 +1,4 @@
 internal import CLibPQ
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One libpq connection (`PGconn`). libpq is thread-safe, but a connection is used by one thread
 /// at a time: take it from a ``ConnectionPool``.
@@ -29,9 +26,9 @@ public final class Connection {
         // Key words are taken in order, the last one winning: the defaults first, then whatever
         // the connection string (expanded from `dbname`) says.
         let pairs = Self.defaults + [("dbname", connectionString)]
-        let keys = pairs.map { strdup($0.0) }
-        let values = pairs.map { strdup($0.1) }
-        defer { for pointer in keys + values { free(pointer) } }
+        let keys = pairs.map { Self.cString($0.0) }
+        let values = pairs.map { Self.cString($0.1) }
+        defer { for pointer in keys + values { pointer.deallocate() } }
         let opened: OpaquePointer? = (keys.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keyList in
             (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { valueList in
                 PQconnectdbParams(keyList.baseAddress, valueList.baseAddress, 1)
@@ -104,9 +101,18 @@ public final class Connection {
     }
 
     private func withTextParameters<T>(_ parameters: [String?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
-        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { value in value.map { strdup($0) } }
-        defer { for pointer in copies { free(pointer) } }
+        let copies: [UnsafeMutablePointer<CChar>?] = parameters.map { value in value.map(Self.cString) }
+        defer { for pointer in copies { pointer?.deallocate() } }
         return body(copies.map { $0.map { UnsafePointer($0) } })
+    }
+
+    /// A NUL-terminated copy of `text` that lives until it is deallocated.
+    private static func cString(_ text: String) -> UnsafeMutablePointer<CChar> {
+        let bytes = Array(text.utf8)
+        let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+        for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+        pointer[bytes.count] = 0
+        return pointer
     }
 
     static func text(_ pointer: UnsafePointer<CChar>?) -> String {

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A few connections to one database, lent to one caller at a time.
@@ -25,8 +26,10 @@ public final class ConnectionPool: Sendable {
     private final class Box: @unchecked Sendable {
         // `Connection` is not Sendable: the pool hands each one to a single caller at a time.
         let state = Mutex(State())
-        let available: Semaphore
-        init(capacity: Int) { available = Semaphore(value: capacity) }
+        /// The pool's callers block on a thread of their own (a server's connection thread), never
+        /// on Swift's cooperative pool.
+        let available: DispatchSemaphore
+        init(capacity: Int) { available = DispatchSemaphore(value: capacity) }
     }
 
     private let box: Box

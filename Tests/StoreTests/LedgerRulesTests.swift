@@ -79,6 +79,7 @@ import TestSupport
     }
 
     @Test func parametersAreBoundNeverSpliced() throws {
+        _ = try PostgreSQLLedgers(connectionString: TestPostgreSQL.shared())  // the schema, whichever test runs first
         let connection = try PostgreSQL.Connection(connectionString: TestPostgreSQL.shared())
         let hostile = "'); DROP TABLE ledgers; --"
         #expect(try connection.execute("SELECT $1::text, $2::text IS NULL", [hostile, nil]).rows == [[hostile, "t"]])
