@@ -274,11 +274,9 @@ public struct Player {
         return chosen
     }
 
-    /// Whether the account owns the feature `name` (remove-ads).
-    public func owns(feature name: String) async throws(PlayerError) -> Bool {
-        let ids = Set(catalog.products.filter { $0.feature == name }.map(\.id))
-        guard !ids.isEmpty else { return false }
-        return try await owned().contains { ids.contains($0.productID) }
+    /// The products the account owns now (refunded ones excluded): packs and features.
+    public func ownedProducts() async throws(PlayerError) -> Set<ProductID> {
+        Set(try await owned().map(\.productID))
     }
 
     // MARK: - Settings

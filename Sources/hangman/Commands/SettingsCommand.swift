@@ -53,17 +53,24 @@ enum SettingsCommand: Command {
             }
             try device.save(settings)
             context.out("Games without --pack draw from \(settings.gameLanguages.map { describe($0) } ?? "every installed pack").")
-        case "payments" where words.count == 2 && (words[1] == "on" || words[1] == "off"):
-            settings.paymentsAllowed = words[1] == "on"
-            try device.save(settings)
-            context.out(settings.paymentsAllowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
         case "payments":
-            throw CommandFailure.usage("'settings payments' takes on or off")
+            try setPayments(words.dropFirst(), device: device, command: "settings payments", context: context)
         case let other?:
             let suggestion = Suggestion.closest(to: other, among: ["languages", "payments"]).map { ": did you mean '\($0)'?" } ?? ""
             throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman settings --help')")
         }
         return .ok
+    }
+
+    /// `settings payments on|off` and `store payments on|off`: whether this device may buy.
+    static func setPayments(_ value: ArraySlice<String>, device: DeviceStore, command: String, context: CommandContext) throws {
+        guard value.count == 1, let word = value.first, word == "on" || word == "off" else {
+            throw CommandFailure.usage("'\(command)' takes on or off")
+        }
+        var settings = try device.settings()
+        settings.paymentsAllowed = word == "on"
+        try device.save(settings)
+        context.out(settings.paymentsAllowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
     }
 
     /// `English (en), Spanish (es)`.

@@ -79,13 +79,8 @@ enum StoreCommand: Command {
                     context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
                 }
             }
-        } else if words.count == 2, words[0] == "payments" {
-            guard words[1] == "on" || words[1] == "off" else { throw CommandFailure.usage("'store payments' takes on or off, not '\(words[1])'") }
-            let device = try DeviceStore(folder: DeviceContext.folder(home: store.home))
-            var settings = try device.settings()
-            settings.paymentsAllowed = words[1] == "on"
-            try device.save(settings)
-            context.out(settings.paymentsAllowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
+        } else if words.first == "payments" {
+            try SettingsCommand.setPayments(words.dropFirst(), device: try DeviceStore(folder: DeviceContext.folder(home: store.home)), command: "store payments", context: context)
         } else if words == ["clear"] {
             if !arguments.has("--yes") {
                 guard Question.canAsk(context) else {

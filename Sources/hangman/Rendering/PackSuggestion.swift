@@ -17,8 +17,12 @@ struct PackSuggestion {
     /// owned, every pack is owned, or the store cannot be asked now (a game never fails for an ad).
     func line(afterGame game: Int) async -> Line? {
         let catalog = player.catalog
-        guard let packs = try? await player.packs(), (try? await player.owns(feature: Product.removeAdsFeature)) == false else { return nil }
-        let forSale = packs.filter { $0.state == .locked || $0.state == .revoked }.compactMap { catalog.product($0.productID) }.filter(\.isAvailable)
+        // One question to the store: what the account owns.
+        guard let owned = try? await player.ownedProducts(),
+            !catalog.products.contains(where: { $0.feature == Product.removeAdsFeature && owned.contains($0.id) })
+        else { return nil }
+        // Locked or revoked, and for sale now.
+        let forSale = catalog.products.filter { $0.packFile != nil && $0.isAvailable && !owned.contains($0.id) }
         guard !forSale.isEmpty else { return nil }
         let product = forSale[((game % forSale.count) + forSale.count) % forSale.count]
         let names = ProductNames(catalog)

@@ -9,9 +9,14 @@ import PackServiceAPI
 /// decimal string and stays exact (no binary floating point on the way).
 struct PriceText {
     let localeIdentifier: String
+    /// Made once: a formatter loads the locale's data (a table of prices formats them all).
+    private let formatter: NumberFormatter
 
     init(environment: [String: String]) {
         localeIdentifier = Self.moneyLocale(environment)
+        formatter = NumberFormatter()
+        formatter.numberStyle = .currency
+        formatter.locale = Locale(identifier: localeIdentifier)
     }
 
     /// The locale identifier for money from the environment's POSIX variables.
@@ -31,9 +36,6 @@ struct PriceText {
         guard let amount = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")), !amount.isNaN else {
             return "\(price) \(currency)"
         }
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .currency
-        formatter.locale = Locale(identifier: localeIdentifier)
         formatter.currencyCode = currency
         return formatter.string(from: NSDecimalNumber(decimal: amount)) ?? "\(price) \(currency)"
     }
