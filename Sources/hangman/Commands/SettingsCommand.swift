@@ -26,7 +26,11 @@ enum SettingsCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         let store = try await StoreContext.open(arguments, context: context)
-        let device = try DeviceStore(folder: DeviceContext.folder(home: store.home))
+        return try apply(arguments, device: try DeviceStore(folder: DeviceContext.folder(home: store.home)), context: context)
+    }
+
+    /// Shows or changes the settings; synchronous, apart from opening the store.
+    private static func apply(_ arguments: ParsedArguments, device: DeviceStore, context: CommandContext) throws -> ExitCode {
         var settings = try device.settings()
         let words = arguments.positionals
         switch words.first {
@@ -63,6 +67,7 @@ enum SettingsCommand: Command {
     }
 
     /// `settings payments on|off` and `store payments on|off`: whether this device may buy.
+    @inline(never)  // inlined into an async caller, it crashes the 6.3.1 optimizer (splitting the coroutine)
     static func setPayments(_ value: ArraySlice<String>, device: DeviceStore, command: String, context: CommandContext) throws {
         guard value.count == 1, let word = value.first, word == "on" || word == "off" else {
             throw CommandFailure.usage("'\(command)' takes on or off")
