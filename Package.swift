@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
 
         // The player's side: installed packs and their words, indexed for the game.
-        .target(name: "Device", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
+        .target(name: "Device", dependencies: ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
         .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),

@@ -33,7 +33,7 @@ public final class GameSession {
         /// Nothing to reveal (one letter left, or the game is over).
         case notNow
         /// The pack service cannot be reached: nothing was spent, the game goes on.
-        case serviceUnavailable(String)
+        case serviceUnavailable(StoreError)
     }
 
     init(
@@ -127,7 +127,7 @@ public final class GameSession {
             spend = try await service.spendHint(idempotencyKey: key)
         } catch {
             if error.kind == .notEnoughHints { return .noHints }
-            if error.kind == .unavailable { return .serviceUnavailable(error.message) }
+            if error.kind == .unavailable { return .serviceUnavailable(error) }
             throw DeviceError(.storage, error.message)
         }
         guard let letter = game.revealHint(using: &generator) else { return .notNow }

@@ -9,9 +9,16 @@ public struct HTTPClientResponse: Sendable {
 }
 
 /// Why no answer came: the connection, not the server (the server's failures are answers).
+/// The message is a phrase a caller can put after "because": `couldn't connect to server`.
 public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
+
+    /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's).
+    static func curl(_ code: CURLcode) -> String {
+        let text = String(cString: curl_easy_strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
 }
 
 /// HTTP and HTTPS requests through libcurl's easy interface, one at a time, blocking.
@@ -62,7 +69,7 @@ public enum HTTPClient {
         let result = withExtendedLifetime(collected) { curl_easy_perform(handle) }
         if collected.exceeded { throw HTTPClientError(message: "the answer from \(url) is over \(maxBody) bytes") }
         guard result == CURLE_OK else {
-            throw HTTPClientError(message: "\(String(cString: curl_easy_strerror(result))) (\(url))")
+            throw HTTPClientError(message: HTTPClientError.curl(result))
         }
         return HTTPClientResponse(status: hangman_curl_response_code(handle), body: collected.bytes)
     }
@@ -109,7 +116,7 @@ public enum HTTPClient {
         let result = withExtendedLifetime(sink) { curl_easy_perform(handle) }
         if let failure = sink.failure { throw HTTPClientError(message: failure) }
         guard result == CURLE_OK else {
-            throw HTTPClientError(message: "\(String(cString: curl_easy_strerror(result))) (\(url), \(file.size) bytes so far)")
+            throw HTTPClientError(message: "\(HTTPClientError.curl(result)) after \(file.size) bytes")
         }
         do { try file.flush() } catch { throw HTTPClientError(message: "\(error)") }
         return hangman_curl_response_code(handle)

@@ -30,6 +30,10 @@ public protocol PackService {
     /// The hint balance.
     func hintBalance() async throws(StoreError) -> Int
 
+    /// The last hint balance the service signed, and when: what a player is shown, marked as
+    /// such, when the service cannot be reached. `nil` for a service that is always at hand.
+    func lastSignedHintBalance() -> SignedHintBalance?
+
     /// Spends one hint; a retry with the same key never spends twice.
     func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend
 
@@ -65,7 +69,20 @@ public protocol StoreTestControls {
     func reset() async throws(StoreError)
 }
 
+/// A hint balance as the service signed it, at `issued` (milliseconds since 1970).
+public struct SignedHintBalance: Sendable, Equatable {
+    public var hints: Int
+    public var issued: Int64
+
+    public init(hints: Int, issued: Int64) {
+        self.hints = hints
+        self.issued = issued
+    }
+}
+
 extension PackService {
+    public func lastSignedHintBalance() -> SignedHintBalance? { nil }
+
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
         try await packArchive(product)
     }

@@ -94,8 +94,16 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
         return statement
     }
 
+    /// From the account's signed statement, kept for when the server cannot be reached.
     public func hintBalance() async throws(StoreError) -> Int {
-        try await get(HintBalance.self, "/v1/hints").hints
+        try await statement().hintBalance
+    }
+
+    /// The balance of the last statement the server signed, and when it signed it.
+    public func lastSignedHintBalance() -> SignedHintBalance? {
+        guard let statePath else { return nil }
+        return OfflinePackService.keptStatement(in: Self.folder(of: statePath), credentials: credentials)
+            .map { SignedHintBalance(hints: $0.hintBalance, issued: $0.issued) }
     }
 
     public func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend {
@@ -272,7 +280,7 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
             }
             throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
         }
-        throw StoreError(.unavailable, "the service at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
+        throw StoreError(.unavailable, "the pack server at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
     }
 
     /// The last signed catalog and account statement, kept beside the catalog-version file, for
@@ -282,8 +290,12 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
 
     private func keep(_ document: SignedDocument, as name: String) {
         guard let statePath else { return }
-        let folder = String(statePath[..<(statePath.lastIndex(of: "/") ?? statePath.startIndex)])
-        try? FileSystem.writeAtomically(Wire.encode(document), toPath: folder + "/" + name, permissions: 0o600)
+        try? FileSystem.writeAtomically(Wire.encode(document), toPath: Self.folder(of: statePath) + "/" + name, permissions: 0o600)
+    }
+
+    /// The folder a path is in.
+    private static func folder(of path: String) -> String {
+        String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
 
     private static func newKey() -> String {
@@ -305,8 +317,13 @@ public final class HTTPPackService: PackService, StoreTestControls, @unchecked S
 }
 
 /// What a client keeps of its account on a service: where, who, the token, and the pinned key.
+/// The service is known by its key and the account, not by its address: `service` is the address
+/// last used, `addresses` every one it proved itself at.
 public struct ServiceCredentials: Sendable, Equatable {
+    /// The address last used.
     public var service: String
+    /// Every address the service proved its key at, most recent first.
+    public var addresses: [String]
     public var accountID: String
     public var token: String
     /// The service's key, pinned when the account was made.
@@ -314,6 +331,7 @@ public struct ServiceCredentials: Sendable, Equatable {
 
     public init(service: String, accountID: String, token: String, publicKey: SigningPublicKey?) {
         self.service = Self.normalized(service)
+        self.addresses = [self.service]
         self.accountID = accountID
         self.token = token
         self.publicKey = publicKey ?? SigningPublicKey.placeholder

@@ -7,50 +7,64 @@ import SystemCalls
 /// owns still play. Everything that needs the server (a hint, a purchase, a download) answers
 /// `unavailable`, saying so.
 public final class OfflinePackService: PackService, StoreTestControls, @unchecked Sendable {
-    private let catalog: Catalog
+    /// The last catalog the server signed.
+    public let catalog: Catalog
     private let statement: AccountStatement
-    private let reason: String
+    /// Why the server cannot be reached: the error of the request that found out.
+    public let reason: StoreError
 
     /// The service as last seen, from the signed documents kept in `folder`; `nil` when there are
     /// none, or they are not signed by the pinned key.
-    public init?(credentials: ServiceCredentials, folder: String, reason: String) {
-        func open<T: Decodable>(_ name: String, _ type: T.Type) -> T? {
-            guard let bytes = try? FileSystem.readFile(atPath: folder + "/" + name, limit: 16 << 20),
-                let signed = try? Wire.decode(SignedDocument.self, from: bytes)
-            else { return nil }
-            return try? signed.open(type, trusting: credentials.publicKey)
-        }
-        guard let catalog = open(HTTPPackService.catalogCache, CatalogDocument.self),
-            let statement = open(HTTPPackService.statementCache, AccountStatement.self), statement.accountID == credentials.accountID
+    public init?(credentials: ServiceCredentials, folder: String, reason: StoreError) {
+        guard let catalog = Self.kept(HTTPPackService.catalogCache, CatalogDocument.self, in: folder, credentials: credentials),
+            let statement = Self.keptStatement(in: folder, credentials: credentials)
         else { return nil }
         self.catalog = catalog.catalog
         self.statement = statement
         self.reason = reason
     }
 
-    private func unavailable() -> StoreError {
-        StoreError(.unavailable, "the pack server cannot be reached (\(reason)): this needs it")
+    /// The last account statement kept in `folder`, when the pinned key signed it for this account.
+    static func keptStatement(in folder: String, credentials: ServiceCredentials) -> AccountStatement? {
+        guard let statement = kept(HTTPPackService.statementCache, AccountStatement.self, in: folder, credentials: credentials),
+            statement.accountID == credentials.accountID
+        else { return nil }
+        return statement
+    }
+
+    private static func kept<T: Decodable>(_ name: String, _ type: T.Type, in folder: String, credentials: ServiceCredentials) -> T? {
+        guard let bytes = try? FileSystem.readFile(atPath: folder + "/" + name, limit: 16 << 20),
+            let signed = try? Wire.decode(SignedDocument.self, from: bytes)
+        else { return nil }
+        return try? signed.open(type, trusting: credentials.publicKey)
+    }
+
+    /// The request's refusal: what needs the server, and why it cannot be had.
+    private func unavailable(_ what: String) -> StoreError {
+        StoreError(.unavailable, "\(what) needs the pack server, and \(reason.message)")
     }
 
     public func fetchCatalog() throws(StoreError) -> Catalog { catalog }
     public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] { [] }
-    public func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { throw unavailable() }
+    public func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { throw unavailable("buying") }
     public func restore() throws(StoreError) -> [Entitlement] { statement.entitlements.filter(\.isActive) }
-    public func transactions() throws(StoreError) -> [StoreTransaction] { throw unavailable() }
+    public func transactions() throws(StoreError) -> [StoreTransaction] { throw unavailable("the list of transactions") }
     public func entitlements() throws(StoreError) -> [Entitlement] { statement.entitlements }
-    public func hintBalance() throws(StoreError) -> Int { statement.hintBalance }
-    public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable() }
-    public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable() }
-    public func receipt() throws(StoreError) -> Receipt { throw unavailable() }
+    /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.
+    public func hintBalance() throws(StoreError) -> Int { throw unavailable("the hint balance") }
+    public func lastSignedHintBalance() -> SignedHintBalance? { SignedHintBalance(hints: statement.hintBalance, issued: statement.issued) }
+    public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }
+    public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable("downloading \(product)") }
+    public func receipt() throws(StoreError) -> Receipt { throw unavailable("a receipt") }
     public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification {
-        ReceiptVerification(status: .malformed, message: "the pack server cannot be reached (\(reason)): a receipt is checked by it")
+        ReceiptVerification(status: .malformed, message: unavailable("checking a receipt").message)
     }
-    public func controls() throws(StoreError) -> StoreControls { throw unavailable() }
-    public func setControls(_ controls: StoreControls) throws(StoreError) { throw unavailable() }
-    public func approve(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable() }
-    public func decline(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable() }
-    public func resolve(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable() }
-    public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { throw unavailable() }
-    public func clear() throws(StoreError) { throw unavailable() }
-    public func reset() throws(StoreError) { throw unavailable() }
+    public func controls() throws(StoreError) -> StoreControls { throw unavailable("the store's test controls") }
+    public func setControls(_ controls: StoreControls) throws(StoreError) { throw unavailable("the store's test controls") }
+    public func approve(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable("the store's test controls") }
+    public func decline(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable("the store's test controls") }
+    public func resolve(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable("the store's test controls") }
+    public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { throw unavailable("the store's test controls") }
+    public func clear() throws(StoreError) { throw unavailable("the store's test controls") }
+    public func reset() throws(StoreError) { throw unavailable("the store's test controls") }
 }

@@ -10,10 +10,13 @@ extension ServiceCredentials {
     public static let tokenFile = "service-token"
 
     private struct Description: Codable {
+        /// The address last used.
         var service: String
         var accountID: String
         var publicKey: String
         var keyID: String
+        /// Every address the service proved itself at, most recent first (absent in older homes).
+        var addresses: [String]?
     }
 
     /// The credentials kept in `folder`, or `nil` when no account was made there.
@@ -28,7 +31,10 @@ extension ServiceCredentials {
             else {
                 throw StoreError(.storage, "the account files in \(folder) are damaged: make a new account with 'hangman account create --service URL'")
             }
-            return ServiceCredentials(service: description.service, accountID: description.accountID, token: token, publicKey: key)
+            var credentials = ServiceCredentials(service: description.service, accountID: description.accountID, token: token, publicKey: key)
+            credentials.addresses = (description.addresses ?? []).map(normalized)
+            if !credentials.addresses.contains(credentials.service) { credentials.addresses.insert(credentials.service, at: 0) }
+            return credentials
         } catch let error as StoreError {
             throw error
         } catch {
@@ -42,12 +48,35 @@ extension ServiceCredentials {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileSystem.createNew(atPath: folder + "/" + Self.tokenFile, containing: Array((token + "\n").utf8), permissions: 0o600)
-            let description = Description(service: service, accountID: accountID, publicKey: Base64.encode(publicKey.bytes), keyID: publicKey.keyID)
-            try FileSystem.writeAtomically(Wire.encode(description), toPath: folder + "/" + Self.descriptionFile, permissions: 0o600)
+            try writeDescription(folder: folder)
         } catch Errno.fileExists {
             throw StoreError(.wrongState, "this home already has an account (\(folder)/\(Self.tokenFile)): use another --home")
         } catch {
             throw StoreError(.storage, "cannot write the account files in \(folder): \(error)")
         }
+    }
+
+    /// Records `address` as the one last used: the service proved its pinned key and knew the
+    /// account there. The token file is left as it is.
+    public mutating func remember(address: String, folder: String) throws(StoreError) {
+        let address = Self.normalized(address)
+        service = address
+        addresses.removeAll { $0 == address }
+        addresses.insert(address, at: 0)
+        if addresses.count > Self.addressesKept { addresses.removeLast(addresses.count - Self.addressesKept) }
+        do {
+            try writeDescription(folder: folder)
+        } catch {
+            throw StoreError(.storage, "cannot write the account files in \(folder): \(error)")
+        }
+    }
+
+    /// How many addresses `service.json` remembers.
+    static let addressesKept = 8
+
+    private func writeDescription(folder: String) throws {
+        let description = Description(
+            service: service, accountID: accountID, publicKey: Base64.encode(publicKey.bytes), keyID: publicKey.keyID, addresses: addresses)
+        try FileSystem.writeAtomically(Wire.encode(description), toPath: folder + "/" + Self.descriptionFile, permissions: 0o600)
     }
 }

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PackServiceClient
+import Device
 import Store
 import SystemCalls
 import WordPacks
@@ -22,23 +22,51 @@ struct StoreContext {
         names: ["--packs"], value: "DIR", help: "Packs folder with Catalog.plist (default: $HANGMAN_PACKS, else the checkout's or the installed Packs/).")
 
     let home: String
-    let packs: String
-    /// The service every command talks to, through the boundary only. This is the one place
-    /// that chooses it: the embedded store, on the packs folder and the account under the home.
+    /// The service every command talks to, through the boundary only, as the home chose it.
     let service: any PackService & StoreTestControls
     /// The service's catalog, fetched once.
     let catalog: Catalog
+    /// Why the pack server cannot be reached, when it cannot: the home plays from what it last signed.
+    let offline: StoreError?
 
     /// The account's folder: kept when the device's state is deleted.
-    var accountFolder: String { home + "/account" }
+    var accountFolder: String { Home(folder: home).accountFolder }
 
-    /// Resolves the folders, loads the catalog, opens the account and completes any purchase a
-    /// crash left unfinished (reported on standard error).
-    static func open(_ arguments: ParsedArguments, context: CommandContext) async throws -> StoreContext {
-        let home = try homeFolder(arguments, context: context)
-        if let url = try serviceURL(arguments, context: context) {
-            return try await openRemote(url, home: home, context: context)
+    /// Resolves the home and what the command names, lets the home open its store, and reports
+    /// on standard error what opening it did: purchases a crash left unfinished, completed now,
+    /// and, unless `quietOffline` (a game says it on its own screen), that the server is offline.
+    static func open(_ arguments: ParsedArguments, context: CommandContext, quietOffline: Bool = false) async throws -> StoreContext {
+        let home = Home(folder: try homeFolder(arguments, context: context))
+        let request = try storeRequest(arguments, context: context)
+        let opened = try await home.openStore(naming: request, clock: context.clock) {
+            try openEmbedded(arguments, home: home, context: context)
         }
+        for transaction in opened.recovered {
+            context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: opened.catalog))")
+        }
+        if let offline = opened.offline, !quietOffline {
+            context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
+        }
+        return StoreContext(home: home.folder, service: opened.service, catalog: opened.catalog, offline: opened.offline)
+    }
+
+    /// The store the command line names besides the home's own: `--service` (or
+    /// `HANGMAN_SERVICE`), or `--packs` for the embedded store. Never both.
+    static func storeRequest(_ arguments: ParsedArguments, context: CommandContext) throws -> Home.Request {
+        let url = try serviceURL(arguments, context: context)
+        if let packs = arguments.value("--packs") {
+            if let url {
+                throw CommandFailure.usage("--packs names the embedded store and --service (or HANGMAN_SERVICE) the pack server at \(url): give one")
+            }
+            return .embedded(packs: packs)
+        }
+        return url.map(Home.Request.service) ?? .none
+    }
+
+    /// The embedded store: the catalog in the packs folder, the account under the home.
+    private static func openEmbedded(
+        _ arguments: ParsedArguments, home: Home, context: CommandContext
+    ) throws -> (service: any PackService & StoreTestControls, catalog: Catalog) {
         let packs = try packsFolder(arguments, context: context)
         let catalog: Catalog
         do {
@@ -47,42 +75,8 @@ struct StoreContext {
             for problem in error.problems { context.error("\(problem)") }
             throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
-        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home + "/account", clock: context.clock, crash: context.crash)
-        for transaction in try service.recoverUnfinished() {
-            context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
-        }
-        return StoreContext(home: home, packs: packs, service: service, catalog: catalog)
-    }
-
-    /// A pack server's store, through the account made on it with `hangman account create`.
-    private static func openRemote(_ url: String, home: String, context: CommandContext) async throws -> StoreContext {
-        let folder = home + "/account"
-        guard let credentials = try ServiceCredentials.load(folder: folder) else {
-            throw CommandFailure(code: .notEntitled, message: "no account on \(url) in \(home): run 'hangman account create --service \(url)'")
-        }
-        guard credentials.service == ServiceCredentials.normalized(url) else {
-            throw CommandFailure.usage("the account in \(home) is on \(credentials.service), not \(url): use another --home, or that service")
-        }
-        let service = HTTPPackService(
-            credentials: credentials, statePath: folder + "/service-catalog-version", downloadFolder: folder + "/downloads", clock: context.clock)
-        let fetched: Result<Catalog, StoreError>
-        do { fetched = .success(try await service.fetchCatalog()) } catch { fetched = .failure(error) }
-        let catalog: Catalog
-        switch fetched {
-        case .success(let value):
-            catalog = value
-        case .failure(let error):
-            // Offline: the packs already installed and owned still play, from what the server last signed.
-            guard error.kind == .unavailable, let offline = OfflinePackService(credentials: credentials, folder: folder, reason: error.message) else {
-                throw error
-            }
-            context.error("warning: \(error.message); playing offline with the packs installed here (hints and purchases need the server)")
-            return StoreContext(home: home, packs: "", service: offline, catalog: try offline.fetchCatalog())
-        }
-        for transaction in try await service.recoverUnfinished() {
-            context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
-        }
-        return StoreContext(home: home, packs: "", service: service, catalog: catalog)
+        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home.accountFolder, clock: context.clock, crash: context.crash)
+        return (service, catalog)
     }
 
     /// The state directory: `--home`, else `HANGMAN_HOME`, else `$XDG_DATA_HOME/hangman`, else

@@ -1,20 +1,26 @@
+import Device
 import PackServiceClient
 
 /// `hangman account show`
 enum AccountShowCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account show",
-        overview: "Show this home's account: its id, its service and the pinned key's fingerprint.",
+        overview: "Show this home's account: its id, its service's addresses (the last used first) and the pinned key's fingerprint.",
         usage: ["hangman account show [--home <DIR>]"],
         options: [StoreContext.options[0]])
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let home = try StoreContext.homeFolder(arguments, context: context)
-        guard let credentials = try ServiceCredentials.load(folder: home + "/account") else {
-            throw CommandFailure(code: .notEntitled, message: "no account in \(home): run 'hangman account create --service URL'")
+        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
+        guard case .service(let credentials) = try home.binding() else {
+            if home.hasEmbeddedAccount {
+                context.out("store    the embedded store (no pack server): its account is in \(home.accountFolder)")
+                return .ok
+            }
+            throw CommandFailure(code: .notEntitled, message: "no account in \(home.folder): run 'hangman account create --service URL'")
         }
         context.out("account  \(credentials.accountID)")
-        context.out("service  \(credentials.service)")
+        context.out("service  \(credentials.service)  (the address last used)")
+        for address in credentials.addresses.dropFirst() { context.out("         \(address)") }
         context.out("key      ed25519 \(credentials.publicKey.keyID)")
         return .ok
     }

@@ -1,3 +1,4 @@
+import Device
 import PackServiceAPI
 
 /// `hangman hints`, `hangman hints spend`
@@ -11,15 +12,28 @@ enum HintsCommand: Command {
             .init(names: ["--json"], value: nil, help: "Print one JSON document."),
             .init(names: ["--key"], value: "KEY", help: "Idempotency key of a spend: the same key never spends twice (default: a new one)."),
         ] + StoreContext.options,
-        subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")])
+        subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")],
+        discussion: """
+            When the pack server cannot be reached, 'hints' prints the last balance the server signed,
+            with its time, and exits with 69: '99 hints (as of 14:02 UTC, the pack server cannot be reached)'.
+            """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context)
+        let store = try await StoreContext.open(arguments, context: context, quietOffline: true)
         let service = store.service
         switch arguments.positionals {
         case []:
-            let balance = try await service.hintBalance()
-            context.out(arguments.has("--json") ? "{\"hintBalance\": \(balance)}" : "\(balance) hint\(balance == 1 ? "" : "s")")
+            let count = try await HintCount.read(from: service)
+            if arguments.has("--json") {
+                let signed = count.signedAt.map { ", \"signedAt\": \"\(StoreText.isoDate($0))\", \"offline\": true" } ?? ""
+                context.out("{\"hintBalance\": \(count.hints)\(signed)}")
+            } else {
+                context.out(TerminalText(stringLiteral: StoreText.hints(count, now: context.clock.now())))
+            }
+            if let offline = store.offline ?? count.offline {
+                context.error("warning: \(offline.message)")
+                return .storeRefused
+            }
             return .ok
         case ["spend"]:
             var random = SystemRandomNumberGenerator()

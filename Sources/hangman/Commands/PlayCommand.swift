@@ -40,7 +40,8 @@ enum PlayCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         var generator = SeededGenerator(seed: arguments.unsigned("--seed") ?? context.randomSeed())
-        let session = try await DeviceContext.open(arguments, context: context)
+        // Offline, the game says so on its own screen, not before it opens.
+        let session = try await DeviceContext.open(arguments, context: context, quietOffline: true)
         let requested = try arguments.products("--pack", in: session.catalog)
         let packs = try await session.player.playablePacks(requested)
         let environment = context.environment

@@ -167,15 +167,18 @@ final class PlayLoop {
     enum Ending { case finished(GameView, suggestion: PackSuggestion.Line?), saved(ExitCode) }
 
     private func play(_ session: GameSession, generator: inout SeededGenerator) async throws -> Ending {
-        let hints = await balance()
-        screen.begin(session, hints: hints)
+        await readHints()
+        screen.begin(session, hints: hints?.hints, offline: hints.map { !$0.isCurrent } ?? true)
+        var opening: [String] = []
+        if session.isResumed { opening.append("Resuming your unfinished game (play --new starts over).") }
+        if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         var view = GameView(
-            game: session.game, packName: session.word.packName, category: session.word.category, hints: hints,
-            event: session.isResumed ? "Resuming your unfinished game (play --new starts over)." : nil)
+            game: session.game, packName: session.word.packName, category: session.word.category, hints: nil,
+            event: opening.isEmpty ? nil : opening.joined(separator: " "))
         var eventPlain: TerminalText?
         while session.game.status == .playing {
             view.game = session.game
-            view.hints = await balance()
+            showHints(in: &view)
             screen.show(view, eventPlain: eventPlain)
             screen.prompt()
             // Output that no longer reaches anyone ends the game: no hint is spent unseen.
@@ -195,7 +198,7 @@ final class PlayLoop {
             }
         }
         view.game = session.game
-        view.hints = await balance()
+        showHints(in: &view)
         let suggestion = await PackSuggestion(player: deviceContext.player, prices: PriceText(environment: screen.context.environment))
             .line(afterGame: tally.played)
         if screen.isFullScreen {
@@ -223,16 +226,19 @@ final class PlayLoop {
             }
             switch outcome {
             case .revealed(let letter, let balance):
+                hints = HintCount(hints: balance)
                 return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
             case .noHints:
+                hints = HintCount(hints: 0)
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
                 let prices = PriceText(environment: screen.context.environment)
                 let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \(prices.format($0, catalog: deviceContext.catalog))." } ?? ""
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
-            case .serviceUnavailable(let reason):
-                return ("A hint needs the pack server, which cannot be reached now (\(reason)). Nothing was spent; play on.", "NOSERVICE")
+            case .serviceUnavailable(let error):
+                hints = hints?.markedOffline(error)
+                return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
             }
         case .buy:
             return await buyHints(asking: view)
@@ -260,6 +266,7 @@ final class PlayLoop {
         do {
             switch try await deviceContext.player.buy(product.id, quantity: 1) {
             case .purchased(let transaction, _):
+                await readHints()
                 return ("Bought \(product.displayName) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
             case .failed(let transaction):
                 return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
@@ -275,8 +282,37 @@ final class PlayLoop {
         }
     }
 
-    private func balance() async -> Int {
-        (try? await service.hintBalance()) ?? 0
+    /// The hint balance shown: read when a game starts and after a purchase, then kept as the
+    /// service's answers change it (a hint spent, none left, the server gone).
+    private var hints: HintCount?
+    /// Why the balance could not be read at all, when it could not.
+    private var hintsFailure: StoreError?
+
+    private func readHints() async {
+        do {
+            hints = try await HintCount.read(from: service)
+            hintsFailure = nil
+        } catch {
+            hintsFailure = error
+        }
+    }
+
+    private func showHints(in view: inout GameView) {
+        view.hints = hints?.hints
+        guard let hints, hints.isCurrent else {
+            // The time fits the header when it is today's: `Hints: 99 (14:02 UTC, offline)`.
+            let time = hints?.signedAt.map { StoreText.shortTime($0, now: deviceContext.player.clock.now()) }
+            view.hintsNote = time.map { $0.count <= 9 ? "\($0), offline" : "offline" } ?? "offline"
+            return
+        }
+        view.hintsNote = nil
+    }
+
+    /// The board's line when a game opens without the pack server.
+    static func offlineLine(_ error: StoreError) -> String {
+        error.kind == .unavailable
+            ? "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
+            : "The hint balance cannot be read: \(error.message)."
     }
 }
 

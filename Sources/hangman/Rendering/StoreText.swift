@@ -1,3 +1,4 @@
+import Device
 import PackServiceAPI
 import SystemCalls
 import WordPacks
@@ -19,6 +20,25 @@ enum StoreText {
         let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
         let year = time.year < 1000 ? String(repeating: "0", count: 4 - String(time.year).count) + String(time.year) : String(time.year)
         return "\(year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute)):\(two(time.second)).\(fraction)Z"
+    }
+
+    /// `14:02 UTC` when `milliseconds` is today (UTC) as `now` sees it, else `2026-11-30 14:02 UTC`.
+    static func shortTime(_ milliseconds: Int64, now: Int64) -> String {
+        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return date(milliseconds) }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let clock = "\(two(time.hour)):\(two(time.minute)) UTC"
+        if let today = UTCDateTime(millisecondsSince1970: now), today.year == time.year, today.month == time.month, today.day == time.day {
+            return clock
+        }
+        return "\(time.year)-\(two(time.month))-\(two(time.day)) \(clock)"
+    }
+
+    /// `99 hints`, or offline `99 hints (as of 14:02 UTC, the pack server cannot be reached)`.
+    static func hints(_ count: HintCount, now: Int64) -> String {
+        let number = "\(count.hints) hint\(count.hints == 1 ? "" : "s")"
+        guard !count.isCurrent else { return number }
+        let asOf = count.signedAt.map { "as of \(shortTime($0, now: now)), " } ?? ""
+        return "\(number) (\(asOf)the pack server cannot be reached)"
     }
 
     static func productName(_ id: ProductID, catalog: Catalog) -> String {

@@ -12,7 +12,10 @@ struct GameView {
     var game: Game
     var packName: String
     var category: String
-    var hints: Int
+    /// The hint balance; `nil` when it cannot be known (the pack server cannot be reached).
+    var hints: Int?
+    /// Beside the balance when it is not current: `offline`, `as of 14:02 UTC, offline`.
+    var hintsNote: String? = nil
     /// The last move's message.
     var event: String?
     /// The word being typed after `!`, when it is.
@@ -42,7 +45,7 @@ enum GameLayout {
             for line in wrap(text, width: block - indent.count) { add(indent + line, style) }
         }
 
-        let hints = "Hints: \(view.hints)"
+        let hints = "Hints: \(view.hints.map(String.init) ?? "?")" + (view.hintsNote.map { " (\($0))" } ?? "")
         let source = TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
         let title = "HANGMAN  " + source
         if title.count + 2 + hints.count <= block {

@@ -36,10 +36,12 @@ struct GameScreen {
     /// The plain format, documented in `hangman play --help`.
     static let plainFormat = """
         PLAIN FORMAT (not a terminal, or --plain): one line each, fields separated by spaces:
-          GAME pack=<id> category="<name>" letters=<n> lives=<n> hints=<n> [resumed]
+          GAME pack=<id> category="<name>" letters=<n> lives=<n> hints=<n> [resumed] [offline]
+            (offline: the pack server cannot be reached; hints=<n> is the last balance it signed,
+            or ? when there is none)
           STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n>
           HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word> | REPEAT <guess> | INVALID <why>
-          HINT <letter> | NOHINTS <product> | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
+          HINT <letter> | NOHINTS <product> | NOSERVICE | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
           WON <word> score=<n> | LOST <word> | CLUE <text> | SUGGEST <product> <text> | SAVED | AGAIN?
         Then one line of input is read: a letter, a word, ?, hint, buy, help or quit (AGAIN? takes y or n).
         A word that is also a command is guessed with a leading =: =quit guesses the word "quit".
@@ -61,10 +63,11 @@ struct GameScreen {
         return (context.environment["COLUMNS"].flatMap { Int($0) } ?? 80, context.environment["LINES"].flatMap { Int($0) })
     }
 
-    func begin(_ session: GameSession, hints: Int) {
+    func begin(_ session: GameSession, hints: Int?, offline: Bool) {
         guard plain else { return }
         let resumed: TerminalText = session.isResumed ? " resumed" : ""
-        context.out("GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints)\(resumed)")
+        let mark: TerminalText = offline ? " offline" : ""
+        context.out("GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints.map(String.init) ?? "?")\(resumed)\(mark)")
     }
 
     /// The state, and the last event's message: the whole screen, or plain lines.
@@ -74,7 +77,7 @@ struct GameScreen {
         case .plain:
             if let eventPlain { context.out(eventPlain) }
             if game.status == .playing {
-                context.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(view.hints)")
+                context.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(view.hints.map(String.init) ?? "?")")
             }
         case .text:
             let lines = GameLayout.lines(view, width: size.columns, keys: false)

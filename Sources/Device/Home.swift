@@ -1,0 +1,139 @@
+import PackServiceAPI
+import PackServiceClient
+import SystemCalls
+
+/// A home (`$HANGMAN_HOME`): the device's state and the account, bound to one store.
+///
+/// Without an account on a pack server the home uses the embedded store. After `account create
+/// --service URL` it belongs to that service, known by its pinned key and the account, not by its
+/// address: every command uses it, and any address whose server proves the key is the same service.
+///
+/// ```swift
+/// let home = Home(folder: "/home/ann/.local/share/hangman")
+/// let opened = try await home.openStore(naming: .none, embedded: { try openEmbeddedStore(home) })
+/// ```
+public struct Home: Sendable {
+    public let folder: String
+
+    public init(folder: String) { self.folder = folder }
+
+    /// The account: the embedded store's ledger, or the service's token and pinned key. Kept when
+    /// the device's state is deleted.
+    public var accountFolder: String { folder + "/account" }
+    /// The device: installed packs, games, settings. Deleting it is deleting the app.
+    public var deviceFolder: String { folder + "/device" }
+
+    /// The embedded store's ledger inside the account folder (its name is the store's).
+    public static let embeddedLedgerName = "account.sqlite"
+
+    /// Which store the home belongs to.
+    public enum Binding: Sendable, Equatable {
+        /// No account on a pack server: the embedded store.
+        case embedded
+        /// An account on a pack server.
+        case service(ServiceCredentials)
+    }
+
+    /// Reads the account folder: an account on a service, or none.
+    public func binding() throws(StoreError) -> Binding {
+        guard let credentials = try ServiceCredentials.load(folder: accountFolder) else { return .embedded }
+        return .service(credentials)
+    }
+
+    /// Whether the embedded store has an account here (its ledger exists).
+    public var hasEmbeddedAccount: Bool {
+        FileSystem.exists(atPath: accountFolder + "/" + Self.embeddedLedgerName)
+    }
+
+    /// The store a command named, besides the home's own: nothing, a service's address
+    /// (`--service`, `HANGMAN_SERVICE`), or the embedded store's packs folder (`--packs`).
+    public enum Request: Sendable, Equatable {
+        case none
+        case service(String)
+        case embedded(packs: String)
+    }
+
+    /// A store the home opened: the service, its catalog, and what opening it found.
+    public struct OpenedStore {
+        public let service: any PackService & StoreTestControls
+        public let catalog: Catalog
+        public let binding: Binding
+        /// Purchases a crash left unfinished, completed now.
+        public let recovered: [StoreTransaction]
+        /// Set when the pack server cannot be reached: the home plays from what it last signed.
+        public let offline: StoreError?
+        /// The address the service was reached at for the first time, now remembered.
+        public let newAddress: String?
+    }
+
+    /// Opens the home's store. The home decides: a command that names another store is refused.
+    /// `embedded` opens the embedded store (the seller's code, which this layer does not import).
+    /// Errors are `PlayerError`s, or what `embedded` throws.
+    public func openStore(
+        naming request: Request, clock: Clock = .system,
+        embedded: () throws -> (service: any PackService & StoreTestControls, catalog: Catalog)
+    ) async throws -> OpenedStore {
+        let binding: Binding
+        do { binding = try self.binding() } catch { throw PlayerError.store(error) }
+        switch (binding, request) {
+        case (.embedded, .service(let url)):
+            if hasEmbeddedAccount {
+                throw Self.refusal(
+                    "this home (\(folder)) plays on the embedded store, and the command names the pack server at \(url): drop --service and HANGMAN_SERVICE, or use another --home for that server")
+            }
+            throw PlayerError.store(StoreError(.notEntitled, "no account on \(url) in \(folder): run 'hangman account create --service \(url)'"))
+        case (.embedded, _):
+            let opened = try embedded()
+            let recovered: [StoreTransaction]
+            do { recovered = try await opened.service.recoverUnfinished() } catch { throw PlayerError.store(error) }
+            return OpenedStore(service: opened.service, catalog: opened.catalog, binding: binding, recovered: recovered, offline: nil, newAddress: nil)
+        case (.service(let credentials), .embedded):
+            throw Self.refusal(
+                "this home (\(folder)) belongs to the pack server at \(credentials.service), and --packs names the embedded store: drop --packs, or use another --home for the embedded store")
+        case (.service(let credentials), .none):
+            return try await openService(credentials, at: credentials.service, clock: clock)
+        case (.service(let credentials), .service(let url)):
+            return try await openService(credentials, at: ServiceCredentials.normalized(url), clock: clock)
+        }
+    }
+
+    /// The service of `credentials` at `address`: a new address is accepted once its server has
+    /// proved the pinned key (a signed catalog) and known the account (its signed statement).
+    private func openService(_ credentials: ServiceCredentials, at address: String, clock: Clock) async throws(PlayerError) -> OpenedStore {
+        var reached = credentials
+        reached.service = address
+        let isNew = address != credentials.service
+        let service = HTTPPackService(
+            credentials: reached, statePath: accountFolder + "/service-catalog-version", downloadFolder: accountFolder + "/downloads", clock: clock)
+        let catalog: Catalog
+        do {
+            catalog = try await service.fetchCatalog()
+            if isNew { _ = try await service.statement() }
+        } catch where error.kind == .unavailable {
+            // Offline: the packs installed and owned still play, from what the server last signed.
+            guard let offline = OfflinePackService(credentials: reached, folder: accountFolder, reason: error) else { throw .store(error) }
+            return OpenedStore(service: offline, catalog: offline.catalog, binding: .service(credentials), recovered: [], offline: error, newAddress: nil)
+        } catch where isNew && error.kind == .untrusted {
+            throw .store(StoreError(
+                .untrusted,
+                "the server at \(address) is another service: its answers are not signed with this home's key ed25519 \(credentials.publicKey.keyID); use this home's service, or another --home"))
+        } catch where isNew && (error.kind == .unauthorized || error.kind == .notEntitled) {
+            throw .store(StoreError(
+                .untrusted, "the server at \(address) signs with this home's key but does not know account \(credentials.accountID): use the address the account was made on"))
+        } catch {
+            throw .store(error)
+        }
+        var remembered = credentials
+        if isNew {
+            do { try remembered.remember(address: address, folder: accountFolder) } catch { throw .store(error) }
+        }
+        let recovered: [StoreTransaction]
+        do { recovered = try await service.recoverUnfinished() } catch { throw .store(error) }
+        return OpenedStore(
+            service: service, catalog: catalog, binding: .service(remembered), recovered: recovered, offline: nil, newAddress: isNew ? address : nil)
+    }
+
+    private static func refusal(_ message: String) -> PlayerError {
+        .store(StoreError(.invalidRequest, message))
+    }
+}

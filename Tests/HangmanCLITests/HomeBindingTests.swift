@@ -1,0 +1,121 @@
+import Foundation
+import HTTPServer
+import PackServer
+import Testing
+import TestSupport
+
+/// A home belongs to one store: after `account create --service URL` every command uses that
+/// service without `--service`, at any address whose server proves the pinned key; offline it
+/// shows what the server last signed, and never mixes in the embedded store.
+@Suite struct HomeBindingTests {
+    /// Pack servers that share one data folder (one signing key, one set of ledgers), each at its
+    /// own address, and a stranger with a key of its own.
+    final class Service {
+        let scratch: TemporaryDirectory
+        private(set) var servers: [HTTPServer] = []
+
+        init(servers count: Int) throws {
+            scratch = try TemporaryDirectory()
+            for _ in 0..<count { servers.append(try Self.serve(data: scratch.file("server"))) }
+        }
+
+        deinit { for server in servers { server.stop() } }
+
+        static func serve(data: String) throws -> HTTPServer {
+            let server = try PackServer(PackServerConfiguration(
+                dataFolder: data, packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+                environment: .sandbox, testControls: true))
+            return try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        }
+
+        var home: String { scratch.file("player") }
+
+        /// `hangman arguments` with the player's home and no service named.
+        func hangman(_ arguments: String..., input: String = "") async throws -> CLI.Result {
+            try await CLI.run(arguments, environment: ["HANGMAN_HOME": home], input: input)
+        }
+    }
+
+    static let hints10 = "com.hangmanpacks.hints.10"
+
+    @Test func everyCommandUsesTheHomesServiceWithoutNamingIt() async throws {
+        let service = try Service(servers: 1)
+        let url = service.servers[0].url
+        #expect(try await service.hangman("account", "create", "--service", url).status == 0)
+        let buy = try await service.hangman("buy", Self.hints10)
+        #expect(buy.status == 0, "\(buy.stderr)")
+        #expect(try await service.hangman("hints").stdout == "10 hints\n")
+        let play = try await service.hangman("play", "--plain", "--new", input: "?\nquit\n")
+        #expect(play.stdout.contains("\nHINT "), "\(play.stdout)\(play.stderr)")
+        // The server's balance moved, and no embedded account was made beside the service's.
+        let stranger = try await CLI.run(["hints", "--service", url], environment: ["HANGMAN_HOME": service.home])
+        #expect(stranger.stdout == "9 hints\n", "\(stranger.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: service.home + "/account/account.sqlite"))
+    }
+
+    @Test func aSecondServerOfTheSameServiceIsTheSameHome() async throws {
+        let service = try Service(servers: 2)
+        let (first, second) = (service.servers[0].url, service.servers[1].url)
+        #expect(try await service.hangman("account", "create", "--service", first).status == 0)
+        #expect(try await service.hangman("buy", Self.hints10).status == 0)
+        let there = try await service.hangman("hints", "--service", second)
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(there.stdout == "10 hints\n")
+        // The new address is remembered: the next command, naming none, goes there.
+        let show = try await service.hangman("account", "show")
+        #expect(show.stdout.contains("service  \(second)  (the address last used)\n         \(first)\n"), "\(show.stdout)")
+        service.servers[0].stop()
+        #expect(try await service.hangman("hints").stdout == "10 hints\n")
+    }
+
+    @Test func aServerWithAnotherKeyIsAnotherServiceAndIsRefused() async throws {
+        let service = try Service(servers: 1)
+        #expect(try await service.hangman("account", "create", "--service", service.servers[0].url).status == 0)
+        let stranger = try Service.serve(data: service.scratch.file("stranger"))
+        defer { stranger.stop() }
+        let refused = try await service.hangman("hints", "--service", stranger.url)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("is another service"), "\(refused.stderr)")
+        // Nothing of it is remembered.
+        #expect(!(try await service.hangman("account", "show")).stdout.contains(stranger.url))
+    }
+
+    @Test func offlineHintsAreTheLastSignedBalanceWithItsTimeAndExit69() async throws {
+        let service = try Service(servers: 1)
+        #expect(try await service.hangman("account", "create", "--service", service.servers[0].url).status == 0)
+        #expect(try await service.hangman("buy", Self.hints10).status == 0)
+        #expect(try await service.hangman("hints").stdout == "10 hints\n")
+        service.servers[0].stop()
+        let offline = try await service.hangman("hints")
+        #expect(offline.status == 69)
+        #expect(offline.stdout.wholeMatch(of: #/10 hints \(as of \d\d:\d\d UTC, the pack server cannot be reached\)\n/#) != nil, "\(offline.stdout)")
+        #expect(offline.stderr.contains("cannot be reached (couldn't connect to server)"), "\(offline.stderr)")
+        let json = try await service.hangman("hints", "--json")
+        #expect(json.status == 69)
+        #expect(json.stdout.contains("\"hintBalance\": 10, \"signedAt\": \""), "\(json.stdout)")
+        // One sentence: no parentheses inside parentheses.
+        let buy = try await service.hangman("buy", Self.hints10)
+        #expect(buy.status == 69)
+        for line in buy.stderr.split(separator: "\n") {
+            #expect(line.wholeMatch(of: #/(error|warning): [^()]*(\([^()]*\)[^()]*)?/#) != nil, "\(line)")
+        }
+    }
+
+    @Test func theEmbeddedStoreAndAServiceAreNeverMixed() async throws {
+        let service = try Service(servers: 1)
+        let url = service.servers[0].url
+        let embedded = service.scratch.file("embedded")
+        // A home that plays on the embedded store is refused a service, and cannot join one.
+        #expect(try await CLI.run(["hints"], environment: ["HANGMAN_HOME": embedded]).status == 0)
+        let named = try await CLI.run(["hints", "--service", url], environment: ["HANGMAN_HOME": embedded])
+        #expect(named.status == 64, "\(named.stderr)")
+        #expect(named.stderr.contains("plays on the embedded store"))
+        let join = try await CLI.run(["account", "create", "--service", url], environment: ["HANGMAN_HOME": embedded])
+        #expect(join.status == 73, "\(join.stderr)")
+        // A home bound to a service is refused the embedded store's packs folder.
+        #expect(try await service.hangman("account", "create", "--service", url).status == 0)
+        let packs = try await service.hangman("hints", "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path)
+        #expect(packs.status == 64, "\(packs.stderr)")
+        #expect(packs.stderr.contains("belongs to the pack server at \(url)"))
+    }
+}
