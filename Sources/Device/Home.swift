@@ -40,6 +40,16 @@ public struct Home: Sendable {
         return .service(credentials)
     }
 
+    /// This device's database (installed packs, games, settings), opened (made on first use).
+    public func openDevice() throws(DeviceError) -> DeviceStore {
+        try DeviceStore(folder: deviceFolder)
+    }
+
+    /// Deletes this device's state, as deleting the app would; the account stays.
+    public func eraseDevice() throws(DeviceError) {
+        try DeviceStore.erase(folder: deviceFolder)
+    }
+
     /// Whether the embedded store has an account here (its ledger exists).
     public var hasEmbeddedAccount: Bool {
         FileSystem.exists(atPath: accountFolder + "/" + Self.embeddedLedgerName)

@@ -11,26 +11,12 @@ enum Hangman {
         options: [CommandSpec.Option(names: ["--version"], value: nil, help: "Show the version.")],
         subcommands: Hangman.topLevelSummaries,
         discussion: """
-            EXIT CODES:
-              0   success
-              1   a question was answered no: nothing was done ('buy' or 'store clear' on a terminal)
-              64  usage error: unknown command, option, product or transaction, missing argument, empty path
-              65  invalid data: a pack, catalog, property list, key or receipt that fails verification,
-                  or a file named to be read that is not a regular file
-              66  missing input: a file or folder named on the command line does not exist
-              69  the store refused the payment, the product is unavailable (its pack is missing or
-                  damaged), or the pack server (or, for 'serve', its database) cannot be reached
-              73  cannot create an output file, or the output is not a regular file (use -o - for standard output)
-              74  the state directory cannot be read or written, a state database is damaged,
-                  or standard output or standard error cannot be written
-              75  try again later: the purchase waits for approval or for the buyer, or is already in progress
-              77  not entitled: the pack is not purchased, or not enough hints
-              130 a game ended by Ctrl-C (it is saved)
+            \(ExitCode.helpSection())
 
             ENVIRONMENT:
               HANGMAN_HOME    state directory (the account and the device), default ~/.local/share/hangman
               HANGMAN_PACKS   packs folder with Catalog.plist, default the checkout's Packs/
-              HANGMAN_SERVICE a pack server's URL ('hangman serve'), instead of the embedded store
+              HANGMAN_SERVICE the address of the home's pack server, when it has another than the last used
               Set but empty, HANGMAN_HOME or HANGMAN_PACKS is a usage error (64).
 
             See 'hangman <subcommand> --help' for a subcommand's options.

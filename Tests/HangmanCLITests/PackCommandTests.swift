@@ -153,7 +153,7 @@ import Testing
 
     @Test func rootHelpDocumentsExitCodes() async throws {
         let help = try await CLI.run(["--help"]).stdout
-        for line in ["0   success", "64  usage error", "65  invalid data", "66  missing input", "73  cannot create"] {
+        for line in ["0   success", "64  usage error", "65  invalid data", "66  missing input", "73  an output file cannot be created"] {
             #expect(help.contains(line))
         }
     }

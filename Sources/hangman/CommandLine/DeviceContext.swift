@@ -11,14 +11,11 @@ struct DeviceContext {
     var device: DeviceStore { player.device }
     var catalog: Catalog { player.catalog }
 
-    /// The device's folder: deleting it is deleting the app; the account stays.
-    static func folder(home: String) -> String { home + "/device" }
-
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
     static func open(_ arguments: ParsedArguments, context: CommandContext, quietOffline: Bool = false) async throws -> DeviceContext {
         let store = try await StoreContext.open(arguments, context: context, quietOffline: quietOffline)
-        let device = try DeviceStore(folder: folder(home: store.home))
+        let device = try Home(folder: store.home).openDevice()
         let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         let session = DeviceContext(store: store, player: player)

@@ -30,6 +30,47 @@ enum ExitCode: Int32 {
     case interrupted = 130
 }
 
+extension ExitCode {
+    /// The one table of exit codes and what each means: `hangman --help` and the manual page are
+    /// made from it, and a test holds the README's table to it.
+    static let table: [(code: ExitCode, meaning: String)] = [
+        (.ok, #"success"#),
+        (.declined, #"a question was answered no (`buy` or `store clear` on a terminal): nothing was done"#),
+        (.usage, #"usage error: unknown command, option, product, pack or transaction; an empty path (`--home ""`, `HANGMAN_HOME=`); a command that names another store than the home's (`--service` on a home that plays on the embedded store, `--packs` on a home bound to a pack server)"#),
+        (.dataError, #"invalid data: a pack, catalog, property list, key or receipt that fails verification, an archive that is not the one the catalog records, a pack server whose answers are not signed with the home's pinned key, or a file named to be read that is not a regular file"#),
+        (.noInput, #"missing input: a file or folder named on the command line does not exist (or the packs folder is not a folder)"#),
+        (.storeRefused, #"the store refused the payment, purchases are turned off on this device (`store payments off`), the product is unavailable (its pack is missing or damaged; also `install`, and `restore` when a pack could not be restored), or the pack server (or, for `serve`, its database) cannot be reached: `hints` then prints the last balance the server signed, with its time"#),
+        (.cannotCreate, #"an output file cannot be created, or is not a regular file: a device, FIFO, socket, folder or link is left as it is (`-o -` writes to standard output); `account create` on a home that already has an account"#),
+        (.ioError, #"the state directory cannot be read or written, a state database is damaged, or a write to standard output or standard error failed"#),
+        (.deferred, #"try again later: the purchase waits for approval or for the buyer, or a purchase of the same pack is already in progress"#),
+        (.notEntitled, #"not entitled: the pack is not purchased, or not enough hints"#),
+        (.interrupted, #"a game ended by Ctrl-C (it is saved)"#),
+    ]
+
+    /// The `EXIT CODES:` section of `hangman --help`: each row wrapped at `width`, continued
+    /// under its meaning; the README's backquotes dropped.
+    static func helpSection(width: Int = 100) -> String {
+        var lines = ["EXIT CODES:"]
+        for (code, meaning) in table {
+            let label = "  " + String(code.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)
+            var line = label
+            var atStart = true
+            for word in meaning.replacingOccurrences(of: "`", with: "").split(separator: " ") {
+                if !atStart, line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = String(repeating: " ", count: label.count + 2)
+                } else if !atStart {
+                    line += " "
+                }
+                line += word
+                atStart = false
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
 /// Why a command failed: an exit code and the words for standard error.
 struct CommandFailure: Error {
     var code: ExitCode

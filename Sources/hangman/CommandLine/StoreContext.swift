@@ -15,7 +15,7 @@ struct StoreContext {
 
     /// `--service URL`: a pack server instead of the embedded sandbox store.
     static let serviceOption = CommandSpec.Option(
-        names: ["--service"], value: "URL", help: "A pack server ('hangman serve') instead of the embedded store (default: $HANGMAN_SERVICE; needs 'hangman account create').")
+        names: ["--service"], value: "URL", help: "The address of the home's pack server, when not the last used (default: $HANGMAN_SERVICE; the home's account from 'hangman account create' decides the service).")
 
     /// `--packs DIR`, alone for the commands that need no state directory.
     static let packsOption = CommandSpec.Option(

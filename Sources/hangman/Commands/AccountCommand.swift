@@ -8,7 +8,8 @@ enum AccountCommand {
         discussion: """
             The account's token is kept under the home (account/service-token, mode 0600) with the
             service's public key, pinned when the account is made: an answer signed by another key
-            is refused. Point every command at the server with --service URL or HANGMAN_SERVICE.
+            is refused. The home then belongs to that service: every command uses it, and --service
+            names another address of it (a second server, a proxy), accepted once it proves the key.
             """)
 
     static let group = CommandGroup(name: "account") { spec }

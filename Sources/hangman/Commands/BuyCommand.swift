@@ -27,14 +27,10 @@ enum BuyCommand: Command {
         let session = try await DeviceContext.open(arguments, context: context)
         guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'buy' needs <PRODUCT_ID>") }
         let catalog = session.catalog
-        try session.player.checkPaymentsAllowed()
-        if !arguments.has("--yes"), Question.canAsk(context), let product = catalog.product(id) {
-            let owned = try await session.store.service.entitlements().contains { $0.productID == id && $0.isActive }
-            if !owned {
-                guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
-                    context.out("Not bought: nothing was charged.")
-                    return .declined
-                }
+        if case .charge(let product) = try await session.player.offer(id), !arguments.has("--yes"), Question.canAsk(context) {
+            guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
+                context.out("Not bought: nothing was charged.")
+                return .declined
             }
         }
         let result = try await session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
@@ -49,8 +45,8 @@ enum BuyCommand: Command {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
                 try await chooseLanguages(after: id, session: session, arguments: arguments, context: context)
             } else {
-                let service = session.store.service
-                context.out("+\(transaction.hintsCredited) hints. Balance: \(try await service.hintBalance()) hints.")
+                let count = try await HintCount.read(from: session.player.service)
+                context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
             }
             return .ok
         case .alreadyOwned(let entitlement, let installed):
@@ -75,19 +71,15 @@ enum BuyCommand: Command {
     /// The first pack in a second language: default games keep their language unless the player
     /// says otherwise (asked on a terminal; kept, and said, otherwise).
     static func chooseLanguages(after id: ProductID, session: DeviceContext, arguments: ParsedArguments, context: CommandContext) async throws {
-        guard let (language, previous) = try await session.player.newLanguage(arrivingWith: id) else { return }
-        let name = SettingsCommand.languageName(language)
-        let old = SettingsCommand.describe(previous)
-        var settings = try session.player.settings()
-        if Question.canAsk(context), !arguments.has("--yes"),
-            Question.ask("\(session.name(id)) is in \(name). Should games without --pack mix \(name) words in with \(old)?", context: context)
-        {
-            settings.gameLanguages = previous + [language]
-            try session.player.save(settings)
-            context.out("Games without --pack draw from \(SettingsCommand.describe(previous + [language])).")
+        guard let arrival = try await session.player.newLanguage(arrivingWith: id) else { return }
+        let name = SettingsCommand.languageName(arrival.language)
+        let old = SettingsCommand.describe(arrival.previous)
+        let mixIn = Question.canAsk(context) && !arguments.has("--yes")
+            && Question.ask("\(session.name(id)) is in \(name). Should games without --pack mix \(name) words in with \(old)?", context: context)
+        let chosen = try session.player.settleLanguages(after: arrival, mixIn: mixIn)
+        if mixIn {
+            context.out("Games without --pack draw from \(SettingsCommand.describe(chosen)).")
         } else {
-            settings.gameLanguages = previous
-            try session.player.save(settings)
             context.out("Games without --pack stay in \(old); play \(name) with 'hangman play --pack \(ProductNames(session.catalog).shortName(of: id))'.")
             context.out("'hangman settings languages all' mixes every pack in.")
         }

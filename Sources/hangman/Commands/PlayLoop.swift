@@ -27,7 +27,7 @@ final class PlayLoop {
     let lives: Int
     private var tally = Tally()
 
-    var service: any PackService { deviceContext.store.service }
+    var player: Player { deviceContext.player }
 
     /// The consumable the game offers when hints run out.
     var hintProduct: Product? { deviceContext.catalog.hintOffer }
@@ -47,7 +47,7 @@ final class PlayLoop {
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
-        let seat = try deviceContext.device.takeSeat()
+        let seat = try player.takeSeat()
         if seat.passedOverSavedGame && !fresh {
             screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
         }
@@ -88,12 +88,7 @@ final class PlayLoop {
     private var screenLeft = false
 
     private func savedGameConflicts(_ seat: GameSeat) throws -> [String] {
-        do {
-            return try GameSession.savedGameConflicts(
-                device: deviceContext.device, seat: seat, packs: requestedPacks, category: category, lives: requestedLives)
-        } catch {
-            throw CommandFailure(code: .ioError, message: error.message)
-        }
+        try player.savedGameConflicts(seat: seat, packs: requestedPacks, category: category, lives: requestedLives)
     }
 
     /// The options given, to compare with a saved game (`--pack`, `--lives`).
@@ -112,7 +107,7 @@ final class PlayLoop {
         screen.context.errorRaw("Start a new game with these options (the saved one counts as abandoned)? [y/N] ")
         try screen.context.checkWrites()
         switch LineReader(screen.context.input).nextLine() {
-        case .line(let answer) where ["y", "yes"].contains(answer.trimmingSpaces.lowercased()):
+        case .line(let answer) where Question.isYes(answer):
             return true
         case .interrupted:
             throw CommandFailure(code: .interrupted, message: "nothing started: the saved game is kept")
@@ -132,14 +127,7 @@ final class PlayLoop {
     private func session(seat: GameSeat, fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
         while true {
-            let started: GameSession?
-            do {
-                started = try GameSession.start(
-                    device: deviceContext.device, service: service, seat: seat, packs: packs, category: category, lives: lives, fresh: fresh,
-                    clock: deviceContext.player.clock, using: &generator)
-            } catch {
-                throw CommandFailure(code: .ioError, message: error.message)
-            }
+            let started = try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
             guard let session = started else {
                 if let category { throw CommandFailure.usage("no words in category '\(category)' of the chosen packs") }
                 throw CommandFailure(code: .notEntitled, message: "no words installed: run 'hangman restore' or 'hangman install <PRODUCT_ID>'")
@@ -260,6 +248,12 @@ final class PlayLoop {
     private func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
         let price = PriceText(environment: screen.context.environment).format(product, catalog: deviceContext.catalog)
+        // Purchases turned off: said at once, before any price is asked about.
+        do {
+            _ = try await deviceContext.player.offer(product.id)
+        } catch {
+            return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
+        }
         guard confirmBuying("Buy \(product.displayName) for \(price)? [y/N]", view) else {
             return ("Not bought: nothing was charged.", "BUYFAILED declined")
         }
@@ -290,10 +284,12 @@ final class PlayLoop {
 
     private func readHints() async {
         do {
-            hints = try await HintCount.read(from: service)
+            hints = try await player.hintCount()
             hintsFailure = nil
-        } catch {
+        } catch .store(let error) {
             hintsFailure = error
+        } catch {
+            hintsFailure = StoreError(.storage, error.description)
         }
     }
 

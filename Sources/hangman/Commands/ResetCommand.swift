@@ -13,10 +13,10 @@ enum ResetCommand: Command {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
         guard arguments.has("--yes") else { throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
-        let store = try await StoreContext.open(arguments, context: context)
-        let folder = DeviceContext.folder(home: store.home)
-        try DeviceStore.erase(folder: folder)
-        context.out("Deleted this device's state (\(folder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
+        // Deleting the app needs no store: it works offline too.
+        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
+        try home.eraseDevice()
+        context.out("Deleted this device's state (\(home.deviceFolder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
         return .ok
     }
 }

@@ -25,8 +25,9 @@ enum SettingsCommand: Command {
             """)
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context)
-        return try apply(arguments, device: try DeviceStore(folder: DeviceContext.folder(home: store.home)), context: context)
+        // The device's own choices: no store is opened (they work offline, and before any catalog).
+        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
+        return try apply(arguments, device: try home.openDevice(), context: context)
     }
 
     /// Shows or changes the settings; synchronous, apart from opening the store.

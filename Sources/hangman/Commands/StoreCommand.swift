@@ -41,7 +41,7 @@ enum StoreCommand: Command {
             context.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
             context.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
             context.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
-            let device = try DeviceStore(folder: DeviceContext.folder(home: store.home))
+            let device = try Home(folder: store.home).openDevice()
             context.out("payments             \(try device.settings().paymentsAllowed ? "on" : "off")")
         } else if words.count == 2, switches.contains(words[0]) {
             let (name, value) = (words[0], words[1])
@@ -80,7 +80,7 @@ enum StoreCommand: Command {
                 }
             }
         } else if words.first == "payments" {
-            try SettingsCommand.setPayments(words.dropFirst(), device: try DeviceStore(folder: DeviceContext.folder(home: store.home)), command: "store payments", context: context)
+            try SettingsCommand.setPayments(words.dropFirst(), device: try Home(folder: store.home).openDevice(), command: "store payments", context: context)
         } else if words == ["clear"] {
             if !arguments.has("--yes") {
                 guard Question.canAsk(context) else {

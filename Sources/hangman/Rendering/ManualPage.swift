@@ -53,7 +53,9 @@ enum ManualPage {
             }
         }
         lines.append(".SH EXIT STATUS")
-        lines += section("EXIT CODES:", of: Hangman.spec.discussion ?? "")
+        for (code, meaning) in ExitCode.table {
+            lines += [".TP", ".B \(code.rawValue)", escaped(meaning.replacingOccurrences(of: "`", with: ""))]
+        }
         lines.append(".SH ENVIRONMENT")
         lines += section("ENVIRONMENT:", of: Hangman.spec.discussion ?? "")
         lines += [

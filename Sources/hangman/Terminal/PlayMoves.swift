@@ -88,7 +88,7 @@ extension PlayLoop {
         case .lines(let reader):
             guard screen.style == .text else { return true }
             screen.context.out(TerminalText(trusted: TerminalText.escaped(question) + " "), terminator: "")
-            if case .line(let answer) = reader.nextLine() { return ["y", "yes"].contains(answer.trimmingSpaces.lowercased()) }
+            if case .line(let answer) = reader.nextLine() { return Question.isYes(answer) }
             return false
         case .keys(let keys):
             var view = view
@@ -119,7 +119,7 @@ extension PlayLoop {
         switch input {
         case .lines(let reader):
             switch reader.nextLine() {
-            case .line(let answer) where ["", "y", "yes"].contains(answer.lowercased().trimmingSpaces): return .guess("")
+            case .line(let answer) where Question.isYes(answer, emptyIsYes: true): return .guess("")
             case .interrupted: return .interrupted
             default: return .quit
             }

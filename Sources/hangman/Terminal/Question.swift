@@ -9,12 +9,18 @@ enum Question {
         defer { if context.input == .standardInput { InterruptSignal.restoreDefault() } }
         switch LineReader(context.input).nextLine() {
         case .line(let answer):
-            let word = answer.trimmingSpaces.lowercased()
-            return word == "y" || word == "yes"
+            return isYes(answer)
         case .endOfInput, .interrupted:
             context.out("")
             return false
         }
+    }
+
+    /// The one reading of an answer: `y` or `yes`, any case, spaces around; with `emptyIsYes`
+    /// (a question whose default is yes, `[Y/n]`), an empty answer too.
+    static func isYes(_ answer: String, emptyIsYes: Bool = false) -> Bool {
+        let word = answer.trimmingSpaces.lowercased()
+        return word == "y" || word == "yes" || (emptyIsYes && word.isEmpty)
     }
 
     /// Whether a command may ask: standard input and output are both terminals.

@@ -1,0 +1,47 @@
+import PackServiceAPI
+
+extension Player {
+    /// What buying a product would do, decided before anything is charged.
+    public enum Offer: Sendable, Equatable {
+        /// Not owned: buying charges the product's price; a person is asked first.
+        case charge(Product)
+        /// Owned already (a pack or a feature): buying charges nothing.
+        case owned
+        /// A product the catalog lists but sells through another path (a base pack): nothing to ask.
+        case nothingToAsk
+    }
+
+    /// Whether buying `id` would charge, after checking that this device may buy at all (the
+    /// `buy` command's question, and the game's `$`, ask only when it would).
+    public func offer(_ id: ProductID) async throws(PlayerError) -> Offer {
+        try checkPaymentsAllowed()
+        guard let product = catalog.product(id) else { return .nothingToAsk }
+        if !product.isConsumable, try await ownedProducts().contains(id) { return .owned }
+        return .charge(product)
+    }
+
+    /// The languages a game without `--pack` draws from, once a pack brought a language that
+    /// such games did not draw from (`newLanguage(arrivingWith:)`): with `mixIn`, the new one is
+    /// added; without, the ones played so far are kept (and set, so the new pack waits for
+    /// `--pack`). The languages chosen now.
+    @discardableResult
+    public func settleLanguages(after arrival: (language: String, previous: [String]), mixIn: Bool) throws(PlayerError) -> [String] {
+        var settings = try settings()
+        settings.gameLanguages = mixIn ? arrival.previous + [arrival.language] : arrival.previous
+        try save(settings)
+        return settings.gameLanguages ?? []
+    }
+
+    /// The free tier's suggestion after a game: a pack for sale that the account does not own
+    /// (the suggestions take turns, by `game`), and the feature that ends them; `nil` when the
+    /// account owns that feature, every pack, or the store cannot be asked (a game never fails
+    /// for a suggestion).
+    public func suggestion(afterGame game: Int) async -> (pack: Product, removeAds: Product?)? {
+        guard let owned = try? await ownedProducts() else { return nil }
+        let removeAds = catalog.products.first { $0.feature == Product.removeAdsFeature }
+        if let removeAds, owned.contains(removeAds.id) { return nil }
+        let forSale = catalog.products.filter { $0.packFile != nil && $0.isAvailable && !owned.contains($0.id) }
+        guard !forSale.isEmpty else { return nil }
+        return (forSale[((game % forSale.count) + forSale.count) % forSale.count], removeAds)
+    }
+}
