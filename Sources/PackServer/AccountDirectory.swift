@@ -43,6 +43,18 @@ extension AccountDirectory {
     }
 }
 
+/// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
+/// integer type (`integer`).
+private func accountsTable(integer: String) -> String {
+    """
+    CREATE TABLE accounts (
+        id TEXT PRIMARY KEY CHECK (length(id) = 16),
+        token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
+        created_date \(integer) NOT NULL
+    );
+    """
+}
+
 /// Compares without stopping at the first difference, so timing tells nothing.
 func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
@@ -57,13 +69,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
 
     static let migrations: Migrations = {
         var migrations = Migrations(set: "accounts")
-        migrations.register("1-accounts", sql: """
-            CREATE TABLE accounts (
-                id TEXT PRIMARY KEY CHECK (length(id) = 16),
-                token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
-                created_date BIGINT NOT NULL
-            );
-            """)
+        migrations.register("1-accounts", sql: accountsTable(integer: "BIGINT"))
         return migrations
     }()
 
@@ -108,7 +114,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
 }
 
 /// The accounts in a SQLite file beside the ledgers.
-final class SQLiteAccountDirectory: AccountDirectory, @unchecked Sendable {
+final class SQLiteAccountDirectory: AccountDirectory {
     private let path: String
 
     init(path: String) throws(StoreError) {
@@ -124,13 +130,7 @@ final class SQLiteAccountDirectory: AccountDirectory, @unchecked Sendable {
 
     private static let migrator: Migrator = {
         var migrator = Migrator()
-        migrator.register("1-accounts", sql: """
-            CREATE TABLE accounts (
-                id TEXT PRIMARY KEY CHECK (length(id) = 16),
-                token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
-                created_date INTEGER NOT NULL
-            );
-            """)
+        migrator.register("1-accounts", sql: accountsTable(integer: "INTEGER"))
         return migrator
     }()
 

@@ -1,46 +1,169 @@
 import WordPacks
 
 /// One account's records: its transactions, entitlements, append-only hint ledger and test
-/// controls. Two engines keep them, with the same named migrations and the same rules in SQL
-/// (balance never below zero, the hint ledger append-only, one live purchase per pack, unique
-/// idempotency keys): ``SQLiteAccountLedger`` (a file per account, the default) and
-/// ``PostgreSQLAccountLedger`` (one database shared by several servers).
+/// controls, and the rules that change them (deliver once, refund, spend once per key), written
+/// once over a ``LedgerEngine``. Two engines keep the records, with the same named migrations and
+/// the same rules in SQL (balance never below zero, the hint ledger append-only, one live
+/// purchase per pack, unique idempotency keys): ``SQLiteLedgerStatements`` (a file per account,
+/// the default) and ``PostgreSQLLedgerEngine`` (one database shared by several servers).
 ///
 /// Every method is one database transaction: a process killed at any moment leaves the state
 /// before or the state after. Writes of one account are serialized by the engine (SQLite's
 /// `BEGIN IMMEDIATE`, PostgreSQL's row lock on the account), also across processes.
-protocol AccountLedger: AnyObject {
+final class AccountLedger {
+    private let engine: any LedgerEngine
+
+    init(_ engine: any LedgerEngine) {
+        self.engine = engine
+    }
+
+    // MARK: - Transactions
+
     /// The transaction a purchase request key made, if any.
-    func transaction(requestKey: String) throws(StoreError) -> StoreTransaction?
-    func transaction(_ id: TransactionID) throws(StoreError) -> StoreTransaction?
+    func transaction(requestKey: String) throws(StoreError) -> StoreTransaction? {
+        try engine.read { statements in try statements.transaction(requestKey: requestKey) }
+    }
+
+    func transaction(_ id: TransactionID) throws(StoreError) -> StoreTransaction? {
+        try engine.read { statements in try statements.transaction(id) }
+    }
+
     /// Every transaction, oldest first.
-    func transactions() throws(StoreError) -> [StoreTransaction]
+    func transactions() throws(StoreError) -> [StoreTransaction] {
+        try engine.read { statements in try statements.transactions() }
+    }
+
     /// Transactions that a crash left between two steps.
-    func unfinished() throws(StoreError) -> [StoreTransaction]
+    func unfinished() throws(StoreError) -> [StoreTransaction] {
+        try engine.read { statements in try statements.unfinished() }
+    }
+
     /// Records a new purchase in state `purchasing`; returns `false` if the id is taken.
     /// Throws `purchaseInProgress` when the product is a pack with a live purchase already, or the
     /// request key made another transaction meanwhile.
-    func insertPurchasing(_ id: TransactionID, product: Product, quantity: Int, requestKey: String?, now: Int64) throws(StoreError) -> Bool
-    /// Moves a transaction from one of `from` to `to`; `false` when it was in another state.
-    func move(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool
-    /// Delivers a charged transaction exactly once (hints credited or the pack granted, and the
-    /// state `delivered`, together); `false` when it was not waiting for delivery.
-    func deliver(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> Bool
-    /// Refunds a delivered purchase; returns the hints taken back.
-    func refund(_ id: TransactionID, now: Int64) throws(StoreError) -> Int
-    func entitlements() throws(StoreError) -> [Entitlement]
-    func balance() throws(StoreError) -> Int
-    /// Spends one hint under `key`; a key already spent takes nothing again.
-    func spend(key: String, now: Int64) throws(StoreError) -> HintSpend
-    func controls() throws(StoreError) -> StoreControls
-    func setControls(_ controls: StoreControls) throws(StoreError)
-    /// An empty purchase history: no transactions, entitlements or hints.
-    func clear() throws(StoreError)
-}
+    func insertPurchasing(_ id: TransactionID, product: Product, quantity: Int, requestKey: String?, now: Int64) throws(StoreError) -> Bool {
+        var owed = 0
+        if case .consumable(let each) = product.kind { owed = each * quantity }
+        return try engine.write { statements in
+            switch try statements.insertPurchasing(
+                id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey, now: now)
+            {
+            case .inserted: return true
+            case .idTaken: return false
+            case .duplicate:
+                throw StoreError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
+            }
+        }
+    }
 
-extension AccountLedger {
-    func move(_ id: TransactionID, from: [TransactionState], to: TransactionState, now: Int64) throws(StoreError) -> Bool {
-        try move(id, from: from, to: to, reason: nil, now: now)
+    /// Moves a transaction from one of `from` to `to`; `false` when it was in another state.
+    func move(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String? = nil, now: Int64) throws(StoreError) -> Bool {
+        try engine.write { statements in try statements.updateState(id, from: from, to: to, reason: reason, now: now) }
+    }
+
+    /// Delivers a charged transaction exactly once: credits the hints it owes or grants the pack,
+    /// and marks it delivered, in one database transaction. `false` when it was not waiting for delivery.
+    /// `legacyHints` is credited for a row written before `hints_owed` existed (it owes 0 there).
+    func deliver(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> Bool {
+        try engine.write { statements in
+            guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
+            if transaction.isConsumable {
+                let owed = try statements.hintsOwed(id)
+                let hints = owed > 0 ? owed : legacyHints
+                if hints > 0 {
+                    try Self.appendHints(statements, key: "credit:\(id)", amount: hints, reason: .purchase, transaction: id, now: now)
+                }
+                try statements.setHintsCredited(hints, for: id)
+            } else {
+                try statements.grant(transaction.productID, by: id, now: now)
+            }
+            _ = try statements.updateState(id, from: [.purchased], to: .delivered, reason: nil, now: now)
+            return true
+        }
+    }
+
+    /// Refunds a paid transaction: revokes the pack, or takes back the hints it credited as far as
+    /// the balance allows. Returns the hints taken back.
+    func refund(_ id: TransactionID, now: Int64) throws(StoreError) -> Int {
+        try engine.write { statements in
+            guard let transaction = try statements.transaction(id) else {
+                throw StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+            }
+            guard transaction.revocationDate == nil else { throw StoreError(.wrongState, "transaction \(id) is already refunded") }
+            guard [.delivered, .finished].contains(transaction.state) else {
+                throw StoreError(.wrongState, "transaction \(id) is \(transaction.state.rawValue); only a delivered purchase can be refunded")
+            }
+            try statements.setRevocationDate(now, for: id)
+            if transaction.isConsumable {
+                let clawback = min(try statements.balance(), transaction.hintsCredited)
+                if clawback > 0 {
+                    try Self.appendHints(statements, key: "refund:\(id)", amount: -clawback, reason: .refund, transaction: id, now: now)
+                }
+                return clawback
+            }
+            try statements.revoke(transaction.productID, grantedBy: id, now: now)
+            return 0
+        }
+    }
+
+    // MARK: - Entitlements
+
+    func entitlements() throws(StoreError) -> [Entitlement] {
+        try engine.read { statements in try statements.entitlements() }
+    }
+
+    // MARK: - Hints
+
+    func balance() throws(StoreError) -> Int {
+        try engine.read { statements in try statements.balance() }
+    }
+
+    /// Spends one hint under `key`; a key already spent takes nothing again.
+    ///
+    /// Two statements in the usual case: the balance, read once, and an insert that does nothing
+    /// when the key was spent before. Only with no hint left is the key looked up, to answer a retry.
+    func spend(key: String, now: Int64) throws(StoreError) -> HintSpend {
+        let entryKey = "spend:\(key)"
+        return try engine.write { statements in
+            let balance = try statements.balance()
+            if balance >= 1 {
+                let appended = try statements.appendHints(
+                    key: entryKey, amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
+                return appended ? HintSpend(balance: balance - 1, wasAlreadySpent: false) : HintSpend(balance: balance, wasAlreadySpent: true)
+            }
+            guard try statements.hasHintEntry(key: entryKey) else { throw StoreError(.notEnoughHints, "no hints left") }
+            return HintSpend(balance: balance, wasAlreadySpent: true)
+        }
+    }
+
+    /// Appends a ledger row after the current balance; the running balance can never go below
+    /// zero (a CHECK constraint), and a key already written adds nothing.
+    private static func appendHints(
+        _ statements: any LedgerStatements, key: String, amount: Int, reason: HintReason, transaction: TransactionID, now: Int64
+    ) throws {
+        let after = try statements.balance() + amount
+        _ = try statements.appendHints(key: key, amount: amount, reason: reason, transaction: transaction, balanceAfter: after, now: now)
+    }
+
+    // MARK: - Test controls
+
+    func controls() throws(StoreError) -> StoreControls {
+        try engine.read { statements in
+            var controls = StoreControls()
+            for (name, enabled) in try statements.controls() { controls.set(name, enabled) }
+            return controls
+        }
+    }
+
+    func setControls(_ controls: StoreControls) throws(StoreError) {
+        try engine.write { statements in
+            for (name, enabled) in controls.named { try statements.setControl(name, enabled) }
+        }
+    }
+
+    /// An empty purchase history: no transactions, entitlements or hints.
+    func clear() throws(StoreError) {
+        try engine.write { statements in try statements.deleteHistory() }
     }
 }
 

@@ -17,7 +17,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public let catalog: Catalog
     /// The folder the catalog's archives are in.
     public let packsFolder: String
-    let ledger: any AccountLedger
+    let ledger: AccountLedger
     /// The account's own key file, when the service signs with it (the embedded store); `nil`
     /// when a server hands its key in.
     let keyPath: String?
@@ -58,7 +58,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             try ServiceKey.checkOrCreate(at: keyPath)
         }
         self.init(
-            catalog: catalog, packsFolder: packsFolder, ledger: try SQLiteAccountLedger(path: accountFolder + "/" + Self.databaseName),
+            catalog: catalog, packsFolder: packsFolder, ledger: AccountLedger(try SQLiteLedgerStatements(path: accountFolder + "/" + Self.databaseName)),
             clock: clock, keyPath: keyPath, signer: signingKey.map { ReceiptSigner(key: $0, catalog: catalog, environment: environment) },
             environment: environment, crash: crash)
     }
@@ -76,7 +76,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     }
 
     init(
-        catalog: Catalog, packsFolder: String, ledger: any AccountLedger, clock: Clock, keyPath: String?, signer: ReceiptSigner?,
+        catalog: Catalog, packsFolder: String, ledger: AccountLedger, clock: Clock, keyPath: String?, signer: ReceiptSigner?,
         environment: ReceiptEnvironment, crash: @escaping @Sendable (CrashPoint) -> Void
     ) {
         self.catalog = catalog

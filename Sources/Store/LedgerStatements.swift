@@ -1,0 +1,76 @@
+import WordPacks
+
+/// Opens one account's database transactions in one engine; the ``AccountLedger``'s rules run
+/// inside them, over the ``LedgerStatements`` they are handed.
+///
+/// A failure of the engine becomes a `StoreError` that names the database and says what to do;
+/// a `StoreError` thrown by `body` is rethrown as it is, after the transaction is rolled back.
+protocol LedgerEngine: AnyObject {
+    /// Runs `body` in one transaction that first locks the account (SQLite's `BEGIN IMMEDIATE`,
+    /// PostgreSQL's row lock on the account): writes of one account take turns, across processes.
+    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
+    /// Runs `body` in one transaction that writes nothing and takes no write lock.
+    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
+}
+
+/// The port of the ledger rules: one engine's primitive statements over one account's records,
+/// run inside a transaction its ``LedgerEngine`` opened. Each is one SQL statement (or one
+/// statement per table) and decodes its rows; none decides anything.
+protocol LedgerStatements {
+    /// The transaction `id`, if any.
+    func transaction(_ id: TransactionID) throws -> StoreTransaction?
+    /// The transaction a purchase request key made, if any.
+    func transaction(requestKey: String) throws -> StoreTransaction?
+    /// Every transaction, oldest first.
+    func transactions() throws -> [StoreTransaction]
+    /// The transactions in state `purchasing`, `purchased` or `delivered`, in the order they were made.
+    func unfinished() throws -> [StoreTransaction]
+    /// Inserts a transaction in state `purchasing`, doing nothing when the id is taken.
+    func insertPurchasing(
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, now: Int64
+    ) throws -> TransactionInsert
+    /// Sets the state (and the failure reason, when one is given) of `id` if it is in one of `from`;
+    /// `false` when no row was changed.
+    func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool
+    /// The hints `id` owes its buyer, fixed when it was made (0 for a row older than that column).
+    func hintsOwed(_ id: TransactionID) throws -> Int
+    /// Records the hints credited for `id`.
+    func setHintsCredited(_ hints: Int, for id: TransactionID) throws
+    /// Records the refund date of `id`.
+    func setRevocationDate(_ now: Int64, for id: TransactionID) throws
+    /// Grants `product` to the account through `transaction`, replacing an earlier (revoked) grant.
+    func grant(_ product: ProductID, by transaction: TransactionID, now: Int64) throws
+    /// Revokes `product` where `transaction` granted it.
+    func revoke(_ product: ProductID, grantedBy transaction: TransactionID, now: Int64) throws
+    /// Every entitlement, by product.
+    func entitlements() throws -> [Entitlement]
+    /// The balance after the last row of the hint ledger; 0 when it is empty.
+    func balance() throws -> Int
+    /// Appends a hint ledger row, doing nothing when `key` is taken; `true` when it was added.
+    /// The schema refuses a negative `balanceAfter`.
+    func appendHints(
+        key: String, amount: Int, reason: HintReason, transaction: TransactionID?, balanceAfter: Int, now: Int64
+    ) throws -> Bool
+    /// Whether the hint ledger has a row under `key`.
+    func hasHintEntry(key: String) throws -> Bool
+    /// The test controls stored, as (name, enabled) pairs in the `controls` table's names.
+    func controls() throws -> [(name: String, enabled: Bool)]
+    /// Stores one test control.
+    func setControl(_ name: String, _ enabled: Bool) throws
+    /// Deletes every hint ledger row, entitlement and transaction of the account.
+    func deleteHistory() throws
+}
+
+/// What inserting a new transaction row did.
+enum TransactionInsert {
+    case inserted
+    /// A row with that id exists already.
+    case idTaken
+    /// Another unique key refused the row: a live purchase of the same pack, or the same request key.
+    case duplicate
+}
+
+/// Why a hint ledger row was written, in the `reason` column's words.
+enum HintReason: String {
+    case purchase, spend, refund
+}

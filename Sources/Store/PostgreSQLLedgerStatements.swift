@@ -1,0 +1,246 @@
+import PostgreSQL
+import WordPacks
+
+/// The ledgers of every account in one PostgreSQL database, shared by several servers: the
+/// connection pool and the schema, migrated once when opened.
+///
+/// ```swift
+/// let ledgers = try PostgreSQLLedgers(connectionString: "postgresql://hangman@db/hangman")
+/// let service = try EmbeddedPackService(catalog: catalog, packsFolder: "Packs", ledgers: ledgers, account: id, signingKey: key)
+/// ```
+public final class PostgreSQLLedgers: Sendable {
+    /// The connections every account's ledger borrows from.
+    public let pool: ConnectionPool
+
+    /// Connects and brings the schema up to date (several servers starting at once take turns).
+    /// `connections` bounds the connections this process opens.
+    public init(connectionString: String, connections: Int = 8) throws(StoreError) {
+        pool = ConnectionPool(connectionString: connectionString, capacity: connections)
+        do {
+            try PostgreSQLLedgerSchema.migrations.migrate(pool)
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: true)
+        }
+    }
+
+    /// The migrations this program applies, by name (the same names as the SQLite account schema's).
+    public static var migrationNames: [String] { PostgreSQLLedgerSchema.migrations.names }
+
+    /// The ledger of `account`, made on first use.
+    func ledger(account: String, now: Int64) throws(StoreError) -> AccountLedger {
+        let engine = PostgreSQLLedgerEngine(pool: pool, account: account)
+        try engine.create(now: now)
+        return AccountLedger(engine)
+    }
+}
+
+/// One account's transactions in the shared PostgreSQL database. Every write first locks the
+/// account's `ledgers` row (`SELECT ... FOR UPDATE`): writes of one account take turns across
+/// servers; different accounts never wait for each other.
+final class PostgreSQLLedgerEngine: LedgerEngine {
+    let pool: ConnectionPool
+    let account: String
+
+    init(pool: ConnectionPool, account: String) {
+        self.pool = pool
+        self.account = account
+    }
+
+    /// Makes the account's `ledgers` row, the one its writes lock, unless it is there.
+    func create(now: Int64) throws(StoreError) {
+        try run(locking: false) { connection in
+            _ = try connection.execute(
+                "INSERT INTO ledgers (account_id, created_date) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING", [account, String(now)])
+        }
+    }
+
+    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+        try run(locking: true) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
+    }
+
+    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+        try run(locking: false) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
+    }
+
+    /// Runs `body` in one transaction, after locking the account's row when it writes.
+    private func run<T>(locking: Bool, _ body: (Connection) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.transaction { connection in
+                if locking {
+                    guard try connection.execute("SELECT 1 FROM ledgers WHERE account_id = $1 FOR UPDATE", [account]).rows.count == 1 else {
+                        throw StoreError(.storage, "the ledger of account \(account) is missing from the database")
+                    }
+                }
+                return try body(connection)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.failure(error, opening: false)
+        }
+    }
+
+    /// What a failure of the database means: gone away (503, try again) or broken (500).
+    static func failure(_ error: any Error, opening: Bool) -> StoreError {
+        if let error = error as? PostgreSQLError {
+            if error.isConnectionLost {
+                return StoreError(.unavailable, "the ledger database is unavailable (\(error.message)): the change may not have been made; the same request (with its key) is safe to send again")
+            }
+            return StoreError(.storage, (opening ? "cannot prepare the ledger database: " : "the ledger database failed: ") + error.description)
+        }
+        return StoreError(.storage, "the ledger database failed: \(error)")
+    }
+}
+
+/// The ledger's statements in PostgreSQL's dialect, on one connection inside one transaction:
+/// every statement names the account (`$1`), and parameters are always bound (`PQexecParams`).
+struct PostgreSQLLedgerStatements: LedgerStatements {
+    let connection: Connection
+    let account: String
+
+    /// Runs `sql` with the account as `$1` and `arguments` from `$2` on.
+    @discardableResult
+    private func execute(_ sql: String, _ arguments: [String?] = []) throws -> QueryResult {
+        try connection.execute(sql, [account] + arguments)
+    }
+
+    // MARK: - Transactions
+
+    private static let columns = "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date"
+
+    private static func transaction(_ row: [String?]) throws -> StoreTransaction {
+        guard row.count == 10, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+            let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
+            let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
+        else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
+        return StoreTransaction(
+            id: id, productID: product, isConsumable: consumable == 1, quantity: quantity, state: state, failureReason: row[5],
+            purchaseDate: purchased, updatedDate: updated, revocationDate: row[9].flatMap(Int64.init), hintsCredited: credited)
+    }
+
+    private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
+        try execute("SELECT \(Self.columns) FROM transactions WHERE account_id = $1 \(condition)", arguments).rows.map(Self.transaction)
+    }
+
+    func transaction(_ id: TransactionID) throws -> StoreTransaction? {
+        try select("AND id = $2", [id.rawValue]).first
+    }
+
+    func transaction(requestKey: String) throws -> StoreTransaction? {
+        try select("AND request_key = $2", [requestKey]).first
+    }
+
+    func transactions() throws -> [StoreTransaction] {
+        try select("ORDER BY purchase_date, seq", [])
+    }
+
+    func unfinished() throws -> [StoreTransaction] {
+        try select("AND state IN ('purchasing', 'purchased', 'delivered') ORDER BY seq", [])
+    }
+
+    func insertPurchasing(
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, now: Int64
+    ) throws -> TransactionInsert {
+        do {
+            let inserted = try execute(
+                """
+                INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key)
+                VALUES ($1, $2, $3, $4, $5, 'purchasing', $6, $7, $8, $9) ON CONFLICT (account_id, id) DO NOTHING
+                """,
+                [id.rawValue, product.rawValue, isConsumable ? "1" : "0", String(quantity), String(now), String(now), String(hintsOwed), requestKey]
+            ).affectedRows == 1
+            return inserted ? .inserted : .idTaken
+        } catch let error as PostgreSQLError where error.state == .uniqueViolation {
+            return .duplicate
+        }
+    }
+
+    func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool {
+        let placeholders = from.indices.map { "$\($0 + 6)" }.joined(separator: ", ")
+        return try execute(
+            "UPDATE transactions SET state = $2, failure_reason = coalesce($3, failure_reason), updated_date = $4 WHERE account_id = $1 AND id = $5 AND state IN (\(placeholders))",
+            [to.rawValue, reason, String(now), id.rawValue] + from.map(\.rawValue)
+        ).affectedRows == 1
+    }
+
+    func hintsOwed(_ id: TransactionID) throws -> Int {
+        Int(try execute("SELECT hints_owed FROM transactions WHERE account_id = $1 AND id = $2", [id.rawValue]).scalar ?? "0") ?? 0
+    }
+
+    func setHintsCredited(_ hints: Int, for id: TransactionID) throws {
+        try execute("UPDATE transactions SET hints_credited = $3 WHERE account_id = $1 AND id = $2", [id.rawValue, String(hints)])
+    }
+
+    func setRevocationDate(_ now: Int64, for id: TransactionID) throws {
+        try execute("UPDATE transactions SET revocation_date = $3, updated_date = $3 WHERE account_id = $1 AND id = $2", [id.rawValue, String(now)])
+    }
+
+    // MARK: - Entitlements
+
+    func grant(_ product: ProductID, by transaction: TransactionID, now: Int64) throws {
+        try execute(
+            """
+            INSERT INTO entitlements (account_id, product_id, transaction_id, granted_date) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (account_id, product_id) DO UPDATE SET transaction_id = excluded.transaction_id, granted_date = excluded.granted_date, revoked_date = NULL
+            """,
+            [product.rawValue, transaction.rawValue, String(now)])
+    }
+
+    func revoke(_ product: ProductID, grantedBy transaction: TransactionID, now: Int64) throws {
+        try execute(
+            "UPDATE entitlements SET revoked_date = $4 WHERE account_id = $1 AND product_id = $2 AND transaction_id = $3",
+            [product.rawValue, transaction.rawValue, String(now)])
+    }
+
+    func entitlements() throws -> [Entitlement] {
+        try execute("SELECT product_id, transaction_id, granted_date, revoked_date FROM entitlements WHERE account_id = $1 ORDER BY product_id")
+            .rows.map { row in
+                guard row.count == 4, let product = row[0].flatMap(ProductID.init(rawValue:)), let id = row[1].flatMap(TransactionID.init(rawValue:)),
+                    let granted = row[2].flatMap(Int64.init)
+                else { throw StoreError(.storage, "the ledger database holds a malformed entitlement row") }
+                return Entitlement(productID: product, transactionID: id, grantedDate: granted, revokedDate: row[3].flatMap(Int64.init))
+            }
+    }
+
+    // MARK: - Hints
+
+    func balance() throws -> Int {
+        Int(try execute("SELECT balance_after FROM hint_ledger WHERE account_id = $1 ORDER BY seq DESC LIMIT 1").scalar ?? "0") ?? 0
+    }
+
+    func appendHints(
+        key: String, amount: Int, reason: HintReason, transaction: TransactionID?, balanceAfter: Int, now: Int64
+    ) throws -> Bool {
+        try execute(
+            """
+            INSERT INTO hint_ledger (account_id, entry_key, amount, reason, transaction_id, balance_after, created_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, entry_key) DO NOTHING
+            """,
+            [key, String(amount), reason.rawValue, transaction?.rawValue, String(balanceAfter), String(now)]
+        ).affectedRows == 1
+    }
+
+    func hasHintEntry(key: String) throws -> Bool {
+        try execute("SELECT 1 FROM hint_ledger WHERE account_id = $1 AND entry_key = $2", [key]).rows.count == 1
+    }
+
+    // MARK: - Test controls
+
+    func controls() throws -> [(name: String, enabled: Bool)] {
+        try execute("SELECT name, enabled FROM controls WHERE account_id = $1").rows.compactMap { row in
+            row[0].map { ($0, row[1] == "1") }
+        }
+    }
+
+    func setControl(_ name: String, _ enabled: Bool) throws {
+        try execute(
+            "INSERT INTO controls (account_id, name, enabled) VALUES ($1, $2, $3) ON CONFLICT (account_id, name) DO UPDATE SET enabled = excluded.enabled",
+            [name, enabled ? "1" : "0"])
+    }
+
+    func deleteHistory() throws {
+        try execute("DELETE FROM hint_ledger WHERE account_id = $1")
+        try execute("DELETE FROM entitlements WHERE account_id = $1")
+        try execute("DELETE FROM transactions WHERE account_id = $1")
+    }
+}

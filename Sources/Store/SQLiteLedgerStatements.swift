@@ -1,0 +1,189 @@
+import SQLite
+import WordPacks
+
+/// The account's records in a SQLite file of their own: the ledger's statements in SQLite's
+/// dialect. Its one connection is the transaction, so the engine hands the rules itself; every
+/// write is one `BEGIN IMMEDIATE` transaction, so that a process killed at any moment leaves
+/// either the state before or the state after.
+final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
+    private let db: Database
+
+    init(path: String) throws(StoreError) {
+        do {
+            db = try Database.openState(path: path, migrator: AccountSchema.migrator)
+        } catch {
+            throw Self.failure(error, path: path, opening: true)
+        }
+    }
+
+    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+        try run(.immediate, body)
+    }
+
+    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+        try run(.deferred, body)
+    }
+
+    /// Runs `body` in one transaction of `kind`, mapping SQLite's errors to `StoreError`.
+    private func run<T>(_ kind: TransactionKind, _ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+        do {
+            return try db.transaction(kind) { _ in try body(self) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.failure(error, path: db.path, opening: false)
+        }
+    }
+
+    /// What a failure of the account database means: a damaged file is named, kept, and what to
+    /// do is said; it is never replaced by an empty account.
+    static func failure(_ error: any Error, path: String, opening: Bool) -> StoreError {
+        if let error = error as? SQLiteError, error.code.primary == .corrupt || error.code.primary == .notADatabase {
+            return StoreError(
+                .storage,
+                "the account database \(path) is damaged (\(error.message)); it was left as it is. It holds the account's "
+                    + "purchases and hints: restore it from a backup (with its -wal file, or made by sqlite3's .backup). Moving it away "
+                    + "starts a new, empty account (a log it leaves behind is set aside as -wal.orphaned-...)")
+        }
+        if let error = error as? SQLiteError {
+            return StoreError(.storage, opening ? "cannot open the account database \(path): \(error.message)" : "the account database \(path) failed: \(error.message)")
+        }
+        return StoreError(.storage, "the account database \(path) failed: \(error)")
+    }
+
+    // MARK: - Transactions
+
+    private static let columns = "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date"
+
+    private static func transaction(_ row: Row) throws -> StoreTransaction {
+        guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
+            let state = TransactionState(rawValue: try row.string(4))
+        else { throw StoreError(.storage, "the account database holds a malformed transaction row") }
+        return StoreTransaction(
+            id: id, productID: product, isConsumable: try row.bool(2), quantity: try row.int(3), state: state,
+            failureReason: try row[5].stringValue, purchaseDate: try row.int64(7), updatedDate: try row.int64(8),
+            revocationDate: try row[9].int64Value, hintsCredited: try row.int(6))
+    }
+
+    func transaction(_ id: TransactionID) throws -> StoreTransaction? {
+        try db.query("SELECT \(Self.columns) FROM transactions WHERE id = ?", .text(id.rawValue)).first.map(Self.transaction)
+    }
+
+    func transaction(requestKey: String) throws -> StoreTransaction? {
+        try db.query("SELECT \(Self.columns) FROM transactions WHERE request_key = ?", .text(requestKey)).first.map(Self.transaction)
+    }
+
+    func transactions() throws -> [StoreTransaction] {
+        try db.query("SELECT \(Self.columns) FROM transactions ORDER BY purchase_date, rowid").map(Self.transaction)
+    }
+
+    func unfinished() throws -> [StoreTransaction] {
+        try db.query("SELECT \(Self.columns) FROM transactions WHERE state IN ('purchasing', 'purchased', 'delivered') ORDER BY rowid")
+            .map(Self.transaction)
+    }
+
+    func insertPurchasing(
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, now: Int64
+    ) throws -> TransactionInsert {
+        do {
+            try db.execute(
+                "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key) VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                .text(id.rawValue), .text(product.rawValue), .integer(isConsumable ? 1 : 0), .integer(Int64(quantity)),
+                .integer(now), .integer(now), .integer(Int64(hintsOwed)), requestKey.map(SQLValue.text) ?? .null)
+            return db.changes == 1 ? .inserted : .idTaken
+        } catch {
+            guard error.code == .constraintUnique else { throw error }
+            return .duplicate
+        }
+    }
+
+    func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool {
+        let placeholders = from.map { _ in "?" }.joined(separator: ", ")
+        try db.execute(
+            sql: "UPDATE transactions SET state = ?, failure_reason = coalesce(?, failure_reason), updated_date = ? WHERE id = ? AND state IN (\(placeholders))",
+            arguments: [.text(to.rawValue), reason.map(SQLValue.text) ?? .null, .integer(now), .text(id.rawValue)] + from.map { .text($0.rawValue) })
+        return db.changes == 1
+    }
+
+    func hintsOwed(_ id: TransactionID) throws -> Int {
+        Int(try db.int64("SELECT hints_owed FROM transactions WHERE id = ?", .text(id.rawValue)) ?? 0)
+    }
+
+    func setHintsCredited(_ hints: Int, for id: TransactionID) throws {
+        try db.execute("UPDATE transactions SET hints_credited = ? WHERE id = ?", .integer(Int64(hints)), .text(id.rawValue))
+    }
+
+    func setRevocationDate(_ now: Int64, for id: TransactionID) throws {
+        try db.execute("UPDATE transactions SET revocation_date = ?, updated_date = ? WHERE id = ?", .integer(now), .integer(now), .text(id.rawValue))
+    }
+
+    // MARK: - Entitlements
+
+    func grant(_ product: ProductID, by transaction: TransactionID, now: Int64) throws {
+        try db.execute(
+            """
+            INSERT INTO entitlements (product_id, transaction_id, granted_date) VALUES (?, ?, ?)
+            ON CONFLICT(product_id) DO UPDATE SET transaction_id = excluded.transaction_id, granted_date = excluded.granted_date, revoked_date = NULL
+            """,
+            .text(product.rawValue), .text(transaction.rawValue), .integer(now))
+    }
+
+    func revoke(_ product: ProductID, grantedBy transaction: TransactionID, now: Int64) throws {
+        try db.execute(
+            "UPDATE entitlements SET revoked_date = ? WHERE product_id = ? AND transaction_id = ?",
+            .integer(now), .text(product.rawValue), .text(transaction.rawValue))
+    }
+
+    func entitlements() throws -> [Entitlement] {
+        try db.query("SELECT product_id, transaction_id, granted_date, revoked_date FROM entitlements ORDER BY product_id").map { row in
+            guard let product = ProductID(rawValue: try row.string(0)), let id = TransactionID(rawValue: try row.string(1)) else {
+                throw StoreError(.storage, "the account database holds a malformed entitlement row")
+            }
+            return Entitlement(productID: product, transactionID: id, grantedDate: try row.int64(2), revokedDate: try row[3].int64Value)
+        }
+    }
+
+    // MARK: - Hints
+
+    /// Compiled once per connection, with the append below: a hint spent is these two statements.
+    func balance() throws -> Int {
+        Int(try db.prepareCached("SELECT balance_after FROM hint_ledger ORDER BY seq DESC LIMIT 1").int64() ?? 0)
+    }
+
+    func appendHints(
+        key: String, amount: Int, reason: HintReason, transaction: TransactionID?, balanceAfter: Int, now: Int64
+    ) throws -> Bool {
+        try db.prepareCached(
+            "INSERT INTO hint_ledger (entry_key, amount, reason, transaction_id, balance_after, created_date) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(entry_key) DO NOTHING"
+        ).execute { values in
+            values.bind(key, at: 1)
+            values.bind(amount, at: 2)
+            values.bind(reason.rawValue, at: 3)
+            values.bind(transaction?.rawValue, at: 4)
+            values.bind(balanceAfter, at: 5)
+            values.bind(now, at: 6)
+        }
+        return db.changes == 1
+    }
+
+    func hasHintEntry(key: String) throws -> Bool {
+        try db.prepareCached("SELECT count(*) FROM hint_ledger WHERE entry_key = ?").int64 { $0.bind(key, at: 1) } == 1
+    }
+
+    // MARK: - Test controls
+
+    func controls() throws -> [(name: String, enabled: Bool)] {
+        try db.query("SELECT name, enabled FROM controls").map { row in (try row.string(0), try row.bool(1)) }
+    }
+
+    func setControl(_ name: String, _ enabled: Bool) throws {
+        try db.execute(
+            "INSERT INTO controls (name, enabled) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET enabled = excluded.enabled", .text(name), .integer(enabled ? 1 : 0))
+    }
+
+    func deleteHistory() throws {
+        try db.execute("DELETE FROM hint_ledger")
+        try db.execute("DELETE FROM entitlements")
+        try db.execute("DELETE FROM transactions")
+    }
+}
