@@ -41,31 +41,25 @@ enum Hangman {
         }
     }
 
-    /// Every command, once: the dispatcher and the help pages read this list.
-    static let commands: [any Command.Type] = [
+    /// The commands at the top level, each once; a group's commands are listed by the group.
+    static let topLevelCommands: [any Command.Type] = [
         PlayCommand.self, StatsCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
         TransactionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self, CompletionCommand.self, ManualCommand.self,
-        PackInitCommand.self, PackBuildCommand.self, PackVerifyCommand.self, PackInspectCommand.self, PackKeygenCommand.self,
-        CatalogUpdateCommand.self, ServeCommand.self, AccountCreateCommand.self, AccountShowCommand.self, AccountTokenCommand.self,
+        ServeCommand.self,
     ]
 
-    /// Commands that gather subcommands (`hangman pack build`): their own help page.
-    static let groups: [CommandGroup] = [PackCommand.group, CatalogCommand.group, AccountCommand.group]
+    /// Commands that gather subcommands (`hangman pack build`): their own help page. (No key path
+    /// such as `\.name` over these metatypes: Swift 6.3.1 crashes lowering one.)
+    static let groups: [any CommandGroup.Type] = [PackCommand.self, CatalogCommand.self, AccountCommand.self]
+
+    /// Every command: the top level's, then each group's. The help pages, the manual page and
+    /// the completions read this list.
+    static var commands: [any Command.Type] { topLevelCommands + groups.flatMap { $0.commands } }
 
     /// The top-level help's list: each command and group with the first clause of its overview.
     static var topLevelSummaries: [(String, String)] {
-        var rows: [(String, String)] = []
-        for command in commands where command.path.count == 1 {
-            rows.append((command.path[0], command.spec.summary))
-        }
-        for group in groups { rows.append((group.name, group.spec.summary)) }
-        return rows
-    }
-
-    /// A group's subcommands, for its help page.
-    static func subcommands(of group: String) -> [(String, String)] {
-        commands.filter { $0.path.count == 2 && $0.path[0] == group }.map { ($0.path[1], $0.spec.summary) }
+        topLevelCommands.map { ($0.path[0], $0.spec.summary) } + groups.map { ($0.name, $0.spec.summary) }
     }
 
     private static func dispatch(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
@@ -104,40 +98,49 @@ enum Hangman {
                 context.out(TerminalText(trusted: group.spec.helpText))
                 return .ok
             }
-            guard let command = commands.first(where: { $0.path == [first, word] }) else {
-                let names = commands.filter { $0.path.count == 2 && $0.path[0] == first }.map { $0.path[1] }
+            guard let command = group.commands.first(where: { $0.path.last == word }) else {
+                let names = group.commands.compactMap { $0.path.last }
                 let suggestion = Suggestion.closest(to: word, among: names).map { "did you mean '\(first) \($0)'? " } ?? ""
                 throw CommandFailure.usage("unknown subcommand '\(first) \(word)' (\(suggestion)\(names.joined(separator: ", ")))")
             }
             return try await command.main(Array(rest.dropFirst()), context: context)
         }
-        if let command = commands.first(where: { $0.path == [first] }) {
+        if let command = topLevelCommands.first(where: { $0.path == [first] }) {
             return try await command.main(rest, context: context)
         }
         if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
-        let names = commands.filter { $0.path.count == 1 }.map { $0.path[0] } + groups.map(\.name)
+        let names = topLevelCommands.map { $0.path[0] } + groups.map { $0.name }
         let suggestion = Suggestion.closest(to: first, among: names).map { ": did you mean '\($0)'?" } ?? ""
         throw CommandFailure.usage("unknown command '\(first)'\(suggestion)")
     }
 }
 
-/// A leaf command: its interface, and what it does with parsed arguments.
+/// A command: its interface, the typed options it reads once from the parsed command line, and
+/// what it does with them. The parser has checked and converted every value already; `options`
+/// only gathers them, and `run` never looks at a string of the command line again.
 protocol Command: Sendable {
+    associatedtype Options
     static var spec: CommandSpec { get }
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode
+    /// The command's options, gathered from what the parser found.
+    static func options(_ parsed: ParsedArguments) throws -> Options
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode
 }
 
-/// A command that gathers subcommands; its help page lists them.
-struct CommandGroup: Sendable {
-    var name: String
-    /// Made when the group's help or one of its subcommands is asked for: a group's spec lists its
-    /// subcommands, which makes every command's spec, and running a leaf command needs none of them.
-    private let makeSpec: @Sendable () -> CommandSpec
-    var spec: CommandSpec { makeSpec() }
+/// A command that gathers subcommands (`hangman pack build`): its name, its help page (which
+/// lists them), and the commands themselves.
+protocol CommandGroup: Sendable {
+    static var name: String { get }
+    static var overview: String { get }
+    static var discussion: String { get }
+    static var commands: [any Command.Type] { get }
+}
 
-    init(name: String, spec: @escaping @Sendable () -> CommandSpec) {
-        self.name = name
-        self.makeSpec = spec
+extension CommandGroup {
+    /// The group's help page: its subcommands, each with the first clause of its overview.
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "hangman \(name)", overview: overview, usage: ["hangman \(name) <subcommand> [options]"],
+            subcommands: commands.compactMap { command in command.path.last.map { ($0, command.spec.summary) } }, discussion: discussion)
     }
 }
 
@@ -145,13 +148,13 @@ extension Command {
     /// The words after `hangman` that name this command: `["pack", "build"]`.
     static var path: [String] { Array(spec.name.split(separator: " ").dropFirst().map(String.init)) }
 
-    /// Parses `arguments`, answers `--help`, else runs.
+    /// Parses `arguments`, answers `--help`, else gathers the options and runs.
     static func main(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
             context.out(TerminalText(trusted: spec.helpText))
             return .ok
         }
-        return try await run(parsed, context: context)
+        return try await run(try options(parsed), context: context)
     }
 }

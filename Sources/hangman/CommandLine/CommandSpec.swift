@@ -179,6 +179,10 @@ enum ValueKind {
     case languageTag
     case integer(ClosedRange<Int>)
     case unsignedInteger
+    /// `on` or `off`.
+    case toggle
+    /// One of a few words (`bash`, `zsh`, `fish`).
+    case choice([String])
 
     func convert(_ word: String, for what: String) throws -> ParsedValue {
         switch self {
@@ -218,6 +222,16 @@ enum ValueKind {
         case .unsignedInteger:
             guard let number = UInt64(word) else { throw CommandFailure.usage("\(what) takes a non-negative number, not '\(word)'") }
             return .unsigned(number)
+        case .toggle:
+            guard word == "on" || word == "off" else { throw CommandFailure.usage("\(what) takes on or off, not '\(word)'") }
+            return .toggle(word == "on")
+        case .choice(let words):
+            guard words.contains(word) else {
+                let suggestion = Suggestion.closest(to: word, among: words).map { ": did you mean '\($0)'?" } ?? ""
+                let list = words.dropLast().joined(separator: ", ") + (words.count > 1 ? " or " : "") + (words.last ?? "")
+                throw CommandFailure.usage("\(what): '\(word)' is not one of \(list)\(suggestion)")
+            }
+            return .text(word)
         }
     }
 }
@@ -232,6 +246,17 @@ enum ParsedValue: Equatable {
     case contentVersion(ContentVersion)
     case integer(Int)
     case unsigned(UInt64)
+    case toggle(Bool)
+}
+
+/// A product as typed on the command line (an identifier or a short name such as `ios`), well
+/// formed; which product it is depends on the catalog, known once the store is open.
+struct ProductName: Sendable, Equatable {
+    let typed: String
+
+    func resolve(in catalog: Catalog) throws -> ProductID {
+        try ProductNames(catalog).resolve(typed)
+    }
 }
 
 /// What the parser found: options and arguments by name (`--pack`, `<PRODUCT_ID>`), typed.
@@ -242,6 +267,12 @@ struct ParsedArguments {
     var wantsHelp = false
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// `value`, which the parser guarantees for a required argument; a usage error otherwise.
+    func required<T>(_ value: T?, _ name: String, of command: String) throws -> T {
+        guard let value else { throw CommandFailure.usage("'\(command)' needs \(name)") }
+        return value
+    }
 
     /// A text value (an option's last, or an argument).
     func value(_ name: String) -> String? {
@@ -258,15 +289,15 @@ struct ParsedArguments {
         (values[name] ?? []).compactMap { if case .productID(let id) = $0 { id } else { nil } }
     }
 
-    /// The product an argument names (an identifier or a short name), looked up in `catalog`.
-    func product(_ name: String, in catalog: Catalog) throws -> ProductID? {
-        try products(name, in: catalog).last
+    /// The product an argument or option names, as typed (resolved against the catalog later).
+    func productName(_ name: String) -> ProductName? { productNames(name).last }
+
+    func productNames(_ name: String) -> [ProductName] {
+        (values[name] ?? []).compactMap { if case .productName(let typed) = $0 { ProductName(typed: typed) } else { nil } }
     }
 
-    func products(_ name: String, in catalog: Catalog) throws -> [ProductID] {
-        try (values[name] ?? []).compactMap { value in
-            if case .productName(let typed) = value { try ProductNames(catalog).resolve(typed) } else { nil }
-        }
+    func toggle(_ name: String) -> Bool? {
+        if case .toggle(let on)? = values[name]?.last { on } else { nil }
     }
 
     func transactionID(_ name: String) -> TransactionID? {

@@ -13,8 +13,8 @@ struct DeviceContext {
 
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
-    static func open(_ arguments: ParsedArguments, context: CommandContext, quietOffline: Bool = false) async throws -> DeviceContext {
-        let store = try await StoreContext.open(arguments, context: context, quietOffline: quietOffline)
+    static func open(_ options: StoreOptions, context: CommandContext, quietOffline: Bool = false) async throws -> DeviceContext {
+        let store = try await StoreContext.open(options, context: context, quietOffline: quietOffline)
         let device = try Home(folder: store.home).openDevice()
         let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }

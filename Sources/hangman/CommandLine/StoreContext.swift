@@ -4,7 +4,32 @@ import Store
 import SystemCalls
 import WordPacks
 
-/// The state directory and the packs folder, resolved once per command, and the service opened on them.
+/// Where a command's store is: `--home`, `--packs` and `--service` as given (each may be
+/// absent: the environment and the home decide then). Read once from the command line.
+struct StoreOptions: Sendable {
+    var home: String?
+    var packs: String?
+    var service: String?
+
+    init(_ parsed: ParsedArguments) {
+        home = parsed.value("--home")
+        packs = parsed.value("--packs")
+        service = parsed.value("--service")
+    }
+}
+
+/// The options of a command that lists what the store or the device holds: where, and `--json`.
+struct ListingOptions: Sendable {
+    var store: StoreOptions
+    var json: Bool
+
+    init(_ parsed: ParsedArguments) {
+        store = StoreOptions(parsed)
+        json = parsed.has("--json")
+    }
+}
+
+/// The home, resolved once per command, and the store it opened.
 struct StoreContext {
     /// The options every store command takes.
     static let options: [CommandSpec.Option] = [
@@ -35,11 +60,11 @@ struct StoreContext {
     /// Resolves the home and what the command names, lets the home open its store, and reports
     /// on standard error what opening it did: purchases a crash left unfinished, completed now,
     /// and, unless `quietOffline` (a game says it on its own screen), that the server is offline.
-    static func open(_ arguments: ParsedArguments, context: CommandContext, quietOffline: Bool = false) async throws -> StoreContext {
-        let home = Home(folder: try homeFolder(arguments, context: context))
-        let request = try storeRequest(arguments, context: context)
+    static func open(_ options: StoreOptions, context: CommandContext, quietOffline: Bool = false) async throws -> StoreContext {
+        let home = Home(folder: try homeFolder(options, context: context))
+        let request = try storeRequest(options, context: context)
         let opened = try await home.openStore(naming: request, clock: context.clock) {
-            try openEmbedded(arguments, home: home, context: context)
+            try openEmbedded(options, home: home, context: context)
         }
         for transaction in opened.recovered {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: opened.catalog))")
@@ -52,9 +77,9 @@ struct StoreContext {
 
     /// The store the command line names besides the home's own: `--service` (or
     /// `HANGMAN_SERVICE`), or `--packs` for the embedded store. Never both.
-    static func storeRequest(_ arguments: ParsedArguments, context: CommandContext) throws -> Home.Request {
-        let url = try serviceURL(arguments, context: context)
-        if let packs = arguments.value("--packs") {
+    static func storeRequest(_ options: StoreOptions, context: CommandContext) throws -> Home.Request {
+        let url = try serviceURL(options, context: context)
+        if let packs = options.packs {
             if let url {
                 throw CommandFailure.usage("--packs names the embedded store and --service (or HANGMAN_SERVICE) the pack server at \(url): give one")
             }
@@ -65,9 +90,9 @@ struct StoreContext {
 
     /// The embedded store: the catalog in the packs folder, the account under the home.
     private static func openEmbedded(
-        _ arguments: ParsedArguments, home: Home, context: CommandContext
+        _ options: StoreOptions, home: Home, context: CommandContext
     ) throws -> (service: any PackService & StoreTestControls, catalog: Catalog) {
-        let packs = try packsFolder(arguments, context: context)
+        let packs = try packsFolder(options.packs, context: context)
         let catalog: Catalog
         do {
             catalog = try Catalog.load(folder: packs)
@@ -83,9 +108,9 @@ struct StoreContext {
     /// `$HOME/.local/share/hangman`. A variable set to nothing is a mistake, not a wish for the
     /// default (an empty home would put the state at `/account`); `XDG_DATA_HOME` is the exception
     /// its specification makes: empty means unset.
-    static func homeFolder(_ arguments: ParsedArguments, context: CommandContext) throws -> String {
+    static func homeFolder(_ options: StoreOptions, context: CommandContext) throws -> String {
         let environment = context.environment
-        if let home = arguments.value("--home") { return home }
+        if let home = options.home { return home }
         if let home = try variable("HANGMAN_HOME", environment) { return home }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/hangman" }
         guard let user = try variable("HOME", environment) else {
@@ -95,15 +120,15 @@ struct StoreContext {
     }
 
     /// `--service`, else `HANGMAN_SERVICE`, else none (the embedded store).
-    static func serviceURL(_ arguments: ParsedArguments, context: CommandContext) throws -> String? {
-        if let url = arguments.value("--service") { return url }
+    static func serviceURL(_ options: StoreOptions, context: CommandContext) throws -> String? {
+        if let url = options.service { return url }
         return try variable("HANGMAN_SERVICE", context.environment)
     }
 
     /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`. It must be
     /// a folder: anything else is refused before anything in it is read.
-    static func packsFolder(_ arguments: ParsedArguments, context: CommandContext) throws -> String {
-        guard let packs = try arguments.value("--packs") ?? variable("HANGMAN_PACKS", context.environment) ?? checkoutPacks() else {
+    static func packsFolder(_ named: String?, context: CommandContext) throws -> String {
+        guard let packs = try named ?? variable("HANGMAN_PACKS", context.environment) ?? checkoutPacks() else {
             throw CommandFailure.missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
         }
         let kind: FileKind?

@@ -15,11 +15,13 @@ enum AccountCreateCommand: Command {
             has an account (on a pack server, or on the embedded store).
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let url = try StoreContext.serviceURL(arguments, context: context) else {
+    static func options(_ parsed: ParsedArguments) -> StoreOptions { StoreOptions(parsed) }
+
+    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
+        guard let url = try StoreContext.serviceURL(options, context: context) else {
             throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
         }
-        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
+        let home = Home(folder: try StoreContext.homeFolder(options, context: context))
         if home.hasEmbeddedAccount {
             throw CommandFailure.cannotCreate(
                 "this home (\(home.folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server")

@@ -9,8 +9,10 @@ enum AccountShowCommand: Command {
         usage: ["hangman account show [--home <DIR>]"],
         options: [StoreContext.options[0]])
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
+    static func options(_ parsed: ParsedArguments) -> StoreOptions { StoreOptions(parsed) }
+
+    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
+        let home = Home(folder: try StoreContext.homeFolder(options, context: context))
         guard case .service(let credentials) = try home.binding() else {
             if home.hasEmbeddedAccount {
                 context.out("store    the embedded store (no pack server): its account is in \(home.accountFolder)")

@@ -9,8 +9,10 @@ enum AccountTokenCommand: Command {
         options: [StoreContext.options[0]],
         discussion: "Anyone with the token can spend the account's hints: keep it secret.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let home = try StoreContext.homeFolder(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> StoreOptions { StoreOptions(parsed) }
+
+    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
+        let home = try StoreContext.homeFolder(options, context: context)
         guard let credentials = try ServiceCredentials.load(folder: home + "/account") else {
             throw CommandFailure(code: .notEntitled, message: "no account in \(home): run 'hangman account create --service URL'")
         }

@@ -22,12 +22,26 @@ enum BuyCommand: Command {
             75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let quantity = arguments.integer("--quantity") ?? 1
-        let session = try await DeviceContext.open(arguments, context: context)
-        guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'buy' needs <PRODUCT_ID>") }
+    struct Options {
+        var product: ProductName
+        var quantity: Int
+        /// Buy without asking, and keep the languages of default games without asking.
+        var yes: Bool
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(
+            product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "buy"), quantity: parsed.integer("--quantity") ?? 1,
+            yes: parsed.has("--yes"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let quantity = options.quantity
+        let session = try await DeviceContext.open(options.store, context: context)
+        let id = try options.product.resolve(in: session.catalog)
         let catalog = session.catalog
-        if case .charge(let product) = try await session.player.offer(id), !arguments.has("--yes"), Question.canAsk(context) {
+        if case .charge(let product) = try await session.player.offer(id), !options.yes, Question.canAsk(context) {
             guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
                 context.out("Not bought: nothing was charged.")
                 return .declined
@@ -43,7 +57,7 @@ enum BuyCommand: Command {
                 context.out("No more suggestions after your games, on every device of this account.")
             } else if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
-                try await chooseLanguages(after: id, session: session, arguments: arguments, context: context)
+                try await chooseLanguages(after: id, session: session, asking: !options.yes, context: context)
             } else {
                 let count = try await HintCount.read(from: session.player.service)
                 context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
@@ -70,11 +84,11 @@ enum BuyCommand: Command {
 
     /// The first pack in a second language: default games keep their language unless the player
     /// says otherwise (asked on a terminal; kept, and said, otherwise).
-    static func chooseLanguages(after id: ProductID, session: DeviceContext, arguments: ParsedArguments, context: CommandContext) async throws {
+    static func chooseLanguages(after id: ProductID, session: DeviceContext, asking: Bool, context: CommandContext) async throws {
         guard let arrival = try await session.player.newLanguage(arrivingWith: id) else { return }
         let name = SettingsCommand.languageName(arrival.language)
         let old = SettingsCommand.describe(arrival.previous)
-        let mixIn = Question.canAsk(context) && !arguments.has("--yes")
+        let mixIn = Question.canAsk(context) && asking
             && Question.ask("\(session.name(id)) is in \(name). Should games without --pack mix \(name) words in with \(old)?", context: context)
         let chosen = try session.player.settleLanguages(after: arrival, mixIn: mixIn)
         if mixIn {

@@ -16,8 +16,11 @@ enum CatalogUpdateCommand: Command {
             (nothing is written), 66 no catalog, 73 cannot write the catalog.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let packs = try StoreContext.packsFolder(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> String? { parsed.value("--packs") }
+
+    /// `packs`: the folder given with `--packs`, if one was.
+    static func run(_ packs: String?, context: CommandContext) async throws -> ExitCode {
+        let packs = try StoreContext.packsFolder(packs, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate
         do {

@@ -4,7 +4,7 @@ enum CompletionCommand: Command {
         name: "hangman completion",
         overview: "Print a shell completion script for bash, zsh or fish, made from the command list.",
         usage: ["hangman completion bash|zsh|fish"],
-        arguments: [.init(name: "<SHELL>", help: "bash, zsh or fish.")],
+        arguments: [.init(name: "<SHELL>", help: "bash, zsh or fish.", kind: .choice(ShellCompletion.Shell.allCases.map(\.rawValue)))],
         discussion: """
             Installed by 'make install'. To try one in the current shell:
               bash:  source <(hangman completion bash)
@@ -13,12 +13,12 @@ enum CompletionCommand: Command {
             Product names (ios, hard, es) are completed from 'hangman products' when the shell asks.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let name = arguments.value("<SHELL>") ?? ""
-        guard let shell = ShellCompletion.Shell(rawValue: name) else {
-            let suggestion = Suggestion.closest(to: name, among: ShellCompletion.Shell.allCases.map(\.rawValue)).map { ": did you mean '\($0)'?" } ?? ""
-            throw CommandFailure.usage("no completion for the shell '\(name)'\(suggestion) (bash, zsh or fish)")
-        }
+    static func options(_ parsed: ParsedArguments) throws -> ShellCompletion.Shell {
+        let name = try parsed.required(parsed.value("<SHELL>"), "<SHELL>", of: "completion")
+        return try parsed.required(ShellCompletion.Shell(rawValue: name), "<SHELL>", of: "completion")
+    }
+
+    static func run(_ shell: ShellCompletion.Shell, context: CommandContext) async throws -> ExitCode {
         context.out(TerminalText(trusted: ShellCompletion.script(for: shell)), terminator: "")
         return .ok
     }
@@ -32,7 +32,9 @@ enum ManualCommand: Command {
         usage: ["hangman man"],
         discussion: "Installed by 'make install'. To read it without installing: hangman man | man -l -")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    static func options(_ parsed: ParsedArguments) {}
+
+    static func run(_ options: Void, context: CommandContext) async throws -> ExitCode {
         context.out(TerminalText(trusted: ManualPage.page(date: Hangman.manualDate)), terminator: "")
         return .ok
     }

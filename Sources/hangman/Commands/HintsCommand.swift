@@ -18,13 +18,36 @@ enum HintsCommand: Command {
             with its time, and exits with 69: '99 hints (as of 14:02 UTC, the pack server cannot be reached)'.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context, quietOffline: true)
+    enum Action {
+        case show
+        /// Spend one hint under this key (a new one when `nil`).
+        case spend(key: String?)
+    }
+
+    struct Options {
+        var action: Action
+        var json: Bool
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        let action: Action
+        switch parsed.positionals {
+        case []: action = .show
+        case ["spend"]: action = .spend(key: parsed.value("--key"))
+        default:
+            throw CommandFailure.usage("unknown 'hints' arguments: \(parsed.positionals.joined(separator: " ")) (try 'hints' or 'hints spend')")
+        }
+        return Options(action: action, json: parsed.has("--json"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(options.store, context: context, quietOffline: true)
         let service = store.service
-        switch arguments.positionals {
-        case []:
+        switch options.action {
+        case .show:
             let count = try await HintCount.read(from: service)
-            if arguments.has("--json") {
+            if options.json {
                 let signed = count.signedAt.map { ", \"signedAt\": \"\(StoreText.isoDate($0))\", \"offline\": true" } ?? ""
                 context.out("{\"hintBalance\": \(count.hints)\(signed)}")
             } else {
@@ -35,18 +58,16 @@ enum HintsCommand: Command {
                 return .storeRefused
             }
             return .ok
-        case ["spend"]:
+        case .spend(let given):
             var random = SystemRandomNumberGenerator()
-            let key = arguments.value("--key") ?? "cli-" + String(random.next(), radix: 16)
+            let key = given ?? "cli-" + String(random.next(), radix: 16)
             let spend = try await service.spendHint(idempotencyKey: key)
-            if arguments.has("--json") {
+            if options.json {
                 context.out("{\"hintBalance\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
             } else {
                 context.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
             }
             return .ok
-        default:
-            throw CommandFailure.usage("unknown 'hints' arguments: \(arguments.positionals.joined(separator: " ")) (try 'hints' or 'hints spend')")
         }
     }
 }

@@ -18,9 +18,18 @@ enum InstallCommand: Command {
             catalog records, 64 unknown pack.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(arguments, context: context)
-        guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'install' needs <PRODUCT_ID>") }
+    struct Options {
+        var product: ProductName
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "install"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(options.store, context: context)
+        let id = try options.product.resolve(in: session.catalog)
         context.out(session.describe(try await session.install(id, context: context), id))
         return .ok
     }

@@ -21,14 +21,25 @@ enum PackBuildCommand: Command {
             (or the output is a device, FIFO, socket or link, which is left as it is).
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let folder = arguments.value("<DIR>") else { throw CommandFailure.usage("'pack build' needs <DIR>") }
-        guard let output = arguments.value("--output") else { throw CommandFailure.usage("'pack build' needs --output <FILE>") }
+    struct Options {
+        var folder: String
+        var output: String
+        var signingKey: String?
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(
+            folder: try parsed.required(parsed.value("<DIR>"), "<DIR>", of: "pack build"),
+            output: try parsed.required(parsed.value("--output"), "--output <FILE>", of: "pack build"), signingKey: parsed.value("--sign"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let (folder, output) = (options.folder, options.output)
         if output != "-", isInside(output, folder: folder) {
             throw CommandFailure.usage("the output '\(output)' is inside the source folder '\(folder)'; write it beside the folder")
         }
         var builder = PackBuilder()
-        if let keyPath = arguments.value("--sign") {
+        if let keyPath = options.signingKey {
             builder.signingKey = try SigningKey.read(fileAt: keyPath)
         }
         let built: PackBuilder.Output

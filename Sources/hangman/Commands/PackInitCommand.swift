@@ -22,15 +22,30 @@ enum PackInitCommand: Command {
             66 no such folder, 73 the folder has an Info.plist (pass --force) or it cannot be written.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let folder = arguments.value("<DIR>") else { throw CommandFailure.usage("'pack init' needs <DIR>") }
-        guard let productID = arguments.productID("--product-id") else {
+    struct Options {
+        var folder: String
+        var productID: ProductID
+        var displayName: String?
+        var language: String
+        var contentVersion: ContentVersion
+        var force: Bool
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        guard let productID = parsed.productID("--product-id") else {
             throw CommandFailure.usage("'pack init' needs --product-id <ID>, the product that unlocks the pack (like com.example.words.easy)")
         }
+        return Options(
+            folder: try parsed.required(parsed.value("<DIR>"), "<DIR>", of: "pack init"), productID: productID,
+            displayName: parsed.value("--display-name"), language: parsed.value("--language") ?? "en",
+            contentVersion: parsed.contentVersion("--content-version") ?? .initial, force: parsed.has("--force"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let (folder, productID) = (options.folder, options.productID)
         let writer = PackManifestWriter(
-            productIdentifier: productID, displayName: arguments.value("--display-name"),
-            language: arguments.value("--language") ?? "en", contentVersion: arguments.contentVersion("--content-version") ?? .initial,
-            replace: arguments.has("--force"))
+            productIdentifier: productID, displayName: options.displayName, language: options.language, contentVersion: options.contentVersion,
+            replace: options.force)
         let written = try writer.write(folder: folder)
         context.out(PackText.written(written))
         context.out("next: \(PackText.buildCommand(folder: folder, productID: productID))")

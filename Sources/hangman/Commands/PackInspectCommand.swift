@@ -10,13 +10,22 @@ enum PackInspectCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")],
         discussion: "Exit status: 0 a valid pack, 65 an invalid one (its problems are listed), 66 no such file.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let path = arguments.value("<FILE>") else { throw CommandFailure.usage("'pack inspect' needs <FILE>") }
+    struct Options {
+        var path: String
+        var json: Bool
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(path: try parsed.required(parsed.value("<FILE>"), "<FILE>", of: "pack inspect"), json: parsed.has("--json"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let path = options.path
         let result = PackVerifier().verify(fileAt: path)
         if result.problems.contains(where: { $0.kind == .missingFile }) {
             throw CommandFailure.missing("\(path): no such file")
         }
-        if arguments.has("--json") {
+        if options.json {
             context.out(JSONText.encode(PackReportJSON(file: path, result, details: true)))
         } else {
             context.out(PackText.inspection(path: path, result))

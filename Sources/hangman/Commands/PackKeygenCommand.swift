@@ -15,10 +15,20 @@ enum PackKeygenCommand: Command {
             'hangman pack verify --key NAME.pub FILE'. Keep NAME.key secret.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let base = arguments.value("--output") ?? "pack-signing"
+    struct Options {
+        /// The key files' path without `.key` and `.pub`.
+        var base: String
+        var force: Bool
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options {
+        Options(base: parsed.value("--output") ?? "pack-signing", force: parsed.has("--force"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let base = options.base
         let key = SigningKey.generate()
-        try key.write(secretKeyTo: base + ".key", publicKeyTo: base + ".pub", replace: arguments.has("--force"))
+        try key.write(secretKeyTo: base + ".key", publicKeyTo: base + ".pub", replace: options.force)
         context.out("wrote \(base).key (secret) and \(base).pub; key id \(key.publicKey.keyID)")
         return .ok
     }

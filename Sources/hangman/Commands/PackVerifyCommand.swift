@@ -18,23 +18,34 @@ enum PackVerifyCommand: Command {
             Exit status: 0 all packs are valid, 65 a pack is invalid, 66 a file is missing, 64 bad usage.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
+    struct Options {
+        var files: [String]
+        var key: String?
+        var requireSignature: Bool
+        var json: Bool
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options {
+        Options(files: parsed.texts("<FILE>"), key: parsed.value("--key"), requireSignature: parsed.has("--require-signature"), json: parsed.has("--json"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         var verifier = PackVerifier()
-        if let keyPath = arguments.value("--key") {
+        if let keyPath = options.key {
             verifier.trustedKeys = [try SigningPublicKey.read(fileAt: keyPath)]
         }
-        verifier.requireSignature = arguments.has("--require-signature")
+        verifier.requireSignature = options.requireSignature
 
         var reports: [PackReportJSON] = []
         var code = ExitCode.ok
-        for path in arguments.texts("<FILE>") {
+        for path in options.files {
             let result = verifier.verify(fileAt: path)
             if result.problems.contains(where: { $0.kind == .missingFile }) {
                 code = .noInput
             } else if !result.isValid && code == .ok {
                 code = .dataError
             }
-            if arguments.has("--json") {
+            if options.json {
                 reports.append(PackReportJSON(file: path, result))
                 continue
             }
@@ -46,7 +57,7 @@ enum PackVerifyCommand: Command {
                 }
             }
         }
-        if arguments.has("--json") {
+        if options.json {
             context.out(JSONText.encode(VerifyReportJSON(valid: code == .ok, packs: reports)))
         }
         return code

@@ -28,14 +28,16 @@ enum PacksCommand: Command {
         var unavailableReason: String?
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
+
+    static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(options.store, context: context)
         let rows = try await session.player.packs().map { pack in
             Row(productID: pack.productID.rawValue, displayName: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price, currency: session.catalog.currency,
                 wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue, unavailableReason: pack.unavailableReason)
         }
-        if arguments.has("--json") {
+        if options.json {
             context.out(JSONText.encode(rows))
             return .ok
         }

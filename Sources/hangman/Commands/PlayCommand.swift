@@ -38,26 +38,42 @@ enum PlayCommand: Command {
             \(GameScreen.plainFormat)
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        var generator = SeededGenerator(seed: arguments.unsigned("--seed") ?? context.randomSeed())
+    struct Options {
+        var packs: [ProductName]
+        var category: String?
+        var seed: UInt64?
+        var lives: Int?
+        var plain: Bool
+        var new: Bool
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options {
+        Options(
+            packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
+            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        var generator = SeededGenerator(seed: options.seed ?? context.randomSeed())
         // Offline, the game says so on its own screen, not before it opens.
-        let session = try await DeviceContext.open(arguments, context: context, quietOffline: true)
-        let requested = try arguments.products("--pack", in: session.catalog)
+        let session = try await DeviceContext.open(options.store, context: context, quietOffline: true)
+        let requested = try options.packs.map { try $0.resolve(in: session.catalog) }
         let packs = try await session.player.playablePacks(requested)
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
         let dumb = environment["TERM"] == "dumb"
         let style: GameScreen.Style =
-            arguments.has("--plain") || !terminal ? .plain
+            options.plain || !terminal ? .plain
             : dumb ? .text
             : .fullScreen(colour: (environment["NO_COLOR"] ?? "").isEmpty)
         let input: PlayLoop.Input = style.takesKeys ? .keys(KeyReader(context.input)) : .lines(LineReader(context.input))
         let loop = PlayLoop(
             deviceContext: session, screen: GameScreen(context: context, style: style), input: input,
-            packs: packs, category: arguments.value("--category"), lives: arguments.integer("--lives") ?? Game.defaultLives)
+            packs: packs, category: options.category, lives: options.lives ?? Game.defaultLives)
         loop.requestedPacks = requested
-        loop.requestedLives = arguments.integer("--lives")
-        return try await loop.run(fresh: arguments.has("--new"), generator: &generator)
+        loop.requestedLives = options.lives
+        return try await loop.run(fresh: options.new, generator: &generator)
     }
 }
 

@@ -9,10 +9,12 @@ enum ProductsCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
         discussion: "A product whose pack archive is missing or damaged is listed as unavailable: it cannot be bought until the store publishes it again.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
+
+    static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(options.store, context: context)
         let products = store.catalog.products
-        if arguments.has("--json") {
+        if options.json {
             let currency = store.catalog.currency
             context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency, names: ProductNames(store.catalog)) }))
             return .ok

@@ -23,24 +23,46 @@ enum ReceiptCommand: Command {
     /// The largest receipt file read: a receipt of thousands of transactions is well under it.
     static let receiptSizeLimit = 16 << 20
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context)
+    enum Action {
+        /// Write the account's receipt: to a file, or to standard output (`nil` or `-`).
+        case write(output: String?)
+        case verify(file: String)
+    }
+
+    struct Options {
+        var action: Action
+        var json: Bool
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        let action: Action
+        switch parsed.positionals {
+        case []: action = .write(output: parsed.value("--output"))
+        case let words where words.count == 2 && words[0] == "verify":
+            guard !words[1].isEmpty else { throw CommandFailure.usage("'receipt verify' needs a <FILE>, not an empty path") }
+            action = .verify(file: words[1])
+        default: throw CommandFailure.usage("'receipt' takes no arguments, or 'verify <FILE>'")
+        }
+        return Options(action: action, json: parsed.has("--json"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(options.store, context: context)
         let service = store.service
-        let words = arguments.positionals
-        if words.isEmpty {
+        switch options.action {
+        case .write(let output):
             let receipt = try await service.receipt()
-            if let path = arguments.value("--output"), path != "-" {
+            if let path = output, path != "-" {
                 try OutputFile.write(receipt.bytes, to: path, what: "the receipt")
                 context.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
-            } else if arguments.has("--json") {
+            } else if options.json {
                 context.out(JSONText.encode(ReceiptJSON(receipt.payload)))
             } else {
                 context.outBytes(receipt.bytes)
             }
             return .ok
-        }
-        if words.count == 2, words[0] == "verify" {
-            let path = words[1]
+        case .verify(let path):
             let bytes: [UInt8]
             do {
                 bytes = try FileSystem.readFile(atPath: path, limit: receiptSizeLimit)
@@ -50,14 +72,13 @@ enum ReceiptCommand: Command {
                 throw CommandFailure.invalid("cannot read the receipt: \(error)")
             }
             let result = await service.verifyReceipt(bytes)
-            if arguments.has("--json") {
+            if options.json {
                 context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
             } else {
                 context.out("status \(result.status.rawValue): \(result.message)")
             }
             return result.status == .valid ? .ok : .dataError
         }
-        throw CommandFailure.usage("'receipt' takes no arguments, or 'verify <FILE>'")
     }
 }
 

@@ -11,10 +11,14 @@ enum ResetCommand: Command {
         options: [.init(names: ["--yes"], value: nil, help: "Confirm.")] + StoreContext.options,
         discussion: "The account stays: purchases and hints. 'hangman restore' brings every pack back.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard arguments.has("--yes") else { throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
+    static func options(_ parsed: ParsedArguments) throws -> StoreOptions {
+        guard parsed.has("--yes") else { throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
+        return StoreOptions(parsed)
+    }
+
+    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
         // Deleting the app needs no store: it works offline too.
-        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
+        let home = Home(folder: try StoreContext.homeFolder(options, context: context))
         try home.eraseDevice()
         context.out("Deleted this device's state (\(home.deviceFolder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
         return .ok

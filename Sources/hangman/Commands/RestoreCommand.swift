@@ -13,15 +13,17 @@ enum RestoreCommand: Command {
             pack is restored. Exit status: 0 every owned pack restored, 69 one or more unavailable.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
+
+    static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(options.store, context: context)
         let catalog = session.catalog
         let report = try await session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (_, error) in report.unavailable {
             context.error("warning: not restored: \(error)")
         }
         let code: ExitCode = report.unavailable.isEmpty ? .ok : .storeRefused
-        if arguments.has("--json") {
+        if options.json {
             context.out(JSONText.encode(report.restored.map { EntitlementJSON($0.entitlement) } + report.features.map(EntitlementJSON.init)))
             return code
         }

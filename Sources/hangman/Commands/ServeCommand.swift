@@ -28,24 +28,50 @@ enum ServeCommand: Command {
             is away answers 503; the client retries with the same Idempotency-Key.
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        guard let data = arguments.value("--data") else { throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live") }
-        let (host, port) = try listenAddress(arguments.value("--listen") ?? "127.0.0.1:8080")
+    struct Options {
+        var data: String
+        var host: String
+        var port: UInt16
+        var environment: ReceiptEnvironment
+        var packs: String?
+        var database: LedgerDatabase?
+        var testControls: Bool
+        /// The certificate and key files, for HTTPS.
+        var tls: (certificate: String, key: String)?
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        guard let data = parsed.value("--data") else { throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live") }
+        let (host, port) = try listenAddress(parsed.value("--listen") ?? "127.0.0.1:8080")
         let environment: ReceiptEnvironment
-        switch arguments.value("--environment") ?? "production" {
+        switch parsed.value("--environment") ?? "production" {
         case "production": environment = .production
         case "sandbox": environment = .sandbox
         case let other: throw CommandFailure.usage("--environment is production or sandbox, not '\(other)'")
         }
-        var configuration = PackServerConfiguration(
-            dataFolder: data, packsFolder: try StoreContext.packsFolder(arguments, context: context), environment: environment,
-            testControls: arguments.has("--test-controls"))
-        if let database = arguments.value("--database") {
-            guard let ledgers = LedgerDatabase(argument: database) else {
-                throw CommandFailure.usage("--database takes postgresql://..., a libpq 'key=value' string (like 'host=/run/postgresql dbname=hangman') or a folder for SQLite ledgers, not '\(database)'; without it the ledgers are SQLite files under --data")
+        var database: LedgerDatabase?
+        if let argument = parsed.value("--database") {
+            guard let ledgers = LedgerDatabase(argument: argument) else {
+                throw CommandFailure.usage("--database takes postgresql://..., a libpq 'key=value' string (like 'host=/run/postgresql dbname=hangman') or a folder for SQLite ledgers, not '\(argument)'; without it the ledgers are SQLite files under --data")
             }
-            configuration.database = ledgers
+            database = ledgers
         }
+        let tls: (certificate: String, key: String)?
+        switch (parsed.value("--tls-cert"), parsed.value("--tls-key")) {
+        case (let certificate?, let key?): tls = (certificate, key)
+        case (nil, nil): tls = nil
+        default: throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
+        }
+        return Options(
+            data: data, host: host, port: port, environment: environment, packs: parsed.value("--packs"), database: database,
+            testControls: parsed.has("--test-controls"), tls: tls)
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        var configuration = PackServerConfiguration(
+            dataFolder: options.data, packsFolder: try StoreContext.packsFolder(options.packs, context: context), environment: options.environment,
+            testControls: options.testControls)
+        if let database = options.database { configuration.database = database }
         configuration.clock = context.clock
         configuration.crash = context.crash
         let server: PackServer
@@ -55,15 +81,10 @@ enum ServeCommand: Command {
             throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
         var http = HTTPServerConfiguration()
-        http.host = host
-        http.port = port
-        switch (arguments.value("--tls-cert"), arguments.value("--tls-key")) {
-        case (let certificate?, let key?):
-            http.tls = HTTPServerConfiguration.TLS(certificatePEM: try readText(certificate), keyPEM: try readText(key))
-        case (nil, nil):
-            break
-        default:
-            throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
+        http.host = options.host
+        http.port = options.port
+        if let tls = options.tls {
+            http.tls = HTTPServerConfiguration.TLS(certificatePEM: try readText(tls.certificate), keyPEM: try readText(tls.key))
         }
         BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()

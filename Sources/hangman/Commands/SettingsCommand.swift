@@ -24,59 +24,77 @@ enum SettingsCommand: Command {
             draw from it too (without a terminal it keeps the languages played so far, and says so).
             """)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        // The device's own choices: no store is opened (they work offline, and before any catalog).
-        let home = Home(folder: try StoreContext.homeFolder(arguments, context: context))
-        return try apply(arguments, device: try home.openDevice(), context: context)
+    enum Action {
+        case show
+        /// The languages of a game without `--pack`; `nil` for every installed pack.
+        case languages([String]?)
+        case payments(allowed: Bool)
     }
 
-    /// Shows or changes the settings; synchronous, apart from opening the store.
-    private static func apply(_ arguments: ParsedArguments, device: DeviceStore, context: CommandContext) throws -> ExitCode {
-        var settings = try device.settings()
-        let words = arguments.positionals
+    struct Options {
+        var action: Action
+        var json: Bool
+        var home: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(action: try action(parsed.positionals[...], command: "settings"), json: parsed.has("--json"), home: StoreOptions(parsed))
+    }
+
+    /// The words after `settings` (and `payments` after `store`), read once.
+    static func action(_ words: ArraySlice<String>, command: String) throws -> Action {
         switch words.first {
         case nil:
-            if arguments.has("--json") {
+            return .show
+        case "languages":
+            let tags = Array(words.dropFirst())
+            guard !tags.isEmpty else { throw CommandFailure.usage("'\(command) languages' takes all or language tags (like en es)") }
+            if tags == ["all"] { return .languages(nil) }
+            var chosen: [String] = []
+            for tag in tags {
+                guard case .text(let checked) = try ValueKind.languageTag.convert(tag, for: "a language") else { continue }
+                if !chosen.contains(checked) { chosen.append(checked) }
+            }
+            return .languages(chosen)
+        case "payments":
+            guard words.count == 2, case .toggle(let on) = try ValueKind.toggle.convert(words[words.startIndex + 1], for: "'\(command) payments'") else {
+                throw CommandFailure.usage("'\(command) payments' takes on or off")
+            }
+            return .payments(allowed: on)
+        case let other?:
+            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments"]).map { ": did you mean '\($0)'?" } ?? ""
+            throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman \(command) --help')")
+        }
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        // The device's own choices: no store is opened (they work offline, and before any catalog).
+        let home = Home(folder: try StoreContext.homeFolder(options.home, context: context))
+        return try apply(options.action, json: options.json, device: try home.openDevice(), context: context)
+    }
+
+    /// Shows or changes the settings; synchronous, apart from opening the device.
+    @inline(never)  // inlined into an async caller, it crashes the 6.3.1 optimizer (splitting the coroutine)
+    static func apply(_ action: Action, json: Bool, device: DeviceStore, context: CommandContext) throws -> ExitCode {
+        var settings = try device.settings()
+        switch action {
+        case .show:
+            if json {
                 context.out(JSONText.encode(SettingsJSON(paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages)))
             } else {
                 context.out("languages  \(settings.gameLanguages.map { describe($0) } ?? "all installed packs")")
                 context.out("payments   \(settings.paymentsAllowed ? "on" : "off")")
             }
-            return .ok
-        case "languages":
-            let tags = Array(words.dropFirst())
-            guard !tags.isEmpty else { throw CommandFailure.usage("'settings languages' takes all or language tags (like en es)") }
-            if tags == ["all"] {
-                settings.gameLanguages = nil
-            } else {
-                var chosen: [String] = []
-                for tag in tags {
-                    guard case .text(let checked) = try ValueKind.languageTag.convert(tag, for: "a language") else { continue }
-                    if !chosen.contains(checked) { chosen.append(checked) }
-                }
-                settings.gameLanguages = chosen
-            }
+        case .languages(let chosen):
+            settings.gameLanguages = chosen
             try device.save(settings)
             context.out("Games without --pack draw from \(settings.gameLanguages.map { describe($0) } ?? "every installed pack").")
-        case "payments":
-            try setPayments(words.dropFirst(), device: device, command: "settings payments", context: context)
-        case let other?:
-            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments"]).map { ": did you mean '\($0)'?" } ?? ""
-            throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman settings --help')")
+        case .payments(let allowed):
+            settings.paymentsAllowed = allowed
+            try device.save(settings)
+            context.out(allowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
         }
         return .ok
-    }
-
-    /// `settings payments on|off` and `store payments on|off`: whether this device may buy.
-    @inline(never)  // inlined into an async caller, it crashes the 6.3.1 optimizer (splitting the coroutine)
-    static func setPayments(_ value: ArraySlice<String>, device: DeviceStore, command: String, context: CommandContext) throws {
-        guard value.count == 1, let word = value.first, word == "on" || word == "off" else {
-            throw CommandFailure.usage("'\(command)' takes on or off")
-        }
-        var settings = try device.settings()
-        settings.paymentsAllowed = word == "on"
-        try device.save(settings)
-        context.out(settings.paymentsAllowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
     }
 
     /// `English (en), Spanish (es)`.

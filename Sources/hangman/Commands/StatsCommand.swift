@@ -17,10 +17,12 @@ enum StatsCommand: Command {
         var missDistribution: [String: Int]
     }
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
+
+    static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(options.store, context: context)
         let stats = try session.device.statistics()
-        if arguments.has("--json") {
+        if options.json {
             context.out(JSONText.encode(Document(
                 played: stats.played, won: stats.won, winRate: stats.winRate, currentStreak: stats.currentStreak, bestStreak: stats.bestStreak,
                 missDistribution: Dictionary(uniqueKeysWithValues: stats.missDistribution.map { (String($0.key), $0.value) }))))

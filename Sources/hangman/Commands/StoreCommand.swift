@@ -30,74 +30,107 @@ enum StoreCommand: Command {
             ("reset", "Turn every switch off."),
         ])
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context)
+    /// A switch of the test environment.
+    enum Switch: String, CaseIterable {
+        case failPurchases = "fail-purchases", askToBuy = "ask-to-buy", interruptPurchases = "interrupt-purchases"
+    }
+
+    /// What a parent, the buyer or the store does to one transaction.
+    enum TransactionAction: String, CaseIterable {
+        case approve, decline, resolve, refund
+    }
+
+    enum Action {
+        case status
+        case set(Switch, Bool)
+        case act(TransactionAction, TransactionID)
+        case payments(allowed: Bool)
+        case clear(confirmed: Bool)
+        case reset
+    }
+
+    struct Options {
+        var action: Action
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        let words = parsed.positionals
+        let action: Action
+        if words.isEmpty || words == ["status"] {
+            action = .status
+        } else if words.count == 2, let name = Switch(rawValue: words[0]) {
+            guard case .toggle(let on) = try ValueKind.toggle.convert(words[1], for: "'store \(name.rawValue)'") else { throw CommandFailure.usage("'store \(name.rawValue)' takes on or off") }
+            action = .set(name, on)
+        } else if words.count == 2, let act = TransactionAction(rawValue: words[0]) {
+            guard case .transactionID(let id) = try ValueKind.transactionID.convert(words[1], for: "<TX>") else { throw CommandFailure.usage("'store \(act.rawValue)' needs <TX>") }
+            action = .act(act, id)
+        } else if words.first == "payments" {
+            guard case .payments(let allowed) = try SettingsCommand.action(words[...], command: "store") else { throw CommandFailure.usage("'store payments' takes on or off") }
+            action = .payments(allowed: allowed)
+        } else if words == ["clear"] {
+            action = .clear(confirmed: parsed.has("--yes"))
+        } else if words == ["reset"] {
+            action = .reset
+        } else {
+            throw CommandFailure.usage("unknown 'store' arguments: \(words.joined(separator: " ")) (see 'hangman store --help')")
+        }
+        return Options(action: action, store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if case .clear(confirmed: false) = options.action, !Question.canAsk(context) {
+            throw CommandFailure.usage("'store clear' deletes every purchase, pack owned and hint: confirm with --yes")
+        }
+        let store = try await StoreContext.open(options.store, context: context)
         let service = store.service
         let catalog = store.catalog
-        let words = arguments.positionals
-        let switches = ["fail-purchases", "ask-to-buy", "interrupt-purchases"]
-        if words.isEmpty || words == ["status"] {
+        switch options.action {
+        case .status:
             let controls = try await service.controls()
             context.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
             context.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
             context.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
             let device = try Home(folder: store.home).openDevice()
             context.out("payments             \(try device.settings().paymentsAllowed ? "on" : "off")")
-        } else if words.count == 2, switches.contains(words[0]) {
-            let (name, value) = (words[0], words[1])
-            guard value == "on" || value == "off" else { throw CommandFailure.usage("'store \(name)' takes on or off, not '\(value)'") }
+        case .set(let name, let on):
             var controls = try await service.controls()
             switch name {
-            case "fail-purchases": controls.failPurchases = value == "on"
-            case "ask-to-buy": controls.askToBuy = value == "on"
-            default: controls.interruptPurchases = value == "on"
+            case .failPurchases: controls.failPurchases = on
+            case .askToBuy: controls.askToBuy = on
+            case .interruptPurchases: controls.interruptPurchases = on
             }
             try await service.setControls(controls)
-            context.out("\(name) is \(value)")
-        } else if words.count == 2, ["approve", "decline", "resolve", "refund"].contains(words[0]) {
-            let (action, text) = (words[0], words[1])
-            guard case .transactionID(let id) = try ValueKind.transactionID.convert(text, for: "<TX>") else { return .usage }
-            switch action {
-            case "approve":
-                let transaction = try await service.approve(id)
-                context.out("Approved: \(StoreText.transactionLine(transaction, catalog: catalog))")
-            case "decline":
-                let transaction = try await service.decline(id)
-                context.out("Declined: \(StoreText.transactionLine(transaction, catalog: catalog))")
-            case "resolve":
-                let transaction = try await service.resolve(id)
-                context.out("Resolved: \(StoreText.transactionLine(transaction, catalog: catalog))")
-            default:
-                let refund = try await service.refund(id)
-                let name = StoreText.productName(refund.transaction.productID, catalog: catalog)
-                if refund.transaction.isConsumable {
-                    let balance = try await service.hintBalance()
-                    context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
-                } else if catalog.product(refund.transaction.productID)?.feature != nil {
-                    context.out("Refunded \(name): it is no longer owned.")
-                } else {
-                    context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
-                }
+            context.out("\(name.rawValue) is \(on ? "on" : "off")")
+        case .act(.approve, let id):
+            context.out("Approved: \(StoreText.transactionLine(try await service.approve(id), catalog: catalog))")
+        case .act(.decline, let id):
+            context.out("Declined: \(StoreText.transactionLine(try await service.decline(id), catalog: catalog))")
+        case .act(.resolve, let id):
+            context.out("Resolved: \(StoreText.transactionLine(try await service.resolve(id), catalog: catalog))")
+        case .act(.refund, let id):
+            let refund = try await service.refund(id)
+            let name = StoreText.productName(refund.transaction.productID, catalog: catalog)
+            if refund.transaction.isConsumable {
+                let balance = try await service.hintBalance()
+                context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
+            } else if catalog.product(refund.transaction.productID)?.feature != nil {
+                context.out("Refunded \(name): it is no longer owned.")
+            } else {
+                context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
             }
-        } else if words.first == "payments" {
-            try SettingsCommand.setPayments(words.dropFirst(), device: try Home(folder: store.home).openDevice(), command: "store payments", context: context)
-        } else if words == ["clear"] {
-            if !arguments.has("--yes") {
-                guard Question.canAsk(context) else {
-                    throw CommandFailure.usage("'store clear' deletes every purchase, pack owned and hint: confirm with --yes")
-                }
-                guard Question.ask("Delete the whole purchase history (transactions, packs owned, hints)?", context: context) else {
-                    context.out("Nothing was deleted.")
-                    return .declined
-                }
+        case .payments(let allowed):
+            return try SettingsCommand.apply(.payments(allowed: allowed), json: false, device: try Home(folder: store.home).openDevice(), context: context)
+        case .clear(let confirmed):
+            if !confirmed, !Question.ask("Delete the whole purchase history (transactions, packs owned, hints)?", context: context) {
+                context.out("Nothing was deleted.")
+                return .declined
             }
             try await service.clear()
             context.out("The purchase history is empty.")
-        } else if words == ["reset"] {
+        case .reset:
             try await service.reset()
             context.out("Every switch is off.")
-        } else {
-            throw CommandFailure.usage("unknown 'store' arguments: \(arguments.positionals.joined(separator: " ")) (see 'hangman store --help')")
         }
         return .ok
     }

@@ -8,11 +8,13 @@ enum TransactionsCommand: Command {
         usage: ["hangman transactions [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(arguments, context: context)
+    static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
+
+    static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
+        let store = try await StoreContext.open(options.store, context: context)
         let service = store.service
         let transactions = try await service.transactions()
-        if arguments.has("--json") {
+        if options.json {
             context.out(JSONText.encode(transactions.map(TransactionJSON.init)))
         } else if transactions.isEmpty {
             context.out("No transactions yet: see 'hangman products'.")

@@ -12,9 +12,18 @@ enum UninstallCommand: Command {
         options: StoreContext.options,
         discussion: "Exit status: 0 uninstalled, or a pack of the catalog that is not installed; 64 no such pack.")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(arguments, context: context)
-        guard let id = try arguments.product("<PRODUCT_ID>", in: session.catalog) else { throw CommandFailure.usage("'uninstall' needs <PRODUCT_ID>") }
+    struct Options {
+        var product: ProductName
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "uninstall"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(options.store, context: context)
+        let id = try options.product.resolve(in: session.catalog)
         switch try await session.player.uninstall(id) {
         case .uninstalled(let canReinstall):
             let next: TerminalText = canReinstall ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."

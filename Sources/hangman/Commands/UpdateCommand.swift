@@ -12,9 +12,18 @@ enum UpdateCommand: Command {
         options: StoreContext.options,
         discussion: "An older version than the one installed is refused (exit 65).")
 
-    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(arguments, context: context)
-        let target = try arguments.product("<PRODUCT_ID>", in: session.catalog)
+    struct Options {
+        var product: ProductName?
+        var store: StoreOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(product: parsed.productName("<PRODUCT_ID>"), store: StoreOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let session = try await DeviceContext.open(options.store, context: context)
+        let target = try options.product.map { try $0.resolve(in: session.catalog) }
         let catalog = session.catalog
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
         let updated = try await session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
