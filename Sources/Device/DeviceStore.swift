@@ -34,17 +34,10 @@ public final class DeviceStore {
     /// is said; it is never replaced by an empty one.
     static func failure(_ error: any Error, path: String, opening: Bool = false) -> DeviceError {
         if let error = error as? DeviceError { return error }
-        if let error = error as? SQLiteError, error.code.primary == .corrupt || error.code.primary == .notADatabase {
-            return DeviceError(
-                .storage,
-                "the device database \(path) is damaged (\(error.message)); it was left as it is. It holds only what this "
-                    + "device keeps (installed packs, the saved game, statistics): 'hangman reset --yes' deletes it, then "
-                    + "'hangman restore' brings back every pack the account owns")
-        }
-        if let error = error as? SQLiteError {
-            return DeviceError(.storage, opening ? "cannot open the device database \(path): \(error.message)" : "the device database \(path) failed: \(error.message)")
-        }
-        return DeviceError(.storage, "the device database \(path) failed: \(error)")
+        return DeviceError(.storage, SQLiteError.sentence(
+            for: error, "the device database", at: path, opening: opening,
+            whenDamaged: "It holds only what this device keeps (installed packs, the saved game, statistics): 'hangman reset --yes' "
+                + "deletes it, then 'hangman restore' brings back every pack the account owns"))
     }
 
     /// Deletes the device's state, as deleting the app would. The account is elsewhere and stays.

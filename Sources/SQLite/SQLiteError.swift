@@ -183,3 +183,16 @@ extension SQLiteError {
         self.init(code: Code(resultCode), message: message, sql: sql)
     }
 }
+
+extension SQLiteError {
+    /// One sentence for a failure of the database `what` (`the account database`) at `path`: a
+    /// damaged file is named, said to be left as it is, followed by `whenDamaged` (what it holds
+    /// and what to do); any other failure says whether opening it failed.
+    public static func sentence(for error: any Error, _ what: String, at path: String, opening: Bool, whenDamaged: String) -> String {
+        guard let error = error as? SQLiteError else { return "\(what) \(path) failed: \(error)" }
+        if error.code.primary == .corrupt || error.code.primary == .notADatabase {
+            return "\(what) \(path) is damaged (\(error.message)); it was left as it is. \(whenDamaged)"
+        }
+        return opening ? "cannot open \(what) \(path): \(error.message)" : "\(what) \(path) failed: \(error.message)"
+    }
+}

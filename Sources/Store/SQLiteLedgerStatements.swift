@@ -38,17 +38,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     /// What a failure of the account database means: a damaged file is named, kept, and what to
     /// do is said; it is never replaced by an empty account.
     static func failure(_ error: any Error, path: String, opening: Bool) -> StoreError {
-        if let error = error as? SQLiteError, error.code.primary == .corrupt || error.code.primary == .notADatabase {
-            return StoreError(
-                .storage,
-                "the account database \(path) is damaged (\(error.message)); it was left as it is. It holds the account's "
-                    + "purchases and hints: restore it from a backup (with its -wal file, or made by sqlite3's .backup). Moving it away "
-                    + "starts a new, empty account (a log it leaves behind is set aside as -wal.orphaned-...)")
-        }
-        if let error = error as? SQLiteError {
-            return StoreError(.storage, opening ? "cannot open the account database \(path): \(error.message)" : "the account database \(path) failed: \(error.message)")
-        }
-        return StoreError(.storage, "the account database \(path) failed: \(error)")
+        StoreError(.storage, SQLiteError.sentence(
+            for: error, "the account database", at: path, opening: opening,
+            whenDamaged: "It holds the account's purchases and hints: restore it from a backup (with its -wal file, or made by sqlite3's "
+                + ".backup). Moving it away starts a new, empty account (a log it leaves behind is set aside as -wal.orphaned-...)"))
     }
 
     // MARK: - Transactions

@@ -29,6 +29,32 @@ struct ListingOptions: Sendable {
     }
 }
 
+/// The options of a command that does one of several things (`hints spend`, `store approve TX`):
+/// the action read from its words, `--json`, and where the store is.
+struct ActionOptions<Action> {
+    var action: Action
+    var json: Bool
+    var store: StoreOptions
+
+    init(_ action: Action, _ parsed: ParsedArguments) {
+        self.action = action
+        json = parsed.has("--json")
+        store = StoreOptions(parsed)
+    }
+}
+
+/// The options of a command about one product (`install ios`): the product as typed, and where
+/// the store is.
+struct ProductOptions {
+    var product: ProductName
+    var store: StoreOptions
+
+    init(_ parsed: ParsedArguments, command: String) throws {
+        product = try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: command)
+        store = StoreOptions(parsed)
+    }
+}
+
 /// The home, resolved once per command, and the store it opened.
 struct StoreContext {
     /// The options every store command takes.

@@ -24,13 +24,7 @@ enum HintsCommand: Command {
         case spend(key: String?)
     }
 
-    struct Options {
-        var action: Action
-        var json: Bool
-        var store: StoreOptions
-    }
-
-    static func options(_ parsed: ParsedArguments) throws -> Options {
+    static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
         let action: Action
         switch parsed.positionals {
         case []: action = .show
@@ -38,10 +32,10 @@ enum HintsCommand: Command {
         default:
             throw CommandFailure.usage("unknown 'hints' arguments: \(parsed.positionals.joined(separator: " ")) (try 'hints' or 'hints spend')")
         }
-        return Options(action: action, json: parsed.has("--json"), store: StoreOptions(parsed))
+        return ActionOptions(action, parsed)
     }
 
-    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+    static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
         let store = try await StoreContext.open(options.store, context: context, quietOffline: true)
         let service = store.service
         switch options.action {

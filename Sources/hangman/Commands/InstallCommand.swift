@@ -18,16 +18,11 @@ enum InstallCommand: Command {
             catalog records, 64 unknown pack.
             """)
 
-    struct Options {
-        var product: ProductName
-        var store: StoreOptions
+    static func options(_ parsed: ParsedArguments) throws -> ProductOptions {
+        try ProductOptions(parsed, command: "install")
     }
 
-    static func options(_ parsed: ParsedArguments) throws -> Options {
-        Options(product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "install"), store: StoreOptions(parsed))
-    }
-
-    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+    static func run(_ options: ProductOptions, context: CommandContext) async throws -> ExitCode {
         let session = try await DeviceContext.open(options.store, context: context)
         let id = try options.product.resolve(in: session.catalog)
         context.out(session.describe(try await session.install(id, context: context), id))

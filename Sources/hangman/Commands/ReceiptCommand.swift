@@ -29,13 +29,7 @@ enum ReceiptCommand: Command {
         case verify(file: String)
     }
 
-    struct Options {
-        var action: Action
-        var json: Bool
-        var store: StoreOptions
-    }
-
-    static func options(_ parsed: ParsedArguments) throws -> Options {
+    static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
         let action: Action
         switch parsed.positionals {
         case []: action = .write(output: parsed.value("--output"))
@@ -44,10 +38,10 @@ enum ReceiptCommand: Command {
             action = .verify(file: words[1])
         default: throw CommandFailure.usage("'receipt' takes no arguments, or 'verify <FILE>'")
         }
-        return Options(action: action, json: parsed.has("--json"), store: StoreOptions(parsed))
+        return ActionOptions(action, parsed)
     }
 
-    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+    static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
         let store = try await StoreContext.open(options.store, context: context)
         let service = store.service
         switch options.action {

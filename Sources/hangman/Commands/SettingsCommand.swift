@@ -31,14 +31,8 @@ enum SettingsCommand: Command {
         case payments(allowed: Bool)
     }
 
-    struct Options {
-        var action: Action
-        var json: Bool
-        var home: StoreOptions
-    }
-
-    static func options(_ parsed: ParsedArguments) throws -> Options {
-        Options(action: try action(parsed.positionals[...], command: "settings"), json: parsed.has("--json"), home: StoreOptions(parsed))
+    static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
+        ActionOptions(try action(parsed.positionals[...], command: "settings"), parsed)
     }
 
     /// The words after `settings` (and `payments` after `store`), read once.
@@ -67,9 +61,9 @@ enum SettingsCommand: Command {
         }
     }
 
-    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+    static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
         // The device's own choices: no store is opened (they work offline, and before any catalog).
-        let home = Home(folder: try StoreContext.homeFolder(options.home, context: context))
+        let home = Home(folder: try StoreContext.homeFolder(options.store, context: context))
         return try apply(options.action, json: options.json, device: try home.openDevice(), context: context)
     }
 

@@ -12,16 +12,11 @@ enum UninstallCommand: Command {
         options: StoreContext.options,
         discussion: "Exit status: 0 uninstalled, or a pack of the catalog that is not installed; 64 no such pack.")
 
-    struct Options {
-        var product: ProductName
-        var store: StoreOptions
+    static func options(_ parsed: ParsedArguments) throws -> ProductOptions {
+        try ProductOptions(parsed, command: "uninstall")
     }
 
-    static func options(_ parsed: ParsedArguments) throws -> Options {
-        Options(product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "uninstall"), store: StoreOptions(parsed))
-    }
-
-    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+    static func run(_ options: ProductOptions, context: CommandContext) async throws -> ExitCode {
         let session = try await DeviceContext.open(options.store, context: context)
         let id = try options.product.resolve(in: session.catalog)
         switch try await session.player.uninstall(id) {
