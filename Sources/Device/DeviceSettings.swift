@@ -17,7 +17,7 @@ public struct DeviceSettings: Sendable, Equatable {
     }
 }
 
-extension DeviceStore {
+extension DeviceDatabase {
     private static let paymentsName = "setting.payments"
     private static let languagesName = "setting.game-languages"
 

@@ -24,7 +24,7 @@ public final class GameSeat: Sendable {
     static let slotLimit = 1000
 }
 
-extension DeviceStore {
+extension DeviceDatabase {
     /// Takes the slot of the most recent saved game that no other process is playing, or else a
     /// free slot (one without a saved game, or whose saved game this process may resume).
     public func takeSeat() throws(DeviceError) -> GameSeat {

@@ -20,7 +20,7 @@ public final class GameSession {
     public let word: DeviceWord
     /// The game was saved earlier and is resumed.
     public let isResumed: Bool
-    let device: DeviceStore
+    let device: DeviceDatabase
     let service: any PackService
     let clock: Clock
 
@@ -37,7 +37,7 @@ public final class GameSession {
     }
 
     init(
-        game: Game, gameID: String, seat: GameSeat, word: DeviceWord, isResumed: Bool, device: DeviceStore, service: any PackService, clock: Clock
+        game: Game, gameID: String, seat: GameSeat, word: DeviceWord, isResumed: Bool, device: DeviceDatabase, service: any PackService, clock: Clock
     ) {
         self.game = game
         self.gameID = gameID
@@ -52,7 +52,7 @@ public final class GameSession {
     /// Resumes the game saved in `seat`'s slot, or starts a new one there with a word from `packs`
     /// (optionally one category). With `fresh`, the saved game is recorded as abandoned first.
     public static func start<G: RandomNumberGenerator>(
-        device: DeviceStore, service: any PackService, seat: GameSeat, packs: [InstalledPack], category: String?, lives: Int,
+        device: DeviceDatabase, service: any PackService, seat: GameSeat, packs: [InstalledPack], category: String?, lives: Int,
         fresh: Bool, clock: Clock = .system, using generator: inout G
     ) throws(DeviceError) -> GameSession? {
         var abandoned: (gameID: String, game: Game)?
@@ -79,7 +79,7 @@ public final class GameSession {
     /// resume: one line per option, e.g. `--lives 8 (the saved game has 6)`; empty when nothing
     /// differs or nothing is saved. `nil` options were not given.
     public static func savedGameConflicts(
-        device: DeviceStore, seat: GameSeat, packs: [ProductID], category: String?, lives: Int?
+        device: DeviceDatabase, seat: GameSeat, packs: [ProductID], category: String?, lives: Int?
     ) throws(DeviceError) -> [String] {
         guard let saved = try device.savedGame(slot: seat.slot) else { return [] }
         var conflicts: [String] = []
@@ -158,7 +158,7 @@ public struct Statistics: Sendable, Equatable {
     public var winRate: Int { played == 0 ? 0 : won * 100 / played }
 }
 
-extension DeviceStore {
+extension DeviceDatabase {
     struct SavedGame {
         var gameID: String
         var word: DeviceWord

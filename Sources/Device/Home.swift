@@ -41,13 +41,13 @@ public struct Home: Sendable {
     }
 
     /// This device's database (installed packs, games, settings), opened (made on first use).
-    public func openDevice() throws(DeviceError) -> DeviceStore {
-        try DeviceStore(folder: deviceFolder)
+    public func openDevice() throws(DeviceError) -> DeviceDatabase {
+        try DeviceDatabase(folder: deviceFolder)
     }
 
     /// Deletes this device's state, as deleting the app would; the account stays.
     public func eraseDevice() throws(DeviceError) {
-        try DeviceStore.erase(folder: deviceFolder)
+        try DeviceDatabase.erase(folder: deviceFolder)
     }
 
     /// Whether the embedded store has an account here (its ledger exists).

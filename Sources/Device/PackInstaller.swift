@@ -10,12 +10,12 @@ public struct PackInstaller {
     public let service: any PackService
     /// The catalog the service published, read once: the digests every install is checked against.
     public let catalog: Catalog
-    public let device: DeviceStore
+    public let device: DeviceDatabase
     public var verifier: PackVerifier
     public var clock: Clock
 
     public init(
-        service: any PackService, catalog: Catalog, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
+        service: any PackService, catalog: Catalog, device: DeviceDatabase, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
     ) {
         self.service = service
         self.catalog = catalog
@@ -47,7 +47,7 @@ public struct PackInstaller {
             if !isBase {
                 let owned: Bool
                 do {
-                    owned = try await service.entitlements().contains { $0.productID == id && $0.isActive }
+                    owned = try await Ownership.read(from: service).owns(id)
                 } catch {
                     throw DeviceError(.storage, error.message)
                 }
@@ -111,7 +111,7 @@ public struct PackInstaller {
     public func playablePacks() async throws(DeviceError) -> [InstalledPack] {
         let owned: Set<ProductID>
         do {
-            owned = Set(try await service.entitlements().filter(\.isActive).map(\.productID))
+            owned = try await Ownership.read(from: service).owned
         } catch {
             throw DeviceError(.storage, error.message)
         }

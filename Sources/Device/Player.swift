@@ -11,19 +11,19 @@ import WordPacks
 /// once. `buy` is purchase, then install. Which state a pack is in is decided here, in one place.
 ///
 /// ```swift
-/// let player = try await Player.open(service: service, device: try DeviceStore(folder: home + "/device"))
+/// let player = try await Player.open(service: service, device: try DeviceDatabase(folder: home + "/device"))
 /// let report = try await player.start()
 /// let result = try await player.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!)
 /// ```
 public struct Player {
     public let service: any PackService
-    public let device: DeviceStore
+    public let device: DeviceDatabase
     public let installer: PackInstaller
     public let clock: Clock
     /// The service's catalog, fetched once when the session opened.
     public var catalog: Catalog { installer.catalog }
 
-    public init(service: any PackService, catalog: Catalog, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
+    public init(service: any PackService, catalog: Catalog, device: DeviceDatabase, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
         self.service = service
         self.device = device
         self.installer = PackInstaller(service: service, catalog: catalog, device: device, verifier: verifier, clock: clock)
@@ -32,7 +32,7 @@ public struct Player {
 
     /// Opens a session: fetches the service's catalog once.
     public static func open(
-        service: any PackService, device: DeviceStore, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
+        service: any PackService, device: DeviceDatabase, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
     ) async throws(PlayerError) -> Player {
         do {
             let catalog = try await service.fetchCatalog()
@@ -217,9 +217,7 @@ public struct Player {
     public func packs() async throws(PlayerError) -> [PackStatus] {
         let installed = Dictionary(
             try await device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
-        let entitlements = Dictionary(
-            try await store { () async throws(StoreError) in try await service.entitlements() }.map { ($0.productID, $0) },
-            uniquingKeysWith: { first, second in first.isActive ? first : second })
+        let ownership = try await ownership()
         var rows: [PackStatus] = []
         for base in catalog.basePacks {
             let here = installed[base.productID]
@@ -234,7 +232,7 @@ public struct Player {
                 productID: product.id, displayName: product.displayName, isBase: false, price: product.price, wordCount: product.wordCount ?? 0,
                 installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
                 state: PackState.resolve(
-                    isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: entitlements[product.id],
+                    isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: ownership.entitlement(for: product.id),
                     isAvailable: product.isAvailable),
                 unavailableReason: product.unavailableReason))
         }
@@ -316,8 +314,13 @@ public struct Player {
 
     // MARK: - Plumbing
 
+    /// What the account owns, asked of the service now.
+    public func ownership() async throws(PlayerError) -> Ownership {
+        try await store { () async throws(StoreError) in try await Ownership.read(from: service) }
+    }
+
     private func owned() async throws(PlayerError) -> [Entitlement] {
-        try await store { () async throws(StoreError) in try await service.entitlements() }.filter(\.isActive)
+        try await ownership().active
     }
 
     private func store<T>(_ body: () async throws(StoreError) -> T) async throws(PlayerError) -> T {

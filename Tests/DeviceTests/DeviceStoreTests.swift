@@ -29,7 +29,7 @@ typealias DeviceFolder = TemporaryDirectory
 @Suite struct DeviceStoreTests {
     @Test func installThenEveryWordCanBePicked() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         let outcome = try device.install(try pack(lists: ["Animals": ["cat", "dog", "emu"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
         #expect(outcome == .installed(try #require(ContentVersion("1.0"))))
         let installed = try device.installedPacks()
@@ -45,7 +45,7 @@ typealias DeviceFolder = TemporaryDirectory
 
     @Test func categoryNarrowsThePick() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         _ = try device.install(try pack(lists: ["Animals": ["cat", "dog"], "Colours": ["red", "blue"]]), archiveSHA256: digest, isBase: false, now: 7)
         var generator = SeededGenerator(seed: 9)
         let installed = try device.installedPacks()
@@ -59,7 +59,7 @@ typealias DeviceFolder = TemporaryDirectory
 
     @Test func sameVersionIsANoOpAndOlderIsRefused() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         _ = try device.install(try pack(version: "1.2", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 1)
         let again = try device.install(try pack(version: "1.2.0", lists: ["A": ["one", "two"]]), archiveSHA256: digest, isBase: false, now: 2)
         #expect(again == .alreadyInstalled(try #require(ContentVersion("1.2"))))
@@ -71,7 +71,7 @@ typealias DeviceFolder = TemporaryDirectory
 
     @Test func updateReplacesEveryWord() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         _ = try device.install(try pack(version: "1", lists: ["A": ["old", "older"]]), archiveSHA256: digest, isBase: false, now: 1)
         _ = try device.install(try pack(id: "com.example.other", lists: ["B": ["keep", "kept"]]), archiveSHA256: digest, isBase: false, now: 1)
         let outcome = try device.install(try pack(version: "1.10", lists: ["A": ["new", "newer", "newest"]]), archiveSHA256: digest, isBase: false, now: 2)
@@ -83,7 +83,7 @@ typealias DeviceFolder = TemporaryDirectory
 
     @Test func uninstallRemovesOnlyThatPack() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         _ = try device.install(try pack(lists: ["A": ["alpha", "beta"]]), archiveSHA256: digest, isBase: false, now: 1)
         _ = try device.install(try pack(id: "com.example.other", lists: ["B": ["gamma"]]), archiveSHA256: digest, isBase: false, now: 1)
         #expect(try device.uninstall(try #require(ProductID(rawValue: "com.example.words.test"))))
@@ -96,7 +96,7 @@ typealias DeviceFolder = TemporaryDirectory
     /// The game folds letters by the pack's language itself, so the index keeps only the words as installed.
     @Test func wordsAreStoredAsInstalledWithoutAFoldedCopy() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         _ = try device.install(try pack(lists: ["A": ["Ma\u{F1}ana", "Caf\u{E9}", "Zebra"]]), archiveSHA256: digest, isBase: false, now: 1)
         let database = try Database(path: folder.path + "/device.sqlite")
         #expect(try database.query("SELECT word FROM words ORDER BY id").map { try $0.string(0) } == ["Ma\u{F1}ana", "Caf\u{E9}", "Zebra"])
@@ -107,7 +107,7 @@ typealias DeviceFolder = TemporaryDirectory
     /// owned purchase delivered; anything missing sends it through them.
     @Test func upToDateMeansNothingForAStartToDo() async throws {
         let folder = try DeviceFolder()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         let base = try #require(ProductID(rawValue: "com.example.words.test"))
         #expect(try !device.isUpToDate(basePacks: [], transactions: []), "no baseline yet")
         try device.recordDeliveryBaseline([("0000000000000001", base)], now: 1)
@@ -123,8 +123,8 @@ typealias DeviceFolder = TemporaryDirectory
 
     @Test func eraseDeletesTheFolder() async throws {
         let folder = try DeviceFolder()
-        _ = try DeviceStore(folder: folder.path)
-        try DeviceStore.erase(folder: folder.path)
+        _ = try DeviceDatabase(folder: folder.path)
+        try DeviceDatabase.erase(folder: folder.path)
         #expect(!FileManager.default.fileExists(atPath: folder.path))
     }
 }

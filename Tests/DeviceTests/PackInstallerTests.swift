@@ -43,10 +43,10 @@ final class RelayService: PackService {
     static let fruitNew = FixturePack(id: "com.example.words.fruit", version: "1.1", name: "Fruit", lists: [("Fruit", ["mango", "lime", "kiwi", "fig"])])
 
     /// A service on a fresh account, selling `fruit`, and a device.
-    private func world(_ scratch: DeviceScratch, fruit: FixturePack = Self.fruit, folder: String = "packs") throws -> (EmbeddedPackService, DeviceStore) {
+    private func world(_ scratch: DeviceScratch, fruit: FixturePack = Self.fruit, folder: String = "packs") throws -> (EmbeddedPackService, DeviceDatabase) {
         let packs = try scratch.packsFolder(folder, base: [Self.base], paid: [fruit])
         let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account")
-        return (service, try DeviceStore(folder: scratch.home + "/device"))
+        return (service, try DeviceDatabase(folder: scratch.home + "/device"))
     }
 
     private func purchase(_ service: some PackService, _ pack: FixturePack) async throws -> StoreTransaction {
@@ -143,7 +143,7 @@ final class RelayService: PackService {
         let catalog = try Catalog.load(folder: packs)
         #expect(catalog.product(Self.fruit.productID)?.packSHA256 == published)
         let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: scratch.home + "/account")
-        let device = try DeviceStore(folder: scratch.home + "/device")
+        let device = try DeviceDatabase(folder: scratch.home + "/device")
         _ = try await purchase(service, Self.fruit)
         let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)
@@ -164,7 +164,7 @@ final class RelayService: PackService {
         #expect(edited != text)
         try edited.write(toFile: catalogPath, atomically: true, encoding: .utf8)
         let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account")
-        let device = try DeviceStore(folder: scratch.home + "/device")
+        let device = try DeviceDatabase(folder: scratch.home + "/device")
         _ = try await purchase(service, Self.fruit)
         let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)

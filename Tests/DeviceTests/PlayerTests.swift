@@ -58,7 +58,7 @@ enum ServiceKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         func session() async throws -> (Player, Player.StartReport) {
             let service = try service()
             _ = try await service.recoverUnfinished()
-            let player = try await Player.open(service: service, device: try DeviceStore(folder: scratch.home + "/device"))
+            let player = try await Player.open(service: service, device: try DeviceDatabase(folder: scratch.home + "/device"))
             return (player, try await player.start())
         }
 
@@ -162,7 +162,7 @@ enum ServiceKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let world = try await World(kind)
         let (player, _) = try await world.session()
         _ = try await player.buy(Self.fruit.productID)
-        try DeviceStore.erase(folder: world.scratch.home + "/device")
+        try DeviceDatabase.erase(folder: world.scratch.home + "/device")
 
         let (fresh, report) = try await world.session()
         #expect(report.delivered.isEmpty)

@@ -53,7 +53,7 @@ import WordPacks
         let clues = ["say \"hi\"", "back\\slash", "two\nlines", "tab\there", "caf\u{E9} \u{1F600}", ""]
         let words = (0..<count).map { index in PackWord(Self.word(index), clue: index % 5 == 0 ? clues[(index / 5) % clues.count] : nil) }
         let folder = try TemporaryDirectory()
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         _ = try device.install(try Self.pack(lists: [("Long", words), ("Short", [PackWord("cat"), PackWord("dog", clue: "barks")])]), archiveSHA256: String(repeating: "a", count: 64), isBase: false, now: 1)
         let installed = try device.installedPacks()
         #expect(installed.first?.categories.map(\.wordCount) == [count, 2])
@@ -77,7 +77,7 @@ import WordPacks
             let database = try Database(path: folder.path + "/device.sqlite")
             try database.execute(sql: Self.schemaBeforeChunks)
         }
-        let device = try DeviceStore(folder: folder.path)
+        let device = try DeviceDatabase(folder: folder.path)
         var installed = try device.installedPacks()
         #expect(installed.first?.categories.first?.firstChunk == nil)
         var seen: Set<String> = []

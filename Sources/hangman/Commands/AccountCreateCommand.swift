@@ -8,20 +8,20 @@ enum AccountCreateCommand: Command {
         name: "hangman account create",
         overview: "Make an account on a pack server and keep its token under the home.",
         usage: ["hangman account create --service <URL> [--home <DIR>]"],
-        options: [StoreContext.serviceOption, StoreContext.options[0]],
+        options: [HomeContext.serviceOption, HomeContext.options[0]],
         discussion: """
             The home then belongs to that service: every command uses it, with or without --service.
             Exit status: 0 made, 69 the service cannot be reached, 65 its key is malformed, 73 the home
             has an account (on a pack server, or on the embedded store).
             """)
 
-    static func options(_ parsed: ParsedArguments) -> StoreOptions { StoreOptions(parsed) }
+    static func options(_ parsed: ParsedArguments) -> HomeOptions { HomeOptions(parsed) }
 
-    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
-        guard let url = try StoreContext.serviceURL(options, context: context) else {
+    static func run(_ options: HomeOptions, context: CommandContext) async throws -> ExitCode {
+        guard let url = try HomeContext.serviceURL(options, context: context) else {
             throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
         }
-        let home = Home(folder: try StoreContext.homeFolder(options, context: context))
+        let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         if home.hasEmbeddedAccount {
             throw CommandFailure.cannotCreate(
                 "this home (\(home.folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server")

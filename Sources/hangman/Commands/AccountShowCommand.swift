@@ -7,12 +7,12 @@ enum AccountShowCommand: Command {
         name: "hangman account show",
         overview: "Show this home's account: its id, its service's addresses (the last used first) and the pinned key's fingerprint.",
         usage: ["hangman account show [--home <DIR>]"],
-        options: [StoreContext.options[0]])
+        options: [HomeContext.options[0]])
 
-    static func options(_ parsed: ParsedArguments) -> StoreOptions { StoreOptions(parsed) }
+    static func options(_ parsed: ParsedArguments) -> HomeOptions { HomeOptions(parsed) }
 
-    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
-        let home = Home(folder: try StoreContext.homeFolder(options, context: context))
+    static func run(_ options: HomeOptions, context: CommandContext) async throws -> ExitCode {
+        let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         guard case .service(let credentials) = try home.binding() else {
             if home.hasEmbeddedAccount {
                 context.out("store    the embedded store (no pack server): its account is in \(home.accountFolder)")

@@ -6,13 +6,13 @@ enum AccountTokenCommand: Command {
         name: "hangman account token",
         overview: "Print this home's account token (a second device joins the account with it).",
         usage: ["hangman account token [--home <DIR>]"],
-        options: [StoreContext.options[0]],
+        options: [HomeContext.options[0]],
         discussion: "Anyone with the token can spend the account's hints: keep it secret.")
 
-    static func options(_ parsed: ParsedArguments) -> StoreOptions { StoreOptions(parsed) }
+    static func options(_ parsed: ParsedArguments) -> HomeOptions { HomeOptions(parsed) }
 
-    static func run(_ options: StoreOptions, context: CommandContext) async throws -> ExitCode {
-        let home = try StoreContext.homeFolder(options, context: context)
+    static func run(_ options: HomeOptions, context: CommandContext) async throws -> ExitCode {
+        let home = try HomeContext.homeFolder(options, context: context)
         guard let credentials = try ServiceCredentials.load(folder: home + "/account") else {
             throw CommandFailure(code: .notEntitled, message: "no account in \(home): run 'hangman account create --service URL'")
         }

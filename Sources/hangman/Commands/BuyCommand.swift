@@ -12,7 +12,7 @@ enum BuyCommand: Command {
         options: [
             .init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10)),
             .init(names: ["--yes", "-y"], value: nil, help: "Buy without asking first (on a terminal, buy shows the price and asks)."),
-        ] + StoreContext.options,
+        ] + HomeContext.options,
         discussion: """
             On a terminal, buy shows the product and its price in your locale (LC_ALL, LC_MONETARY or
             LANG) and asks before charging; answering anything but y buys nothing. Without a terminal
@@ -27,18 +27,18 @@ enum BuyCommand: Command {
         var quantity: Int
         /// Buy without asking, and keep the languages of default games without asking.
         var yes: Bool
-        var store: StoreOptions
+        var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
         Options(
             product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "buy"), quantity: parsed.integer("--quantity") ?? 1,
-            yes: parsed.has("--yes"), store: StoreOptions(parsed))
+            yes: parsed.has("--yes"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let quantity = options.quantity
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let id = try options.product.resolve(in: session.catalog)
         let catalog = session.catalog
         if case .charge(let product) = try await session.player.offer(id), !options.yes, Question.canAsk(context) {
@@ -84,7 +84,7 @@ enum BuyCommand: Command {
 
     /// The first pack in a second language: default games keep their language unless the player
     /// says otherwise (asked on a terminal; kept, and said, otherwise).
-    static func chooseLanguages(after id: ProductID, session: DeviceContext, asking: Bool, context: CommandContext) async throws {
+    static func chooseLanguages(after id: ProductID, session: PlayerContext, asking: Bool, context: CommandContext) async throws {
         guard let arrival = try await session.player.newLanguage(arrivingWith: id) else { return }
         let name = SettingsCommand.languageName(arrival.language)
         let old = SettingsCommand.describe(arrival.previous)

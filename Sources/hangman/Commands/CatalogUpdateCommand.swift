@@ -6,7 +6,7 @@ enum CatalogUpdateCommand: Command {
         name: "hangman catalog update",
         overview: "Record every pack archive's SHA-256 and size in Catalog.plist, and raise CatalogVersion when anything changed.",
         usage: ["hangman catalog update [--packs <DIR>]"],
-        options: [StoreContext.packsOption],
+        options: [HomeContext.packsOption],
         discussion: """
             Run it after changing any archive in the packs folder ('make packs' does): a player's
             installer refuses an archive whose SHA-256 or size is not the one the catalog records.
@@ -20,7 +20,7 @@ enum CatalogUpdateCommand: Command {
 
     /// `packs`: the folder given with `--packs`, if one was.
     static func run(_ packs: String?, context: CommandContext) async throws -> ExitCode {
-        let packs = try StoreContext.packsFolder(packs, context: context)
+        let packs = try HomeContext.packsFolder(packs, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate
         do {

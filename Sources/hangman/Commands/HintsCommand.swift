@@ -11,7 +11,7 @@ enum HintsCommand: Command {
         options: [
             .init(names: ["--json"], value: nil, help: "Print one JSON document."),
             .init(names: ["--key"], value: "KEY", help: "Idempotency key of a spend: the same key never spends twice (default: a new one)."),
-        ] + StoreContext.options,
+        ] + HomeContext.options,
         subcommands: [("spend", "Spend one hint. Exit status 77 when there is none left.")],
         discussion: """
             When the pack server cannot be reached, 'hints' prints the last balance the server signed,
@@ -36,7 +36,7 @@ enum HintsCommand: Command {
     }
 
     static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(options.store, context: context, quietOffline: true)
+        let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let service = store.service
         switch options.action {
         case .show:

@@ -9,7 +9,7 @@ enum InstallCommand: Command {
         overview: "Install a pack the account owns (or a base pack) on this device.",
         usage: ["hangman install <PRODUCT_ID>"],
         arguments: [.init(name: "<PRODUCT_ID>", help: "A pack from 'hangman packs'.", kind: .product)],
-        options: StoreContext.options,
+        options: HomeContext.options,
         discussion: """
             The archive's SHA-256 and size are checked against the ones the catalog recorded when it was
             published before the archive is read, the pack is verified in full, then imported in one
@@ -23,7 +23,7 @@ enum InstallCommand: Command {
     }
 
     static func run(_ options: ProductOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let id = try options.product.resolve(in: session.catalog)
         context.out(session.describe(try await session.install(id, context: context), id))
         return .ok

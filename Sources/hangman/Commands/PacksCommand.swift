@@ -8,7 +8,7 @@ enum PacksCommand: Command {
         name: "hangman packs",
         overview: "Every pack in one table: base or paid, price, installed version, and its state.",
         usage: ["hangman packs [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         discussion: """
             States: installed, update available, purchased (not installed), locked (not purchased), revoked (refunded),
             unavailable (its archive is missing or damaged at the store: it cannot be bought or installed now).
@@ -31,7 +31,7 @@ enum PacksCommand: Command {
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let rows = try await session.player.packs().map { pack in
             Row(productID: pack.productID.rawValue, displayName: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price, currency: session.catalog.currency,
                 wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,

@@ -17,7 +17,7 @@ enum PlayCommand: Command {
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
-        ] + StoreContext.options,
+        ] + HomeContext.options,
         discussion: """
             On a terminal each key plays at once: a letter guesses it; ! or Enter opens a line to type
             the whole word (Enter guesses it, Esc goes back); ? spends a hint; $ buys hints; Tab shows
@@ -45,19 +45,19 @@ enum PlayCommand: Command {
         var lives: Int?
         var plain: Bool
         var new: Bool
-        var store: StoreOptions
+        var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) -> Options {
         Options(
             packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
-            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), store: StoreOptions(parsed))
+            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         var generator = SeededGenerator(seed: options.seed ?? context.randomSeed())
         // Offline, the game says so on its own screen, not before it opens.
-        let session = try await DeviceContext.open(options.store, context: context, quietOffline: true)
+        let session = try await PlayerContext.open(options.store, context: context, quietOffline: true)
         let requested = try options.packs.map { try $0.resolve(in: session.catalog) }
         let packs = try await session.player.playablePacks(requested)
         let environment = context.environment
@@ -69,7 +69,7 @@ enum PlayCommand: Command {
             : .fullScreen(colour: (environment["NO_COLOR"] ?? "").isEmpty)
         let input: PlayLoop.Input = style.takesKeys ? .keys(KeyReader(context.input)) : .lines(LineReader(context.input))
         let loop = PlayLoop(
-            deviceContext: session, screen: GameScreen(context: context, style: style), input: input,
+            playerContext: session, screen: GameScreen(context: context, style: style), input: input,
             packs: packs, category: options.category, lives: options.lives ?? Game.defaultLives)
         loop.requestedPacks = requested
         loop.requestedLives = options.lives

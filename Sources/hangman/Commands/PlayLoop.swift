@@ -19,7 +19,7 @@ final class PlayLoop {
         var played: Int { won + lost }
     }
 
-    let deviceContext: DeviceContext
+    let playerContext: PlayerContext
     let screen: GameScreen
     let input: Input
     let packs: [InstalledPack]
@@ -27,13 +27,13 @@ final class PlayLoop {
     let lives: Int
     private var tally = Tally()
 
-    var player: Player { deviceContext.player }
+    var player: Player { playerContext.player }
 
     /// The consumable the game offers when hints run out.
-    var hintProduct: Product? { deviceContext.catalog.hintOffer }
+    var hintProduct: Product? { playerContext.catalog.hintOffer }
 
-    init(deviceContext: DeviceContext, screen: GameScreen, input: Input, packs: [InstalledPack], category: String?, lives: Int) {
-        self.deviceContext = deviceContext
+    init(playerContext: PlayerContext, screen: GameScreen, input: Input, packs: [InstalledPack], category: String?, lives: Int) {
+        self.playerContext = playerContext
         self.screen = screen
         self.input = input
         self.packs = packs
@@ -187,7 +187,7 @@ final class PlayLoop {
         }
         view.game = session.game
         showHints(in: &view)
-        let suggestion = await PackSuggestion(player: deviceContext.player, prices: PriceText(environment: screen.context.environment))
+        let suggestion = await PackSuggestion(player: playerContext.player, prices: PriceText(environment: screen.context.environment))
             .line(afterGame: tally.played)
         if screen.isFullScreen {
             view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.game) + [suggestion?.text.text].compactMap { $0 })
@@ -220,7 +220,7 @@ final class PlayLoop {
                 hints = HintCount(hints: 0)
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
                 let prices = PriceText(environment: screen.context.environment)
-                let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \(prices.format($0, catalog: deviceContext.catalog))." } ?? ""
+                let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \(prices.format($0, catalog: playerContext.catalog))." } ?? ""
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
@@ -247,10 +247,13 @@ final class PlayLoop {
     /// purchases are turned off), after asking on a terminal: the price, then y to buy.
     private func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
-        let price = PriceText(environment: screen.context.environment).format(product, catalog: deviceContext.catalog)
-        // Purchases turned off: said at once, before any price is asked about.
+        let price = PriceText(environment: screen.context.environment).format(product, catalog: playerContext.catalog)
+        // Offline, or purchases turned off: said at once, before any price is asked about.
+        if playerContext.store.offline != nil {
+            return ("Not bought: buying needs the pack server, which cannot be reached now.", "BUYFAILED offline")
+        }
         do {
-            _ = try await deviceContext.player.offer(product.id)
+            _ = try await playerContext.player.offer(product.id)
         } catch {
             return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
         }
@@ -258,7 +261,7 @@ final class PlayLoop {
             return ("Not bought: nothing was charged.", "BUYFAILED declined")
         }
         do {
-            switch try await deviceContext.player.buy(product.id, quantity: 1) {
+            switch try await playerContext.player.buy(product.id, quantity: 1) {
             case .purchased(let transaction, _):
                 await readHints()
                 return ("Bought \(product.displayName) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
@@ -297,7 +300,7 @@ final class PlayLoop {
         view.hints = hints?.hints
         guard let hints, hints.isCurrent else {
             // The time fits the header when it is today's: `Hints: 99 (14:02 UTC, offline)`.
-            let time = hints?.signedAt.map { StoreText.shortTime($0, now: deviceContext.player.clock.now()) }
+            let time = hints?.signedAt.map { StoreText.shortTime($0, now: playerContext.player.clock.now()) }
             view.hintsNote = time.map { $0.count <= 9 ? "\($0), offline" : "offline" } ?? "offline"
             return
         }

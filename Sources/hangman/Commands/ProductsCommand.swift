@@ -6,13 +6,13 @@ enum ProductsCommand: Command {
         name: "hangman products",
         overview: "List what the store sells: packs and hints, with prices.",
         usage: ["hangman products [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         discussion: "A product whose pack archive is missing or damaged is listed as unavailable: it cannot be bought until the store publishes it again.")
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(options.store, context: context)
+        let store = try await HomeContext.open(options.store, context: context)
         let products = store.catalog.products
         if options.json {
             let currency = store.catalog.currency

@@ -11,7 +11,7 @@ enum ReceiptCommand: Command {
         options: [
             .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE (a regular file, replaced atomically; - for standard output)."),
             .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),
-        ] + StoreContext.options,
+        ] + HomeContext.options,
         subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
         discussion: """
             'receipt verify' prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
@@ -42,7 +42,7 @@ enum ReceiptCommand: Command {
     }
 
     static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(options.store, context: context)
+        let store = try await HomeContext.open(options.store, context: context)
         let service = store.service
         switch options.action {
         case .write(let output):

@@ -7,7 +7,7 @@ enum RestoreCommand: Command {
         name: "hangman restore",
         overview: "Restore every pack the account owns (never hints). Safe to run any number of times.",
         usage: ["hangman restore [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         discussion: """
             A pack whose archive is unavailable at the store is skipped with a warning; every other
             pack is restored. Exit status: 0 every owned pack restored, 69 one or more unavailable.
@@ -16,7 +16,7 @@ enum RestoreCommand: Command {
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let catalog = session.catalog
         let report = try await session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (_, error) in report.unavailable {

@@ -13,7 +13,7 @@ enum ServeCommand: Command {
             .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
             .init(names: ["--data"], value: "DIR", help: "The signing key (created 0700), and the accounts and their ledgers in SQLite unless --database."),
             .init(names: ["--database"], value: "URL", help: "The accounts and ledgers: PostgreSQL (postgresql://... or 'host=/socket/dir dbname=...') or a folder for SQLite files (default: --data)."),
-            StoreContext.packsOption,
+            HomeContext.packsOption,
             .init(names: ["--environment"], value: "NAME", help: "production (default) or sandbox: the receipts it signs and accepts."),
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
@@ -69,7 +69,7 @@ enum ServeCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         var configuration = PackServerConfiguration(
-            dataFolder: options.data, packsFolder: try StoreContext.packsFolder(options.packs, context: context), environment: options.environment,
+            dataFolder: options.data, packsFolder: try HomeContext.packsFolder(options.packs, context: context), environment: options.environment,
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
         configuration.clock = context.clock

@@ -13,7 +13,7 @@ enum SettingsCommand: Command {
             "hangman settings payments on|off",
         ],
         takesWords: true,
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         subcommands: [
             ("languages all|<TAG>...", "Which languages a game without --pack draws from (BCP 47 tags: en es), or all."),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69); also 'store payments'."),
@@ -63,13 +63,13 @@ enum SettingsCommand: Command {
 
     static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
         // The device's own choices: no store is opened (they work offline, and before any catalog).
-        let home = Home(folder: try StoreContext.homeFolder(options.store, context: context))
+        let home = Home(folder: try HomeContext.homeFolder(options.store, context: context))
         return try apply(options.action, json: options.json, device: try home.openDevice(), context: context)
     }
 
     /// Shows or changes the settings; synchronous, apart from opening the device.
     @inline(never)  // inlined into an async caller, it crashes the 6.3.1 optimizer (splitting the coroutine)
-    static func apply(_ action: Action, json: Bool, device: DeviceStore, context: CommandContext) throws -> ExitCode {
+    static func apply(_ action: Action, json: Bool, device: DeviceDatabase, context: CommandContext) throws -> ExitCode {
         var settings = try device.settings()
         switch action {
         case .show:

@@ -6,7 +6,7 @@ enum StatsCommand: Command {
         name: "hangman stats",
         overview: "Games played and won on this device, win rate, streaks, and misses per won game.",
         usage: ["hangman stats [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options)
 
     struct Document: Encodable {
         var played: Int
@@ -20,7 +20,7 @@ enum StatsCommand: Command {
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let stats = try session.device.statistics()
         if options.json {
             context.out(JSONText.encode(Document(

@@ -15,7 +15,7 @@ enum StoreCommand: Command {
             "hangman store reset",
         ],
         takesWords: true,
-        options: [.init(names: ["--yes", "-y"], value: nil, help: "Clear without asking (needed without a terminal).")] + StoreContext.options,
+        options: [.init(names: ["--yes", "-y"], value: nil, help: "Clear without asking (needed without a terminal).")] + HomeContext.options,
         subcommands: [
             ("status", "Show the switches."),
             ("fail-purchases on|off", "Every purchase fails (exit 69)."),
@@ -51,7 +51,7 @@ enum StoreCommand: Command {
 
     struct Options {
         var action: Action
-        var store: StoreOptions
+        var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
@@ -75,14 +75,14 @@ enum StoreCommand: Command {
         } else {
             throw CommandFailure.usage("unknown 'store' arguments: \(words.joined(separator: " ")) (see 'hangman store --help')")
         }
-        return Options(action: action, store: StoreOptions(parsed))
+        return Options(action: action, store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if case .clear(confirmed: false) = options.action, !Question.canAsk(context) {
             throw CommandFailure.usage("'store clear' deletes every purchase, pack owned and hint: confirm with --yes")
         }
-        let store = try await StoreContext.open(options.store, context: context)
+        let store = try await HomeContext.open(options.store, context: context)
         let service = store.service
         let catalog = store.catalog
         switch options.action {

@@ -6,12 +6,12 @@ enum TransactionsCommand: Command {
         name: "hangman transactions",
         overview: "Show the account's whole purchase history, consumables included.",
         usage: ["hangman transactions [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + StoreContext.options)
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options)
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
-        let store = try await StoreContext.open(options.store, context: context)
+        let store = try await HomeContext.open(options.store, context: context)
         let service = store.service
         let transactions = try await service.transactions()
         if options.json {

@@ -9,7 +9,7 @@ enum UninstallCommand: Command {
         overview: "Remove a pack from this device. The purchase stays: 'hangman install' brings it back.",
         usage: ["hangman uninstall <PRODUCT_ID>"],
         arguments: [.init(name: "<PRODUCT_ID>", help: "An installed pack.", kind: .product)],
-        options: StoreContext.options,
+        options: HomeContext.options,
         discussion: "Exit status: 0 uninstalled, or a pack of the catalog that is not installed; 64 no such pack.")
 
     static func options(_ parsed: ParsedArguments) throws -> ProductOptions {
@@ -17,7 +17,7 @@ enum UninstallCommand: Command {
     }
 
     static func run(_ options: ProductOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let id = try options.product.resolve(in: session.catalog)
         switch try await session.player.uninstall(id) {
         case .uninstalled(let canReinstall):

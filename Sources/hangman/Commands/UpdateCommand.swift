@@ -9,20 +9,20 @@ enum UpdateCommand: Command {
         overview: "Install newer versions of installed packs; the old words stay playable until the new ones are in.",
         usage: ["hangman update [<PRODUCT_ID>]"],
         arguments: [.init(name: "<PRODUCT_ID>", help: "One pack to update (default: every installed pack).", kind: .product, arity: .optional)],
-        options: StoreContext.options,
+        options: HomeContext.options,
         discussion: "An older version than the one installed is refused (exit 65).")
 
     struct Options {
         var product: ProductName?
-        var store: StoreOptions
+        var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
-        Options(product: parsed.productName("<PRODUCT_ID>"), store: StoreOptions(parsed))
+        Options(product: parsed.productName("<PRODUCT_ID>"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
-        let session = try await DeviceContext.open(options.store, context: context)
+        let session = try await PlayerContext.open(options.store, context: context)
         let target = try options.product.map { try $0.resolve(in: session.catalog) }
         let catalog = session.catalog
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).

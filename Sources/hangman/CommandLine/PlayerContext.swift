@@ -4,21 +4,21 @@ import WordPacks
 
 /// The device's state beside the store: the player's session, opened for the commands that
 /// install or play.
-struct DeviceContext {
-    let store: StoreContext
+struct PlayerContext {
+    let store: HomeContext
     let player: Player
 
-    var device: DeviceStore { player.device }
+    var device: DeviceDatabase { player.device }
     var catalog: Catalog { player.catalog }
 
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
-    static func open(_ options: StoreOptions, context: CommandContext, quietOffline: Bool = false) async throws -> DeviceContext {
-        let store = try await StoreContext.open(options, context: context, quietOffline: quietOffline)
+    static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> PlayerContext {
+        let store = try await HomeContext.open(options, context: context, quietOffline: quietOffline)
         let device = try Home(folder: store.home).openDevice()
         let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
-        let session = DeviceContext(store: store, player: player)
+        let session = PlayerContext(store: store, player: player)
         for base in player.catalog.unavailableBasePacks {
             context.error("warning: the base pack \(base.reason): it is not installed until the store publishes it again")
         }

@@ -8,7 +8,7 @@ import WordPacks
 /// Every change is one immediate transaction: an install, update or uninstall killed at any point
 /// leaves the state before or the state after. During an update, readers keep playing the old
 /// words until the new ones commit (WAL).
-public final class DeviceStore {
+public final class DeviceDatabase {
     /// The database file inside the device folder.
     public static let databaseName = "device.sqlite"
 

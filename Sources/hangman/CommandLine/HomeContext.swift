@@ -6,7 +6,7 @@ import WordPacks
 
 /// Where a command's store is: `--home`, `--packs` and `--service` as given (each may be
 /// absent: the environment and the home decide then). Read once from the command line.
-struct StoreOptions: Sendable {
+struct HomeOptions: Sendable {
     var home: String?
     var packs: String?
     var service: String?
@@ -20,11 +20,11 @@ struct StoreOptions: Sendable {
 
 /// The options of a command that lists what the store or the device holds: where, and `--json`.
 struct ListingOptions: Sendable {
-    var store: StoreOptions
+    var store: HomeOptions
     var json: Bool
 
     init(_ parsed: ParsedArguments) {
-        store = StoreOptions(parsed)
+        store = HomeOptions(parsed)
         json = parsed.has("--json")
     }
 }
@@ -34,12 +34,12 @@ struct ListingOptions: Sendable {
 struct ActionOptions<Action> {
     var action: Action
     var json: Bool
-    var store: StoreOptions
+    var store: HomeOptions
 
     init(_ action: Action, _ parsed: ParsedArguments) {
         self.action = action
         json = parsed.has("--json")
-        store = StoreOptions(parsed)
+        store = HomeOptions(parsed)
     }
 }
 
@@ -47,16 +47,16 @@ struct ActionOptions<Action> {
 /// the store is.
 struct ProductOptions {
     var product: ProductName
-    var store: StoreOptions
+    var store: HomeOptions
 
     init(_ parsed: ParsedArguments, command: String) throws {
         product = try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: command)
-        store = StoreOptions(parsed)
+        store = HomeOptions(parsed)
     }
 }
 
 /// The home, resolved once per command, and the store it opened.
-struct StoreContext {
+struct HomeContext {
     /// The options every store command takes.
     static let options: [CommandSpec.Option] = [
         .init(names: ["--home"], value: "DIR", help: "State directory (default: $HANGMAN_HOME, else $XDG_DATA_HOME/hangman, else ~/.local/share/hangman)."),
@@ -86,7 +86,7 @@ struct StoreContext {
     /// Resolves the home and what the command names, lets the home open its store, and reports
     /// on standard error what opening it did: purchases a crash left unfinished, completed now,
     /// and, unless `quietOffline` (a game says it on its own screen), that the server is offline.
-    static func open(_ options: StoreOptions, context: CommandContext, quietOffline: Bool = false) async throws -> StoreContext {
+    static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
         let opened = try await home.openStore(naming: request, clock: context.clock) {
@@ -98,12 +98,12 @@ struct StoreContext {
         if let offline = opened.offline, !quietOffline {
             context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
         }
-        return StoreContext(home: home.folder, service: opened.service, catalog: opened.catalog, offline: opened.offline)
+        return HomeContext(home: home.folder, service: opened.service, catalog: opened.catalog, offline: opened.offline)
     }
 
     /// The store the command line names besides the home's own: `--service` (or
     /// `HANGMAN_SERVICE`), or `--packs` for the embedded store. Never both.
-    static func storeRequest(_ options: StoreOptions, context: CommandContext) throws -> Home.Request {
+    static func storeRequest(_ options: HomeOptions, context: CommandContext) throws -> Home.Request {
         let url = try serviceURL(options, context: context)
         if let packs = options.packs {
             if let url {
@@ -116,7 +116,7 @@ struct StoreContext {
 
     /// The embedded store: the catalog in the packs folder, the account under the home.
     private static func openEmbedded(
-        _ options: StoreOptions, home: Home, context: CommandContext
+        _ options: HomeOptions, home: Home, context: CommandContext
     ) throws -> (service: any PackService & StoreTestControls, catalog: Catalog) {
         let packs = try packsFolder(options.packs, context: context)
         let catalog: Catalog
@@ -134,7 +134,7 @@ struct StoreContext {
     /// `$HOME/.local/share/hangman`. A variable set to nothing is a mistake, not a wish for the
     /// default (an empty home would put the state at `/account`); `XDG_DATA_HOME` is the exception
     /// its specification makes: empty means unset.
-    static func homeFolder(_ options: StoreOptions, context: CommandContext) throws -> String {
+    static func homeFolder(_ options: HomeOptions, context: CommandContext) throws -> String {
         let environment = context.environment
         if let home = options.home { return home }
         if let home = try variable("HANGMAN_HOME", environment) { return home }
@@ -146,7 +146,7 @@ struct StoreContext {
     }
 
     /// `--service`, else `HANGMAN_SERVICE`, else none (the embedded store).
-    static func serviceURL(_ options: StoreOptions, context: CommandContext) throws -> String? {
+    static func serviceURL(_ options: HomeOptions, context: CommandContext) throws -> String? {
         if let url = options.service { return url }
         return try variable("HANGMAN_SERVICE", context.environment)
     }

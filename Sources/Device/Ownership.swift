@@ -1,0 +1,34 @@
+import PackServiceAPI
+
+/// What the account owns, read once from its entitlements: the one place that decides "owned".
+/// A product is owned while one of its entitlements is not revoked (refunded); a refunded one
+/// still tells that it was bought (a pack shows as revoked).
+public struct Ownership: Sendable, Equatable {
+    /// Every entitlement, refunded ones included.
+    public let entitlements: [Entitlement]
+
+    public init(_ entitlements: [Entitlement]) {
+        self.entitlements = entitlements
+    }
+
+    /// Asks `service` for the account's entitlements.
+    public static func read(from service: any PackService) async throws(StoreError) -> Ownership {
+        Ownership(try await service.entitlements())
+    }
+
+    /// The entitlements that count now: not refunded.
+    public var active: [Entitlement] { entitlements.filter(\.isActive) }
+
+    /// The products owned now.
+    public var owned: Set<ProductID> { Set(active.map(\.productID)) }
+
+    public func owns(_ id: ProductID) -> Bool {
+        entitlements.contains { $0.productID == id && $0.isActive }
+    }
+
+    /// The entitlement that speaks for `id`: an active one before a refunded one; `nil` when it
+    /// was never bought.
+    public func entitlement(for id: ProductID) -> Entitlement? {
+        entitlements.first { $0.productID == id && $0.isActive } ?? entitlements.first { $0.productID == id }
+    }
+}
