@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// A library target in its layer's folder, `Sources/<layer>/<name>` (DESIGN.md: System, Formats,
+/// Game, Service, Player; the executable is `Sources/hangman`).
+func layer(_ layer: String, _ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Sources/\(layer)/\(name)")
+}
+
 let package = Package(
     name: "HangmanPacks",
     products: [
@@ -8,59 +14,47 @@ let package = Package(
         .library(name: "WordPacks", targets: ["WordPacks"]),
     ],
     targets: [
-        // C libraries from Debian's -dev packages, seen only by their wrapper modules.
-        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // System: C libraries from Debian's -dev packages behind module maps, and the safe Swift
+        // over them. They know nothing of words or money; only their wrapper sees the C module.
+        .systemLibrary(name: "CArchive", path: "Sources/System/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-
-        // Safe wrappers: each knows nothing of words.
-        .target(name: "Archive", dependencies: ["CArchive"]),
-        .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
-        .target(name: "Signing", dependencies: ["CNettle", "SystemCalls"]),
-        .target(name: "PropertyList"),
-        // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
-        .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
-        .target(name: "SystemCalls"),
+        layer("System", "SystemCalls"),
+        layer("System", "Archive", ["CArchive"]),
+        layer("System", "SQLite", ["CSQLite", "SystemCalls"]),
+        // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
+        layer("System", "PostgreSQL", ["CLibPQ"]),
+        layer("System", "Signing", ["CNettle", "SystemCalls"]),
+        // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
+        layer("System", "HTTPServer", ["CMicroHTTPD", "SystemCalls"]),
+        // HTTP and HTTPS requests through libcurl.
+        layer("System", "HTTPClient", ["CCurl", "SystemCalls"]),
 
-        // How a language compares letters: one rule for the game and for the pack verifier.
-        .target(name: "LetterFolding"),
+        // Formats: property lists, how a language compares letters, typed identifiers, the pack format.
+        layer("Formats", "PropertyList"),
+        layer("Formats", "LetterFolding"),
+        layer("Formats", "PackIdentifiers"),
+        layer("Formats", "WordPacks", ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
-        // Typed identifiers shared by the pack format and the service boundary.
-        .target(name: "PackIdentifiers"),
-        // The service boundary: the PackService protocol and its Sendable values, nothing else.
-        .target(name: "PackServiceAPI", dependencies: ["PackIdentifiers"]),
+        // Game: pure rules, no I/O, randomness passed in.
+        layer("Game", "HangmanGame", ["LetterFolding"]),
 
-        // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced; knows nothing of packs.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "SystemCalls"]),
+        // Service: the boundary (the PackService protocol and its values; the JSON on the wire),
+        // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
+        layer("Service", "PackServiceAPI", ["PackIdentifiers"]),
+        layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing"]),
+        layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
+        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "PostgreSQL", "SystemCalls"]),
 
-        // HTTP and HTTPS requests through libcurl; knows nothing of packs.
-        .target(name: "HTTPClient", dependencies: ["CCurl", "SystemCalls"]),
-
-        // The JSON the service and its clients exchange, signed where the client acts on it.
-        .target(name: "PackServiceWire", dependencies: ["PackServiceAPI", "Signing"]),
-
-        // The pack format.
-        .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
-
-        // The seller side: catalog, purchases, the account ledger, hints, receipts.
-        .target(name: "Store", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
-
-        // Pure game rules: no I/O, randomness passed in.
-        .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
-
-        // The pack service over HTTP: accounts, tokens, signed answers, archives with ranges.
-        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "PostgreSQL", "SystemCalls"]),
-
-        // The pack service as an HTTP client: the same PackService, spoken to 'hangman serve'.
-        .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
-
-        // The player's side: installed packs and their words, indexed for the game.
-        .target(name: "Device", dependencies: ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
+        // Player: the boundary's HTTP client, and the home and the player session (installed
+        // packs, games), which see only the boundary, never the seller's store.
+        layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
+        layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
         .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),

@@ -144,7 +144,7 @@ public enum RawTerminal {
 
     private static func write(_ text: String) {
         var text = text
-        text.withUTF8 { StandardStream.output.write(UnsafeRawBufferPointer($0)) }
+        _ = text.withUTF8 { StandardStream.output.write(UnsafeRawBufferPointer($0)) }
     }
 
     private static func installHandlers() {
