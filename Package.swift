@@ -20,8 +20,10 @@ let package = Package(
         // Safe wrappers: each knows nothing of words.
         .target(name: "Archive", dependencies: ["CArchive"]),
         .target(name: "SQLite", dependencies: ["CSQLite", "SystemCalls"]),
-        .target(name: "Signing", dependencies: ["CNettle", "SystemCalls"]),
-        .target(name: "PropertyList"),
+        .target(name: "Signing", dependencies: ["CNettle", "SystemCalls", "Base64"]),
+        .target(name: "PropertyList", dependencies: ["Base64"]),
+        // Base64: the standard alphabet (key files, signed payloads, plist <data>) and the URL one (tokens).
+        .target(name: "Base64"),
         // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
         .target(name: "PostgreSQL", dependencies: ["CLibPQ"]),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
@@ -42,7 +44,7 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl", "SystemCalls"]),
 
         // The JSON the service and its clients exchange, signed where the client acts on it.
-        .target(name: "PackServiceWire", dependencies: ["PackServiceAPI", "Signing"]),
+        .target(name: "PackServiceWire", dependencies: ["PackServiceAPI", "Signing", "Base64"]),
 
         // The pack format.
         .target(name: "WordPacks", dependencies: ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
@@ -54,10 +56,10 @@ let package = Package(
         .target(name: "HangmanGame", dependencies: ["LetterFolding"]),
 
         // The pack service over HTTP: accounts, tokens, signed answers, archives with ranges.
-        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "PostgreSQL", "SystemCalls"]),
+        .target(name: "PackServer", dependencies: ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls"]),
 
         // The pack service as an HTTP client: the same PackService, spoken to 'hangman serve'.
-        .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
+        .target(name: "PackServiceClient", dependencies: ["HTTPClient", "PackServiceWire", "Signing", "Base64", "SystemCalls"]),
 
         // The player's side: installed packs and their words, indexed for the game.
         .target(name: "Device", dependencies: ["PackServiceAPI", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
@@ -77,7 +79,8 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TestSupport"]),
-        .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "Base64", "TestSupport"]),
+        .testTarget(name: "Base64Tests", dependencies: ["Base64"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "Base64", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+internal import Base64
+
 /// Reads Apple's XML property lists from UTF-8 bytes, without recursion.
 ///
 /// Containers are parsed with an explicit stack, so hostile nesting stops at
@@ -308,7 +310,7 @@ struct XMLPropertyListReader {
 
     private func parseData(_ content: XMLTokenizer.Text, at offset: Int) throws(PropertyListError) -> [UInt8] {
         try tokens.withBytes(of: content) { (text) throws(PropertyListError) in
-            guard let data = Base64.decode(text) else {
+            guard let data = Base64.decode(text, strictness: .lenient) else {
                 throw malformed(at: offset, "<data> does not hold valid base64")
             }
             return data
