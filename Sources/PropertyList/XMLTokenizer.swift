@@ -7,13 +7,14 @@
 /// it. When the bytes end inside a token and more may come (`atEnd` is false), the token throws
 /// `.needMore` and `position` stays where it was; once `atEnd`, that is `.endOfInput`. Nothing is
 /// allocated but the text of an element that holds markup.
+@usableFromInline
 package struct XMLTokenizer {
     /// The bytes at hand.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
     /// Where the next token starts.
-    package var position: Int
+    @usableFromInline package var position: Int
     /// No more bytes will come: a token cut short is an error, not a wait.
-    package let atEnd: Bool
+    @usableFromInline package let atEnd: Bool
 
     /// A tokenizer of `bytes` from `position`.
     @inlinable
@@ -24,12 +25,13 @@ package struct XMLTokenizer {
     }
 
     /// The bytes left from `position`.
-    @inlinable
+    @inlinable @inline(__always)
     package var available: Int { bytes.count - position }
 
     // MARK: - Tokens
 
     /// The elements of Apple's plist DTD.
+    @usableFromInline
     package enum Element: Equatable, Sendable {
         case plist, array, dict, key, string, integer, real, `true`, `false`, date, data
 
@@ -95,10 +97,11 @@ package struct XMLTokenizer {
     }
 
     /// A start tag: its element, whether it closes itself (`<x/>`), and the offset of its `<`.
+    @usableFromInline
     package struct StartTag {
-        package var element: Element
-        package var isEmpty: Bool
-        package var offset: Int
+        @usableFromInline package var element: Element
+        @usableFromInline package var isEmpty: Bool
+        @usableFromInline package var offset: Int
 
         @inlinable
         package init(element: Element, isEmpty: Bool, offset: Int) {
@@ -109,11 +112,13 @@ package struct XMLTokenizer {
     }
 
     /// The text of an element: a range of the bytes when it holds no markup, else decoded bytes.
+    @usableFromInline
     package enum Text {
         case slice(Range<Int>, isASCII: Bool)
         case decoded([UInt8], isASCII: Bool)
 
         /// Whether every byte is ASCII (and so valid UTF-8).
+        @inlinable
         package var isASCII: Bool {
             switch self {
             case .slice(_, let isASCII), .decoded(_, let isASCII): isASCII
@@ -131,11 +136,13 @@ package struct XMLTokenizer {
     }
 
     /// What comes at `position`.
+    @usableFromInline
     package enum Markup: Equatable {
         case startTag, endTag, text, end
     }
 
     /// A construct the input can end inside.
+    @usableFromInline
     package enum Construct: Equatable, Sendable {
         case declaration, doctype, comment, processingInstruction, cdata
         case startTag(Element)
@@ -144,6 +151,7 @@ package struct XMLTokenizer {
     }
 
     /// What is wrong with an entity.
+    @usableFromInline
     package enum EntityProblem: Sendable {
         /// No `;` within a few bytes of the `&`.
         case unterminated
@@ -158,6 +166,7 @@ package struct XMLTokenizer {
     }
 
     /// Why no token was read; `at` is where the faulty construct starts (its `<` or `&`).
+    @usableFromInline
     package enum Stop: Error {
         /// The bytes end inside the token and more may come; `position` has not moved.
         case needMore
@@ -276,7 +285,7 @@ package struct XMLTokenizer {
     }
 
     /// Moves past spaces, tabs and line breaks.
-    @inlinable
+    @inlinable @inline(__always)
     package mutating func skipWhitespace() {
         while position < bytes.count, Self.isWhitespace(bytes[position]) { position += 1 }
     }
@@ -485,7 +494,7 @@ package struct XMLTokenizer {
 
     /// The end of the text from `start` (the first `<` or `&`, or the end of the bytes), and every
     /// byte of it OR-ed together, enough to tell whether it is all ASCII.
-    @inlinable
+    @inlinable @inline(__always)
     func textRun(from start: Int) -> (end: Int, bits: UInt8) {
         var index = start
         var bits: UInt8 = 0
@@ -517,7 +526,7 @@ package struct XMLTokenizer {
     // MARK: - Bytes
 
     /// XML's blank space: space, tab, line feed, carriage return.
-    @inlinable
+    @inlinable @inline(__always)
     package static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == .space || byte == .newline || byte == .tab || byte == .carriageReturn
     }
@@ -541,13 +550,25 @@ package struct XMLTokenizer {
     }
 
     /// Whether the bytes at `offset` (`position` by default) spell `literal`.
-    @inlinable
+    @inlinable @inline(__always)
     package func starts(with literal: StaticString, at offset: Int? = nil) -> Bool {
         let start = offset ?? position
         let count = literal.utf8CodeUnitCount
-        guard bytes.count - start >= count else { return false }
-        let pointer = literal.utf8Start
-        for index in 0..<count where bytes[start + index] != pointer[index] { return false }
+        guard bytes.count - start >= count, let base = bytes.baseAddress else { return count == 0 }
+        let here = UnsafeRawPointer(base + start)
+        let pointer = UnsafeRawPointer(literal.utf8Start)
+        // Eight bytes at a time: the literals are tags, most of them eight bytes or longer.
+        var index = 0
+        while index &+ 8 <= count {
+            guard here.loadUnaligned(fromByteOffset: index, as: UInt64.self) == pointer.loadUnaligned(fromByteOffset: index, as: UInt64.self) else {
+                return false
+            }
+            index &+= 8
+        }
+        while index < count {
+            guard here.load(fromByteOffset: index, as: UInt8.self) == pointer.load(fromByteOffset: index, as: UInt8.self) else { return false }
+            index &+= 1
+        }
         return true
     }
 
