@@ -29,14 +29,16 @@ let package = Package(
         layer("System", "SQLite", ["CSQLite", "SystemCalls"]),
         // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
         layer("System", "PostgreSQL", ["CLibPQ"]),
-        layer("System", "Signing", ["CNettle", "SystemCalls"]),
+        // Base64: the standard alphabet (key files, signed payloads, plist <data>) and the URL one (tokens).
+        layer("System", "Base64"),
+        layer("System", "Signing", ["CNettle", "SystemCalls", "Base64"]),
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
         layer("System", "HTTPServer", ["CMicroHTTPD", "SystemCalls"]),
         // HTTP and HTTPS requests through libcurl.
         layer("System", "HTTPClient", ["CCurl", "SystemCalls"]),
 
         // Formats: property lists, how a language compares letters, typed identifiers, the pack format.
-        layer("Formats", "PropertyList"),
+        layer("Formats", "PropertyList", ["Base64"]),
         layer("Formats", "LetterFolding"),
         layer("Formats", "PackIdentifiers"),
         layer("Formats", "WordPacks", ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
@@ -47,13 +49,13 @@ let package = Package(
         // Service: the boundary (the PackService protocol and its values; the JSON on the wire),
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
         layer("Service", "PackServiceAPI", ["PackIdentifiers"]),
-        layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing"]),
+        layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
-        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "SQLite", "PostgreSQL", "SystemCalls"]),
+        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.
-        layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "Signing", "SystemCalls"]),
+        layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "Signing", "Base64", "SystemCalls"]),
         layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
@@ -71,7 +73,8 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TestSupport"]),
-        .testTarget(name: "SigningTests", dependencies: ["Signing", "TestSupport"]),
+        .testTarget(name: "SigningTests", dependencies: ["Signing", "Base64", "TestSupport"]),
+        .testTarget(name: "Base64Tests", dependencies: ["Base64"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "Base64", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import Base64
 import Foundation
 import HTTPServer
 import PackServer

@@ -65,7 +65,7 @@ public enum PropertyListDecoding {
             throw PropertyListError(.unsupported, "UTF-16 text is not supported; property lists must be UTF-8 XML or binary")
         }
         var start = starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.count, XMLPropertyListReader.isWhitespace(bytes[start]) { start += 1 }
+        while start < bytes.count, XMLTokenizer.isWhitespace(bytes[start]) { start += 1 }
         guard start < bytes.count else {
             throw PropertyListError(.notAPropertyList, bytes.isEmpty ? "empty input is not a property list" : "input holds only whitespace, not a property list")
         }

@@ -1,3 +1,5 @@
+internal import Base64
+
 /// Writes the XML layout that Apple's `PropertyListSerialization` produces.
 struct XMLPropertyListWriter {
     private(set) var output: [UInt8] = []
@@ -71,7 +73,7 @@ struct XMLPropertyListWriter {
 
     /// Base64 in lines of at most 76 columns counting 8 per tab, as CoreFoundation wraps them.
     private mutating func appendBase64Lines(_ bytes: [UInt8], indent: Int) {
-        let encoded = Base64.encode(bytes)
+        let encoded = Base64.encodedBytes(bytes)
         let lineLength = 76 - 8 * min(indent, 8)
         var start = 0
         while start < encoded.count {

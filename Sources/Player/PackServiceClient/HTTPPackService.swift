@@ -1,3 +1,4 @@
+import Base64
 import FoundationEssentials
 import HTTPClient
 import PackServiceWire

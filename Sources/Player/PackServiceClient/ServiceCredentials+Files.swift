@@ -1,3 +1,4 @@
+import Base64
 import FoundationEssentials
 import PackServiceWire
 import Signing

@@ -1,3 +1,4 @@
+import Base64
 import PackServiceWire
 import PostgreSQL
 import Signing
@@ -21,7 +22,7 @@ extension AccountDirectory {
     func create(now: Int64) throws(StoreError) -> NewAccount {
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let secretText = Base64URL.encode(secret)
+        let secretText = Base64.encode(secret, alphabet: .url)
         for _ in 0..<8 {
             let id = String(random.next(), radix: 16).leftPadded(to: 16)
             if try insert(id: id, tokenSHA256: SHA256.hash(Array(secretText.utf8)).hex, now: now) {
@@ -163,16 +164,6 @@ final class SQLiteAccountDirectory: AccountDirectory {
         } catch {
             throw StoreError(.storage, "cannot read the accounts database \(path): \(error)")
         }
-    }
-}
-
-/// Base64 with the URL alphabet and no padding, for tokens.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        var text = Base64.encode(bytes)
-        text = String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
     }
 }
 

@@ -1,9 +1,10 @@
+import Base64
 import FoundationEssentials
-import Synchronization
 import HTTPServer
 import PackServiceWire
 import Signing
 import Store
+import Synchronization
 import SystemCalls
 
 /// Where a pack server keeps its state, and how it behaves.

@@ -1,3 +1,4 @@
+import Base64
 import FoundationEssentials
 @_exported import PackServiceAPI
 import Signing

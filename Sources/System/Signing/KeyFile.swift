@@ -1,3 +1,4 @@
+internal import Base64
 internal import SystemCalls
 
 /// The one-line text format of key files: `<label> <base64>` and a newline.
@@ -11,7 +12,17 @@ enum KeyFile {
         let other: SigningError.KeyKind = expected == .publicKey ? .secretKey : .publicKey
         switch label {
         case expected.label where !encoded.isEmpty:
-            guard let bytes = Base64.decode(String(encoded)) else { throw .invalidBase64(expected) }
+            // Canonical text only, decoded into memory that is wiped if the text turns out bad.
+            var text = String(encoded)
+            var bytes = [UInt8](repeating: 0, count: Base64.decodedCapacity(text.utf8.count))
+            let count = text.withUTF8 { utf8 in
+                bytes.withUnsafeMutableBufferPointer { Base64.decode(utf8, strictness: .canonical, into: $0) }
+            }
+            guard let count else {
+                wipe(&bytes)
+                throw .invalidBase64(expected)
+            }
+            bytes.removeLast(bytes.count - count)
             return bytes
         case other.label:
             throw .wrongKind(found: other, expected: expected)

@@ -1,3 +1,4 @@
+internal import Base64
 internal import CNettle
 internal import SystemCalls
 

@@ -1,3 +1,4 @@
+internal import Base64
 internal import CNettle
 
 /// An Ed25519 public key (32 bytes): checks detached signatures made by the matching ``SigningKey``.
