@@ -18,7 +18,7 @@ import SystemCalls
 /// let service = HTTPPackService(credentials: credentials)
 /// let catalog = try await service.fetchCatalog()
 /// ```
-public final class HTTPPackService: PackService, StoreTestControls, @unchecked Sendable {
+public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public let credentials: ServiceCredentials
     private let clock: Clock
     /// Tries per request when the connection fails (not when the service answers).

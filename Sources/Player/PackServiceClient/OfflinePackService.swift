@@ -6,7 +6,7 @@ import SystemCalls
 /// the server signed (checked again against the pinned key), so that installed packs the account
 /// owns still play. Everything that needs the server (a hint, a purchase, a download) answers
 /// `unavailable`, saying so.
-public final class OfflinePackService: PackService, StoreTestControls, @unchecked Sendable {
+public final class OfflinePackService: PackService, StoreTestControls, Sendable {
     /// The last catalog the server signed.
     public let catalog: Catalog
     private let statement: AccountStatement
