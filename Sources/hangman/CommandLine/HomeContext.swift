@@ -1,8 +1,6 @@
-import FoundationEssentials
 import Device
-import Store
+import PackServiceAPI
 import SystemCalls
-import WordPacks
 
 /// Where a command's store is: `--home`, `--packs` and `--service` as given (each may be
 /// absent: the environment and the home decide then). Read once from the command line.
@@ -90,7 +88,7 @@ struct HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
         let opened = try await home.openStore(naming: request, clock: context.clock) {
-            try openEmbedded(options, home: home, context: context)
+            try EmbeddedStore.open(packs: options.packs, home: home, context: context)
         }
         for transaction in opened.recovered {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: opened.catalog))")
@@ -114,22 +112,6 @@ struct HomeContext {
         return url.map(Home.Request.service) ?? .none
     }
 
-    /// The embedded store: the catalog in the packs folder, the account under the home.
-    private static func openEmbedded(
-        _ options: HomeOptions, home: Home, context: CommandContext
-    ) throws -> (service: any PackService & StoreTestControls, catalog: Catalog) {
-        let packs = try packsFolder(options.packs, context: context)
-        let catalog: Catalog
-        do {
-            catalog = try Catalog.load(folder: packs)
-        } catch {
-            for problem in error.problems { context.error("\(problem)") }
-            throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
-        }
-        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home.accountFolder, clock: context.clock, crash: context.crash)
-        return (service, catalog)
-    }
-
     /// The state directory: `--home`, else `HANGMAN_HOME`, else `$XDG_DATA_HOME/hangman`, else
     /// `$HOME/.local/share/hangman`. A variable set to nothing is a mistake, not a wish for the
     /// default (an empty home would put the state at `/account`); `XDG_DATA_HOME` is the exception
@@ -151,48 +133,12 @@ struct HomeContext {
         return try variable("HANGMAN_SERVICE", context.environment)
     }
 
-    /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`. It must be
-    /// a folder: anything else is refused before anything in it is read.
-    static func packsFolder(_ named: String?, context: CommandContext) throws -> String {
-        guard let packs = try named ?? variable("HANGMAN_PACKS", context.environment) ?? checkoutPacks() else {
-            throw CommandFailure.missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
-        }
-        let kind: FileKind?
-        do {
-            kind = try FileSystem.status(atPath: packs, followingLinks: true)?.kind
-        } catch {
-            throw CommandFailure.missing("cannot use the packs folder: \(error)")
-        }
-        switch kind {
-        case .directory?: return packs
-        case let kind?: throw CommandFailure.missing("the packs folder \(packs) is \(kind), not a folder")
-        case nil: throw CommandFailure.missing("no packs folder \(packs): pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
-        }
-    }
-
     /// The variable's value; set but empty is a usage error.
-    private static func variable(_ name: String, _ environment: [String: String]) throws -> String? {
+    static func variable(_ name: String, _ environment: [String: String]) throws -> String? {
         guard let value = environment[name] else { return nil }
         guard !value.isEmpty else {
             throw CommandFailure.usage("\(name) is set but empty: unset it, or set it to a folder")
         }
         return value
-    }
-
-    /// The `Packs/` folder of the checkout this binary was built in (it lives in `.build/<config>/`),
-    /// the one 'make install' put beside it (`PREFIX/bin/hangman`, `PREFIX/share/hangman/Packs`),
-    /// or the current directory's.
-    private static func checkoutPacks() -> String? {
-        var candidates: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(filePath: executable).deletingLastPathComponent()
-            for _ in 0..<5 {
-                candidates.append(folder.appending(path: "Packs").path)
-                candidates.append(folder.appending(path: "share/hangman/Packs").path)
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        candidates.append(FileManager.default.currentDirectoryPath + "/Packs")
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + Catalog.fileName) }
     }
 }

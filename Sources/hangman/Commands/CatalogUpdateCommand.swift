@@ -20,7 +20,7 @@ enum CatalogUpdateCommand: Command {
 
     /// `packs`: the folder given with `--packs`, if one was.
     static func run(_ packs: String?, context: CommandContext) async throws -> ExitCode {
-        let packs = try HomeContext.packsFolder(packs, context: context)
+        let packs = try EmbeddedStore.packsFolder(packs, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate
         do {

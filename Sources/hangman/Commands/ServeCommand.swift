@@ -69,7 +69,7 @@ enum ServeCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         var configuration = PackServerConfiguration(
-            dataFolder: options.data, packsFolder: try HomeContext.packsFolder(options.packs, context: context), environment: options.environment,
+            dataFolder: options.data, packsFolder: try EmbeddedStore.packsFolder(options.packs, context: context), environment: options.environment,
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
         configuration.clock = context.clock

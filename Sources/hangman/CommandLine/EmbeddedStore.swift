@@ -1,0 +1,61 @@
+import Device
+import FoundationEssentials
+import Store
+import SystemCalls
+
+/// The embedded store (the sandbox `make play` uses) as the executable supplies it to the home,
+/// which decides whether to use it: the catalog in a packs folder, the account under the home.
+/// The one place outside `serve` and `catalog` where the command line sees the seller's store.
+enum EmbeddedStore {
+    /// The embedded store: the catalog in the packs folder, the account under the home.
+    static func open(
+        packs named: String?, home: Home, context: CommandContext
+    ) throws -> (service: any PackService & StoreTestControls, catalog: Catalog) {
+        let packs = try packsFolder(named, context: context)
+        let catalog: Catalog
+        do {
+            catalog = try Catalog.load(folder: packs)
+        } catch {
+            for problem in error.problems { context.error("\(problem)") }
+            throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
+        }
+        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home.accountFolder, clock: context.clock, crash: context.crash)
+        return (service, catalog)
+    }
+
+    /// The packs folder: `--packs`, else `HANGMAN_PACKS`, else the checkout's `Packs/`. It must be
+    /// a folder: anything else is refused before anything in it is read.
+    static func packsFolder(_ named: String?, context: CommandContext) throws -> String {
+        guard let packs = try named ?? HomeContext.variable("HANGMAN_PACKS", context.environment) ?? checkoutPacks() else {
+            throw CommandFailure.missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+        }
+        let kind: FileKind?
+        do {
+            kind = try FileSystem.status(atPath: packs, followingLinks: true)?.kind
+        } catch {
+            throw CommandFailure.missing("cannot use the packs folder: \(error)")
+        }
+        switch kind {
+        case .directory?: return packs
+        case let kind?: throw CommandFailure.missing("the packs folder \(packs) is \(kind), not a folder")
+        case nil: throw CommandFailure.missing("no packs folder \(packs): pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+        }
+    }
+
+    /// The `Packs/` folder of the checkout this binary was built in (it lives in `.build/<config>/`),
+    /// the one 'make install' put beside it (`PREFIX/bin/hangman`, `PREFIX/share/hangman/Packs`),
+    /// or the current directory's.
+    private static func checkoutPacks() -> String? {
+        var candidates: [String] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var folder = URL(filePath: executable).deletingLastPathComponent()
+            for _ in 0..<5 {
+                candidates.append(folder.appending(path: "Packs").path)
+                candidates.append(folder.appending(path: "share/hangman/Packs").path)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        candidates.append(FileManager.default.currentDirectoryPath + "/Packs")
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + Catalog.fileName) }
+    }
+}
