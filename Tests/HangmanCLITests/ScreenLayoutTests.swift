@@ -23,6 +23,20 @@ import Testing
         }
     }
 
+    /// Offline, the header marks the balance (the last one the server signed, with its time), at
+    /// every width; an unknown balance is a question mark, never 0.
+    @Test(arguments: [20, 40, 80, 200])
+    func anOfflineBalanceIsMarkedAndFits(width: Int) {
+        var view = Self.view()
+        view.hintsNote = "14:02 UTC, offline"
+        let lines = GameLayout.lines(view, width: width)
+        for line in lines { #expect(line.text.count <= width, "\(width): \(line.text)") }
+        if width >= 40 { #expect(lines[0].text.hasSuffix("Hints: 12 (14:02 UTC, offline)"), "\(lines[0].text)") }
+        view.hints = nil
+        view.hintsNote = "offline"
+        #expect(GameLayout.lines(view, width: 80)[0].text.hasSuffix("Hints: ? (offline)"))
+    }
+
     @Test func aWideWindowCentresTheBoard() {
         let lines = GameLayout.lines(Self.view(), width: 200)
         let gallows = lines.first { $0.text.contains("+---+") }?.text ?? ""

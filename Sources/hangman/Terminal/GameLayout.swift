@@ -50,8 +50,13 @@ enum GameLayout {
         let title = "HANGMAN  " + source
         if title.count + 2 + hints.count <= block {
             add(title + String(repeating: " ", count: block - title.count - hints.count) + hints, "1")
+        } else if 7 + 2 + hints.count <= block {
+            add("HANGMAN" + String(repeating: " ", count: block - 7 - hints.count) + hints, "1")
+            addWrapped(source)
         } else {
-            add("HANGMAN" + String(repeating: " ", count: max(2, block - 7 - hints.count)) + hints, "1")
+            // Too narrow for the balance beside the title (an offline note is long): a line of its own.
+            add("HANGMAN", "1")
+            addWrapped(hints, "1")
             addWrapped(source)
         }
         add("")
