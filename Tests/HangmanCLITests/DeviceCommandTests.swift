@@ -398,7 +398,7 @@ extension DeviceCommandTests {
         /// The same install on an 80-column terminal (tmux, every byte recorded), the bar asked to
         /// show at once: it redraws one line in place, no line is ever longer than the width, and
         /// nothing of it is left on the screen.
-        @Test(.enabled(if: TmuxTerminal.isAvailable))
+        @Test
         func progressBarOnATerminalFitsEightyColumns() async throws {
             let world = try await bigWorld()
             #expect(try await world.hangman("buy", Self.big).status == 0)
@@ -429,7 +429,7 @@ extension DeviceCommandTests {
             }
         }
 
-        @Test(.enabled(if: TmuxTerminal.isAvailable))
+        @Test
         func noProgressBarForAnInstallShorterThanTheDelay() async throws {
             let world = try await bigWorld()
             #expect(try await world.hangman("buy", Self.big).status == 0)

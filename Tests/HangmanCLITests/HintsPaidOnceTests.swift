@@ -85,13 +85,11 @@ import TestSupport
         #expect(try Self.debited(world) == 1)
         // A first terminal holds the saved game: its input stays open until the test ends it.
         let first = try ExternalProcess(
-            "/bin/sh", ["-c", "sleep 59.7 | \"$0\" play --plain --home \"$1\" --packs \"$2\"", HangmanBinary.path, world.home, world.packs])
+            HangmanBinary.path, ["play", "--plain", "--home", world.home, "--packs", world.packs], holdingInput: true)
         try await Self.waitUntilLocked(world.home + "/device/game-1.lock")
         let second = try await world.play("?\nquit\n", ["--plain"])
-        // The shell is killed; the player it started and its input with it.
-        _ = try ExternalProcess.run("/usr/bin/pkill", ["-KILL", "-f", world.home + " --packs"])
-        _ = try ExternalProcess.run("/usr/bin/pkill", ["-KILL", "-f", "sleep 59.7"])
-        let held = first.wait(killAfter: 0)
+        // Only the process this test started is ended, by its id.
+        let held = first.kill()
         #expect(held.stdout.contains("resumed"), "the first terminal resumed the saved game: \(held.stdout)")
         #expect(!second.stdout.contains("resumed"), "\(second.stdout)")
         #expect(second.stderr.contains("Your saved game is open in another 'hangman play': this is a new game beside it."), "\(second.stderr)")

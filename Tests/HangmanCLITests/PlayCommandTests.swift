@@ -151,8 +151,10 @@ import Testing
     /// A real terminal: a pseudo-terminal from util-linux `script`, typed into through its input.
     /// The raw bytes show the alternate screen entered and left, a key played without Enter, and
     /// Ctrl-C saving the game.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
-    func realTerminalShowsTheGallows() async throws {
+    @Test func realTerminalShowsTheGallows() async throws {
+        try #require(
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+            "/usr/bin/script is missing: this test plays in its pseudo-terminal (apt-get install bsdutils)")
         let world = try await OneWordWorld()
         let typescript = world.scratch.path + "/typescript"
         let process = Process()

@@ -4,7 +4,7 @@ import Testing
 
 /// `hangman play` on a real terminal (tmux), as a person plays it: single keys, the alternate
 /// screen, widths from 40 to 200 columns, a resize, Ctrl-Z and `fg`, a crash.
-@Suite(.enabled(if: TmuxTerminal.isAvailable), .serialized)
+@Suite(.serialized)
 struct TerminalPlayTests {
     /// A shell in a tmux window, with the one-word world's home and packs set.
     static func openShell(_ world: PlayCommandTests.OneWordWorld, width: Int = 80, height: Int = 24, term: String = "xterm") async throws -> TmuxTerminal {
@@ -240,7 +240,7 @@ struct TerminalPlayTests {
 
 /// The store's questions on a real terminal (tmux): a purchase declined, then one confirmed, by
 /// `buy` and by the game's `$`.
-@Suite(.enabled(if: TmuxTerminal.isAvailable), .serialized)
+@Suite(.serialized)
 struct TerminalPurchaseTests {
     private func shell() async throws -> (TmuxTerminal, Scratch) {
         let scratch = try Scratch()

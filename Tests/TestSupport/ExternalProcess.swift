@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a finished process left: its status, its output, and how it ended.
 public struct ProcessResult: Sendable {
@@ -29,11 +32,16 @@ public struct ExternalProcess {
     private let outFile: String
     private let errFile: String
     private let started: UInt64
+    /// With `holdingInput`: its standard input, open until the process ends (a player who has
+    /// not typed yet).
+    private let heldInput: Pipe?
 
     /// Starts `executable` with `arguments`; `environment` is added to (and overrides) this
-    /// process's own; `input` is written to its standard input (otherwise it reads nothing).
+    /// process's own; `input` is written to its standard input (otherwise it reads nothing, or,
+    /// `holdingInput`, waits on an input that stays open).
     public init(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil, input: [UInt8]? = nil
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil, input: [UInt8]? = nil,
+        holdingInput: Bool = false
     ) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -56,7 +64,8 @@ public struct ExternalProcess {
         process.standardOutput = out
         process.standardError = err
         let stdin = input.map { _ in Pipe() }
-        process.standardInput = stdin ?? FileHandle.nullDevice
+        heldInput = holdingInput && input == nil ? Pipe() : nil
+        process.standardInput = stdin ?? heldInput ?? FileHandle.nullDevice
         started = DispatchTime.now().uptimeNanoseconds
         try process.run()
         if let stdin, let input {
@@ -71,19 +80,28 @@ public struct ExternalProcess {
     /// Whether it still runs.
     public var isRunning: Bool { process.isRunning }
 
+    /// Sends SIGKILL to this process (and no other), and waits for its end.
+    public func kill() -> ProcessResult {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        return wait()
+    }
+
     /// Waits for the end without holding a thread of the concurrency pool (polls every 20 ms).
     public func finished() async -> ProcessResult {
         while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         return wait()
     }
 
-    /// Waits for the end; with `killAfter` seconds, sends SIGKILL if it still runs by then.
+    /// The longest any child may run when the test gives no deadline of its own: a deadlock
+    /// fails the test (the child is killed, `wasSignaled`) instead of hanging the run.
+    public static let defaultDeadline: Double = 300
+
+    /// Waits for the end; sends SIGKILL if it still runs `killAfter` seconds after it started
+    /// (`defaultDeadline` when not given).
     public func wait(killAfter: Double? = nil) -> ProcessResult {
-        if let killAfter {
-            let deadline = started + UInt64(killAfter * 1e9)
-            while process.isRunning && DispatchTime.now().uptimeNanoseconds < deadline { usleep(1000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
+        let deadline = started + UInt64((killAfter ?? Self.defaultDeadline) * 1e9)
+        while process.isRunning && DispatchTime.now().uptimeNanoseconds < deadline { usleep(1000) }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         defer {

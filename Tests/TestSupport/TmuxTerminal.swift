@@ -6,8 +6,11 @@ import Foundation
 /// The server is started with an empty signal mask (through `perl`): a process started from a
 /// test inherits the test runner's blocked signals, and a tmux server with SIGCHLD blocked hangs.
 public final class TmuxTerminal {
-    public static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") && FileManager.default.isExecutableFile(atPath: "/usr/bin/perl")
+    /// A missing tool fails the test that needs it, saying what to install: it never skips.
+    public static func requireInstalled() throws {
+        for (tool, package) in [("/usr/bin/tmux", "tmux"), ("/usr/bin/perl", "perl")] where !FileManager.default.isExecutableFile(atPath: tool) {
+            throw TmuxError(message: "\(tool) is missing: the real-terminal tests need it ('make test' installs it; or apt-get install \(package))")
+        }
     }
 
     private let socket: String
@@ -15,6 +18,7 @@ public final class TmuxTerminal {
     /// Starts `command` (a shell command line) in a `width` x `height` window; `environment` is
     /// set for it (`TERM` is tmux's own unless given).
     public init(width: Int, height: Int, command: String, environment: [String: String] = [:]) async throws {
+        try Self.requireInstalled()
         socket = "/tmp/hangman-tmux-\(UUID().uuidString.prefix(8))"
         var arguments = ["-MPOSIX", "-e", "sigprocmask(SIG_SETMASK, POSIX::SigSet->new); exec @ARGV or die", "/usr/bin/tmux", "-S", socket, "-f", "/dev/null",
                          "new-session", "-d", "-x", "\(width)", "-y", "\(height)"]
@@ -100,7 +104,8 @@ public final class TmuxTerminal {
     /// Copies everything the program writes to the terminal, byte for byte, into `path`.
     public func record(to path: String) async throws { try await tmux(["pipe-pane", "-o", "cat >> '\(path)'"]) }
 
-    /// Waits (up to `seconds`) until the screen shows `text`; returns the last screen seen.
+    /// Waits (up to `seconds`) until the screen shows `text`, and returns that screen; at the
+    /// deadline it throws, with the last screen seen: a step that never happened fails the test.
     @discardableResult
     public func waitFor(_ text: String, seconds: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
@@ -110,7 +115,7 @@ public final class TmuxTerminal {
             if last.contains(text) { return last }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return last
+        throw TmuxError(message: "'\(text)' did not appear within \(seconds) s; the screen was:\n\(last)")
     }
 }
 
