@@ -1,8 +1,29 @@
+import Foundation
 import LetterFolding
 import Testing
 @testable import WordPacks
 
 @Suite struct DuplicateWordsTests {
+    /// What "the same word" means, written again from LetterFolding's documented rules with
+    /// Foundation's own tables, and not with the production folding: a folding bug makes the
+    /// two disagree instead of moving both sides. Case never matters; separators (space, hyphen,
+    /// apostrophe) stay as they are ("ice cream" and "ice-cream" are two words); English, Spanish
+    /// and German drop accents, except the letters of their own (Spanish ñ; German ä, ö, ü, ß);
+    /// other languages compare letters exactly.
+    static func referenceFold(_ word: String, language: String) -> String {
+        let keeps: Set<Character> = language == "es" ? ["ñ"] : language == "de" ? ["ä", "ö", "ü", "ß"] : []
+        let stripsAccents = ["en", "es", "de"].contains(language)
+        var folded = ""
+        for character in word.precomposedStringWithCanonicalMapping.lowercased() {
+            if stripsAccents && !keeps.contains(character) {
+                folded += String(character).folding(options: .diacriticInsensitive, locale: nil)
+            } else {
+                folded.append(character)
+            }
+        }
+        return folded
+    }
+
     @Test(arguments: [0, 1, 2])
     func tinyInputs(_ count: Int) {
         #expect(DuplicateWords.find(in: Array(repeating: "same", count: count), folding: LetterFolding(language: "en")).count == max(0, count - 1))
@@ -21,7 +42,7 @@ import Testing
         var firstSeen: [String: Int] = [:]
         var expected: [DuplicateWords.Duplicate] = []
         for (index, word) in words.enumerated() {
-            let key = folding.foldedWord(word)
+            let key = Self.referenceFold(word, language: language)
             if let first = firstSeen[key] {
                 expected.append(.init(index: index, firstIndex: first))
             } else {
@@ -32,16 +53,19 @@ import Testing
         #expect(DuplicateWords.find(in: words, folding: folding) == expected)
     }
 
-    /// With enough words to be split into partitions (by their first folded bytes), words whose
-    /// folded forms agree still meet, also when folding composes a later byte into the first eight.
-    @Test(arguments: [("de", "abcdefga\u{308}", "ABCDEFG\u{E4}"), ("en", "abcdefge\u{301}x", "abcdefg\u{E9}X"), ("en", "Longer words", "longer-words")])
-    func partitionedWordsStillMeet(_ language: String, _ first: String, _ second: String) {
+    /// With enough words to be split into partitions (by their first folded bytes), words that
+    /// are the same word still meet, also when folding composes a later byte into the first eight;
+    /// and a German ä never meets an a.
+    @Test(arguments: [
+        ("de", "abcdefga\u{308}", "ABCDEFG\u{E4}", true), ("en", "abcdefge\u{301}x", "abcdefg\u{E9}X", true),
+        ("en", "Longer words", "longer words", true), ("en", "Longer words", "longer-words", false), ("de", "abcdefga\u{308}", "abcdefga", false),
+    ])
+    func partitionedWordsStillMeet(_ language: String, _ first: String, _ second: String, _ same: Bool) {
         let folding = LetterFolding(language: language)
         let filler = (0..<20_000).map { "w\($0 * 7919)" }
         let words = filler + [first] + filler.map { $0 + "z" } + [second]
-        let expectedSame = folding.foldedWord(first) == folding.foldedWord(second)
         let found = DuplicateWords.find(in: words, folding: folding)
-        #expect(found == (expectedSame ? [.init(index: words.count - 1, firstIndex: filler.count)] : []), "\(found)")
+        #expect(found == (same ? [.init(index: words.count - 1, firstIndex: filler.count)] : []), "\(found)")
     }
 
     /// ASCII words are hashed without folding them into a new string: that hash must be the folded form's.
@@ -49,7 +73,7 @@ import Testing
     func asciiAndFoldedHashesMeet(_ language: String) {
         let folding = LetterFolding(language: language)
         for (ascii, other) in [("Nino", "n\u{EC}no"), ("ROCK 'N' ROLL", "rock 'n' ro\u{13A}l"), ("Well-Known", "well-known")] {
-            let same = folding.foldedWord(ascii) == folding.foldedWord(other)
+            let same = Self.referenceFold(ascii, language: language) == Self.referenceFold(other, language: language)
             #expect((DuplicateWords.foldedHash(ascii, folding: folding) == DuplicateWords.foldedHash(other, folding: folding)) == same)
             #expect(DuplicateWords.find(in: [ascii, other], folding: folding).isEmpty == !same)
         }
