@@ -48,11 +48,9 @@ import Testing
         var objects: [[UInt8]] = (0..<63).map { (index: Int) -> [UInt8] in [0xA2, UInt8(index + 1), UInt8(index + 1)] }
         objects.append(RawBinaryPlist.ascii("boom"))
         let bytes = RawBinaryPlist(objects).bytes
-        let clock = ContinuousClock()
-        let elapsed = clock.measure {
-            expectError(.tooManyObjects) { () throws(PropertyListError) in try decodeIgnoringValue(bytes) }
-        }
-        #expect(elapsed < .seconds(1))
+        // Refused by the object limit, which counts every reference as it is followed: the walk
+        // stops there instead of expanding 2^64 values (how fast is for 'make bench').
+        expectError(.tooManyObjects) { () throws(PropertyListError) in try decodeIgnoringValue(bytes) }
     }
 
     @Test func objectLimitCountsEveryReference() {

@@ -101,6 +101,7 @@ import SQLite
         try holder.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
         let other = try Database(path: path, busyTimeout: .milliseconds(200))
 
+        #expect(try other.int64("PRAGMA busy_timeout") == 200, "the connection retries for its busy timeout")
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("INSERT INTO t VALUES (2)")
         let clock = ContinuousClock()
@@ -110,8 +111,8 @@ import SQLite
         }
         let waited = clock.now - start
         #expect(error?.code == .busy)
+        // A lower bound only (load can make it longer, never shorter): it waited before giving up.
         #expect(waited >= .milliseconds(150), "SQLite retried for the busy timeout, waited \(waited)")
-        #expect(waited < .seconds(3))
         #expect(!other.isInTransaction)
         #expect(try other.int64("SELECT count(*) FROM t") == 1, "readers still see the last commit under WAL")
 

@@ -8,22 +8,23 @@ import SystemCalls
 /// Paths that are not what they seem: a FIFO where a file is read, a device or link where a file
 /// is replaced, a file where a folder is made, and two holders of one lock.
 @Suite struct HostilePathTests {
-    /// A writer blocked in `open(2)` on a FIFO is released the moment a reader opens it: a reader
-    /// that refuses by type first leaves it blocked.
+    /// A reader refuses a FIFO by its type before it opens it: inotify reports every `open(2)` of
+    /// the FIFO (an event queued at the moment of the open, so nothing is waited for), and there is
+    /// none; opening it for real, the control, is reported.
     @Test(arguments: ["whole", "prefix", "chunks"])
     func aFIFOIsRefusedBeforeItIsOpened(reader: String) throws {
         let folder = try TemporaryFolder()
         let path = folder.file("pipe")
         try #require(mkfifo(path, 0o600) == 0)
-        let writerOpened = Flag()
-        let writerDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let descriptor = open(path, O_WRONLY)  // blocks until a reader opens the FIFO
-            writerOpened.set()
-            if descriptor >= 0 { close(descriptor) }
-            writerDone.signal()
+        let watch = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        try #require(watch >= 0, "inotify_init1: \(String(cString: strerror(errno)))")
+        defer { close(watch) }
+        try #require(inotify_add_watch(watch, path, UInt32(IN_OPEN)) >= 0)
+        func opens() -> Int {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(watch, &buffer, buffer.count)
+            return count > 0 ? count / MemoryLayout<inotify_event>.size : 0
         }
-        usleep(100_000)
         let error = #expect(throws: FileError.self) {
             switch reader {
             case "whole": _ = try FileSystem.readFile(atPath: path, limit: 1 << 20)
@@ -32,12 +33,10 @@ import SystemCalls
             }
         }
         #expect(error == .notRegularFile(.fifo, path: path))
-        usleep(200_000)
-        #expect(!writerOpened.isSet, "the reader opened the FIFO, which released its writer")
-        // Release the writer: open the FIFO for reading ourselves.
-        let release = open(path, O_RDONLY | O_NONBLOCK)
-        writerDone.wait()
-        if release >= 0 { close(release) }
+        #expect(opens() == 0, "the reader opened the FIFO")
+        let control = open(path, O_RDONLY | O_NONBLOCK)
+        if control >= 0 { close(control) }
+        #expect(opens() == 1, "an open of the FIFO is reported")
     }
 
     @Test func anAtomicWriteRefusesAFIFOASymbolicLinkAndAFolder() throws {
@@ -132,9 +131,3 @@ import SystemCalls
 }
 
 /// Set once by another thread, read by the test.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
-}
