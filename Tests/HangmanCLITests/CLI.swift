@@ -3,7 +3,9 @@ import Foundation
 import SystemCalls
 import TestSupport
 
-/// Runs the built `hangman` binary as a person would, capturing its output and exit status.
+/// Runs `hangman` as a person would, capturing its output and exit status: in this process
+/// through the binary's own entry point (`run`), or the built binary (`runBinary`) where a test needs
+/// a process of its own (a crash point, a working folder, a signal).
 enum CLI {
     typealias Result = ProcessResult
 

@@ -15,10 +15,15 @@ final class RunningServer {
     let http: HTTPServer
     var url: String { http.url }
 
-    init(environment: ReceiptEnvironment = .production, catalogLifetime: Int64? = nil, tls: HTTPServerConfiguration.TLS? = nil) throws {
+    /// A server on its own data folder, or on `dataFolder` (another server's: the same key and
+    /// accounts), selling from the shipped packs or from `packsFolder`.
+    init(
+        environment: ReceiptEnvironment = .production, catalogLifetime: Int64? = nil, tls: HTTPServerConfiguration.TLS? = nil,
+        dataFolder: String? = nil, packsFolder: String? = nil
+    ) throws {
         directory = try TemporaryDirectory()
         var configuration = PackServerConfiguration(
-            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+            dataFolder: dataFolder ?? directory.file("data"), packsFolder: packsFolder ?? HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
             environment: environment, testControls: true)
         if let catalogLifetime { configuration.catalogLifetime = catalogLifetime }
         let server = try PackServer(configuration)
@@ -180,6 +185,37 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let frozen = try RunningServer(catalogLifetime: -1)
         let late = await #expect(throws: StoreError.self) { try await frozen.newClient().fetchCatalog() }
         #expect(late?.message.contains("expired") == true)
+    }
+
+    /// A second server of the same service (same key) that still sells an older catalog: once the
+    /// client has seen the newer one, the older one is a rollback, also when the version file the
+    /// client keeps is damaged (the last signed catalog it kept is a floor too).
+    @Test func anOlderCatalogFromAnotherServerIsARollbackEvenWithADamagedStateFile() async throws {
+        let newer = try RunningServer()
+        // The same packs published once more: CatalogVersion + 1, served by the first server.
+        let packs = newer.directory.file("packs")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+        let catalogURL = URL(fileURLWithPath: packs + "/Catalog.plist")
+        var root = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: catalogURL), format: nil) as? [String: Any])
+        let shipped = try #require(root["CatalogVersion"] as? Int)
+        root["CatalogVersion"] = shipped + 1
+        try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0).write(to: catalogURL)
+        let republished = try RunningServer(dataFolder: newer.directory.file("data"), packsFolder: packs)
+        let older = try RunningServer(dataFolder: newer.directory.file("data"))
+        let state = newer.directory.file("account/catalog-version")
+        try FileManager.default.createDirectory(atPath: newer.directory.file("account"), withIntermediateDirectories: true)
+        let credentials = try await HTTPPackService.createAccount(at: republished.url)
+        #expect(try await HTTPPackService(credentials: credentials, statePath: state).fetchCatalog().catalogVersion == shipped + 1)
+        var elsewhere = credentials
+        elsewhere.service = older.url
+        // Control: a client that never saw the newer catalog takes the older one.
+        #expect(try await HTTPPackService(credentials: elsewhere).fetchCatalog().catalogVersion == shipped)
+        for damage in ["", "garbage\n", nil] as [String?] {
+            if let damage { try Data(damage.utf8).write(to: URL(fileURLWithPath: state)) } else { try? FileManager.default.removeItem(atPath: state) }
+            let rollback = await #expect(throws: StoreError.self) { try await HTTPPackService(credentials: elsewhere, statePath: state).fetchCatalog() }
+            #expect(rollback?.kind == .untrusted, "state file \(damage.map { "'\($0)'" } ?? "deleted")")
+            #expect(rollback?.message.contains("older than version \(shipped + 1)") == true, "\(rollback?.message ?? "")")
+        }
     }
 
     @Test func aServerThatIsGoneIsUnavailable() async throws {

@@ -44,7 +44,6 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func fetchCatalog() async throws(StoreError) -> Catalog {
         let signed = try await get(SignedDocument.self, "/v1/catalog", authenticated: false)
         let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
-        keep(signed, as: Self.catalogCache)
         let now = clock.now()
         guard document.expires > now else {
             throw StoreError(.untrusted, "the service's catalog expired at \(document.expires) (it is \(now)): refusing a frozen catalog")
@@ -55,6 +54,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 .untrusted, "the service offered catalog version \(document.catalog.catalogVersion), older than version \(floor) already seen: refusing a rollback")
         }
         if document.catalog.catalogVersion > floor { recordCatalogVersion(document.catalog.catalogVersion) }
+        // Kept for offline play only once trusted: never an expired or rolled-back catalog.
+        keep(signed, as: Self.catalogCache)
         lastCatalog.withLock { $0 = document.catalog }
         return document.catalog
     }
@@ -304,11 +305,15 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return (0..<2).map { _ in String(random.next(), radix: 16) }.joined(separator: "-")
     }
 
+    /// The highest catalog version seen: the one recorded, and the one of the last signed catalog
+    /// kept beside it, so that a damaged or deleted version file does not reset the protection.
     private func seenCatalogVersion() -> Int {
-        guard let statePath, let bytes = try? FileSystem.readFile(atPath: statePath, limit: 4096),
-            let text = String(validating: bytes, as: UTF8.self), let version = Int(text.filter { !$0.isWhitespace })
-        else { return 0 }
-        return version
+        guard let statePath else { return 0 }
+        let recorded = (try? FileSystem.readFile(atPath: statePath, limit: 4096))
+            .flatMap { String(validating: $0, as: UTF8.self) }
+            .flatMap { Int($0.filter { !$0.isWhitespace }) } ?? 0
+        let kept = OfflinePackService.keptCatalog(in: Self.folder(of: statePath), credentials: credentials)?.catalog.catalogVersion ?? 0
+        return max(recorded, kept)
     }
 
     private func recordCatalogVersion(_ version: Int) {

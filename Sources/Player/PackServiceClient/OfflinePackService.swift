@@ -16,12 +16,17 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     /// The service as last seen, from the signed documents kept in `folder`; `nil` when there are
     /// none, or they are not signed by the pinned key.
     public init?(credentials: ServiceCredentials, folder: String, reason: StoreError) {
-        guard let catalog = Self.kept(HTTPPackService.catalogCache, CatalogDocument.self, in: folder, credentials: credentials),
+        guard let catalog = Self.keptCatalog(in: folder, credentials: credentials),
             let statement = Self.keptStatement(in: folder, credentials: credentials)
         else { return nil }
         self.catalog = catalog.catalog
         self.statement = statement
         self.reason = reason
+    }
+
+    /// The last catalog kept in `folder`, when the pinned key signed it.
+    static func keptCatalog(in folder: String, credentials: ServiceCredentials) -> CatalogDocument? {
+        kept(HTTPPackService.catalogCache, CatalogDocument.self, in: folder, credentials: credentials)
     }
 
     /// The last account statement kept in `folder`, when the pinned key signed it for this account.
