@@ -281,7 +281,10 @@ import Testing
         let id = try #require((try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])?.first?["transactionID"] as? String)
         #expect(try await home.run(["store", "refund", id]).status == 0)
         let pack = HangmanBinary.packageRoot.appendingPathComponent("Packs/ios-words.wordpack").path
+        let receipt = home.scratch.path + "/receipt.plist"
+        #expect(try await home.run(["receipt", "-o", receipt]).status == 0)
         let commands: [[String]] = [
+            ["receipt", "verify", "--json", receipt],
             ["products", "--json"], ["packs", "--json"], ["transactions", "--json"], ["restore", "--json"], ["hints", "--json"],
             ["hints", "spend", "--json"], ["receipt", "--json"], ["stats", "--json"], ["settings", "--json"], ["pack", "inspect", "--json", pack],
             ["pack", "verify", "--json", pack],
@@ -296,6 +299,8 @@ import Testing
             keys(document, into: &found)
             for (key, value) in found {
                 #expect(!Self.forbidden.contains(key), "\(command): '\(key)'")
+                // Identifiers end in ID (productID), never Id.
+                #expect(!key.hasSuffix("Id"), "\(command): '\(key)'")
                 #expect(key.first?.isLowercase == true && !key.contains("_") && !key.contains("-") || key.allSatisfy(\.isNumber), "\(command): '\(key)'")
                 if key.hasSuffix("Date") {
                     datesSeen += 1
