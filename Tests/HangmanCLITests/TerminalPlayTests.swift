@@ -170,19 +170,25 @@ struct TerminalPlayTests {
     }
 
     /// Under `sh -c` (no job control: an interactive bash would put the terminal's modes back
-    /// itself after a job dies of a signal), so only the game's own handler can restore them.
-    @Test func aCrashPutsTheTerminalBack() async throws {
+    /// itself after a job dies of a signal), so only the game's own handler can restore them:
+    /// after Ctrl-C typed, SIGTERM, SIGHUP, or SIGSEGV from outside (standing for a crash).
+    @Test(arguments: ["C-c", "TERM", "HUP", "SEGV"])
+    func anEndingPutsTheTerminalBack(_ ending: String) async throws {
         let world = try await PlayCommandTests.OneWordWorld()
         let terminal = try await Self.openShell(world)
-        try await terminal.type("clear; sh -c '\(HangmanBinary.path) play; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon | sed s/^/MODE:/'")
+        // `trap : INT`: the shell outlives a Ctrl-C to run stty (the game, exec'd, has its own handler).
+        try await terminal.type("clear; sh -c 'trap : INT; \(HangmanBinary.path) play; stty -a | tr \" ;\" \"\\n\\n\" | grep -x -e icanon -e -icanon | sed s/^/MODE:/'")
         try await terminal.press("Enter")
         try await terminal.waitFor("Esc save and quit")
-        // The game is the child of the shell's child; SIGSEGV from outside stands for a crash.
-        let shellID = try await terminal.tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let runner = try TestSupport.shell("pgrep -P \(shellID)").trimmingCharacters(in: .whitespacesAndNewlines)
-        let gameID = try TestSupport.shell("pgrep -P \(runner)").trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(Int32(gameID) != nil, "\(runner) \(gameID)")
-        if let pid = Int32(gameID) { kill(pid, SIGSEGV) }
+        if ending == "C-c" {
+            try await terminal.press("C-c")
+        } else {
+            // The game is the child of the shell's child: the signal goes to it alone.
+            let shellID = try await terminal.tmux(["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let runner = try TestSupport.shell("pgrep -P \(shellID)").trimmingCharacters(in: .whitespacesAndNewlines)
+            let gameID = try #require(Int32(try TestSupport.shell("pgrep -P \(runner)").trimmingCharacters(in: .whitespacesAndNewlines)))
+            kill(gameID, ["TERM": SIGTERM, "HUP": SIGHUP, "SEGV": SIGSEGV][ending] ?? SIGKILL)
+        }
         let after = try await terminal.waitFor("MODE:")
         #expect(after.contains("MODE:icanon"), "line editing is back: \(after)")
         #expect(!after.contains("+---+"), "the alternate screen is left: \(after)")
