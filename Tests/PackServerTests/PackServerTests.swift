@@ -159,6 +159,22 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(raw.body.contains(#""status":21002"#))
     }
 
+    @Test func aProductionReceiptSentToASandboxGets21008OverHTTP() async throws {
+        let production = try RunningServer(environment: .production)
+        let sandbox = try RunningServer(environment: .sandbox)
+        let player = try await production.newClient()
+        _ = try await player.buy(hints10, quantity: 1)
+        let receipt = try await player.receipt()
+        #expect(receipt.payload.environment == .production)
+        let body = String(decoding: Wire.encode(ReceiptData(receipt.bytes)), as: UTF8.self)
+        let atSandbox = try sandbox.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data", body, sandbox.url + "/verifyReceipt"])
+        #expect(atSandbox.status == 200)
+        #expect(atSandbox.body.contains(#""status":21008"#), "\(atSandbox.body)")
+        // Control: at its own environment the same bytes are valid.
+        let atProduction = try production.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data", body, production.url + "/verifyReceipt"])
+        #expect(atProduction.body.contains(#""status":0"#), "\(atProduction.body)")
+    }
+
     @Test func answersSignedByAnotherKeyAreRefused() async throws {
         let running = try RunningServer()
         let other = try RunningServer()

@@ -169,6 +169,54 @@ extension PurchaseOutcome {
     }
 }
 
+/// On one PostgreSQL database, accounts share tables: nothing of one account is reachable from
+/// another, not by reusing its Idempotency-Key, nor by approving its transaction.
+@Suite struct PostgreSQLIsolationTests {
+    @Test func anAccountNeverReachesAnothersPurchases() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox,
+            testControls: true)
+        configuration.database = .postgreSQL(database.connectionString)
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let ann = try await HTTPPackService.createAccount(at: http.url)
+        let bob = try await HTTPPackService.createAccount(at: http.url)
+
+        // The same Idempotency-Key from two accounts: two purchases, one each.
+        func purchase(_ who: ServiceCredentials) throws -> StoreTransaction? {
+            let result = try ExternalProcess.run("/usr/bin/curl", [
+                "-sS", "--max-time", "20", "-X", "POST", "-H", "Authorization: Bearer \(who.token)", "-H", "Idempotency-Key: shared-key",
+                "-H", "Content-Type: application/json", "--data", #"{"productID":"com.hangmanpacks.hints.10","quantity":1}"#, http.url + "/v1/purchases",
+            ])
+            return try Wire.decode(PurchaseOutcome.self, from: Array(result.stdout.utf8)).purchasedTransaction
+        }
+        let annsPurchase = try #require(try purchase(ann))
+        let bobsPurchase = try #require(try purchase(bob))
+        #expect(annsPurchase.id != bobsPurchase.id)
+        #expect(try await HTTPPackService(credentials: ann).hintBalance() == 10)
+        #expect(try await HTTPPackService(credentials: bob).hintBalance() == 10)
+        // Control: the same key from the same account is the same purchase.
+        #expect(try purchase(ann)?.id == annsPurchase.id)
+
+        // Ann's purchase waits for approval; Bob cannot approve it, and it still waits.
+        let annsService = HTTPPackService(credentials: ann)
+        var controls = try await annsService.controls()
+        controls.askToBuy = true
+        try await annsService.setControls(controls)
+        guard case .deferred(let waiting) = try await annsService.buy(ios, quantity: 1) else {
+            Issue.record("ask to buy did not defer the purchase")
+            return
+        }
+        let refused = await #expect(throws: StoreError.self) { try await HTTPPackService(credentials: bob).approve(waiting.id) }
+        #expect(refused?.kind == .unknownTransaction, "\(refused?.message ?? "")")
+        #expect(try await annsService.transactions().first { $0.id == waiting.id }?.state == .deferred)
+        #expect(try await HTTPPackService(credentials: bob).entitlements().isEmpty)
+    }
+}
+
 @Suite struct LedgerFolderTests {
     @Test func sqliteLedgersCanLiveInAFolderOtherThanTheData() async throws {
         let directory = try TemporaryDirectory()
