@@ -418,8 +418,7 @@ extension DeviceCommandTests {
             #expect(screen.contains("EXIT=0"))
             #expect(!screen.contains("Installing"), "the bar is gone: \(screen)")
             for line in screen.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
-            try await Task.sleep(for: .milliseconds(300))
-            let raw = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
+            let raw = try await terminal.waitForRecording(recording, toContain: "EXIT=0")
             #expect(raw.contains("\rInstalling Big Words ["), "\(raw.prefix(400).debugDescription)")
             #expect(raw.contains("/20,000 words"), "\(raw.prefix(400).debugDescription)")
             let segments = raw.split { $0 == "\r" || $0 == "\n" || $0 == "\r\n" }
@@ -443,8 +442,8 @@ extension DeviceCommandTests {
             try await terminal.press("Enter")
             let screen = try await terminal.waitFor("EXIT=0", seconds: 60)
             #expect(screen.contains("EXIT=0"), "\(screen)")
-            try await Task.sleep(for: .milliseconds(300))
-            let raw = (try? String(contentsOfFile: recording, encoding: .utf8)) ?? ""
+            // Everything the install wrote is in the recording once the shell's echo after it is.
+            let raw = try await terminal.waitForRecording(recording, toContain: "EXIT=0")
             #expect(raw.contains("Installed Big Words"), "\(raw.debugDescription)")
             #expect(!raw.contains("Installing Big Words"), "\(raw.debugDescription)")
         }

@@ -237,7 +237,7 @@ struct TerminalPlayTests {
         try await terminal.press("Enter")
         let screen = try await terminal.waitFor("Game saved")
         #expect(screen.contains("z _ _ _ _"), "\(screen)")
-        try await Task.sleep(for: .milliseconds(300))
+        try await terminal.waitForRecording(recording, toContain: "Game saved")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: recording))
         #expect(bytes.count > 200)
         #expect(!bytes.contains(0x1B), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")

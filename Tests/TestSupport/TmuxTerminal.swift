@@ -101,6 +101,20 @@ public final class TmuxTerminal {
         try await tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
     }
 
+    /// Waits (up to `seconds`) until the recording at `path` holds `text`, and returns it: the
+    /// bytes before `text` have reached the file then. At the deadline it throws.
+    @discardableResult
+    public func waitForRecording(_ path: String, toContain text: String, seconds: Double = 10) async throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if last.contains(text) { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TmuxError(message: "the recording \(path) did not come to hold '\(text)' within \(seconds) s (\(last.utf8.count) bytes)")
+    }
+
     /// Copies everything the program writes to the terminal, byte for byte, into `path`.
     public func record(to path: String) async throws { try await tmux(["pipe-pane", "-o", "cat >> '\(path)'"]) }
 
