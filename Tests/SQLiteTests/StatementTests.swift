@@ -81,7 +81,8 @@ import SQLite
         try db.execute("CREATE TABLE t(x UNIQUE)")
         let insert = try db.prepare("INSERT INTO t VALUES (?)")
         try insert.execute(1)
-        #expect(throws: SQLiteError.self) { try insert.execute(1) }
+        let duplicate = #expect(throws: SQLiteError.self) { try insert.execute(1) }
+        #expect(duplicate?.code == .constraintUnique)
         try insert.execute(2)
         #expect(try db.int64("SELECT count(*) FROM t") == 2)
     }

@@ -81,10 +81,13 @@ import WordPacks
         let account = try StoreAccount()
         _ = try account.service().buy(StoreFixture.hints10, quantity: 1)
         let db = try account.database()
-        #expect(throws: SQLiteError.self) { try db.execute("UPDATE hint_ledger SET amount = 1000") }
-        #expect(throws: SQLiteError.self) {
+        // Each refused by its own rule: the append-only trigger, then the CHECK on the balance.
+        let update = #expect(throws: SQLiteError.self) { try db.execute("UPDATE hint_ledger SET amount = 1000") }
+        #expect(update?.code == .constraintTrigger)
+        let negative = #expect(throws: SQLiteError.self) {
             try db.execute("INSERT INTO hint_ledger (entry_key, amount, reason, balance_after, created_date) VALUES ('x', -11, 'spend', -1, 0)")
         }
+        #expect(negative?.code == .constraintCheck)
         #expect(try account.service().hintBalance() == 10)
     }
 
