@@ -3,61 +3,121 @@ import HTTPClient
 import Testing
 import TestSupport
 
-/// A download cut off half-way resumes where it stopped, against a server that knows nothing of
-/// this code (Python's http.server), which cuts its first answer.
+/// A download that starts from a file already holding part of it, against a server that knows
+/// nothing of this code (Python's http.server): the file ends as exactly the server's file,
+/// never the part and another answer spliced.
 @Suite struct ResumeTests {
-    static let server = #"""
-    import http.server, socketserver, sys
-    data = open(sys.argv[1], 'rb').read()
-    log = open(sys.argv[2], 'a')
-    class Handler(http.server.BaseHTTPRequestHandler):
-        count = 0
-        def do_GET(self):
-            Handler.count += 1
-            asked = self.headers.get('Range')
-            log.write(f"{Handler.count} {asked}\n"); log.flush()
-            if Handler.count == 1:
-                self.send_response(200)
-                self.send_header('Content-Length', str(len(data)))
-                self.end_headers()
-                self.wfile.write(data[:len(data) // 2]); self.wfile.flush()
-                self.connection.shutdown(2)
-                return
-            start = int(asked.split('=')[1].split('-')[0])
-            self.send_response(206)
-            self.send_header('Content-Range', f'bytes {start}-{len(data) - 1}/{len(data)}')
-            self.send_header('Content-Length', str(len(data) - start))
-            self.end_headers()
-            self.wfile.write(data[start:])
-        def log_message(self, *arguments): pass
-    with socketserver.TCPServer(('127.0.0.1', 0), Handler) as server:
-        print(server.server_address[1], flush=True)
-        server.serve_forever()
-    """#
+    private static func randomBytes(_ count: Int) -> [UInt8] {
+        var random = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
+    }
+
+    /// As `Data`: a failed comparison prints sizes, not every byte.
+    private static func contents(_ path: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// Downloads from `server` into `target`, and expects the status, the file's bytes, and the
+    /// `Range` and `If-Range` of every request the server saw.
+    private static func expectDownload(
+        from server: LoopbackFileServer, to target: String, etag: String? = nil, status: Int, file: [UInt8], requests: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let answered = try HTTPClient.download(url: server.url, toFile: target, etag: etag)
+        #expect(answered == status, sourceLocation: sourceLocation)
+        let written = try contents(target)
+        #expect(written == Data(file), sourceLocation: sourceLocation)
+        let seen = try server.requests()
+        #expect(seen == requests, sourceLocation: sourceLocation)
+    }
 
     @Test func aCutDownloadResumesWithARange() throws {
         let directory = try TemporaryDirectory()
-        var random = SystemRandomNumberGenerator()
-        let payload = (0..<300_000).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let source = try directory.write("payload", payload)
-        let script = try directory.write("server.py", Self.server)
-        let log = directory.file("requests.log")
-        let process = try ExternalProcess("/usr/bin/python3", [script, source, log])
-        defer { _ = process.wait(killAfter: 0) }
-        var port = ""
-        for _ in 0..<200 where port.isEmpty {
-            usleep(25_000)
-            port = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true").trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        try #require(!port.isEmpty, "the server did not start")
+        let payload = Self.randomBytes(300_000)
+        let server = try LoopbackFileServer(serving: payload, behaviour: .cutsTheFirstAnswer, in: directory)
         let target = directory.file("download.partial")
-        let url = "http://127.0.0.1:\(port)/archive"
-        #expect(throws: HTTPClientError.self) { try HTTPClient.download(url: url, toFile: target) }
-        let partial = try FileManager.default.attributesOfItem(atPath: target)[.size] as? Int ?? 0
-        #expect(partial == 150_000)
-        let status = try HTTPClient.download(url: url, toFile: target)
-        #expect(status == 206)
-        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: target))) == payload)
-        #expect(try String(contentsOfFile: log, encoding: .utf8) == "1 None\n2 bytes=150000-\n")
+        #expect(throws: HTTPClientError.self) { try HTTPClient.download(url: server.url, toFile: target) }
+        let part = try Self.contents(target)
+        #expect(part.count == 150_000)
+        try Self.expectDownload(from: server, to: target, status: 206, file: payload, requests: ["- -", "bytes=150000- -"])
+    }
+
+    @Test func aServerThatIgnoresTheRangeReplacesThePartWithTheWholeFile() throws {
+        let directory = try TemporaryDirectory()
+        let payload = Self.randomBytes(300_000)
+        let server = try LoopbackFileServer(serving: payload, behaviour: .ignoresRanges, in: directory)
+        let target = try directory.write("download.partial", Array(payload[..<150_000]))
+        try Self.expectDownload(from: server, to: target, status: 200, file: payload, requests: ["bytes=150000- -"])
+    }
+
+    @Test func aFileChangedBetweenTheTwoHalvesIsDownloadedAgainWhole() throws {
+        let directory = try TemporaryDirectory()
+        let old = Self.randomBytes(300_000), new = Self.randomBytes(300_000)
+        let server = try LoopbackFileServer(serving: new, etag: "new", behaviour: .ranges, in: directory)
+        let target = try directory.write("download.partial", Array(old[..<150_000]))
+        try Self.expectDownload(from: server, to: target, etag: "\"old\"", status: 200, file: new, requests: [#"bytes=150000- "old""#])
+    }
+
+    /// A part as long as the file or longer (the download had ended, or the file is shorter now).
+    @Test func a416ToAResumedDownloadStartsItOverFromZero() throws {
+        let directory = try TemporaryDirectory()
+        let payload = Self.randomBytes(300_000)
+        let server = try LoopbackFileServer(serving: payload, behaviour: .ranges, in: directory)
+        let target = try directory.write("download.partial", Self.randomBytes(300_010))
+        try Self.expectDownload(from: server, to: target, status: 200, file: payload, requests: ["bytes=300010- -", "- -"])
+    }
+
+    @Test func a416AgainFromZeroIsAnErrorAfterOneFreshTry() throws {
+        let directory = try TemporaryDirectory()
+        let server = try LoopbackFileServer(serving: [1, 2, 3], behaviour: .status(416), in: directory)
+        let target = try directory.write("download.partial", Self.randomBytes(1000))
+        let error = #expect(throws: HTTPClientError.self) { try HTTPClient.download(url: server.url, toFile: target) }
+        #expect(error?.status == 416)
+        let requests = try server.requests()
+        #expect(requests == ["bytes=1000- -", "- -"])
+        let file = try Self.contents(target)
+        #expect(file.isEmpty)
+    }
+
+    /// The server's error is not the file, nor a reason to lose what arrived before.
+    @Test func anErrorAnswerToAResumeKeepsThePart() throws {
+        let directory = try TemporaryDirectory()
+        let part = Self.randomBytes(1000)
+        let server = try LoopbackFileServer(serving: [], behaviour: .status(503, body: "busy, try later"), in: directory)
+        let target = try directory.write("download.partial", part)
+        let error = #expect(throws: HTTPClientError.self) { try HTTPClient.download(url: server.url, toFile: target) }
+        #expect(error?.status == 503)
+        let file = try Self.contents(target)
+        #expect(file == Data(part))
+    }
+}
+
+/// A download the server refuses, or one too large, is an error; the file never holds an error's
+/// body, nor more than the limit.
+@Suite struct DownloadRefusalTests {
+    @Test(arguments: [416, 503])
+    func anErrorWithAnEmptyBodyIsAnErrorWithItsStatus(status: Int) throws {
+        let directory = try TemporaryDirectory()
+        let server = try LoopbackFileServer(serving: [1, 2, 3], behaviour: .status(status), in: directory)
+        let target = directory.file("download.partial")
+        let error = #expect(throws: HTTPClientError.self) { try HTTPClient.download(url: server.url, toFile: target) }
+        #expect(error?.status == status)
+        #expect(error?.message == "the server answered HTTP \(status)")
+        let requests = try server.requests()
+        #expect(requests == ["- -"])
+    }
+
+    /// With a length the server announces, and without one (the body ends with the connection).
+    @Test(arguments: [LoopbackFileServer.Behaviour.ranges, .unsized])
+    func aBodyOverTheLimitIsRefusedAndTheFileStaysWithinIt(behaviour: LoopbackFileServer.Behaviour) throws {
+        let directory = try TemporaryDirectory()
+        let server = try LoopbackFileServer(serving: [UInt8](repeating: 0x61, count: 1 << 20), behaviour: behaviour, in: directory)
+        let target = directory.file("download.partial")
+        let error = #expect(throws: HTTPClientError.self) {
+            try HTTPClient.download(url: server.url, toFile: target, timeoutSeconds: 30, maxSize: 100_000)
+        }
+        #expect(error?.message == "the download is over 100000 bytes")
+        let size = try FileManager.default.attributesOfItem(atPath: target)[.size] as? Int
+        #expect(size.map { $0 <= 100_000 } == true, "\(size ?? -1) bytes on disk")
     }
 }

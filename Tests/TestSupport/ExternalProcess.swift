@@ -80,6 +80,9 @@ public struct ExternalProcess {
     /// Whether it still runs.
     public var isRunning: Bool { process.isRunning }
 
+    /// What it has written to its standard output so far.
+    public var outputSoFar: String { (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? "" }
+
     /// Sends SIGKILL to this process (and no other), and waits for its end.
     public func kill() -> ProcessResult {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }

@@ -141,7 +141,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                     etag: digest.map { "\"\($0)\"" }, progress: progress)
             } catch {
                 lastFailure = error.message
-                if error.message.hasPrefix("HTTP 4") {
+                if let status = error.status, (400..<500).contains(status) {
                     // The service's refusal (401, 403, 404): ask again for its words.
                     try? FileSystem.removeFile(atPath: file)
                     return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true).1

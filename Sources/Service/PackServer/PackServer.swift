@@ -287,15 +287,18 @@ public final class PackServer: Sendable {
             ("Content-Type", "application/octet-stream"), ("Accept-Ranges", "bytes"), ("ETag", "\"\(digest)\""),
         ]
         let ifRange = request.header("If-Range")
-        guard let range = request.header("Range"), ifRange == nil || ifRange == "\"\(digest)\"" else {
+        // A range of another version of the archive (If-Range) gets the whole of this one.
+        let range = ifRange == nil || ifRange == "\"\(digest)\"" ? request.header("Range").map { ByteRange.parse($0, size: size) } : nil
+        switch range ?? .whole {
+        case .whole:
             return HTTPResponse(status: 200, headers: headers, body: .file(descriptor: opened.descriptor, offset: 0, length: size))
-        }
-        guard let (start, end) = ByteRange.parse(range, size: size) else {
+        case .unsatisfiable:
             FileSystem.close(descriptor: opened.descriptor)
             return HTTPResponse(status: 416, headers: [("Content-Range", "bytes */\(size)")], body: .bytes([]))
+        case .part(let start, let end):
+            headers.append(("Content-Range", "bytes \(start)-\(end)/\(size)"))
+            return HTTPResponse(status: 206, headers: headers, body: .file(descriptor: opened.descriptor, offset: start, length: end - start + 1))
         }
-        headers.append(("Content-Range", "bytes \(start)-\(end)/\(size)"))
-        return HTTPResponse(status: 206, headers: headers, body: .file(descriptor: opened.descriptor, offset: start, length: end - start + 1))
     }
 
     /// `POST /verifyReceipt`, as Apple's: the environment first, then the signature and contents.
@@ -332,22 +335,38 @@ public final class PackServer: Sendable {
     }
 }
 
-/// A `Range: bytes=...` header with one range, resolved against a size.
-enum ByteRange {
-    /// The first and last byte, or `nil` when the header is not one satisfiable range.
-    static func parse(_ header: String, size: UInt64) -> (UInt64, UInt64)? {
-        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+/// What a `Range` header asks of `size` bytes. One `bytes=` range is served; anything else (another
+/// unit, several ranges, a malformed one) is ignored and gets the whole, as RFC 9110 allows.
+enum ByteRange: Equatable {
+    case whole
+    /// The first and the last byte.
+    case part(UInt64, UInt64)
+    /// One range with no byte inside the size: 416.
+    case unsatisfiable
+
+    static func parse(_ header: String, size: UInt64) -> ByteRange {
+        guard header.hasPrefix("bytes=") else { return .whole }
         let spec = header.dropFirst("bytes=".count)
-        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .whole }
         let first = spec[..<dash], last = spec[spec.index(after: dash)...]
         if first.isEmpty {
-            guard let suffix = UInt64(last), suffix > 0 else { return nil }
-            return (size - min(suffix, size), size - 1)
+            guard let suffix = number(last) else { return .whole }
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
+            return .part(size - min(suffix, size), size - 1)
         }
-        guard let start = UInt64(first), start < size else { return nil }
-        if last.isEmpty { return (start, size - 1) }
-        guard let end = UInt64(last), end >= start else { return nil }
-        return (start, min(end, size - 1))
+        guard let start = number(first) else { return .whole }
+        var end = UInt64.max
+        if !last.isEmpty {
+            guard let asked = number(last), asked >= start else { return .whole }
+            end = asked
+        }
+        guard start < size else { return .unsatisfiable }
+        return .part(start, min(end, size - 1))
+    }
+
+    /// Decimal digits only (`UInt64` alone also takes a sign).
+    private static func number(_ text: Substring) -> UInt64? {
+        text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? UInt64(text) : nil
     }
 }
 

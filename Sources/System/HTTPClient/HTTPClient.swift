@@ -8,10 +8,13 @@ public struct HTTPClientResponse: Sendable {
     public var body: [UInt8]
 }
 
-/// Why no answer came: the connection, not the server (the server's failures are answers).
+/// Why no answer came: the connection, not the server (the server's failures are answers), or,
+/// for a download, the server's error status in place of the file.
 /// The message is a phrase a caller can put after "because": `couldn't connect to server`.
 public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var message: String
+    /// The server's status when it answered a download with an error (4xx, 5xx).
+    public var status: Int? = nil
     public var description: String { message }
 
     /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's).
@@ -75,8 +78,10 @@ public enum HTTPClient {
     }
 
     /// Downloads `url` into the file at `path`, resuming from its current end with a `Range`
-    /// request (`If-Range: etag`, so a changed file starts over). Answers the HTTP status of the
-    /// last exchange; a broken connection throws, leaving what arrived in the file for the next try.
+    /// request (`If-Range: etag`, so a changed file starts over). Answers the status, 200 or 206.
+    /// The server's error throws with its `status` and leaves the file as it was, except a 416 to a
+    /// resumed request (the file holds more than the server has): then the file starts over, once.
+    /// A broken connection throws, leaving what arrived in the file for the next try.
     public static func download(
         url: String, headers: [(String, String)] = [], toFile path: String, etag: String? = nil, timeoutSeconds: Int = 300,
         maxSize: Int = 256 << 20, progress: ((Int) -> Void)? = nil
@@ -88,19 +93,31 @@ public enum HTTPClient {
         } catch {
             throw HTTPClientError(message: "cannot write the download to \(path): \(error)")
         }
+        let sink = FileSink(file: file, limit: maxSize, progress: progress)
+        var status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink)
+        if status == 416 && sink.resumedFrom > 0 {
+            do { try file.truncate() } catch { throw HTTPClientError(message: "cannot start the download in \(path) over: \(error)") }
+            status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink)
+        }
+        guard (200..<300).contains(status) else { throw HTTPClientError(message: "the server answered HTTP \(status)", status: status) }
+        do { try file.flush() } catch { throw HTTPClientError(message: "\(error)") }
+        return status
+    }
+
+    /// One request of a download, from the file's end: the status. Only a 2xx body goes to the file.
+    private static func transfer(
+        url: String, headers: [(String, String)], etag: String?, timeoutSeconds: Int, into sink: FileSink
+    ) throws(HTTPClientError) -> Int {
         guard let handle = curl_easy_init() else { throw HTTPClientError(message: "libcurl could not start a request") }
         defer { curl_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }
         for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
-        let resumeFrom = file.size
-        if resumeFrom > 0 {
-            list = curl_slist_append(list, "Range: bytes=\(resumeFrom)-")
+        sink.start(handle: handle)
+        if sink.resumedFrom > 0 {
+            list = curl_slist_append(list, "Range: bytes=\(sink.resumedFrom)-")
             if let etag { list = curl_slist_append(list, "If-Range: \(etag)") }
         }
-        let sink = FileSink(file: file, limit: maxSize, progress: progress)
-        sink.handle = handle
-        sink.resumedFrom = resumeFrom
         let setup = [
             hangman_curl_set_string(handle, CURLOPT_URL, url),
             hangman_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
@@ -115,11 +132,13 @@ public enum HTTPClient {
         }
         let result = withExtendedLifetime(sink) { curl_easy_perform(handle) }
         if let failure = sink.failure { throw HTTPClientError(message: failure) }
+        let status = hangman_curl_response_code(handle)
+        // The writer stopped an error's answer at its first bytes: the status is the answer.
+        if status != 0 && !(200..<300).contains(status) { return status }
         guard result == CURLE_OK else {
-            throw HTTPClientError(message: "\(HTTPClientError.curl(result)) after \(file.size) bytes")
+            throw HTTPClientError(message: "\(HTTPClientError.curl(result)) after \(sink.file.size) bytes")
         }
-        do { try file.flush() } catch { throw HTTPClientError(message: "\(error)") }
-        return hangman_curl_response_code(handle)
+        return status
     }
 
     private static let initialized = Mutex(false)
@@ -156,7 +175,7 @@ private let write: hangman_curl_write_callback = { data, size, count, context in
 }
 
 /// Where a download's bytes go: the file, started over when the server sends the whole file
-/// (200) instead of the rest (206).
+/// (200) instead of the rest (206). An error's body is not the file: it is not written.
 private final class FileSink {
     let file: AppendingFile
     let limit: Int
@@ -172,6 +191,13 @@ private final class FileSink {
         self.limit = limit
         self.progress = progress
     }
+
+    /// Ready for a request through `handle`, from the file's end.
+    func start(handle: UnsafeMutableRawPointer) {
+        self.handle = handle
+        resumedFrom = file.size
+        checkedStatus = false
+    }
 }
 
 private let writeToFile: hangman_curl_write_callback = { data, size, count, context in
@@ -183,12 +209,10 @@ private let writeToFile: hangman_curl_write_callback = { data, size, count, cont
         if !sink.checkedStatus {
             sink.checkedStatus = true
             let status = sink.handle.map { hangman_curl_response_code($0) } ?? 0
-            // Not the rest (206) but the whole file, or an error's body: start the file over.
+            // An error's body: stop; the caller reads the status.
+            guard (200..<300).contains(status) else { return 0 }
+            // Not the rest (206) but the whole file: start the file over.
             if sink.resumedFrom > 0 && status != 206 { try sink.file.truncate() }
-            if !(200..<300).contains(status) {
-                sink.failure = "HTTP \(status)"
-                return 0
-            }
         }
         if sink.file.size + length > sink.limit {
             sink.failure = "the download is over \(sink.limit) bytes"
