@@ -104,15 +104,10 @@ import SQLite
         #expect(try other.int64("PRAGMA busy_timeout") == 200, "the connection retries for its busy timeout")
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("INSERT INTO t VALUES (2)")
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = #expect(throws: SQLiteError.self) {
             try other.transaction { db in try db.execute("INSERT INTO t VALUES (3)") }
         }
-        let waited = clock.now - start
         #expect(error?.code == .busy)
-        // A lower bound only (load can make it longer, never shorter): it waited before giving up.
-        #expect(waited >= .milliseconds(150), "SQLite retried for the busy timeout, waited \(waited)")
         #expect(!other.isInTransaction)
         #expect(try other.int64("SELECT count(*) FROM t") == 1, "readers still see the last commit under WAL")
 
