@@ -123,7 +123,8 @@ public struct Home: Sendable {
             // Offline: the packs installed and owned still play, from what the server last signed.
             guard let offline = OfflinePackService(credentials: reached, folder: accountFolder, reason: error) else { throw .store(error) }
             return OpenedStore(service: offline, catalog: offline.catalog, binding: .service(credentials), recovered: [], offline: error, newAddress: nil)
-        } catch where isNew && error.kind == .untrusted {
+        } catch where isNew && error.kind == .untrusted && error.message.contains("not signed by") {
+            // Another key (not a rollback or an expired catalog, which keep their own words).
             throw .store(StoreError(
                 .untrusted,
                 "the server at \(address) is another service: its answers are not signed with this home's key ed25519 \(credentials.publicKey.keyID); use this home's service, or another --home"))
