@@ -156,6 +156,16 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         let request = RequestState()
         requestPointer.pointee = Unmanaged.passRetained(request).toOpaque()
         server.active.add(1, ordering: .relaxed)
+        // Framed two ways (RFC 9112 6.1): a proxy that reads Content-Length and a server that
+        // reads the chunks would see different requests. Refused, and the connection closed, so
+        // nothing hidden in the body is ever read as a request of its own.
+        if lookup(connection, .HEADER_KIND, "Transfer-Encoding") != nil, lookup(connection, .HEADER_KIND, "Content-Length") != nil {
+            request.answered = true
+            hangman_watch_answered(server.watchdog, connection)
+            var refusal = HTTPResponse.text(400, "a request may not carry both Content-Length and Transfer-Encoding")
+            refusal.headers.append(("Connection", "close"))
+            return queue(connection, refusal)
+        }
         if let declared = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), declared > server.maxBodySize {
             request.tooLarge = true
             request.answered = true
