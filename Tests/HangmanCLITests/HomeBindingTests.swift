@@ -99,6 +99,12 @@ import TestSupport
         for line in buy.stderr.split(separator: "\n") {
             #expect(line.wholeMatch(of: #/(error|warning): [^()]*(\([^()]*\)[^()]*)?/#) != nil, "\(line)")
         }
+        // What needs the server exits 69 (the server cannot be reached), not 74 (local storage).
+        for command in [["install", "ios"], ["buy", "ios"]] {
+            let result = try await CLI.run(command, environment: ["HANGMAN_HOME": service.home])
+            #expect(result.status == 69, "\(command): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("cannot be reached"), "\(command): \(result.stderr)")
+        }
     }
 
     @Test func theEmbeddedStoreAndAServiceAreNeverMixed() async throws {

@@ -49,7 +49,7 @@ public struct PackInstaller {
                 do {
                     owned = try await Ownership.read(from: service).owns(id)
                 } catch {
-                    throw DeviceError(.storage, error.message)
+                    throw Self.deviceError(error)
                 }
                 guard owned else { throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'") }
             }
@@ -68,8 +68,7 @@ public struct PackInstaller {
             if error.kind == .notEntitled {
                 throw DeviceError(.notEntitled, "\(id) is not purchased: run 'hangman buy \(id)'")
             }
-            if error.kind == .productUnavailable { throw DeviceError(.unavailable, error.message) }
-            throw DeviceError(.storage, error.message)
+            throw Self.deviceError(error)
         }
         progress?(InstallProgress(phase: .checking, wordsDone: 0, wordsTotal: 0, bytesDone: bytes.count, bytesTotal: bytes.count))
         // libarchive does not check gzip CRCs: the recorded digest is what proves the bytes are the
@@ -107,13 +106,25 @@ public struct PackInstaller {
         return done
     }
 
+    /// The service's refusal in the device's terms: what the service cannot do now (offline, a
+    /// pack missing at the store) is unavailable (exit 69), an answer the pinned key did not sign
+    /// is invalid (65), the rest is storage (74).
+    static func deviceError(_ error: StoreError) -> DeviceError {
+        switch error.kind {
+        case .unavailable, .productUnavailable: DeviceError(.unavailable, error.message)
+        case .notEntitled: DeviceError(.notEntitled, error.message)
+        case .untrusted: DeviceError(.invalidPack, error.message)
+        default: DeviceError(.storage, error.message)
+        }
+    }
+
     /// Packs the game may serve words from: installed, and base or owned without a refund.
     public func playablePacks() async throws(DeviceError) -> [InstalledPack] {
         let owned: Set<ProductID>
         do {
             owned = try await Ownership.read(from: service).owned
         } catch {
-            throw DeviceError(.storage, error.message)
+            throw Self.deviceError(error)
         }
         return try device.installedPacks().filter { $0.isBase || owned.contains($0.productID) }
     }

@@ -17,7 +17,7 @@ enum ServeCommand: Command {
             .init(names: ["--environment"], value: "NAME", help: "production (default) or sandbox: the receipts it signs and accepts."),
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
-            .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...)."),
+            .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
         ],
         discussion: """
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
@@ -48,6 +48,10 @@ enum ServeCommand: Command {
         case "production": environment = .production
         case "sandbox": environment = .sandbox
         case let other: throw CommandFailure.usage("--environment is production or sandbox, not '\(other)'")
+        }
+        if parsed.has("--test-controls"), environment == .production {
+            throw CommandFailure.usage(
+                "--test-controls lets every player approve, refund and clear their own purchases: it is for a sandbox server (add --environment sandbox)")
         }
         var database: LedgerDatabase?
         if let argument = parsed.value("--database") {
