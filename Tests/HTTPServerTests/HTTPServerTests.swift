@@ -113,6 +113,20 @@ import TestSupport
         #expect(!result.stdout.contains("still open"), "the connection is closed: \(result.stdout)")
     }
 
+    /// HTTP/1.1 requires Host (RFC 9112 3.2): without it, 400; with it, or in HTTP/1.0, answered.
+    @Test(arguments: [("HTTP/1.1", false, 400), ("HTTP/1.1", true, 200), ("HTTP/1.0", false, 200)])
+    func anHTTP11RequestWithoutHostIsRefused(_ version: String, _ host: Bool, _ status: Int) throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let result = try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            s.sendall(("GET /x %s\\r\\n%sConnection: close\\r\\n\\r\\n" % (sys.argv[2], "Host: x\\r\\n" if sys.argv[3] == "1" else "")).encode())
+            sys.stdout.write(s.recv(65536).decode("latin-1").split("\\r\\n")[0])
+            """, String(server.port), version, host ? "1" : "0"], killAfter: 30)
+        #expect(result.stdout.hasPrefix("HTTP/1.") && result.stdout.contains(" \(status) "), "\(result.stdout) \(result.stderr)")
+    }
+
     @Test func aTakenPortIsAnErrorThatSaysSo() throws {
         let first = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
         defer { first.stop() }

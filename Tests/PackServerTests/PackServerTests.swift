@@ -234,6 +234,23 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         }
     }
 
+    /// A known resource asked with a method it does not take gets 405 and the methods it takes;
+    /// an unknown one 404; the bearer scheme is matched in any case.
+    @Test func wrongMethodsGet405AndTheSchemeIsCaseInsensitive() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        let catalog = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-i", "--max-time", "10", "-X", "DELETE", running.url + "/v1/catalog"])
+        #expect(catalog.stdout.hasPrefix("HTTP/1.1 405"), "\(catalog.stdout)")
+        #expect(catalog.stdout.contains("Allow: GET, HEAD"), "\(catalog.stdout)")
+        #expect(try running.curl(["-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)", running.url + "/v1/hints"]).status == 405)
+        #expect(try running.curl(["-H", "Authorization: Bearer \(client.credentials.token)", running.url + "/v1/nothing"]).status == 404)
+        for scheme in ["Bearer", "bearer", "BEARER"] {
+            let hints = try running.curl(["-H", "Authorization: \(scheme) \(client.credentials.token)", running.url + "/v1/hints"])
+            #expect(hints.status == 200, "\(scheme): \(hints)")
+        }
+        #expect(try running.curl(["-H", "Authorization: Basic \(client.credentials.token)", running.url + "/v1/hints"]).status == 401)
+    }
+
     @Test func aServerThatIsGoneIsUnavailable() async throws {
         var running: RunningServer? = try RunningServer()
         let client = try await running?.newClient()

@@ -129,6 +129,13 @@ public final class PackServer: Sendable {
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // A known resource asked with a method it does not take: 405 with the ones it does.
+        if let allowed = Self.methods(for: parts), !allowed.contains(request.method == "HEAD" ? "GET" : request.method) {
+            let error = StoreError(.invalidRequest, "\(request.path) takes \(allowed.joined(separator: " or ")), not \(request.method)")
+            var response = HTTPResponse.json(405, Wire.encode(ErrorBody(error)))
+            response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
+            return response
+        }
         do {
             return try route(request, parts)
         } catch {
@@ -237,12 +244,34 @@ public final class PackServer: Sendable {
         }
     }
 
-    /// The account a request's bearer token belongs to.
+    /// The methods each resource takes (GET includes HEAD); `nil` for a path that is no resource.
+    static func methods(for parts: [String]) -> [String]? {
+        switch parts {
+        case ["verifyReceipt"], ["v1", "accounts"], ["v1", "hints", "spend"], ["v1", "purchases"], ["v1", "restore"], ["v1", "recover"],
+            ["v1", "test", "clear"], ["v1", "test", "reset"]:
+            return ["POST"]
+        case ["v1", "health"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "account"], ["v1", "transactions"], ["v1", "entitlements"],
+            ["v1", "hints"], ["v1", "receipt"]:
+            return ["GET"]
+        case ["v1", "test", "controls"]:
+            return ["GET", "PUT"]
+        default:
+            if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return ["GET"] }
+            if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
+            return nil
+        }
+    }
+
+    /// The account a request's bearer token belongs to. The scheme is case-insensitive (RFC 9110
+    /// 11.1); the token is what follows it.
     private func authenticate(_ request: HTTPRequest) throws(StoreError) -> String {
-        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else {
+        guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
+            header[..<space].lowercased() == "bearer"
+        else {
             throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
         }
-        guard let account = try accounts.account(forToken: String(header.dropFirst("Bearer ".count))) else {
+        let token = String(header[header.index(after: space)...].drop { $0 == " " })
+        guard let account = try accounts.account(forToken: token) else {
             throw StoreError(.unauthorized, "the token is not known to this service")
         }
         return account

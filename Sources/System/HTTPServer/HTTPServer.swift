@@ -149,7 +149,7 @@ final class RequestState {
 /// libmicrohttpd calls this once when a request's headers are in, again for each piece of its
 /// body, and once more when the body is complete (`*upload_data_size == 0`); the response is
 /// queued on that last call (a response queued on the first call would close the connection).
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, uploadData, uploadDataSize, requestPointer in
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, version, uploadData, uploadDataSize, requestPointer in
     guard let context, let connection, let requestPointer, let uploadDataSize else { return .NO }
     let server = Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue()
     guard let stored = requestPointer.pointee else {
@@ -159,12 +159,20 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         // Framed two ways (RFC 9112 6.1): a proxy that reads Content-Length and a server that
         // reads the chunks would see different requests. Refused, and the connection closed, so
         // nothing hidden in the body is ever read as a request of its own.
+        let refusal: String?
         if lookup(connection, .HEADER_KIND, "Transfer-Encoding") != nil, lookup(connection, .HEADER_KIND, "Content-Length") != nil {
+            refusal = "a request may not carry both Content-Length and Transfer-Encoding"
+        } else if version.map({ String(cString: $0) }) == "HTTP/1.1", lookup(connection, .HEADER_KIND, "Host") == nil {
+            refusal = "an HTTP/1.1 request needs a Host header"  // RFC 9112 3.2
+        } else {
+            refusal = nil
+        }
+        if let refusal {
             request.answered = true
             hangman_watch_answered(server.watchdog, connection)
-            var refusal = HTTPResponse.text(400, "a request may not carry both Content-Length and Transfer-Encoding")
-            refusal.headers.append(("Connection", "close"))
-            return queue(connection, refusal)
+            var response = HTTPResponse.text(400, refusal)
+            response.headers.append(("Connection", "close"))
+            return queue(connection, response)
         }
         if let declared = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), declared > server.maxBodySize {
             request.tooLarge = true
