@@ -251,6 +251,16 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try running.curl(["-H", "Authorization: Basic \(client.credentials.token)", running.url + "/v1/hints"]).status == 401)
     }
 
+    /// The accounts database holds every token's digest: private (0600) even when its folder
+    /// was made beforehand by someone else.
+    @Test func theAccountsDatabaseIsPrivateInAFolderThatExists() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.file("data"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        _ = try RunningServer(dataFolder: directory.file("data"))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: directory.file("data/accounts.sqlite"))[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0, "mode \(String(mode, radix: 8))")
+    }
+
     @Test func aServerThatIsGoneIsUnavailable() async throws {
         var running: RunningServer? = try RunningServer()
         let client = try await running?.newClient()

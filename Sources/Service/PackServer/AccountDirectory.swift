@@ -121,9 +121,8 @@ final class SQLiteAccountDirectory: AccountDirectory {
     init(path: String) throws(StoreError) {
         self.path = path
         do {
-            _ = try Self.migrator.migrate(try open())
-        } catch let error as StoreError {
-            throw error
+            // Made whole and private (0600) like every state database, whatever the folder's mode.
+            _ = try Database.openState(path: path, migrator: Self.migrator)
         } catch {
             throw StoreError(.storage, "cannot prepare the accounts database \(path): \(error)")
         }
