@@ -261,6 +261,28 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(mode & 0o077 == 0, "mode \(String(mode, radix: 8))")
     }
 
+    /// A failure of the server's own storage answers 500 without its paths or the database's
+    /// words: those are for the server's log (`logDetail`), not for a client.
+    @Test func aStorageFailureTellsTheClientNoPath() async throws {
+        let first = try RunningServer()
+        let client = try await first.newClient()
+        _ = try await client.buy(hints10, quantity: 1)
+        let ledger = first.directory.file("data/accounts/\(client.credentials.accountID)/account.sqlite")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: ledger + suffix) }
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: ledger))
+        // A second server on the same data opens the damaged ledger afresh.
+        let second = try RunningServer(dataFolder: first.directory.file("data"))
+        let request = HTTPRequest(
+            method: "GET", path: "/v1/hints", query: [:], headers: ["authorization": "Bearer \(client.credentials.token)"], body: [])
+        let response = second.server.handle(request)
+        #expect(response.status == 500)
+        guard case .bytes(let body) = response.body else { throw StoreError(.storage, "no body") }
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(!text.contains(first.directory.path), "\(text)")
+        #expect(text.contains("its log says why"), "\(text)")
+        #expect(response.logDetail?.contains(ledger) == true, "\(response.logDetail ?? "")")
+    }
+
     @Test func aServerThatIsGoneIsUnavailable() async throws {
         var running: RunningServer? = try RunningServer()
         let client = try await running?.newClient()

@@ -358,6 +358,13 @@ public final class PackServer: Sendable {
             case .unavailable: 503
             case .untrusted: 502
             }
+        if status == 500 {
+            // The server's own failure: its details (paths, the database's words) go to its log only.
+            var response = HTTPResponse.json(
+                500, Wire.encode(ErrorBody(StoreError(.storage, "the server could not use its storage for this request; its log says why"))))
+            response.logDetail = error.message
+            return response
+        }
         var response = HTTPResponse.json(status, Wire.encode(ErrorBody(error)))
         if status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
         return response

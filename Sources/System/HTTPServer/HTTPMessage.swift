@@ -32,6 +32,9 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: Body
+    /// What the server's log says of this answer and the client is not told (a file path on the
+    /// server, a database's own words); never sent.
+    public var logDetail: String? = nil
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
         self.status = status

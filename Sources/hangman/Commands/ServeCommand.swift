@@ -101,7 +101,8 @@ enum ServeCommand: Command {
                 let response = server.handle(request)
                 let elapsed = started.duration(to: clock.now)
                 let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-                let line: TerminalText = "\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms"
+                let detail = response.logDetail.map { ": \($0)" } ?? ""
+                let line = TerminalText(escaping: "\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms\(detail)")
                 log.write(line.description + "\n")
                 return response
             }
