@@ -30,6 +30,7 @@ final class RunningServer {
         self.server = server
         var http = HTTPServerConfiguration()
         http.tls = tls
+        http.largeBodies = PackServer.largeBodies
         self.http = try HTTPServer(http) { server.handle($0) }
     }
 
@@ -281,6 +282,26 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(!text.contains(first.directory.path), "\(text)")
         #expect(text.contains("its log says why"), "\(text)")
         #expect(response.logDetail?.contains(ledger) == true, "\(response.logDetail ?? "")")
+    }
+
+    /// A receipt of many transactions (its body past the 64 KiB default) is verified by its own
+    /// server; only /verifyReceipt takes such a body.
+    @Test func aLargeReceiptIsVerifiedByItsServer() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        for _ in 0..<150 { _ = try await client.buy(hints10, quantity: 1) }
+        let receipt = try await client.receipt()
+        let body = Wire.encode(ReceiptData(receipt.bytes))
+        #expect(body.count > 64 << 10, "\(body.count) bytes")
+        #expect(await client.verifyReceipt(receipt.bytes).status == .valid)
+        // Control: the same size elsewhere is still refused.
+        let file = running.directory.file("big.json")
+        try Data(body).write(to: URL(fileURLWithPath: file))
+        let elsewhere = try running.curl([
+            "-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)", "-H", "Content-Type: application/json",
+            "--data-binary", "@" + file, running.url + "/v1/hints/spend",
+        ])
+        #expect(elsewhere.status == 413)
     }
 
     @Test func aServerThatIsGoneIsUnavailable() async throws {

@@ -126,6 +126,10 @@ public final class PackServer: Sendable {
         }
     }
 
+    /// Paths whose bodies may be larger than the server's default limit: a receipt to verify
+    /// carries every transaction of its account (8 MiB is some 13,000 of them).
+    public static let largeBodies = ["/verifyReceipt": 8 << 20]
+
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)

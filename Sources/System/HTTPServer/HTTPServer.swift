@@ -10,6 +10,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16 = 0
     /// Larger request bodies get 413.
     public var maxBodySize = 64 << 10
+    /// Paths allowed a larger body than `maxBodySize`, and how large (`/verifyReceipt`: a receipt
+    /// of many transactions).
+    public var largeBodies: [String: Int] = [:]
     /// Larger request headers get 431 (the connection's memory pool is sized to them).
     public var maxHeaderSize = 32 << 10
     /// A connection idle this long is closed: a slow client cannot hold a thread.
@@ -62,7 +65,8 @@ public final class HTTPServer: @unchecked Sendable {
         guard let watchdog = hangman_watch_start(configuration.requestSeconds) else {
             throw HTTPServerError("cannot start the thread that times out slow requests")
         }
-        let state = Unmanaged.passRetained(ServerState(handler: handler, maxBodySize: configuration.maxBodySize, watchdog: watchdog))
+        let state = Unmanaged.passRetained(ServerState(
+            handler: handler, maxBodySize: configuration.maxBodySize, largeBodies: configuration.largeBodies, watchdog: watchdog))
         let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
         // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
         let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
@@ -127,20 +131,27 @@ public final class HTTPServer: @unchecked Sendable {
 final class ServerState: @unchecked Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let maxBodySize: Int
+    let largeBodies: [String: Int]
     /// Requests begun and not completed: `stop` waits for them.
     let active = Atomic<Int>(0)
     /// The per-request deadline's sweeper (C, `shim.h`).
     let watchdog: UnsafeMutablePointer<hangman_watchdog>
 
-    init(handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>) {
+    init(
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, largeBodies: [String: Int],
+        watchdog: UnsafeMutablePointer<hangman_watchdog>
+    ) {
         self.handler = handler
         self.maxBodySize = maxBodySize
+        self.largeBodies = largeBodies
         self.watchdog = watchdog
     }
 }
 
 /// One request being read, kept in libmicrohttpd's per-request pointer until it completes.
 final class RequestState {
+    /// The largest body this request may have (its path's).
+    var limit = 0
     var body: [UInt8] = []
     var tooLarge = false
     var answered = false
@@ -154,6 +165,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     let server = Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue()
     guard let stored = requestPointer.pointee else {
         let request = RequestState()
+        request.limit = url.flatMap { server.largeBodies[String(cString: $0)] } ?? server.maxBodySize
         requestPointer.pointee = Unmanaged.passRetained(request).toOpaque()
         server.active.add(1, ordering: .relaxed)
         // Framed two ways (RFC 9112 6.1): a proxy that reads Content-Length and a server that
@@ -174,11 +186,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
             response.headers.append(("Connection", "close"))
             return queue(connection, response)
         }
-        if let declared = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), declared > server.maxBodySize {
+        if let declared = lookup(connection, .HEADER_KIND, "Content-Length").flatMap({ Int($0) }), declared > request.limit {
             request.tooLarge = true
             request.answered = true
             hangman_watch_answered(server.watchdog, connection)
-            return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
+            return queue(connection, .text(413, "the request body is over \(request.limit) bytes"))
         }
         return .YES
     }
@@ -186,7 +198,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         if !request.tooLarge, let uploadData {
-            if request.body.count + count > server.maxBodySize {
+            if request.body.count + count > request.limit {
                 request.tooLarge = true
                 request.body = []
             } else {
@@ -202,7 +214,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     // the client's, and the deadline stops.
     hangman_watch_answered(server.watchdog, connection)
     if request.tooLarge {
-        return queue(connection, .text(413, "the request body is over \(server.maxBodySize) bytes"))
+        return queue(connection, .text(413, "the request body is over \(request.limit) bytes"))
     }
     let full = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",

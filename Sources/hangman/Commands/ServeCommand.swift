@@ -85,6 +85,7 @@ enum ServeCommand: Command {
             throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
         var http = HTTPServerConfiguration()
+        http.largeBodies = PackServer.largeBodies
         http.host = options.host
         http.port = options.port
         if let tls = options.tls {
