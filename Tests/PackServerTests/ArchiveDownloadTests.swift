@@ -40,4 +40,47 @@ import TestSupport
         let requests = try server.requests()
         #expect(requests == ["bytes=60000- -", "- -"])
     }
+
+    /// A server that answers a pack with more bytes than the signed catalog records (an endless
+    /// or swapped archive) is refused once the recorded size is passed: nothing past it is read.
+    @Test func anArchiveLongerThanItsSignedSizeIsRefused() async throws {
+        let running = try RunningServer()
+        let directory = try TemporaryDirectory()
+        // A proxy of the real server's catalog that answers every archive with 1 MiB of noise.
+        let proxy = try ExternalProcess("/usr/bin/python3", ["-u", "-c", #"""
+            import http.server, socketserver, sys, urllib.request
+            upstream = sys.argv[1]
+            class Handler(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    if self.path == "/v1/catalog":
+                        body = urllib.request.urlopen(upstream + self.path).read()
+                    else:
+                        body = bytes(1 << 20)
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+                def log_message(self, *args):
+                    pass
+            server = socketserver.TCPServer(("127.0.0.1", 0), Handler)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """#, running.url])
+        defer { _ = proxy.kill() }
+        var port = ""
+        for _ in 0..<200 where port.isEmpty {
+            port = ((try? String(contentsOfFile: "/proc/\(proxy.processIdentifier)/fd/1", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if port.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        try #require(!port.isEmpty, "the proxy did not start")
+        var credentials = try await HTTPPackService.createAccount(at: running.url)
+        credentials.service = "http://127.0.0.1:\(port)"
+        let client = HTTPPackService(credentials: credentials, downloadFolder: directory.file("downloads"), attempts: 1)
+        let catalog = try await client.fetchCatalog()
+        let recorded = try #require(catalog.basePacks.first)
+        let error = await #expect(throws: StoreError.self) { try await client.packArchive(recorded.productID) }
+        #expect(error?.kind == .untrusted, "\(error?.message ?? "")")
+        #expect(error?.message.contains("longer than the \(recorded.size) bytes") == true, "\(error?.message ?? "")")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("downloads/\(recorded.productID.rawValue).partial")))
+    }
 }

@@ -120,11 +120,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// bytes on disk as they arrive.
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
         let path = "/v1/packs/\(product.rawValue)/archive"
-        guard let downloadFolder else {
-            return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true).1
+        let (digest, size) = lastCatalog.withLock { catalog in
+            (catalog.flatMap { $0.basePack(product)?.sha256 ?? $0.product(product)?.packSHA256 },
+             catalog.flatMap { $0.basePack(product)?.size ?? $0.product(product)?.packSize })
         }
-        let digest = lastCatalog.withLock { catalog in
-            catalog.flatMap { $0.basePack(product)?.sha256 ?? $0.product(product)?.packSHA256 }
+        guard let downloadFolder else {
+            return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true, maxBody: size ?? Self.maxArchive).1
         }
         let file = downloadFolder + "/" + product.rawValue + ".partial"
         do {
@@ -138,9 +139,15 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             do {
                 _ = try HTTPClient.download(
                     url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
-                    etag: digest.map { "\"\($0)\"" }, progress: progress)
+                    etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress)
             } catch {
                 lastFailure = error.message
+                if error.isTooLarge {
+                    // Never more than the signed catalog records: a longer answer is not the pack.
+                    try? FileSystem.removeFile(atPath: file)
+                    throw StoreError(
+                        .untrusted, "the archive of \(product) from \(credentials.service) is longer than the \(size ?? Self.maxArchive) bytes its signed catalog records: refusing it")
+                }
                 if let status = error.status, (400..<500).contains(status) {
                     // The service's refusal (401, 403, 404): ask again for its words.
                     try? FileSystem.removeFile(atPath: file)
@@ -149,7 +156,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 continue
             }
             do {
-                let bytes = try FileSystem.readFile(atPath: file, limit: 256 << 20)
+                let bytes = try FileSystem.readFile(atPath: file, limit: size ?? Self.maxArchive)
                 try FileSystem.removeFile(atPath: file)
                 return bytes
             } catch {
@@ -244,7 +251,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// One request, sent again (same body, same idempotency key) while the connection fails.
     private func exchange(
-        _ method: String, _ path: String, body: [UInt8]?, idempotencyKey: String?, authenticated: Bool
+        _ method: String, _ path: String, body: [UInt8]?, idempotencyKey: String?, authenticated: Bool, maxBody: Int = HTTPPackService.maxAnswer
     ) async throws(StoreError) -> (Int, [UInt8]) {
         guard credentials.service.hasPrefix("http://") || credentials.service.hasPrefix("https://") else {
             throw StoreError(.invalidRequest, "'\(credentials.service)' is not a service URL (like http://127.0.0.1:8080)")
@@ -261,7 +268,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             let response: HTTPClientResponse
             do {
-                response = try HTTPClient.perform(method: method, url: credentials.service + path, headers: headers, body: body)
+                response = try HTTPClient.perform(method: method, url: credentials.service + path, headers: headers, body: body, maxBody: maxBody)
+            } catch where error.isTooLarge {
+                throw StoreError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {
                 lastFailure = error.message
                 continue
@@ -299,6 +308,11 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private static func folder(of path: String) -> String {
         String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
+
+    /// The largest JSON answer read: a receipt of tens of thousands of transactions fits.
+    static let maxAnswer = 32 << 20
+    /// The largest archive read when the catalog records no size (it always does for a pack it sells).
+    static let maxArchive = 256 << 20
 
     private static func newKey() -> String {
         var random = SystemRandomNumberGenerator()

@@ -15,6 +15,8 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The server's status when it answered a download with an error (4xx, 5xx).
     public var status: Int? = nil
+    /// The answer ran past the size the caller allows: reading stopped there.
+    public var isTooLarge = false
     public var description: String { message }
 
     /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's).
@@ -70,7 +72,7 @@ public enum HTTPClient {
             throw HTTPClientError(message: "libcurl refused the request's settings: \(String(cString: curl_easy_strerror(failed)))")
         }
         let result = withExtendedLifetime(collected) { curl_easy_perform(handle) }
-        if collected.exceeded { throw HTTPClientError(message: "the answer from \(url) is over \(maxBody) bytes") }
+        if collected.exceeded { throw HTTPClientError(message: "the answer is over \(maxBody) bytes", isTooLarge: true) }
         guard result == CURLE_OK else {
             throw HTTPClientError(message: HTTPClientError.curl(result))
         }
@@ -131,7 +133,7 @@ public enum HTTPClient {
             throw HTTPClientError(message: "libcurl refused the request's settings: \(String(cString: curl_easy_strerror(failed)))")
         }
         let result = withExtendedLifetime(sink) { curl_easy_perform(handle) }
-        if let failure = sink.failure { throw HTTPClientError(message: failure) }
+        if let failure = sink.failure { throw HTTPClientError(message: failure, isTooLarge: sink.exceeded) }
         let status = hangman_curl_response_code(handle)
         // The writer stopped an error's answer at its first bytes: the status is the answer.
         if status != 0 && !(200..<300).contains(status) { return status }
@@ -186,6 +188,8 @@ private final class FileSink {
     var handle: UnsafeMutableRawPointer?
     var resumedFrom = 0
 
+    /// The download ran past `limit`.
+    var exceeded = false
     init(file: AppendingFile, limit: Int, progress: ((Int) -> Void)?) {
         self.file = file
         self.limit = limit
@@ -216,6 +220,7 @@ private let writeToFile: hangman_curl_write_callback = { data, size, count, cont
         }
         if sink.file.size + length > sink.limit {
             sink.failure = "the download is over \(sink.limit) bytes"
+            sink.exceeded = true
             return 0
         }
         try sink.file.append(UnsafeRawBufferPointer(start: data, count: length))
