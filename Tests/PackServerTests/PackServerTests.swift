@@ -304,6 +304,38 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(elsewhere.status == 413)
     }
 
+    /// The server polls with poll(), not select(): with 1,100 descriptors already open, its
+    /// sockets are numbered past 1023 and it still answers.
+    @Test func aServerWhoseSocketsArePastDescriptor1023StillAnswers() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try ExternalProcess("/usr/bin/python3", ["-c", #"""
+            import os, resource, sys
+            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+            if hard != resource.RLIM_INFINITY and hard < 2048:
+                sys.exit("the open-file hard limit is %d: this test needs 2048 (ulimit -Hn)" % hard)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))
+            null = os.open("/dev/null", os.O_RDONLY)
+            for _ in range(1100):
+                os.set_inheritable(os.dup(null), True)
+            os.execv(sys.argv[1], sys.argv[1:])
+            """#, HangmanBinary.path, "serve", "--listen", "127.0.0.1:0", "--data", directory.file("data"), "--environment", "sandbox",
+            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path])
+        defer { _ = server.kill() }
+        var url = ""
+        for _ in 0..<400 where url.isEmpty && server.isRunning {
+            let line = (try? String(contentsOfFile: "/proc/\(server.processIdentifier)/fd/1", encoding: .utf8)) ?? ""
+            if let range = line.range(of: "listening on ") { url = line[range.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines) }
+            if url.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        if url.isEmpty {
+            let ended = server.kill()
+            Issue.record("the server did not start: \(ended.stderr)")
+            return
+        }
+        let answer = try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10", "-w", " %{http_code}", url + "/v1/health"])
+        #expect(answer.stdout.hasSuffix(" 200"), "\(answer.stdout) \(answer.stderr)")
+    }
+
     @Test func aServerThatIsGoneIsUnavailable() async throws {
         var running: RunningServer? = try RunningServer()
         let client = try await running?.newClient()

@@ -67,7 +67,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let state = Unmanaged.passRetained(ServerState(
             handler: handler, maxBodySize: configuration.maxBodySize, largeBodies: configuration.largeBodies, watchdog: watchdog))
-        let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue
+        // poll(), not select(): a socket above descriptor 1023 is served too.
+        let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
         // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
         let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
         let started = hangman_MHD_start(

@@ -62,7 +62,7 @@ func system_ignoreBrokenPipe() -> Int32 {
     return sigaction(SIGPIPE, &action, nil)
 }
 
-/// `unlink(2)`.
+
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 
 /// `explicit_bzero(3)`: zeroes that the compiler may not remove.
@@ -194,4 +194,17 @@ func drain(
         case .failure(let error): throw error
         }
     }
+}
+
+/// `getrlimit(2)` and `setrlimit(2)` of `RLIMIT_NOFILE`: the soft limit raised to the hard one.
+/// The limits after, or `nil` when they cannot be read.
+func system_raiseOpenFileLimit() -> (soft: UInt64, hard: UInt64)? {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+    if limit.rlim_cur < limit.rlim_max {
+        var raised = limit
+        raised.rlim_cur = limit.rlim_max
+        if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+    }
+    return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
 }

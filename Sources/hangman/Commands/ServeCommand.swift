@@ -93,6 +93,8 @@ enum ServeCommand: Command {
         }
         BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()
+        // A socket per client and files per account: as many descriptors as the system allows.
+        OpenFileLimit.raiseToHardLimit()
         let log = context.errorOutput
         let clock = ContinuousClock()
         let listener: HTTPServer
