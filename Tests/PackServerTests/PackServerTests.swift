@@ -336,6 +336,29 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(answer.stdout.hasSuffix(" 200"), "\(answer.stdout) \(answer.stderr)")
     }
 
+    /// A bounded number of accounts keep their ledgers open: the least recently used is closed
+    /// to make room, and opens again, with everything it held, when it comes back.
+    @Test func openLedgersAreBoundedAndAClosedOneComesBackWhole() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        configuration.openAccounts = 4
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        var clients: [HTTPPackService] = []
+        for _ in 0..<10 {
+            let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: http.url))
+            _ = try await client.buy(hints10, quantity: 1)
+            clients.append(client)
+            #expect(server.openAccountCount <= 4)
+        }
+        #expect(server.openAccountCount == 4)
+        // The first account was closed long ago: it opens again with its hints.
+        #expect(try await clients[0].spendHint(idempotencyKey: "after-closing").balance == 9)
+        #expect(server.openAccountCount == 4)
+    }
+
     @Test func aServerThatIsGoneIsUnavailable() async throws {
         var running: RunningServer? = try RunningServer()
         let client = try await running?.newClient()

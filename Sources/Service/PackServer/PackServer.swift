@@ -27,6 +27,9 @@ public struct PackServerConfiguration: Sendable {
     public var database: LedgerDatabase = .sqlite
     /// Connections this server opens to PostgreSQL at most.
     public var databaseConnections = 8
+    /// Accounts whose ledgers stay open between requests, at most (the least recently used is
+    /// closed first).
+    public var openAccounts = 256
 
     public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
         self.dataFolder = dataFolder
@@ -87,13 +90,16 @@ public final class PackServer: Sendable {
     let ledgers: PostgreSQLLedgers?
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
     let sqliteFolder: String
-    let stores = AccountStores()
+    let stores: AccountStores
+    /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
+    public var openAccountCount: Int { stores.openCount }
 
     /// The key every signed answer is checked against.
     public var publicKey: SigningPublicKey { key.publicKey }
 
     public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
         self.configuration = configuration
+        stores = AccountStores(capacity: configuration.openAccounts)
         if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
             try FileManager.default.createDirectory(
@@ -412,23 +418,49 @@ enum ByteRange: Equatable {
 
 /// Each account's store, opened once and lent to one request at a time: a SQLite connection is
 /// never used by two threads at once, and a request does not pay for opening it.
-final class AccountStores: @unchecked Sendable {
+final class AccountStores: Sendable {
     private final class Slot: @unchecked Sendable {
         let lock = Mutex(())
+        /// Used only under `lock`.
         var service: EmbeddedPackService?
+        /// Used only under the table's lock.
+        var lastUse = 0
     }
 
-    private let slots = Mutex<[String: Slot]>([:])
-    /// Accounts kept open at most; beyond, a request opens its store for itself.
-    private let capacity = 256  // each holds a database connection: well under the usual limit of 1,024 open files
+    private struct Table {
+        var slots: [String: Slot] = [:]
+        var tick = 0
+    }
+
+    private let table = Mutex(Table())
+    /// Accounts kept open at most: the least recently used is closed to make room (each holds a
+    /// database connection, a few descriptors).
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// How many accounts are open now.
+    var openCount: Int { table.withLock { $0.slots.count } }
 
     func with<T>(
         _ account: String, open: () throws(StoreError) -> EmbeddedPackService, _ body: (EmbeddedPackService) throws(StoreError) -> T
     ) throws(StoreError) -> T {
-        let slot = slots.withLock { slots in
-            if let slot = slots[account] { return slot }
+        let slot = table.withLock { table in
+            table.tick += 1
+            if let slot = table.slots[account] {
+                slot.lastUse = table.tick
+                return slot
+            }
+            if table.slots.count >= capacity, let oldest = table.slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+                // Closed once the requests holding it end; a new request for it opens it again
+                // (two connections to one ledger take turns, as two servers do).
+                table.slots[oldest] = nil
+            }
             let slot = Slot()
-            if slots.count < capacity { slots[account] = slot }
+            slot.lastUse = table.tick
+            table.slots[account] = slot
             return slot
         }
         return try slot.lock.withLock { _ throws(StoreError) in
