@@ -19,13 +19,14 @@ final class RunningServer {
     /// accounts), selling from the shipped packs or from `packsFolder`.
     init(
         environment: ReceiptEnvironment = .production, catalogLifetime: Int64? = nil, tls: HTTPServerConfiguration.TLS? = nil,
-        dataFolder: String? = nil, packsFolder: String? = nil
+        dataFolder: String? = nil, packsFolder: String? = nil, clock: Clock? = nil
     ) throws {
         directory = try TemporaryDirectory()
         var configuration = PackServerConfiguration(
             dataFolder: dataFolder ?? directory.file("data"), packsFolder: packsFolder ?? HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
             environment: environment, testControls: true)
         if let catalogLifetime { configuration.catalogLifetime = catalogLifetime }
+        if let clock { configuration.clock = clock }
         let server = try PackServer(configuration)
         self.server = server
         var http = HTTPServerConfiguration()
@@ -357,6 +358,31 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         // The first account was closed long ago: it opens again with its hints.
         #expect(try await clients[0].spendHint(idempotencyKey: "after-closing").balance == 9)
         #expect(server.openAccountCount == 4)
+    }
+
+    /// An account statement older than one already seen (beyond the clocks' allowed skew) is a
+    /// replay: refused, and the newer one kept for offline play.
+    @Test func anOlderAccountStatementIsAReplay() async throws {
+        let now = Clock.system.now()
+        let current = try RunningServer(clock: Clock { now })
+        let stale = try RunningServer(dataFolder: current.directory.file("data"), clock: Clock { now - 3_600_000 })
+        let slightlyBehind = try RunningServer(dataFolder: current.directory.file("data"), clock: Clock { now - 60_000 })
+        try FileManager.default.createDirectory(atPath: current.directory.file("account"), withIntermediateDirectories: true)
+        let state = current.directory.file("account/catalog-version")
+        let credentials = try await HTTPPackService.createAccount(at: current.url)
+        func client(_ server: RunningServer) -> HTTPPackService {
+            var moved = credentials
+            moved.service = server.url
+            return HTTPPackService(credentials: moved, statePath: state)
+        }
+        #expect(try await client(current).statement().issued == now)
+        let replay = await #expect(throws: StoreError.self) { try await client(stale).statement() }
+        #expect(replay?.kind == .untrusted)
+        #expect(replay?.message.contains("refusing a replay") == true, "\(replay?.message ?? "")")
+        // Control: a server whose clock is a minute behind is not a replay.
+        #expect(try await client(slightlyBehind).statement().issued == now - 60_000)
+        // The newest statement stays the one kept.
+        #expect(client(current).lastSignedHintBalance()?.issued == now)
     }
 
     @Test func aServerThatIsGoneIsUnavailable() async throws {

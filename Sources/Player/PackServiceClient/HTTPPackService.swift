@@ -89,9 +89,19 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func statement() async throws(StoreError) -> AccountStatement {
         let signed = try await get(SignedDocument.self, "/v1/account")
         let statement = try signed.open(AccountStatement.self, trusting: credentials.publicKey)
-        keep(signed, as: Self.statementCache)
         guard statement.accountID == credentials.accountID else {
             throw StoreError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
+        }
+        // An old statement sent again (a pack refunded since, playing again) is a replay. Servers'
+        // clocks may differ a little: only a statement older by more than that is refused.
+        if let statePath, let seen = OfflinePackService.keptStatement(in: Self.folder(of: statePath), credentials: credentials) {
+            guard statement.issued + Self.clockSkew >= seen.issued else {
+                throw StoreError(
+                    .untrusted, "the service sent an account statement issued at \(statement.issued), older than one already seen (\(seen.issued)): refusing a replay")
+            }
+            if statement.issued >= seen.issued { keep(signed, as: Self.statementCache) }
+        } else {
+            keep(signed, as: Self.statementCache)
         }
         return statement
     }
@@ -308,6 +318,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private static func folder(of path: String) -> String {
         String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     }
+
+    /// How far two servers' clocks may differ (milliseconds): a statement older than the newest
+    /// seen by more than this is a replay.
+    static let clockSkew: Int64 = 5 * 60_000
 
     /// The largest JSON answer read: a receipt of tens of thousands of transactions fits.
     static let maxAnswer = 32 << 20
