@@ -118,8 +118,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             .map { SignedHintBalance(hints: $0.hintBalance, issued: $0.issued) }
     }
 
+    /// Taken only signed by the pinned key, for this account and this key: a hint is a letter
+    /// revealed, and an unsigned "spent" would reveal it for nothing.
     public func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend {
-        try await send(HintSpend.self, "POST", "/v1/hints/spend", body: Wire.encode(HintSpendRequest(key: idempotencyKey)))
+        let signed = try await send(SignedDocument.self, "POST", "/v1/hints/spend", body: Wire.encode(HintSpendRequest(key: idempotencyKey)))
+        let statement = try signed.open(HintSpendStatement.self, trusting: credentials.publicKey)
+        guard statement.accountID == credentials.accountID, statement.key == idempotencyKey else {
+            throw StoreError(
+                .untrusted, "the service answered a hint spend for account \(statement.accountID), key '\(statement.key)', not this one: refusing it")
+        }
+        return HintSpend(balance: statement.balance, wasAlreadySpent: statement.wasAlreadySpent)
     }
 
     public func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8] {

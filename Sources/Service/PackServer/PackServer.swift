@@ -195,7 +195,9 @@ public final class PackServer: Sendable {
             return .json(200, Wire.encode(HintBalance(hints: try service.hintBalance())))
         case ("POST", ["v1", "hints", "spend"]):
             let spend = try Wire.decode(HintSpendRequest.self, from: request.body)
-            return .json(200, Wire.encode(try service.spendHint(idempotencyKey: spend.key)))
+            let statement = HintSpendStatement(
+                accountID: account, key: spend.key, spend: try service.spendHint(idempotencyKey: spend.key), issued: configuration.clock.now())
+            return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
         case ("POST", ["v1", "purchases"]):
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
                 throw StoreError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")

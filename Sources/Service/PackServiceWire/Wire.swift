@@ -85,6 +85,24 @@ public struct AccountStatement: Codable, Sendable, Equatable {
     }
 }
 
+/// `POST /v1/hints/spend`'s answer, signed: a letter is revealed only for a spend the service
+/// vouches for (the account, the key it was asked under, the balance after it).
+public struct HintSpendStatement: Codable, Sendable, Equatable {
+    public var accountID: String
+    public var key: String
+    public var balance: Int
+    public var wasAlreadySpent: Bool
+    public var issued: Int64
+
+    public init(accountID: String, key: String, spend: HintSpend, issued: Int64) {
+        self.accountID = accountID
+        self.key = key
+        balance = spend.balance
+        wasAlreadySpent = spend.wasAlreadySpent
+        self.issued = issued
+    }
+}
+
 /// `GET /v1/service-key`: the key a client pins when it creates its account.
 public struct ServiceKeyDocument: Codable, Sendable, Equatable {
     /// Base64 of the 32-byte Ed25519 public key.
