@@ -59,6 +59,20 @@ import TestSupport
         #expect(try service.transactions().count == 1)
     }
 
+    /// The same key with another quantity is another request: refused, never answered with the
+    /// first one's outcome (one bundle charged, five believed bought).
+    @Test(arguments: Engine.allCases) func aKeyUsedForAnotherQuantityIsRefused(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
+        _ = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k")
+        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.hints10, quantity: 5, requestKey: "k") }
+        #expect(error?.kind == .invalidRequest)
+        #expect(error?.message.contains("a new purchase needs a new key") == true, "\(error?.message ?? "")")
+        #expect(try service.hintBalance() == 10)
+        // Control: the same request again is the first purchase.
+        #expect(try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k").purchasedTransaction != nil)
+    }
+
     @Test(arguments: Engine.allCases) func aKeyForAPurchaseWaitingForApprovalAnswersDeferredUntilApproved(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()

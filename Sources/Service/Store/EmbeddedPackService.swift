@@ -123,7 +123,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             guard !requestKey.isEmpty, requestKey.utf8.count <= 200 else {
                 throw StoreError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
             }
-            if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID) }
+            if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
         }
         guard let product = catalog.product(productID) else {
             throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
@@ -146,7 +146,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             }
         } catch {
             // Two requests with one key at once: the other one made the transaction.
-            if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID) }
+            if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
             throw error
         }
         return try charge(id)
@@ -178,9 +178,13 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// What a purchase request already made answers: the transaction as it stands now. One still
     /// `purchasing` (its request's process died before payment, or is paying now) is charged here,
     /// once: a retry of the same request is the same purchase.
-    private func outcome(of transaction: StoreTransaction, for productID: ProductID) throws(StoreError) -> PurchaseOutcome {
-        guard transaction.productID == productID else {
-            throw StoreError(.invalidRequest, "the idempotency key was used for \(transaction.productID), not \(productID)")
+    /// The same key with another request (another product or quantity) is refused, never
+    /// answered with the first request's outcome as if it were this one's.
+    private func outcome(of transaction: StoreTransaction, for productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+        guard transaction.productID == productID, transaction.quantity == quantity else {
+            throw StoreError(
+                .invalidRequest,
+                "the idempotency key was used for \(transaction.productID) x\(transaction.quantity), not \(productID) x\(quantity): a new purchase needs a new key")
         }
         if transaction.state == .purchasing { return try charge(transaction.id) }
         return try settled(transaction)
