@@ -24,6 +24,24 @@ import SQLite
         #expect(error?.message.contains(words) == true, "\(error?.message ?? "no error")")
     }
 
+    /// A database whose first 4 KiB were overwritten is refused before SQLite opens it: opened, it
+    /// would replay its log into the damaged file and delete the log, the one good copy left.
+    @Test func anOverwrittenDatabaseIsRefusedAndItsLogKept() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("account.sqlite")
+        do {
+            let db = try Database.openState(path: path, migrator: Self.migrator)
+            for amount in 1...20 { try db.execute("INSERT INTO ledger(amount) VALUES (?)", .integer(Int64(amount))) }
+        }
+        try #require(FileManager.default.fileExists(atPath: path + "-wal"), "the log stays after closing")
+        let log = try bytes(path + "-wal")
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.write(contentsOf: Data((0..<4096).map { _ in UInt8.random(in: 0...255) }))
+        try file.close()
+        expectRefused(path, code: .notADatabase, saying: "does not start with SQLite's header")
+        #expect(try bytes(path + "-wal") == log, "the log, the one good copy, is as it was")
+    }
+
     /// The log stays between processes: a database moved away leaves its log behind, and a new
     /// database must not replay it (the old rows would come back in the "new" one).
     @Test func aNewDatabaseSetsAsideTheLogOfOneMovedAway() throws {

@@ -43,6 +43,14 @@ extension Database {
                 code: .notADatabase,
                 message: "the file is empty (0 bytes): its contents are lost, or it never held a database")
         }
+        // Not SQLite's header: refused before SQLite opens it, for SQLite would replay the log
+        // into the damaged file and delete the log, the one good copy left.
+        let header = (try? FileSystem.readPrefix(ofFileAtPath: path, count: 16)) ?? []
+        guard header.elementsEqual(Array("SQLite format 3\0".utf8)) else {
+            throw SQLiteError(
+                code: .notADatabase,
+                message: "the file is not a database: it does not start with SQLite's header (it was overwritten, or never held one)")
+        }
         try checkLength(path, size: found.size)
         return true
     }
