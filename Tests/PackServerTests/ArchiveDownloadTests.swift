@@ -84,3 +84,36 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.file("downloads/\(recorded.productID.rawValue).partial")))
     }
 }
+
+/// A server that accepts and never answers: the client gives up after its timeout, says so in
+/// one sentence, and asks once (a read is not sent again to a server that does not answer).
+@Suite struct SilentServerTests {
+    @Test func aServerThatNeverAnswersIsAskedOnceAndNamed() async throws {
+        let server = try ExternalProcess("/usr/bin/python3", ["-u", "-c", #"""
+            import socket, sys, time
+            listener = socket.socket()
+            listener.bind(("127.0.0.1", 0))
+            listener.listen(16)
+            print(listener.getsockname()[1], flush=True)
+            held = []
+            while True:
+                connection, _ = listener.accept()
+                held.append(connection)
+                sys.stderr.write("accepted\n")
+                sys.stderr.flush()
+            """#])
+        var port = ""
+        for _ in 0..<200 where port.isEmpty {
+            port = ((try? String(contentsOfFile: "/proc/\(server.processIdentifier)/fd/1", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if port.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        try #require(!port.isEmpty, "the silent server did not start")
+        let client = HTTPPackService(
+            credentials: ServiceCredentials(service: "http://127.0.0.1:\(port)", accountID: "a", token: "t", publicKey: nil), attempts: 4, timeoutSeconds: 1)
+        let error = await #expect(throws: StoreError.self) { try await client.fetchCatalog() }
+        let ended = server.kill()
+        #expect(error?.kind == .unavailable)
+        #expect(error?.message == "the pack server at http://127.0.0.1:\(port) did not answer within 1 s; try again later", "\(error?.message ?? "")")
+        #expect(ended.stderr.components(separatedBy: "accepted").count - 1 == 1, "asked once: \(ended.stderr)")
+    }
+}

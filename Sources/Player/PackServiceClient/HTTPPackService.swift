@@ -23,6 +23,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private let clock: Clock
     /// Tries per request when the connection fails (not when the service answers).
     private let attempts: Int
+    /// How long one request may wait for its whole answer: a server that does not answer in
+    /// that time is not asked again.
+    private let timeoutSeconds: Int
     /// Where the highest catalog version seen is kept, so that a rollback is refused later too.
     private let statePath: String?
     /// Where archives are downloaded, so that a broken download resumes where it stopped
@@ -31,7 +34,11 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// The last catalog fetched: its digests name the archives (`If-Range`).
     private let lastCatalog = Mutex<Catalog?>(nil)
 
-    public init(credentials: ServiceCredentials, statePath: String? = nil, downloadFolder: String? = nil, clock: Clock = .system, attempts: Int = 4) {
+    public init(
+        credentials: ServiceCredentials, statePath: String? = nil, downloadFolder: String? = nil, clock: Clock = .system, attempts: Int = 4,
+        timeoutSeconds: Int = 30
+    ) {
+        self.timeoutSeconds = max(1, timeoutSeconds)
         self.credentials = credentials
         self.statePath = statePath
         self.downloadFolder = downloadFolder
@@ -286,7 +293,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             let response: HTTPClientResponse
             do {
-                response = try HTTPClient.perform(method: method, url: credentials.service + path, headers: headers, body: body, maxBody: maxBody)
+                response = try HTTPClient.perform(
+                    method: method, url: credentials.service + path, headers: headers, body: body, timeoutSeconds: timeoutSeconds, maxBody: maxBody)
+            } catch where error.isTimeout && idempotencyKey == nil {
+                // A server that does not answer in time would not in the next try either; a
+                // change with its key is still sent again, so that it is done once.
+                throw StoreError(.unavailable, "the pack server at \(credentials.service) did not answer within \(timeoutSeconds) s; try again later")
             } catch where error.isTooLarge {
                 throw StoreError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {

@@ -17,6 +17,8 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var status: Int? = nil
     /// The answer ran past the size the caller allows: reading stopped there.
     public var isTooLarge = false
+    /// The server did not answer in time (or a download crawled below its minimum speed).
+    public var isTimeout = false
     public var description: String { message }
 
     /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's).
@@ -52,7 +54,7 @@ public enum HTTPClient {
             hangman_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method),
             hangman_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
             hangman_curl_set_long(handle, CURLOPT_TIMEOUT, timeoutSeconds),
-            hangman_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, 10),
+            hangman_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, min(10, timeoutSeconds)),
             hangman_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             hangman_curl_set_headers(handle, list),
             hangman_curl_set_writer(handle, write, Unmanaged.passUnretained(collected).toOpaque()),
@@ -74,6 +76,9 @@ public enum HTTPClient {
         let result = withExtendedLifetime(collected) { curl_easy_perform(handle) }
         if collected.exceeded { throw HTTPClientError(message: "the answer is over \(maxBody) bytes", isTooLarge: true) }
         guard result == CURLE_OK else {
+            if result == CURLE_OPERATION_TIMEDOUT {
+                throw HTTPClientError(message: "no answer within \(timeoutSeconds) s", isTimeout: true)
+            }
             throw HTTPClientError(message: HTTPClientError.curl(result))
         }
         return HTTPClientResponse(status: hangman_curl_response_code(handle), body: collected.bytes)
@@ -124,7 +129,10 @@ public enum HTTPClient {
             hangman_curl_set_string(handle, CURLOPT_URL, url),
             hangman_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
             hangman_curl_set_long(handle, CURLOPT_TIMEOUT, timeoutSeconds),
-            hangman_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, 10),
+            hangman_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, min(10, timeoutSeconds)),
+            // A download that crawls below 1 KiB/s for 20 s is given up (what arrived is kept).
+            hangman_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1024),
+            hangman_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, 20),
             hangman_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0),
             hangman_curl_set_headers(handle, list),
             hangman_curl_set_writer(handle, writeToFile, Unmanaged.passUnretained(sink).toOpaque()),
@@ -138,6 +146,9 @@ public enum HTTPClient {
         // The writer stopped an error's answer at its first bytes: the status is the answer.
         if status != 0 && !(200..<300).contains(status) { return status }
         guard result == CURLE_OK else {
+            if result == CURLE_OPERATION_TIMEDOUT {
+                throw HTTPClientError(message: "the download stalled or ran past \(timeoutSeconds) s after \(sink.file.size) bytes", isTimeout: true)
+            }
             throw HTTPClientError(message: "\(HTTPClientError.curl(result)) after \(sink.file.size) bytes")
         }
         return status
