@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTPServer
 import PackServer
 import PackServiceClient
@@ -383,6 +384,31 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try await client(slightlyBehind).statement().issued == now - 60_000)
         // The newest statement stays the one kept.
         #expect(client(current).lastSignedHintBalance()?.issued == now)
+    }
+
+    /// New accounts are rate-limited per client address (a token bucket): beyond the burst, 429
+    /// with `Retry-After` and one sentence; a minute later, one more.
+    @Test func accountCreationIsRateLimitedPerAddress() async throws {
+        let directory = try TemporaryDirectory()
+        let now = Mutex(Clock.system.now())
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        configuration.accountsAtOnce = 3
+        configuration.accountsPerMinute = 1
+        configuration.clock = Clock { now.withLock { $0 } }
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        for _ in 0..<3 { _ = try await HTTPPackService.createAccount(at: http.url) }
+        let refused = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-i", "--max-time", "10", "-X", "POST", http.url + "/v1/accounts"])
+        #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "\(refused.stdout)")
+        #expect(refused.stdout.contains("Retry-After: 60"), "\(refused.stdout)")
+        let error = await #expect(throws: StoreError.self) { try await HTTPPackService.createAccount(at: http.url) }
+        #expect(error?.message.contains("too many new accounts from 127.0.0.1") == true, "\(error?.message ?? "")")
+        // A minute later the bucket holds one more.
+        now.withLock { $0 += 60_000 }
+        _ = try await HTTPPackService.createAccount(at: http.url)
+        await #expect(throws: StoreError.self) { try await HTTPPackService.createAccount(at: http.url) }
     }
 
     @Test func aServerThatIsGoneIsUnavailable() async throws {

@@ -30,6 +30,10 @@ public struct PackServerConfiguration: Sendable {
     /// Accounts whose ledgers stay open between requests, at most (the least recently used is
     /// closed first).
     public var openAccounts = 256
+    /// New accounts per client address: this many at once, then this many a minute (429 with
+    /// `Retry-After` beyond).
+    public var accountsAtOnce = 20
+    public var accountsPerMinute = 10
 
     public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
         self.dataFolder = dataFolder
@@ -91,6 +95,7 @@ public final class PackServer: Sendable {
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
     let sqliteFolder: String
     let stores: AccountStores
+    let accountCreations: RateLimiter
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
 
@@ -100,6 +105,7 @@ public final class PackServer: Sendable {
     public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
         self.configuration = configuration
         stores = AccountStores(capacity: configuration.openAccounts)
+        accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute)
         if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
             try FileManager.default.createDirectory(
@@ -168,7 +174,14 @@ public final class PackServer: Sendable {
             let document = CatalogDocument(catalog: catalog, issued: now, expires: now + configuration.catalogLifetime)
             return .json(200, Wire.encode(SignedDocument(signing: document, with: key)))
         case ("POST", ["v1", "accounts"]):
-            return .json(201, Wire.encode(try accounts.create(now: configuration.clock.now())))
+            let now = configuration.clock.now()
+            if let wait = accountCreations.take(request.clientAddress, now: now) {
+                let error = StoreError(.unavailable, "too many new accounts from \(request.clientAddress): try again in \(wait) s")
+                var response = HTTPResponse.json(429, Wire.encode(ErrorBody(error)))
+                response.headers.append(("Retry-After", "\(wait)"))
+                return response
+            }
+            return .json(201, Wire.encode(try accounts.create(now: now)))
         default:
             break
         }

@@ -8,6 +8,8 @@ public struct HTTPRequest: Sendable {
     /// Header fields, names in lower case.
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The client's address as the server's socket sees it (`127.0.0.1`, `::1`); empty when unknown.
+    public var clientAddress: String = ""
 
     public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method

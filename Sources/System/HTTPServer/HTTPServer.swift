@@ -217,9 +217,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     if request.tooLarge {
         return queue(connection, .text(413, "the request body is over \(request.limit) bytes"))
     }
-    let full = HTTPRequest(
+    var full = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
         query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true), body: request.body)
+    var address = [CChar](repeating: 0, count: 64)
+    hangman_client_address(connection, &address, address.count)
+    full.clientAddress = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return queue(connection, server.handler(full))
 }
 

@@ -1,0 +1,44 @@
+import Synchronization
+
+/// Token buckets per client address: `burst` requests at once, then one more each
+/// `1 / perSecond` seconds. Addresses whose bucket is full again are forgotten when the table
+/// grows past `maxAddresses`, so memory stays bounded whatever the number of addresses.
+final class RateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        var updated: Int64
+    }
+
+    private let buckets = Mutex<[String: Bucket]>([:])
+    let burst: Double
+    let perSecond: Double
+    let maxAddresses: Int
+
+    init(burst: Int, perMinute: Int, maxAddresses: Int = 100_000) {
+        self.burst = Double(max(1, burst))
+        perSecond = Double(max(1, perMinute)) / 60
+        self.maxAddresses = maxAddresses
+    }
+
+    /// Takes a token for `address` at `now` (milliseconds): `nil` when the request may go on,
+    /// otherwise the whole seconds until a token is back (for `Retry-After`).
+    func take(_ address: String, now: Int64) -> Int? {
+        buckets.withLock { buckets in
+            var bucket = buckets[address] ?? Bucket(tokens: burst, updated: now)
+            let elapsed = Double(max(0, now - bucket.updated)) / 1000
+            bucket.tokens = min(burst, bucket.tokens + elapsed * perSecond)
+            bucket.updated = now
+            defer {
+                buckets[address] = bucket
+                if buckets.count > maxAddresses { prune(&buckets, now: now) }
+            }
+            guard bucket.tokens >= 1 else { return Int(((1 - bucket.tokens) / perSecond).rounded(.up)) }
+            bucket.tokens -= 1
+            return nil
+        }
+    }
+
+    private func prune(_ buckets: inout [String: Bucket], now: Int64) {
+        buckets = buckets.filter { _, bucket in bucket.tokens + Double(max(0, now - bucket.updated)) / 1000 * perSecond < burst }
+    }
+}
