@@ -127,6 +127,25 @@ import TestSupport
         #expect(result.stdout.hasPrefix("HTTP/1.") && result.stdout.contains(" \(status) "), "\(result.stdout) \(result.stderr)")
     }
 
+    /// A header that may appear once appearing twice is refused with 400; one Authorization is
+    /// answered.
+    @Test(arguments: [
+        ("Authorization: Bearer one\\r\\nAuthorization: Bearer two\\r\\n", 400),
+        ("Authorization: Bearer token\\r\\n", 200),
+    ])
+    func ambiguousHeadersAreRefused(_ headers: String, _ status: Int) throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let result = try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            headers = sys.argv[2].encode().decode("unicode_escape").encode("latin-1")
+            s.sendall(b"GET /x HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n" + headers + b"\\r\\n")
+            sys.stdout.write(s.recv(65536).decode("latin-1").split("\\r\\n")[0])
+            """, String(server.port), headers], killAfter: 30)
+        #expect(result.stdout.contains(" \(status) "), "\(result.stdout) \(result.stderr)")
+    }
+
     @Test func aTakenPortIsAnErrorThatSaysSo() throws {
         let first = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
         defer { first.stop() }

@@ -177,6 +177,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
             refusal = "a request may not carry both Content-Length and Transfer-Encoding"
         } else if version.map({ String(cString: $0) }) == "HTTP/1.1", lookup(connection, .HEADER_KIND, "Host") == nil {
             refusal = "an HTTP/1.1 request needs a Host header"  // RFC 9112 3.2
+        } else if let problem = headerProblem(connection) {
+            refusal = problem
         } else {
             refusal = nil
         }
@@ -235,6 +237,28 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, connecti
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestPointer.pointee = nil
     Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().active.subtract(1, ordering: .releasing)
+}
+
+/// What is wrong with the header fields, if anything: a field that may appear once appearing
+/// twice (which of two `Authorization` values would count?).
+private func headerProblem(_ connection: OpaquePointer) -> String? {
+    final class Seen {
+        var names: [String: Int] = [:]
+    }
+    let seen = Seen()
+    _ = withExtendedLifetime(seen) {
+        MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, _, _ in
+            guard let context, let key else { return .YES }
+            let seen = Unmanaged<Seen>.fromOpaque(context).takeUnretainedValue()
+            let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self).lowercased()
+            seen.names[name, default: 0] += 1
+            return .YES
+        }, Unmanaged.passUnretained(seen).toOpaque())
+    }
+    for name in ["authorization", "host", "content-length", "idempotency-key", "range", "if-range"] where (seen.names[name] ?? 0) > 1 {
+        return "the header \(name) may appear once, and appears \(seen.names[name] ?? 0) times"
+    }
+    return nil
 }
 
 private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ key: String) -> String? {
