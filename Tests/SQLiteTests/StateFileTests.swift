@@ -24,16 +24,22 @@ import SQLite
         #expect(error?.message.contains(words) == true, "\(error?.message ?? "no error")")
     }
 
-    /// A database whose first 4 KiB were overwritten is refused before SQLite opens it: opened, it
-    /// would replay its log into the damaged file and delete the log, the one good copy left.
-    @Test func anOverwrittenDatabaseIsRefusedAndItsLogKept() throws {
-        let folder = try TemporaryDirectory()
+    /// A state database of 20 rows, closed, its log left beside it (as between two processes).
+    private func databaseWithALog(in folder: TemporaryDirectory) throws -> String {
         let path = folder.file("account.sqlite")
         do {
             let db = try Database.openState(path: path, migrator: Self.migrator)
             for amount in 1...20 { try db.execute("INSERT INTO ledger(amount) VALUES (?)", .integer(Int64(amount))) }
         }
         try #require(FileManager.default.fileExists(atPath: path + "-wal"), "the log stays after closing")
+        return path
+    }
+
+    /// A database whose first 4 KiB were overwritten is refused before SQLite opens it: opened, it
+    /// would replay its log into the damaged file and delete the log, the one good copy left.
+    @Test func anOverwrittenDatabaseIsRefusedAndItsLogKept() throws {
+        let folder = try TemporaryDirectory()
+        let path = try databaseWithALog(in: folder)
         let log = try bytes(path + "-wal")
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try file.write(contentsOf: Data((0..<4096).map { _ in UInt8.random(in: 0...255) }))
@@ -46,12 +52,7 @@ import SQLite
     /// database must not replay it (the old rows would come back in the "new" one).
     @Test func aNewDatabaseSetsAsideTheLogOfOneMovedAway() throws {
         let folder = try TemporaryDirectory()
-        let path = folder.file("account.sqlite")
-        do {
-            let db = try Database.openState(path: path, migrator: Self.migrator)
-            for amount in 1...20 { try db.execute("INSERT INTO ledger(amount) VALUES (?)", .integer(Int64(amount))) }
-        }
-        try #require(FileManager.default.fileExists(atPath: path + "-wal"), "the log stays after closing")
+        let path = try databaseWithALog(in: folder)
         try FileManager.default.moveItem(atPath: path, toPath: folder.file("moved-away.sqlite"))
         let fresh = try Database.openState(path: path, migrator: Self.migrator)
         #expect(try fresh.int64("SELECT count(*) FROM ledger") == 0)
