@@ -14,7 +14,11 @@ public enum Wire {
     }
 
     /// Decodes `bytes`, or says what is wrong with them.
+    /// A key given twice in one object is refused: two readers could keep different values.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(StoreError) -> T {
+        if let key = JSONKeys.firstDuplicate(in: bytes) {
+            throw StoreError(.invalidRequest, "not a valid \(T.self) document: the key '\(key)' appears twice in one object")
+        }
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch {
