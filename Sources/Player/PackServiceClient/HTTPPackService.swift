@@ -118,11 +118,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         try await statement().hintBalance
     }
 
-    /// The balance of the last statement the server signed, and when it signed it.
+    /// The newest balance the server signed (a statement, or a spend's answer), and when.
     public func lastSignedHintBalance() -> SignedHintBalance? {
         guard let statePath else { return nil }
-        return OfflinePackService.keptStatement(in: Self.folder(of: statePath), credentials: credentials)
-            .map { SignedHintBalance(hints: $0.hintBalance, issued: $0.issued) }
+        return OfflinePackService.keptHintBalance(in: Self.folder(of: statePath), credentials: credentials)
     }
 
     /// Taken only signed by the pinned key, for this account and this key: a hint is a letter
@@ -134,6 +133,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             throw StoreError(
                 .untrusted, "the service answered a hint spend for account \(statement.accountID), key '\(statement.key)', not this one: refusing it")
         }
+        // The balance after it is signed too: offline, it is the one shown.
+        keep(signed, as: Self.spendCache)
         return HintSpend(balance: statement.balance, wasAlreadySpent: statement.wasAlreadySpent)
     }
 
@@ -328,6 +329,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// playing offline (`OfflinePackService`).
     static let catalogCache = "service-catalog.json"
     static let statementCache = "service-account.json"
+    static let spendCache = "service-spend.json"
 
     private func keep(_ document: SignedDocument, as name: String) {
         guard let statePath else { return }

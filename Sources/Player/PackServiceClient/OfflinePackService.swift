@@ -10,6 +10,8 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     /// The last catalog the server signed.
     public let catalog: Catalog
     private let statement: AccountStatement
+    /// The newest balance the server signed: its statement's, or a later spend's.
+    private let lastBalance: SignedHintBalance?
     /// Why the server cannot be reached: the error of the request that found out.
     public let reason: StoreError
 
@@ -21,7 +23,17 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
         else { return nil }
         self.catalog = catalog.catalog
         self.statement = statement
+        lastBalance = Self.keptHintBalance(in: folder, credentials: credentials)
         self.reason = reason
+    }
+
+    /// The newest hint balance the server signed for this account: the last statement's, or the
+    /// last spend's when that came later.
+    static func keptHintBalance(in folder: String, credentials: ServiceCredentials) -> SignedHintBalance? {
+        let statement = keptStatement(in: folder, credentials: credentials).map { SignedHintBalance(hints: $0.hintBalance, issued: $0.issued) }
+        let spend = kept(HTTPPackService.spendCache, HintSpendStatement.self, in: folder, credentials: credentials)
+            .flatMap { $0.accountID == credentials.accountID ? SignedHintBalance(hints: $0.balance, issued: $0.issued) : nil }
+        return [statement, spend].compactMap { $0 }.max { $0.issued < $1.issued }
     }
 
     /// The last catalog kept in `folder`, when the pinned key signed it.
@@ -57,7 +69,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func entitlements() throws(StoreError) -> [Entitlement] { statement.entitlements }
     /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.
     public func hintBalance() throws(StoreError) -> Int { throw unavailable("the hint balance") }
-    public func lastSignedHintBalance() -> SignedHintBalance? { SignedHintBalance(hints: statement.hintBalance, issued: statement.issued) }
+    public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }
     public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable("downloading \(product)") }
     public func receipt() throws(StoreError) -> Receipt { throw unavailable("a receipt") }
