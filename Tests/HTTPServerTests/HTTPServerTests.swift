@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import Testing
 import TestSupport
 
@@ -144,6 +145,72 @@ import TestSupport
             sys.stdout.write(s.recv(65536).decode("latin-1").split("\\r\\n")[0])
             """, String(server.port), headers], killAfter: 30)
         #expect(result.stdout.contains(" \(status) "), "\(result.stdout) \(result.stderr)")
+    }
+
+    /// A NUL inside a header value: libmicrohttpd would read `Bearer a\0junk` as `Bearer a`, so a
+    /// proxy and the server would see two different values. Refused with 400, wherever the field is
+    /// and whichever line ending the request uses; a bare-LF request without a NUL is answered.
+    @Test(arguments: [
+        ("GET /x HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer a\\x00junk\\r\\nConnection: close\\r\\n\\r\\n", 400),
+        ("GET /x HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\nAuthorization: Bearer a\\x00junk\\r\\n\\r\\n", 400),
+        ("GET /x HTTP/1.1\\nHost: x\\nAuthorization: Bearer a\\x00Connection: close\\n\\n", 400),
+        ("GET /x HTTP/1.1\\nHost: x\\nAuthorization: Bearer a\\nConnection: close\\n\\n", 200),
+        ("GET /x HTTP/1.1\\r\\nHost: x\\r\\nAuthorization: Bearer a\\r\\nConnection: close\\r\\n\\r\\n", 200),
+    ])
+    func aNULInAHeaderValueIsRefused(_ request: String, _ status: Int) throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let result = try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            s.sendall(sys.argv[2].encode().decode("unicode_escape").encode("latin-1"))
+            sys.stdout.write(s.recv(65536).decode("latin-1"))
+            """, String(server.port), request], killAfter: 30)
+        #expect(result.stdout.hasPrefix("HTTP/1.1 \(status) "), "\(result.stdout) \(result.stderr)")
+        if status == 400 { #expect(result.stdout.contains("NUL"), "\(result.stdout)") }
+    }
+
+    /// libmicrohttpd keeps every query parameter in the connection's memory: a thousand of them
+    /// ran it dry and the connection closed with no answer. Past the limit: 414, in words.
+    @Test(arguments: [(1000, 414), (64, 200), (65, 414)])
+    func tooManyQueryParametersGet414(_ count: Int, _ status: Int) throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let query = ((1..<count).map { "a\($0)=1" } + ["q=seen"]).joined(separator: "&")
+        let result = try curl(["-i", server.url + "/x?" + query])
+        #expect(result.stdout.hasPrefix("HTTP/1.1 \(status) "), "\(result.stdout.prefix(300)) \(result.stderr)")
+        #expect(result.stdout.contains(status == 414 ? "at most 64 query parameters" : "GET /x q=seen"), "\(result.stdout.prefix(300))")
+    }
+
+    /// A Content-Length that is no number: libmicrohttpd answers 400 itself and closes the
+    /// connection; the handler never sees the request, and nothing sent after it is read as a
+    /// request of its own.
+    @Test func aContentLengthThatIsNoNumberIsRefusedAndTheConnectionClosed() throws {
+        let seen = Mutex<[String]>([])
+        let server = try HTTPServer(HTTPServerConfiguration()) { request in
+            seen.withLock { $0.append(request.path) }
+            return Self.echo(request)
+        }
+        defer { server.stop() }
+        let result = try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+            s.sendall(b"POST /first HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 1x\\r\\n\\r\\nGET /hidden HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            answer = b""
+            try:
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    answer += chunk
+            except socket.timeout:
+                answer += b"(still open after 3 s)"
+            sys.stdout.write(answer.decode("latin-1"))
+            """, String(server.port)], killAfter: 30)
+        #expect(result.stdout.hasPrefix("HTTP/1.1 400"), "\(result.stdout) \(result.stderr)")
+        #expect(!result.stdout.contains("still open"), "the connection is closed: \(result.stdout)")
+        #expect(!result.stdout.contains("/hidden"), "\(result.stdout)")
+        #expect(seen.withLock { $0 }.isEmpty, "the handler saw \(seen.withLock { $0 })")
     }
 
     @Test func aTakenPortIsAnErrorThatSaysSo() throws {

@@ -171,43 +171,110 @@ static inline uint16_t hangman_MHD_bound_port(struct MHD_Daemon *daemon) {
     return info ? info->port : 0;
 }
 
+/* libmicrohttpd keeps each query parameter in the connection's memory pool: a request target of
+   thousands of `a&a&a` runs the pool dry, and the connection is closed with no answer. Called with
+   the whole target before its parameters are split (MHD_OPTION_URI_LOG_CALLBACK); past `limit`
+   parameters the query is cut off in place (libmicrohttpd 0.9 splits what follows the '?', which
+   is now empty) and the request starts marked, so that its handler answers 414. */
+static inline void *hangman_query_guard(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)connection;
+    unsigned int limit = (unsigned int)(uintptr_t)cls;
+    char *query = strchr(uri, '?');
+    if (query == NULL) return NULL;
+    unsigned int parameters = 1;
+    for (const char *at = query + 1; *at != 0; at++) {
+        if (*at == '&' || *at == ';') parameters++;
+    }
+    if (parameters <= limit) return NULL;
+    query[1] = 0;
+    /* The mark: an address no request state can have (a header-only file defines no variable). */
+    return (void *)&hangman_query_guard;
+}
+
+/* Whether a request starts marked by `hangman_query_guard`. */
+static inline int hangman_is_too_many_parameters(void *pointer) {
+    return pointer == (void *)&hangman_query_guard;
+}
+
+/* Whether a header value held a NUL: libmicrohttpd reports the value up to it, so `token\0junk`
+   would read as `token`. Each value ends where libmicrohttpd put its terminator; the byte after
+   that terminator is the line's end (CR LF, both cleared), the next field's name (a bare LF
+   ending), or, when a NUL cut the value short, the rest of the value. */
+struct hangman_field_scan {
+    const char *keys[128];
+    const char *ends[128];
+    size_t count;
+    int overflow;
+};
+
+static inline enum MHD_Result hangman_scan_field(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                                 const char *value, size_t value_size) {
+    (void)kind; (void)key_size;
+    struct hangman_field_scan *scan = cls;
+    if (scan->count == 128) { scan->overflow = 1; return MHD_NO; }
+    scan->keys[scan->count] = key;
+    scan->ends[scan->count] = value == NULL ? NULL : value + value_size;
+    scan->count++;
+    return MHD_YES;
+}
+
+static inline int hangman_header_hides_bytes(struct MHD_Connection *connection) {
+    struct hangman_field_scan scan;
+    scan.count = 0;
+    scan.overflow = 0;
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, hangman_scan_field, &scan);
+    if (scan.overflow) return 0;
+    for (size_t i = 0; i < scan.count; i++) {
+        const char *end = scan.ends[i];
+        if (end == NULL || end[0] != 0) continue;
+        char after = end[1];
+        if (after == 0 || after == '\r' || after == '\n') continue;
+        int next_field = 0;
+        for (size_t j = 0; j < scan.count; j++) {
+            if (scan.keys[j] == end + 1) { next_field = 1; break; }
+        }
+        if (!next_field) return 1;
+    }
+    return 0;
+}
+
 /* MHD_start_daemon is variadic, which Swift cannot call: this one takes every option the server
    sets as a plain argument and builds the option list in C. `host` is an IPv4 address; `key` and
-   `certificate` are PEM text, or NULL for plain HTTP. Returns NULL when the address is invalid
-   or the daemon cannot start. */
+   `certificate` are PEM text, or NULL for plain HTTP. `threads` polling threads (epoll) share the
+   connections and run the handler. Returns NULL when the address is invalid or the daemon cannot
+   start. */
 static inline struct MHD_Daemon *hangman_MHD_start(
     unsigned int flags, const char *host, uint16_t port,
     MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     size_t memory_limit, unsigned int timeout_seconds, unsigned int per_address_limit,
-    unsigned int connection_limit, const char *key, const char *certificate, struct hangman_watchdog *watchdog)
+    unsigned int connection_limit, unsigned int threads, unsigned int query_limit,
+    const char *key, const char *certificate, struct hangman_watchdog *watchdog)
 {
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     if (inet_pton(AF_INET, host, &address.sin_addr) != 1) return NULL;
-    if (key != NULL && certificate != NULL) {
-        return MHD_start_daemon(flags | MHD_USE_TLS, port, NULL, NULL, handler, handler_context,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
-            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-            MHD_OPTION_NOTIFY_CONNECTION, hangman_watch_notify, watchdog,
-            MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-            MHD_OPTION_HTTPS_MEM_KEY, key,
-            MHD_OPTION_HTTPS_MEM_CERT, certificate,
-            MHD_OPTION_END);
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_address_limit, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
+        {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)threads, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_context},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)hangman_watch_notify, watchdog},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)hangman_query_guard, (void *)(uintptr_t)query_limit},
+        {MHD_OPTION_SOCK_ADDR, 0, (struct sockaddr *)&address},
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)certificate},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    if (key == NULL || certificate == NULL) {
+        options[9] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    } else {
+        flags |= MHD_USE_TLS;
     }
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
-        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-        MHD_OPTION_NOTIFY_CONNECTION, hangman_watch_notify, watchdog,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-        MHD_OPTION_END);
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 #endif

@@ -22,10 +22,17 @@ public struct HTTPServerConfiguration: Sendable {
     /// trickles bytes; past it the connection is shut down. Sending a response has no such limit.
     /// The wait for the next request counts too, so keep it above `timeoutSeconds`.
     public var requestSeconds: UInt32 = 60
-    /// Connections at once from one address.
-    public var connectionsPerAddress: UInt32 = 64
-    /// Connections at once in all.
-    public var maxConnections: UInt32 = 512
+    /// Connections at once from one address (0: no limit, for a server behind a proxy, where every
+    /// connection comes from the proxy's address).
+    public var connectionsPerAddress: UInt32 = 32
+    /// Connections at once in all. An idle connection costs a descriptor and a few kilobytes, not
+    /// a thread.
+    public var maxConnections: UInt32 = 1024
+    /// Threads that wait on the sockets (epoll) and run the handler; the connections are shared
+    /// among them.
+    public var threads: UInt32 = 16
+    /// Query parameters a request target may carry; more get 414.
+    public var maxQueryParameters: UInt32 = 64
     /// HTTPS with this certificate and key (PEM text).
     public var tls: TLS?
 
@@ -42,8 +49,9 @@ public struct HTTPServerConfiguration: Sendable {
     public init() {}
 }
 
-/// An HTTP/1.1 server on libmicrohttpd, a thread per connection: every request is read in full
-/// (within the limits), handed to `handler`, and its response sent.
+/// An HTTP/1.1 server on libmicrohttpd: a fixed pool of threads waits on every socket with epoll
+/// and runs the handler, so a slow or idle client holds a descriptor, never a thread. Every request
+/// is read in full (within the limits), handed to `handler`, and its response sent.
 ///
 /// ```swift
 /// let server = try HTTPServer(HTTPServerConfiguration()) { request in .text(200, "hello") }
@@ -66,15 +74,18 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPServerError("cannot start the thread that times out slow requests")
         }
         let state = Unmanaged.passRetained(ServerState(
-            handler: handler, maxBodySize: configuration.maxBodySize, largeBodies: configuration.largeBodies, watchdog: watchdog))
-        // poll(), not select(): a socket above descriptor 1023 is served too.
-        let flags = MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+            handler: handler, maxBodySize: configuration.maxBodySize, largeBodies: configuration.largeBodies,
+            maxQueryParameters: Int(configuration.maxQueryParameters), watchdog: watchdog))
+        // epoll, not select(): a socket above descriptor 1023 is served too, and waiting costs
+        // nothing per idle connection.
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
         // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
         let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
         let started = hangman_MHD_start(
             flags, configuration.host, configuration.port, accessHandler, state.toOpaque(), requestCompleted, state.toOpaque(),
             configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
-            configuration.maxConnections, strings.first, strings.last, watchdog)
+            configuration.maxConnections, max(1, configuration.threads), max(1, configuration.maxQueryParameters),
+            strings.first, strings.last, watchdog)
         guard let started else {
             hangman_watch_stop(watchdog)
             state.release()
@@ -133,6 +144,7 @@ final class ServerState: @unchecked Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let maxBodySize: Int
     let largeBodies: [String: Int]
+    let maxQueryParameters: Int
     /// Requests begun and not completed: `stop` waits for them.
     let active = Atomic<Int>(0)
     /// The per-request deadline's sweeper (C, `shim.h`).
@@ -140,8 +152,9 @@ final class ServerState: @unchecked Sendable {
 
     init(
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, largeBodies: [String: Int],
-        watchdog: UnsafeMutablePointer<hangman_watchdog>
+        maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>
     ) {
+        self.maxQueryParameters = maxQueryParameters
         self.handler = handler
         self.maxBodySize = maxBodySize
         self.largeBodies = largeBodies
@@ -164,7 +177,8 @@ final class RequestState {
 private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, version, uploadData, uploadDataSize, requestPointer in
     guard let context, let connection, let requestPointer, let uploadDataSize else { return .NO }
     let server = Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue()
-    guard let stored = requestPointer.pointee else {
+    guard let stored = requestPointer.pointee, hangman_is_too_many_parameters(stored) == 0 else {
+        let tooManyParameters = requestPointer.pointee.map { hangman_is_too_many_parameters($0) != 0 } ?? false
         let request = RequestState()
         request.limit = url.flatMap { server.largeBodies[String(cString: $0)] } ?? server.maxBodySize
         requestPointer.pointee = Unmanaged.passRetained(request).toOpaque()
@@ -172,20 +186,24 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         // Framed two ways (RFC 9112 6.1): a proxy that reads Content-Length and a server that
         // reads the chunks would see different requests. Refused, and the connection closed, so
         // nothing hidden in the body is ever read as a request of its own.
-        let refusal: String?
-        if lookup(connection, .HEADER_KIND, "Transfer-Encoding") != nil, lookup(connection, .HEADER_KIND, "Content-Length") != nil {
-            refusal = "a request may not carry both Content-Length and Transfer-Encoding"
+        let refusal: (status: Int, message: String)?
+        if tooManyParameters {
+            refusal = (414, "a request target may carry at most \(server.maxQueryParameters) query parameters")
+        } else if lookup(connection, .HEADER_KIND, "Transfer-Encoding") != nil, lookup(connection, .HEADER_KIND, "Content-Length") != nil {
+            refusal = (400, "a request may not carry both Content-Length and Transfer-Encoding")
         } else if version.map({ String(cString: $0) }) == "HTTP/1.1", lookup(connection, .HEADER_KIND, "Host") == nil {
-            refusal = "an HTTP/1.1 request needs a Host header"  // RFC 9112 3.2
+            refusal = (400, "an HTTP/1.1 request needs a Host header")  // RFC 9112 3.2
         } else if let problem = headerProblem(connection) {
-            refusal = problem
+            refusal = (400, problem)
+        } else if hangman_header_hides_bytes(connection) != 0 {
+            refusal = (400, "a header value may not contain a NUL byte")
         } else {
             refusal = nil
         }
         if let refusal {
             request.answered = true
             hangman_watch_answered(server.watchdog, connection)
-            var response = HTTPResponse.text(400, refusal)
+            var response = HTTPResponse.text(refusal.status, refusal.message)
             response.headers.append(("Connection", "close"))
             return queue(connection, response)
         }
@@ -234,6 +252,11 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, connecti
         hangman_watch_completed(Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().watchdog, connection)
     }
     guard let context, let requestPointer, let stored = requestPointer.pointee else { return }
+    // Marked by the query guard, and ended before its handler ran: nothing of ours to release.
+    guard hangman_is_too_many_parameters(stored) == 0 else {
+        requestPointer.pointee = nil
+        return
+    }
     Unmanaged<RequestState>.fromOpaque(stored).release()
     requestPointer.pointee = nil
     Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().active.subtract(1, ordering: .releasing)
