@@ -28,6 +28,8 @@ final class RunningServer {
             environment: environment, testControls: true)
         if let catalogLifetime { configuration.catalogLifetime = catalogLifetime }
         if let clock { configuration.clock = clock }
+        // The tests here buy and spend faster than a player would; the rate limit has its own test.
+        configuration.requestsPerMinute = 0
         let server = try PackServer(configuration)
         self.server = server
         var http = HTTPServerConfiguration()
@@ -409,6 +411,69 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         now.withLock { $0 += 60_000 }
         _ = try await HTTPPackService.createAccount(at: http.url)
         await #expect(throws: StoreError.self) { try await HTTPPackService.createAccount(at: http.url) }
+    }
+
+    /// Every other request is rate-limited per client address too, before its token is looked at
+    /// (guessing tokens keeps the same pace); health checks are not. Another address has its own
+    /// bucket.
+    @Test func requestsAreRateLimitedPerAddressBeforeTheTokenIsRead() async throws {
+        let directory = try TemporaryDirectory()
+        let now = Mutex(Clock.system.now())
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        // Five at once: the service key fetched with the new account, three balances, a statement.
+        configuration.requestsAtOnce = 5
+        configuration.requestsPerMinute = 6
+        configuration.clock = Clock { now.withLock { $0 } }
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let credentials = try await HTTPPackService.createAccount(at: http.url)
+        func hints() throws -> String {
+            try ExternalProcess.run("/usr/bin/curl", [
+                "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-H", "Authorization: Bearer \(credentials.token)",
+                http.url + "/v1/hints",
+            ]).stdout
+        }
+        for _ in 0..<3 { #expect(try hints() == "200") }
+        let client = HTTPPackService(credentials: credentials)
+        _ = try await client.hintBalance()
+        let refused = try ExternalProcess.run("/usr/bin/curl", [
+            "-sS", "-i", "--max-time", "10", "-H", "Authorization: Bearer hp1.0000000000000000.guess", http.url + "/v1/hints",
+        ])
+        #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "a wrong token waits its turn too: \(refused.stdout)")
+        #expect(refused.stdout.contains("Retry-After: 10"), "\(refused.stdout)")
+        let error = await #expect(throws: StoreError.self) { try await client.hintBalance() }
+        #expect(error?.message.contains("too many requests from 127.0.0.1: try again in 10 s") == true, "\(error?.message ?? "")")
+        let health = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", http.url + "/v1/health"])
+        #expect(health.stdout == "200")
+        let otherAddress = try ExternalProcess.run("/usr/bin/curl", [
+            "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--interface", "127.0.0.2",
+            http.url + "/v1/catalog",
+        ])
+        #expect(otherAddress.stdout == "200", "another address has its own bucket: \(otherAddress.stdout) \(otherAddress.stderr)")
+        // Ten seconds later, one more.
+        now.withLock { $0 += 10_000 }
+        #expect(try hints() == "200")
+        #expect(try hints() == "429")
+    }
+
+    /// The open-file limit is shared so that neither connections nor open accounts run out: what
+    /// fits is kept; what does not is lowered, and the note says what and why.
+    @Test func theDescriptorBudgetFitsTheOpenFileLimit() {
+        let roomy = DescriptorBudget(openFileLimit: 1_048_576, connections: 1024, openAccounts: 256, perAccount: 3, reserved: 120)
+        #expect(roomy == DescriptorBudget(openFileLimit: 1_048_576, connections: 1024, openAccounts: 256, perAccount: 3, reserved: 120))
+        #expect(roomy.connections == 1024 && roomy.openAccounts == 256 && roomy.note == nil)
+        let tight = DescriptorBudget(openFileLimit: 1024, connections: 1024, openAccounts: 256, perAccount: 3, reserved: 120)
+        #expect(tight.connections + 3 * tight.openAccounts + 120 <= 1024, "\(tight)")
+        #expect(tight.connections == 452 && tight.openAccounts == 150, "\(tight)")
+        #expect(tight.note?.contains("the open-file limit is 1024") == true, "\(tight.note ?? "")")
+        // On PostgreSQL an open account holds no descriptor: only connections are lowered.
+        let shared = DescriptorBudget(openFileLimit: 1024, connections: 2048, openAccounts: 256, perAccount: 0, reserved: 120)
+        #expect(shared.connections == 452 && shared.openAccounts == 256, "\(shared)")
+        // Asked little: kept.
+        let small = DescriptorBudget(openFileLimit: 1024, connections: 100, openAccounts: 100, perAccount: 3, reserved: 120)
+        #expect(small.connections == 100 && small.openAccounts == 100 && small.note == nil)
     }
 
     @Test func aServerThatIsGoneIsUnavailable() async throws {

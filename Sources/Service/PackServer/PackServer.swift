@@ -34,6 +34,13 @@ public struct PackServerConfiguration: Sendable {
     /// `Retry-After` beyond).
     public var accountsAtOnce = 20
     public var accountsPerMinute = 10
+    /// Every other request per client address but `/v1/health`: this many at once, then this many
+    /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
+    public var requestsAtOnce = 120
+    public var requestsPerMinute = 1200
+
+    /// The defaults, for help texts.
+    public static let defaults = PackServerConfiguration(dataFolder: "", packsFolder: "")
 
     public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
         self.dataFolder = dataFolder
@@ -96,6 +103,7 @@ public final class PackServer: Sendable {
     let sqliteFolder: String
     let stores: AccountStores
     let accountCreations: RateLimiter
+    let requests: RateLimiter?
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
 
@@ -106,6 +114,8 @@ public final class PackServer: Sendable {
         self.configuration = configuration
         stores = AccountStores(capacity: configuration.openAccounts)
         accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute)
+        requests = configuration.requestsPerMinute > 0
+            ? RateLimiter(burst: configuration.requestsAtOnce, perMinute: configuration.requestsPerMinute) : nil
         if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
             try FileManager.default.createDirectory(
@@ -161,6 +171,12 @@ public final class PackServer: Sendable {
 
     private func route(_ request: HTTPRequest, _ parts: [String]) throws(StoreError) -> HTTPResponse {
         let method = request.method == "HEAD" ? "GET" : request.method
+        // Before the token is looked at: guessing tokens is held to the same pace.
+        if parts != ["v1", "health"], parts != ["v1", "accounts"], let requests,
+            let wait = requests.take(request.clientAddress, now: configuration.clock.now())
+        {
+            return Self.tooMany("too many requests from \(request.clientAddress): try again in \(wait) s", wait: wait)
+        }
         switch (method, parts) {
         case ("POST", ["verifyReceipt"]):
             return verifyReceipt(request)
@@ -176,10 +192,7 @@ public final class PackServer: Sendable {
         case ("POST", ["v1", "accounts"]):
             let now = configuration.clock.now()
             if let wait = accountCreations.take(request.clientAddress, now: now) {
-                let error = StoreError(.unavailable, "too many new accounts from \(request.clientAddress): try again in \(wait) s")
-                var response = HTTPResponse.json(429, Wire.encode(ErrorBody(error)))
-                response.headers.append(("Retry-After", "\(wait)"))
-                return response
+                return Self.tooMany("too many new accounts from \(request.clientAddress): try again in \(wait) s", wait: wait)
             }
             return .json(201, Wire.encode(try accounts.create(now: now)))
         default:
@@ -366,6 +379,13 @@ public final class PackServer: Sendable {
         let result = ReceiptSigner(key: key, catalog: catalog, environment: environment).verify(bytes)
         return .json(200, Wire.encode(VerifyReceiptResponse(
             status: result.status.rawValue, environment: environment, message: result.message, receipt: result.payload)))
+    }
+
+    /// 429 with `Retry-After`: a client that keeps to it is served again.
+    static func tooMany(_ message: String, wait: Int) -> HTTPResponse {
+        var response = HTTPResponse.json(429, Wire.encode(ErrorBody(StoreError(.unavailable, message))))
+        response.headers.append(("Retry-After", "\(wait)"))
+        return response
     }
 
     /// A failure as JSON, with the status its kind deserves.

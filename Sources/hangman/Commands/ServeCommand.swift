@@ -8,7 +8,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "hangman serve",
         overview: "Run the pack service over HTTP: accounts, purchases, hints, receipts and pack downloads for many players.",
-        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls]"],
+        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls] [LIMITS]"],
         options: [
             .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
             .init(names: ["--data"], value: "DIR", help: "The signing key (created 0700), and the accounts and their ledgers in SQLite unless --database."),
@@ -18,11 +18,15 @@ enum ServeCommand: Command {
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
             .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
-        ],
+        ] + Limit.allCases.map(\.option),
         discussion: """
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
             line per request on standard error (method, path, status, milliseconds; never a token).
             SIGINT or SIGTERM stops it after the requests in flight (exit 0).
+            The limits keep one client from taking the server from the others. When the open-file
+            limit cannot hold the connections and open accounts asked, both are lowered to fit and
+            the server says so on standard error. Behind a proxy every connection comes from the
+            proxy's address: give --connections-per-address 0 and --requests-per-minute 0 there.
             Several servers can share one PostgreSQL database (--database) and one --data folder
             (its signing key): a token or receipt from one is good on the others. A database that
             is away answers 503; the client retries with the same Idempotency-Key.
@@ -38,6 +42,41 @@ enum ServeCommand: Command {
         var testControls: Bool
         /// The certificate and key files, for HTTPS.
         var tls: (certificate: String, key: String)?
+        /// The limits given, each as a number (the others keep their defaults).
+        var limits: [Limit: Int]
+    }
+
+    /// What one client may take of the server; each an option with its default.
+    enum Limit: String, CaseIterable {
+        case maxConnections = "--max-connections"
+        case connectionsPerAddress = "--connections-per-address"
+        case threads = "--threads"
+        case idleTimeout = "--idle-timeout"
+        case requestTimeout = "--request-timeout"
+        case maxBody = "--max-body"
+        case openAccounts = "--open-accounts"
+        case requestsPerMinute = "--requests-per-minute"
+        case requestBurst = "--request-burst"
+        case accountsPerMinute = "--accounts-per-minute"
+        case accountBurst = "--account-burst"
+
+        var option: CommandSpec.Option {
+            let (value, help, range): (String, String, ClosedRange<Int>) =
+                switch self {
+                case .maxConnections: ("N", "Connections at once in all (default \(HTTPServerConfiguration().maxConnections)).", 1...1_000_000)
+                case .connectionsPerAddress: ("N", "Connections at once from one client address; 0 for none (default \(HTTPServerConfiguration().connectionsPerAddress)).", 0...1_000_000)
+                case .threads: ("N", "Threads that serve the connections (default \(HTTPServerConfiguration().threads)).", 1...1024)
+                case .idleTimeout: ("SECONDS", "An idle connection is closed after this long (default \(HTTPServerConfiguration().timeoutSeconds)).", 1...86_400)
+                case .requestTimeout: ("SECONDS", "A whole request must arrive within this long, however it trickles (default \(HTTPServerConfiguration().requestSeconds)).", 1...86_400)
+                case .maxBody: ("BYTES", "Larger request bodies get 413; /verifyReceipt takes 8 MiB (default \(HTTPServerConfiguration().maxBodySize)).", 1_024...(64 << 20))
+                case .openAccounts: ("N", "Accounts whose ledgers stay open between requests (default \(PackServerConfiguration.defaults.openAccounts)).", 1...1_000_000)
+                case .requestsPerMinute: ("N", "Requests a minute per client address, after a burst; 0 for no limit (default \(PackServerConfiguration.defaults.requestsPerMinute)).", 0...10_000_000)
+                case .requestBurst: ("N", "Requests at once per client address (default \(PackServerConfiguration.defaults.requestsAtOnce)).", 1...10_000_000)
+                case .accountsPerMinute: ("N", "New accounts a minute per client address, after a burst (default \(PackServerConfiguration.defaults.accountsPerMinute)).", 1...10_000_000)
+                case .accountBurst: ("N", "New accounts at once per client address (default \(PackServerConfiguration.defaults.accountsAtOnce)).", 1...10_000_000)
+                }
+            return .init(names: [rawValue], value: value, help: help, kind: .integer(range))
+        }
     }
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
@@ -68,7 +107,8 @@ enum ServeCommand: Command {
         }
         return Options(
             data: data, host: host, port: port, environment: environment, packs: parsed.value("--packs"), database: database,
-            testControls: parsed.has("--test-controls"), tls: tls)
+            testControls: parsed.has("--test-controls"), tls: tls,
+            limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -76,6 +116,34 @@ enum ServeCommand: Command {
             dataFolder: options.data, packsFolder: try EmbeddedStore.packsFolder(options.packs, context: context), environment: options.environment,
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
+        var http = HTTPServerConfiguration()
+        for (limit, value) in options.limits {
+            switch limit {
+            case .maxConnections: http.maxConnections = UInt32(value)
+            case .connectionsPerAddress: http.connectionsPerAddress = UInt32(value)
+            case .threads: http.threads = UInt32(value)
+            case .idleTimeout: http.timeoutSeconds = UInt32(value)
+            case .requestTimeout: http.requestSeconds = UInt32(value)
+            case .maxBody: http.maxBodySize = value
+            case .openAccounts: configuration.openAccounts = value
+            case .requestsPerMinute: configuration.requestsPerMinute = value
+            case .requestBurst: configuration.requestsAtOnce = value
+            case .accountsPerMinute: configuration.accountsPerMinute = value
+            case .accountBurst: configuration.accountsAtOnce = value
+            }
+        }
+        // A socket per client and files per account: as many descriptors as the system allows,
+        // shared so that neither runs out.
+        if let limit = OpenFileLimit.raiseToHardLimit() {
+            let onSQLite = if case .sqlite = configuration.database { true } else { false }
+            let budget = DescriptorBudget(
+                openFileLimit: Int(min(limit.soft, UInt64(Int.max))), connections: Int(http.maxConnections),
+                openAccounts: configuration.openAccounts, perAccount: onSQLite ? 3 : 0,
+                reserved: DescriptorBudget.reserved(threads: Int(http.threads), databaseConnections: configuration.databaseConnections))
+            http.maxConnections = UInt32(budget.connections)
+            configuration.openAccounts = budget.openAccounts
+            if let note = budget.note { context.error(TerminalText(escaping: note)) }
+        }
         configuration.clock = context.clock
         configuration.crash = context.crash
         let server: PackServer
@@ -84,7 +152,6 @@ enum ServeCommand: Command {
         } catch {
             throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
-        var http = HTTPServerConfiguration()
         http.largeBodies = PackServer.largeBodies
         http.host = options.host
         http.port = options.port
@@ -93,8 +160,6 @@ enum ServeCommand: Command {
         }
         BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()
-        // A socket per client and files per account: as many descriptors as the system allows.
-        OpenFileLimit.raiseToHardLimit()
         let log = context.errorOutput
         let clock = ContinuousClock()
         let listener: HTTPServer
