@@ -288,6 +288,31 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(response.logDetail?.contains(ledger) == true, "\(response.logDetail ?? "")")
     }
 
+    /// A receipt names its account, signed: its server calls it valid; a server with the same key
+    /// that does not know the account answers 21010, with nothing of the history.
+    @Test func aReceiptIsTiedToItsAccount() async throws {
+        let running = try RunningServer()
+        let client = try await running.newClient()
+        _ = try await client.buy(hints10, quantity: 1)
+        let receipt = try await client.receipt()
+        #expect(receipt.payload.accountID == client.credentials.accountID)
+        let verified = await client.verifyReceipt(receipt.bytes)
+        #expect(verified.status == .valid && verified.payload?.accountID == client.credentials.accountID, "\(verified.message)")
+        // The same key (the same data folder), other accounts (another SQLite folder).
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: running.server.configuration.dataFolder, packsFolder: running.server.configuration.packsFolder, environment: .production)
+        configuration.database = .sqlite(folder: directory.file("other-accounts"))
+        let stranger = try PackServer(configuration)
+        let answer = stranger.handle(HTTPRequest(
+            method: "POST", path: "/verifyReceipt", query: [:], headers: [:], body: Wire.encode(ReceiptData(receipt.bytes))))
+        guard case .bytes(let body) = answer.body else { throw StoreError(.storage, "no body") }
+        let decoded = try Wire.decode(VerifyReceiptResponse.self, from: body)
+        #expect(decoded.status == 21010, "\(decoded.message)")
+        #expect(decoded.receipt == nil)
+        #expect(decoded.message.contains("not known to this service"), "\(decoded.message)")
+    }
+
     /// A receipt of many transactions (its body past the 64 KiB default) is verified by its own
     /// server; only /verifyReceipt takes such a body.
     @Test func aLargeReceiptIsVerifiedByItsServer() async throws {

@@ -235,7 +235,7 @@ public final class PackServer: Sendable {
         case ("POST", ["v1", "recover"]):
             return .json(200, Wire.encode(try service.recoverUnfinished()))
         case ("GET", ["v1", "receipt"]):
-            let receipt = try service.receipt()
+            let receipt = try service.receipt(accountID: account)
             return .json(200, Wire.encode(ReceiptData(receipt.bytes, payload: receipt.payload)))
         default:
             break
@@ -376,7 +376,19 @@ public final class PackServer: Sendable {
                 status: ReceiptVerification.Status.malformed.rawValue, environment: environment,
                 message: "the body must be {\"receipt-data\": \"<base64>\"}", receipt: nil)))
         }
-        let result = ReceiptSigner(key: key, catalog: catalog, environment: environment).verify(bytes)
+        var result = ReceiptSigner(key: key, catalog: catalog, environment: environment).verify(bytes)
+        // A receipt is its account's: valid only while this service knows that account.
+        if result.status == .valid, let account = result.payload?.accountID {
+            do {
+                if try accounts.tokenSHA256(account: account) == nil {
+                    result = ReceiptVerification(
+                        status: .accountNotFound, message: "the receipt's account \(account) is not known to this service", payload: nil)
+                }
+            } catch {
+                result = ReceiptVerification(
+                    status: .temporarilyUnavailable, message: "the service cannot look the receipt's account up now; try again", payload: nil)
+            }
+        }
         return .json(200, Wire.encode(VerifyReceiptResponse(
             status: result.status.rawValue, environment: environment, message: result.message, receipt: result.payload)))
     }

@@ -38,12 +38,20 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
     public var transactions: [Transaction]
     /// Where the purchases were made: the embedded store is a sandbox.
     public var environment: ReceiptEnvironment
+    /// The pack server's account whose history this is, signed in: a receipt cannot be passed off
+    /// as another account's, and its server calls it valid only while the account exists. `nil`
+    /// for the embedded store's (one player, no accounts).
+    public var accountID: String?
 
-    public init(bundleIdentifier: String, creationDate: Int64, transactions: [Transaction], environment: ReceiptEnvironment = .sandbox) {
+    public init(
+        bundleIdentifier: String, creationDate: Int64, transactions: [Transaction], environment: ReceiptEnvironment = .sandbox,
+        accountID: String? = nil
+    ) {
         self.bundleIdentifier = bundleIdentifier
         self.creationDate = creationDate
         self.transactions = transactions
         self.environment = environment
+        self.accountID = accountID
     }
 }
 
@@ -60,6 +68,10 @@ public struct ReceiptVerification: Sendable, Codable {
         case sandboxReceiptSentToProduction = 21007
         /// A production receipt sent to a sandbox service: send it to production.
         case productionReceiptSentToSandbox = 21008
+        /// The service could not look the receipt's account up (its database is away): try again.
+        case temporarilyUnavailable = 21005
+        /// The receipt's account is not one of this service's.
+        case accountNotFound = 21010
     }
 
     public var status: Status

@@ -290,13 +290,18 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     // MARK: - Receipts
 
     public func receipt() throws(StoreError) -> Receipt {
+        try receipt(accountID: nil)
+    }
+
+    /// The account's history, signed; `accountID` names the pack server's account it belongs to.
+    public func receipt(accountID: String?) throws(StoreError) -> Receipt {
         let payload = ReceiptPayload(
             bundleIdentifier: catalog.bundleIdentifier, creationDate: clock.now(),
             transactions: try ledger.transactions().map { transaction in
                 ReceiptPayload.Transaction(
                     id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
                     state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate)
-            }, environment: environment)
+            }, environment: environment, accountID: accountID)
         return try signer().sign(payload)
     }
 

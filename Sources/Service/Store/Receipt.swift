@@ -4,7 +4,7 @@ import WordPacks
 
 extension ReceiptPayload {
     var propertyList: PropertyList {
-        .dictionary([
+        var fields: [String: PropertyList] = [
             "BundleIdentifier": .string(bundleIdentifier),
             "CreationDate": .integer(creationDate),
             "Environment": .string(environment.rawValue),
@@ -17,7 +17,9 @@ extension ReceiptPayload {
                 if let revoked = transaction.revocationDate { dict["RevocationDate"] = .integer(revoked) }
                 return .dictionary(dict)
             }),
-        ])
+        ]
+        if let accountID { fields["AccountIdentifier"] = .string(accountID) }
+        return .dictionary(fields)
     }
 
     static func parse(_ value: PropertyList) -> ReceiptPayload? {
@@ -42,7 +44,13 @@ extension ReceiptPayload {
             guard case .string(let text) = value, let known = ReceiptEnvironment(rawValue: text) else { return nil }
             environment = known
         }
-        return ReceiptPayload(bundleIdentifier: bundle, creationDate: created, transactions: transactions, environment: environment)
+        var accountID: String?
+        if let value = dict["AccountIdentifier"] {
+            guard case .string(let text) = value else { return nil }
+            accountID = text
+        }
+        return ReceiptPayload(
+            bundleIdentifier: bundle, creationDate: created, transactions: transactions, environment: environment, accountID: accountID)
     }
 }
 

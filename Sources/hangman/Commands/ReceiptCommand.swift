@@ -15,8 +15,10 @@ enum ReceiptCommand: Command {
         subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
         discussion: """
             'receipt verify' prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
-            21003 not authenticated (changed, signed by another key, or for another game).
-            Exit status: 0 only for status 0, 65 otherwise (or the file is not a regular file), 66 no such file;
+            21003 not authenticated (changed, signed by another key, or for another game), 21007 and
+            21008 (a sandbox receipt sent to production, and the reverse), 21010 (the receipt's
+            account is not the pack server's), 21005 (the pack server cannot check it now).
+            Exit status: 0 only for status 0, 69 for 21005, 65 otherwise (or the file is not a regular file), 66 no such file;
             73 the output is not a regular file (a device, FIFO, socket or link) or cannot be written.
             """)
 
@@ -71,13 +73,19 @@ enum ReceiptCommand: Command {
             } else {
                 context.out("status \(result.status.rawValue): \(result.message)")
             }
-            return result.status == .valid ? .ok : .dataError
+            switch result.status {
+            case .valid: return .ok
+            case .temporarilyUnavailable: return .storeRefused
+            default: return .dataError
+            }
         }
     }
 }
 
 struct ReceiptJSON: Encodable {
     var bundleIdentifier: String
+    /// The pack server's account the receipt belongs to (absent for the embedded store's).
+    var accountID: String?
     var creationDate: String
     var transactions: [Transaction]
 
@@ -92,6 +100,7 @@ struct ReceiptJSON: Encodable {
 
     init(_ payload: ReceiptPayload) {
         bundleIdentifier = payload.bundleIdentifier
+        accountID = payload.accountID
         creationDate = StoreText.isoDate(payload.creationDate)
         transactions = payload.transactions.map {
             Transaction(
