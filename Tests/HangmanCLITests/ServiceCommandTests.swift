@@ -14,10 +14,18 @@ import TestSupport
         let http: HTTPServer
         var url: String { http.url }
 
-        init() throws {
+        /// A server selling the shipped packs, or what `preparePacks` makes of a copy of them.
+        init(preparePacks: ((String) throws -> Void)? = nil) throws {
             scratch = try TemporaryDirectory()
+            var packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+            if let preparePacks {
+                let copy = scratch.file("Packs")
+                try FileManager.default.copyItem(atPath: packs, toPath: copy)
+                try preparePacks(copy)
+                packs = copy
+            }
             let server = try PackServer(PackServerConfiguration(
-                dataFolder: scratch.file("server"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+                dataFolder: scratch.file("server"), packsFolder: packs,
                 environment: .sandbox, testControls: true))
             http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
         }
@@ -54,6 +62,44 @@ import TestSupport
         let receiptPath = world.scratch.file("alice.receipt")
         #expect(try await world.hangman("alice", "receipt", "-o", receiptPath).status == 0)
         #expect(try await world.hangman("alice", "receipt", "verify", receiptPath).status == 0)
+    }
+
+    /// A server that publishes a hostile archive under its own signed catalog (the digest and the
+    /// size match): the install is refused (65), the error names the cause, and nothing is
+    /// written outside the home.
+    @Test func anInstallRefusedForAHostileArchiveSaysWhy() async throws {
+        let world = try ServedWorld { packs in
+            let made = try ExternalProcess.run("/usr/bin/python3", ["-c", """
+                import hashlib, io, sys, tarfile
+                folder = sys.argv[1]
+                buffer = io.BytesIO()
+                with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+                    info = tarfile.TarInfo("../../escaped.txt")
+                    info.size = 6
+                    archive.addfile(info, io.BytesIO(b"pwned\\n"))
+                data = buffer.getvalue()
+                open(folder + "/ios-words.wordpack", "wb").write(data)
+                text = open(folder + "/Catalog.plist").read()
+                start = text.index("<string>com.hangmanpacks.words.ios</string>")
+                def replace(text, key, open_tag, close_tag, value):
+                    at = text.index(open_tag, text.index(key, start)) + len(open_tag)
+                    return text[:at] + value + text[text.index(close_tag, at):]
+                text = replace(text, "<key>SHA256</key>", "<string>", "</string>", hashlib.sha256(data).hexdigest())
+                text = replace(text, "<key>Size</key>", "<integer>", "</integer>", str(len(data)))
+                open(folder + "/Catalog.plist", "w").write(text)
+                """, packs])
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        #expect(try await world.hangman("mallory", "account", "create").status == 0)
+        let buy = try await world.hangman("mallory", "buy", Self.ios, "--yes")
+        let install = try await world.hangman("mallory", "install", Self.ios)
+        #expect(install.status == 65, "\(install.stdout)\(install.stderr)")
+        #expect(install.stderr.contains("the archive of \(Self.ios) is not a valid pack"), "\(install.stderr)")
+        #expect(install.stderr.contains("../../escaped.txt: path contains '..'"), "\(install.stderr)")
+        #expect(buy.stderr.contains("../../escaped.txt: path contains '..'"), "\(buy.stderr)")
+        for folder in [world.scratch.path, world.scratch.file("mallory"), URL(fileURLWithPath: world.scratch.path).deletingLastPathComponent().path] {
+            #expect(!FileManager.default.fileExists(atPath: folder + "/escaped.txt"), "written to \(folder)")
+        }
     }
 
     @Test func askToBuyThroughTheServerIsInstalledByTheNextCommand() async throws {
