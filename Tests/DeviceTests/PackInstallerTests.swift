@@ -33,6 +33,8 @@ final class RelayService: PackService {
         return tamper(try inner.packArchive(product))
     }
     func receipt() throws(StoreError) -> Receipt { try inner.receipt() }
+    func subscriptions() throws(StoreError) -> [SubscriptionStatus] { try inner.subscriptions() }
+    func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { try inner.setAutoRenew(product, on: on) }
     func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { inner.verifyReceipt(bytes) }
 }
 

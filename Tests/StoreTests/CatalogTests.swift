@@ -28,8 +28,14 @@ import WordPacks
         #expect(catalog.products.map(\.id.rawValue) == [
             "com.hangmanpacks.words.ios", "com.hangmanpacks.words.hard", "com.hangmanpacks.words.es",
             "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100", "com.hangmanpacks.removeads",
+            "com.hangmanpacks.pass.monthly", "com.hangmanpacks.pass.yearly", "com.hangmanpacks.pass.30days",
         ])
-        #expect(catalog.products.last?.kind == .feature("remove-ads"))
+        #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.removeads")!)?.kind == .feature("remove-ads"))
+        #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!)?.autoRenewable == AutoRenewableTerms(
+            group: "pass", groupLevel: 2, period: StoreDuration(1, .month), freeTrial: StoreDuration(1, .week), gracePeriod: StoreDuration(6, .day),
+            unlocks: .allPacks, hintsPerPeriod: 20))
+        #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.pass.30days")!)?.kind == .nonRenewing(NonRenewingTerms(
+            duration: StoreDuration(30, .day), unlocks: .allPacks)))
         // Word counts as Packs/README.md documents them.
         let counts = Dictionary(uniqueKeysWithValues: catalog.products.map { ($0.id.rawValue, $0.wordCount) })
         #expect(counts["com.hangmanpacks.words.ios"] == 197)
@@ -157,7 +163,7 @@ import WordPacks
     @Test func unknownProductType() throws {
         let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.gems", hints: 5, type: "Subscription")]))
         #expect(found.count == 1)
-        #expect(found.first?.contains("unknown product type 'Subscription' (Consumable or NonConsumable)") == true, "\(found)")
+        #expect(found.first?.contains("unknown product type 'Subscription' (Consumable, NonConsumable, AutoRenewable or NonRenewing)") == true, "\(found)")
         #expect(found.first?.contains("product 1") == true)
     }
 

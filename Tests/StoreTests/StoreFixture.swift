@@ -242,7 +242,7 @@ extension PurchaseOutcome {
     var transaction: StoreTransaction? {
         switch self {
         case .purchased(let t), .failed(let t), .deferred(let t), .interrupted(let t): t
-        case .alreadyOwned: nil
+        case .alreadyOwned, .alreadySubscribed: nil
         }
     }
 }

@@ -121,7 +121,7 @@ public struct Home: Sendable {
             if isNew { _ = try await service.statement() }
         } catch where error.kind == .unavailable {
             // Offline: the packs installed and owned still play, from what the server last signed.
-            guard let offline = OfflinePackService(credentials: reached, folder: accountFolder, reason: error) else { throw .store(error) }
+            guard let offline = OfflinePackService(credentials: reached, folder: accountFolder, reason: error, clock: clock) else { throw .store(error) }
             return OpenedStore(service: offline, catalog: offline.catalog, binding: .service(credentials), recovered: [], offline: error, newAddress: nil)
         } catch where isNew && error.kind == .untrusted && error.message.contains("not signed by") {
             // Another key (not a rollback or an expired catalog, which keep their own words).

@@ -53,6 +53,8 @@ public struct Player {
         public var basePacks: [ProductID] = []
         /// Owned packs delivered now: their purchase finished after this device last looked.
         public var delivered: [ProductID] = []
+        /// Packs delivered now because a subscription opens them, with the subscription.
+        public var opened: [(id: ProductID, by: ProductID)] = []
         /// Owned packs whose delivery failed (an archive that does not match, say): tried again
         /// at the next start; the command goes on.
         public var undelivered: [(id: ProductID, error: PlayerError)] = []
@@ -87,7 +89,11 @@ public struct Player {
         for entitlement in active where !known.contains(entitlement.transactionID.rawValue) && catalog.product(entitlement.productID)?.feature == nil {
             do {
                 _ = try await install(entitlement.productID, progress: progress(entitlement.productID))
-                report.delivered.append(entitlement.productID)
+                if let pass = entitlement.subscriptionProductID {
+                    report.opened.append((entitlement.productID, pass))
+                } else {
+                    report.delivered.append(entitlement.productID)
+                }
             } catch {
                 report.undelivered.append((entitlement.productID, error))
             }
@@ -110,6 +116,8 @@ public struct Player {
         case deferred(StoreTransaction)
         /// Waiting for the buyer to act; the next start after that installs it.
         case interrupted(StoreTransaction)
+        /// An auto-renewable the account is subscribed to already: nothing charged.
+        case alreadySubscribed(SubscriptionStatus)
     }
 
     /// Buys `quantity` of a product: purchase, then (for a pack) install.
@@ -118,7 +126,8 @@ public struct Player {
         let outcome = try await store { () async throws(StoreError) in try await service.buy(id, quantity: quantity) }
         switch outcome {
         case .purchased(let transaction):
-            guard !transaction.isConsumable, catalog.product(id)?.feature == nil else { return .purchased(transaction, installed: nil) }
+            // Hints, a feature or a subscription: nothing to install (a pass's packs install when played).
+            guard catalog.product(id)?.packFile != nil else { return .purchased(transaction, installed: nil) }
             return .purchased(transaction, installed: try await install(id, progress: progress))
         case .alreadyOwned(let entitlement):
             guard catalog.product(id)?.feature == nil else { return .alreadyOwned(entitlement, installed: nil) }
@@ -126,6 +135,7 @@ public struct Player {
         case .failed(let transaction): return .failed(transaction)
         case .deferred(let transaction): return .deferred(transaction)
         case .interrupted(let transaction): return .interrupted(transaction)
+        case .alreadySubscribed(let status): return .alreadySubscribed(status)
         }
     }
 
@@ -234,7 +244,8 @@ public struct Player {
                 state: PackState.resolve(
                     isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: ownership.entitlement(for: product.id),
                     isAvailable: product.isAvailable),
-                unavailableReason: product.unavailableReason))
+                unavailableReason: product.unavailableReason, subscriptionProductID: ownership.entitlement(for: product.id)?.subscriptionProductID,
+                subscriptionEnds: ownership.entitlement(for: product.id).flatMap { $0.subscriptionProductID == nil ? nil : $0.revokedDate ?? $0.expiresDate }))
         }
         return rows
     }
@@ -260,6 +271,12 @@ public struct Player {
             case .revoked?:
                 throw .device(DeviceError(.notEntitled, "\(id) is revoked (refunded): buy it again with 'hangman buy \(id)'"))
             case .locked?:
+                if let row = states.first(where: { $0.productID == id }), let pass = row.subscriptionProductID {
+                    let name = catalog.product(pass)?.displayName ?? pass.rawValue
+                    let ended = row.subscriptionEnds.flatMap { UTCDateTime(millisecondsSince1970: $0) }.map { " on \($0.dateText)" } ?? ""
+                    throw .device(DeviceError(
+                        .notEntitled, "\(id) is locked: \(name) ended\(ended). Subscribe again with 'hangman buy \(pass)', or buy the pack with 'hangman buy \(id)'"))
+                }
                 throw .device(DeviceError(.notEntitled, "\(id) is locked: buy it with 'hangman buy \(id)'"))
             case .unavailable?:
                 throw .device(DeviceError(.unavailable, "\(id) is unavailable: \(catalog.product(id)?.unavailableReason ?? "its pack cannot be used")"))
@@ -342,7 +359,9 @@ public enum PackState: String, Sendable, Equatable, CaseIterable {
     case notInstalled = "not installed"
     /// Owned, not on this device: `install` or `restore` brings it.
     case purchasedNotInstalled = "purchased, not installed"
-    /// For sale, not owned.
+    /// Open while a subscription lasts (not bought outright).
+    case subscribed
+    /// For sale, not owned (or the subscription that opened it ended).
     case locked
     /// Bought, then refunded: locked again.
     case revoked
@@ -356,6 +375,11 @@ public enum PackState: String, Sendable, Equatable, CaseIterable {
         isBase: Bool, installed: ContentVersion?, available: ContentVersion?, entitlement: Entitlement?, isAvailable: Bool = true
     ) -> PackState {
         if !isBase {
+            if let entitlement, entitlement.subscriptionProductID != nil {
+                guard entitlement.isActive else { return .locked }
+                if installed == nil, !isAvailable { return .unavailable }
+                return .subscribed
+            }
             if let entitlement, !entitlement.isActive { return .revoked }
             if installed == nil || entitlement == nil, !isAvailable { return .unavailable }
             guard entitlement != nil else { return .locked }
@@ -379,6 +403,10 @@ public struct PackStatus: Sendable, Equatable {
     public var state: PackState
     /// Why the pack cannot be bought or installed now, when it cannot.
     public var unavailableReason: String? = nil
+    /// The subscription that opens the pack (or opened it, when it is locked again).
+    public var subscriptionProductID: ProductID? = nil
+    /// When that subscription's access ends (or ended).
+    public var subscriptionEnds: Int64? = nil
 }
 
 /// Why the player's session could not do what was asked: the service's reason or the device's.

@@ -245,6 +245,25 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         _ = try await exchange("POST", "/v1/test/reset", body: nil, idempotencyKey: nil, authenticated: true)
     }
 
+    public func storeClock() async throws(StoreError) -> Int64 {
+        try await get(StoreClockDocument.self, "/v1/test/clock").now
+    }
+
+    public func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64 {
+        try await send(StoreClockDocument.self, "POST", "/v1/test/clock/advance", body: Wire.encode(ClockAdvance(duration: duration))).now
+    }
+
+    // MARK: - Subscriptions
+
+    public func subscriptions() async throws(StoreError) -> [SubscriptionStatus] {
+        try await get([SubscriptionStatus].self, "/v1/subscriptions")
+    }
+
+    public func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus {
+        try await send(
+            SubscriptionStatus.self, "POST", "/v1/subscriptions/auto-renew", body: Wire.encode(AutoRenewRequest(productID: product, autoRenew: on)))
+    }
+
     // MARK: - Accounts
 
     /// Makes an account on the service at `url`, pinning the service's key as it is now.

@@ -14,10 +14,13 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     private let lastBalance: SignedHintBalance?
     /// Why the server cannot be reached: the error of the request that found out.
     public let reason: StoreError
+    /// This device's clock: a subscription's packs lock when it passes the subscription's end.
+    private let clock: Clock
 
     /// The service as last seen, from the signed documents kept in `folder`; `nil` when there are
     /// none, or they are not signed by the pinned key.
-    public init?(credentials: ServiceCredentials, folder: String, reason: StoreError) {
+    public init?(credentials: ServiceCredentials, folder: String, reason: StoreError, clock: Clock = .system) {
+        self.clock = clock
         guard let catalog = Self.keptCatalog(in: folder, credentials: credentials),
             let statement = Self.keptStatement(in: folder, credentials: credentials)
         else { return nil }
@@ -64,9 +67,22 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func fetchCatalog() throws(StoreError) -> Catalog { catalog }
     public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] { [] }
     public func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { throw unavailable("buying") }
-    public func restore() throws(StoreError) -> [Entitlement] { statement.entitlements.filter(\.isActive) }
+    public func restore() throws(StoreError) -> [Entitlement] { try entitlements().filter(\.isActive) }
     public func transactions() throws(StoreError) -> [StoreTransaction] { throw unavailable("the list of transactions") }
-    public func entitlements() throws(StoreError) -> [Entitlement] { statement.entitlements }
+    /// The statement's, with every pack a subscription opened locked from the subscription's end
+    /// on, on the store's clock as the statement set it against this device's.
+    public func entitlements() throws(StoreError) -> [Entitlement] {
+        let now = clock.now() + ((statement.storeTime ?? statement.issued) - statement.issued)
+        return statement.entitlements.map { entitlement in
+            var checked = entitlement
+            if let ends = entitlement.expiresDate, entitlement.isActive, now >= ends { checked.revokedDate = ends }
+            return checked
+        }
+    }
+    public func subscriptions() throws(StoreError) -> [SubscriptionStatus] { throw unavailable("the list of subscriptions") }
+    public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { throw unavailable("changing a subscription") }
+    public func storeClock() throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
+    public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
     /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.
     public func hintBalance() throws(StoreError) -> Int { throw unavailable("the hint balance") }
     public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }

@@ -211,7 +211,8 @@ public final class PackServer: Sendable {
         switch (method, parts) {
         case ("GET", ["v1", "account"]):
             let statement = AccountStatement(
-                accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now())
+                accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
+                storeTime: try service.storeClock())
             return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
         case ("GET", ["v1", "transactions"]):
             return .json(200, Wire.encode(try service.transactions()))
@@ -232,6 +233,11 @@ public final class PackServer: Sendable {
             return .json(200, Wire.encode(try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey)))
         case ("POST", ["v1", "restore"]):
             return .json(200, Wire.encode(try service.restore()))
+        case ("GET", ["v1", "subscriptions"]):
+            return .json(200, Wire.encode(try service.subscriptions()))
+        case ("POST", ["v1", "subscriptions", "auto-renew"]):
+            let change = try Wire.decode(AutoRenewRequest.self, from: request.body)
+            return .json(200, Wire.encode(try service.setAutoRenew(change.productID, on: change.autoRenew)))
         case ("POST", ["v1", "recover"]):
             return .json(200, Wire.encode(try service.recoverUnfinished()))
         case ("GET", ["v1", "receipt"]):
@@ -271,6 +277,11 @@ public final class PackServer: Sendable {
         case ("PUT", ["v1", "test", "controls"]):
             try service.setControls(try Wire.decode(StoreControls.self, from: request.body))
             return .json(200, Wire.encode(try service.controls()))
+        case ("GET", ["v1", "test", "clock"]):
+            return .json(200, Wire.encode(StoreClockDocument(now: try service.storeClock())))
+        case ("POST", ["v1", "test", "clock", "advance"]):
+            let advance = try Wire.decode(ClockAdvance.self, from: request.body)
+            return .json(200, Wire.encode(StoreClockDocument(now: try service.advanceClock(by: advance.duration))))
         case ("POST", ["v1", "test", "clear"]):
             try service.clear()
             return HTTPResponse(status: 204)
@@ -286,10 +297,10 @@ public final class PackServer: Sendable {
     static func methods(for parts: [String]) -> [String]? {
         switch parts {
         case ["verifyReceipt"], ["v1", "accounts"], ["v1", "hints", "spend"], ["v1", "purchases"], ["v1", "restore"], ["v1", "recover"],
-            ["v1", "test", "clear"], ["v1", "test", "reset"]:
+            ["v1", "test", "clear"], ["v1", "test", "reset"], ["v1", "subscriptions", "auto-renew"], ["v1", "test", "clock", "advance"]:
             return ["POST"]
         case ["v1", "health"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "account"], ["v1", "transactions"], ["v1", "entitlements"],
-            ["v1", "hints"], ["v1", "receipt"]:
+            ["v1", "hints"], ["v1", "receipt"], ["v1", "subscriptions"], ["v1", "test", "clock"]:
             return ["GET"]
         case ["v1", "test", "controls"]:
             return ["GET", "PUT"]

@@ -94,6 +94,20 @@ public struct Catalog: Sendable, Equatable, Codable {
     public func product(_ id: ProductID) -> Product? {
         products.first { $0.id == id }
     }
+
+    /// The packs a subscription product opens while it lasts.
+    public func packs(unlockedBy product: Product) -> [ProductID] {
+        switch product.unlocks {
+        case .allPacks?: products.filter { $0.packFile != nil }.map(\.id)
+        case .packs(let ids)?: ids
+        case nil: []
+        }
+    }
+
+    /// The auto-renewable products of a group, highest level first.
+    public func subscriptionGroup(_ group: String) -> [Product] {
+        products.filter { $0.autoRenewable?.group == group }.sorted { ($0.autoRenewable?.groupLevel ?? 0) < ($1.autoRenewable?.groupLevel ?? 0) }
+    }
 }
 
 /// One product for sale.
@@ -107,6 +121,10 @@ public struct Product: Sendable, Equatable, Codable {
         /// A feature, unlocked once and for good (until a refund), with no pack to download:
         /// `remove-ads` (the catalog's `Feature`).
         case feature(String)
+        /// A subscription that renews each period until cancelled (`AutoRenewable`).
+        case autoRenewable(AutoRenewableTerms)
+        /// A pass for a fixed time, bought again to extend it (`NonRenewing`).
+        case nonRenewing(NonRenewingTerms)
     }
 
     /// The feature that turns off the suggestion shown after each game on the free tier.
@@ -148,8 +166,31 @@ public struct Product: Sendable, Equatable, Codable {
         if case .feature(let name) = kind { name } else { nil }
     }
 
-    /// `Consumable` or `NonConsumable`, as the catalog spells it.
-    public var typeName: String { isConsumable ? "Consumable" : "NonConsumable" }
+    /// `Consumable`, `NonConsumable`, `AutoRenewable` or `NonRenewing`, as the catalog spells it.
+    public var typeName: String {
+        switch kind {
+        case .consumable: "Consumable"
+        case .nonConsumable, .feature: "NonConsumable"
+        case .autoRenewable: "AutoRenewable"
+        case .nonRenewing: "NonRenewing"
+        }
+    }
+
+    /// The terms of an auto-renewable subscription.
+    public var autoRenewable: AutoRenewableTerms? {
+        if case .autoRenewable(let terms) = kind { terms } else { nil }
+    }
+
+    /// The terms of a non-renewing subscription.
+    public var nonRenewing: NonRenewingTerms? {
+        if case .nonRenewing(let terms) = kind { terms } else { nil }
+    }
+
+    /// An auto-renewable or non-renewing subscription.
+    public var isSubscription: Bool { autoRenewable != nil || nonRenewing != nil }
+
+    /// What a subscription opens while it lasts.
+    public var unlocks: PassUnlocks? { autoRenewable?.unlocks ?? nonRenewing?.unlocks }
 
     public init(
         id: ProductID, kind: Kind, displayName: String, description: String, price: String, wordCount: Int? = nil,

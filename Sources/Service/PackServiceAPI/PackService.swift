@@ -44,6 +44,14 @@ public protocol PackService {
     /// (a service that reads a local file answers at once and may never call it).
     func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8]
 
+    /// Every subscription the account ever had, as it stands now (renewals that fell due are
+    /// processed first).
+    func subscriptions() async throws(StoreError) -> [SubscriptionStatus]
+
+    /// Turns auto-renew of the live subscription in `product`'s group off (access stays until the
+    /// period ends) or back on.
+    func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus
+
     /// The account's transactions, signed.
     func receipt() async throws(StoreError) -> Receipt
 
@@ -67,6 +75,10 @@ public protocol StoreTestControls {
     func clear() async throws(StoreError)
     /// The default switches.
     func reset() async throws(StoreError)
+    /// The store's time (milliseconds since 1970).
+    func storeClock() async throws(StoreError) -> Int64
+    /// Moves the store's time forward and processes whatever fell due, in order; the new time.
+    func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64
 }
 
 /// A hint balance as the service signed it, at `issued` (milliseconds since 1970).

@@ -33,8 +33,14 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public var updatedDate: Int64
     /// Set when refunded.
     public var revocationDate: Int64?
-    /// Hints this transaction credited (consumables).
+    /// Hints this transaction credited (consumables, and each paid period of a subscription).
     public var hintsCredited: Int
+    /// A subscription's: the first transaction of the subscription (itself for the first).
+    public var originalTransactionID: TransactionID?
+    /// A subscription's: when the period (or the access) this transaction paid for ends.
+    public var expiresDate: Int64?
+    /// An auto-renewable's period in a free trial.
+    public var isTrial: Bool = false
 
     /// Charged and not refunded.
     public var isPaid: Bool {
@@ -43,8 +49,12 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
 
     public init(
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
-        purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int
+        purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
+        expiresDate: Int64? = nil, isTrial: Bool = false
     ) {
+        self.originalTransactionID = originalTransactionID
+        self.expiresDate = expiresDate
+        self.isTrial = isTrial
         self.id = id
         self.productID = productID
         self.isConsumable = isConsumable
@@ -58,20 +68,36 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     }
 }
 
-/// A non-consumable the account owns.
+/// A non-consumable the account owns, or a pack a subscription opens.
 public struct Entitlement: Sendable, Equatable, Codable {
     public var productID: ProductID
     public var transactionID: TransactionID
     public var grantedDate: Int64
-    /// Set when the purchase was refunded: the pack is locked again.
+    /// Set when the purchase was refunded (the pack is locked again), or when the subscription
+    /// that opened it ended.
     public var revokedDate: Int64?
+    /// The subscription that opens the pack, for a pack not bought outright.
+    public var subscriptionProductID: ProductID?
+    /// When the subscription's access ends, as of the answer (its grace period's end while in
+    /// it): a pack opened by a subscription plays offline until then, never after.
+    public var expiresDate: Int64?
     public var isActive: Bool { revokedDate == nil }
 
-    public init(productID: ProductID, transactionID: TransactionID, grantedDate: Int64, revokedDate: Int64?) {
+    /// Active, and not past its subscription's end at `now`.
+    public func isActive(at now: Int64) -> Bool {
+        isActive && (expiresDate.map { now < $0 } ?? true)
+    }
+
+    public init(
+        productID: ProductID, transactionID: TransactionID, grantedDate: Int64, revokedDate: Int64?, subscriptionProductID: ProductID? = nil,
+        expiresDate: Int64? = nil
+    ) {
         self.productID = productID
         self.transactionID = transactionID
         self.grantedDate = grantedDate
         self.revokedDate = revokedDate
+        self.subscriptionProductID = subscriptionProductID
+        self.expiresDate = expiresDate
     }
 }
 
@@ -81,6 +107,8 @@ public enum PurchaseOutcome: Sendable, Equatable, Codable {
     case purchased(StoreTransaction)
     /// A non-consumable the account already owns: nothing charged.
     case alreadyOwned(Entitlement)
+    /// An auto-renewable the account is already subscribed to: nothing charged.
+    case alreadySubscribed(SubscriptionStatus)
     /// The store refused the payment.
     case failed(StoreTransaction)
     /// Waiting for a parent's approval.
@@ -97,11 +125,27 @@ public struct StoreControls: Sendable, Equatable, Codable {
     public var askToBuy = false
     /// Every purchase is interrupted until resolved.
     public var interruptPurchases = false
+    /// Every renewal of an auto-renewable subscription fails: grace period, then billing retry.
+    public var failRenewals = false
 
-    public init(failPurchases: Bool = false, askToBuy: Bool = false, interruptPurchases: Bool = false) {
+    public init(failPurchases: Bool = false, askToBuy: Bool = false, interruptPurchases: Bool = false, failRenewals: Bool = false) {
         self.failPurchases = failPurchases
         self.askToBuy = askToBuy
         self.interruptPurchases = interruptPurchases
+        self.failRenewals = failRenewals
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case failPurchases, askToBuy, interruptPurchases, failRenewals
+    }
+
+    /// `failRenewals` may be absent (a document written before it existed): off.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        failPurchases = try container.decode(Bool.self, forKey: .failPurchases)
+        askToBuy = try container.decode(Bool.self, forKey: .askToBuy)
+        interruptPurchases = try container.decode(Bool.self, forKey: .interruptPurchases)
+        failRenewals = try container.decodeIfPresent(Bool.self, forKey: .failRenewals) ?? false
     }
 }
 
@@ -124,6 +168,8 @@ public enum CrashPoint: String, Sendable, CaseIterable {
     case afterCharge = "after-charge"
     /// Delivered; the transaction is not finished yet.
     case afterDeliver = "after-deliver"
+    /// A renewal is charged (its transaction recorded); its period's hints are not credited yet.
+    case afterRenewalCharge = "after-renewal-charge"
 }
 
 /// Why the store could not do what was asked.

@@ -80,13 +80,42 @@ public struct AccountStatement: Codable, Sendable, Equatable {
     public var hintBalance: Int
     public var entitlements: [Entitlement]
     public var issued: Int64
+    /// The store's time when it was issued (ahead of `issued` when test controls moved the store
+    /// clock): a subscription's `expiresDate` is on that clock.
+    public var storeTime: Int64?
 
-    public init(accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64) {
+    public init(accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64, storeTime: Int64? = nil) {
         self.accountID = accountID
         self.hintBalance = hintBalance
         self.entitlements = entitlements
         self.issued = issued
+        self.storeTime = storeTime
     }
+}
+
+/// `POST /v1/subscriptions/auto-renew`: turn auto-renew of a product's group on or off.
+public struct AutoRenewRequest: Codable, Sendable, Equatable {
+    public var productID: ProductID
+    public var autoRenew: Bool
+
+    public init(productID: ProductID, autoRenew: Bool) {
+        self.productID = productID
+        self.autoRenew = autoRenew
+    }
+}
+
+/// `GET /v1/test/clock` and `POST /v1/test/clock/advance`'s answer: the store's time.
+public struct StoreClockDocument: Codable, Sendable, Equatable {
+    public var now: Int64
+
+    public init(now: Int64) { self.now = now }
+}
+
+/// `POST /v1/test/clock/advance`: how far to move the store's time.
+public struct ClockAdvance: Codable, Sendable, Equatable {
+    public var duration: StoreDuration
+
+    public init(duration: StoreDuration) { self.duration = duration }
 }
 
 /// `POST /v1/hints/spend`'s answer, signed: a letter is revealed only for a spend the service

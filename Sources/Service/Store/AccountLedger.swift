@@ -11,7 +11,7 @@ import WordPacks
 /// before or the state after. Writes of one account are serialized by the engine (SQLite's
 /// `BEGIN IMMEDIATE`, PostgreSQL's row lock on the account), also across processes.
 final class AccountLedger {
-    private let engine: any LedgerEngine
+    let engine: any LedgerEngine
 
     init(_ engine: any LedgerEngine) {
         self.engine = engine
@@ -41,12 +41,34 @@ final class AccountLedger {
     /// Records a new purchase in state `purchasing`; returns `false` if the id is taken.
     /// Throws `purchaseInProgress` when the product is a pack with a live purchase already, or the
     /// request key made another transaction meanwhile.
-    func insertPurchasing(_ id: TransactionID, product: Product, quantity: Int, requestKey: String?, now: Int64) throws(StoreError) -> Bool {
+    /// An auto-renewable subscription is refused the same way while its group has a live
+    /// subscription or a purchase in flight (`groupProducts`: the group's products).
+    func insertPurchasing(
+        _ id: TransactionID, product: Product, quantity: Int, requestKey: String?, groupProducts: [ProductID] = [], now: Int64
+    ) throws(StoreError) -> Bool {
         var owed = 0
         if case .consumable(let each) = product.kind { owed = each * quantity }
+        // A subscription's dates and hints are fixed when it is delivered (its period starts then).
+        var subscription: SubscriptionFields?
+        if let terms = product.autoRenewable {
+            subscription = SubscriptionFields(originalTransactionID: id, period: 0, expiresDate: terms.period.added(to: now), isTrial: false)
+        } else if let terms = product.nonRenewing {
+            subscription = SubscriptionFields(originalTransactionID: id, period: nil, expiresDate: terms.duration.added(to: now), isTrial: false)
+        }
         return try engine.write { statements in
+            if let terms = product.autoRenewable {
+                let live = try statements.subscriptions().contains { $0.group == terms.group && $0.isLive }
+                let inFlight = try statements.unfinished().contains { groupProducts.contains($0.productID) }
+                    || statements.transactions().contains { groupProducts.contains($0.productID) && [.deferred, .interrupted].contains($0.state) }
+                if live || inFlight {
+                    throw StoreError(
+                        .purchaseInProgress,
+                        "the account has a subscription in group '\(terms.group)' already, or one being bought: see 'hangman subscriptions'")
+                }
+            }
             switch try statements.insertPurchasing(
-                id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey, now: now)
+                id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey,
+                subscription: subscription, now: now)
             {
             case .inserted: return true
             case .idTaken: return false
@@ -64,10 +86,15 @@ final class AccountLedger {
     /// Delivers a charged transaction exactly once: credits the hints it owes or grants the pack,
     /// and marks it delivered, in one database transaction. `false` when it was not waiting for delivery.
     /// `legacyHints` is credited for a row written before `hints_owed` existed (it owes 0 there).
-    func deliver(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> Bool {
+    /// A subscription's transaction (`product` says which kind) starts its period here: see
+    /// ``deliverSubscription(_:product:statements:now:)``.
+    func deliver(_ id: TransactionID, legacyHints: Int, product: Product? = nil, now: Int64) throws(StoreError) -> Bool {
         try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
-            if transaction.isConsumable {
+            if transaction.originalTransactionID != nil {
+                // A subscription's period (one the catalog no longer sells is delivered with nothing).
+                if let product { try Self.deliverSubscription(transaction, product: product, statements: statements, now: now) }
+            } else if transaction.isConsumable {
                 let owed = try statements.hintsOwed(id)
                 let hints = owed > 0 ? owed : legacyHints
                 if hints > 0 {
@@ -94,6 +121,19 @@ final class AccountLedger {
                 throw StoreError(.wrongState, "transaction \(id) is \(transaction.state.rawValue); only a delivered purchase can be refunded")
             }
             try statements.setRevocationDate(now, for: id)
+            if let original = transaction.originalTransactionID {
+                // A subscription's period: access ends now, and its hints go back as far as the balance allows.
+                if var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive {
+                    row.endDate = now
+                    row.endReason = "refunded"
+                    try statements.saveSubscription(row, now: now)
+                }
+                let clawback = min(try statements.balance(), transaction.hintsCredited)
+                if clawback > 0 {
+                    try Self.appendHints(statements, key: "refund:\(id)", amount: -clawback, reason: .refund, transaction: id, now: now)
+                }
+                return clawback
+            }
             if transaction.isConsumable {
                 let clawback = min(try statements.balance(), transaction.hintsCredited)
                 if clawback > 0 {
@@ -138,7 +178,7 @@ final class AccountLedger {
 
     /// Appends a ledger row after the current balance; the running balance can never go below
     /// zero (a CHECK constraint), and a key already written adds nothing.
-    private static func appendHints(
+    static func appendHints(
         _ statements: any LedgerStatements, key: String, amount: Int, reason: HintReason, transaction: TransactionID, now: Int64
     ) throws {
         let after = try statements.balance() + amount
@@ -170,7 +210,7 @@ final class AccountLedger {
 extension StoreControls {
     /// The switches as (name, enabled) pairs, in the ledgers' `controls` table's names.
     var named: [(String, Bool)] {
-        [("fail-purchases", failPurchases), ("ask-to-buy", askToBuy), ("interrupt-purchases", interruptPurchases)]
+        [("fail-purchases", failPurchases), ("ask-to-buy", askToBuy), ("interrupt-purchases", interruptPurchases), ("fail-renewals", failRenewals)]
     }
 
     mutating func set(_ name: String, _ enabled: Bool) {
@@ -178,6 +218,7 @@ extension StoreControls {
         case "fail-purchases": failPurchases = enabled
         case "ask-to-buy": askToBuy = enabled
         case "interrupt-purchases": interruptPurchases = enabled
+        case "fail-renewals": failRenewals = enabled
         default: break
         }
     }

@@ -66,6 +66,56 @@ enum AccountSchema {
             ALTER TABLE transactions ADD COLUMN request_key TEXT CHECK (request_key IS NULL OR length(request_key) BETWEEN 1 AND 200);
             CREATE UNIQUE INDEX transactions_by_request_key ON transactions(request_key) WHERE request_key IS NOT NULL;
             """)
+        migrator.register("4-subscriptions", sql: """
+            -- A subscription's transactions: the first one's id (its own for the first), the end of
+            -- the period or access it paid for, the period's number (auto-renewable: 0 the first),
+            -- and a free trial's offer.
+            ALTER TABLE transactions ADD COLUMN original_transaction_id TEXT;
+            ALTER TABLE transactions ADD COLUMN expires_date INTEGER;
+            ALTER TABLE transactions ADD COLUMN period INTEGER CHECK (period IS NULL OR period >= 0);
+            ALTER TABLE transactions ADD COLUMN offer TEXT CHECK (offer IS NULL OR offer = 'free-trial');
+            -- Each period of a subscription is charged once, however many processes see it due.
+            CREATE UNIQUE INDEX one_transaction_per_period ON transactions(original_transaction_id, period) WHERE period IS NOT NULL;
+            -- One live purchase per pack or feature; a subscription is bought again (renewals, a
+            -- pass extended), so its rows are not held to it.
+            DROP INDEX one_live_purchase_per_pack;
+            CREATE UNIQUE INDEX one_live_purchase_per_pack ON transactions(product_id)
+                WHERE consumable = 0 AND original_transaction_id IS NULL AND state <> 'failed' AND revocation_date IS NULL;
+
+            -- One row per auto-renewable subscription: where it stands now.
+            CREATE TABLE subscriptions (
+                original_transaction_id TEXT PRIMARY KEY REFERENCES transactions(id),
+                group_name TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                period INTEGER NOT NULL CHECK (period >= 0),
+                in_trial INTEGER NOT NULL CHECK (in_trial IN (0, 1)),
+                expires_date INTEGER NOT NULL,
+                will_auto_renew INTEGER NOT NULL CHECK (will_auto_renew IN (0, 1)),
+                renews_to TEXT,
+                billing_retry_since INTEGER,
+                end_date INTEGER,
+                end_reason TEXT CHECK (end_reason IS NULL OR end_reason IN ('expired', 'upgraded', 'billing', 'refunded')),
+                updated_date INTEGER NOT NULL,
+                CHECK ((end_date IS NULL) = (end_reason IS NULL))
+            );
+            -- At most one live subscription per group.
+            CREATE UNIQUE INDEX one_live_subscription_per_group ON subscriptions(group_name) WHERE end_date IS NULL;
+
+            -- The store's clock runs this far ahead of the real one (test controls move it).
+            CREATE TABLE store_clock (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                offset_ms INTEGER NOT NULL CHECK (offset_ms >= 0)
+            );
+
+            -- 'fail-renewals' joins the switches (SQLite cannot change a CHECK: the table is remade).
+            CREATE TABLE controls_4 (
+                name TEXT PRIMARY KEY CHECK (name IN ('fail-purchases', 'ask-to-buy', 'interrupt-purchases', 'fail-renewals')),
+                enabled INTEGER NOT NULL CHECK (enabled IN (0, 1))
+            );
+            INSERT INTO controls_4 (name, enabled) SELECT name, enabled FROM controls;
+            DROP TABLE controls;
+            ALTER TABLE controls_4 RENAME TO controls;
+            """)
         return migrator
     }()
 }

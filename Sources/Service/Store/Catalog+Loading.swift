@@ -118,6 +118,32 @@ extension Catalog {
                 if !product.isConsumable, case .dictionary(let entry) = item { recordedFacts[product.id] = PackFacts(entry, isBase: false) }
             }
         }
+        // A subscription group's products hold together: one level each, the same grace period,
+        // and packs they unlock that the catalog sells.
+        var groups: [String: [Product]] = [:]
+        for product in products {
+            if let terms = product.autoRenewable { groups[terms.group, default: []].append(product) }
+        }
+        for (group, members) in groups.sorted(by: { $0.key < $1.key }) {
+            var levels: [Int: ProductID] = [:]
+            for member in members {
+                guard let terms = member.autoRenewable else { continue }
+                if let other = levels[terms.groupLevel] {
+                    problems.append("\(path): '\(member.id)' has GroupLevel \(terms.groupLevel) in group '\(group)', as '\(other)' has: each level of a group is one product")
+                }
+                levels[terms.groupLevel] = member.id
+                if let first = members.first?.autoRenewable, terms.gracePeriod != first.gracePeriod {
+                    problems.append("\(path): '\(member.id)' has GracePeriod \(terms.gracePeriod) in group '\(group)', but '\(members[0].id)' has \(first.gracePeriod): a group has one")
+                }
+            }
+        }
+        for product in products {
+            if case .packs(let ids)? = product.unlocks {
+                for pack in ids where !products.contains(where: { $0.id == pack && $0.packFile != nil }) {
+                    problems.append("\(path): '\(product.id)' unlocks '\(pack)', which is not a pack the catalog sells")
+                }
+            }
+        }
         // No archive is read when the catalog records each pack's manifest facts (`hangman catalog
         // update` writes them beside the digest); for a catalog without them, only each pack's
         // manifest is read (a peek, not a verification, and no hashing). Installing checks the
@@ -210,7 +236,9 @@ extension Product {
         }
         guard let idText = string("ProductIdentifier") else { return .failure("'ProductIdentifier' (a string) is missing") }
         guard let id = ProductID(rawValue: idText) else { return .failure("'\(idText)' is not a reverse-DNS product identifier") }
-        guard let type = string("Type") else { return .failure("'\(id)': 'Type' is missing (Consumable or NonConsumable)") }
+        guard let type = string("Type") else {
+            return .failure("'\(id)': 'Type' is missing (Consumable, NonConsumable, AutoRenewable or NonRenewing)")
+        }
         guard let name = string("DisplayName") else { return .failure("'\(id)': 'DisplayName' is missing") }
         guard let price = string("Price"), isPrice(price) else {
             return .failure("'\(id)': 'Price' must be a decimal string like \"0.99\"")
@@ -242,8 +270,21 @@ extension Product {
             case .failure(let message): return .failure("'\(id)': pack \(pack): \(message.text)")
             }
             kind = .nonConsumable(pack: pack)
+        case "AutoRenewable":
+            switch AutoRenewableTerms.parse(dict, id: id) {
+            case .success(let terms): kind = .autoRenewable(terms)
+            case .failure(let message): return .failure(message)
+            }
+        case "NonRenewing":
+            guard case .string(let text)? = dict["Duration"], let duration = StoreDuration(iso: text) else {
+                return .failure("'\(id)': a NonRenewing needs 'Duration', an ISO 8601 duration like P30D")
+            }
+            switch PassUnlocks.parse(dict["Unlocks"], id: id) {
+            case .success(let unlocks): kind = .nonRenewing(NonRenewingTerms(duration: duration, unlocks: unlocks))
+            case .failure(let message): return .failure(message)
+            }
         default:
-            return .failure("'\(id)': unknown product type '\(type)' (Consumable or NonConsumable)")
+            return .failure("'\(id)': unknown product type '\(type)' (Consumable, NonConsumable, AutoRenewable or NonRenewing)")
         }
         return .success(Product(
             id: id, kind: kind, displayName: name, description: string("Description") ?? "", price: price,
@@ -260,6 +301,75 @@ extension Product {
             return (1...2).contains(cents.count) && cents.allSatisfy { $0.isASCII && $0.isNumber }
         }
         return true
+    }
+}
+
+extension AutoRenewableTerms {
+    static func parse(_ dict: [String: PropertyList], id: ProductID) -> Result<AutoRenewableTerms, CatalogMessage> {
+        guard case .string(let group)? = dict["SubscriptionGroup"], !group.isEmpty, group.utf8.count <= 64 else {
+            return .failure("'\(id)': an AutoRenewable needs 'SubscriptionGroup', a name")
+        }
+        guard case .string(let periodText)? = dict["Period"], let period = StoreDuration(iso: periodText) else {
+            return .failure("'\(id)': an AutoRenewable needs 'Period', an ISO 8601 duration like P1M")
+        }
+        var level = 1
+        if let value = dict["GroupLevel"] {
+            guard case .integer(let number) = value, (1...100).contains(number) else {
+                return .failure("'\(id)': 'GroupLevel' must be an integer from 1 (the highest) to 100")
+            }
+            level = Int(number)
+        }
+        var trial: StoreDuration?
+        if let value = dict["IntroductoryOffer"] {
+            guard case .dictionary(let offer) = value, case .string("FreeTrial")? = offer["Type"], case .string(let text)? = offer["Period"],
+                let duration = StoreDuration(iso: text)
+            else {
+                return .failure("'\(id)': 'IntroductoryOffer' must be {Type FreeTrial, Period <ISO 8601 duration>}")
+            }
+            trial = duration
+        }
+        var grace = StoreDuration(6, .day)
+        if let value = dict["GracePeriod"] {
+            guard case .string(let text) = value, let duration = StoreDuration(iso: text) else {
+                return .failure("'\(id)': 'GracePeriod' must be an ISO 8601 duration like P6D")
+            }
+            grace = duration
+        }
+        var hints = 0
+        if let value = dict["HintsPerPeriod"] {
+            guard case .integer(let number) = value, (0...1_000_000).contains(number) else {
+                return .failure("'\(id)': 'HintsPerPeriod' must be an integer from 0")
+            }
+            hints = Int(number)
+        }
+        let unlocks: PassUnlocks
+        switch PassUnlocks.parse(dict["Unlocks"], id: id) {
+        case .success(let parsed): unlocks = parsed
+        case .failure(let message): return .failure(message)
+        }
+        return .success(AutoRenewableTerms(
+            group: group, groupLevel: level, period: period, freeTrial: trial, gracePeriod: grace, unlocks: unlocks, hintsPerPeriod: hints))
+    }
+}
+
+extension PassUnlocks {
+    /// `AllPacks`, or an array of pack product identifiers.
+    static func parse(_ value: PropertyList?, id: ProductID) -> Result<PassUnlocks, CatalogMessage> {
+        switch value {
+        case .string("AllPacks")?:
+            return .success(.allPacks)
+        case .array(let items)?:
+            var ids: [ProductID] = []
+            for item in items {
+                guard case .string(let text) = item, let pack = ProductID(rawValue: text) else {
+                    return .failure("'\(id)': 'Unlocks' lists something that is not a product identifier")
+                }
+                ids.append(pack)
+            }
+            return .success(.packs(ids))
+        default:
+            return .failure("'\(id)': a subscription needs 'Unlocks': AllPacks, or an array of pack product identifiers")
+        }
     }
 }
 

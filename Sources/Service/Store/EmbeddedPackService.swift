@@ -131,7 +131,26 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: true)
         }
-        if product.isConsumable {
+        var now = clock.now()
+        var groupProducts: [ProductID] = []
+        if product.isSubscription {
+            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is a subscription: --quantity must be 1") }
+            now = try settleSubscriptions()
+            if let terms = product.autoRenewable {
+                groupProducts = catalog.subscriptionGroup(terms.group).map(\.id)
+                if let live = try subscriptions(now: now).first(where: { status in
+                    status.isAutoRenewable && status.state != .expired && status.state != .revoked
+                        && catalog.product(status.productID)?.autoRenewable?.group == terms.group
+                }) {
+                    guard live.productID == productID else {
+                        throw StoreError(
+                            .wrongState,
+                            "the account is subscribed to \(live.productID) in group '\(terms.group)': changing plans within a group is not supported yet; cancel it ('hangman subscriptions cancel') and buy \(productID) when it ends")
+                    }
+                    return .alreadySubscribed(live)
+                }
+            }
+        } else if product.isConsumable {
             guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
         } else {
             guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is bought once and kept: --quantity must be 1") }
@@ -141,7 +160,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         }
         var id = TransactionID.random(using: &random)
         do {
-            while try !ledger.insertPurchasing(id, product: product, quantity: quantity, requestKey: requestKey, now: clock.now()) {
+            while try !ledger.insertPurchasing(id, product: product, quantity: quantity, requestKey: requestKey, groupProducts: groupProducts, now: now) {
                 id = TransactionID.random(using: &random)
             }
         } catch {
@@ -205,13 +224,16 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         }
     }
 
-    /// Delivers a charged transaction (once, whatever happened before) and finishes it.
+    /// Delivers a charged transaction (once, whatever happened before) and finishes it. A
+    /// subscription's period starts at the store's time.
     func complete(_ id: TransactionID) throws(StoreError) {
         let transaction = try recorded(id)
         if transaction.state == .purchased {
             var legacyHints = 0
-            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind { legacyHints = each * transaction.quantity }
-            if try ledger.deliver(id, legacyHints: legacyHints, now: clock.now()) {
+            let product = catalog.product(transaction.productID)
+            if case .consumable(let each)? = product?.kind { legacyHints = each * transaction.quantity }
+            let now = transaction.originalTransactionID == nil ? clock.now() : try storeNow()
+            if try ledger.deliver(id, legacyHints: legacyHints, product: product, now: now) {
                 crash(.afterDeliver)
             }
         }
@@ -226,16 +248,134 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     }
 
     public func restore() throws(StoreError) -> [Entitlement] {
-        try ledger.entitlements().filter(\.isActive)
+        try entitlements().filter(\.isActive)
     }
 
-    public func transactions() throws(StoreError) -> [StoreTransaction] { try ledger.transactions() }
+    public func transactions() throws(StoreError) -> [StoreTransaction] {
+        _ = try settleSubscriptions()
+        return try ledger.transactions()
+    }
 
-    public func entitlements() throws(StoreError) -> [Entitlement] { try ledger.entitlements() }
+    /// The packs bought outright, and those a subscription opens (active while it lasts, revoked
+    /// from its end once it is over) unless bought outright too.
+    public func entitlements() throws(StoreError) -> [Entitlement] {
+        let owned = try ledger.entitlements()
+        let now = try settleSubscriptions()
+        var opened: [ProductID: Entitlement] = [:]
+        for status in try subscriptions(now: now) {
+            guard let product = catalog.product(status.productID) else { continue }
+            for pack in catalog.packs(unlockedBy: product) where !owned.contains(where: { $0.productID == pack && $0.isActive }) {
+                let entitlement = Entitlement(
+                    productID: pack, transactionID: status.originalTransactionID, grantedDate: 0,
+                    revokedDate: status.state.hasAccess ? nil : status.expiresDate, subscriptionProductID: status.productID,
+                    expiresDate: status.state.hasAccess ? status.accessEnds : status.expiresDate)
+                // An open one wins over an ended one; of two, the one that lasts longer.
+                if let seen = opened[pack], seen.isActive && !entitlement.isActive || (seen.isActive == entitlement.isActive
+                    && (seen.expiresDate ?? 0) >= (entitlement.expiresDate ?? 0))
+                {
+                    continue
+                }
+                opened[pack] = entitlement
+            }
+        }
+        let fromPasses = opened.values.filter { pass in !owned.contains { $0.productID == pass.productID } || pass.isActive }
+        return (owned.filter { owned in !(fromPasses.contains { $0.productID == owned.productID && $0.isActive }) } + fromPasses)
+            .sorted { $0.productID.rawValue < $1.productID.rawValue }
+    }
+
+    // MARK: - Subscriptions
+
+    /// The store's time: the real clock plus the lead the test controls gave it.
+    func storeNow() throws(StoreError) -> Int64 {
+        clock.now() + (try ledger.storeClock().offset)
+    }
+
+    /// Processes, in order, every renewal and end that fell due by the store's time; returns that
+    /// time. Whichever command or request first sees one due does it, under the account's lock;
+    /// a renewal is charged once per period and credited once, whatever crashes meanwhile.
+    @discardableResult
+    func settleSubscriptions() throws(StoreError) -> Int64 {
+        let (offset, nextDue) = try ledger.storeClock()
+        let now = clock.now() + offset
+        guard let nextDue, nextDue <= now else { return now }
+        let failRenewals = try ledger.controls().failRenewals
+        for _ in 0..<100_000 {
+            switch try ledger.nextRenewalStep(
+                now: now, failRenewals: failRenewals, renewal: TransactionID.random(using: &random), product: { catalog.product($0) })
+            {
+            case .none: return now
+            case .changed: continue
+            case .renew(let id):
+                crash(.afterRenewalCharge)
+                try complete(id)
+            }
+        }
+        return now
+    }
+
+    /// Every subscription the account ever had: its auto-renewable ones, and one row per
+    /// non-renewing pass it bought (its purchases together).
+    public func subscriptions() throws(StoreError) -> [SubscriptionStatus] {
+        try subscriptions(now: settleSubscriptions())
+    }
+
+    func subscriptions(now: Int64) throws(StoreError) -> [SubscriptionStatus] {
+        var statuses = try ledger.subscriptions().map { row in
+            let grace = catalog.product(row.productID)?.autoRenewable?.gracePeriod ?? StoreDuration(6, .day)
+            let state: SubscriptionState
+            var graceEnds: Int64?
+            if let reason = row.endReason {
+                state = reason == "refunded" ? .revoked : .expired
+            } else if let since = row.billingRetrySince {
+                graceEnds = grace.added(to: since)
+                state = now < (graceEnds ?? since) ? .gracePeriod : .billingRetry
+            } else {
+                state = row.inTrial ? .trial : .active
+            }
+            return SubscriptionStatus(
+                productID: row.productID, state: state, expiresDate: row.endDate ?? row.expiresDate, willAutoRenew: row.isLive && row.willAutoRenew,
+                renewsToProductID: row.renewsTo, originalTransactionID: row.originalTransactionID, gracePeriodExpiresDate: graceEnds,
+                endReason: row.endReason, isAutoRenewable: true)
+        }
+        var passes: [ProductID: [StoreTransaction]] = [:]
+        for transaction in try ledger.transactions()
+        where transaction.originalTransactionID != nil && catalog.product(transaction.productID)?.nonRenewing != nil
+            && [.delivered, .finished].contains(transaction.state)
+        {
+            passes[transaction.productID, default: []].append(transaction)
+        }
+        for (product, bought) in passes.sorted(by: { $0.value[0].purchaseDate < $1.value[0].purchaseDate }) {
+            let paid = bought.filter(\.isPaid)
+            let ends = paid.compactMap(\.expiresDate).max() ?? bought.compactMap(\.revocationDate).max() ?? bought[0].purchaseDate
+            let state: SubscriptionState = paid.isEmpty ? .revoked : now < ends ? .active : .expired
+            statuses.append(SubscriptionStatus(
+                productID: product, state: state, expiresDate: ends, willAutoRenew: false, renewsToProductID: nil,
+                originalTransactionID: bought[0].id, gracePeriodExpiresDate: nil, endReason: paid.isEmpty ? "refunded" : state == .expired ? "expired" : nil,
+                isAutoRenewable: false))
+        }
+        return statuses
+    }
+
+    /// Turns auto-renew off (`on: false`, access stays to the period's end) or back on, for the
+    /// live subscription of the group `product` belongs to.
+    public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus {
+        guard let terms = catalog.product(product)?.autoRenewable else {
+            throw StoreError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
+        }
+        let now = try settleSubscriptions()
+        let row = try ledger.setAutoRenew(group: terms.group, on: on, now: now)
+        guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == row.originalTransactionID }) else {
+            throw StoreError(.storage, "the subscription \(row.originalTransactionID) vanished")
+        }
+        return status
+    }
 
     // MARK: - Hints
 
-    public func hintBalance() throws(StoreError) -> Int { try ledger.balance() }
+    public func hintBalance() throws(StoreError) -> Int {
+        _ = try settleSubscriptions()
+        return try ledger.balance()
+    }
 
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend {
         guard !idempotencyKey.isEmpty, idempotencyKey.utf8.count <= 200 else {
@@ -260,7 +400,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: false)
         }
-        guard try ledger.entitlements().contains(where: { $0.productID == productID && $0.isActive }) else {
+        guard try entitlements().contains(where: { $0.productID == productID && $0.isActive }) else {
             throw StoreError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
         }
         return try readArchive(file)
@@ -355,8 +495,23 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     }
 
     public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
-        let taken = try ledger.refund(id, now: clock.now())
+        let taken = try ledger.refund(id, now: try settleSubscriptions())
         return (try recorded(id), taken)
+    }
+
+    /// The store's time (milliseconds since 1970), after processing what fell due by it.
+    public func storeClock() throws(StoreError) -> Int64 {
+        try settleSubscriptions()
+    }
+
+    /// Moves the store clock forward by `duration` and processes whatever fell due meanwhile, in
+    /// order; returns the new time. The clock is the account's, kept in its ledger, so every
+    /// server of a database agrees on it.
+    public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 {
+        let now = try settleSubscriptions()
+        let target = duration.added(to: now)
+        try ledger.setClockOffset(target - clock.now())
+        return try settleSubscriptions()
     }
 
     public func clear() throws(StoreError) { try ledger.clear() }

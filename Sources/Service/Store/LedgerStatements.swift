@@ -27,8 +27,25 @@ protocol LedgerStatements {
     func unfinished() throws -> [StoreTransaction]
     /// Inserts a transaction in state `purchasing`, doing nothing when the id is taken.
     func insertPurchasing(
-        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, now: Int64
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?,
+        subscription: SubscriptionFields?, now: Int64
     ) throws -> TransactionInsert
+    /// Inserts a renewal, charged (state `purchased`), dated `fields`' start; `false` when the
+    /// subscription's period has a transaction already (another process made it).
+    func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool
+    /// The transaction of a subscription's period, if made.
+    func transaction(original: TransactionID, period: Int) throws -> StoreTransaction?
+    /// Dates a subscription transaction when it is delivered: its period starts then.
+    func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws
+    /// Every auto-renewable subscription, oldest first.
+    func subscriptions() throws -> [SubscriptionRow]
+    /// Writes a subscription's row (inserting it the first time).
+    func saveSubscription(_ row: SubscriptionRow, now: Int64) throws
+    /// The store clock's lead over the real one, and the earliest end of a live subscription's
+    /// period (when one may be due), in one statement.
+    func storeClock() throws -> (offset: Int64, nextDue: Int64?)
+    /// Sets the store clock's lead.
+    func setClockOffset(_ offset: Int64) throws
     /// Sets the state (and the failure reason, when one is given) of `id` if it is in one of `from`;
     /// `false` when no row was changed.
     func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool
@@ -59,6 +76,37 @@ protocol LedgerStatements {
     func setControl(_ name: String, _ enabled: Bool) throws
     /// Deletes every hint ledger row, entitlement and transaction of the account.
     func deleteHistory() throws
+}
+
+/// What a subscription's transaction carries besides a purchase's.
+struct SubscriptionFields {
+    var originalTransactionID: TransactionID
+    /// An auto-renewable's period number (0 the first); `nil` for a non-renewing purchase.
+    var period: Int?
+    var expiresDate: Int64
+    var isTrial: Bool
+}
+
+/// Where one auto-renewable subscription stands, as the `subscriptions` table keeps it.
+struct SubscriptionRow: Equatable {
+    var originalTransactionID: TransactionID
+    var group: String
+    /// The product of the current period.
+    var productID: ProductID
+    var period: Int
+    var inTrial: Bool
+    /// The end of the current period.
+    var expiresDate: Int64
+    var willAutoRenew: Bool
+    /// A lower level chosen for the next period.
+    var renewsTo: ProductID?
+    /// When renewals started failing (the period's end), while they do.
+    var billingRetrySince: Int64?
+    var endDate: Int64?
+    /// `expired`, `upgraded`, `billing`, `refunded`.
+    var endReason: String?
+
+    var isLive: Bool { endDate == nil }
 }
 
 /// What inserting a new transaction row did.

@@ -82,6 +82,45 @@ enum PostgreSQLLedgerSchema {
             ALTER TABLE transactions ADD COLUMN request_key TEXT CHECK (request_key IS NULL OR length(request_key) BETWEEN 1 AND 200);
             CREATE UNIQUE INDEX transactions_by_request_key ON transactions(account_id, request_key) WHERE request_key IS NOT NULL;
             """)
+        migrations.register("4-subscriptions", sql: """
+            ALTER TABLE transactions ADD COLUMN original_transaction_id TEXT;
+            ALTER TABLE transactions ADD COLUMN expires_date BIGINT;
+            ALTER TABLE transactions ADD COLUMN period INTEGER CHECK (period IS NULL OR period >= 0);
+            ALTER TABLE transactions ADD COLUMN offer TEXT CHECK (offer IS NULL OR offer = 'free-trial');
+            CREATE UNIQUE INDEX one_transaction_per_period ON transactions(account_id, original_transaction_id, period) WHERE period IS NOT NULL;
+            DROP INDEX one_live_purchase_per_pack;
+            CREATE UNIQUE INDEX one_live_purchase_per_pack ON transactions(account_id, product_id)
+                WHERE consumable = 0 AND original_transaction_id IS NULL AND state <> 'failed' AND revocation_date IS NULL;
+
+            CREATE TABLE subscriptions (
+                account_id TEXT NOT NULL,
+                original_transaction_id TEXT NOT NULL,
+                group_name TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                period INTEGER NOT NULL CHECK (period >= 0),
+                in_trial INTEGER NOT NULL CHECK (in_trial IN (0, 1)),
+                expires_date BIGINT NOT NULL,
+                will_auto_renew INTEGER NOT NULL CHECK (will_auto_renew IN (0, 1)),
+                renews_to TEXT,
+                billing_retry_since BIGINT,
+                end_date BIGINT,
+                end_reason TEXT CHECK (end_reason IS NULL OR end_reason IN ('expired', 'upgraded', 'billing', 'refunded')),
+                updated_date BIGINT NOT NULL,
+                CHECK ((end_date IS NULL) = (end_reason IS NULL)),
+                PRIMARY KEY (account_id, original_transaction_id),
+                FOREIGN KEY (account_id, original_transaction_id) REFERENCES transactions(account_id, id)
+            );
+            CREATE UNIQUE INDEX one_live_subscription_per_group ON subscriptions(account_id, group_name) WHERE end_date IS NULL;
+
+            CREATE TABLE store_clock (
+                account_id TEXT PRIMARY KEY REFERENCES ledgers(account_id),
+                offset_ms BIGINT NOT NULL CHECK (offset_ms >= 0)
+            );
+
+            ALTER TABLE controls DROP CONSTRAINT controls_name_check;
+            ALTER TABLE controls ADD CONSTRAINT controls_name_check
+                CHECK (name IN ('fail-purchases', 'ask-to-buy', 'interrupt-purchases', 'fail-renewals'));
+            """)
         return migrations
     }()
 }

@@ -106,16 +106,23 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     // MARK: - Transactions
 
-    private static let columns = "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date"
+    private static let columns =
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer"
 
     private static func transaction(_ row: [String?]) throws -> StoreTransaction {
-        guard row.count == 10, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+        guard row.count == 13, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
         else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
+        var original: TransactionID?
+        if let text = row[10] {
+            guard let parsed = TransactionID(rawValue: text) else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
+            original = parsed
+        }
         return StoreTransaction(
             id: id, productID: product, isConsumable: consumable == 1, quantity: quantity, state: state, failureReason: row[5],
-            purchaseDate: purchased, updatedDate: updated, revocationDate: row[9].flatMap(Int64.init), hintsCredited: credited)
+            purchaseDate: purchased, updatedDate: updated, revocationDate: row[9].flatMap(Int64.init), hintsCredited: credited,
+            originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial")
     }
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
@@ -139,20 +146,102 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     }
 
     func insertPurchasing(
-        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, now: Int64
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?,
+        subscription: SubscriptionFields?, now: Int64
     ) throws -> TransactionInsert {
         do {
             let inserted = try execute(
                 """
-                INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key)
-                VALUES ($1, $2, $3, $4, $5, 'purchasing', $6, $7, $8, $9) ON CONFLICT (account_id, id) DO NOTHING
+                INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
+                    original_transaction_id, period, expires_date, offer)
+                VALUES ($1, $2, $3, $4, $5, 'purchasing', $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (account_id, id) DO NOTHING
                 """,
                 [id.rawValue, product.rawValue, isConsumable ? "1" : "0", String(quantity), String(now), String(now), String(hintsOwed), requestKey]
+                    + Self.subscriptionValues(subscription)
             ).affectedRows == 1
             return inserted ? .inserted : .idTaken
         } catch let error as PostgreSQLError where error.state == .uniqueViolation {
             return .duplicate
         }
+    }
+
+    private static func subscriptionValues(_ fields: SubscriptionFields?) -> [String?] {
+        guard let fields else { return [nil, nil, nil, nil] }
+        return [fields.originalTransactionID.rawValue, fields.period.map(String.init), String(fields.expiresDate), fields.isTrial ? "free-trial" : nil]
+    }
+
+    func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool {
+        try execute(
+            """
+            INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
+                original_transaction_id, period, expires_date, offer)
+            VALUES ($1, $2, $3, 0, 1, 'purchased', $4, $5, $6, NULL, $7, $8, $9, $10) ON CONFLICT DO NOTHING
+            """,
+            [id.rawValue, product.rawValue, String(start), String(now), String(hintsOwed)] + Self.subscriptionValues(fields)
+        ).affectedRows == 1
+    }
+
+    func transaction(original: TransactionID, period: Int) throws -> StoreTransaction? {
+        try select("AND original_transaction_id = $2 AND period = $3", [original.rawValue, String(period)]).first
+    }
+
+    func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws {
+        try execute(
+            "UPDATE transactions SET purchase_date = $3, expires_date = $4, offer = $5 WHERE account_id = $1 AND id = $2",
+            [id.rawValue, String(purchaseDate), String(expiresDate), isTrial ? "free-trial" : nil])
+    }
+
+    func subscriptions() throws -> [SubscriptionRow] {
+        try execute(
+            """
+            SELECT original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew, renews_to,
+                billing_retry_since, end_date, end_reason
+            FROM subscriptions WHERE account_id = $1 ORDER BY expires_date, original_transaction_id
+            """
+        ).rows.map { row in
+            guard row.count == 11, let original = row[0].flatMap(TransactionID.init(rawValue:)), let group = row[1],
+                let product = row[2].flatMap(ProductID.init(rawValue:)), let period = row[3].flatMap(Int.init),
+                let expires = row[5].flatMap(Int64.init)
+            else { throw StoreError(.storage, "the ledger database holds a malformed subscription row") }
+            return SubscriptionRow(
+                originalTransactionID: original, group: group, productID: product, period: period, inTrial: row[4] == "1", expiresDate: expires,
+                willAutoRenew: row[6] == "1", renewsTo: row[7].flatMap(ProductID.init(rawValue:)), billingRetrySince: row[8].flatMap(Int64.init),
+                endDate: row[9].flatMap(Int64.init), endReason: row[10])
+        }
+    }
+
+    func saveSubscription(_ row: SubscriptionRow, now: Int64) throws {
+        try execute(
+            """
+            INSERT INTO subscriptions (account_id, original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew,
+                renews_to, billing_retry_since, end_date, end_reason, updated_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+            ON CONFLICT (account_id, original_transaction_id) DO UPDATE SET product_id = excluded.product_id, period = excluded.period,
+                in_trial = excluded.in_trial, expires_date = excluded.expires_date, will_auto_renew = excluded.will_auto_renew,
+                renews_to = excluded.renews_to, billing_retry_since = excluded.billing_retry_since, end_date = excluded.end_date,
+                end_reason = excluded.end_reason, updated_date = excluded.updated_date
+            """,
+            [
+                row.originalTransactionID.rawValue, row.group, row.productID.rawValue, String(row.period), row.inTrial ? "1" : "0",
+                String(row.expiresDate), row.willAutoRenew ? "1" : "0", row.renewsTo?.rawValue, row.billingRetrySince.map(String.init),
+                row.endDate.map(String.init), row.endReason, String(now),
+            ])
+    }
+
+    func storeClock() throws -> (offset: Int64, nextDue: Int64?) {
+        let row = try execute(
+            """
+            SELECT (SELECT offset_ms FROM store_clock WHERE account_id = $1),
+                (SELECT min(expires_date) FROM subscriptions WHERE account_id = $1 AND end_date IS NULL)
+            """
+        ).rows.first
+        return (row?[0].flatMap(Int64.init) ?? 0, row?[1].flatMap(Int64.init))
+    }
+
+    func setClockOffset(_ offset: Int64) throws {
+        try execute(
+            "INSERT INTO store_clock (account_id, offset_ms) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms",
+            [String(offset)])
     }
 
     func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool {
@@ -239,6 +328,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     }
 
     func deleteHistory() throws {
+        try execute("DELETE FROM subscriptions WHERE account_id = $1")
         try execute("DELETE FROM hint_ledger WHERE account_id = $1")
         try execute("DELETE FROM entitlements WHERE account_id = $1")
         try execute("DELETE FROM transactions WHERE account_id = $1")

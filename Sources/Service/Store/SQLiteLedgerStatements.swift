@@ -46,16 +46,23 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     // MARK: - Transactions
 
-    private static let columns = "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date"
+    private static let columns =
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer"
 
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
             let state = TransactionState(rawValue: try row.string(4))
         else { throw StoreError(.storage, "the account database holds a malformed transaction row") }
+        var original: TransactionID?
+        if let text = try row[10].stringValue {
+            guard let parsed = TransactionID(rawValue: text) else { throw StoreError(.storage, "the account database holds a malformed transaction row") }
+            original = parsed
+        }
         return StoreTransaction(
             id: id, productID: product, isConsumable: try row.bool(2), quantity: try row.int(3), state: state,
             failureReason: try row[5].stringValue, purchaseDate: try row.int64(7), updatedDate: try row.int64(8),
-            revocationDate: try row[9].int64Value, hintsCredited: try row.int(6))
+            revocationDate: try row[9].int64Value, hintsCredited: try row.int(6), originalTransactionID: original,
+            expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial")
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {
@@ -76,18 +83,105 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func insertPurchasing(
-        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, now: Int64
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?,
+        subscription: SubscriptionFields?, now: Int64
     ) throws -> TransactionInsert {
         do {
             try db.execute(
-                "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key) VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                .text(id.rawValue), .text(product.rawValue), .integer(isConsumable ? 1 : 0), .integer(Int64(quantity)),
-                .integer(now), .integer(now), .integer(Int64(hintsOwed)), requestKey.map(SQLValue.text) ?? .null)
+                sql: """
+                    INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
+                        original_transaction_id, period, expires_date, offer)
+                    VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                    """,
+                arguments: [
+                    .text(id.rawValue), .text(product.rawValue), .integer(isConsumable ? 1 : 0), .integer(Int64(quantity)),
+                    .integer(now), .integer(now), .integer(Int64(hintsOwed)), requestKey.map(SQLValue.text) ?? .null,
+                ] + Self.subscriptionValues(subscription))
             return db.changes == 1 ? .inserted : .idTaken
         } catch {
             guard error.code == .constraintUnique else { throw error }
             return .duplicate
         }
+    }
+
+    private static func subscriptionValues(_ fields: SubscriptionFields?) -> [SQLValue] {
+        guard let fields else { return [.null, .null, .null, .null] }
+        return [
+            .text(fields.originalTransactionID.rawValue), fields.period.map { .integer(Int64($0)) } ?? .null, .integer(fields.expiresDate),
+            fields.isTrial ? .text("free-trial") : .null,
+        ]
+    }
+
+    func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool {
+        try db.execute(
+            sql: """
+                INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
+                    original_transaction_id, period, expires_date, offer)
+                VALUES (?, ?, 0, 1, 'purchased', ?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                """,
+            arguments: [.text(id.rawValue), .text(product.rawValue), .integer(start), .integer(now), .integer(Int64(hintsOwed))]
+                + Self.subscriptionValues(fields))
+        return db.changes == 1
+    }
+
+    func transaction(original: TransactionID, period: Int) throws -> StoreTransaction? {
+        try db.query("SELECT \(Self.columns) FROM transactions WHERE original_transaction_id = ? AND period = ?", .text(original.rawValue), .integer(Int64(period)))
+            .first.map(Self.transaction)
+    }
+
+    func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws {
+        try db.execute(
+            "UPDATE transactions SET purchase_date = ?, expires_date = ?, offer = ? WHERE id = ?",
+            .integer(purchaseDate), .integer(expiresDate), isTrial ? .text("free-trial") : .null, .text(id.rawValue))
+    }
+
+    func subscriptions() throws -> [SubscriptionRow] {
+        try db.query(
+            """
+            SELECT original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew, renews_to,
+                billing_retry_since, end_date, end_reason
+            FROM subscriptions ORDER BY rowid
+            """
+        ).map { row in
+            guard let original = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(2)) else {
+                throw StoreError(.storage, "the account database holds a malformed subscription row")
+            }
+            return SubscriptionRow(
+                originalTransactionID: original, group: try row.string(1), productID: product, period: try row.int(3), inTrial: try row.bool(4),
+                expiresDate: try row.int64(5), willAutoRenew: try row.bool(6), renewsTo: try row[7].stringValue.flatMap(ProductID.init(rawValue:)),
+                billingRetrySince: try row[8].int64Value, endDate: try row[9].int64Value, endReason: try row[10].stringValue)
+        }
+    }
+
+    func saveSubscription(_ row: SubscriptionRow, now: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO subscriptions (original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew,
+                    renews_to, billing_retry_since, end_date, end_reason, updated_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(original_transaction_id) DO UPDATE SET product_id = excluded.product_id, period = excluded.period,
+                    in_trial = excluded.in_trial, expires_date = excluded.expires_date, will_auto_renew = excluded.will_auto_renew,
+                    renews_to = excluded.renews_to, billing_retry_since = excluded.billing_retry_since, end_date = excluded.end_date,
+                    end_reason = excluded.end_reason, updated_date = excluded.updated_date
+                """,
+            arguments: [
+                .text(row.originalTransactionID.rawValue), .text(row.group), .text(row.productID.rawValue), .integer(Int64(row.period)),
+                .integer(row.inTrial ? 1 : 0), .integer(row.expiresDate), .integer(row.willAutoRenew ? 1 : 0),
+                row.renewsTo.map { .text($0.rawValue) } ?? .null, row.billingRetrySince.map(SQLValue.integer) ?? .null,
+                row.endDate.map(SQLValue.integer) ?? .null, row.endReason.map(SQLValue.text) ?? .null, .integer(now),
+            ])
+    }
+
+    func storeClock() throws -> (offset: Int64, nextDue: Int64?) {
+        let row = try db.prepareCached(
+            "SELECT (SELECT offset_ms FROM store_clock WHERE id = 1), (SELECT min(expires_date) FROM subscriptions WHERE end_date IS NULL)"
+        ).query().first
+        return (try row?[0].int64Value ?? 0, try row?[1].int64Value)
+    }
+
+    func setClockOffset(_ offset: Int64) throws {
+        try db.execute(
+            "INSERT INTO store_clock (id, offset_ms) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET offset_ms = excluded.offset_ms", .integer(offset))
     }
 
     func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool {
@@ -175,6 +269,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func deleteHistory() throws {
+        try db.execute("DELETE FROM subscriptions")
         try db.execute("DELETE FROM hint_ledger")
         try db.execute("DELETE FROM entitlements")
         try db.execute("DELETE FROM transactions")

@@ -38,4 +38,10 @@ public struct UTCDateTime: Sendable, Equatable {
         minute = Int(parts.tm_min)
         second = Int(parts.tm_sec)
     }
+
+    /// `2026-12-29`.
+    public var dateText: String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
 }

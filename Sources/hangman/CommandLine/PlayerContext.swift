@@ -29,6 +29,9 @@ struct PlayerContext {
         for id in report.delivered {
             context.error("Delivered \(session.name(id)), bought earlier: it is installed and ready to play.")
         }
+        for (id, pass) in report.opened {
+            context.error("Installed \(session.name(id)), opened by \(session.name(pass)): it is ready to play while the subscription lasts.")
+        }
         for (id, error) in report.undelivered {
             context.error("warning: \(session.name(id)) is bought but could not be installed (the next command tries again): \(error)")
         }

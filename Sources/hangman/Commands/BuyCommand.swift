@@ -52,9 +52,26 @@ enum BuyCommand: Command {
         switch result {
         case .purchased(let transaction, let installed):
             let price = catalog.product(id).map { PriceText(environment: context.environment).format($0, catalog: catalog) } ?? "?"
-            context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
+            if transaction.isTrial {
+                context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id).")
+            } else {
+                context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
+            }
             if catalog.product(id)?.feature == Product.removeAdsFeature {
                 context.out("No more suggestions after your games, on every device of this account.")
+            } else if let product = catalog.product(id), product.isSubscription {
+                let statuses = try await session.player.service.subscriptions()
+                if let status = statuses.first(where: { $0.originalTransactionID == (transaction.originalTransactionID ?? transaction.id) })
+                    ?? statuses.last(where: { $0.productID == id })
+                {
+                    context.out(TerminalText(escaping: SubscriptionsCommand.sentence(status, catalog: catalog, prices: PriceText(environment: context.environment))))
+                }
+                let packs = catalog.packs(unlockedBy: product).count
+                context.out("\(packs) word pack\(packs == 1 ? "" : "s") open while it lasts: see 'hangman packs'.")
+                if transaction.hintsCredited > 0 {
+                    let count = try await HintCount.read(from: session.player.service)
+                    context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
+                }
             } else if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
                 try await chooseLanguages(after: id, session: session, asking: !options.yes, context: context)
@@ -66,6 +83,9 @@ enum BuyCommand: Command {
         case .alreadyOwned(let entitlement, let installed):
             context.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
             if let installed, !installed.isAlreadyInstalled { context.out(session.describe(installed, id)) }
+            return .ok
+        case .alreadySubscribed(let status):
+            context.out("You are already subscribed to \(name) (\(status.state.rawValue) until \(StoreText.date(status.accessEnds))): nothing was charged.")
             return .ok
         case .failed(let transaction):
             context.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")

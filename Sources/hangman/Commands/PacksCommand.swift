@@ -1,5 +1,6 @@
 import Device
 import PackServiceAPI
+import SystemCalls
 import WordPacks
 
 /// `hangman packs`
@@ -10,7 +11,8 @@ enum PacksCommand: Command {
         usage: ["hangman packs [--json]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         discussion: """
-            States: installed, update available, purchased (not installed), locked (not purchased), revoked (refunded),
+            States: installed, update available, purchased (not installed), subscribed (open while a subscription
+            lasts), locked (not purchased, or the subscription that opened it ended), revoked (refunded),
             unavailable (its archive is missing or damaged at the store: it cannot be bought or installed now).
             """)
 
@@ -26,16 +28,21 @@ enum PacksCommand: Command {
         var availableVersion: String?
         var state: String
         var unavailableReason: String?
+        /// The subscription that opens the pack (or opened it), and when its access ends (or ended).
+        var subscriptionProductID: String?
+        var subscriptionExpiresDate: String?
     }
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
         let session = try await PlayerContext.open(options.store, context: context)
-        let rows = try await session.player.packs().map { pack in
+        let packs = try await session.player.packs()
+        let rows = packs.map { pack in
             Row(productID: pack.productID.rawValue, displayName: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price, currency: session.catalog.currency,
                 wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
-                state: pack.state.rawValue, unavailableReason: pack.unavailableReason)
+                state: pack.state.rawValue, unavailableReason: pack.unavailableReason, subscriptionProductID: pack.subscriptionProductID?.rawValue,
+                subscriptionExpiresDate: pack.subscriptionEnds.map(StoreText.isoDate))
         }
         if options.json {
             context.out(JSONText.encode(rows))
@@ -44,9 +51,15 @@ enum PacksCommand: Command {
         let prices = PriceText(environment: context.environment)
         let currency = session.catalog.currency
         var table = [["PACK", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
-        for row in rows {
+        for (row, pack) in zip(rows, packs) {
             let price = row.price.map { prices.format($0, currency: currency) } ?? "free"
-            table.append([row.productID, row.displayName, row.kind, price, PackText.grouped(row.wordCount), row.installedVersion ?? "-", row.state])
+            var state = row.state
+            if let pass = pack.subscriptionProductID, let ends = pack.subscriptionEnds {
+                let name = session.name(pass)
+                let day = UTCDateTime(millisecondsSince1970: ends)?.dateText ?? StoreText.date(ends)
+                state += pack.state == .subscribed ? " (\(name), until \(day))" : " (\(name) ended \(day))"
+            }
+            table.append([row.productID, row.displayName, row.kind, price, PackText.grouped(row.wordCount), row.installedVersion ?? "-", state])
         }
         context.out(StoreText.table(table))
         return .ok

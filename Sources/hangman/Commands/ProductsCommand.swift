@@ -21,6 +21,10 @@ enum ProductsCommand: Command {
         }
         let prices = PriceText(environment: context.environment)
         let names = ProductNames(store.catalog)
+        // A free trial is offered once per group: not to an account that had a subscription in it.
+        let hasSubscriptions = products.contains { $0.autoRenewable != nil }
+        let subscribedGroups = Set(
+            (hasSubscriptions ? (try? await store.service.subscriptions()) ?? [] : []).compactMap { store.catalog.product($0.productID)?.autoRenewable?.group })
         var rows = [["PRODUCT", "SHORT", "TYPE", "PRICE", "NAME", "CONTENT"]]
         for product in products {
             let content: String
@@ -29,11 +33,39 @@ enum ProductsCommand: Command {
             case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
             case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
             case .feature(let name): content = name == Product.removeAdsFeature ? "no suggestions after games" : name
+            case .autoRenewable(let terms):
+                var parts = [Self.unlocks(product, catalog: store.catalog)]
+                if terms.hintsPerPeriod > 0 { parts.append("\(terms.hintsPerPeriod) hints a \(terms.period.words)") }
+                if let trial = terms.freeTrial, !subscribedGroups.contains(terms.group) { parts.append("free trial: \(trial.words)") }
+                content = parts.joined(separator: ", ")
+            case .nonRenewing:
+                content = Self.unlocks(product, catalog: store.catalog)
             }
-            rows.append([product.id.rawValue, names.shortName(of: product.id), product.typeName, prices.format(product, catalog: store.catalog), product.displayName, content])
+            rows.append([
+                product.id.rawValue, names.shortName(of: product.id), product.typeName,
+                prices.format(product, catalog: store.catalog) + Self.per(product), product.displayName, content,
+            ])
         }
         context.out(StoreText.table(rows))
         return .ok
+    }
+}
+
+extension ProductsCommand {
+    /// `/month`, `/year`, ` for 30 days`: what a subscription's price buys.
+    static func per(_ product: Product) -> String {
+        if let terms = product.autoRenewable {
+            return terms.period.count == 1 ? "/\(terms.period.words)" : " per \(terms.period.words)"
+        }
+        if let terms = product.nonRenewing { return " for \(terms.duration.words)" }
+        return ""
+    }
+
+    /// `all packs`, `3 packs`.
+    static func unlocks(_ product: Product, catalog: Catalog) -> String {
+        if case .allPacks? = product.unlocks { return "all word packs" }
+        let count = catalog.packs(unlockedBy: product).count
+        return "\(count) word pack\(count == 1 ? "" : "s")"
     }
 }
 
@@ -54,6 +86,14 @@ struct ProductJSON: Encodable {
     var sha256: String?
     var size: Int?
     var wordCount: Int?
+    /// A subscription's period or duration (ISO 8601: `P1M`), group, level, trial and hints.
+    var period: String?
+    var subscriptionGroup: String?
+    var groupLevel: Int?
+    var freeTrial: String?
+    var hintsPerPeriod: Int?
+    /// The packs a subscription opens.
+    var unlocks: [String]?
     /// `false` when the pack's archive is missing or damaged: the product cannot be bought now.
     var available: Bool
     var unavailableReason: String?
@@ -72,7 +112,16 @@ struct ProductJSON: Encodable {
         case .consumable(let hints): hintCount = hints
         case .nonConsumable(let file): pack = file
         case .feature(let name): feature = name
+        case .autoRenewable(let terms):
+            period = terms.period.description
+            subscriptionGroup = terms.group
+            groupLevel = terms.groupLevel
+            freeTrial = terms.freeTrial?.description
+            hintsPerPeriod = terms.hintsPerPeriod
+        case .nonRenewing(let terms):
+            period = terms.duration.description
         }
+        if product.isSubscription { unlocks = names.catalog.packs(unlockedBy: product).map(\.rawValue) }
         wordCount = product.wordCount
         available = product.isAvailable
         unavailableReason = product.unavailableReason

@@ -8,7 +8,8 @@ enum StoreCommand: Command {
         overview: "Control the store's test environment: failures, ask to buy, interruptions, refunds.",
         usage: [
             "hangman store [status]",
-            "hangman store fail-purchases|ask-to-buy|interrupt-purchases on|off",
+            "hangman store fail-purchases|ask-to-buy|interrupt-purchases|fail-renewals on|off",
+            "hangman store clock [advance <DURATION>]",
             "hangman store approve|decline|resolve|refund <TX>",
             "hangman store payments on|off",
             "hangman store clear [--yes]",
@@ -21,6 +22,9 @@ enum StoreCommand: Command {
             ("fail-purchases on|off", "Every purchase fails (exit 69)."),
             ("ask-to-buy on|off", "Every purchase waits for approval (exit 75)."),
             ("interrupt-purchases on|off", "Every purchase waits for the buyer to act (exit 75)."),
+            ("fail-renewals on|off", "Every renewal of a subscription fails: grace period, then billing retry."),
+            ("clock", "Print the store's time (subscriptions renew and end by it)."),
+            ("clock advance <DURATION>", "Move the store's time forward (ISO 8601: P1D, P1W, P1M, P1Y) and process what fell due, in order."),
             ("approve <TX>", "Approve a deferred purchase: it is charged and delivered."),
             ("decline <TX>", "Decline a deferred purchase: it fails."),
             ("resolve <TX>", "Complete an interrupted purchase: it is charged and delivered."),
@@ -33,6 +37,7 @@ enum StoreCommand: Command {
     /// A switch of the test environment.
     enum Switch: String, CaseIterable {
         case failPurchases = "fail-purchases", askToBuy = "ask-to-buy", interruptPurchases = "interrupt-purchases"
+        case failRenewals = "fail-renewals"
     }
 
     /// What a parent, the buyer or the store does to one transaction.
@@ -45,6 +50,7 @@ enum StoreCommand: Command {
         case set(Switch, Bool)
         case act(TransactionAction, TransactionID)
         case payments(allowed: Bool)
+        case clock(advance: StoreDuration?)
         case clear(confirmed: Bool)
         case reset
     }
@@ -68,6 +74,13 @@ enum StoreCommand: Command {
         } else if words.first == "payments" {
             guard case .payments(let allowed) = try SettingsCommand.action(words[...], command: "store") else { throw CommandFailure.usage("'store payments' takes on or off") }
             action = .payments(allowed: allowed)
+        } else if words == ["clock"] {
+            action = .clock(advance: nil)
+        } else if words.count == 3, words[0] == "clock", words[1] == "advance" {
+            guard let duration = StoreDuration(iso: words[2].uppercased()) else {
+                throw CommandFailure.usage("'store clock advance' takes an ISO 8601 duration (P1D, P1W, P1M, P1Y, P30D), not '\(words[2])'")
+            }
+            action = .clock(advance: duration)
         } else if words == ["clear"] {
             action = .clear(confirmed: parsed.has("--yes"))
         } else if words == ["reset"] {
@@ -91,6 +104,7 @@ enum StoreCommand: Command {
             context.out("fail-purchases       \(controls.failPurchases ? "on" : "off")")
             context.out("ask-to-buy           \(controls.askToBuy ? "on" : "off")")
             context.out("interrupt-purchases  \(controls.interruptPurchases ? "on" : "off")")
+            context.out("fail-renewals        \(controls.failRenewals ? "on" : "off")")
             let device = try Home(folder: store.home).openDevice()
             context.out("payments             \(try device.settings().paymentsAllowed ? "on" : "off")")
         case .set(let name, let on):
@@ -99,6 +113,7 @@ enum StoreCommand: Command {
             case .failPurchases: controls.failPurchases = on
             case .askToBuy: controls.askToBuy = on
             case .interruptPurchases: controls.interruptPurchases = on
+            case .failRenewals: controls.failRenewals = on
             }
             try await service.setControls(controls)
             context.out("\(name.rawValue) is \(on ? "on" : "off")")
@@ -111,7 +126,10 @@ enum StoreCommand: Command {
         case .act(.refund, let id):
             let refund = try await service.refund(id)
             let name = StoreText.productName(refund.transaction.productID, catalog: catalog)
-            if refund.transaction.isConsumable {
+            if refund.transaction.originalTransactionID != nil {
+                let balance = try await service.hintBalance()
+                context.out("Refunded \(name): its access ended now; \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
+            } else if refund.transaction.isConsumable {
                 let balance = try await service.hintBalance()
                 context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
             } else if catalog.product(refund.transaction.productID)?.feature != nil {
@@ -119,6 +137,17 @@ enum StoreCommand: Command {
             } else {
                 context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
             }
+        case .clock(let advance):
+            let before = try await service.storeClock()
+            guard let advance else {
+                context.out("The store's time is \(StoreText.date(before)).")
+                return .ok
+            }
+            let transactions = try await service.transactions().count
+            let now = try await service.advanceClock(by: advance)
+            let renewals = try await service.transactions().count - transactions
+            context.out("The store's time is \(StoreText.date(now)) (moved \(advance) from \(StoreText.date(before))).")
+            if renewals > 0 { context.out("\(renewals) renewal\(renewals == 1 ? "" : "s") processed: see 'hangman subscriptions' and 'hangman transactions'.") }
         case .payments(let allowed):
             return try SettingsCommand.apply(.payments(allowed: allowed), json: false, device: try Home(folder: store.home).openDevice(), context: context)
         case .clear(let confirmed):

@@ -1,0 +1,224 @@
+/// Subscriptions: what the catalog says of them, and what an account's look like.
+
+/// An ISO 8601 duration of one unit: `P1W`, `P1M`, `P1Y`, `P30D`. Months and years add calendar
+/// months in UTC, clamped to the month's last day (Jan 31 + P1M is Feb 28 or 29), as the App
+/// Store renews.
+public struct StoreDuration: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    public enum Unit: String, Sendable, CaseIterable {
+        case day = "D", week = "W", month = "M", year = "Y"
+    }
+
+    public var count: Int
+    public var unit: Unit
+
+    public init(_ count: Int, _ unit: Unit) {
+        self.count = count
+        self.unit = unit
+    }
+
+    /// `P<n><D|W|M|Y>`, n from 1 to 9999; `nil` for anything else.
+    public init?(iso text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 3, bytes.count <= 6, bytes[0] == UInt8(ascii: "P"),
+            let unit = Unit(rawValue: String(UnicodeScalar(bytes[bytes.count - 1]))),
+            bytes[1..<(bytes.count - 1)].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            bytes[1] != UInt8(ascii: "0"),
+            let count = Int(String(decoding: bytes[1..<(bytes.count - 1)], as: UTF8.self))
+        else { return nil }
+        self.init(count, unit)
+    }
+
+    /// `P1M`.
+    public var description: String { "P\(count)\(unit.rawValue)" }
+
+    /// In words: `month`, `year`, `30 days`, `1 week`.
+    public var words: String {
+        let name: String =
+            switch unit {
+            case .day: "day"
+            case .week: "week"
+            case .month: "month"
+            case .year: "year"
+            }
+        if count == 1, unit == .month || unit == .year { return name }
+        return "\(count) \(name)" + (count == 1 ? "" : "s")
+    }
+
+    /// `date` (milliseconds since 1970, UTC) plus this duration.
+    public func added(to date: Int64) -> Int64 {
+        let dayMilliseconds: Int64 = 86_400_000
+        switch unit {
+        case .day: return date + Int64(count) * dayMilliseconds
+        case .week: return date + Int64(count) * 7 * dayMilliseconds
+        case .month, .year:
+            let months = unit == .month ? count : count * 12
+            let days = date >= 0 ? date / dayMilliseconds : (date - dayMilliseconds + 1) / dayMilliseconds
+            let timeOfDay = date - days * dayMilliseconds
+            let (year, month, day) = CivilDate.civil(fromDays: days)
+            let total = year * 12 + (month - 1) + Int64(months)
+            let newYear = total >= 0 ? total / 12 : (total - 11) / 12
+            let newMonth = total - newYear * 12 + 1
+            let clamped = min(day, CivilDate.daysIn(month: newMonth, year: newYear))
+            return CivilDate.days(fromCivil: newYear, newMonth, clamped) * dayMilliseconds + timeOfDay
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let parsed = StoreDuration(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 duration like P1M"))
+        }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
+/// Days since 1970-01-01 and (year, month, day) in the proleptic Gregorian calendar
+/// (H. Hinnant's algorithms), for adding calendar months without a calendar library.
+enum CivilDate {
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}
+
+/// The packs a pass opens while it lasts.
+public enum PassUnlocks: Sendable, Equatable, Codable {
+    /// Every word pack the catalog sells (`AllPacks`).
+    case allPacks
+    /// These packs' products.
+    case packs([ProductID])
+}
+
+/// What the catalog says of an auto-renewable subscription.
+public struct AutoRenewableTerms: Sendable, Equatable, Codable {
+    /// The subscription group (`SubscriptionGroup`): an account has at most one live subscription
+    /// per group, and a free trial once per group.
+    public var group: String
+    /// 1 is the highest level (`GroupLevel`, as App Store Connect numbers them): moving to a
+    /// higher one is an upgrade.
+    public var groupLevel: Int
+    /// How long one paid period lasts (`Period`).
+    public var period: StoreDuration
+    /// A free trial the account gets once per group (`IntroductoryOffer` `{Type FreeTrial, Period}`).
+    public var freeTrial: StoreDuration?
+    /// How long access lasts after a renewal fails (`GracePeriod`, default `P6D`).
+    public var gracePeriod: StoreDuration
+    public var unlocks: PassUnlocks
+    /// Hints credited once per paid period (`HintsPerPeriod`; none in a trial).
+    public var hintsPerPeriod: Int
+
+    public init(
+        group: String, groupLevel: Int, period: StoreDuration, freeTrial: StoreDuration?, gracePeriod: StoreDuration, unlocks: PassUnlocks,
+        hintsPerPeriod: Int
+    ) {
+        self.group = group
+        self.groupLevel = groupLevel
+        self.period = period
+        self.freeTrial = freeTrial
+        self.gracePeriod = gracePeriod
+        self.unlocks = unlocks
+        self.hintsPerPeriod = hintsPerPeriod
+    }
+
+    /// How long a renewal may keep failing before the subscription expires: 60 days.
+    public static let billingRetryLimit = StoreDuration(60, .day)
+}
+
+/// What the catalog says of a non-renewing subscription: access for `duration` from the purchase
+/// (or from the end of the access already bought).
+public struct NonRenewingTerms: Sendable, Equatable, Codable {
+    public var duration: StoreDuration
+    public var unlocks: PassUnlocks
+
+    public init(duration: StoreDuration, unlocks: PassUnlocks) {
+        self.duration = duration
+        self.unlocks = unlocks
+    }
+}
+
+/// Where a subscription stands, as the App Store says it.
+public enum SubscriptionState: String, Sendable, Codable, CaseIterable {
+    /// In its free trial.
+    case trial
+    /// Paid for the current period.
+    case active
+    /// A renewal failed; access continues until the grace period ends.
+    case gracePeriod = "grace period"
+    /// A renewal failed and the grace period is over: no access while the store keeps trying.
+    case billingRetry = "billing retry"
+    /// Over: cancelled and past its end, upgraded, or never recovered from billing retry.
+    case expired
+    /// Refunded: access ended at once.
+    case revoked
+
+    /// Whether the subscription opens its packs in this state.
+    public var hasAccess: Bool { self == .trial || self == .active || self == .gracePeriod }
+}
+
+/// One subscription of the account: an auto-renewable one (all its periods share the original
+/// transaction), or the access a non-renewing one bought (all its purchases together).
+public struct SubscriptionStatus: Sendable, Equatable, Codable {
+    public var productID: ProductID
+    public var state: SubscriptionState
+    /// When access ends (or ended); for a subscription in billing retry, when its last paid
+    /// period ended.
+    public var expiresDate: Int64
+    /// Auto-renewable: it renews at `expiresDate` unless cancelled. Non-renewing: always false.
+    public var willAutoRenew: Bool
+    /// A lower level chosen for the next period (a downgrade), if any.
+    public var renewsToProductID: ProductID?
+    /// The first transaction of the subscription (all its renewals carry it).
+    public var originalTransactionID: TransactionID
+    /// When the grace period ends, while a renewal is failing.
+    public var gracePeriodExpiresDate: Int64?
+    /// Why it ended: `expired`, `upgraded`, `billing`, `refunded`.
+    public var endReason: String?
+    public var isAutoRenewable: Bool
+
+    public init(
+        productID: ProductID, state: SubscriptionState, expiresDate: Int64, willAutoRenew: Bool, renewsToProductID: ProductID?,
+        originalTransactionID: TransactionID, gracePeriodExpiresDate: Int64?, endReason: String?, isAutoRenewable: Bool
+    ) {
+        self.productID = productID
+        self.state = state
+        self.expiresDate = expiresDate
+        self.willAutoRenew = willAutoRenew
+        self.renewsToProductID = renewsToProductID
+        self.originalTransactionID = originalTransactionID
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.endReason = endReason
+        self.isAutoRenewable = isAutoRenewable
+    }
+
+    /// The date access lasts to: the grace period's end while in it.
+    public var accessEnds: Int64 { state == .gracePeriod ? (gracePeriodExpiresDate ?? expiresDate) : expiresDate }
+}

@@ -1,0 +1,138 @@
+import WordPacks
+
+/// The subscription rules, once for both engines: a period starts when its transaction is
+/// delivered, a renewal is made once per period (a unique index on the original transaction and
+/// the period's number) and credits its hints once (its ledger key), failed renewals go through
+/// the grace period and billing retry, and the store clock only moves forward.
+extension AccountLedger {
+    /// What one look at the due subscriptions did.
+    enum RenewalStep: Equatable {
+        /// Nothing is due (or only billing retries that wait).
+        case none
+        /// A subscription changed (ended, started failing): look again.
+        case changed
+        /// This renewal is charged and waits to be delivered (made now, or left by a crash).
+        case renew(TransactionID)
+    }
+
+    /// Starts the period a subscription transaction paid for (inside `deliver`'s transaction):
+    /// - the first of an auto-renewable: a free trial when the account never had a subscription
+    ///   in the group, else a paid period with its hints; the subscription's row is made;
+    /// - a renewal: its hints, and the row moves to its period;
+    /// - a non-renewing pass: access from the end of the access already bought (or now).
+    static func deliverSubscription(_ transaction: StoreTransaction, product: Product, statements: any LedgerStatements, now: Int64) throws {
+        var hints = 0
+        if let terms = product.autoRenewable {
+            let rows = try statements.subscriptions()
+            if transaction.originalTransactionID == transaction.id {
+                let trial = terms.freeTrial.flatMap { offer in rows.contains { $0.group == terms.group } ? nil : offer }
+                let expires = (trial ?? terms.period).added(to: now)
+                try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: expires, isTrial: trial != nil)
+                try statements.saveSubscription(
+                    SubscriptionRow(
+                        originalTransactionID: transaction.id, group: terms.group, productID: product.id, period: 0, inTrial: trial != nil,
+                        expiresDate: expires, willAutoRenew: true, renewsTo: nil, billingRetrySince: nil, endDate: nil, endReason: nil),
+                    now: now)
+                hints = trial == nil ? terms.hintsPerPeriod : 0
+            } else if let original = transaction.originalTransactionID, var row = rows.first(where: { $0.originalTransactionID == original }) {
+                row.productID = product.id
+                row.period += 1
+                row.inTrial = false
+                row.expiresDate = transaction.expiresDate ?? terms.period.added(to: now)
+                row.billingRetrySince = nil
+                if row.renewsTo == product.id { row.renewsTo = nil }
+                try statements.saveSubscription(row, now: now)
+                hints = try statements.hintsOwed(transaction.id)
+            }
+        } else if let terms = product.nonRenewing {
+            let bought = try statements.transactions().filter {
+                $0.productID == product.id && $0.id != transaction.id && $0.isPaid && $0.originalTransactionID != nil
+            }
+            let start = max(now, bought.compactMap(\.expiresDate).max() ?? now)
+            try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: terms.duration.added(to: start), isTrial: false)
+        }
+        if hints > 0 {
+            try appendHints(statements, key: "credit:\(transaction.id)", amount: hints, reason: .purchase, transaction: transaction.id, now: now)
+        }
+        try statements.setHintsCredited(hints, for: transaction.id)
+    }
+
+    /// The store clock's lead, and when a subscription may next be due.
+    func storeClock() throws(StoreError) -> (offset: Int64, nextDue: Int64?) {
+        try engine.read { statements in try statements.storeClock() }
+    }
+
+    /// Moves the store clock to `lead` ahead of the real one; it never goes back.
+    func setClockOffset(_ lead: Int64) throws(StoreError) {
+        try engine.write { statements in
+            let current = try statements.storeClock().offset
+            try statements.setClockOffset(max(current, lead))
+        }
+    }
+
+    func subscriptions() throws(StoreError) -> [SubscriptionRow] {
+        try engine.read { statements in try statements.subscriptions() }
+    }
+
+    /// Looks at the live subscription whose period ended first, at `now` (the store's time), and
+    /// takes one step: a renewal charged (in state `purchased`, to be delivered by the caller),
+    /// an end, or a failed renewal recorded. `product` names the catalog's terms; `renewal` is the
+    /// id a new renewal gets.
+    func nextRenewalStep(
+        now: Int64, failRenewals: Bool, renewal: TransactionID, product: (ProductID) -> Product?
+    ) throws(StoreError) -> RenewalStep {
+        try engine.write { statements in
+            let due = try statements.subscriptions().filter { $0.isLive && $0.expiresDate <= now }.sorted { $0.expiresDate < $1.expiresDate }
+            for var row in due {
+                // A renewal a crash left charged and not delivered: deliver it first.
+                if let pending = try statements.transaction(original: row.originalTransactionID, period: row.period + 1),
+                    [.purchased, .delivered].contains(pending.state)
+                {
+                    return .renew(pending.id)
+                }
+                guard row.willAutoRenew, let next = product(row.renewsTo ?? row.productID), let terms = next.autoRenewable else {
+                    row.endDate = row.expiresDate
+                    row.endReason = "expired"
+                    try statements.saveSubscription(row, now: now)
+                    return .changed
+                }
+                if failRenewals {
+                    guard let since = row.billingRetrySince else {
+                        row.billingRetrySince = row.expiresDate
+                        try statements.saveSubscription(row, now: now)
+                        return .changed
+                    }
+                    let limit = AutoRenewableTerms.billingRetryLimit.added(to: since)
+                    if now >= limit {
+                        row.endDate = limit
+                        row.endReason = "billing"
+                        try statements.saveSubscription(row, now: now)
+                        return .changed
+                    }
+                    continue  // the store keeps trying
+                }
+                // Renewed: at the period's end, or, recovering from billing retry, now.
+                let start = row.billingRetrySince == nil ? row.expiresDate : now
+                let fields = SubscriptionFields(
+                    originalTransactionID: row.originalTransactionID, period: row.period + 1, expiresDate: terms.period.added(to: start), isTrial: false)
+                if try statements.insertRenewal(renewal, product: next.id, fields: fields, start: start, hintsOwed: terms.hintsPerPeriod, now: now) {
+                    return .renew(renewal)
+                }
+                return .changed  // the id was taken: look again with another
+            }
+            return .none
+        }
+    }
+
+    /// Turns auto-renew of the group's live subscription on or off; throws when there is none.
+    func setAutoRenew(group: String, on: Bool, now: Int64) throws(StoreError) -> SubscriptionRow {
+        try engine.write { statements in
+            guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
+                throw StoreError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+            }
+            row.willAutoRenew = on
+            try statements.saveSubscription(row, now: now)
+            return row
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import PackServiceAPI
+
+/// `hangman subscriptions`, `hangman subscriptions cancel|resume NAME`
+enum SubscriptionsCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman subscriptions",
+        overview: "List the account's subscriptions, or turn a subscription's auto-renew off or on.",
+        usage: ["hangman subscriptions [--json]", "hangman subscriptions cancel|resume <PRODUCT>"],
+        takesWords: true,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
+        subcommands: [
+            ("cancel <PRODUCT>", "Turn auto-renew off: the pass stays until its period ends, then it is over."),
+            ("resume <PRODUCT>", "Turn auto-renew back on, before the period ends."),
+        ],
+        discussion: """
+            <PRODUCT> is any name 'buy' accepts (monthly, com.hangmanpacks.pass.monthly) or the
+            subscription group's name (pass). States: trial, active, grace period (a renewal failed,
+            access goes on), billing retry (no access while the store retries, up to 60 days),
+            expired, revoked (refunded). Renewals that fell due are processed first.
+            Exit status: 0; 64 for a product that is no subscription, or cancelling what the
+            account does not have; 69 when the store cannot be reached.
+            """)
+
+    enum Action {
+        case list
+        case autoRenew(String, on: Bool)
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
+        let words = parsed.positionals
+        switch words {
+        case []: return ActionOptions(.list, parsed)
+        case let words where words.count == 2 && (words[0] == "cancel" || words[0] == "resume"):
+            return ActionOptions(.autoRenew(words[1], on: words[0] == "resume"), parsed)
+        default:
+            throw CommandFailure.usage("'subscriptions' takes no arguments, or 'cancel <PRODUCT>' / 'resume <PRODUCT>'")
+        }
+    }
+
+    static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
+        let store = try await HomeContext.open(options.store, context: context)
+        let catalog = store.catalog
+        switch options.action {
+        case .list:
+            let statuses = try await store.service.subscriptions()
+            if options.json {
+                context.out(JSONText.encode(statuses.map(SubscriptionJSON.init)))
+                return .ok
+            }
+            guard !statuses.isEmpty else {
+                context.out("No subscriptions. See 'hangman products' for the passes on sale.")
+                return .ok
+            }
+            var rows = [["PRODUCT", "STATE", "UNTIL", "AUTO-RENEW", "RENEWS TO", "ORIGINAL TX"]]
+            for status in statuses {
+                rows.append([
+                    ProductNames(catalog).shortName(of: status.productID), status.state.rawValue + (status.endReason.map { $0 == "expired" || $0 == "refunded" ? "" : " (\($0))" } ?? ""),
+                    StoreText.date(status.accessEnds), status.isAutoRenewable ? (status.willAutoRenew ? "on" : "off") : "-",
+                    status.renewsToProductID.map { ProductNames(catalog).shortName(of: $0) } ?? "-", status.originalTransactionID.rawValue,
+                ])
+            }
+            context.out(StoreText.table(rows))
+        case .autoRenew(let typed, let on):
+            let product = try subscription(named: typed, in: catalog)
+            let status = try await store.service.setAutoRenew(product, on: on)
+            let name = StoreText.productName(status.productID, catalog: catalog)
+            if on {
+                context.out("\(name) renews on \(StoreText.date(status.expiresDate)).")
+            } else {
+                context.out("\(name) will not renew: it stays until \(StoreText.date(status.accessEnds)), then it ends. 'hangman subscriptions resume \(typed)' turns it back on.")
+            }
+        }
+        return .ok
+    }
+
+    /// The auto-renewable product a name stands for: a product name, or a group's name (its
+    /// highest level).
+    static func subscription(named typed: String, in catalog: Catalog) throws -> ProductID {
+        if let group = catalog.subscriptionGroup(typed.lowercased()).first { return group.id }
+        let id = try ProductNames(catalog).resolve(typed)
+        guard catalog.product(id)?.autoRenewable != nil else {
+            throw CommandFailure.usage("'\(typed)' is not an auto-renewable subscription: see 'hangman products'")
+        }
+        return id
+    }
+
+    /// `Hangman Pass (monthly): free trial until 2026-12-08 00:00:00 UTC, then $2.99/month.`
+    static func sentence(_ status: SubscriptionStatus, catalog: Catalog, prices: PriceText) -> String {
+        let name = StoreText.productName(status.productID, catalog: catalog)
+        let price = catalog.product(status.productID).map { prices.format($0, catalog: catalog) + ProductsCommand.per($0) } ?? ""
+        switch status.state {
+        case .trial: return "Subscribed to \(name): free trial until \(StoreText.date(status.expiresDate)), then \(price)."
+        case .active where status.isAutoRenewable: return "Subscribed to \(name): renews on \(StoreText.date(status.expiresDate)) at \(price)."
+        case .active: return "\(name) is yours until \(StoreText.date(status.expiresDate))."
+        default: return "\(name): \(status.state.rawValue) (\(StoreText.date(status.accessEnds)))."
+        }
+    }
+}
+
+/// A subscription as `--json` prints it.
+struct SubscriptionJSON: Encodable {
+    var productID: String
+    var type: String
+    var state: String
+    var expiresDate: String
+    var willAutoRenew: Bool
+    var renewsToProductID: String?
+    var originalTransactionID: String
+    var gracePeriodExpiresDate: String?
+    var endReason: String?
+
+    init(_ status: SubscriptionStatus) {
+        productID = status.productID.rawValue
+        type = status.isAutoRenewable ? "AutoRenewable" : "NonRenewing"
+        state = status.state.rawValue
+        expiresDate = StoreText.isoDate(status.expiresDate)
+        willAutoRenew = status.willAutoRenew
+        renewsToProductID = status.renewsToProductID?.rawValue
+        originalTransactionID = status.originalTransactionID.rawValue
+        gracePeriodExpiresDate = status.gracePeriodExpiresDate.map(StoreText.isoDate)
+        endReason = status.endReason
+    }
+}
