@@ -35,6 +35,7 @@ final class RelayService: PackService {
     func receipt() throws(StoreError) -> Receipt { try inner.receipt() }
     func subscriptions() throws(StoreError) -> [SubscriptionStatus] { try inner.subscriptions() }
     func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { try inner.setAutoRenew(product, on: on) }
+    func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { try inner.subscriptionChange(to: product) }
     func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { inner.verifyReceipt(bytes) }
 }
 

@@ -9,6 +9,9 @@ extension Player {
         case owned
         /// A product the catalog lists but sells through another path (a base pack): nothing to ask.
         case nothingToAsk
+        /// An auto-renewable that changes the group's live subscription: an upgrade (charged now,
+        /// with a refund for the unused part) or a downgrade (at the next renewal).
+        case change(Product, SubscriptionChange)
     }
 
     /// Whether buying `id` would charge, after checking that this device may buy at all (the
@@ -16,7 +19,16 @@ extension Player {
     public func offer(_ id: ProductID) async throws(PlayerError) -> Offer {
         try checkPaymentsAllowed()
         guard let product = catalog.product(id) else { return .nothingToAsk }
-        if !product.isConsumable, try await ownedProducts().contains(id) { return .owned }
+        if product.autoRenewable != nil {
+            let change: SubscriptionChange
+            do { change = try await service.subscriptionChange(to: id) } catch { throw .store(error) }
+            switch change.kind {
+            case .new: return .charge(product)
+            case .same: return .owned
+            case .upgrade, .downgrade: return .change(product, change)
+            }
+        }
+        if !product.isConsumable, !product.isSubscription, try await ownedProducts().contains(id) { return .owned }
         return .charge(product)
     }
 

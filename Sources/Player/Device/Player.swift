@@ -88,9 +88,10 @@ public struct Player {
         // A feature (remove-ads) has nothing to install: owning it is all.
         for entitlement in active where !known.contains(entitlement.transactionID.rawValue) && catalog.product(entitlement.productID)?.feature == nil {
             do {
-                _ = try await install(entitlement.productID, progress: progress(entitlement.productID))
+                let installed = try await install(entitlement.productID, progress: progress(entitlement.productID))
                 if let pass = entitlement.subscriptionProductID {
-                    report.opened.append((entitlement.productID, pass))
+                    // Another pass (an upgrade, a new subscription) opening a pack already here says nothing.
+                    if !installed.isAlreadyInstalled { report.opened.append((entitlement.productID, pass)) }
                 } else {
                     report.delivered.append(entitlement.productID)
                 }
@@ -118,6 +119,8 @@ public struct Player {
         case interrupted(StoreTransaction)
         /// An auto-renewable the account is subscribed to already: nothing charged.
         case alreadySubscribed(SubscriptionStatus)
+        /// A lower level of the group's subscription: it takes over at the next renewal.
+        case changeScheduled(SubscriptionStatus)
     }
 
     /// Buys `quantity` of a product: purchase, then (for a pack) install.
@@ -136,6 +139,7 @@ public struct Player {
         case .deferred(let transaction): return .deferred(transaction)
         case .interrupted(let transaction): return .interrupted(transaction)
         case .alreadySubscribed(let status): return .alreadySubscribed(status)
+        case .changeScheduled(let status): return .changeScheduled(status)
         }
     }
 

@@ -259,6 +259,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         try await get([SubscriptionStatus].self, "/v1/subscriptions")
     }
 
+    public func subscriptionChange(to product: ProductID) async throws(StoreError) -> SubscriptionChange {
+        try await send(SubscriptionChange.self, "POST", "/v1/subscriptions/change", body: Wire.encode(SubscriptionChangeRequest(productID: product)))
+    }
+
     public func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus {
         try await send(
             SubscriptionStatus.self, "POST", "/v1/subscriptions/auto-renew", body: Wire.encode(AutoRenewRequest(productID: product, autoRenew: on)))

@@ -81,6 +81,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     }
     public func subscriptions() throws(StoreError) -> [SubscriptionStatus] { throw unavailable("the list of subscriptions") }
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { throw unavailable("changing a subscription") }
+    public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { throw unavailable("changing a subscription") }
     public func storeClock() throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
     public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
     /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.

@@ -235,6 +235,9 @@ public final class PackServer: Sendable {
             return .json(200, Wire.encode(try service.restore()))
         case ("GET", ["v1", "subscriptions"]):
             return .json(200, Wire.encode(try service.subscriptions()))
+        case ("POST", ["v1", "subscriptions", "change"]):
+            let change = try Wire.decode(SubscriptionChangeRequest.self, from: request.body)
+            return .json(200, Wire.encode(try service.subscriptionChange(to: change.productID)))
         case ("POST", ["v1", "subscriptions", "auto-renew"]):
             let change = try Wire.decode(AutoRenewRequest.self, from: request.body)
             return .json(200, Wire.encode(try service.setAutoRenew(change.productID, on: change.autoRenew)))
@@ -297,7 +300,8 @@ public final class PackServer: Sendable {
     static func methods(for parts: [String]) -> [String]? {
         switch parts {
         case ["verifyReceipt"], ["v1", "accounts"], ["v1", "hints", "spend"], ["v1", "purchases"], ["v1", "restore"], ["v1", "recover"],
-            ["v1", "test", "clear"], ["v1", "test", "reset"], ["v1", "subscriptions", "auto-renew"], ["v1", "test", "clock", "advance"]:
+            ["v1", "test", "clear"], ["v1", "test", "reset"], ["v1", "subscriptions", "auto-renew"], ["v1", "subscriptions", "change"],
+            ["v1", "test", "clock", "advance"]:
             return ["POST"]
         case ["v1", "health"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "account"], ["v1", "transactions"], ["v1", "entitlements"],
             ["v1", "hints"], ["v1", "receipt"], ["v1", "subscriptions"], ["v1", "test", "clock"]:

@@ -48,6 +48,10 @@ public protocol PackService {
     /// processed first).
     func subscriptions() async throws(StoreError) -> [SubscriptionStatus]
 
+    /// What buying the auto-renewable `product` would do to the account's subscription in its
+    /// group: start one, nothing, an upgrade (with its refund), a downgrade.
+    func subscriptionChange(to product: ProductID) async throws(StoreError) -> SubscriptionChange
+
     /// Turns auto-renew of the live subscription in `product`'s group off (access stays until the
     /// period ends) or back on.
     func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus

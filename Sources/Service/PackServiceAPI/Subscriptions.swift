@@ -203,11 +203,15 @@ public struct SubscriptionStatus: Sendable, Equatable, Codable {
     /// Why it ended: `expired`, `upgraded`, `billing`, `refunded`.
     public var endReason: String?
     public var isAutoRenewable: Bool
+    /// When the current period (or the access bought) began.
+    public var periodStartDate: Int64?
 
     public init(
         productID: ProductID, state: SubscriptionState, expiresDate: Int64, willAutoRenew: Bool, renewsToProductID: ProductID?,
-        originalTransactionID: TransactionID, gracePeriodExpiresDate: Int64?, endReason: String?, isAutoRenewable: Bool
+        originalTransactionID: TransactionID, gracePeriodExpiresDate: Int64?, endReason: String?, isAutoRenewable: Bool,
+        periodStartDate: Int64? = nil
     ) {
+        self.periodStartDate = periodStartDate
         self.productID = productID
         self.state = state
         self.expiresDate = expiresDate
@@ -221,4 +225,64 @@ public struct SubscriptionStatus: Sendable, Equatable, Codable {
 
     /// The date access lasts to: the grace period's end while in it.
     public var accessEnds: Int64 { state == .gracePeriod ? (gracePeriodExpiresDate ?? expiresDate) : expiresDate }
+}
+
+/// What buying an auto-renewable would do to the account's subscription in its group.
+public struct SubscriptionChange: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// No live subscription in the group: a new one starts.
+        case new
+        /// The same product, live: nothing is charged.
+        case same
+        /// A higher level: it starts now, and the unused part of the current period is refunded.
+        case upgrade
+        /// A lower level: it takes over at the next renewal.
+        case downgrade
+    }
+
+    public var kind: Kind
+    /// The live subscription it changes.
+    public var current: SubscriptionStatus?
+    /// An upgrade's refund for the unused part of the current period, a decimal in the catalog's
+    /// currency (`2.24`).
+    public var refund: String?
+
+    public init(kind: Kind, current: SubscriptionStatus?, refund: String?) {
+        self.kind = kind
+        self.current = current
+        self.refund = refund
+    }
+}
+
+/// The share of a period's price not used at `now`, in exact cents (half a cent rounds up).
+public enum ProRata {
+    /// `price` a decimal string (`2.99`); the period from `start` to `end`; `nil` when it cannot
+    /// be read. Nothing is owed past the end, the whole price before the start.
+    public static func refundCents(price: String, start: Int64, end: Int64, now: Int64) -> Int64? {
+        guard let cents = cents(price), end > start else { return nil }
+        let unused = min(max(end - now, 0), end - start)
+        // cents × unused / length, rounded half up, in 128-bit-safe steps (cents < 10^9, unused < 2^40).
+        let numerator = cents.multipliedReportingOverflow(by: unused)
+        guard !numerator.overflow else { return nil }
+        return (numerator.partialValue * 2 + (end - start)) / ((end - start) * 2)
+    }
+
+    /// `2.99` as 299.
+    public static func cents(_ price: String) -> Int64? {
+        let parts = price.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let whole = Int64(parts[0]), whole >= 0 else { return nil }
+        var fraction: Int64 = 0
+        if parts.count == 2 {
+            let digits = parts[1]
+            guard (1...2).contains(digits.count), let value = Int64(digits), value >= 0 else { return nil }
+            fraction = digits.count == 1 ? value * 10 : value
+        }
+        return whole * 100 + fraction
+    }
+
+    /// 224 as `2.24`.
+    public static func decimal(_ cents: Int64) -> String {
+        let remainder = cents % 100
+        return "\(cents / 100).\(remainder < 10 ? "0" : "")\(remainder)"
+    }
 }

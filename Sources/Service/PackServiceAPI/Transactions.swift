@@ -41,6 +41,8 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public var expiresDate: Int64?
     /// An auto-renewable's period in a free trial.
     public var isTrial: Bool = false
+    /// An upgraded period's refund for its unused part (`2.24`), in the catalog's currency.
+    public var refundAmount: String?
 
     /// Charged and not refunded.
     public var isPaid: Bool {
@@ -50,8 +52,9 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public init(
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
         purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
-        expiresDate: Int64? = nil, isTrial: Bool = false
+        expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil
     ) {
+        self.refundAmount = refundAmount
         self.originalTransactionID = originalTransactionID
         self.expiresDate = expiresDate
         self.isTrial = isTrial
@@ -109,6 +112,9 @@ public enum PurchaseOutcome: Sendable, Equatable, Codable {
     case alreadyOwned(Entitlement)
     /// An auto-renewable the account is already subscribed to: nothing charged.
     case alreadySubscribed(SubscriptionStatus)
+    /// A lower level of the group's live subscription: it takes over at the next renewal
+    /// (`renewsToProductID`); nothing charged now.
+    case changeScheduled(SubscriptionStatus)
     /// The store refused the payment.
     case failed(StoreTransaction)
     /// Waiting for a parent's approval.

@@ -104,6 +104,13 @@ public struct AutoRenewRequest: Codable, Sendable, Equatable {
     }
 }
 
+/// `POST /v1/subscriptions/change`: what buying an auto-renewable would do (nothing is bought).
+public struct SubscriptionChangeRequest: Codable, Sendable, Equatable {
+    public var productID: ProductID
+
+    public init(productID: ProductID) { self.productID = productID }
+}
+
 /// `GET /v1/test/clock` and `POST /v1/test/clock/advance`'s answer: the store's time.
 public struct StoreClockDocument: Codable, Sendable, Equatable {
     public var now: Int64

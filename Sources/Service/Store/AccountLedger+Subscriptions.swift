@@ -20,24 +20,37 @@ extension AccountLedger {
     ///   in the group, else a paid period with its hints; the subscription's row is made;
     /// - a renewal: its hints, and the row moves to its period;
     /// - a non-renewing pass: access from the end of the access already bought (or now).
-    static func deliverSubscription(_ transaction: StoreTransaction, product: Product, statements: any LedgerStatements, now: Int64) throws {
+    static func deliverSubscription(
+        _ transaction: StoreTransaction, product: Product, lookup: (ProductID) -> Product?, statements: any LedgerStatements, now: Int64
+    ) throws {
         var hints = 0
         if let terms = product.autoRenewable {
             let rows = try statements.subscriptions()
             if transaction.originalTransactionID == transaction.id {
+                // An upgrade: the group's live subscription ends now, and the unused part of its
+                // period is refunded (nothing for a trial or a period whose renewal failed).
+                if var live = rows.first(where: { $0.group == terms.group && $0.isLive }) {
+                    if let (current, cents) = try upgradeRefund(live, lookup: lookup, statements: statements, now: now) {
+                        try statements.setUpgradeRefund(cents, for: current, now: now)
+                    }
+                    live.endDate = now
+                    live.endReason = "upgraded"
+                    try statements.saveSubscription(live, now: now)
+                }
                 let trial = terms.freeTrial.flatMap { offer in rows.contains { $0.group == terms.group } ? nil : offer }
                 let expires = (trial ?? terms.period).added(to: now)
                 try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: expires, isTrial: trial != nil)
                 try statements.saveSubscription(
                     SubscriptionRow(
                         originalTransactionID: transaction.id, group: terms.group, productID: product.id, period: 0, inTrial: trial != nil,
-                        expiresDate: expires, willAutoRenew: true, renewsTo: nil, billingRetrySince: nil, endDate: nil, endReason: nil),
+                        periodStart: now, expiresDate: expires, willAutoRenew: true, renewsTo: nil, billingRetrySince: nil, endDate: nil, endReason: nil),
                     now: now)
                 hints = trial == nil ? terms.hintsPerPeriod : 0
             } else if let original = transaction.originalTransactionID, var row = rows.first(where: { $0.originalTransactionID == original }) {
                 row.productID = product.id
                 row.period += 1
                 row.inTrial = false
+                row.periodStart = transaction.purchaseDate
                 row.expiresDate = transaction.expiresDate ?? terms.period.added(to: now)
                 row.billingRetrySince = nil
                 if row.renewsTo == product.id { row.renewsTo = nil }
@@ -55,6 +68,26 @@ extension AccountLedger {
             try appendHints(statements, key: "credit:\(transaction.id)", amount: hints, reason: .purchase, transaction: transaction.id, now: now)
         }
         try statements.setHintsCredited(hints, for: transaction.id)
+    }
+
+    /// What upgrading from `live` at `now` gives back: the unused part of its current period's
+    /// price, in cents, and that period's transaction. Nothing for a trial, a period whose renewal
+    /// failed, or one refunded.
+    static func upgradeRefund(
+        _ live: SubscriptionRow, lookup: (ProductID) -> Product?, statements: any LedgerStatements, now: Int64
+    ) throws -> (TransactionID, Int64)? {
+        guard let current = try statements.transaction(original: live.originalTransactionID, period: live.period) else { return nil }
+        let paid = !current.isTrial && live.billingRetrySince == nil && current.revocationDate == nil
+        let price = paid ? lookup(live.productID)?.price ?? "0" : "0"
+        return (current.id, ProRata.refundCents(price: price, start: current.purchaseDate, end: live.expiresDate, now: now) ?? 0)
+    }
+
+    /// The refund upgrading the group's live subscription at `now` would give, in cents.
+    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> Int64 {
+        try engine.read { statements in
+            guard let live = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else { return 0 }
+            return try Self.upgradeRefund(live, lookup: lookup, statements: statements, now: now)?.1 ?? 0
+        }
     }
 
     /// The store clock's lead, and when a subscription may next be due.
@@ -121,6 +154,20 @@ extension AccountLedger {
                 return .changed  // the id was taken: look again with another
             }
             return .none
+        }
+    }
+
+    /// Makes the group's live subscription renew to `product` (a downgrade, at the next renewal),
+    /// or to itself again (`nil`).
+    func scheduleRenewal(group: String, to product: ProductID?, now: Int64) throws(StoreError) -> SubscriptionRow {
+        try engine.write { statements in
+            guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
+                throw StoreError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+            }
+            row.renewsTo = product == row.productID ? nil : product
+            row.willAutoRenew = true
+            try statements.saveSubscription(row, now: now)
+            return row
         }
     }
 

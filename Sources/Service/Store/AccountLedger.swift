@@ -42,9 +42,11 @@ final class AccountLedger {
     /// Throws `purchaseInProgress` when the product is a pack with a live purchase already, or the
     /// request key made another transaction meanwhile.
     /// An auto-renewable subscription is refused the same way while its group has a live
-    /// subscription or a purchase in flight (`groupProducts`: the group's products).
+    /// subscription (but the one it upgrades, `upgrading`) or a purchase in flight
+    /// (`groupProducts`: the group's products).
     func insertPurchasing(
-        _ id: TransactionID, product: Product, quantity: Int, requestKey: String?, groupProducts: [ProductID] = [], now: Int64
+        _ id: TransactionID, product: Product, quantity: Int, requestKey: String?, groupProducts: [ProductID] = [],
+        upgrading: TransactionID? = nil, now: Int64
     ) throws(StoreError) -> Bool {
         var owed = 0
         if case .consumable(let each) = product.kind { owed = each * quantity }
@@ -57,7 +59,7 @@ final class AccountLedger {
         }
         return try engine.write { statements in
             if let terms = product.autoRenewable {
-                let live = try statements.subscriptions().contains { $0.group == terms.group && $0.isLive }
+                let live = try statements.subscriptions().contains { $0.group == terms.group && $0.isLive && $0.originalTransactionID != upgrading }
                 let inFlight = try statements.unfinished().contains { groupProducts.contains($0.productID) }
                     || statements.transactions().contains { groupProducts.contains($0.productID) && [.deferred, .interrupted].contains($0.state) }
                 if live || inFlight {
@@ -88,12 +90,14 @@ final class AccountLedger {
     /// `legacyHints` is credited for a row written before `hints_owed` existed (it owes 0 there).
     /// A subscription's transaction (`product` says which kind) starts its period here: see
     /// ``deliverSubscription(_:product:statements:now:)``.
-    func deliver(_ id: TransactionID, legacyHints: Int, product: Product? = nil, now: Int64) throws(StoreError) -> Bool {
+    func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(StoreError) -> Bool {
         try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
             if transaction.originalTransactionID != nil {
                 // A subscription's period (one the catalog no longer sells is delivered with nothing).
-                if let product { try Self.deliverSubscription(transaction, product: product, statements: statements, now: now) }
+                if let product = lookup(transaction.productID) {
+                    try Self.deliverSubscription(transaction, product: product, lookup: lookup, statements: statements, now: now)
+                }
             } else if transaction.isConsumable {
                 let owed = try statements.hintsOwed(id)
                 let hints = owed > 0 ? owed : legacyHints

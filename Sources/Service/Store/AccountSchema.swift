@@ -74,6 +74,8 @@ enum AccountSchema {
             ALTER TABLE transactions ADD COLUMN expires_date INTEGER;
             ALTER TABLE transactions ADD COLUMN period INTEGER CHECK (period IS NULL OR period >= 0);
             ALTER TABLE transactions ADD COLUMN offer TEXT CHECK (offer IS NULL OR offer = 'free-trial');
+            -- An upgraded period's refund for its unused part, in cents of the catalog's currency.
+            ALTER TABLE transactions ADD COLUMN refund_cents INTEGER CHECK (refund_cents IS NULL OR refund_cents >= 0);
             -- Each period of a subscription is charged once, however many processes see it due.
             CREATE UNIQUE INDEX one_transaction_per_period ON transactions(original_transaction_id, period) WHERE period IS NOT NULL;
             -- One live purchase per pack or feature; a subscription is bought again (renewals, a
@@ -89,6 +91,7 @@ enum AccountSchema {
                 product_id TEXT NOT NULL,
                 period INTEGER NOT NULL CHECK (period >= 0),
                 in_trial INTEGER NOT NULL CHECK (in_trial IN (0, 1)),
+                period_start INTEGER NOT NULL,
                 expires_date INTEGER NOT NULL,
                 will_auto_renew INTEGER NOT NULL CHECK (will_auto_renew IN (0, 1)),
                 renews_to TEXT,

@@ -133,21 +133,28 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         }
         var now = clock.now()
         var groupProducts: [ProductID] = []
+        var upgrading: TransactionID?
         if product.isSubscription {
             guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is a subscription: --quantity must be 1") }
             now = try settleSubscriptions()
             if let terms = product.autoRenewable {
                 groupProducts = catalog.subscriptionGroup(terms.group).map(\.id)
-                if let live = try subscriptions(now: now).first(where: { status in
-                    status.isAutoRenewable && status.state != .expired && status.state != .revoked
-                        && catalog.product(status.productID)?.autoRenewable?.group == terms.group
-                }) {
-                    guard live.productID == productID else {
-                        throw StoreError(
-                            .wrongState,
-                            "the account is subscribed to \(live.productID) in group '\(terms.group)': changing plans within a group is not supported yet; cancel it ('hangman subscriptions cancel') and buy \(productID) when it ends")
+                let change = try subscriptionChange(to: productID, now: now)
+                switch (change.kind, change.current) {
+                case (.same, let live?):
+                    // The current plan chosen again: a downgrade waiting for the renewal is dropped.
+                    guard live.renewsToProductID == nil else {
+                        _ = try ledger.scheduleRenewal(group: terms.group, to: nil, now: now)
+                        return .alreadySubscribed(try status(of: live.originalTransactionID, now: now))
                     }
                     return .alreadySubscribed(live)
+                case (.downgrade, let live?):
+                    _ = try ledger.scheduleRenewal(group: terms.group, to: productID, now: now)
+                    return .changeScheduled(try status(of: live.originalTransactionID, now: now))
+                case (.upgrade, let live?):
+                    upgrading = live.originalTransactionID
+                default:
+                    break
                 }
             }
         } else if product.isConsumable {
@@ -160,7 +167,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         }
         var id = TransactionID.random(using: &random)
         do {
-            while try !ledger.insertPurchasing(id, product: product, quantity: quantity, requestKey: requestKey, groupProducts: groupProducts, now: now) {
+            while try !ledger.insertPurchasing(
+                id, product: product, quantity: quantity, requestKey: requestKey, groupProducts: groupProducts, upgrading: upgrading, now: now)
+            {
                 id = TransactionID.random(using: &random)
             }
         } catch {
@@ -230,10 +239,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         let transaction = try recorded(id)
         if transaction.state == .purchased {
             var legacyHints = 0
-            let product = catalog.product(transaction.productID)
-            if case .consumable(let each)? = product?.kind { legacyHints = each * transaction.quantity }
+            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind { legacyHints = each * transaction.quantity }
             let now = transaction.originalTransactionID == nil ? clock.now() : try storeNow()
-            if try ledger.deliver(id, legacyHints: legacyHints, product: product, now: now) {
+            if try ledger.deliver(id, legacyHints: legacyHints, lookup: { catalog.product($0) }, now: now) {
                 crash(.afterDeliver)
             }
         }
@@ -335,7 +343,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
             return SubscriptionStatus(
                 productID: row.productID, state: state, expiresDate: row.endDate ?? row.expiresDate, willAutoRenew: row.isLive && row.willAutoRenew,
                 renewsToProductID: row.renewsTo, originalTransactionID: row.originalTransactionID, gracePeriodExpiresDate: graceEnds,
-                endReason: row.endReason, isAutoRenewable: true)
+                endReason: row.endReason, isAutoRenewable: true, periodStartDate: row.periodStart)
         }
         var passes: [ProductID: [StoreTransaction]] = [:]
         for transaction in try ledger.transactions()
@@ -356,6 +364,33 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         return statuses
     }
 
+    public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange {
+        try subscriptionChange(to: product, now: settleSubscriptions())
+    }
+
+    func subscriptionChange(to productID: ProductID, now: Int64) throws(StoreError) -> SubscriptionChange {
+        guard let terms = catalog.product(productID)?.autoRenewable else {
+            throw StoreError(.invalidRequest, "\(productID) is not an auto-renewable subscription: see 'hangman products'")
+        }
+        guard let live = try subscriptions(now: now).first(where: { status in
+            status.isAutoRenewable && status.endReason == nil && catalog.product(status.productID)?.autoRenewable?.group == terms.group
+        }) else {
+            return SubscriptionChange(kind: .new, current: nil, refund: nil)
+        }
+        if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
+        let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max
+        guard terms.groupLevel < liveLevel else { return SubscriptionChange(kind: .downgrade, current: live, refund: nil) }
+        let cents = try ledger.upgradeRefund(group: terms.group, lookup: { catalog.product($0) }, now: now)
+        return SubscriptionChange(kind: .upgrade, current: live, refund: ProRata.decimal(cents))
+    }
+
+    private func status(of original: TransactionID, now: Int64) throws(StoreError) -> SubscriptionStatus {
+        guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == original }) else {
+            throw StoreError(.storage, "the subscription \(original) vanished")
+        }
+        return status
+    }
+
     /// Turns auto-renew off (`on: false`, access stays to the period's end) or back on, for the
     /// live subscription of the group `product` belongs to.
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus {
@@ -364,10 +399,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         }
         let now = try settleSubscriptions()
         let row = try ledger.setAutoRenew(group: terms.group, on: on, now: now)
-        guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == row.originalTransactionID }) else {
-            throw StoreError(.storage, "the subscription \(row.originalTransactionID) vanished")
-        }
-        return status
+        return try status(of: row.originalTransactionID, now: now)
     }
 
     // MARK: - Hints

@@ -35,6 +35,8 @@ protocol LedgerStatements {
     func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool
     /// The transaction of a subscription's period, if made.
     func transaction(original: TransactionID, period: Int) throws -> StoreTransaction?
+    /// Records an upgraded period's refund for its unused part, and ends the period now.
+    func setUpgradeRefund(_ cents: Int64, for id: TransactionID, now: Int64) throws
     /// Dates a subscription transaction when it is delivered: its period starts then.
     func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws
     /// Every auto-renewable subscription, oldest first.
@@ -95,6 +97,8 @@ struct SubscriptionRow: Equatable {
     var productID: ProductID
     var period: Int
     var inTrial: Bool
+    /// The start of the current period.
+    var periodStart: Int64
     /// The end of the current period.
     var expiresDate: Int64
     var willAutoRenew: Bool

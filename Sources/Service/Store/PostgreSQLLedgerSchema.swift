@@ -87,6 +87,7 @@ enum PostgreSQLLedgerSchema {
             ALTER TABLE transactions ADD COLUMN expires_date BIGINT;
             ALTER TABLE transactions ADD COLUMN period INTEGER CHECK (period IS NULL OR period >= 0);
             ALTER TABLE transactions ADD COLUMN offer TEXT CHECK (offer IS NULL OR offer = 'free-trial');
+            ALTER TABLE transactions ADD COLUMN refund_cents BIGINT CHECK (refund_cents IS NULL OR refund_cents >= 0);
             CREATE UNIQUE INDEX one_transaction_per_period ON transactions(account_id, original_transaction_id, period) WHERE period IS NOT NULL;
             DROP INDEX one_live_purchase_per_pack;
             CREATE UNIQUE INDEX one_live_purchase_per_pack ON transactions(account_id, product_id)
@@ -99,6 +100,7 @@ enum PostgreSQLLedgerSchema {
                 product_id TEXT NOT NULL,
                 period INTEGER NOT NULL CHECK (period >= 0),
                 in_trial INTEGER NOT NULL CHECK (in_trial IN (0, 1)),
+                period_start BIGINT NOT NULL,
                 expires_date BIGINT NOT NULL,
                 will_auto_renew INTEGER NOT NULL CHECK (will_auto_renew IN (0, 1)),
                 renews_to TEXT,

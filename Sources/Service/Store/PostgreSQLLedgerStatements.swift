@@ -107,10 +107,10 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     // MARK: - Transactions
 
     private static let columns =
-        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer"
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents"
 
     private static func transaction(_ row: [String?]) throws -> StoreTransaction {
-        guard row.count == 13, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+        guard row.count == 14, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
         else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
@@ -122,7 +122,8 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         return StoreTransaction(
             id: id, productID: product, isConsumable: consumable == 1, quantity: quantity, state: state, failureReason: row[5],
             purchaseDate: purchased, updatedDate: updated, revocationDate: row[9].flatMap(Int64.init), hintsCredited: credited,
-            originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial")
+            originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial",
+            refundAmount: row[13].flatMap(Int64.init).map(ProRata.decimal))
     }
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
@@ -185,6 +186,12 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try select("AND original_transaction_id = $2 AND period = $3", [original.rawValue, String(period)]).first
     }
 
+    func setUpgradeRefund(_ cents: Int64, for id: TransactionID, now: Int64) throws {
+        try execute(
+            "UPDATE transactions SET refund_cents = $3, revocation_date = $4, updated_date = $4 WHERE account_id = $1 AND id = $2",
+            [id.rawValue, String(cents), String(now)])
+    }
+
     func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws {
         try execute(
             "UPDATE transactions SET purchase_date = $3, expires_date = $4, offer = $5 WHERE account_id = $1 AND id = $2",
@@ -195,16 +202,16 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute(
             """
             SELECT original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew, renews_to,
-                billing_retry_since, end_date, end_reason
+                billing_retry_since, end_date, end_reason, period_start
             FROM subscriptions WHERE account_id = $1 ORDER BY expires_date, original_transaction_id
             """
         ).rows.map { row in
-            guard row.count == 11, let original = row[0].flatMap(TransactionID.init(rawValue:)), let group = row[1],
+            guard row.count == 12, let original = row[0].flatMap(TransactionID.init(rawValue:)), let group = row[1],
                 let product = row[2].flatMap(ProductID.init(rawValue:)), let period = row[3].flatMap(Int.init),
-                let expires = row[5].flatMap(Int64.init)
+                let expires = row[5].flatMap(Int64.init), let start = row[11].flatMap(Int64.init)
             else { throw StoreError(.storage, "the ledger database holds a malformed subscription row") }
             return SubscriptionRow(
-                originalTransactionID: original, group: group, productID: product, period: period, inTrial: row[4] == "1", expiresDate: expires,
+                originalTransactionID: original, group: group, productID: product, period: period, inTrial: row[4] == "1", periodStart: start, expiresDate: expires,
                 willAutoRenew: row[6] == "1", renewsTo: row[7].flatMap(ProductID.init(rawValue:)), billingRetrySince: row[8].flatMap(Int64.init),
                 endDate: row[9].flatMap(Int64.init), endReason: row[10])
         }
@@ -214,17 +221,17 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute(
             """
             INSERT INTO subscriptions (account_id, original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew,
-                renews_to, billing_retry_since, end_date, end_reason, updated_date)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+                renews_to, billing_retry_since, end_date, end_reason, updated_date, period_start)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
             ON CONFLICT (account_id, original_transaction_id) DO UPDATE SET product_id = excluded.product_id, period = excluded.period,
-                in_trial = excluded.in_trial, expires_date = excluded.expires_date, will_auto_renew = excluded.will_auto_renew,
+                in_trial = excluded.in_trial, period_start = excluded.period_start, expires_date = excluded.expires_date, will_auto_renew = excluded.will_auto_renew,
                 renews_to = excluded.renews_to, billing_retry_since = excluded.billing_retry_since, end_date = excluded.end_date,
                 end_reason = excluded.end_reason, updated_date = excluded.updated_date
             """,
             [
                 row.originalTransactionID.rawValue, row.group, row.productID.rawValue, String(row.period), row.inTrial ? "1" : "0",
                 String(row.expiresDate), row.willAutoRenew ? "1" : "0", row.renewsTo?.rawValue, row.billingRetrySince.map(String.init),
-                row.endDate.map(String.init), row.endReason, String(now),
+                row.endDate.map(String.init), row.endReason, String(now), String(row.periodStart),
             ])
     }
 

@@ -47,7 +47,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     // MARK: - Transactions
 
     private static let columns =
-        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer"
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents"
 
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
@@ -62,7 +62,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             id: id, productID: product, isConsumable: try row.bool(2), quantity: try row.int(3), state: state,
             failureReason: try row[5].stringValue, purchaseDate: try row.int64(7), updatedDate: try row.int64(8),
             revocationDate: try row[9].int64Value, hintsCredited: try row.int(6), originalTransactionID: original,
-            expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial")
+            expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial",
+            refundAmount: try row[13].int64Value.map(ProRata.decimal))
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {
@@ -129,6 +130,12 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             .first.map(Self.transaction)
     }
 
+    func setUpgradeRefund(_ cents: Int64, for id: TransactionID, now: Int64) throws {
+        try db.execute(
+            "UPDATE transactions SET refund_cents = ?, revocation_date = ?, updated_date = ? WHERE id = ?",
+            .integer(cents), .integer(now), .integer(now), .text(id.rawValue))
+    }
+
     func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws {
         try db.execute(
             "UPDATE transactions SET purchase_date = ?, expires_date = ?, offer = ? WHERE id = ?",
@@ -139,7 +146,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.query(
             """
             SELECT original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew, renews_to,
-                billing_retry_since, end_date, end_reason
+                billing_retry_since, end_date, end_reason, period_start
             FROM subscriptions ORDER BY rowid
             """
         ).map { row in
@@ -148,7 +155,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             }
             return SubscriptionRow(
                 originalTransactionID: original, group: try row.string(1), productID: product, period: try row.int(3), inTrial: try row.bool(4),
-                expiresDate: try row.int64(5), willAutoRenew: try row.bool(6), renewsTo: try row[7].stringValue.flatMap(ProductID.init(rawValue:)),
+                periodStart: try row.int64(11), expiresDate: try row.int64(5), willAutoRenew: try row.bool(6), renewsTo: try row[7].stringValue.flatMap(ProductID.init(rawValue:)),
                 billingRetrySince: try row[8].int64Value, endDate: try row[9].int64Value, endReason: try row[10].stringValue)
         }
     }
@@ -157,10 +164,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute(
             sql: """
                 INSERT INTO subscriptions (original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew,
-                    renews_to, billing_retry_since, end_date, end_reason, updated_date)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    renews_to, billing_retry_since, end_date, end_reason, updated_date, period_start)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(original_transaction_id) DO UPDATE SET product_id = excluded.product_id, period = excluded.period,
-                    in_trial = excluded.in_trial, expires_date = excluded.expires_date, will_auto_renew = excluded.will_auto_renew,
+                    in_trial = excluded.in_trial, period_start = excluded.period_start, expires_date = excluded.expires_date, will_auto_renew = excluded.will_auto_renew,
                     renews_to = excluded.renews_to, billing_retry_since = excluded.billing_retry_since, end_date = excluded.end_date,
                     end_reason = excluded.end_reason, updated_date = excluded.updated_date
                 """,
@@ -168,7 +175,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
                 .text(row.originalTransactionID.rawValue), .text(row.group), .text(row.productID.rawValue), .integer(Int64(row.period)),
                 .integer(row.inTrial ? 1 : 0), .integer(row.expiresDate), .integer(row.willAutoRenew ? 1 : 0),
                 row.renewsTo.map { .text($0.rawValue) } ?? .null, row.billingRetrySince.map(SQLValue.integer) ?? .null,
-                row.endDate.map(SQLValue.integer) ?? .null, row.endReason.map(SQLValue.text) ?? .null, .integer(now),
+                row.endDate.map(SQLValue.integer) ?? .null, row.endReason.map(SQLValue.text) ?? .null, .integer(now), .integer(row.periodStart),
             ])
     }
 

@@ -41,10 +41,20 @@ enum BuyCommand: Command {
         let session = try await PlayerContext.open(options.store, context: context)
         let id = try options.product.resolve(in: session.catalog)
         let catalog = session.catalog
-        if case .charge(let product) = try await session.player.offer(id), !options.yes, Question.canAsk(context) {
-            guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
-                context.out("Not bought: nothing was charged.")
-                return .declined
+        if !options.yes, Question.canAsk(context) {
+            switch try await session.player.offer(id) {
+            case .charge(let product):
+                guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
+                    context.out("Not bought: nothing was charged.")
+                    return .declined
+                }
+            case .change(let product, let change):
+                guard confirm(change, to: product, catalog: catalog, context: context) else {
+                    context.out("Nothing changed: nothing was charged.")
+                    return .declined
+                }
+            case .owned, .nothingToAsk:
+                break
             }
         }
         let result = try await session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
@@ -52,7 +62,9 @@ enum BuyCommand: Command {
         switch result {
         case .purchased(let transaction, let installed):
             let price = catalog.product(id).map { PriceText(environment: context.environment).format($0, catalog: catalog) } ?? "?"
-            if transaction.isTrial {
+            if let refund = try await upgradeRefund(transaction, session: session) {
+                context.out("Upgraded to \(name) for \(price): transaction \(transaction.id). \(PriceText(environment: context.environment).format(refund, currency: catalog.currency)) comes back for the unused part of the previous plan.")
+            } else if transaction.isTrial {
                 context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id).")
             } else {
                 context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
@@ -83,6 +95,10 @@ enum BuyCommand: Command {
         case .alreadyOwned(let entitlement, let installed):
             context.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
             if let installed, !installed.isAlreadyInstalled { context.out(session.describe(installed, id)) }
+            return .ok
+        case .changeScheduled(let status):
+            let to = status.renewsToProductID.map { StoreText.productName($0, catalog: catalog) } ?? name
+            context.out("\(StoreText.productName(status.productID, catalog: catalog)) changes to \(to) at its renewal on \(StoreText.date(status.expiresDate)): nothing is charged now.")
             return .ok
         case .alreadySubscribed(let status):
             context.out("You are already subscribed to \(name) (\(status.state.rawValue) until \(StoreText.date(status.accessEnds))): nothing was charged.")
@@ -117,6 +133,29 @@ enum BuyCommand: Command {
             context.out("Games without --pack stay in \(old); play \(name) with 'hangman play --pack \(ProductNames(session.catalog).shortName(of: id))'.")
             context.out("'hangman settings languages all' mixes every pack in.")
         }
+    }
+
+    /// The refund of the plan `transaction` replaced, when it was an upgrade.
+    static func upgradeRefund(_ transaction: StoreTransaction, session: PlayerContext) async throws -> String? {
+        guard session.catalog.product(transaction.productID)?.autoRenewable != nil else { return nil }
+        let replaced = try await session.player.service.transactions().last { $0.refundAmount != nil && $0.revocationDate == transaction.purchaseDate }
+        return replaced?.refundAmount
+    }
+
+    /// Says what an upgrade or a downgrade does, and asks.
+    static func confirm(_ change: SubscriptionChange, to product: Product, catalog: Catalog, context: CommandContext) -> Bool {
+        let prices = PriceText(environment: context.environment)
+        let price = prices.format(product, catalog: catalog) + ProductsCommand.per(product)
+        let from = change.current.map { StoreText.productName($0.productID, catalog: catalog) } ?? "the current plan"
+        context.out("\(product.displayName): \(product.description)")
+        if change.kind == .upgrade {
+            let refund = prices.format(change.refund ?? "0", currency: catalog.currency)
+            context.out("It replaces \(from) now; \(refund) comes back for the unused part of its period.")
+            return Question.ask("Upgrade to \(product.displayName) for \(price)?", context: context)
+        }
+        let when = change.current.map { " at its renewal on \(StoreText.date($0.expiresDate))" } ?? " at its renewal"
+        context.out("\(from) stays until then; nothing is charged now.")
+        return Question.ask("Change to \(product.displayName) (\(price))\(when)?", context: context)
     }
 
     /// Shows the product and its price, and asks.

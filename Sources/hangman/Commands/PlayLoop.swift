@@ -271,7 +271,7 @@ final class PlayLoop {
                 return ("Waiting for approval (transaction \(transaction.id)).", "BUYFAILED waiting for approval \(transaction.id)")
             case .interrupted(let transaction):
                 return ("The purchase needs your action: hangman store resolve \(transaction.id).", "BUYFAILED interrupted \(transaction.id)")
-            case .alreadyOwned, .alreadySubscribed:
+            case .alreadyOwned, .alreadySubscribed, .changeScheduled:
                 return (nil, nil)
             }
         } catch {

@@ -15,7 +15,7 @@ enum TransactionsCommand: Command {
         let service = store.service
         let transactions = try await service.transactions()
         if options.json {
-            context.out(JSONText.encode(transactions.map(TransactionJSON.init)))
+            context.out(JSONText.encode(transactions.map { TransactionJSON($0, catalog: store.catalog) }))
         } else if transactions.isEmpty {
             context.out("No transactions yet: see 'hangman products'.")
         } else {
@@ -28,7 +28,7 @@ enum TransactionsCommand: Command {
 struct TransactionJSON: Encodable {
     var transactionID: String
     var productID: String
-    /// `Consumable` or `NonConsumable`, as `products` says.
+    /// `Consumable`, `NonConsumable`, `AutoRenewable` or `NonRenewing`, as `products` says.
     var type: String
     var quantity: Int
     var state: String
@@ -37,11 +37,17 @@ struct TransactionJSON: Encodable {
     var purchaseDate: String
     var updatedDate: String
     var revocationDate: String?
+    /// A subscription's: its first transaction, the end of the period (or access) it paid for,
+    /// a free trial, an upgraded period's refund.
+    var originalTransactionID: String?
+    var expiresDate: String?
+    var isTrial: Bool?
+    var refundAmount: String?
 
-    init(_ transaction: StoreTransaction) {
+    init(_ transaction: StoreTransaction, catalog: Catalog? = nil) {
         transactionID = transaction.id.rawValue
         productID = transaction.productID.rawValue
-        type = transaction.isConsumable ? "Consumable" : "NonConsumable"
+        type = catalog?.product(transaction.productID)?.typeName ?? (transaction.isConsumable ? "Consumable" : "NonConsumable")
         quantity = transaction.quantity
         state = transaction.state.rawValue
         failureReason = transaction.failureReason
@@ -49,5 +55,9 @@ struct TransactionJSON: Encodable {
         purchaseDate = StoreText.isoDate(transaction.purchaseDate)
         updatedDate = StoreText.isoDate(transaction.updatedDate)
         revocationDate = transaction.revocationDate.map(StoreText.isoDate)
+        originalTransactionID = transaction.originalTransactionID?.rawValue
+        expiresDate = transaction.expiresDate.map(StoreText.isoDate)
+        isTrial = transaction.originalTransactionID == nil ? nil : transaction.isTrial
+        refundAmount = transaction.refundAmount
     }
 }

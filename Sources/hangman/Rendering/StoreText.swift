@@ -51,8 +51,14 @@ enum StoreText {
         if transaction.quantity > 1 { line += " x\(transaction.quantity)" }
         line += "  \(transaction.state.rawValue)"
         if let reason = transaction.failureReason { line += " (\(reason))" }
+        if transaction.isTrial { line += ", free trial" }
+        if let expires = transaction.expiresDate { line += ", until \(date(expires))" }
         if transaction.hintsCredited > 0 { line += ", \(transaction.hintsCredited) hints" }
-        if let revoked = transaction.revocationDate { line += ", refunded \(date(revoked))" }
+        if let amount = transaction.refundAmount, let revoked = transaction.revocationDate {
+            line += ", upgraded \(date(revoked)) (\(amount) \(catalog.currency) back)"
+        } else if let revoked = transaction.revocationDate {
+            line += ", refunded \(date(revoked))"
+        }
         return TerminalText(escaping: line)
     }
 
