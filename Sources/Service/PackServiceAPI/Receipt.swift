@@ -22,14 +22,51 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
         public var state: String
         public var purchaseDate: Int64
         public var revocationDate: Int64?
+        /// A subscription's: its first transaction, the end of the period it paid for, a trial.
+        public var originalTransactionID: String?
+        public var expiresDate: Int64?
+        public var isTrial: Bool?
 
-        public init(id: String, productID: String, quantity: Int, state: String, purchaseDate: Int64, revocationDate: Int64?) {
+        public init(
+            id: String, productID: String, quantity: Int, state: String, purchaseDate: Int64, revocationDate: Int64?,
+            originalTransactionID: String? = nil, expiresDate: Int64? = nil, isTrial: Bool? = nil
+        ) {
             self.id = id
             self.productID = productID
             self.quantity = quantity
             self.state = state
             self.purchaseDate = purchaseDate
             self.revocationDate = revocationDate
+            self.originalTransactionID = originalTransactionID
+            self.expiresDate = expiresDate
+            self.isTrial = isTrial
+        }
+    }
+
+    /// Where an auto-renewable subscription stands, as Apple's `pending_renewal_info` says.
+    public struct Renewal: Sendable, Equatable, Codable {
+        public var originalTransactionID: String
+        public var productID: String
+        /// Renews at the period's end.
+        public var autoRenewStatus: Bool
+        /// The product of the next period (another level after a downgrade).
+        public var autoRenewProductID: String
+        public var isInBillingRetryPeriod: Bool
+        public var gracePeriodExpiresDate: Int64?
+        /// Why it ended, when it did: `expired`, `upgraded`, `billing`, `refunded`.
+        public var expirationIntent: String?
+
+        public init(
+            originalTransactionID: String, productID: String, autoRenewStatus: Bool, autoRenewProductID: String, isInBillingRetryPeriod: Bool,
+            gracePeriodExpiresDate: Int64?, expirationIntent: String?
+        ) {
+            self.originalTransactionID = originalTransactionID
+            self.productID = productID
+            self.autoRenewStatus = autoRenewStatus
+            self.autoRenewProductID = autoRenewProductID
+            self.isInBillingRetryPeriod = isInBillingRetryPeriod
+            self.gracePeriodExpiresDate = gracePeriodExpiresDate
+            self.expirationIntent = expirationIntent
         }
     }
 
@@ -42,11 +79,14 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
     /// as another account's, and its server calls it valid only while the account exists. `nil`
     /// for the embedded store's (one player, no accounts).
     public var accountID: String?
+    /// Every auto-renewable subscription's renewal state.
+    public var renewals: [Renewal]
 
     public init(
         bundleIdentifier: String, creationDate: Int64, transactions: [Transaction], environment: ReceiptEnvironment = .sandbox,
-        accountID: String? = nil
+        accountID: String? = nil, renewals: [Renewal] = []
     ) {
+        self.renewals = renewals
         self.bundleIdentifier = bundleIdentifier
         self.creationDate = creationDate
         self.transactions = transactions

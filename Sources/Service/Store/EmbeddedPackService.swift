@@ -467,13 +467,23 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
 
     /// The account's history, signed; `accountID` names the pack server's account it belongs to.
     public func receipt(accountID: String?) throws(StoreError) -> Receipt {
+        let now = try settleSubscriptions()
+        let renewals = try subscriptions(now: now).filter(\.isAutoRenewable).map { status in
+            ReceiptPayload.Renewal(
+                originalTransactionID: status.originalTransactionID.rawValue, productID: status.productID.rawValue,
+                autoRenewStatus: status.willAutoRenew, autoRenewProductID: (status.renewsToProductID ?? status.productID).rawValue,
+                isInBillingRetryPeriod: status.state == .billingRetry || status.state == .gracePeriod,
+                gracePeriodExpiresDate: status.gracePeriodExpiresDate, expirationIntent: status.endReason)
+        }
         let payload = ReceiptPayload(
             bundleIdentifier: catalog.bundleIdentifier, creationDate: clock.now(),
             transactions: try ledger.transactions().map { transaction in
                 ReceiptPayload.Transaction(
                     id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
-                    state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate)
-            }, environment: environment, accountID: accountID)
+                    state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate,
+                    originalTransactionID: transaction.originalTransactionID?.rawValue, expiresDate: transaction.expiresDate,
+                    isTrial: transaction.originalTransactionID == nil ? nil : transaction.isTrial)
+            }, environment: environment, accountID: accountID, renewals: renewals)
         return try signer().sign(payload)
     }
 

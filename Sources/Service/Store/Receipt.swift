@@ -15,9 +15,24 @@ extension ReceiptPayload {
                     "PurchaseDate": .integer(transaction.purchaseDate),
                 ]
                 if let revoked = transaction.revocationDate { dict["RevocationDate"] = .integer(revoked) }
+                if let original = transaction.originalTransactionID { dict["OriginalTransactionIdentifier"] = .string(original) }
+                if let expires = transaction.expiresDate { dict["ExpiresDate"] = .integer(expires) }
+                if let trial = transaction.isTrial { dict["IsTrialPeriod"] = .boolean(trial) }
                 return .dictionary(dict)
             }),
         ]
+        if !renewals.isEmpty {
+            fields["PendingRenewals"] = .array(renewals.map { renewal in
+                var dict: [String: PropertyList] = [
+                    "OriginalTransactionIdentifier": .string(renewal.originalTransactionID), "ProductIdentifier": .string(renewal.productID),
+                    "AutoRenewStatus": .boolean(renewal.autoRenewStatus), "AutoRenewProductIdentifier": .string(renewal.autoRenewProductID),
+                    "IsInBillingRetryPeriod": .boolean(renewal.isInBillingRetryPeriod),
+                ]
+                if let grace = renewal.gracePeriodExpiresDate { dict["GracePeriodExpiresDate"] = .integer(grace) }
+                if let intent = renewal.expirationIntent { dict["ExpirationIntent"] = .string(intent) }
+                return .dictionary(dict)
+            })
+        }
         if let accountID { fields["AccountIdentifier"] = .string(accountID) }
         return .dictionary(fields)
     }
@@ -37,7 +52,47 @@ extension ReceiptPayload {
                 guard case .integer(let date) = value else { return nil }
                 revoked = date
             }
-            transactions.append(Transaction(id: id, productID: product, quantity: Int(quantity), state: state, purchaseDate: purchased, revocationDate: revoked))
+            var original: String?
+            if let value = fields["OriginalTransactionIdentifier"] {
+                guard case .string(let text) = value else { return nil }
+                original = text
+            }
+            var expires: Int64?
+            if let value = fields["ExpiresDate"] {
+                guard case .integer(let date) = value else { return nil }
+                expires = date
+            }
+            var trial: Bool?
+            if let value = fields["IsTrialPeriod"] {
+                guard case .boolean(let flag) = value else { return nil }
+                trial = flag
+            }
+            transactions.append(Transaction(
+                id: id, productID: product, quantity: Int(quantity), state: state, purchaseDate: purchased, revocationDate: revoked,
+                originalTransactionID: original, expiresDate: expires, isTrial: trial))
+        }
+        var renewals: [Renewal] = []
+        if let value = dict["PendingRenewals"] {
+            guard case .array(let items) = value else { return nil }
+            for item in items {
+                guard case .dictionary(let fields) = item, case .string(let original)? = fields["OriginalTransactionIdentifier"],
+                    case .string(let product)? = fields["ProductIdentifier"], case .boolean(let autoRenew)? = fields["AutoRenewStatus"],
+                    case .string(let next)? = fields["AutoRenewProductIdentifier"], case .boolean(let retry)? = fields["IsInBillingRetryPeriod"]
+                else { return nil }
+                var grace: Int64?
+                if let value = fields["GracePeriodExpiresDate"] {
+                    guard case .integer(let date) = value else { return nil }
+                    grace = date
+                }
+                var intent: String?
+                if let value = fields["ExpirationIntent"] {
+                    guard case .string(let text) = value else { return nil }
+                    intent = text
+                }
+                renewals.append(Renewal(
+                    originalTransactionID: original, productID: product, autoRenewStatus: autoRenew, autoRenewProductID: next,
+                    isInBillingRetryPeriod: retry, gracePeriodExpiresDate: grace, expirationIntent: intent))
+            }
         }
         var environment = ReceiptEnvironment.sandbox
         if let value = dict["Environment"] {
@@ -50,7 +105,8 @@ extension ReceiptPayload {
             accountID = text
         }
         return ReceiptPayload(
-            bundleIdentifier: bundle, creationDate: created, transactions: transactions, environment: environment, accountID: accountID)
+            bundleIdentifier: bundle, creationDate: created, transactions: transactions, environment: environment, accountID: accountID,
+            renewals: renewals)
     }
 }
 

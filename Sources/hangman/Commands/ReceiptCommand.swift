@@ -88,6 +88,8 @@ struct ReceiptJSON: Encodable {
     var accountID: String?
     var creationDate: String
     var transactions: [Transaction]
+    /// Each auto-renewable subscription's renewal state.
+    var renewals: [Renewal]?
 
     struct Transaction: Encodable {
         var transactionID: String
@@ -96,6 +98,19 @@ struct ReceiptJSON: Encodable {
         var state: String
         var purchaseDate: String
         var revocationDate: String?
+        var originalTransactionID: String?
+        var expiresDate: String?
+        var isTrial: Bool?
+    }
+
+    struct Renewal: Encodable {
+        var originalTransactionID: String
+        var productID: String
+        var autoRenew: Bool
+        var autoRenewProductID: String
+        var isInBillingRetryPeriod: Bool
+        var gracePeriodExpiresDate: String?
+        var expirationIntent: String?
     }
 
     init(_ payload: ReceiptPayload) {
@@ -105,7 +120,14 @@ struct ReceiptJSON: Encodable {
         transactions = payload.transactions.map {
             Transaction(
                 transactionID: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: StoreText.isoDate($0.purchaseDate),
-                revocationDate: $0.revocationDate.map(StoreText.isoDate))
+                revocationDate: $0.revocationDate.map(StoreText.isoDate), originalTransactionID: $0.originalTransactionID,
+                expiresDate: $0.expiresDate.map(StoreText.isoDate), isTrial: $0.isTrial)
+        }
+        renewals = payload.renewals.isEmpty ? nil : payload.renewals.map {
+            Renewal(
+                originalTransactionID: $0.originalTransactionID, productID: $0.productID, autoRenew: $0.autoRenewStatus,
+                autoRenewProductID: $0.autoRenewProductID, isInBillingRetryPeriod: $0.isInBillingRetryPeriod,
+                gracePeriodExpiresDate: $0.gracePeriodExpiresDate.map(StoreText.isoDate), expirationIntent: $0.expirationIntent)
         }
     }
 }
