@@ -242,7 +242,7 @@ extension PurchaseOutcome {
     var transaction: StoreTransaction? {
         switch self {
         case .purchased(let t), .failed(let t), .deferred(let t), .interrupted(let t): t
-        case .alreadyOwned, .alreadySubscribed: nil
+        case .alreadyOwned, .alreadySubscribed, .changeScheduled: nil
         }
     }
 }

@@ -1,0 +1,248 @@
+import Foundation
+import PackServer
+import PackServiceClient
+import Store
+import Testing
+import TestSupport
+
+private let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+private let yearly = ProductID(rawValue: "com.hangmanpacks.pass.yearly")!
+private let thirtyDays = ProductID(rawValue: "com.hangmanpacks.pass.30days")!
+private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
+private let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
+private let day: Int64 = 86_400_000
+
+/// The subscription rules through the `PackService` protocol, on every backend (in-process, a
+/// server on SQLite, a server on PostgreSQL), driven by the store clock.
+@Suite struct SubscriptionContractTests {
+    private func purchased(_ outcome: PurchaseOutcome) throws -> StoreTransaction {
+        guard case .purchased(let transaction) = outcome else { throw StoreError(.wrongState, "expected a purchase, got \(outcome)") }
+        return transaction
+    }
+
+    private func only(_ store: any PackService, _ product: ProductID) async throws -> SubscriptionStatus {
+        let found = try await store.subscriptions().filter { $0.productID == product }
+        try #require(found.count == 1, "\(found)")
+        return found[0]
+    }
+
+    /// The packs a pass opens, as the account's entitlements say: open, or locked since when.
+    private func passPacks(_ store: any PackService) async throws -> [ProductID: Entitlement] {
+        Dictionary(uniqueKeysWithValues: try await store.entitlements().filter { $0.subscriptionProductID != nil }.map { ($0.productID, $0) })
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aTrialThenTheFirstRenewalWithItsHints(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let start = try await store.storeClock()
+        let first = try purchased(try await store.buy(monthly, quantity: 1))
+        #expect(first.isTrial && first.hintsCredited == 0 && first.originalTransactionID == first.id)
+        let trial = try await only(store, monthly)
+        #expect(trial.state == .trial && trial.willAutoRenew && trial.originalTransactionID == first.id)
+        #expect(trial.expiresDate >= start + 7 * day && trial.expiresDate < start + 7 * day + 60_000)
+        #expect(try await store.hintBalance() == 0)
+        // The pass opens every word pack, bought outright or not.
+        let open = try await passPacks(store)
+        #expect(Set(open.keys) == [ios, hard, ProductID(rawValue: "com.hangmanpacks.words.es")!])
+        #expect(open.values.allSatisfy { $0.isActive && $0.expiresDate == trial.expiresDate })
+        #expect(try await store.packArchive(hard).count > 0)
+        // Buying it again while it lasts charges nothing.
+        guard case .alreadySubscribed(let again) = try await store.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "bought twice") }
+        #expect(again.originalTransactionID == first.id)
+        // The week passes: the first paid month, 20 hints, the same original transaction.
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))
+        let paid = try await only(store, monthly)
+        #expect(paid.state == .active && paid.expiresDate == StoreDuration(1, .month).added(to: trial.expiresDate))
+        #expect(try await store.hintBalance() == 20)
+        let renewals = try await store.transactions().filter { $0.originalTransactionID == first.id && $0.id != first.id }
+        #expect(renewals.count == 1 && renewals[0].purchaseDate == trial.expiresDate && renewals[0].hintsCredited == 20 && !renewals[0].isTrial)
+        #expect(renewals[0].state == .finished && renewals[0].expiresDate == paid.expiresDate)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func twelveMonthlyRenewalsCreditTwelveTimesTwentyHints(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let first = try purchased(try await store.buy(monthly, quantity: 1))
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))  // the trial ends: the first paid month
+        _ = try await store.advanceClock(by: StoreDuration(11, .month))  // eleven more, processed in order
+        let periods = try await store.transactions().filter { $0.originalTransactionID == first.id }.sorted { $0.purchaseDate < $1.purchaseDate }
+        #expect(periods.count == 13)
+        #expect(periods.dropFirst().map(\.hintsCredited) == Array(repeating: 20, count: 12))
+        #expect(try await store.hintBalance() == 240)
+        // Each period starts where the last one ended, a calendar month later.
+        for (previous, next) in zip(periods, periods.dropFirst()) {
+            #expect(next.purchaseDate == previous.expiresDate)
+            #expect(next.expiresDate == StoreDuration(1, .month).added(to: next.purchaseDate))
+        }
+        // Looking again changes nothing.
+        _ = try await store.subscriptions()
+        #expect(try await store.hintBalance() == 240)
+        #expect(try await store.transactions().count == 13)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func failedRenewalsGoThroughGraceAndBillingRetryThenRecoverOrExpire(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        _ = try purchased(try await store.buy(monthly, quantity: 1))
+        let trialEnds = try await only(store, monthly).expiresDate
+        try await store.setControls(StoreControls(failRenewals: true))
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))
+        let grace = try await only(store, monthly)
+        #expect(grace.state == .gracePeriod && grace.gracePeriodExpiresDate == StoreDuration(6, .day).added(to: trialEnds))
+        #expect(try await passPacks(store)[hard]?.isActive == true, "the grace period keeps access")
+        _ = try await store.advanceClock(by: StoreDuration(6, .day))
+        #expect(try await only(store, monthly).state == .billingRetry)
+        #expect(try await passPacks(store)[hard]?.isActive == false, "billing retry has no access")
+        #expect(try await store.hintBalance() == 0)
+        // The payment works again: the first look renews, dated then, a new month from there.
+        try await store.setControls(StoreControls())
+        let recovered = try await store.storeClock()
+        let active = try await only(store, monthly)
+        #expect(active.state == .active && active.expiresDate == StoreDuration(1, .month).added(to: recovered))
+        let renewal = try await store.transactions().last
+        #expect(renewal?.purchaseDate == recovered && renewal?.hintsCredited == 20)
+        #expect(try await store.hintBalance() == 20)
+        #expect(try await passPacks(store)[hard]?.isActive == true)
+        // Failing for 60 days ends it.
+        try await store.setControls(StoreControls(failRenewals: true))
+        _ = try await store.advanceClock(by: StoreDuration(1, .month))
+        #expect(try await only(store, monthly).state == .gracePeriod)
+        _ = try await store.advanceClock(by: StoreDuration(7, .day))
+        #expect(try await only(store, monthly).state == .billingRetry)
+        _ = try await store.advanceClock(by: StoreDuration(60, .day))
+        let expired = try await only(store, monthly)
+        #expect(expired.state == .expired && expired.endReason == "billing" && !expired.willAutoRenew)
+        #expect(try await store.hintBalance() == 20)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func cancelKeepsAccessToTheEndAndResumeTurnsItBackOn(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        _ = try purchased(try await store.buy(monthly, quantity: 1))
+        #expect(try await store.setAutoRenew(yearly, on: false).willAutoRenew == false, "any product of the group names it")
+        #expect(try await store.setAutoRenew(monthly, on: true).willAutoRenew)
+        let cancelled = try await store.setAutoRenew(monthly, on: false)
+        #expect(cancelled.state == .trial && !cancelled.willAutoRenew)
+        _ = try await store.advanceClock(by: StoreDuration(6, .day))
+        #expect(try await passPacks(store)[hard]?.isActive == true, "access stays until the end")
+        _ = try await store.advanceClock(by: StoreDuration(1, .day))
+        let ended = try await only(store, monthly)
+        #expect(ended.state == .expired && ended.endReason == "expired" && ended.expiresDate == cancelled.expiresDate)
+        let locked = try #require(try await passPacks(store)[hard])
+        #expect(!locked.isActive && locked.revokedDate == cancelled.expiresDate && locked.subscriptionProductID == monthly)
+        #expect(try await store.transactions().count == 1, "no renewal")
+        do {
+            _ = try await store.packArchive(hard)
+            Issue.record("an ended pass still downloads")
+        } catch {
+            #expect(error.kind == .notEntitled)
+        }
+        // Nothing left to cancel.
+        do {
+            _ = try await store.setAutoRenew(monthly, on: false)
+            Issue.record("cancelled what the account does not have")
+        } catch {
+            #expect(error.kind == .invalidRequest)
+        }
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func anUpgradeRefundsTheUnusedPartAndADowngradeWaitsForTheRenewal(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let first = try purchased(try await store.buy(monthly, quantity: 1))
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))
+        _ = try await store.advanceClock(by: StoreDuration(10, .day))
+        let quote = try await store.subscriptionChange(to: yearly)
+        #expect(quote.kind == .upgrade && quote.current?.productID == monthly)
+        let upgrade = try purchased(try await store.buy(yearly, quantity: 1))
+        #expect(!upgrade.isTrial, "one trial per group")
+        let statuses = try await store.subscriptions()
+        let old = try #require(statuses.first { $0.originalTransactionID == first.id })
+        #expect(old.state == .expired && old.endReason == "upgraded")
+        let new = try #require(statuses.first { $0.productID == yearly })
+        #expect(new.state == .active && new.expiresDate == StoreDuration(1, .year).added(to: upgrade.purchaseDate))
+        // The paid month's unused part, in exact cents: 2.99 x unused / the month.
+        let month = try #require(try await store.transactions().first { $0.originalTransactionID == first.id && $0.refundAmount != nil })
+        let expected = ProRata.refundCents(price: "2.99", start: month.purchaseDate, end: try #require(month.expiresDate), now: upgrade.purchaseDate)
+        #expect(month.refundAmount == expected.map(ProRata.decimal) && month.revocationDate == upgrade.purchaseDate)
+        #expect(expected.map { $0 > 150 && $0 < 250 } == true, "about two thirds of 2.99: \(String(describing: expected))")
+        #expect(quote.refund == month.refundAmount, "the question showed what was refunded")
+        #expect(try await store.hintBalance() == 40)
+        // A downgrade waits for the renewal.
+        guard case .changeScheduled(let scheduled) = try await store.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not scheduled") }
+        #expect(scheduled.productID == yearly && scheduled.renewsToProductID == monthly)
+        _ = try await store.advanceClock(by: StoreDuration(1, .year))
+        let renewed = try await store.subscriptions().first { $0.originalTransactionID == new.originalTransactionID }
+        #expect(renewed?.productID == monthly && renewed?.state == .active && renewed?.renewsToProductID == nil, "\(String(describing: renewed))")
+        #expect(try await store.hintBalance() == 60)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aRefundEndsAccessAndTakesBackThePeriodsHints(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let first = try purchased(try await store.buy(monthly, quantity: 1))
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))
+        for index in 0..<5 { _ = try await store.spendHint(idempotencyKey: "spent-\(index)") }
+        let renewal = try #require(try await store.transactions().first { $0.originalTransactionID == first.id && $0.id != first.id })
+        let refund = try await store.refund(renewal.id)
+        #expect(refund.hintsTakenBack == 15)
+        #expect(try await store.hintBalance() == 0)
+        let revoked = try await only(store, monthly)
+        #expect(revoked.state == .revoked && !revoked.willAutoRenew)
+        #expect(try await passPacks(store)[hard]?.isActive == false)
+        // Nothing renews after a refund.
+        _ = try await store.advanceClock(by: StoreDuration(2, .month))
+        #expect(try await store.transactions().count == 2)
+    }
+
+    @Test(arguments: StoreBackend.allCases)
+    func aNonRenewingPassStacksAndEnds(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let one = try purchased(try await store.buy(thirtyDays, quantity: 1))
+        let two = try purchased(try await store.buy(thirtyDays, quantity: 1))
+        let firstEnds = try #require(one.expiresDate)
+        #expect(two.expiresDate == firstEnds + 30 * day, "the second starts where the first ends")
+        let pass = try await only(store, thirtyDays)
+        #expect(pass.state == .active && !pass.willAutoRenew && !pass.isAutoRenewable && pass.expiresDate == two.expiresDate)
+        #expect(try await store.hintBalance() == 0)
+        #expect(try await store.restore().contains { $0.productID == hard }, "restore brings the pass's packs")
+        _ = try await store.advanceClock(by: StoreDuration(59, .day))
+        #expect(try await only(store, thirtyDays).state == .active)
+        _ = try await store.advanceClock(by: StoreDuration(2, .day))
+        #expect(try await only(store, thirtyDays).state == .expired)
+        #expect(try await passPacks(store)[hard]?.isActive == false)
+    }
+
+    /// A receipt holds each period with its end, and the renewal state.
+    @Test(arguments: StoreBackend.allCases)
+    func theReceiptHoldsPeriodsAndTheRenewalState(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let first = try purchased(try await store.buy(monthly, quantity: 1))
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))
+        _ = try await store.buy(yearly, quantity: 1)
+        _ = try await store.buy(monthly, quantity: 1)
+        let receipt = try await store.receipt()
+        #expect(await store.verifyReceipt(receipt.bytes).status == .valid)
+        let periods = receipt.payload.transactions.filter { $0.originalTransactionID == first.id.rawValue }
+        #expect(periods.count == 2 && periods.allSatisfy { $0.expiresDate != nil } && periods.first?.isTrial == true)
+        let renewal = try #require(receipt.payload.renewals.first { $0.productID == yearly.rawValue })
+        #expect(renewal.autoRenewStatus && renewal.autoRenewProductID == monthly.rawValue && !renewal.isInBillingRetryPeriod)
+        #expect(receipt.payload.renewals.first { $0.originalTransactionID == first.id.rawValue }?.expirationIntent == "upgraded")
+    }
+}
