@@ -1,0 +1,95 @@
+import Foundation
+import HTTPServer
+import PackServer
+import Testing
+import TestSupport
+
+/// Subscriptions through the built binary, as a player uses them: the README's walk-through on
+/// the embedded store, a process killed between a renewal's charge and its credit, "deleting the
+/// app" and restoring, and offline play on a pack server's pass.
+@Suite struct SubscriptionCommandTests {
+    static let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+
+    /// `hangman ARGS` on an embedded home under `scratch`, prices in the C locale.
+    private func hangman(_ scratch: Scratch, _ arguments: [String], environment: [String: String] = [:], input: String = "") async throws -> CLI.Result {
+        try await CLI.run(
+            arguments + ["--home", scratch.file("home"), "--packs", Self.packs], environment: ["LC_ALL": "C.UTF-8"].merging(environment) { _, new in new },
+            input: input)
+    }
+
+    @Test func theReadmeWalkThrough() async throws {
+        let scratch = try Scratch()
+        let bought = try await hangman(scratch, ["buy", "monthly", "--yes"])
+        #expect(bought.status == 0, "\(bought.stderr)")
+        #expect(bought.stdout.contains("Started Hangman Pass (monthly)'s free trial: nothing is charged now."), "\(bought.stdout)")
+        #expect(bought.stdout.contains("free trial until "), "\(bought.stdout)")
+        let packs = try await hangman(scratch, ["packs"])
+        #expect(packs.stdout.contains("subscribed (Hangman Pass (monthly), until "), "\(packs.stdout)")
+        let play = try await hangman(scratch, ["play", "--pack", "hard", "--plain", "--new"], input: "quit\n")
+        #expect(play.status == 0, "\(play.stdout)\(play.stderr)")
+        let advanced = try await hangman(scratch, ["store", "clock", "advance", "P1W"])
+        #expect(advanced.stdout.contains("1 renewal processed"), "\(advanced.stdout)")
+        #expect(try await hangman(scratch, ["hints"]).stdout == "20 hints\n")
+        let listed = try await hangman(scratch, ["subscriptions"])
+        #expect(listed.stdout.contains("monthly  active"), "\(listed.stdout)")
+        let cancelled = try await hangman(scratch, ["subscriptions", "cancel", "monthly"])
+        #expect(cancelled.stdout.contains("will not renew"), "\(cancelled.stdout)")
+        _ = try await hangman(scratch, ["store", "clock", "advance", "P1M"])
+        let ended = try await hangman(scratch, ["packs"])
+        #expect(ended.stdout.contains("locked (Hangman Pass (monthly) ended "), "\(ended.stdout)")
+        let refused = try await hangman(scratch, ["play", "--pack", "hard", "--plain", "--new"], input: "quit\n")
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("Hangman Pass (monthly) ended on "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("'hangman buy com.hangmanpacks.pass.monthly'"), "\(refused.stderr)")
+        // The hints stay; nothing renewed after the cancel.
+        #expect(try await hangman(scratch, ["hints"]).stdout == "20 hints\n")
+        let json = try await hangman(scratch, ["subscriptions", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 1 && rows[0]["state"] as? String == "expired" && rows[0]["willAutoRenew"] as? Bool == false)
+        #expect(rows[0]["productID"] as? String == "com.hangmanpacks.pass.monthly" && rows[0]["originalTransactionID"] is String)
+    }
+
+    @Test(arguments: ["after-renewal-charge", "after-deliver"])
+    func aRenewalKilledMidwayIsCompletedOnceByTheNextCommand(_ point: String) async throws {
+        let scratch = try Scratch()
+        #expect(try await hangman(scratch, ["buy", "monthly", "--yes"]).status == 0)
+        let killed = try await hangman(scratch, ["store", "clock", "advance", "P1W"], environment: ["HANGMAN_CRASH_AT": point])
+        #expect(killed.wasSignaled && killed.status == 9, "\(killed.stdout)\(killed.stderr)")
+        for _ in 0..<3 { #expect(try await hangman(scratch, ["hints"]).stdout == "20 hints\n") }
+        let json = try await hangman(scratch, ["transactions", "--json"])
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 2 && rows.allSatisfy { $0["state"] as? String == "finished" }, "\(rows)")
+        #expect(rows.map { $0["hintsCredited"] as? Int } == [0, 20])
+        #expect(rows.allSatisfy { $0["type"] as? String == "AutoRenewable" && $0["expiresDate"] is String })
+        #expect(Set(rows.compactMap { $0["originalTransactionID"] as? String }).count == 1)
+        let ledger = try ExternalProcess.run("/usr/bin/sqlite3", [scratch.file("home/account/account.sqlite"), "SELECT count(*), sum(amount) FROM hint_ledger"])
+        #expect(ledger.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1|20")
+    }
+
+    /// A server's pass: "deleting the app" and restoring brings its packs back; with the server
+    /// gone, they play from the last signed statement.
+    @Test func aPassRestoresOnAFreshHomeAndPlaysOffline() async throws {
+        let scratch = try Scratch()
+        let server = try PackServer(PackServerConfiguration(
+            dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true))
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        var running: HTTPServer? = http
+        defer { running?.stop() }
+        func player(_ arguments: String..., input: String = "") async throws -> CLI.Result {
+            try await CLI.run(arguments + ["--home", scratch.file("alice")], environment: ["LC_ALL": "C.UTF-8"], input: input)
+        }
+        #expect(try await CLI.run(["account", "create", "--service", http.url, "--home", scratch.file("alice")]).status == 0)
+        #expect(try await player("buy", "30days", "--yes").status == 0)
+        #expect(try await player("reset", "--yes").status == 0)
+        let restored = try await player("restore")
+        #expect(restored.status == 0, "\(restored.stderr)")
+        #expect(restored.stdout.contains("Hard Words"), "\(restored.stdout)")
+        let packs = try await player("packs")
+        #expect(packs.stdout.contains("subscribed (Hangman 30-Day Pass, until "), "\(packs.stdout)")
+        http.stop()
+        running = nil
+        let offline = try await player("play", "--pack", "hard", "--plain", "--new", input: "quit\n")
+        #expect(offline.status == 0, "\(offline.stdout)\(offline.stderr)")
+        #expect(offline.stdout.contains("offline"), "\(offline.stdout)")
+    }
+}
