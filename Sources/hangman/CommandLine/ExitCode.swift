@@ -36,14 +36,14 @@ extension ExitCode {
     static let table: [(code: ExitCode, meaning: String)] = [
         (.ok, #"success"#),
         (.declined, #"a question was answered no (`buy` or `store clear` on a terminal): nothing was done"#),
-        (.usage, #"usage error: unknown command, option, product, pack or transaction; an empty path (`--home ""`, `HANGMAN_HOME=`); a command that names another store than the home's (`--service` on a home that plays on the embedded store, `--packs` on a home bound to a pack server)"#),
+        (.usage, #"usage error: unknown command, option, product, pack or transaction; cancelling a subscription the account does not have; an empty path (`--home ""`, `HANGMAN_HOME=`); a command that names another store than the home's (`--service` on a home that plays on the embedded store, `--packs` on a home bound to a pack server)"#),
         (.dataError, #"invalid data: a pack, catalog, property list, key or receipt that fails verification, an archive that is not the one the catalog records, a pack server whose answers are not signed with the home's pinned key, or a file named to be read that is not a regular file"#),
         (.noInput, #"missing input: a file or folder named on the command line does not exist (or the packs folder is not a folder)"#),
         (.storeRefused, #"the store refused the payment, purchases are turned off on this device (`store payments off`), the product is unavailable (its pack is missing or damaged; also `install`, and `restore` when a pack could not be restored), or the pack server (or, for `serve`, its database) cannot be reached: `hints` then prints the last balance the server signed, with its time"#),
         (.cannotCreate, #"an output file cannot be created, or is not a regular file: a device, FIFO, socket, folder or link is left as it is (`-o -` writes to standard output); `account create` on a home that already has an account"#),
         (.ioError, #"the state directory cannot be read or written, a state database is damaged, or a write to standard output or standard error failed"#),
         (.deferred, #"try again later: the purchase waits for approval or for the buyer, or a purchase of the same pack is already in progress"#),
-        (.notEntitled, #"not entitled: the pack is not purchased, or not enough hints"#),
+        (.notEntitled, #"not entitled: the pack is not purchased (or the subscription that opened it ended), or not enough hints"#),
         (.interrupted, #"a game ended by Ctrl-C (it is saved)"#),
     ]
 
