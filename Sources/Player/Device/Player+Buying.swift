@@ -9,8 +9,9 @@ extension Player {
         case owned
         /// A product the catalog lists but sells through another path (a base pack): nothing to ask.
         case nothingToAsk
-        /// An auto-renewable that changes the group's live subscription: an upgrade (charged now,
-        /// with a refund for the unused part) or a downgrade (at the next renewal).
+        /// An auto-renewable: a new subscription (with its trial, if the account may have one), or
+        /// a change of the group's live one: an upgrade (charged now, with a refund for the unused
+        /// part) or a downgrade (at the next renewal).
         case change(Product, SubscriptionChange)
     }
 
@@ -23,9 +24,8 @@ extension Player {
             let change: SubscriptionChange
             do { change = try await service.subscriptionChange(to: id) } catch { throw .store(error) }
             switch change.kind {
-            case .new: return .charge(product)
             case .same: return .owned
-            case .upgrade, .downgrade: return .change(product, change)
+            case .new, .upgrade, .downgrade: return .change(product, change)
             }
         }
         if !product.isConsumable, !product.isSubscription, try await ownedProducts().contains(id) { return .owned }

@@ -44,6 +44,9 @@ public struct StoreDuration: Sendable, Equatable, Hashable, Codable, CustomStrin
         return "\(count) \(name)" + (count == 1 ? "" : "s")
     }
 
+    /// With its count always: `1 month`, `1 week`, `30 days`.
+    public var counted: String { words.first?.isNumber == true ? words : "1 \(words)" }
+
     /// `date` (milliseconds since 1970, UTC) plus this duration.
     public func added(to date: Int64) -> Int64 {
         let dayMilliseconds: Int64 = 86_400_000
@@ -246,11 +249,14 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
     /// An upgrade's refund for the unused part of the current period, a decimal in the catalog's
     /// currency (`2.24`).
     public var refund: String?
+    /// A new subscription's free trial, when the account may have one (once per group).
+    public var freeTrial: StoreDuration?
 
-    public init(kind: Kind, current: SubscriptionStatus?, refund: String?) {
+    public init(kind: Kind, current: SubscriptionStatus?, refund: String?, freeTrial: StoreDuration? = nil) {
         self.kind = kind
         self.current = current
         self.refund = refund
+        self.freeTrial = freeTrial
     }
 }
 

@@ -372,10 +372,12 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         guard let terms = catalog.product(productID)?.autoRenewable else {
             throw StoreError(.invalidRequest, "\(productID) is not an auto-renewable subscription: see 'hangman products'")
         }
-        guard let live = try subscriptions(now: now).first(where: { status in
-            status.isAutoRenewable && status.endReason == nil && catalog.product(status.productID)?.autoRenewable?.group == terms.group
-        }) else {
-            return SubscriptionChange(kind: .new, current: nil, refund: nil)
+        let group = try subscriptions(now: now).filter { status in
+            status.isAutoRenewable && catalog.product(status.productID)?.autoRenewable?.group == terms.group
+        }
+        guard let live = group.first(where: { $0.endReason == nil }) else {
+            // A trial once per group: the rule `deliverSubscription` applies when it starts.
+            return SubscriptionChange(kind: .new, current: nil, refund: nil, freeTrial: group.isEmpty ? terms.freeTrial : nil)
         }
         if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
         let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max

@@ -148,6 +148,10 @@ enum BuyCommand: Command {
         let price = prices.format(product, catalog: catalog) + ProductsCommand.per(product)
         let from = change.current.map { StoreText.productName($0.productID, catalog: catalog) } ?? "the current plan"
         context.out("\(product.displayName): \(product.description)")
+        if change.kind == .new {
+            let start = change.freeTrial.map { "free for \($0.counted), then " } ?? ""
+            return Question.ask("Subscribe to \(product.displayName) (\(start)\(price), renewing until you cancel)?", context: context)
+        }
         if change.kind == .upgrade {
             let refund = prices.format(change.refund ?? "0", currency: catalog.currency)
             context.out("It replaces \(from) now; \(refund) comes back for the unused part of its period.")

@@ -36,7 +36,7 @@ enum ProductsCommand: Command {
             case .autoRenewable(let terms):
                 var parts = [Self.unlocks(product, catalog: store.catalog)]
                 if terms.hintsPerPeriod > 0 { parts.append("\(terms.hintsPerPeriod) hints a \(terms.period.words)") }
-                if let trial = terms.freeTrial, !subscribedGroups.contains(terms.group) { parts.append("free trial: \(trial.words)") }
+                if let trial = terms.freeTrial, !subscribedGroups.contains(terms.group) { parts.append("free trial: \(trial.counted)") }
                 content = parts.joined(separator: ", ")
             case .nonRenewing:
                 content = Self.unlocks(product, catalog: store.catalog)
