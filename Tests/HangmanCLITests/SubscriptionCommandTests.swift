@@ -86,6 +86,13 @@ import TestSupport
         #expect(restored.stdout.contains("Hard Words"), "\(restored.stdout)")
         let packs = try await player("packs")
         #expect(packs.stdout.contains("subscribed (Hangman 30-Day Pass, until "), "\(packs.stdout)")
+        // A second device: a new home with the account's credentials gets the pass's packs too.
+        try FileManager.default.createDirectory(atPath: scratch.file("phone/account"), withIntermediateDirectories: true)
+        for file in ["service.json", "service-token"] {
+            try FileManager.default.copyItem(atPath: scratch.file("alice/account/" + file), toPath: scratch.file("phone/account/" + file))
+        }
+        let phone = try await CLI.run(["restore", "--home", scratch.file("phone")], environment: ["LC_ALL": "C.UTF-8"])
+        #expect(phone.status == 0 && phone.stdout.contains("Hard Words"), "\(phone.stdout)\(phone.stderr)")
         http.stop()
         running = nil
         let offline = try await player("play", "--pack", "hard", "--plain", "--new", input: "quit\n")

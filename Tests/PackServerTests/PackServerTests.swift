@@ -413,6 +413,30 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(client(current).lastSignedHintBalance()?.issued == now)
     }
 
+    /// A server without test controls refuses them with 403, the store clock included: nobody
+    /// moves a production store's time.
+    @Test func testControlsAreForbiddenWithoutTheOption() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try PackServer(PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .production))
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: http.url))
+        let before = Clock.system.now()
+        let advance = await #expect(throws: StoreError.self) { try await client.advanceClock(by: StoreDuration(1, .year)) }
+        #expect(advance?.kind == .notEntitled && advance?.message.contains("test controls are off") == true, "\(advance?.message ?? "")")
+        await #expect(throws: StoreError.self) { try await client.storeClock() }
+        let raw = try ExternalProcess.run("/usr/bin/curl", [
+            "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)",
+            "--data", #"{"duration":"P1Y"}"#, http.url + "/v1/test/clock/advance",
+        ])
+        #expect(raw.stdout == "403")
+        // The store's time did not move: a pass bought now lasts from now.
+        _ = try await client.buy(ProductID(rawValue: "com.hangmanpacks.pass.30days")!, quantity: 1)
+        let ends = try #require(try await client.subscriptions().first?.expiresDate)
+        #expect(ends < before + 31 * 86_400_000)
+    }
+
     /// New accounts are rate-limited per client address (a token bucket): beyond the burst, 429
     /// with `Retry-After` and one sentence; a minute later, one more.
     @Test func accountCreationIsRateLimitedPerAddress() async throws {

@@ -253,8 +253,9 @@ public final class PackServer: Sendable {
             return try archive(request, productID: parts[2], service: service)
         }
         if parts.count >= 3, parts[1] == "test" {
+            // Forbidden, not missing: the path is right, the server does not allow it.
             guard configuration.testControls else {
-                throw StoreError(.unknownProduct, "test controls are off on this server (start it with --test-controls)")
+                throw StoreError(.notEntitled, "test controls are off on this server (a sandbox server started with --test-controls has them)")
             }
             return try testControl(method, parts, request, service)
         }
