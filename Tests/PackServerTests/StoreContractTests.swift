@@ -22,6 +22,8 @@ final class ContractWorld {
     let open: @Sendable () throws -> any PackService & StoreTestControls
     private let http: HTTPServer?
     static let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+    /// The servers' shared secret, which a receipt with an auto-renewable subscription needs.
+    static let sharedSecret = "contract-shared-secret"
 
     init(_ backend: StoreBackend) async throws {
         directory = try TemporaryDirectory()
@@ -32,6 +34,7 @@ final class ContractWorld {
             open = { try EmbeddedPackService(catalog: catalog, packsFolder: Self.packs, accountFolder: folder) }
         case .serverOnSQLite, .serverOnPostgreSQL:
             var configuration = PackServerConfiguration(dataFolder: directory.file("data"), packsFolder: Self.packs, environment: .sandbox, testControls: true)
+            configuration.sharedSecret = Self.sharedSecret
             if backend == .serverOnPostgreSQL {
                 configuration.database = .postgreSQL(try FreshDatabase(on: try TestPostgreSQL.shared()).connectionString)
             }

@@ -201,12 +201,39 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification {
+        await verifyReceipt(bytes, password: nil)
+    }
+
+    /// Through the service's Apple-compatible `/verifyReceipt`: Apple's answer, told in this
+    /// project's words, its facts read back from Apple's keys.
+    public func verifyReceipt(_ bytes: [UInt8], password: String?) async -> ReceiptVerification {
+        let answer: AppleVerifyResponse
         do {
-            let answer = try await send(VerifyReceiptResponse.self, "POST", "/verifyReceipt", body: Wire.encode(ReceiptData(bytes)), authenticated: false)
-            let status = ReceiptVerification.Status(rawValue: answer.status) ?? .malformed
-            return ReceiptVerification(status: status, message: answer.message, payload: answer.receipt)
+            answer = try await send(
+                AppleVerifyResponse.self, "POST", "/verifyReceipt", body: Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(bytes), password: password)),
+                authenticated: false)
         } catch {
             return ReceiptVerification(status: .malformed, message: "the service could not check the receipt: \(error.message)")
+        }
+        guard let status = ReceiptVerification.Status(rawValue: answer.status) else {
+            return ReceiptVerification(status: .malformed, message: "the service answered status \(answer.status), which this client does not know")
+        }
+        let payload = answer.receipt.map { ReceiptPayload(apple: $0, environment: answer.environment, renewals: answer.pendingRenewalInfo ?? []) }
+        return ReceiptVerification(status: status, message: Self.sentence(status, payload: payload, environment: answer.environment), payload: payload)
+    }
+
+    /// What an Apple status means, in this project's words.
+    static func sentence(_ status: ReceiptVerification.Status, payload: ReceiptPayload?, environment: String?) -> String {
+        switch status {
+        case .valid: "valid: \(payload?.transactions.count ?? 0) transactions for \(payload?.bundleIdentifier ?? "?") (\(environment ?? "?"))"
+        case .badRequest: "the service did not take the request as a receipt check"
+        case .malformed: "not a receipt, or its contents do not hold together"
+        case .notAuthenticated: "the signature is not the service's: the receipt was changed or signed by another key"
+        case .sharedSecretMismatch: "the receipt holds an auto-renewable subscription: it needs the service's shared secret (--shared-secret-file)"
+        case .temporarilyUnavailable: "the service cannot check it now; try again"
+        case .sandboxReceiptSentToProduction: "a sandbox receipt sent to a production service: send it to the sandbox one"
+        case .productionReceiptSentToSandbox: "a production receipt sent to a sandbox service: send it to the production one"
+        case .accountNotFound: "the receipt's account is not known to this service"
         }
     }
 
@@ -427,4 +454,28 @@ extension ServiceCredentials {
 extension SigningPublicKey {
     /// A key nothing verifies against, for the one request made before a key is pinned.
     static let placeholder: SigningPublicKey = SigningPublicKey(bytes: [UInt8](repeating: 0, count: 32)) ?? SigningKey.generate().publicKey
+}
+
+extension ReceiptPayload {
+    /// The facts of Apple's `receipt` read back: each `in_app` purchase, with a subscription's
+    /// original transaction, end and trial, and the renewal state of `pending_renewal_info`.
+    init(apple receipt: AppleReceipt, environment: String?, renewals: [ApplePendingRenewal]) {
+        let transactions = receipt.inApp.map { entry in
+            ReceiptPayload.Transaction(
+                id: entry.transactionID, productID: entry.productID, quantity: Int(entry.quantity) ?? 1, state: "finished",
+                purchaseDate: Int64(entry.purchaseDateMs) ?? 0, revocationDate: entry.cancellationDateMs.flatMap { Int64($0) },
+                originalTransactionID: entry.isTrialPeriod == nil ? nil : entry.originalTransactionID, expiresDate: entry.expiresDateMs.flatMap { Int64($0) },
+                isTrial: entry.isTrialPeriod.map { $0 == "true" })
+        }
+        self.init(
+            bundleIdentifier: receipt.bundleID, creationDate: Int64(receipt.receiptCreationDateMs) ?? 0, transactions: transactions,
+            environment: environment == "Production" ? .production : .sandbox,
+            renewals: renewals.map { renewal in
+                ReceiptPayload.Renewal(
+                    originalTransactionID: renewal.originalTransactionID, productID: renewal.productID, autoRenewStatus: renewal.autoRenewStatus == "1",
+                    autoRenewProductID: renewal.autoRenewProductID, isInBillingRetryPeriod: renewal.isInBillingRetryPeriod == "1",
+                    gracePeriodExpiresDate: renewal.gracePeriodExpiresDateMs.flatMap { Int64($0) },
+                    expirationIntent: renewal.expirationIntent.map { $0 == "2" ? "billing" : $0 == "1" ? "expired" : "other" })
+            })
+    }
 }

@@ -34,6 +34,9 @@ public struct PackServerConfiguration: Sendable {
     /// `Retry-After` beyond).
     public var accountsAtOnce = 20
     public var accountsPerMinute = 10
+    /// The shared secret `/verifyReceipt` asks of a receipt with an auto-renewable subscription
+    /// (its `password`); without one, such receipts get 21004.
+    public var sharedSecret: String?
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120
@@ -177,9 +180,9 @@ public final class PackServer: Sendable {
         {
             return Self.tooMany("too many requests from \(request.clientAddress): try again in \(wait) s", wait: wait)
         }
+        // Apple's endpoint answers every method itself (21000 for anything but POST), with HTTP 200.
+        if parts == ["verifyReceipt"] { return verifyReceipt(request) }
         switch (method, parts) {
-        case ("POST", ["verifyReceipt"]):
-            return verifyReceipt(request)
         case ("GET", ["v1", "health"]):
             return .json(200, Array(#"{"status":"ok"}"#.utf8))
         case ("GET", ["v1", "service-key"]):
@@ -300,7 +303,7 @@ public final class PackServer: Sendable {
     /// The methods each resource takes (GET includes HEAD); `nil` for a path that is no resource.
     static func methods(for parts: [String]) -> [String]? {
         switch parts {
-        case ["verifyReceipt"], ["v1", "accounts"], ["v1", "hints", "spend"], ["v1", "purchases"], ["v1", "restore"], ["v1", "recover"],
+        case ["v1", "accounts"], ["v1", "hints", "spend"], ["v1", "purchases"], ["v1", "restore"], ["v1", "recover"],
             ["v1", "test", "clear"], ["v1", "test", "reset"], ["v1", "subscriptions", "auto-renew"], ["v1", "subscriptions", "change"],
             ["v1", "test", "clock", "advance"]:
             return ["POST"]
@@ -332,7 +335,7 @@ public final class PackServer: Sendable {
     }
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
-    private func store(for account: String) throws(StoreError) -> EmbeddedPackService {
+    func store(for account: String) throws(StoreError) -> EmbeddedPackService {
         if let ledgers {
             return try EmbeddedPackService(
                 catalog: catalog, packsFolder: configuration.packsFolder, ledgers: ledgers, account: account,
@@ -382,31 +385,6 @@ public final class PackServer: Sendable {
             headers.append(("Content-Range", "bytes \(start)-\(end)/\(size)"))
             return HTTPResponse(status: 206, headers: headers, body: .file(descriptor: opened.descriptor, offset: start, length: end - start + 1))
         }
-    }
-
-    /// `POST /verifyReceipt`, as Apple's: the environment first, then the signature and contents.
-    private func verifyReceipt(_ request: HTTPRequest) -> HTTPResponse {
-        let environment = configuration.environment
-        guard let body = try? Wire.decode(ReceiptData.self, from: request.body), let bytes = Base64.decode(body.receiptData) else {
-            return .json(200, Wire.encode(VerifyReceiptResponse(
-                status: ReceiptVerification.Status.malformed.rawValue, environment: environment,
-                message: "the body must be {\"receipt-data\": \"<base64>\"}", receipt: nil)))
-        }
-        var result = ReceiptSigner(key: key, catalog: catalog, environment: environment).verify(bytes)
-        // A receipt is its account's: valid only while this service knows that account.
-        if result.status == .valid, let account = result.payload?.accountID {
-            do {
-                if try accounts.tokenSHA256(account: account) == nil {
-                    result = ReceiptVerification(
-                        status: .accountNotFound, message: "the receipt's account \(account) is not known to this service", payload: nil)
-                }
-            } catch {
-                result = ReceiptVerification(
-                    status: .temporarilyUnavailable, message: "the service cannot look the receipt's account up now; try again", payload: nil)
-            }
-        }
-        return .json(200, Wire.encode(VerifyReceiptResponse(
-            status: result.status.rawValue, environment: environment, message: result.message, receipt: result.payload)))
     }
 
     /// 429 with `Retry-After`: a client that keeps to it is served again.

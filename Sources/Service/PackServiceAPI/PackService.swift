@@ -61,6 +61,10 @@ public protocol PackService {
 
     /// Checks a receipt's signature and contents.
     func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification
+
+    /// The same, with the shared secret a receipt with an auto-renewable subscription needs at a
+    /// pack server (`password`, as Apple's verifyReceipt takes it).
+    func verifyReceipt(_ bytes: [UInt8], password: String?) async -> ReceiptVerification
 }
 
 /// StoreKit Testing's switches and actions, for the test environment.
@@ -98,6 +102,11 @@ public struct SignedHintBalance: Sendable, Equatable {
 
 extension PackService {
     public func lastSignedHintBalance() -> SignedHintBalance? { nil }
+
+    /// A store that checks receipts itself (the embedded one) asks no shared secret.
+    public func verifyReceipt(_ bytes: [UInt8], password: String?) async -> ReceiptVerification {
+        await verifyReceipt(bytes)
+    }
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
         try await packArchive(product)

@@ -100,6 +100,8 @@ public struct ReceiptVerification: Sendable, Codable {
     public enum Status: Int, Sendable, Codable {
         /// Valid.
         case valid = 0
+        /// The request was not one: not JSON, not POST, no receipt data.
+        case badRequest = 21000
         /// Not a receipt, or its contents do not hold together.
         case malformed = 21002
         /// The signature is not the service's, or the receipt is for another game.
@@ -108,6 +110,8 @@ public struct ReceiptVerification: Sendable, Codable {
         case sandboxReceiptSentToProduction = 21007
         /// A production receipt sent to a sandbox service: send it to production.
         case productionReceiptSentToSandbox = 21008
+        /// A receipt with an auto-renewable subscription, and no shared secret or another one.
+        case sharedSecretMismatch = 21004
         /// The service could not look the receipt's account up (its database is away): try again.
         case temporarilyUnavailable = 21005
         /// The receipt's account is not one of this service's.

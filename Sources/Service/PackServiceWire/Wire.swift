@@ -231,18 +231,3 @@ public struct ReceiptData: Codable, Sendable, Equatable {
         receipt = payload
     }
 }
-
-/// `POST /verifyReceipt`'s answer: `status` 0, 21002, 21003, 21007 or 21008.
-public struct VerifyReceiptResponse: Codable, Sendable, Equatable {
-    public var status: Int
-    public var environment: ReceiptEnvironment
-    public var message: String
-    public var receipt: ReceiptPayload?
-
-    public init(status: Int, environment: ReceiptEnvironment, message: String, receipt: ReceiptPayload?) {
-        self.status = status
-        self.environment = environment
-        self.message = message
-        self.receipt = receipt
-    }
-}

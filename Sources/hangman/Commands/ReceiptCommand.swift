@@ -6,16 +6,18 @@ enum ReceiptCommand: Command {
     static let spec = CommandSpec(
         name: "hangman receipt",
         overview: "Write the account's signed receipt, or verify one.",
-        usage: ["hangman receipt [--output <FILE>] [--json]", "hangman receipt verify <FILE> [--json]"],
+        usage: ["hangman receipt [--output <FILE>] [--json]", "hangman receipt verify <FILE> [--shared-secret-file <FILE>] [--json]"],
         takesWords: true,
         options: [
             .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE (a regular file, replaced atomically; - for standard output)."),
             .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),
+            .init(names: ["--shared-secret-file"], value: "FILE", help: "The pack server's shared secret, which a receipt with an auto-renewable subscription needs (first line)."),
         ] + HomeContext.options,
         subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
         discussion: """
             'receipt verify' prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
-            21003 not authenticated (changed, signed by another key, or for another game), 21007 and
+            21003 not authenticated (changed, signed by another key, or for another game), 21004 (a
+            receipt with an auto-renewable subscription, without the server's shared secret), 21007 and
             21008 (a sandbox receipt sent to production, and the reverse), 21010 (the receipt's
             account is not the pack server's), 21005 (the pack server cannot check it now).
             Exit status: 0 only for status 0, 69 for 21005, 65 otherwise (or the file is not a regular file), 66 no such file;
@@ -28,7 +30,7 @@ enum ReceiptCommand: Command {
     enum Action {
         /// Write the account's receipt: to a file, or to standard output (`nil` or `-`).
         case write(output: String?)
-        case verify(file: String)
+        case verify(file: String, secretFile: String?)
     }
 
     static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
@@ -37,7 +39,7 @@ enum ReceiptCommand: Command {
         case []: action = .write(output: parsed.value("--output"))
         case let words where words.count == 2 && words[0] == "verify":
             guard !words[1].isEmpty else { throw CommandFailure.usage("'receipt verify' needs a <FILE>, not an empty path") }
-            action = .verify(file: words[1])
+            action = .verify(file: words[1], secretFile: parsed.value("--shared-secret-file"))
         default: throw CommandFailure.usage("'receipt' takes no arguments, or 'verify <FILE>'")
         }
         return ActionOptions(action, parsed)
@@ -58,7 +60,7 @@ enum ReceiptCommand: Command {
                 context.outBytes(receipt.bytes)
             }
             return .ok
-        case .verify(let path):
+        case .verify(let path, let secretFile):
             let bytes: [UInt8]
             do {
                 bytes = try FileSystem.readFile(atPath: path, limit: receiptSizeLimit)
@@ -67,11 +69,25 @@ enum ReceiptCommand: Command {
             } catch {
                 throw CommandFailure.invalid("cannot read the receipt: \(error)")
             }
-            let result = await service.verifyReceipt(bytes)
+            var password: String?
+            if let secretFile {
+                do {
+                    let text = String(decoding: try FileSystem.readFile(atPath: secretFile, limit: 4096), as: UTF8.self)
+                    password = text.split(whereSeparator: \.isNewline).first.map(String.init)
+                } catch .system(.noSuchFile, _, _) {
+                    throw CommandFailure.missing("no such file '\(secretFile)' (--shared-secret-file)")
+                } catch {
+                    throw CommandFailure.invalid("cannot read the shared secret: \(error)")
+                }
+            }
+            let result = await service.verifyReceipt(bytes, password: password)
             if options.json {
                 context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
             } else {
                 context.out("status \(result.status.rawValue): \(result.message)")
+                for transaction in result.status == .valid ? result.payload?.transactions ?? [] : [] {
+                    context.out(TerminalText(escaping: "  " + Self.fact(transaction, catalog: store.catalog)))
+                }
             }
             switch result.status {
             case .valid: return .ok
@@ -79,6 +95,19 @@ enum ReceiptCommand: Command {
             default: return .dataError
             }
         }
+    }
+}
+
+extension ReceiptCommand {
+    /// One purchase of a verified receipt: `TX  date  product  (until ..., trial, refunded ...)`.
+    static func fact(_ transaction: ReceiptPayload.Transaction, catalog: Catalog) -> String {
+        let name = ProductID(rawValue: transaction.productID).map { StoreText.productName($0, catalog: catalog) } ?? transaction.productID
+        var notes: [String] = []
+        if transaction.quantity > 1 { notes.append("x\(transaction.quantity)") }
+        if transaction.isTrial == true { notes.append("free trial") }
+        if let expires = transaction.expiresDate { notes.append("until \(StoreText.date(expires))") }
+        if let revoked = transaction.revocationDate { notes.append("cancelled \(StoreText.date(revoked))") }
+        return "\(transaction.id)  \(StoreText.date(transaction.purchaseDate))  \(name)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")")
     }
 }
 

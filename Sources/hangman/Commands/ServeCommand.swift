@@ -8,7 +8,7 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "hangman serve",
         overview: "Run the pack service over HTTP: accounts, purchases, hints, receipts and pack downloads for many players.",
-        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls] [LIMITS]"],
+        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls] [--shared-secret-file <FILE>] [LIMITS]"],
         options: [
             .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
             .init(names: ["--data"], value: "DIR", help: "The signing key (created 0700), and the accounts and their ledgers in SQLite unless --database."),
@@ -18,6 +18,7 @@ enum ServeCommand: Command {
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
             .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
+            .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
         discussion: """
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
@@ -42,6 +43,8 @@ enum ServeCommand: Command {
         var testControls: Bool
         /// The certificate and key files, for HTTPS.
         var tls: (certificate: String, key: String)?
+        /// The file holding the shared secret for `/verifyReceipt`.
+        var sharedSecretFile: String?
         /// The limits given, each as a number (the others keep their defaults).
         var limits: [Limit: Int]
     }
@@ -107,7 +110,7 @@ enum ServeCommand: Command {
         }
         return Options(
             data: data, host: host, port: port, environment: environment, packs: parsed.value("--packs"), database: database,
-            testControls: parsed.has("--test-controls"), tls: tls,
+            testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
             limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }))
     }
 
@@ -116,6 +119,15 @@ enum ServeCommand: Command {
             dataFolder: options.data, packsFolder: try EmbeddedStore.packsFolder(options.packs, context: context), environment: options.environment,
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
+        if let file = options.sharedSecretFile {
+            let line = try readText(file).split(whereSeparator: \.isNewline).first ?? ""
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let secret = String(line.drop(while: blank).reversed().drop(while: blank).reversed())
+            guard secret.utf8.count >= 8, secret.utf8.count <= 256 else {
+                throw CommandFailure.invalid("the shared secret in \(file) must be one line of 8 to 256 characters")
+            }
+            configuration.sharedSecret = secret
+        }
         var http = HTTPServerConfiguration()
         for (limit, value) in options.limits {
             switch limit {
