@@ -4,8 +4,10 @@ DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd
 # What the tests drive besides the build: the sqlite3 shell (to inspect the account's database)
 # and script(1) for a real terminal (util-linux, always there); tmux for playing by hand; zsh, fish,
 # groff and man to check the generated completions and manual page; python3 for slow raw HTTP
-# clients; PostgreSQL's server (initdb, pg_ctl) for the ledger suites and the several-servers tests.
-TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 postgresql
+# clients; PostgreSQL's server (initdb, pg_ctl) for the ledger suites and the several-servers tests;
+# python3-venv for the receipt-validation client written for Apple's endpoint (from PyPI, pinned in
+# Tests/AppleClient/requirements.txt, installed into .build/apple-client).
+TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 python3-venv postgresql
 # What the benchmarks compare against: bsdtar and the sqlite3 shell.
 BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -41,6 +43,7 @@ debug: setup
 # Tests/with-postgres starts (as root, as the 'postgres' user) and stops when the tests end.
 test: setup
 	@./.ci/install-deps $(TEST_PACKAGES)
+	./Tests/AppleClient/setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./Tests/with-postgres $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 

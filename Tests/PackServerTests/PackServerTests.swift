@@ -21,7 +21,7 @@ final class RunningServer {
     /// accounts), selling from the shipped packs or from `packsFolder`.
     init(
         environment: ReceiptEnvironment = .production, catalogLifetime: Int64? = nil, tls: HTTPServerConfiguration.TLS? = nil,
-        dataFolder: String? = nil, packsFolder: String? = nil, clock: Clock? = nil
+        dataFolder: String? = nil, packsFolder: String? = nil, clock: Clock? = nil, sharedSecret: String? = nil
     ) throws {
         directory = try TemporaryDirectory()
         var configuration = PackServerConfiguration(
@@ -31,6 +31,7 @@ final class RunningServer {
         if let clock { configuration.clock = clock }
         // The tests here buy and spend faster than a player would; the rate limit has its own test.
         configuration.requestsPerMinute = 0
+        configuration.sharedSecret = sharedSecret
         let server = try PackServer(configuration)
         self.server = server
         var http = HTTPServerConfiguration()
