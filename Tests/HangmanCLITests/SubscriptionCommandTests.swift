@@ -99,4 +99,30 @@ import TestSupport
         #expect(offline.status == 0, "\(offline.stdout)\(offline.stderr)")
         #expect(offline.stdout.contains("offline"), "\(offline.stdout)")
     }
+
+    /// `receipt verify` through a server's Apple-compatible endpoint: from the home bound to it,
+    /// and from any home with `--service`, as a backend checks a receipt; a subscription's
+    /// receipt needs the shared secret.
+    @Test func aReceiptIsVerifiedAtTheServersAppleEndpoint() async throws {
+        let scratch = try Scratch()
+        let secretFile = scratch.file("secret")
+        try "a-shared-secret-of-this-test\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
+        var configuration = PackServerConfiguration(dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true)
+        configuration.sharedSecret = "a-shared-secret-of-this-test"
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let home = ["--home", scratch.file("alice")]
+        #expect(try await CLI.run(["account", "create", "--service", http.url] + home).status == 0)
+        #expect(try await CLI.run(["buy", "monthly", "--yes"] + home).status == 0)
+        let file = scratch.file("receipt.plist")
+        #expect(try await CLI.run(["receipt", "-o", file] + home).status == 0)
+        let refused = try await CLI.run(["receipt", "verify", file] + home)
+        #expect(refused.status == 65 && refused.stdout.hasPrefix("status 21004: "), "\(refused.stdout)")
+        let verified = try await CLI.run(["receipt", "verify", file, "--shared-secret-file", secretFile] + home)
+        #expect(verified.status == 0 && verified.stdout.hasPrefix("status 0: valid: 1 transactions"), "\(verified.stdout)")
+        #expect(verified.stdout.contains("Hangman Pass (monthly)  (free trial, until "), "\(verified.stdout)")
+        let elsewhere = try await CLI.run(["receipt", "verify", file, "--service", http.url, "--shared-secret-file", secretFile, "--home", scratch.file("backend")])
+        #expect(elsewhere.status == 0 && elsewhere.stdout.contains("com.hangmanpacks.pass.monthly"), "\(elsewhere.stdout)\(elsewhere.stderr)")
+    }
 }

@@ -297,6 +297,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     // MARK: - Accounts
 
+    /// Checks a receipt at the service at `url` (its `/verifyReceipt`, which needs no account), as
+    /// a game's backend does.
+    public static func verifyReceipt(_ bytes: [UInt8], at url: String, password: String?) async -> ReceiptVerification {
+        await HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil)).verifyReceipt(bytes, password: password)
+    }
+
     /// Makes an account on the service at `url`, pinning the service's key as it is now.
     public static func createAccount(at url: String) async throws(StoreError) -> ServiceCredentials {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil))

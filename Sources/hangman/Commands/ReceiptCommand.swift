@@ -1,4 +1,6 @@
+import Device
 import PackServiceAPI
+import PackServiceClient
 import SystemCalls
 
 /// `hangman receipt`, `hangman receipt verify FILE`
@@ -6,7 +8,10 @@ enum ReceiptCommand: Command {
     static let spec = CommandSpec(
         name: "hangman receipt",
         overview: "Write the account's signed receipt, or verify one.",
-        usage: ["hangman receipt [--output <FILE>] [--json]", "hangman receipt verify <FILE> [--shared-secret-file <FILE>] [--json]"],
+        usage: [
+            "hangman receipt [--output <FILE>] [--json]",
+            "hangman receipt verify <FILE> [--service <URL>] [--shared-secret-file <FILE>] [--json]",
+        ],
         takesWords: true,
         options: [
             .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE (a regular file, replaced atomically; - for standard output)."),
@@ -15,7 +20,9 @@ enum ReceiptCommand: Command {
         ] + HomeContext.options,
         subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
         discussion: """
-            'receipt verify' prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
+            'receipt verify' checks a receipt with the home's store, or, with --service, at any pack
+            server's Apple-compatible /verifyReceipt (no account needed), as a game's backend does.
+            It prints a status as Apple's verifyReceipt does: 0 valid, 21002 malformed,
             21003 not authenticated (changed, signed by another key, or for another game), 21004 (a
             receipt with an auto-renewable subscription, without the server's shared secret), 21007 and
             21008 (a sandbox receipt sent to production, and the reverse), 21010 (the receipt's
@@ -46,6 +53,14 @@ enum ReceiptCommand: Command {
     }
 
     static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
+        // A receipt checked at a named server, as a backend does: no home, no account.
+        if case .verify(let path, let secretFile) = options.action, let url = options.store.service ?? context.environment["HANGMAN_SERVICE"],
+            case .embedded = try Home(folder: HomeContext.homeFolder(options.store, context: context)).binding()
+        {
+            let result = await HTTPPackService.verifyReceipt(
+                try readReceipt(path), at: ServiceCredentials.normalized(url), password: try readSecret(secretFile))
+            return report(result, catalog: nil, json: options.json, context: context)
+        }
         let store = try await HomeContext.open(options.store, context: context)
         let service = store.service
         switch options.action {
@@ -61,47 +76,56 @@ enum ReceiptCommand: Command {
             }
             return .ok
         case .verify(let path, let secretFile):
-            let bytes: [UInt8]
-            do {
-                bytes = try FileSystem.readFile(atPath: path, limit: receiptSizeLimit)
-            } catch .system(.noSuchFile, _, _) {
-                throw CommandFailure.missing("no such receipt file '\(path)'")
-            } catch {
-                throw CommandFailure.invalid("cannot read the receipt: \(error)")
+            let result = await service.verifyReceipt(try readReceipt(path), password: try readSecret(secretFile))
+            return report(result, catalog: store.catalog, json: options.json, context: context)
+        }
+    }
+
+    private static func readReceipt(_ path: String) throws -> [UInt8] {
+        do {
+            return try FileSystem.readFile(atPath: path, limit: receiptSizeLimit)
+        } catch .system(.noSuchFile, _, _) {
+            throw CommandFailure.missing("no such receipt file '\(path)'")
+        } catch {
+            throw CommandFailure.invalid("cannot read the receipt: \(error)")
+        }
+    }
+
+    /// The shared secret's first line, from `--shared-secret-file`.
+    private static func readSecret(_ file: String?) throws -> String? {
+        guard let file else { return nil }
+        do {
+            let text = String(decoding: try FileSystem.readFile(atPath: file, limit: 4096), as: UTF8.self)
+            return text.split(whereSeparator: \.isNewline).first.map(String.init)
+        } catch .system(.noSuchFile, _, _) {
+            throw CommandFailure.missing("no such file '\(file)' (--shared-secret-file)")
+        } catch {
+            throw CommandFailure.invalid("cannot read the shared secret: \(error)")
+        }
+    }
+
+    /// The status in words and each purchase, or the JSON; the exit status it means.
+    private static func report(_ result: ReceiptVerification, catalog: Catalog?, json: Bool, context: CommandContext) -> ExitCode {
+        if json {
+            context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
+        } else {
+            context.out(TerminalText(escaping: "status \(result.status.rawValue): \(result.message)"))
+            for transaction in result.status == .valid ? result.payload?.transactions ?? [] : [] {
+                context.out(TerminalText(escaping: "  " + Self.fact(transaction, catalog: catalog)))
             }
-            var password: String?
-            if let secretFile {
-                do {
-                    let text = String(decoding: try FileSystem.readFile(atPath: secretFile, limit: 4096), as: UTF8.self)
-                    password = text.split(whereSeparator: \.isNewline).first.map(String.init)
-                } catch .system(.noSuchFile, _, _) {
-                    throw CommandFailure.missing("no such file '\(secretFile)' (--shared-secret-file)")
-                } catch {
-                    throw CommandFailure.invalid("cannot read the shared secret: \(error)")
-                }
-            }
-            let result = await service.verifyReceipt(bytes, password: password)
-            if options.json {
-                context.out(JSONText.encode(VerificationJSON(status: result.status.rawValue, message: result.message, receipt: result.payload.map(ReceiptJSON.init))))
-            } else {
-                context.out("status \(result.status.rawValue): \(result.message)")
-                for transaction in result.status == .valid ? result.payload?.transactions ?? [] : [] {
-                    context.out(TerminalText(escaping: "  " + Self.fact(transaction, catalog: store.catalog)))
-                }
-            }
-            switch result.status {
-            case .valid: return .ok
-            case .temporarilyUnavailable: return .storeRefused
-            default: return .dataError
-            }
+        }
+        switch result.status {
+        case .valid: return .ok
+        case .temporarilyUnavailable: return .storeRefused
+        default: return .dataError
         }
     }
 }
 
 extension ReceiptCommand {
     /// One purchase of a verified receipt: `TX  date  product  (until ..., trial, refunded ...)`.
-    static func fact(_ transaction: ReceiptPayload.Transaction, catalog: Catalog) -> String {
-        let name = ProductID(rawValue: transaction.productID).map { StoreText.productName($0, catalog: catalog) } ?? transaction.productID
+    static func fact(_ transaction: ReceiptPayload.Transaction, catalog: Catalog?) -> String {
+        let name = ProductID(rawValue: transaction.productID).flatMap { id in catalog.map { StoreText.productName(id, catalog: $0) } } ?? transaction.productID
         var notes: [String] = []
         if transaction.quantity > 1 { notes.append("x\(transaction.quantity)") }
         if transaction.isTrial == true { notes.append("free trial") }
