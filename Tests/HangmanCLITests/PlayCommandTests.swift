@@ -73,13 +73,13 @@ import Testing
             "HIT z 1",
             "STATE word=\"z _ _ _ _\" lives=6/6 used=\"z\" hints=0",
             "HIT e 1",
-            "STATE word=\"z e _ _ _\" lives=6/6 used=\"z e\" hints=0",
+            "STATE word=\"z e _ _ _\" lives=6/6 used=\"e z\" hints=0",
             "MISS q",
-            "STATE word=\"z e _ _ _\" lives=5/6 used=\"z e q\" hints=0",
+            "STATE word=\"z e _ _ _\" lives=5/6 used=\"e q z\" hints=0",
             "HIT b 1",
-            "STATE word=\"z e b _ _\" lives=5/6 used=\"z e q b\" hints=0",
+            "STATE word=\"z e b _ _\" lives=5/6 used=\"b e q z\" hints=0",
             "HIT r 1",
-            "STATE word=\"z e b r _\" lives=5/6 used=\"z e q b r\" hints=0",
+            "STATE word=\"z e b r _\" lives=5/6 used=\"b e q r z\" hints=0",
             "HIT a 1",
             "WON zebra score=150",
             "CLUE Striped horse",
@@ -120,7 +120,7 @@ import Testing
         _ = try await world.play("z\nq\nquit\n")
         let resumed = try await world.play("e\n")
         #expect(resumed.stdout.hasPrefix("GAME pack=com.example.words.one category=\"Animals\" letters=5 lives=6 hints=0 resumed\n"))
-        #expect(resumed.stdout.contains("STATE word=\"z e _ _ _\" lives=5/6 used=\"z q e\" hints=0"))
+        #expect(resumed.stdout.contains("STATE word=\"z e _ _ _\" lives=5/6 used=\"e q z\" hints=0"), "letters in alphabetical order")
     }
 
     @Test func endOfInputSavesCleanly() async throws {
@@ -207,8 +207,8 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("\u{1B}[?1049h"), "\(result.stdout.prefix(40).debugDescription)")
         #expect(result.stdout.contains("Word: qu_"), "the word line as typed")
-        #expect(result.stdout.contains("Used: z e q"), "\(result.stdout)")
-        #expect(!result.stdout.contains("Used: z A") && !result.stdout.contains("Used: z e P"), "no byte of a sequence was a guess")
+        #expect(result.stdout.contains("Used: e q z"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Used: A") && !result.stdout.contains("P q"), "no byte of a sequence was a guess")
         #expect(result.stdout.contains("5/6"))
         #expect(result.stdout.hasSuffix("\u{1B}[?1049lGame saved: run 'hangman play' to resume it.\n"), "\(result.stdout.suffix(80).debugDescription)")
     }

@@ -37,6 +37,18 @@ import Testing
         #expect(GameLayout.lines(view, width: 80)[0].text.hasSuffix("Hints: ? (offline)"))
     }
 
+    /// A pack whose category bears its name says it once ("iOS Words", not "iOS Words · iOS
+    /// Words"); the letters used read in alphabetical order.
+    @Test func theTitleSaysAPackOnceAndUsedLettersAreSorted() {
+        var game = Game(word: "swift", clue: nil, language: "en", lives: 6)
+        for letter in ["z", "s", "e", "a"] { game.guess(letter) }
+        let same = GameLayout.lines(GameView(game: game, packName: "iOS Words", category: "iOS Words", hints: 3, event: nil), width: 80).map(\.text)
+        #expect(same[0].contains("HANGMAN  iOS Words ") && !same[0].contains("·"), "\(same[0])")
+        #expect(same.contains { $0.contains("Used: a e s z") }, "\(same)")
+        let other = GameLayout.lines(GameView(game: game, packName: "iOS Words", category: "Frameworks", hints: 3, event: nil), width: 80).map(\.text)
+        #expect(other[0].contains("iOS Words · Frameworks"), "\(other[0])")
+    }
+
     @Test func aWideWindowCentresTheBoard() {
         let lines = GameLayout.lines(Self.view(), width: 200)
         let gallows = lines.first { $0.text.contains("+---+") }?.text ?? ""

@@ -88,6 +88,21 @@ import Testing
         #expect(try await home.run(["store", "payments", "maybe"]).status == 64)
     }
 
+    /// `reset` asks on a terminal, as `buy` and `store clear` do; without one it needs --yes.
+    @Test func resetAsksOnATerminalOrNeedsYes() async throws {
+        let home = try Home()
+        #expect(try await home.run(["buy", "ios"]).status == 0)
+        let script = try await home.run(["reset"])
+        #expect(script.status == 64 && script.stderr.contains("--yes"), "\(script.stderr)")
+        let declined = try await home.run(["reset"], input: "n\n", terminal: true)
+        #expect(declined.status == 1 && declined.stdout.contains("Nothing was deleted."), "\(declined.stdout)")
+        #expect(declined.stdout.contains("Delete this device's packs, saved game and statistics?"), "\(declined.stdout)")
+        #expect(try await home.run(["packs"]).stdout.contains("installed"))
+        let accepted = try await home.run(["reset"], input: "y\n", terminal: true)
+        #expect(accepted.status == 0 && accepted.stdout.contains("Deleted this device's state"), "\(accepted.stdout)")
+        #expect(try await home.run(["reset", "-y"]).status == 0)
+    }
+
     @Test func storeClearAsksOrNeedsYes() async throws {
         let home = try Home()
         #expect(try await home.run(["buy", "10"]).status == 0)

@@ -44,7 +44,7 @@ struct TerminalPlayTests {
         #expect(hit.contains("z _ _ _ _"), "\(hit)")
         try await terminal.press("Up", "Down", "Left", "Right", "Home", "F5")
         try await terminal.press("e")
-        let second = try await terminal.waitFor("Used: z e")
+        let second = try await terminal.waitFor("Used: e z")
         #expect(second.contains("z e _ _ _"), "\(second)")
         #expect(second.contains("6/6"), "no key of an arrow's sequence was taken for a guess: \(second)")
         #expect(!second.contains("[A") && !second.contains("OA"))

@@ -7,18 +7,35 @@ enum ResetCommand: Command {
     static let spec = CommandSpec(
         name: "hangman reset",
         overview: "Delete this device's state, as deleting the app would: installed packs, statistics.",
-        usage: ["hangman reset --yes"],
-        options: [.init(names: ["--yes"], value: nil, help: "Confirm.")] + HomeContext.options,
-        discussion: "The account stays: purchases and hints. 'hangman restore' brings every pack back.")
+        usage: ["hangman reset [--yes]"],
+        options: [.init(names: ["--yes", "-y"], value: nil, help: "Delete without asking (needed without a terminal).")] + HomeContext.options,
+        discussion: """
+            The account stays: purchases and hints. 'hangman restore' brings every pack back.
+            On a terminal it asks first, as 'buy' and 'store clear' do (anything but y deletes
+            nothing, exit 1); without one it needs --yes (64).
+            """)
 
-    static func options(_ parsed: ParsedArguments) throws -> HomeOptions {
-        guard parsed.has("--yes") else { throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes") }
-        return HomeOptions(parsed)
+    struct Options {
+        var store: HomeOptions
+        var confirmed: Bool
     }
 
-    static func run(_ options: HomeOptions, context: CommandContext) async throws -> ExitCode {
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(store: HomeOptions(parsed), confirmed: parsed.has("--yes"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if !options.confirmed {
+            guard Question.canAsk(context) else {
+                throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes")
+            }
+            guard Question.ask("Delete this device's packs, saved game and statistics? Purchases and hints stay with the account.", context: context) else {
+                context.out("Nothing was deleted.")
+                return .declined
+            }
+        }
         // Deleting the app needs no store: it works offline too.
-        let home = Home(folder: try HomeContext.homeFolder(options, context: context))
+        let home = Home(folder: try HomeContext.homeFolder(options.store, context: context))
         try home.eraseDevice()
         context.out("Deleted this device's state (\(home.deviceFolder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
         return .ok

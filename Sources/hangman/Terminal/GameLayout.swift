@@ -46,7 +46,9 @@ enum GameLayout {
         }
 
         let hints = "Hints: \(view.hints.map(String.init) ?? "?")" + (view.hintsNote.map { " (\($0))" } ?? "")
-        let source = TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
+        // A pack whose one category bears its name says it once.
+        let source = view.packName == view.category
+            ? TerminalText.escaped(view.packName) : TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
         let title = "HANGMAN  " + source
         if title.count + 2 + hints.count <= block {
             add(title + String(repeating: " ", count: block - title.count - hints.count) + hints, "1")
@@ -71,7 +73,7 @@ enum GameLayout {
         let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
         let lives = "Lives: \(hearts) \(game.livesLeft)/\(game.lives)"
         add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", "31")
-        let used = (game.guesses + game.hinted).map(TerminalText.escaped).joined(separator: " ")
+        let used = Self.usedLetters(game).map(TerminalText.escaped).joined(separator: " ")
         addWrapped("Used: " + (used.isEmpty ? "-" : used))
         add("")
         for paragraph in view.event?.split(separator: "\n") ?? [] { addWrapped(String(paragraph)) }
@@ -154,6 +156,12 @@ enum GameLayout {
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// The letters guessed and hinted, in alphabetical order (as bsdgames shows them: easier to
+    /// scan than the order typed).
+    static func usedLetters(_ game: Game) -> [String] {
+        (game.guesses + game.hinted).sorted()
     }
 
     /// Items joined by " · ", as many to a line as fit.

@@ -140,7 +140,7 @@ struct GameScreen {
     }
 
     private func used(_ game: Game) -> String {
-        (game.guesses + game.hinted).joined(separator: " ")
+        GameLayout.usedLetters(game).joined(separator: " ")
     }
 }
 
