@@ -55,6 +55,29 @@ import TestSupport
         #expect(again.stderr.contains("the catalog says \(original)"), "\(again.stderr)")
     }
 
+    /// Other words under the same ContentVersion: players who have that version would be told
+    /// "up to date" and keep the old words. `catalog update` refuses it (65) and writes nothing;
+    /// the author raises the version (the control above: 1.1 is published).
+    @Test func aChangedPackUnderTheSameVersionIsNotPublished() async throws {
+        let world = try await PlayerWorld()
+        let before = try await catalogBytes(world)
+        let source = world.scratch.path + "/src/same-version"
+        try world.scratch.write("src/same-version/Info.plist", """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>FormatVersion</key><integer>1</integer><key>ProductIdentifier</key><string>\(PlayerWorld.base)</string>
+            <key>ContentVersion</key><string>1.0</string><key>DisplayName</key><string>Base Words</string>
+            </dict></plist>
+            """)
+        try world.scratch.write("src/same-version/words.plist", wordsXML(["crow", "wren", "hawk"]))
+        #expect(try await CLI.run(["pack", "build", source, "-o", world.packs + "/base.wordpack"]).status == 0)
+        let refused = try await CLI.run(["catalog", "update", "--packs", world.packs])
+        #expect(refused.status == 65, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("base pack base.wordpack changed since it was published, but its ContentVersion is still 1.0"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Raise ContentVersion"), "\(refused.stderr)")
+        #expect(try await catalogBytes(world) == before, "nothing was written")
+    }
+
     @Test func updatePrintsWhatChangedAndRaisesTheVersion() async throws {
         let world = try await PlayerWorld()
         let upToDate = try await world.hangman("catalog", "update")

@@ -26,6 +26,8 @@ import TestSupport
         let manifest = try String(contentsOfFile: source + "/Info.plist", encoding: .utf8)
             .replacingOccurrences(of: "<string>One Word</string>", with: "<string>One\(reference)Word</string>")
             .replacingOccurrences(of: "</dict></plist>", with: "<key>Summary</key><string>Sum\(reference)</string></dict></plist>")
+            // Other words and names: a new version of the pack, as 'catalog update' asks.
+            .replacingOccurrences(of: "<key>ContentVersion</key><string>1</string>", with: "<key>ContentVersion</key><string>2</string>")
         try world.scratch.write("src/Info.plist", manifest)
         let words = try String(contentsOfFile: source + "/words.plist", encoding: .utf8)
             .replacingOccurrences(of: "<string>Animals</string>", with: "<string>Ani\(reference)mals</string>")

@@ -101,7 +101,11 @@ import TestSupport
         let oldFruit = try sha256sum(packs + "/fruit.wordpack")
         let oldAnimals = try #require(entry(try rawCatalog(packs), product: StoreFixture.animals.rawValue))
 
+        // Other words under the same version are refused (players would keep the old ones)...
         try directory.write("packs/fruit.wordpack", StoreFixture.packArchive(id: StoreFixture.fruit.rawValue, words: ["mango", "lime", "kiwi"]))
+        #expect(throws: CatalogError.self) { try CatalogPublisher(folder: packs).update() }
+        // ...and published under a new one.
+        try directory.write("packs/fruit.wordpack", StoreFixture.packArchive(id: StoreFixture.fruit.rawValue, words: ["mango", "lime", "kiwi"], version: "1.1"))
         let update = try CatalogPublisher(folder: packs).update()
         #expect(update.previousVersion == 42 && update.version == 43)
         #expect(update.changes.count == 1)

@@ -33,12 +33,12 @@ enum StoreFixture {
     }
 
     /// A pack's archive bytes, built from a two-file source.
-    static func packArchive(id: String, words: [String]) throws -> [UInt8] {
+    static func packArchive(id: String, words: [String], version: String = "1.0") throws -> [UInt8] {
         let manifest = plist("""
             <dict>
             <key>FormatVersion</key><integer>1</integer>
             <key>ProductIdentifier</key><string>\(id)</string>
-            <key>ContentVersion</key><string>1.0</string>
+            <key>ContentVersion</key><string>\(version)</string>
             <key>DisplayName</key><string>Test \(id)</string>
             </dict>
             """)

@@ -72,13 +72,24 @@ public struct CatalogPublisher {
         /// The entry with the manifest's facts written in (`PackFacts`), when the archive's manifest
         /// reads and, for a product, is that product's; otherwise without them, so that loading the
         /// catalog reads the manifest and reports what is wrong.
-        func withFacts(_ entry: [String: PropertyList], file: String, product: String?) -> [String: PropertyList] {
+        /// `published` is the entry as the last publish wrote it.
+        func withFacts(_ entry: [String: PropertyList], published: [String: PropertyList], file: String, product: String?) -> [String: PropertyList] {
             var entry = entry
+            let published = (sha256: published["SHA256"]?.stringValue, version: published["ContentVersion"]?.stringValue)
             for key in PackFacts.keys { entry[key] = nil }
             if product == nil { for key in PackFacts.baseKeys { entry[key] = nil } }
             guard case .success(let manifest) = verifier.peekManifest(fileAt: folder + "/" + file),
                 product == nil || product == manifest.productIdentifier.rawValue
             else { return entry }
+            // Other words under the same version: a player who has that version would be told
+            // "up to date" and keep the old words. The author raises the version, never the tool.
+            if let oldDigest = published.sha256, let oldVersion = published.version, oldVersion == manifest.contentVersion.text,
+                let record = measured[file], case .success(let now) = record, now.sha256 != oldDigest
+            {
+                problems.append(
+                    "\(path): \(product.map { "'\($0)': " } ?? "base ")pack \(file) changed since it was published, but its ContentVersion is still \(oldVersion): "
+                        + "players who have \(oldVersion) would keep the old words. Raise ContentVersion in the pack's manifest, rebuild it, then run 'hangman catalog update' again")
+            }
             return entry.merging(PackFacts(manifest, isBase: product == nil).entryValues) { _, new in new }
         }
 
@@ -93,7 +104,7 @@ public struct CatalogPublisher {
                 }
                 // A misplaced name is left for the catalog's own checks to report.
                 guard case .string(let file)? = entry["Pack"], Catalog.isPlainFileName(file) else { return value }
-                return recorded(entry, file: file, label: "base pack \(file)").map { .dictionary(withFacts($0, file: file, product: nil)) } ?? value
+                return recorded(entry, file: file, label: "base pack \(file)").map { .dictionary(withFacts($0, published: entry, file: file, product: nil)) } ?? value
             })
         }
         if case .array(let items)? = root["Products"] {
@@ -102,7 +113,7 @@ public struct CatalogPublisher {
                     case .string(let file)? = entry["Pack"], Catalog.isPlainFileName(file)
                 else { return value }
                 let id = entry["ProductIdentifier"]?.stringValue ?? "?"
-                return recorded(entry, file: file, label: "'\(id)': pack \(file)").map { .dictionary(withFacts($0, file: file, product: id)) } ?? value
+                return recorded(entry, file: file, label: "'\(id)': pack \(file)").map { .dictionary(withFacts($0, published: entry, file: file, product: id)) } ?? value
             })
         }
         if !problems.isEmpty { throw CatalogError(problems + ["\(path): nothing was written"]) }
