@@ -243,6 +243,27 @@ struct FixtureError: Error, CustomStringConvertible {
         #expect(try await world.transactions().count == 1)
     }
 
+    /// An uninstalled base pack stays uninstalled: the next commands do not bring it back
+    /// unasked; a game says which command does; `install` brings it back, and then it stays.
+    @Test func anUninstalledBasePackStaysUninstalled() async throws {
+        let world = try await PlayerWorld()
+        #expect(try await world.state(PlayerWorld.base) == "installed")
+        let uninstall = try await world.hangman("uninstall", PlayerWorld.base)
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        for _ in 0..<2 {
+            let packs = try await world.hangman("packs")
+            #expect(!packs.stderr.contains("Installed the base pack"), "\(packs.stderr)")
+            #expect(try await world.state(PlayerWorld.base) == "not installed")
+        }
+        let play = try await world.hangman("play", "--plain")
+        #expect(play.status == 77, "\(play.stderr)")
+        #expect(play.stderr.contains("'hangman install base' (Base Words, free) brings one back"), "\(play.stderr)")
+        #expect(try await world.hangman("install", PlayerWorld.base).status == 0)
+        #expect(try await world.state(PlayerWorld.base) == "installed")
+        _ = try await world.hangman("packs")
+        #expect(try await world.state(PlayerWorld.base) == "installed")
+    }
+
     @Test func resetWithoutYesExits64AndChangesNothing() async throws {
         let world = try await PlayerWorld()
         #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)

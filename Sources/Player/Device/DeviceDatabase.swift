@@ -84,6 +84,8 @@ public final class DeviceDatabase {
     ) throws(DeviceError) -> InstallOutcome {
         let manifest = pack.manifest
         return try run(.immediate) { db in
+            // Installed again on purpose: no longer an uninstalled base pack.
+            try db.execute("DELETE FROM device_facts WHERE name = ?", .text("uninstalled-base:" + manifest.productIdentifier.rawValue))
             var previous: ContentVersion?
             if let text = try db.string("SELECT content_version FROM packs WHERE product_id = ?", .text(manifest.productIdentifier.rawValue)) {
                 previous = ContentVersion(text)
@@ -152,8 +154,11 @@ public final class DeviceDatabase {
     /// stock of. `false` sends the start through its full checks.
     public func isUpToDate(basePacks: [ProductID], transactions: [String]) throws(DeviceError) -> Bool {
         do {
+            // A base pack is up to date when installed, or uninstalled by the player (it stays so).
             let statement = try db.prepareCached("""
-                SELECT (SELECT count(*) FROM packs WHERE product_id IN (SELECT value FROM json_each(?1))) = json_array_length(?1)
+                SELECT NOT EXISTS (SELECT 1 FROM json_each(?1) AS base
+                        WHERE base.value NOT IN (SELECT product_id FROM packs)
+                        AND 'uninstalled-base:' || base.value NOT IN (SELECT name FROM device_facts))
                     AND EXISTS (SELECT 1 FROM device_facts WHERE name = 'delivery-baseline')
                     AND (SELECT count(*) FROM deliveries WHERE transaction_id IN (SELECT value FROM json_each(?2))) = json_array_length(?2)
                 """)
@@ -218,13 +223,27 @@ public final class DeviceDatabase {
         }
     }
 
-    /// Removes a pack and its words; `false` when it was not installed.
-    public func uninstall(_ id: ProductID) throws(DeviceError) -> Bool {
+    /// Removes a pack and its words; `false` when it was not installed. A base pack (`isBase`)
+    /// is remembered as uninstalled, so that the next start does not bring it back unasked.
+    public func uninstall(_ id: ProductID, isBase: Bool = false) throws(DeviceError) -> Bool {
         try run(.immediate) { db in
             guard try db.int64("SELECT count(*) FROM packs WHERE product_id = ?", .text(id.rawValue)) == 1 else { return false }
             try Self.deleteWords(db, pack: id.rawValue)
             try db.execute("DELETE FROM packs WHERE product_id = ?", .text(id.rawValue))
+            if isBase {
+                try db.execute(
+                    "INSERT INTO device_facts (name, value) VALUES (?, '1') ON CONFLICT(name) DO NOTHING", .text("uninstalled-base:" + id.rawValue))
+            }
             return true
+        }
+    }
+
+    /// The base packs the player uninstalled (an explicit install brings one back).
+    public func uninstalledBasePacks() throws(DeviceError) -> Set<ProductID> {
+        try run(.deferred) { db in
+            Set(try db.query("SELECT substr(name, 18) FROM device_facts WHERE name LIKE 'uninstalled-base:%'").compactMap { row in
+                ProductID(rawValue: try row.string(0))
+            })
         }
     }
 

@@ -98,8 +98,9 @@ public struct PackInstaller {
         progress: (ProductID) -> ((InstallProgress) -> Void)? = { _ in nil }
     ) async throws(DeviceError) -> [ProductID] {
         let installed = Set(try device.installedPacks().map(\.productID))
+        let declined = try device.uninstalledBasePacks()
         var done: [ProductID] = []
-        for base in catalog.basePacks where !installed.contains(base.productID) {
+        for base in catalog.basePacks where !installed.contains(base.productID) && !declined.contains(base.productID) {
             _ = try await install(base.productID, progress: progress(base.productID))
             done.append(base.productID)
         }

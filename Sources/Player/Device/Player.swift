@@ -212,7 +212,8 @@ public struct Player {
     /// Removes a pack from this device; the purchase stays. A pack neither installed nor in the
     /// catalog is an unknown pack (a mistyped id), not a success.
     public func uninstall(_ id: ProductID) async throws(PlayerError) -> UninstallOutcome {
-        guard try await device({ () throws(DeviceError) in try device.uninstall(id) }) else {
+        let isBase = catalog.basePack(id) != nil
+        guard try await device({ () throws(DeviceError) in try device.uninstall(id, isBase: isBase) }) else {
             if catalog.product(id)?.isConsumable == true {
                 throw .device(DeviceError(.unknownPack, "'\(id)' is hints, not a pack: there is nothing to uninstall"))
             }

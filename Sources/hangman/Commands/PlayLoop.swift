@@ -130,7 +130,12 @@ final class PlayLoop {
             let started = try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
             guard let session = started else {
                 if let category { throw CommandFailure.usage("no words in category '\(category)' of the chosen packs") }
-                throw CommandFailure(code: .notEntitled, message: "no words installed: run 'hangman restore' or 'hangman install <PRODUCT_ID>'")
+                let names = ProductNames(playerContext.catalog)
+                let free = playerContext.catalog.basePacks.map { "'hangman install \(names.shortName(of: $0.productID))' (\($0.displayName), free)" }
+                throw CommandFailure(
+                    code: .notEntitled,
+                    message: "no words installed: " + (free.isEmpty ? "" : free.joined(separator: ", ") + " brings one back; ")
+                        + "'hangman restore' brings the packs you own")
             }
             fresh = false
             switch try await play(session, generator: &generator) {
