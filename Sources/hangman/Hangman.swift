@@ -64,6 +64,8 @@ enum Hangman {
 
     private static func dispatch(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         guard let first = arguments.first else {
+            // A bare `hangman` on a terminal plays, as bsdgames' does; a script gets the help.
+            if context.inputIsTerminal && context.outputIsTerminal { return try await dispatch(["play"], context: context) }
             context.out(TerminalText(trusted: spec.helpText))
             return .ok
         }

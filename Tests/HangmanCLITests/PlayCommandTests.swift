@@ -199,6 +199,18 @@ import Testing
 
     /// Keys as a terminal sends them, in-process: letters play at once, an arrow's whole sequence
     /// is ignored, `!` opens a line for a word (Enter on an empty one goes back), a lone Esc saves and quits.
+    /// A bare `hangman` on a terminal starts a game, as bsdgames' does; without a terminal it
+    /// prints the help, as before.
+    @Test func aBareHangmanPlaysOnATerminalAndHelpsAScript() async throws {
+        let world = try await OneWordWorld()
+        let played = try await CLI.run([], environment: ["TERM": "xterm", "NO_COLOR": "1", "HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs],
+            input: "z\u{1B}", terminal: true)
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.hasPrefix("\u{1B}[?1049h") && played.stdout.contains("Used: z"), "\(played.stdout.prefix(200).debugDescription)")
+        let help = try await CLI.run([], environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "), "\(help.stdout.prefix(200))")
+    }
+
     @Test func keysOnATerminalPlayAtOnceAndArrowsAreIgnored() async throws {
         let world = try await OneWordWorld()
         let keys = "z\u{1B}[A\u{1B}[1;5Ce\u{1B}OP!qu\u{7F}\u{7F}\rq\u{1B}"
