@@ -102,6 +102,29 @@ import TestSupport
         }
     }
 
+    /// A mistyped address says what is wrong with it (64), never "try again when it is back";
+    /// https:// against a plain-HTTP server says so and gives the http:// address.
+    @Test func aWrongAddressSaysWhatIsWrong() async throws {
+        let world = try ServedWorld()
+        let port = world.url.split(separator: ":").last.map(String.init) ?? ""
+        let cases: [(String, Int32, String)] = [
+            (world.url + "/v1", 64, "give \(world.url) without '/v1'"),
+            ("http://127.0.0.1:99999", 64, "'99999' is not a port (1 to 65535)"),
+            ("http//127.0.0.1:\(port)", 64, "it starts with neither http:// nor https://"),
+            ("http://", 64, "it names no host"),
+            ("https://127.0.0.1:\(port)", 69, "did not complete a TLS handshake (SSL connect error). If it serves plain HTTP, use \(world.url)."),
+        ]
+        for (index, (url, status, says)) in cases.enumerated() {
+            let result = try await CLI.run(["account", "create", "--service", url, "--home", world.scratch.file("home-\(index)")])
+            #expect(result.status == status, "\(url): \(result.stderr)")
+            #expect(result.stderr.contains(says), "\(url): \(result.stderr)")
+            #expect(!result.stderr.contains("try again when it is back"), "\(url): \(result.stderr)")
+        }
+        // The address with a trailing slash is the address.
+        let made = try await CLI.run(["account", "create", "--service", world.url + "/", "--home", world.scratch.file("home-ok")])
+        #expect(made.status == 0, "\(made.stderr)")
+    }
+
     @Test func askToBuyThroughTheServerIsInstalledByTheNextCommand() async throws {
         let world = try ServedWorld()
         _ = try await world.hangman("bob", "account", "create")

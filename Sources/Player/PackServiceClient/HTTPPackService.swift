@@ -335,8 +335,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private func exchange(
         _ method: String, _ path: String, body: [UInt8]?, idempotencyKey: String?, authenticated: Bool, maxBody: Int = HTTPPackService.maxAnswer
     ) async throws(StoreError) -> (Int, [UInt8]) {
-        guard credentials.service.hasPrefix("http://") || credentials.service.hasPrefix("https://") else {
-            throw StoreError(.invalidRequest, "'\(credentials.service)' is not a service URL (like http://127.0.0.1:8080)")
+        if let problem = ServiceCredentials.addressProblem(credentials.service) {
+            throw StoreError(.invalidRequest, "'\(credentials.service)' is not a pack server's address: \(problem) (like http://127.0.0.1:8080)")
         }
         var headers: [(String, String)] = []
         if authenticated { headers.append(("Authorization", "Bearer \(credentials.token)")) }
@@ -356,6 +356,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 // A server that does not answer in time would not in the next try either; a
                 // change with its key is still sent again, so that it is done once.
                 throw StoreError(.unavailable, "the pack server at \(credentials.service) did not answer within \(timeoutSeconds) s; try again later")
+            } catch where error.isTLS {
+                let plain = credentials.service.hasPrefix("https://") ? " If it serves plain HTTP, use http://" + credentials.service.dropFirst("https://".count) + "." : ""
+                throw StoreError(.unavailable, "the pack server at \(credentials.service) did not complete a TLS handshake (\(error.message)).\(plain)")
             } catch where error.isTooLarge {
                 throw StoreError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {
@@ -451,9 +454,36 @@ public struct ServiceCredentials: Sendable, Equatable {
 }
 
 extension ServiceCredentials {
+    /// What is wrong with a pack server's address, or `nil`: `http://` or `https://`, a host, a
+    /// port from 1 to 65535 if any, and nothing after (the API's paths are the client's).
+    public static func addressProblem(_ url: String) -> String? {
+        let rest: Substring
+        if url.hasPrefix("http://") {
+            rest = url.dropFirst("http://".count)
+        } else if url.hasPrefix("https://") {
+            rest = url.dropFirst("https://".count)
+        } else {
+            return "it starts with neither http:// nor https://"
+        }
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let after = rest.dropFirst(authority.count)
+        if !after.isEmpty && after != "/" {
+            return "an address has no path, query or fragment: give \(url.prefix(url.count - after.count)) without '\(after)'"
+        }
+        if authority.contains("@") { return "an address carries no user name or password" }
+        var host = authority
+        if let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") {
+            let port = authority[authority.index(after: colon)...]
+            guard let number = Int(port), (1...65535).contains(number) else { return "'\(port)' is not a port (1 to 65535)" }
+            host = authority[..<colon]
+        }
+        if host.isEmpty { return "it names no host" }
+        return nil
+    }
+
     /// A service URL as credentials keep it: without a trailing slash.
     public static func normalized(_ url: String) -> String {
-        url.hasSuffix("/") ? String(url.dropLast()) : url
+        url.hasSuffix("/") && !url.hasSuffix("://") ? String(url.dropLast()) : url
     }
 }
 

@@ -19,12 +19,22 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var isTooLarge = false
     /// The server did not answer in time (or a download crawled below its minimum speed).
     public var isTimeout = false
+    /// The TLS handshake failed: the server speaks plain HTTP, or its certificate is not trusted.
+    public var isTLS = false
     public var description: String { message }
 
-    /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's).
+    /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's),
+    /// but for a word in capitals (`SSL connect error`, `URL using bad/illegal format`).
     static func curl(_ code: CURLcode) -> String {
         let text = String(cString: curl_easy_strerror(code))
+        guard let second = text.dropFirst().first, second.isLowercase else { return text }
         return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// The error of a failed transfer.
+    static func failed(_ code: CURLcode, suffix: String = "") -> HTTPClientError {
+        let tls = [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE].contains(code)
+        return HTTPClientError(message: curl(code) + suffix, isTLS: tls)
     }
 }
 
@@ -79,7 +89,7 @@ public enum HTTPClient {
             if result == CURLE_OPERATION_TIMEDOUT {
                 throw HTTPClientError(message: "no answer within \(timeoutSeconds) s", isTimeout: true)
             }
-            throw HTTPClientError(message: HTTPClientError.curl(result))
+            throw HTTPClientError.failed(result)
         }
         return HTTPClientResponse(status: hangman_curl_response_code(handle), body: collected.bytes)
     }
@@ -149,7 +159,7 @@ public enum HTTPClient {
             if result == CURLE_OPERATION_TIMEDOUT {
                 throw HTTPClientError(message: "the download stalled or ran past \(timeoutSeconds) s after \(sink.file.size) bytes", isTimeout: true)
             }
-            throw HTTPClientError(message: "\(HTTPClientError.curl(result)) after \(sink.file.size) bytes")
+            throw HTTPClientError.failed(result, suffix: " after \(sink.file.size) bytes")
         }
         return status
     }
