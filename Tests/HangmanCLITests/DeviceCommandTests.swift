@@ -120,7 +120,7 @@ struct FixtureError: Error, CustomStringConvertible {
     @Test func firstRunInstallsTheBasePackAndSaysSoOnce() async throws {
         let world = try await PlayerWorld()
         // The state directory and packs folder as flags, the way a player without the variables types them.
-        let first = try await CLI.run(["packs", "--home", world.home, "--packs", world.packs])
+        let first = try await CLI.run(["packs", "--wide", "--home", world.home, "--packs", world.packs])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.components(separatedBy: "Installed the base pack").count == 2, "\(first.stderr)")
         #expect(first.stdout.contains("com.example.words.base"))
@@ -128,7 +128,7 @@ struct FixtureError: Error, CustomStringConvertible {
         #expect(base["state"] as? String == "installed")
         #expect(base["kind"] as? String == "base")
         #expect(base["installedVersion"] as? String == "1.0")
-        let second = try await world.hangman("packs")
+        let second = try await world.hangman("packs", "--wide")
         #expect(second.status == 0)
         #expect(second.stderr == "")
         #expect(second.stdout == first.stdout)

@@ -27,7 +27,7 @@ import TestSupport
             let result = try binary(world, arguments, input: "quit\n")
             #expect(!result.wasSignaled && result.status == 0, "\(arguments): \(result.status) \(result.stderr)")
         }
-        let products = try binary(world, ["products"])
+        let products = try binary(world, ["products", "--wide"])
         #expect(products.stdout.contains("unavailable: its pack fruit.wordpack cannot be used"), "\(products.stdout)")
         #expect(products.stdout.contains("is a FIFO (named pipe)"), "\(products.stdout)")
     }

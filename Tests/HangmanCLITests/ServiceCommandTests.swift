@@ -47,7 +47,7 @@ import TestSupport
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.hasPrefix("Made account "))
         #expect(try await world.hangman("alice", "account", "show").stdout.contains("service  \(world.url)"))
-        #expect(try await world.hangman("alice", "products").stdout.contains(Self.ios))
+        #expect(try await world.hangman("alice", "products", "--wide").stdout.contains(Self.ios))
         #expect(try await world.hangman("alice", "buy", Self.hints10).status == 0)
         let buy = try await world.hangman("alice", "buy", Self.ios)
         #expect(buy.stdout.contains("Installed iOS Words 1.0 (197 words)."), "\(buy.stdout)\(buy.stderr)")

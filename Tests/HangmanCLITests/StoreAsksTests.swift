@@ -122,7 +122,7 @@ import Testing
     ])
     func pricesFollowTheLocale(_ locale: String, _ expected: String) async throws {
         let home = try Home()
-        let result = try await home.run(["products"], environment: ["LANG": locale])
+        let result = try await home.run(["products", "--wide"], environment: ["LANG": locale])
         let hard = result.stdout.split(separator: "\n").first { $0.contains("words.hard") } ?? ""
         #expect(hard.contains(expected), "\(locale): \(hard)")
     }
@@ -156,7 +156,7 @@ import Testing
 
     @Test func productsListsEveryShortName() async throws {
         let home = try Home()
-        let lines = try await home.run(["products"]).stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let lines = try await home.run(["products", "--wide"]).stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         let shortNames = Dictionary(uniqueKeysWithValues: lines.dropFirst().map { (String($0[0]), String($0[1])) })
         #expect(shortNames == [
             "com.hangmanpacks.words.ios": "ios", "com.hangmanpacks.words.hard": "hard", "com.hangmanpacks.words.es": "es",

@@ -118,7 +118,7 @@ private final class StoreHome {
         // The next command on the device's side installs it: no 'install', no 'restore'.
         let packs = try await home.ok(["packs"])
         #expect(packs.stderr.contains("Delivered iOS Words, bought earlier"), "\(packs.stderr)")
-        #expect(packs.stdout.contains("\(StoreHome.ios)"), "\(packs.stdout)")
+        #expect(packs.stdout.contains("iOS Words"), "\(packs.stdout)")
         #expect(try await home.packState(StoreHome.ios) == "installed")
         #expect(try await home.restored() == [StoreHome.ios])
         #expect(try await home.restored() == [StoreHome.ios])
@@ -606,7 +606,7 @@ private final class StoreHome {
         #expect(words["com.hangmanpacks.words.ios"] == 197)
         #expect(words["com.hangmanpacks.words.hard"] == 1000)
         #expect(words["com.hangmanpacks.words.es"] == 3000)
-        let table = try await home.ok(["products"])
+        let table = try await home.ok(["products", "--wide"])
         #expect(table.stdout.contains("com.hangmanpacks.hints.100     100        Consumable     $4.99              100 Hints               100 hints"), "\(table.stdout)")
         #expect(table.stdout.contains("com.hangmanpacks.pass.monthly  monthly    AutoRenewable  $2.99/month        Hangman Pass (monthly)  all word packs, 20 hints a month, free trial: 1 week"), "\(table.stdout)")
         #expect(table.stdout.contains("com.hangmanpacks.pass.30days   30days     NonRenewing    $3.99 for 30 days  Hangman 30-Day Pass     all word packs"), "\(table.stdout)")

@@ -71,7 +71,7 @@ import TestSupport
 
     @Test func packAndStoreListingsShowTheNameEscaped() async throws {
         let world = try await Self.world()
-        for arguments in [["packs", "--home", world.home, "--packs", world.packs], ["pack", "inspect", world.packs + "/one.wordpack"], ["pack", "verify", world.packs + "/one.wordpack"]] {
+        for arguments in [["packs", "--wide", "--home", world.home, "--packs", world.packs], ["pack", "inspect", world.packs + "/one.wordpack"], ["pack", "verify", world.packs + "/one.wordpack"]] {
             let result = try await CLI.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             #expect(Self.hostileScalars(in: result.stdout + result.stderr).isEmpty, "\(arguments)")

@@ -37,6 +37,16 @@ struct CommandContext {
             crash: { point in if point == crashPoint { CurrentProcess.killNow() } })
     }
 
+    /// The width a table or a wrapped sentence fits: the terminal's, else `COLUMNS`, else 80.
+    var outputWidth: Int {
+        if outputIsTerminal, let window = RawTerminal.windowSize(of: .output) { return max(20, window.columns) }
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return max(20, columns) }
+        return 80
+    }
+
+    /// How a table fits: the output's width, or none with `--wide`.
+    func tableWidth(wide: Bool) -> Int? { wide ? nil : outputWidth }
+
     /// Writes a line of results to standard output.
     func out(_ text: TerminalText, terminator: String = "\n") { output.write(text.text + terminator) }
 

@@ -20,11 +20,18 @@ struct HomeOptions: Sendable {
 struct ListingOptions: Sendable {
     var store: HomeOptions
     var json: Bool
+    /// Every column whole, however wide (`--wide`); otherwise the table fits the output's width.
+    var wide: Bool
 
     init(_ parsed: ParsedArguments) {
         store = HomeOptions(parsed)
         json = parsed.has("--json")
+        wide = parsed.has("--wide")
     }
+
+    /// `--wide`, for a listing's options.
+    static let wideOption = CommandSpec.Option(
+        names: ["--wide"], value: nil, help: "Every column whole, however wide (without it the table fits the terminal, 80 columns in a pipe).")
 }
 
 /// The options of a command that does one of several things (`hints spend`, `store approve TX`):
@@ -32,11 +39,13 @@ struct ListingOptions: Sendable {
 struct ActionOptions<Action> {
     var action: Action
     var json: Bool
+    var wide: Bool
     var store: HomeOptions
 
     init(_ action: Action, _ parsed: ParsedArguments) {
         self.action = action
         json = parsed.has("--json")
+        wide = parsed.has("--wide")
         store = HomeOptions(parsed)
     }
 }

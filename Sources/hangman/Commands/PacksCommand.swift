@@ -8,8 +8,8 @@ enum PacksCommand: Command {
     static let spec = CommandSpec(
         name: "hangman packs",
         overview: "Every pack in one table: base or paid, price, installed version, and its state.",
-        usage: ["hangman packs [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
+        usage: ["hangman packs [--json] [--wide]"],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), ListingOptions.wideOption] + HomeContext.options,
         discussion: """
             States: installed, update available, purchased (not installed), subscribed (open while a subscription
             lasts), locked (not purchased, or the subscription that opened it ended), revoked (refunded),
@@ -50,7 +50,8 @@ enum PacksCommand: Command {
         }
         let prices = PriceText(environment: context.environment)
         let currency = session.catalog.currency
-        var table = [["PACK", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
+        let names = ProductNames(session.catalog)
+        var table = [["PACK", "SHORT", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
         for (row, pack) in zip(rows, packs) {
             let price = row.price.map { prices.format($0, currency: currency) } ?? "free"
             var state = row.state
@@ -59,9 +60,15 @@ enum PacksCommand: Command {
                 let day = UTCDateTime(millisecondsSince1970: ends)?.dateText ?? StoreText.date(ends)
                 state += pack.state == .subscribed ? " (\(name), until \(day))" : " (\(name) ended \(day))"
             }
-            table.append([row.productID, row.displayName, row.kind, price, PackText.grouped(row.wordCount), row.installedVersion ?? "-", state])
+            table.append([
+                row.productID, names.shortName(of: pack.productID), row.displayName, row.kind, price, PackText.grouped(row.wordCount),
+                row.installedVersion ?? "-", state,
+            ])
         }
-        context.out(StoreText.table(table))
+        // Narrow: the full identifier goes first (SHORT names it), then the kind, the words and the
+        // version; the state and the name are cut last.
+        let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [0, 3, 5, 6], flexible: [7, 2], lastResort: [4]) }
+        context.out(StoreText.table(table, fit: fit))
         return .ok
     }
 }

@@ -5,8 +5,8 @@ enum ProductsCommand: Command {
     static let spec = CommandSpec(
         name: "hangman products",
         overview: "List what the store sells: packs and hints, with prices.",
-        usage: ["hangman products [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
+        usage: ["hangman products [--json] [--wide]"],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), ListingOptions.wideOption] + HomeContext.options,
         discussion: "A product whose pack archive is missing or damaged is listed as unavailable: it cannot be bought until the store publishes it again.")
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
@@ -46,7 +46,9 @@ enum ProductsCommand: Command {
                 prices.format(product, catalog: store.catalog) + Self.per(product), product.displayName, content,
             ])
         }
-        context.out(StoreText.table(rows))
+        // Narrow: the full identifier and the type go first (SHORT names them), then the content is cut.
+        let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [0, 2], flexible: [5, 4], lastResort: [5]) }
+        context.out(StoreText.table(rows, fit: fit))
         return .ok
     }
 }

@@ -5,9 +5,9 @@ enum SubscriptionsCommand: Command {
     static let spec = CommandSpec(
         name: "hangman subscriptions",
         overview: "List the account's subscriptions, or turn a subscription's auto-renew off or on.",
-        usage: ["hangman subscriptions [--json]", "hangman subscriptions cancel|resume <PRODUCT>"],
+        usage: ["hangman subscriptions [--json] [--wide]", "hangman subscriptions cancel|resume <PRODUCT>"],
         takesWords: true,
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), ListingOptions.wideOption] + HomeContext.options,
         subcommands: [
             ("cancel <PRODUCT>", "Turn auto-renew off: the pass stays until its period ends, then it is over."),
             ("resume <PRODUCT>", "Turn auto-renew back on, before the period ends."),
@@ -59,7 +59,8 @@ enum SubscriptionsCommand: Command {
                     status.renewsToProductID.map { ProductNames(catalog).shortName(of: $0) } ?? "-", status.originalTransactionID.rawValue,
                 ])
             }
-            context.out(StoreText.table(rows))
+            let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [5, 4, 3], flexible: [1]) }
+            context.out(StoreText.table(rows, fit: fit))
         case .autoRenew(let typed, let on):
             let product = try subscription(named: typed, in: catalog)
             let status = try await store.service.setAutoRenew(product, on: on)

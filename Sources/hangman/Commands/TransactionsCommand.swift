@@ -5,8 +5,8 @@ enum TransactionsCommand: Command {
     static let spec = CommandSpec(
         name: "hangman transactions",
         overview: "Show the account's whole purchase history, consumables included.",
-        usage: ["hangman transactions [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options)
+        usage: ["hangman transactions [--json] [--wide]"],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), ListingOptions.wideOption] + HomeContext.options)
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
@@ -19,7 +19,8 @@ enum TransactionsCommand: Command {
         } else if transactions.isEmpty {
             context.out("No transactions yet: see 'hangman products'.")
         } else {
-            for transaction in transactions { context.out(StoreText.transactionLine(transaction, catalog: store.catalog)) }
+            let width = context.tableWidth(wide: options.wide)
+            for transaction in transactions { context.out(StoreText.cut(StoreText.transactionLine(transaction, catalog: store.catalog), to: width)) }
         }
         return .ok
     }

@@ -62,9 +62,60 @@ enum StoreText {
         return TerminalText(escaping: line)
     }
 
+    /// A line cut to `width` with `…` when longer (`nil`: as it is).
+    static func cut(_ line: TerminalText, to width: Int?) -> TerminalText {
+        guard let width, line.text.count > width else { return line }
+        return TerminalText(trusted: String(line.text.prefix(width - 1)) + "…")
+    }
+
+    /// How a table fits a width: the columns it may leave out (in order), the ones whose cells
+    /// may be cut with `…` (in order), and the ones left out only when cutting was not enough.
+    struct Fit {
+        var width: Int
+        var drop: [Int] = []
+        var flexible: [Int] = []
+        var lastResort: [Int] = []
+        /// The narrowest a cut cell gets.
+        static let minimumCell = 8
+    }
+
+    /// Columns padded to the widest cell, fitted to `fit`'s width: columns left out, long cells
+    /// cut with `…`, and, should a line still be too long, the line cut. Every cell is escaped
+    /// first, so the widths are the ones shown.
+    static func table(_ rows: [[String]], fit: Fit?) -> TerminalText {
+        guard let fit else { return table(rows) }
+        var rows = rows.map { $0.map(TerminalText.escaped) }
+        guard let header = rows.first else { return "" }
+        var kept = Array(header.indices)
+        func widths() -> [Int] { kept.map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 } }
+        func total() -> Int { widths().reduce(0, +) + 2 * max(0, kept.count - 1) }
+        func shrink() {
+            for column in fit.flexible where kept.contains(column) && total() > fit.width {
+                let excess = total() - fit.width
+                let current = rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0
+                let target = max(Fit.minimumCell, current - excess)
+                guard target < current else { continue }
+                for index in rows.indices.dropFirst() where rows[index].indices.contains(column) && rows[index][column].count > target {
+                    rows[index][column] = String(rows[index][column].prefix(target - 1)) + "…"
+                }
+            }
+        }
+        for column in fit.drop where total() > fit.width { kept.removeAll { $0 == column } }
+        shrink()
+        for column in fit.lastResort where total() > fit.width {
+            kept.removeAll { $0 == column }
+            shrink()
+        }
+        let chosen = rows.map { row in kept.map { row.indices.contains($0) ? row[$0] : "" } }
+        let text = table(chosen, escaped: true).text
+        return TerminalText(trusted: text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            cut(TerminalText(trusted: String(line)), to: fit.width).text
+        }.joined(separator: "\n"))
+    }
+
     /// Columns padded to the widest cell; every cell is escaped first, so the widths are the ones shown.
-    static func table(_ rows: [[String]]) -> TerminalText {
-        let rows = rows.map { $0.map(TerminalText.escaped) }
+    static func table(_ rows: [[String]], escaped: Bool = false) -> TerminalText {
+        let rows = escaped ? rows : rows.map { $0.map(TerminalText.escaped) }
         guard let header = rows.first else { return "" }
         var widths = header.map(\.count)
         for row in rows {
