@@ -20,7 +20,22 @@ enum Hangman {
               Set but empty, HANGMAN_HOME or HANGMAN_PACKS is a usage error (64).
 
             See 'hangman <subcommand> --help' for a subcommand's options.
-            """)
+            """,
+        laidOutDiscussion: { width in
+            var lines = [ExitCode.helpSection(width: width), "", "ENVIRONMENT:"]
+            for (name, meaning) in [
+                ("HANGMAN_HOME", "state directory (the account and the device), default ~/.local/share/hangman"),
+                ("HANGMAN_PACKS", "packs folder with Catalog.plist, default the checkout's Packs/"),
+                ("HANGMAN_SERVICE", "the address of the home's pack server, when it has another than the last used"),
+            ] {
+                for (index, line) in GameLayout.wrap(meaning, width: width - 18).enumerated() {
+                    lines.append((index == 0 ? "  " + name.padding(toLength: 16, withPad: " ", startingAt: 0) : String(repeating: " ", count: 18)) + line)
+                }
+            }
+            lines += GameLayout.wrap("Set but empty, HANGMAN_HOME or HANGMAN_PACKS is a usage error (64).", width: width - 2).map { "  " + $0 }
+            lines += [""] + GameLayout.wrap("See 'hangman <subcommand> --help' for a subcommand's options.", width: width)
+            return lines.joined(separator: "\n")
+        })
 
     /// Runs the command line `arguments` and returns the exit code.
     /// Every write is checked: a command that succeeded but could not write all it had to say
@@ -66,7 +81,7 @@ enum Hangman {
         guard let first = arguments.first else {
             // A bare `hangman` on a terminal plays, as bsdgames' does; a script gets the help.
             if context.inputIsTerminal && context.outputIsTerminal { return try await dispatch(["play"], context: context) }
-            context.out(TerminalText(trusted: spec.helpText))
+            context.out(TerminalText(trusted: spec.helpText(width: context.outputWidth)))
             return .ok
         }
         var rest = Array(arguments.dropFirst())
@@ -83,12 +98,12 @@ enum Hangman {
             context.out("hangman \(version)")
             return .ok
         case "--help", "-h":
-            context.out(TerminalText(trusted: spec.helpText))
+            context.out(TerminalText(trusted: spec.helpText(width: context.outputWidth)))
             return .ok
         case "help":
             // `hangman help play`, `hangman help pack build`: that command's page.
             guard !rest.isEmpty else {
-                context.out(TerminalText(trusted: spec.helpText))
+                context.out(TerminalText(trusted: spec.helpText(width: context.outputWidth)))
                 return .ok
             }
             return try await dispatch(rest + ["--help"], context: context)
@@ -97,7 +112,7 @@ enum Hangman {
         }
         if let group = groups.first(where: { $0.name == first }) {
             guard let word = rest.first, !["--help", "-h", "help"].contains(word) else {
-                context.out(TerminalText(trusted: group.spec.helpText))
+                context.out(TerminalText(trusted: group.spec.helpText(width: context.outputWidth)))
                 return .ok
             }
             guard let command = group.commands.first(where: { $0.path.last == word }) else {
@@ -154,7 +169,7 @@ extension Command {
     static func main(_ arguments: [String], context: CommandContext) async throws -> ExitCode {
         let parsed = try spec.parse(arguments)
         if parsed.wantsHelp {
-            context.out(TerminalText(trusted: spec.helpText))
+            context.out(TerminalText(trusted: spec.helpText(width: context.outputWidth)))
             return .ok
         }
         return try await run(try options(parsed), context: context)

@@ -47,6 +47,11 @@ struct CommandContext {
     /// How a table fits: the output's width, or none with `--wide`.
     func tableWidth(wide: Bool) -> Int? { wide ? nil : outputWidth }
 
+    /// Writes a sentence to standard output, escaped and broken between words at the output's width.
+    func outWrapped(_ text: String) {
+        for line in GameLayout.wrap(TerminalText.escaped(text), width: outputWidth) { out(TerminalText(trusted: line)) }
+    }
+
     /// Writes a line of results to standard output.
     func out(_ text: TerminalText, terminator: String = "\n") { output.write(text.text + terminator) }
 

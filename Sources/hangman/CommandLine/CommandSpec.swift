@@ -40,6 +40,9 @@ struct CommandSpec {
     var options: [Option] = []
     var subcommands: [(String, String)] = []
     var discussion: String?
+    /// A discussion laid out for a width by its own code (tables, aligned columns): used as it
+    /// is, in place of reflowing `discussion`.
+    var laidOutDiscussion: (@Sendable (Int) -> String)? = nil
 
     static let help = Option(names: ["--help", "-h"], value: nil, help: "Show help information.")
 
@@ -59,21 +62,32 @@ struct CommandSpec {
         return clause.hasSuffix(".") ? String(clause) : clause + "."
     }
 
-    /// The help text, in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS layout.
-    var helpText: String {
-        var lines = ["OVERVIEW: \(overview)", ""]
-        lines.append("USAGE: " + usage.joined(separator: "\n       "))
+    /// The help text for 80 columns (the manual page, a pipe).
+    var helpText: String { helpText(width: 80) }
+
+    /// The help text, in the OVERVIEW / USAGE / ARGUMENTS / OPTIONS / SUBCOMMANDS layout, every
+    /// sentence broken between words at `width` and continued under itself.
+    func helpText(width: Int) -> String {
+        let width = max(40, width)
+        var lines: [String] = []
+        /// `text` after `first` (the first line's start), its other lines under `indent`.
+        func hanging(_ first: String, _ text: String, indent: Int) {
+            let wrapped = GameLayout.wrap(text, width: width - indent)
+            for (index, line) in wrapped.enumerated() {
+                lines.append((index == 0 ? first.padding(toLength: indent, withPad: " ", startingAt: 0) : String(repeating: " ", count: indent)) + line)
+            }
+        }
+        hanging("OVERVIEW: ", overview, indent: 10)
+        lines.append("")
+        for (index, line) in usage.enumerated() { hanging(index == 0 ? "USAGE: " : "", line, indent: 7) }
         func section(_ title: String, _ rows: [(String, String)]) {
             guard !rows.isEmpty else { return }
             lines += ["", "\(title):"]
-            let width = min(26, rows.map(\.0.count).max() ?? 0)
+            // Narrow: a narrower left column leaves the text room for its longest words.
+            let column = min(26, width / 3, rows.map(\.0.count).max() ?? 0)
             for (left, right) in rows {
-                if left.count > width {
-                    lines.append("  \(left)")
-                    lines.append("  " + String(repeating: " ", count: width) + "  " + right)
-                } else {
-                    lines.append("  " + left + String(repeating: " ", count: width - left.count) + "  " + right)
-                }
+                if left.count > column { lines.append("  \(left)") }
+                hanging(left.count > column ? "" : "  " + left, right, indent: 4 + column)
             }
         }
         section("ARGUMENTS", arguments.map { ($0.name, $0.help) })
@@ -83,7 +97,31 @@ struct CommandSpec {
         }
         section("OPTIONS", optionRows)
         section("SUBCOMMANDS", subcommands)
-        if let discussion { lines += ["", discussion] }
+        if let laidOutDiscussion {
+            lines += ["", laidOutDiscussion(width)]
+        } else if let discussion {
+            lines.append("")
+            // Reflowed: a paragraph's lines joined, then broken at the width; a blank line, an
+            // indented line or a list item keeps its own start.
+            var paragraph: [String] = []
+            func flush() {
+                if !paragraph.isEmpty { lines += GameLayout.wrap(paragraph.joined(separator: " "), width: width) }
+                paragraph = []
+            }
+            for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.isEmpty {
+                    flush()
+                    lines.append("")
+                } else if line.hasPrefix(" ") || line.hasPrefix("- ") {
+                    flush()
+                    let indent = line.prefix { $0 == " " }.count + (line.drop { $0 == " " }.hasPrefix("- ") ? 2 : 0)
+                    hanging(String(line.prefix(indent)), String(line.dropFirst(indent)), indent: indent)
+                } else {
+                    paragraph.append(String(line))
+                }
+            }
+            flush()
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -147,14 +147,14 @@ enum BuyCommand: Command {
         let prices = PriceText(environment: context.environment)
         let price = prices.format(product, catalog: catalog) + ProductsCommand.per(product)
         let from = change.current.map { StoreText.productName($0.productID, catalog: catalog) } ?? "the current plan"
-        context.out("\(product.displayName): \(product.description)")
+        context.outWrapped("\(product.displayName): \(product.description)")
         if change.kind == .new {
             let start = change.freeTrial.map { "free for \($0.counted), then " } ?? ""
             return Question.ask("Subscribe to \(product.displayName) (\(start)\(price), renewing until you cancel)?", context: context)
         }
         if change.kind == .upgrade {
             let refund = prices.format(change.refund ?? "0", currency: catalog.currency)
-            context.out("It replaces \(from) now; \(refund) comes back for the unused part of its period.")
+            context.outWrapped("It replaces \(from) now; \(refund) comes back for the unused part of its period.")
             return Question.ask("Upgrade to \(product.displayName) for \(price)?", context: context)
         }
         let when = change.current.map { " at its renewal on \(StoreText.date($0.expiresDate))" } ?? " at its renewal"
@@ -166,7 +166,7 @@ enum BuyCommand: Command {
     static func confirm(_ product: Product, quantity: Int, catalog: Catalog, context: CommandContext) -> Bool {
         let prices = PriceText(environment: context.environment)
         let price = prices.format(product, catalog: catalog)
-        context.out("\(product.displayName): \(product.description)")
+        context.outWrapped("\(product.displayName): \(product.description)")
         if quantity > 1 {
             let total = prices.format(product.price, times: quantity, currency: catalog.currency)
             return Question.ask("Buy \(quantity) x \(product.displayName) for \(price) each (\(total) in all)?", context: context)

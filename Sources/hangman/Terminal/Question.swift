@@ -5,7 +5,10 @@ import SystemCalls
 /// again as usual (the line reader had turned it into a flag for the question).
 enum Question {
     static func ask(_ question: TerminalText, context: CommandContext) -> Bool {
-        context.out(question + " [y/N] ", terminator: "")
+        // Broken between words at the terminal's width; the answer goes after the last line.
+        let lines = GameLayout.wrap(question.text + " [y/N]", width: context.outputWidth)
+        for line in lines.dropLast() { context.out(TerminalText(trusted: line)) }
+        context.out(TerminalText(trusted: (lines.last ?? "") + " "), terminator: "")
         defer { if context.input == .standardInput { InterruptSignal.restoreDefault() } }
         switch LineReader(context.input).nextLine() {
         case .line(let answer):
