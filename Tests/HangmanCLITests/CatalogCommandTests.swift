@@ -78,6 +78,43 @@ import TestSupport
         #expect(try await catalogBytes(world) == before, "nothing was written")
     }
 
+    /// An author sells the pack they built and plays it, without editing the catalog by hand;
+    /// whatever is refused leaves the packs folder as it was.
+    @Test func anAuthorAddsTheirPackBuysItAndPlaysIt() async throws {
+        let world = try await PlayerWorld()
+        try world.scratch.write("src/birds/words.plist", wordsXML(["robin", "heron", "finch"]))
+        #expect(try await CLI.run(["pack", "init", world.scratch.path + "/src/birds", "--product-id", "com.example.words.birds", "--display-name", "Birds"]).status == 0)
+        let archive = world.scratch.path + "/birds.wordpack"
+        #expect(try await CLI.run(["pack", "build", world.scratch.path + "/src/birds", "-o", archive]).status == 0)
+        // Refused: not a pack; no file is copied, the catalog is unchanged.
+        let before = try await catalogBytes(world)
+        try world.scratch.write("junk.wordpack", "not an archive")
+        let junk = try await CLI.run(["catalog", "add", world.scratch.path + "/junk.wordpack", "--price", "1.00", "--packs", world.packs])
+        #expect(junk.status == 65, "\(junk.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: world.packs + "/junk.wordpack"))
+        #expect(try await catalogBytes(world) == before)
+        let wrongID = try await CLI.run(["catalog", "add", archive, "--price", "1.00", "--product-id", "com.example.words.owls", "--packs", world.packs])
+        #expect(wrongID.status == 65 && wrongID.stderr.contains("is the pack com.example.words.birds"), "\(wrongID.stderr)")
+        // Added: copied, its product written from the manifest, published.
+        let added = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--description", "Three birds.", "--packs", world.packs])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Added Birds (com.example.words.birds) at 1.49 USD: birds.wordpack, 3 words."), "\(added.stdout)")
+        #expect(added.stdout.contains("CatalogVersion 2 (was 1)"), "\(added.stdout)")
+        #expect(FileManager.default.fileExists(atPath: world.packs + "/birds.wordpack"))
+        let again = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--packs", world.packs])
+        #expect(again.status == 65 && again.stderr.contains("has com.example.words.birds already"), "\(again.stderr)")
+        // A player buys it and plays it.
+        let bought = try await world.hangman("buy", "birds")
+        #expect(bought.status == 0 && bought.stdout.contains("Installed Birds 1.0 (3 words)"), "\(bought.stdout)\(bought.stderr)")
+        let played = try await world.hangman("play", "--plain", "--pack", "birds", "--new")
+        #expect(played.status == 0 && played.stdout.contains("GAME pack=com.example.words.birds"), "\(played.stdout)\(played.stderr)")
+        // Taken out: no longer sold; the archive stays.
+        let removed = try await CLI.run(["catalog", "remove", "com.example.words.birds", "--packs", world.packs])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(!(try await world.hangman("products", "--wide").stdout.contains("com.example.words.birds")))
+        #expect(FileManager.default.fileExists(atPath: world.packs + "/birds.wordpack"))
+    }
+
     @Test func updatePrintsWhatChangedAndRaisesTheVersion() async throws {
         let world = try await PlayerWorld()
         let upToDate = try await world.hangman("catalog", "update")

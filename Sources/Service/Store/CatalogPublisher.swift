@@ -180,3 +180,110 @@ public struct CatalogUpdate: Sendable {
     /// Whether the catalog file was rewritten.
     public var wroteCatalog: Bool { previousVersion != version }
 }
+
+/// An author's way in: a built pack added to the catalog as a product (the archive verified and
+/// copied beside the others, its entry written from its manifest, then published as `update()`
+/// does), or a product taken out. Either the whole change is published, or the packs folder is
+/// left as it was.
+extension CatalogPublisher {
+    /// What `add` did.
+    public struct Addition: Sendable {
+        public var productID: ProductID
+        /// The archive's file name in the packs folder.
+        public var file: String
+        public var update: CatalogUpdate
+    }
+
+    /// Adds the pack at `source` as a non-consumable at `price`, named as its manifest names it.
+    public func add(archiveAt source: String, price: String, productID asked: ProductID? = nil, description: String? = nil) throws(CatalogError) -> Addition {
+        guard Product.isPrice(price) else { throw CatalogError(["'\(price)' is not a price: a decimal string like 1.99"]) }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(atPath: source, limit: verifier.archiveLimits.maxArchiveSize)
+        } catch .system(.noSuchFile, _, _) {
+            throw CatalogError(missing: true, ["\(source): no such pack archive"])
+        } catch {
+            throw CatalogError(["\(source): cannot read the pack: \(error)"])
+        }
+        let verification = verifier.verify(bytes)
+        guard verification.isValid, let pack = verification.pack else {
+            throw CatalogError(["\(source) is not a valid pack:"] + verification.problems.prefix(10).map { "  \($0)" })
+        }
+        let manifest = pack.manifest
+        let id = asked ?? manifest.productIdentifier
+        guard id == manifest.productIdentifier else {
+            throw CatalogError(["\(source) is the pack \(manifest.productIdentifier), not \(id): a product sells the pack its manifest names"])
+        }
+        let file = String(source.split(separator: "/").last ?? "")
+        guard Catalog.isPlainFileName(file), file.hasSuffix(".wordpack") else {
+            throw CatalogError(["\(source): a pack archive's name ends in .wordpack"])
+        }
+        let path = folder + "/" + Catalog.fileName
+        let original = try Catalog.readCatalogFile(path)
+        guard case .dictionary(var root)? = try? PropertyListDecoding.decode(original).value else {
+            throw CatalogError(["\(path): not a valid catalog: run 'hangman catalog update' to see why"])
+        }
+        let catalog: Catalog
+        do { catalog = try Catalog.load(folder: folder, verifier: verifier) } catch { throw CatalogError(error.problems) }
+        if catalog.product(id) != nil || catalog.basePack(id) != nil {
+            throw CatalogError(["\(path): the catalog has \(id) already ('hangman catalog remove \(id)' takes it out)"])
+        }
+        let target = folder + "/" + file
+        var created = false
+        if let existing = try? FileSystem.readFile(atPath: target, limit: verifier.archiveLimits.maxArchiveSize) {
+            guard existing == bytes else {
+                throw CatalogError(["\(target) exists and is another archive: rename the pack, or take the old one out first"])
+            }
+        } else {
+            do { try FileSystem.writeAtomically(bytes, toPath: target) } catch {
+                throw CatalogError(.cannotWrite, ["cannot copy the pack to \(target): \(error)"])
+            }
+            created = true
+        }
+        var entry: [String: PropertyList] = [
+            "ProductIdentifier": .string(id.rawValue), "Type": .string("NonConsumable"), "DisplayName": .string(manifest.displayName),
+            "Price": .string(price), "Pack": .string(file),
+        ]
+        if let text = description ?? manifest.summary, !text.isEmpty { entry["Description"] = .string(text) }
+        guard case .array(let products)? = root["Products"] else { throw CatalogError(["\(path): 'Products' (an array) is missing"]) }
+        root["Products"] = .array(products + [.dictionary(entry)])
+        do {
+            return Addition(productID: id, file: file, update: try publish(root, replacing: original))
+        } catch {
+            if created { try? FileSystem.removeFile(atPath: target) }
+            throw error
+        }
+    }
+
+    /// Takes the product `id` out of the catalog and publishes it. Its archive stays in the
+    /// folder (a player who bought it keeps the pack installed; `update` no longer offers it).
+    public func remove(_ id: ProductID) throws(CatalogError) -> CatalogUpdate {
+        let path = folder + "/" + Catalog.fileName
+        let original = try Catalog.readCatalogFile(path)
+        guard case .dictionary(var root)? = try? PropertyListDecoding.decode(original).value, case .array(let products)? = root["Products"] else {
+            throw CatalogError(["\(path): not a valid catalog: run 'hangman catalog update' to see why"])
+        }
+        let kept = products.filter { item in
+            guard case .dictionary(let entry) = item else { return true }
+            return entry["ProductIdentifier"]?.stringValue != id.rawValue
+        }
+        guard kept.count < products.count else { throw CatalogError(["\(path): no product \(id) to take out"]) }
+        root["Products"] = .array(kept)
+        return try publish(root, replacing: original)
+    }
+
+    /// Writes `root` and publishes it; when publishing refuses, the catalog's bytes as they were
+    /// are put back.
+    private func publish(_ root: [String: PropertyList], replacing original: [UInt8]) throws(CatalogError) -> CatalogUpdate {
+        let path = folder + "/" + Catalog.fileName
+        do { try FileSystem.writeAtomically(PropertyListEncoding.xml(.dictionary(root)), toPath: path) } catch {
+            throw CatalogError(.cannotWrite, ["\(error); \(path) is unchanged"])
+        }
+        do {
+            return try update()
+        } catch {
+            try? FileSystem.writeAtomically(original, toPath: path)
+            throw CatalogError(error.kind, error.problems + ["\(path) is as it was"])
+        }
+    }
+}

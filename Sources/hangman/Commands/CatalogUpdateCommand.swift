@@ -26,12 +26,7 @@ enum CatalogUpdateCommand: Command {
         do {
             update = try CatalogPublisher(folder: packs).update()
         } catch {
-            for problem in error.problems { context.error("\(problem)") }
-            switch error.kind {
-            case .missing: throw CommandFailure.missing("no catalog in \(packs)")
-            case .invalid: throw CommandFailure.invalid("the catalog in \(packs) was not updated")
-            case .cannotWrite: throw CommandFailure.cannotCreate("cannot write \(path)")
-            }
+            throw failure(error, packs: packs, context: context)
         }
         for change in update.changes {
             var line: TerminalText = "\(change.file): sha256 \(change.record.sha256), \(PackText.grouped(change.record.size)) bytes"
@@ -53,5 +48,15 @@ enum CatalogUpdateCommand: Command {
             context.out("\(path) is up to date: CatalogVersion \(update.version), \(archives) archives.")
         }
         return .ok
+    }
+
+    /// A publishing step's refusal: its problems on standard error, and the exit status its kind means.
+    static func failure(_ error: CatalogError, packs: String, context: CommandContext) -> CommandFailure {
+        if error.kind != .missing { for problem in error.problems { context.error(TerminalText(escaping: problem)) } }
+        switch error.kind {
+        case .missing: return CommandFailure.missing(error.problems.first ?? "no catalog in \(packs)")
+        case .invalid: return CommandFailure.invalid("the catalog in \(packs) was not changed")
+        case .cannotWrite: return CommandFailure.cannotCreate("cannot write in \(packs)")
+        }
     }
 }

@@ -1,0 +1,86 @@
+import PackServiceAPI
+import Store
+
+/// `hangman catalog add PACK.wordpack --price 1.99`
+enum CatalogAddCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman catalog add",
+        overview: "Sell a pack you built: verify it, copy it beside the others, add its product to Catalog.plist and publish.",
+        usage: ["hangman catalog add <PACK.wordpack> --price <PRICE> [--product-id <ID>] [--description <TEXT>] [--packs <DIR>]"],
+        arguments: [.init(name: "<PACK.wordpack>", help: "The archive 'hangman pack build' made.")],
+        options: [
+            .init(names: ["--price"], value: "PRICE", help: "The price in the catalog's currency, a decimal like 1.99."),
+            .init(names: ["--product-id"], value: "ID", help: "The product's identifier: the one the pack's manifest names (the default).", kind: .productID),
+            .init(names: ["--description"], value: "TEXT", help: "What a player reads before buying (default: the manifest's Summary)."),
+            HomeContext.packsOption,
+        ],
+        discussion: """
+            The product is a non-consumable named by the pack's manifest (its DisplayName). The
+            catalog is published as 'hangman catalog update' publishes it (digests recorded,
+            CatalogVersion raised); if anything is refused, the packs folder is left as it was.
+            Exit status: 0 added; 64 no --price; 65 not a valid pack, a price that is none, a
+            product the catalog has already, or another archive of that name in the folder; 66 no
+            such archive or no catalog; 73 cannot write.
+            """)
+
+    struct Options {
+        var archive: String
+        var price: String
+        var productID: ProductID?
+        var description: String?
+        var packs: String?
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        guard let archive = parsed.value("<PACK.wordpack>") else { throw CommandFailure.usage("'catalog add' needs <PACK.wordpack>: the archive 'hangman pack build' made") }
+        guard let price = parsed.value("--price") else { throw CommandFailure.usage("'catalog add' needs --price <PRICE>, like --price 1.99") }
+        return Options(archive: archive, price: price, productID: parsed.productID("--product-id"), description: parsed.value("--description"), packs: parsed.value("--packs"))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let packs = try EmbeddedStore.packsFolder(options.packs, context: context)
+        let added: CatalogPublisher.Addition
+        do {
+            added = try CatalogPublisher(folder: packs).add(
+                archiveAt: options.archive, price: options.price, productID: options.productID, description: options.description)
+        } catch {
+            throw CatalogUpdateCommand.failure(error, packs: packs, context: context)
+        }
+        let product = added.update.catalog.product(added.productID)
+        context.out("Added \(product?.displayName ?? added.productID.rawValue) (\(added.productID)) at \(options.price) \(added.update.catalog.currency): \(added.file), \(PackText.grouped(product?.wordCount ?? 0)) words.")
+        context.out("\(packs)/\(Catalog.fileName): CatalogVersion \(added.update.version)\(added.update.previousVersion.map { " (was \($0))" } ?? "").")
+        context.out("Players buy it with 'hangman buy \(ProductNames(added.update.catalog).shortName(of: added.productID))'.")
+        return .ok
+    }
+}
+
+/// `hangman catalog remove ID`
+enum CatalogRemoveCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman catalog remove",
+        overview: "Take a product out of Catalog.plist and publish; its archive stays in the folder.",
+        usage: ["hangman catalog remove <PRODUCT_ID> [--packs <DIR>]"],
+        arguments: [.init(name: "<PRODUCT_ID>", help: "The product's full identifier.", kind: .productID)],
+        options: [HomeContext.packsOption],
+        discussion: """
+            Players who bought it keep what is installed; it is no longer sold or updated.
+            Exit status: 0 removed; 65 no such product in the catalog (nothing is written); 66 no
+            catalog; 73 cannot write.
+            """)
+
+    static func options(_ parsed: ParsedArguments) throws -> (id: ProductID, packs: String?) {
+        (try parsed.required(parsed.productID("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "catalog remove"), parsed.value("--packs"))
+    }
+
+    static func run(_ options: (id: ProductID, packs: String?), context: CommandContext) async throws -> ExitCode {
+        let packs = try EmbeddedStore.packsFolder(options.packs, context: context)
+        let update: CatalogUpdate
+        do {
+            update = try CatalogPublisher(folder: packs).remove(options.id)
+        } catch {
+            throw CatalogUpdateCommand.failure(error, packs: packs, context: context)
+        }
+        context.out("Removed \(options.id): \(packs)/\(Catalog.fileName) is at CatalogVersion \(update.version).")
+        return .ok
+    }
+}
