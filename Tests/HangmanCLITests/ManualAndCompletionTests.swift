@@ -64,6 +64,29 @@ import Testing
         #expect(offered.allSatisfy { $0.hasPrefix(typed) }, "\(offered)")
     }
 
+    /// After `--pack`, and for `install`, `uninstall` and `update`, only packs are offered: no
+    /// hints, passes or features.
+    @Test(arguments: [["hangman", "play", "--pack", ""], ["hangman", "install", ""], ["hangman", "uninstall", ""]])
+    func packsAreOfferedWherePacksAreMeant(_ words: [String]) async throws {
+        let world = try ShellWorld()
+        let path = try await world.script("bash")
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            source '\(path)'
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
+            _hangman
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try ExternalProcess.run("/usr/bin/bash", ["-c", program], environment: world.environment)
+        let offered = Set(result.stdout.split(separator: "\n").map(String.init))
+        #expect(offered.isSuperset(of: ["ios", "hard", "es", "base"]), "\(words): \(offered.sorted()) \(result.stderr)")
+        #expect(offered.isDisjoint(with: ["10", "100", "removeads", "monthly", "30days"]), "\(words): \(offered.sorted())")
+        let fish = try ExternalProcess.run(
+            "/usr/bin/fish", ["-c", "source '\(try await world.script("fish"))'; complete -C '\(words.joined(separator: " "))'"], environment: world.environment)
+        let fishOffered = Set(fish.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") })
+        #expect(fishOffered.isSuperset(of: ["ios", "hard", "es"]) && fishOffered.isDisjoint(with: ["10", "monthly"]), "\(words): \(fishOffered.sorted())")
+    }
+
     @Test(arguments: [
         ("hangman pa", ["pack", "packs"]),
         ("hangman pack v", ["verify"]),
