@@ -123,6 +123,21 @@ import Testing
         #expect(resumed.stdout.contains("STATE word=\"z e _ _ _\" lives=5/6 used=\"e q z\" hints=0"), "letters in alphabetical order")
     }
 
+    /// Options that differ from the saved game are the player's wish: on a terminal, Enter starts
+    /// a new game with them, `n` resumes the saved one.
+    @Test(arguments: [("\n", true), ("n\n", false)])
+    func enterTakesTheOptionsTypedOverTheSavedGame(_ answer: String, _ fresh: Bool) async throws {
+        let world = try await OneWordWorld()
+        _ = try await world.play("z\nq\nquit\n")  // saved: 5 of 6 lives left
+        let result = try await CLI.run(
+            ["play", "--lives", "8", "--home", world.home, "--packs", world.packs], environment: ["TERM": "xterm", "NO_COLOR": "1"],
+            input: answer + "\u{1B}", terminal: true)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("Start a new game with these options (Enter), or resume the saved one (n)?"), "\(result.stderr)")
+        #expect(result.stderr.contains("[Y/n]"), "\(result.stderr)")
+        #expect(result.stdout.contains(fresh ? "8/8" : "5/6"), "\(result.stdout.suffix(400))")
+    }
+
     @Test func endOfInputSavesCleanly() async throws {
         let world = try await OneWordWorld()
         let result = try await world.play("z\n")

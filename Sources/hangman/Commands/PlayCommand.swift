@@ -30,7 +30,8 @@ enum PlayCommand: Command {
             leading =: =quit guesses the word "quit".
 
             Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. When --pack, --category or
-            --lives differ from the saved game, a terminal asks whether to start a new game; --plain and
+            --lives differ from the saved game, a terminal asks whether to start a new game with them
+            (Enter: yes; n resumes the saved one); --plain and
             a pipe start one and say so on standard error. A saved game is played by one 'hangman play'
             at a time: a second one, in another terminal, starts its own. Colour is off when NO_COLOR
             is set, TERM is dumb, or the output is not a terminal; TERM=dumb gets no escape sequence.

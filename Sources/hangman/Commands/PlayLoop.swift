@@ -103,11 +103,12 @@ final class PlayLoop {
             screen.context.error("The saved game differs from the options given (\(differs)): a new game starts, and the saved one counts as abandoned.")
             return true
         }
+        // The options typed are the player's wish: Enter takes them; 'n' resumes the saved game.
         screen.context.error("You have a saved game, but it differs from the options given: \(differs).")
-        screen.context.errorRaw("Start a new game with these options (the saved one counts as abandoned)? [y/N] ")
+        screen.context.errorRaw("Start a new game with these options (Enter), or resume the saved one (n)? The saved one counts as abandoned if not resumed. [Y/n] ")
         try screen.context.checkWrites()
         switch LineReader(screen.context.input).nextLine() {
-        case .line(let answer) where Question.isYes(answer):
+        case .line(let answer) where Question.isYes(answer, emptyIsYes: true):
             return true
         case .interrupted:
             throw CommandFailure(code: .interrupted, message: "nothing started: the saved game is kept")
