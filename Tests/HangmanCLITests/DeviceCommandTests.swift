@@ -264,6 +264,17 @@ struct FixtureError: Error, CustomStringConvertible {
         #expect(try await world.state(PlayerWorld.base) == "installed")
     }
 
+    /// A free pack the store cannot deliver (its archive damaged at the store) is said to be the
+    /// store's to fix, not sent to `restore` or `install`, which cannot help.
+    @Test func aDamagedFreePackIsSaidToBeTheStores() async throws {
+        let world = try await PlayerWorld()
+        try Data("not an archive".utf8).write(to: URL(fileURLWithPath: world.packs + "/base.wordpack"))
+        let play = try await CLI.run(["play", "--plain", "--home", world.scratch.path + "/fresh-home", "--packs", world.packs])
+        #expect(play.status == 77, "\(play.stderr)")
+        #expect(play.stderr.contains("the free pack base.wordpack cannot be used"), "\(play.stderr)")
+        #expect(play.stderr.contains("it comes back when the store publishes it again"), "\(play.stderr)")
+    }
+
     @Test func resetWithoutYesExits64AndChangesNothing() async throws {
         let world = try await PlayerWorld()
         #expect(try await world.hangman("buy", PlayerWorld.fruit).status == 0)

@@ -133,10 +133,12 @@ final class PlayLoop {
                 if let category { throw CommandFailure.usage("no words in category '\(category)' of the chosen packs") }
                 let names = ProductNames(playerContext.catalog)
                 let free = playerContext.catalog.basePacks.map { "'hangman install \(names.shortName(of: $0.productID))' (\($0.displayName), free)" }
+                // A damaged free pack is the store's to fix: say so rather than send the player round in circles.
+                let damaged = playerContext.catalog.unavailableBasePacks.map { "the free pack \($0.reason): it comes back when the store publishes it again" }
                 throw CommandFailure(
                     code: .notEntitled,
-                    message: "no words installed: " + (free.isEmpty ? "" : free.joined(separator: ", ") + " brings one back; ")
-                        + "'hangman restore' brings the packs you own")
+                    message: "no words installed: " + (damaged.isEmpty ? "" : damaged.joined(separator: "; ") + "; ")
+                        + (free.isEmpty ? "" : free.joined(separator: ", ") + " brings one back; ") + "'hangman restore' brings the packs you own, 'hangman products' lists the rest")
             }
             fresh = false
             switch try await play(session, generator: &generator) {
