@@ -31,6 +31,8 @@ let package = Package(
         layer("System", "PostgreSQL", ["CLibPQ"]),
         // Base64: the standard alphabet (key files, signed payloads, plist <data>) and the URL one (tokens).
         layer("System", "Base64"),
+        // Calendar dates from days since 1970 and back, without a calendar library.
+        layer("System", "CivilCalendar"),
         layer("System", "Signing", ["CNettle", "SystemCalls", "Base64"]),
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
         layer("System", "HTTPServer", ["CMicroHTTPD", "SystemCalls"]),
@@ -38,7 +40,7 @@ let package = Package(
         layer("System", "HTTPClient", ["CCurl", "SystemCalls"]),
 
         // Formats: property lists, how a language compares letters, typed identifiers, the pack format.
-        layer("Formats", "PropertyList", ["Base64"]),
+        layer("Formats", "PropertyList", ["Base64", "CivilCalendar"]),
         layer("Formats", "LetterFolding"),
         layer("Formats", "PackIdentifiers"),
         layer("Formats", "WordPacks", ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
@@ -48,8 +50,8 @@ let package = Package(
 
         // Service: the boundary (the PackService protocol and its values; the JSON on the wire),
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
-        layer("Service", "PackServiceAPI", ["PackIdentifiers"]),
-        layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64"]),
+        layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar"]),
+        layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
         layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls"]),
 

@@ -37,6 +37,20 @@ import Testing
         #expect(result.status == 0, "\(shell): \(result.stderr)")
     }
 
+    /// What the bash completion offers after `words` (the last one being typed).
+    private func bashOffers(_ words: [String], in world: ShellWorld) async throws -> (offered: Set<String>, stderr: String) {
+        let path = try await world.script("bash")
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            source '\(path)'
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
+            _hangman
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try ExternalProcess.run("/usr/bin/bash", ["-c", program], environment: world.environment)
+        return (Set(result.stdout.split(separator: "\n").map(String.init)), result.stderr)
+    }
+
     @Test(arguments: [
         (["hangman", "pl"], ["play"]),
         (["hangman", "pack", "b"], ["build"]),
@@ -48,18 +62,8 @@ import Testing
         (["hangman", "help", "se"], ["serve", "settings"]),
     ])
     func bashCompletesWhatAPersonTypes(_ words: [String], _ expected: [String]) async throws {
-        let world = try ShellWorld()
-        let path = try await world.script("bash")
-        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        let program = """
-            source '\(path)'
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
-            _hangman
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
-        let result = try ExternalProcess.run("/usr/bin/bash", ["-c", program], environment: world.environment)
-        let offered = Set(result.stdout.split(separator: "\n").map(String.init))
-        #expect(offered.isSuperset(of: expected), "\(words): \(offered.sorted()) \(result.stderr)")
+        let (offered, stderr) = try await bashOffers(words, in: try ShellWorld())
+        #expect(offered.isSuperset(of: expected), "\(words): \(offered.sorted()) \(stderr)")
         let typed = words.last ?? ""
         #expect(offered.allSatisfy { $0.hasPrefix(typed) }, "\(offered)")
     }
@@ -69,17 +73,8 @@ import Testing
     @Test(arguments: [["hangman", "play", "--pack", ""], ["hangman", "install", ""], ["hangman", "uninstall", ""]])
     func packsAreOfferedWherePacksAreMeant(_ words: [String]) async throws {
         let world = try ShellWorld()
-        let path = try await world.script("bash")
-        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-        let program = """
-            source '\(path)'
-            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMPREPLY=()
-            _hangman
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
-        let result = try ExternalProcess.run("/usr/bin/bash", ["-c", program], environment: world.environment)
-        let offered = Set(result.stdout.split(separator: "\n").map(String.init))
-        #expect(offered.isSuperset(of: ["ios", "hard", "es", "base"]), "\(words): \(offered.sorted()) \(result.stderr)")
+        let (offered, stderr) = try await bashOffers(words, in: world)
+        #expect(offered.isSuperset(of: ["ios", "hard", "es", "base"]), "\(words): \(offered.sorted()) \(stderr)")
         #expect(offered.isDisjoint(with: ["10", "100", "removeads", "monthly", "30days"]), "\(words): \(offered.sorted())")
         let fish = try ExternalProcess.run(
             "/usr/bin/fish", ["-c", "source '\(try await world.script("fish"))'; complete -C '\(words.joined(separator: " "))'"], environment: world.environment)

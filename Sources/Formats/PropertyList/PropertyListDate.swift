@@ -1,3 +1,4 @@
+import CivilCalendar
 /// Converts plist dates (seconds since 2001-01-01T00:00:00Z) to and from ISO 8601 text, in UTC,
 /// on the proleptic Gregorian calendar.
 enum PropertyListDate {
@@ -46,9 +47,9 @@ enum PropertyListDate {
         }
         guard expect("Z"), index == text.count else { return nil }
         let year = negative ? -yearDigits : yearDigits
-        guard (1...12).contains(month), (1...daysInMonth(month, year: year)).contains(day),
+        guard (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(fromCivil: year, month, day)
         let unix = days * 86_400 + hour * 3_600 + minute * 60 + second
         return Double(unix - referenceOffset) + fraction
     }
@@ -59,7 +60,7 @@ enum PropertyListDate {
         let unix = Int64(clamped.rounded(.down)) + referenceOffset
         let days = unix.floorDivided(by: 86_400)
         let secondOfDay = unix - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         let yearText = (year < 0 ? "-" : "") + padded(year.magnitude, 4)
         return "\(yearText)-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3_600, 2)):\(padded(secondOfDay % 3_600 / 60, 2)):\(padded(secondOfDay % 60, 2))Z"
     }
@@ -69,35 +70,6 @@ enum PropertyListDate {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    private static func daysInMonth(_ month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = y.floorDivided(by: 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = z.floorDivided(by: 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }
 
 extension Int64 {

@@ -1,3 +1,5 @@
+import CivilCalendar
+
 /// `POST /verifyReceipt` as Apple's App Store answered it: the request and the response in
 /// Apple's own keys and types (dates three ways, numbers as strings), so that server code written
 /// for Apple's endpoint reads this one unchanged. The rest of the API keeps this project's names.
