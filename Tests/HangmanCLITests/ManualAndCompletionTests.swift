@@ -114,8 +114,13 @@ import Testing
         let flowing = rendered.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         #expect(flowing.contains("not entitled: the pack is not purchased"), "\(rendered.prefix(400))")
         #expect(rendered.contains("--pack PRODUCT_ID"))
-        // No line of the rendered page is wider than the terminal it was made for.
+        // No line of the rendered page is wider than the terminal it was made for, narrow or wide.
         #expect(rendered.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        for width in [40, 200] {
+            let page = try ExternalProcess.run("/usr/bin/man", ["-l", path], environment: ["MANWIDTH": String(width), "MANPAGER": "cat", "PAGER": "cat"]).stdout
+            let long = page.split(separator: "\n").filter { $0.count > width }
+            #expect(long.isEmpty, "at \(width): \(long)")
+        }
     }
 
     @Test func troffControlCharactersInTextAreEscaped() {

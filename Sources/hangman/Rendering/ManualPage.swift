@@ -69,7 +69,10 @@ enum ManualPage {
             escaped("hangman buy ios"),
             escaped("hangman play --pack ios"),
             escaped("hangman restore"),
-            escaped("hangman serve --listen 127.0.0.1:8080 --data /srv/hangman"),
+            // A line a narrow terminal can hold: the shell continues it.
+            escaped("hangman serve \\"),
+            escaped("    --listen 127.0.0.1:8080 \\"),
+            escaped("    --data /srv/hangman"),
             ".fi",
             "",
         ]
