@@ -49,6 +49,23 @@ import Testing
         #expect(other[0].contains("iOS Words · Frameworks"), "\(other[0])")
     }
 
+    /// A short window keeps, in order, the word, the lives and the last message, then the keys,
+    /// then the gallows: down to 30x10 the word and the message stay in sight.
+    @Test(arguments: [(30, 10), (30, 8), (40, 20), (80, 24), (30, 5)])
+    func aShortWindowKeepsWhatMattersMost(_ width: Int, _ height: Int) {
+        let view = Self.view(word: "swift", clue: "A quick bird")
+        let lines = GameLayout.lines(view, width: width, height: height).map(\.text)
+        #expect(lines.count <= height, "\(lines)")
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("_ _"), "the word at \(width)x\(height): \(lines)")
+        #expect(text.contains("Lives:"), "the lives at \(width)x\(height): \(lines)")
+        #expect(text.contains("Yes! 'e' is there once."), "the message at \(width)x\(height): \(lines)")
+        if height >= 10 { #expect(text.contains("Esc save and quit"), "the keys before the gallows at \(width)x\(height): \(lines)") }
+        if height >= 8 { #expect(text.contains("letter: guess"), "keys before the gallows at \(width)x\(height): \(lines)") }
+        if height >= 24 { #expect(text.contains("+---+"), "room for the gallows at \(width)x\(height)") }
+        if height <= 10 { #expect(!text.contains("+---+"), "the gallows goes first at \(width)x\(height)") }
+    }
+
     @Test func aWideWindowCentresTheBoard() {
         let lines = GameLayout.lines(Self.view(), width: 200)
         let gallows = lines.first { $0.text.contains("+---+") }?.text ?? ""

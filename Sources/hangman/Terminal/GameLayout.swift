@@ -40,7 +40,15 @@ enum GameLayout {
         let margin = String(repeating: " ", count: (width - block) / 2)
         let game = view.game
         var lines: [ScreenLine] = []
-        func add(_ text: String, _ style: String? = nil) { lines.append(ScreenLine(text: text, style: style)) }
+        // How long each line stays as the window gets shorter: the word, the question and the
+        // lives last, then the message, the title, the clue and the letters used, then the keys,
+        // then the pack's name on lines of its own; the gallows (whole) and blank lines go first.
+        var ranks: [Int] = []
+        var rank = 0
+        func add(_ text: String, _ style: String? = nil) {
+            lines.append(ScreenLine(text: text, style: style))
+            ranks.append(text.isEmpty ? 0 : rank)
+        }
         func addWrapped(_ text: String, _ style: String? = nil, indent: String = "") {
             for line in wrap(text, width: block - indent.count) { add(indent + line, style) }
         }
@@ -50,42 +58,54 @@ enum GameLayout {
         let source = view.packName == view.category
             ? TerminalText.escaped(view.packName) : TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
         let title = "HANGMAN  " + source
+        rank = 6
         if title.count + 2 + hints.count <= block {
             add(title + String(repeating: " ", count: block - title.count - hints.count) + hints, "1")
         } else if 7 + 2 + hints.count <= block {
             add("HANGMAN" + String(repeating: " ", count: block - 7 - hints.count) + hints, "1")
+            rank = 2
             addWrapped(source)
         } else {
             // Too narrow for the balance beside the title (an offline note is long): a line of its own.
             add("HANGMAN", "1")
             addWrapped(hints, "1")
+            rank = 2
             addWrapped(source)
         }
         add("")
         let gallowsStyle = game.status == .lost ? "31" : nil
-        let gallowsStart = lines.count
+        rank = 1
         for row in Gallows.rows(misses: game.misses, lives: game.lives) { add("  " + row, gallowsStyle) }
         add("")
+        rank = 10
         add(wordLine(game.masked, width: block), game.status == .lost ? "1;31" : "1")
         if let clue = game.clue, !clue.isEmpty {
+            rank = 5
             addWrapped("Clue: " + TerminalText.escaped(clue), "3")
         }
         let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
         let lives = "Lives: \(hearts) \(game.livesLeft)/\(game.lives)"
+        rank = 9
         add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", "31")
+        rank = 4
         let used = Self.usedLetters(game).map(TerminalText.escaped).joined(separator: " ")
         addWrapped("Used: " + (used.isEmpty ? "-" : used))
         add("")
+        rank = 8
         for paragraph in view.event?.split(separator: "\n") ?? [] { addWrapped(String(paragraph)) }
         if let question = view.question {
+            rank = 10
             addWrapped(question, "1")
         } else if game.status == .playing {
             add("")
+            rank = 3
             if let entry = view.entry {
+                rank = 10
                 // The end of a long word stays in sight as it is typed.
                 let shown = TerminalText.escaped(entry)
                 let room = block - "Word: ".count - 1
                 add("Word: " + (shown.count > room ? "…" + shown.suffix(room - 1) : shown) + "_", "1")
+                rank = 3
                 addWrapped("Enter: guess it · Esc: back to letters")
             } else if keys {
                 for line in joinItems(legend, width: block) { add(line, "2") }
@@ -93,9 +113,16 @@ enum GameLayout {
                 addWrapped("Type a letter or the whole word; ? or hint, buy, help, quit (=WORD guesses a word like quit).")
             }
         }
-        if let height, lines.count > height {
-            // A short window keeps the word, the message and the keys: the gallows goes first.
-            lines.removeSubrange(gallowsStart..<gallowsStart + min(lines.count - height, 8))
+        if let height {
+            // Too short: the line that matters least goes, the lowest one first among equals.
+            while lines.count > max(1, height), let index = ranks.indices.min(by: { ranks[$0] < ranks[$1] || ranks[$0] == ranks[$1] && $0 > $1 }) {
+                // The gallows goes whole: half a gallows says nothing.
+                let gone = ranks[index] == 1 ? ranks.indices.filter { ranks[$0] == 1 } : [index]
+                for position in gone.reversed() {
+                    lines.remove(at: position)
+                    ranks.remove(at: position)
+                }
+            }
         }
         return lines.map { ScreenLine(text: $0.text.isEmpty ? "" : margin + $0.text, style: $0.style) }
     }
