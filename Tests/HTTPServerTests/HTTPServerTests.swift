@@ -11,6 +11,27 @@ import TestSupport
         return .text(200, text)
     }
 
+    /// Sends `request` as it is on a raw socket (Python's, which knows nothing of this code) and
+    /// reads until the server closes the connection; "(still open after 3 s)" is appended when
+    /// it does not.
+    static func rawExchange(_ request: String, port: UInt16) throws -> ProcessResult {
+        try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+            s.sendall(bytes.fromhex(sys.argv[2]))
+            answer = b""
+            try:
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+                    answer += chunk
+            except socket.timeout:
+                answer += b"(still open after 3 s)"
+            sys.stdout.write(answer.decode("latin-1"))
+            """, String(port), request.utf8.map { String(format: "%02x", $0) }.joined()], killAfter: 30)
+    }
+
     private func curl(_ arguments: [String]) throws -> ProcessResult {
         try ExternalProcess.run("/usr/bin/curl", ["-sS", "--max-time", "10"] + arguments)
     }
@@ -91,23 +112,10 @@ import TestSupport
     @Test func aRequestFramedTwoWaysIsRefusedAndItsConnectionClosed() throws {
         let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
         defer { server.stop() }
-        let result = try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
-            import socket, sys
-            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
-            hidden = b"GET /hidden HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"
-            body = b"0\\r\\n\\r\\n" + hidden
-            s.sendall(b"POST /first HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\nTransfer-Encoding: chunked\\r\\n\\r\\n" % len(body) + body)
-            answer = b""
-            try:
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk:
-                        break
-                    answer += chunk
-            except socket.timeout:
-                answer += b"\\n(still open after 3 s)"
-            sys.stdout.write(answer.decode("latin-1"))
-            """, String(server.port)], killAfter: 30)
+        let hidden = "GET /hidden HTTP/1.1\r\nHost: x\r\n\r\n"
+        let body = "0\r\n\r\n" + hidden
+        let result = try Self.rawExchange(
+            "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nTransfer-Encoding: chunked\r\n\r\n" + body, port: server.port)
         #expect(result.stdout.hasPrefix("HTTP/1.1 400"), "\(result.stdout) \(result.stderr)")
         #expect(result.stdout.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer only: \(result.stdout)")
         #expect(!result.stdout.contains("/hidden"), "\(result.stdout)")
@@ -192,21 +200,8 @@ import TestSupport
             return Self.echo(request)
         }
         defer { server.stop() }
-        let result = try ExternalProcess.run("/usr/bin/python3", ["-u", "-c", """
-            import socket, sys
-            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
-            s.sendall(b"POST /first HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: 1x\\r\\n\\r\\nGET /hidden HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
-            answer = b""
-            try:
-                while True:
-                    chunk = s.recv(65536)
-                    if not chunk:
-                        break
-                    answer += chunk
-            except socket.timeout:
-                answer += b"(still open after 3 s)"
-            sys.stdout.write(answer.decode("latin-1"))
-            """, String(server.port)], killAfter: 30)
+        let result = try Self.rawExchange(
+            "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\nGET /hidden HTTP/1.1\r\nHost: x\r\n\r\n", port: server.port)
         #expect(result.stdout.hasPrefix("HTTP/1.1 400"), "\(result.stdout) \(result.stderr)")
         #expect(!result.stdout.contains("still open"), "the connection is closed: \(result.stdout)")
         #expect(!result.stdout.contains("/hidden"), "\(result.stdout)")

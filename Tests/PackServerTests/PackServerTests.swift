@@ -559,20 +559,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 @Suite struct ServerCrashTests {
     /// Starts the built binary's server on `port` (0: a free one) and returns it with its URL.
     private func serve(_ data: String, port: Int, crashAt: String? = nil) throws -> (ExternalProcess, String) {
-        var environment: [String: String] = [:]
-        if let crashAt { environment["HANGMAN_CRASH_AT"] = crashAt }
-        let process = try ExternalProcess(HangmanBinary.path, [
-            "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--environment", "sandbox",
-            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
-        ], environment: environment)
-        for _ in 0..<400 {
-            let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
-            if let range = line.range(of: "listening on ") {
-                return (process, String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
-            }
-            usleep(25_000)
-        }
-        throw StoreError(.unavailable, "the server did not start")
+        try ServeProcess.start(data: data, port: port, crashAt: crashAt)
     }
 
     @Test(arguments: ["after-charge", "after-deliver"])
@@ -599,5 +586,27 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(transaction.state == .finished)
         #expect(try await client.transactions().count == 1)
         #expect(try await client.hintBalance() == 10)
+    }
+}
+
+/// The built binary's `hangman serve` as a process of its own, for the tests that kill it.
+enum ServeProcess {
+    /// Starts a sandbox server on `port` (0: a free one), dying at `crashAt` when given, and
+    /// returns it with its URL once it listens.
+    static func start(data: String, port: Int, crashAt: String? = nil, extra: [String] = []) throws -> (ExternalProcess, String) {
+        var environment: [String: String] = [:]
+        if let crashAt { environment["HANGMAN_CRASH_AT"] = crashAt }
+        let process = try ExternalProcess(HangmanBinary.path, [
+            "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--environment", "sandbox",
+            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+        ] + extra, environment: environment)
+        for _ in 0..<400 {
+            let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
+            if let range = line.range(of: "listening on ") {
+                return (process, String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            usleep(25_000)
+        }
+        throw StoreError(.unavailable, "the server did not start")
     }
 }

@@ -67,20 +67,7 @@ private let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
         let directory = try TemporaryDirectory()
         let data = directory.file("data")
         func serve(crashAt: String?, port: Int) throws -> (ExternalProcess, String) {
-            var environment: [String: String] = [:]
-            if let crashAt { environment["HANGMAN_CRASH_AT"] = crashAt }
-            let process = try ExternalProcess(HangmanBinary.path, [
-                "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--environment", "sandbox", "--test-controls",
-                "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
-            ], environment: environment)
-            for _ in 0..<400 {
-                let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
-                if let range = line.range(of: "listening on ") {
-                    return (process, String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
-                }
-                usleep(25_000)
-            }
-            throw StoreError(.unavailable, "the server did not start")
+            try ServeProcess.start(data: data, port: port, crashAt: crashAt, extra: ["--test-controls"])
         }
         let (plain, url) = try serve(crashAt: nil, port: 0)
         let port = Int(url.split(separator: ":").last ?? "") ?? 0
