@@ -46,7 +46,7 @@ enum Hangman {
             try context.checkWrites()
             return code
         } catch {
-            let failure = CommandFailure(error)
+            let failure = CommandFailure(error).explainingHome(context.homeInUse.path)
             context.error("error: \(failure.message)")
             for detail in failure.details { context.error("  \(detail)") }
             if failure.code == .usage {

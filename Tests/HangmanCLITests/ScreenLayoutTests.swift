@@ -66,6 +66,21 @@ import Testing
         if height <= 10 { #expect(!text.contains("+---+"), "the gallows goes first at \(width)x\(height)") }
     }
 
+    /// The gallows is drawn whole or not at all, at every height: never a pole without its beam.
+    /// At 40x20, a game with a two-line clue keeps all of it, the beam first.
+    @Test func theGallowsIsWholeOrAbsent() {
+        let view = Self.view(word: "airdrop", clue: "Wireless sharing of files between nearby Apple devices")
+        let rows = Gallows.rows(misses: view.game.misses, lives: view.game.lives)
+        for height in 5...30 {
+            let lines = GameLayout.lines(view, width: 40, height: height).map { $0.text.trimmingCharacters(in: .whitespaces) }
+            let drawn = rows.filter { row in lines.contains(row.trimmingCharacters(in: .whitespaces)) }
+            #expect(drawn.isEmpty || drawn.count == rows.count, "40x\(height): \(lines)")
+        }
+        let full = GameLayout.lines(view, width: 40, height: 20).map(\.text)
+        #expect(full.contains { $0.hasSuffix("+---+") }, "the top beam at 40x20: \(full)")
+        #expect(full.contains { $0.contains("Clue: Wireless") })
+    }
+
     @Test func aWideWindowCentresTheBoard() {
         let lines = GameLayout.lines(Self.view(), width: 200)
         let gallows = lines.first { $0.text.contains("+---+") }?.text ?? ""

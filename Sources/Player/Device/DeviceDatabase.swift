@@ -45,7 +45,10 @@ public final class DeviceDatabase {
         do {
             if FileManager.default.fileExists(atPath: folder) { try FileManager.default.removeItem(atPath: folder) }
         } catch {
-            throw DeviceError(.storage, "cannot delete \(folder): \(error)")
+            // Foundation's words ("You don't have permission.") say less than the C library's.
+            let posix = ((error as? CocoaError)?.underlying as? POSIXError).map { Errno(rawValue: $0.code.rawValue) }
+            let reason = posix.map { "\($0)" } ?? "\(error)"
+            throw DeviceError(.storage, "cannot delete \(folder): \(reason)")
         }
     }
 

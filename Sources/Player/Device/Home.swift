@@ -1,3 +1,4 @@
+import FoundationEssentials
 import PackServiceAPI
 import PackServiceClient
 import SystemCalls
@@ -48,6 +49,26 @@ public struct Home: Sendable {
     /// Deletes this device's state, as deleting the app would; the account stays.
     public func eraseDevice() throws(DeviceError) {
         try DeviceDatabase.erase(folder: deviceFolder)
+    }
+
+    /// What keeps this process from writing the home, when something does: the first that refuses
+    /// a write of the home (before it exists, the folder it would be made in), its account and
+    /// device folders, and the files in them. A read-only home still lists packs and products.
+    public func writeRefusal() -> (path: String, errno: Errno)? {
+        var existing = folder
+        while !FileSystem.exists(atPath: existing) {
+            guard let slash = existing.lastIndex(of: "/") else { existing = "."; break }
+            existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+        }
+        var paths = [existing]
+        for part in [accountFolder, deviceFolder] where FileSystem.exists(atPath: part) {
+            paths.append(part)
+            paths += ((try? FileManager.default.contentsOfDirectory(atPath: part)) ?? []).sorted().map { part + "/" + $0 }
+        }
+        for path in paths {
+            if let errno = FileSystem.writeRefusal(atPath: path) { return (path, errno) }
+        }
+        return nil
     }
 
     /// Whether the embedded store has an account here (its ledger exists).

@@ -29,6 +29,7 @@ public struct Errno: Error, Sendable, Hashable, CustomStringConvertible {
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     public static let ioError = Errno(rawValue: EIO)
+    public static let readOnlyFileSystem = Errno(rawValue: EROFS)
 
     /// `strerror(3)`'s words: "No such file or directory".
     public var description: String { String(cString: strerror(rawValue)) }

@@ -171,6 +171,15 @@ public enum FileSystem {
         return system_lstat(path, &status) == 0
     }
 
+    /// Why this process may not write to `path` (`access(2)` with `W_OK`, which uses the real
+    /// user): permission denied, a read-only file system; `nil` when it may, or it does not exist.
+    public static func writeRefusal(atPath path: String) -> Errno? {
+        switch valueOrErrno(system_access(path, W_OK)) {
+        case .success, .failure(.noSuchFile): return nil
+        case .failure(let errno): return errno
+        }
+    }
+
     /// Removes the file at `path`; succeeds if there is none (`unlink(2)`).
     public static func removeFile(atPath path: String) throws(FileError) {
         switch valueOrErrno(system_unlink(path)) {

@@ -64,6 +64,7 @@ func system_ignoreBrokenPipe() -> Int32 {
 
 
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
+func system_access(_ path: String, _ mode: Int32) -> Int32 { access(path, mode) }
 
 /// `explicit_bzero(3)`: zeroes that the compiler may not remove.
 func system_explicit_bzero(_ address: UnsafeMutableRawPointer, _ count: Int) { explicit_bzero(address, count) }

@@ -2,6 +2,13 @@ import PackServiceAPI
 import Synchronization
 import SystemCalls
 
+/// The state directory a command resolved, kept for the words of a failure.
+final class HomeInUse: Sendable {
+    private let folder = Mutex<String?>(nil)
+    func record(_ path: String) { folder.withLock { $0 = path } }
+    var path: String? { folder.withLock { $0 } }
+}
+
 /// Everything a command takes from the world, handed to every command: where it writes, what it
 /// reads, the environment, the clock, where randomness comes from, and which streams are
 /// terminals. `process()` is the real process; tests build one that captures output, so a whole
@@ -23,6 +30,8 @@ struct CommandContext {
     let errorIsTerminal: Bool
     /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT` kills the process there).
     let crash: @Sendable (CrashPoint) -> Void
+    /// The state directory, once a command has resolved it: a failure to write is explained by it.
+    let homeInUse = HomeInUse()
 
     /// The running process: file descriptors 0, 1, 2, its environment, the system clock.
     /// SIGPIPE is ignored, so that a write to a closed pipe fails like any other and is reported.

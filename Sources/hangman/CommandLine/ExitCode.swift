@@ -84,6 +84,25 @@ struct CommandFailure: Error {
     static func cannotCreate(_ message: String) -> CommandFailure { CommandFailure(code: .cannotCreate, message: message) }
     static func storage(_ message: String) -> CommandFailure { CommandFailure(code: .ioError, message: message) }
 
+    /// A failure to read or write state, when the home cannot be written by this user, said as
+    /// that: which folder, why, and what to do, with what failed after it.
+    func explainingHome(_ home: String?) -> CommandFailure {
+        guard code == .ioError, let home, let refusal = Home(folder: home).writeRefusal() else { return self }
+        return .unwritableHome(home, refusal, failed: message)
+    }
+
+    private static func unwritableHome(_ home: String, _ refusal: (path: String, errno: Errno), failed: String) -> CommandFailure {
+        let why = refusal.errno == .readOnlyFileSystem
+            ? "\(refusal.path) is on a read-only file system"
+            : "this user may not write to \(refusal.path) (\(refusal.errno))"
+        let exists = FileSystem.exists(atPath: home)
+        let advice = exists
+            ? ["Give this user write access to it ('chown', or 'chmod -R u+w \(home)'), or choose another home with --home DIR or HANGMAN_HOME.",
+               "What only reads still works here: 'hangman packs', 'products', 'transactions'."]
+            : ["Let this user write to \(refusal.path), or choose another home with --home DIR or HANGMAN_HOME."]
+        return CommandFailure(code: .ioError, message: "cannot write to the home \(home): \(why)", details: advice + ["(\(failed))"])
+    }
+
     /// A write to standard output or standard error failed.
     static func writeFailed(_ stream: String, _ errno: Errno) -> CommandFailure {
         .storage("cannot write to \(stream): \(errno)")

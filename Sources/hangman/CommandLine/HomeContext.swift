@@ -125,8 +125,14 @@ struct HomeContext {
     /// `$HOME/.local/share/hangman`. A variable set to nothing is a mistake, not a wish for the
     /// default (an empty home would put the state at `/account`); `XDG_DATA_HOME` is the exception
     /// its specification makes: empty means unset.
+    /// The context keeps it, so that a failure to write it can say which folder and why.
     static func homeFolder(_ options: HomeOptions, context: CommandContext) throws -> String {
-        let environment = context.environment
+        let folder = try resolvedHomeFolder(options, environment: context.environment)
+        context.homeInUse.record(folder)
+        return folder
+    }
+
+    private static func resolvedHomeFolder(_ options: HomeOptions, environment: [String: String]) throws -> String {
         if let home = options.home { return home }
         if let home = try variable("HANGMAN_HOME", environment) { return home }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/hangman" }
