@@ -1267,38 +1267,293 @@ def manifest(product: str, name: str, language: str, summary: str, license_: str
 
 # What the author decides. `hangman catalog update` (run by `make packs`) adds what publishing
 # records: each archive's SHA256 and Size, and CatalogVersion. A rewrite keeps those (PUBLISHED).
-CATALOG = {
-    "BundleIdentifier": "com.hangmanpacks.hangman",
-    "Currency": "USD",
-    "BasePacks": [{"Pack": "base-english.wordpack"}],
-    "Products": [
-        {"ProductIdentifier": "com.hangmanpacks.words.ios", "Type": "NonConsumable",
-         "DisplayName": "iOS Words",
-         "Description": f"{len(IOS_WORDS)} Apple developer terms, each with a clue: from "
-                        "storyboard and delegate to grand central dispatch.",
-         "Price": "0.99", "Pack": "ios-words.wordpack"},
-        {"ProductIdentifier": "com.hangmanpacks.words.hard", "Type": "NonConsumable",
-         "DisplayName": "Hard Words",
-         "Description": "1,000 words with rare letters and few vowels, picked to beat even "
-                        "seasoned players.",
-         "Price": "1.99", "Pack": "hard-words.wordpack"},
-        {"ProductIdentifier": "com.hangmanpacks.words.es", "Type": "NonConsumable",
-         "DisplayName": "Palabras en español",
-         "Description": "3,000 Spanish words, with plenty of ñ and accented letters.",
-         "Price": "1.99", "Pack": "spanish.wordpack"},
-        {"ProductIdentifier": "com.hangmanpacks.hints.10", "Type": "Consumable",
-         "DisplayName": "10 Hints",
-         "Description": "Ten hints: each one reveals a letter of the current word.",
-         "Price": "0.99", "HintCount": 10},
-        {"ProductIdentifier": "com.hangmanpacks.hints.100", "Type": "Consumable",
-         "DisplayName": "100 Hints",
-         "Description": "A hundred hints: each one reveals a letter of the current word.",
-         "Price": "4.99", "HintCount": 100},
-    ],
-}
+# Catalog.plist without what `hangman catalog update` records (digests, sizes, manifest facts).
+CATALOG = {   'BasePacks': [{'Pack': 'base-english.wordpack'}],
+    'BundleIdentifier': 'com.hangmanpacks.hangman',
+    'Products': [   {   'Description': '197 Apple developer terms, each with a clue: from '
+                                       'storyboard and delegate to grand central dispatch.',
+                        'DisplayName': 'iOS Words',
+                        'Localizations': {   'de': {   'Description': '197 Begriffe aus der '
+                                                                      'Apple-Entwicklung, auf '
+                                                                      'Englisch und jeder mit '
+                                                                      'Hinweis: von Storyboard und '
+                                                                      'Delegate bis Grand Central '
+                                                                      'Dispatch.',
+                                                       'DisplayName': 'iOS-Wörter'},
+                                             'es': {   'Description': '197 términos del desarrollo '
+                                                                      'para Apple, en inglés y '
+                                                                      'cada uno con su pista: de '
+                                                                      'storyboard y delegate a '
+                                                                      'grand central dispatch.',
+                                                       'DisplayName': 'Palabras de iOS'},
+                                             'fr': {   'Description': '197 termes du développement '
+                                                                      'Apple, en anglais et chacun '
+                                                                      'avec un indice : de '
+                                                                      'storyboard et delegate à '
+                                                                      'grand central dispatch.',
+                                                       'DisplayName': 'Mots iOS'}},
+                        'Pack': 'ios-words.wordpack',
+                        'Prices': {   'BRA': '5.90',
+                                      'DEU': '0.99',
+                                      'ESP': '0.99',
+                                      'FRA': '0.99',
+                                      'GBR': '0.99',
+                                      'JPN': '120',
+                                      'MEX': '19.00',
+                                      'USA': '0.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.words.ios',
+                        'Type': 'NonConsumable'},
+                    {   'Description': '1,000 words with rare letters and few vowels, picked to '
+                                       'beat even seasoned players.',
+                        'DisplayName': 'Hard Words',
+                        'Localizations': {   'de': {   'Description': '1.000 englische Wörter mit '
+                                                                      'seltenen Buchstaben und '
+                                                                      'wenigen Vokalen, '
+                                                                      'ausgesucht, um selbst '
+                                                                      'erfahrene Spieler ins '
+                                                                      'Schwitzen zu bringen.',
+                                                       'DisplayName': 'Schwere Wörter'},
+                                             'es': {   'Description': '1000 palabras en inglés con '
+                                                                      'letras raras y pocas '
+                                                                      'vocales, elegidas para '
+                                                                      'poner a prueba incluso a '
+                                                                      'los más expertos.',
+                                                       'DisplayName': 'Palabras difíciles'},
+                                             'fr': {   'Description': '1 000 mots anglais aux '
+                                                                      'lettres rares et aux '
+                                                                      'voyelles peu nombreuses, '
+                                                                      'choisis pour dérouter même '
+                                                                      'les joueurs aguerris.',
+                                                       'DisplayName': 'Mots difficiles'}},
+                        'Pack': 'hard-words.wordpack',
+                        'Prices': {   'BRA': '10.90',
+                                      'DEU': '1.99',
+                                      'ESP': '1.99',
+                                      'FRA': '1.99',
+                                      'GBR': '1.99',
+                                      'JPN': '250',
+                                      'MEX': '39.00',
+                                      'USA': '1.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.words.hard',
+                        'Type': 'NonConsumable'},
+                    {   'Description': '3,000 Spanish words, with plenty of ñ and accented '
+                                       'letters.',
+                        'DisplayName': 'Palabras en español',
+                        'Localizations': {   'de': {   'Description': '3.000 spanische Wörter, mit '
+                                                                      'vielen ñ und Buchstaben mit '
+                                                                      'Akzent.',
+                                                       'DisplayName': 'Spanische Wörter'},
+                                             'es': {   'Description': '3000 palabras en español, '
+                                                                      'con muchas eñes y tildes.',
+                                                       'DisplayName': 'Palabras en español'},
+                                             'fr': {   'Description': '3 000 mots espagnols, avec '
+                                                                      'beaucoup de ñ et de lettres '
+                                                                      'accentuées.',
+                                                       'DisplayName': 'Mots espagnols'}},
+                        'Pack': 'spanish.wordpack',
+                        'Prices': {   'BRA': '10.90',
+                                      'DEU': '1.99',
+                                      'ESP': '1.99',
+                                      'FRA': '1.99',
+                                      'GBR': '1.99',
+                                      'JPN': '250',
+                                      'MEX': '39.00',
+                                      'USA': '1.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.words.es',
+                        'Type': 'NonConsumable'},
+                    {   'Description': 'Ten hints: each one reveals a letter of the current word.',
+                        'DisplayName': '10 Hints',
+                        'HintCount': 10,
+                        'Localizations': {   'de': {   'Description': 'Zehn Hinweise: Jeder deckt '
+                                                                      'einen Buchstaben des '
+                                                                      'aktuellen Wortes auf.',
+                                                       'DisplayName': '10 Hinweise'},
+                                             'es': {   'Description': 'Diez pistas: cada una '
+                                                                      'descubre una letra de la '
+                                                                      'palabra en juego.',
+                                                       'DisplayName': '10 pistas'},
+                                             'fr': {   'Description': 'Dix indices : chacun révèle '
+                                                                      'une lettre du mot en cours.',
+                                                       'DisplayName': '10 indices'}},
+                        'Prices': {   'BRA': '5.90',
+                                      'DEU': '0.99',
+                                      'ESP': '0.99',
+                                      'FRA': '0.99',
+                                      'GBR': '0.99',
+                                      'JPN': '120',
+                                      'MEX': '19.00',
+                                      'USA': '0.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.hints.10',
+                        'Type': 'Consumable'},
+                    {   'Description': 'A hundred hints: each one reveals a letter of the current '
+                                       'word.',
+                        'DisplayName': '100 Hints',
+                        'HintCount': 100,
+                        'Localizations': {   'de': {   'Description': 'Hundert Hinweise: Jeder '
+                                                                      'deckt einen Buchstaben des '
+                                                                      'aktuellen Wortes auf.',
+                                                       'DisplayName': '100 Hinweise'},
+                                             'es': {   'Description': 'Cien pistas: cada una '
+                                                                      'descubre una letra de la '
+                                                                      'palabra en juego.',
+                                                       'DisplayName': '100 pistas'},
+                                             'fr': {   'Description': 'Cent indices : chacun '
+                                                                      'révèle une lettre du mot en '
+                                                                      'cours.',
+                                                       'DisplayName': '100 indices'}},
+                        'Prices': {   'BRA': '27.90',
+                                      'DEU': '4.99',
+                                      'ESP': '4.99',
+                                      'FRA': '4.99',
+                                      'GBR': '4.99',
+                                      'JPN': '610',
+                                      'MEX': '99.00',
+                                      'USA': '4.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.hints.100',
+                        'Type': 'Consumable'},
+                    {   'Description': 'No more pack suggestions after your games, on every device '
+                                       'of your account.',
+                        'DisplayName': 'Remove Ads',
+                        'Feature': 'remove-ads',
+                        'Localizations': {   'de': {   'Description': 'Keine Paketvorschläge mehr '
+                                                                      'nach deinen Spielen, auf '
+                                                                      'allen Geräten deines '
+                                                                      'Kontos.',
+                                                       'DisplayName': 'Werbung entfernen'},
+                                             'es': {   'Description': 'Se acabaron las sugerencias '
+                                                                      'de paquetes al terminar '
+                                                                      'cada partida, en todos los '
+                                                                      'dispositivos de tu cuenta.',
+                                                       'DisplayName': 'Quitar anuncios'},
+                                             'fr': {   'Description': 'Plus de suggestions de '
+                                                                      'packs après vos parties, '
+                                                                      'sur tous les appareils de '
+                                                                      'votre compte.',
+                                                       'DisplayName': 'Supprimer les pubs'}},
+                        'Prices': {   'BRA': '16.90',
+                                      'DEU': '2.99',
+                                      'ESP': '2.99',
+                                      'FRA': '2.99',
+                                      'GBR': '2.99',
+                                      'JPN': '370',
+                                      'MEX': '59.00',
+                                      'USA': '2.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.removeads',
+                        'Type': 'NonConsumable'},
+                    {   'Description': 'Every word pack while it lasts, and 20 hints each month. '
+                                       'The first week is free.',
+                        'DisplayName': 'Hangman Pass (monthly)',
+                        'GroupLevel': 2,
+                        'HintsPerPeriod': 20,
+                        'IntroductoryOffer': {'Period': 'P1W', 'Type': 'FreeTrial'},
+                        'Localizations': {   'de': {   'Description': 'Alle Wortpakete, solange er '
+                                                                      'läuft, und jeden Monat 20 '
+                                                                      'Hinweise. Die erste Woche '
+                                                                      'ist gratis.',
+                                                       'DisplayName': 'Hangman Pass (monatlich)'},
+                                             'es': {   'Description': 'Todos los paquetes de '
+                                                                      'palabras mientras dure, y '
+                                                                      '20 pistas cada mes. La '
+                                                                      'primera semana es gratis.',
+                                                       'DisplayName': 'Hangman Pass (mensual)'},
+                                             'fr': {   'Description': 'Tous les packs de mots tant '
+                                                                      "qu'il dure, et 20 indices "
+                                                                      'chaque mois. La première '
+                                                                      'semaine est offerte.',
+                                                       'DisplayName': 'Hangman Pass (mensuel)'}},
+                        'Period': 'P1M',
+                        'Prices': {   'BRA': '16.90',
+                                      'DEU': '2.99',
+                                      'ESP': '2.99',
+                                      'FRA': '2.99',
+                                      'GBR': '2.99',
+                                      'JPN': '370',
+                                      'MEX': '59.00',
+                                      'USA': '2.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.pass.monthly',
+                        'SubscriptionGroup': 'pass',
+                        'Type': 'AutoRenewable',
+                        'Unlocks': 'AllPacks'},
+                    {   'Description': 'Every word pack while it lasts, and 20 hints each month, '
+                                       'for a year at a time.',
+                        'DisplayName': 'Hangman Pass (yearly)',
+                        'GroupLevel': 1,
+                        'HintsPerPeriod': 20,
+                        'IntroductoryOffer': {'Period': 'P1W', 'Type': 'FreeTrial'},
+                        'Localizations': {   'de': {   'Description': 'Alle Wortpakete, solange er '
+                                                                      'läuft, und jeden Monat 20 '
+                                                                      'Hinweise, jeweils für ein '
+                                                                      'Jahr.',
+                                                       'DisplayName': 'Hangman Pass (jährlich)'},
+                                             'es': {   'Description': 'Todos los paquetes de '
+                                                                      'palabras mientras dure, y '
+                                                                      '20 pistas cada mes, un año '
+                                                                      'cada vez.',
+                                                       'DisplayName': 'Hangman Pass (anual)'},
+                                             'fr': {   'Description': 'Tous les packs de mots tant '
+                                                                      "qu'il dure, et 20 indices "
+                                                                      'chaque mois, un an à la '
+                                                                      'fois.',
+                                                       'DisplayName': 'Hangman Pass (annuel)'}},
+                        'Period': 'P1Y',
+                        'Prices': {   'BRA': '139.90',
+                                      'DEU': '24.99',
+                                      'ESP': '24.99',
+                                      'FRA': '24.99',
+                                      'GBR': '24.99',
+                                      'JPN': '3000',
+                                      'MEX': '499.00',
+                                      'USA': '24.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.pass.yearly',
+                        'SubscriptionGroup': 'pass',
+                        'Type': 'AutoRenewable',
+                        'Unlocks': 'AllPacks'},
+                    {   'Description': 'Every word pack for 30 days; buy it again to add 30 more. '
+                                       'It does not renew.',
+                        'DisplayName': 'Hangman 30-Day Pass',
+                        'Duration': 'P30D',
+                        'Localizations': {   'de': {   'Description': 'Alle Wortpakete für 30 '
+                                                                      'Tage; kauf ihn erneut, um '
+                                                                      '30 weitere Tage '
+                                                                      'hinzuzufügen. Er verlängert '
+                                                                      'sich nicht.',
+                                                       'DisplayName': '30-Tage-Pass'},
+                                             'es': {   'Description': 'Todos los paquetes de '
+                                                                      'palabras durante 30 días; '
+                                                                      'cómpralo de nuevo para '
+                                                                      'sumar otros 30. No se '
+                                                                      'renueva.',
+                                                       'DisplayName': 'Pase de 30 días'},
+                                             'fr': {   'Description': 'Tous les packs de mots '
+                                                                      'pendant 30 jours ; '
+                                                                      'rachetez-le pour en ajouter '
+                                                                      '30 de plus. Il ne se '
+                                                                      'renouvelle pas.',
+                                                       'DisplayName': 'Pass 30 jours'}},
+                        'Prices': {   'BRA': '21.90',
+                                      'DEU': '3.99',
+                                      'ESP': '3.99',
+                                      'FRA': '3.99',
+                                      'GBR': '3.99',
+                                      'JPN': '490',
+                                      'MEX': '79.00',
+                                      'USA': '3.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.pass.30days',
+                        'Type': 'NonRenewing',
+                        'Unlocks': 'AllPacks'}],
+    'PublishedSHA256': '3e9762fa26de33215911eb351d04fa12cad46038842972cfe86813327104a373',
+    'Storefronts': {   'BRA': 'BRL',
+                       'DEU': 'EUR',
+                       'ESP': 'EUR',
+                       'FRA': 'EUR',
+                       'GBR': 'GBP',
+                       'JPN': 'JPY',
+                       'MEX': 'MXN',
+                       'USA': 'USD'}}
 
 
-PUBLISHED_PACK_KEYS = ("SHA256", "Size")
+PUBLISHED_PACK_KEYS = ("SHA256", "Size", "ContentVersion", "WordCount")
+PUBLISHED_BASE_KEYS = PUBLISHED_PACK_KEYS + ("DisplayName", "ProductIdentifier")
 
 
 def pack_entries(catalog: dict) -> list[dict]:
@@ -1309,8 +1564,8 @@ def pack_entries(catalog: dict) -> list[dict]:
 def without_published(catalog: dict) -> dict:
     """The catalog without what `hangman catalog update` records."""
     stripped = {k: v for k, v in catalog.items() if k != "CatalogVersion"}
-    for key in ("BasePacks", "Products"):
-        stripped[key] = [{k: v for k, v in e.items() if k not in PUBLISHED_PACK_KEYS}
+    for key, published in (("BasePacks", PUBLISHED_BASE_KEYS), ("Products", PUBLISHED_PACK_KEYS)):
+        stripped[key] = [{k: v for k, v in e.items() if k not in published}
                          if isinstance(e, dict) else e for e in catalog.get(key, [])]
     return stripped
 
@@ -1320,8 +1575,10 @@ def with_published(catalog: dict, path: Path) -> dict:
     if not path.exists():
         return catalog
     old = plistlib.loads(path.read_bytes())
-    recorded = {e["Pack"]: {k: e[k] for k in PUBLISHED_PACK_KEYS if k in e}
-                for e in pack_entries(old)}
+    recorded = {e["Pack"]: {k: e[k] for k in PUBLISHED_BASE_KEYS if k in e}
+                for e in old.get("BasePacks", []) if isinstance(e, dict) and "Pack" in e}
+    recorded.update({e["Pack"]: {k: e[k] for k in PUBLISHED_PACK_KEYS if k in e}
+                     for e in old.get("Products", []) if isinstance(e, dict) and "Pack" in e})
     new = copy.deepcopy(catalog)
     for entry in pack_entries(new):
         entry.update(recorded.get(entry["Pack"], {}))

@@ -42,7 +42,10 @@ enum Hangman {
     /// ends with 74 (nothing is lost silently: `hangman receipt > /dev/full`).
     static func main(_ arguments: [String], context: CommandContext) async -> ExitCode {
         do {
-            let code = try await dispatch(arguments, context: context)
+            // Names and numbers in the reader's language and locale, for this run only.
+            let code = try await ReaderLocale.$current.withValue(ReaderLocale(environment: context.environment)) {
+                try await dispatch(arguments, context: context)
+            }
             try context.checkWrites()
             return code
         } catch {

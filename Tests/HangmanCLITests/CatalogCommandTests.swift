@@ -98,7 +98,7 @@ import TestSupport
         // Added: copied, its product written from the manifest, published.
         let added = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--description", "Three birds.", "--packs", world.packs])
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.stdout.contains("Added Birds (com.example.words.birds) at 1.49 USD: birds.wordpack, 3 words."), "\(added.stdout)")
+        #expect(added.stdout.contains("Added Birds (com.example.words.birds) at 1.49 USD (USA): birds.wordpack, 3 words."), "\(added.stdout)")
         #expect(added.stdout.contains("CatalogVersion 2 (was 1)"), "\(added.stdout)")
         #expect(FileManager.default.fileExists(atPath: world.packs + "/birds.wordpack"))
         let again = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--packs", world.packs])
@@ -130,7 +130,7 @@ import TestSupport
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(changed.stdout == """
             animals.wordpack: sha256 \(new), \(newSize) bytes (was \(old), \(oldSize) bytes)
-            \(world.packs)/Catalog.plist: CatalogVersion 2 (was 1), 3 archives, currency USD.
+            \(world.packs)/Catalog.plist: CatalogVersion 2 (was 1), 3 archives, storefronts USA.
 
             """)
         let catalog = try String(contentsOfFile: world.packs + "/Catalog.plist", encoding: .utf8)

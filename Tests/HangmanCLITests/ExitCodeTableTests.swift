@@ -178,6 +178,7 @@ import TestSupport
         },
         Row(arguments: ["catalog", "update", "--packs", "$S/src"], code: 66, says: ["no catalog", "$S/src"]),
         Row(arguments: ["account", "show"], code: 77, says: ["no account", "hangman account create --service URL"]),
+        Row(arguments: ["account", "storefront", "XYZ"], code: 64, says: ["'XYZ' is not a storefront of this store", "USA"]),
         Row(arguments: ["account", "token"], code: 77, says: ["no account", "hangman account create --service URL"]),
         Row(arguments: ["account", "create"], code: 64, says: ["--service <URL>"]),
         Row(arguments: ["account", "create", "--service", "http://127.0.0.1:1"], code: 69, says: ["http://127.0.0.1:1", "cannot be reached"]),

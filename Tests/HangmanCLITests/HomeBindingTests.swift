@@ -63,7 +63,7 @@ import TestSupport
         #expect(there.stdout == "10 hints\n")
         // The new address is remembered: the next command, naming none, goes there.
         let show = try await service.hangman("account", "show")
-        #expect(show.stdout.contains("service  \(second)  (the address last used)\n         \(first)\n"), "\(show.stdout)")
+        #expect(show.stdout.contains("service     \(second)  (the address last used)\n            \(first)\n"), "\(show.stdout)")
         service.servers[0].stop()
         #expect(try await service.hangman("hints").stdout == "10 hints\n")
     }

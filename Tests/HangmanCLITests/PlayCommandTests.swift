@@ -112,7 +112,7 @@ import Testing
         #expect(result.stdout.contains("SAVED"))
         #expect(try await world.hangman(["hints"]).stdout == "9 hints\n")
         let transactions = try await world.hangman(["transactions"])
-        #expect(transactions.stdout.contains("10 Hints  finished, 10 hints"))
+        #expect(transactions.stdout.contains("10 Hints  $0.99  finished, 10 hints"))
     }
 
     @Test func quitSavesAndPlayResumes() async throws {

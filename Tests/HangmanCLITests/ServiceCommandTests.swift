@@ -46,7 +46,7 @@ import TestSupport
         let made = try await world.hangman("alice", "account", "create")
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.hasPrefix("Made account "))
-        #expect(try await world.hangman("alice", "account", "show").stdout.contains("service  \(world.url)"))
+        #expect(try await world.hangman("alice", "account", "show").stdout.contains("service     \(world.url)"))
         #expect(try await world.hangman("alice", "products", "--wide").stdout.contains(Self.ios))
         #expect(try await world.hangman("alice", "buy", Self.hints10).status == 0)
         let buy = try await world.hangman("alice", "buy", Self.ios)

@@ -117,8 +117,10 @@ import Testing
         #expect(!(try await home.run(["hints"]).stdout.contains("10")))
     }
 
+    /// The embedded account's storefront is the region's (de_DE: Germany, in euros); the price is
+    /// written as the reader's locale writes it.
     @Test(arguments: [
-        ("de_DE.UTF-8", "1,99\u{a0}$"), ("fr_FR.UTF-8", "1,99\u{a0}$US"), ("en_US.UTF-8", "$1.99"), ("C", "$1.99"), ("en_GB.UTF-8", "US$1.99"),
+        ("de_DE.UTF-8", "1,99\u{a0}€"), ("fr_FR.UTF-8", "1,99\u{a0}€"), ("en_US.UTF-8", "$1.99"), ("C", "$1.99"), ("en_GB.UTF-8", "£1.99"),
     ])
     func pricesFollowTheLocale(_ locale: String, _ expected: String) async throws {
         let home = try Home()
@@ -130,7 +132,16 @@ import Testing
     @Test func lcAllWinsOverLang() async throws {
         let home = try Home()
         let result = try await home.run(["products"], environment: ["LANG": "en_US.UTF-8", "LC_ALL": "de_DE.UTF-8"])
-        #expect(result.stdout.contains("4,99\u{a0}$"), "\(result.stdout)")
+        #expect(result.stdout.contains("4,99\u{a0}€"), "\(result.stdout)")
+    }
+
+    /// A German reader whose account is in the US storefront pays dollars, written the German way.
+    @Test func aGermanReaderInTheUSStorefrontSeesDollarsTheGermanWay() async throws {
+        let home = try Home()
+        #expect(try await home.run(["account", "storefront", "USA"], environment: ["LANG": "de_DE.UTF-8"]).status == 0)
+        let result = try await home.run(["products", "--wide"], environment: ["LANG": "de_DE.UTF-8"])
+        let hard = result.stdout.split(separator: "\n").first { $0.contains("words.hard") } ?? ""
+        #expect(hard.contains("1,99\u{a0}$") && hard.contains("Schwere Wörter") && hard.contains("1.000 words"), "\(hard)")
     }
 
     @Test(arguments: [
@@ -265,7 +276,7 @@ import Testing
         let rows = try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]] ?? []
         let id = try #require(rows.first?["transactionID"] as? String)
         let refund = try await home.run(["store", "refund", id])
-        #expect(refund.stdout.contains("Refunded Remove Ads: it is no longer owned."), "\(refund.stdout)")
+        #expect(refund.stdout.contains("Refunded Remove Ads ($2.99 back): it is no longer owned."), "\(refund.stdout)")
         #expect(try await home.run(["restore"]).stdout.contains("Nothing to restore"))
     }
 }

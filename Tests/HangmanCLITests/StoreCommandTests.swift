@@ -275,7 +275,7 @@ private final class StoreHome {
         try await home.ok(["buy", StoreHome.hard])
         let id = try #require(try await home.transactions().first { $0["productID"] as? String == StoreHome.ios }?["transactionID"] as? String)
         let refund = try await home.ok(["store", "refund", id])
-        #expect(refund.stdout == "Refunded iOS Words: the pack is revoked (buy it to play it again).\n")
+        #expect(refund.stdout == "Refunded iOS Words ($0.99 back): the pack is revoked (buy it to play it again).\n")
         #expect(try await home.restored() == [StoreHome.hard])
         #expect(try await home.restored() == [StoreHome.hard])
         // Bought again: charged (a new transaction), and restored again.
@@ -317,7 +317,7 @@ private final class StoreHome {
         for _ in 0..<7 { try await home.ok(["hints", "spend"]) }
         let id = try #require(try await home.transactions().first?["transactionID"] as? String)
         let refund = try await home.ok(["store", "refund", id])
-        #expect(refund.stdout == "Refunded 10 Hints: 3 hints taken back (of 10). Balance: 0 hints.\n")
+        #expect(refund.stdout == "Refunded 10 Hints ($0.99 back): 3 hints taken back (of 10). Balance: 0 hints.\n")
         #expect(try await home.balance() == 0)
         let twice = try await home.run(["store", "refund", id])
         #expect(twice.status == 65)

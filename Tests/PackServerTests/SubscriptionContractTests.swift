@@ -173,10 +173,11 @@ private let day: Int64 = 86_400_000
         #expect(new.state == .active && new.expiresDate == StoreDuration(1, .year).added(to: upgrade.purchaseDate))
         // The paid month's unused part, in exact cents: 2.99 x unused / the month.
         let month = try #require(try await store.transactions().first { $0.originalTransactionID == first.id && $0.refundAmount != nil })
-        let expected = ProRata.refundCents(price: "2.99", start: month.purchaseDate, end: try #require(month.expiresDate), now: upgrade.purchaseDate)
-        #expect(month.refundAmount == expected.map(ProRata.decimal) && month.revocationDate == upgrade.purchaseDate)
-        #expect(expected.map { $0 > 150 && $0 < 250 } == true, "about two thirds of 2.99: \(String(describing: expected))")
-        #expect(quote.refund == month.refundAmount, "the question showed what was refunded")
+        #expect(month.price == Money(minorUnits: 299, currency: "USD") && month.storefront == "USA", "the month charged, and where")
+        let expected = ProRata.refund(of: Money(minorUnits: 299, currency: "USD"), start: month.purchaseDate, end: try #require(month.expiresDate), now: upgrade.purchaseDate)
+        #expect(month.refundAmount == expected?.decimal && month.revocationDate == upgrade.purchaseDate)
+        #expect(expected.map { $0.minorUnits > 150 && $0.minorUnits < 250 } == true, "about two thirds of 2.99: \(String(describing: expected))")
+        #expect(quote.refund?.decimal == month.refundAmount, "the question showed what was refunded")
         #expect(try await store.hintBalance() == 40)
         // A downgrade waits for the renewal.
         guard case .changeScheduled(let scheduled) = try await store.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not scheduled") }

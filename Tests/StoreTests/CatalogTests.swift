@@ -44,9 +44,18 @@ import WordPacks
         #expect(counts["com.hangmanpacks.hints.10"] == .some(nil))
         let hints = catalog.products.filter(\.isConsumable).map(\.kind)
         #expect(hints == [.consumable(hints: 10), .consumable(hints: 100)])
-        #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.words.ios")!)?.price == "0.99")
+        let ios = try #require(catalog.product(ProductID(rawValue: "com.hangmanpacks.words.ios")!))
+        #expect(ios.price(in: "USA") == Money(minorUnits: 99, currency: "USD"))
+        #expect(ios.price(in: "JPN") == Money(minorUnits: 120, currency: "JPY"))
+        #expect(ios.price(in: "DEU") == Money(minorUnits: 99, currency: "EUR"))
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.words.base")!) == nil)
-        #expect(catalog.currency == "USD")
+        #expect(catalog.storefrontCodes == ["BRA", "DEU", "ESP", "FRA", "GBR", "JPN", "MEX", "USA"])
+        // Every shipped product is sold in every storefront, named in Spanish, German and French.
+        for product in catalog.products {
+            #expect(Set(product.prices.keys) == Set(catalog.storefrontCodes), "\(product.id)")
+            #expect(Set(product.localizations.keys) == ["es", "de", "fr"], "\(product.id)")
+            for text in product.localizations.values { #expect(!text.displayName.isEmpty && !text.description.isEmpty, "\(product.id)") }
+        }
         #expect(catalog.catalogVersion >= 1)
     }
 
@@ -144,13 +153,13 @@ import WordPacks
         try directory.write("packs/Catalog.plist", StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.10", hints: 10)], version: 42, currency: "EUR"))
         let catalog = try Catalog.load(folder: directory.path + "/packs")
         #expect(catalog.catalogVersion == 42)
-        #expect(catalog.currency == "EUR")
+        #expect(catalog.storefronts == ["USA": "EUR"])
     }
 
     @Test func missingCurrencyIsUSD() throws {
         let directory = try TemporaryDirectory()
         try directory.write("packs/Catalog.plist", StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.10", hints: 10)], currency: nil))
-        #expect(try Catalog.load(folder: directory.path + "/packs").currency == "USD")
+        #expect(try Catalog.load(folder: directory.path + "/packs").storefronts == ["USA": "USD"])
     }
 
     @Test(arguments: ["usd", "Dollars", "US", ""])

@@ -97,11 +97,44 @@ import TestSupport
     @Test func theRefundOfAnUpgradeIsExactCents() {
         // 2.99 for 31 days, 21 unused: 2.99 x 21 / 31 = 2.0255 -> 2.03.
         let day: Int64 = 86_400_000
-        #expect(ProRata.refundCents(price: "2.99", start: 0, end: 31 * day, now: 10 * day) == 203)
-        #expect(ProRata.refundCents(price: "2.99", start: 0, end: 31 * day, now: 0) == 299)
-        #expect(ProRata.refundCents(price: "2.99", start: 0, end: 31 * day, now: 40 * day) == 0)
-        #expect(ProRata.refundCents(price: "24.9", start: 0, end: 2, now: 1) == 1245)
-        #expect(ProRata.refundCents(price: "abc", start: 0, end: 2, now: 1) == nil)
-        #expect(ProRata.decimal(203) == "2.03" && ProRata.decimal(5) == "0.05" && ProRata.decimal(1200) == "12.00")
+        let usd = Money(minorUnits: 299, currency: "USD")
+        #expect(ProRata.refund(of: usd, start: 0, end: 31 * day, now: 10 * day) == Money(minorUnits: 203, currency: "USD"))
+        #expect(ProRata.refund(of: usd, start: 0, end: 31 * day, now: 0)?.minorUnits == 299)
+        #expect(ProRata.refund(of: usd, start: 0, end: 31 * day, now: 40 * day)?.minorUnits == 0)
+        #expect(ProRata.refund(of: Money(minorUnits: 2490, currency: "USD"), start: 0, end: 2, now: 1)?.minorUnits == 1245)
+        #expect(ProRata.refund(of: usd, start: 2, end: 2, now: 1) == nil)
+        // Yen have no minor unit: 370 JPY for 31 days, 21 unused -> 250.6 -> 251 JPY.
+        #expect(ProRata.refund(of: Money(minorUnits: 370, currency: "JPY"), start: 0, end: 31 * day, now: 10 * day) == Money(minorUnits: 251, currency: "JPY"))
+        #expect(Money(minorUnits: 203, currency: "USD").decimal == "2.03" && Money(minorUnits: 5, currency: "USD").decimal == "0.05")
+        #expect(Money(minorUnits: 1200, currency: "USD").decimal == "12.00" && Money(minorUnits: 120, currency: "JPY").decimal == "120")
+    }
+}
+
+/// Exact amounts in each currency's minor units, and the storefront of a locale's region.
+@Suite struct MoneyTests {
+    @Test(arguments: [
+        ("0.99", "USD", Int64?.some(99)), ("1", "USD", 100), ("1.5", "USD", 150), ("1.999", "USD", nil), ("120", "JPY", 120),
+        ("120.5", "JPY", nil), ("120.", "JPY", nil), ("1.500", "KWD", 1500), ("-1", "USD", nil), ("1e3", "USD", nil), ("", "USD", nil),
+        (".5", "USD", nil), ("0.99", "XXX", nil), ("1234567890", "USD", nil), ("١٢", "USD", nil),
+    ])
+    func decimalsAreReadWithinTheCurrencysMinorUnits(_ text: String, _ currency: String, _ expected: Int64?) {
+        #expect(Money(decimal: text, currency: currency)?.minorUnits == expected, "\(text) \(currency)")
+    }
+
+    @Test func amountsAreWrittenWithTheCurrencysMinorUnits() {
+        #expect(Money(minorUnits: 99, currency: "USD").decimal == "0.99")
+        #expect(Money(minorUnits: 120, currency: "JPY").decimal == "120")
+        #expect(Money(minorUnits: 1500, currency: "KWD").decimal == "1.500")
+        #expect(Money(minorUnits: 1900, currency: "MXN").description == "19.00 MXN")
+        #expect(Money(minorUnits: 99, currency: "USD").times(3) == Money(minorUnits: 297, currency: "USD"))
+        #expect(Money(minorUnits: .max, currency: "USD").times(2) == nil)
+    }
+
+    @Test(arguments: [
+        ("de_DE.UTF-8", String?.some("DEU")), ("ja_JP", "JPN"), ("en_GB.UTF-8@euro", "GBR"), ("pt_BR.utf8", "BRA"), ("C", nil), ("POSIX", nil),
+        ("en", nil), ("xx_QQ.UTF-8", nil), ("C.UTF-8", nil),
+    ])
+    func aLocalesRegionIsItsStorefront(_ locale: String, _ expected: String?) {
+        #expect(Storefront.code(forLocale: locale) == expected, "\(locale)")
     }
 }

@@ -233,6 +233,7 @@ public struct Player {
         let installed = Dictionary(
             try await device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
         let ownership = try await ownership()
+        let storefront = try await storefront()
         var rows: [PackStatus] = []
         for base in catalog.basePacks {
             let here = installed[base.productID]
@@ -244,7 +245,7 @@ public struct Player {
         for product in catalog.products where product.packFile != nil {
             let here = installed[product.id]
             rows.append(PackStatus(
-                productID: product.id, displayName: product.displayName, isBase: false, price: product.price, wordCount: product.wordCount ?? 0,
+                productID: product.id, displayName: product.displayName, isBase: false, price: product.price(in: storefront), wordCount: product.wordCount ?? 0,
                 installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
                 state: PackState.resolve(
                     isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: ownership.entitlement(for: product.id),
@@ -337,6 +338,16 @@ public struct Player {
     // MARK: - Plumbing
 
     /// What the account owns, asked of the service now.
+    /// The account's storefront: what prices are shown and charged in.
+    public func storefront() async throws(PlayerError) -> String {
+        try await store { () async throws(StoreError) in try await service.storefront() }
+    }
+
+    /// Moves the account to another storefront (future purchases only).
+    public func setStorefront(_ code: String) async throws(PlayerError) -> String {
+        try await store { () async throws(StoreError) in try await service.setStorefront(code) }
+    }
+
     public func ownership() async throws(PlayerError) -> Ownership {
         try await store { () async throws(StoreError) in try await Ownership.read(from: service) }
     }
@@ -400,8 +411,9 @@ public struct PackStatus: Sendable, Equatable {
     public var productID: ProductID
     public var displayName: String
     public var isBase: Bool
-    /// The catalog's price; `nil` for a base pack (free).
-    public var price: String?
+    /// The price in the account's storefront; `nil` for a base pack (free), or a pack not sold
+    /// in that storefront.
+    public var price: Money?
     public var wordCount: Int
     public var installedVersion: ContentVersion?
     public var availableVersion: ContentVersion?

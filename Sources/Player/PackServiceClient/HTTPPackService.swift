@@ -33,6 +33,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private let downloadFolder: String?
     /// The last catalog fetched: its digests name the archives (`If-Range`).
     private let lastCatalog = Mutex<Catalog?>(nil)
+    /// The storefront of the last statement this process read: one per command is enough.
+    private let lastStorefront = Mutex<String?>(nil)
 
     public init(
         credentials: ServiceCredentials, statePath: String? = nil, downloadFolder: String? = nil, clock: Clock = .system, attempts: Int = 4,
@@ -101,6 +103,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         }
         // An old statement sent again (a pack refunded since, playing again) is a replay. Servers'
         // clocks may differ a little: only a statement older by more than that is refused.
+        lastStorefront.withLock { $0 = statement.storefront ?? Storefront.defaultCode }
         if let statePath, let seen = OfflinePackService.keptStatement(in: Self.folder(of: statePath), credentials: credentials) {
             guard statement.issued + Self.clockSkew >= seen.issued else {
                 throw StoreError(
@@ -111,6 +114,19 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             keep(signed, as: Self.statementCache)
         }
         return statement
+    }
+
+    /// From the account's signed statement (the last one this process read, when it read one).
+    public func storefront() async throws(StoreError) -> String {
+        if let known = lastStorefront.withLock({ $0 }) { return known }
+        return try await statement().storefront ?? Storefront.defaultCode
+    }
+
+    public func setStorefront(_ code: String) async throws(StoreError) -> String {
+        let answer = try await send(StorefrontRequest.self, "PUT", "/v1/account/storefront", body: Wire.encode(StorefrontRequest(storefront: code)))
+        let now = answer.storefront ?? code
+        lastStorefront.withLock { $0 = now }
+        return now
     }
 
     /// From the account's signed statement, kept for when the server cannot be reached.
@@ -303,14 +319,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         await HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil)).verifyReceipt(bytes, password: password)
     }
 
-    /// Makes an account on the service at `url`, pinning the service's key as it is now.
-    public static func createAccount(at url: String) async throws(StoreError) -> ServiceCredentials {
+    /// Makes an account on the service at `url`, pinning the service's key as it is now, in the
+    /// storefront asked for (the service's default when none is).
+    public static func createAccount(at url: String, storefront: StorefrontRequest? = nil) async throws(StoreError) -> ServiceCredentials {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil))
         let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
             throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
         }
-        let account = try await unauthenticated.send(NewAccount.self, "POST", "/v1/accounts", authenticated: false)
+        let account = try await unauthenticated.send(
+            NewAccount.self, "POST", "/v1/accounts", body: storefront.map { Wire.encode($0) }, authenticated: false)
         return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
     }
 

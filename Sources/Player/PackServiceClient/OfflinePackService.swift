@@ -86,6 +86,9 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
     /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.
     public func hintBalance() throws(StoreError) -> Int { throw unavailable("the hint balance") }
+    /// As the last statement said.
+    public func storefront() throws(StoreError) -> String { statement.storefront ?? Storefront.defaultCode }
+    public func setStorefront(_ code: String) throws(StoreError) -> String { throw unavailable("changing the storefront") }
     public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }
     public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable("downloading \(product)") }

@@ -197,7 +197,18 @@ public final class PackServer: Sendable {
             if let wait = accountCreations.take(request.clientAddress, now: now) {
                 return Self.tooMany("too many new accounts from \(request.clientAddress): try again in \(wait) s", wait: wait)
             }
-            return .json(201, Wire.encode(try accounts.create(now: now)))
+            // The account's storefront, when the client names one (the player's region), is
+            // checked before the account is made, and recorded in its ledger at once.
+            let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try Wire.decode(StorefrontRequest.self, from: request.body)
+            if let required = asked.storefront, catalog.currency(of: required) == nil {
+                throw StoreError(.invalidRequest, "'\(required)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")
+            }
+            let chosen = asked.storefront ?? asked.preferred.flatMap { catalog.currency(of: $0) == nil ? nil : $0 } ?? catalog.defaultStorefront
+            let made = try accounts.create(now: now)
+            try stores.with(made.accountID, open: { () throws(StoreError) in try store(for: made.accountID) }) { service throws(StoreError) in
+                try service.chooseStorefront(chosen)
+            }
+            return .json(201, Wire.encode(made))
         default:
             break
         }
@@ -215,8 +226,13 @@ public final class PackServer: Sendable {
         case ("GET", ["v1", "account"]):
             let statement = AccountStatement(
                 accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
-                storeTime: try service.storeClock())
+                storeTime: try service.storeClock(), storefront: try service.accountStorefront())
             return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
+        case ("PUT", ["v1", "account", "storefront"]):
+            guard let code = try Wire.decode(StorefrontRequest.self, from: request.body).storefront else {
+                throw StoreError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
+            }
+            return .json(200, Wire.encode(StorefrontRequest(storefront: try service.setAccountStorefront(code))))
         case ("GET", ["v1", "transactions"]):
             return .json(200, Wire.encode(try service.transactions()))
         case ("GET", ["v1", "entitlements"]):

@@ -11,8 +11,9 @@ public struct Catalog: Sendable, Equatable, Codable {
     public var bundleIdentifier: String
     /// Raised by every publish (`CatalogVersion`).
     public var catalogVersion: Int
-    /// ISO 4217 code of every price (`Currency`; `USD` when the catalog has none).
-    public var currency: String
+    /// Where the products are sold: storefront code (ISO 3166 alpha-3, `DEU`) -> its currency
+    /// (ISO 4217, `EUR`). A catalog without `Storefronts` sells in `USA` only, in `Currency`.
+    public var storefronts: [String: String]
     /// The packs every player has, free.
     public var basePacks: [BasePack]
     /// Base packs whose archive is missing or damaged: nobody gets them until it is fixed, and
@@ -20,8 +21,26 @@ public struct Catalog: Sendable, Equatable, Codable {
     public var unavailableBasePacks: [UnavailableBasePack]
     public var products: [Product]
 
-    /// The currency of a catalog without `Currency`.
+    /// The currency of a catalog without `Storefronts` or `Currency`.
     public static let defaultCurrency = "USD"
+
+    /// The currency of a storefront the catalog lists.
+    public func currency(of storefront: String) -> String? { storefronts[storefront] }
+
+    /// The storefront of an account that chose none the catalog lists: `USA` when it is one, else
+    /// the first by code.
+    public var defaultStorefront: String {
+        storefronts[Storefront.defaultCode] != nil ? Storefront.defaultCode : storefrontCodes.first ?? Storefront.defaultCode
+    }
+
+    /// The storefront a player in `preferred` (their region's) gets: it, when the catalog sells
+    /// there, else the default.
+    public func storefront(preferring preferred: String?) -> String {
+        preferred.flatMap { storefronts[$0] == nil ? nil : $0 } ?? defaultStorefront
+    }
+
+    /// The storefronts, in order of their codes.
+    public var storefrontCodes: [String] { storefronts.keys.sorted() }
 
     /// A free pack every player has.
     public struct BasePack: Sendable, Equatable, Codable {
@@ -61,12 +80,12 @@ public struct Catalog: Sendable, Equatable, Codable {
     }
 
     public init(
-        bundleIdentifier: String, catalogVersion: Int, currency: String, basePacks: [BasePack], products: [Product],
+        bundleIdentifier: String, catalogVersion: Int, storefronts: [String: String], basePacks: [BasePack], products: [Product],
         unavailableBasePacks: [UnavailableBasePack] = []
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.catalogVersion = catalogVersion
-        self.currency = currency
+        self.storefronts = storefronts
         self.basePacks = basePacks
         self.products = products
         self.unavailableBasePacks = unavailableBasePacks
@@ -135,8 +154,11 @@ public struct Product: Sendable, Equatable, Codable {
     public var kind: Kind
     public var displayName: String
     public var description: String
-    /// The price as written in the catalog, a decimal string (`0.99`).
-    public var price: String
+    /// The price in each storefront that sells it, in the storefront's currency (`Prices`). A
+    /// storefront without a price does not sell the product.
+    public var prices: [String: Money]
+    /// The name and description in other languages (`Localizations`): language code (`de`) -> text.
+    public var localizations: [String: LocalizedText]
     /// Words in the pack, for a non-consumable.
     public var wordCount: Int?
     /// SHA-256 of the pack archive as recorded at publishing time, for a non-consumable.
@@ -151,6 +173,15 @@ public struct Product: Sendable, Equatable, Codable {
 
     /// The product can be bought and its pack downloaded.
     public var isAvailable: Bool { unavailableReason == nil }
+
+    /// The price in `storefront`; `nil` when the product is not sold there.
+    public func price(in storefront: String) -> Money? { prices[storefront] }
+
+    /// The name and description for a reader of `language` (`de`): its localization, else the
+    /// catalog's own.
+    public func text(language: String?) -> LocalizedText {
+        language.flatMap { localizations[$0] } ?? LocalizedText(displayName: displayName, description: description)
+    }
 
     public var isConsumable: Bool {
         if case .consumable = kind { true } else { false }
@@ -193,18 +224,31 @@ public struct Product: Sendable, Equatable, Codable {
     public var unlocks: PassUnlocks? { autoRenewable?.unlocks ?? nonRenewing?.unlocks }
 
     public init(
-        id: ProductID, kind: Kind, displayName: String, description: String, price: String, wordCount: Int? = nil,
+        id: ProductID, kind: Kind, displayName: String, description: String, prices: [String: Money],
+        localizations: [String: LocalizedText] = [:], wordCount: Int? = nil,
         packSHA256: String? = nil, packSize: Int? = nil, contentVersion: ContentVersion? = nil, unavailableReason: String? = nil
     ) {
         self.id = id
         self.kind = kind
         self.displayName = displayName
         self.description = description
-        self.price = price
+        self.prices = prices
+        self.localizations = localizations
         self.wordCount = wordCount
         self.packSHA256 = packSHA256
         self.packSize = packSize
         self.contentVersion = contentVersion
         self.unavailableReason = unavailableReason
+    }
+}
+
+/// A product's name and description in one language.
+public struct LocalizedText: Sendable, Equatable, Codable {
+    public var displayName: String
+    public var description: String
+
+    public init(displayName: String, description: String) {
+        self.displayName = displayName
+        self.description = description
     }
 }

@@ -30,6 +30,13 @@ public protocol PackService {
     /// The hint balance.
     func hintBalance() async throws(StoreError) -> Int
 
+    /// The account's storefront (`DEU`): prices are its, in its currency.
+    func storefront() async throws(StoreError) -> String
+
+    /// Moves the account to another storefront the catalog lists: future purchases and renewals
+    /// are priced there. Returns the storefront now.
+    func setStorefront(_ code: String) async throws(StoreError) -> String
+
     /// The last hint balance the service signed, and when: what a player is shown, marked as
     /// such, when the service cannot be reached. `nil` for a service that is always at hand.
     func lastSignedHintBalance() -> SignedHintBalance?

@@ -26,11 +26,20 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
         public var originalTransactionID: String?
         public var expiresDate: Int64?
         public var isTrial: Bool?
+        /// What it charged, a decimal string in `currency`, and the storefront it was bought in
+        /// (absent for a purchase made before storefronts).
+        public var price: String?
+        public var currency: String?
+        public var storefront: String?
 
         public init(
             id: String, productID: String, quantity: Int, state: String, purchaseDate: Int64, revocationDate: Int64?,
-            originalTransactionID: String? = nil, expiresDate: Int64? = nil, isTrial: Bool? = nil
+            originalTransactionID: String? = nil, expiresDate: Int64? = nil, isTrial: Bool? = nil,
+            price: String? = nil, currency: String? = nil, storefront: String? = nil
         ) {
+            self.price = price
+            self.currency = currency
+            self.storefront = storefront
             self.id = id
             self.productID = productID
             self.quantity = quantity

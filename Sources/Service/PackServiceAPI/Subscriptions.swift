@@ -215,13 +215,13 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
     public var kind: Kind
     /// The live subscription it changes.
     public var current: SubscriptionStatus?
-    /// An upgrade's refund for the unused part of the current period, a decimal in the catalog's
-    /// currency (`2.24`).
-    public var refund: String?
+    /// An upgrade's refund for the unused part of the current period, in the currency it was
+    /// charged in (0 for a trial).
+    public var refund: Money?
     /// A new subscription's free trial, when the account may have one (once per group).
     public var freeTrial: StoreDuration?
 
-    public init(kind: Kind, current: SubscriptionStatus?, refund: String?, freeTrial: StoreDuration? = nil) {
+    public init(kind: Kind, current: SubscriptionStatus?, refund: Money?, freeTrial: StoreDuration? = nil) {
         self.kind = kind
         self.current = current
         self.refund = refund
@@ -229,35 +229,17 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
     }
 }
 
-/// The share of a period's price not used at `now`, in exact cents (half a cent rounds up).
+/// The share of a period's price not used at `now`, in exact minor units of its currency (half a
+/// unit rounds up).
 public enum ProRata {
-    /// `price` a decimal string (`2.99`); the period from `start` to `end`; `nil` when it cannot
-    /// be read. Nothing is owed past the end, the whole price before the start.
-    public static func refundCents(price: String, start: Int64, end: Int64, now: Int64) -> Int64? {
-        guard let cents = cents(price), end > start else { return nil }
+    /// `price` paid for the period from `start` to `end`; `nil` when the period is empty or the
+    /// amount too large. Nothing is owed past the end, the whole price before the start.
+    public static func refund(of price: Money, start: Int64, end: Int64, now: Int64) -> Money? {
+        guard end > start, price.minorUnits >= 0 else { return nil }
         let unused = min(max(end - now, 0), end - start)
-        // cents × unused / length, rounded half up, in 128-bit-safe steps (cents < 10^9, unused < 2^40).
-        let numerator = cents.multipliedReportingOverflow(by: unused)
+        // units × unused / length, rounded half up (units < 10^9 × 10^3, unused < 2^40).
+        let numerator = price.minorUnits.multipliedReportingOverflow(by: unused)
         guard !numerator.overflow else { return nil }
-        return (numerator.partialValue * 2 + (end - start)) / ((end - start) * 2)
-    }
-
-    /// `2.99` as 299.
-    public static func cents(_ price: String) -> Int64? {
-        let parts = price.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = Int64(parts[0]), whole >= 0 else { return nil }
-        var fraction: Int64 = 0
-        if parts.count == 2 {
-            let digits = parts[1]
-            guard (1...2).contains(digits.count), let value = Int64(digits), value >= 0 else { return nil }
-            fraction = digits.count == 1 ? value * 10 : value
-        }
-        return whole * 100 + fraction
-    }
-
-    /// 224 as `2.24`.
-    public static func decimal(_ cents: Int64) -> String {
-        let remainder = cents % 100
-        return "\(cents / 100).\(remainder < 10 ? "0" : "")\(remainder)"
+        return Money(minorUnits: (numerator.partialValue * 2 + (end - start)) / ((end - start) * 2), currency: price.currency)
     }
 }

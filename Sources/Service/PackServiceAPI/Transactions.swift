@@ -41,8 +41,13 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public var expiresDate: Int64?
     /// An auto-renewable's period in a free trial.
     public var isTrial: Bool = false
-    /// An upgraded period's refund for its unused part (`2.24`), in the catalog's currency.
+    /// An upgraded period's refund for its unused part (`2.24`), in the transaction's currency.
     public var refundAmount: String?
+    /// What the purchase charged (the price times the quantity; 0 for a free trial), in the
+    /// storefront's currency; `nil` for a purchase made before storefronts.
+    public var price: Money?
+    /// The storefront it was bought in (`DEU`); `nil` before storefronts.
+    public var storefront: String?
 
     /// Charged and not refunded.
     public var isPaid: Bool {
@@ -52,9 +57,11 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public init(
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
         purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
-        expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil
+        expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil, price: Money? = nil, storefront: String? = nil
     ) {
         self.refundAmount = refundAmount
+        self.price = price
+        self.storefront = storefront
         self.originalTransactionID = originalTransactionID
         self.expiresDate = expiresDate
         self.isTrial = isTrial

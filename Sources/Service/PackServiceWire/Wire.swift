@@ -83,8 +83,11 @@ public struct AccountStatement: Codable, Sendable, Equatable {
     /// The store's time when it was issued (ahead of `issued` when test controls moved the store
     /// clock): a subscription's `expiresDate` is on that clock.
     public var storeTime: Int64?
+    /// The account's storefront (`DEU`); `nil` from a server before storefronts (`USA`).
+    public var storefront: String?
 
-    public init(accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64, storeTime: Int64? = nil) {
+    public init(accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64, storeTime: Int64? = nil, storefront: String? = nil) {
+        self.storefront = storefront
         self.accountID = accountID
         self.hintBalance = hintBalance
         self.entitlements = entitlements
@@ -229,5 +232,19 @@ public struct ReceiptData: Codable, Sendable, Equatable {
     public init(_ bytes: [UInt8], payload: ReceiptPayload? = nil) {
         receiptData = Base64.encode(bytes)
         receipt = payload
+    }
+}
+
+/// `POST /v1/accounts` (optional body) and `PUT /v1/account/storefront`: a storefront code.
+/// A new account may name one it must have (`storefront`: refused when the store does not sell
+/// there), or one it would like (`preferred`, the player's region: the default storefront when
+/// the store does not sell there).
+public struct StorefrontRequest: Codable, Sendable, Equatable {
+    public var storefront: String?
+    public var preferred: String?
+
+    public init(storefront: String?, preferred: String? = nil) {
+        self.storefront = storefront
+        self.preferred = preferred
     }
 }

@@ -30,8 +30,8 @@ extension AccountLedger {
                 // An upgrade: the group's live subscription ends now, and the unused part of its
                 // period is refunded (nothing for a trial or a period whose renewal failed).
                 if var live = rows.first(where: { $0.group == terms.group && $0.isLive }) {
-                    if let (current, cents) = try upgradeRefund(live, lookup: lookup, statements: statements, now: now) {
-                        try statements.setUpgradeRefund(cents, for: current, now: now)
+                    if let (current, refund) = try upgradeRefund(live, lookup: lookup, statements: statements, now: now) {
+                        try statements.setUpgradeRefund(refund.minorUnits, for: current, now: now)
                     }
                     live.endDate = now
                     live.endReason = "upgraded"
@@ -70,23 +70,26 @@ extension AccountLedger {
         try statements.setHintsCredited(hints, for: transaction.id)
     }
 
-    /// What upgrading from `live` at `now` gives back: the unused part of its current period's
-    /// price, in cents, and that period's transaction. Nothing for a trial, a period whose renewal
-    /// failed, or one refunded.
+    /// What upgrading from `live` at `now` gives back: the unused part of what its current period
+    /// charged, in that charge's currency, and that period's transaction. Nothing for a trial, a
+    /// period whose renewal failed, or one refunded. A period charged before storefronts is taken
+    /// at the catalog's price in the default storefront.
     static func upgradeRefund(
         _ live: SubscriptionRow, lookup: (ProductID) -> Product?, statements: any LedgerStatements, now: Int64
-    ) throws -> (TransactionID, Int64)? {
+    ) throws -> (TransactionID, Money)? {
         guard let current = try statements.transaction(original: live.originalTransactionID, period: live.period) else { return nil }
+        guard let charged = current.price ?? lookup(live.productID)?.price(in: Storefront.defaultCode) else { return nil }
         let paid = !current.isTrial && live.billingRetrySince == nil && current.revocationDate == nil
-        let price = paid ? lookup(live.productID)?.price ?? "0" : "0"
-        return (current.id, ProRata.refundCents(price: price, start: current.purchaseDate, end: live.expiresDate, now: now) ?? 0)
+        let refund = paid ? ProRata.refund(of: charged, start: current.purchaseDate, end: live.expiresDate, now: now) : nil
+        return (current.id, refund ?? Money(minorUnits: 0, currency: charged.currency))
     }
 
-    /// The refund upgrading the group's live subscription at `now` would give, in cents.
-    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> Int64 {
+    /// The refund upgrading the group's live subscription at `now` would give; `nil` when there
+    /// is no live subscription in the group.
+    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> Money? {
         try engine.read { statements in
-            guard let live = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else { return 0 }
-            return try Self.upgradeRefund(live, lookup: lookup, statements: statements, now: now)?.1 ?? 0
+            guard let live = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else { return nil }
+            return try Self.upgradeRefund(live, lookup: lookup, statements: statements, now: now)?.1
         }
     }
 
@@ -144,11 +147,23 @@ extension AccountLedger {
                     }
                     continue  // the store keeps trying
                 }
+                // A renewal is charged in the account's storefront as it is now; a subscription
+                // whose product is not sold there ends with its period.
+                let storefront = try statements.storefront() ?? Storefront.defaultCode
+                guard let price = next.price(in: storefront) else {
+                    row.endDate = row.expiresDate
+                    row.endReason = "expired"
+                    try statements.saveSubscription(row, now: now)
+                    return .changed
+                }
                 // Renewed: at the period's end, or, recovering from billing retry, now.
                 let start = row.billingRetrySince == nil ? row.expiresDate : now
                 let fields = SubscriptionFields(
                     originalTransactionID: row.originalTransactionID, period: row.period + 1, expiresDate: terms.period.added(to: start), isTrial: false)
-                if try statements.insertRenewal(renewal, product: next.id, fields: fields, start: start, hintsOwed: terms.hintsPerPeriod, now: now) {
+                if try statements.insertRenewal(
+                    renewal, product: next.id, fields: fields, start: start, hintsOwed: terms.hintsPerPeriod,
+                    charge: Charge(amount: price, storefront: storefront), now: now)
+                {
                     return .renew(renewal)
                 }
                 return .changed  // the id was taken: look again with another

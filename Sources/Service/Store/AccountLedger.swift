@@ -38,6 +38,27 @@ final class AccountLedger {
         try engine.read { statements in try statements.unfinished() }
     }
 
+    // MARK: - Storefront
+
+    /// The account's storefront; `nil` until one is chosen (the default storefront is used then).
+    func storefront() throws(StoreError) -> String? {
+        try engine.read { statements in try statements.storefront() }
+    }
+
+    /// Chooses the account's storefront: future purchases and renewals are priced in it.
+    func setStorefront(_ code: String) throws(StoreError) {
+        try engine.write { statements in try statements.setStorefront(code) }
+    }
+
+    /// Chooses the account's storefront unless it has one (read first: once chosen, this writes
+    /// nothing).
+    func chooseStorefrontIfNone(_ code: String) throws(StoreError) {
+        guard try storefront() == nil else { return }
+        try engine.write { statements in
+            if try statements.storefront() == nil { try statements.setStorefront(code) }
+        }
+    }
+
     /// Records a new purchase in state `purchasing`; returns `false` if the id is taken.
     /// Throws `purchaseInProgress` when the product is a pack with a live purchase already, or the
     /// request key made another transaction meanwhile.
@@ -45,7 +66,7 @@ final class AccountLedger {
     /// subscription (but the one it upgrades, `upgrading`) or a purchase in flight
     /// (`groupProducts`: the group's products).
     func insertPurchasing(
-        _ id: TransactionID, product: Product, quantity: Int, requestKey: String?, groupProducts: [ProductID] = [],
+        _ id: TransactionID, product: Product, quantity: Int, charge: Charge, requestKey: String?, groupProducts: [ProductID] = [],
         upgrading: TransactionID? = nil, now: Int64
     ) throws(StoreError) -> Bool {
         var owed = 0
@@ -70,7 +91,7 @@ final class AccountLedger {
             }
             switch try statements.insertPurchasing(
                 id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey,
-                subscription: subscription, now: now)
+                subscription: subscription, charge: charge, now: now)
             {
             case .inserted: return true
             case .idTaken: return false

@@ -119,6 +119,20 @@ enum AccountSchema {
             DROP TABLE controls;
             ALTER TABLE controls_4 RENAME TO controls;
             """)
+        migrator.register("5-storefronts", sql: """
+            -- What each purchase charged: the amount in minor units of its currency (cents; yen
+            -- have none), the currency, and the storefront it was bought in. NULL on rows made
+            -- before storefronts (priced then in the catalog's one currency). 'refund_cents' is
+            -- in the minor units of the row's currency from now on.
+            ALTER TABLE transactions ADD COLUMN price_minor INTEGER CHECK (price_minor IS NULL OR price_minor >= 0);
+            ALTER TABLE transactions ADD COLUMN currency TEXT CHECK (currency IS NULL OR length(currency) = 3);
+            ALTER TABLE transactions ADD COLUMN storefront TEXT CHECK (storefront IS NULL OR length(storefront) = 3);
+            -- The account's storefront: chosen when the account is made, changed for future purchases.
+            CREATE TABLE account_storefront (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                storefront TEXT NOT NULL CHECK (length(storefront) = 3)
+            );
+            """)
         return migrator
     }()
 }

@@ -64,14 +64,37 @@ extension Catalog {
         default:
             problems.append("\(path): 'CatalogVersion' must be a positive integer (raised by 'hangman catalog update')")
         }
-        var currency = defaultCurrency
-        switch root["Currency"] {
-        case .string(let code)? where isCurrencyCode(code):
-            currency = code
+        var storefronts: [String: String] = [:]
+        switch root["Storefronts"] {
         case nil:
-            break
+            // One storefront, the United States, in `Currency` (a catalog from before storefronts).
+            switch root["Currency"] {
+            case .string(let code)? where Currency.minorUnits[code] != nil:
+                storefronts[Storefront.defaultCode] = code
+            case nil:
+                storefronts[Storefront.defaultCode] = defaultCurrency
+            default:
+                problems.append("\(path): 'Currency' must be an ISO 4217 code of a currency, like \"USD\"")
+                storefronts[Storefront.defaultCode] = defaultCurrency  // the products are still checked
+            }
+        case .dictionary(let entries)?:
+            if root["Currency"] != nil {
+                problems.append("\(path): 'Currency' and 'Storefronts' both given: each storefront names its currency, so remove 'Currency'")
+            }
+            for (code, value) in entries.sorted(by: { $0.key < $1.key }) {
+                guard Storefront.isKnown(code) else {
+                    problems.append("\(path): Storefronts: '\(code)' is not an App Store storefront (an ISO 3166 alpha-3 code, like USA or DEU)")
+                    continue
+                }
+                guard case .string(let currency) = value, Currency.minorUnits[currency] != nil else {
+                    problems.append("\(path): Storefronts: \(code)'s currency must be an ISO 4217 code, like \"EUR\"")
+                    continue
+                }
+                storefronts[code] = currency
+            }
+            if entries.isEmpty { problems.append("\(path): 'Storefronts' is empty: list at least one, like {USA USD}") }
         default:
-            problems.append("\(path): 'Currency' must be an ISO 4217 code of three capital letters, like \"USD\"")
+            problems.append("\(path): 'Storefronts' must be a dictionary of storefront code -> currency code, like {USA USD, DEU EUR}")
         }
         var baseEntries: [BaseEntry] = []
         if case .array(let entries)? = root["BasePacks"] {
@@ -94,7 +117,7 @@ extension Catalog {
         var sellers: [String: ProductID] = [:]
         var recordedFacts: [ProductID: PackFacts] = [:]
         for (index, item) in items.enumerated() {
-            switch Product.parse(item) {
+            switch Product.parse(item, storefronts: storefronts) {
             case .failure(let message):
                 problems.append("\(path): product \(index + 1): \(message.text)")
             case .success(let product):
@@ -186,7 +209,7 @@ extension Catalog {
                 sha256: entry.record.sha256, size: entry.record.size))
         }
         var catalog = Catalog(
-            bundleIdentifier: bundle, catalogVersion: version, currency: currency, basePacks: basePacks, products: products,
+            bundleIdentifier: bundle, catalogVersion: version, storefronts: storefronts, basePacks: basePacks, products: products,
             unavailableBasePacks: unavailableBasePacks)
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
@@ -217,11 +240,6 @@ extension Catalog {
         problem.kind == .missingFile ? "is missing from the packs folder" : "cannot be used: \(problem)"
     }
 
-    /// Three capital ASCII letters, the shape of an ISO 4217 code.
-    static func isCurrencyCode(_ code: String) -> Bool {
-        code.utf8.count == 3 && code.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
-    }
-
     /// A name without folders, so that a catalog cannot point outside its own folder.
     static func isPlainFileName(_ name: String) -> Bool {
         !name.isEmpty && !name.contains("/") && !name.contains("\\") && name != "." && name != ".." && !name.hasPrefix(".")
@@ -229,7 +247,8 @@ extension Catalog {
 }
 
 extension Product {
-    static func parse(_ value: PropertyList) -> Result<Product, CatalogMessage> {
+    /// Reads one product; its prices must be in `storefronts`' currencies (storefront -> currency).
+    static func parse(_ value: PropertyList, storefronts: [String: String]) -> Result<Product, CatalogMessage> {
         guard case .dictionary(let dict) = value else { return .failure("is \(value.typeName), expected a dictionary") }
         func string(_ key: String) -> String? {
             if case .string(let text)? = dict[key], !text.isEmpty { text } else { nil }
@@ -240,8 +259,28 @@ extension Product {
             return .failure("'\(id)': 'Type' is missing (Consumable, NonConsumable, AutoRenewable or NonRenewing)")
         }
         guard let name = string("DisplayName") else { return .failure("'\(id)': 'DisplayName' is missing") }
-        guard let price = string("Price"), isPrice(price) else {
-            return .failure("'\(id)': 'Price' must be a decimal string like \"0.99\"")
+        let prices: [String: Money]
+        switch parsePrices(dict, id: id, storefronts: storefronts) {
+        case .success(let parsed): prices = parsed
+        case .failure(let message): return .failure(message)
+        }
+        var localizations: [String: LocalizedText] = [:]
+        switch dict["Localizations"] {
+        case nil: break
+        case .dictionary(let entries)?:
+            for (language, entry) in entries {
+                guard isLanguageCode(language) else {
+                    return .failure("'\(id)': Localizations: '\(language)' is not a language code (two or three lowercase letters, like de)")
+                }
+                guard case .dictionary(let text) = entry, case .string(let localName)? = text["DisplayName"], !localName.isEmpty else {
+                    return .failure("'\(id)': Localizations: \(language) needs 'DisplayName' (and may have 'Description')")
+                }
+                var localDescription = ""
+                if case .string(let given)? = text["Description"] { localDescription = given }
+                localizations[language] = LocalizedText(displayName: localName, description: localDescription)
+            }
+        default:
+            return .failure("'\(id)': 'Localizations' must be a dictionary of language -> {DisplayName, Description}")
         }
         let kind: Kind
         var record: ArchiveRecord?
@@ -287,20 +326,46 @@ extension Product {
             return .failure("'\(id)': unknown product type '\(type)' (Consumable, NonConsumable, AutoRenewable or NonRenewing)")
         }
         return .success(Product(
-            id: id, kind: kind, displayName: name, description: string("Description") ?? "", price: price,
+            id: id, kind: kind, displayName: name, description: string("Description") ?? "", prices: prices, localizations: localizations,
             packSHA256: record?.sha256, packSize: record?.size))
     }
 
-    static func isPrice(_ text: String) -> Bool {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = parts.first, !whole.isEmpty, whole.count <= 7,
-            whole.allSatisfy(\.isASCII), whole.allSatisfy(\.isNumber)
-        else { return false }
-        if parts.count == 2 {
-            let cents = parts[1]
-            return (1...2).contains(cents.count) && cents.allSatisfy { $0.isASCII && $0.isNumber }
+    /// `Prices` (storefront -> decimal string in its currency), or, in a catalog with one
+    /// storefront, `Price`: each storefront listed, each amount within its currency's minor units.
+    static func parsePrices(_ dict: [String: PropertyList], id: ProductID, storefronts: [String: String]) -> Result<[String: Money], CatalogMessage> {
+        var given: [String: PropertyList] = [:]
+        switch (dict["Prices"], dict["Price"]) {
+        case (.dictionary(let entries)?, nil):
+            given = entries
+        case (nil, let single?) where storefronts.count == 1:
+            given = [storefronts.keys.first!: single]
+        case (nil, _?):
+            return .failure("'\(id)': the catalog sells in \(storefronts.count) storefronts: give 'Prices' (storefront -> price), not 'Price'")
+        case (nil, nil):
+            return .failure("'\(id)': 'Prices' is missing: a price per storefront, like {USA 0.99, DEU 0.99, JPN 120}")
+        case (_?, _?):
+            return .failure("'\(id)': 'Price' and 'Prices' both given: keep 'Prices'")
+        default:
+            return .failure("'\(id)': 'Prices' must be a dictionary of storefront -> decimal string, like {USA 0.99, JPN 120}")
         }
-        return true
+        var prices: [String: Money] = [:]
+        for (storefront, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let currency = storefronts[storefront] else {
+                return .failure("'\(id)': Prices: '\(storefront)' is not one of the catalog's Storefronts (\(storefronts.keys.sorted().joined(separator: ", ")))")
+            }
+            guard case .string(let text) = value, let money = Money(decimal: text, currency: currency) else {
+                let digits = Currency.minorUnits[currency] ?? 2
+                let shape = digits == 0 ? "a whole number (\(currency) has no minor unit)" : "a decimal string with at most \(digits) decimals"
+                return .failure("'\(id)': Prices: \(storefront)'s price must be \(shape), in \(currency)")
+            }
+            prices[storefront] = money
+        }
+        return .success(prices)
+    }
+
+    /// `de`, `es`, `fra`: two or three lowercase ASCII letters (ISO 639).
+    static func isLanguageCode(_ text: String) -> Bool {
+        (2...3).contains(text.utf8.count) && text.utf8.allSatisfy { (0x61...0x7A).contains($0) }
     }
 }
 

@@ -194,9 +194,12 @@ extension CatalogPublisher {
         public var update: CatalogUpdate
     }
 
-    /// Adds the pack at `source` as a non-consumable at `price`, named as its manifest names it.
-    public func add(archiveAt source: String, price: String, productID asked: ProductID? = nil, description: String? = nil) throws(CatalogError) -> Addition {
-        guard Product.isPrice(price) else { throw CatalogError(["'\(price)' is not a price: a decimal string like 1.99"]) }
+    /// Adds the pack at `source` as a non-consumable, named as its manifest names it, at `prices`:
+    /// each a storefront's (`DEU`, `1.99`), or with no storefront, the price in the catalog's only
+    /// storefront, else in `USA`. Each amount is checked against its storefront's currency.
+    public func add(
+        archiveAt source: String, prices: [(storefront: String?, amount: String)], productID asked: ProductID? = nil, description: String? = nil
+    ) throws(CatalogError) -> Addition {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(atPath: source, limit: verifier.archiveLimits.maxArchiveSize)
@@ -228,6 +231,19 @@ extension CatalogPublisher {
         if catalog.product(id) != nil || catalog.basePack(id) != nil {
             throw CatalogError(["\(path): the catalog has \(id) already ('hangman catalog remove \(id)' takes it out)"])
         }
+        var priceEntries: [String: PropertyList] = [:]
+        for price in prices {
+            let storefront = price.storefront ?? (catalog.storefronts.count == 1 ? catalog.storefronts.keys.first! : Storefront.defaultCode)
+            guard let currency = catalog.currency(of: storefront) else {
+                throw CatalogError(["\(storefront) is not one of the catalog's storefronts (\(catalog.storefrontCodes.joined(separator: ", ")))"])
+            }
+            guard let money = Money(decimal: price.amount, currency: currency) else {
+                let digits = Currency.minorUnits[currency] ?? 2
+                throw CatalogError(["'\(price.amount)' is not a price in \(currency) (\(storefront)): a decimal with at most \(digits) decimals, like \(Money(minorUnits: 199, currency: currency).decimal)"])
+            }
+            priceEntries[storefront] = .string(money.decimal)
+        }
+        guard !priceEntries.isEmpty else { throw CatalogError(["a product needs a price: --price 1.99, or one per storefront (--price DEU=1.99)"]) }
         let target = folder + "/" + file
         var created = false
         if let existing = try? FileSystem.readFile(atPath: target, limit: verifier.archiveLimits.maxArchiveSize) {
@@ -242,7 +258,7 @@ extension CatalogPublisher {
         }
         var entry: [String: PropertyList] = [
             "ProductIdentifier": .string(id.rawValue), "Type": .string("NonConsumable"), "DisplayName": .string(manifest.displayName),
-            "Price": .string(price), "Pack": .string(file),
+            "Prices": .dictionary(priceEntries), "Pack": .string(file),
         ]
         if let text = description ?? manifest.summary, !text.isEmpty { entry["Description"] = .string(text) }
         guard case .array(let products)? = root["Products"] else { throw CatalogError(["\(path): 'Products' (an array) is missing"]) }

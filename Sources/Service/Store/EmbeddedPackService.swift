@@ -131,6 +131,14 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: true)
         }
+        // Priced in the account's storefront; a product without a price there is not sold there.
+        let storefront = try accountStorefront()
+        guard let price = product.price(in: storefront) else {
+            throw StoreError(
+                .productUnavailable,
+                "\(product.displayName) (\(productID)) is not sold in the \(storefront) storefront: see 'hangman products' for what is")
+        }
+        guard let total = price.times(quantity) else { throw StoreError(.invalidRequest, "quantity \(quantity) is too large") }
         var now = clock.now()
         var groupProducts: [ProductID] = []
         var upgrading: TransactionID?
@@ -168,7 +176,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         var id = TransactionID.random(using: &random)
         do {
             while try !ledger.insertPurchasing(
-                id, product: product, quantity: quantity, requestKey: requestKey, groupProducts: groupProducts, upgrading: upgrading, now: now)
+                id, product: product, quantity: quantity, charge: Charge(amount: total, storefront: storefront), requestKey: requestKey,
+                groupProducts: groupProducts, upgrading: upgrading, now: now)
             {
                 id = TransactionID.random(using: &random)
             }
@@ -382,8 +391,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
         let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max
         guard terms.groupLevel < liveLevel else { return SubscriptionChange(kind: .downgrade, current: live, refund: nil) }
-        let cents = try ledger.upgradeRefund(group: terms.group, lookup: { catalog.product($0) }, now: now)
-        return SubscriptionChange(kind: .upgrade, current: live, refund: ProRata.decimal(cents))
+        let refund = try ledger.upgradeRefund(group: terms.group, lookup: { catalog.product($0) }, now: now)
+        return SubscriptionChange(kind: .upgrade, current: live, refund: refund)
     }
 
     private func status(of original: TransactionID, now: Int64) throws(StoreError) -> SubscriptionStatus {
@@ -405,6 +414,40 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     }
 
     // MARK: - Hints
+
+    // MARK: - Storefront
+
+    /// The account's storefront: the one chosen, else the catalog's default (`USA`).
+    public func accountStorefront() throws(StoreError) -> String {
+        try ledger.storefront() ?? catalog.defaultStorefront
+    }
+
+    /// Moves the account to `code`: future purchases and renewals are priced there; what was
+    /// bought stays as it was charged. A storefront the catalog does not list is refused.
+    public func setAccountStorefront(_ code: String) throws(StoreError) -> String {
+        try checkStorefront(code)
+        try ledger.setStorefront(code)
+        return code
+    }
+
+    /// Chooses the storefront of an account that has none yet (when it is made); one already
+    /// chosen stays.
+    public func chooseStorefront(_ code: String) throws(StoreError) {
+        try checkStorefront(code)
+        try ledger.chooseStorefrontIfNone(code)
+    }
+
+    public func storefront() throws(StoreError) -> String { try accountStorefront() }
+
+    public func setStorefront(_ code: String) throws(StoreError) -> String { try setAccountStorefront(code) }
+
+    private func checkStorefront(_ code: String) throws(StoreError) {
+        guard catalog.currency(of: code) != nil else {
+            throw StoreError(
+                .invalidRequest,
+                "'\(code)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")
+        }
+    }
 
     public func hintBalance() throws(StoreError) -> Int {
         _ = try settleSubscriptions()
@@ -484,7 +527,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
                     id: transaction.id.rawValue, productID: transaction.productID.rawValue, quantity: transaction.quantity,
                     state: transaction.state.rawValue, purchaseDate: transaction.purchaseDate, revocationDate: transaction.revocationDate,
                     originalTransactionID: transaction.originalTransactionID?.rawValue, expiresDate: transaction.expiresDate,
-                    isTrial: transaction.originalTransactionID == nil ? nil : transaction.isTrial)
+                    isTrial: transaction.originalTransactionID == nil ? nil : transaction.isTrial,
+                    price: transaction.price?.decimal, currency: transaction.price?.currency, storefront: transaction.storefront)
             }, environment: environment, accountID: accountID, renewals: renewals)
         return try signer().sign(payload)
     }

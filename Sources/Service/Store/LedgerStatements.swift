@@ -28,16 +28,20 @@ protocol LedgerStatements {
     /// Inserts a transaction in state `purchasing`, doing nothing when the id is taken.
     func insertPurchasing(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?,
-        subscription: SubscriptionFields?, now: Int64
+        subscription: SubscriptionFields?, charge: Charge, now: Int64
     ) throws -> TransactionInsert
     /// Inserts a renewal, charged (state `purchased`), dated `fields`' start; `false` when the
     /// subscription's period has a transaction already (another process made it).
-    func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool
+    func insertRenewal(
+        _ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, charge: Charge, now: Int64
+    ) throws -> Bool
     /// The transaction of a subscription's period, if made.
     func transaction(original: TransactionID, period: Int) throws -> StoreTransaction?
-    /// Records an upgraded period's refund for its unused part, and ends the period now.
+    /// Records an upgraded period's refund for its unused part (in minor units of the row's
+    /// currency), and ends the period now.
     func setUpgradeRefund(_ cents: Int64, for id: TransactionID, now: Int64) throws
-    /// Dates a subscription transaction when it is delivered: its period starts then.
+    /// Dates a subscription transaction when it is delivered: its period starts then (a free
+    /// trial's charges nothing).
     func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws
     /// Every auto-renewable subscription, oldest first.
     func subscriptions() throws -> [SubscriptionRow]
@@ -76,8 +80,19 @@ protocol LedgerStatements {
     func controls() throws -> [(name: String, enabled: Bool)]
     /// Stores one test control.
     func setControl(_ name: String, _ enabled: Bool) throws
+    /// The account's storefront, once chosen.
+    func storefront() throws -> String?
+    /// Sets the account's storefront (future purchases are priced in it).
+    func setStorefront(_ code: String) throws
     /// Deletes every hint ledger row, entitlement and transaction of the account.
     func deleteHistory() throws
+}
+
+/// What a purchase charges, and where: the amount (the price times the quantity) in the
+/// storefront's currency.
+struct Charge {
+    var amount: Money
+    var storefront: String
 }
 
 /// What a subscription's transaction carries besides a purchase's.

@@ -123,6 +123,13 @@ enum PostgreSQLLedgerSchema {
             ALTER TABLE controls ADD CONSTRAINT controls_name_check
                 CHECK (name IN ('fail-purchases', 'ask-to-buy', 'interrupt-purchases', 'fail-renewals'));
             """)
+        migrations.register("5-storefronts", sql: """
+            ALTER TABLE transactions ADD COLUMN price_minor BIGINT CHECK (price_minor IS NULL OR price_minor >= 0);
+            ALTER TABLE transactions ADD COLUMN currency TEXT CHECK (currency IS NULL OR length(currency) = 3);
+            ALTER TABLE transactions ADD COLUMN storefront TEXT CHECK (storefront IS NULL OR length(storefront) = 3);
+            -- NULL until chosen: an account made before storefronts is in USA.
+            ALTER TABLE ledgers ADD COLUMN storefront TEXT CHECK (storefront IS NULL OR length(storefront) = 3);
+            """)
         return migrations
     }()
 }

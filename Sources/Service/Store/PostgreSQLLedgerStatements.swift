@@ -107,10 +107,10 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     // MARK: - Transactions
 
     private static let columns =
-        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents"
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront"
 
     private static func transaction(_ row: [String?]) throws -> StoreTransaction {
-        guard row.count == 14, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+        guard row.count == 17, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
         else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
@@ -123,7 +123,8 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             id: id, productID: product, isConsumable: consumable == 1, quantity: quantity, state: state, failureReason: row[5],
             purchaseDate: purchased, updatedDate: updated, revocationDate: row[9].flatMap(Int64.init), hintsCredited: credited,
             originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial",
-            refundAmount: row[13].flatMap(Int64.init).map(ProRata.decimal))
+            refundAmount: row[13].flatMap(Int64.init).map { Money(minorUnits: $0, currency: row[15] ?? Catalog.defaultCurrency).decimal },
+            price: row[14].flatMap(Int64.init).flatMap { amount in row[15].map { Money(minorUnits: amount, currency: $0) } }, storefront: row[16])
     }
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
@@ -148,17 +149,17 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertPurchasing(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?,
-        subscription: SubscriptionFields?, now: Int64
+        subscription: SubscriptionFields?, charge: Charge, now: Int64
     ) throws -> TransactionInsert {
         do {
             let inserted = try execute(
                 """
                 INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
-                    original_transaction_id, period, expires_date, offer)
-                VALUES ($1, $2, $3, $4, $5, 'purchasing', $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (account_id, id) DO NOTHING
+                    original_transaction_id, period, expires_date, offer, price_minor, currency, storefront)
+                VALUES ($1, $2, $3, $4, $5, 'purchasing', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT (account_id, id) DO NOTHING
                 """,
                 [id.rawValue, product.rawValue, isConsumable ? "1" : "0", String(quantity), String(now), String(now), String(hintsOwed), requestKey]
-                    + Self.subscriptionValues(subscription)
+                    + Self.subscriptionValues(subscription) + Self.chargeValues(charge)
             ).affectedRows == 1
             return inserted ? .inserted : .idTaken
         } catch let error as PostgreSQLError where error.state == .uniqueViolation {
@@ -171,15 +172,29 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         return [fields.originalTransactionID.rawValue, fields.period.map(String.init), String(fields.expiresDate), fields.isTrial ? "free-trial" : nil]
     }
 
-    func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool {
+    private static func chargeValues(_ charge: Charge) -> [String?] {
+        [String(charge.amount.minorUnits), charge.amount.currency, charge.storefront]
+    }
+
+    func insertRenewal(
+        _ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, charge: Charge, now: Int64
+    ) throws -> Bool {
         try execute(
             """
             INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
-                original_transaction_id, period, expires_date, offer)
-            VALUES ($1, $2, $3, 0, 1, 'purchased', $4, $5, $6, NULL, $7, $8, $9, $10) ON CONFLICT DO NOTHING
+                original_transaction_id, period, expires_date, offer, price_minor, currency, storefront)
+            VALUES ($1, $2, $3, 0, 1, 'purchased', $4, $5, $6, NULL, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING
             """,
-            [id.rawValue, product.rawValue, String(start), String(now), String(hintsOwed)] + Self.subscriptionValues(fields)
+            [id.rawValue, product.rawValue, String(start), String(now), String(hintsOwed)] + Self.subscriptionValues(fields) + Self.chargeValues(charge)
         ).affectedRows == 1
+    }
+
+    func storefront() throws -> String? {
+        try execute("SELECT storefront FROM ledgers WHERE account_id = $1").rows.first?.first ?? nil
+    }
+
+    func setStorefront(_ code: String) throws {
+        try execute("UPDATE ledgers SET storefront = $2 WHERE account_id = $1", [code])
     }
 
     func transaction(original: TransactionID, period: Int) throws -> StoreTransaction? {
@@ -194,7 +209,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws {
         try execute(
-            "UPDATE transactions SET purchase_date = $3, expires_date = $4, offer = $5 WHERE account_id = $1 AND id = $2",
+            """
+            UPDATE transactions SET purchase_date = $3, expires_date = $4, offer = $5,
+                price_minor = CASE WHEN $5::text IS NULL THEN price_minor ELSE 0 END
+            WHERE account_id = $1 AND id = $2
+            """,
             [id.rawValue, String(purchaseDate), String(expiresDate), isTrial ? "free-trial" : nil])
     }
 

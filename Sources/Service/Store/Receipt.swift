@@ -18,6 +18,9 @@ extension ReceiptPayload {
                 if let original = transaction.originalTransactionID { dict["OriginalTransactionIdentifier"] = .string(original) }
                 if let expires = transaction.expiresDate { dict["ExpiresDate"] = .integer(expires) }
                 if let trial = transaction.isTrial { dict["IsTrialPeriod"] = .boolean(trial) }
+                if let price = transaction.price { dict["Price"] = .string(price) }
+                if let currency = transaction.currency { dict["Currency"] = .string(currency) }
+                if let storefront = transaction.storefront { dict["Storefront"] = .string(storefront) }
                 return .dictionary(dict)
             }),
         ]
@@ -67,9 +70,16 @@ extension ReceiptPayload {
                 guard case .boolean(let flag) = value else { return nil }
                 trial = flag
             }
+            var texts: [String: String] = [:]
+            for key in ["Price", "Currency", "Storefront"] {
+                guard let value = fields[key] else { continue }
+                guard case .string(let text) = value else { return nil }
+                texts[key] = text
+            }
             transactions.append(Transaction(
                 id: id, productID: product, quantity: Int(quantity), state: state, purchaseDate: purchased, revocationDate: revoked,
-                originalTransactionID: original, expiresDate: expires, isTrial: trial))
+                originalTransactionID: original, expiresDate: expires, isTrial: trial,
+                price: texts["Price"], currency: texts["Currency"], storefront: texts["Storefront"]))
         }
         var renewals: [Renewal] = []
         if let value = dict["PendingRenewals"] {

@@ -47,7 +47,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     // MARK: - Transactions
 
     private static let columns =
-        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents"
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront"
 
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
@@ -63,7 +63,9 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             failureReason: try row[5].stringValue, purchaseDate: try row.int64(7), updatedDate: try row.int64(8),
             revocationDate: try row[9].int64Value, hintsCredited: try row.int(6), originalTransactionID: original,
             expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial",
-            refundAmount: try row[13].int64Value.map(ProRata.decimal))
+            refundAmount: try row[13].int64Value.map { Money(minorUnits: $0, currency: try row[15].stringValue ?? Catalog.defaultCurrency).decimal },
+            price: try row[14].int64Value.flatMap { amount in try row[15].stringValue.map { Money(minorUnits: amount, currency: $0) } },
+            storefront: try row[16].stringValue)
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {
@@ -85,19 +87,19 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func insertPurchasing(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?,
-        subscription: SubscriptionFields?, now: Int64
+        subscription: SubscriptionFields?, charge: Charge, now: Int64
     ) throws -> TransactionInsert {
         do {
             try db.execute(
                 sql: """
                     INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
-                        original_transaction_id, period, expires_date, offer)
-                    VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
+                        original_transaction_id, period, expires_date, offer, price_minor, currency, storefront)
+                    VALUES (?, ?, ?, ?, 'purchasing', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING
                     """,
                 arguments: [
                     .text(id.rawValue), .text(product.rawValue), .integer(isConsumable ? 1 : 0), .integer(Int64(quantity)),
                     .integer(now), .integer(now), .integer(Int64(hintsOwed)), requestKey.map(SQLValue.text) ?? .null,
-                ] + Self.subscriptionValues(subscription))
+                ] + Self.subscriptionValues(subscription) + Self.chargeValues(charge))
             return db.changes == 1 ? .inserted : .idTaken
         } catch {
             guard error.code == .constraintUnique else { throw error }
@@ -113,15 +115,21 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         ]
     }
 
-    func insertRenewal(_ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, now: Int64) throws -> Bool {
+    private static func chargeValues(_ charge: Charge) -> [SQLValue] {
+        [.integer(charge.amount.minorUnits), .text(charge.amount.currency), .text(charge.storefront)]
+    }
+
+    func insertRenewal(
+        _ id: TransactionID, product: ProductID, fields: SubscriptionFields, start: Int64, hintsOwed: Int, charge: Charge, now: Int64
+    ) throws -> Bool {
         try db.execute(
             sql: """
                 INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed, request_key,
-                    original_transaction_id, period, expires_date, offer)
-                VALUES (?, ?, 0, 1, 'purchased', ?, ?, ?, NULL, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    original_transaction_id, period, expires_date, offer, price_minor, currency, storefront)
+                VALUES (?, ?, 0, 1, 'purchased', ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """,
             arguments: [.text(id.rawValue), .text(product.rawValue), .integer(start), .integer(now), .integer(Int64(hintsOwed))]
-                + Self.subscriptionValues(fields))
+                + Self.subscriptionValues(fields) + Self.chargeValues(charge))
         return db.changes == 1
     }
 
@@ -138,8 +146,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func setSubscriptionDates(_ id: TransactionID, purchaseDate: Int64, expiresDate: Int64, isTrial: Bool) throws {
         try db.execute(
-            "UPDATE transactions SET purchase_date = ?, expires_date = ?, offer = ? WHERE id = ?",
-            .integer(purchaseDate), .integer(expiresDate), isTrial ? .text("free-trial") : .null, .text(id.rawValue))
+            "UPDATE transactions SET purchase_date = ?, expires_date = ?, offer = ?, price_minor = CASE WHEN ? THEN 0 ELSE price_minor END WHERE id = ?",
+            .integer(purchaseDate), .integer(expiresDate), isTrial ? .text("free-trial") : .null, .integer(isTrial ? 1 : 0), .text(id.rawValue))
     }
 
     func subscriptions() throws -> [SubscriptionRow] {
@@ -189,6 +197,15 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     func setClockOffset(_ offset: Int64) throws {
         try db.execute(
             "INSERT INTO store_clock (id, offset_ms) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET offset_ms = excluded.offset_ms", .integer(offset))
+    }
+
+    func storefront() throws -> String? {
+        try db.query("SELECT storefront FROM account_storefront WHERE id = 1").first.map { try $0.string(0) }
+    }
+
+    func setStorefront(_ code: String) throws {
+        try db.execute(
+            "INSERT INTO account_storefront (id, storefront) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET storefront = excluded.storefront", .text(code))
     }
 
     func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool {

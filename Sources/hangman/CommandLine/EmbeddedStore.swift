@@ -20,6 +20,8 @@ enum EmbeddedStore {
             throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
         let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home.accountFolder, clock: context.clock, crash: context.crash)
+        // The embedded account is made by the first command: its storefront is the player's region's.
+        try service.chooseStorefront(catalog.storefront(preferring: ReaderLocale.regionStorefront(context.environment)))
         return (service, catalog)
     }
 

@@ -1,23 +1,45 @@
 import Device
 import PackServiceAPI
 import PackServiceClient
+import PackServiceWire
 
 /// `hangman account create --service URL`
 enum AccountCreateCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account create",
         overview: "Make an account on a pack server and keep its token under the home.",
-        usage: ["hangman account create --service <URL> [--home <DIR>]"],
-        options: [HomeContext.serviceOption, HomeContext.options[0]],
+        usage: ["hangman account create --service <URL> [--storefront <CODE>] [--home <DIR>]"],
+        options: [
+            HomeContext.serviceOption,
+            .init(
+                names: ["--storefront"], value: "CODE",
+                help: "The account's App Store storefront, whose prices and currency it pays: USA, GBR, DEU, FRA, ESP, MEX, JPN, BRA... (default: the region of LC_ALL, LC_MONETARY or LANG when the store sells there, else USA)."),
+            HomeContext.options[0],
+        ],
         discussion: """
             The home then belongs to that service: every command uses it, with or without --service.
-            Exit status: 0 made, 69 the service cannot be reached, 65 its key is malformed, 73 the home
-            has an account (on a pack server, or on the embedded store).
+            The storefront belongs to the account, on every device; 'hangman account storefront'
+            changes it for future purchases.
+            Exit status: 0 made, 64 a storefront the store does not sell in, 69 the service cannot be
+            reached, 65 its key is malformed, 73 the home has an account (on a pack server, or on
+            the embedded store).
             """)
 
-    static func options(_ parsed: ParsedArguments) -> HomeOptions { HomeOptions(parsed) }
+    struct Options {
+        var home: HomeOptions
+        var storefront: String?
+    }
 
-    static func run(_ options: HomeOptions, context: CommandContext) async throws -> ExitCode {
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        let storefront = parsed.value("--storefront")?.uppercased()
+        if let storefront, !Storefront.isKnown(storefront) {
+            throw CommandFailure.usage("'\(storefront)' is not an App Store storefront: an ISO 3166 alpha-3 code, like USA, DEU or JPN")
+        }
+        return Options(home: HomeOptions(parsed), storefront: storefront)
+    }
+
+    static func run(_ all: Options, context: CommandContext) async throws -> ExitCode {
+        let options = all.home
         guard let url = try HomeContext.serviceURL(options, context: context) else {
             throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
         }
@@ -26,7 +48,8 @@ enum AccountCreateCommand: Command {
             throw CommandFailure.cannotCreate(
                 "this home (\(home.folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server")
         }
-        let credentials = try await HTTPPackService.createAccount(at: url)
+        let credentials = try await HTTPPackService.createAccount(
+            at: url, storefront: StorefrontRequest(storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment)))
         let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
         if case .failure(let error) = saved {
             throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)

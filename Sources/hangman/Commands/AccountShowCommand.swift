@@ -5,7 +5,7 @@ import PackServiceClient
 enum AccountShowCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account show",
-        overview: "Show this home's account: its id, its service's addresses (the last used first) and the pinned key's fingerprint.",
+        overview: "Show this home's account: its id, its storefront, its service's addresses (the last used first) and the pinned key's fingerprint.",
         usage: ["hangman account show [--home <DIR>]"],
         options: [HomeContext.options[0]])
 
@@ -15,15 +15,24 @@ enum AccountShowCommand: Command {
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         guard case .service(let credentials) = try home.binding() else {
             if home.hasEmbeddedAccount {
-                context.out("store    the embedded store (no pack server): its account is in \(home.accountFolder)")
+                context.out("store       the embedded store (no pack server): its account is in \(home.accountFolder)")
+                context.out("storefront  \(try await storefront(options, context: context))")
                 return .ok
             }
             throw CommandFailure(code: .notEntitled, message: "no account in \(home.folder): run 'hangman account create --service URL'")
         }
-        context.out("account  \(credentials.accountID)")
-        context.out("service  \(credentials.service)  (the address last used)")
-        for address in credentials.addresses.dropFirst() { context.out("         \(address)") }
-        context.out("key      ed25519 \(credentials.publicKey.keyID)")
+        context.out("account     \(credentials.accountID)")
+        context.out("storefront  \(try await storefront(options, context: context))")
+        context.out("service     \(credentials.service)  (the address last used)")
+        for address in credentials.addresses.dropFirst() { context.out("            \(address)") }
+        context.out("key         ed25519 \(credentials.publicKey.keyID)")
         return .ok
+    }
+
+    /// `DEU (EUR)`: the account's storefront and its currency, as the store says.
+    static func storefront(_ options: HomeOptions, context: CommandContext) async throws -> String {
+        let store = try await HomeContext.open(options, context: context)
+        let code = try await store.service.storefront()
+        return code + (store.catalog.currency(of: code).map { " (\($0))" } ?? "")
     }
 }

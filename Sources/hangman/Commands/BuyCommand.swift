@@ -42,14 +42,15 @@ enum BuyCommand: Command {
         let id = try options.product.resolve(in: session.catalog)
         let catalog = session.catalog
         if !options.yes, Question.canAsk(context) {
+            let storefront = try await session.player.storefront()
             switch try await session.player.offer(id) {
             case .charge(let product):
-                guard confirm(product, quantity: quantity, catalog: catalog, context: context) else {
+                guard confirm(product, quantity: quantity, storefront: storefront, context: context) else {
                     context.out("Not bought: nothing was charged.")
                     return .declined
                 }
             case .change(let product, let change):
-                guard confirm(change, to: product, catalog: catalog, context: context) else {
+                guard confirm(change, to: product, storefront: storefront, catalog: catalog, context: context) else {
                     context.out("Nothing changed: nothing was charged.")
                     return .declined
                 }
@@ -61,13 +62,15 @@ enum BuyCommand: Command {
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):
-            let price = catalog.product(id).map { PriceText(environment: context.environment).format($0, catalog: catalog) } ?? "?"
+            // What was charged, in the storefront's currency, as the transaction records it.
+            let prices = PriceText(environment: context.environment)
+            let price = transaction.price.map(prices.format) ?? "?"
             if let refund = try await upgradeRefund(transaction, session: session) {
-                context.out("Upgraded to \(name) for \(price): transaction \(transaction.id). \(PriceText(environment: context.environment).format(refund, currency: catalog.currency)) comes back for the unused part of the previous plan.")
+                context.out("Upgraded to \(name) for \(price): transaction \(transaction.id). \(prices.format(refund)) comes back for the unused part of the previous plan.")
             } else if transaction.isTrial {
                 context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id).")
             } else {
-                context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " each" : ""): transaction \(transaction.id).")
+                context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " in all" : ""): transaction \(transaction.id).")
             }
             if catalog.product(id)?.feature == Product.removeAdsFeature {
                 context.out("No more suggestions after your games, on every device of this account.")
@@ -76,7 +79,8 @@ enum BuyCommand: Command {
                 if let status = statuses.first(where: { $0.originalTransactionID == (transaction.originalTransactionID ?? transaction.id) })
                     ?? statuses.last(where: { $0.productID == id })
                 {
-                    context.out(TerminalText(escaping: SubscriptionsCommand.sentence(status, catalog: catalog, prices: PriceText(environment: context.environment))))
+                    context.out(TerminalText(escaping: SubscriptionsCommand.sentence(
+                        status, catalog: catalog, storefront: try await session.player.storefront(), prices: PriceText(environment: context.environment))))
                 }
                 let packs = catalog.packs(unlockedBy: product).count
                 context.out("\(packs) word pack\(packs == 1 ? "" : "s") open while it lasts: see 'hangman packs'.")
@@ -136,41 +140,44 @@ enum BuyCommand: Command {
     }
 
     /// The refund of the plan `transaction` replaced, when it was an upgrade.
-    static func upgradeRefund(_ transaction: StoreTransaction, session: PlayerContext) async throws -> String? {
+    static func upgradeRefund(_ transaction: StoreTransaction, session: PlayerContext) async throws -> Money? {
         guard session.catalog.product(transaction.productID)?.autoRenewable != nil else { return nil }
         let replaced = try await session.player.service.transactions().last { $0.refundAmount != nil && $0.revocationDate == transaction.purchaseDate }
-        return replaced?.refundAmount
+        return replaced.flatMap(StoreText.refund)
     }
 
     /// Says what an upgrade or a downgrade does, and asks.
-    static func confirm(_ change: SubscriptionChange, to product: Product, catalog: Catalog, context: CommandContext) -> Bool {
+    static func confirm(_ change: SubscriptionChange, to product: Product, storefront: String, catalog: Catalog, context: CommandContext) -> Bool {
         let prices = PriceText(environment: context.environment)
-        let price = prices.format(product, catalog: catalog) + ProductsCommand.per(product)
+        let price = (prices.format(product, storefront: storefront) ?? "?") + ProductsCommand.per(product)
         let from = change.current.map { StoreText.productName($0.productID, catalog: catalog) } ?? "the current plan"
-        context.outWrapped("\(product.displayName): \(product.description)")
+        let text = ReaderLocale.current.text(of: product)
+        context.outWrapped("\(text.displayName): \(text.description)")
         if change.kind == .new {
             let start = change.freeTrial.map { "free for \($0.counted), then " } ?? ""
-            return Question.ask("Subscribe to \(product.displayName) (\(start)\(price), renewing until you cancel)?", context: context)
+            return Question.ask("Subscribe to \(text.displayName) (\(start)\(price), renewing until you cancel)?", context: context)
         }
         if change.kind == .upgrade {
-            let refund = prices.format(change.refund ?? "0", currency: catalog.currency)
+            let refund = change.refund.map(prices.format) ?? prices.format(Money(minorUnits: 0, currency: product.price(in: storefront)?.currency ?? Catalog.defaultCurrency))
             context.outWrapped("It replaces \(from) now; \(refund) comes back for the unused part of its period.")
-            return Question.ask("Upgrade to \(product.displayName) for \(price)?", context: context)
+            return Question.ask("Upgrade to \(text.displayName) for \(price)?", context: context)
         }
         let when = change.current.map { " at its renewal on \(StoreText.date($0.expiresDate))" } ?? " at its renewal"
         context.out("\(from) stays until then; nothing is charged now.")
-        return Question.ask("Change to \(product.displayName) (\(price))\(when)?", context: context)
+        return Question.ask("Change to \(text.displayName) (\(price))\(when)?", context: context)
     }
 
     /// Shows the product and its price, and asks.
-    static func confirm(_ product: Product, quantity: Int, catalog: Catalog, context: CommandContext) -> Bool {
+    static func confirm(_ product: Product, quantity: Int, storefront: String, context: CommandContext) -> Bool {
         let prices = PriceText(environment: context.environment)
-        let price = prices.format(product, catalog: catalog)
-        context.outWrapped("\(product.displayName): \(product.description)")
-        if quantity > 1 {
-            let total = prices.format(product.price, times: quantity, currency: catalog.currency)
-            return Question.ask("Buy \(quantity) x \(product.displayName) for \(price) each (\(total) in all)?", context: context)
+        let text = ReaderLocale.current.text(of: product)
+        // Not sold in the storefront: the purchase says so, without a question first.
+        guard let unit = product.price(in: storefront) else { return true }
+        let price = prices.format(unit)
+        context.outWrapped("\(text.displayName): \(text.description)")
+        if quantity > 1, let total = unit.times(quantity) {
+            return Question.ask("Buy \(quantity) x \(text.displayName) for \(price) each (\(prices.format(total)) in all)?", context: context)
         }
-        return Question.ask("Buy \(product.displayName) for \(price)?", context: context)
+        return Question.ask("Buy \(text.displayName) for \(price)?", context: context)
     }
 }

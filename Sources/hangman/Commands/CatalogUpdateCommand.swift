@@ -43,7 +43,7 @@ enum CatalogUpdateCommand: Command {
         }).count
         if update.wroteCatalog {
             let was = update.previousVersion.map { " (was \($0))" } ?? ""
-            context.out("\(path): CatalogVersion \(update.version)\(was), \(archives) archives, currency \(catalog.currency).")
+            context.out("\(path): CatalogVersion \(update.version)\(was), \(archives) archives, storefronts \(catalog.storefrontCodes.joined(separator: ", ")).")
         } else {
             context.out("\(path) is up to date: CatalogVersion \(update.version), \(archives) archives.")
         }

@@ -20,9 +20,11 @@ enum PacksCommand: Command {
         var productID: String
         var displayName: String
         var kind: String
-        /// The catalog's decimal price; `null` for a base pack.
+        /// The price in the account's storefront, a decimal string; `null` for a base pack, or a
+        /// pack not sold in the storefront.
         var price: String?
-        var currency: String
+        var currency: String?
+        var storefront: String
         var wordCount: Int
         var installedVersion: String?
         var availableVersion: String?
@@ -38,8 +40,11 @@ enum PacksCommand: Command {
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
         let session = try await PlayerContext.open(options.store, context: context)
         let packs = try await session.player.packs()
+        let storefront = try await session.player.storefront()
+        let reader = options.json ? ReaderLocale(environment: [:]) : ReaderLocale.current
         let rows = packs.map { pack in
-            Row(productID: pack.productID.rawValue, displayName: pack.displayName, kind: pack.isBase ? "base" : "paid", price: pack.price, currency: session.catalog.currency,
+            Row(productID: pack.productID.rawValue, displayName: session.catalog.product(pack.productID).map(reader.name) ?? pack.displayName,
+                kind: pack.isBase ? "base" : "paid", price: pack.price?.decimal, currency: pack.price?.currency, storefront: storefront,
                 wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue, unavailableReason: pack.unavailableReason, subscriptionProductID: pack.subscriptionProductID?.rawValue,
                 subscriptionExpiresDate: pack.subscriptionEnds.map(StoreText.isoDate))
@@ -49,11 +54,10 @@ enum PacksCommand: Command {
             return .ok
         }
         let prices = PriceText(environment: context.environment)
-        let currency = session.catalog.currency
         let names = ProductNames(session.catalog)
         var table = [["PACK", "SHORT", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
         for (row, pack) in zip(rows, packs) {
-            let price = row.price.map { prices.format($0, currency: currency) } ?? "free"
+            let price = pack.price.map(prices.format) ?? (pack.isBase ? "free" : "-")
             var state = row.state
             if let pass = pack.subscriptionProductID, let ends = pack.subscriptionEnds {
                 let name = session.name(pass)

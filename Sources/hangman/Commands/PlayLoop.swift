@@ -227,8 +227,8 @@ final class PlayLoop {
             case .noHints:
                 hints = HintCount(hints: 0)
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
-                let prices = PriceText(environment: screen.context.environment)
-                let offer: TerminalText = hintProduct.map { "\(key) to get \($0.displayName) for \(prices.format($0, catalog: playerContext.catalog))." } ?? ""
+                var offer: TerminalText = ""
+                if let product = hintProduct { offer = "\(key) to get \(ReaderLocale.current.name(of: product)) for \(await price(of: product))." }
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
@@ -251,11 +251,17 @@ final class PlayLoop {
         }
     }
 
+    /// A product's price in the account's storefront, as the player's locale writes it.
+    private func price(of product: Product) async -> String {
+        let storefront = (try? await playerContext.player.storefront()) ?? Storefront.defaultCode
+        return PriceText(environment: screen.context.environment).format(product, storefront: storefront) ?? "-"
+    }
+
     /// Buys the smallest hint product through the player's purchase flow (which refuses when
     /// purchases are turned off), after asking on a terminal: the price, then y to buy.
     private func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
-        let price = PriceText(environment: screen.context.environment).format(product, catalog: playerContext.catalog)
+        let price = await price(of: product)
         // Offline, or purchases turned off: said at once, before any price is asked about.
         if playerContext.store.offline != nil {
             return ("Not bought: buying needs the pack server, which cannot be reached now.", "BUYFAILED offline")

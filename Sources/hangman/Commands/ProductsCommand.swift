@@ -13,10 +13,13 @@ enum ProductsCommand: Command {
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context)
-        let products = store.catalog.products
+        // The account's storefront sells what has a price there, at that price; the rest is not
+        // listed (StoreKit calls such a product an invalid identifier there).
+        let storefront = try await store.service.storefront()
+        let products = store.catalog.products.filter { $0.price(in: storefront) != nil }
         if options.json {
-            let currency = store.catalog.currency
-            context.out(JSONText.encode(products.map { ProductJSON($0, currency: currency, names: ProductNames(store.catalog)) }))
+            let reader = ReaderLocale.current
+            context.out(JSONText.encode(products.map { ProductJSON($0, storefront: storefront, reader: reader, names: ProductNames(store.catalog)) }))
             return .ok
         }
         let prices = PriceText(environment: context.environment)
@@ -43,12 +46,16 @@ enum ProductsCommand: Command {
             }
             rows.append([
                 product.id.rawValue, names.shortName(of: product.id), product.typeName,
-                prices.format(product, catalog: store.catalog) + Self.per(product), product.displayName, content,
+                (prices.format(product, storefront: storefront) ?? "-") + Self.per(product), ReaderLocale.current.name(of: product), content,
             ])
         }
         // Narrow: the full identifier and the type go first (SHORT names them), then the content is cut.
         let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [0, 2], flexible: [5, 4], lastResort: [5]) }
         context.out(StoreText.table(rows, fit: fit))
+        let unsold = store.catalog.products.count - products.count
+        if unsold > 0 {
+            context.error("\(unsold) product\(unsold == 1 ? " is" : "s are") not sold in the \(storefront) storefront ('hangman account storefront' changes it).")
+        }
         return .ok
     }
 }
@@ -76,10 +83,15 @@ struct ProductJSON: Encodable {
     /// The shortest name a command accepts for it (`ios`).
     var shortName: String
     var type: String
+    /// In the reader's language when the product has it (`locale` says which), else the catalog's.
     var displayName: String
     var description: String
+    /// The language of `displayName` and `description` (`de`); `null` for the catalog's own text.
+    var locale: String?
+    /// The price in the account's storefront, a decimal string in its currency's minor units.
     var price: String
     var currency: String
+    var storefront: String
     var hintCount: Int?
     var pack: String?
     /// What a non-consumable without a pack unlocks (`remove-ads`).
@@ -100,14 +112,18 @@ struct ProductJSON: Encodable {
     var available: Bool
     var unavailableReason: String?
 
-    init(_ product: Product, currency: String, names: ProductNames) {
+    init(_ product: Product, storefront: String, reader: ReaderLocale, names: ProductNames) {
         productID = product.id.rawValue
         shortName = names.shortName(of: product.id)
         type = product.typeName
-        displayName = product.displayName
-        description = product.description
-        price = product.price
-        self.currency = currency
+        let text = reader.text(of: product)
+        displayName = text.displayName
+        description = text.description
+        locale = reader.language.flatMap { product.localizations[$0] == nil ? nil : $0 }
+        let money = product.price(in: storefront)
+        price = money?.decimal ?? ""
+        currency = money?.currency ?? ""
+        self.storefront = storefront
         sha256 = product.packSHA256
         size = product.packSize
         switch product.kind {

@@ -111,7 +111,7 @@ enum ReceiptCommand: Command {
         } else {
             context.out(TerminalText(escaping: "status \(result.status.rawValue): \(result.message)"))
             for transaction in result.status == .valid ? result.payload?.transactions ?? [] : [] {
-                context.out(TerminalText(escaping: "  " + Self.fact(transaction, catalog: catalog)))
+                context.out(TerminalText(escaping: "  " + Self.fact(transaction, catalog: catalog, prices: PriceText(environment: context.environment))))
             }
         }
         switch result.status {
@@ -124,10 +124,13 @@ enum ReceiptCommand: Command {
 
 extension ReceiptCommand {
     /// One purchase of a verified receipt: `TX  date  product  (until ..., trial, refunded ...)`.
-    static func fact(_ transaction: ReceiptPayload.Transaction, catalog: Catalog?) -> String {
+    static func fact(_ transaction: ReceiptPayload.Transaction, catalog: Catalog?, prices: PriceText) -> String {
         let name = ProductID(rawValue: transaction.productID).flatMap { id in catalog.map { StoreText.productName(id, catalog: $0) } } ?? transaction.productID
         var notes: [String] = []
         if transaction.quantity > 1 { notes.append("x\(transaction.quantity)") }
+        if let price = transaction.price, let currency = transaction.currency, let money = Money(decimal: price, currency: currency) {
+            notes.append(prices.format(money) + (transaction.storefront.map { " in \($0)" } ?? ""))
+        }
         if transaction.isTrial == true { notes.append("free trial") }
         if let expires = transaction.expiresDate { notes.append("until \(StoreText.date(expires))") }
         if let revoked = transaction.revocationDate { notes.append("cancelled \(StoreText.date(revoked))") }
@@ -154,6 +157,10 @@ struct ReceiptJSON: Encodable {
         var originalTransactionID: String?
         var expiresDate: String?
         var isTrial: Bool?
+        /// What it charged (a decimal string in `currency`) and where.
+        var price: String?
+        var currency: String?
+        var storefront: String?
     }
 
     struct Renewal: Encodable {
@@ -174,7 +181,8 @@ struct ReceiptJSON: Encodable {
             Transaction(
                 transactionID: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: StoreText.isoDate($0.purchaseDate),
                 revocationDate: $0.revocationDate.map(StoreText.isoDate), originalTransactionID: $0.originalTransactionID,
-                expiresDate: $0.expiresDate.map(StoreText.isoDate), isTrial: $0.isTrial)
+                expiresDate: $0.expiresDate.map(StoreText.isoDate), isTrial: $0.isTrial, price: $0.price, currency: $0.currency,
+                storefront: $0.storefront)
         }
         renewals = payload.renewals.isEmpty ? nil : payload.renewals.map {
             Renewal(

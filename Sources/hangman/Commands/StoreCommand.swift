@@ -125,7 +125,9 @@ enum StoreCommand: Command {
             context.out("Resolved: \(StoreText.transactionLine(try await service.resolve(id), catalog: catalog))")
         case .act(.refund, let id):
             let refund = try await service.refund(id)
-            let name = StoreText.productName(refund.transaction.productID, catalog: catalog)
+            // The refund is what the purchase charged, in the currency it was charged in.
+            let refunded = refund.transaction.price.map { " (\(PriceText(environment: context.environment).format($0)) back)" } ?? ""
+            let name = StoreText.productName(refund.transaction.productID, catalog: catalog) + refunded
             if refund.transaction.originalTransactionID != nil {
                 let balance = try await service.hintBalance()
                 context.out("Refunded \(name): its access ended now; \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")

@@ -86,9 +86,9 @@ enum SubscriptionsCommand: Command {
     }
 
     /// `Hangman Pass (monthly): free trial until 2026-12-08 00:00:00 UTC, then $2.99/month.`
-    static func sentence(_ status: SubscriptionStatus, catalog: Catalog, prices: PriceText) -> String {
+    static func sentence(_ status: SubscriptionStatus, catalog: Catalog, storefront: String, prices: PriceText) -> String {
         let name = StoreText.productName(status.productID, catalog: catalog)
-        let price = catalog.product(status.productID).map { prices.format($0, catalog: catalog) + ProductsCommand.per($0) } ?? ""
+        let price = catalog.product(status.productID).map { (prices.format($0, storefront: storefront) ?? "-") + ProductsCommand.per($0) } ?? ""
         switch status.state {
         case .trial: return "Subscribed to \(name): free trial until \(StoreText.date(status.expiresDate)), then \(price)."
         case .active where status.isAutoRenewable: return "Subscribed to \(name): renews on \(StoreText.date(status.expiresDate)) at \(price)."

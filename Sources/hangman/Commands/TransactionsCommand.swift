@@ -20,7 +20,10 @@ enum TransactionsCommand: Command {
             context.out("No transactions yet: see 'hangman products'.")
         } else {
             let width = context.tableWidth(wide: options.wide)
-            for transaction in transactions { context.out(StoreText.cut(StoreText.transactionLine(transaction, catalog: store.catalog), to: width)) }
+            let prices = PriceText(environment: context.environment)
+            for transaction in transactions {
+                context.out(StoreText.cut(StoreText.transactionLine(transaction, catalog: store.catalog, prices: prices), to: width))
+            }
         }
         return .ok
     }
@@ -44,6 +47,12 @@ struct TransactionJSON: Encodable {
     var expiresDate: String?
     var isTrial: Bool?
     var refundAmount: String?
+    /// What it charged (the price times the quantity; `0` for a free trial), a decimal string in
+    /// `currency`'s minor units, and the storefront it was bought in; absent for a purchase made
+    /// before storefronts. Never added up across currencies.
+    var price: String?
+    var currency: String?
+    var storefront: String?
 
     init(_ transaction: StoreTransaction, catalog: Catalog? = nil) {
         transactionID = transaction.id.rawValue
@@ -60,5 +69,8 @@ struct TransactionJSON: Encodable {
         expiresDate = transaction.expiresDate.map(StoreText.isoDate)
         isTrial = transaction.originalTransactionID == nil ? nil : transaction.isTrial
         refundAmount = transaction.refundAmount
+        price = transaction.price?.decimal
+        currency = transaction.price?.currency
+        storefront = transaction.storefront
     }
 }

@@ -90,14 +90,8 @@ enum PackText {
         return "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
-    /// `1234567` -> `1,234,567`.
+    /// `1234567` -> `1,234,567`, as the reader's locale groups it (`ReaderLocale`).
     static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return (number < 0 ? "-" : "") + out
+        ReaderLocale.current.grouped(number)
     }
 }

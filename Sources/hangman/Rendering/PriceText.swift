@@ -21,38 +21,22 @@ struct PriceText {
 
     /// The locale identifier for money from the environment's POSIX variables.
     static func moneyLocale(_ environment: [String: String]) -> String {
-        let setting = ["LC_ALL", "LC_MONETARY", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
-        // language[_territory][.codeset][@modifier]
-        let name = setting.split(separator: "@", maxSplits: 1).first.map { $0.split(separator: ".", maxSplits: 1).first.map(String.init) ?? "" } ?? ""
-        guard !name.isEmpty, name != "C", name != "POSIX",
-            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || $0 == "-") })
-        else { return "en_US" }
-        return name
+        ReaderLocale.locale(["LC_ALL", "LC_MONETARY", "LANG"], environment) ?? "en_US"
     }
 
-    /// `price` (a decimal string from the catalog) in `currency` (ISO 4217), for this locale;
-    /// the price and code as they are when the price is not a decimal number.
-    func format(_ price: String, currency: String) -> String {
-        guard let amount = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")), !amount.isNaN else {
-            return "\(price) \(currency)"
-        }
-        formatter.currencyCode = currency
-        return formatter.string(from: NSDecimalNumber(decimal: amount)) ?? "\(price) \(currency)"
+    /// An amount in its currency, for this locale: `$0.99`, `0,99 €`, `￥120` (the currency's own
+    /// minor units: yen have none).
+    func format(_ money: Money) -> String {
+        formatter.currencyCode = money.currency
+        let digits = Currency.minorUnits[money.currency] ?? 2
+        formatter.minimumFractionDigits = digits
+        formatter.maximumFractionDigits = digits
+        guard let amount = Decimal(string: money.decimal, locale: Locale(identifier: "en_US_POSIX")) else { return money.description }
+        return formatter.string(from: NSDecimalNumber(decimal: amount)) ?? money.description
     }
 
-    /// `quantity` times `price`, for this locale (exact decimal arithmetic).
-    func format(_ price: String, times quantity: Int, currency: String) -> String {
-        guard let amount = Decimal(string: price, locale: Locale(identifier: "en_US_POSIX")), !amount.isNaN else {
-            return "\(quantity) x \(price) \(currency)"
-        }
-        var total = amount * Decimal(quantity)
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &total, 6, .plain)
-        return format("\(rounded)", currency: currency)
-    }
-
-    /// A product's price in the catalog's currency.
-    func format(_ product: Product, catalog: Catalog) -> String {
-        format(product.price, currency: catalog.currency)
+    /// A product's price in `storefront`, for this locale; `nil` when it is not sold there.
+    func format(_ product: Product, storefront: String) -> String? {
+        product.price(in: storefront).map(format)
     }
 }

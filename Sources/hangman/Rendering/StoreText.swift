@@ -41,21 +41,28 @@ enum StoreText {
         return "\(number) (\(asOf)the pack server cannot be reached)"
     }
 
+    /// A product's name in the reader's language (`ReaderLocale`), else its identifier.
     static func productName(_ id: ProductID, catalog: Catalog) -> String {
-        catalog.product(id)?.displayName ?? id.rawValue
+        catalog.product(id).map(ReaderLocale.current.name) ?? id.rawValue
+    }
+
+    /// An upgraded period's refund, in the currency it was charged in.
+    static func refund(_ transaction: StoreTransaction) -> Money? {
+        transaction.refundAmount.flatMap { Money(decimal: $0, currency: transaction.price?.currency ?? Catalog.defaultCurrency) }
     }
 
     /// `3fa2c1d9e0b7a6f1  2026-11-29 23:15:02 UTC  10 Hints x1  finished  (refunded ...)`
-    static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog) -> TerminalText {
+    static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog, prices: PriceText? = nil) -> TerminalText {
         var line = "\(transaction.id)  \(date(transaction.purchaseDate))  \(productName(transaction.productID, catalog: catalog))"
         if transaction.quantity > 1 { line += " x\(transaction.quantity)" }
+        if let prices, let price = transaction.price { line += "  \(prices.format(price))" }
         line += "  \(transaction.state.rawValue)"
         if let reason = transaction.failureReason { line += " (\(reason))" }
         if transaction.isTrial { line += ", free trial" }
         if let expires = transaction.expiresDate { line += ", until \(date(expires))" }
         if transaction.hintsCredited > 0 { line += ", \(transaction.hintsCredited) hints" }
-        if let amount = transaction.refundAmount, let revoked = transaction.revocationDate {
-            line += ", upgraded \(date(revoked)) (\(amount) \(catalog.currency) back)"
+        if let refund = refund(transaction), let revoked = transaction.revocationDate {
+            line += ", upgraded \(date(revoked)) (\(prices?.format(refund) ?? refund.description) back)"
         } else if let revoked = transaction.revocationDate {
             line += ", refunded \(date(revoked))"
         }

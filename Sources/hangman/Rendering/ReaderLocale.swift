@@ -1,0 +1,79 @@
+import Foundation
+import PackServiceAPI
+
+/// The reader's locale, from the POSIX variables, for what a person reads: product names in their
+/// language (`LC_ALL`, else `LC_MESSAGES`, else `LANG`: `de_DE.UTF-8` reads German names) and
+/// counts grouped as their locale groups them (`LC_ALL`, else `LC_NUMERIC`, else `LANG`: 3.000 in
+/// de_DE, 3 000 in fr_FR). `C`, `POSIX` or nothing reads the catalog's own names and 3,000.
+/// Prices are `PriceText`'s (`LC_MONETARY`). `--json` and `--plain` never use it.
+///
+/// The command line sets it once per run (`ReaderLocale.$current.withValue`), so that commands
+/// running side by side in one process (the tests) each keep their own.
+struct ReaderLocale: Sendable {
+    /// `de`, `fr`; `nil` for the C locale.
+    let language: String?
+    /// The locale name for numbers (`de_DE`), or `nil` for the C locale.
+    let numbers: String?
+    /// How the numbers' locale groups thousands: its separator, and the fewest digits grouped.
+    private let groupingSeparator: String
+    private let minimumGroupedDigits: Int
+
+    @TaskLocal static var current = ReaderLocale(environment: [:])
+
+    init(environment: [String: String]) {
+        language = Self.locale(["LC_ALL", "LC_MESSAGES", "LANG"], environment).map { name in
+            String(name.prefix { $0 != "_" && $0 != "-" }).lowercased()
+        }
+        numbers = Self.locale(["LC_ALL", "LC_NUMERIC", "LANG"], environment)
+        guard let numbers else {
+            groupingSeparator = ","
+            minimumGroupedDigits = 4
+            return
+        }
+        // Asked of the locale's data once: how it writes 1234567 and 1234.
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: numbers)
+        formatter.numberStyle = .decimal
+        let million = formatter.string(from: 1_234_567) ?? "1,234,567"
+        let separator = million.drop { $0 == "1" }.prefix { !$0.isNumber }
+        groupingSeparator = separator.isEmpty ? "" : String(separator)
+        minimumGroupedDigits = (formatter.string(from: 1234) ?? "1,234").contains { !$0.isNumber } ? 4 : 5
+    }
+
+    /// The locale a list of POSIX variables names: the first one set and not empty, without its
+    /// codeset or modifier; `nil` for `C`, `POSIX` or a name that is not one.
+    static func locale(_ variables: [String], _ environment: [String: String]) -> String? {
+        let setting = variables.lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let name = String(setting.prefix { $0 != "." && $0 != "@" })
+        guard !name.isEmpty, name != "C", name != "POSIX", name.count <= 32,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0 == "_" || $0 == "-") })
+        else { return nil }
+        return name
+    }
+
+    /// The storefront of the player's region, from the locale for money (`LC_ALL`, else
+    /// `LC_MONETARY`, else `LANG`: `de_DE.UTF-8` -> `DEU`); `nil` for `C` or a region that is no
+    /// storefront.
+    static func regionStorefront(_ environment: [String: String]) -> String? {
+        locale(["LC_ALL", "LC_MONETARY", "LANG"], environment).flatMap(Storefront.code(forLocale:))
+    }
+
+    /// `3,000` in the C locale and en_US, `3.000` in de_DE, `3 000` in fr_FR, `3000` in es_ES (which
+    /// groups from five digits).
+    func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = ""
+        let group = digits.count >= minimumGroupedDigits
+        for (index, digit) in digits.enumerated() {
+            if group && index > 0 && (digits.count - index) % 3 == 0 { out += groupingSeparator }
+            out.append(digit)
+        }
+        return (number < 0 ? "-" : "") + out
+    }
+
+    /// A product's name and description in the reader's language, else the catalog's own.
+    func text(of product: Product) -> LocalizedText { product.text(language: language) }
+
+    /// A product's name in the reader's language.
+    func name(of product: Product) -> String { text(of: product).displayName }
+}
