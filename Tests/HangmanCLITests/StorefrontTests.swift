@@ -202,4 +202,40 @@ import Testing
         #expect(try await hangman("anna", "C", "account", "storefront", "ATA").status == 64)
         #expect(try await hangman("kenji", "C", "account", "show").stdout.contains("storefront  JPN (JPY)"), "the server keeps it")
     }
+
+    /// Dates read as the reader's locale writes them, in UTC; the C locale keeps ISO 8601.
+    @Test(arguments: [
+        ("de_DE.UTF-8", "01.12.2025, 20:00 UTC"), ("fr_FR.UTF-8", "1 déc. 2025"), ("ja_JP.UTF-8", "2025/12/01 20:00 UTC"),
+        ("C", "2025-12-01 20:00:00 UTC"), ("", "2025-12-01 20:00:00 UTC"),
+    ])
+    func datesFollowTheLocale(_ lang: String, _ expected: String) {
+        let moment: Int64 = 1_764_619_200_000  // 2025-12-01T20:00:00Z
+        let text = ReaderLocale.$current.withValue(ReaderLocale(environment: ["LANG": lang])) { StoreText.date(moment) }
+        #expect(text.contains(expected) && text.hasSuffix(" UTC"), "\(lang): \(text)")
+    }
+
+    /// An author prices a pack per storefront; a price its currency cannot hold, or a storefront
+    /// the catalog does not list, is refused and the folder left as it was.
+    @Test func anAuthorPricesAPackPerStorefront() async throws {
+        let scratch = try Scratch()
+        let packs = scratch.file("Packs")
+        try FileManager.default.copyItem(atPath: StoreAsksTests.packs, toPath: packs)
+        try scratch.write("src/birds/words.plist", wordsXML(["robin", "heron", "finch"]))
+        #expect(try await CLI.run(["pack", "init", scratch.file("src/birds"), "--product-id", "com.example.words.birds", "--display-name", "Birds"]).status == 0)
+        let archive = scratch.file("birds.wordpack")
+        #expect(try await CLI.run(["pack", "build", scratch.file("src/birds"), "-o", archive]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: packs + "/Catalog.plist"))
+        for (price, says) in [("JPN=200.5", "'200.5' is not a price in JPY (JPN)"), ("ATA=1", "ATA is not one of the catalog's storefronts")] {
+            let refused = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--price", price, "--packs", packs])
+            #expect(refused.status == 65 && refused.stderr.contains(says), "\(price): \(refused.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: packs + "/Catalog.plist")) == before)
+            #expect(!FileManager.default.fileExists(atPath: packs + "/birds.wordpack"))
+        }
+        let added = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--price", "deu=1.49", "--price", "JPN=200", "--packs", packs])
+        #expect(added.stdout.contains("at 1.49 EUR (DEU), 200 JPY (JPN), 1.49 USD (USA)"), "\(added.stdout)\(added.stderr)")
+        let environment = ["HANGMAN_HOME": scratch.file("home"), "HANGMAN_PACKS": packs, "LANG": "ja_JP.UTF-8", "LC_ALL": ""]
+        #expect(try await CLI.run(["buy", "birds", "--yes"], environment: environment).stdout.contains("for ¥200"))
+        let french = ["HANGMAN_HOME": scratch.file("fr"), "HANGMAN_PACKS": packs, "LANG": "fr_FR.UTF-8", "LC_ALL": ""]
+        #expect(try await CLI.run(["buy", "birds", "--yes"], environment: french).status == 69, "not sold in FRA")
+    }
 }

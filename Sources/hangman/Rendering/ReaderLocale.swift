@@ -14,6 +14,9 @@ struct ReaderLocale: Sendable {
     let language: String?
     /// The locale name for numbers (`de_DE`), or `nil` for the C locale.
     let numbers: String?
+    /// The locale name for dates and times (`LC_ALL`, else `LC_TIME`, else `LANG`), or `nil`
+    /// for the C locale (ISO 8601: `2026-12-01 20:15:02 UTC`).
+    let time: String?
     /// How the numbers' locale groups thousands: its separator, and the fewest digits grouped.
     private let groupingSeparator: String
     private let minimumGroupedDigits: Int
@@ -25,6 +28,7 @@ struct ReaderLocale: Sendable {
             String(name.prefix { $0 != "_" && $0 != "-" }).lowercased()
         }
         numbers = Self.locale(["LC_ALL", "LC_NUMERIC", "LANG"], environment)
+        time = Self.locale(["LC_ALL", "LC_TIME", "LANG"], environment)
         guard let numbers else {
             groupingSeparator = ","
             minimumGroupedDigits = 4
@@ -71,9 +75,42 @@ struct ReaderLocale: Sendable {
         return (number < 0 ? "-" : "") + out
     }
 
+    /// A moment in UTC as the reader's locale writes a date and a time (`01.12.2026, 20:15 UTC`
+    /// in de_DE, `Dec 1, 2026 at 8:15 PM UTC` in en_US); `nil` in the C locale (the caller writes
+    /// ISO 8601).
+    func dateTime(_ milliseconds: Int64) -> String? {
+        guard let time else { return nil }
+        let text = DateFormats.shared.string(
+            from: Date(timeIntervalSince1970: Double(milliseconds) / 1000), locale: time)
+        return text.map { $0 + " UTC" }
+    }
+
     /// A product's name and description in the reader's language, else the catalog's own.
     func text(of product: Product) -> LocalizedText { product.text(language: language) }
 
     /// A product's name in the reader's language.
     func name(of product: Product) -> String { text(of: product).displayName }
+}
+
+/// Date formatters by locale, made once each (a formatter loads its locale's data), shared by the
+/// commands of one process under a lock.
+final class DateFormats: @unchecked Sendable {
+    static let shared = DateFormats()
+    private let lock = NSLock()
+    private var formatters: [String: DateFormatter] = [:]
+
+    func string(from date: Date, locale: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        let formatter = formatters[locale] ?? {
+            let made = DateFormatter()
+            made.locale = Locale(identifier: locale)
+            made.timeZone = TimeZone(identifier: "UTC")
+            made.dateStyle = .medium
+            made.timeStyle = .short
+            formatters[locale] = made
+            return made
+        }()
+        return formatter.string(from: date)
+    }
 }

@@ -5,8 +5,9 @@ import WordPacks
 
 /// How the store's records read on a terminal.
 enum StoreText {
-    /// `2026-11-29 23:15:02 UTC`
+    /// `2026-11-29 23:15:02 UTC`, or as the reader's locale writes it (`29.11.2026, 23:15 UTC`).
     static func date(_ milliseconds: Int64) -> String {
+        if let local = ReaderLocale.current.dateTime(milliseconds) { return local }
         guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return "\(milliseconds) ms after 1970" }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(time.year)-\(two(time.month))-\(two(time.day)) \(two(time.hour)):\(two(time.minute)):\(two(time.second)) UTC"
