@@ -81,6 +81,18 @@ import Testing
         #expect(full.contains { $0.contains("Clue: Wireless") })
     }
 
+    /// A result longer than the terminal is broken between words, continuations indented as
+    /// their line; a line that fits, or has colour in it, is left as it is.
+    @Test func aLongLineOnATerminalBreaksBetweenWords() {
+        let line = "Purchased Spanische Wörter for 1,99 €: transaction fa366d02ee5edf18."
+        let broken = CommandContext.brokenBetweenWords(line, width: 40)
+        #expect(broken == "Purchased Spanische Wörter for 1,99 €:\ntransaction fa366d02ee5edf18.", "\(broken)")
+        #expect(CommandContext.brokenBetweenWords("  " + line, width: 40).split(separator: "\n").allSatisfy { $0.hasPrefix("  ") && $0.count <= 40 })
+        #expect(CommandContext.brokenBetweenWords(line, width: nil) == line)
+        #expect(CommandContext.brokenBetweenWords(line, width: 80) == line)
+        #expect(CommandContext.brokenBetweenWords("\u{1B}[1m" + line, width: 40) == "\u{1B}[1m" + line)
+    }
+
     @Test func aWideWindowCentresTheBoard() {
         let lines = GameLayout.lines(Self.view(), width: 200)
         let gallows = lines.first { $0.text.contains("+---+") }?.text ?? ""

@@ -205,7 +205,8 @@ struct TerminalPlayTests {
         try await terminal.type("clear; \(HangmanBinary.path) play --lives 8")
         try await terminal.press("Enter")
         let question = try await terminal.waitFor("[Y/n]")
-        #expect(question.contains("--lives 8 (the saved game has 6)"), "\(question)")
+        // Broken between words at the terminal's width.
+        #expect(question.replacingOccurrences(of: "\n", with: " ").contains("--lives 8 (the saved game has 6)"), "\(question)")
         // Enter takes the options typed.
         try await terminal.press("Enter")
         let fresh = try await terminal.waitFor("Esc save and quit")

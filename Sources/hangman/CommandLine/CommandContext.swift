@@ -61,14 +61,32 @@ struct CommandContext {
         for line in GameLayout.wrap(TerminalText.escaped(text), width: outputWidth) { out(TerminalText(trusted: line)) }
     }
 
-    /// Writes a line of results to standard output.
-    func out(_ text: TerminalText, terminator: String = "\n") { output.write(text.text + terminator) }
+    /// Writes a line of results to standard output; on a terminal, a line longer than the window
+    /// is broken between words (the terminal would break it inside one).
+    func out(_ text: TerminalText, terminator: String = "\n") {
+        let width = outputIsTerminal ? RawTerminal.windowSize(of: .output)?.columns : nil
+        output.write(Self.brokenBetweenWords(text.text, width: width) + terminator)
+    }
+
+    /// `text`'s lines longer than `width` broken at spaces, each continuation indented as its
+    /// line was; lines with an escape sequence (colour) are left to the terminal.
+    static func brokenBetweenWords(_ text: String, width: Int?) -> String {
+        guard let width, width >= 20, text.contains(where: { $0 == " " }) else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count > width, !line.contains("\u{1B}") else { return String(line) }
+            let indent = String(line.prefix { $0 == " " }.prefix(width / 3))
+            return GameLayout.wrap(String(line.dropFirst(indent.count)), width: width - indent.count).map { indent + $0 }.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
 
     /// Writes bytes asked for on standard output as they are (a receipt, an archive: `-o -`).
     func outBytes(_ bytes: [UInt8]) { output.write(bytes) }
 
-    /// Writes a line to standard error.
-    func error(_ text: TerminalText) { errorOutput.write(text.text + "\n") }
+    /// Writes a line to standard error, broken between words on a terminal as `out` does.
+    func error(_ text: TerminalText) {
+        let width = errorIsTerminal ? RawTerminal.windowSize(of: .error)?.columns : nil
+        errorOutput.write(Self.brokenBetweenWords(text.text, width: width) + "\n")
+    }
 
     /// Writes to standard error without a newline (a progress bar redrawing its line).
     func errorRaw(_ text: TerminalText) { errorOutput.write(text.text) }
