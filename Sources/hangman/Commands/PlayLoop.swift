@@ -271,14 +271,14 @@ final class PlayLoop {
         } catch {
             return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
         }
-        guard confirmBuying("Buy \(product.displayName) for \(price)? [y/N]", view) else {
+        guard confirmBuying("Buy \(ReaderLocale.current.name(of: product)) for \(price)? [y/N]", view) else {
             return ("Not bought: nothing was charged.", "BUYFAILED declined")
         }
         do {
             switch try await playerContext.player.buy(product.id, quantity: 1) {
             case .purchased(let transaction, _):
                 await readHints()
-                return ("Bought \(product.displayName) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
+                return ("Bought \(ReaderLocale.current.name(of: product)) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
             case .failed(let transaction):
                 return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
             case .deferred(let transaction):

@@ -103,7 +103,7 @@ final class ProgressBar {
         let delay = context.environment["HANGMAN_PROGRESS_AFTER_MS"].flatMap { Int64($0) } ?? 1000
         let environment = context.environment
         let bar = ProgressBar(
-            label: catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName ?? id.rawValue, output: context.errorOutput,
+            label: catalog.product(id).map(ReaderLocale.current.name) ?? catalog.basePack(id)?.displayName ?? id.rawValue, output: context.errorOutput,
             width: { RawTerminal.windowSize(of: .error)?.columns ?? environment["COLUMNS"].flatMap { Int($0) } ?? 80 }, delay: delay)
         return { progress in bar.update(progress) }
     }
