@@ -119,7 +119,28 @@ import TestSupport
         _ = try account.service()
         let sqlite = try account.database().query("SELECT name FROM schema_migrations ORDER BY rowid").map { try $0.string(0) }
         #expect(sqlite == PostgreSQLLedgers.migrationNames)
-        #expect(sqlite.count == 5)
+        #expect(sqlite.count == 6)
+    }
+
+    /// A spend is the same rule on both engines (PostgreSQL's in one call to the database): one
+    /// hint per key, a key spent again takes nothing, no hint left refuses a new key but still
+    /// answers an old one, and the ledger sums to the balance.
+    @Test(arguments: Engine.allCases) func aSpendIsOneRuleOnBothEngines(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
+        _ = try service.buy(StoreFixture.hints10, quantity: 1)
+        #expect(try service.spendHint(idempotencyKey: "a") == HintSpend(balance: 9, wasAlreadySpent: false))
+        #expect(try service.spendHint(idempotencyKey: "a") == HintSpend(balance: 9, wasAlreadySpent: true))
+        for index in 0..<9 { _ = try service.spendHint(idempotencyKey: "k\(index)") }
+        #expect(try service.hintBalance() == 0)
+        let refused = storeError { () throws(StoreError) in _ = try service.spendHint(idempotencyKey: "new") }
+        #expect(refused?.kind == .notEnoughHints, "\(String(describing: refused))")
+        #expect(try service.spendHint(idempotencyKey: "k8") == HintSpend(balance: 0, wasAlreadySpent: true))
+        if engine == .postgresql {
+            // The function itself: an account without a ledger is not found, nothing is written.
+            let row = try account.postgres().execute("SELECT has_ledger, spent FROM ledger_spend_hint('no-such-account', 'spend:x', 0)", []).rows
+            #expect(row == [["f", "f"]])
+        }
     }
 
     @Test func aLedgerDatabaseThatIsNotThereIsUnavailable() throws {

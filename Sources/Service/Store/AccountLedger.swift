@@ -189,6 +189,12 @@ final class AccountLedger {
     /// when the key was spent before. Only with no hint left is the key looked up, to answer a retry.
     func spend(key: String, now: Int64) throws(StoreError) -> HintSpend {
         let entryKey = "spend:\(key)"
+        switch try engine.spendInOneCall(entryKey: entryKey, now: now) {
+        case .spent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: false)
+        case .alreadySpent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: true)
+        case .noHints?: throw StoreError(.notEnoughHints, "no hints left")
+        case nil: break
+        }
         return try engine.write { statements in
             let balance = try statements.balance()
             if balance >= 1 {

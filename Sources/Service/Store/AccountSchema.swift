@@ -133,6 +133,13 @@ enum AccountSchema {
                 storefront TEXT NOT NULL CHECK (length(storefront) = 3)
             );
             """)
+        migrator.register("6-spend-in-one-call", sql: """
+            -- PostgreSQL's spend in one call (ledger_spend_hint). An SQLite ledger is in this
+            -- process: AccountLedger.spend runs the same rule over statements prepared once per
+            -- account store, in one transaction, so nothing changes here; the name keeps both
+            -- engines' migrations the same list.
+            SELECT 1;
+            """)
         return migrator
     }()
 }

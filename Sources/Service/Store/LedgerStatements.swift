@@ -11,6 +11,24 @@ protocol LedgerEngine: AnyObject {
     func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
     /// Runs `body` in one transaction that writes nothing and takes no write lock.
     func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
+    /// ``AccountLedger/spend(key:now:)``'s rule in one call to the database, when the engine
+    /// has it (PostgreSQL's `ledger_spend_hint`: one round trip instead of five); `nil` when it
+    /// does not, and the ledger runs the rule over the statements.
+    func spendInOneCall(entryKey: String, now: Int64) throws(StoreError) -> SpendInOneCall?
+}
+
+extension LedgerEngine {
+    func spendInOneCall(entryKey: String, now: Int64) throws(StoreError) -> SpendInOneCall? { nil }
+}
+
+/// What a spend in one call did.
+enum SpendInOneCall {
+    /// One hint spent; the balance after it.
+    case spent(balance: Int)
+    /// The key was spent before: nothing taken again.
+    case alreadySpent(balance: Int)
+    /// No hint left, and the key was never spent.
+    case noHints
 }
 
 /// The port of the ledger rules: one engine's primitive statements over one account's records,

@@ -62,6 +62,28 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
         try run(locking: false) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
     }
 
+    /// One statement in its own transaction (no BEGIN or COMMIT of ours): one round trip.
+    func spendInOneCall(entryKey: String, now: Int64) throws(StoreError) -> SpendInOneCall? {
+        let row: [String?]
+        do {
+            row = try pool.autocommit { connection in
+                try connection.execute(
+                    "SELECT has_ledger, spent, already_spent, balance FROM ledger_spend_hint($1, $2, $3)", [account, entryKey, String(now)]
+                ).rows.first ?? []
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.failure(error, opening: false)
+        }
+        guard row.count == 4, let balance = row[3].flatMap(Int.init) else {
+            throw StoreError(.storage, "the ledger database answered a spend with a malformed row")
+        }
+        guard row[0] == "t" else { throw StoreError(.storage, "the ledger of account \(account) is missing from the database") }
+        if row[1] == "t" { return .spent(balance: balance) }
+        return row[2] == "t" ? .alreadySpent(balance: balance) : .noHints
+    }
+
     /// Runs `body` in one transaction, after locking the account's row when it writes.
     private func run<T>(locking: Bool, _ body: (Connection) throws -> T) throws(StoreError) -> T {
         do {

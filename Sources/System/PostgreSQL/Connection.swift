@@ -55,22 +55,46 @@ public final class Connection {
     /// failed because the server went away.
     public var isHealthy: Bool { !broken && PQstatus(handle) == CONNECTION_OK }
 
-    /// Runs one statement with bound text parameters (`PQexecParams`): `$1`, `$2`, ... in `sql`,
-    /// `nil` for NULL. Values are never spliced into the SQL.
+    /// The statements prepared on this connection (SQL -> name), each parsed and planned once.
+    private var prepared: [String: String] = [:]
+    /// Statements with parameters are prepared, up to this many per connection (the ledger has
+    /// a few dozen); past it they are sent as they are.
+    static let preparedLimit = 256
+
+    /// Runs one statement with bound text parameters: `$1`, `$2`, ... in `sql`, `nil` for NULL.
+    /// Values are never spliced into the SQL. A statement with parameters is prepared on this
+    /// connection the first time (`PQprepare`) and executed by name after (`PQexecPrepared`):
+    /// the server parses and plans it once per connection, not once per call.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgreSQLError) -> QueryResult {
-        let result: OpaquePointer? = withTextParameters(parameters) { values in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        var name = prepared[sql]
+        if name == nil, !parameters.isEmpty, prepared.count < Self.preparedLimit {
+            let made = "hangman_\(prepared.count + 1)"
+            PQclear(try check(PQprepare(handle, made, sql, Int32(parameters.count), nil), sql: sql))
+            prepared[sql] = made
+            name = made
         }
+        let result: OpaquePointer? = withTextParameters(parameters) { values in
+            if let name { return PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0) }
+            return PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        let checked = try check(result, sql: sql)
+        defer { PQclear(checked) }
+        return QueryResult(checked)
+    }
+
+    /// `result` when it succeeded; the failure as a ``PostgreSQLError`` otherwise (and the
+    /// connection marked broken when the server went away). The caller clears a result returned.
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgreSQLError) -> OpaquePointer {
         guard let result else {
             broken = true
             throw PostgreSQLError(state: .connectionFailure, message: Self.text(PQerrorMessage(handle)), sql: sql)
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return QueryResult(result)
+            return result
         default:
+            defer { PQclear(result) }
             let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let message = Self.text(PQresultErrorMessage(result))
             let state: PostgreSQLError.State

@@ -76,6 +76,19 @@ public final class ConnectionPool: Sendable {
         return try result.get()
     }
 
+    /// Runs `body`, whose statements commit each on its own (no transaction of ours: a function
+    /// call is one round trip). A connection the server closed while it sat in the pool (a
+    /// restart) fails before anything ran: the idle connections, dead with it, are dropped and
+    /// `body` runs once more on a fresh one. `body` must be safe to run again (a keyed spend is).
+    public func autocommit<T>(_ body: (Connection) throws -> T) throws -> T {
+        do {
+            return try withConnection(body)
+        } catch let error as PostgreSQLError where error.isConnectionLost {
+            dropIdleConnections()
+            return try withConnection(body)
+        }
+    }
+
     /// Closes every connection waiting in the pool (the next callers open fresh ones).
     public func dropIdleConnections() {
         box.state.withLock { state in
