@@ -8,8 +8,9 @@ DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd
 # python3-venv for the receipt-validation client written for Apple's endpoint (from PyPI, pinned in
 # Tests/AppleClient/requirements.txt, installed into .build/apple-client).
 TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 python3-venv postgresql
-# What the benchmarks compare against: bsdtar and the sqlite3 shell.
-BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql
+# What the benchmarks compare against: bsdtar and the sqlite3 shell; wrk (HTTP load with Lua),
+# pgbench (with PostgreSQL) and nginx for the server's floors.
+BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
