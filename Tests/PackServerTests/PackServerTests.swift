@@ -60,6 +60,24 @@ private let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
 private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 @Suite struct PackServerTests {
+    /// Liveness and readiness, both without a token: ready while the catalog is in the packs
+    /// folder and the accounts database answers; alive whatever happens.
+    @Test func healthIsLivenessAndReadyIsReadiness() throws {
+        let packs = try TemporaryDirectory()
+        try FileManager.default.removeItem(atPath: packs.path)
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs.path)
+        let running = try RunningServer(packsFolder: packs.path)
+        let ready = try running.curl([running.url + "/v1/ready"])
+        #expect(ready.status == 200 && ready.body == #"{"status":"ready"}"#, "\(ready)")
+        try FileManager.default.moveItem(atPath: packs.file("Catalog.plist"), toPath: packs.file("Catalog.plist.away"))
+        let gone = try running.curl([running.url + "/v1/ready"])
+        #expect(gone.status == 503 && gone.body.contains("is gone"), "\(gone)")
+        #expect(try running.curl([running.url + "/v1/health"]).status == 200)
+        #expect(try running.curl(["-X", "POST", running.url + "/v1/ready"]).status == 405)
+        try FileManager.default.moveItem(atPath: packs.file("Catalog.plist.away"), toPath: packs.file("Catalog.plist"))
+        #expect(try running.curl([running.url + "/v1/ready"]).status == 200)
+    }
+
     @Test func aPlayerBuysSpendsAndDownloadsThroughTheServer() async throws {
         let running = try RunningServer()
         let client = try await running.newClient()
@@ -552,6 +570,49 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let trusted = try running.curl(["--cacert", certificate, running.url + "/v1/health"])
         #expect(trusted == (200, #"{"status":"ok"}"#))
         #expect(try running.curl([running.url + "/v1/health"]).status == 0)  // not trusted without the certificate
+    }
+
+    /// A private certificate authority signs the server's certificate: the client trusts it
+    /// through HANGMAN_CA_FILE or SSL_CERT_FILE, and refuses the server without either. The
+    /// server offers TLS 1.2 and 1.3 only: a TLS 1.1 handshake is refused, a TLS 1.2 one is not.
+    @Test func aPrivateAuthorityIsTrustedByNameAndOldTLSIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        func openssl(_ arguments: [String]) throws {
+            let made = try ExternalProcess.run("/usr/bin/openssl", arguments)
+            #expect(made.status == 0, "openssl \(arguments): \(made.stderr)")
+        }
+        let caKey = directory.file("ca.key"), ca = directory.file("ca.pem"), key = directory.file("server.key")
+        let request = directory.file("server.csr"), certificate = directory.file("server.pem"), extensions = directory.file("ext.cnf")
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", caKey, "-out", ca,
+                     "-days", "1", "-subj", "/CN=Hangman Test CA"])
+        try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", request, "-subj", "/CN=127.0.0.1"])
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: extensions, atomically: true, encoding: .utf8)
+        try openssl(["x509", "-req", "-in", request, "-CA", ca, "-CAkey", caKey, "-CAcreateserial", "-out", certificate, "-days", "1", "-extfile", extensions])
+        let tls = HTTPServerConfiguration.TLS(
+            certificatePEM: try String(contentsOfFile: certificate, encoding: .utf8), keyPEM: try String(contentsOfFile: key, encoding: .utf8))
+        let running = try RunningServer(tls: tls)
+
+        func create(_ home: String, _ environment: [String: String]) throws -> ProcessResult {
+            try HangmanBinary.run(["account", "create", "--service", running.url], environment: ["HANGMAN_HOME": directory.file(home)].merging(environment) { $1 })
+        }
+        let untrusted = try create("none", ["HANGMAN_CA_FILE": "", "SSL_CERT_FILE": ""])
+        #expect(untrusted.status == 69 && untrusted.stderr.contains("TLS"), "\(untrusted.status) \(untrusted.stderr)")
+        let named = try create("named", ["HANGMAN_CA_FILE": ca])
+        #expect(named.status == 0, "\(named.stderr)")
+        let standard = try create("standard", ["SSL_CERT_FILE": ca, "HANGMAN_CA_FILE": ""])
+        #expect(standard.status == 0, "\(standard.stderr)")
+
+        let port = running.url.split(separator: ":").last.map(String.init) ?? ""
+        func handshake(_ version: String) throws -> ProcessResult {
+            try ExternalProcess.run(
+                "/usr/bin/openssl", ["s_client", "-connect", "127.0.0.1:\(port)", version, "-cipher", "DEFAULT:@SECLEVEL=0", "-CAfile", ca],
+                input: Array("".utf8), killAfter: 20)
+        }
+        let old = try handshake("-tls1_1")
+        // Refused: no cipher was agreed (s_client prints the protocol it tried either way).
+        #expect(old.status != 0 && old.stdout.contains("Cipher is (NONE)"), "TLS 1.1 was accepted: \(old.stdout)\(old.stderr)")
+        let current = try handshake("-tls1_2")
+        #expect(current.status == 0 && current.stdout.contains("TLSv1.2") && !current.stdout.contains("Cipher is (NONE)"), "\(current.stdout)\(current.stderr)")
     }
 }
 

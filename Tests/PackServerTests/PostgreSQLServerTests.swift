@@ -140,6 +140,10 @@ struct FreshDatabase {
         let refused = (status: Int(lines.last ?? "") ?? 0, body: lines.dropLast().joined(separator: "\n"))
         #expect(refused.status == 503, "\(refused)")
         #expect(refused.body.contains("unavailable"))
+        // Alive, not ready: a load balancer sends players elsewhere meanwhile.
+        #expect(try curl([url + "/v1/health"]).status == 200)
+        let notReady = try curl([url + "/v1/ready"])
+        #expect(notReady.status == 503 && notReady.body.contains("the accounts database cannot be used"), "\(notReady)")
 
         // The client keeps the key across its retries; the database comes back meanwhile.
         let patient = client(account, at: url, attempts: 9)
@@ -147,6 +151,8 @@ struct FreshDatabase {
         try await Task.sleep(for: .milliseconds(700))
         try server.start()
         #expect(try await purchase.value.purchasedTransaction != nil)
+        let ready = try curl([url + "/v1/ready"])
+        #expect(ready.status == 200 && ready.body.contains(#""status":"ready""#), "\(ready)")
 
         // The refused request, sent again with its key, is done once; a third time finds it.
         let retried = try curl(request)

@@ -175,7 +175,7 @@ public final class PackServer: Sendable {
     private func route(_ request: HTTPRequest, _ parts: [String]) throws(StoreError) -> HTTPResponse {
         let method = request.method == "HEAD" ? "GET" : request.method
         // Before the token is looked at: guessing tokens is held to the same pace.
-        if parts != ["v1", "health"], parts != ["v1", "accounts"], let requests,
+        if parts != ["v1", "health"], parts != ["v1", "ready"], parts != ["v1", "accounts"], let requests,
             let wait = requests.take(request.clientAddress, now: configuration.clock.now())
         {
             return Self.tooMany("too many requests from \(request.clientAddress): try again in \(wait) s", wait: wait)
@@ -184,7 +184,10 @@ public final class PackServer: Sendable {
         if parts == ["verifyReceipt"] { return verifyReceipt(request) }
         switch (method, parts) {
         case ("GET", ["v1", "health"]):
+            // Liveness: the process answers. Readiness, what a load balancer routes by, is /v1/ready.
             return .json(200, Array(#"{"status":"ok"}"#.utf8))
+        case ("GET", ["v1", "ready"]):
+            return readiness()
         case ("GET", ["v1", "service-key"]):
             return .json(200, Wire.encode(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
@@ -323,7 +326,9 @@ public final class PackServer: Sendable {
             ["v1", "test", "clear"], ["v1", "test", "reset"], ["v1", "subscriptions", "auto-renew"], ["v1", "subscriptions", "change"],
             ["v1", "test", "clock", "advance"]:
             return ["POST"]
-        case ["v1", "health"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "account"], ["v1", "transactions"], ["v1", "entitlements"],
+        case ["v1", "account", "storefront"]:
+            return ["PUT"]
+        case ["v1", "health"], ["v1", "ready"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "account"], ["v1", "transactions"], ["v1", "entitlements"],
             ["v1", "hints"], ["v1", "receipt"], ["v1", "subscriptions"], ["v1", "test", "clock"]:
             return ["GET"]
         case ["v1", "test", "controls"]:
@@ -333,6 +338,28 @@ public final class PackServer: Sendable {
             if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
             return nil
         }
+    }
+
+    /// Whether this server can serve players now: its accounts database answers (the one its
+    /// ledgers share on PostgreSQL; a read that finds nothing) and its catalog is still in its
+    /// packs folder. 200 `{"status":"ready"}`, else 503 with the reasons; no token, no rate limit.
+    func readiness() -> HTTPResponse {
+        var reasons: [String] = []
+        do {
+            _ = try accounts.tokenSHA256(account: "0000000000000000")
+        } catch {
+            reasons.append("the accounts database cannot be used: \(error.message)")
+        }
+        let catalogFile = configuration.packsFolder + "/" + Catalog.fileName
+        if !FileSystem.exists(atPath: catalogFile) { reasons.append("the catalog \(catalogFile) is gone") }
+        guard !reasons.isEmpty else { return .json(200, Array(#"{"status":"ready"}"#.utf8)) }
+        return .json(503, Wire.encode(Readiness(status: "not ready", reasons: reasons)))
+    }
+
+    /// `/v1/ready`'s answer when the server is not.
+    struct Readiness: Encodable {
+        var status: String
+        var reasons: [String]
     }
 
     /// The account a request's bearer token belongs to. The scheme is case-insensitive (RFC 9110

@@ -268,6 +268,8 @@ static inline struct MHD_Daemon *hangman_MHD_start(
         {MHD_OPTION_SOCK_ADDR, 0, (struct sockaddr *)&address},
         {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key},
         {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)certificate},
+        /* TLS 1.2 and 1.3 only: gnutls' default priority also lets TLS 1.0 and 1.1 through. */
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"},
         {MHD_OPTION_END, 0, NULL},
     };
     if (key == NULL || certificate == NULL) {

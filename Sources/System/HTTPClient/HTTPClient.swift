@@ -1,4 +1,7 @@
 internal import CCurl
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import SystemCalls
 
@@ -44,6 +47,17 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
 /// let response = try HTTPClient.perform(method: "GET", url: "http://127.0.0.1:8080/v1/health")
 /// ```
 public enum HTTPClient {
+    /// The certificate authorities (a PEM file) HTTPS trusts: `caFile`, else `HANGMAN_CA_FILE`,
+    /// else `SSL_CERT_FILE` (as OpenSSL's own tools read it), else libcurl's default bundle; the
+    /// system's folder of authorities (`/etc/ssl/certs`) stays trusted either way. A private
+    /// authority is named this way, never by turning verification off.
+    static func authorities(_ caFile: String?) -> String? {
+        for candidate in [caFile, getenv("HANGMAN_CA_FILE").map { String(cString: $0) }, getenv("SSL_CERT_FILE").map { String(cString: $0) }] {
+            if let candidate, !candidate.isEmpty { return candidate }
+        }
+        return nil
+    }
+
     /// Sends one request (`curl_easy_perform`) and reads the whole answer, up to `maxBody` bytes.
     /// `caFile` trusts that certificate (PEM) for HTTPS besides the system's.
     public static func perform(
@@ -79,7 +93,7 @@ public enum HTTPClient {
                 }
             })
         }
-        if let caFile { setup.append(hangman_curl_set_string(handle, CURLOPT_CAINFO, caFile)) }
+        if let authorities = Self.authorities(caFile) { setup.append(hangman_curl_set_string(handle, CURLOPT_CAINFO, authorities)) }
         if let failed = setup.first(where: { $0 != CURLE_OK }) {
             throw HTTPClientError(message: "libcurl refused the request's settings: \(String(cString: curl_easy_strerror(failed)))")
         }
@@ -135,7 +149,7 @@ public enum HTTPClient {
             list = curl_slist_append(list, "Range: bytes=\(sink.resumedFrom)-")
             if let etag { list = curl_slist_append(list, "If-Range: \(etag)") }
         }
-        let setup = [
+        var setup = [
             hangman_curl_set_string(handle, CURLOPT_URL, url),
             hangman_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
             hangman_curl_set_long(handle, CURLOPT_TIMEOUT, timeoutSeconds),
@@ -147,6 +161,7 @@ public enum HTTPClient {
             hangman_curl_set_headers(handle, list),
             hangman_curl_set_writer(handle, writeToFile, Unmanaged.passUnretained(sink).toOpaque()),
         ]
+        if let authorities = Self.authorities(nil) { setup.append(hangman_curl_set_string(handle, CURLOPT_CAINFO, authorities)) }
         if let failed = setup.first(where: { $0 != CURLE_OK }) {
             throw HTTPClientError(message: "libcurl refused the request's settings: \(String(cString: curl_easy_strerror(failed)))")
         }
