@@ -60,6 +60,41 @@ private let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
 private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 @Suite struct PackServerTests {
+    /// A rolling deploy: two servers share the key and the accounts, one already on a newer
+    /// catalog. A client that has seen the newer one, sent to the older server, keeps using the
+    /// newer one it holds (and says so); without it, an older catalog is a rollback, refused.
+    @Test func aServerStillOnAnOlderCatalogIsNotARollbackWhenTheNewerIsHeld() async throws {
+        let packs = try TemporaryDirectory()
+        try FileManager.default.removeItem(atPath: packs.path)
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs.path)
+        let catalogFile = packs.file("Catalog.plist")
+        let text = try String(contentsOfFile: catalogFile, encoding: .utf8)
+        let version = try #require(text.range(of: #"<key>CatalogVersion</key>\s*<integer>\d+</integer>"#, options: .regularExpression))
+        try text.replacingCharacters(in: version, with: "<key>CatalogVersion</key><integer>99</integer>").write(toFile: catalogFile, atomically: true, encoding: .utf8)
+        let newer = try RunningServer(packsFolder: packs.path)
+        let older = try RunningServer(dataFolder: newer.directory.file("data"))
+        let home = try TemporaryDirectory()
+        let credentials = try await HTTPPackService.createAccount(at: newer.url)
+        let state = home.file("service-catalog-version")
+        #expect(try await HTTPPackService(credentials: credentials, statePath: state).fetchCatalog().catalogVersion == 99)
+
+        var atOlder = credentials
+        atOlder.service = older.url
+        let client = HTTPPackService(credentials: atOlder, statePath: state)
+        let catalog = try await client.fetchCatalog()
+        #expect(catalog.catalogVersion == 99 && client.servedOlderCatalog != nil && client.servedOlderCatalog! < 99)
+        #expect(try await client.hintBalance() == 0, "the older server serves the account meanwhile")
+
+        // Without the newer catalog kept, the same answer is a rollback.
+        try FileManager.default.removeItem(atPath: home.file("service-catalog.json"))
+        do {
+            _ = try await HTTPPackService(credentials: atOlder, statePath: state).fetchCatalog()
+            Issue.record("an older catalog without the newer one held was taken")
+        } catch {
+            #expect(error.kind == .untrusted && error.message.contains("refusing a rollback"), "\(error)")
+        }
+    }
+
     /// Liveness and readiness, both without a token: ready while the catalog is in the packs
     /// folder and the accounts database answers; alive whatever happens.
     @Test func healthIsLivenessAndReadyIsReadiness() throws {
@@ -229,9 +264,10 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
     }
 
     /// A second server of the same service (same key) that still sells an older catalog: once the
-    /// client has seen the newer one, the older one is a rollback, also when the version file the
-    /// client keeps is damaged (the last signed catalog it kept is a floor too).
-    @Test func anOlderCatalogFromAnotherServerIsARollbackEvenWithADamagedStateFile() async throws {
+    /// client has seen the newer one, the older one is never used, also when the version file the
+    /// client keeps is damaged (the last signed catalog it kept is a floor too): the newer one it
+    /// holds serves meanwhile.
+    @Test func anOlderCatalogFromAnotherServerIsNeverUsedEvenWithADamagedStateFile() async throws {
         let newer = try RunningServer()
         // The same packs published once more: CatalogVersion + 1, served by the first server.
         let packs = newer.directory.file("packs")
@@ -253,9 +289,9 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try await HTTPPackService(credentials: elsewhere).fetchCatalog().catalogVersion == shipped)
         for damage in ["", "garbage\n", nil] as [String?] {
             if let damage { try Data(damage.utf8).write(to: URL(fileURLWithPath: state)) } else { try? FileManager.default.removeItem(atPath: state) }
-            let rollback = await #expect(throws: StoreError.self) { try await HTTPPackService(credentials: elsewhere, statePath: state).fetchCatalog() }
-            #expect(rollback?.kind == .untrusted, "state file \(damage.map { "'\($0)'" } ?? "deleted")")
-            #expect(rollback?.message.contains("older than version \(shipped + 1)") == true, "\(rollback?.message ?? "")")
+            let client = HTTPPackService(credentials: elsewhere, statePath: state)
+            let used = try await client.fetchCatalog()
+            #expect(used.catalogVersion == shipped + 1 && client.servedOlderCatalog == shipped, "state file \(damage.map { "'\($0)'" } ?? "deleted")")
         }
     }
 
@@ -618,6 +654,44 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 /// `hangman serve` as a process of its own, killed at a crash point and started again.
 @Suite struct ServerCrashTests {
+    /// SIGHUP reloads the packs folder's catalog: a valid one is served from then on, an invalid
+    /// one is refused, logged, and the one served kept.
+    @Test func sighupReloadsTheCatalogAndRefusesABadOne() throws {
+        let directory = try TemporaryDirectory()
+        let packs = directory.file("Packs")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0, packs: packs)
+        defer { _ = process.kill() }
+        func version() throws -> Int? {
+            let body = try shell("curl -sS --max-time 10 \(url)/v1/catalog")
+            guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], let payload = object["payload"] as? String,
+                let bytes = Data(base64Encoded: payload), let document = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
+                let catalog = document["catalog"] as? [String: Any]
+            else { return nil }
+            return catalog["catalogVersion"] as? Int
+        }
+        let first = try #require(try version())
+        let catalogFile = packs + "/Catalog.plist"
+        let text = try String(contentsOfFile: catalogFile, encoding: .utf8)
+        let range = try #require(text.range(of: #"<key>CatalogVersion</key>\s*<integer>\d+</integer>"#, options: .regularExpression))
+        try text.replacingCharacters(in: range, with: "<key>CatalogVersion</key><integer>\(first + 1)</integer>")
+            .write(toFile: catalogFile, atomically: true, encoding: .utf8)
+        #expect(kill(process.processIdentifier, SIGHUP) == 0)
+        var reloaded: Int?
+        for _ in 0..<200 where reloaded != first + 1 {
+            usleep(25_000)
+            reloaded = try version()
+        }
+        #expect(reloaded == first + 1, "the new catalog is served after SIGHUP")
+        try "not a catalog".write(toFile: catalogFile, atomically: true, encoding: .utf8)
+        #expect(kill(process.processIdentifier, SIGHUP) == 0)
+        usleep(300_000)
+        #expect(try version() == first + 1, "a bad catalog is refused and the served one kept")
+        let ended = process.kill()
+        #expect(ended.stderr.contains("SIGHUP: serving catalog version \(first + 1)"), "\(ended.stderr)")
+        #expect(ended.stderr.contains("SIGHUP: the catalog in the packs folder is refused, catalog version \(first + 1) is still served"), "\(ended.stderr)")
+    }
+
     /// Starts the built binary's server on `port` (0: a free one) and returns it with its URL.
     private func serve(_ data: String, port: Int, crashAt: String? = nil) throws -> (ExternalProcess, String) {
         try ServeProcess.start(data: data, port: port, crashAt: crashAt)
@@ -654,12 +728,12 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 enum ServeProcess {
     /// Starts a sandbox server on `port` (0: a free one), dying at `crashAt` when given, and
     /// returns it with its URL once it listens.
-    static func start(data: String, port: Int, crashAt: String? = nil, extra: [String] = []) throws -> (ExternalProcess, String) {
+    static func start(data: String, port: Int, crashAt: String? = nil, packs: String? = nil, extra: [String] = []) throws -> (ExternalProcess, String) {
         var environment: [String: String] = [:]
         if let crashAt { environment["HANGMAN_CRASH_AT"] = crashAt }
         let process = try ExternalProcess(HangmanBinary.path, [
             "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--environment", "sandbox",
-            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+            "--packs", packs ?? HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
         ] + extra, environment: environment)
         for _ in 0..<400 {
             let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")

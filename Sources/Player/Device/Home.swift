@@ -95,6 +95,9 @@ public struct Home: Sendable {
         public let offline: StoreError?
         /// The address the service was reached at for the first time, now remembered.
         public let newAddress: String?
+        /// Something the player should be told once: the server offered an older catalog (a
+        /// deploy in progress) and the newer one the home holds is used.
+        public var note: String? = nil
     }
 
     /// Opens the home's store. The home decides: a command that names another store is refused.
@@ -161,8 +164,13 @@ public struct Home: Sendable {
         }
         let recovered: [StoreTransaction]
         do { recovered = try await service.recoverUnfinished() } catch { throw .store(error) }
-        return OpenedStore(
+        var opened = OpenedStore(
             service: service, catalog: catalog, binding: .service(remembered), recovered: recovered, offline: nil, newAddress: isNew ? address : nil)
+        if let older = service.servedOlderCatalog {
+            opened.note = "the server at \(address) still offers catalog version \(older), older than version \(catalog.catalogVersion) this home holds "
+                + "(a deploy in progress): using version \(catalog.catalogVersion), kept from the service"
+        }
+        return opened
     }
 
     private static func refusal(_ message: String) -> PlayerError {

@@ -33,6 +33,14 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private let downloadFolder: String?
     /// The last catalog fetched: its digests name the archives (`If-Range`).
     private let lastCatalog = Mutex<Catalog?>(nil)
+    /// The version of an older catalog the server offered (a rolling deploy), when this client
+    /// used the newer one it holds instead.
+    private let olderCatalogServed = Mutex<Int?>(nil)
+
+    /// Set when the server offered an older catalog than one already seen, signed with the
+    /// service's key, and the newer one this client holds was used: the server's version.
+    public var servedOlderCatalog: Int? { olderCatalogServed.withLock { $0 } }
+
     /// The storefront of the last statement this process read: one per command is enough.
     private let lastStorefront = Mutex<String?>(nil)
 
@@ -59,6 +67,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         }
         let floor = seenCatalogVersion()
         guard document.catalog.catalogVersion >= floor else {
+            // A server of a rolling deploy still on an older catalog, signed with the same key, is
+            // no attack: the newest catalog this client holds (kept, checked against the pinned
+            // key again, not expired) serves meanwhile. Without one, it is a rollback, refused.
+            if let statePath, let kept = OfflinePackService.keptCatalog(in: Self.folder(of: statePath), credentials: credentials),
+                kept.catalog.catalogVersion >= floor, kept.expires > now
+            {
+                olderCatalogServed.withLock { $0 = document.catalog.catalogVersion }
+                lastCatalog.withLock { $0 = kept.catalog }
+                return kept.catalog
+            }
             throw StoreError(
                 .untrusted, "the service offered catalog version \(document.catalog.catalogVersion), older than version \(floor) already seen: refusing a rollback")
         }

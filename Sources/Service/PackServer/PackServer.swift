@@ -97,7 +97,10 @@ public struct PackServerError: Error, Sendable, CustomStringConvertible {
 ///
 /// The JSON API lives under `/v1/` (see the README); `POST /verifyReceipt` answers as Apple's did.
 public final class PackServer: Sendable {
-    public let catalog: Catalog
+    /// What is for sale now: the packs folder's catalog, read at start and again by
+    /// ``reloadCatalog()`` (SIGHUP).
+    public var catalog: Catalog { current.withLock { $0 } }
+    private let current: Mutex<Catalog>
     public let configuration: PackServerConfiguration
     let key: SigningKey
     let accounts: any AccountDirectory
@@ -131,7 +134,7 @@ public final class PackServer: Sendable {
             throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)")
         }
         do {
-            catalog = try Catalog.load(folder: configuration.packsFolder)
+            current = Mutex(try Catalog.load(folder: configuration.packsFolder))
         } catch {
             throw PackServerError(message: "the catalog in \(configuration.packsFolder) is not valid:\n" + error.problems.joined(separator: "\n"))
         }
@@ -172,7 +175,25 @@ public final class PackServer: Sendable {
         }
     }
 
+    /// Reads the packs folder's catalog again and serves it from the next request on, when it is
+    /// valid; requests in flight finish on the one they started with (each account's store is
+    /// opened again on its next request). An invalid catalog is refused and the one served kept.
+    /// Returns the catalog served now, or the problems of the one refused.
+    public func reloadCatalog() -> Result<Catalog, PackServerError> {
+        let loaded: Catalog
+        do {
+            loaded = try Catalog.load(folder: configuration.packsFolder)
+        } catch {
+            return .failure(PackServerError(message: error.problems.joined(separator: "; ")))
+        }
+        current.withLock { $0 = loaded }
+        stores.closeAll()
+        return .success(loaded)
+    }
+
     private func route(_ request: HTTPRequest, _ parts: [String]) throws(StoreError) -> HTTPResponse {
+        // One catalog for the whole request, whatever a reload does meanwhile.
+        let catalog = self.catalog
         let method = request.method == "HEAD" ? "GET" : request.method
         // Before the token is looked at: guessing tokens is held to the same pace.
         if parts != ["v1", "health"], parts != ["v1", "ready"], parts != ["v1", "accounts"], let requests,
@@ -527,6 +548,12 @@ final class AccountStores: Sendable {
 
     /// How many accounts are open now.
     var openCount: Int { table.withLock { $0.slots.count } }
+
+    /// Forgets every open store: each is closed once the requests holding it end, and opened
+    /// again (on the catalog served then) by its account's next request.
+    func closeAll() {
+        table.withLock { $0.slots.removeAll() }
+    }
 
     func with<T>(
         _ account: String, open: () throws(StoreError) -> EmbeddedPackService, _ body: (EmbeddedPackService) throws(StoreError) -> T

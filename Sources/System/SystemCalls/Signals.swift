@@ -62,6 +62,33 @@ public enum StopSignals {
     public static var received: Int32? { stopSignal == 0 ? nil : stopSignal }
 }
 
+/// Raised by the SIGHUP handler of a server, lowered by whoever acts on it.
+nonisolated(unsafe) private var hangUpSignal: sig_atomic_t = 0
+
+/// SIGHUP as a flag, for a server that reloads what it serves: the handler only records it, the
+/// main loop acts on it.
+public enum ReloadSignal {
+    /// Routes SIGHUP to the flag (`sigaction(2)`) and unblocks it.
+    public static func catchIntoFlag() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in hangUpSignal = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        _ = system_sigaction(SIGHUP, &action)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGHUP)
+        _ = system_sigprocmask(SIG_UNBLOCK, &set)
+    }
+
+    /// Whether SIGHUP arrived since the last call; lowers the flag.
+    public static func take() -> Bool {
+        guard hangUpSignal != 0 else { return false }
+        hangUpSignal = 0
+        return true
+    }
+}
+
 /// SIGPIPE, which by default kills a process that writes to a pipe nobody reads.
 public enum BrokenPipeSignal {
     /// Ignores SIGPIPE (`sigaction(2)` with `SIG_IGN`): a write to a closed pipe then fails with

@@ -102,6 +102,7 @@ struct HomeContext {
         for transaction in opened.recovered {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: opened.catalog))")
         }
+        if let note = opened.note { context.error("note: \(note).") }
         if let offline = opened.offline, !quietOffline {
             context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
         }

@@ -23,7 +23,10 @@ enum ServeCommand: Command {
         discussion: """
             Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
             line per request on standard error (method, path, status, milliseconds; never a token).
-            SIGINT or SIGTERM stops it after the requests in flight (exit 0).
+            SIGINT or SIGTERM stops it after the requests in flight (exit 0). SIGHUP reads
+            the packs folder's catalog again: a valid one is served from the next request on
+            (requests in flight finish on the old one), an invalid one is refused and logged, and
+            the old one kept.
             The limits keep one client from taking the server from the others. When the open-file
             limit cannot hold the connections and open accounts asked, both are lowered to fit and
             the server says so on standard error. Behind a proxy every connection comes from the
@@ -172,6 +175,7 @@ enum ServeCommand: Command {
         }
         BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()
+        ReloadSignal.catchIntoFlag()
         let log = context.errorOutput
         let clock = ContinuousClock()
         let listener: HTTPServer
@@ -192,6 +196,15 @@ enum ServeCommand: Command {
         context.out("listening on \(listener.url)")
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
+            if ReloadSignal.take() {
+                // SIGHUP: the packs folder's catalog again, checked first.
+                switch server.reloadCatalog() {
+                case .success(let catalog):
+                    context.error("SIGHUP: serving catalog version \(catalog.catalogVersion) from \(server.configuration.packsFolder)")
+                case .failure(let error):
+                    context.error("SIGHUP: the catalog in the packs folder is refused, catalog version \(server.catalog.catalogVersion) is still served: \(error.message)")
+                }
+            }
         }
         listener.stop()
         context.error("stopped")
