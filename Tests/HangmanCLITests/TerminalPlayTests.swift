@@ -157,7 +157,8 @@ struct TerminalPlayTests {
         #expect(!stopped.contains("+---+"), "the shell's screen is back: \(stopped)")
         try await terminal.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo")
         try await terminal.press("Enter")
-        let modes = try await terminal.waitFor("icanon")
+        // The command line itself shows "icanon": wait for stty's own lines (echo is listed last).
+        let modes = try await terminal.waitFor("\necho")
         #expect(modes.contains("\nicanon") && modes.contains("\necho"), "line editing and echo are back while stopped: \(modes)")
         try await terminal.type("fg")
         try await terminal.press("Enter")

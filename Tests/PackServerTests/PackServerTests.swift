@@ -654,6 +654,44 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 /// `hangman serve` as a process of its own, killed at a crash point and started again.
 @Suite struct ServerCrashTests {
+    /// `--listen` takes IPv4, IPv6 in brackets and host names, more than once; a failure names
+    /// its cause.
+    @Test func theServerListensOnEveryAddressGivenAndSaysWhyItCannot() throws {
+        let directory = try TemporaryDirectory()
+        let process = try ExternalProcess(HangmanBinary.path, [
+            "serve", "--listen", "127.0.0.1:0", "--listen", "[::1]:0", "--listen", "localhost:0", "--data", directory.file("data"),
+            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+        ])
+        var urls: [String] = []
+        for _ in 0..<400 where urls.count < 3 {
+            usleep(25_000)
+            urls = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true").split(separator: "\n")
+                .compactMap { $0.hasPrefix("listening on ") ? String($0.dropFirst("listening on ".count)) : nil }
+        }
+        #expect(urls.count == 3 && urls[0].hasPrefix("http://127.0.0.1:") && urls[1].hasPrefix("http://[::1]:"), "\(urls)")
+        for url in urls {
+            #expect(try shell("curl -sS --max-time 10 '\(url)/v1/health'") == #"{"status":"ok"}"#, "\(url)")
+        }
+        _ = process.kill()
+
+        func refused(_ listen: String) throws -> String {
+            let result = try HangmanBinary.run(["serve", "--listen", listen, "--data", directory.file("other")], killAfter: 20)
+            #expect(result.status != 0, "\(listen) was served")
+            return result.stderr
+        }
+        let blocker = try ExternalProcess("/usr/bin/python3", ["-c", "import socket,time;s=socket.socket();s.bind(('127.0.0.1',0));s.listen();print(s.getsockname()[1],flush=True);time.sleep(30)"])
+        defer { _ = blocker.kill() }
+        var port = ""
+        for _ in 0..<200 where port.isEmpty {
+            usleep(25_000)
+            port = try shell("cat /proc/\(blocker.processIdentifier)/fd/1 2>/dev/null || true").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try refused("127.0.0.1:\(port)").contains("the port is taken"))
+        #expect(try refused("192.0.2.1:8080").contains("192.0.2.1 is not an address of this machine"))
+        #expect(try refused("::1:8080").contains("an IPv6 address in brackets"))
+        #expect(try refused("no-such-host.invalid:8080").contains("does not resolve"))
+    }
+
     /// SIGHUP reloads the packs folder's catalog: a valid one is served from then on, an invalid
     /// one is refused, logged, and the one served kept.
     @Test func sighupReloadsTheCatalogAndRefusesABadOne() throws {

@@ -10,6 +10,9 @@
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <unistd.h>
+#include <netdb.h>
 #include <time.h>
 #include <errno.h>
 
@@ -238,6 +241,42 @@ static inline int hangman_header_hides_bytes(struct MHD_Connection *connection) 
     return 0;
 }
 
+/* `host` (a numeric IPv4 or IPv6 address) and `port` as a socket address; -1 when `host` is
+   neither. An IPv6 socket takes IPv6 only (a separate --listen serves IPv4). */
+static inline int hangman_socket_address(const char *host, uint16_t port, struct sockaddr_storage *storage) {
+    memset(storage, 0, sizeof *storage);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)storage;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+        return 0;
+    }
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)storage;
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        return 0;
+    }
+    return -1;
+}
+
+/* Why listening on `host`:`port` fails, as bind(2) says it (EADDRINUSE: taken, EADDRNOTAVAIL: not
+   this machine's, EACCES: a privileged port); 0 when a bind succeeds now; EINVAL for an address
+   that is not numeric. */
+static inline int hangman_bind_error(const char *host, uint16_t port) {
+    struct sockaddr_storage address;
+    if (hangman_socket_address(host, port, &address) != 0) return EINVAL;
+    int fd = socket(address.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return errno;
+    int yes = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (address.ss_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &yes, sizeof yes);
+    socklen_t length = address.ss_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    int result = bind(fd, (struct sockaddr *)&address, length) == 0 ? 0 : errno;
+    close(fd);
+    return result;
+}
+
 /* MHD_start_daemon is variadic, which Swift cannot call: this one takes every option the server
    sets as a plain argument and builds the option list in C. `host` is an IPv4 address; `key` and
    `certificate` are PEM text, or NULL for plain HTTP. `threads` polling threads (epoll) share the
@@ -251,11 +290,9 @@ static inline struct MHD_Daemon *hangman_MHD_start(
     unsigned int connection_limit, unsigned int threads, unsigned int query_limit,
     const char *key, const char *certificate, struct hangman_watchdog *watchdog)
 {
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons(port);
-    if (inet_pton(AF_INET, host, &address.sin_addr) != 1) return NULL;
+    struct sockaddr_storage address;
+    if (hangman_socket_address(host, port, &address) != 0) return NULL;
+    if (address.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL},

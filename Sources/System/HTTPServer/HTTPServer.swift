@@ -1,4 +1,7 @@
 internal import CMicroHTTPD
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import SystemCalls
 
@@ -91,13 +94,58 @@ public final class HTTPServer: @unchecked Sendable {
             state.release()
             for string in strings { string.deallocate() }
             throw HTTPServerError(
-                "cannot listen on \(configuration.host):\(configuration.port) (the port is taken, the address is not this machine's, or the TLS key and certificate do not load)")
+                "cannot listen on \(Self.hostPort(configuration.host, configuration.port)): "
+                    + Self.listenFailure(configuration.host, configuration.port, tls: configuration.tls != nil))
         }
         daemon = started
         self.state = state
         keptStrings = strings
         port = hangman_MHD_bound_port(started)
-        url = (configuration.tls == nil ? "http" : "https") + "://\(configuration.host):\(port)"
+        url = (configuration.tls == nil ? "http" : "https") + "://\(Self.hostPort(configuration.host, port))"
+    }
+
+    /// `127.0.0.1:8080`, `[::1]:8080`.
+    static func hostPort(_ host: String, _ port: UInt16) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// Why the daemon could not listen, as `bind(2)` says it now.
+    static func listenFailure(_ host: String, _ port: UInt16, tls: Bool) -> String {
+        switch hangman_bind_error(host, port) {
+        case EADDRINUSE: return "the port is taken (another server listens there)"
+        case EADDRNOTAVAIL: return "\(host) is not an address of this machine"
+        case EACCES: return "ports below 1024 need privileges this process lacks"
+        case EINVAL: return "\(host) is not a numeric IPv4 or IPv6 address"
+        case EAFNOSUPPORT: return "this machine has no \(host.contains(":") ? "IPv6" : "IPv4")"
+        case 0 where tls: return "the TLS key and certificate do not load (or do not match)"
+        case let code: return code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
+        }
+    }
+
+    /// The numeric addresses to listen on for `host`: itself when it is numeric (IPv4, or IPv6
+    /// without brackets), else what it resolves to (`localhost`: 127.0.0.1 and ::1), each once.
+    public static func addresses(of host: String) throws(HTTPServerError) -> [String] {
+        var storage = sockaddr_storage()
+        if hangman_socket_address(host, 0, &storage) == 0 { return [host] }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        guard status == 0, let first = list else {
+            throw HTTPServerError("cannot listen on \(host): it is not an address, and it does not resolve (\(String(cString: gai_strerror(status))))")
+        }
+        defer { freeaddrinfo(first) }
+        var found: [String] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let current = entry {
+            var text = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            if getnameinfo(current.pointee.ai_addr, current.pointee.ai_addrlen, &text, socklen_t(text.count), nil, 0, NI_NUMERICHOST) == 0 {
+                let address = String(cString: text)
+                if !found.contains(address) { found.append(address) }
+            }
+            entry = current.pointee.ai_next
+        }
+        return found
     }
 
     /// Stops accepting (`MHD_quiesce_daemon`), waits up to `grace` seconds for the requests in

@@ -8,9 +8,12 @@ enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "hangman serve",
         overview: "Run the pack service over HTTP: accounts, purchases, hints, receipts and pack downloads for many players.",
-        usage: ["hangman serve --listen <HOST:PORT> --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls] [--shared-secret-file <FILE>] [LIMITS]"],
+        usage: ["hangman serve [--listen <HOST:PORT> ...] --data <DIR> [--database <URL>] [--packs <DIR>] [--environment production|sandbox] [--tls-cert <FILE> --tls-key <FILE>] [--test-controls] [--shared-secret-file <FILE>] [LIMITS]"],
         options: [
-            .init(names: ["--listen"], value: "HOST:PORT", help: "IPv4 address and port (port 0 picks a free one; default 127.0.0.1:8080)."),
+            .init(
+                names: ["--listen"], value: "HOST:PORT",
+                help: "An IPv4 address, an IPv6 one in brackets ([::1]:8080, [::]:8080) or a host name (localhost:8080: each address it resolves to) and a port (0 picks a free one); repeat it to listen on several (default 127.0.0.1:8080).",
+                repeatable: true),
             .init(names: ["--data"], value: "DIR", help: "The signing key (created 0700), and the accounts and their ledgers in SQLite unless --database."),
             .init(names: ["--database"], value: "URL", help: "The accounts and ledgers: PostgreSQL (postgresql://... or 'host=/socket/dir dbname=...') or a folder for SQLite files (default: --data)."),
             HomeContext.packsOption,
@@ -38,8 +41,8 @@ enum ServeCommand: Command {
 
     struct Options {
         var data: String
-        var host: String
-        var port: UInt16
+        /// Where to listen: each host as given (resolved when the server starts) and its port.
+        var listens: [(host: String, port: UInt16)]
         var environment: ReceiptEnvironment
         var packs: String?
         var database: LedgerDatabase?
@@ -87,7 +90,8 @@ enum ServeCommand: Command {
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
         guard let data = parsed.value("--data") else { throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live") }
-        let (host, port) = try listenAddress(parsed.value("--listen") ?? "127.0.0.1:8080")
+        let given = parsed.texts("--listen")
+        let listens = try (given.isEmpty ? ["127.0.0.1:8080"] : given).map(listenAddress)
         let environment: ReceiptEnvironment
         switch parsed.value("--environment") ?? "production" {
         case "production": environment = .production
@@ -112,7 +116,7 @@ enum ServeCommand: Command {
         default: throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
         }
         return Options(
-            data: data, host: host, port: port, environment: environment, packs: parsed.value("--packs"), database: database,
+            data: data, listens: listens, environment: environment, packs: parsed.value("--packs"), database: database,
             testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
             limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }))
     }
@@ -168,8 +172,6 @@ enum ServeCommand: Command {
             throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
         http.largeBodies = PackServer.largeBodies
-        http.host = options.host
-        http.port = options.port
         if let tls = options.tls {
             http.tls = HTTPServerConfiguration.TLS(certificatePEM: try readText(tls.certificate), keyPEM: try readText(tls.key))
         }
@@ -178,22 +180,42 @@ enum ServeCommand: Command {
         ReloadSignal.catchIntoFlag()
         let log = context.errorOutput
         let clock = ContinuousClock()
-        let listener: HTTPServer
+        let handler: @Sendable (HTTPRequest) -> HTTPResponse = { request in
+            let started = clock.now
+            let response = server.handle(request)
+            let elapsed = started.duration(to: clock.now)
+            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+            let detail = response.logDetail.map { ": \($0)" } ?? ""
+            let line = TerminalText(escaping: "\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms\(detail)")
+            log.write(line.description + "\n")
+            return response
+        }
+        // One listener per address: each --listen, and each address a host name resolves to.
+        var listeners: [HTTPServer] = []
         do {
-            listener = try HTTPServer(http) { request in
-                let started = clock.now
-                let response = server.handle(request)
-                let elapsed = started.duration(to: clock.now)
-                let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-                let detail = response.logDetail.map { ": \($0)" } ?? ""
-                let line = TerminalText(escaping: "\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms\(detail)")
-                log.write(line.description + "\n")
-                return response
+            for listen in options.listens {
+                // A host name listens on every address it resolves to that this machine has
+                // (localhost without IPv6 is 127.0.0.1 alone); a numeric address must work.
+                let addresses = try HTTPServer.addresses(of: listen.host)
+                var failures: [HTTPServerError] = []
+                for address in addresses {
+                    var at = http
+                    at.host = address
+                    at.port = listen.port
+                    do {
+                        listeners.append(try HTTPServer(at, handler: handler))
+                    } catch {
+                        failures.append(error)
+                    }
+                }
+                if failures.count == addresses.count, let first = failures.first { throw first }
+                for failure in failures { context.error("warning: \(failure.message); serving \(listen.host)'s other addresses") }
             }
         } catch {
-            throw CommandFailure(code: .storeRefused, message: error.message)
+            for listener in listeners { listener.stop() }
+            throw CommandFailure(code: .storeRefused, message: (error as? HTTPServerError)?.message ?? "\(error)")
         }
-        context.out("listening on \(listener.url)")
+        for listener in listeners { context.out("listening on \(listener.url)") }
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
             if ReloadSignal.take() {
@@ -206,16 +228,27 @@ enum ServeCommand: Command {
                 }
             }
         }
-        listener.stop()
+        for listener in listeners { listener.stop() }
         context.error("stopped")
         return .ok
     }
 
-    private static func listenAddress(_ text: String) throws -> (String, UInt16) {
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), colon != text.startIndex else {
-            throw CommandFailure.usage("--listen takes HOST:PORT (like 127.0.0.1:8080, or port 0 for a free one), not '\(text)'")
+    /// `127.0.0.1:8080`, `[::1]:8080`, `localhost:8080`: the host (an IPv6 address without its
+    /// brackets) and the port.
+    static func listenAddress(_ text: String) throws -> (host: String, port: UInt16) {
+        let usage = CommandFailure.usage(
+            "--listen takes HOST:PORT: an IPv4 address (127.0.0.1:8080), an IPv6 one in brackets ([::1]:8080) or a host name (localhost:8080), port 0 for a free one; not '\(text)'")
+        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex, let port = UInt16(text[text.index(after: colon)...]) else { throw usage }
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { throw usage }
+            host = String(host.dropFirst().dropLast())
+            guard host.contains(":") else { throw usage }
+        } else if host.contains(":") {
+            throw CommandFailure.usage("--listen takes an IPv6 address in brackets, like [::1]:8080, not '\(text)'")
         }
-        return (String(text[..<colon]), port)
+        guard !host.isEmpty, host.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else { throw usage }
+        return (host, port)
     }
 
     private static func readText(_ path: String) throws -> String {
