@@ -654,6 +654,47 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 /// `hangman serve` as a process of its own, killed at a crash point and started again.
 @Suite struct ServerCrashTests {
+    /// One JSON line per request (time, client, request id taken or made and echoed, route,
+    /// status, bytes, account, never a token), and what libmicrohttpd refuses itself, at most 20
+    /// lines a second.
+    @Test func theLogSaysEveryRequestAndWhatTheHTTPLayerRefusesWithinItsRate() throws {
+        let directory = try TemporaryDirectory()
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0, extra: ["--log-format", "json"])
+        let echoed = try shell("curl -sS -D - -o /dev/null -H 'X-Request-ID: trace-42' \(url)/v1/health")
+        #expect(echoed.contains("X-Request-ID: trace-42"), "\(echoed)")
+        let made = try shell("curl -sS -X POST \(url)/v1/accounts")
+        let account = try #require(try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: String])
+        _ = try shell("curl -sS -H 'Authorization: Bearer \(account["token"] ?? "")' -H 'X-Request-ID: bad id with spaces' \(url)/v1/hints")
+        let port = url.split(separator: ":").last.map(String.init) ?? ""
+        // 60 malformed requests at once: libmicrohttpd answers them 400 itself.
+        let flood = try ExternalProcess.run("/usr/bin/python3", ["-c", """
+            import socket
+            for _ in range(60):
+                s = socket.create_connection(('127.0.0.1', \(port)))
+                s.send(b'GET /v1/health HTTP/1.1\\r\\nHost: x\\r\\nbroken header\\r\\n\\r\\n')
+                s.recv(100)
+                s.close()
+            """], killAfter: 30)
+        #expect(flood.status == 0, "\(flood.stderr)")
+        usleep(1_200_000)
+        _ = try shell("curl -sS \(url)/v1/health")  // the next second: the count of what was left out
+        usleep(200_000)
+        let ended = process.kill()
+        let lines = ended.stderr.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let health = try #require(lines.first { $0["requestID"] as? String == "trace-42" })
+        #expect(health["route"] as? String == "/v1/health" && health["status"] as? Int == 200 && health["client"] as? String == "127.0.0.1")
+        #expect((health["time"] as? String)?.hasSuffix("Z") == true && health["bytes"] as? Int == 15)
+        let hints = try #require(lines.first { $0["route"] as? String == "/v1/hints" })
+        #expect(hints["account"] as? String == account["accountID"] && (hints["requestID"] as? String)?.count == 16, "a bad id is replaced: \(hints)")
+        #expect(!ended.stderr.contains(account["token"] ?? "no token"), "never a token")
+        let events = lines.filter { $0["event"] != nil }
+        #expect(events.contains { ($0["event"] as? String)?.contains("Error processing request") == true }, "\(events)")
+        #expect(events.count < 60 && events.count >= 20, "at most 20 a second: \(events.count)")
+        #expect(events.contains { ($0["event"] as? String)?.contains("more events of the HTTP layer were not logged") == true }, "\(events.suffix(3))")
+        let wrong = try HangmanBinary.run(["serve", "--log-format", "xml", "--data", directory.file("x")])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--log-format is text or json"))
+    }
+
     /// `--listen` takes IPv4, IPv6 in brackets and host names, more than once; a failure names
     /// its cause.
     @Test func theServerListensOnEveryAddressGivenAndSaysWhyItCannot() throws {

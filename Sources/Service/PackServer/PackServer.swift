@@ -238,9 +238,11 @@ public final class PackServer: Sendable {
         }
         guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
         let account = try authenticate(request)
-        return try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
+        var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
             try routeAccount(request, parts, method: method, account: account, service: service)
         }
+        response.logAccount = account
+        return response
     }
 
     private func routeAccount(
@@ -359,6 +361,17 @@ public final class PackServer: Sendable {
             if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
             return nil
         }
+    }
+
+    /// The route a path is a case of, for logs and metrics: a pack's or a transaction's
+    /// identifier replaced by a placeholder (`/v1/packs/{id}/archive`); a path the server does
+    /// not know is `other`.
+    public static func routeName(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return "/v1/packs/{id}/archive" }
+        if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return "/v1/test/transactions/{id}/\(parts[4])" }
+        if parts == ["verifyReceipt"] || methods(for: parts) != nil { return "/" + parts.joined(separator: "/") }
+        return "other"
     }
 
     /// Whether this server can serve players now: its accounts database answers (the one its

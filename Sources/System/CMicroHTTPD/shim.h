@@ -11,10 +11,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <stdio.h>
 #include <unistd.h>
 #include <netdb.h>
 #include <time.h>
 #include <errno.h>
+#include <stdio.h>
 
 /* A per-request deadline beyond libmicrohttpd's idle timeout, which a client resets with every
    byte: a connection that has not delivered a whole request (line, headers and body) within
@@ -277,6 +279,22 @@ static inline int hangman_bind_error(const char *host, uint16_t port) {
     return result;
 }
 
+/* libmicrohttpd's own messages (a malformed request it answered itself, a connection over a
+   limit), formatted here (Swift cannot take a va_list) and handed to `sink`. */
+struct hangman_logger {
+    void (*sink)(void *context, const char *message);
+    void *context;
+};
+
+static inline void hangman_mhd_log(void *cls, const char *format, va_list arguments) {
+    struct hangman_logger *logger = cls;
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    size_t length = strlen(message);
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == '\r')) message[--length] = 0;
+    if (logger != NULL && logger->sink != NULL) logger->sink(logger->context, message);
+}
+
 /* MHD_start_daemon is variadic, which Swift cannot call: this one takes every option the server
    sets as a plain argument and builds the option list in C. `host` is an IPv4 address; `key` and
    `certificate` are PEM text, or NULL for plain HTTP. `threads` polling threads (epoll) share the
@@ -288,12 +306,14 @@ static inline struct MHD_Daemon *hangman_MHD_start(
     MHD_RequestCompletedCallback completed, void *completed_context,
     size_t memory_limit, unsigned int timeout_seconds, unsigned int per_address_limit,
     unsigned int connection_limit, unsigned int threads, unsigned int query_limit,
-    const char *key, const char *certificate, struct hangman_watchdog *watchdog)
+    const char *key, const char *certificate, struct hangman_watchdog *watchdog, struct hangman_logger *logger)
 {
     struct sockaddr_storage address;
     if (hangman_socket_address(host, port, &address) != 0) return NULL;
     if (address.ss_family == AF_INET6) flags |= MHD_USE_IPv6;
+    /* The logger first: libmicrohttpd's messages about the options after it come through it too. */
     struct MHD_OptionItem options[] = {
+        {MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)hangman_mhd_log, logger},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)memory_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)timeout_seconds, NULL},
         {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_address_limit, NULL},
@@ -310,10 +330,11 @@ static inline struct MHD_Daemon *hangman_MHD_start(
         {MHD_OPTION_END, 0, NULL},
     };
     if (key == NULL || certificate == NULL) {
-        options[9] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+        options[10] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     } else {
         flags |= MHD_USE_TLS;
     }
+    if (logger != NULL) flags |= MHD_USE_ERROR_LOG;
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 #endif

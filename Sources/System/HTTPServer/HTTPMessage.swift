@@ -37,6 +37,8 @@ public struct HTTPResponse: Sendable {
     /// What the server's log says of this answer and the client is not told (a file path on the
     /// server, a database's own words); never sent.
     public var logDetail: String? = nil
+    /// The account the request was made for, once its token was checked: for the log only.
+    public var logAccount: String? = nil
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
         self.status = status

@@ -38,6 +38,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxQueryParameters: UInt32 = 64
     /// HTTPS with this certificate and key (PEM text).
     public var tls: TLS?
+    /// Told, in a sentence, what the HTTP layer refused or cut before or after a handler: a
+    /// request that ran out of time or failed, a client gone mid-request, and libmicrohttpd's own
+    /// messages (a malformed request it answered itself, a connection over a limit). Called on
+    /// the server's threads; the caller keeps a flood from filling a disk.
+    public var onEvent: (@Sendable (String) -> Void)?
 
     public struct TLS: Sendable {
         public var certificatePEM: String
@@ -78,7 +83,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let state = Unmanaged.passRetained(ServerState(
             handler: handler, maxBodySize: configuration.maxBodySize, largeBodies: configuration.largeBodies,
-            maxQueryParameters: Int(configuration.maxQueryParameters), watchdog: watchdog))
+            maxQueryParameters: Int(configuration.maxQueryParameters), watchdog: watchdog, onEvent: configuration.onEvent))
         // epoll, not select(): a socket above descriptor 1023 is served too, and waiting costs
         // nothing per idle connection.
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
@@ -88,7 +93,7 @@ public final class HTTPServer: @unchecked Sendable {
             flags, configuration.host, configuration.port, accessHandler, state.toOpaque(), requestCompleted, state.toOpaque(),
             configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
             configuration.maxConnections, max(1, configuration.threads), max(1, configuration.maxQueryParameters),
-            strings.first, strings.last, watchdog)
+            strings.first, strings.last, watchdog, configuration.onEvent == nil ? nil : state.takeUnretainedValue().logger)
         guard let started else {
             hangman_watch_stop(watchdog)
             state.release()
@@ -197,16 +202,29 @@ final class ServerState: @unchecked Sendable {
     let active = Atomic<Int>(0)
     /// The per-request deadline's sweeper (C, `shim.h`).
     let watchdog: UnsafeMutablePointer<hangman_watchdog>
+    let onEvent: (@Sendable (String) -> Void)?
+    /// libmicrohttpd's messages come through this (C) to `onEvent`; it lives as long as the state.
+    let logger: UnsafeMutablePointer<hangman_logger>
+
+    deinit { logger.deallocate() }
 
     init(
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, largeBodies: [String: Int],
-        maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>
+        maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>, onEvent: (@Sendable (String) -> Void)?
     ) {
+        self.onEvent = onEvent
+        logger = .allocate(capacity: 1)
+        logger.initialize(to: hangman_logger(sink: nil, context: nil))
         self.maxQueryParameters = maxQueryParameters
         self.handler = handler
         self.maxBodySize = maxBodySize
         self.largeBodies = largeBodies
         self.watchdog = watchdog
+        logger.pointee.context = Unmanaged.passUnretained(self).toOpaque()
+        logger.pointee.sink = { context, message in
+            guard let context, let message else { return }
+            Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().onEvent?("libmicrohttpd: " + String(cString: message))
+        }
     }
 }
 
@@ -295,9 +313,25 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
 }
 
 /// Called when a request ends, answered or not: releases its state.
-private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestPointer, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestPointer, termination in
     if let context, let connection {
-        hangman_watch_completed(Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().watchdog, connection)
+        let server = Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue()
+        hangman_watch_completed(server.watchdog, connection)
+        // A request that did not end with its answer sent: said, with the client's address.
+        // libmicrohttpd's MHD_RequestTerminationCode: 1 error, 2 timeout, 4 read error, 5 client abort.
+        let why: String? = switch termination.rawValue {
+        case 1: "ended by an error (a malformed request, or its answer could not be sent)"
+        case 2: "cut: the client sent nothing for the idle timeout"
+        case 4: "ended: the connection failed while it was read"
+        case 5: "ended: the client closed the connection mid-request"
+        default: nil
+        }
+        if let why, let onEvent = server.onEvent {
+            var address = [CChar](repeating: 0, count: 64)
+            hangman_client_address(connection, &address, address.count)
+            let client = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            onEvent("a request from \(client.isEmpty ? "an unknown address" : client) \(why)")
+        }
     }
     guard let context, let requestPointer, let stored = requestPointer.pointee else { return }
     // Marked by the query guard, and ended before its handler ran: nothing of ours to release.

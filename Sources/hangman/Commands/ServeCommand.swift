@@ -21,11 +21,18 @@ enum ServeCommand: Command {
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
             .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
+            .init(names: ["--log-format"], value: "FORMAT", help: "text (default) or json: one line per request, and per event of the HTTP layer."),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
         discussion: """
-            Prints one line, 'listening on http://HOST:PORT', once it accepts connections; then one
-            line per request on standard error (method, path, status, milliseconds; never a token).
+            Prints one line, 'listening on http://HOST:PORT', once it accepts connections (one per
+            address); then one line per request on standard error: the time (ISO 8601, UTC), the
+            client's address, the request id (X-Request-ID as the client sent it, when it is 1 to
+            64 letters, digits, '-', '_' or '.', else one made here; echoed in the answer), the
+            method, the route, the status, the bytes of the answer, the milliseconds and the
+            account (never a token). What the HTTP layer refuses or cuts itself (a malformed
+            request, a timeout, a client gone) is logged too, at most 20 lines a second (the
+            rest counted, then said in one line).
             SIGINT or SIGTERM stops it after the requests in flight (exit 0). SIGHUP reads
             the packs folder's catalog again: a valid one is served from the next request on
             (requests in flight finish on the old one), an invalid one is refused and logged, and
@@ -53,6 +60,8 @@ enum ServeCommand: Command {
         var sharedSecretFile: String?
         /// The limits given, each as a number (the others keep their defaults).
         var limits: [Limit: Int]
+        /// One JSON object per log line, not text.
+        var jsonLog: Bool
     }
 
     /// What one client may take of the server; each an option with its default.
@@ -118,7 +127,8 @@ enum ServeCommand: Command {
         return Options(
             data: data, listens: listens, environment: environment, packs: parsed.value("--packs"), database: database,
             testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
-            limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }))
+            limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }),
+            jsonLog: try logFormat(parsed.value("--log-format")))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -180,16 +190,18 @@ enum ServeCommand: Command {
         ReloadSignal.catchIntoFlag()
         let log = context.errorOutput
         let clock = ContinuousClock()
+        let requestLog = RequestLog(json: options.jsonLog, output: log)
         let handler: @Sendable (HTTPRequest) -> HTTPResponse = { request in
             let started = clock.now
-            let response = server.handle(request)
+            let id = RequestLog.requestID(request.header("X-Request-ID"))
+            var response = server.handle(request)
+            response.headers.append(("X-Request-ID", id))
             let elapsed = started.duration(to: clock.now)
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let detail = response.logDetail.map { ": \($0)" } ?? ""
-            let line = TerminalText(escaping: "\(request.method) \(request.path) \(response.status) \(Int(milliseconds.rounded())) ms\(detail)")
-            log.write(line.description + "\n")
+            requestLog.request(request, response: response, id: id, milliseconds: milliseconds)
             return response
         }
+        http.onEvent = { event in requestLog.event(event) }
         // One listener per address: each --listen, and each address a host name resolves to.
         var listeners: [HTTPServer] = []
         do {
@@ -231,6 +243,14 @@ enum ServeCommand: Command {
         for listener in listeners { listener.stop() }
         context.error("stopped")
         return .ok
+    }
+
+    static func logFormat(_ given: String?) throws -> Bool {
+        switch given ?? "text" {
+        case "text": return false
+        case "json": return true
+        case let other: throw CommandFailure.usage("--log-format is text or json, not '\(other)'")
+        }
     }
 
     /// `127.0.0.1:8080`, `[::1]:8080`, `localhost:8080`: the host (an IPv6 address without its

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPServer
+import PackServer
+import Synchronization
+import SystemCalls
+
+/// The server's log on standard error: one line per request (text or JSON), and the HTTP layer's
+/// own events, at most `eventsPerSecond` lines a second so that a flood cannot fill a disk.
+final class RequestLog: Sendable {
+    let json: Bool
+    let output: OutputStream
+    static let eventsPerSecond = 20
+    /// The second being counted, the events written in it, and those left out.
+    private let window = Mutex<(second: Int64, written: Int, suppressed: Int)>((0, 0, 0))
+
+    init(json: Bool, output: OutputStream) {
+        self.json = json
+        self.output = output
+    }
+
+    /// The client's request id when it is one (1 to 64 of letters, digits, `-`, `_`, `.`), else a new one.
+    static func requestID(_ given: String?) -> String {
+        if let given, (1...64).contains(given.utf8.count),
+            given.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
+        {
+            return given
+        }
+        var random = SystemRandomNumberGenerator()
+        let value = random.next()
+        return String(repeating: "0", count: 16 - String(value, radix: 16).count) + String(value, radix: 16)
+    }
+
+    func request(_ request: HTTPRequest, response: HTTPResponse, id: String, milliseconds: Double) {
+        // A second that left events out says how many, at the first line after it.
+        let left = window.withLock { state -> Int in
+            guard state.second != Int64(Date().timeIntervalSince1970), state.suppressed > 0 else { return 0 }
+            defer { state.suppressed = 0 }
+            return state.suppressed
+        }
+        if left > 0 { line("\(left) more events of the HTTP layer were not logged (over \(Self.eventsPerSecond) a second)") }
+        let time = Self.now()
+        let route = PackServer.routeName(request.path)
+        if json {
+            var fields: [String: Any] = [
+                "time": time, "client": request.clientAddress, "requestID": id, "method": request.method, "route": route,
+                "status": response.status, "bytes": response.bodyLength, "ms": (milliseconds * 10).rounded() / 10,
+            ]
+            if let account = response.logAccount { fields["account"] = account }
+            if let detail = response.logDetail { fields["detail"] = detail }
+            write(fields)
+        } else {
+            let account = response.logAccount.map { " account=\($0)" } ?? ""
+            let detail = response.logDetail.map { ": \($0)" } ?? ""
+            let line = "\(time) \(request.clientAddress) \(id) \(request.method) \(route) \(response.status) \(response.bodyLength)B "
+                + "\(Int(milliseconds.rounded())) ms\(account)\(detail)"
+            output.write(TerminalText(escaping: line).description + "\n")
+        }
+    }
+
+    /// An event of the HTTP layer, unless this second had its share already (then counted, and
+    /// said in one line when the next second comes).
+    func event(_ text: String) {
+        let second = Int64(Date().timeIntervalSince1970)
+        let (write, suppressedBefore) = window.withLock { state -> (Bool, Int) in
+            var earlier = 0
+            if state.second != second {
+                earlier = state.suppressed
+                state = (second, 0, 0)
+            }
+            guard state.written < Self.eventsPerSecond else {
+                state.suppressed += 1
+                return (false, earlier)
+            }
+            state.written += 1
+            return (true, earlier)
+        }
+        if suppressedBefore > 0 { line("\(suppressedBefore) more events of the HTTP layer were not logged (over \(Self.eventsPerSecond) a second)") }
+        if write { line(text) }
+    }
+
+    private func line(_ text: String) {
+        if json {
+            write(["time": Self.now(), "event": text])
+        } else {
+            output.write(TerminalText(escaping: "\(Self.now()) \(text)").description + "\n")
+        }
+    }
+
+    private func write(_ fields: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        output.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// `2026-12-01T20:15:02.123Z`
+    static func now() -> String {
+        StoreText.isoDate(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+}
