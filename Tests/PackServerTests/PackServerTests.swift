@@ -654,6 +654,48 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 /// `hangman serve` as a process of its own, killed at a crash point and started again.
 @Suite struct ServerCrashTests {
+    /// `--metrics-listen` serves Prometheus' text format on its own address; the counters move
+    /// with the requests, purchases and spends; the players' port has no /metrics.
+    @Test func metricsAreScrapedOnTheirOwnAddressAndMove() throws {
+        let directory = try TemporaryDirectory()
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0, extra: ["--metrics-listen", "127.0.0.1:0"])
+        defer { _ = process.kill() }
+        var metricsURL = ""
+        for _ in 0..<200 where metricsURL.isEmpty {
+            let out = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
+            if let range = out.range(of: "metrics on ") { metricsURL = String(out[range.upperBound...].prefix { !$0.isNewline }) }
+            usleep(25_000)
+        }
+        func scrape() throws -> [String: Double] {
+            let text = try shell("curl -sS --max-time 10 \(metricsURL)")
+            var values: [String: Double] = [:]
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                let parts = line.split(separator: " ")
+                #expect(parts.count == 2 && line.range(of: #"^[a-z_]+(\{[a-z]+="[^"]*"(,[a-z]+="[^"]*")*\})? [0-9.e+-]+$"#, options: .regularExpression) != nil, "\(line)")
+                if parts.count == 2 { values[String(parts[0])] = Double(parts[1]) }
+            }
+            return values
+        }
+        let before = try scrape()
+        #expect(before["hangman_catalog_version"] ?? 0 >= 1 && before["hangman_http_connections_open"] != nil)
+        let made = try shell("curl -sS -X POST \(url)/v1/accounts")
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: String])?["token"])
+        let bought = try shell(
+            "curl -sS -X POST -H 'Authorization: Bearer \(token)' -H 'Idempotency-Key: m1' -H 'Content-Type: application/json' "
+                + #"--data '{"productID":"com.hangmanpacks.hints.10","quantity":1}' "# + "\(url)/v1/purchases")
+        #expect(bought.contains("purchased"), "\(bought)")
+        for key in ["a", "a"] {
+            _ = try shell("curl -sS -X POST -H 'Authorization: Bearer \(token)' -H 'Content-Type: application/json' --data '{\"key\":\"\(key)\"}' \(url)/v1/hints/spend")
+        }
+        #expect(try shell("curl -sS -o /dev/null -w '%{http_code}' \(url)/metrics") == "404", "no metrics on the players' port")
+        let after = try scrape()
+        #expect(after[#"hangman_purchases_total{outcome="purchased"}"#] == 1)
+        #expect(after[#"hangman_hint_spends_total{outcome="spent"}"#] == 1 && after[#"hangman_hint_spends_total{outcome="already-spent"}"#] == 1)
+        #expect(after[#"hangman_http_requests_total{route="/v1/hints/spend",status="200"}"#] == 2)
+        #expect(after[#"hangman_http_request_duration_seconds_count{route="/v1/purchases"}"#] == 1)
+        #expect(after[#"hangman_http_requests_total{route="other",status="404"}"#] == 1)
+    }
+
     /// One JSON line per request (time, client, request id taken or made and echoed, route,
     /// status, bytes, account, never a token), and what libmicrohttpd refuses itself, at most 20
     /// lines a second.
@@ -817,7 +859,7 @@ enum ServeProcess {
         for _ in 0..<400 {
             let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
             if let range = line.range(of: "listening on ") {
-                return (process, String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines))
+                return (process, String(line[range.upperBound...].prefix { !$0.isNewline }))
             }
             usleep(25_000)
         }

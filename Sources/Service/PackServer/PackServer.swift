@@ -108,6 +108,8 @@ public final class PackServer: Sendable {
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
     let sqliteFolder: String
     let stores: AccountStores
+    /// What `--metrics-listen` serves.
+    public let metrics = ServerMetrics()
     let accountCreations: RateLimiter
     let requests: RateLimiter?
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
@@ -171,6 +173,7 @@ public final class PackServer: Sendable {
         do {
             return try route(request, parts)
         } catch {
+            if error.kind == .storage || error.kind == .unavailable { metrics.storeError(error.kind == .storage ? "storage" : "unavailable") }
             return Self.failure(error)
         }
     }
@@ -267,15 +270,30 @@ public final class PackServer: Sendable {
             return .json(200, Wire.encode(HintBalance(hints: try service.hintBalance())))
         case ("POST", ["v1", "hints", "spend"]):
             let spend = try Wire.decode(HintSpendRequest.self, from: request.body)
-            let statement = HintSpendStatement(
-                accountID: account, key: spend.key, spend: try service.spendHint(idempotencyKey: spend.key), issued: configuration.clock.now())
+            let spent: HintSpend
+            do {
+                spent = try service.spendHint(idempotencyKey: spend.key)
+            } catch {
+                metrics.spend(error.kind == .notEnoughHints ? "no-hints" : "error")
+                throw error
+            }
+            metrics.spend(spent.wasAlreadySpent ? "already-spent" : "spent")
+            let statement = HintSpendStatement(accountID: account, key: spend.key, spend: spent, issued: configuration.clock.now())
             return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
         case ("POST", ["v1", "purchases"]):
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
                 throw StoreError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
             }
             let purchase = try Wire.decode(PurchaseRequest.self, from: request.body)
-            return .json(200, Wire.encode(try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey)))
+            let outcome: PurchaseOutcome
+            do {
+                outcome = try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey)
+            } catch {
+                metrics.purchase("refused")
+                throw error
+            }
+            metrics.purchase(Self.outcomeName(outcome))
+            return .json(200, Wire.encode(outcome))
         case ("POST", ["v1", "restore"]):
             return .json(200, Wire.encode(try service.restore()))
         case ("GET", ["v1", "subscriptions"]):
@@ -372,6 +390,33 @@ public final class PackServer: Sendable {
         if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return "/v1/test/transactions/{id}/\(parts[4])" }
         if parts == ["verifyReceipt"] || methods(for: parts) != nil { return "/" + parts.joined(separator: "/") }
         return "other"
+    }
+
+    /// A purchase's outcome as the metrics name it.
+    static func outcomeName(_ outcome: PurchaseOutcome) -> String {
+        switch outcome {
+        case .purchased: "purchased"
+        case .alreadyOwned: "already-owned"
+        case .alreadySubscribed: "already-subscribed"
+        case .changeScheduled: "change-scheduled"
+        case .failed: "failed"
+        case .deferred: "deferred"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    /// The values a scrape reads now: the catalog served, open accounts, and the database pool.
+    public var gauges: [(name: String, help: String, value: Double)] {
+        var values: [(name: String, help: String, value: Double)] = [
+            ("hangman_catalog_version", "The CatalogVersion served.", Double(catalog.catalogVersion)),
+            ("hangman_open_accounts", "Accounts whose ledgers are open now.", Double(openAccountCount)),
+        ]
+        if let pool = ledgers?.pool {
+            let (open, idle) = pool.counts
+            values.append(("hangman_database_connections_open", "PostgreSQL connections this server holds.", Double(open)))
+            values.append(("hangman_database_connections_in_use", "PostgreSQL connections lent to a request now.", Double(open - idle)))
+        }
+        return values
     }
 
     /// Whether this server can serve players now: its accounts database answers (the one its

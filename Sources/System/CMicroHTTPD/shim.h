@@ -279,6 +279,12 @@ static inline int hangman_bind_error(const char *host, uint16_t port) {
     return result;
 }
 
+/* The connections the daemon holds now (MHD_get_daemon_info is variadic). */
+static inline unsigned int hangman_open_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info == NULL ? 0 : info->num_connections;
+}
+
 /* libmicrohttpd's own messages (a malformed request it answered itself, a connection over a
    limit), formatted here (Swift cannot take a va_list) and handed to `sink`. */
 struct hangman_logger {

@@ -109,6 +109,9 @@ public final class HTTPServer: @unchecked Sendable {
         url = (configuration.tls == nil ? "http" : "https") + "://\(Self.hostPort(configuration.host, port))"
     }
 
+    /// The connections open now.
+    public var openConnections: Int { Int(hangman_open_connections(daemon)) }
+
     /// `127.0.0.1:8080`, `[::1]:8080`.
     static func hostPort(_ host: String, _ port: UInt16) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

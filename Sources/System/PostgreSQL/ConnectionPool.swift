@@ -34,6 +34,9 @@ public final class ConnectionPool: Sendable {
 
     private let box: Box
 
+    /// The connections open, and those of them waiting in the pool (the rest are lent out).
+    public var counts: (open: Int, idle: Int) { box.state.withLock { ($0.open, $0.idle.count) } }
+
     public init(connectionString: String, capacity: Int = 8) {
         self.connectionString = connectionString
         self.capacity = max(1, capacity)

@@ -21,6 +21,9 @@ enum ServeCommand: Command {
             .init(names: ["--tls-cert"], value: "FILE", help: "PEM certificate: serve HTTPS (with --tls-key)."),
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
             .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
+            .init(
+                names: ["--metrics-listen"], value: "HOST:PORT",
+                help: "Serve Prometheus metrics at http://HOST:PORT/metrics, on an address of its own (never the players' port); off by default."),
             .init(names: ["--log-format"], value: "FORMAT", help: "text (default) or json: one line per request, and per event of the HTTP layer."),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
@@ -62,6 +65,8 @@ enum ServeCommand: Command {
         var limits: [Limit: Int]
         /// One JSON object per log line, not text.
         var jsonLog: Bool
+        /// Where `/metrics` is served, when it is.
+        var metrics: (host: String, port: UInt16)?
     }
 
     /// What one client may take of the server; each an option with its default.
@@ -128,7 +133,7 @@ enum ServeCommand: Command {
             data: data, listens: listens, environment: environment, packs: parsed.value("--packs"), database: database,
             testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
             limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }),
-            jsonLog: try logFormat(parsed.value("--log-format")))
+            jsonLog: try logFormat(parsed.value("--log-format")), metrics: try parsed.value("--metrics-listen").map(listenAddress))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -199,9 +204,13 @@ enum ServeCommand: Command {
             let elapsed = started.duration(to: clock.now)
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
             requestLog.request(request, response: response, id: id, milliseconds: milliseconds)
+            server.metrics.request(route: PackServer.routeName(request.path), status: response.status, seconds: milliseconds / 1000)
             return response
         }
-        http.onEvent = { event in requestLog.event(event) }
+        http.onEvent = { event in
+            server.metrics.event()
+            requestLog.event(event)
+        }
         // One listener per address: each --listen, and each address a host name resolves to.
         var listeners: [HTTPServer] = []
         do {
@@ -228,6 +237,30 @@ enum ServeCommand: Command {
             throw CommandFailure(code: .storeRefused, message: (error as? HTTPServerError)?.message ?? "\(error)")
         }
         for listener in listeners { context.out("listening on \(listener.url)") }
+        // Metrics on an address of their own, with the default limits and no TLS.
+        let players = Listeners(listeners)
+        var metricsServer: HTTPServer?
+        if let at = options.metrics {
+            var configuration = HTTPServerConfiguration()
+            configuration.threads = 2
+            do {
+                guard let address = try HTTPServer.addresses(of: at.host).first else { throw HTTPServerError("\(at.host) has no address") }
+                configuration.host = address
+                configuration.port = at.port
+                metricsServer = try HTTPServer(configuration) { request in
+                    guard request.path == "/metrics" else { return .text(404, "metrics are at /metrics") }
+                    guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "/metrics takes GET") }
+                    let gauges = server.gauges + [("hangman_http_connections_open", "Connections open on the players' addresses.", Double(players.openConnections))]
+                    return HTTPResponse(
+                        status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                        body: .bytes(Array(server.metrics.render(gauges: gauges).utf8)))
+                }
+            } catch {
+                for listener in listeners { listener.stop() }
+                throw CommandFailure(code: .storeRefused, message: "--metrics-listen: " + ((error as? HTTPServerError)?.message ?? "\(error)"))
+            }
+            context.out("metrics on \(metricsServer!.url)/metrics")
+        }
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
             if ReloadSignal.take() {
@@ -241,6 +274,7 @@ enum ServeCommand: Command {
             }
         }
         for listener in listeners { listener.stop() }
+        metricsServer?.stop()
         context.error("stopped")
         return .ok
     }
@@ -282,4 +316,11 @@ enum ServeCommand: Command {
             throw CommandFailure.missing("cannot read \(path): \(error)")
         }
     }
+}
+
+/// The players' listeners, as the metrics read them.
+final class Listeners: Sendable {
+    let servers: [HTTPServer]
+    init(_ servers: [HTTPServer]) { self.servers = servers }
+    var openConnections: Int { servers.reduce(0) { $0 + $1.openConnections } }
 }
