@@ -6,8 +6,9 @@ DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsqlite3-dev libmicrohttpd
 # groff and man to check the generated completions and manual page; python3 for slow raw HTTP
 # clients; PostgreSQL's server (initdb, pg_ctl) for the ledger suites and the several-servers tests;
 # python3-venv for the receipt-validation client written for Apple's endpoint (from PyPI, pinned in
-# Tests/AppleClient/requirements.txt, installed into .build/apple-client).
-TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 python3-venv postgresql
+# Tests/AppleClient/requirements.txt, installed into .build/apple-client); nginx-light for the
+# reverse proxy in front of two servers.
+TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 python3-venv postgresql nginx-light
 # What the benchmarks compare against: bsdtar and the sqlite3 shell; wrk (HTTP load with Lua),
 # pgbench (with PostgreSQL) and nginx for the server's floors.
 BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light

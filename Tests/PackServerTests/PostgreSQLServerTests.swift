@@ -5,6 +5,7 @@ import PackServiceClient
 import PackServiceWire
 import PostgreSQL
 import Signing
+import Synchronization
 import Testing
 import TestSupport
 
@@ -30,11 +31,11 @@ struct FreshDatabase {
 /// `hangman serve --database` as processes of their own, on a shared PostgreSQL database.
 @Suite struct PostgreSQLServerTests {
     /// Starts the built binary's server with its ledgers in `database` and returns it with its URL.
-    private func serve(_ data: String, database: String, port: Int = 0) async throws -> (ExternalProcess, String) {
+    private func serve(_ data: String, database: String, port: Int = 0, extra: [String] = []) async throws -> (ExternalProcess, String) {
         let process = try ExternalProcess(HangmanBinary.path, [
             "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--database", database, "--environment", "sandbox",
             "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
-        ])
+        ] + extra)
         for _ in 0..<400 {
             let line = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/fd/1", encoding: .utf8)) ?? ""
             if let range = line.range(of: "listening on ") {
@@ -52,6 +53,62 @@ struct FreshDatabase {
         var moved = credentials
         moved.service = url
         return HTTPPackService(credentials: moved, attempts: attempts)
+    }
+
+    /// nginx in front of two servers on one PostgreSQL database, as the README configures it:
+    /// players buy and spend through it while one server is killed with SIGKILL mid-run; every
+    /// player finishes (the proxy moves what is safe, the client sends the rest again with its
+    /// key), nothing is lost or doubled, and the servers see the players' addresses.
+    @Test func behindNginxOneServerKilledMidRunLosesNothing() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let proxyFlags = ["--trusted-proxy", "127.0.0.1", "--connections-per-address", "0", "--requests-per-minute", "0", "--log-format", "json"]
+        let (first, urlA) = try await serve(data, database: database.connectionString, extra: proxyFlags)
+        let (second, urlB) = try await serve(data, database: database.connectionString, extra: proxyFlags)
+        defer { _ = second.wait(killAfter: 0) }
+        let proxy = try Nginx(folder: directory.file("nginx"), upstreams: [urlA, urlB])
+        defer { proxy.stop() }
+
+        var accounts: [ServiceCredentials] = []
+        for _ in 0..<4 { accounts.append(try await HTTPPackService.createAccount(at: proxy.url)) }
+        let progress = Progress()
+        let firstServer = first.processIdentifier
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // Once the players are well under way, the first server dies without a word.
+                while progress.count.load(ordering: .relaxed) < 40 { try await Task.sleep(for: .milliseconds(5)) }
+                kill(firstServer, SIGKILL)
+            }
+            for account in accounts {
+                let client = client(account, at: proxy.url, attempts: 12)
+                group.addTask {
+                    for round in 0..<5 {
+                        _ = try await client.buy(hints10, quantity: 1)
+                        for spend in 0..<4 {
+                            _ = try await client.spendHint(idempotencyKey: "round-\(round)-\(spend)")
+                            progress.count.add(1, ordering: .relaxed)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(first.wait(killAfter: 5).wasSignaled, "the first server was killed mid-run")
+        for account in accounts {
+            let after = client(account, at: proxy.url)
+            #expect(try await after.hintBalance() == 5 * 10 - 5 * 4)
+            #expect(try await after.transactions().filter { $0.productID == hints10 }.count == 5, "one charge per purchase, through the kill")
+        }
+        #expect(try database.integer("""
+            SELECT count(*) FROM (SELECT account_id, sum(amount) AS total, (array_agg(balance_after ORDER BY seq DESC))[1] AS last
+            FROM hint_ledger GROUP BY account_id) AS balances WHERE total <> last
+            """) == 0)
+        #expect(try database.integer("SELECT count(*) FROM hint_ledger WHERE reason = 'spend'") == 4 * 5 * 4)
+        #expect(try database.integer("SELECT count(*) FROM transactions WHERE state IN ('purchasing', 'purchased')") == 0)
+        // The survivor logged the players by the address nginx forwarded (its X-Forwarded-For).
+        let log = second.kill().stderr
+        #expect(log.contains(#""client":"127.0.0.1""#) && log.contains(#""route":"/v1/hints/spend""#), "\(log.suffix(400))")
     }
 
     @Test func twoServersOnOneDatabaseKeepEveryInvariant() async throws {
@@ -251,4 +308,69 @@ extension PurchaseOutcome {
         case nil: #expect(postgres == nil)
         }
     }
+}
+
+/// nginx (Debian's nginx-light) in the foreground on a loopback port, in front of `upstreams`, as
+/// the README configures it; stopped with the test.
+final class Nginx {
+    let process: ExternalProcess
+    let url: String
+
+    init(folder: String, upstreams: [String]) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let port = try Self.freePort()
+        let servers = upstreams.map { "server \($0.dropFirst("http://".count)) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n        ")
+        let configuration = """
+            daemon off;
+            master_process off;
+            worker_processes 1;
+            pid \(folder)/nginx.pid;
+            error_log \(folder)/error.log;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(folder)/body; proxy_temp_path \(folder)/proxy; fastcgi_temp_path \(folder)/fastcgi;
+                uwsgi_temp_path \(folder)/uwsgi; scgi_temp_path \(folder)/scgi;
+                upstream hangman {
+                    \(servers)
+                    keepalive 16;
+                }
+                server {
+                    listen 127.0.0.1:\(port);
+                    location / {
+                        proxy_pass http://hangman;
+                        proxy_http_version 1.1;
+                        proxy_set_header Connection "";
+                        proxy_set_header Host $host;
+                        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                        proxy_next_upstream error timeout http_502 http_503;
+                        proxy_buffering off;
+                        client_max_body_size 8m;
+                    }
+                }
+            }
+            """
+        try configuration.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is missing: 'make test' installs nginx-light")
+        process = try ExternalProcess("/usr/sbin/nginx", ["-c", folder + "/nginx.conf", "-p", folder])
+        url = "http://127.0.0.1:\(port)"
+        for _ in 0..<200 {
+            if (try? shell("curl -s -o /dev/null -w '%{http_code}' \(url)/v1/health")) == "200" { return }
+            usleep(25_000)
+        }
+        throw StoreError(.unavailable, "nginx did not start: \((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
+    }
+
+    func stop() { _ = process.kill() }
+
+    /// A loopback port nobody listens on now.
+    static func freePort() throws -> Int {
+        let found = try shell("python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); print(s.getsockname()[1])'")
+        return Int(found.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+}
+
+/// How far the players got, read by the task that kills a server.
+final class Progress: Sendable {
+    let count = Atomic<Int>(0)
 }

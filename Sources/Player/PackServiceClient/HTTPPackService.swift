@@ -161,7 +161,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// Taken only signed by the pinned key, for this account and this key: a hint is a letter
     /// revealed, and an unsigned "spent" would reveal it for nothing.
     public func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend {
-        let signed = try await send(SignedDocument.self, "POST", "/v1/hints/spend", body: Wire.encode(HintSpendRequest(key: idempotencyKey)))
+        // The key goes as the Idempotency-Key too: a spend cut off in transit (a server killed
+        // behind a proxy) is sent again, and spends at most once.
+        let signed = try await send(
+            SignedDocument.self, "POST", "/v1/hints/spend", body: Wire.encode(HintSpendRequest(key: idempotencyKey)), idempotencyKey: idempotencyKey)
         let statement = try signed.open(HintSpendStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID, statement.key == idempotencyKey else {
             throw StoreError(

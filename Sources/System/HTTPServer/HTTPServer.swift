@@ -130,6 +130,12 @@ public final class HTTPServer: @unchecked Sendable {
         }
     }
 
+    /// Whether `text` is a numeric IPv4 or IPv6 address (no name is looked up).
+    public static func isNumericAddress(_ text: String) -> Bool {
+        var storage = sockaddr_storage()
+        return hangman_socket_address(text, 0, &storage) == 0
+    }
+
     /// The numeric addresses to listen on for `host`: itself when it is numeric (IPv4, or IPv6
     /// without brackets), else what it resolves to (`localhost`: 127.0.0.1 and ::1), each once.
     public static func addresses(of host: String) throws(HTTPServerError) -> [String] {

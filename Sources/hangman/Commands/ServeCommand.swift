@@ -24,6 +24,10 @@ enum ServeCommand: Command {
             .init(
                 names: ["--metrics-listen"], value: "HOST:PORT",
                 help: "Serve Prometheus metrics at http://HOST:PORT/metrics, on an address of its own (never the players' port); off by default."),
+            .init(
+                names: ["--trusted-proxy"], value: "ADDRESS",
+                help: "A reverse proxy's address (127.0.0.1, ::1): a request from it is taken to come from the last address of its X-Forwarded-For, for the logs and the rate limits. Repeat it for several.",
+                repeatable: true),
             .init(names: ["--log-format"], value: "FORMAT", help: "text (default) or json: one line per request, and per event of the HTTP layer."),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
@@ -67,6 +71,8 @@ enum ServeCommand: Command {
         var jsonLog: Bool
         /// Where `/metrics` is served, when it is.
         var metrics: (host: String, port: UInt16)?
+        /// Reverse proxies whose X-Forwarded-For names the client.
+        var trustedProxies: [String] = []
     }
 
     /// What one client may take of the server; each an option with its default.
@@ -133,7 +139,14 @@ enum ServeCommand: Command {
             data: data, listens: listens, environment: environment, packs: parsed.value("--packs"), database: database,
             testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
             limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }),
-            jsonLog: try logFormat(parsed.value("--log-format")), metrics: try parsed.value("--metrics-listen").map(listenAddress))
+            jsonLog: try logFormat(parsed.value("--log-format")), metrics: try parsed.value("--metrics-listen").map(listenAddress),
+            trustedProxies: try parsed.texts("--trusted-proxy").map { given in
+                let address = given.hasPrefix("[") && given.hasSuffix("]") ? String(given.dropFirst().dropLast()) : given
+                guard HTTPServer.isNumericAddress(address) else {
+                    throw CommandFailure.usage("--trusted-proxy takes the proxy's numeric address (127.0.0.1, ::1), not '\(given)'")
+                }
+                return address
+            })
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -196,8 +209,13 @@ enum ServeCommand: Command {
         let log = context.errorOutput
         let clock = ContinuousClock()
         let requestLog = RequestLog(json: options.jsonLog, output: log)
-        let handler: @Sendable (HTTPRequest) -> HTTPResponse = { request in
+        let proxies = options.trustedProxies
+        let handler: @Sendable (HTTPRequest) -> HTTPResponse = { given in
             let started = clock.now
+            var request = given
+            if proxies.contains(request.clientAddress), let client = Self.forwardedClient(request.header("X-Forwarded-For")) {
+                request.clientAddress = client
+            }
             let id = RequestLog.requestID(request.header("X-Request-ID"))
             var response = server.handle(request)
             response.headers.append(("X-Request-ID", id))
@@ -277,6 +295,15 @@ enum ServeCommand: Command {
         metricsServer?.stop()
         context.error("stopped")
         return .ok
+    }
+
+    /// The client a trusted proxy names: the last address of `X-Forwarded-For` (the one that proxy
+    /// appended; earlier ones are the client's own words), when it is a numeric address.
+    static func forwardedClient(_ header: String?) -> String? {
+        guard let last = header?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty, last.utf8.count <= 64,
+            HTTPServer.isNumericAddress(last)
+        else { return nil }
+        return last
     }
 
     static func logFormat(_ given: String?) throws -> Bool {
