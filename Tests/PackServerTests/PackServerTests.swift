@@ -654,6 +654,59 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 /// `hangman serve` as a process of its own, killed at a crash point and started again.
 @Suite struct ServerCrashTests {
+    /// A backup taken with contrib/hangman-backup while the server serves, restored as a new
+    /// server's data folder: the account, its balance and its old receipts are all there.
+    @Test func aBackupTakenWhileServingRestoresIntoANewServer() async throws {
+        let directory = try TemporaryDirectory()
+        let (first, url) = try ServeProcess.start(data: directory.file("data"), port: 0)
+        let credentials = try await HTTPPackService.createAccount(at: url)
+        let client = HTTPPackService(credentials: credentials)
+        _ = try await client.buy(hints10, quantity: 1)
+        let receipt = try await client.receipt()
+        let backup = try ExternalProcess.run(
+            HangmanBinary.packageRoot.appendingPathComponent("contrib/hangman-backup").path, [directory.file("data"), directory.file("backup")])
+        #expect(backup.status == 0 && backup.stdout.contains("2 databases and the signing key"), "\(backup.stdout)\(backup.stderr)")
+        _ = first.kill()
+        let (second, restoredURL) = try ServeProcess.start(data: directory.file("backup"), port: 0)
+        defer { _ = second.kill() }
+        var moved = credentials
+        moved.service = restoredURL
+        let restored = HTTPPackService(credentials: moved)
+        #expect(try await restored.hintBalance() == 10)
+        #expect(await restored.verifyReceipt(receipt.bytes).status == .valid)
+        let again = try ExternalProcess.run(
+            HangmanBinary.packageRoot.appendingPathComponent("contrib/hangman-backup").path, [directory.file("data"), directory.file("backup")])
+        #expect(again.status == 73, "a backup never overwrites one")
+    }
+
+    /// The systemd unit's ExecStart is a command line this server takes: run as written, but on
+    /// a free port and in temporary folders.
+    @Test func theSystemdUnitStartsTheServer() throws {
+        let unit = try String(contentsOfFile: HangmanBinary.packageRoot.appendingPathComponent("contrib/hangman-serve.service").path, encoding: .utf8)
+        for setting in ["DynamicUser=yes", "StateDirectory=hangman", "ProtectSystem=strict", "NoNewPrivileges=yes", "Restart=on-failure", "KillSignal=SIGTERM", "ExecReload=/bin/kill -HUP $MAINPID"] {
+            #expect(unit.contains("\n" + setting + "\n"), "\(setting)")
+        }
+        let line = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let directory = try TemporaryDirectory()
+        let arguments = line.dropFirst("ExecStart=".count).split(separator: " ").map(String.init).dropFirst().map { argument -> String in
+            switch argument {
+            case "/var/lib/hangman": directory.file("state")
+            case "/usr/local/share/hangman/Packs": HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+            case let address where address.hasPrefix("127.0.0.1:"): "127.0.0.1:0"
+            default: argument
+            }
+        }
+        #expect(arguments.first == "serve")
+        let process = try ExternalProcess(HangmanBinary.path, Array(arguments))
+        defer { _ = process.kill() }
+        var out = ""
+        for _ in 0..<400 where !out.contains("metrics on ") {
+            usleep(25_000)
+            out = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
+        }
+        #expect(out.contains("listening on http://127.0.0.1:") && out.contains("metrics on http://127.0.0.1:"), "\(out)")
+    }
+
     /// `--metrics-listen` serves Prometheus' text format on its own address; the counters move
     /// with the requests, purchases and spends; the players' port has no /metrics.
     @Test func metricsAreScrapedOnTheirOwnAddressAndMove() throws {
