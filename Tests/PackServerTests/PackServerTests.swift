@@ -637,6 +637,14 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(named.status == 0, "\(named.stderr)")
         let standard = try create("standard", ["SSL_CERT_FILE": ca, "HANGMAN_CA_FILE": ""])
         #expect(standard.status == 0, "\(standard.stderr)")
+        // --ca-file, for the account and for every command after it.
+        let none = ["HANGMAN_CA_FILE": "", "SSL_CERT_FILE": "", "HANGMAN_HOME": directory.file("flag")]
+        let flagged = try HangmanBinary.run(["account", "create", "--service", running.url, "--ca-file", ca], environment: none)
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        let listed = try HangmanBinary.run(["products", "--ca-file", ca], environment: none)
+        #expect(listed.status == 0 && listed.stdout.contains("ios"), "\(listed.stderr)")
+        let untrustedLater = try HangmanBinary.run(["products"], environment: none)
+        #expect(untrustedLater.status != 0 || untrustedLater.stderr.contains("TLS"), "without the authority: \(untrustedLater.status) \(untrustedLater.stderr)")
 
         let port = running.url.split(separator: ":").last.map(String.init) ?? ""
         func handshake(_ version: String) throws -> ProcessResult {

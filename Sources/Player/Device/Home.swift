@@ -104,7 +104,7 @@ public struct Home: Sendable {
     /// `embedded` opens the embedded store (the seller's code, which this layer does not import).
     /// Errors are `PlayerError`s, or what `embedded` throws.
     public func openStore(
-        naming request: Request, clock: Clock = .system,
+        naming request: Request, clock: Clock = .system, caFile: String? = nil,
         embedded: () throws -> (service: any PackService & StoreTestControls, catalog: Catalog)
     ) async throws -> OpenedStore {
         let binding: Binding
@@ -125,20 +125,21 @@ public struct Home: Sendable {
             throw Self.refusal(
                 "this home (\(folder)) belongs to the pack server at \(credentials.service), and --packs names the embedded store: drop --packs, or use another --home for the embedded store")
         case (.service(let credentials), .none):
-            return try await openService(credentials, at: credentials.service, clock: clock)
+            return try await openService(credentials, at: credentials.service, clock: clock, caFile: caFile)
         case (.service(let credentials), .service(let url)):
-            return try await openService(credentials, at: ServiceCredentials.normalized(url), clock: clock)
+            return try await openService(credentials, at: ServiceCredentials.normalized(url), clock: clock, caFile: caFile)
         }
     }
 
     /// The service of `credentials` at `address`: a new address is accepted once its server has
     /// proved the pinned key (a signed catalog) and known the account (its signed statement).
-    private func openService(_ credentials: ServiceCredentials, at address: String, clock: Clock) async throws(PlayerError) -> OpenedStore {
+    private func openService(_ credentials: ServiceCredentials, at address: String, clock: Clock, caFile: String?) async throws(PlayerError) -> OpenedStore {
         var reached = credentials
         reached.service = address
         let isNew = address != credentials.service
         let service = HTTPPackService(
-            credentials: reached, statePath: accountFolder + "/service-catalog-version", downloadFolder: accountFolder + "/downloads", clock: clock)
+            credentials: reached, statePath: accountFolder + "/service-catalog-version", downloadFolder: accountFolder + "/downloads", clock: clock,
+            caFile: caFile)
         let catalog: Catalog
         do {
             catalog = try await service.fetchCatalog()

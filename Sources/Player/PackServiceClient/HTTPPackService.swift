@@ -23,6 +23,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private let clock: Clock
     /// Tries per request when the connection fails (not when the service answers).
     private let attempts: Int
+    /// A certificate authority (PEM) to trust for HTTPS besides the system's (`--ca-file`); else
+    /// `HANGMAN_CA_FILE`, else `SSL_CERT_FILE`.
+    private let caFile: String?
     /// How long one request may wait for its whole answer: a server that does not answer in
     /// that time is not asked again.
     private let timeoutSeconds: Int
@@ -46,8 +49,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     public init(
         credentials: ServiceCredentials, statePath: String? = nil, downloadFolder: String? = nil, clock: Clock = .system, attempts: Int = 4,
-        timeoutSeconds: Int = 30
+        timeoutSeconds: Int = 30, caFile: String? = nil
     ) {
+        self.caFile = caFile
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.credentials = credentials
         self.statePath = statePath
@@ -202,7 +206,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             do {
                 _ = try HTTPClient.download(
                     url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
-                    etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress)
+                    etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress, caFile: caFile)
             } catch {
                 lastFailure = error.message
                 if error.isTooLarge {
@@ -336,14 +340,15 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// Checks a receipt at the service at `url` (its `/verifyReceipt`, which needs no account), as
     /// a game's backend does.
-    public static func verifyReceipt(_ bytes: [UInt8], at url: String, password: String?) async -> ReceiptVerification {
-        await HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil)).verifyReceipt(bytes, password: password)
+    public static func verifyReceipt(_ bytes: [UInt8], at url: String, password: String?, caFile: String? = nil) async -> ReceiptVerification {
+        await HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
+            .verifyReceipt(bytes, password: password)
     }
 
     /// Makes an account on the service at `url`, pinning the service's key as it is now, in the
     /// storefront asked for (the service's default when none is).
-    public static func createAccount(at url: String, storefront: StorefrontRequest? = nil) async throws(StoreError) -> ServiceCredentials {
-        let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil))
+    public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
+        let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
             throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
@@ -390,7 +395,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             let response: HTTPClientResponse
             do {
                 response = try HTTPClient.perform(
-                    method: method, url: credentials.service + path, headers: headers, body: body, timeoutSeconds: timeoutSeconds, maxBody: maxBody)
+                    method: method, url: credentials.service + path, headers: headers, body: body, timeoutSeconds: timeoutSeconds, maxBody: maxBody,
+                    caFile: caFile)
             } catch where error.isTimeout && idempotencyKey == nil {
                 // A server that does not answer in time would not in the next try either; a
                 // change with its key is still sent again, so that it is done once.

@@ -115,7 +115,7 @@ public enum HTTPClient {
     /// A broken connection throws, leaving what arrived in the file for the next try.
     public static func download(
         url: String, headers: [(String, String)] = [], toFile path: String, etag: String? = nil, timeoutSeconds: Int = 300,
-        maxSize: Int = 256 << 20, progress: ((Int) -> Void)? = nil
+        maxSize: Int = 256 << 20, progress: ((Int) -> Void)? = nil, caFile: String? = nil
     ) throws(HTTPClientError) -> Int {
         initialize()
         let file: AppendingFile
@@ -125,10 +125,10 @@ public enum HTTPClient {
             throw HTTPClientError(message: "cannot write the download to \(path): \(error)")
         }
         let sink = FileSink(file: file, limit: maxSize, progress: progress)
-        var status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink)
+        var status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink, caFile: caFile)
         if status == 416 && sink.resumedFrom > 0 {
             do { try file.truncate() } catch { throw HTTPClientError(message: "cannot start the download in \(path) over: \(error)") }
-            status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink)
+            status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink, caFile: caFile)
         }
         guard (200..<300).contains(status) else { throw HTTPClientError(message: "the server answered HTTP \(status)", status: status) }
         do { try file.flush() } catch { throw HTTPClientError(message: "\(error)") }
@@ -137,7 +137,7 @@ public enum HTTPClient {
 
     /// One request of a download, from the file's end: the status. Only a 2xx body goes to the file.
     private static func transfer(
-        url: String, headers: [(String, String)], etag: String?, timeoutSeconds: Int, into sink: FileSink
+        url: String, headers: [(String, String)], etag: String?, timeoutSeconds: Int, into sink: FileSink, caFile: String?
     ) throws(HTTPClientError) -> Int {
         guard let handle = curl_easy_init() else { throw HTTPClientError(message: "libcurl could not start a request") }
         defer { curl_easy_cleanup(handle) }
@@ -161,7 +161,7 @@ public enum HTTPClient {
             hangman_curl_set_headers(handle, list),
             hangman_curl_set_writer(handle, writeToFile, Unmanaged.passUnretained(sink).toOpaque()),
         ]
-        if let authorities = Self.authorities(nil) { setup.append(hangman_curl_set_string(handle, CURLOPT_CAINFO, authorities)) }
+        if let authorities = Self.authorities(caFile) { setup.append(hangman_curl_set_string(handle, CURLOPT_CAINFO, authorities)) }
         if let failed = setup.first(where: { $0 != CURLE_OK }) {
             throw HTTPClientError(message: "libcurl refused the request's settings: \(String(cString: curl_easy_strerror(failed)))")
         }

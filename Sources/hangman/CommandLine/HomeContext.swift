@@ -8,11 +8,14 @@ struct HomeOptions: Sendable {
     var home: String?
     var packs: String?
     var service: String?
+    /// `--ca-file`: a certificate authority to trust for the pack server's HTTPS.
+    var caFile: String?
 
     init(_ parsed: ParsedArguments) {
         home = parsed.value("--home")
         packs = parsed.value("--packs")
         service = parsed.value("--service")
+        caFile = parsed.value("--ca-file")
     }
 }
 
@@ -69,7 +72,13 @@ struct HomeContext {
         .init(names: ["--home"], value: "DIR", help: "State directory (default: $HANGMAN_HOME, else $XDG_DATA_HOME/hangman, else ~/.local/share/hangman)."),
         packsOption,
         serviceOption,
+        caFileOption,
     ]
+
+    /// `--ca-file FILE`: a private certificate authority for the pack server's HTTPS.
+    static let caFileOption = CommandSpec.Option(
+        names: ["--ca-file"], value: "FILE",
+        help: "A certificate authority (PEM) to trust for the pack server's HTTPS, besides the system's (default: $HANGMAN_CA_FILE, else $SSL_CERT_FILE).")
 
     /// `--service URL`: a pack server instead of the embedded sandbox store.
     static let serviceOption = CommandSpec.Option(
@@ -96,7 +105,7 @@ struct HomeContext {
     static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
-        let opened = try await home.openStore(naming: request, clock: context.clock) {
+        let opened = try await home.openStore(naming: request, clock: context.clock, caFile: options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }) {
             try EmbeddedStore.open(packs: options.packs, home: home, context: context)
         }
         for transaction in opened.recovered {

@@ -8,13 +8,14 @@ enum AccountCreateCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account create",
         overview: "Make an account on a pack server and keep its token under the home.",
-        usage: ["hangman account create --service <URL> [--storefront <CODE>] [--home <DIR>]"],
+        usage: ["hangman account create --service <URL> [--storefront <CODE>] [--home <DIR>] [--ca-file <FILE>]"],
         options: [
             HomeContext.serviceOption,
             .init(
                 names: ["--storefront"], value: "CODE",
                 help: "The account's App Store storefront, whose prices and currency it pays: USA, GBR, DEU, FRA, ESP, MEX, JPN, BRA... (default: the region of LC_ALL, LC_MONETARY or LANG when the store sells there, else USA)."),
             HomeContext.options[0],
+            HomeContext.caFileOption,
         ],
         discussion: """
             The home then belongs to that service: every command uses it, with or without --service.
@@ -49,7 +50,8 @@ enum AccountCreateCommand: Command {
                 "this home (\(home.folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server")
         }
         let credentials = try await HTTPPackService.createAccount(
-            at: url, storefront: StorefrontRequest(storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment)))
+            at: url, storefront: StorefrontRequest(storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment)),
+            caFile: options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 })
         let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
         if case .failure(let error) = saved {
             throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)
