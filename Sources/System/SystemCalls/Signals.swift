@@ -2,6 +2,20 @@
 import Glibc
 #endif
 
+/// Routes `signal` to `handler` (`sigaction(2)` with `flags`) and unblocks it: a parent may have
+/// started the process with it blocked (signal masks are inherited).
+private func route(_ signal: Int32, flags: Int32, _ handler: @convention(c) (Int32) -> Void) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = handler
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = flags
+    _ = system_sigaction(signal, &action)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signal)
+    _ = system_sigprocmask(SIG_UNBLOCK, &set)
+}
+
 /// Set by the SIGINT handler, read by whoever waits for input.
 nonisolated(unsafe) private var interruptedBySignal: sig_atomic_t = 0
 
@@ -11,15 +25,7 @@ public enum InterruptSignal {
     /// Routes SIGINT to the flag (`sigaction(2)` without `SA_RESTART`) and unblocks it: a parent
     /// may have started the process with SIGINT blocked (signal masks are inherited).
     public static func catchIntoFlag() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in interruptedBySignal = 1 }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0
-        _ = system_sigaction(SIGINT, &action)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        _ = system_sigprocmask(SIG_UNBLOCK, &set)
+        route(SIGINT, flags: 0) { _ in interruptedBySignal = 1 }
     }
 
     /// Whether SIGINT arrived since `catchIntoFlag()`.
@@ -46,15 +52,7 @@ public enum StopSignals {
     /// Routes SIGINT and SIGTERM to the flag (`sigaction(2)`) and unblocks them.
     public static func catchIntoFlag() {
         for signal in [SIGINT, SIGTERM] {
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { number in stopSignal = number }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            _ = system_sigaction(signal, &action)
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, signal)
-            _ = system_sigprocmask(SIG_UNBLOCK, &set)
+            route(signal, flags: SA_RESTART) { number in stopSignal = number }
         }
     }
 
@@ -70,15 +68,7 @@ nonisolated(unsafe) private var hangUpSignal: sig_atomic_t = 0
 public enum ReloadSignal {
     /// Routes SIGHUP to the flag (`sigaction(2)`) and unblocks it.
     public static func catchIntoFlag() {
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in hangUpSignal = 1 }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        _ = system_sigaction(SIGHUP, &action)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGHUP)
-        _ = system_sigprocmask(SIG_UNBLOCK, &set)
+        route(SIGHUP, flags: SA_RESTART) { _ in hangUpSignal = 1 }
     }
 
     /// Whether SIGHUP arrived since the last call; lowers the flag.
