@@ -111,6 +111,42 @@ struct FreshDatabase {
         #expect(log.contains(#""client":"127.0.0.1""#) && log.contains(#""route":"/v1/hints/spend""#), "\(log.suffix(400))")
     }
 
+    /// A rolling deploy behind nginx: two servers share a data folder (key and accounts), one
+    /// already on a newer catalog. A player's commands go back and forth between them through the
+    /// proxy, and every one succeeds; when the older one answers, the command says so.
+    @Test func aRollingDeployBehindTheProxyFailsNoCommand() throws {
+        let directory = try TemporaryDirectory()
+        let packs = directory.file("Packs")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+        let catalogFile = packs + "/Catalog.plist"
+        let text = try String(contentsOfFile: catalogFile, encoding: .utf8)
+        let version = try #require(text.range(of: #"<key>CatalogVersion</key>\s*<integer>\d+</integer>"#, options: .regularExpression))
+        try text.replacingCharacters(in: version, with: "<key>CatalogVersion</key><integer>99</integer>").write(toFile: catalogFile, atomically: true, encoding: .utf8)
+        let data = directory.file("data")
+        let (newer, newerURL) = try ServeProcess.start(data: data, port: 0, packs: packs, extra: ["--requests-per-minute", "0"])
+        defer { _ = newer.kill() }
+        let (older, olderURL) = try ServeProcess.start(data: data, port: 0, extra: ["--requests-per-minute", "0"])
+        defer { _ = older.kill() }
+        let proxy = try Nginx(folder: directory.file("nginx"), upstreams: [newerURL, olderURL])
+        defer { proxy.stop() }
+        let environment = ["HANGMAN_HOME": directory.file("home"), "HANGMAN_SERVICE": proxy.url, "LANG": "C", "LC_ALL": ""]
+        #expect(try HangmanBinary.run(["account", "create"], environment: environment).status == 0)
+        var notes = 0
+        let commands: [[String]] = [
+            ["products"], ["hints"], ["buy", "10", "--yes"], ["packs"], ["transactions"], ["products"], ["hints"], ["buy", "ios", "--yes"],
+            ["packs"], ["restore"], ["products"], ["hints"],
+        ]
+        for (index, command) in commands.enumerated() {
+            let result = try HangmanBinary.run(command, environment: environment)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            if result.stderr.contains("still offers catalog version") { notes += 1 }
+            // One request more or less, so that the commands' first requests take turns between the servers.
+            if index % 2 == 0 { _ = try shell("curl -s -o /dev/null \(proxy.url)/v1/health") }
+        }
+        #expect(notes >= 1, "the older server answered a catalog request at least once")
+        #expect(try HangmanBinary.run(["hints"], environment: environment).stdout == "10 hints\n")
+    }
+
     @Test func twoServersOnOneDatabaseKeepEveryInvariant() async throws {
         let database = try FreshDatabase(on: try TestPostgreSQL.shared())
         let directory = try TemporaryDirectory()
