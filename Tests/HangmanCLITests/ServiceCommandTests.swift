@@ -2,6 +2,7 @@ import Base64
 import Foundation
 import HTTPServer
 import PackServer
+import PackServiceClient
 import Signing
 import Testing
 import TestSupport
@@ -36,6 +37,52 @@ import TestSupport
         func hangman(_ player: String, _ arguments: String..., input: String = "") async throws -> CLI.Result {
             try await CLI.run(arguments, environment: ["HANGMAN_HOME": scratch.file(player), "HANGMAN_SERVICE": url], input: input)
         }
+    }
+
+    /// Tokens per device: a second device logs in with the first one's token and gets its own;
+    /// the account lists them; one is revoked alone; a token is rotated; closing the account
+    /// revokes every token and its receipts verify as 21010.
+    @Test func devicesHaveTokensOfTheirOwnAndAnAccountCanBeClosed() async throws {
+        let world = try ServedWorld()
+        #expect(try await world.hangman("alice", "account", "create").status == 0)
+        let aliceToken = try await world.hangman("alice", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let login = try await CLI.run(
+            ["account", "login"], environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": aliceToken])
+        #expect(login.status == 0 && login.stdout.contains("joined account"), "\(login.stdout)\(login.stderr)")
+        let bobToken = try await world.hangman("bob", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(bobToken != aliceToken && bobToken.hasPrefix(String(aliceToken.prefix(20))), "a token of its own, on the same account")
+        #expect(try await world.hangman("bob", "buy", Self.hints10).status == 0)
+        #expect(try await world.hangman("alice", "hints").stdout == "10 hints\n", "one account")
+
+        let listed = try await world.hangman("alice", "account", "tokens", "--json")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        #expect(tokens.count == 2 && tokens.filter { $0["thisDevice"] as? Bool == true }.count == 1, "\(listed.stdout)")
+        #expect(!listed.stdout.contains(aliceToken) && !listed.stdout.contains(bobToken), "never a secret")
+        let bobID = try #require(tokens.first { $0["thisDevice"] as? Bool == false }?["tokenID"] as? String)
+        #expect(try await world.hangman("alice", "account", "tokens").stdout.contains("this device"))
+
+        // Bob's device is signed out alone.
+        #expect(try await world.hangman("alice", "account", "token", "revoke", bobID).status == 0)
+        #expect(try await world.hangman("bob", "transactions").status == 77)
+        #expect(try await world.hangman("alice", "hints").status == 0)
+        #expect(try await world.hangman("alice", "account", "token", "revoke", bobID).status == 64, "already revoked")
+
+        // Rotation: the old token stops working, the new one is in the home.
+        #expect(try await world.hangman("alice", "account", "token", "rotate").status == 0)
+        let rotated = try await world.hangman("alice", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(rotated != aliceToken && rotated.hasPrefix("hp1."))
+        let old = try shell("curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer \(aliceToken)' \(world.url)/v1/hints")
+        #expect(old == "401")
+        #expect(try await world.hangman("alice", "hints").stdout == "10 hints\n")
+
+        // Closed: every token revoked, the receipt no longer valid.
+        let receiptFile = world.scratch.file("receipt")
+        #expect(try await world.hangman("alice", "receipt", "--output", receiptFile).status == 0)
+        #expect(try await world.hangman("alice", "account", "close").status == 64, "no terminal, no --yes")
+        #expect(try await world.hangman("alice", "account", "close", "--yes").status == 0)
+        #expect(try await world.hangman("alice", "transactions").status == 77)
+        let verdict = await HTTPPackService.verifyReceipt(Array(try Data(contentsOf: URL(fileURLWithPath: receiptFile))), at: world.url, password: nil)
+        #expect(verdict.status.rawValue == 21010, "\(verdict.status)")
     }
 
     static let ios = "com.hangmanpacks.words.ios"

@@ -147,6 +147,37 @@ struct FreshDatabase {
         #expect(try HangmanBinary.run(["hints"], environment: environment).stdout == "10 hints\n")
     }
 
+    /// Tokens per device on PostgreSQL, made on one server and used on the other: a second
+    /// token, listed, revoked alone, rotated; the account closed, its receipt then 21010.
+    @Test func tokensPerDeviceOnPostgreSQL() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let (first, urlA) = try await serve(data, database: database.connectionString)
+        defer { _ = first.wait(killAfter: 0) }
+        let (second, urlB) = try await serve(data, database: database.connectionString)
+        defer { _ = second.wait(killAfter: 0) }
+        let account = try await HTTPPackService.createAccount(at: urlA)
+        let phone = try await HTTPPackService.login(at: urlB, token: account.token)
+        #expect(phone.accountID == account.accountID && phone.token != account.token)
+        let onB = client(phone, at: urlB)
+        _ = try await onB.buy(hints10, quantity: 1)
+        let listed = try await client(account, at: urlA).tokens()
+        #expect(listed.count == 2 && listed.filter(\.current).count == 1)
+        let phoneID = try #require(listed.first { !$0.current }?.tokenID)
+        try await client(account, at: urlA).revokeToken(phoneID)
+        let refused = await #expect(throws: StoreError.self) { try await onB.hintBalance() }
+        #expect(refused?.kind == .unauthorized)
+        let rotated = try await client(account, at: urlB).rotateToken()
+        var fresh = account
+        fresh.token = rotated.token
+        #expect(try await client(fresh, at: urlA).hintBalance() == 10)
+        let receipt = try await client(fresh, at: urlA).receipt()
+        try await client(fresh, at: urlB).closeAccount()
+        #expect(await HTTPPackService.verifyReceipt(receipt.bytes, at: urlA, password: nil).status.rawValue == 21010)
+        #expect(try database.integer("SELECT count(*) FROM tokens WHERE account_id = '\(account.accountID)' AND revoked_date IS NULL") == 0)
+    }
+
     @Test func twoServersOnOneDatabaseKeepEveryInvariant() async throws {
         let database = try FreshDatabase(on: try TestPostgreSQL.shared())
         let directory = try TemporaryDirectory()

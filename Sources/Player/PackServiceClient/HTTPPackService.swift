@@ -338,6 +338,50 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     // MARK: - Accounts
 
+    // MARK: - Tokens and the account
+
+    /// A new token of this account for another device (the one asking keeps its own).
+    public func addDeviceToken() async throws(StoreError) -> NewToken {
+        try await send(NewToken.self, "POST", "/v1/account/tokens")
+    }
+
+    /// Every token of the account, this one marked `current`; never a secret.
+    public func tokens() async throws(StoreError) -> [AccountTokenInfo] {
+        try await get([AccountTokenInfo].self, "/v1/account/tokens")
+    }
+
+    /// Revokes one token of the account: the device holding it is signed out.
+    public func revokeToken(_ id: String) async throws(StoreError) {
+        _ = try await exchange("DELETE", "/v1/account/tokens/" + id, body: nil, idempotencyKey: nil, authenticated: true)
+    }
+
+    /// A new token for this device, and this one revoked.
+    public func rotateToken() async throws(StoreError) -> NewToken {
+        try await send(NewToken.self, "POST", "/v1/account/tokens/rotate")
+    }
+
+    /// Closes the account: every token revoked; its receipts no longer verify (21010).
+    public func closeAccount() async throws(StoreError) {
+        _ = try await exchange("DELETE", "/v1/account", body: nil, idempotencyKey: nil, authenticated: true)
+    }
+
+    /// Joins the account a token of another device belongs to, from this device: pins the
+    /// service's key as it is now, and makes this device a token of its own.
+    public static func login(at url: String, token: String, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16 else {
+            throw StoreError(.invalidRequest, "that is not a token of a pack server's account (hp1.<account>.<secret>)")
+        }
+        let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
+        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
+        guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
+            throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
+        }
+        let given = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: String(parts[1]), token: token, publicKey: key), caFile: caFile)
+        let made = try await given.addDeviceToken()
+        return ServiceCredentials(service: url, accountID: made.accountID, token: made.token, publicKey: key)
+    }
+
     /// Checks a receipt at the service at `url` (its `/verifyReceipt`, which needs no account), as
     /// a game's backend does.
     public static func verifyReceipt(_ bytes: [UInt8], at url: String, password: String?, caFile: String? = nil) async -> ReceiptVerification {

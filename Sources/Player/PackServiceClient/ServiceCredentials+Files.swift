@@ -57,6 +57,17 @@ extension ServiceCredentials {
         }
     }
 
+    /// Replaces the token kept in `folder` (a rotation): written whole beside it, then renamed
+    /// over it, so that a crash leaves the old token or the new one, never half of one.
+    public mutating func replaceToken(with token: String, folder: String) throws(StoreError) {
+        do {
+            try FileSystem.writeAtomically(Array((token + "\n").utf8), toPath: folder + "/" + Self.tokenFile, permissions: 0o600)
+        } catch {
+            throw StoreError(.storage, "cannot write the new token in \(folder)/\(Self.tokenFile): \(error)")
+        }
+        self.token = token
+    }
+
     /// Records `address` as the one last used: the service proved its pinned key and knew the
     /// account there. The token file is left as it is.
     public mutating func remember(address: String, folder: String) throws(StoreError) {

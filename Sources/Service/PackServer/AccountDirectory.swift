@@ -11,11 +11,35 @@ import SQLite
 /// A token is `hp1.<account id>.<secret>`: the id finds the row, then the secret's hash is
 /// compared in constant time.
 protocol AccountDirectory: Sendable {
-    /// Records a new account with the SHA-256 of its secret; `false` when the id is taken.
+    /// Records a new account and its first token (the SHA-256 of its secret); `false` when the id is taken.
     func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool
-    /// The stored SHA-256 of the account's secret, or `nil` when there is no such account.
-    func tokenSHA256(account: String) throws(StoreError) -> String?
+    /// Whether the account exists and is not closed.
+    func isOpen(account: String) throws(StoreError) -> Bool
+    /// The SHA-256 of every token of an open account that is not revoked.
+    func liveTokens(account: String) throws(StoreError) -> [String]
+    /// Adds a token (a device) to an open account.
+    func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError)
+    /// Every token of the account, revoked ones included, oldest first; never a secret.
+    func tokens(account: String) throws(StoreError) -> [AccountToken]
+    /// Revokes one live token of the account (`tokenID`), or every one (`nil`); how many.
+    func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int
+    /// Closes the account: every token revoked, and its receipts no longer valid (21010).
+    func close(account: String, now: Int64) throws(StoreError)
+    /// Records that a token was used, at most once a minute.
+    func touch(tokenID: String, now: Int64) throws(StoreError)
 }
+
+/// One token of an account as the directory keeps it: an id (the first 16 hex digits of its
+/// SHA-256), when it was made, last used and revoked.
+struct AccountToken {
+    var id: String
+    var created: Int64
+    var lastUsed: Int64?
+    var revoked: Int64?
+}
+
+/// A token's id: the first 16 hex digits of its secret's SHA-256 (the server keeps the digest only).
+func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
 
 extension AccountDirectory {
     /// A new account, with its token.
@@ -32,16 +56,47 @@ extension AccountDirectory {
         throw StoreError(.storage, "cannot find a free account id")
     }
 
-    /// The account a bearer token belongs to, or `nil`; throws when the directory cannot be read
-    /// (the database is away: 503, not a wrong token).
-    func account(forToken token: String) throws(StoreError) -> String? {
+    /// The account a bearer token belongs to and the token's id, or `nil` (an unknown, revoked
+    /// token, or a closed account); throws when the directory cannot be read (the database is
+    /// away: 503, not a wrong token).
+    func account(forToken token: String) throws(StoreError) -> (account: String, tokenID: String)? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16, parts[2].utf8.count <= 64 else { return nil }
         let id = String(parts[1])
-        guard let stored = try tokenSHA256(account: id) else { return nil }
-        let presented = SHA256.hash(Array(parts[2].utf8)).hex
-        return constantTimeEqual(Array(stored.utf8), Array(presented.utf8)) ? id : nil
+        let presented = Array(SHA256.hash(Array(parts[2].utf8)).hex.utf8)
+        // Every live token compared in full, whichever matches: timing tells nothing.
+        var found: String?
+        for stored in try liveTokens(account: id) where constantTimeEqual(Array(stored.utf8), presented) { found = stored }
+        return found.map { (id, tokenID(ofDigest: $0)) }
     }
+
+    /// A new token for an open account (a device joining it): the token, and its id.
+    func newToken(account: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String) {
+        var random = SystemRandomNumberGenerator()
+        let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
+        let digest = SHA256.hash(Array(secret.utf8)).hex
+        try addToken(account: account, tokenSHA256: digest, now: now)
+        return ("hp1.\(account).\(secret)", tokenID(ofDigest: digest))
+    }
+}
+
+/// Tokens per device: each account's first token moves into `tokens`, and an account can be
+/// closed. The same in both engines but for the integer type.
+private func tokensTable(integer: String) -> String {
+    """
+    CREATE TABLE tokens (
+        token_id TEXT PRIMARY KEY CHECK (length(token_id) = 16),
+        account_id TEXT NOT NULL REFERENCES accounts(id),
+        token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
+        created_date \(integer) NOT NULL,
+        last_used_date \(integer),
+        revoked_date \(integer)
+    );
+    CREATE INDEX tokens_by_account ON tokens(account_id);
+    INSERT INTO tokens (token_id, account_id, token_sha256, created_date)
+        SELECT substr(token_sha256, 1, 16), id, token_sha256, created_date FROM accounts;
+    ALTER TABLE accounts ADD COLUMN closed_date \(integer);
+    """
 }
 
 /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
@@ -71,6 +126,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     static let migrations: Migrations = {
         var migrations = Migrations(set: "accounts")
         migrations.register("1-accounts", sql: accountsTable(integer: "BIGINT"))
+        migrations.register("2-tokens", sql: tokensTable(integer: "BIGINT"))
         return migrations
     }()
 
@@ -84,23 +140,80 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 
     func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
-        do {
-            return try pool.withConnection { connection in
-                try connection.execute(
-                    "INSERT INTO accounts (id, token_sha256, created_date) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
-                    [id, tokenSHA256, String(now)]
-                ).affectedRows == 1
-            }
-        } catch {
-            throw Self.failure(error)
+        try run { connection in
+            guard try connection.execute(
+                "INSERT INTO accounts (id, token_sha256, created_date) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [id, tokenSHA256, String(now)]
+            ).affectedRows == 1 else { return false }
+            try connection.execute(
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
+                [tokenID(ofDigest: tokenSHA256), id, tokenSHA256, String(now)])
+            return true
         }
     }
 
-    func tokenSHA256(account: String) throws(StoreError) -> String? {
-        do {
-            return try pool.withConnection { connection in
-                try connection.execute("SELECT token_sha256 FROM accounts WHERE id = $1", [account]).scalar
+    func isOpen(account: String) throws(StoreError) -> Bool {
+        try run { connection in
+            try connection.execute("SELECT 1 FROM accounts WHERE id = $1 AND closed_date IS NULL", [account]).rows.count == 1
+        }
+    }
+
+    func liveTokens(account: String) throws(StoreError) -> [String] {
+        try run { connection in
+            try connection.execute(
+                """
+                SELECT t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
+                WHERE t.account_id = $1 AND t.revoked_date IS NULL AND a.closed_date IS NULL
+                """, [account]
+            ).rows.compactMap { $0.first ?? nil }
+        }
+    }
+
+    func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
+        try run { connection in
+            try connection.execute(
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
+                [tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
+        }
+    }
+
+    func tokens(account: String) throws(StoreError) -> [AccountToken] {
+        try run { connection in
+            try connection.execute(
+                "SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = $1 ORDER BY created_date, token_id", [account]
+            ).rows.map { row in
+                AccountToken(id: row[0] ?? "", created: row[1].flatMap(Int64.init) ?? 0, lastUsed: row[2].flatMap(Int64.init), revoked: row[3].flatMap(Int64.init))
             }
+        }
+    }
+
+    func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
+        try run { connection in
+            try connection.execute(
+                "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND revoked_date IS NULL AND ($2::text IS NULL OR token_id = $2)",
+                [account, tokenID, String(now)]
+            ).affectedRows
+        }
+    }
+
+    func close(account: String, now: Int64) throws(StoreError) {
+        try run { connection in
+            try connection.execute("UPDATE tokens SET revoked_date = $2 WHERE account_id = $1 AND revoked_date IS NULL", [account, String(now)])
+            try connection.execute("UPDATE accounts SET closed_date = $2 WHERE id = $1 AND closed_date IS NULL", [account, String(now)])
+        }
+    }
+
+    func touch(tokenID: String, now: Int64) throws(StoreError) {
+        try run { connection in
+            try connection.execute(
+                "UPDATE tokens SET last_used_date = $2 WHERE token_id = $1 AND (last_used_date IS NULL OR last_used_date < $2 - 60000)",
+                [tokenID, String(now)])
+        }
+    }
+
+    /// `body` in one transaction; a database away is 503.
+    private func run<T>(_ body: (Connection) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.transaction { connection in try body(connection) }
         } catch {
             throw Self.failure(error)
         }
@@ -131,6 +244,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
     private static let migrator: Migrator = {
         var migrator = Migrator()
         migrator.register("1-accounts", sql: accountsTable(integer: "INTEGER"))
+        migrator.register("2-tokens", sql: tokensTable(integer: "INTEGER"))
         return migrator
     }()
 
@@ -145,23 +259,81 @@ final class SQLiteAccountDirectory: AccountDirectory {
     }
 
     func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
-        let db = try open()
-        do {
+        try run { db in
             try db.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
                 .text(id), .text(tokenSHA256), .integer(now))
-            return db.changes == 1
-        } catch {
-            throw StoreError(.storage, "cannot record the new account: \(error)")
+            guard db.changes == 1 else { return false }
+            try db.execute(
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
+                .text(tokenID(ofDigest: tokenSHA256)), .text(id), .text(tokenSHA256), .integer(now))
+            return true
         }
     }
 
-    func tokenSHA256(account: String) throws(StoreError) -> String? {
+    func isOpen(account: String) throws(StoreError) -> Bool {
+        try run { db in try db.int64("SELECT 1 FROM accounts WHERE id = ? AND closed_date IS NULL", .text(account)) != nil }
+    }
+
+    func liveTokens(account: String) throws(StoreError) -> [String] {
+        try run { db in
+            try db.query(
+                """
+                SELECT t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
+                WHERE t.account_id = ? AND t.revoked_date IS NULL AND a.closed_date IS NULL
+                """, .text(account)
+            ).map { try $0.string(0) }
+        }
+    }
+
+    func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
+        try run { db in
+            try db.execute(
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
+                .text(tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now))
+        }
+    }
+
+    func tokens(account: String) throws(StoreError) -> [AccountToken] {
+        try run { db in
+            try db.query("SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account))
+                .map { row in AccountToken(id: try row.string(0), created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value) }
+        }
+    }
+
+    func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
+        try run { db in
+            try db.execute(
+                "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL AND (? IS NULL OR token_id = ?)",
+                .integer(now), .text(account), tokenID.map(SQLValue.text) ?? .null, tokenID.map(SQLValue.text) ?? .null)
+            return db.changes
+        }
+    }
+
+    func close(account: String, now: Int64) throws(StoreError) {
+        try run { db in
+            try db.execute("UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL", .integer(now), .text(account))
+            try db.execute("UPDATE accounts SET closed_date = ? WHERE id = ? AND closed_date IS NULL", .integer(now), .text(account))
+        }
+    }
+
+    func touch(tokenID: String, now: Int64) throws(StoreError) {
+        try run { db in
+            try db.execute(
+                "UPDATE tokens SET last_used_date = ? WHERE token_id = ? AND (last_used_date IS NULL OR last_used_date < ? - 60000)",
+                .integer(now), .text(tokenID), .integer(now))
+        }
+    }
+
+    /// `body` in one transaction on a connection of its own.
+    private func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         let db = try open()
         do {
-            return try db.string("SELECT token_sha256 FROM accounts WHERE id = ?", .text(account))
+            return try db.transaction(.immediate) { db in try body(db) }
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw StoreError(.storage, "cannot read the accounts database \(path): \(error)")
+            throw StoreError(.storage, "the accounts database \(path) failed: \(error)")
         }
     }
 }

@@ -51,7 +51,7 @@ extension PackServer {
         var latest: Receipt?
         if let account = payload.accountID {
             do {
-                guard try accounts.tokenSHA256(account: account) != nil else { return answer(.accountGone) }
+                guard try accounts.isOpen(account: account) else { return answer(.accountGone) }
                 latest = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
                     try service.receipt(accountID: account)
                 }

@@ -108,6 +108,8 @@ public final class PackServer: Sendable {
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
     let sqliteFolder: String
     let stores: AccountStores
+    /// When each token was last recorded as used, by this process.
+    private let touched = Mutex<[String: Int64]>([:])
     /// What `--metrics-listen` serves.
     public let metrics = ServerMetrics()
     let accountCreations: RateLimiter
@@ -240,7 +242,8 @@ public final class PackServer: Sendable {
             break
         }
         guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
-        let account = try authenticate(request)
+        let (account, tokenID) = try authenticate(request)
+        if let answer = try routeTokens(request, parts, method: method, account: account, tokenID: tokenID) { return answer }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
             try routeAccount(request, parts, method: method, account: account, service: service)
         }
@@ -369,13 +372,20 @@ public final class PackServer: Sendable {
             return ["POST"]
         case ["v1", "account", "storefront"]:
             return ["PUT"]
-        case ["v1", "health"], ["v1", "ready"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "account"], ["v1", "transactions"], ["v1", "entitlements"],
+        case ["v1", "account", "tokens"]:
+            return ["GET", "POST"]
+        case ["v1", "account", "tokens", "rotate"]:
+            return ["POST"]
+        case ["v1", "account"]:
+            return ["GET", "DELETE"]
+        case ["v1", "health"], ["v1", "ready"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "transactions"], ["v1", "entitlements"],
             ["v1", "hints"], ["v1", "receipt"], ["v1", "subscriptions"], ["v1", "test", "clock"]:
             return ["GET"]
         case ["v1", "test", "controls"]:
             return ["GET", "PUT"]
         default:
             if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return ["GET"] }
+            if parts.count == 4, parts[0] == "v1", parts[1] == "account", parts[2] == "tokens" { return ["DELETE"] }
             if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
             return nil
         }
@@ -388,8 +398,41 @@ public final class PackServer: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return "/v1/packs/{id}/archive" }
         if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return "/v1/test/transactions/{id}/\(parts[4])" }
+        if parts.count == 4, parts[0] == "v1", parts[1] == "account", parts[2] == "tokens", parts[3] != "rotate" { return "/v1/account/tokens/{id}" }
         if parts == ["verifyReceipt"] || methods(for: parts) != nil { return "/" + parts.joined(separator: "/") }
         return "other"
+    }
+
+    /// The account's tokens (one per device) and the account itself: list, add, rotate, revoke,
+    /// close. `nil` for any other request.
+    private func routeTokens(
+        _ request: HTTPRequest, _ parts: [String], method: String, account: String, tokenID: String
+    ) throws(StoreError) -> HTTPResponse? {
+        let now = configuration.clock.now()
+        switch (method, parts) {
+        case ("GET", ["v1", "account", "tokens"]):
+            let listed = try accounts.tokens(account: account).map {
+                AccountTokenInfo(tokenID: $0.id, createdDate: $0.created, lastUsedDate: $0.lastUsed, revokedDate: $0.revoked, current: $0.id == tokenID)
+            }
+            return .json(200, Wire.encode(listed))
+        case ("POST", ["v1", "account", "tokens"]):
+            let made = try accounts.newToken(account: account, now: now)
+            return .json(201, Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
+        case ("POST", ["v1", "account", "tokens", "rotate"]):
+            let made = try accounts.newToken(account: account, now: now)
+            _ = try accounts.revoke(account: account, tokenID: tokenID, now: now)
+            return .json(201, Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
+        case ("DELETE", let path) where path.count == 4 && path.starts(with: ["v1", "account", "tokens"]):
+            guard try accounts.revoke(account: account, tokenID: path[3], now: now) == 1 else {
+                throw StoreError(.unknownTransaction, "the account has no live token \(path[3]): see 'hangman account tokens'")
+            }
+            return .json(200, Array(#"{"revoked":true}"#.utf8))
+        case ("DELETE", ["v1", "account"]):
+            try accounts.close(account: account, now: now)
+            return .json(200, Array(#"{"closed":true}"#.utf8))
+        default:
+            return nil
+        }
     }
 
     /// A purchase's outcome as the metrics name it.
@@ -425,7 +468,7 @@ public final class PackServer: Sendable {
     func readiness() -> HTTPResponse {
         var reasons: [String] = []
         do {
-            _ = try accounts.tokenSHA256(account: "0000000000000000")
+            _ = try accounts.isOpen(account: "0000000000000000")
         } catch {
             reasons.append("the accounts database cannot be used: \(error.message)")
         }
@@ -443,17 +486,25 @@ public final class PackServer: Sendable {
 
     /// The account a request's bearer token belongs to. The scheme is case-insensitive (RFC 9110
     /// 11.1); the token is what follows it.
-    private func authenticate(_ request: HTTPRequest) throws(StoreError) -> String {
+    private func authenticate(_ request: HTTPRequest) throws(StoreError) -> (account: String, tokenID: String) {
         guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
             header[..<space].lowercased() == "bearer"
         else {
             throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
         }
         let token = String(header[header.index(after: space)...].drop { $0 == " " })
-        guard let account = try accounts.account(forToken: token) else {
-            throw StoreError(.unauthorized, "the token is not known to this service")
+        guard let found = try accounts.account(forToken: token) else {
+            throw StoreError(.unauthorized, "the token is not known to this service (revoked, or its account closed?)")
         }
-        return account
+        // When it was last used, written at most once a minute per token (never on every request).
+        let now = configuration.clock.now()
+        let due = touched.withLock { seen in
+            guard now - (seen[found.tokenID] ?? 0) >= 60_000 else { return false }
+            seen[found.tokenID] = now
+            return true
+        }
+        if due { try? accounts.touch(tokenID: found.tokenID, now: now) }
+        return found
     }
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).

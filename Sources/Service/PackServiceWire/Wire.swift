@@ -235,6 +235,38 @@ public struct ReceiptData: Codable, Sendable, Equatable {
     }
 }
 
+/// One token of the account (`GET /v1/account/tokens`): never its secret.
+public struct AccountTokenInfo: Codable, Sendable, Equatable {
+    public var tokenID: String
+    /// Milliseconds since 1970.
+    public var createdDate: Int64
+    public var lastUsedDate: Int64?
+    public var revokedDate: Int64?
+    /// The token this request was made with.
+    public var current: Bool
+
+    public init(tokenID: String, createdDate: Int64, lastUsedDate: Int64?, revokedDate: Int64?, current: Bool) {
+        self.tokenID = tokenID
+        self.createdDate = createdDate
+        self.lastUsedDate = lastUsedDate
+        self.revokedDate = revokedDate
+        self.current = current
+    }
+}
+
+/// A token just made (`POST /v1/account/tokens`, `.../rotate`): shown this once.
+public struct NewToken: Codable, Sendable, Equatable {
+    public var accountID: String
+    public var tokenID: String
+    public var token: String
+
+    public init(accountID: String, tokenID: String, token: String) {
+        self.accountID = accountID
+        self.tokenID = tokenID
+        self.token = token
+    }
+}
+
 /// `POST /v1/accounts` (optional body) and `PUT /v1/account/storefront`: a storefront code.
 /// A new account may name one it must have (`storefront`: refused when the store does not sell
 /// there), or one it would like (`preferred`, the player's region: the default storefront when

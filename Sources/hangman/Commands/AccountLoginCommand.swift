@@ -1,0 +1,91 @@
+import Device
+import PackServiceAPI
+import PackServiceClient
+
+/// `hangman account login --service URL`
+enum AccountLoginCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman account login",
+        overview: "Join, from this device, the account another device is on: its token makes one of this device's own.",
+        usage: ["hangman account login --service <URL> [--home <DIR>] [--ca-file <FILE>]"],
+        options: [HomeContext.serviceOption, HomeContext.options[0], HomeContext.caFileOption],
+        discussion: """
+            The other device's token is read from HANGMAN_TOKEN, or asked for on a terminal
+            ('hangman account token' prints it there). This device gets a token of its own, listed
+            by 'hangman account tokens' and revoked alone; the other device's stays as it was. The
+            service's key is pinned as 'account create' pins it. Exit status: 0 joined, 64 no
+            token given or not a token, 73 this home has an account already, 77 the service does
+            not know the token, 69 the service cannot be reached.
+            """)
+
+    static func options(_ parsed: ParsedArguments) -> HomeOptions { HomeOptions(parsed) }
+
+    static func run(_ options: HomeOptions, context: CommandContext) async throws -> ExitCode {
+        guard let url = try HomeContext.serviceURL(options, context: context) else {
+            throw CommandFailure.usage("'account login' needs --service <URL> (or HANGMAN_SERVICE)")
+        }
+        let home = Home(folder: try HomeContext.homeFolder(options, context: context))
+        let existing = try ServiceCredentials.load(folder: home.accountFolder)
+        if home.hasEmbeddedAccount || existing != nil {
+            throw CommandFailure.cannotCreate("this home (\(home.folder)) has an account already, and a home belongs to one: use another --home (or HANGMAN_HOME)")
+        }
+        var token = context.environment["HANGMAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if token == nil, context.inputIsTerminal {
+            context.out("Token of a device already on the account ('hangman account token' prints it there): ", terminator: "")
+            if case .line(let typed) = LineReader(context.input).nextLine() {
+                let trimmed = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                token = trimmed.isEmpty ? nil : trimmed
+            }
+        }
+        guard let token else {
+            throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
+        }
+        let caFile = options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
+        let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
+        if case .failure(let error) = saved {
+            throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)
+        }
+        context.out("This device joined account \(credentials.accountID) on \(credentials.service) with a token of its own.")
+        context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). 'hangman account tokens' lists the account's devices.")
+        return .ok
+    }
+}
+
+/// `hangman account close`
+enum AccountCloseCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman account close",
+        overview: "Close this home's account on its pack server: every device's token revoked, its receipts no longer valid.",
+        usage: ["hangman account close [--yes] [--home <DIR>]"],
+        options: [.init(names: ["--yes", "-y"], value: nil, help: "Close without asking (needed without a terminal)."), HomeContext.options[0], HomeContext.caFileOption],
+        discussion: """
+            Asks on a terminal. The account's purchases and hints are gone for every device: a
+            receipt of it then verifies as 21010 (the account is gone). This home keeps its files;
+            use another home for a new account. Exit status: 0 closed, 1 not confirmed, 64 no
+            terminal and no --yes, 77 no account here or the token is not known.
+            """)
+
+    struct Options {
+        var yes: Bool
+        var store: HomeOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options { Options(yes: parsed.has("--yes"), store: HomeOptions(parsed)) }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let account = try ServiceAccount.open(options.store, context: context)
+        if !options.yes {
+            guard Question.canAsk(context) else {
+                throw CommandFailure.usage("'account close' ends the account for every device: pass --yes to close it without a terminal")
+            }
+            guard Question.ask("Close account \(account.credentials.accountID) for every device? Its purchases and hints are lost.", context: context) else {
+                context.out("Not closed.")
+                return .declined
+            }
+        }
+        try await account.client.closeAccount()
+        context.out("Closed account \(account.credentials.accountID): every device's token is revoked, and its receipts are no longer valid.")
+        return .ok
+    }
+}
