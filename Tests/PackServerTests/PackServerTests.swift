@@ -715,6 +715,27 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(out.contains("listening on http://127.0.0.1:") && out.contains("metrics on http://127.0.0.1:"), "\(out)")
     }
 
+    /// Connections over the per-address limit are refused by libmicrohttpd before any request:
+    /// the log says so, at most 20 lines a second, and counts the rest.
+    @Test func aFloodOfRefusedConnectionsIsLoggedWithinItsRate() throws {
+        let directory = try TemporaryDirectory()
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0, extra: ["--connections-per-address", "2"])
+        let port = url.split(separator: ":").last.map(String.init) ?? ""
+        let flood = try ExternalProcess.run("/usr/bin/python3", ["-c", """
+            import socket, time
+            held = [socket.create_connection(('127.0.0.1', \(port))) for _ in range(60)]
+            time.sleep(0.5)
+            """], killAfter: 30)
+        #expect(flood.status == 0, "\(flood.stderr)")
+        usleep(1_100_000)
+        _ = try shell("curl -sS \(url)/v1/health")  // the next second: the count of what was left out
+        usleep(200_000)
+        let log = process.kill().stderr
+        let refusals = log.split(separator: "\n").filter { $0.contains("Server reached connection limit") }
+        #expect(refusals.count >= 10 && refusals.count <= 20, "\(refusals.count) refusal lines")
+        #expect(log.contains("more events of the HTTP layer were not logged"), "\(log.suffix(600))")
+    }
+
     /// `--metrics-listen` serves Prometheus' text format on its own address; the counters move
     /// with the requests, purchases and spends; the players' port has no /metrics.
     @Test func metricsAreScrapedOnTheirOwnAddressAndMove() throws {
