@@ -715,6 +715,52 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(out.contains("listening on http://127.0.0.1:") && out.contains("metrics on http://127.0.0.1:"), "\(out)")
     }
 
+    /// SIGHUP reads the TLS certificate and key again: the new one is served from the next
+    /// handshake on; a key that is not the certificate's is refused, logged, the old pair kept.
+    @Test func sighupServesANewCertificate() throws {
+        let directory = try TemporaryDirectory()
+        func make(_ name: String) throws -> (key: String, certificate: String) {
+            let key = directory.file("\(name).key"), certificate = directory.file("\(name).pem")
+            let made = try ExternalProcess.run("/usr/bin/openssl", [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificate,
+                "-days", "1", "-subj", "/O=\(name)/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ])
+            #expect(made.status == 0, "\(made.stderr)")
+            return (key, certificate)
+        }
+        let first = try make("first"), second = try make("second")
+        let servedKey = directory.file("served.key"), servedCertificate = directory.file("served.pem")
+        func serve(_ pair: (key: String, certificate: String)) throws {
+            _ = try shell("cp '\(pair.key)' '\(servedKey)' && cp '\(pair.certificate)' '\(servedCertificate)'")
+        }
+        try serve(first)
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0, extra: ["--tls-cert", servedCertificate, "--tls-key", servedKey])
+        defer { _ = process.kill() }
+        let port = url.split(separator: ":").last.map(String.init) ?? ""
+        func subject() throws -> String {
+            try shell("openssl s_client -connect 127.0.0.1:\(port) </dev/null 2>/dev/null | openssl x509 -noout -subject 2>/dev/null")
+        }
+        let initial = try subject()
+        #expect(initial.contains("O = first"), "\(initial)")
+        try serve(second)
+        #expect(kill(process.processIdentifier, SIGHUP) == 0)
+        var now = ""
+        for _ in 0..<100 where !now.contains("O = second") {
+            usleep(30_000)
+            now = try subject()
+        }
+        #expect(now.contains("O = second"), "\(now)")
+        // A key that is not the certificate's: refused, the second pair still served.
+        _ = try shell("cp '\(first.key)' '\(servedKey)'")
+        #expect(kill(process.processIdentifier, SIGHUP) == 0)
+        usleep(300_000)
+        #expect(try subject().contains("O = second"))
+        #expect(try shell("curl -sS --cacert '\(second.certificate)' \(url)/v1/health") == #"{"status":"ok"}"#)
+        let log = process.kill().stderr
+        #expect(log.contains("SIGHUP: serving the certificate in \(servedCertificate)"), "\(log)")
+        #expect(log.contains("the new certificate and key do not load"), "\(log)")
+    }
+
     /// Connections over the per-address limit are refused by libmicrohttpd before any request:
     /// the log says so, at most 20 lines a second, and counts the rest.
     @Test func aFloodOfRefusedConnectionsIsLoggedWithinItsRate() throws {

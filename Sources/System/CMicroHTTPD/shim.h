@@ -8,6 +8,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <gnutls/gnutls.h>
+#include <gnutls/abstract.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -285,6 +288,125 @@ static inline unsigned int hangman_open_connections(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->num_connections;
 }
 
+/* The certificate each HTTPS listener serves, chosen at each handshake
+   (MHD_OPTION_HTTPS_CERT_CALLBACK) by the listener's port, so that a new one is served from the
+   next handshake on without restarting anything (SIGHUP). A replaced certificate is kept until the
+   process ends (a few kilobytes a reload): a handshake that took it never sees it freed. */
+struct hangman_certificate {
+    gnutls_pcert_st chain[8];
+    unsigned int count;
+    gnutls_privkey_t key;
+};
+
+#define HANGMAN_TLS_SLOTS 64
+struct hangman_tls_table {
+    struct {
+        _Atomic(unsigned int) port;
+        _Atomic(struct hangman_certificate *) certificate;
+    } slots[HANGMAN_TLS_SLOTS];
+    /* The last one loaded: a handshake on a listener not registered yet (the moment it starts). */
+    _Atomic(struct hangman_certificate *) last;
+    pthread_mutex_t lock;
+};
+
+/* The process's one table (a header cannot own a global: HTTPServer allocates it, zeroed, once). */
+extern struct hangman_tls_table *hangman_tls_table_get(void);
+#define hangman_tls_slots (hangman_tls_table_get()->slots)
+#define hangman_last_certificate (hangman_tls_table_get()->last)
+#define hangman_tls_lock (hangman_tls_table_get()->lock)
+
+static inline int hangman_certificate_callback(
+    gnutls_session_t session, const gnutls_datum_t *requested, int requested_count, const gnutls_pk_algorithm_t *algorithms,
+    int algorithm_count, gnutls_pcert_st **chain, unsigned int *chain_length, gnutls_privkey_t *key)
+{
+    (void)requested; (void)requested_count; (void)algorithms; (void)algorithm_count;
+    struct hangman_certificate *served = NULL;
+    struct sockaddr_storage local;
+    socklen_t length = sizeof local;
+    int fd = gnutls_transport_get_int(session);
+    if (fd >= 0 && getsockname(fd, (struct sockaddr *)&local, &length) == 0) {
+        unsigned int port = local.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&local)->sin6_port) : ntohs(((struct sockaddr_in *)&local)->sin_port);
+        for (int i = 0; i < HANGMAN_TLS_SLOTS && served == NULL; i++) {
+            if (atomic_load(&hangman_tls_slots[i].port) == port) served = atomic_load(&hangman_tls_slots[i].certificate);
+        }
+    }
+    if (served == NULL) served = atomic_load(&hangman_last_certificate);
+    if (served == NULL) return -1;
+    *chain = served->chain;
+    *chain_length = served->count;
+    *key = served->key;
+    return 0;
+}
+
+/* Reads a PEM certificate chain and its private key and checks that the key is the
+   certificate's (a signature made with one verifies with the other). NULL, with the negative
+   gnutls error in `error`, when they do not. */
+static inline struct hangman_certificate *hangman_tls_parse(const char *certificate_pem, const char *key_pem, int *error) {
+    struct hangman_certificate *loaded = calloc(1, sizeof *loaded);
+    if (loaded == NULL) { *error = GNUTLS_E_MEMORY_ERROR; return NULL; }
+    gnutls_datum_t certificate = {(unsigned char *)certificate_pem, (unsigned int)strlen(certificate_pem)};
+    gnutls_datum_t key = {(unsigned char *)key_pem, (unsigned int)strlen(key_pem)};
+    loaded->count = 8;
+    int result = gnutls_pcert_list_import_x509_raw(loaded->chain, &loaded->count, &certificate, GNUTLS_X509_FMT_PEM, 0);
+    if (result < 0 || loaded->count == 0) {
+        free(loaded);
+        *error = result < 0 ? result : GNUTLS_E_NO_CERTIFICATE_FOUND;
+        return NULL;
+    }
+    result = gnutls_privkey_init(&loaded->key);
+    if (result >= 0) result = gnutls_privkey_import_x509_raw(loaded->key, &key, GNUTLS_X509_FMT_PEM, NULL, 0);
+    if (result >= 0) {
+        const gnutls_datum_t probe = {(unsigned char *)"hangman", 7};
+        gnutls_datum_t signature = {NULL, 0};
+        result = gnutls_privkey_sign_data(loaded->key, GNUTLS_DIG_SHA256, 0, &probe, &signature);
+        if (result >= 0) {
+            int algorithm = gnutls_pk_to_sign(gnutls_pubkey_get_pk_algorithm(loaded->chain[0].pubkey, NULL), GNUTLS_DIG_SHA256);
+            result = gnutls_pubkey_verify_data2(loaded->chain[0].pubkey, algorithm, 0, &probe, &signature);
+            gnutls_free(signature.data);
+        }
+    }
+    if (result < 0) {
+        for (unsigned int i = 0; i < loaded->count; i++) gnutls_pcert_deinit(&loaded->chain[i]);
+        if (loaded->key != NULL) gnutls_privkey_deinit(loaded->key);
+        free(loaded);
+        *error = result;
+        return NULL;
+    }
+    atomic_store(&hangman_last_certificate, loaded);
+    return loaded;
+}
+
+/* Serves `certificate` on the listener at `port` from the next handshake on (registering it
+   the first time). 0, or -1 when every slot is taken. */
+static inline int hangman_tls_serve(unsigned int port, struct hangman_certificate *certificate) {
+    pthread_mutex_lock(&hangman_tls_lock);
+    int result = -1;
+    for (int i = 0; i < HANGMAN_TLS_SLOTS && result != 0; i++) {
+        if (atomic_load(&hangman_tls_slots[i].port) == port) {
+            atomic_store(&hangman_tls_slots[i].certificate, certificate);
+            result = 0;
+        }
+    }
+    for (int i = 0; i < HANGMAN_TLS_SLOTS && result != 0; i++) {
+        if (atomic_load(&hangman_tls_slots[i].port) == 0) {
+            atomic_store(&hangman_tls_slots[i].certificate, certificate);
+            atomic_store(&hangman_tls_slots[i].port, port);
+            result = 0;
+        }
+    }
+    pthread_mutex_unlock(&hangman_tls_lock);
+    return result;
+}
+
+/* The listener at `port` stopped: its slot is free again. */
+static inline void hangman_tls_forget(unsigned int port) {
+    pthread_mutex_lock(&hangman_tls_lock);
+    for (int i = 0; i < HANGMAN_TLS_SLOTS; i++) {
+        if (atomic_load(&hangman_tls_slots[i].port) == port) atomic_store(&hangman_tls_slots[i].port, 0);
+    }
+    pthread_mutex_unlock(&hangman_tls_lock);
+}
+
 /* libmicrohttpd's own messages (a malformed request it answered itself, a connection over a
    limit), formatted here (Swift cannot take a va_list) and handed to `sink`. */
 struct hangman_logger {
@@ -329,8 +451,7 @@ static inline struct MHD_Daemon *hangman_MHD_start(
         {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)hangman_watch_notify, watchdog},
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)hangman_query_guard, (void *)(uintptr_t)query_limit},
         {MHD_OPTION_SOCK_ADDR, 0, (struct sockaddr *)&address},
-        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key},
-        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)certificate},
+        {MHD_OPTION_HTTPS_CERT_CALLBACK, 0, (void *)hangman_certificate_callback},
         /* TLS 1.2 and 1.3 only: gnutls' default priority also lets TLS 1.0 and 1.1 through. */
         {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"},
         {MHD_OPTION_END, 0, NULL},
@@ -338,6 +459,7 @@ static inline struct MHD_Daemon *hangman_MHD_start(
     if (key == NULL || certificate == NULL) {
         options[10] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     } else {
+        /* The certificate itself is parsed and registered by the caller (hangman_tls_parse, _serve). */
         flags |= MHD_USE_TLS;
     }
     if (logger != NULL) flags |= MHD_USE_ERROR_LOG;

@@ -89,6 +89,19 @@ public final class HTTPServer: @unchecked Sendable {
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
         // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
         let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
+        // The certificate is chosen at each handshake (shim.h): read and checked here, served once the port is known.
+        var certificate: UnsafeMutablePointer<hangman_certificate>?
+        if let tls = configuration.tls {
+            var error: Int32 = 0
+            certificate = hangman_tls_parse(tls.certificatePEM, tls.keyPEM, &error)
+            if certificate == nil {
+                hangman_watch_stop(watchdog)
+                state.release()
+                for string in strings { string.deallocate() }
+                throw HTTPServerError(
+                    "cannot listen on \(Self.hostPort(configuration.host, configuration.port)): the TLS key and certificate do not load (\(String(cString: gnutls_strerror(error))))")
+            }
+        }
         let started = hangman_MHD_start(
             flags, configuration.host, configuration.port, accessHandler, state.toOpaque(), requestCompleted, state.toOpaque(),
             configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
@@ -106,7 +119,23 @@ public final class HTTPServer: @unchecked Sendable {
         self.state = state
         keptStrings = strings
         port = hangman_MHD_bound_port(started)
+        if let certificate { _ = hangman_tls_serve(UInt32(port), certificate) }
+        isTLS = certificate != nil
         url = (configuration.tls == nil ? "http" : "https") + "://\(Self.hostPort(configuration.host, port))"
+    }
+
+    /// Whether this listener serves HTTPS.
+    private let isTLS: Bool
+
+    /// Serves another certificate and key (PEM text) from the next TLS handshake on; throws, and
+    /// keeps the one served, when they do not load or the key is not the certificate's.
+    public func reloadCertificate(_ tls: HTTPServerConfiguration.TLS) throws(HTTPServerError) {
+        guard isTLS else { throw HTTPServerError("\(url) serves plain HTTP: there is no certificate to reload") }
+        var error: Int32 = 0
+        guard let certificate = hangman_tls_parse(tls.certificatePEM, tls.keyPEM, &error) else {
+            throw HTTPServerError("the new certificate and key do not load (\(String(cString: gnutls_strerror(error)))): the one served is kept")
+        }
+        _ = hangman_tls_serve(UInt32(port), certificate)
     }
 
     /// The connections open now.
@@ -177,6 +206,7 @@ public final class HTTPServer: @unchecked Sendable {
             waited += 0.01
         }
         MHD_stop_daemon(daemon)
+        if isTLS { hangman_tls_forget(UInt32(port)) }
         hangman_watch_stop(state.takeUnretainedValue().watchdog)
         if listener >= 0 { FileSystem.close(descriptor: listener) }
     }
@@ -422,3 +452,15 @@ private func queue(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD
     }
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
+
+/// The process's table of the certificates its HTTPS listeners serve (`shim.h` reads it from the
+/// TLS handshake callback, which has no context of its own): allocated zeroed, with its lock, once.
+nonisolated(unsafe) private let tlsTable: UnsafeMutablePointer<hangman_tls_table> = {
+    let table = UnsafeMutablePointer<hangman_tls_table>.allocate(capacity: 1)
+    UnsafeMutableRawPointer(table).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<hangman_tls_table>.size)
+    pthread_mutex_init(&table.pointee.lock, nil)
+    return table
+}()
+
+@_cdecl("hangman_tls_table_get")
+func hangmanTLSTable() -> UnsafeMutablePointer<hangman_tls_table> { tlsTable }

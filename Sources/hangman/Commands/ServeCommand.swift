@@ -43,7 +43,8 @@ enum ServeCommand: Command {
             SIGINT or SIGTERM stops it after the requests in flight (exit 0). SIGHUP reads
             the packs folder's catalog again: a valid one is served from the next request on
             (requests in flight finish on the old one), an invalid one is refused and logged, and
-            the old one kept.
+            the old one kept; with --tls-cert, the certificate and key files are read again too,
+            served from the next TLS handshake on (a key that is not the certificate's is refused).
             The limits keep one client from taking the server from the others. When the open-file
             limit cannot hold the connections and open accounts asked, both are lowered to fit and
             the server says so on standard error. Behind a proxy every connection comes from the
@@ -288,6 +289,18 @@ enum ServeCommand: Command {
                     context.error("SIGHUP: serving catalog version \(catalog.catalogVersion) from \(server.configuration.packsFolder)")
                 case .failure(let error):
                     context.error("SIGHUP: the catalog in the packs folder is refused, catalog version \(server.catalog.catalogVersion) is still served: \(error.message)")
+                }
+                // And the TLS certificate and key files again, from the next handshake on.
+                if let tls = options.tls {
+                    do {
+                        let pair = HTTPServerConfiguration.TLS(certificatePEM: try readText(tls.certificate), keyPEM: try readText(tls.key))
+                        for listener in listeners { try listener.reloadCertificate(pair) }
+                        context.error("SIGHUP: serving the certificate in \(tls.certificate)")
+                    } catch let error as HTTPServerError {
+                        context.error("SIGHUP: \(error.message)")
+                    } catch {
+                        context.error("SIGHUP: the certificate is not read again: \((error as? CommandFailure)?.message ?? "\(error)"); the one served is kept")
+                    }
                 }
             }
         }
