@@ -108,12 +108,15 @@ enum AccountTokensCommand: Command {
             }))
             return .ok
         }
+        // Times short (today's without the date): the table fits 80 columns.
+        let now = context.clock.now()
+        func time(_ milliseconds: Int64) -> String { StoreText.shortTime(milliseconds, now: now) }
         var rows = [["TOKEN", "MADE", "LAST USED", "STATE"]]
         for token in tokens {
-            let state = token.revokedDate.map { "revoked \(StoreText.date($0))" } ?? (token.current ? "this device" : "live")
-            rows.append([token.tokenID, StoreText.date(token.createdDate), token.lastUsedDate.map(StoreText.date) ?? "-", state])
+            let state = token.revokedDate.map { "revoked \(time($0))" } ?? (token.current ? "this device" : "live")
+            rows.append([token.tokenID, time(token.createdDate), token.lastUsedDate.map(time) ?? "-", state])
         }
-        context.out(StoreText.table(rows, fit: context.tableWidth(wide: false).map { StoreText.Fit(width: $0, flexible: [2, 1]) }))
+        context.out(StoreText.table(rows, fit: context.tableWidth(wide: false).map { StoreText.Fit(width: $0, drop: [2, 1], flexible: [3]) }))
         return .ok
     }
 }
