@@ -500,6 +500,9 @@ public final class PackServer: Sendable {
         let now = configuration.clock.now()
         let due = touched.withLock { seen in
             guard now - (seen[found.tokenID] ?? 0) >= 60_000 else { return false }
+            // Bounded: past 10,000 tokens, those not seen for a minute are forgotten (their next
+            // request writes once more, which is all forgetting costs).
+            if seen.count >= 10_000 { seen = seen.filter { now - $0.value < 60_000 } }
             seen[found.tokenID] = now
             return true
         }
