@@ -152,13 +152,13 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 
     func isOpen(account: String) throws(StoreError) -> Bool {
-        try run { connection in
+        try run(writing: false) { connection in
             try connection.execute("SELECT 1 FROM accounts WHERE id = $1 AND closed_date IS NULL", [account]).rows.count == 1
         }
     }
 
     func liveTokens(account: String) throws(StoreError) -> [String] {
-        try run { connection in
+        try run(writing: false) { connection in
             try connection.execute(
                 """
                 SELECT t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
@@ -177,7 +177,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 
     func tokens(account: String) throws(StoreError) -> [AccountToken] {
-        try run { connection in
+        try run(writing: false) { connection in
             try connection.execute(
                 "SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = $1 ORDER BY created_date, token_id", [account]
             ).rows.map { row in
@@ -210,10 +210,11 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    /// `body` in one transaction; a database away is 503.
-    private func run<T>(_ body: (Connection) throws -> T) throws(StoreError) -> T {
+    /// `body` in one transaction when it writes, or as single statements when it reads (one
+    /// round trip: every request's token is read here); a database away is 503.
+    private func run<T>(writing: Bool = true, _ body: (Connection) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.transaction { connection in try body(connection) }
+            return writing ? try pool.transaction { connection in try body(connection) } : try pool.autocommit(body)
         } catch {
             throw Self.failure(error)
         }
@@ -272,11 +273,11 @@ final class SQLiteAccountDirectory: AccountDirectory {
     }
 
     func isOpen(account: String) throws(StoreError) -> Bool {
-        try run { db in try db.int64("SELECT 1 FROM accounts WHERE id = ? AND closed_date IS NULL", .text(account)) != nil }
+        try run(writing: false) { db in try db.int64("SELECT 1 FROM accounts WHERE id = ? AND closed_date IS NULL", .text(account)) != nil }
     }
 
     func liveTokens(account: String) throws(StoreError) -> [String] {
-        try run { db in
+        try run(writing: false) { db in
             try db.query(
                 """
                 SELECT t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
@@ -295,7 +296,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
     }
 
     func tokens(account: String) throws(StoreError) -> [AccountToken] {
-        try run { db in
+        try run(writing: false) { db in
             try db.query("SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account))
                 .map { row in AccountToken(id: try row.string(0), created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value) }
         }
@@ -325,11 +326,12 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    /// `body` in one transaction on a connection of its own.
-    private func run<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// `body` in one transaction on a connection of its own: a read takes no write lock (every
+    /// request's token is read here), a write takes it at `BEGIN`.
+    private func run<T>(writing: Bool = true, _ body: (Database) throws -> T) throws(StoreError) -> T {
         let db = try open()
         do {
-            return try db.transaction(.immediate) { db in try body(db) }
+            return try db.transaction(writing ? .immediate : .deferred) { db in try body(db) }
         } catch let error as StoreError {
             throw error
         } catch {

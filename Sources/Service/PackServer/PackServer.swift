@@ -197,8 +197,6 @@ public final class PackServer: Sendable {
     }
 
     private func route(_ request: HTTPRequest, _ parts: [String]) throws(StoreError) -> HTTPResponse {
-        // One catalog for the whole request, whatever a reload does meanwhile.
-        let catalog = self.catalog
         let method = request.method == "HEAD" ? "GET" : request.method
         // Before the token is looked at: guessing tokens is held to the same pace.
         if parts != ["v1", "health"], parts != ["v1", "ready"], parts != ["v1", "accounts"], let requests,
@@ -218,6 +216,9 @@ public final class PackServer: Sendable {
             return .json(200, Wire.encode(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
         case ("GET", ["v1", "catalog"]):
+            // Read once for the request (a reload may swap it meanwhile); only where it is used:
+            // every other request would queue on its lock for nothing.
+            let catalog = self.catalog
             let now = configuration.clock.now()
             let document = CatalogDocument(catalog: catalog, issued: now, expires: now + configuration.catalogLifetime)
             return .json(200, Wire.encode(SignedDocument(signing: document, with: key)))
@@ -228,6 +229,7 @@ public final class PackServer: Sendable {
             }
             // The account's storefront, when the client names one (the player's region), is
             // checked before the account is made, and recorded in its ledger at once.
+            let catalog = self.catalog
             let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try Wire.decode(StorefrontRequest.self, from: request.body)
             if let required = asked.storefront, catalog.currency(of: required) == nil {
                 throw StoreError(.invalidRequest, "'\(required)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")

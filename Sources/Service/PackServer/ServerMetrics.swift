@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// What an operator scrapes (Prometheus' text format, version 0.0.4): requests by route and
@@ -12,6 +15,13 @@ public final class ServerMetrics: Sendable {
         var counts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
         var sum = 0.0
         var count = 0
+
+        /// Counts one observation in place (no copy of the buckets).
+        mutating func record(_ seconds: Double) {
+            for index in ServerMetrics.buckets.indices where seconds <= ServerMetrics.buckets[index] { counts[index] += 1 }
+            sum += seconds
+            count += 1
+        }
     }
 
     private struct State {
@@ -23,33 +33,57 @@ public final class ServerMetrics: Sendable {
         var storeErrors: [String: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    /// One part of the counts per group of threads: a request locks only its thread's shard, so
+    /// the server's threads do not queue on one lock; a scrape adds the shards up.
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let shards = (0..<16).map { _ in Shard() }
 
     public init() {}
 
+    /// The calling thread's shard.
+    private func shard() -> Shard {
+        shards[Int((UInt(pthread_self()) >> 12) % UInt(shards.count))]
+    }
+
     /// One request answered: its route (`PackServer.routeName`), status and time.
     public func request(route: String, status: Int, seconds: Double) {
-        state.withLock { state in
+        shard().state.withLock { state in
             state.requests[route, default: [:]][status, default: 0] += 1
-            var histogram = state.latency[route] ?? Histogram()
-            for (index, bound) in Self.buckets.enumerated() where seconds <= bound { histogram.counts[index] += 1 }
-            histogram.sum += seconds
-            histogram.count += 1
-            state.latency[route] = histogram
+            state.latency[route, default: Histogram()].record(seconds)
         }
     }
 
     /// Something the HTTP layer refused or cut itself.
-    public func event() { state.withLock { $0.events += 1 } }
+    public func event() { shard().state.withLock { $0.events += 1 } }
 
-    func purchase(_ outcome: String) { state.withLock { $0.purchases[outcome, default: 0] += 1 } }
-    func spend(_ outcome: String) { state.withLock { $0.spends[outcome, default: 0] += 1 } }
-    func storeError(_ kind: String) { state.withLock { $0.storeErrors[kind, default: 0] += 1 } }
+    func purchase(_ outcome: String) { shard().state.withLock { $0.purchases[outcome, default: 0] += 1 } }
+    func spend(_ outcome: String) { shard().state.withLock { $0.spends[outcome, default: 0] += 1 } }
+    func storeError(_ kind: String) { shard().state.withLock { $0.storeErrors[kind, default: 0] += 1 } }
 
     /// Every metric in Prometheus' text format; `gauges` are the values read at the scrape
     /// (name, help, value).
     public func render(gauges: [(name: String, help: String, value: Double)]) -> String {
-        let state = self.state.withLock { $0 }
+        var state = State()
+        for shard in shards {
+            let part = shard.state.withLock { $0 }
+            for (route, statuses) in part.requests {
+                for (status, count) in statuses { state.requests[route, default: [:]][status, default: 0] += count }
+            }
+            for (route, histogram) in part.latency {
+                var total = state.latency[route] ?? Histogram()
+                for index in total.counts.indices { total.counts[index] += histogram.counts[index] }
+                total.sum += histogram.sum
+                total.count += histogram.count
+                state.latency[route] = total
+            }
+            state.events += part.events
+            for (key, count) in part.purchases { state.purchases[key, default: 0] += count }
+            for (key, count) in part.spends { state.spends[key, default: 0] += count }
+            for (key, count) in part.storeErrors { state.storeErrors[key, default: 0] += count }
+        }
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
             lines.append("# HELP \(name) \(help)")

@@ -12,11 +12,17 @@ final class RequestLog: Sendable {
     static let eventsPerSecond = 20
     /// The second being counted, the events written in it, and those left out.
     private let window = Mutex<(second: Int64, written: Int, suppressed: Int)>((0, 0, 0))
+    /// Whether some events are left out and not yet said: read by every request without a lock.
+    private let owing = Atomic<Bool>(false)
 
     init(json: Bool, output: OutputStream) {
         self.json = json
         self.output = output
     }
+
+    /// This process's ids: a random prefix, then a count (no system call per request).
+    private static let idPrefix = String(UInt32.random(in: .min ... .max), radix: 16)
+    private static let idCount = Atomic<UInt64>(0)
 
     /// The client's request id when it is one (1 to 64 of letters, digits, `-`, `_`, `.`), else a new one.
     static func requestID(_ given: String?) -> String {
@@ -25,16 +31,18 @@ final class RequestLog: Sendable {
         {
             return given
         }
-        var random = SystemRandomNumberGenerator()
-        let value = random.next()
-        return String(repeating: "0", count: 16 - String(value, radix: 16).count) + String(value, radix: 16)
+        return idPrefix + "-" + String(idCount.add(1, ordering: .relaxed).newValue, radix: 16)
     }
 
     func request(_ request: HTTPRequest, response: HTTPResponse, id: String, milliseconds: Double) {
-        // A second that left events out says how many, at the first line after it.
-        let left = window.withLock { state -> Int in
+        // A second that left events out says how many, at the first line after it (the lock
+        // only when there is something to say).
+        let left = !owing.load(ordering: .relaxed) ? 0 : window.withLock { state -> Int in
             guard state.second != Int64(Date().timeIntervalSince1970), state.suppressed > 0 else { return 0 }
-            defer { state.suppressed = 0 }
+            defer {
+                state.suppressed = 0
+                owing.store(false, ordering: .relaxed)
+            }
             return state.suppressed
         }
         if left > 0 { line("\(left) more events of the HTTP layer were not logged (over \(Self.eventsPerSecond) a second)") }
@@ -66,9 +74,11 @@ final class RequestLog: Sendable {
             if state.second != second {
                 earlier = state.suppressed
                 state = (second, 0, 0)
+                owing.store(false, ordering: .relaxed)
             }
             guard state.written < Self.eventsPerSecond else {
                 state.suppressed += 1
+                owing.store(true, ordering: .relaxed)
                 return (false, earlier)
             }
             state.written += 1
