@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+import SystemCalls
 
 /// What an operator scrapes (Prometheus' text format, version 0.0.4): requests by route and
 /// status, their latency, the HTTP layer's own events, purchases and spends by outcome, errors of
@@ -45,7 +43,7 @@ public final class ServerMetrics: Sendable {
 
     /// The calling thread's shard.
     private func shard() -> Shard {
-        shards[Int((UInt(pthread_self()) >> 12) % UInt(shards.count))]
+        shards[Int((CurrentThread.number >> 12) % UInt(shards.count))]
     }
 
     /// One request answered: its route (`PackServer.routeName`), status and time.

@@ -88,6 +88,13 @@ public enum BrokenPipeSignal {
     }
 }
 
+/// The calling thread.
+public enum CurrentThread {
+    /// A number that tells the calling thread from the process's others while it runs
+    /// (`pthread_self(3)`): a key for per-thread shards, never an identity to keep.
+    public static var number: UInt { UInt(pthread_self()) }
+}
+
 /// The process itself.
 public enum CurrentProcess {
     /// Sleeps for `milliseconds` (`nanosleep(2)`); returns early when a signal arrives.
