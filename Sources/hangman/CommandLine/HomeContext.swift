@@ -17,6 +17,12 @@ struct HomeOptions: Sendable {
         service = parsed.value("--service")
         caFile = parsed.value("--ca-file")
     }
+
+    /// The certificate authority to trust for the pack server's HTTPS: `--ca-file`, else
+    /// `HANGMAN_CA_FILE` (libcurl's side also reads `SSL_CERT_FILE`).
+    func authorities(_ context: CommandContext) -> String? {
+        caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 }
 
 /// The options of a command that lists what the store or the device holds: where, and `--json`.
@@ -105,7 +111,7 @@ struct HomeContext {
     static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
-        let opened = try await home.openStore(naming: request, clock: context.clock, caFile: options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }) {
+        let opened = try await home.openStore(naming: request, clock: context.clock, caFile: options.authorities(context)) {
             try EmbeddedStore.open(packs: options.packs, home: home, context: context)
         }
         for transaction in opened.recovered {

@@ -51,7 +51,7 @@ enum AccountCreateCommand: Command {
         }
         let credentials = try await HTTPPackService.createAccount(
             at: url, storefront: StorefrontRequest(storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment)),
-            caFile: options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 })
+            caFile: options.authorities(context))
         let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
         if case .failure(let error) = saved {
             throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)

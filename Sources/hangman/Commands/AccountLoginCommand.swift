@@ -40,8 +40,7 @@ enum AccountLoginCommand: Command {
         guard let token else {
             throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
         }
-        let caFile = options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
+        let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: options.authorities(context))
         let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
         if case .failure(let error) = saved {
             throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)

@@ -14,8 +14,8 @@ struct ServiceAccount {
         guard let credentials = try ServiceCredentials.load(folder: home.accountFolder) else {
             throw CommandFailure(code: .notEntitled, message: "no account on a pack server in \(home.folder): run 'hangman account create --service URL' or 'hangman account login --service URL'")
         }
-        let caFile = options.caFile ?? context.environment["HANGMAN_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return ServiceAccount(folder: home.accountFolder, credentials: credentials, client: HTTPPackService(credentials: credentials, caFile: caFile))
+        return ServiceAccount(
+            folder: home.accountFolder, credentials: credentials, client: HTTPPackService(credentials: credentials, caFile: options.authorities(context)))
     }
 }
 

@@ -58,7 +58,7 @@ enum ReceiptCommand: Command {
             case .embedded = try Home(folder: HomeContext.homeFolder(options.store, context: context)).binding()
         {
             let result = await HTTPPackService.verifyReceipt(
-                try readReceipt(path), at: ServiceCredentials.normalized(url), password: try readSecret(secretFile), caFile: options.store.caFile)
+                try readReceipt(path), at: ServiceCredentials.normalized(url), password: try readSecret(secretFile), caFile: options.store.authorities(context))
             return report(result, catalog: nil, json: options.json, context: context)
         }
         let store = try await HomeContext.open(options.store, context: context)

@@ -5,8 +5,8 @@ import PackServiceAPI
 /// en_US, `0,99 $` in de_DE, `1,99 US$` in es_ES.
 ///
 /// The locale is the POSIX one for money: `LC_ALL`, else `LC_MONETARY`, else `LANG`
-/// (`de_DE.UTF-8` -> de_DE). `C`, `POSIX` or none is written as en_US. The catalog's price is a
-/// decimal string and stays exact (no binary floating point on the way).
+/// (`de_DE.UTF-8` -> de_DE). `C`, `POSIX` or none is written as en_US. An amount is exact
+/// (`Money`, in minor units), never binary floating point on the way.
 struct PriceText {
     let localeIdentifier: String
     /// Made once: a formatter loads the locale's data (a table of prices formats them all).
