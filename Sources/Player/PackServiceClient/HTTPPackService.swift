@@ -445,6 +445,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 // A server that does not answer in time would not in the next try either; a
                 // change with its key is still sent again, so that it is done once.
                 throw StoreError(.unavailable, "the pack server at \(credentials.service) did not answer within \(timeoutSeconds) s; try again later")
+            } catch where error.isUntrustedCertificate {
+                throw StoreError(
+                    .unavailable,
+                    "the pack server at \(credentials.service) has a TLS certificate this client does not trust (\(error.message)): name its authority with --ca-file FILE (or HANGMAN_CA_FILE)")
             } catch where error.isTLS {
                 let plain = credentials.service.hasPrefix("https://") ? " If it serves plain HTTP, use http://" + credentials.service.dropFirst("https://".count) + "." : ""
                 throw StoreError(.unavailable, "the pack server at \(credentials.service) did not complete a TLS handshake (\(error.message)).\(plain)")

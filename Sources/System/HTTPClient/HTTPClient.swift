@@ -24,6 +24,8 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var isTimeout = false
     /// The TLS handshake failed: the server speaks plain HTTP, or its certificate is not trusted.
     public var isTLS = false
+    /// The server's certificate is not signed by an authority this client trusts.
+    public var isUntrustedCertificate = false
     public var description: String { message }
 
     /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's),
@@ -37,7 +39,9 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     /// The error of a failed transfer.
     static func failed(_ code: CURLcode, suffix: String = "") -> HTTPClientError {
         let tls = [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE].contains(code)
-        return HTTPClientError(message: curl(code) + suffix, isTLS: tls)
+        var error = HTTPClientError(message: curl(code) + suffix, isTLS: tls)
+        error.isUntrustedCertificate = code == CURLE_PEER_FAILED_VERIFICATION
+        return error
     }
 }
 
