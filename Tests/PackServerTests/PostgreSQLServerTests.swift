@@ -347,6 +347,61 @@ extension PurchaseOutcome {
     }
 }
 
+/// On PostgreSQL a hint spend checks its token in the spend's own call once the account's store
+/// is open: a token that is not the account's, not live, or of a closed account spends nothing.
+@Suite struct SpendCheckingItsTokenTests {
+    @Test func aSpendWithATokenThatIsNotLiveAndTheAccountsSpendsNothing() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        configuration.database = .postgreSQL(database.connectionString)
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let ann = try await HTTPPackService.createAccount(at: http.url)
+        let bob = try await HTTPPackService.createAccount(at: http.url)
+        _ = try await HTTPPackService(credentials: ann).buy(hints10, quantity: 1)
+        _ = try await HTTPPackService(credentials: bob).buy(hints10, quantity: 1)
+        func spend(_ who: ServiceCredentials, _ key: String) async -> StoreError? {
+            do {
+                _ = try await HTTPPackService(credentials: who).spendHint(idempotencyKey: key)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        func hintRows(_ account: String) throws -> Int {
+            try database.integer("SELECT count(*) FROM hint_ledger WHERE account_id = '\(account)' AND reason = 'spend'")
+        }
+        #expect(await spend(ann, "first") == nil)
+        #expect(try hintRows(ann.accountID) == 1)
+
+        // Bob's secret under Ann's account id: a live token, but not Ann's.
+        var forged = ann
+        forged.token = "hp1.\(ann.accountID)." + bob.token.split(separator: ".")[2]
+        #expect(await spend(forged, "forged")?.kind == .unauthorized)
+        forged.token = "hp1.\(ann.accountID)." + String(repeating: "A", count: 43)
+        #expect(await spend(forged, "made-up")?.kind == .unauthorized)
+        #expect(try hintRows(ann.accountID) == 1 && hintRows(bob.accountID) == 0)
+
+        // A second device spends, then is signed out: its next spend is refused.
+        let phone = try await HTTPPackService.login(at: http.url, token: ann.token)
+        #expect(await spend(phone, "phone") == nil)
+        let phoneID = try #require(try await HTTPPackService(credentials: ann).tokens().first { !$0.current }?.tokenID)
+        try await HTTPPackService(credentials: ann).revokeToken(phoneID)
+        #expect(await spend(phone, "phone-after")?.kind == .unauthorized)
+        #expect(try hintRows(ann.accountID) == 2)
+
+        // Closed: no token of the account spends.
+        #expect(await spend(ann, "before-close") == nil)
+        try await HTTPPackService(credentials: ann).closeAccount()
+        #expect(await spend(ann, "after-close")?.kind == .unauthorized)
+        #expect(try hintRows(ann.accountID) == 3)
+        #expect(try await HTTPPackService(credentials: bob).hintBalance() == 10)
+    }
+}
+
 @Suite struct LedgerFolderTests {
     @Test func sqliteLedgersCanLiveInAFolderOtherThanTheData() async throws {
         let directory = try TemporaryDirectory()

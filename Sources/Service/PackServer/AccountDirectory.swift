@@ -3,6 +3,8 @@ import PackServiceWire
 import PostgreSQL
 import Signing
 import SQLite
+import Store
+import Synchronization
 
 /// The server's accounts: an id, and the SHA-256 of the account's bearer token (the token itself
 /// is shown once, at creation, and never stored). In SQLite beside the ledgers, or in the
@@ -38,8 +40,21 @@ struct AccountToken {
     var revoked: Int64?
 }
 
-/// A token's id: the first 16 hex digits of its secret's SHA-256 (the server keeps the digest only).
-func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
+extension PresentedToken {
+    /// A token's parts, read without looking it up: `hp1.<account>.<secret>` (`nil` for anything
+    /// else). Whether it is live is the directory's to say (or the ledger's, in the same call).
+    init?(parsing token: String) {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16, parts[2].utf8.count <= 64 else { return nil }
+        let digest = SHA256.hash(Array(parts[2].utf8)).hex
+        self.init(account: String(parts[1]), tokenID: Self.tokenID(ofDigest: digest), sha256: digest)
+    }
+
+    /// A token's id: the first 16 hex digits of its secret's SHA-256 (the server keeps the digest only).
+    static func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
+}
+
+func tokenID(ofDigest digest: String) -> String { PresentedToken.tokenID(ofDigest: digest) }
 
 extension AccountDirectory {
     /// A new account, with its token.
@@ -59,15 +74,12 @@ extension AccountDirectory {
     /// The account a bearer token belongs to and the token's id, or `nil` (an unknown, revoked
     /// token, or a closed account); throws when the directory cannot be read (the database is
     /// away: 503, not a wrong token).
-    func account(forToken token: String) throws(StoreError) -> (account: String, tokenID: String)? {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16, parts[2].utf8.count <= 64 else { return nil }
-        let id = String(parts[1])
-        let presented = Array(SHA256.hash(Array(parts[2].utf8)).hex.utf8)
+    func account(for presented: PresentedToken) throws(StoreError) -> (account: String, tokenID: String)? {
+        let digest = Array(presented.sha256.utf8)
         // Every live token compared in full, whichever matches: timing tells nothing.
         var found: String?
-        for stored in try liveTokens(account: id) where constantTimeEqual(Array(stored.utf8), presented) { found = stored }
-        return found.map { (id, tokenID(ofDigest: $0)) }
+        for stored in try liveTokens(account: presented.account) where constantTimeEqual(Array(stored.utf8), digest) { found = stored }
+        return found.map { (presented.account, tokenID(ofDigest: $0)) }
     }
 
     /// A new token for an open account (a device joining it): the token, and its id.
@@ -99,6 +111,15 @@ private func tokensTable(integer: String) -> String {
     """
 }
 
+/// What makes a token live, the rule's one statement in each engine's schema: not revoked, and
+/// its account not closed. Every lookup of a presented token reads this view (the directory's,
+/// and on PostgreSQL the spend that checks its token in the same call).
+private let liveTokensView = """
+    CREATE VIEW live_tokens AS
+        SELECT t.token_id, t.account_id, t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
+        WHERE t.revoked_date IS NULL AND a.closed_date IS NULL;
+    """
+
 /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
 /// integer type (`integer`).
 private func accountsTable(integer: String) -> String {
@@ -127,6 +148,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         var migrations = Migrations(set: "accounts")
         migrations.register("1-accounts", sql: accountsTable(integer: "BIGINT"))
         migrations.register("2-tokens", sql: tokensTable(integer: "BIGINT"))
+        migrations.register("3-live-tokens", sql: liveTokensView)
         return migrations
     }()
 
@@ -159,12 +181,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
 
     func liveTokens(account: String) throws(StoreError) -> [String] {
         try run(writing: false) { connection in
-            try connection.execute(
-                """
-                SELECT t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
-                WHERE t.account_id = $1 AND t.revoked_date IS NULL AND a.closed_date IS NULL
-                """, [account]
-            ).rows.compactMap { $0.first ?? nil }
+            try connection.execute("SELECT token_sha256 FROM live_tokens WHERE account_id = $1", [account]).rows.compactMap { $0.first ?? nil }
         }
     }
 
@@ -231,6 +248,11 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
 /// The accounts in a SQLite file beside the ledgers.
 final class SQLiteAccountDirectory: AccountDirectory {
     private let path: String
+    /// Connections not in use, each with its statements compiled once: a request borrows one
+    /// (every request's token is read here), so none is opened per request and no two threads
+    /// share one. At most `keptConnections` wait here; more are closed when given back.
+    private let idle = Mutex<[UncheckedDatabase]>([])
+    private static let keptConnections = 32
 
     init(path: String) throws(StoreError) {
         self.path = path
@@ -246,16 +268,28 @@ final class SQLiteAccountDirectory: AccountDirectory {
         var migrator = Migrator()
         migrator.register("1-accounts", sql: accountsTable(integer: "INTEGER"))
         migrator.register("2-tokens", sql: tokensTable(integer: "INTEGER"))
+        migrator.register("3-live-tokens", sql: liveTokensView)
         return migrator
     }()
 
-    /// A connection per call: the server's threads never share one. The schema was made once,
-    /// when the directory opened.
-    private func open() throws(StoreError) -> Database {
+    /// A connection of this call's own, from those kept or new. The schema was made once, when
+    /// the directory opened.
+    private func borrow() throws(StoreError) -> Database {
+        if let kept = idle.withLock({ $0.popLast() }) { return kept.database }
         do {
             return try Database(path: path)
         } catch {
             throw StoreError(.storage, "cannot open the accounts database \(path): \(error)")
+        }
+    }
+
+    /// Keeps a connection for the next call, unless it is in a transaction still (a failure
+    /// left it there) or enough are kept.
+    private func giveBack(_ db: Database) {
+        guard !db.isInTransaction else { return }
+        let kept = UncheckedDatabase(database: db)
+        idle.withLock { idle in
+            if idle.count < Self.keptConnections { idle.append(kept) }
         }
     }
 
@@ -278,12 +312,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
 
     func liveTokens(account: String) throws(StoreError) -> [String] {
         try run(writing: false) { db in
-            try db.query(
-                """
-                SELECT t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
-                WHERE t.account_id = ? AND t.revoked_date IS NULL AND a.closed_date IS NULL
-                """, .text(account)
-            ).map { try $0.string(0) }
+            try db.query("SELECT token_sha256 FROM live_tokens WHERE account_id = ?", .text(account)).map { try $0.string(0) }
         }
     }
 
@@ -329,7 +358,8 @@ final class SQLiteAccountDirectory: AccountDirectory {
     /// `body` in one transaction on a connection of its own: a read takes no write lock (every
     /// request's token is read here), a write takes it at `BEGIN`.
     private func run<T>(writing: Bool = true, _ body: (Database) throws -> T) throws(StoreError) -> T {
-        let db = try open()
+        let db = try borrow()
+        defer { giveBack(db) }
         do {
             return try db.transaction(writing ? .immediate : .deferred) { db in try body(db) }
         } catch let error as StoreError {
@@ -338,6 +368,12 @@ final class SQLiteAccountDirectory: AccountDirectory {
             throw StoreError(.storage, "the accounts database \(path) failed: \(error)")
         }
     }
+}
+
+/// A connection handed from one thread to the next through the directory's lock, used by one
+/// thread at a time.
+private struct UncheckedDatabase: @unchecked Sendable {
+    let database: Database
 }
 
 extension String {

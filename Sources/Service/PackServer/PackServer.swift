@@ -244,6 +244,7 @@ public final class PackServer: Sendable {
             break
         }
         guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
+        if method == "POST", parts == ["v1", "hints", "spend"], let answer = try spendCheckingItsToken(request) { return answer }
         let (account, tokenID) = try authenticate(request)
         if let answer = try routeTokens(request, parts, method: method, account: account, tokenID: tokenID) { return answer }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
@@ -274,17 +275,7 @@ public final class PackServer: Sendable {
         case ("GET", ["v1", "hints"]):
             return .json(200, Wire.encode(HintBalance(hints: try service.hintBalance())))
         case ("POST", ["v1", "hints", "spend"]):
-            let spend = try Wire.decode(HintSpendRequest.self, from: request.body)
-            let spent: HintSpend
-            do {
-                spent = try service.spendHint(idempotencyKey: spend.key)
-            } catch {
-                metrics.spend(error.kind == .notEnoughHints ? "no-hints" : "error")
-                throw error
-            }
-            metrics.spend(spent.wasAlreadySpent ? "already-spent" : "spent")
-            let statement = HintSpendStatement(accountID: account, key: spend.key, spend: spent, issued: configuration.clock.now())
-            return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
+            return try spend(try Wire.decode(HintSpendRequest.self, from: request.body), account: account, service: service, checking: nil)
         case ("POST", ["v1", "purchases"]):
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
                 throw StoreError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
@@ -488,28 +479,74 @@ public final class PackServer: Sendable {
 
     /// The account a request's bearer token belongs to. The scheme is case-insensitive (RFC 9110
     /// 11.1); the token is what follows it.
-    private func authenticate(_ request: HTTPRequest) throws(StoreError) -> (account: String, tokenID: String) {
+    /// Spends a hint and answers with the signed statement of it; with `token`, the spend checks
+    /// the request's token itself (see ``spendCheckingItsToken(_:)``).
+    private func spend(
+        _ spend: HintSpendRequest, account: String, service: EmbeddedPackService, checking token: PresentedToken?
+    ) throws(StoreError) -> HTTPResponse {
+        let spent: HintSpend
+        do {
+            spent = try service.spendHint(idempotencyKey: spend.key, checking: token)
+        } catch {
+            if error.kind != .unauthorized { metrics.spend(error.kind == .notEnoughHints ? "no-hints" : "error") }
+            throw error
+        }
+        metrics.spend(spent.wasAlreadySpent ? "already-spent" : "spent")
+        let statement = HintSpendStatement(accountID: account, key: spend.key, spend: spent, issued: configuration.clock.now())
+        var response = HTTPResponse.json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
+        response.logAccount = account
+        return response
+    }
+
+    /// A hint spend in one round trip to the ledger database, its token checked in the same call,
+    /// when the engine can (PostgreSQL) and the account's store is open already (only a request
+    /// whose token was looked up opens one). `nil` otherwise, and the request goes the usual way:
+    /// its token looked up first. A body that is not a valid spend goes that way too, so that a
+    /// request with a wrong token is told 401 before anything else.
+    private func spendCheckingItsToken(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse? {
+        let presented = try presentedToken(request)
+        guard let spend = try? Wire.decode(HintSpendRequest.self, from: request.body),
+            (try? EmbeddedPackService.checkIdempotencyKey(spend.key)) != nil
+        else { return nil }
+        let answer = try stores.withOpen(presented.account) { service throws(StoreError) -> HTTPResponse? in
+            guard service.checksTokensInSpend else { return nil }
+            return try self.spend(spend, account: presented.account, service: service, checking: presented)
+        }
+        if answer != nil { noteUse(of: presented.tokenID) }
+        return answer ?? nil
+    }
+
+    /// The request's bearer token, read but not looked up.
+    private func presentedToken(_ request: HTTPRequest) throws(StoreError) -> PresentedToken {
         guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
             header[..<space].lowercased() == "bearer"
         else {
             throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
         }
         let token = String(header[header.index(after: space)...].drop { $0 == " " })
-        guard let found = try accounts.account(forToken: token) else {
-            throw StoreError(.unauthorized, "the token is not known to this service (revoked, or its account closed?)")
-        }
-        // When it was last used, written at most once a minute per token (never on every request).
+        guard let presented = PresentedToken(parsing: token) else { throw StoreError.tokenNotLive }
+        return presented
+    }
+
+    private func authenticate(_ request: HTTPRequest) throws(StoreError) -> (account: String, tokenID: String) {
+        let presented = try presentedToken(request)
+        guard let found = try accounts.account(for: presented) else { throw StoreError.tokenNotLive }
+        noteUse(of: found.tokenID)
+        return found
+    }
+
+    /// When a token was last used, written at most once a minute per token (never on every request).
+    private func noteUse(of tokenID: String) {
         let now = configuration.clock.now()
         let due = touched.withLock { seen in
-            guard now - (seen[found.tokenID] ?? 0) >= 60_000 else { return false }
+            guard now - (seen[tokenID] ?? 0) >= 60_000 else { return false }
             // Bounded: past 10,000 tokens, those not seen for a minute are forgotten (their next
             // request writes once more, which is all forgetting costs).
             if seen.count >= 10_000 { seen = seen.filter { now - $0.value < 60_000 } }
-            seen[found.tokenID] = now
+            seen[tokenID] = now
             return true
         }
-        if due { try? accounts.touch(tokenID: found.tokenID, now: now) }
-        return found
+        if due { try? accounts.touch(tokenID: tokenID, now: now) }
     }
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
@@ -667,6 +704,21 @@ final class AccountStores: Sendable {
     /// again (on the catalog served then) by its account's next request.
     func closeAll() {
         table.withLock { $0.slots.removeAll() }
+    }
+
+    /// `body` with the account's store when it is open, `nil` when it is not (nothing is opened).
+    func withOpen<T>(_ account: String, _ body: (EmbeddedPackService) throws(StoreError) -> T) throws(StoreError) -> T? {
+        let slot: Slot? = table.withLock { table in
+            guard let slot = table.slots[account] else { return nil }
+            table.tick += 1
+            slot.lastUse = table.tick
+            return slot
+        }
+        guard let slot else { return nil }
+        return try slot.lock.withLock { _ throws(StoreError) -> T? in
+            guard let service = slot.service else { return nil }
+            return try body(service)
+        }
     }
 
     func with<T>(

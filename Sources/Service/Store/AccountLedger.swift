@@ -187,12 +187,18 @@ final class AccountLedger {
     ///
     /// Two statements in the usual case: the balance, read once, and an insert that does nothing
     /// when the key was spent before. Only with no hint left is the key looked up, to answer a retry.
-    func spend(key: String, now: Int64) throws(StoreError) -> HintSpend {
+    /// An engine that has the rule in one call runs it there; with `token`, that call checks the
+    /// request's token too (only on an engine that ``LedgerEngine/checksTokensInOneCall``).
+    func spend(key: String, now: Int64, checking token: PresentedToken? = nil) throws(StoreError) -> HintSpend {
         let entryKey = "spend:\(key)"
-        switch try engine.spendInOneCall(entryKey: entryKey, now: now) {
+        if token != nil, !engine.checksTokensInOneCall {
+            throw StoreError(.storage, "this ledger cannot check a token in the spend: look the token up first")
+        }
+        switch try engine.spendInOneCall(entryKey: entryKey, now: now, checking: token) {
         case .spent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: false)
         case .alreadySpent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: true)
         case .noHints?: throw StoreError(.notEnoughHints, "no hints left")
+        case .tokenNotLive?: throw StoreError.tokenNotLive
         case nil: break
         }
         return try engine.write { statements in

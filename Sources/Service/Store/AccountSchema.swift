@@ -140,6 +140,12 @@ enum AccountSchema {
             -- engines' migrations the same list.
             SELECT 1;
             """)
+        migrator.register("7-spend-checking-its-token", sql: """
+            -- PostgreSQL's spend that checks the request's token in the same call. A server on
+            -- SQLite ledgers looks the token up in its accounts file first (no round trip to
+            -- save), so nothing changes here; the name keeps both engines' migrations the same list.
+            SELECT 1;
+            """)
         return migrator
     }()
 }

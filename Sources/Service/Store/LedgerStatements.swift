@@ -14,11 +14,18 @@ protocol LedgerEngine: AnyObject {
     /// ``AccountLedger/spend(key:now:)``'s rule in one call to the database, when the engine
     /// has it (PostgreSQL's `ledger_spend_hint`: one round trip instead of five); `nil` when it
     /// does not, and the ledger runs the rule over the statements.
-    func spendInOneCall(entryKey: String, now: Int64) throws(StoreError) -> SpendInOneCall?
+    ///
+    /// With `token`, the call also checks that the request's token is live and the account's
+    /// (`.tokenNotLive` when not, nothing read or written), for engines that
+    /// ``checksTokensInOneCall``; the caller has not looked the token up.
+    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall?
+    /// Whether ``spendInOneCall(entryKey:now:checking:)`` can check a token in the same call.
+    var checksTokensInOneCall: Bool { get }
 }
 
 extension LedgerEngine {
-    func spendInOneCall(entryKey: String, now: Int64) throws(StoreError) -> SpendInOneCall? { nil }
+    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall? { nil }
+    var checksTokensInOneCall: Bool { false }
 }
 
 /// What a spend in one call did.
@@ -29,6 +36,29 @@ enum SpendInOneCall {
     case alreadySpent(balance: Int)
     /// No hint left, and the key was never spent.
     case noHints
+    /// The token checked in the call is not live, or not the account's: nothing was done.
+    case tokenNotLive
+}
+
+/// A request's bearer token as presented, before anyone looked it up: the account it names, its
+/// id, and the SHA-256 of its secret (hex), which is all the server keeps of it.
+public struct PresentedToken: Sendable, Equatable {
+    public let account: String
+    public let tokenID: String
+    public let sha256: String
+
+    public init(account: String, tokenID: String, sha256: String) {
+        self.account = account
+        self.tokenID = tokenID
+        self.sha256 = sha256
+    }
+}
+
+extension StoreError {
+    /// A token that is not live (never made, revoked, or its account closed): 401.
+    public static var tokenNotLive: StoreError {
+        StoreError(.unauthorized, "the token is not known to this service (revoked, or its account closed?)")
+    }
 }
 
 /// The port of the ledger rules: one engine's primitive statements over one account's records,

@@ -62,26 +62,36 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
         try run(locking: false) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
     }
 
-    /// One statement in its own transaction (no BEGIN or COMMIT of ours): one round trip.
-    func spendInOneCall(entryKey: String, now: Int64) throws(StoreError) -> SpendInOneCall? {
-        let row: [String?]
+    var checksTokensInOneCall: Bool { true }
+
+    /// One statement in its own transaction (no BEGIN or COMMIT of ours): one round trip, the
+    /// token's check included when there is one (migration `7-spend-checking-its-token`).
+    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall? {
+        var row: [String?]
         do {
             row = try pool.autocommit { connection in
-                try connection.execute(
+                if let token {
+                    return try connection.execute(
+                        "SELECT token_live, has_ledger, spent, already_spent, balance FROM ledger_spend_hint($1, $2, $3, $4, $5)",
+                        [account, entryKey, String(now), token.tokenID, token.sha256]
+                    ).rows.first ?? []
+                }
+                return ["t"] + (try connection.execute(
                     "SELECT has_ledger, spent, already_spent, balance FROM ledger_spend_hint($1, $2, $3)", [account, entryKey, String(now)]
-                ).rows.first ?? []
+                ).rows.first ?? [])
             }
         } catch let error as StoreError {
             throw error
         } catch {
             throw Self.failure(error, opening: false)
         }
-        guard row.count == 4, let balance = row[3].flatMap(Int.init) else {
+        guard row.count == 5, let balance = row[4].flatMap(Int.init) else {
             throw StoreError(.storage, "the ledger database answered a spend with a malformed row")
         }
-        guard row[0] == "t" else { throw StoreError(.storage, "the ledger of account \(account) is missing from the database") }
-        if row[1] == "t" { return .spent(balance: balance) }
-        return row[2] == "t" ? .alreadySpent(balance: balance) : .noHints
+        guard row[0] == "t" else { return .tokenNotLive }
+        guard row[1] == "t" else { throw StoreError(.storage, "the ledger of account \(account) is missing from the database") }
+        if row[2] == "t" { return .spent(balance: balance) }
+        return row[3] == "t" ? .alreadySpent(balance: balance) : .noHints
     }
 
     /// Runs `body` in one transaction, after locking the account's row when it writes.
