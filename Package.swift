@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CArchive", path: "Sources/System/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
+        .systemLibrary(name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.
@@ -33,7 +34,7 @@ let package = Package(
         layer("System", "Base64"),
         // Calendar dates from days since 1970 and back, without a calendar library.
         layer("System", "CivilCalendar"),
-        layer("System", "Signing", ["CNettle", "SystemCalls", "Base64"]),
+        layer("System", "Signing", ["CNettle", "CSodium", "SystemCalls", "Base64"]),
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
         layer("System", "HTTPServer", ["CMicroHTTPD", "SystemCalls"]),
         // HTTP and HTTPS requests through libcurl.

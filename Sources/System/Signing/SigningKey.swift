@@ -1,9 +1,9 @@
 internal import Base64
-internal import CNettle
+internal import CSodium
 internal import SystemCalls
 
 /// An Ed25519 signing (secret) key: its 32-byte seed (RFC 8032's private key), signing through
-/// Nettle.
+/// libsodium.
 ///
 /// The seed lives in memory this module allocates, locks out of swap where allowed and wipes
 /// (`SecretMemory`) when the last copy of the key is released. That is best effort:
@@ -19,14 +19,18 @@ public struct SigningKey: Sendable, CustomStringConvertible {
     /// The number of bytes in a seed.
     public static let seedByteCount = 32
 
-    private let seed: SecretBytes
+    /// libsodium's secret key: the seed, then the public key (64 bytes).
+    private let secret: SecretBytes
     /// The public half, to give to whoever verifies.
     public let publicKey: SigningPublicKey
 
     private init(_ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
-        seed = SecretBytes(count: SigningKey.seedByteCount, fill)
+        Sodium.ready()
+        let seed = SecretBytes(count: SigningKey.seedByteCount, fill)
         var publicBytes = [UInt8](repeating: 0, count: SigningPublicKey.byteCount)
-        seed.withBytes { seedBytes in nettle_ed25519_sha512_public_key(&publicBytes, seedBytes) }
+        secret = SecretBytes(count: Int(crypto_sign_SECRETKEYBYTES)) { secretBytes in
+            seed.withBytes { seedBytes in _ = crypto_sign_seed_keypair(&publicBytes, secretBytes, seedBytes) }
+        }
         publicKey = SigningPublicKey(unchecked: publicBytes)
     }
 
@@ -49,13 +53,14 @@ public struct SigningKey: Sendable, CustomStringConvertible {
         self.init { seedBytes in seedBytes.update(from: seed, count: SigningKey.seedByteCount) }
     }
 
-    /// The detached 64-byte signature of `message` (`ed25519_sha512_sign`).
+    /// The detached 64-byte signature of `message` (`crypto_sign_detached`; RFC 8032's, the same
+    /// bytes any Ed25519 implementation makes).
     public func sign(_ message: some Sequence<UInt8>) -> [UInt8] {
         var signature = [UInt8](repeating: 0, count: SigningPublicKey.signatureByteCount)
         withContiguousBytes(message) { buffer in
             withNonNullBytes(buffer) { messageBytes, length in
-                seed.withBytes { seedBytes in
-                    nettle_ed25519_sha512_sign(publicKey.bytes, seedBytes, length, messageBytes, &signature)
+                secret.withBytes { secretBytes in
+                    _ = crypto_sign_detached(&signature, nil, messageBytes, UInt64(length), secretBytes)
                 }
             }
         }
@@ -71,8 +76,8 @@ public struct SigningKey: Sendable, CustomStringConvertible {
 
     /// The key file text: `hangman-ed25519-secret <base64 of the seed>` and a newline.
     public var fileContents: String {
-        let encoded = seed.withBytes { seedBytes in
-            Base64.encode(UnsafeRawBufferPointer(start: seedBytes, count: SigningKey.seedByteCount))
+        let encoded = secret.withBytes { secretBytes in
+            Base64.encode(UnsafeRawBufferPointer(start: secretBytes, count: SigningKey.seedByteCount))
         }
         return "\(SigningError.KeyKind.secretKey.label) \(encoded)\n"
     }
@@ -110,4 +115,13 @@ public struct SigningKey: Sendable, CustomStringConvertible {
 
     /// Names the key by its public ``SigningPublicKey/keyID``; never shows the secret.
     public var description: String { "SigningKey(\(publicKey), secret redacted)" }
+}
+
+/// libsodium, initialized once before its first use (`sodium_init`, safe to call from any thread).
+enum Sodium {
+    private static let initialized: Bool = sodium_init() >= 0
+
+    static func ready() {
+        precondition(initialized, "libsodium could not be initialized")
+    }
 }

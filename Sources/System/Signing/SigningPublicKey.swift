@@ -1,5 +1,5 @@
 internal import Base64
-internal import CNettle
+internal import CSodium
 
 /// An Ed25519 public key (32 bytes): checks detached signatures made by the matching ``SigningKey``.
 public struct SigningPublicKey: Hashable, Sendable, CustomStringConvertible {
@@ -10,31 +10,34 @@ public struct SigningPublicKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The 32 bytes.
     public let bytes: [UInt8]
+    /// A short name for messages: the first 8 bytes of the key's SHA-256, in hex (worked out once:
+    /// every signed document names its key).
+    public let keyID: String
 
     /// A public key from its 32 bytes; `nil` for any other count (like ``SHA256Digest/init(bytes:)``).
     public init?(bytes: [UInt8]) {
         guard bytes.count == SigningPublicKey.byteCount else { return nil }
-        self.bytes = bytes
+        self.init(unchecked: bytes)
     }
 
     init(unchecked bytes: [UInt8]) {
         self.bytes = bytes
+        self.keyID = String(SHA256.hash(bytes).hex.prefix(16))
     }
 
-    /// Whether `signature` is a valid signature of `message` by this key (`ed25519_sha512_verify`).
+    /// Whether `signature` is a valid signature of `message` by this key
+    /// (`crypto_sign_verify_detached`).
     ///
     /// A signature of the wrong length, or a key that is no point of the curve, is simply invalid.
     public func isValidSignature(_ signature: [UInt8], for message: some Sequence<UInt8>) -> Bool {
         guard signature.count == SigningPublicKey.signatureByteCount else { return false }
+        Sodium.ready()
         return withContiguousBytes(message) { buffer in
             withNonNullBytes(buffer) { messageBytes, length in
-                nettle_ed25519_sha512_verify(bytes, length, messageBytes, signature) == 1
+                crypto_sign_verify_detached(signature, messageBytes, UInt64(length), bytes) == 0
             }
         }
     }
-
-    /// A short name for messages: the first 8 bytes of the key's SHA-256, in hex.
-    public var keyID: String { String(SHA256.hash(bytes).hex.prefix(16)) }
 
     /// `ed25519:` and the ``keyID``.
     public var description: String { "ed25519:\(keyID)" }
@@ -50,7 +53,7 @@ public struct SigningPublicKey: Hashable, Sendable, CustomStringConvertible {
             wipe(&bytes)
             throw .wrongLength(.publicKey, actual: count, expected: SigningPublicKey.byteCount)
         }
-        self.bytes = bytes
+        self.init(unchecked: bytes)
     }
 
     /// Reads the public key file at `path` (at most 4 KiB; a folder, FIFO or device is refused).
