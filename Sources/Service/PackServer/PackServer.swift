@@ -358,36 +358,42 @@ public final class PackServer: Sendable {
 
     /// The methods each resource takes (GET includes HEAD); `nil` for a path that is no resource.
     static func methods(for parts: [String]) -> [String]? {
-        switch parts {
-        case ["v1", "accounts"], ["v1", "hints", "spend"], ["v1", "purchases"], ["v1", "restore"], ["v1", "recover"],
-            ["v1", "test", "clear"], ["v1", "test", "reset"], ["v1", "subscriptions", "auto-renew"], ["v1", "subscriptions", "change"],
-            ["v1", "test", "clock", "advance"]:
-            return ["POST"]
-        case ["v1", "account", "storefront"]:
-            return ["PUT"]
-        case ["v1", "account", "tokens"]:
-            return ["GET", "POST"]
-        case ["v1", "account", "tokens", "rotate"]:
-            return ["POST"]
-        case ["v1", "account"]:
-            return ["GET", "DELETE"]
-        case ["v1", "health"], ["v1", "ready"], ["v1", "service-key"], ["v1", "catalog"], ["v1", "transactions"], ["v1", "entitlements"],
-            ["v1", "hints"], ["v1", "receipt"], ["v1", "subscriptions"], ["v1", "test", "clock"]:
-            return ["GET"]
-        case ["v1", "test", "controls"]:
-            return ["GET", "PUT"]
-        default:
-            if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return ["GET"] }
-            if parts.count == 4, parts[0] == "v1", parts[1] == "account", parts[2] == "tokens" { return ["DELETE"] }
-            if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
-            return nil
-        }
+        if let methods = exactRoutes["/" + parts.joined(separator: "/")] { return methods }
+        if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return ["GET"] }
+        if parts.count == 4, parts[0] == "v1", parts[1] == "account", parts[2] == "tokens" { return ["DELETE"] }
+        if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
+        return nil
     }
+
+    /// The resources without an identifier in their path, and the methods each takes: one
+    /// lookup per request (a `switch` over arrays built them for every case it tried).
+    private static let exactRoutes: [String: [String]] = {
+        var routes: [String: [String]] = [:]
+        for path in [
+            "/v1/accounts", "/v1/hints/spend", "/v1/purchases", "/v1/restore", "/v1/recover", "/v1/test/clear", "/v1/test/reset",
+            "/v1/subscriptions/auto-renew", "/v1/subscriptions/change", "/v1/test/clock/advance", "/v1/account/tokens/rotate",
+        ] {
+            routes[path] = ["POST"]
+        }
+        for path in [
+            "/v1/health", "/v1/ready", "/v1/service-key", "/v1/catalog", "/v1/transactions", "/v1/entitlements", "/v1/hints", "/v1/receipt",
+            "/v1/subscriptions", "/v1/test/clock",
+        ] {
+            routes[path] = ["GET"]
+        }
+        routes["/v1/account/storefront"] = ["PUT"]
+        routes["/v1/account/tokens"] = ["GET", "POST"]
+        routes["/v1/account"] = ["GET", "DELETE"]
+        routes["/v1/test/controls"] = ["GET", "PUT"]
+        return routes
+    }()
 
     /// The route a path is a case of, for logs and metrics: a pack's or a transaction's
     /// identifier replaced by a placeholder (`/v1/packs/{id}/archive`); a path the server does
     /// not know is `other`.
     public static func routeName(_ path: String) -> String {
+        // Most requests name a resource exactly as the table has it: no need to take the path apart.
+        if exactRoutes[path] != nil { return path }
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return "/v1/packs/{id}/archive" }
         if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return "/v1/test/transactions/{id}/\(parts[4])" }

@@ -34,7 +34,8 @@ final class RequestLog: Sendable {
         return idPrefix + "-" + String(idCount.add(1, ordering: .relaxed).newValue, radix: 16)
     }
 
-    func request(_ request: HTTPRequest, response: HTTPResponse, id: String, milliseconds: Double) {
+    /// One request's line; `route` is ``PackServer/routeName(_:)`` of its path.
+    func request(_ request: HTTPRequest, route: String, response: HTTPResponse, id: String, milliseconds: Double) {
         // A second that left events out says how many, at the first line after it (the lock
         // only when there is something to say).
         let left = !owing.load(ordering: .relaxed) ? 0 : window.withLock { state -> Int in
@@ -47,7 +48,6 @@ final class RequestLog: Sendable {
         }
         if left > 0 { line("\(left) more events of the HTTP layer were not logged (over \(Self.eventsPerSecond) a second)") }
         let time = Self.now()
-        let route = PackServer.routeName(request.path)
         if json {
             var fields: [String: Any] = [
                 "time": time, "client": request.clientAddress, "requestID": id, "method": request.method, "route": route,

@@ -222,8 +222,9 @@ enum ServeCommand: Command {
             response.headers.append(("X-Request-ID", id))
             let elapsed = started.duration(to: clock.now)
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            requestLog.request(request, response: response, id: id, milliseconds: milliseconds)
-            server.metrics.request(route: PackServer.routeName(request.path), status: response.status, seconds: milliseconds / 1000)
+            let route = PackServer.routeName(request.path)
+            requestLog.request(request, route: route, response: response, id: id, milliseconds: milliseconds)
+            server.metrics.request(route: route, status: response.status, seconds: milliseconds / 1000)
             return response
         }
         http.onEvent = { event in
