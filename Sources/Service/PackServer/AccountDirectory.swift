@@ -186,7 +186,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 
     func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
-        try run { connection in
+        _ = try run { connection in
             try connection.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
                 [tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
@@ -220,7 +220,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 
     func touch(tokenID: String, now: Int64) throws(StoreError) {
-        try run { connection in
+        _ = try run { connection in
             try connection.execute(
                 "UPDATE tokens SET last_used_date = $2 WHERE token_id = $1 AND (last_used_date IS NULL OR last_used_date < $2 - 60000)",
                 [tokenID, String(now)])

@@ -6,11 +6,9 @@ import Signing
 /// The JSON the pack service and its clients exchange under `/v1/`: one definition for both
 /// sides. Values the client acts on travel signed (`SignedDocument`).
 public enum Wire {
-    /// Sorted keys: the same value always gives the same bytes.
+    /// Sorted keys: the same value always gives the same bytes (``WireJSONEncoder``).
     public static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? Array(encoder.encode(value))) ?? Array("{}".utf8)
+        (try? WireJSONEncoder.encode(value)) ?? Array("{}".utf8)
     }
 
     /// Decodes `bytes`, or says what is wrong with them.

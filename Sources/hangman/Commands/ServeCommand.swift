@@ -89,6 +89,7 @@ enum ServeCommand: Command {
         case requestBurst = "--request-burst"
         case accountsPerMinute = "--accounts-per-minute"
         case accountBurst = "--account-burst"
+        case databaseConnections = "--database-connections"
 
         var option: CommandSpec.Option {
             let (value, help, range): (String, String, ClosedRange<Int>) =
@@ -104,6 +105,7 @@ enum ServeCommand: Command {
                 case .requestBurst: ("N", "Requests at once per client address (default \(PackServerConfiguration.defaults.requestsAtOnce)).", 1...10_000_000)
                 case .accountsPerMinute: ("N", "New accounts a minute per client address, after a burst (default \(PackServerConfiguration.defaults.accountsPerMinute)).", 1...10_000_000)
                 case .accountBurst: ("N", "New accounts at once per client address (default \(PackServerConfiguration.defaults.accountsAtOnce)).", 1...10_000_000)
+                case .databaseConnections: ("N", "Connections to PostgreSQL this server opens at most (default \(PackServerConfiguration.defaults.databaseConnections)).", 1...1_000)
                 }
             return .init(names: [rawValue], value: value, help: help, kind: .integer(range))
         }
@@ -178,6 +180,7 @@ enum ServeCommand: Command {
             case .requestBurst: configuration.requestsAtOnce = value
             case .accountsPerMinute: configuration.accountsPerMinute = value
             case .accountBurst: configuration.accountsAtOnce = value
+            case .databaseConnections: configuration.databaseConnections = value
             }
         }
         // A socket per client and files per account: as many descriptors as the system allows,
