@@ -70,21 +70,18 @@ private final class Slot {
             output.append(contentsOf: bytes)
         case .object(let members):
             output.append(0x7B)
-            // Byte order of the keys; a key written twice keeps its last value.
-            var seen: [String: Int] = [:]
-            var pairs: [(key: String, value: Slot)] = []
-            pairs.reserveCapacity(members.pairs.count)
-            for pair in members.pairs {
-                if let index = seen[pair.key] {
-                    pairs[index] = pair
-                } else {
-                    seen[pair.key] = pairs.count
-                    pairs.append(pair)
-                }
+            // Byte order of the keys, the order written among equal keys: of a key written twice,
+            // the last value is the one kept.
+            let order = members.pairs.indices.sorted { a, b in
+                let (left, right) = (members.pairs[a].key, members.pairs[b].key)
+                return left == right ? a < b : left.utf8.lexicographicallyPrecedes(right.utf8)
             }
-            pairs.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            for (index, pair) in pairs.enumerated() {
-                if index > 0 { output.append(0x2C) }
+            var first = true
+            for (position, index) in order.enumerated() {
+                let pair = members.pairs[index]
+                if position + 1 < order.count, members.pairs[order[position + 1]].key == pair.key { continue }
+                if !first { output.append(0x2C) }
+                first = false
                 JSONText.appendString(pair.key, to: &output)
                 output.append(0x3A)
                 try pair.value.write(to: &output)
@@ -105,6 +102,12 @@ private final class Slot {
 enum JSONText {
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(0x22)
+        // Most strings (keys, ids, Base64) need no escape: copied at once.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            output.append(contentsOf: text.utf8)
+            output.append(0x22)
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case 0x22: output.append(contentsOf: [0x5C, 0x22])
