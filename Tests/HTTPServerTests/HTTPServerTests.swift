@@ -136,10 +136,12 @@ import TestSupport
         #expect(result.stdout.hasPrefix("HTTP/1.") && result.stdout.contains(" \(status) "), "\(result.stdout) \(result.stderr)")
     }
 
-    /// A header that may appear once appearing twice is refused with 400; one Authorization is
-    /// answered.
+    /// A header that may appear once appearing twice, in any case, is refused with 400; one
+    /// Authorization is answered.
     @Test(arguments: [
         ("Authorization: Bearer one\\r\\nAuthorization: Bearer two\\r\\n", 400),
+        ("authorization: Bearer one\\r\\nAUTHORIZATION: Bearer two\\r\\n", 400),
+        ("Idempotency-Key: a\\r\\nidempotency-KEY: b\\r\\n", 400),
         ("Authorization: Bearer token\\r\\n", 200),
     ])
     func ambiguousHeadersAreRefused(_ headers: String, _ status: Int) throws {

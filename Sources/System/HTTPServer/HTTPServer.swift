@@ -385,22 +385,30 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, connecti
 
 /// What is wrong with the header fields, if anything: a field that may appear once appearing
 /// twice (which of two `Authorization` values would count?).
+/// Header fields a request may carry once: two of them, and two readers could take different ones.
+private let singleHeaders = ["authorization", "host", "content-length", "idempotency-key", "range", "if-range"].map { Array($0.utf8) }
+
 private func headerProblem(_ connection: OpaquePointer) -> String? {
     final class Seen {
-        var names: [String: Int] = [:]
+        var counts = [Int](repeating: 0, count: singleHeaders.count)
     }
     let seen = Seen()
     _ = withExtendedLifetime(seen) {
         MHD_get_connection_values_n(connection, .HEADER_KIND, { context, _, key, keySize, _, _ in
             guard let context, let key else { return .YES }
             let seen = Unmanaged<Seen>.fromOpaque(context).takeUnretainedValue()
-            let name = String(decoding: UnsafeRawBufferPointer(start: key, count: keySize), as: UTF8.self).lowercased()
-            seen.names[name, default: 0] += 1
+            // Compared as bytes, ASCII letters in any case: no string made for every header.
+            let name = UnsafeRawBufferPointer(start: key, count: keySize)
+            for (index, single) in singleHeaders.enumerated() where single.count == keySize
+                && zip(name, single).allSatisfy({ ((0x41...0x5A).contains($0) ? $0 | 0x20 : $0) == $1 })
+            {
+                seen.counts[index] += 1
+            }
             return .YES
         }, Unmanaged.passUnretained(seen).toOpaque())
     }
-    for name in ["authorization", "host", "content-length", "idempotency-key", "range", "if-range"] where (seen.names[name] ?? 0) > 1 {
-        return "the header \(name) may appear once, and appears \(seen.names[name] ?? 0) times"
+    for (index, count) in seen.counts.enumerated() where count > 1 {
+        return "the header \(String(decoding: singleHeaders[index], as: UTF8.self)) may appear once, and appears \(count) times"
     }
     return nil
 }

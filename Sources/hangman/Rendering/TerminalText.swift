@@ -49,6 +49,8 @@ struct TerminalText: ExpressibleByStringInterpolation, Sendable, Equatable, Cust
 
     /// `text` with C0 and C1 controls, DEL and bidirectional controls written as escapes.
     static func escaped(_ text: String) -> String {
+        // Printable ASCII, the usual case (a log line), is left as it is without a look at its scalars.
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
