@@ -340,7 +340,9 @@ import Testing
         #expect(datesSeen >= 10)
     }
 
-    @Test(arguments: [(Int64(0), "1970-01-01T00:00:00.000Z"), (1_796_060_411_057, "2026-11-30T17:40:11.057Z"), (951_782_400_005, "2000-02-29T00:00:00.005Z")])
+    @Test(arguments: [(Int64(0), "1970-01-01T00:00:00.000Z"), (1_796_060_411_057, "2026-11-30T17:40:11.057Z"), (951_782_400_005, "2000-02-29T00:00:00.005Z"),
+        (-1, "1969-12-31T23:59:59.999Z"), (-62_135_596_800_000, "0001-01-01T00:00:00.000Z"), (253_402_300_800_000, "10000-01-01T00:00:00.000Z"),
+    ])
     func isoDatesAreUTCWithMilliseconds(_ milliseconds: Int64, _ expected: String) {
         #expect(StoreText.isoDate(milliseconds) == expected)
     }

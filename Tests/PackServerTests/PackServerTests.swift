@@ -866,6 +866,25 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(wrong.status == 64 && wrong.stderr.contains("--log-format is text or json"))
     }
 
+    /// The text log: one line a request, time, client, request id, method, route, status,
+    /// bytes, milliseconds, and the account when there is one.
+    @Test func theTextLogIsOneLineARequest() throws {
+        let directory = try TemporaryDirectory()
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0)
+        _ = try shell("curl -sS -H 'X-Request-ID: trace-7' \(url)/v1/health")
+        let made = try shell("curl -sS -X POST \(url)/v1/accounts")
+        let account = try #require(try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: String])
+        _ = try shell("curl -sS -H 'Authorization: Bearer \(account["token"] ?? "")' -H 'X-Request-ID: trace-8' \(url)/v1/hints")
+        usleep(200_000)
+        let lines = process.kill().stderr.split(separator: "\n").map(String.init)
+        let time = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#
+        let health = try #require(lines.first { $0.contains(" trace-7 ") }, "\(lines)")
+        #expect(health.wholeMatch(of: #/(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z) 127\.0\.0\.1 trace-7 GET \/v1\/health 200 15B \d+ ms/#) != nil, "\(health)")
+        let hints = try #require(lines.first { $0.contains(" trace-8 ") }, "\(lines)")
+        #expect(hints.hasSuffix(" account=\(account["accountID"] ?? "?")") && hints.contains(" GET /v1/hints 200 "), "\(hints)")
+        #expect(hints.prefixMatch(of: time) != nil, "\(hints)")
+    }
+
     /// `--listen` takes IPv4, IPv6 in brackets and host names, more than once; a failure names
     /// its cause.
     @Test func theServerListensOnEveryAddressGivenAndSaysWhyItCannot() throws {

@@ -47,8 +47,8 @@ final class RequestLog: Sendable {
             return state.suppressed
         }
         if left > 0 { line("\(left) more events of the HTTP layer were not logged (over \(Self.eventsPerSecond) a second)") }
-        let time = Self.now()
         if json {
+            let time = Self.now()
             var fields: [String: Any] = [
                 "time": time, "client": request.clientAddress, "requestID": id, "method": request.method, "route": route,
                 "status": response.status, "bytes": response.bodyLength, "ms": (milliseconds * 10).rounded() / 10,
@@ -57,11 +57,20 @@ final class RequestLog: Sendable {
             if let detail = response.logDetail { fields["detail"] = detail }
             write(fields)
         } else {
-            let account = response.logAccount.map { " account=\($0)" } ?? ""
-            let detail = response.logDetail.map { ": \($0)" } ?? ""
-            let line = "\(time) \(request.clientAddress) \(id) \(request.method) \(route) \(response.status) \(response.bodyLength)B "
-                + "\(Int(milliseconds.rounded())) ms\(account)\(detail)"
-            output.write(TerminalText(escaping: line).description + "\n")
+            // Written as bytes, one line a request: what came from the client (its method, a
+            // detail quoting it) escaped for a terminal; the rest is the server's own.
+            var line: [UInt8] = []
+            line.reserveCapacity(160)
+            StoreText.appendISODate(Self.nowMilliseconds(), to: &line)
+            for field in [request.clientAddress, id, TerminalText.escaped(request.method), route] {
+                line.append(0x20)
+                line.append(contentsOf: field.utf8)
+            }
+            line.append(contentsOf: " \(response.status) \(response.bodyLength)B \(Int(milliseconds.rounded())) ms".utf8)
+            if let account = response.logAccount { line.append(contentsOf: " account=\(TerminalText.escaped(account))".utf8) }
+            if let detail = response.logDetail { line.append(contentsOf: ": \(TerminalText.escaped(detail))".utf8) }
+            line.append(0x0A)
+            output.write(line)
         }
     }
 
@@ -103,6 +112,10 @@ final class RequestLog: Sendable {
 
     /// `2026-12-01T20:15:02.123Z`
     static func now() -> String {
-        StoreText.isoDate(Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        StoreText.isoDate(nowMilliseconds())
+    }
+
+    static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

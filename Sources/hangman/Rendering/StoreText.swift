@@ -15,12 +15,44 @@ enum StoreText {
 
     /// ISO 8601 in UTC with milliseconds, as every `--json` writes dates: `2026-11-30T17:40:11.057Z`.
     static func isoDate(_ milliseconds: Int64) -> String {
-        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return "" }
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millis = Int(((milliseconds % 1000) + 1000) % 1000)
-        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        let year = time.year < 1000 ? String(repeating: "0", count: 4 - String(time.year).count) + String(time.year) : String(time.year)
-        return "\(year)-\(two(time.month))-\(two(time.day))T\(two(time.hour)):\(two(time.minute)):\(two(time.second)).\(fraction)Z"
+        var bytes: [UInt8] = []
+        appendISODate(milliseconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``isoDate(_:)``'s text appended to `bytes`, digit by digit (the server's log writes one a
+    /// request); nothing for a time out of the calendar's range.
+    static func appendISODate(_ milliseconds: Int64, to bytes: inout [UInt8]) {
+        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return }
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            if rest >= divisor * 10 {
+                // A year past 9999 keeps all its digits.
+                bytes.append(contentsOf: String(rest / (divisor * 10)).utf8)
+                rest %= divisor * 10
+            }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+                divisor /= 10
+            }
+        }
+        if time.year < 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(abs(time.year), 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(time.month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(time.day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(time.hour, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time.minute, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time.second, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(Int(((milliseconds % 1000) + 1000) % 1000), 3)
+        bytes.append(UInt8(ascii: "Z"))
     }
 
     /// `14:02 UTC` when `milliseconds` is today (UTC) as `now` sees it, else `2026-11-30 14:02 UTC`.
