@@ -164,16 +164,16 @@ public final class PackServer: Sendable {
 
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let resource = Resource(request.path)
         // A known resource asked with a method it does not take: 405 with the ones it does.
-        if let allowed = Self.methods(for: parts), !allowed.contains(request.method == "HEAD" ? "GET" : request.method) {
+        if let allowed = Self.methods(for: resource), !allowed.contains(request.method == "HEAD" ? "GET" : request.method) {
             let error = StoreError(.invalidRequest, "\(request.path) takes \(allowed.joined(separator: " or ")), not \(request.method)")
             var response = HTTPResponse.json(405, Wire.encode(ErrorBody(error)))
             response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
             return response
         }
         do {
-            return try route(request, parts)
+            return try route(request, resource)
         } catch {
             if error.kind == .storage || error.kind == .unavailable { metrics.storeError(error.kind == .storage ? "storage" : "unavailable") }
             return Self.failure(error)
@@ -196,33 +196,34 @@ public final class PackServer: Sendable {
         return .success(loaded)
     }
 
-    private func route(_ request: HTTPRequest, _ parts: [String]) throws(StoreError) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, _ resource: Resource) throws(StoreError) -> HTTPResponse {
+        let parts = resource.parts
         let method = request.method == "HEAD" ? "GET" : request.method
         // Before the token is looked at: guessing tokens is held to the same pace.
-        if parts != ["v1", "health"], parts != ["v1", "ready"], parts != ["v1", "accounts"], let requests,
+        if resource.path != "/v1/health", resource.path != "/v1/ready", resource.path != "/v1/accounts", let requests,
             let wait = requests.take(request.clientAddress, now: configuration.clock.now())
         {
             return Self.tooMany("too many requests from \(request.clientAddress): try again in \(wait) s", wait: wait)
         }
         // Apple's endpoint answers every method itself (21000 for anything but POST), with HTTP 200.
-        if parts == ["verifyReceipt"] { return verifyReceipt(request) }
-        switch (method, parts) {
-        case ("GET", ["v1", "health"]):
+        if resource.path == "/verifyReceipt" { return verifyReceipt(request) }
+        switch (method, resource.path) {
+        case ("GET", "/v1/health"):
             // Liveness: the process answers. Readiness, what a load balancer routes by, is /v1/ready.
             return .json(200, Array(#"{"status":"ok"}"#.utf8))
-        case ("GET", ["v1", "ready"]):
+        case ("GET", "/v1/ready"):
             return readiness()
-        case ("GET", ["v1", "service-key"]):
+        case ("GET", "/v1/service-key"):
             return .json(200, Wire.encode(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
-        case ("GET", ["v1", "catalog"]):
+        case ("GET", "/v1/catalog"):
             // Read once for the request (a reload may swap it meanwhile); only where it is used:
             // every other request would queue on its lock for nothing.
             let catalog = self.catalog
             let now = configuration.clock.now()
             let document = CatalogDocument(catalog: catalog, issued: now, expires: now + configuration.catalogLifetime)
             return .json(200, Wire.encode(SignedDocument(signing: document, with: key)))
-        case ("POST", ["v1", "accounts"]):
+        case ("POST", "/v1/accounts"):
             let now = configuration.clock.now()
             if let wait = accountCreations.take(request.clientAddress, now: now) {
                 return Self.tooMany("too many new accounts from \(request.clientAddress): try again in \(wait) s", wait: wait)
@@ -244,39 +245,40 @@ public final class PackServer: Sendable {
             break
         }
         guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
-        if method == "POST", parts == ["v1", "hints", "spend"], let answer = try spendCheckingItsToken(request) { return answer }
+        if method == "POST", resource.path == "/v1/hints/spend", let answer = try spendCheckingItsToken(request) { return answer }
         let (account, tokenID) = try authenticate(request)
-        if let answer = try routeTokens(request, parts, method: method, account: account, tokenID: tokenID) { return answer }
+        if let answer = try routeTokens(request, resource, method: method, account: account, tokenID: tokenID) { return answer }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
-            try routeAccount(request, parts, method: method, account: account, service: service)
+            try routeAccount(request, resource, method: method, account: account, service: service)
         }
         response.logAccount = account
         return response
     }
 
     private func routeAccount(
-        _ request: HTTPRequest, _ parts: [String], method: String, account: String, service: EmbeddedPackService
+        _ request: HTTPRequest, _ resource: Resource, method: String, account: String, service: EmbeddedPackService
     ) throws(StoreError) -> HTTPResponse {
-        switch (method, parts) {
-        case ("GET", ["v1", "account"]):
+        let parts = resource.parts
+        switch (method, resource.path) {
+        case ("GET", "/v1/account"):
             let statement = AccountStatement(
                 accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
                 storeTime: try service.storeClock(), storefront: try service.accountStorefront())
             return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
-        case ("PUT", ["v1", "account", "storefront"]):
+        case ("PUT", "/v1/account/storefront"):
             guard let code = try Wire.decode(StorefrontRequest.self, from: request.body).storefront else {
                 throw StoreError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
             }
             return .json(200, Wire.encode(StorefrontRequest(storefront: try service.setAccountStorefront(code))))
-        case ("GET", ["v1", "transactions"]):
+        case ("GET", "/v1/transactions"):
             return .json(200, Wire.encode(try service.transactions()))
-        case ("GET", ["v1", "entitlements"]):
+        case ("GET", "/v1/entitlements"):
             return .json(200, Wire.encode(try service.entitlements()))
-        case ("GET", ["v1", "hints"]):
+        case ("GET", "/v1/hints"):
             return .json(200, Wire.encode(HintBalance(hints: try service.hintBalance())))
-        case ("POST", ["v1", "hints", "spend"]):
+        case ("POST", "/v1/hints/spend"):
             return try spend(try Wire.decode(HintSpendRequest.self, from: request.body), account: account, service: service, checking: nil)
-        case ("POST", ["v1", "purchases"]):
+        case ("POST", "/v1/purchases"):
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
                 throw StoreError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
             }
@@ -290,19 +292,19 @@ public final class PackServer: Sendable {
             }
             metrics.purchase(Self.outcomeName(outcome))
             return .json(200, Wire.encode(outcome))
-        case ("POST", ["v1", "restore"]):
+        case ("POST", "/v1/restore"):
             return .json(200, Wire.encode(try service.restore()))
-        case ("GET", ["v1", "subscriptions"]):
+        case ("GET", "/v1/subscriptions"):
             return .json(200, Wire.encode(try service.subscriptions()))
-        case ("POST", ["v1", "subscriptions", "change"]):
+        case ("POST", "/v1/subscriptions/change"):
             let change = try Wire.decode(SubscriptionChangeRequest.self, from: request.body)
             return .json(200, Wire.encode(try service.subscriptionChange(to: change.productID)))
-        case ("POST", ["v1", "subscriptions", "auto-renew"]):
+        case ("POST", "/v1/subscriptions/auto-renew"):
             let change = try Wire.decode(AutoRenewRequest.self, from: request.body)
             return .json(200, Wire.encode(try service.setAutoRenew(change.productID, on: change.autoRenew)))
-        case ("POST", ["v1", "recover"]):
+        case ("POST", "/v1/recover"):
             return .json(200, Wire.encode(try service.recoverUnfinished()))
-        case ("GET", ["v1", "receipt"]):
+        case ("GET", "/v1/receipt"):
             let receipt = try service.receipt(accountID: account)
             return .json(200, Wire.encode(ReceiptData(receipt.bytes, payload: receipt.payload)))
         default:
@@ -316,12 +318,13 @@ public final class PackServer: Sendable {
             guard configuration.testControls else {
                 throw StoreError(.notEntitled, "test controls are off on this server (a sandbox server started with --test-controls has them)")
             }
-            return try testControl(method, parts, request, service)
+            return try testControl(method, resource, request, service)
         }
         throw StoreError(.unknownProduct, "no such resource: \(request.method) \(request.path)")
     }
 
-    private func testControl(_ method: String, _ parts: [String], _ request: HTTPRequest, _ service: EmbeddedPackService) throws(StoreError) -> HTTPResponse {
+    private func testControl(_ method: String, _ resource: Resource, _ request: HTTPRequest, _ service: EmbeddedPackService) throws(StoreError) -> HTTPResponse {
+        let parts = resource.parts
         if method == "POST", parts.count == 5, parts[2] == "transactions" {
             guard let id = TransactionID(rawValue: parts[3]) else { throw StoreError(.invalidRequest, "'\(parts[3])' is not a transaction id") }
             switch parts[4] {
@@ -334,21 +337,21 @@ public final class PackServer: Sendable {
             default: throw StoreError(.invalidRequest, "unknown test action '\(parts[4])'")
             }
         }
-        switch (method, parts) {
-        case ("GET", ["v1", "test", "controls"]):
+        switch (method, resource.path) {
+        case ("GET", "/v1/test/controls"):
             return .json(200, Wire.encode(try service.controls()))
-        case ("PUT", ["v1", "test", "controls"]):
+        case ("PUT", "/v1/test/controls"):
             try service.setControls(try Wire.decode(StoreControls.self, from: request.body))
             return .json(200, Wire.encode(try service.controls()))
-        case ("GET", ["v1", "test", "clock"]):
+        case ("GET", "/v1/test/clock"):
             return .json(200, Wire.encode(StoreClockDocument(now: try service.storeClock())))
-        case ("POST", ["v1", "test", "clock", "advance"]):
+        case ("POST", "/v1/test/clock/advance"):
             let advance = try Wire.decode(ClockAdvance.self, from: request.body)
             return .json(200, Wire.encode(StoreClockDocument(now: try service.advanceClock(by: advance.duration))))
-        case ("POST", ["v1", "test", "clear"]):
+        case ("POST", "/v1/test/clear"):
             try service.clear()
             return HTTPResponse(status: 204)
-        case ("POST", ["v1", "test", "reset"]):
+        case ("POST", "/v1/test/reset"):
             try service.reset()
             return HTTPResponse(status: 204)
         default:
@@ -357,8 +360,9 @@ public final class PackServer: Sendable {
     }
 
     /// The methods each resource takes (GET includes HEAD); `nil` for a path that is no resource.
-    static func methods(for parts: [String]) -> [String]? {
-        if let methods = exactRoutes["/" + parts.joined(separator: "/")] { return methods }
+    static func methods(for resource: Resource) -> [String]? {
+        if let methods = exactRoutes[resource.path] { return methods }
+        let parts = resource.parts
         if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return ["GET"] }
         if parts.count == 4, parts[0] == "v1", parts[1] == "account", parts[2] == "tokens" { return ["DELETE"] }
         if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return ["POST"] }
@@ -394,39 +398,41 @@ public final class PackServer: Sendable {
     public static func routeName(_ path: String) -> String {
         // Most requests name a resource exactly as the table has it: no need to take the path apart.
         if exactRoutes[path] != nil { return path }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let resource = Resource(path)
+        let parts = resource.parts
         if parts.count == 4, parts[0] == "v1", parts[1] == "packs", parts[3] == "archive" { return "/v1/packs/{id}/archive" }
         if parts.count == 5, parts[0] == "v1", parts[1] == "test", parts[2] == "transactions" { return "/v1/test/transactions/{id}/\(parts[4])" }
         if parts.count == 4, parts[0] == "v1", parts[1] == "account", parts[2] == "tokens", parts[3] != "rotate" { return "/v1/account/tokens/{id}" }
-        if parts == ["verifyReceipt"] || methods(for: parts) != nil { return "/" + parts.joined(separator: "/") }
+        if resource.path == "/verifyReceipt" || methods(for: resource) != nil { return resource.path }
         return "other"
     }
 
     /// The account's tokens (one per device) and the account itself: list, add, rotate, revoke,
     /// close. `nil` for any other request.
     private func routeTokens(
-        _ request: HTTPRequest, _ parts: [String], method: String, account: String, tokenID: String
+        _ request: HTTPRequest, _ resource: Resource, method: String, account: String, tokenID: String
     ) throws(StoreError) -> HTTPResponse? {
         let now = configuration.clock.now()
-        switch (method, parts) {
-        case ("GET", ["v1", "account", "tokens"]):
+        let parts = resource.parts
+        switch (method, resource.path) {
+        case ("GET", "/v1/account/tokens"):
             let listed = try accounts.tokens(account: account).map {
                 AccountTokenInfo(tokenID: $0.id, createdDate: $0.created, lastUsedDate: $0.lastUsed, revokedDate: $0.revoked, current: $0.id == tokenID)
             }
             return .json(200, Wire.encode(listed))
-        case ("POST", ["v1", "account", "tokens"]):
+        case ("POST", "/v1/account/tokens"):
             let made = try accounts.newToken(account: account, now: now)
             return .json(201, Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
-        case ("POST", ["v1", "account", "tokens", "rotate"]):
+        case ("POST", "/v1/account/tokens/rotate"):
             let made = try accounts.newToken(account: account, now: now)
             _ = try accounts.revoke(account: account, tokenID: tokenID, now: now)
             return .json(201, Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
-        case ("DELETE", let path) where path.count == 4 && path.starts(with: ["v1", "account", "tokens"]):
-            guard try accounts.revoke(account: account, tokenID: path[3], now: now) == 1 else {
-                throw StoreError(.unknownTransaction, "the account has no live token \(path[3]): see 'hangman account tokens'")
+        case ("DELETE", _) where parts.count == 4 && parts.starts(with: ["v1", "account", "tokens"]):
+            guard try accounts.revoke(account: account, tokenID: parts[3], now: now) == 1 else {
+                throw StoreError(.unknownTransaction, "the account has no live token \(parts[3]): see 'hangman account tokens'")
             }
             return .json(200, Array(#"{"revoked":true}"#.utf8))
-        case ("DELETE", ["v1", "account"]):
+        case ("DELETE", "/v1/account"):
             try accounts.close(account: account, now: now)
             return .json(200, Array(#"{"closed":true}"#.utf8))
         default:
@@ -680,6 +686,19 @@ enum ByteRange: Equatable {
 
 /// Each account's store, opened once and lent to one request at a time: a SQLite connection is
 /// never used by two threads at once, and a request does not pay for opening it.
+/// A request's path taken apart once: its segments (empty ones dropped), and the path they make
+/// (`/v1/hints/spend`), which the routes without an identifier are matched on.
+struct Resource {
+    let parts: [String]
+    let path: String
+
+    init(_ requestPath: String) {
+        parts = requestPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // The path as given when it is already in that form (the usual case): no string made.
+        path = requestPath.hasPrefix("/") && !requestPath.hasSuffix("/") && !requestPath.contains("//") ? requestPath : "/" + parts.joined(separator: "/")
+    }
+}
+
 final class AccountStores: Sendable {
     private final class Slot: @unchecked Sendable {
         let lock = Mutex(())
