@@ -78,6 +78,12 @@ final class AccountLedger {
         } else if let terms = product.nonRenewing {
             subscription = SubscriptionFields(originalTransactionID: id, period: nil, expiresDate: terms.duration.added(to: now), isTrial: false)
         }
+        if subscription == nil, let made = try engine.insertPurchasingInOneCall(
+            id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey, charge: charge,
+            now: now)
+        {
+            return try Self.inserted(made, product: product)
+        }
         return try engine.write { statements in
             if let terms = product.autoRenewable {
                 let live = try statements.subscriptions().contains { $0.group == terms.group && $0.isLive && $0.originalTransactionID != upgrading }
@@ -89,21 +95,27 @@ final class AccountLedger {
                         "the account has a subscription in group '\(terms.group)' already, or one being bought: see 'hangman subscriptions'")
                 }
             }
-            switch try statements.insertPurchasing(
-                id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey,
-                subscription: subscription, charge: charge, now: now)
-            {
-            case .inserted: return true
-            case .idTaken: return false
-            case .duplicate:
-                throw StoreError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
-            }
+            return try Self.inserted(
+                try statements.insertPurchasing(
+                    id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey,
+                    subscription: subscription, charge: charge, now: now),
+                product: product)
+        }
+    }
+
+    private static func inserted(_ insert: TransactionInsert, product: Product) throws(StoreError) -> Bool {
+        switch insert {
+        case .inserted: return true
+        case .idTaken: return false
+        case .duplicate:
+            throw StoreError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
         }
     }
 
     /// Moves a transaction from one of `from` to `to`; `false` when it was in another state.
     func move(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String? = nil, now: Int64) throws(StoreError) -> Bool {
-        try engine.write { statements in try statements.updateState(id, from: from, to: to, reason: reason, now: now) }
+        if let moved = try engine.moveInOneCall(id, from: from, to: to, reason: reason, now: now) { return moved }
+        return try engine.write { statements in try statements.updateState(id, from: from, to: to, reason: reason, now: now) }
     }
 
     /// Delivers a charged transaction exactly once: credits the hints it owes or grants the pack,
@@ -112,7 +124,8 @@ final class AccountLedger {
     /// A subscription's transaction (`product` says which kind) starts its period here: see
     /// ``deliverSubscription(_:product:statements:now:)``.
     func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(StoreError) -> Bool {
-        try engine.write { statements in
+        if case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
+        return try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
             if transaction.originalTransactionID != nil {
                 // A subscription's period (one the catalog no longer sells is delivered with nothing).
@@ -137,14 +150,17 @@ final class AccountLedger {
     /// Refunds a paid transaction: revokes the pack, or takes back the hints it credited as far as
     /// the balance allows. Returns the hints taken back.
     func refund(_ id: TransactionID, now: Int64) throws(StoreError) -> Int {
-        try engine.write { statements in
-            guard let transaction = try statements.transaction(id) else {
-                throw StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
-            }
-            guard transaction.revocationDate == nil else { throw StoreError(.wrongState, "transaction \(id) is already refunded") }
-            guard [.delivered, .finished].contains(transaction.state) else {
-                throw StoreError(.wrongState, "transaction \(id) is \(transaction.state.rawValue); only a delivered purchase can be refunded")
-            }
+        switch try engine.refundInOneCall(id, now: now) {
+        case .done(.refunded(let taken))?: return taken
+        case .done(.unknown)?: throw Self.noTransaction(id)
+        case .done(.alreadyRefunded)?: throw Self.alreadyRefunded(id)
+        case .done(.wrongState(let state))?: throw Self.notRefundable(id, state)
+        case .subscription?, nil: break
+        }
+        return try engine.write { statements in
+            guard let transaction = try statements.transaction(id) else { throw Self.noTransaction(id) }
+            guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
+            guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
             try statements.setRevocationDate(now, for: id)
             if let original = transaction.originalTransactionID {
                 // A subscription's period: access ends now, and its hints go back as far as the balance allows.
@@ -169,6 +185,18 @@ final class AccountLedger {
             try statements.revoke(transaction.productID, grantedBy: id, now: now)
             return 0
         }
+    }
+
+    private static func noTransaction(_ id: TransactionID) -> StoreError {
+        StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+    }
+
+    private static func alreadyRefunded(_ id: TransactionID) -> StoreError {
+        StoreError(.wrongState, "transaction \(id) is already refunded")
+    }
+
+    private static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> StoreError {
+        StoreError(.wrongState, "transaction \(id) is \(state.rawValue); only a delivered purchase can be refunded")
     }
 
     // MARK: - Entitlements

@@ -146,6 +146,12 @@ enum AccountSchema {
             -- save), so nothing changes here; the name keeps both engines' migrations the same list.
             SELECT 1;
             """)
+        migrator.register("8-writes-in-one-call", sql: """
+            -- PostgreSQL's purchase writes in one call each. An SQLite ledger is in this process
+            -- (no round trips): AccountLedger runs the same rules over its statements; the name
+            -- keeps both engines' migrations the same list.
+            SELECT 1;
+            """)
         return migrator
     }()
 }

@@ -9,7 +9,8 @@ protocol LedgerEngine: AnyObject {
     /// Runs `body` in one transaction that first locks the account (SQLite's `BEGIN IMMEDIATE`,
     /// PostgreSQL's row lock on the account): writes of one account take turns, across processes.
     func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
-    /// Runs `body` in one transaction that writes nothing and takes no write lock.
+    /// Runs `body`, which writes nothing, with no write lock: in one transaction (SQLite's
+    /// snapshot), or each statement on its own snapshot (PostgreSQL, as READ COMMITTED would).
     func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
     /// ``AccountLedger/spend(key:now:)``'s rule in one call to the database, when the engine
     /// has it (PostgreSQL's `ledger_spend_hint`: one round trip instead of five); `nil` when it
@@ -21,11 +22,43 @@ protocol LedgerEngine: AnyObject {
     func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall?
     /// Whether ``spendInOneCall(entryKey:now:checking:)`` can check a token in the same call.
     var checksTokensInOneCall: Bool { get }
+
+    /// ``AccountLedger``'s writes of a purchase in one call each, when the engine has them
+    /// (PostgreSQL's functions, migration `8-writes-in-one-call`); `nil` when it does not, and
+    /// the ledger runs the rule over the statements. The same statements in the same order.
+    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool?
+    /// For a product that is not a subscription.
+    func insertPurchasingInOneCall(
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
+    ) throws(StoreError) -> TransactionInsert?
+    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>?
+    func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>?
 }
 
 extension LedgerEngine {
     func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall? { nil }
     var checksTokensInOneCall: Bool { false }
+    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool? { nil }
+    func insertPurchasingInOneCall(
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
+    ) throws(StoreError) -> TransactionInsert? { nil }
+    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>? { nil }
+    func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>? { nil }
+}
+
+/// What a write in one call did: `done` with its result, or nothing because the transaction is a
+/// subscription's period, whose rules the ledger runs itself.
+enum WriteInOneCall<Result> {
+    case done(Result)
+    case subscription
+}
+
+/// What a refund in one call found or did.
+enum RefundInOneCall {
+    case refunded(hintsTakenBack: Int)
+    case unknown
+    case alreadyRefunded
+    case wrongState(TransactionState)
 }
 
 /// What a spend in one call did.

@@ -185,6 +185,127 @@ enum PostgreSQLLedgerSchema {
             END
             $$;
             """)
+        migrations.register("8-writes-in-one-call", sql: """
+            -- AccountLedger's writes of a purchase in one call each (a round trip instead of BEGIN,
+            -- the lock, the reads and writes, COMMIT): the same statements in the same order as
+            -- the ledger runs them over its statements, the account's row locked first. A
+            -- subscription's period is delivered and refunded by the ledger itself ('subscription':
+            -- nothing was done here). has_ledger is false for an account without a ledger.
+
+            -- AccountLedger.move: a transaction from one of p_from to p_to.
+            CREATE FUNCTION ledger_move(p_account TEXT, p_id TEXT, p_from TEXT[], p_to TEXT, p_reason TEXT, p_now BIGINT,
+                OUT has_ledger BOOLEAN, OUT moved BOOLEAN)
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                moved := false;
+                PERFORM 1 FROM ledgers WHERE account_id = p_account FOR UPDATE;
+                has_ledger := FOUND;
+                IF NOT has_ledger THEN RETURN; END IF;
+                UPDATE transactions SET state = p_to, failure_reason = coalesce(p_reason, failure_reason), updated_date = p_now
+                    WHERE account_id = p_account AND id = p_id AND state = ANY (p_from);
+                moved := FOUND;
+            END
+            $$;
+
+            -- AccountLedger.insertPurchasing, for a product that is not a subscription:
+            -- 'inserted', 'id-taken', or 'duplicate' (the request key made another transaction,
+            -- or the pack has a live purchase).
+            CREATE FUNCTION ledger_insert_purchasing(p_account TEXT, p_id TEXT, p_product TEXT, p_consumable INTEGER, p_quantity INTEGER,
+                p_hints_owed INTEGER, p_request_key TEXT, p_price_minor BIGINT, p_currency TEXT, p_storefront TEXT, p_now BIGINT,
+                OUT has_ledger BOOLEAN, OUT outcome TEXT)
+            LANGUAGE plpgsql AS $$
+            BEGIN
+                outcome := '';
+                PERFORM 1 FROM ledgers WHERE account_id = p_account FOR UPDATE;
+                has_ledger := FOUND;
+                IF NOT has_ledger THEN RETURN; END IF;
+                BEGIN
+                    INSERT INTO transactions (account_id, id, product_id, consumable, quantity, state, purchase_date, updated_date, hints_owed,
+                        request_key, price_minor, currency, storefront)
+                    VALUES (p_account, p_id, p_product, p_consumable, p_quantity, 'purchasing', p_now, p_now, p_hints_owed, p_request_key,
+                        p_price_minor, p_currency, p_storefront)
+                    ON CONFLICT (account_id, id) DO NOTHING;
+                    outcome := CASE WHEN FOUND THEN 'inserted' ELSE 'id-taken' END;
+                EXCEPTION WHEN unique_violation THEN
+                    outcome := 'duplicate';
+                END;
+            END
+            $$;
+
+            -- AccountLedger.deliver, for a transaction that is not a subscription's period:
+            -- 'delivered', 'not-waiting' (not in 'purchased'), or 'subscription'.
+            CREATE FUNCTION ledger_deliver(p_account TEXT, p_id TEXT, p_legacy_hints INTEGER, p_now BIGINT,
+                OUT has_ledger BOOLEAN, OUT outcome TEXT)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                t RECORD;
+                hints INTEGER;
+                current INTEGER;
+            BEGIN
+                outcome := '';
+                PERFORM 1 FROM ledgers WHERE account_id = p_account FOR UPDATE;
+                has_ledger := FOUND;
+                IF NOT has_ledger THEN RETURN; END IF;
+                SELECT state, consumable, product_id, original_transaction_id, coalesce(hints_owed, 0) AS owed INTO t
+                    FROM transactions WHERE account_id = p_account AND id = p_id;
+                IF NOT FOUND OR t.state <> 'purchased' THEN outcome := 'not-waiting'; RETURN; END IF;
+                IF t.original_transaction_id IS NOT NULL THEN outcome := 'subscription'; RETURN; END IF;
+                IF t.consumable = 1 THEN
+                    hints := CASE WHEN t.owed > 0 THEN t.owed ELSE p_legacy_hints END;
+                    IF hints > 0 THEN
+                        SELECT balance_after INTO current FROM hint_ledger WHERE account_id = p_account ORDER BY seq DESC LIMIT 1;
+                        INSERT INTO hint_ledger (account_id, entry_key, amount, reason, transaction_id, balance_after, created_date)
+                        VALUES (p_account, 'credit:' || p_id, hints, 'purchase', p_id, coalesce(current, 0) + hints, p_now)
+                        ON CONFLICT (account_id, entry_key) DO NOTHING;
+                    END IF;
+                    UPDATE transactions SET hints_credited = hints WHERE account_id = p_account AND id = p_id;
+                ELSE
+                    INSERT INTO entitlements (account_id, product_id, transaction_id, granted_date) VALUES (p_account, t.product_id, p_id, p_now)
+                    ON CONFLICT (account_id, product_id) DO UPDATE
+                        SET transaction_id = excluded.transaction_id, granted_date = excluded.granted_date, revoked_date = NULL;
+                END IF;
+                UPDATE transactions SET state = 'delivered', updated_date = p_now WHERE account_id = p_account AND id = p_id AND state = 'purchased';
+                outcome := 'delivered';
+            END
+            $$;
+
+            -- AccountLedger.refund, for a transaction that is not a subscription's period:
+            -- 'refunded' with the hints taken back, 'unknown', 'already-refunded', 'wrong-state'
+            -- (with the state), or 'subscription'.
+            CREATE FUNCTION ledger_refund(p_account TEXT, p_id TEXT, p_now BIGINT,
+                OUT has_ledger BOOLEAN, OUT outcome TEXT, OUT state TEXT, OUT taken_back INTEGER)
+            LANGUAGE plpgsql AS $$
+            DECLARE
+                t RECORD;
+                current INTEGER;
+            BEGIN
+                outcome := ''; taken_back := 0;
+                PERFORM 1 FROM ledgers WHERE account_id = p_account FOR UPDATE;
+                has_ledger := FOUND;
+                IF NOT has_ledger THEN RETURN; END IF;
+                SELECT x.state, x.consumable, x.product_id, x.original_transaction_id, x.revocation_date, x.hints_credited INTO t
+                    FROM transactions AS x WHERE x.account_id = p_account AND x.id = p_id;
+                IF NOT FOUND THEN outcome := 'unknown'; RETURN; END IF;
+                IF t.revocation_date IS NOT NULL THEN outcome := 'already-refunded'; RETURN; END IF;
+                IF t.state NOT IN ('delivered', 'finished') THEN outcome := 'wrong-state'; state := t.state; RETURN; END IF;
+                IF t.original_transaction_id IS NOT NULL THEN outcome := 'subscription'; RETURN; END IF;
+                UPDATE transactions SET revocation_date = p_now, updated_date = p_now WHERE account_id = p_account AND id = p_id;
+                IF t.consumable = 1 THEN
+                    SELECT balance_after INTO current FROM hint_ledger WHERE account_id = p_account ORDER BY seq DESC LIMIT 1;
+                    current := coalesce(current, 0);
+                    taken_back := least(current, t.hints_credited);
+                    IF taken_back > 0 THEN
+                        INSERT INTO hint_ledger (account_id, entry_key, amount, reason, transaction_id, balance_after, created_date)
+                        VALUES (p_account, 'refund:' || p_id, -taken_back, 'refund', p_id, current - taken_back, p_now)
+                        ON CONFLICT (account_id, entry_key) DO NOTHING;
+                    END IF;
+                ELSE
+                    UPDATE entitlements SET revoked_date = p_now WHERE account_id = p_account AND product_id = t.product_id AND transaction_id = p_id;
+                END IF;
+                outcome := 'refunded';
+            END
+            $$;
+            """)
         return migrations
     }()
 }

@@ -94,14 +94,96 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
         return row[3] == "t" ? .alreadySpent(balance: balance) : .noHints
     }
 
-    /// Runs `body` in one transaction, after locking the account's row when it writes.
+    /// One function call (no transaction of ours), its first row; `has_ledger`, its first column,
+    /// checked. `again`: the call may be made again on a fresh connection when the first one
+    /// turns out dead, as after a database restart (a move or a delivery: the second call finds
+    /// the work done and says so). Otherwise a lost connection is an error (503: the client
+    /// sends the request again with its key), and the pool's idle connections are dropped.
+    private func call(_ sql: String, _ arguments: [String?], again: Bool) throws(StoreError) -> [String?] {
+        let row: [String?]
+        do {
+            let body = { (connection: Connection) throws -> [String?] in try connection.execute(sql, arguments).rows.first ?? [] }
+            if again {
+                row = try pool.autocommit(body)
+            } else {
+                do {
+                    row = try pool.withConnection(body)
+                } catch let error as PostgreSQLError where error.isConnectionLost {
+                    pool.dropIdleConnections()
+                    throw error
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw Self.failure(error, opening: false)
+        }
+        guard let first = row.first else { throw StoreError(.storage, "the ledger database answered a call with no row") }
+        guard first == "t" else { throw StoreError(.storage, "the ledger of account \(account) is missing from the database") }
+        return Array(row.dropFirst())
+    }
+
+    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool? {
+        let array = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
+        let row = try call(
+            "SELECT has_ledger, moved FROM ledger_move($1, $2, $3, $4, $5, $6)", [account, id.rawValue, array, to.rawValue, reason, String(now)], again: true)
+        return row.first == "t"
+    }
+
+    func insertPurchasingInOneCall(
+        _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
+    ) throws(StoreError) -> TransactionInsert? {
+        let row = try call(
+            "SELECT has_ledger, outcome FROM ledger_insert_purchasing($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            [
+                account, id.rawValue, product.rawValue, isConsumable ? "1" : "0", String(quantity), String(hintsOwed), requestKey,
+                String(charge.amount.minorUnits), charge.amount.currency, charge.storefront, String(now),
+            ], again: false)
+        switch row.first ?? nil {
+        case "inserted": return .inserted
+        case "id-taken": return .idTaken
+        case "duplicate": return .duplicate
+        case let other: throw StoreError(.storage, "the ledger database answered a purchase with '\(other ?? "nothing")'")
+        }
+    }
+
+    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>? {
+        let row = try call("SELECT has_ledger, outcome FROM ledger_deliver($1, $2, $3, $4)", [account, id.rawValue, String(legacyHints), String(now)], again: true)
+        switch row.first ?? nil {
+        case "delivered": return .done(true)
+        case "not-waiting": return .done(false)
+        case "subscription": return .subscription
+        case let other: throw StoreError(.storage, "the ledger database answered a delivery with '\(other ?? "nothing")'")
+        }
+    }
+
+    func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>? {
+        let row = try call("SELECT has_ledger, outcome, state, taken_back FROM ledger_refund($1, $2, $3)", [account, id.rawValue, String(now)], again: false)
+        guard row.count == 3 else { throw StoreError(.storage, "the ledger database answered a refund with a malformed row") }
+        switch row[0] {
+        case "refunded": return .done(.refunded(hintsTakenBack: row[2].flatMap(Int.init) ?? 0))
+        case "unknown": return .done(.unknown)
+        case "already-refunded": return .done(.alreadyRefunded)
+        case "wrong-state":
+            guard let state = row[1].flatMap(TransactionState.init(rawValue:)) else {
+                throw StoreError(.storage, "the ledger database holds a malformed transaction row")
+            }
+            return .done(.wrongState(state))
+        case "subscription": return .subscription
+        case let other: throw StoreError(.storage, "the ledger database answered a refund with '\(other ?? "nothing")'")
+        }
+    }
+
+    /// A write: `body` in one transaction, after locking the account's row. A read: `body`'s
+    /// statements each on its own, with no BEGIN or COMMIT (two round trips fewer): in a READ
+    /// COMMITTED transaction each statement takes its own snapshot too, so a transaction would
+    /// give a read nothing more. A read is safe to run again on a fresh connection.
     private func run<T>(locking: Bool, _ body: (Connection) throws -> T) throws(StoreError) -> T {
         do {
+            guard locking else { return try pool.autocommit(body) }
             return try pool.transaction { connection in
-                if locking {
-                    guard try connection.execute("SELECT 1 FROM ledgers WHERE account_id = $1 FOR UPDATE", [account]).rows.count == 1 else {
-                        throw StoreError(.storage, "the ledger of account \(account) is missing from the database")
-                    }
+                guard try connection.execute("SELECT 1 FROM ledgers WHERE account_id = $1 FOR UPDATE", [account]).rows.count == 1 else {
+                    throw StoreError(.storage, "the ledger of account \(account) is missing from the database")
                 }
                 return try body(connection)
             }
