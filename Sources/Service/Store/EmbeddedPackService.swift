@@ -208,7 +208,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
         default: break
         }
         crash(.afterCharge)
-        try complete(id)
+        try complete(transaction)
         return .purchased(try recorded(id))
     }
 
@@ -245,7 +245,12 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     /// Delivers a charged transaction (once, whatever happened before) and finishes it. A
     /// subscription's period starts at the store's time.
     func complete(_ id: TransactionID) throws(StoreError) {
-        let transaction = try recorded(id)
+        try complete(try recorded(id))
+    }
+
+    /// ``complete(_:)`` of a transaction just read.
+    private func complete(_ transaction: StoreTransaction) throws(StoreError) {
+        let id = transaction.id
         if transaction.state == .purchased {
             var legacyHints = 0
             if case .consumable(let each)? = catalog.product(transaction.productID)?.kind { legacyHints = each * transaction.quantity }
