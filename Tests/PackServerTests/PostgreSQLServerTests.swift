@@ -164,6 +164,8 @@ struct FreshDatabase {
         _ = try await onB.buy(hints10, quantity: 1)
         let listed = try await client(account, at: urlA).tokens()
         #expect(listed.count == 2 && listed.filter(\.current).count == 1)
+        // When each was last used is recorded (a bigint: milliseconds since 1970).
+        #expect(listed.allSatisfy { $0.lastUsedDate != nil }, "\(listed)")
         let phoneID = try #require(listed.first { !$0.current }?.tokenID)
         try await client(account, at: urlA).revokeToken(phoneID)
         let refused = await #expect(throws: StoreError.self) { try await onB.hintBalance() }

@@ -222,7 +222,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     func touch(tokenID: String, now: Int64) throws(StoreError) {
         _ = try run { connection in
             try connection.execute(
-                "UPDATE tokens SET last_used_date = $2 WHERE token_id = $1 AND (last_used_date IS NULL OR last_used_date < $2 - 60000)",
+                "UPDATE tokens SET last_used_date = $2::bigint WHERE token_id = $1 AND (last_used_date IS NULL OR last_used_date < $2::bigint - 60000)",
                 [tokenID, String(now)])
         }
     }
