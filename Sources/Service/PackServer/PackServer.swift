@@ -558,7 +558,14 @@ public final class PackServer: Sendable {
             seen[tokenID] = now
             return true
         }
-        if due { try? accounts.touch(tokenID: tokenID, now: now) }
+        guard due else { return }
+        // The request goes on without it, but a failure is counted where an operator looks
+        // (hangman_store_errors_total), not lost.
+        do {
+            try accounts.touch(tokenID: tokenID, now: now)
+        } catch {
+            metrics.storeError(error.kind == .unavailable ? "unavailable" : "storage")
+        }
     }
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
