@@ -229,29 +229,14 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-private struct UnkeyedContainer: UnkeyedEncodingContainer {
+private struct UnkeyedContainer: UnkeyedEncodingContainer, ScalarWriting {
     let items: Slot.Items
     let codingPath: [any CodingKey]
     var count: Int { items.slots.count }
 
-    private func put(_ bytes: [UInt8]) { items.slots.append(Slot(scalar: bytes)) }
+    func put(_ bytes: [UInt8]) { items.slots.append(Slot(scalar: bytes)) }
+    var scalarPath: [any CodingKey] { nextPath }
     private var nextPath: [any CodingKey] { codingPath + [IndexKey(intValue: items.slots.count)] }
-
-    mutating func encodeNil() throws { put(JSONText.null) }
-    mutating func encode(_ value: Bool) throws { put(value ? JSONText.yes : JSONText.no) }
-    mutating func encode(_ value: String) throws { put(JSONText.string(value)) }
-    mutating func encode(_ value: Double) throws { put(try JSONText.number(value, codingPath: nextPath)) }
-    mutating func encode(_ value: Float) throws { put(try JSONText.number(value, codingPath: nextPath)) }
-    mutating func encode(_ value: Int) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: Int8) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: Int16) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: Int32) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: Int64) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: UInt) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: UInt8) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: UInt16) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: UInt32) throws { put(JSONText.integer(value)) }
-    mutating func encode(_ value: UInt64) throws { put(JSONText.integer(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let slot = Slot()
@@ -282,17 +267,31 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleValueContainer: SingleValueEncodingContainer {
+private struct SingleValueContainer: SingleValueEncodingContainer, ScalarWriting {
     let slot: Slot
     let codingPath: [any CodingKey]
 
-    private func put(_ bytes: [UInt8]) { slot.content = .scalar(bytes) }
+    func put(_ bytes: [UInt8]) { slot.content = .scalar(bytes) }
+    var scalarPath: [any CodingKey] { codingPath }
 
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try value.encode(to: ValueEncoder(slot: slot, codingPath: codingPath))
+    }
+}
+
+/// The scalars of an unkeyed and a single-value container, written once: each container says
+/// where a scalar goes (`put`) and the coding path an error names.
+private protocol ScalarWriting {
+    func put(_ bytes: [UInt8])
+    var scalarPath: [any CodingKey] { get }
+}
+
+extension ScalarWriting {
     mutating func encodeNil() throws { put(JSONText.null) }
     mutating func encode(_ value: Bool) throws { put(value ? JSONText.yes : JSONText.no) }
     mutating func encode(_ value: String) throws { put(JSONText.string(value)) }
-    mutating func encode(_ value: Double) throws { put(try JSONText.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { put(try JSONText.number(value, codingPath: codingPath)) }
+    mutating func encode(_ value: Double) throws { put(try JSONText.number(value, codingPath: scalarPath)) }
+    mutating func encode(_ value: Float) throws { put(try JSONText.number(value, codingPath: scalarPath)) }
     mutating func encode(_ value: Int) throws { put(JSONText.integer(value)) }
     mutating func encode(_ value: Int8) throws { put(JSONText.integer(value)) }
     mutating func encode(_ value: Int16) throws { put(JSONText.integer(value)) }
@@ -303,8 +302,4 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { put(JSONText.integer(value)) }
     mutating func encode(_ value: UInt32) throws { put(JSONText.integer(value)) }
     mutating func encode(_ value: UInt64) throws { put(JSONText.integer(value)) }
-
-    mutating func encode<T: Encodable>(_ value: T) throws {
-        try value.encode(to: ValueEncoder(slot: slot, codingPath: codingPath))
-    }
 }
