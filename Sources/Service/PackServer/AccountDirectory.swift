@@ -148,7 +148,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         var migrations = Migrations(set: "accounts")
         migrations.register("1-accounts", sql: accountsTable(integer: "BIGINT"))
         migrations.register("2-tokens", sql: tokensTable(integer: "BIGINT"))
-        migrations.register("3-live-tokens", sql: liveTokensView)
+        migrations.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
         return migrations
     }()
 

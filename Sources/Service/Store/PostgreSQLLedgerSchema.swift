@@ -165,7 +165,7 @@ enum PostgreSQLLedgerSchema {
                 already_spent := EXISTS (SELECT 1 FROM hint_ledger WHERE account_id = p_account AND entry_key = p_entry_key);
             END
             $$;
-            """)
+            """, olderProgramsMayRun: true)
         migrations.register("7-spend-checking-its-token", sql: """
             -- A spend that checks the request's token in the same call: one round trip for a
             -- request that would otherwise look its token up first. The token must be live (the
@@ -184,7 +184,7 @@ enum PostgreSQLLedgerSchema {
                     FROM ledger_spend_hint(p_account, p_entry_key, p_now) AS s;
             END
             $$;
-            """)
+            """, olderProgramsMayRun: true)
         migrations.register("8-writes-in-one-call", sql: """
             -- AccountLedger's writes of a purchase in one call each (a round trip instead of BEGIN,
             -- the lock, the reads and writes, COMMIT): the same statements in the same order as
@@ -305,7 +305,7 @@ enum PostgreSQLLedgerSchema {
                 outcome := 'refunded';
             END
             $$;
-            """)
+            """, olderProgramsMayRun: true)
         return migrations
     }()
 }
