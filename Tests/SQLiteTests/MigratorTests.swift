@@ -59,6 +59,39 @@ import SQLite
         #expect(try db.int64("SELECT count(*) FROM packs") == 1, "nothing ran")
     }
 
+    /// A newer program's migration that changes nothing an older one uses (registered so): the
+    /// older program opens the database beside it; one that does change it is still refused.
+    @Test func anOlderProgramOpensADatabaseWhoseNewMigrationsItMayRunBeside() throws {
+        let db = try Database.inMemory()
+        var newer = baseMigrator()
+        newer.register("word view", sql: "CREATE VIEW word_list AS SELECT word FROM words", olderProgramsMayRun: true)
+        #expect(try newer.migrate(db) == ["create packs", "create words", "seed base pack", "word view"])
+        #expect(try baseMigrator().migrate(db).isEmpty, "the older program opens it")
+        var newest = newer
+        newest.register("add clues", sql: "ALTER TABLE words ADD COLUMN clue TEXT")
+        try newest.migrate(db)
+        let error = #expect(throws: SQLiteError.self) { try baseMigrator().migrate(db) }
+        #expect(error?.message.contains("'add clues'") == true && error?.message.contains("word view") == false, "\(String(describing: error))")
+    }
+
+    /// A database recorded before the mark existed: opened as it is when nothing is due (no
+    /// write: it may be read-only), and marked by the next program that writes to it.
+    @Test func aDatabaseFromBeforeTheMarkOpensWithoutAWriteAndIsMarkedWhenWritten() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("old.sqlite")
+        let old = try Database(path: path)
+        try old.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL DEFAULT '2026-01-01T00:00:00.000Z')")
+        try baseMigrator().migrate(old)
+        try old.execute("ALTER TABLE schema_migrations RENAME TO m; CREATE TABLE schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL DEFAULT ''); INSERT INTO schema_migrations(name) SELECT name FROM m; DROP TABLE m")
+        let readOnly = try Database(path: path)
+        try readOnly.execute("PRAGMA query_only = ON")
+        #expect(try baseMigrator().migrate(readOnly).isEmpty, "up to date: nothing written")
+        var newer = baseMigrator()
+        newer.register("word view", sql: "CREATE VIEW word_list AS SELECT word FROM words", olderProgramsMayRun: true)
+        #expect(try newer.migrate(try Database(path: path)) == ["word view"])
+        #expect(try baseMigrator().migrate(try Database(path: path)).isEmpty, "the older program opens it")
+    }
+
     @Test func aFailingMigrationRollsBackOnlyItselfAndNamesItself() throws {
         let db = try Database.inMemory()
         var migrator = baseMigrator()

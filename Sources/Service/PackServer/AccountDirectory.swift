@@ -268,7 +268,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
         var migrator = Migrator()
         migrator.register("1-accounts", sql: accountsTable(integer: "INTEGER"))
         migrator.register("2-tokens", sql: tokensTable(integer: "INTEGER"))
-        migrator.register("3-live-tokens", sql: liveTokensView)
+        migrator.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -139,19 +139,19 @@ enum AccountSchema {
             -- account store, in one transaction, so nothing changes here; the name keeps both
             -- engines' migrations the same list.
             SELECT 1;
-            """)
+            """, olderProgramsMayRun: true)
         migrator.register("7-spend-checking-its-token", sql: """
             -- PostgreSQL's spend that checks the request's token in the same call. A server on
             -- SQLite ledgers looks the token up in its accounts file first (no round trip to
             -- save), so nothing changes here; the name keeps both engines' migrations the same list.
             SELECT 1;
-            """)
+            """, olderProgramsMayRun: true)
         migrator.register("8-writes-in-one-call", sql: """
             -- PostgreSQL's purchase writes in one call each. An SQLite ledger is in this process
             -- (no round trips): AccountLedger runs the same rules over its statements; the name
             -- keeps both engines' migrations the same list.
             SELECT 1;
-            """)
+            """, olderProgramsMayRun: true)
         return migrator
     }()
 }

@@ -1,8 +1,10 @@
 /// Named, ordered schema migrations, each applied once, in its own `BEGIN IMMEDIATE` transaction.
 ///
-/// Applied names are recorded in `schema_migrations(name, applied_at)`. Running ``migrate(_:)``
-/// again applies only what is new; a database holding a migration this list does not know was
-/// written by a newer program and is refused rather than guessed at.
+/// Applied names are recorded in `schema_migrations(name, applied_at, older_programs_may_run)`.
+/// Running ``migrate(_:)`` again applies only what is new; a database holding a migration this
+/// list does not know was written by a newer program and is refused rather than guessed at,
+/// unless that migration was registered as one older programs may run beside (it changes nothing
+/// they use), so that two versions of a program can share the files during an upgrade.
 ///
 /// ```swift
 /// var migrator = Migrator()
@@ -15,6 +17,8 @@ public struct Migrator: Sendable {
     public struct Migration: Sendable {
         /// The name recorded in `schema_migrations`; never rename one that has shipped.
         public let name: String
+        /// Whether a program that does not know this migration may still open the database.
+        public let olderProgramsMayRun: Bool
         let apply: @Sendable (Database) throws -> Void
     }
 
@@ -31,13 +35,13 @@ public struct Migrator: Sendable {
     public var names: [String] { migrations.map(\.name) }
 
     /// Adds a migration that runs an SQL script.
-    public mutating func register(_ name: String, sql: String) {
-        migrations.append(Migration(name: name) { db in try db.execute(sql: sql) })
+    public mutating func register(_ name: String, sql: String, olderProgramsMayRun: Bool = false) {
+        migrations.append(Migration(name: name, olderProgramsMayRun: olderProgramsMayRun) { db in try db.execute(sql: sql) })
     }
 
     /// Adds a migration that runs `body` inside its transaction.
     public mutating func register(_ name: String, _ body: @escaping @Sendable (Database) throws -> Void) {
-        migrations.append(Migration(name: name, apply: body))
+        migrations.append(Migration(name: name, olderProgramsMayRun: false, apply: body))
     }
 
     /// The names recorded as applied in `db`, in the order they were applied.
@@ -70,7 +74,10 @@ public struct Migrator: Sendable {
         }
         try createTable(in: db)
         let applied = try appliedMigrations(in: db)
-        let unknown = applied.filter { !seen.contains($0) }
+        let marked = try hasMarkColumn(db)
+        let mayRun = !marked ? [] : Set(
+            try db.query("SELECT name FROM \(Migrator.tableName) WHERE older_programs_may_run = 1").map { row throws(SQLiteError) in try row.string(0) })
+        let unknown = applied.filter { !seen.contains($0) && !mayRun.contains($0) }
         guard unknown.isEmpty else {
             throw SQLiteError(
                 code: .error,
@@ -79,6 +86,12 @@ public struct Migrator: Sendable {
                     + " that this version does not know; use a newer hangman with this database")
         }
         var newlyApplied: [String] = []
+        // A table made before the mark gets its column when something is written anyway (a
+        // database that is up to date, in a read-only home, is opened without a write).
+        let unmarked = migrations.filter { $0.olderProgramsMayRun && applied.contains($0.name) && !mayRun.contains($0.name) }
+        if !marked, !unmarked.isEmpty || migrations.contains(where: { !applied.contains($0.name) }) {
+            try db.execute("ALTER TABLE \(Migrator.tableName) ADD COLUMN older_programs_may_run INTEGER NOT NULL DEFAULT 0")
+        }
         for migration in migrations where !applied.contains(migration.name) {
             let didApply = try db.transaction(.immediate) { db in
                 // Another process may have applied it since the check above.
@@ -91,10 +104,17 @@ public struct Migrator: Sendable {
                     throw SQLiteError(
                         code: error.code, message: "migration '\(migration.name)' failed: \(error.message)", sql: error.sql)
                 }
-                try db.execute("INSERT INTO \(Migrator.tableName)(name) VALUES (?)", .text(migration.name))
+                try db.execute(
+                    "INSERT INTO \(Migrator.tableName)(name, older_programs_may_run) VALUES (?, ?)",
+                    .text(migration.name), .integer(migration.olderProgramsMayRun ? 1 : 0))
                 return true
             }
             if didApply { newlyApplied.append(migration.name) }
+        }
+        // Migrations applied before the mark existed are marked as this program knows them
+        // (written only when one needs it: an open of an up-to-date database writes nothing).
+        for migration in unmarked {
+            try db.execute("UPDATE \(Migrator.tableName) SET older_programs_may_run = 1 WHERE name = ?", .text(migration.name))
         }
         return newlyApplied
     }
@@ -103,8 +123,13 @@ public struct Migrator: Sendable {
         try db.execute("""
             CREATE TABLE IF NOT EXISTS \(Migrator.tableName) (
                 name TEXT PRIMARY KEY NOT NULL,
-                applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+                applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+                older_programs_may_run INTEGER NOT NULL DEFAULT 0 CHECK (older_programs_may_run IN (0, 1))
             )
             """)
+    }
+
+    private func hasMarkColumn(_ db: Database) throws(SQLiteError) -> Bool {
+        try db.query("SELECT name FROM pragma_table_info('\(Migrator.tableName)')").contains { row in (try? row.string(0)) == "older_programs_may_run" }
     }
 }
