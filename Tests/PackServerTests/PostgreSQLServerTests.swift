@@ -301,18 +301,32 @@ extension PurchaseOutcome {
     }
 }
 
+/// A sandbox server in this process on a database of its own, its data in a temporary folder.
+struct InProcessServer {
+    let database: FreshDatabase
+    let directory: TemporaryDirectory
+    let http: HTTPServer
+    var url: String { http.url }
+
+    init(testControls: Bool = false) throws {
+        database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox,
+            testControls: testControls)
+        configuration.database = .postgreSQL(database.connectionString)
+        let server = try PackServer(configuration)
+        http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+    }
+
+    func stop() { http.stop() }
+}
+
 /// On one PostgreSQL database, accounts share tables: nothing of one account is reachable from
 /// another, not by reusing its Idempotency-Key, nor by approving its transaction.
 @Suite struct PostgreSQLIsolationTests {
     @Test func anAccountNeverReachesAnothersPurchases() async throws {
-        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
-        let directory = try TemporaryDirectory()
-        var configuration = PackServerConfiguration(
-            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox,
-            testControls: true)
-        configuration.database = .postgreSQL(database.connectionString)
-        let server = try PackServer(configuration)
-        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        let http = try InProcessServer(testControls: true)
         defer { http.stop() }
         let ann = try await HTTPPackService.createAccount(at: http.url)
         let bob = try await HTTPPackService.createAccount(at: http.url)
@@ -353,14 +367,9 @@ extension PurchaseOutcome {
 /// is open: a token that is not the account's, not live, or of a closed account spends nothing.
 @Suite struct SpendCheckingItsTokenTests {
     @Test func aSpendWithATokenThatIsNotLiveAndTheAccountsSpendsNothing() async throws {
-        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
-        let directory = try TemporaryDirectory()
-        var configuration = PackServerConfiguration(
-            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
-        configuration.database = .postgreSQL(database.connectionString)
-        let server = try PackServer(configuration)
-        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        let http = try InProcessServer()
         defer { http.stop() }
+        let database = http.database
         let ann = try await HTTPPackService.createAccount(at: http.url)
         let bob = try await HTTPPackService.createAccount(at: http.url)
         _ = try await HTTPPackService(credentials: ann).buy(hints10, quantity: 1)

@@ -235,7 +235,7 @@ public final class PackServer: Sendable {
             if let required = asked.storefront, catalog.currency(of: required) == nil {
                 throw StoreError(.invalidRequest, "'\(required)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")
             }
-            let chosen = asked.storefront ?? asked.preferred.flatMap { catalog.currency(of: $0) == nil ? nil : $0 } ?? catalog.defaultStorefront
+            let chosen = asked.storefront ?? catalog.storefront(preferring: asked.preferred)
             let made = try accounts.create(now: now)
             try stores.with(made.accountID, open: { () throws(StoreError) in try store(for: made.accountID) }) { service throws(StoreError) in
                 try service.chooseStorefront(chosen)
@@ -245,8 +245,15 @@ public final class PackServer: Sendable {
             break
         }
         guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
-        if method == "POST", resource.path == "/v1/hints/spend", let answer = try spendCheckingItsToken(request) { return answer }
-        let (account, tokenID) = try authenticate(request)
+        // The token read once: checked in the spend's own call where the ledgers can (PostgreSQL),
+        // else looked up here.
+        let presented = try presentedToken(request)
+        if ledgers != nil, method == "POST", resource.path == "/v1/hints/spend",
+            let answer = try spendCheckingItsToken(request, presented)
+        {
+            return answer
+        }
+        let (account, tokenID) = try authenticate(presented)
         if let answer = try routeTokens(request, resource, method: method, account: account, tokenID: tokenID) { return answer }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
             try routeAccount(request, resource, method: method, account: account, service: service)
@@ -492,7 +499,7 @@ public final class PackServer: Sendable {
     /// The account a request's bearer token belongs to. The scheme is case-insensitive (RFC 9110
     /// 11.1); the token is what follows it.
     /// Spends a hint and answers with the signed statement of it; with `token`, the spend checks
-    /// the request's token itself (see ``spendCheckingItsToken(_:)``).
+    /// the request's token itself (see ``spendCheckingItsToken(_:_:)``).
     private func spend(
         _ spend: HintSpendRequest, account: String, service: EmbeddedPackService, checking token: PresentedToken?
     ) throws(StoreError) -> HTTPResponse {
@@ -515,8 +522,7 @@ public final class PackServer: Sendable {
     /// whose token was looked up opens one). `nil` otherwise, and the request goes the usual way:
     /// its token looked up first. A body that is not a valid spend goes that way too, so that a
     /// request with a wrong token is told 401 before anything else.
-    private func spendCheckingItsToken(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse? {
-        let presented = try presentedToken(request)
+    private func spendCheckingItsToken(_ request: HTTPRequest, _ presented: PresentedToken) throws(StoreError) -> HTTPResponse? {
         guard let spend = try? Wire.decode(HintSpendRequest.self, from: request.body),
             (try? EmbeddedPackService.checkIdempotencyKey(spend.key)) != nil
         else { return nil }
@@ -540,8 +546,7 @@ public final class PackServer: Sendable {
         return presented
     }
 
-    private func authenticate(_ request: HTTPRequest) throws(StoreError) -> (account: String, tokenID: String) {
-        let presented = try presentedToken(request)
+    private func authenticate(_ presented: PresentedToken) throws(StoreError) -> (account: String, tokenID: String) {
         guard let found = try accounts.account(for: presented) else { throw StoreError.tokenNotLive }
         noteUse(of: found.tokenID)
         return found
