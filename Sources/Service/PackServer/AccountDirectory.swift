@@ -54,8 +54,6 @@ extension PresentedToken {
     static func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
 }
 
-func tokenID(ofDigest digest: String) -> String { PresentedToken.tokenID(ofDigest: digest) }
-
 extension AccountDirectory {
     /// A new account, with its token.
     func create(now: Int64) throws(StoreError) -> NewAccount {
@@ -79,7 +77,7 @@ extension AccountDirectory {
         // Every live token compared in full, whichever matches: timing tells nothing.
         var found: String?
         for stored in try liveTokens(account: presented.account) where constantTimeEqual(Array(stored.utf8), digest) { found = stored }
-        return found.map { (presented.account, tokenID(ofDigest: $0)) }
+        return found.map { (presented.account, PresentedToken.tokenID(ofDigest: $0)) }
     }
 
     /// A new token for an open account (a device joining it): the token, and its id.
@@ -88,7 +86,7 @@ extension AccountDirectory {
         let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
         let digest = SHA256.hash(Array(secret.utf8)).hex
         try addToken(account: account, tokenSHA256: digest, now: now)
-        return ("hp1.\(account).\(secret)", tokenID(ofDigest: digest))
+        return ("hp1.\(account).\(secret)", PresentedToken.tokenID(ofDigest: digest))
     }
 }
 
@@ -168,7 +166,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
             ).affectedRows == 1 else { return false }
             try connection.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
-                [tokenID(ofDigest: tokenSHA256), id, tokenSHA256, String(now)])
+                [PresentedToken.tokenID(ofDigest: tokenSHA256), id, tokenSHA256, String(now)])
             return true
         }
     }
@@ -189,7 +187,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         _ = try run { connection in
             try connection.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
-                [tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
+                [PresentedToken.tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
         }
     }
 
@@ -301,7 +299,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
             guard db.changes == 1 else { return false }
             try db.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
-                .text(tokenID(ofDigest: tokenSHA256)), .text(id), .text(tokenSHA256), .integer(now))
+                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(id), .text(tokenSHA256), .integer(now))
             return true
         }
     }
@@ -320,7 +318,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
         try run { db in
             try db.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
-                .text(tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now))
+                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now))
         }
     }
 
