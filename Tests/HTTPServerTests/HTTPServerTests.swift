@@ -59,13 +59,38 @@ import TestSupport
         #expect(try curl([server.url + "/after"]).stdout == "GET /after q=- h=- body=0\n")
     }
 
+    @Test func theClientsAddressIsTheSocketsPeer() throws {
+        let server = try HTTPServer(HTTPServerConfiguration()) { request in .text(200, request.clientAddress) }
+        defer { server.stop() }
+        // Loopback is all of 127.0.0.0/8: a client may send from any of it.
+        for source in ["127.0.0.1", "127.10.200.5", "127.255.0.99", "127.1.22.0"] {
+            #expect(try curl(["--interface", source, server.url + "/"]).stdout == source + "\n")
+        }
+    }
+
+    @Test func moreThan128HeaderFieldsGet431() throws {
+        let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
+        defer { server.stop() }
+        let many = (0..<129).flatMap { ["-H", "X-F\($0): 1"] }
+        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}"] + many + [server.url + "/"]).stdout == "431")
+        let fewer = (0..<100).flatMap { ["-H", "X-F\($0): 1"] }
+        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}"] + fewer + [server.url + "/"]).stdout == "200")
+    }
+
     @Test func headersOverTheLimitGet431() throws {
         let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
         defer { server.stop() }
-        let big = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 40_000), server.url + "/"])
+        let big = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 12_000), server.url + "/"])
         #expect(big.stdout == "431")
-        let fine = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 16_000), server.url + "/"])
+        let fine = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 6_000), server.url + "/"])
         #expect(fine.stdout == "200")
+        // A server told to take more takes more.
+        var roomy = HTTPServerConfiguration()
+        roomy.maxHeaderSize = 32 << 10
+        let larger = try HTTPServer(roomy, handler: Self.echo)
+        defer { larger.stop() }
+        let taken = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Big: " + String(repeating: "z", count: 24_000), larger.url + "/"])
+        #expect(taken.stdout == "200")
     }
 
     @Test func headGetsTheHeadersWithoutTheBody() throws {

@@ -883,6 +883,10 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let hints = try #require(lines.first { $0.contains(" trace-8 ") }, "\(lines)")
         #expect(hints.hasSuffix(" account=\(account["accountID"] ?? "?")") && hints.contains(" GET /v1/hints 200 "), "\(hints)")
         #expect(hints.prefixMatch(of: time) != nil, "\(hints)")
+        // A request without an id of its own is given one: this process's prefix, then a count.
+        let created = try #require(lines.first { $0.contains(" POST /v1/accounts ") }, "\(lines)")
+        let given = try #require(created.firstMatch(of: #/ 127\.0\.0\.1 ([0-9a-f]{1,8})-([0-9a-f]+) POST \/v1\/accounts 201 [1-9]\d*B \d+ ms$/#), "\(created)")
+        #expect(Int(given.output.2, radix: 16).map { $0 >= 1 } == true, "\(created)")
     }
 
     /// `--listen` takes IPv4, IPv6 in brackets and host names, more than once; a failure names

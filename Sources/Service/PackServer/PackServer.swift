@@ -197,7 +197,6 @@ public final class PackServer: Sendable {
     }
 
     private func route(_ request: HTTPRequest, _ resource: Resource) throws(StoreError) -> HTTPResponse {
-        let parts = resource.parts
         let method = request.method == "HEAD" ? "GET" : request.method
         // Before the token is looked at: guessing tokens is held to the same pace.
         if resource.path != "/v1/health", resource.path != "/v1/ready", resource.path != "/v1/accounts", let requests,
@@ -244,7 +243,7 @@ public final class PackServer: Sendable {
         default:
             break
         }
-        guard parts.first == "v1" else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
+        guard resource.path.hasPrefix("/v1/") else { throw StoreError(.unknownProduct, "no such resource: \(request.path)") }
         // The token read once: checked in the spend's own call where the ledgers can (PostgreSQL),
         // else looked up here.
         let presented = try presentedToken(request)
@@ -265,7 +264,6 @@ public final class PackServer: Sendable {
     private func routeAccount(
         _ request: HTTPRequest, _ resource: Resource, method: String, account: String, service: EmbeddedPackService
     ) throws(StoreError) -> HTTPResponse {
-        let parts = resource.parts
         switch (method, resource.path) {
         case ("GET", "/v1/account"):
             let statement = AccountStatement(
@@ -317,6 +315,7 @@ public final class PackServer: Sendable {
         default:
             break
         }
+        let parts = resource.parts
         if method == "GET", parts.count == 4, parts[1] == "packs", parts[3] == "archive" {
             return try archive(request, productID: parts[2], service: service)
         }
@@ -420,7 +419,6 @@ public final class PackServer: Sendable {
         _ request: HTTPRequest, _ resource: Resource, method: String, account: String, tokenID: String
     ) throws(StoreError) -> HTTPResponse? {
         let now = configuration.clock.now()
-        let parts = resource.parts
         switch (method, resource.path) {
         case ("GET", "/v1/account/tokens"):
             let listed = try accounts.tokens(account: account).map {
@@ -434,7 +432,9 @@ public final class PackServer: Sendable {
             let made = try accounts.newToken(account: account, now: now)
             _ = try accounts.revoke(account: account, tokenID: tokenID, now: now)
             return .json(201, Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
-        case ("DELETE", _) where parts.count == 4 && parts.starts(with: ["v1", "account", "tokens"]):
+        case ("DELETE", _) where resource.path.hasPrefix("/v1/account/tokens/"):
+            let parts = resource.parts
+            guard parts.count == 4 else { return nil }
             guard try accounts.revoke(account: account, tokenID: parts[3], now: now) == 1 else {
                 throw StoreError(.unknownTransaction, "the account has no live token \(parts[3]): see 'hangman account tokens'")
             }
@@ -696,21 +696,34 @@ enum ByteRange: Equatable {
     }
 }
 
-/// Each account's store, opened once and lent to one request at a time: a SQLite connection is
-/// never used by two threads at once, and a request does not pay for opening it.
-/// A request's path taken apart once: its segments (empty ones dropped), and the path they make
-/// (`/v1/hints/spend`), which the routes without an identifier are matched on.
+/// A request's path in one form (`/v1/hints/spend`: empty segments dropped), which the routes
+/// without an identifier are matched on, and its segments when a route needs them.
 struct Resource {
-    let parts: [String]
     let path: String
 
     init(_ requestPath: String) {
-        parts = requestPath.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         // The path as given when it is already in that form (the usual case): no string made.
-        path = requestPath.hasPrefix("/") && !requestPath.hasSuffix("/") && !requestPath.contains("//") ? requestPath : "/" + parts.joined(separator: "/")
+        path = Self.isNormal(requestPath) ? requestPath : "/" + requestPath.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }.joined(separator: "/")
+    }
+
+    /// The segments: `["v1", "packs", "com.x", "archive"]`.
+    var parts: [String] { path.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) } }
+
+    /// Whether `path` starts with `/`, does not end with one, and has no two in a row: one pass
+    /// over its bytes.
+    private static func isNormal(_ path: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if previous == 0, byte != UInt8(ascii: "/") { return false }
+            if byte == UInt8(ascii: "/"), previous == UInt8(ascii: "/") { return false }
+            previous = byte
+        }
+        return previous != 0 && previous != UInt8(ascii: "/")
     }
 }
 
+/// Each account's store, opened once and lent to one request at a time: a SQLite connection is
+/// never used by two threads at once, and a request does not pay for opening it.
 final class AccountStores: Sendable {
     private final class Slot: @unchecked Sendable {
         let lock = Mutex(())

@@ -167,8 +167,17 @@ static inline void hangman_client_address(struct MHD_Connection *connection, cha
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) return;
     const struct sockaddr *address = info->client_addr;
-    if (address->sa_family == AF_INET) {
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)size);
+    if (address->sa_family == AF_INET && size >= 16) {
+        /* What inet_ntop writes, without its printf (every request asks). */
+        const unsigned char *octets = (const unsigned char *)&((const struct sockaddr_in *)address)->sin_addr;
+        char *at = buffer;
+        for (int i = 0; i < 4; i++) {
+            unsigned int octet = octets[i];
+            if (octet >= 100) *at++ = (char)('0' + octet / 100);
+            if (octet >= 10) *at++ = (char)('0' + octet / 10 % 10);
+            *at++ = (char)('0' + octet % 10);
+            *at++ = i < 3 ? '.' : 0;
+        }
     } else if (address->sa_family == AF_INET6) {
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)size);
     }
@@ -204,34 +213,77 @@ static inline int hangman_is_too_many_parameters(void *pointer) {
     return pointer == (void *)&hangman_query_guard;
 }
 
-/* Whether a header value held a NUL: libmicrohttpd reports the value up to it, so `token\0junk`
-   would read as `token`. Each value ends where libmicrohttpd put its terminator; the byte after
-   that terminator is the line's end (CR LF, both cleared), the next field's name (a bare LF
-   ending), or, when a NUL cut the value short, the rest of the value. */
-struct hangman_field_scan {
-    const char *keys[128];
-    const char *ends[128];
-    size_t count;
-    int overflow;
+/* The header fields a request may carry once: with two, two readers could take different ones
+   (which of two `Authorization` values would count?). */
+#define HANGMAN_SINGLE_HEADERS 6
+static const char *const hangman_single_headers[HANGMAN_SINGLE_HEADERS] = {
+    "authorization", "host", "content-length", "idempotency-key", "range", "if-range"};
+#define HANGMAN_HOST_HEADER 1
+#define HANGMAN_CONTENT_LENGTH_HEADER 2
+/* Fields a request may carry at most (Apache allows 100). */
+#define HANGMAN_MAX_FIELDS 128
+
+/* What the access handler checks of a request's header fields, found in one pass over them. */
+struct hangman_header_facts {
+    /* Over HANGMAN_MAX_FIELDS fields: nothing else below is known. */
+    int too_many;
+    /* How often each of hangman_single_headers appears. */
+    int single[HANGMAN_SINGLE_HEADERS];
+    int transfer_encoding;
+    /* The (first) Content-Length value, or NULL. */
+    const char *content_length;
+    /* Whether a value held a NUL: libmicrohttpd reports the value up to it, so `token\0junk`
+       would read as `token`. */
+    int hides_bytes;
 };
+
+struct hangman_field_scan {
+    const char *keys[HANGMAN_MAX_FIELDS];
+    const char *ends[HANGMAN_MAX_FIELDS];
+    size_t count;
+    struct hangman_header_facts *facts;
+};
+
+static inline int hangman_name_is(const char *key, size_t key_size, const char *lower) {
+    size_t length = strlen(lower);
+    if (key_size != length) return 0;
+    for (size_t i = 0; i < length; i++) {
+        char c = key[i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c | 0x20);
+        if (c != lower[i]) return 0;
+    }
+    return 1;
+}
 
 static inline enum MHD_Result hangman_scan_field(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
                                                  const char *value, size_t value_size) {
-    (void)kind; (void)key_size;
+    (void)kind;
     struct hangman_field_scan *scan = cls;
-    if (scan->count == 128) { scan->overflow = 1; return MHD_NO; }
+    if (scan->count == HANGMAN_MAX_FIELDS) { scan->facts->too_many = 1; return MHD_NO; }
     scan->keys[scan->count] = key;
     scan->ends[scan->count] = value == NULL ? NULL : value + value_size;
     scan->count++;
+    if (key == NULL) return MHD_YES;
+    for (int i = 0; i < HANGMAN_SINGLE_HEADERS; i++) {
+        if (hangman_name_is(key, key_size, hangman_single_headers[i])) {
+            scan->facts->single[i]++;
+            if (i == HANGMAN_CONTENT_LENGTH_HEADER && scan->facts->content_length == NULL) scan->facts->content_length = value;
+        }
+    }
+    if (hangman_name_is(key, key_size, "transfer-encoding")) scan->facts->transfer_encoding++;
     return MHD_YES;
 }
 
-static inline int hangman_header_hides_bytes(struct MHD_Connection *connection) {
+/* The facts of a request's header fields. Each value ends where libmicrohttpd put its
+   terminator; the byte after that terminator is the line's end (CR LF, both cleared), the next
+   field's name (a bare LF ending), or, when a NUL cut the value short, the rest of the value. */
+static inline void hangman_header_facts(struct MHD_Connection *connection, struct hangman_header_facts *facts) {
+    memset(facts, 0, sizeof *facts);
     struct hangman_field_scan scan;
     scan.count = 0;
-    scan.overflow = 0;
+    scan.facts = facts;
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, hangman_scan_field, &scan);
-    if (scan.overflow) return 0;
+    if (facts->too_many) return;
     for (size_t i = 0; i < scan.count; i++) {
         const char *end = scan.ends[i];
         if (end == NULL || end[0] != 0) continue;
@@ -241,9 +293,26 @@ static inline int hangman_header_hides_bytes(struct MHD_Connection *connection) 
         for (size_t j = 0; j < scan.count; j++) {
             if (scan.keys[j] == end + 1) { next_field = 1; break; }
         }
-        if (!next_field) return 1;
+        if (!next_field) { facts->hides_bytes = 1; return; }
     }
-    return 0;
+}
+
+/* The first of hangman_single_headers that appears more than once, or -1. */
+static inline int hangman_repeated_header(const struct hangman_header_facts *facts) {
+    for (int i = 0; i < HANGMAN_SINGLE_HEADERS; i++) {
+        if (facts->single[i] > 1) return i;
+    }
+    return -1;
+}
+
+/* How often hangman_single_headers[index] appears. */
+static inline int hangman_header_count(const struct hangman_header_facts *facts, int index) {
+    return index >= 0 && index < HANGMAN_SINGLE_HEADERS ? facts->single[index] : 0;
+}
+
+/* The name of hangman_single_headers[index]. */
+static inline const char *hangman_single_header(int index) {
+    return index >= 0 && index < HANGMAN_SINGLE_HEADERS ? hangman_single_headers[index] : "";
 }
 
 /* `host` (a numeric IPv4 or IPv6 address) and `port` as a socket address; -1 when `host` is

@@ -21,8 +21,9 @@ final class RequestLog: Sendable {
     }
 
     /// This process's ids: a random prefix, then a count (no system call per request).
-    private static let idPrefix = String(UInt32.random(in: .min ... .max), radix: 16)
+    private static let idPrefix = Array((String(UInt32.random(in: .min ... .max), radix: 16) + "-").utf8)
     private static let idCount = Atomic<UInt64>(0)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The client's request id when it is one (1 to 64 of letters, digits, `-`, `_`, `.`), else a new one.
     static func requestID(_ given: String?) -> String {
@@ -31,7 +32,18 @@ final class RequestLog: Sendable {
         {
             return given
         }
-        return idPrefix + "-" + String(idCount.add(1, ordering: .relaxed).newValue, radix: 16)
+        // The prefix, then the count in hexadecimal, written in place.
+        let count = idCount.add(1, ordering: .relaxed).newValue
+        let digits = max(1, (UInt64.bitWidth - count.leadingZeroBitCount + 3) / 4)
+        return String(unsafeUninitializedCapacity: idPrefix.count + digits) { buffer in
+            _ = buffer.initialize(from: idPrefix)
+            var rest = count
+            for index in (idPrefix.count..<idPrefix.count + digits).reversed() {
+                buffer[index] = hexDigits[Int(rest & 15)]
+                rest >>= 4
+            }
+            return idPrefix.count + digits
+        }
     }
 
     /// One request's line; `route` is ``PackServer/routeName(_:)`` of its path.
@@ -62,11 +74,21 @@ final class RequestLog: Sendable {
             var line: [UInt8] = []
             line.reserveCapacity(160)
             StoreText.appendISODate(Self.nowMilliseconds(), to: &line)
-            for field in [request.clientAddress, id, TerminalText.escaped(request.method), route] {
-                line.append(0x20)
-                line.append(contentsOf: field.utf8)
-            }
-            line.append(contentsOf: " \(response.status) \(response.bodyLength)B \(Int(milliseconds.rounded())) ms".utf8)
+            line.append(0x20)
+            line.append(contentsOf: request.clientAddress.utf8)
+            line.append(0x20)
+            line.append(contentsOf: id.utf8)
+            line.append(0x20)
+            line.append(contentsOf: TerminalText.escaped(request.method).utf8)
+            line.append(0x20)
+            line.append(contentsOf: route.utf8)
+            line.append(0x20)
+            Self.appendDecimal(UInt64(max(0, response.status)), to: &line)
+            line.append(0x20)
+            Self.appendDecimal(response.bodyLength, to: &line)
+            line.append(contentsOf: "B ".utf8)
+            Self.appendDecimal(UInt64(max(0, milliseconds.rounded())), to: &line)
+            line.append(contentsOf: " ms".utf8)
             if let account = response.logAccount { line.append(contentsOf: " account=\(TerminalText.escaped(account))".utf8) }
             if let detail = response.logDetail { line.append(contentsOf: ": \(TerminalText.escaped(detail))".utf8) }
             line.append(0x0A)
@@ -108,6 +130,16 @@ final class RequestLog: Sendable {
     private func write(_ fields: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         output.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// `value`'s decimal digits.
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// `2026-12-01T20:15:02.123Z`
