@@ -44,10 +44,11 @@ extension PresentedToken {
     /// A token's parts, read without looking it up: `hp1.<account>.<secret>` (`nil` for anything
     /// else). Whether it is live is the directory's to say (or the ledger's, in the same call).
     init?(parsing token: String) {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16, parts[2].utf8.count <= 64 else { return nil }
-        let digest = SHA256.hash(Array(parts[2].utf8)).hex
-        self.init(account: String(parts[1]), tokenID: Self.tokenID(ofDigest: digest), sha256: digest)
+        // Taken apart as bytes (every request with a token comes here).
+        let parts = token.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].elementsEqual("hp1".utf8), parts[1].count == 16, parts[2].count <= 64 else { return nil }
+        let digest = SHA256.hash(Array(parts[2])).hex
+        self.init(account: String(Substring(parts[1])), tokenID: Self.tokenID(ofDigest: digest), sha256: digest)
     }
 
     /// A token's id: the first 16 hex digits of its secret's SHA-256 (the server keeps the digest only).

@@ -14,6 +14,8 @@ public enum Wire {
     /// Decodes `bytes`, or says what is wrong with them.
     /// A key given twice in one object is refused: two readers could keep different values.
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(StoreError) -> T {
+        // Most requests: a flat object, read without Foundation's decoder.
+        if let flat = FlatJSON.decode(type, from: bytes) { return flat }
         if let key = JSONKeys.firstDuplicate(in: bytes) {
             throw StoreError(.invalidRequest, "not a valid \(T.self) document: the key '\(key)' appears twice in one object")
         }
