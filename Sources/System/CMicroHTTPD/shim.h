@@ -235,6 +235,8 @@ struct hangman_header_facts {
     /* Whether a value held a NUL: libmicrohttpd reports the value up to it, so `token\0junk`
        would read as `token`. */
     int hides_bytes;
+    /* The fields' bytes as sent, at least: each name, `: `, value and CR LF. */
+    size_t size;
 };
 
 struct hangman_field_scan {
@@ -263,6 +265,7 @@ static inline enum MHD_Result hangman_scan_field(void *cls, enum MHD_ValueKind k
     scan->keys[scan->count] = key;
     scan->ends[scan->count] = value == NULL ? NULL : value + value_size;
     scan->count++;
+    scan->facts->size += key_size + value_size + 4;
     if (key == NULL) return MHD_YES;
     for (int i = 0; i < HANGMAN_SINGLE_HEADERS; i++) {
         if (hangman_name_is(key, key_size, hangman_single_headers[i])) {

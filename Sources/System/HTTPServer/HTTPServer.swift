@@ -16,7 +16,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Paths allowed a larger body than `maxBodySize`, and how large (`/verifyReceipt`: a receipt
     /// of many transactions).
     public var largeBodies: [String: Int] = [:]
-    /// Larger request headers get 431 (the connection's memory pool is sized to them). 8 KiB,
+    /// A request whose path and header fields (each name, `: `, value and line end) take more bytes
+    /// gets 431; the connection's memory pool is sized to them. 8 KiB,
     /// as Apache's per field and nginx's large header buffer: libmicrohttpd clears the whole pool
     /// after every request, so a larger default costs every request (32 KiB made `GET /v1/health`
     /// some 15% slower).
@@ -85,7 +86,7 @@ public final class HTTPServer: @unchecked Sendable {
             throw HTTPServerError("cannot start the thread that times out slow requests")
         }
         let state = Unmanaged.passRetained(ServerState(
-            handler: handler, maxBodySize: configuration.maxBodySize, largeBodies: configuration.largeBodies,
+            handler: handler, maxBodySize: configuration.maxBodySize, maxHeaderSize: configuration.maxHeaderSize, largeBodies: configuration.largeBodies,
             maxQueryParameters: Int(configuration.maxQueryParameters), watchdog: watchdog, onEvent: configuration.onEvent))
         // epoll, not select(): a socket above descriptor 1023 is served too, and waiting costs
         // nothing per idle connection.
@@ -238,6 +239,7 @@ public final class HTTPServer: @unchecked Sendable {
 final class ServerState: @unchecked Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let maxBodySize: Int
+    let maxHeaderSize: Int
     let largeBodies: [String: Int]
     let maxQueryParameters: Int
     /// Requests begun and not completed: `stop` waits for them.
@@ -251,7 +253,7 @@ final class ServerState: @unchecked Sendable {
     deinit { logger.deallocate() }
 
     init(
-        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, largeBodies: [String: Int],
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, maxHeaderSize: Int, largeBodies: [String: Int],
         maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>, onEvent: (@Sendable (String) -> Void)?
     ) {
         self.onEvent = onEvent
@@ -260,6 +262,7 @@ final class ServerState: @unchecked Sendable {
         self.maxQueryParameters = maxQueryParameters
         self.handler = handler
         self.maxBodySize = maxBodySize
+        self.maxHeaderSize = maxHeaderSize
         self.largeBodies = largeBodies
         self.watchdog = watchdog
         logger.pointee.context = Unmanaged.passUnretained(self).toOpaque()
@@ -301,6 +304,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
             refusal = (414, "a request target may carry at most \(server.maxQueryParameters) query parameters")
         } else if facts.too_many != 0 {
             refusal = (431, "a request may carry at most \(HANGMAN_MAX_FIELDS) header fields")
+        } else if facts.size + (url.map { strlen($0) } ?? 0) > server.maxHeaderSize {
+            // libmicrohttpd's own limit is its memory pool, which holds more than the fields.
+            refusal = (431, "a request's path and header fields may take at most \(server.maxHeaderSize) bytes")
         } else if facts.transfer_encoding > 0, hangman_header_count(&facts, HANGMAN_CONTENT_LENGTH_HEADER) > 0 {
             refusal = (400, "a request may not carry both Content-Length and Transfer-Encoding")
         } else if hangman_header_count(&facts, HANGMAN_HOST_HEADER) == 0, let version, strcmp(version, "HTTP/1.1") == 0 {
