@@ -68,6 +68,23 @@ import TestSupport
         }
     }
 
+    @Test func aRequestRefusedBeforeItsHandlerIsToldAsAnEvent() throws {
+        let told = Mutex<[String]>([])
+        var configuration = HTTPServerConfiguration()
+        configuration.maxBodySize = 1000
+        configuration.onEvent = { event in told.withLock { $0.append(event) } }
+        let server = try HTTPServer(configuration, handler: Self.echo)
+        defer { server.stop() }
+        let twice = try curl(["-H", "Authorization: a", "-H", "authorization: b", server.url + "/"])
+        #expect(twice.stdout == "the header authorization may appear once, and appears 2 times\n")
+        _ = try curl(["-o", "/dev/null", "-X", "POST", "--data-binary", String(repeating: "x", count: 1001), server.url + "/p"])
+        _ = try curl([server.url + "/fine"])
+        let events = told.withLock { $0 }
+        #expect(events.contains { $0 == "refused a request from 127.0.0.1 with 400: the header authorization may appear once, and appears 2 times" }, "\(events)")
+        #expect(events.contains { $0 == "refused a request from 127.0.0.1 with 413: the request body is over 1000 bytes" }, "\(events)")
+        #expect(events.count == 2, "\(events)")
+    }
+
     @Test func moreThan128HeaderFieldsGet431() throws {
         let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)
         defer { server.stop() }

@@ -43,7 +43,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// HTTPS with this certificate and key (PEM text).
     public var tls: TLS?
     /// Told, in a sentence, what the HTTP layer refused or cut before or after a handler: a
-    /// request that ran out of time or failed, a client gone mid-request, and libmicrohttpd's own
+    /// request refused before its handler (its header fields, its framing, its body's size), one
+    /// that ran out of time or failed, a client gone mid-request, and libmicrohttpd's own
     /// messages (a malformed request it answered itself, a connection over a limit). Called on
     /// the server's threads; the caller keeps a flood from filling a disk.
     public var onEvent: (@Sendable (String) -> Void)?
@@ -320,16 +321,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         }
         if let refusal {
             request.answered = true
-            hangman_watch_answered(server.watchdog, connection)
-            var response = HTTPResponse.text(refusal.status, refusal.message)
-            response.headers.append(("Connection", "close"))
-            return queue(connection, response)
+            return refuse(server, connection, refusal.status, refusal.message, closing: true)
         }
         if let declared = facts.content_length.flatMap({ Int(String(cString: $0)) }), declared > request.limit {
             request.tooLarge = true
             request.answered = true
-            hangman_watch_answered(server.watchdog, connection)
-            return queue(connection, .text(413, "the request body is over \(request.limit) bytes"))
+            return refuse(server, connection, 413, "the request body is over \(request.limit) bytes")
         }
         return .YES
     }
@@ -353,15 +350,37 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     // the client's, and the deadline stops.
     hangman_watch_answered(server.watchdog, connection)
     if request.tooLarge {
-        return queue(connection, .text(413, "the request body is over \(request.limit) bytes"))
+        // Its deadline stopped above.
+        return refuse(server, connection, 413, "the request body is over \(request.limit) bytes", answered: true)
     }
     var full = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
         query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true), body: request.body)
+    full.clientAddress = clientAddress(connection)
+    return queue(connection, server.handler(full))
+}
+
+/// Answers a request the HTTP layer refuses before any handler sees it (its deadline stopped),
+/// and tells `onEvent`, which the handler's log is not: a plain-text `status` with `message`, the
+/// connection closed after it when `closing`.
+private func refuse(
+    _ server: ServerState, _ connection: OpaquePointer, _ status: Int, _ message: String, closing: Bool = false, answered: Bool = false
+) -> MHD_Result {
+    if !answered { hangman_watch_answered(server.watchdog, connection) }
+    if let onEvent = server.onEvent {
+        let client = clientAddress(connection)
+        onEvent("refused a request from \(client.isEmpty ? "an unknown address" : client) with \(status): \(message)")
+    }
+    var response = HTTPResponse.text(status, message)
+    if closing { response.headers.append(("Connection", "close")) }
+    return queue(connection, response)
+}
+
+/// The client's address as the socket sees it (`127.0.0.1`, `::1`); empty when unknown.
+private func clientAddress(_ connection: OpaquePointer) -> String {
     var address = [CChar](repeating: 0, count: 64)
     hangman_client_address(connection, &address, address.count)
-    full.clientAddress = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return queue(connection, server.handler(full))
+    return String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// Called when a request ends, answered or not: releases its state.
@@ -379,9 +398,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, connecti
         default: nil
         }
         if let why, let onEvent = server.onEvent {
-            var address = [CChar](repeating: 0, count: 64)
-            hangman_client_address(connection, &address, address.count)
-            let client = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let client = clientAddress(connection)
             onEvent("a request from \(client.isEmpty ? "an unknown address" : client) \(why)")
         }
     }
