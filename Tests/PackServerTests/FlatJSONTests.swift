@@ -25,7 +25,10 @@ import Testing
         let purchase = #" { "productID" : "com.hangmanpacks.hints.10", "quantity": 3 }"# + "\n"
         let read = FlatJSON.decode(PurchaseRequest.self, from: Array(purchase.utf8))
         #expect(read != nil && read == foundation(PurchaseRequest.self, purchase))
-        #expect(FlatJSON.decode(Sample.self, from: Array(#"{"name":"a","count":-0,"flag":null,"ratio":4}"#.utf8)) == Sample(name: "a", count: 0, ratio: 4))
+        #expect(FlatJSON.decode(Sample.self, from: Array(#"{"name":"a","count":0,"flag":null,"ratio":-4}"#.utf8)) == Sample(name: "a", count: 0, ratio: -4))
+        // Minus zero goes the general way, where a Double keeps its sign.
+        #expect(FlatJSON.parse(Array(#"{"ratio":-0}"#.utf8)) == nil)
+        #expect(try Wire.decode(Sample.self, from: Array(#"{"name":"a","count":0,"ratio":-0}"#.utf8)).ratio?.sign == .minus)
     }
 
     /// Every document here, through the fast path and through Foundation: where the fast path

@@ -88,7 +88,8 @@ enum FlatJSON {
             return nil
         }
 
-        /// `-?(0|[1-9][0-9]*)` of at most 18 digits (no overflow), not followed by a fraction or exponent.
+        /// `-?(0|[1-9][0-9]*)` of at most 18 digits (no overflow), not followed by a fraction or
+        /// exponent, and not minus zero.
         mutating func integer() -> Int64? {
             let negative = take(UInt8(ascii: "-"))
             let start = index
@@ -101,6 +102,8 @@ enum FlatJSON {
             let digits = index - start
             guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+            // Minus zero is left to the general way: read as a Double, it keeps its sign.
+            if negative, magnitude == 0 { return nil }
             return negative ? -magnitude : magnitude
         }
 
