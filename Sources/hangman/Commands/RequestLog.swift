@@ -83,11 +83,11 @@ final class RequestLog: Sendable {
             line.append(0x20)
             line.append(contentsOf: route.utf8)
             line.append(0x20)
-            Self.appendDecimal(UInt64(max(0, response.status)), to: &line)
+            StoreText.appendDigits(UInt64(max(0, response.status)), to: &line)
             line.append(0x20)
-            Self.appendDecimal(response.bodyLength, to: &line)
+            StoreText.appendDigits(response.bodyLength, to: &line)
             line.append(contentsOf: "B ".utf8)
-            Self.appendDecimal(UInt64(max(0, milliseconds.rounded())), to: &line)
+            StoreText.appendDigits(UInt64(max(0, milliseconds.rounded())), to: &line)
             line.append(contentsOf: " ms".utf8)
             if let account = response.logAccount { line.append(contentsOf: " account=\(TerminalText.escaped(account))".utf8) }
             if let detail = response.logDetail { line.append(contentsOf: ": \(TerminalText.escaped(detail))".utf8) }
@@ -130,16 +130,6 @@ final class RequestLog: Sendable {
     private func write(_ fields: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         output.write(String(decoding: data, as: UTF8.self) + "\n")
-    }
-
-    /// `value`'s decimal digits.
-    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
-        var divisor: UInt64 = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
     }
 
     /// `2026-12-01T20:15:02.123Z`

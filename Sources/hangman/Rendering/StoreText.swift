@@ -24,21 +24,9 @@ enum StoreText {
     /// request); nothing for a time out of the calendar's range.
     static func appendISODate(_ milliseconds: Int64, to bytes: inout [UInt8]) {
         guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return }
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            if rest >= divisor * 10 {
-                // A year past 9999 keeps all its digits.
-                bytes.append(contentsOf: String(rest / (divisor * 10)).utf8)
-                rest %= divisor * 10
-            }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-                divisor /= 10
-            }
-        }
+        func digits(_ value: Int, _ width: Int) { appendDigits(UInt64(value), width: width, to: &bytes) }
         if time.year < 0 { bytes.append(UInt8(ascii: "-")) }
+        // A year past 9999 keeps all its digits.
         digits(abs(time.year), 4)
         bytes.append(UInt8(ascii: "-"))
         digits(time.month, 2)
@@ -53,6 +41,20 @@ enum StoreText {
         bytes.append(UInt8(ascii: "."))
         digits(Int(((milliseconds % 1000) + 1000) % 1000), 3)
         bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// `value`'s decimal digits appended to `bytes`, zero-padded to at least `width`.
+    static func appendDigits(_ value: UInt64, width: Int = 1, to bytes: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        var count = 1
+        while count < width || divisor <= value / 10 {
+            divisor *= 10
+            count += 1
+        }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// `14:02 UTC` when `milliseconds` is today (UTC) as `now` sees it, else `2026-11-30 14:02 UTC`.
