@@ -29,7 +29,7 @@ func nowNanoseconds() -> Int64 {
 
 do {
     let catalog = try Catalog.load(folder: arguments[1])
-    let service = try EmbeddedPackService(catalog: catalog, packsFolder: arguments[1], accountFolder: arguments[2] + "/account")
+    let service = try AccountService(catalog: catalog, packsFolder: arguments[1], accountFolder: arguments[2] + "/account")
     guard let product = catalog.products.filter(\.isConsumable).max(by: { a, b in
         if case .consumable(let x) = a.kind, case .consumable(let y) = b.kind { return x < y }
         return false

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PackServer
+import PackServiceAPI
 import Testing
 import TestSupport
 
@@ -108,7 +109,7 @@ import TestSupport
         let secretFile = scratch.file("secret")
         try "a-shared-secret-of-this-test\n".write(toFile: secretFile, atomically: true, encoding: .utf8)
         var configuration = PackServerConfiguration(dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true)
-        configuration.sharedSecret = "a-shared-secret-of-this-test"
+        configuration.sharedSecret = SharedSecret(fileContents: Array("a-shared-secret-of-this-test".utf8))
         let server = try PackServer(configuration)
         let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
         defer { http.stop() }
@@ -124,5 +125,15 @@ import TestSupport
         #expect(verified.stdout.contains("Hangman Pass (monthly)  (free trial, until "), "\(verified.stdout)")
         let elsewhere = try await CLI.run(["receipt", "verify", file, "--service", http.url, "--shared-secret-file", secretFile, "--home", scratch.file("backend")])
         #expect(elsewhere.status == 0 && elsewhere.stdout.contains("com.hangmanpacks.pass.monthly"), "\(elsewhere.stdout)\(elsewhere.stderr)")
+        // The file read as the server reads its own: blanks around the line are no part of the
+        // secret (the client sent them, and got 21004).
+        let blanks = scratch.file("secret-with-blanks")
+        try "  a-shared-secret-of-this-test \t\n".write(toFile: blanks, atomically: true, encoding: .utf8)
+        let trimmed = try await CLI.run(["receipt", "verify", file, "--shared-secret-file", blanks] + home)
+        #expect(trimmed.status == 0 && trimmed.stdout.hasPrefix("status 0: valid"), "\(trimmed.stdout)\(trimmed.stderr)")
+        let short = scratch.file("short-secret")
+        try "short\n".write(toFile: short, atomically: true, encoding: .utf8)
+        let refusedShort = try await CLI.run(["receipt", "verify", file, "--shared-secret-file", short] + home)
+        #expect(refusedShort.status != 0 && refusedShort.stderr.contains("must be one line of 8 to 256 characters"), "\(refusedShort.stderr)")
     }
 }

@@ -31,7 +31,7 @@ final class RunningServer {
         if let clock { configuration.clock = clock }
         // The tests here buy and spend faster than a player would; the rate limit has its own test.
         configuration.requestsPerMinute = 0
-        configuration.sharedSecret = sharedSecret
+        configuration.sharedSecret = sharedSecret.flatMap { SharedSecret(fileContents: Array($0.utf8)) }
         let server = try PackServer(configuration)
         self.server = server
         var http = HTTPServerConfiguration()

@@ -25,16 +25,17 @@ final class ContractWorld {
     /// The servers' shared secret, which a receipt with an auto-renewable subscription needs.
     static let sharedSecret = "contract-shared-secret"
 
-    init(_ backend: StoreBackend) async throws {
+    /// An account on `backend`, selling from the shipped packs or from `packs`.
+    init(_ backend: StoreBackend, packs: String = ContractWorld.packs) async throws {
         directory = try TemporaryDirectory()
         switch backend {
         case .embedded:
             http = nil
-            let (catalog, folder) = (try Catalog.load(folder: Self.packs), directory.file("account"))
-            open = { try EmbeddedPackService(catalog: catalog, packsFolder: Self.packs, accountFolder: folder) }
+            let (catalog, folder) = (try Catalog.load(folder: packs), directory.file("account"))
+            open = { try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: folder) }
         case .serverOnSQLite, .serverOnPostgreSQL:
-            var configuration = PackServerConfiguration(dataFolder: directory.file("data"), packsFolder: Self.packs, environment: .sandbox, testControls: true)
-            configuration.sharedSecret = Self.sharedSecret
+            var configuration = PackServerConfiguration(dataFolder: directory.file("data"), packsFolder: packs, environment: .sandbox, testControls: true)
+            configuration.sharedSecret = SharedSecret(fileContents: Array(Self.sharedSecret.utf8))
             if backend == .serverOnPostgreSQL {
                 configuration.database = .postgreSQL(try FreshDatabase(on: try TestPostgreSQL.shared()).connectionString)
             }
@@ -70,6 +71,28 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         } catch {
             return error
         }
+    }
+
+    /// Who may download an archive is decided once, for every door: a pack the account owns
+    /// whose archive has gone from the store's packs folder is unavailable (410 on a server),
+    /// never taken for the store's own failure (a server answered 500).
+    @Test(arguments: StoreBackend.allCases)
+    func anOwnedPackWhoseArchiveIsGoneIsUnavailable(_ backend: StoreBackend) async throws {
+        let folder = try TemporaryDirectory()
+        let packs = folder.file("Packs")
+        try FileManager.default.copyItem(atPath: ContractWorld.packs, toPath: packs)
+        let world = try await ContractWorld(backend, packs: packs)
+        defer { withExtendedLifetime(world) {} }
+        _ = try purchased(try await world.service.buy(ios, quantity: 1))
+        #expect(try await world.service.packArchive(ios).count > 0)
+        guard case .nonConsumable(let file)? = try Catalog.load(folder: packs).product(ios)?.kind else {
+            Issue.record("\(ios) sells no pack")
+            return
+        }
+        try FileManager.default.removeItem(atPath: packs + "/" + file)
+        let refused = await error { () async throws(StoreError) in try await world.service.packArchive(ios) }
+        #expect(refused?.kind == .productUnavailable, "\(String(describing: refused))")
+        #expect(refused?.message.contains("is unavailable: its pack archive is missing") == true, "\(refused?.message ?? "")")
     }
 
     @Test(arguments: StoreBackend.allCases)

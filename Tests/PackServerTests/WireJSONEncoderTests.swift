@@ -81,7 +81,7 @@ import TestSupport
             try readsBack(unlocks)
         }
         let folder = try TemporaryDirectory()
-        let service = try EmbeddedPackService(
+        let service = try AccountService(
             catalog: catalog, packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, accountFolder: folder.path, signingKey: key)
         let outcome = try service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 2, requestKey: "k")
         try readsBack(outcome)

@@ -7,7 +7,7 @@ import WordPacks
 
 @Suite struct ReceiptTests {
     /// An account with a pack, two hint purchases (one refunded) and a failed purchase.
-    private func accountWithHistory() throws -> (StoreAccount, EmbeddedPackService) {
+    private func accountWithHistory() throws -> (StoreAccount, AccountService) {
         let account = try StoreAccount()
         let service = try account.service()
         _ = try service.buy(StoreFixture.animals, quantity: 1)

@@ -82,7 +82,7 @@ import WordPacks
         let now = account.stepping.start
         _ = try account.service()
         let db = try account.database()
-        for (id, date) in [("00000000000000f1", now - 1_000), ("00000000000000f2", now - EmbeddedPackService.paymentWindow - 60_000)] {
+        for (id, date) in [("00000000000000f1", now - 1_000), ("00000000000000f2", now - AccountService.paymentWindow - 60_000)] {
             try db.execute(
                 "INSERT INTO transactions (id, product_id, consumable, quantity, state, purchase_date, updated_date) VALUES (?, 'com.example.hints.10', 1, 1, 'purchasing', ?, ?)",
                 .text(id), .integer(date), .integer(date))

@@ -94,9 +94,9 @@ import TestSupport
     @Test(arguments: Engine.allCases) func receiptsCarryTheirEnvironmentReadBeforeTheSignature(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let key = SigningKey.generate()
-        let production = try EmbeddedPackService(
+        let production = try AccountService(
             catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder, signingKey: key, environment: .production)
-        let sandbox = try EmbeddedPackService(catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder)
+        let sandbox = try AccountService(catalog: account.catalog, packsFolder: account.packs, accountFolder: account.accountFolder)
         _ = try production.buy(StoreFixture.hints10, quantity: 1)
         let productionReceipt = try production.receipt()
         #expect(productionReceipt.payload.environment == .production)

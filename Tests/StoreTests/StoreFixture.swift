@@ -180,8 +180,8 @@ final class StoreAccount {
     let connectionString: String?
 
     var accountFolder: String { directory.path + "/home/account" }
-    var databasePath: String { accountFolder + "/" + EmbeddedPackService.databaseName }
-    var keyPath: String { accountFolder + "/" + EmbeddedPackService.keyName }
+    var databasePath: String { accountFolder + "/" + AccountService.databaseName }
+    var keyPath: String { accountFolder + "/" + AccountService.keyName }
 
     init(shipped: Bool = false, engine: Engine = .sqlite) throws {
         directory = try TemporaryDirectory()
@@ -192,20 +192,20 @@ final class StoreAccount {
     }
 
     /// A new service (a new process, as far as the account is concerned) on this account.
-    func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> EmbeddedPackService {
+    func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> AccountService {
         try opener(crash: crash)()
     }
 
     /// Opens a new service on this account each time it is called, from any thread.
-    func opener(clock: Clock? = nil, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) -> @Sendable () throws -> EmbeddedPackService {
+    func opener(clock: Clock? = nil, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) -> @Sendable () throws -> AccountService {
         let (catalog, packs, folder, clock, keyPath, account, connectionString) = (
             catalog, packs, accountFolder, clock ?? stepping.clock, keyPath, accountID, connectionString)
         return {
             guard let connectionString else {
-                return try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: folder, clock: clock, crash: crash)
+                return try AccountService(catalog: catalog, packsFolder: packs, accountFolder: folder, clock: clock, crash: crash)
             }
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            return try EmbeddedPackService(
+            return try AccountService(
                 catalog: catalog, packsFolder: packs, ledgers: try PostgreSQLLedgers(connectionString: connectionString, connections: 2),
                 account: account, clock: clock, signingKey: try ServiceKey.loadOrCreate(at: keyPath), environment: .sandbox, crash: crash)
         }

@@ -44,7 +44,7 @@ extension PackServer {
         // A receipt with an auto-renewable subscription needs the shared secret, compared in constant time.
         if payload.transactions.contains(where: { ProductID(rawValue: $0.productID).flatMap { catalog.product($0)?.autoRenewable } != nil }) {
             guard let secret = configuration.sharedSecret, let given = body.password,
-                constantTimeEqual(Array(secret.utf8), Array(given.utf8))
+                constantTimeEqual(Array(secret.text.utf8), Array(given.utf8))
             else { return answer(.sharedSecret) }
         }
         // The account's receipt as it stands now: its renewals since, and their state.

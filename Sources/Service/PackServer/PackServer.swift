@@ -36,7 +36,7 @@ public struct PackServerConfiguration: Sendable {
     public var accountsPerMinute = 10
     /// The shared secret `/verifyReceipt` asks of a receipt with an auto-renewable subscription
     /// (its `password`); without one, such receipts get 21004.
-    public var sharedSecret: String?
+    public var sharedSecret: SharedSecret?
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120
@@ -143,7 +143,7 @@ public final class PackServer: Sendable {
             throw PackServerError(message: "the catalog in \(configuration.packsFolder) is not valid:\n" + error.problems.joined(separator: "\n"))
         }
         do {
-            key = try ServiceKey.loadOrCreate(at: configuration.dataFolder + "/" + EmbeddedPackService.keyName)
+            key = try ServiceKey.loadOrCreate(at: configuration.dataFolder + "/" + AccountService.keyName)
             switch configuration.database {
             case .sqlite:
                 ledgers = nil
@@ -229,12 +229,8 @@ public final class PackServer: Sendable {
             }
             // The account's storefront, when the client names one (the player's region), is
             // checked before the account is made, and recorded in its ledger at once.
-            let catalog = self.catalog
             let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try Wire.decode(StorefrontRequest.self, from: request.body)
-            if let required = asked.storefront, catalog.currency(of: required) == nil {
-                throw StoreError(.invalidRequest, "'\(required)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")
-            }
-            let chosen = asked.storefront ?? catalog.storefront(preferring: asked.preferred)
+            let chosen = try AccountService.newAccountStorefront(required: asked.storefront, preferred: asked.preferred, in: catalog)
             let made = try accounts.create(now: now)
             try stores.with(made.accountID, open: { () throws(StoreError) in try store(for: made.accountID) }) { service throws(StoreError) in
                 try service.chooseStorefront(chosen)
@@ -262,19 +258,19 @@ public final class PackServer: Sendable {
     }
 
     private func routeAccount(
-        _ request: HTTPRequest, _ resource: Resource, method: String, account: String, service: EmbeddedPackService
+        _ request: HTTPRequest, _ resource: Resource, method: String, account: String, service: AccountService
     ) throws(StoreError) -> HTTPResponse {
         switch (method, resource.path) {
         case ("GET", "/v1/account"):
             let statement = AccountStatement(
                 accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
-                storeTime: try service.storeClock(), storefront: try service.accountStorefront())
+                storeTime: try service.storeClock(), storefront: try service.storefront())
             return .json(200, Wire.encode(SignedDocument(signing: statement, with: key)))
         case ("PUT", "/v1/account/storefront"):
             guard let code = try Wire.decode(StorefrontRequest.self, from: request.body).storefront else {
                 throw StoreError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
             }
-            return .json(200, Wire.encode(StorefrontRequest(storefront: try service.setAccountStorefront(code))))
+            return .json(200, Wire.encode(StorefrontRequest(storefront: try service.setStorefront(code))))
         case ("GET", "/v1/transactions"):
             return .json(200, Wire.encode(try service.transactions()))
         case ("GET", "/v1/entitlements"):
@@ -329,7 +325,7 @@ public final class PackServer: Sendable {
         throw StoreError(.unknownProduct, "no such resource: \(request.method) \(request.path)")
     }
 
-    private func testControl(_ method: String, _ resource: Resource, _ request: HTTPRequest, _ service: EmbeddedPackService) throws(StoreError) -> HTTPResponse {
+    private func testControl(_ method: String, _ resource: Resource, _ request: HTTPRequest, _ service: AccountService) throws(StoreError) -> HTTPResponse {
         let parts = resource.parts
         if method == "POST", parts.count == 5, parts[2] == "transactions" {
             guard let id = TransactionID(rawValue: parts[3]) else { throw StoreError(.invalidRequest, "'\(parts[3])' is not a transaction id") }
@@ -501,7 +497,7 @@ public final class PackServer: Sendable {
     /// Spends a hint and answers with the signed statement of it; with `token`, the spend checks
     /// the request's token itself (see ``spendCheckingItsToken(_:_:)``).
     private func spend(
-        _ spend: HintSpendRequest, account: String, service: EmbeddedPackService, checking token: PresentedToken?
+        _ spend: HintSpendRequest, account: String, service: AccountService, checking token: PresentedToken?
     ) throws(StoreError) -> HTTPResponse {
         let spent: HintSpend
         do {
@@ -524,7 +520,7 @@ public final class PackServer: Sendable {
     /// request with a wrong token is told 401 before anything else.
     private func spendCheckingItsToken(_ request: HTTPRequest, _ presented: PresentedToken) throws(StoreError) -> HTTPResponse? {
         guard let spend = try? Wire.decode(HintSpendRequest.self, from: request.body),
-            (try? EmbeddedPackService.checkIdempotencyKey(spend.key)) != nil
+            (try? AccountService.checkIdempotencyKey(spend.key)) != nil
         else { return nil }
         let answer = try stores.withOpen(presented.account) { service throws(StoreError) -> HTTPResponse? in
             guard service.checksTokensInSpend else { return nil }
@@ -574,38 +570,28 @@ public final class PackServer: Sendable {
     }
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
-    func store(for account: String) throws(StoreError) -> EmbeddedPackService {
+    func store(for account: String) throws(StoreError) -> AccountService {
         if let ledgers {
-            return try EmbeddedPackService(
+            return try AccountService(
                 catalog: catalog, packsFolder: configuration.packsFolder, ledgers: ledgers, account: account,
                 clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
         }
-        return try EmbeddedPackService(
+        return try AccountService(
             catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: sqliteFolder + "/accounts/" + account,
             clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
     }
 
     /// `GET /v1/packs/{id}/archive`: the archive of a base pack or of a pack the account owns,
     /// whole or a `Range` of it, with the recorded digest as its `ETag`.
-    private func archive(_ request: HTTPRequest, productID text: String, service: EmbeddedPackService) throws(StoreError) -> HTTPResponse {
+    private func archive(_ request: HTTPRequest, productID text: String, service: AccountService) throws(StoreError) -> HTTPResponse {
         guard let id = ProductID(rawValue: text) else { throw StoreError(.invalidRequest, "'\(text)' is not a product identifier") }
-        let file: String
-        let digest: String
-        if let base = catalog.basePack(id) {
-            (file, digest) = (base.file, base.sha256)
-        } else if let product = catalog.product(id), case .nonConsumable(let pack) = product.kind {
-            guard try service.entitlements().contains(where: { $0.productID == id && $0.isActive }) else {
-                throw StoreError(.notEntitled, "\(id) is not owned by this account: buy it first")
-            }
-            (file, digest) = (pack, product.packSHA256 ?? "")
-        } else {
-            throw StoreError(.unknownProduct, "no pack '\(id)' in the catalog")
-        }
+        let file = try service.packArchiveFile(id)
+        let digest = file.sha256
         let opened: (descriptor: Int32, size: Int)
         do {
-            opened = try FileSystem.openRegularFile(atPath: configuration.packsFolder + "/" + file)
+            opened = try FileSystem.openRegularFile(atPath: file.path)
         } catch {
-            throw StoreError(.storage, "the archive of \(id) cannot be read on the server: \(error)")
+            throw file.unreadable(error)
         }
         let size = UInt64(opened.size)
         var headers: [(name: String, value: String)] = [
@@ -728,7 +714,7 @@ final class AccountStores: Sendable {
     private final class Slot: @unchecked Sendable {
         let lock = Mutex(())
         /// Used only under `lock`.
-        var service: EmbeddedPackService?
+        var service: AccountService?
         /// Used only under the table's lock.
         var lastUse = 0
     }
@@ -757,7 +743,7 @@ final class AccountStores: Sendable {
     }
 
     /// `body` with the account's store when it is open, `nil` when it is not (nothing is opened).
-    func withOpen<T>(_ account: String, _ body: (EmbeddedPackService) throws(StoreError) -> T) throws(StoreError) -> T? {
+    func withOpen<T>(_ account: String, _ body: (AccountService) throws(StoreError) -> T) throws(StoreError) -> T? {
         let slot: Slot? = table.withLock { table in
             guard let slot = table.slots[account] else { return nil }
             table.tick += 1
@@ -772,7 +758,7 @@ final class AccountStores: Sendable {
     }
 
     func with<T>(
-        _ account: String, open: () throws(StoreError) -> EmbeddedPackService, _ body: (EmbeddedPackService) throws(StoreError) -> T
+        _ account: String, open: () throws(StoreError) -> AccountService, _ body: (AccountService) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         let slot = table.withLock { table in
             table.tick += 1
@@ -791,7 +777,7 @@ final class AccountStores: Sendable {
             return slot
         }
         return try slot.lock.withLock { _ throws(StoreError) in
-            let service: EmbeddedPackService
+            let service: AccountService
             if let open = slot.service {
                 service = open
             } else {

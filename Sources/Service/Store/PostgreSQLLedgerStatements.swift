@@ -6,7 +6,7 @@ import WordPacks
 ///
 /// ```swift
 /// let ledgers = try PostgreSQLLedgers(connectionString: "postgresql://hangman@db/hangman")
-/// let service = try EmbeddedPackService(catalog: catalog, packsFolder: "Packs", ledgers: ledgers, account: id, signingKey: key)
+/// let service = try AccountService(catalog: catalog, packsFolder: "Packs", ledgers: ledgers, account: id, signingKey: key)
 /// ```
 public final class PostgreSQLLedgers: Sendable {
     /// The connections every account's ledger borrows from.

@@ -19,9 +19,10 @@ enum EmbeddedStore {
             for problem in error.problems { context.error("\(problem)") }
             throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
         }
-        let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: home.accountFolder, clock: context.clock, crash: context.crash)
-        // The embedded account is made by the first command: its storefront is the player's region's.
-        try service.chooseStorefront(catalog.storefront(preferring: ReaderLocale.regionStorefront(context.environment)))
+        // The embedded account is made by the first command, in the player's region's storefront.
+        let service = try EmbeddedPackService(
+            catalog: catalog, packsFolder: packs, accountFolder: home.accountFolder, clock: context.clock,
+            preferredStorefront: ReaderLocale.regionStorefront(context.environment), crash: context.crash)
         return (service, catalog)
     }
 

@@ -58,7 +58,7 @@ enum ReceiptCommand: Command {
             case .embedded = try Home(folder: HomeContext.homeFolder(options.store, context: context)).binding()
         {
             let result = await HTTPPackService.verifyReceipt(
-                try readReceipt(path), at: ServiceCredentials.normalized(url), password: try readSecret(secretFile), caFile: options.store.authorities(context))
+                try readReceipt(path), at: ServiceCredentials.normalized(url), password: try SharedSecretFile.read(secretFile)?.text, caFile: options.store.authorities(context))
             return report(result, catalog: nil, json: options.json, context: context)
         }
         let store = try await HomeContext.open(options.store, context: context)
@@ -76,7 +76,7 @@ enum ReceiptCommand: Command {
             }
             return .ok
         case .verify(let path, let secretFile):
-            let result = await service.verifyReceipt(try readReceipt(path), password: try readSecret(secretFile))
+            let result = await service.verifyReceipt(try readReceipt(path), password: try SharedSecretFile.read(secretFile)?.text)
             return report(result, catalog: store.catalog, json: options.json, context: context)
         }
     }
@@ -88,19 +88,6 @@ enum ReceiptCommand: Command {
             throw CommandFailure.missing("no such receipt file '\(path)'")
         } catch {
             throw CommandFailure.invalid("cannot read the receipt: \(error)")
-        }
-    }
-
-    /// The shared secret's first line, from `--shared-secret-file`.
-    private static func readSecret(_ file: String?) throws -> String? {
-        guard let file else { return nil }
-        do {
-            let text = String(decoding: try FileSystem.readFile(atPath: file, limit: 4096), as: UTF8.self)
-            return text.split(whereSeparator: \.isNewline).first.map(String.init)
-        } catch .system(.noSuchFile, _, _) {
-            throw CommandFailure.missing("no such file '\(file)' (--shared-secret-file)")
-        } catch {
-            throw CommandFailure.invalid("cannot read the shared secret: \(error)")
         }
     }
 

@@ -159,15 +159,7 @@ enum ServeCommand: Command {
             dataFolder: options.data, packsFolder: try EmbeddedStore.packsFolder(options.packs, context: context), environment: options.environment,
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
-        if let file = options.sharedSecretFile {
-            let line = try readText(file).split(whereSeparator: \.isNewline).first ?? ""
-            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-            let secret = String(line.drop(while: blank).reversed().drop(while: blank).reversed())
-            guard secret.utf8.count >= 8, secret.utf8.count <= 256 else {
-                throw CommandFailure.invalid("the shared secret in \(file) must be one line of 8 to 256 characters")
-            }
-            configuration.sharedSecret = secret
-        }
+        configuration.sharedSecret = try SharedSecretFile.read(options.sharedSecretFile)
         var http = HTTPServerConfiguration()
         for (limit, value) in options.limits {
             switch limit {

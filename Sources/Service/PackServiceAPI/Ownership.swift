@@ -1,5 +1,3 @@
-import PackServiceAPI
-
 /// What the account owns, read once from its entitlements: the one place that decides "owned".
 /// A product is owned while one of its entitlements is not revoked (refunded); a refunded one
 /// still tells that it was bought (a pack shows as revoked).
@@ -23,12 +21,17 @@ public struct Ownership: Sendable, Equatable {
     public var owned: Set<ProductID> { Set(active.map(\.productID)) }
 
     public func owns(_ id: ProductID) -> Bool {
-        entitlements.contains { $0.productID == id && $0.isActive }
+        activeEntitlement(for: id) != nil
+    }
+
+    /// The entitlement that makes `id` owned now, if one does.
+    public func activeEntitlement(for id: ProductID) -> Entitlement? {
+        entitlements.first { $0.productID == id && $0.isActive }
     }
 
     /// The entitlement that speaks for `id`: an active one before a refunded one; `nil` when it
     /// was never bought.
     public func entitlement(for id: ProductID) -> Entitlement? {
-        entitlements.first { $0.productID == id && $0.isActive } ?? entitlements.first { $0.productID == id }
+        activeEntitlement(for: id) ?? entitlements.first { $0.productID == id }
     }
 }

@@ -1,0 +1,34 @@
+import FoundationEssentials
+
+extension AccountService {
+    public func hintBalance() throws(StoreError) -> Int {
+        _ = try settleSubscriptions()
+        return try ledger.balance()
+    }
+
+    public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend {
+        try spendHint(idempotencyKey: idempotencyKey, checking: nil)
+    }
+
+    /// A hint spend's key: 1 to 200 bytes.
+    public static func checkIdempotencyKey(_ key: String) throws(StoreError) {
+        guard !key.isEmpty, key.utf8.count <= 200 else {
+            throw StoreError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
+        }
+    }
+
+    /// Whether ``spendHint(idempotencyKey:checking:)`` can check a request's token in the spend
+    /// itself (PostgreSQL's ledgers: one round trip for both).
+    public var checksTokensInSpend: Bool { ledger.engine.checksTokensInOneCall }
+
+    /// Spends a hint; with `token` (where ``checksTokensInSpend``), only when the token is live
+    /// and this account's, checked in the same call (401 otherwise, nothing spent).
+    public func spendHint(idempotencyKey: String, checking token: PresentedToken?) throws(StoreError) -> HintSpend {
+        try Self.checkIdempotencyKey(idempotencyKey)
+        do {
+            return try ledger.spend(key: idempotencyKey, now: clock.now(), checking: token)
+        } catch where error.kind == .notEnoughHints {
+            throw StoreError(.notEnoughHints, "no hints left" + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+        }
+    }
+}

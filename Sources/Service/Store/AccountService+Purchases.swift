@@ -1,0 +1,221 @@
+import FoundationEssentials
+
+extension AccountService {
+
+    public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] {
+        var recovered: [StoreTransaction] = []
+        for transaction in try ledger.unfinished() {
+            switch transaction.state {
+            case .purchasing:
+                // Never charged: the process died before payment. Nothing was taken, nothing is owed.
+                // A younger one may be another process's purchase in flight: leave it to that process.
+                guard clock.now() - transaction.updatedDate >= Self.paymentWindow else { continue }
+                _ = try ledger.move(transaction.id, from: [.purchasing], to: .failed, reason: "interrupted before payment", now: clock.now())
+            case .purchased, .delivered:
+                try complete(transaction.id)
+            default:
+                continue
+            }
+            if let updated = try ledger.transaction(transaction.id) { recovered.append(updated) }
+        }
+        return recovered
+    }
+
+    public func buy(_ productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+        try buy(productID, quantity: quantity, requestKey: nil)
+    }
+
+    /// Buys, once per `requestKey`: a retry with the same key (a client that lost the answer)
+    /// gets the outcome of the transaction the key made, and nothing is charged again.
+    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?) throws(StoreError) -> PurchaseOutcome {
+        if let requestKey {
+            try Self.checkIdempotencyKey(requestKey)
+            if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
+        }
+        guard let product = catalog.product(productID) else {
+            throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
+        }
+        if let reason = product.unavailableReason {
+            throw Self.unavailable(product, reason, buying: true)
+        }
+        // Priced in the account's storefront; a product without a price there is not sold there.
+        let storefront = try storefront()
+        guard let price = product.price(in: storefront) else {
+            throw StoreError(
+                .productUnavailable,
+                "\(product.displayName) (\(productID)) is not sold in the \(storefront) storefront: see 'hangman products' for what is")
+        }
+        guard let total = price.times(quantity) else { throw StoreError(.invalidRequest, "quantity \(quantity) is too large") }
+        var now = clock.now()
+        var groupProducts: [ProductID] = []
+        var upgrading: TransactionID?
+        if product.isSubscription {
+            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is a subscription: --quantity must be 1") }
+            now = try settleSubscriptions()
+            if let terms = product.autoRenewable {
+                groupProducts = catalog.subscriptionGroup(terms.group).map(\.id)
+                let change = try subscriptionChange(to: productID, now: now)
+                switch (change.kind, change.current) {
+                case (.same, let live?):
+                    // The current plan chosen again: a downgrade waiting for the renewal is dropped.
+                    guard live.renewsToProductID == nil else {
+                        _ = try ledger.scheduleRenewal(group: terms.group, to: nil, now: now)
+                        return .alreadySubscribed(try status(of: live.originalTransactionID, now: now))
+                    }
+                    return .alreadySubscribed(live)
+                case (.downgrade, let live?):
+                    _ = try ledger.scheduleRenewal(group: terms.group, to: productID, now: now)
+                    return .changeScheduled(try status(of: live.originalTransactionID, now: now))
+                case (.upgrade, let live?):
+                    upgrading = live.originalTransactionID
+                default:
+                    break
+                }
+            }
+        } else if product.isConsumable {
+            guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
+        } else {
+            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is bought once and kept: --quantity must be 1") }
+            if let owned = Ownership(try ledger.entitlements()).activeEntitlement(for: productID) {
+                return .alreadyOwned(owned)
+            }
+        }
+        var id = TransactionID.random(using: &random)
+        do {
+            while try !ledger.insertPurchasing(
+                id, product: product, quantity: quantity, charge: Charge(amount: total, storefront: storefront), requestKey: requestKey,
+                groupProducts: groupProducts, upgrading: upgrading, now: now)
+            {
+                id = TransactionID.random(using: &random)
+            }
+        } catch {
+            // Two requests with one key at once: the other one made the transaction.
+            if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
+            throw error
+        }
+        return try charge(id)
+    }
+
+    /// Takes a recorded purchase past payment (as the test controls say) and delivers it. Only one
+    /// caller moves it out of `purchasing`; any other answers with what that one made of it.
+    func charge(_ id: TransactionID) throws(StoreError) -> PurchaseOutcome {
+        let controls = try ledger.controls()
+        let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
+        let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
+        guard try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now()) else {
+            // Another process took it on (a retry with the same key), or its recovery judged it
+            // abandoned (nothing was charged): answer with the transaction as it stands.
+            return try settled(try recorded(id))
+        }
+        let transaction = try recorded(id)
+        switch next {
+        case .failed: return .failed(transaction)
+        case .deferred: return .deferred(transaction)
+        case .interrupted: return .interrupted(transaction)
+        default: break
+        }
+        crash(.afterCharge)
+        try complete(transaction)
+        return .purchased(try recorded(id))
+    }
+
+    /// What a purchase request already made answers: the transaction as it stands now. One still
+    /// `purchasing` (its request's process died before payment, or is paying now) is charged here,
+    /// once: a retry of the same request is the same purchase.
+    /// The same key with another request (another product or quantity) is refused, never
+    /// answered with the first request's outcome as if it were this one's.
+    func outcome(of transaction: StoreTransaction, for productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+        guard transaction.productID == productID, transaction.quantity == quantity else {
+            throw StoreError(
+                .invalidRequest,
+                "the idempotency key was used for \(transaction.productID) x\(transaction.quantity), not \(productID) x\(quantity): a new purchase needs a new key")
+        }
+        if transaction.state == .purchasing { return try charge(transaction.id) }
+        return try settled(transaction)
+    }
+
+    /// The outcome of a transaction past `purchasing`, completing a charged one first.
+    func settled(_ transaction: StoreTransaction) throws(StoreError) -> PurchaseOutcome {
+        var current = transaction
+        if current.state == .purchased || current.state == .delivered {
+            try complete(current.id)
+            current = try recorded(current.id)
+        }
+        switch current.state {
+        case .failed, .purchasing: return .failed(current)
+        case .deferred: return .deferred(current)
+        case .interrupted: return .interrupted(current)
+        case .purchased, .delivered, .finished: return .purchased(current)
+        }
+    }
+
+    /// Delivers a charged transaction (once, whatever happened before) and finishes it. A
+    /// subscription's period starts at the store's time.
+    func complete(_ id: TransactionID) throws(StoreError) {
+        try complete(try recorded(id))
+    }
+
+    /// ``complete(_:)`` of a transaction just read.
+    func complete(_ transaction: StoreTransaction) throws(StoreError) {
+        let id = transaction.id
+        if transaction.state == .purchased {
+            var legacyHints = 0
+            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind { legacyHints = each * transaction.quantity }
+            let now = transaction.originalTransactionID == nil ? clock.now() : try storeNow()
+            if try ledger.deliver(id, legacyHints: legacyHints, lookup: { catalog.product($0) }, now: now) {
+                crash(.afterDeliver)
+            }
+        }
+        _ = try ledger.move(id, from: [.delivered], to: .finished, now: clock.now())
+    }
+
+    func recorded(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        guard let transaction = try ledger.transaction(id) else {
+            throw StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+        }
+        return transaction
+    }
+
+    /// Whether the account owns `productID` now: bought and not refunded, or opened by a live pass.
+    public func owns(_ productID: ProductID) throws(StoreError) -> Bool {
+        Ownership(try entitlements()).owns(productID)
+    }
+
+    public func restore() throws(StoreError) -> [Entitlement] {
+        try entitlements().filter(\.isActive)
+    }
+
+    public func transactions() throws(StoreError) -> [StoreTransaction] {
+        _ = try settleSubscriptions()
+        return try ledger.transactions()
+    }
+
+    /// The packs bought outright, and those a subscription opens (active while it lasts, revoked
+    /// from its end once it is over) unless bought outright too.
+    public func entitlements() throws(StoreError) -> [Entitlement] {
+        let owned = try ledger.entitlements()
+        let ownedOutright = Ownership(owned)
+        let now = try settleSubscriptions()
+        var opened: [ProductID: Entitlement] = [:]
+        for status in try subscriptions(now: now) {
+            guard let product = catalog.product(status.productID) else { continue }
+            for pack in catalog.packs(unlockedBy: product) where !ownedOutright.owns(pack) {
+                let entitlement = Entitlement(
+                    productID: pack, transactionID: status.originalTransactionID, grantedDate: 0,
+                    revokedDate: status.state.hasAccess ? nil : status.expiresDate, subscriptionProductID: status.productID,
+                    expiresDate: status.state.hasAccess ? status.accessEnds : status.expiresDate)
+                // An open one wins over an ended one; of two, the one that lasts longer.
+                if let seen = opened[pack], seen.isActive && !entitlement.isActive || (seen.isActive == entitlement.isActive
+                    && (seen.expiresDate ?? 0) >= (entitlement.expiresDate ?? 0))
+                {
+                    continue
+                }
+                opened[pack] = entitlement
+            }
+        }
+        let fromPasses = opened.values.filter { pass in !owned.contains { $0.productID == pass.productID } || pass.isActive }
+        let openedByPasses = Ownership(fromPasses)
+        return (owned.filter { !openedByPasses.owns($0.productID) } + fromPasses)
+            .sorted { $0.productID.rawValue < $1.productID.rawValue }
+    }
+}

@@ -1,0 +1,115 @@
+import FoundationEssentials
+
+extension AccountService {
+
+    /// The store's time: the real clock plus the lead the test controls gave it.
+    func storeNow() throws(StoreError) -> Int64 {
+        clock.now() + (try ledger.storeClock().offset)
+    }
+
+    /// Processes, in order, every renewal and end that fell due by the store's time; returns that
+    /// time. Whichever command or request first sees one due does it, under the account's lock;
+    /// a renewal is charged once per period and credited once, whatever crashes meanwhile.
+    @discardableResult
+    func settleSubscriptions() throws(StoreError) -> Int64 {
+        let (offset, nextDue) = try ledger.storeClock()
+        let now = clock.now() + offset
+        guard let nextDue, nextDue <= now else { return now }
+        let failRenewals = try ledger.controls().failRenewals
+        for _ in 0..<100_000 {
+            switch try ledger.nextRenewalStep(
+                now: now, failRenewals: failRenewals, renewal: TransactionID.random(using: &random), product: { catalog.product($0) })
+            {
+            case .none: return now
+            case .changed: continue
+            case .renew(let id):
+                crash(.afterRenewalCharge)
+                try complete(id)
+            }
+        }
+        return now
+    }
+
+    /// Every subscription the account ever had: its auto-renewable ones, and one row per
+    /// non-renewing pass it bought (its purchases together).
+    public func subscriptions() throws(StoreError) -> [SubscriptionStatus] {
+        try subscriptions(now: settleSubscriptions())
+    }
+
+    func subscriptions(now: Int64) throws(StoreError) -> [SubscriptionStatus] {
+        var statuses = try ledger.subscriptions().map { row in
+            let grace = catalog.product(row.productID)?.autoRenewable?.gracePeriod ?? StoreDuration(6, .day)
+            let state: SubscriptionState
+            var graceEnds: Int64?
+            if let reason = row.endReason {
+                state = reason == "refunded" ? .revoked : .expired
+            } else if let since = row.billingRetrySince {
+                graceEnds = grace.added(to: since)
+                state = now < (graceEnds ?? since) ? .gracePeriod : .billingRetry
+            } else {
+                state = row.inTrial ? .trial : .active
+            }
+            return SubscriptionStatus(
+                productID: row.productID, state: state, expiresDate: row.endDate ?? row.expiresDate, willAutoRenew: row.isLive && row.willAutoRenew,
+                renewsToProductID: row.renewsTo, originalTransactionID: row.originalTransactionID, gracePeriodExpiresDate: graceEnds,
+                endReason: row.endReason, isAutoRenewable: true, periodStartDate: row.periodStart)
+        }
+        var passes: [ProductID: [StoreTransaction]] = [:]
+        for transaction in try ledger.transactions()
+        where transaction.originalTransactionID != nil && catalog.product(transaction.productID)?.nonRenewing != nil
+            && [.delivered, .finished].contains(transaction.state)
+        {
+            passes[transaction.productID, default: []].append(transaction)
+        }
+        for (product, bought) in passes.sorted(by: { $0.value[0].purchaseDate < $1.value[0].purchaseDate }) {
+            let paid = bought.filter(\.isPaid)
+            let ends = paid.compactMap(\.expiresDate).max() ?? bought.compactMap(\.revocationDate).max() ?? bought[0].purchaseDate
+            let state: SubscriptionState = paid.isEmpty ? .revoked : now < ends ? .active : .expired
+            statuses.append(SubscriptionStatus(
+                productID: product, state: state, expiresDate: ends, willAutoRenew: false, renewsToProductID: nil,
+                originalTransactionID: bought[0].id, gracePeriodExpiresDate: nil, endReason: paid.isEmpty ? "refunded" : state == .expired ? "expired" : nil,
+                isAutoRenewable: false))
+        }
+        return statuses
+    }
+
+    public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange {
+        try subscriptionChange(to: product, now: settleSubscriptions())
+    }
+
+    func subscriptionChange(to productID: ProductID, now: Int64) throws(StoreError) -> SubscriptionChange {
+        guard let terms = catalog.product(productID)?.autoRenewable else {
+            throw StoreError(.invalidRequest, "\(productID) is not an auto-renewable subscription: see 'hangman products'")
+        }
+        let group = try subscriptions(now: now).filter { status in
+            status.isAutoRenewable && catalog.product(status.productID)?.autoRenewable?.group == terms.group
+        }
+        guard let live = group.first(where: { $0.endReason == nil }) else {
+            // A trial once per group: the rule `deliverSubscription` applies when it starts.
+            return SubscriptionChange(kind: .new, current: nil, refund: nil, freeTrial: group.isEmpty ? terms.freeTrial : nil)
+        }
+        if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
+        let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max
+        guard terms.groupLevel < liveLevel else { return SubscriptionChange(kind: .downgrade, current: live, refund: nil) }
+        let refund = try ledger.upgradeRefund(group: terms.group, lookup: { catalog.product($0) }, now: now)
+        return SubscriptionChange(kind: .upgrade, current: live, refund: refund)
+    }
+
+    func status(of original: TransactionID, now: Int64) throws(StoreError) -> SubscriptionStatus {
+        guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == original }) else {
+            throw StoreError(.storage, "the subscription \(original) vanished")
+        }
+        return status
+    }
+
+    /// Turns auto-renew off (`on: false`, access stays to the period's end) or back on, for the
+    /// live subscription of the group `product` belongs to.
+    public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus {
+        guard let terms = catalog.product(product)?.autoRenewable else {
+            throw StoreError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
+        }
+        let now = try settleSubscriptions()
+        let row = try ledger.setAutoRenew(group: terms.group, on: on, now: now)
+        return try status(of: row.originalTransactionID, now: now)
+    }
+}

@@ -1,0 +1,58 @@
+import FoundationEssentials
+
+extension AccountService {
+
+    public func controls() throws(StoreError) -> StoreControls { try ledger.controls() }
+
+    public func setControls(_ controls: StoreControls) throws(StoreError) { try ledger.setControls(controls) }
+
+    public func approve(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        try advance(id, from: .deferred, what: "approve")
+    }
+
+    public func resolve(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        try advance(id, from: .interrupted, what: "resolve")
+    }
+
+    public func decline(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+        let transaction = try recorded(id)
+        guard try ledger.move(id, from: [.deferred], to: .failed, reason: "declined by the approver", now: clock.now()) else {
+            throw StoreError(.wrongState, "transaction \(id) is \(transaction.state.rawValue), not waiting for approval")
+        }
+        return try recorded(id)
+    }
+
+    func advance(_ id: TransactionID, from state: TransactionState, what: String) throws(StoreError) -> StoreTransaction {
+        let transaction = try recorded(id)
+        guard try ledger.move(id, from: [state], to: .purchased, now: clock.now()) else {
+            throw StoreError(.wrongState, "cannot \(what) transaction \(id): it is \(transaction.state.rawValue), not \(state.rawValue)")
+        }
+        crash(.afterCharge)
+        try complete(id)
+        return try recorded(id)
+    }
+
+    public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
+        let taken = try ledger.refund(id, now: try settleSubscriptions())
+        return (try recorded(id), taken)
+    }
+
+    /// The store's time (milliseconds since 1970), after processing what fell due by it.
+    public func storeClock() throws(StoreError) -> Int64 {
+        try settleSubscriptions()
+    }
+
+    /// Moves the store clock forward by `duration` and processes whatever fell due meanwhile, in
+    /// order; returns the new time. The clock is the account's, kept in its ledger, so every
+    /// server of a database agrees on it.
+    public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 {
+        let now = try settleSubscriptions()
+        let target = duration.added(to: now)
+        try ledger.setClockOffset(target - clock.now())
+        return try settleSubscriptions()
+    }
+
+    public func clear() throws(StoreError) { try ledger.clear() }
+
+    public func reset() throws(StoreError) { try ledger.setControls(StoreControls()) }
+}
