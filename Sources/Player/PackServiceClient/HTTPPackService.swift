@@ -368,17 +368,14 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// Joins the account a token of another device belongs to, from this device: pins the
     /// service's key as it is now, and makes this device a token of its own.
     public static func login(at url: String, token: String, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "hp1", parts[1].utf8.count == 16 else {
-            throw StoreError(.invalidRequest, "that is not a token of a pack server's account (hp1.<account>.<secret>)")
-        }
+        guard let given = BearerToken(parsing: token) else { throw StoreError(.invalidRequest, BearerToken.formatProblem) }
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
             throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
         }
-        let given = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: String(parts[1]), token: token, publicKey: key), caFile: caFile)
-        let made = try await given.addDeviceToken()
+        let client = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: given.account, token: token, publicKey: key), caFile: caFile)
+        let made = try await client.addDeviceToken()
         return ServiceCredentials(service: url, accountID: made.accountID, token: made.token, publicKey: key)
     }
 

@@ -10,7 +10,7 @@ import Synchronization
 /// is shown once, at creation, and never stored). In SQLite beside the ledgers, or in the
 /// PostgreSQL database that several servers share, so that a token made on one works on all.
 ///
-/// A token is `hp1.<account id>.<secret>`: the id finds the row, then the secret's hash is
+/// A token is a ``BearerToken``, `hp1.<account id>.<secret>`: the id finds the row, then the secret's hash is
 /// compared in constant time.
 protocol AccountDirectory: Sendable {
     /// Records a new account and its first token (the SHA-256 of its secret); `false` when the id is taken.
@@ -41,30 +41,34 @@ struct AccountToken {
 }
 
 extension PresentedToken {
-    /// A token's parts, read without looking it up: `hp1.<account>.<secret>` (`nil` for anything
-    /// else). Whether it is live is the directory's to say (or the ledger's, in the same call).
+    /// A token's parts, read without looking it up (`nil` for anything not in the format).
+    /// Whether it is live is the directory's to say (or the ledger's, in the same call).
     init?(parsing token: String) {
-        // Taken apart as bytes (every request with a token comes here).
-        let parts = token.utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].elementsEqual("hp1".utf8), parts[1].count == 16, parts[2].count <= 64 else { return nil }
-        let digest = SHA256.hash(Array(parts[2])).hex
-        self.init(account: String(Substring(parts[1])), tokenID: Self.tokenID(ofDigest: digest), sha256: digest)
+        guard let token = BearerToken(parsing: token) else { return nil }
+        let digest = SHA256.hash(Array(token.secret.utf8)).hex
+        self.init(account: token.account, tokenID: Self.tokenID(ofDigest: digest), sha256: digest)
     }
 
     /// A token's id: the first 16 hex digits of its secret's SHA-256 (the server keeps the digest only).
     static func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
 }
 
+/// A new token's secret: 32 random bytes in base64url, and the SHA-256 the directory keeps of it.
+private func newSecret() -> (secret: String, sha256: String) {
+    var random = SystemRandomNumberGenerator()
+    let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
+    return (secret, SHA256.hash(Array(secret.utf8)).hex)
+}
+
 extension AccountDirectory {
     /// A new account, with its token.
     func create(now: Int64) throws(StoreError) -> NewAccount {
         var random = SystemRandomNumberGenerator()
-        let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let secretText = Base64.encode(secret, alphabet: .url)
+        let made = newSecret()
         for _ in 0..<8 {
             let id = String(random.next(), radix: 16).leftPadded(to: 16)
-            if try insert(id: id, tokenSHA256: SHA256.hash(Array(secretText.utf8)).hex, now: now) {
-                return NewAccount(accountID: id, token: "hp1.\(id).\(secretText)")
+            if try insert(id: id, tokenSHA256: made.sha256, now: now) {
+                return NewAccount(accountID: id, token: BearerToken(account: id, secret: made.secret).text)
             }
         }
         throw StoreError(.storage, "cannot find a free account id")
@@ -83,11 +87,9 @@ extension AccountDirectory {
 
     /// A new token for an open account (a device joining it): the token, and its id.
     func newToken(account: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String) {
-        var random = SystemRandomNumberGenerator()
-        let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
-        let digest = SHA256.hash(Array(secret.utf8)).hex
-        try addToken(account: account, tokenSHA256: digest, now: now)
-        return ("hp1.\(account).\(secret)", PresentedToken.tokenID(ofDigest: digest))
+        let made = newSecret()
+        try addToken(account: account, tokenSHA256: made.sha256, now: now)
+        return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
     }
 }
 
