@@ -226,7 +226,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         _ = try await player.buy(hints10, quantity: 1)
         let receipt = try await player.receipt()
         #expect(receipt.payload.environment == .production)
-        let body = String(decoding: Wire.encode(ReceiptData(receipt.bytes)), as: UTF8.self)
+        let body = String(decoding: try Wire.encode(ReceiptData(receipt.bytes)), as: UTF8.self)
         let atSandbox = try sandbox.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data", body, sandbox.url + "/verifyReceipt"])
         #expect(atSandbox.status == 200)
         #expect(atSandbox.body.contains(#""status":21008"#), "\(atSandbox.body)")
@@ -361,7 +361,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         configuration.database = .sqlite(folder: directory.file("other-accounts"))
         let stranger = try PackServer(configuration)
         let answer = stranger.handle(HTTPRequest(
-            method: "POST", path: "/verifyReceipt", query: [:], headers: [:], body: Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(receipt.bytes)))))
+            method: "POST", path: "/verifyReceipt", query: [:], headers: [:], body: try Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(receipt.bytes)))))
         guard case .bytes(let body) = answer.body else { throw StoreError(.storage, "no body") }
         let decoded = try Wire.decode(AppleVerifyResponse.self, from: body)
         #expect(decoded.status == 21010)
@@ -375,7 +375,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let client = try await running.newClient()
         for _ in 0..<150 { _ = try await client.buy(hints10, quantity: 1) }
         let receipt = try await client.receipt()
-        let body = Wire.encode(ReceiptData(receipt.bytes))
+        let body = try Wire.encode(ReceiptData(receipt.bytes))
         #expect(body.count > 64 << 10, "\(body.count) bytes")
         #expect(await client.verifyReceipt(receipt.bytes).status == .valid)
         // Control: the same size elsewhere is still refused.

@@ -74,7 +74,7 @@ import TestSupport
         let catalog = try Catalog.load(folder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path)
         try readsBack(CatalogDocument(catalog: catalog, issued: 1, expires: 2))
         let key = SigningKey.generate()
-        let signed = SignedDocument(signing: HintBalance(hints: 1), with: key)
+        let signed = try SignedDocument(signing: HintBalance(hints: 1), with: key)
         try readsBack(signed)
         #expect(try signed.open(HintBalance.self, trusting: key.publicKey) == HintBalance(hints: 1))
         for unlocks in [PassUnlocks.allPacks, .packs([ProductID(rawValue: "com.hangmanpacks.ios")!])] {

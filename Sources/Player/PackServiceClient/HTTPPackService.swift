@@ -63,7 +63,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Catalog
 
     public func fetchCatalog() async throws(StoreError) -> Catalog {
-        let signed = try await get(SignedDocument.self, "/v1/catalog", authenticated: false)
+        let signed = try await get(SignedDocument.self, .catalog)
         let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
         let now = clock.now()
         guard document.expires > now else {
@@ -94,21 +94,20 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Purchases and the account
 
     public func recoverUnfinished() async throws(StoreError) -> [StoreTransaction] {
-        try await send([StoreTransaction].self, "POST", "/v1/recover")
+        try await send([StoreTransaction].self, .recover)
     }
 
     public func buy(_ product: ProductID, quantity: Int) async throws(StoreError) -> PurchaseOutcome {
         let key = Self.newKey()
-        return try await send(
-            PurchaseOutcome.self, "POST", "/v1/purchases", body: Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
+        return try await send(PurchaseOutcome.self, .purchase, body: try Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
     }
 
     public func restore() async throws(StoreError) -> [Entitlement] {
-        try await send([Entitlement].self, "POST", "/v1/restore")
+        try await send([Entitlement].self, .restore)
     }
 
     public func transactions() async throws(StoreError) -> [StoreTransaction] {
-        try await get([StoreTransaction].self, "/v1/transactions")
+        try await get([StoreTransaction].self, .transactions)
     }
 
     /// From the account's signed statement: what unlocks packs is never taken unsigned.
@@ -118,7 +117,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// The account's statement, checked against the pinned key.
     public func statement() async throws(StoreError) -> AccountStatement {
-        let signed = try await get(SignedDocument.self, "/v1/account")
+        let signed = try await get(SignedDocument.self, .account)
         let statement = try signed.open(AccountStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID else {
             throw StoreError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
@@ -145,7 +144,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func setStorefront(_ code: String) async throws(StoreError) -> String {
-        let answer = try await send(StorefrontRequest.self, "PUT", "/v1/account/storefront", body: Wire.encode(StorefrontRequest(storefront: code)))
+        let answer = try await send(StorefrontRequest.self, .setStorefront, body: try Wire.encode(StorefrontRequest(storefront: code)))
         let now = answer.storefront ?? code
         lastStorefront.withLock { $0 = now }
         return now
@@ -167,8 +166,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend {
         // The key goes as the Idempotency-Key too: a spend cut off in transit (a server killed
         // behind a proxy) is sent again, and spends at most once.
-        let signed = try await send(
-            SignedDocument.self, "POST", "/v1/hints/spend", body: Wire.encode(HintSpendRequest(key: idempotencyKey)), idempotencyKey: idempotencyKey)
+        let signed = try await send(SignedDocument.self, .spendHint, body: try Wire.encode(HintSpendRequest(key: idempotencyKey)), idempotencyKey: idempotencyKey)
         let statement = try signed.open(HintSpendStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID, statement.key == idempotencyKey else {
             throw StoreError(
@@ -186,13 +184,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// Downloads into the download folder (resuming what an earlier try left), reporting the
     /// bytes on disk as they arrive.
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
-        let path = "/v1/packs/\(product.rawValue)/archive"
+        let path = Route.packArchive.path(product.rawValue)
         let (digest, size) = lastCatalog.withLock { catalog in
             (catalog.flatMap { $0.basePack(product)?.sha256 ?? $0.product(product)?.packSHA256 },
              catalog.flatMap { $0.basePack(product)?.size ?? $0.product(product)?.packSize })
         }
         guard let downloadFolder else {
-            return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true, maxBody: size ?? Self.maxArchive).1
+            return try await exchange(.packArchive, id: product.rawValue, maxBody: size ?? Self.maxArchive).1
         }
         let file = downloadFolder + "/" + product.rawValue + ".partial"
         do {
@@ -218,7 +216,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 if let status = error.status, (400..<500).contains(status) {
                     // The service's refusal (401, 403, 404): ask again for its words.
                     try? FileSystem.removeFile(atPath: file)
-                    return try await exchange("GET", path, body: nil, idempotencyKey: nil, authenticated: true).1
+                    return try await exchange(.packArchive, id: product.rawValue).1
                 }
                 continue
             }
@@ -234,7 +232,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func receipt() async throws(StoreError) -> Receipt {
-        let data = try await get(ReceiptData.self, "/v1/receipt")
+        let data = try await get(ReceiptData.self, .receipt)
         guard let bytes = Base64.decode(data.receiptData), let payload = data.receipt else {
             throw StoreError(.unavailable, "the service's receipt is malformed")
         }
@@ -251,8 +249,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         let answer: AppleVerifyResponse
         do {
             answer = try await send(
-                AppleVerifyResponse.self, "POST", "/verifyReceipt", body: Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(bytes), password: password)),
-                authenticated: false)
+                AppleVerifyResponse.self, .verifyReceipt, body: try Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(bytes), password: password)))
         } catch {
             return ReceiptVerification(status: .malformed, message: "the service could not check the receipt: \(error.message)")
         }
@@ -281,59 +278,58 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Test controls
 
     public func controls() async throws(StoreError) -> StoreControls {
-        try await get(StoreControls.self, "/v1/test/controls")
+        try await get(StoreControls.self, .testControls)
     }
 
     public func setControls(_ controls: StoreControls) async throws(StoreError) {
-        _ = try await send(StoreControls.self, "PUT", "/v1/test/controls", body: Wire.encode(controls))
+        _ = try await send(StoreControls.self, .setTestControls, body: try Wire.encode(controls))
     }
 
     public func approve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
-        try await send(StoreTransaction.self, "POST", "/v1/test/transactions/\(id)/approve")
+        try await send(StoreTransaction.self, .approve, id: id.rawValue)
     }
 
     public func decline(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
-        try await send(StoreTransaction.self, "POST", "/v1/test/transactions/\(id)/decline")
+        try await send(StoreTransaction.self, .decline, id: id.rawValue)
     }
 
     public func resolve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
-        try await send(StoreTransaction.self, "POST", "/v1/test/transactions/\(id)/resolve")
+        try await send(StoreTransaction.self, .resolve, id: id.rawValue)
     }
 
     public func refund(_ id: TransactionID) async throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
-        let result = try await send(RefundResult.self, "POST", "/v1/test/transactions/\(id)/refund")
+        let result = try await send(RefundResult.self, .refund, id: id.rawValue)
         return (result.transaction, result.hintsTakenBack)
     }
 
     public func clear() async throws(StoreError) {
-        _ = try await exchange("POST", "/v1/test/clear", body: nil, idempotencyKey: nil, authenticated: true)
+        _ = try await exchange(.clear)
     }
 
     public func reset() async throws(StoreError) {
-        _ = try await exchange("POST", "/v1/test/reset", body: nil, idempotencyKey: nil, authenticated: true)
+        _ = try await exchange(.reset)
     }
 
     public func storeClock() async throws(StoreError) -> Int64 {
-        try await get(StoreClockDocument.self, "/v1/test/clock").now
+        try await get(StoreClockDocument.self, .testClock).now
     }
 
     public func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64 {
-        try await send(StoreClockDocument.self, "POST", "/v1/test/clock/advance", body: Wire.encode(ClockAdvance(duration: duration))).now
+        try await send(StoreClockDocument.self, .advanceClock, body: try Wire.encode(ClockAdvance(duration: duration))).now
     }
 
     // MARK: - Subscriptions
 
     public func subscriptions() async throws(StoreError) -> [SubscriptionStatus] {
-        try await get([SubscriptionStatus].self, "/v1/subscriptions")
+        try await get([SubscriptionStatus].self, .subscriptions)
     }
 
     public func subscriptionChange(to product: ProductID) async throws(StoreError) -> SubscriptionChange {
-        try await send(SubscriptionChange.self, "POST", "/v1/subscriptions/change", body: Wire.encode(SubscriptionChangeRequest(productID: product)))
+        try await send(SubscriptionChange.self, .subscriptionChange, body: try Wire.encode(SubscriptionChangeRequest(productID: product)))
     }
 
     public func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus {
-        try await send(
-            SubscriptionStatus.self, "POST", "/v1/subscriptions/auto-renew", body: Wire.encode(AutoRenewRequest(productID: product, autoRenew: on)))
+        try await send(SubscriptionStatus.self, .autoRenew, body: try Wire.encode(AutoRenewRequest(productID: product, autoRenew: on)))
     }
 
     // MARK: - Accounts
@@ -342,27 +338,27 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// A new token of this account for another device (the one asking keeps its own).
     public func addDeviceToken() async throws(StoreError) -> NewToken {
-        try await send(NewToken.self, "POST", "/v1/account/tokens")
+        try await send(NewToken.self, .addToken)
     }
 
     /// Every token of the account, this one marked `current`; never a secret.
     public func tokens() async throws(StoreError) -> [AccountTokenInfo] {
-        try await get([AccountTokenInfo].self, "/v1/account/tokens")
+        try await get([AccountTokenInfo].self, .tokens)
     }
 
     /// Revokes one token of the account: the device holding it is signed out.
     public func revokeToken(_ id: String) async throws(StoreError) {
-        _ = try await exchange("DELETE", "/v1/account/tokens/" + id, body: nil, idempotencyKey: nil, authenticated: true)
+        _ = try await exchange(.revokeToken, id: id)
     }
 
     /// A new token for this device, and this one revoked.
     public func rotateToken() async throws(StoreError) -> NewToken {
-        try await send(NewToken.self, "POST", "/v1/account/tokens/rotate")
+        try await send(NewToken.self, .rotateToken)
     }
 
     /// Closes the account: every token revoked; its receipts no longer verify (21010).
     public func closeAccount() async throws(StoreError) {
-        _ = try await exchange("DELETE", "/v1/account", body: nil, idempotencyKey: nil, authenticated: true)
+        _ = try await exchange(.closeAccount)
     }
 
     /// Joins the account a token of another device belongs to, from this device: pins the
@@ -370,7 +366,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public static func login(at url: String, token: String, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
         guard let given = BearerToken(parsing: token) else { throw StoreError(.invalidRequest, BearerToken.formatProblem) }
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
-        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
+        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, .serviceKey)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
             throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
         }
@@ -390,36 +386,38 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// storefront asked for (the service's default when none is).
     public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
-        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, "/v1/service-key", authenticated: false)
+        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, .serviceKey)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
             throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
         }
-        let account = try await unauthenticated.send(
-            NewAccount.self, "POST", "/v1/accounts", body: storefront.map { Wire.encode($0) }, authenticated: false)
+        let account = try await unauthenticated.send(NewAccount.self, .createAccount, body: storefront.map { (request) throws(StoreError) in try Wire.encode(request) })
         return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
     }
 
     // MARK: - Transport
 
-    private func get<T: Decodable>(_ type: T.Type, _ path: String, authenticated: Bool = true) async throws(StoreError) -> T {
-        try await send(type, "GET", path, authenticated: authenticated)
+    private func get<T: Decodable>(_ type: T.Type, _ route: Route, id: String = "") async throws(StoreError) -> T {
+        try await send(type, route, id: id)
     }
 
+    /// One request on `route` (its method and path from ``Route``; a token unless the route is
+    /// public), its answer decoded.
     private func send<T: Decodable>(
-        _ type: T.Type, _ method: String, _ path: String, body: [UInt8]? = nil, idempotencyKey: String? = nil, authenticated: Bool = true
+        _ type: T.Type, _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil
     ) async throws(StoreError) -> T {
-        let (_, bytes) = try await exchange(method, path, body: body, idempotencyKey: idempotencyKey, authenticated: authenticated)
+        let (_, bytes) = try await exchange(route, id: id, body: body, idempotencyKey: idempotencyKey)
         do {
             return try Wire.decode(type, from: bytes)
         } catch {
-            throw StoreError(.unavailable, "the service's answer to \(method) \(path) is not what this client expects: \(error.message)")
+            throw StoreError(.unavailable, "the service's answer to \(route.method) \(route.path(id)) is not what this client expects: \(error.message)")
         }
     }
 
     /// One request, sent again (same body, same idempotency key) while the connection fails.
     private func exchange(
-        _ method: String, _ path: String, body: [UInt8]?, idempotencyKey: String?, authenticated: Bool, maxBody: Int = HTTPPackService.maxAnswer
+        _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, maxBody: Int = HTTPPackService.maxAnswer
     ) async throws(StoreError) -> (Int, [UInt8]) {
+        let (method, path, authenticated) = (route.method, route.path(id), !route.isPublic)
         if let problem = ServiceCredentials.addressProblem(credentials.service) {
             throw StoreError(.invalidRequest, "'\(credentials.service)' is not a pack server's address: \(problem) (like http://127.0.0.1:8080)")
         }
@@ -482,7 +480,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     private func keep(_ document: SignedDocument, as name: String) {
         guard let statePath else { return }
-        try? FileSystem.writeAtomically(Wire.encode(document), toPath: Self.folder(of: statePath) + "/" + name, permissions: 0o600)
+        try? FileSystem.writeAtomically(try Wire.encode(document), toPath: Self.folder(of: statePath) + "/" + name, permissions: 0o600)
     }
 
     /// The folder a path is in.

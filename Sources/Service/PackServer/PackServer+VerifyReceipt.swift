@@ -26,7 +26,7 @@ extension PackServer {
     func verifyReceipt(_ request: HTTPRequest) -> HTTPResponse {
         let environment = configuration.environment == .sandbox ? "Sandbox" : "Production"
         func answer(_ status: AppleStatus, retryable: Bool? = nil) -> HTTPResponse {
-            .json(200, Wire.encode(AppleVerifyResponse(status: status.rawValue, environment: environment, isRetryable: retryable)))
+            Self.appleAnswer(AppleVerifyResponse(status: status.rawValue, environment: environment, isRetryable: retryable))
         }
         guard request.method == "POST", let body = try? Wire.decode(AppleVerifyRequest.self, from: request.body) else {
             return answer(.badRequest)
@@ -59,7 +59,17 @@ extension PackServer {
                 return answer(.unavailable, retryable: true)
             }
         }
-        return .json(200, Wire.encode(appleResponse(payload, latest: latest, excludeOld: body.excludeOldTransactions == true, environment: environment)))
+        return Self.appleAnswer(appleResponse(payload, latest: latest, excludeOld: body.excludeOldTransactions == true, environment: environment))
+    }
+
+    /// Apple's answer, HTTP 200 whatever its status; one that cannot be written is 21005 (the
+    /// server cannot answer now), never an empty document.
+    static func appleAnswer(_ response: AppleVerifyResponse) -> HTTPResponse {
+        do {
+            return .json(200, try Wire.encode(response))
+        } catch {
+            return .json(200, Array(#"{"is-retryable":true,"status":21005}"#.utf8))
+        }
     }
 
     /// The response of a valid receipt: its purchases in `in_app`, and for one with subscriptions

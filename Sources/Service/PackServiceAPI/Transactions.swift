@@ -212,6 +212,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, C
         case unauthorized
         /// The service's answer is not signed by the key pinned for it, or is older than one already seen.
         case untrusted = "untrusted-response"
+        /// No such resource: a path the service does not serve, or a token the account does not have.
+        case notFound = "not-found"
     }
 
     public var kind: Kind

@@ -6,9 +6,14 @@ import Signing
 /// The JSON the pack service and its clients exchange under `/v1/`: one definition for both
 /// sides. Values the client acts on travel signed (`SignedDocument`).
 public enum Wire {
-    /// Sorted keys: the same value always gives the same bytes (``WireJSONEncoder``).
-    public static func encode(_ value: some Encodable) -> [UInt8] {
-        (try? WireJSONEncoder.encode(value)) ?? Array("{}".utf8)
+    /// Sorted keys: the same value always gives the same bytes (``WireJSONEncoder``). A value
+    /// that cannot be written is an error, never an empty document (one would be signed).
+    public static func encode(_ value: some Encodable) throws(StoreError) -> [UInt8] {
+        do {
+            return try WireJSONEncoder.encode(value)
+        } catch {
+            throw StoreError(.storage, "cannot write \(type(of: value)) as JSON: \(error)")
+        }
     }
 
     /// Decodes `bytes`, or says what is wrong with them.
@@ -40,8 +45,8 @@ public struct SignedDocument: Codable, Sendable, Equatable {
     public var keyID: String
 
     /// Signs `value`'s JSON with `key`.
-    public init(signing value: some Encodable, with key: SigningKey) {
-        let bytes = Wire.encode(value)
+    public init(signing value: some Encodable, with key: SigningKey) throws(StoreError) {
+        let bytes = try Wire.encode(value)
         payload = Base64.encode(bytes)
         signature = Base64.encode(key.sign(bytes))
         keyID = key.publicKey.keyID
@@ -215,6 +220,14 @@ public struct ErrorBody: Codable, Sendable, Equatable {
     public init(_ error: StoreError) {
         self.error = error.kind
         message = error.message
+    }
+
+    /// A kind this client does not know (a newer server's) keeps its message, as a refusal of the
+    /// service's: the sentence is what a player reads.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        error = StoreError.Kind(rawValue: try container.decode(String.self, forKey: .error)) ?? .unavailable
+        message = try container.decode(String.self, forKey: .message)
     }
 }
 

@@ -126,7 +126,7 @@ extension CommandFailure {
             }
         case let error as StoreError:
             switch error.kind {
-            case .unknownProduct, .invalidRequest, .unknownTransaction: self = .usage(error.message)
+            case .unknownProduct, .notFound, .invalidRequest, .unknownTransaction: self = .usage(error.message)
             case .wrongState: self = .invalid(error.message)
             case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
             case .productUnavailable: self.init(code: .storeRefused, message: error.message)

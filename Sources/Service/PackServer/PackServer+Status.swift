@@ -1,0 +1,98 @@
+import HTTPServer
+import PackServiceWire
+import Store
+import SystemCalls
+
+extension PackServer {
+    /// 429 with `Retry-After`: a client that keeps to it is served again.
+    static func tooMany(_ message: String, wait: Int) -> HTTPResponse {
+        var response = HTTPResponse.json(429, Self.encoded(ErrorBody(StoreError(.unavailable, message))))
+        response.headers.append(("Retry-After", "\(wait)"))
+        return response
+    }
+
+    /// A failure as JSON, with the status its kind deserves.
+    static func failure(_ error: StoreError) -> HTTPResponse {
+        let status: Int =
+            switch error.kind {
+            case .unknownProduct, .unknownTransaction, .notFound: 404
+            case .invalidRequest: 400
+            case .wrongState, .purchaseInProgress: 409
+            case .productUnavailable: 410
+            case .notEnoughHints: 402
+            case .notEntitled: 403
+            case .unauthorized: 401
+            case .storage: 500
+            case .unavailable: 503
+            case .untrusted: 502
+            }
+        if status == 500 {
+            // The server's own failure: its details (paths, the database's words) go to its log only.
+            var response = HTTPResponse.json(
+                500, Self.encoded(ErrorBody(StoreError(.storage, "the server could not use its storage for this request; its log says why"))))
+            response.logDetail = error.message
+            return response
+        }
+        var response = HTTPResponse.json(status, Self.encoded(ErrorBody(error)))
+        if status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
+        return response
+    }
+
+    /// An error's body; should encoding it fail, a fixed one (an error is never answered empty).
+    static func encoded(_ body: ErrorBody) -> [UInt8] {
+        do {
+            return try Wire.encode(body)
+        } catch {
+            return Array(#"{"error":"storage","message":"the server could not write its answer"}"#.utf8)
+        }
+    }
+
+    /// A purchase's outcome as the metrics name it.
+    static func outcomeName(_ outcome: PurchaseOutcome) -> String {
+        switch outcome {
+        case .purchased: "purchased"
+        case .alreadyOwned: "already-owned"
+        case .alreadySubscribed: "already-subscribed"
+        case .changeScheduled: "change-scheduled"
+        case .failed: "failed"
+        case .deferred: "deferred"
+        case .interrupted: "interrupted"
+        }
+    }
+
+    /// The values a scrape reads now: the catalog served, open accounts, and the database pool.
+    public var gauges: [(name: String, help: String, value: Double)] {
+        var values: [(name: String, help: String, value: Double)] = [
+            ("hangman_catalog_version", "The CatalogVersion served.", Double(catalog.catalogVersion)),
+            ("hangman_open_accounts", "Accounts whose ledgers are open now.", Double(openAccountCount)),
+        ]
+        if let pool = ledgers?.pool {
+            let (open, idle) = pool.counts
+            values.append(("hangman_database_connections_open", "PostgreSQL connections this server holds.", Double(open)))
+            values.append(("hangman_database_connections_in_use", "PostgreSQL connections lent to a request now.", Double(open - idle)))
+        }
+        return values
+    }
+
+    /// Whether this server can serve players now: its accounts database answers (the one its
+    /// ledgers share on PostgreSQL; a read that finds nothing) and its catalog is still in its
+    /// packs folder. 200 `{"status":"ready"}`, else 503 with the reasons; no token, no rate limit.
+    func readiness() throws(StoreError) -> HTTPResponse {
+        var reasons: [String] = []
+        do {
+            _ = try accounts.isOpen(account: "0000000000000000")
+        } catch {
+            reasons.append("the accounts database cannot be used: \(error.message)")
+        }
+        let catalogFile = configuration.packsFolder + "/" + Catalog.fileName
+        if !FileSystem.exists(atPath: catalogFile) { reasons.append("the catalog \(catalogFile) is gone") }
+        guard !reasons.isEmpty else { return .json(200, Array(#"{"status":"ready"}"#.utf8)) }
+        return .json(503, try Wire.encode(Readiness(status: "not ready", reasons: reasons)))
+    }
+
+    /// `/v1/ready`'s answer when the server is not.
+    struct Readiness: Encodable {
+        var status: String
+        var reasons: [String]
+    }
+}

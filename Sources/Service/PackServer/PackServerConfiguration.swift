@@ -1,0 +1,87 @@
+import FoundationEssentials
+import Store
+import SystemCalls
+
+/// Where a pack server keeps its state, and how it behaves.
+public struct PackServerConfiguration: Sendable {
+    /// The accounts, their ledgers and the signing key (0600).
+    public var dataFolder: String
+    /// `Catalog.plist` and the pack archives.
+    public var packsFolder: String
+    /// The receipts it signs, and the only ones it calls valid.
+    public var environment: ReceiptEnvironment
+    /// StoreKit Testing's switches and actions over HTTP (`/v1/test/...`).
+    public var testControls: Bool
+    /// How long a signed catalog may be trusted.
+    public var catalogLifetime: Int64 = 24 * 3_600_000
+    public var clock: Clock = .system
+    /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`).
+    public var crash: @Sendable (CrashPoint) -> Void = { _ in }
+    /// Where the accounts and their ledgers are: SQLite under `dataFolder` (the default) or
+    /// another folder, or a PostgreSQL database that several servers share.
+    public var database: LedgerDatabase = .sqlite
+    /// Connections this server opens to PostgreSQL at most.
+    public var databaseConnections = 8
+    /// Accounts whose ledgers stay open between requests, at most (the least recently used is
+    /// closed first).
+    public var openAccounts = 256
+    /// New accounts per client address: this many at once, then this many a minute (429 with
+    /// `Retry-After` beyond).
+    public var accountsAtOnce = 20
+    public var accountsPerMinute = 10
+    /// The shared secret `/verifyReceipt` asks of a receipt with an auto-renewable subscription
+    /// (its `password`); without one, such receipts get 21004.
+    public var sharedSecret: SharedSecret?
+    /// Every other request per client address but `/v1/health`: this many at once, then this many
+    /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
+    public var requestsAtOnce = 120
+    public var requestsPerMinute = 1200
+
+    /// The defaults, for help texts.
+    public static let defaults = PackServerConfiguration(dataFolder: "", packsFolder: "")
+
+    public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
+        self.dataFolder = dataFolder
+        self.packsFolder = packsFolder
+        self.environment = environment
+        self.testControls = testControls
+    }
+}
+
+/// Where a pack server keeps the accounts and their ledgers.
+public enum LedgerDatabase: Sendable, Equatable {
+    /// A SQLite file per account (`accounts/<id>/account.sqlite`), and `accounts.sqlite` for the
+    /// tokens, in a folder: the data folder unless another is named.
+    case sqlite(folder: String? = nil)
+    /// One PostgreSQL database for every account, shared by several servers: a `postgresql://`
+    /// URI or libpq's `key=value` string (a Unix socket folder in `host=`).
+    case postgreSQL(String)
+
+    /// The SQLite ledgers under the data folder.
+    public static let sqlite = LedgerDatabase.sqlite(folder: nil)
+
+    /// `postgresql://...`, `postgres://...` or a `key=value` connection string for PostgreSQL; a
+    /// folder path for SQLite; `nil` for another URL scheme or an empty text.
+    public init?(argument text: String) {
+        let trimmed = String(text.drop(while: { $0 == " " }))
+        if trimmed.hasPrefix("postgresql://") || trimmed.hasPrefix("postgres://") {
+            self = .postgreSQL(trimmed)
+        } else if let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex,
+            trimmed[..<equals].allSatisfy({ $0.isLetter || $0 == "_" })
+        {
+            self = .postgreSQL(trimmed)
+        } else if trimmed.isEmpty || trimmed.contains("://") || trimmed.contains("=") {
+            return nil
+        } else {
+            self = .sqlite(folder: text)
+        }
+    }
+}
+
+/// Why a pack server could not start.
+public struct PackServerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    /// The database could not be reached: starting again later may work.
+    public var isUnavailable = false
+    public var description: String { message }
+}

@@ -1,0 +1,133 @@
+/// Every route of the pack service's HTTP API, declared once: the server dispatches from it and
+/// names its logs and metrics by it, and the client builds its requests from it. A route is a
+/// method and a path template; a template holds at most one `{id}`, one path segment.
+public enum Route: String, CaseIterable, Sendable {
+    case health, ready, serviceKey, catalog, createAccount
+    case account, closeAccount, setStorefront, transactions, entitlements, hints, spendHint
+    case purchase, restore, recover, receipt, packArchive
+    case subscriptions, subscriptionChange, autoRenew
+    case tokens, addToken, rotateToken, revokeToken
+    case testControls, setTestControls, testClock, advanceClock, clear, reset
+    case approve, decline, resolve, refund
+    /// Apple's endpoint, which answers every method itself (21000 for anything but POST).
+    case verifyReceipt
+
+    public var method: String {
+        switch self {
+        case .health, .ready, .serviceKey, .catalog, .account, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
+            .tokens, .testControls, .testClock:
+            "GET"
+        case .closeAccount, .revokeToken: "DELETE"
+        case .setStorefront, .setTestControls: "PUT"
+        case .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
+            .reset, .approve, .decline, .resolve, .refund, .verifyReceipt:
+            "POST"
+        }
+    }
+
+    /// The path, `{id}` standing for a pack's, a token's or a transaction's identifier: also the
+    /// route's name in the server's log and metrics, a closed set whatever clients send.
+    public var template: String {
+        switch self {
+        case .health: "/v1/health"
+        case .ready: "/v1/ready"
+        case .serviceKey: "/v1/service-key"
+        case .catalog: "/v1/catalog"
+        case .createAccount: "/v1/accounts"
+        case .account, .closeAccount: "/v1/account"
+        case .setStorefront: "/v1/account/storefront"
+        case .transactions: "/v1/transactions"
+        case .entitlements: "/v1/entitlements"
+        case .hints: "/v1/hints"
+        case .spendHint: "/v1/hints/spend"
+        case .purchase: "/v1/purchases"
+        case .restore: "/v1/restore"
+        case .recover: "/v1/recover"
+        case .receipt: "/v1/receipt"
+        case .packArchive: "/v1/packs/{id}/archive"
+        case .subscriptions: "/v1/subscriptions"
+        case .subscriptionChange: "/v1/subscriptions/change"
+        case .autoRenew: "/v1/subscriptions/auto-renew"
+        case .tokens, .addToken: "/v1/account/tokens"
+        case .rotateToken: "/v1/account/tokens/rotate"
+        case .revokeToken: "/v1/account/tokens/{id}"
+        case .testControls, .setTestControls: "/v1/test/controls"
+        case .testClock: "/v1/test/clock"
+        case .advanceClock: "/v1/test/clock/advance"
+        case .clear: "/v1/test/clear"
+        case .reset: "/v1/test/reset"
+        case .approve: "/v1/test/transactions/{id}/approve"
+        case .decline: "/v1/test/transactions/{id}/decline"
+        case .resolve: "/v1/test/transactions/{id}/resolve"
+        case .refund: "/v1/test/transactions/{id}/refund"
+        case .verifyReceipt: "/verifyReceipt"
+        }
+    }
+
+    /// Answered without a token.
+    public var isPublic: Bool {
+        switch self {
+        case .health, .ready, .serviceKey, .catalog, .createAccount, .verifyReceipt: true
+        default: false
+        }
+    }
+
+    /// Held to the per-address request limit: all but liveness, readiness and a new account
+    /// (which has a limit of its own).
+    public var isRateLimited: Bool {
+        switch self {
+        case .health, .ready, .createAccount: false
+        default: true
+        }
+    }
+
+    /// StoreKit Testing's switches and actions: served only by a sandbox server with test controls.
+    public var isTestControl: Bool { template.hasPrefix("/v1/test/") }
+
+    /// The path of a request on this route; `id` fills the template's `{id}`.
+    public func path(_ id: String = "") -> String {
+        template.replacing("{id}", with: id)
+    }
+
+    /// What a request's path (normalized: `/v1/hints/spend`, no empty segment) names: the routes
+    /// at that path, one per method, and the identifier its template holds; `nil` for a path that
+    /// is no route.
+    public static func routes(at path: String) -> (routes: [Route], id: String?)? {
+        if let exact = exactPaths[path] { return (exact, nil) }
+        let parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var found: [Route] = []
+        var id: String?
+        for (template, routes) in templatedPaths where template.count == parts.count {
+            var given: String?
+            let matches = zip(template, parts).allSatisfy { want, part in
+                guard let want else {
+                    given = String(Substring(part))
+                    return !part.isEmpty
+                }
+                return part.elementsEqual(want.utf8)
+            }
+            if matches {
+                found += routes
+                id = given
+            }
+        }
+        return found.isEmpty ? nil : (found, id)
+    }
+
+    /// The route's name for a request's path, whatever its method: the template (`/v1/packs/{id}/archive`),
+    /// or `other` for a path that is no route. Never the client's own segments.
+    public static func name(ofPath path: String) -> String {
+        if let exact = exactPaths[path] { return exact[0].template }
+        return routes(at: path)?.routes.first?.template ?? "other"
+    }
+
+    /// The routes whose template has no `{id}`, by path: one lookup for nearly every request.
+    private static let exactPaths: [String: [Route]] = Dictionary(grouping: allCases.filter { !$0.template.contains("{") }, by: \.template)
+
+    /// The templates with an `{id}`, as segments (`nil` where the identifier goes), and their routes.
+    private static let templatedPaths: [([String?], [Route])] = Dictionary(grouping: allCases.filter { $0.template.contains("{") }, by: \.template)
+        .sorted { $0.key < $1.key }
+        .map { template, routes in
+            (template.split(separator: "/", omittingEmptySubsequences: false).map { $0 == "{id}" ? nil : String($0) }, routes)
+        }
+}
