@@ -44,6 +44,8 @@ let package = Package(
         layer("Formats", "PropertyList", ["Base64", "CivilCalendar"]),
         layer("Formats", "LetterFolding"),
         layer("Formats", "PackIdentifiers"),
+        // Text from outside (a pack, a client, a file name) made safe to write to a terminal.
+        layer("Formats", "TerminalText"),
         layer("Formats", "WordPacks", ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // Game: pure rules, no I/O, randomness passed in.
@@ -54,15 +56,15 @@ let package = Package(
         layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar"]),
         layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
-        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls"]),
+        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.
         layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "Signing", "Base64", "SystemCalls"]),
-        layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame"]),
+        layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "PropertyList"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
@@ -78,6 +80,7 @@ let package = Package(
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Base64", "TestSupport"]),
         .testTarget(name: "Base64Tests", dependencies: ["Base64"]),
+        .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
@@ -85,7 +88,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "HTTPServer", "Signing", "Base64", "SystemCalls", "WordPacks", "Archive", "PropertyList", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "PackServiceAPI", "PackServiceClient", "HTTPServer", "Signing", "Base64", "SystemCalls", "Device", "HangmanGame", "Archive", "PropertyList", "TerminalText", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import TerminalText
 /// The `hangman` command: finds the subcommand, runs it, and maps failures to exit codes here only.
 enum Hangman {
     static let version = "0.1.0"

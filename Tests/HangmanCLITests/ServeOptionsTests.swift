@@ -1,4 +1,5 @@
 @testable import hangman
+import PackServer
 import Testing
 
 /// What `hangman serve` reads from its command line and from a trusted proxy's headers.
@@ -10,7 +11,7 @@ import Testing
         ("evil.example", nil), ("198.51.100.7, evil.example", nil), ("", nil), (",", nil), ("1.2.3.4.5", nil),
     ])
     func theForwardedClientIsTheLastNumericAddress(_ header: String, _ expected: String?) {
-        #expect(ServeCommand.forwardedClient(header) == expected, "\(header)")
+        #expect(PackServerProcess.forwardedClient(header) == expected, "\(header)")
     }
 
     @Test func listenAddressesAreReadWithIPv6InBrackets() throws {

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 @testable import hangman
 import TestSupport
@@ -344,7 +345,7 @@ import Testing
         (-1, "1969-12-31T23:59:59.999Z"), (-62_135_596_800_000, "0001-01-01T00:00:00.000Z"), (253_402_300_800_000, "10000-01-01T00:00:00.000Z"),
     ])
     func isoDatesAreUTCWithMilliseconds(_ milliseconds: Int64, _ expected: String) {
-        #expect(StoreText.isoDate(milliseconds) == expected)
+        #expect(ISO8601.string(milliseconds) == expected)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import hangman
+import TerminalText
 import Testing
 import TestSupport
 

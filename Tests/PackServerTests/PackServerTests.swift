@@ -26,7 +26,7 @@ final class RunningServer {
         directory = try TemporaryDirectory()
         var configuration = PackServerConfiguration(
             dataFolder: dataFolder ?? directory.file("data"), packsFolder: packsFolder ?? HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
-            environment: environment, testControls: true)
+            environment: environment, testControls: environment == .sandbox)
         if let catalogLifetime { configuration.catalogLifetime = catalogLifetime }
         if let clock { configuration.clock = clock }
         // The tests here buy and spend faster than a player would; the rate limit has its own test.
@@ -142,7 +142,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
     }
 
     @Test func twoAccountsSeeNothingOfEachOther() async throws {
-        let running = try RunningServer()
+        let running = try RunningServer(environment: .sandbox)
         let alice = try await running.newClient()
         let bob = try await running.newClient()
         guard case .purchased(let bought) = try await alice.buy(hard, quantity: 1) else { throw StoreError(.storage, "no purchase") }

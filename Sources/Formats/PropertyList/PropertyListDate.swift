@@ -58,24 +58,6 @@ enum PropertyListDate {
     static func format(_ seconds: Double) -> String {
         let clamped = seconds.isNaN ? 0 : min(max(seconds, -maxMagnitude), maxMagnitude)
         let unix = Int64(clamped.rounded(.down)) + referenceOffset
-        let days = unix.floorDivided(by: 86_400)
-        let secondOfDay = unix - days * 86_400
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        let yearText = (year < 0 ? "-" : "") + padded(year.magnitude, 4)
-        return "\(yearText)-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3_600, 2)):\(padded(secondOfDay % 3_600 / 60, 2)):\(padded(secondOfDay % 60, 2))Z"
-    }
-
-    private static func padded<T: BinaryInteger>(_ value: T, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-}
-
-extension Int64 {
-    /// Division rounding toward negative infinity.
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+        return ISO8601.string(unix * 1000, fractionalSeconds: false)
     }
 }

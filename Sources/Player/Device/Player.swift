@@ -1,3 +1,4 @@
+import CivilCalendar
 import PackServiceAPI
 import SystemCalls
 import WordPacks
@@ -279,7 +280,7 @@ public struct Player {
             case .locked?:
                 if let row = states.first(where: { $0.productID == id }), let pass = row.subscriptionProductID {
                     let name = catalog.product(pass)?.displayName ?? pass.rawValue
-                    let ended = row.subscriptionEnds.flatMap { UTCDateTime(millisecondsSince1970: $0) }.map { " on \($0.dateText)" } ?? ""
+                    let ended = row.subscriptionEnds.map { " on \(UTCDateTime(millisecondsSince1970: $0).dateText)" } ?? ""
                     throw .device(DeviceError(
                         .notEntitled, "\(id) is locked: \(name) ended\(ended). Subscribe again with 'hangman buy \(pass)', or buy the pack with 'hangman buy \(id)'"))
                 }

@@ -39,6 +39,7 @@ public final class PackServer: Sendable {
     public var publicKey: SigningPublicKey { key.publicKey }
 
     public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
+        if let problem = configuration.problem { throw PackServerError(message: problem, isUsage: true) }
         self.configuration = configuration
         stores = AccountStores(capacity: configuration.openAccounts)
         accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute)

@@ -40,6 +40,14 @@ public struct PackServerConfiguration: Sendable {
     /// The defaults, for help texts.
     public static let defaults = PackServerConfiguration(dataFolder: "", packsFolder: "")
 
+    /// What makes this configuration one no server may run, checked before anything starts.
+    public var problem: String? {
+        if testControls, environment == .production {
+            return "--test-controls lets every player approve, refund and clear their own purchases: it is for a sandbox server (add --environment sandbox)"
+        }
+        return nil
+    }
+
     public init(dataFolder: String, packsFolder: String, environment: ReceiptEnvironment = .production, testControls: Bool = false) {
         self.dataFolder = dataFolder
         self.packsFolder = packsFolder
@@ -83,5 +91,7 @@ public struct PackServerError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The database could not be reached: starting again later may work.
     public var isUnavailable = false
+    /// The configuration asks what no server may do (``PackServerConfiguration/problem``).
+    public var isUsage = false
     public var description: String { message }
 }

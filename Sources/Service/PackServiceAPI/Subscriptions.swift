@@ -51,13 +51,13 @@ public struct StoreDuration: Sendable, Equatable, Hashable, Codable, CustomStrin
 
     /// `date` (milliseconds since 1970, UTC) plus this duration.
     public func added(to date: Int64) -> Int64 {
-        let dayMilliseconds: Int64 = 86_400_000
+        let dayMilliseconds = UTCDateTime.millisecondsPerDay
         switch unit {
         case .day: return date + Int64(count) * dayMilliseconds
         case .week: return date + Int64(count) * 7 * dayMilliseconds
         case .month, .year:
             let months = unit == .month ? count : count * 12
-            let days = date >= 0 ? date / dayMilliseconds : (date - dayMilliseconds + 1) / dayMilliseconds
+            let days = UTCDateTime.day(ofMilliseconds: date)
             let timeOfDay = date - days * dayMilliseconds
             let (year, month, day) = CivilDate.civil(fromDays: days)
             let total = year * 12 + (month - 1) + Int64(months)

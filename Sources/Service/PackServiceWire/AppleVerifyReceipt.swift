@@ -248,18 +248,13 @@ public struct AppleDate: Sendable, Equatable {
 
     /// `yyyy-MM-dd HH:mm:ss` of a UTC moment.
     static func format(_ milliseconds: Int64) -> String {
-        let day: Int64 = 86_400_000
-        let days = milliseconds >= 0 ? milliseconds / day : (milliseconds - day + 1) / day
-        let seconds = (milliseconds - days * day) / 1000
-        let (year, month, date) = CivilDate.civil(fromDays: days)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(date)) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
+        UTCDateTime(millisecondsSince1970: milliseconds).dateTimeText
     }
 
     /// Whether Pacific time is on daylight saving at this UTC moment.
     static func isDaylightSaving(utc milliseconds: Int64) -> Bool {
-        let day: Int64 = 86_400_000
-        let year = CivilDate.civil(fromDays: milliseconds / day).year
+        let day = UTCDateTime.millisecondsPerDay
+        let year = Int64(UTCDateTime(millisecondsSince1970: milliseconds).year)
         // 2:00 PST (10:00 UTC) on the second Sunday of March; 2:00 PDT (9:00 UTC) on the first Sunday of November.
         let starts = nthSunday(2, month: 3, year: year) * day + 10 * 3_600_000
         let ends = nthSunday(1, month: 11, year: year) * day + 9 * 3_600_000

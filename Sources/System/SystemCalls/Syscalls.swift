@@ -87,12 +87,6 @@ func system_isatty(_ descriptor: Int32) -> Int32 { isatty(descriptor) }
 /// `clock_gettime(2)`.
 func system_clock_gettime(_ clock: clockid_t, _ spec: inout timespec) -> Int32 { clock_gettime(clock, &spec) }
 
-/// `gmtime_r(3)`: `nil` when the year does not fit in an `Int32`.
-func system_gmtime_r(_ seconds: time_t, _ parts: inout tm) -> Bool {
-    var seconds = seconds
-    return gmtime_r(&seconds, &parts) != nil
-}
-
 /// `sigaction(2)`, without asking for the previous action.
 func system_sigaction(_ signal: Int32, _ action: inout sigaction) -> Int32 { sigaction(signal, &action, nil) }
 

@@ -1,6 +1,7 @@
 import PackServiceAPI
 import Synchronization
 import SystemCalls
+import TerminalText
 
 /// The state directory a command resolved, kept for the words of a failure.
 final class HomeInUse: Sendable {

@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import WordPacks
+import TerminalText
 
 /// The device's state beside the store: the player's session, opened for the commands that
 /// install or play.

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Device
 import PackServiceClient
 import PackServiceWire
@@ -103,8 +104,8 @@ enum AccountTokensCommand: Command {
         if options.json {
             context.out(JSONText.encode(tokens.map {
                 TokenJSON(
-                    tokenID: $0.tokenID, createdDate: StoreText.isoDate($0.createdDate), lastUsedDate: $0.lastUsedDate.map(StoreText.isoDate),
-                    revokedDate: $0.revokedDate.map(StoreText.isoDate), thisDevice: $0.current)
+                    tokenID: $0.tokenID, createdDate: ISO8601.string($0.createdDate), lastUsedDate: $0.lastUsedDate.map { ISO8601.string($0) },
+                    revokedDate: $0.revokedDate.map { ISO8601.string($0) }, thisDevice: $0.current)
             }))
             return .ok
         }

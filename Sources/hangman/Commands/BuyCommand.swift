@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import WordPacks
+import TerminalText
 
 /// `hangman buy PRODUCT_ID`
 enum BuyCommand: Command {

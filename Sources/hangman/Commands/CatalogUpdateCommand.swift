@@ -1,4 +1,5 @@
 import Store
+import TerminalText
 
 /// `hangman catalog update [--packs DIR]`
 enum CatalogUpdateCommand: Command {

@@ -1,3 +1,4 @@
+import TerminalText
 /// `hangman completion bash|zsh|fish`
 enum CompletionCommand: Command {
     static let spec = CommandSpec(

@@ -1,5 +1,7 @@
+import CivilCalendar
 import Device
 import PackServiceAPI
+import TerminalText
 
 /// `hangman hints`, `hangman hints spend`
 enum HintsCommand: Command {
@@ -42,7 +44,7 @@ enum HintsCommand: Command {
         case .show:
             let count = try await HintCount.read(from: service)
             if options.json {
-                let signed = count.signedAt.map { ", \"signedAt\": \"\(StoreText.isoDate($0))\", \"offline\": true" } ?? ""
+                let signed = count.signedAt.map { ", \"signedAt\": \"\(ISO8601.string($0))\", \"offline\": true" } ?? ""
                 context.out("{\"hintBalance\": \(count.hints)\(signed)}")
             } else {
                 context.out(TerminalText(stringLiteral: StoreText.hints(count, now: context.clock.now())))

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Signing
 import WordPacks
+import TerminalText
 
 /// `hangman pack build DIR -o FILE`
 enum PackBuildCommand: Command {

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Device
 import PackServiceAPI
 import SystemCalls
@@ -47,7 +48,7 @@ enum PacksCommand: Command {
                 kind: pack.isBase ? "base" : "paid", price: pack.price?.decimal, currency: pack.price?.currency, storefront: storefront,
                 wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue, unavailableReason: pack.unavailableReason, subscriptionProductID: pack.subscriptionProductID?.rawValue,
-                subscriptionExpiresDate: pack.subscriptionEnds.map(StoreText.isoDate))
+                subscriptionExpiresDate: pack.subscriptionEnds.map { ISO8601.string($0) })
         }
         if options.json {
             context.out(JSONText.encode(rows))
@@ -61,7 +62,7 @@ enum PacksCommand: Command {
             var state = row.state
             if let pass = pack.subscriptionProductID, let ends = pack.subscriptionEnds {
                 let name = session.name(pass)
-                let day = UTCDateTime(millisecondsSince1970: ends)?.dateText ?? StoreText.date(ends)
+                let day = UTCDateTime(millisecondsSince1970: ends).dateText
                 state += pack.state == .subscribed ? " (\(name), until \(day))" : " (\(name) ended \(day))"
             }
             table.append([

@@ -3,6 +3,7 @@ import HangmanGame
 import PackServiceAPI
 import SystemCalls
 import WordPacks
+import TerminalText
 
 /// The conversation of `hangman play`: read a move, play it, draw the result; game after game.
 /// On a terminal a move is one key (`KeyReader`, raw mode); through a pipe, with `--plain` or on

@@ -1,7 +1,9 @@
+import CivilCalendar
 import Device
 import PackServiceAPI
 import PackServiceClient
 import SystemCalls
+import TerminalText
 
 /// `hangman receipt`, `hangman receipt verify FILE`
 enum ReceiptCommand: Command {
@@ -163,19 +165,19 @@ struct ReceiptJSON: Encodable {
     init(_ payload: ReceiptPayload) {
         bundleIdentifier = payload.bundleIdentifier
         accountID = payload.accountID
-        creationDate = StoreText.isoDate(payload.creationDate)
+        creationDate = ISO8601.string(payload.creationDate)
         transactions = payload.transactions.map {
             Transaction(
-                transactionID: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: StoreText.isoDate($0.purchaseDate),
-                revocationDate: $0.revocationDate.map(StoreText.isoDate), originalTransactionID: $0.originalTransactionID,
-                expiresDate: $0.expiresDate.map(StoreText.isoDate), isTrial: $0.isTrial, price: $0.price, currency: $0.currency,
+                transactionID: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: ISO8601.string($0.purchaseDate),
+                revocationDate: $0.revocationDate.map { ISO8601.string($0) }, originalTransactionID: $0.originalTransactionID,
+                expiresDate: $0.expiresDate.map { ISO8601.string($0) }, isTrial: $0.isTrial, price: $0.price, currency: $0.currency,
                 storefront: $0.storefront)
         }
         renewals = payload.renewals.isEmpty ? nil : payload.renewals.map {
             Renewal(
                 originalTransactionID: $0.originalTransactionID, productID: $0.productID, autoRenew: $0.autoRenewStatus,
                 autoRenewProductID: $0.autoRenewProductID, isInBillingRetryPeriod: $0.isInBillingRetryPeriod,
-                gracePeriodExpiresDate: $0.gracePeriodExpiresDate.map(StoreText.isoDate), expirationIntent: $0.expirationIntent)
+                gracePeriodExpiresDate: $0.gracePeriodExpiresDate.map { ISO8601.string($0) }, expirationIntent: $0.expirationIntent)
         }
     }
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Device
 import PackServiceAPI
 
@@ -49,7 +50,7 @@ struct EntitlementJSON: Encodable {
     init(_ entitlement: Entitlement) {
         productID = entitlement.productID.rawValue
         transactionID = entitlement.transactionID.rawValue
-        purchaseDate = StoreText.isoDate(entitlement.grantedDate)
-        revocationDate = entitlement.revokedDate.map(StoreText.isoDate)
+        purchaseDate = ISO8601.string(entitlement.grantedDate)
+        revocationDate = entitlement.revokedDate.map { ISO8601.string($0) }
     }
 }

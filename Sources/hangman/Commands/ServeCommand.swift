@@ -2,6 +2,7 @@ import HTTPServer
 import PackServer
 import PackServiceAPI
 import SystemCalls
+import TerminalText
 
 /// `hangman serve`
 enum ServeCommand: Command {
@@ -123,10 +124,6 @@ enum ServeCommand: Command {
         case "sandbox": environment = .sandbox
         case let other: throw CommandFailure.usage("--environment is production or sandbox, not '\(other)'")
         }
-        if parsed.has("--test-controls"), environment == .production {
-            throw CommandFailure.usage(
-                "--test-controls lets every player approve, refund and clear their own purchases: it is for a sandbox server (add --environment sandbox)")
-        }
         var database: LedgerDatabase?
         if let argument = parsed.value("--database") {
             guard let ledgers = LedgerDatabase(argument: argument) else {
@@ -160,16 +157,23 @@ enum ServeCommand: Command {
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
         configuration.sharedSecret = try SharedSecretFile.read(options.sharedSecretFile)
-        var http = HTTPServerConfiguration()
+        configuration.clock = context.clock
+        configuration.crash = context.crash
+        var listening = PackServerListening()
+        listening.addresses = options.listens
+        listening.tlsFiles = options.tls
+        listening.metrics = options.metrics
+        listening.trustedProxies = options.trustedProxies
+        listening.jsonLog = options.jsonLog
         for (limit, value) in options.limits {
             switch limit {
-            case .maxConnections: http.maxConnections = UInt32(value)
-            case .connectionsPerAddress: http.connectionsPerAddress = UInt32(value)
-            case .threads: http.threads = UInt32(value)
-            case .idleTimeout: http.timeoutSeconds = UInt32(value)
-            case .requestTimeout: http.requestSeconds = UInt32(value)
-            case .maxBody: http.maxBodySize = value
-            case .maxHeaders: http.maxHeaderSize = value
+            case .maxConnections: listening.http.maxConnections = UInt32(value)
+            case .connectionsPerAddress: listening.http.connectionsPerAddress = UInt32(value)
+            case .threads: listening.http.threads = UInt32(value)
+            case .idleTimeout: listening.http.timeoutSeconds = UInt32(value)
+            case .requestTimeout: listening.http.requestSeconds = UInt32(value)
+            case .maxBody: listening.http.maxBodySize = value
+            case .maxHeaders: listening.http.maxHeaderSize = value
             case .openAccounts: configuration.openAccounts = value
             case .requestsPerMinute: configuration.requestsPerMinute = value
             case .requestBurst: configuration.requestsAtOnce = value
@@ -178,144 +182,28 @@ enum ServeCommand: Command {
             case .databaseConnections: configuration.databaseConnections = value
             }
         }
-        // A socket per client and files per account: as many descriptors as the system allows,
-        // shared so that neither runs out.
-        if let limit = OpenFileLimit.raiseToHardLimit() {
-            let onSQLite = if case .sqlite = configuration.database { true } else { false }
-            let budget = DescriptorBudget(
-                openFileLimit: Int(min(limit.soft, UInt64(Int.max))), connections: Int(http.maxConnections),
-                openAccounts: configuration.openAccounts, perAccount: onSQLite ? 3 : 0,
-                reserved: DescriptorBudget.reserved(threads: Int(http.threads), databaseConnections: configuration.databaseConnections))
-            http.maxConnections = UInt32(budget.connections)
-            configuration.openAccounts = budget.openAccounts
-            if let note = budget.note { context.error(TerminalText(escaping: note)) }
-        }
-        configuration.clock = context.clock
-        configuration.crash = context.crash
-        let server: PackServer
-        do {
-            server = try PackServer(configuration)
-        } catch {
-            throw error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
-        }
-        http.largeBodies = PackServer.largeBodies
-        if let tls = options.tls {
-            http.tls = HTTPServerConfiguration.TLS(certificatePEM: try readText(tls.certificate), keyPEM: try readText(tls.key))
-        }
         BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()
         ReloadSignal.catchIntoFlag()
         let log = context.errorOutput
-        let clock = ContinuousClock()
-        let requestLog = RequestLog(json: options.jsonLog, output: log)
-        let proxies = options.trustedProxies
-        let handler: @Sendable (HTTPRequest) -> HTTPResponse = { given in
-            let started = clock.now
-            var request = given
-            if proxies.contains(request.clientAddress), let client = Self.forwardedClient(request.header("X-Forwarded-For")) {
-                request.clientAddress = client
-            }
-            let id = RequestLog.requestID(request.header("X-Request-ID"))
-            var response = server.handle(request)
-            response.headers.append(("X-Request-ID", id))
-            let elapsed = started.duration(to: clock.now)
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let route = PackServer.routeName(request.path)
-            requestLog.request(request, route: route, response: response, id: id, milliseconds: milliseconds)
-            server.metrics.request(route: route, status: response.status, seconds: milliseconds / 1000)
-            return response
-        }
-        http.onEvent = { event in
-            server.metrics.event()
-            requestLog.event(event)
-        }
-        // One listener per address: each --listen, and each address a host name resolves to.
-        var listeners: [HTTPServer] = []
+        let running: PackServerProcess
         do {
-            for listen in options.listens {
-                // A host name listens on every address it resolves to that this machine has
-                // (localhost without IPv6 is 127.0.0.1 alone); a numeric address must work.
-                let addresses = try HTTPServer.addresses(of: listen.host)
-                var failures: [HTTPServerError] = []
-                for address in addresses {
-                    var at = http
-                    at.host = address
-                    at.port = listen.port
-                    do {
-                        listeners.append(try HTTPServer(at, handler: handler))
-                    } catch {
-                        failures.append(error)
-                    }
-                }
-                if failures.count == addresses.count, let first = failures.first { throw first }
-                for failure in failures { context.error("warning: \(failure.message); serving \(listen.host)'s other addresses") }
-            }
+            running = try PackServerProcess(configuration, listening: listening, log: { log.write($0) }, warn: { context.error(TerminalText(escaping: $0)) })
         } catch {
-            for listener in listeners { listener.stop() }
-            throw CommandFailure(code: .storeRefused, message: (error as? HTTPServerError)?.message ?? "\(error)")
+            throw error.isUsage ? CommandFailure.usage(error.message)
+                : error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
         }
-        for listener in listeners { context.out("listening on \(listener.url)") }
-        // Metrics on an address of their own, with the default limits and no TLS.
-        let players = Listeners(listeners)
-        var metricsServer: HTTPServer?
-        if let at = options.metrics {
-            var configuration = HTTPServerConfiguration()
-            configuration.threads = 2
-            do {
-                guard let address = try HTTPServer.addresses(of: at.host).first else { throw HTTPServerError("\(at.host) has no address") }
-                configuration.host = address
-                configuration.port = at.port
-                metricsServer = try HTTPServer(configuration) { request in
-                    guard request.path == "/metrics" else { return .text(404, "metrics are at /metrics") }
-                    guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "/metrics takes GET") }
-                    let gauges = server.gauges + [("hangman_http_connections_open", "Connections open on the players' addresses.", Double(players.openConnections))]
-                    return HTTPResponse(
-                        status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
-                        body: .bytes(Array(server.metrics.render(gauges: gauges).utf8)))
-                }
-            } catch {
-                for listener in listeners { listener.stop() }
-                throw CommandFailure(code: .storeRefused, message: "--metrics-listen: " + ((error as? HTTPServerError)?.message ?? "\(error)"))
-            }
-            context.out("metrics on \(metricsServer!.url)/metrics")
-        }
+        for url in running.urls { context.out("listening on \(url)") }
+        if let metrics = running.metricsURL { context.out("metrics on \(metrics)") }
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
             if ReloadSignal.take() {
-                // SIGHUP: the packs folder's catalog again, checked first.
-                switch server.reloadCatalog() {
-                case .success(let catalog):
-                    context.error("SIGHUP: serving catalog version \(catalog.catalogVersion) from \(server.configuration.packsFolder)")
-                case .failure(let error):
-                    context.error("SIGHUP: the catalog in the packs folder is refused, catalog version \(server.catalog.catalogVersion) is still served: \(error.message)")
-                }
-                // And the TLS certificate and key files again, from the next handshake on.
-                if let tls = options.tls {
-                    do {
-                        let pair = HTTPServerConfiguration.TLS(certificatePEM: try readText(tls.certificate), keyPEM: try readText(tls.key))
-                        for listener in listeners { try listener.reloadCertificate(pair) }
-                        context.error("SIGHUP: serving the certificate in \(tls.certificate)")
-                    } catch let error as HTTPServerError {
-                        context.error("SIGHUP: \(error.message)")
-                    } catch {
-                        context.error("SIGHUP: the certificate is not read again: \((error as? CommandFailure)?.message ?? "\(error)"); the one served is kept")
-                    }
-                }
+                for line in running.reload() { context.error(TerminalText(escaping: line)) }
             }
         }
-        for listener in listeners { listener.stop() }
-        metricsServer?.stop()
+        running.stop()
         context.error("stopped")
         return .ok
-    }
-
-    /// The client a trusted proxy names: the last address of `X-Forwarded-For` (the one that proxy
-    /// appended; earlier ones are the client's own words), when it is a numeric address.
-    static func forwardedClient(_ header: String?) -> String? {
-        guard let last = header?.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty, last.utf8.count <= 64,
-            HTTPServer.isNumericAddress(last)
-        else { return nil }
-        return last
     }
 
     static func logFormat(_ given: String?) throws -> Bool {
@@ -343,23 +231,4 @@ enum ServeCommand: Command {
         guard !host.isEmpty, host.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else { throw usage }
         return (host, port)
     }
-
-    private static func readText(_ path: String) throws -> String {
-        do {
-            let bytes = try FileSystem.readFile(atPath: path, limit: 1 << 20)
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw CommandFailure.invalid("\(path) is not PEM text") }
-            return text
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw CommandFailure.missing("cannot read \(path): \(error)")
-        }
-    }
-}
-
-/// The players' listeners, as the metrics read them.
-final class Listeners: Sendable {
-    let servers: [HTTPServer]
-    init(_ servers: [HTTPServer]) { self.servers = servers }
-    var openConnections: Int { servers.reduce(0) { $0 + $1.openConnections } }
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import PackServiceAPI
 
 /// `hangman subscriptions`, `hangman subscriptions cancel|resume NAME`
@@ -114,11 +115,11 @@ struct SubscriptionJSON: Encodable {
         productID = status.productID.rawValue
         type = status.isAutoRenewable ? "AutoRenewable" : "NonRenewing"
         state = status.state.rawValue
-        expiresDate = StoreText.isoDate(status.expiresDate)
+        expiresDate = ISO8601.string(status.expiresDate)
         willAutoRenew = status.willAutoRenew
         renewsToProductID = status.renewsToProductID?.rawValue
         originalTransactionID = status.originalTransactionID.rawValue
-        gracePeriodExpiresDate = status.gracePeriodExpiresDate.map(StoreText.isoDate)
+        gracePeriodExpiresDate = status.gracePeriodExpiresDate.map { ISO8601.string($0) }
         endReason = status.endReason
     }
 }

@@ -1,3 +1,4 @@
+import CivilCalendar
 import PackServiceAPI
 
 /// `hangman transactions`
@@ -62,11 +63,11 @@ struct TransactionJSON: Encodable {
         state = transaction.state.rawValue
         failureReason = transaction.failureReason
         hintsCredited = transaction.hintsCredited
-        purchaseDate = StoreText.isoDate(transaction.purchaseDate)
-        updatedDate = StoreText.isoDate(transaction.updatedDate)
-        revocationDate = transaction.revocationDate.map(StoreText.isoDate)
+        purchaseDate = ISO8601.string(transaction.purchaseDate)
+        updatedDate = ISO8601.string(transaction.updatedDate)
+        revocationDate = transaction.revocationDate.map { ISO8601.string($0) }
         originalTransactionID = transaction.originalTransactionID?.rawValue
-        expiresDate = transaction.expiresDate.map(StoreText.isoDate)
+        expiresDate = transaction.expiresDate.map { ISO8601.string($0) }
         isTrial = transaction.originalTransactionID == nil ? nil : transaction.isTrial
         refundAmount = transaction.refundAmount
         price = transaction.price?.decimal

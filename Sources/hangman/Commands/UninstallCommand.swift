@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import WordPacks
+import TerminalText
 
 /// `hangman uninstall PRODUCT_ID`
 enum UninstallCommand: Command {

@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import WordPacks
+import TerminalText
 
 /// `hangman update [PRODUCT_ID]`
 enum UpdateCommand: Command {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import WordPacks
+import TerminalText
 
 /// The `--json` documents of `pack verify` and `pack inspect`. Field names are a stable interface.
 struct VerifyReportJSON: Encodable {

@@ -1,5 +1,6 @@
 import Device
 import PackServiceAPI
+import TerminalText
 
 /// The free tier's one line after a game, as the player session chose it: a pack the account does
 /// not own, with its price and the command that buys it, and the feature that ends them.

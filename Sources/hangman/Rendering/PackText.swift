@@ -1,4 +1,5 @@
 import WordPacks
+import TerminalText
 
 /// How packs read on a terminal.
 enum PackText {

@@ -1,71 +1,22 @@
+import CivilCalendar
 import Device
 import PackServiceAPI
 import SystemCalls
 import WordPacks
+import TerminalText
 
 /// How the store's records read on a terminal.
 enum StoreText {
     /// `2026-11-29 23:15:02 UTC`, or as the reader's locale writes it (`29.11.2026, 23:15 UTC`).
     static func date(_ milliseconds: Int64) -> String {
-        if let local = ReaderLocale.current.dateTime(milliseconds) { return local }
-        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return "\(milliseconds) ms after 1970" }
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(time.year)-\(two(time.month))-\(two(time.day)) \(two(time.hour)):\(two(time.minute)):\(two(time.second)) UTC"
-    }
-
-    /// ISO 8601 in UTC with milliseconds, as every `--json` writes dates: `2026-11-30T17:40:11.057Z`.
-    static func isoDate(_ milliseconds: Int64) -> String {
-        var bytes: [UInt8] = []
-        appendISODate(milliseconds, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// ``isoDate(_:)``'s text appended to `bytes`, digit by digit (the server's log writes one a
-    /// request); nothing for a time out of the calendar's range.
-    static func appendISODate(_ milliseconds: Int64, to bytes: inout [UInt8]) {
-        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return }
-        func digits(_ value: Int, _ width: Int) { appendDigits(UInt64(value), width: width, to: &bytes) }
-        if time.year < 0 { bytes.append(UInt8(ascii: "-")) }
-        // A year past 9999 keeps all its digits.
-        digits(abs(time.year), 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(time.month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(time.day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(time.hour, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(time.minute, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(time.second, 2)
-        bytes.append(UInt8(ascii: "."))
-        digits(Int(((milliseconds % 1000) + 1000) % 1000), 3)
-        bytes.append(UInt8(ascii: "Z"))
-    }
-
-    /// `value`'s decimal digits appended to `bytes`, zero-padded to at least `width`.
-    static func appendDigits(_ value: UInt64, width: Int = 1, to bytes: inout [UInt8]) {
-        var divisor: UInt64 = 1
-        var count = 1
-        while count < width || divisor <= value / 10 {
-            divisor *= 10
-            count += 1
-        }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
+        ReaderLocale.current.dateTime(milliseconds) ?? UTCDateTime(millisecondsSince1970: milliseconds).dateTimeText + " UTC"
     }
 
     /// `14:02 UTC` when `milliseconds` is today (UTC) as `now` sees it, else `2026-11-30 14:02 UTC`.
     static func shortTime(_ milliseconds: Int64, now: Int64) -> String {
-        guard let time = UTCDateTime(millisecondsSince1970: milliseconds) else { return date(milliseconds) }
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let clock = "\(two(time.hour)):\(two(time.minute)) UTC"
-        if let today = UTCDateTime(millisecondsSince1970: now), today.year == time.year, today.month == time.month, today.day == time.day {
-            return clock
-        }
-        return "\(time.year)-\(two(time.month))-\(two(time.day)) \(clock)"
+        let time = UTCDateTime(millisecondsSince1970: milliseconds)
+        let clock = time.hourMinuteText + " UTC"
+        return time.isSameDay(as: UTCDateTime(millisecondsSince1970: now)) ? clock : time.dateText + " " + clock
     }
 
     /// `99 hints`, or offline `99 hints (as of 14:02 UTC, the pack server cannot be reached)`.

@@ -1,4 +1,5 @@
 import HangmanGame
+import TerminalText
 
 /// A line of the game's screen: text already escaped and cut to fit, and how to paint it.
 struct ScreenLine: Equatable {

@@ -1,6 +1,7 @@
 import Device
 import HangmanGame
 import SystemCalls
+import TerminalText
 
 /// Draws a game in one of three ways:
 /// - `.fullScreen`: a terminal that takes escape sequences: the alternate screen, redrawn in

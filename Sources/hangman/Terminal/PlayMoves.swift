@@ -1,5 +1,6 @@
 import HangmanGame
 import SystemCalls
+import TerminalText
 
 /// How `hangman play` reads a move: a line (a pipe, `--plain`, `TERM=dumb`), or keys on a
 /// terminal, where a letter plays at once and commands are keys that are never letters.

@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import SystemCalls
+import TerminalText
 
 /// A one-line progress bar on standard error, for an install that takes a while: downloading,
 /// checking, then writing the words.

@@ -1,4 +1,5 @@
 import SystemCalls
+import TerminalText
 
 /// A yes/no question on a terminal, answered with a line: `y` or `yes` (any case) is yes;
 /// anything else, an empty line, Ctrl-D or Ctrl-C is no. Once answered, Ctrl-C ends the process

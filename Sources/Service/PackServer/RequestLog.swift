@@ -1,22 +1,28 @@
-import Foundation
+import CivilCalendar
 import HTTPServer
-import PackServer
+import PackServiceWire
 import Synchronization
 import SystemCalls
+import TerminalText
 
-/// The server's log on standard error: one line per request (text or JSON), and the HTTP layer's
+/// The server's log (standard error): one line per request (text or JSON), and the HTTP layer's
 /// own events, at most `eventsPerSecond` lines a second so that a flood cannot fill a disk.
-final class RequestLog: Sendable {
+/// Its time is the server's clock; what came from a client is escaped in the text lines (JSON
+/// escapes it itself).
+public final class RequestLog: Sendable {
     let json: Bool
-    let output: OutputStream
-    static let eventsPerSecond = 20
+    /// Where each line goes, with its line break.
+    let output: @Sendable ([UInt8]) -> Void
+    let clock: Clock
+    public static let eventsPerSecond = 20
     /// The second being counted, the events written in it, and those left out.
     private let window = Mutex<(second: Int64, written: Int, suppressed: Int)>((0, 0, 0))
     /// Whether some events are left out and not yet said: read by every request without a lock.
     private let owing = Atomic<Bool>(false)
 
-    init(json: Bool, output: OutputStream) {
+    public init(json: Bool, clock: Clock = .system, output: @escaping @Sendable ([UInt8]) -> Void) {
         self.json = json
+        self.clock = clock
         self.output = output
     }
 
@@ -26,7 +32,7 @@ final class RequestLog: Sendable {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The client's request id when it is one (1 to 64 of letters, digits, `-`, `_`, `.`), else a new one.
-    static func requestID(_ given: String?) -> String {
+    public static func requestID(_ given: String?) -> String {
         if let given, (1...64).contains(given.utf8.count),
             given.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E })
         {
@@ -47,11 +53,11 @@ final class RequestLog: Sendable {
     }
 
     /// One request's line; `route` is ``PackServer/routeName(_:)`` of its path.
-    func request(_ request: HTTPRequest, route: String, response: HTTPResponse, id: String, milliseconds: Double) {
+    public func request(_ request: HTTPRequest, route: String, response: HTTPResponse, id: String, milliseconds: Double) {
         // A second that left events out says how many, at the first line after it (the lock
         // only when there is something to say).
         let left = !owing.load(ordering: .relaxed) ? 0 : window.withLock { state -> Int in
-            guard state.second != Int64(Date().timeIntervalSince1970), state.suppressed > 0 else { return 0 }
+            guard state.second != clock.now() / 1000, state.suppressed > 0 else { return 0 }
             defer {
                 state.suppressed = 0
                 owing.store(false, ordering: .relaxed)
@@ -60,20 +66,16 @@ final class RequestLog: Sendable {
         }
         if left > 0 { line("\(left) more events of the HTTP layer were not logged (over \(Self.eventsPerSecond) a second)") }
         if json {
-            let time = Self.now()
-            var fields: [String: Any] = [
-                "time": time, "client": request.clientAddress, "requestID": id, "method": request.method, "route": route,
-                "status": response.status, "bytes": response.bodyLength, "ms": (milliseconds * 10).rounded() / 10,
-            ]
-            if let account = response.logAccount { fields["account"] = account }
-            if let detail = response.logDetail { fields["detail"] = detail }
-            write(fields)
+            let milliseconds = (milliseconds * 10).rounded() / 10
+            write(LogLine(
+                time: ISO8601.string(clock.now()), client: request.clientAddress, requestID: id, method: request.method, route: route,
+                status: response.status, bytes: response.bodyLength, ms: milliseconds, account: response.logAccount, detail: response.logDetail))
         } else {
             // Written as bytes, one line a request: what came from the client (its method, a
             // detail quoting it) escaped for a terminal; the rest is the server's own.
             var line: [UInt8] = []
             line.reserveCapacity(160)
-            StoreText.appendISODate(Self.nowMilliseconds(), to: &line)
+            ISO8601.append(clock.now(), to: &line)
             line.append(0x20)
             line.append(contentsOf: request.clientAddress.utf8)
             line.append(0x20)
@@ -83,23 +85,23 @@ final class RequestLog: Sendable {
             line.append(0x20)
             line.append(contentsOf: route.utf8)
             line.append(0x20)
-            StoreText.appendDigits(UInt64(max(0, response.status)), to: &line)
+            DecimalText.append(UInt64(max(0, response.status)), to: &line)
             line.append(0x20)
-            StoreText.appendDigits(response.bodyLength, to: &line)
+            DecimalText.append(response.bodyLength, to: &line)
             line.append(contentsOf: "B ".utf8)
-            StoreText.appendDigits(UInt64(max(0, milliseconds.rounded())), to: &line)
+            DecimalText.append(UInt64(max(0, milliseconds.rounded())), to: &line)
             line.append(contentsOf: " ms".utf8)
             if let account = response.logAccount { line.append(contentsOf: " account=\(TerminalText.escaped(account))".utf8) }
             if let detail = response.logDetail { line.append(contentsOf: ": \(TerminalText.escaped(detail))".utf8) }
             line.append(0x0A)
-            output.write(line)
+            output(line)
         }
     }
 
     /// An event of the HTTP layer, unless this second had its share already (then counted, and
     /// said in one line when the next second comes).
-    func event(_ text: String) {
-        let second = Int64(Date().timeIntervalSince1970)
+    public func event(_ text: String) {
+        let second = clock.now() / 1000
         let (write, suppressedBefore) = window.withLock { state -> (Bool, Int) in
             var earlier = 0
             if state.second != second {
@@ -121,23 +123,39 @@ final class RequestLog: Sendable {
 
     private func line(_ text: String) {
         if json {
-            write(["time": Self.now(), "event": text])
+            write(LogLine(time: ISO8601.string(clock.now()), event: text))
         } else {
-            output.write(TerminalText(escaping: "\(Self.now()) \(text)").description + "\n")
+            output(Array((TerminalText(escaping: "\(ISO8601.string(clock.now())) \(text)").description + "\n").utf8))
         }
     }
 
-    private func write(_ fields: [String: Any]) {
-        guard let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        output.write(String(decoding: data, as: UTF8.self) + "\n")
+    /// One JSON line, by the wire's writer (sorted keys, no field for what is absent).
+    private func write(_ line: LogLine) {
+        guard var bytes = try? Wire.encode(line) else { return }
+        bytes.append(0x0A)
+        output(bytes)
     }
 
-    /// `2026-12-01T20:15:02.123Z`
-    static func now() -> String {
-        StoreText.isoDate(nowMilliseconds())
-    }
+    /// A JSON log line: a request's fields, or an event.
+    struct LogLine: Encodable {
+        var time: String
+        var client: String?
+        var requestID: String?
+        var method: String?
+        var route: String?
+        var status: Int?
+        var bytes: UInt64?
+        var ms: Double?
+        var account: String?
+        var detail: String?
+        var event: String?
 
-    static func nowMilliseconds() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        init(
+            time: String, client: String? = nil, requestID: String? = nil, method: String? = nil, route: String? = nil, status: Int? = nil,
+            bytes: UInt64? = nil, ms: Double? = nil, account: String? = nil, detail: String? = nil, event: String? = nil
+        ) {
+            (self.time, self.client, self.requestID, self.method, self.route, self.status) = (time, client, requestID, method, route, status)
+            (self.bytes, self.ms, self.account, self.detail, self.event) = (bytes, ms, account, detail, event)
+        }
     }
 }

@@ -10,45 +10,45 @@
 /// context.out("Hint: '\(letter)' revealed.")   // `letter` escaped, the literal kept
 /// context.out(TerminalText(trusted: "\u{1B}[2J"))  // the program's own control sequence
 /// ```
-struct TerminalText: ExpressibleByStringInterpolation, Sendable, Equatable, CustomStringConvertible {
+public struct TerminalText: ExpressibleByStringInterpolation, Sendable, Equatable, CustomStringConvertible {
     /// The safe text.
-    private(set) var text: String
+    public private(set) var text: String
 
     /// The program's own text, control sequences included, kept as it is.
-    init(trusted text: String) { self.text = text }
+    public init(trusted text: String) { self.text = text }
 
     /// `value` with every character that could act on a terminal escaped.
-    init(escaping value: String) { text = Self.escaped(value) }
+    public init(escaping value: String) { text = Self.escaped(value) }
 
-    init(stringLiteral value: String) { text = value }
+    public init(stringLiteral value: String) { text = value }
 
-    init(stringInterpolation: StringInterpolation) { text = stringInterpolation.text }
+    public init(stringInterpolation: StringInterpolation) { text = stringInterpolation.text }
 
-    var description: String { text }
+    public var description: String { text }
 
-    static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText { TerminalText(trusted: lhs.text + rhs.text) }
+    public static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText { TerminalText(trusted: lhs.text + rhs.text) }
 
     /// Lines joined by newlines.
-    static func lines(_ lines: [TerminalText]) -> TerminalText {
+    public static func lines(_ lines: [TerminalText]) -> TerminalText {
         TerminalText(trusted: lines.map(\.text).joined(separator: "\n"))
     }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    public struct StringInterpolation: StringInterpolationProtocol {
         var text = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+        public init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + 16 * interpolationCount) }
 
-        mutating func appendLiteral(_ literal: String) { text += literal }
+        public mutating func appendLiteral(_ literal: String) { text += literal }
 
         /// Text already made safe, kept.
-        mutating func appendInterpolation(_ value: TerminalText) { text += value.text }
+        public mutating func appendInterpolation(_ value: TerminalText) { text += value.text }
 
         /// Any other value, escaped.
-        mutating func appendInterpolation<Value>(_ value: Value) { text += TerminalText.escaped(String(describing: value)) }
+        public mutating func appendInterpolation<Value>(_ value: Value) { text += TerminalText.escaped(String(describing: value)) }
     }
 
     /// `text` with C0 and C1 controls, DEL and bidirectional controls written as escapes.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         // Printable ASCII, the usual case (a log line), is left as it is without a look at its scalars.
         if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
@@ -70,7 +70,7 @@ struct TerminalText: ExpressibleByStringInterpolation, Sendable, Equatable, Cust
     }
 
     /// C0 controls, DEL, C1 controls, and U+202A-U+202E, U+2066-U+2069 (embeddings, overrides, isolates).
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
