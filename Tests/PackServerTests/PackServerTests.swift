@@ -753,7 +753,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         // A key that is not the certificate's: refused, the second pair still served.
         _ = try shell("cp '\(first.key)' '\(servedKey)'")
         #expect(kill(process.processIdentifier, SIGHUP) == 0)
-        usleep(300_000)
+        #expect(eventually { process.errorSoFar.contains("the new certificate and key do not load") }, "\(process.errorSoFar)")
         #expect(try subject().contains("O = second"))
         #expect(try shell("curl -sS --cacert '\(second.certificate)' \(url)/v1/health") == #"{"status":"ok"}"#)
         let log = process.kill().stderr
@@ -773,9 +773,11 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
             time.sleep(0.5)
             """], killAfter: 30)
         #expect(flood.status == 0, "\(flood.stderr)")
-        usleep(1_100_000)
-        _ = try shell("curl -sS \(url)/v1/health")  // the next second: the count of what was left out
-        usleep(200_000)
+        // A request in a later second says the count of what was left out.
+        #expect(try eventually {
+            _ = try shell("curl -sS \(url)/v1/health")
+            return process.errorSoFar.contains("more events of the HTTP layer were not logged")
+        }, "\(process.errorSoFar.suffix(600))")
         let log = process.kill().stderr
         let refusals = log.split(separator: "\n").filter { $0.contains("Server reached connection limit") }
         #expect(refusals.count >= 10 && refusals.count <= 20, "\(refusals.count) refusal lines")
@@ -846,9 +848,11 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
                 s.close()
             """], killAfter: 30)
         #expect(flood.status == 0, "\(flood.stderr)")
-        usleep(1_200_000)
-        _ = try shell("curl -sS \(url)/v1/health")  // the next second: the count of what was left out
-        usleep(200_000)
+        // A request in a later second says the count of what was left out.
+        #expect(try eventually {
+            _ = try shell("curl -sS \(url)/v1/health")
+            return process.errorSoFar.contains("more events of the HTTP layer were not logged")
+        }, "\(process.errorSoFar.suffix(600))")
         let ended = process.kill()
         let lines = ended.stderr.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         let health = try #require(lines.first { $0["requestID"] as? String == "trace-42" })
@@ -875,7 +879,8 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let made = try shell("curl -sS -X POST \(url)/v1/accounts")
         let account = try #require(try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: String])
         _ = try shell("curl -sS -H 'Authorization: Bearer \(account["token"] ?? "")' -H 'X-Request-ID: trace-8' \(url)/v1/hints")
-        usleep(200_000)
+        // A request's line is written once its answer is: wait for the last one.
+        #expect(eventually { process.errorSoFar.contains(" trace-8 ") }, "\(process.errorSoFar)")
         let lines = process.kill().stderr.split(separator: "\n").map(String.init)
         let time = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#
         let health = try #require(lines.first { $0.contains(" trace-7 ") }, "\(lines)")
@@ -958,7 +963,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(reloaded == first + 1, "the new catalog is served after SIGHUP")
         try "not a catalog".write(toFile: catalogFile, atomically: true, encoding: .utf8)
         #expect(kill(process.processIdentifier, SIGHUP) == 0)
-        usleep(300_000)
+        #expect(eventually { process.errorSoFar.contains("SIGHUP: the catalog in the packs folder is refused") }, "\(process.errorSoFar)")
         #expect(try version() == first + 1, "a bad catalog is refused and the served one kept")
         let ended = process.kill()
         #expect(ended.stderr.contains("SIGHUP: serving catalog version \(first + 1)"), "\(ended.stderr)")

@@ -273,8 +273,12 @@ struct FreshDatabase {
 
         // The client keeps the key across its retries; the database comes back meanwhile.
         let patient = client(account, at: url, attempts: 9)
+        func refusedPurchases() -> Int { serving.errorSoFar.components(separatedBy: "POST /v1/purchases 503").count - 1 }
+        let refusedBefore = refusedPurchases()
         let purchase = Task { try await patient.buy(hints10, quantity: 1) }
-        try await Task.sleep(for: .milliseconds(700))
+        // The database comes back only once the client's request has met the outage (503) and
+        // will be sent again.
+        #expect(eventually { refusedPurchases() > refusedBefore }, "the client's purchase never met the outage: \(serving.errorSoFar.suffix(400))")
         try server.start()
         #expect(try await purchase.value.purchasedTransaction != nil)
         let ready = try curl([url + "/v1/ready"])

@@ -176,9 +176,15 @@ import WordPacks
         let account = try StoreAccount(engine: engine)
         try insertStuck(account, id: "00000000000000e7", product: ProductID(rawValue: "com.example.hints.retired")!, consumable: true, state: "purchased")
         let service = try account.service()
-        #expect(throws: Never.self) { _ = try service.recoverUnfinished() }
-        #expect(try service.hintBalance() >= 0)
+        let recovered = try service.recoverUnfinished()
+        #expect(recovered.map(\.id.rawValue) == ["00000000000000e7"])
+        #expect(recovered.first?.state == .finished)
+        // The row records no hints and the catalog no longer says how many: none are made up.
+        #expect(recovered.first?.hintsCredited == 0)
+        #expect(try service.hintBalance() == 0)
+        #expect(try service.recoverUnfinished().isEmpty, "finished once: the next start has nothing to do")
         // The account can still buy.
         #expect(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction != nil)
+        #expect(try service.hintBalance() == 10)
     }
 }

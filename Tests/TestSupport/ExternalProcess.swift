@@ -83,6 +83,9 @@ public struct ExternalProcess {
     /// What it has written to its standard output so far.
     public var outputSoFar: String { (try? String(contentsOfFile: outFile, encoding: .utf8)) ?? "" }
 
+    /// What it has written to its standard error so far (a server's log).
+    public var errorSoFar: String { (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? "" }
+
     /// Sends SIGKILL to this process (and no other), and waits for its end.
     public func kill() -> ProcessResult {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
