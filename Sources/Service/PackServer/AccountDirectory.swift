@@ -93,46 +93,6 @@ extension AccountDirectory {
     }
 }
 
-/// Tokens per device: each account's first token moves into `tokens`, and an account can be
-/// closed. The same in both engines but for the integer type.
-private func tokensTable(integer: String) -> String {
-    """
-    CREATE TABLE tokens (
-        token_id TEXT PRIMARY KEY CHECK (length(token_id) = 16),
-        account_id TEXT NOT NULL REFERENCES accounts(id),
-        token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
-        created_date \(integer) NOT NULL,
-        last_used_date \(integer),
-        revoked_date \(integer)
-    );
-    CREATE INDEX tokens_by_account ON tokens(account_id);
-    INSERT INTO tokens (token_id, account_id, token_sha256, created_date)
-        SELECT substr(token_sha256, 1, 16), id, token_sha256, created_date FROM accounts;
-    ALTER TABLE accounts ADD COLUMN closed_date \(integer);
-    """
-}
-
-/// What makes a token live, the rule's one statement in each engine's schema: not revoked, and
-/// its account not closed. Every lookup of a presented token reads this view (the directory's,
-/// and on PostgreSQL the spend that checks its token in the same call).
-private let liveTokensView = """
-    CREATE VIEW live_tokens AS
-        SELECT t.token_id, t.account_id, t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
-        WHERE t.revoked_date IS NULL AND a.closed_date IS NULL;
-    """
-
-/// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
-/// integer type (`integer`).
-private func accountsTable(integer: String) -> String {
-    """
-    CREATE TABLE accounts (
-        id TEXT PRIMARY KEY CHECK (length(id) = 16),
-        token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
-        created_date \(integer) NOT NULL
-    );
-    """
-}
-
 /// Compares without stopping at the first difference, so timing tells nothing.
 func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
@@ -145,13 +105,7 @@ func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
 final class PostgreSQLAccountDirectory: AccountDirectory {
     private let pool: ConnectionPool
 
-    static let migrations: Migrations = {
-        var migrations = Migrations(set: "accounts")
-        migrations.register("1-accounts", sql: accountsTable(integer: "BIGINT"))
-        migrations.register("2-tokens", sql: tokensTable(integer: "BIGINT"))
-        migrations.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
-        return migrations
-    }()
+    static let migrations = AccountsSchema.postgreSQLMigrations
 
     init(pool: ConnectionPool) throws(StoreError) {
         self.pool = pool
@@ -265,13 +219,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    private static let migrator: Migrator = {
-        var migrator = Migrator()
-        migrator.register("1-accounts", sql: accountsTable(integer: "INTEGER"))
-        migrator.register("2-tokens", sql: tokensTable(integer: "INTEGER"))
-        migrator.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
-        return migrator
-    }()
+    private static let migrator = AccountsSchema.sqliteMigrator
 
     /// A connection of this call's own, from those kept or new. The schema was made once, when
     /// the directory opened.

@@ -130,38 +130,6 @@ public enum PurchaseOutcome: Sendable, Equatable, Codable {
     case interrupted(StoreTransaction)
 }
 
-/// The switches of the store's test environment, kept with the account.
-public struct StoreControls: Sendable, Equatable, Codable {
-    /// Every purchase fails.
-    public var failPurchases = false
-    /// Every purchase waits for approval.
-    public var askToBuy = false
-    /// Every purchase is interrupted until resolved.
-    public var interruptPurchases = false
-    /// Every renewal of an auto-renewable subscription fails: grace period, then billing retry.
-    public var failRenewals = false
-
-    public init(failPurchases: Bool = false, askToBuy: Bool = false, interruptPurchases: Bool = false, failRenewals: Bool = false) {
-        self.failPurchases = failPurchases
-        self.askToBuy = askToBuy
-        self.interruptPurchases = interruptPurchases
-        self.failRenewals = failRenewals
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case failPurchases, askToBuy, interruptPurchases, failRenewals
-    }
-
-    /// `failRenewals` may be absent (a document written before it existed): off.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        failPurchases = try container.decode(Bool.self, forKey: .failPurchases)
-        askToBuy = try container.decode(Bool.self, forKey: .askToBuy)
-        interruptPurchases = try container.decode(Bool.self, forKey: .interruptPurchases)
-        failRenewals = try container.decodeIfPresent(Bool.self, forKey: .failRenewals) ?? false
-    }
-}
-
 /// The result of spending a hint.
 public struct HintSpend: Sendable, Equatable, Codable {
     /// The balance after the spend.
@@ -175,54 +143,3 @@ public struct HintSpend: Sendable, Equatable, Codable {
     }
 }
 
-/// Where a crash can be injected, to prove that recovery delivers exactly once.
-public enum CrashPoint: String, Sendable, CaseIterable {
-    /// The payment is recorded; nothing is delivered yet.
-    case afterCharge = "after-charge"
-    /// Delivered; the transaction is not finished yet.
-    case afterDeliver = "after-deliver"
-    /// A renewal is charged (its transaction recorded); its period's hints are not credited yet.
-    case afterRenewalCharge = "after-renewal-charge"
-}
-
-/// Why the store could not do what was asked.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
-    public enum Kind: String, Sendable, Codable {
-        /// The catalog does not sell that product.
-        case unknownProduct = "unknown-product"
-        /// A bad argument (a quantity out of range, say).
-        case invalidRequest = "invalid-request"
-        /// No such transaction.
-        case unknownTransaction = "unknown-transaction"
-        /// The transaction is not in a state that allows this.
-        case wrongState = "wrong-state"
-        /// Not enough hints.
-        case notEnoughHints = "not-enough-hints"
-        /// The account does not own the product.
-        case notEntitled = "not-entitled"
-        /// The product is in the catalog but cannot be sold or downloaded now: its pack is missing or damaged.
-        case productUnavailable = "product-unavailable"
-        /// A purchase of the same pack is already in progress or waiting for approval: try again later.
-        case purchaseInProgress = "purchase-in-progress"
-        /// The account's database or key could not be used.
-        case storage
-        /// The service cannot be reached, or answered with a failure of its own.
-        case unavailable = "service-unavailable"
-        /// The service does not know this account's token.
-        case unauthorized
-        /// The service's answer is not signed by the key pinned for it, or is older than one already seen.
-        case untrusted = "untrusted-response"
-        /// No such resource: a path the service does not serve, or a token the account does not have.
-        case notFound = "not-found"
-    }
-
-    public var kind: Kind
-    public var message: String
-
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
-        self.message = message
-    }
-
-    public var description: String { message }
-}

@@ -1,0 +1,9 @@
+/// Where a crash can be injected, to prove that recovery delivers exactly once.
+public enum CrashPoint: String, Sendable, CaseIterable {
+    /// The payment is recorded; nothing is delivered yet.
+    case afterCharge = "after-charge"
+    /// Delivered; the transaction is not finished yet.
+    case afterDeliver = "after-deliver"
+    /// A renewal is charged (its transaction recorded); its period's hints are not credited yet.
+    case afterRenewalCharge = "after-renewal-charge"
+}

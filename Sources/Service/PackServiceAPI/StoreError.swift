@@ -1,0 +1,41 @@
+/// Why the store could not do what was asked.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// The catalog does not sell that product.
+        case unknownProduct = "unknown-product"
+        /// A bad argument (a quantity out of range, say).
+        case invalidRequest = "invalid-request"
+        /// No such transaction.
+        case unknownTransaction = "unknown-transaction"
+        /// The transaction is not in a state that allows this.
+        case wrongState = "wrong-state"
+        /// Not enough hints.
+        case notEnoughHints = "not-enough-hints"
+        /// The account does not own the product.
+        case notEntitled = "not-entitled"
+        /// The product is in the catalog but cannot be sold or downloaded now: its pack is missing or damaged.
+        case productUnavailable = "product-unavailable"
+        /// A purchase of the same pack is already in progress or waiting for approval: try again later.
+        case purchaseInProgress = "purchase-in-progress"
+        /// The account's database or key could not be used.
+        case storage
+        /// The service cannot be reached, or answered with a failure of its own.
+        case unavailable = "service-unavailable"
+        /// The service does not know this account's token.
+        case unauthorized
+        /// The service's answer is not signed by the key pinned for it, or is older than one already seen.
+        case untrusted = "untrusted-response"
+        /// No such resource: a path the service does not serve, or a token the account does not have.
+        case notFound = "not-found"
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
