@@ -28,6 +28,7 @@ final class RelayService: PackService {
     func entitlements() throws(StoreError) -> [Entitlement] { try inner.entitlements() }
     func hintBalance() throws(StoreError) -> Int { try inner.hintBalance() }
     func storefront() throws(StoreError) -> String { try inner.storefront() }
+    func offers() throws(StoreError) -> Offers { try inner.offers() }
     func setStorefront(_ code: String) throws(StoreError) -> String { try inner.setStorefront(code) }
     func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { try inner.spendHint(idempotencyKey: idempotencyKey) }
     func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] {

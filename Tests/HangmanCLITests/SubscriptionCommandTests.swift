@@ -67,6 +67,29 @@ import TestSupport
         #expect(ledger.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1|20")
     }
 
+    /// A free trial is offered as the seller decides, once per group: not to an account that had
+    /// one, online or offline (offline, the failed lookup of its subscriptions offered one).
+    @Test func aFreeTrialIsNotOfferedAgainEvenOffline() async throws {
+        let scratch = try Scratch()
+        let server = try PackServer(PackServerConfiguration(
+            dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true))
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        var running: HTTPServer? = http
+        defer { running?.stop() }
+        let home = ["--home", scratch.file("alice")]
+        #expect(try await CLI.run(["account", "create", "--service", http.url] + home).status == 0)
+        let before = try await CLI.run(["products", "--wide"] + home)
+        #expect(before.stdout.contains("free trial"), "\(before.stdout)")
+        #expect(try await CLI.run(["buy", "monthly", "--yes"] + home).status == 0)
+        let online = try await CLI.run(["products", "--wide"] + home)
+        #expect(online.status == 0 && !online.stdout.contains("free trial"), "\(online.stdout)")
+        http.stop()
+        running = nil
+        let offline = try await CLI.run(["products", "--wide"] + home)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(!offline.stdout.contains("free trial"), "\(offline.stdout)")
+    }
+
     /// A server's pass: "deleting the app" and restoring brings its packs back; with the server
     /// gone, they play from the last signed statement.
     @Test func aPassRestoresOnAFreshHomeAndPlaysOffline() async throws {

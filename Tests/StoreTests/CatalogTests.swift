@@ -271,6 +271,20 @@ import WordPacks
         """
     }
 
+    /// A price without its storefront is read one way by the catalog file and by 'catalog add': in
+    /// the only storefront, else in USA when the catalog sells there (the loader refused what
+    /// 'catalog add' wrote as USA's).
+    @Test func aBarePriceIsInTheOnlyStorefrontElseInUSA() throws {
+        let several = StoreFixture.catalogXML(products: [Self.feature("<key>Feature</key><string>remove-ads</string>")], currency: nil).replacingOccurrences(
+            of: "<key>BasePacks</key>", with: "<key>Storefronts</key><dict><key>USA</key><string>USD</string><key>DEU</key><string>EUR</string></dict><key>BasePacks</key>")
+        let product = try #require(try loaded(catalog: several).products.first)
+        #expect(product.price(in: "USA") == Money(minorUnits: 299, currency: "USD"))
+        #expect(product.price(in: "DEU") == nil)
+        #expect(Catalog.barePriceStorefront(["DEU": "EUR"]) == "DEU")
+        #expect(Catalog.barePriceStorefront(["DEU": "EUR", "USA": "USD"]) == "USA")
+        #expect(Catalog.barePriceStorefront(["DEU": "EUR", "FRA": "EUR"]) == nil)
+    }
+
     @Test func aFeatureIsANonConsumableWithoutAPack() throws {
         let catalog = try loaded(catalog: StoreFixture.catalogXML(products: [Self.feature("<key>Feature</key><string>remove-ads</string>")]))
         let product = try #require(catalog.products.first)

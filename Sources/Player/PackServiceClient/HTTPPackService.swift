@@ -143,6 +143,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return try await statement().storefront ?? Storefront.defaultCode
     }
 
+    public func offers() async throws(StoreError) -> Offers {
+        let offers = try await get(Offers.self, .offers)
+        lastStorefront.withLock { $0 = offers.storefront }
+        return offers
+    }
+
     public func setStorefront(_ code: String) async throws(StoreError) -> String {
         let answer = try await send(StorefrontRequest.self, .setStorefront, body: try Wire.encode(StorefrontRequest(storefront: code)))
         let now = answer.storefront ?? code

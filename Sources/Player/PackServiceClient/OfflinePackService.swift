@@ -89,6 +89,12 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     /// As the last statement said.
     public func storefront() throws(StoreError) -> String { statement.storefront ?? Storefront.defaultCode }
     public func setStorefront(_ code: String) throws(StoreError) -> String { throw unavailable("changing the storefront") }
+    /// The last signed catalog's prices in the last signed statement's storefront; whether a free
+    /// trial would start is the service's to say, and is not said offline.
+    public func offers() throws(StoreError) -> Offers {
+        let storefront = try storefront()
+        return Offers(storefront: storefront, offers: catalog.products.compactMap { product in product.price(in: storefront).map { Offer(productID: product.id, price: $0) } })
+    }
     public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }
     public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable("downloading \(product)") }

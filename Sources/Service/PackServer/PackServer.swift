@@ -190,6 +190,8 @@ public final class PackServer: Sendable {
                 throw StoreError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
             }
             return .json(200, try Wire.encode(StorefrontRequest(storefront: try service.setStorefront(code))))
+        case .offers:
+            return .json(200, try Wire.encode(try service.offers()))
         case .transactions:
             return .json(200, try Wire.encode(try service.transactions()))
         case .entitlements:

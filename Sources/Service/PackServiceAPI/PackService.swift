@@ -33,6 +33,9 @@ public protocol PackService {
     /// The account's storefront (`DEU`): prices are its, in its currency.
     func storefront() async throws(StoreError) -> String
 
+    /// What the account's storefront sells it, at what price, with which free trial.
+    func offers() async throws(StoreError) -> Offers
+
     /// Moves the account to another storefront the catalog lists: future purchases and renewals
     /// are priced there. Returns the storefront now.
     func setStorefront(_ code: String) async throws(StoreError) -> String

@@ -3,7 +3,7 @@
 /// method and a path template; a template holds at most one `{id}`, one path segment.
 public enum Route: String, CaseIterable, Sendable {
     case health, ready, serviceKey, catalog, createAccount
-    case account, closeAccount, setStorefront, transactions, entitlements, hints, spendHint
+    case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
     case purchase, restore, recover, receipt, packArchive
     case subscriptions, subscriptionChange, autoRenew
     case tokens, addToken, rotateToken, revokeToken
@@ -14,7 +14,7 @@ public enum Route: String, CaseIterable, Sendable {
 
     public var method: String {
         switch self {
-        case .health, .ready, .serviceKey, .catalog, .account, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
+        case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
             .tokens, .testControls, .testClock:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
@@ -36,6 +36,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .createAccount: "/v1/accounts"
         case .account, .closeAccount: "/v1/account"
         case .setStorefront: "/v1/account/storefront"
+        case .offers: "/v1/offers"
         case .transactions: "/v1/transactions"
         case .entitlements: "/v1/entitlements"
         case .hints: "/v1/hints"

@@ -37,7 +37,7 @@ extension AccountLedger {
                     live.endReason = "upgraded"
                     try statements.saveSubscription(live, now: now)
                 }
-                let trial = terms.freeTrial.flatMap { offer in rows.contains { $0.group == terms.group } ? nil : offer }
+                let trial = Self.freeTrial(terms, history: rows)
                 let expires = (trial ?? terms.period).added(to: now)
                 try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: expires, isTrial: trial != nil)
                 try statements.saveSubscription(
@@ -104,6 +104,13 @@ extension AccountLedger {
             let current = try statements.storeClock().offset
             try statements.setClockOffset(max(current, lead))
         }
+    }
+
+    /// The free trial a new subscription of `terms` starts with: its offer, once per group (not
+    /// for an account that ever had a subscription in the group). The one rule, for the trial
+    /// that starts and for the one offered before buying.
+    static func freeTrial(_ terms: AutoRenewableTerms, history rows: [SubscriptionRow]) -> StoreDuration? {
+        rows.contains { $0.group == terms.group } ? nil : terms.freeTrial
     }
 
     func subscriptions() throws(StoreError) -> [SubscriptionRow] {

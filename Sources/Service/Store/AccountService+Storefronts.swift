@@ -6,6 +6,19 @@ extension AccountService {
         try ledger.storefront() ?? catalog.defaultStorefront
     }
 
+    /// What the account's storefront sells it: each product with a price there, and the free
+    /// trial a subscription would start (``AccountLedger/freeTrial(_:history:)``).
+    public func offers() throws(StoreError) -> Offers {
+        let storefront = try storefront()
+        _ = try settleSubscriptions()
+        let history = try ledger.subscriptions()
+        return Offers(storefront: storefront, offers: catalog.products.compactMap { product in
+            product.price(in: storefront).map { price in
+                Offer(productID: product.id, price: price, freeTrial: product.autoRenewable.flatMap { AccountLedger.freeTrial($0, history: history) })
+            }
+        })
+    }
+
     /// Moves the account to `code`: future purchases and renewals are priced there; what was
     /// bought stays as it was charged. A storefront the catalog does not list is refused.
     public func setStorefront(_ code: String) throws(StoreError) -> String {

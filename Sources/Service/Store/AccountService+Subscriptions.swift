@@ -85,8 +85,7 @@ extension AccountService {
             status.isAutoRenewable && catalog.product(status.productID)?.autoRenewable?.group == terms.group
         }
         guard let live = group.first(where: { $0.endReason == nil }) else {
-            // A trial once per group: the rule `deliverSubscription` applies when it starts.
-            return SubscriptionChange(kind: .new, current: nil, refund: nil, freeTrial: group.isEmpty ? terms.freeTrial : nil)
+            return SubscriptionChange(kind: .new, current: nil, refund: nil, freeTrial: AccountLedger.freeTrial(terms, history: try ledger.subscriptions()))
         }
         if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
         let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max

@@ -3,6 +3,14 @@ import SystemCalls
 import WordPacks
 
 extension Catalog {
+    /// The storefront a price given without one is in, for the catalog file's `Price` and for
+    /// `catalog add --price 1.99` alike: the catalog's only storefront, else `USA` when the
+    /// catalog sells there; `nil` otherwise (a price must then name its storefront).
+    public static func barePriceStorefront(_ storefronts: [String: String]) -> String? {
+        if storefronts.count == 1 { return storefronts.keys.first }
+        return storefronts[Storefront.defaultCode] == nil ? nil : Storefront.defaultCode
+    }
+
     /// The catalog file's name inside a packs folder.
     public static let fileName = "Catalog.plist"
 
@@ -330,17 +338,19 @@ extension Product {
             packSHA256: record?.sha256, packSize: record?.size))
     }
 
-    /// `Prices` (storefront -> decimal string in its currency), or, in a catalog with one
-    /// storefront, `Price`: each storefront listed, each amount within its currency's minor units.
+    /// `Prices` (storefront -> decimal string in its currency), or `Price` (in
+    /// ``Catalog/barePriceStorefront(_:)``): each storefront listed, each amount within its currency's
+    /// minor units.
     static func parsePrices(_ dict: [String: PropertyList], id: ProductID, storefronts: [String: String]) -> Result<[String: Money], CatalogMessage> {
         var given: [String: PropertyList] = [:]
         switch (dict["Prices"], dict["Price"]) {
         case (.dictionary(let entries)?, nil):
             given = entries
-        case (nil, let single?) where storefronts.count == 1:
-            given = [storefronts.keys.first!: single]
-        case (nil, _?):
-            return .failure("'\(id)': the catalog sells in \(storefronts.count) storefronts: give 'Prices' (storefront -> price), not 'Price'")
+        case (nil, let single?):
+            guard let storefront = Catalog.barePriceStorefront(storefronts) else {
+                return .failure("'\(id)': the catalog sells in \(storefronts.count) storefronts, none of them \(Storefront.defaultCode): give 'Prices' (storefront -> price), not 'Price'")
+            }
+            given = [storefront: single]
         case (nil, nil):
             return .failure("'\(id)': 'Prices' is missing: a price per storefront, like {USA 0.99, DEU 0.99, JPN 120}")
         case (_?, _?):

@@ -233,7 +233,9 @@ extension CatalogPublisher {
         }
         var priceEntries: [String: PropertyList] = [:]
         for price in prices {
-            let storefront = price.storefront ?? (catalog.storefronts.count == 1 ? catalog.storefronts.keys.first! : Storefront.defaultCode)
+            guard let storefront = price.storefront ?? Catalog.barePriceStorefront(catalog.storefronts) else {
+                throw CatalogError(["a price without its storefront is in the catalog's only storefront, or in \(Storefront.defaultCode): this catalog sells in \(catalog.storefrontCodes.joined(separator: ", ")); give STOREFRONT=PRICE"])
+            }
             guard let currency = catalog.currency(of: storefront) else {
                 throw CatalogError(["\(storefront) is not one of the catalog's storefronts (\(catalog.storefrontCodes.joined(separator: ", ")))"])
             }

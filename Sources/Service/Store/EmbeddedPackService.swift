@@ -33,6 +33,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func entitlements() throws(StoreError) -> [Entitlement] { try account.entitlements() }
     public func hintBalance() throws(StoreError) -> Int { try account.hintBalance() }
     public func storefront() throws(StoreError) -> String { try account.storefront() }
+    public func offers() throws(StoreError) -> Offers { try account.offers() }
     public func setStorefront(_ code: String) throws(StoreError) -> String { try account.setStorefront(code) }
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { try account.spendHint(idempotencyKey: idempotencyKey) }
     public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { try account.packArchive(product) }

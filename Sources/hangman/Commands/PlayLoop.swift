@@ -252,9 +252,10 @@ final class PlayLoop {
         }
     }
 
-    /// A product's price in the account's storefront, as the player's locale writes it.
+    /// A product's price in the account's storefront, as the player's locale writes it; when the
+    /// storefront cannot be read, the price is said to be unknown (never another storefront's).
     private func price(of product: Product) async -> String {
-        let storefront = (try? await playerContext.player.storefront()) ?? Storefront.defaultCode
+        guard let storefront = try? await playerContext.player.storefront() else { return "a price the store cannot tell now" }
         return PriceText(environment: screen.context.environment).format(product, storefront: storefront) ?? "-"
     }
 

@@ -13,10 +13,11 @@ enum ProductsCommand: Command {
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context)
-        // The account's storefront sells what has a price there, at that price; the rest is not
-        // listed (StoreKit calls such a product an invalid identifier there).
-        let storefront = try await store.service.storefront()
-        let products = store.catalog.products.filter { $0.price(in: storefront) != nil }
+        // What the account's storefront sells, at its prices, with the trials it would start:
+        // the seller's answer (StoreKit calls a product not sold there an invalid identifier).
+        let offers = try await store.service.offers()
+        let storefront = offers.storefront
+        let products = store.catalog.products.filter { offers.offer($0.id) != nil }
         if options.json {
             let reader = ReaderLocale.current
             context.out(JSONText.encode(products.map { ProductJSON($0, storefront: storefront, reader: reader, names: ProductNames(store.catalog)) }))
@@ -24,10 +25,6 @@ enum ProductsCommand: Command {
         }
         let prices = PriceText(environment: context.environment)
         let names = ProductNames(store.catalog)
-        // A free trial is offered once per group: not to an account that had a subscription in it.
-        let hasSubscriptions = products.contains { $0.autoRenewable != nil }
-        let subscribedGroups = Set(
-            (hasSubscriptions ? (try? await store.service.subscriptions()) ?? [] : []).compactMap { store.catalog.product($0.productID)?.autoRenewable?.group })
         var rows = [["PRODUCT", "SHORT", "TYPE", "PRICE", "NAME", "CONTENT"]]
         for product in products {
             let content: String
@@ -39,7 +36,7 @@ enum ProductsCommand: Command {
             case .autoRenewable(let terms):
                 var parts = [Self.unlocks(product, catalog: store.catalog)]
                 if terms.hintsPerPeriod > 0 { parts.append("\(terms.hintsPerPeriod) hints a \(terms.period.words)") }
-                if let trial = terms.freeTrial, !subscribedGroups.contains(terms.group) { parts.append("free trial: \(trial.counted)") }
+                if let trial = offers.offer(product.id)?.freeTrial { parts.append("free trial: \(trial.counted)") }
                 content = parts.joined(separator: ", ")
             case .nonRenewing:
                 content = Self.unlocks(product, catalog: store.catalog)

@@ -22,8 +22,8 @@ struct PackSuggestion {
         let names = ProductNames(catalog)
         let words = product.wordCount.map { "\(PackText.grouped($0)) words, " } ?? ""
         let adsOff = removeAds.map { " (ads off: buy \(names.shortName(of: $0.id)))" } ?? ""
-        let storefront = (try? await player.storefront()) ?? Storefront.defaultCode
-        guard let price = prices.format(product, storefront: storefront) else { return nil }
+        // No suggestion without the account's own price: never another storefront's.
+        guard let storefront = try? await player.storefront(), let price = prices.format(product, storefront: storefront) else { return nil }
         return Line(
             productID: product.id,
             text: "\(ReaderLocale.current.name(of: product)): \(words)\(price): hangman buy \(names.shortName(of: product.id))\(adsOff)")
