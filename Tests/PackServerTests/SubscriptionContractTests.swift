@@ -67,8 +67,10 @@ private let day: Int64 = 86_400_000
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         let first = try purchased(try await store.buy(monthly, quantity: 1))
-        _ = try await store.advanceClock(by: StoreDuration(1, .week))  // the trial ends: the first paid month
-        _ = try await store.advanceClock(by: StoreDuration(11, .month))  // eleven more, processed in order
+        // The seller says how many renewals a move of the clock charged (the command inferred it).
+        #expect(try await store.moveClock(by: StoreDuration(1, .week)).renewals == 1)  // the trial ends: the first paid month
+        #expect(try await store.moveClock(by: StoreDuration(11, .month)).renewals == 11)  // eleven more, processed in order
+        #expect(try await store.moveClock(by: StoreDuration(1, .day)).renewals == 0)
         let periods = try await store.transactions().filter { $0.originalTransactionID == first.id }.sorted { $0.purchaseDate < $1.purchaseDate }
         #expect(periods.count == 13)
         #expect(periods.dropFirst().map(\.hintsCredited) == Array(repeating: 20, count: 12))

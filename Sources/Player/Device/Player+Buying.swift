@@ -32,6 +32,20 @@ extension Player {
         return .charge(product)
     }
 
+    /// What a subscription's purchase started, as the account's records tell it: the
+    /// subscription's status now, and for an upgrade what came back for the unused part of the
+    /// plan it replaced (the period the upgrade revoked at its purchase).
+    public func subscriptionStarted(by transaction: StoreTransaction) async throws(PlayerError) -> (status: SubscriptionStatus?, replacedRefund: Money?) {
+        guard catalog.product(transaction.productID)?.isSubscription == true else { return (nil, nil) }
+        let statuses = try await store { () async throws(StoreError) in try await service.subscriptions() }
+        let original = transaction.originalTransactionID ?? transaction.id
+        let status = statuses.first { $0.originalTransactionID == original } ?? statuses.last { $0.productID == transaction.productID }
+        guard catalog.product(transaction.productID)?.autoRenewable != nil else { return (status, nil) }
+        let history = try await store { () async throws(StoreError) in try await service.transactions() }
+        let replaced = history.last { $0.refundAmount != nil && $0.revocationDate == transaction.purchaseDate && $0.id != transaction.id }
+        return (status, replaced?.refund)
+    }
+
     /// The languages a game without `--pack` draws from, once a pack brought a language that
     /// such games did not draw from (`newLanguage(arrivingWith:)`): with `mixIn`, the new one is
     /// added; without, the ones played so far are kept (and set, so the new pack waits for

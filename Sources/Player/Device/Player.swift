@@ -357,7 +357,7 @@ public struct Player {
         try await ownership().active
     }
 
-    private func store<T>(_ body: () async throws(StoreError) -> T) async throws(PlayerError) -> T {
+    func store<T>(_ body: () async throws(StoreError) -> T) async throws(PlayerError) -> T {
         do { return try await body() } catch { throw .store(error) }
     }
 

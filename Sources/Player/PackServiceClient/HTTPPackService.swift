@@ -320,8 +320,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         try await get(StoreClockDocument.self, .testClock).now
     }
 
-    public func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64 {
-        try await send(StoreClockDocument.self, .advanceClock, body: try Wire.encode(ClockAdvance(duration: duration))).now
+    public func moveClock(by duration: StoreDuration) async throws(StoreError) -> StoreClockMove {
+        let moved = try await send(StoreClockDocument.self, .advanceClock, body: try Wire.encode(ClockAdvance(duration: duration)))
+        return StoreClockMove(now: moved.now, renewals: moved.renewals ?? 0)
     }
 
     // MARK: - Subscriptions
@@ -503,10 +504,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// The largest archive read when the catalog records no size (it always does for a pack it sells).
     static let maxArchive = 256 << 20
 
-    private static func newKey() -> String {
-        var random = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(random.next(), radix: 16) }.joined(separator: "-")
-    }
+    private static func newKey() -> String { IdempotencyKey.new() }
 
     /// The highest catalog version seen: the one recorded, and the one of the last signed catalog
     /// kept beside it, so that a damaged or deleted version file does not reset the protection.

@@ -261,7 +261,8 @@ public final class PackServer: Sendable {
             return .json(200, try Wire.encode(StoreClockDocument(now: try service.storeClock())))
         case .advanceClock:
             let advance = try Wire.decode(ClockAdvance.self, from: request.body)
-            return .json(200, try Wire.encode(StoreClockDocument(now: try service.advanceClock(by: advance.duration))))
+            let moved = try service.moveClock(by: advance.duration)
+            return .json(200, try Wire.encode(StoreClockDocument(now: moved.now, renewals: moved.renewals)))
         case .clear:
             try service.clear()
             return HTTPResponse(status: 204)

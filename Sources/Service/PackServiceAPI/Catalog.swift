@@ -123,6 +123,13 @@ public struct Catalog: Sendable, Equatable, Codable {
         }
     }
 
+    /// The auto-renewable plan a typed name stands for: a group's name is its highest level
+    /// (`pass`: the yearly plan), else the product of that identifier; `nil` for anything else.
+    public func subscriptionPlan(named name: String) -> ProductID? {
+        if let highest = subscriptionGroup(name.lowercased()).first { return highest.id }
+        return ProductID(rawValue: name).flatMap { product($0)?.autoRenewable == nil ? nil : $0 }
+    }
+
     /// The auto-renewable products of a group, highest level first.
     public func subscriptionGroup(_ group: String) -> [Product] {
         products.filter { $0.autoRenewable?.group == group }.sorted { ($0.autoRenewable?.groupLevel ?? 0) < ($1.autoRenewable?.groupLevel ?? 0) }

@@ -95,8 +95,9 @@ public protocol StoreTestControls {
     func reset() async throws(StoreError)
     /// The store's time (milliseconds since 1970).
     func storeClock() async throws(StoreError) -> Int64
-    /// Moves the store's time forward and processes whatever fell due, in order; the new time.
-    func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64
+    /// Moves the store's time forward and processes whatever fell due, in order; the new time,
+    /// and the renewals charged on the way.
+    func moveClock(by duration: StoreDuration) async throws(StoreError) -> StoreClockMove
 }
 
 /// A hint balance as the service signed it, at `issued` (milliseconds since 1970).
@@ -120,5 +121,12 @@ extension PackService {
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
         try await packArchive(product)
+    }
+}
+
+extension StoreTestControls {
+    /// ``moveClock(by:)``'s new time.
+    public func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64 {
+        try await moveClock(by: duration).now
     }
 }

@@ -29,3 +29,14 @@ public struct StoreControls: Sendable, Equatable, Codable {
         failRenewals = try container.decodeIfPresent(Bool.self, forKey: .failRenewals) ?? false
     }
 }
+
+/// Where the store's time was moved to, and the renewals charged as it passed their dates.
+public struct StoreClockMove: Sendable, Equatable, Codable {
+    public var now: Int64
+    public var renewals: Int
+
+    public init(now: Int64, renewals: Int) {
+        self.now = now
+        self.renewals = renewals
+    }
+}

@@ -49,6 +49,13 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     /// The storefront it was bought in (`DEU`); `nil` before storefronts.
     public var storefront: String?
 
+    /// ``refundAmount`` as money, in the currency the period was charged in; `nil` when there
+    /// is none, or the period was charged before storefronts recorded a currency.
+    public var refund: Money? {
+        guard let refundAmount, let currency = price?.currency else { return nil }
+        return Money(decimal: refundAmount, currency: currency)
+    }
+
     /// Charged and not refunded.
     public var isPaid: Bool {
         [.purchased, .delivered, .finished].contains(state) && revocationDate == nil

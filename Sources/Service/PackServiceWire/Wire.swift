@@ -122,8 +122,13 @@ public struct SubscriptionChangeRequest: Codable, Sendable, Equatable {
 /// `GET /v1/test/clock` and `POST /v1/test/clock/advance`'s answer: the store's time.
 public struct StoreClockDocument: Codable, Sendable, Equatable {
     public var now: Int64
+    /// After a move: the renewals charged on the way (absent from older servers).
+    public var renewals: Int?
 
-    public init(now: Int64) { self.now = now }
+    public init(now: Int64, renewals: Int? = nil) {
+        self.now = now
+        self.renewals = renewals
+    }
 }
 
 /// `POST /v1/test/clock/advance`: how far to move the store's time.

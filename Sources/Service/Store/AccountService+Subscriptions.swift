@@ -12,22 +12,29 @@ extension AccountService {
     /// a renewal is charged once per period and credited once, whatever crashes meanwhile.
     @discardableResult
     func settleSubscriptions() throws(StoreError) -> Int64 {
+        try settle().now
+    }
+
+    /// ``settleSubscriptions()``, with the number of renewals it charged.
+    func settle() throws(StoreError) -> (now: Int64, renewals: Int) {
         let (offset, nextDue) = try ledger.storeClock()
         let now = clock.now() + offset
-        guard let nextDue, nextDue <= now else { return now }
+        guard let nextDue, nextDue <= now else { return (now, 0) }
         let failRenewals = try ledger.controls().failRenewals
+        var renewals = 0
         for _ in 0..<100_000 {
             switch try ledger.nextRenewalStep(
                 now: now, failRenewals: failRenewals, renewal: TransactionID.random(using: &random), product: { catalog.product($0) })
             {
-            case .none: return now
+            case .none: return (now, renewals)
             case .changed: continue
             case .renew(let id):
                 crash(.afterRenewalCharge)
                 try complete(id)
+                renewals += 1
             }
         }
-        return now
+        return (now, renewals)
     }
 
     /// Every subscription the account ever had: its auto-renewable ones, and one row per

@@ -46,10 +46,16 @@ extension AccountService {
     /// order; returns the new time. The clock is the account's, kept in its ledger, so every
     /// server of a database agrees on it.
     public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 {
-        let now = try settleSubscriptions()
+        try moveClock(by: duration).now
+    }
+
+    /// ``advanceClock(by:)``, with the renewals it charged on the way.
+    public func moveClock(by duration: StoreDuration) throws(StoreError) -> StoreClockMove {
+        let (now, before) = try settle()
         let target = duration.added(to: now)
         try ledger.setClockOffset(target - clock.now())
-        return try settleSubscriptions()
+        let after = try settle()
+        return StoreClockMove(now: after.now, renewals: before + after.renewals)
     }
 
     public func clear() throws(StoreError) { try ledger.clear() }

@@ -66,7 +66,8 @@ enum BuyCommand: Command {
             // What was charged, in the storefront's currency, as the transaction records it.
             let prices = PriceText(environment: context.environment)
             let price = transaction.price.map(prices.format) ?? "?"
-            if let refund = try await upgradeRefund(transaction, session: session) {
+            let subscription = try await session.player.subscriptionStarted(by: transaction)
+            if let refund = subscription.replacedRefund {
                 context.out("Upgraded to \(name) for \(price): transaction \(transaction.id). \(prices.format(refund)) comes back for the unused part of the previous plan.")
             } else if transaction.isTrial {
                 context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id).")
@@ -76,10 +77,7 @@ enum BuyCommand: Command {
             if catalog.product(id)?.feature == Product.removeAdsFeature {
                 context.out("No more suggestions after your games, on every device of this account.")
             } else if let product = catalog.product(id), product.isSubscription {
-                let statuses = try await session.player.service.subscriptions()
-                if let status = statuses.first(where: { $0.originalTransactionID == (transaction.originalTransactionID ?? transaction.id) })
-                    ?? statuses.last(where: { $0.productID == id })
-                {
+                if let status = subscription.status {
                     context.out(TerminalText(escaping: SubscriptionsCommand.sentence(
                         status, catalog: catalog, storefront: try await session.player.storefront(), prices: PriceText(environment: context.environment))))
                 }
@@ -140,13 +138,6 @@ enum BuyCommand: Command {
         }
     }
 
-    /// The refund of the plan `transaction` replaced, when it was an upgrade.
-    static func upgradeRefund(_ transaction: StoreTransaction, session: PlayerContext) async throws -> Money? {
-        guard session.catalog.product(transaction.productID)?.autoRenewable != nil else { return nil }
-        let replaced = try await session.player.service.transactions().last { $0.refundAmount != nil && $0.revocationDate == transaction.purchaseDate }
-        return replaced.flatMap(StoreText.refund)
-    }
-
     /// Says what an upgrade or a downgrade does, and asks.
     static func confirm(_ change: SubscriptionChange, to product: Product, storefront: String, catalog: Catalog, context: CommandContext) -> Bool {
         let prices = PriceText(environment: context.environment)
@@ -159,8 +150,8 @@ enum BuyCommand: Command {
             return Question.ask("Subscribe to \(text.displayName) (\(start)\(price), renewing until you cancel)?", context: context)
         }
         if change.kind == .upgrade {
-            let refund = change.refund.map(prices.format) ?? prices.format(Money(minorUnits: 0, currency: product.price(in: storefront)?.currency ?? Catalog.defaultCurrency))
-            context.outWrapped("It replaces \(from) now; \(refund) comes back for the unused part of its period.")
+            let refund = change.refund.map { "\(prices.format($0)) comes back for the unused part of its period" } ?? "nothing comes back for its period"
+            context.outWrapped("It replaces \(from) now; \(refund).")
             return Question.ask("Upgrade to \(text.displayName) for \(price)?", context: context)
         }
         let when = change.current.map { " at its renewal on \(StoreText.date($0.expiresDate))" } ?? " at its renewal"

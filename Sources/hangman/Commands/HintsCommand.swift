@@ -55,8 +55,7 @@ enum HintsCommand: Command {
             }
             return .ok
         case .spend(let given):
-            var random = SystemRandomNumberGenerator()
-            let key = given ?? "cli-" + String(random.next(), radix: 16)
+            let key = given ?? IdempotencyKey.new(prefix: "cli-")
             let spend = try await service.spendHint(idempotencyKey: key)
             if options.json {
                 context.out("{\"hintBalance\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")

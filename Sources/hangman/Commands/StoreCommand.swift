@@ -145,10 +145,9 @@ enum StoreCommand: Command {
                 context.out("The store's time is \(StoreText.date(before)).")
                 return .ok
             }
-            let transactions = try await service.transactions().count
-            let now = try await service.advanceClock(by: advance)
-            let renewals = try await service.transactions().count - transactions
-            context.out("The store's time is \(StoreText.date(now)) (moved \(advance) from \(StoreText.date(before))).")
+            let moved = try await service.moveClock(by: advance)
+            let renewals = moved.renewals
+            context.out("The store's time is \(StoreText.date(moved.now)) (moved \(advance) from \(StoreText.date(before))).")
             if renewals > 0 { context.out("\(renewals) renewal\(renewals == 1 ? "" : "s") processed: see 'hangman subscriptions' and 'hangman transactions'.") }
         case .payments(let allowed):
             return try SettingsCommand.apply(.payments(allowed: allowed), json: false, device: try Home(folder: store.home).openDevice(), context: context)

@@ -78,7 +78,8 @@ enum SubscriptionsCommand: Command {
     /// The auto-renewable product a name stands for: a product name, or a group's name (its
     /// highest level).
     static func subscription(named typed: String, in catalog: Catalog) throws -> ProductID {
-        if let group = catalog.subscriptionGroup(typed.lowercased()).first { return group.id }
+        if let plan = catalog.subscriptionPlan(named: typed) { return plan }
+        // A short name (monthly) or an identifier: the catalog's names, with their suggestions.
         let id = try ProductNames(catalog).resolve(typed)
         guard catalog.product(id)?.autoRenewable != nil else {
             throw CommandFailure.usage("'\(typed)' is not an auto-renewable subscription: see 'hangman products'")

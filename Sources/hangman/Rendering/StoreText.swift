@@ -32,11 +32,6 @@ enum StoreText {
         catalog.product(id).map(ReaderLocale.current.name) ?? id.rawValue
     }
 
-    /// An upgraded period's refund, in the currency it was charged in.
-    static func refund(_ transaction: StoreTransaction) -> Money? {
-        transaction.refundAmount.flatMap { Money(decimal: $0, currency: transaction.price?.currency ?? Catalog.defaultCurrency) }
-    }
-
     /// `3fa2c1d9e0b7a6f1  2026-11-29 23:15:02 UTC  10 Hints x1  finished  (refunded ...)`
     static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog, prices: PriceText? = nil) -> TerminalText {
         var line = "\(transaction.id)  \(date(transaction.purchaseDate))  \(productName(transaction.productID, catalog: catalog))"
@@ -47,7 +42,7 @@ enum StoreText {
         if transaction.isTrial { line += ", free trial" }
         if let expires = transaction.expiresDate { line += ", until \(date(expires))" }
         if transaction.hintsCredited > 0 { line += ", \(transaction.hintsCredited) hints" }
-        if let refund = refund(transaction), let revoked = transaction.revocationDate {
+        if let refund = transaction.refund, let revoked = transaction.revocationDate {
             line += ", upgraded \(date(revoked)) (\(prices?.format(refund) ?? refund.description) back)"
         } else if let revoked = transaction.revocationDate {
             line += ", refunded \(date(revoked))"
