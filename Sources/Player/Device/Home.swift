@@ -174,6 +174,61 @@ public struct Home: Sendable {
         return opened
     }
 
+    /// Makes an account on the pack server at `url` for this home, which must belong to no store
+    /// yet (a home belongs to one): the account is made, its key pinned, its token saved.
+    /// `wrongState` when the home has an account already.
+    /// The account's storefront is `storefront` when the player names one, else the player's
+    /// region's (`preferred`) when the service sells there.
+    public func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
+        try checkBelongsToNoStore()
+        do throws(StoreError) {
+            let credentials = try await HTTPPackService.createAccount(at: url, storefront: storefront, preferred: preferred, caFile: caFile)
+            try credentials.save(folder: accountFolder)
+            return credentials
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// Joins this home, which must belong to no store yet, to the account a token of another
+    /// device belongs to: the service's key pinned as it is now, a token of its own saved.
+    public func joinAccount(at url: String, token: String, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
+        try checkBelongsToNoStore()
+        do throws(StoreError) {
+            let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
+            try credentials.save(folder: accountFolder)
+            return credentials
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    /// A receipt checked at the pack server `url` names, as a game's backend checks one: for a home
+    /// with no pack server's account (no account is needed); `nil` when `url` is `nil` or the
+    /// home has an account on a server (its own store checks it, with its pinned key).
+    public func verifyReceipt(_ bytes: [UInt8], atNamedService url: String?, password: String?, caFile: String?) async throws(PlayerError) -> ReceiptVerification? {
+        guard let url else { return nil }
+        let binding: Binding
+        do { binding = try self.binding() } catch { throw .store(error) }
+        guard case .embedded = binding else { return nil }
+        return await HTTPPackService.verifyReceipt(bytes, at: ServiceCredentials.normalized(url), password: password, caFile: caFile)
+    }
+
+    /// A home belongs to one store: one that plays on the embedded store, or has a pack server's
+    /// account, gets no other.
+    private func checkBelongsToNoStore() throws(PlayerError) {
+        if hasEmbeddedAccount {
+            throw .store(StoreError(
+                .wrongState, "this home (\(folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server"))
+        }
+        let existing: ServiceCredentials?
+        do { existing = try ServiceCredentials.load(folder: accountFolder) } catch { throw .store(error) }
+        if let existing {
+            throw .store(StoreError(
+                .wrongState, "this home (\(folder)) has an account already, on \(existing.service), and a home belongs to one store: use another --home (or HANGMAN_HOME)"))
+        }
+    }
+
     private static func refusal(_ message: String) -> PlayerError {
         .store(StoreError(.invalidRequest, message))
     }

@@ -389,6 +389,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             .verifyReceipt(bytes, password: password)
     }
 
+    /// ``createAccount(at:storefront:caFile:)`` in `storefront`, else the player's region's
+    /// (`preferred`) when the service sells there.
+    public static func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
+        try await createAccount(at: url, storefront: StorefrontRequest(storefront: storefront, preferred: preferred), caFile: caFile)
+    }
+
     /// Makes an account on the service at `url`, pinning the service's key as it is now, in the
     /// storefront asked for (the service's default when none is).
     public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {

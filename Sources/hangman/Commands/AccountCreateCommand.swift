@@ -45,16 +45,10 @@ enum AccountCreateCommand: Command {
             throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
         }
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
-        if home.hasEmbeddedAccount {
-            throw CommandFailure.cannotCreate(
-                "this home (\(home.folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server")
-        }
-        let credentials = try await HTTPPackService.createAccount(
-            at: url, storefront: StorefrontRequest(storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment)),
-            caFile: options.authorities(context))
-        let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
-        if case .failure(let error) = saved {
-            throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)
+        let authorities = try options.authorities(context)
+        let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in
+            try await home.createAccount(
+                at: url, storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment), caFile: authorities)
         }
         context.out("Made account \(credentials.accountID) on \(credentials.service).")
         context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). Answers signed by any other key are refused.")

@@ -25,26 +25,19 @@ enum AccountLoginCommand: Command {
             throw CommandFailure.usage("'account login' needs --service <URL> (or HANGMAN_SERVICE)")
         }
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
-        let existing = try ServiceCredentials.load(folder: home.accountFolder)
-        if home.hasEmbeddedAccount || existing != nil {
-            throw CommandFailure.cannotCreate("this home (\(home.folder)) has an account already, and a home belongs to one: use another --home (or HANGMAN_HOME)")
-        }
         var token = context.environment["HANGMAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if token == nil, context.inputIsTerminal {
             context.out("Token of a device already on the account ('hangman account token' prints it there): ", terminator: "")
             if case .line(let typed) = LineReader(context.input).nextLine() {
-                let trimmed = String(typed.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                let trimmed = typed.trimmingSpaces
                 token = trimmed.isEmpty ? nil : trimmed
             }
         }
         guard let token else {
             throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
         }
-        let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: options.authorities(context))
-        let saved = Result { () throws(StoreError) in try credentials.save(folder: home.accountFolder) }
-        if case .failure(let error) = saved {
-            throw error.kind == .wrongState ? CommandFailure.cannotCreate(error.message) : CommandFailure(error)
-        }
+        let authorities = try options.authorities(context)
+        let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in try await home.joinAccount(at: url, token: token, caFile: authorities) }
         context.out("This device joined account \(credentials.accountID) on \(credentials.service) with a token of its own.")
         context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). 'hangman account tokens' lists the account's devices.")
         return .ok

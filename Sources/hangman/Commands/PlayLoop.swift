@@ -27,6 +27,9 @@ final class PlayLoop {
     let category: String?
     let lives: Int
     private var tally = Tally()
+    /// The options given, to compare with a saved game (`--pack`, `--lives`).
+    var requestedPacks: [ProductID] = []
+    var requestedLives: Int?
 
     var player: Player { playerContext.player }
 
@@ -87,37 +90,6 @@ final class PlayLoop {
     }
 
     private var screenLeft = false
-
-    private func savedGameConflicts(_ seat: GameSeat) throws -> [String] {
-        try player.savedGameConflicts(seat: seat, packs: requestedPacks, category: category, lives: requestedLives)
-    }
-
-    /// The options given, to compare with a saved game (`--pack`, `--lives`).
-    var requestedPacks: [ProductID] = []
-    var requestedLives: Int?
-
-    /// On a terminal, asks whether to resume the saved game or start a new one; in `--plain` or
-    /// through a pipe, starts a new one and says so. `true` for a new game.
-    private func decideOnConflicts(_ conflicts: [String]) throws -> Bool {
-        let differs = conflicts.joined(separator: ", ")
-        if screen.style == .plain {
-            screen.context.error("The saved game differs from the options given (\(differs)): a new game starts, and the saved one counts as abandoned.")
-            return true
-        }
-        // The options typed are the player's wish: Enter takes them; 'n' resumes the saved game.
-        screen.context.error("You have a saved game, but it differs from the options given: \(differs).")
-        screen.context.errorRaw("Start a new game with these options (Enter), or resume the saved one (n)? The saved one counts as abandoned if not resumed. [Y/n] ")
-        try screen.context.checkWrites()
-        switch LineReader(screen.context.input).nextLine() {
-        case .line(let answer) where Question.isYes(answer, emptyIsYes: true):
-            return true
-        case .interrupted:
-            throw CommandFailure(code: .interrupted, message: "nothing started: the saved game is kept")
-        default:
-            screen.context.error("Resuming the saved game.")
-            return false
-        }
-    }
 
     private func summarize() {
         if tally.played > 0 {
@@ -206,133 +178,10 @@ final class PlayLoop {
         return .finished(view, suggestion: suggestion)
     }
 
-    /// Plays one move; returns the message for a terminal and the line for plain output.
-    private func handle(_ move: Move, session: GameSession, view: GameView, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
-        switch move {
-        case .quit, .endOfInput, .interrupted:
-            return (nil, nil)
-        case .help:
-            let help = TerminalText(stringLiteral: Self.linesHelp)
-            return (help, "HELP \(help)")
-        case .hint:
-            let outcome: GameSession.HintOutcome
-            do {
-                outcome = try await session.hint(using: &generator)
-            } catch {
-                throw CommandFailure(code: .ioError, message: error.message)
-            }
-            switch outcome {
-            case .revealed(let letter, let balance):
-                hints = HintCount(hints: balance)
-                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
-            case .noHints:
-                hints = HintCount(hints: 0)
-                let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
-                var offer: TerminalText = ""
-                if let product = hintProduct { offer = "\(key) to get \(ReaderLocale.current.name(of: product)) for \(await price(of: product))." }
-                return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
-            case .notNow:
-                return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
-            case .serviceUnavailable(let error):
-                hints = hints?.markedOffline(error)
-                return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
-            }
-        case .buy:
-            return await buyHints(asking: view)
-        case .guess(let text):
-            switch try session.guess(text) {
-            case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
-            case .miss(let letter): return ("No '\(letter)'.", "MISS \(letter)")
-            case .solved: return ("Solved!", "SOLVED")
-            case .wrongWord(let word): return ("'\(word)' is not the word.", "WRONG \(word)")
-            case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", "REPEAT \(guess)")
-            case .invalid(let why): return ("\(why.prefix(1).uppercased() + why.dropFirst()).", "INVALID \(why)")
-            case .gameOver: return (nil, nil)
-            }
-        }
-    }
-
-    /// A product's price in the account's storefront, as the player's locale writes it; when the
-    /// storefront cannot be read, the price is said to be unknown (never another storefront's).
-    private func price(of product: Product) async -> String {
-        guard let storefront = try? await playerContext.player.storefront() else { return "a price the store cannot tell now" }
-        return PriceText(environment: screen.context.environment).format(product, storefront: storefront) ?? "-"
-    }
-
-    /// Buys the smallest hint product through the player's purchase flow (which refuses when
-    /// purchases are turned off), after asking on a terminal: the price, then y to buy.
-    private func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
-        guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
-        let price = await price(of: product)
-        // Offline, or purchases turned off: said at once, before any price is asked about.
-        if playerContext.store.offline != nil {
-            return ("Not bought: buying needs the pack server, which cannot be reached now.", "BUYFAILED offline")
-        }
-        do {
-            _ = try await playerContext.player.offer(product.id)
-        } catch {
-            return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
-        }
-        guard confirmBuying("Buy \(ReaderLocale.current.name(of: product)) for \(price)? [y/N]", view) else {
-            return ("Not bought: nothing was charged.", "BUYFAILED declined")
-        }
-        do {
-            switch try await playerContext.player.buy(product.id, quantity: 1) {
-            case .purchased(let transaction, _):
-                await readHints()
-                return ("Bought \(ReaderLocale.current.name(of: product)) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
-            case .failed(let transaction):
-                return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
-            case .deferred(let transaction):
-                return ("Waiting for approval (transaction \(transaction.id)).", "BUYFAILED waiting for approval \(transaction.id)")
-            case .interrupted(let transaction):
-                return ("The purchase needs your action: hangman store resolve \(transaction.id).", "BUYFAILED interrupted \(transaction.id)")
-            case .alreadyOwned, .alreadySubscribed, .changeScheduled:
-                return (nil, nil)
-            }
-        } catch {
-            return ("The purchase failed: \(error.description)", "BUYFAILED \(error.description)")
-        }
-    }
-
     /// The hint balance shown: read when a game starts and after a purchase, then kept as the
     /// service's answers change it (a hint spent, none left, the server gone).
-    private var hints: HintCount?
+    var hints: HintCount?
     /// Why the balance could not be read at all, when it could not.
-    private var hintsFailure: StoreError?
+    var hintsFailure: StoreError?
 
-    private func readHints() async {
-        do {
-            hints = try await player.hintCount()
-            hintsFailure = nil
-        } catch .store(let error) {
-            hintsFailure = error
-        } catch {
-            hintsFailure = StoreError(.storage, error.description)
-        }
-    }
-
-    private func showHints(in view: inout GameView) {
-        view.hints = hints?.hints
-        guard let hints, hints.isCurrent else {
-            // The time fits the header when it is today's: `Hints: 99 (14:02 UTC, offline)`.
-            let time = hints?.signedAt.map { StoreText.shortTime($0, now: playerContext.player.clock.now()) }
-            view.hintsNote = time.map { $0.count <= 9 ? "\($0), offline" : "offline" } ?? "offline"
-            return
-        }
-        view.hintsNote = nil
-    }
-
-    /// The board's line when a game opens without the pack server.
-    static func offlineLine(_ error: StoreError) -> String {
-        error.kind == .unavailable
-            ? "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
-            : "The hint balance cannot be read: \(error.message)."
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-    }
 }

@@ -77,80 +77,6 @@ enum ServeCommand: Command {
         var trustedProxies: [String] = []
     }
 
-    /// What one client may take of the server; each an option with its default.
-    enum Limit: String, CaseIterable {
-        case maxConnections = "--max-connections"
-        case connectionsPerAddress = "--connections-per-address"
-        case threads = "--threads"
-        case idleTimeout = "--idle-timeout"
-        case requestTimeout = "--request-timeout"
-        case maxBody = "--max-body"
-        case maxHeaders = "--max-headers"
-        case openAccounts = "--open-accounts"
-        case requestsPerMinute = "--requests-per-minute"
-        case requestBurst = "--request-burst"
-        case accountsPerMinute = "--accounts-per-minute"
-        case accountBurst = "--account-burst"
-        case databaseConnections = "--database-connections"
-
-        var option: CommandSpec.Option {
-            let (value, help, range): (String, String, ClosedRange<Int>) =
-                switch self {
-                case .maxConnections: ("N", "Connections at once in all (default \(HTTPServerConfiguration().maxConnections)).", 1...1_000_000)
-                case .connectionsPerAddress: ("N", "Connections at once from one client address; 0 for none (default \(HTTPServerConfiguration().connectionsPerAddress)).", 0...1_000_000)
-                case .threads: ("N", "Threads that serve the connections (default \(HTTPServerConfiguration().threads)).", 1...1024)
-                case .idleTimeout: ("SECONDS", "An idle connection is closed after this long (default \(HTTPServerConfiguration().timeoutSeconds)).", 1...86_400)
-                case .requestTimeout: ("SECONDS", "A whole request must arrive within this long, however it trickles (default \(HTTPServerConfiguration().requestSeconds)).", 1...86_400)
-                case .maxBody: ("BYTES", "Larger request bodies get 413; /verifyReceipt takes 8 MiB (default \(HTTPServerConfiguration().maxBodySize)).", 1_024...(64 << 20))
-                case .maxHeaders: ("BYTES", "A request whose path and header fields take more bytes gets 431 (default \(HTTPServerConfiguration().maxHeaderSize)).", 1_024...(1 << 20))
-                case .openAccounts: ("N", "Accounts whose ledgers stay open between requests (default \(PackServerConfiguration.defaults.openAccounts)).", 1...1_000_000)
-                case .requestsPerMinute: ("N", "Requests a minute per client address, after a burst; 0 for no limit (default \(PackServerConfiguration.defaults.requestsPerMinute)).", 0...10_000_000)
-                case .requestBurst: ("N", "Requests at once per client address (default \(PackServerConfiguration.defaults.requestsAtOnce)).", 1...10_000_000)
-                case .accountsPerMinute: ("N", "New accounts a minute per client address, after a burst (default \(PackServerConfiguration.defaults.accountsPerMinute)).", 1...10_000_000)
-                case .accountBurst: ("N", "New accounts at once per client address (default \(PackServerConfiguration.defaults.accountsAtOnce)).", 1...10_000_000)
-                case .databaseConnections: ("N", "Connections to PostgreSQL this server opens at most (default \(PackServerConfiguration.defaults.databaseConnections)).", 1...1_000)
-                }
-            return .init(names: [rawValue], value: value, help: help, kind: .integer(range))
-        }
-    }
-
-    static func options(_ parsed: ParsedArguments) throws -> Options {
-        guard let data = parsed.value("--data") else { throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live") }
-        let given = parsed.texts("--listen")
-        let listens = try (given.isEmpty ? ["127.0.0.1:8080"] : given).map(listenAddress)
-        let environment: ReceiptEnvironment
-        switch parsed.value("--environment") ?? "production" {
-        case "production": environment = .production
-        case "sandbox": environment = .sandbox
-        case let other: throw CommandFailure.usage("--environment is production or sandbox, not '\(other)'")
-        }
-        var database: LedgerDatabase?
-        if let argument = parsed.value("--database") {
-            guard let ledgers = LedgerDatabase(argument: argument) else {
-                throw CommandFailure.usage("--database takes postgresql://..., a libpq 'key=value' string (like 'host=/run/postgresql dbname=hangman') or a folder for SQLite ledgers, not '\(argument)'; without it the ledgers are SQLite files under --data")
-            }
-            database = ledgers
-        }
-        let tls: (certificate: String, key: String)?
-        switch (parsed.value("--tls-cert"), parsed.value("--tls-key")) {
-        case (let certificate?, let key?): tls = (certificate, key)
-        case (nil, nil): tls = nil
-        default: throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
-        }
-        return Options(
-            data: data, listens: listens, environment: environment, packs: parsed.value("--packs"), database: database,
-            testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
-            limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }),
-            jsonLog: try logFormat(parsed.value("--log-format")), metrics: try parsed.value("--metrics-listen").map(listenAddress),
-            trustedProxies: try parsed.texts("--trusted-proxy").map { given in
-                let address = given.hasPrefix("[") && given.hasSuffix("]") ? String(given.dropFirst().dropLast()) : given
-                guard HTTPServer.isNumericAddress(address) else {
-                    throw CommandFailure.usage("--trusted-proxy takes the proxy's numeric address (127.0.0.1, ::1), not '\(given)'")
-                }
-                return address
-            })
-    }
-
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         var configuration = PackServerConfiguration(
             dataFolder: options.data, packsFolder: try EmbeddedStore.packsFolder(options.packs, context: context), environment: options.environment,
@@ -204,31 +130,5 @@ enum ServeCommand: Command {
         running.stop()
         context.error("stopped")
         return .ok
-    }
-
-    static func logFormat(_ given: String?) throws -> Bool {
-        switch given ?? "text" {
-        case "text": return false
-        case "json": return true
-        case let other: throw CommandFailure.usage("--log-format is text or json, not '\(other)'")
-        }
-    }
-
-    /// `127.0.0.1:8080`, `[::1]:8080`, `localhost:8080`: the host (an IPv6 address without its
-    /// brackets) and the port.
-    static func listenAddress(_ text: String) throws -> (host: String, port: UInt16) {
-        let usage = CommandFailure.usage(
-            "--listen takes HOST:PORT: an IPv4 address (127.0.0.1:8080), an IPv6 one in brackets ([::1]:8080) or a host name (localhost:8080), port 0 for a free one; not '\(text)'")
-        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex, let port = UInt16(text[text.index(after: colon)...]) else { throw usage }
-        var host = String(text[..<colon])
-        if host.hasPrefix("[") {
-            guard host.hasSuffix("]"), host.count > 2 else { throw usage }
-            host = String(host.dropFirst().dropLast())
-            guard host.contains(":") else { throw usage }
-        } else if host.contains(":") {
-            throw CommandFailure.usage("--listen takes an IPv6 address in brackets, like [::1]:8080, not '\(text)'")
-        }
-        guard !host.isEmpty, host.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 }) else { throw usage }
-        return (host, port)
     }
 }

@@ -1,0 +1,78 @@
+import Device
+import PackServiceAPI
+import TerminalText
+
+/// The game's hints: the balance in the header, and buying more with `$` during a game.
+extension PlayLoop {
+    /// A product's price in the account's storefront, as the player's locale writes it; when the
+    /// storefront cannot be read, the price is said to be unknown (never another storefront's).
+    func price(of product: Product) async -> String {
+        guard let storefront = try? await playerContext.player.storefront() else { return "a price the store cannot tell now" }
+        return PriceText(environment: screen.context.environment).format(product, storefront: storefront) ?? "-"
+    }
+
+    /// Buys the smallest hint product through the player's purchase flow (which refuses when
+    /// purchases are turned off), after asking on a terminal: the price, then y to buy.
+    func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
+        guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
+        let price = await price(of: product)
+        // Offline, or purchases turned off: said at once, before any price is asked about.
+        if playerContext.store.offline != nil {
+            return ("Not bought: buying needs the pack server, which cannot be reached now.", "BUYFAILED offline")
+        }
+        do {
+            _ = try await playerContext.player.offer(product.id)
+        } catch {
+            return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
+        }
+        guard confirmBuying("Buy \(ReaderLocale.current.name(of: product)) for \(price)? [y/N]", view) else {
+            return ("Not bought: nothing was charged.", "BUYFAILED declined")
+        }
+        do {
+            switch try await playerContext.player.buy(product.id, quantity: 1) {
+            case .purchased(let transaction, _):
+                await readHints()
+                return ("Bought \(ReaderLocale.current.name(of: product)) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
+            case .failed(let transaction):
+                return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
+            case .deferred(let transaction):
+                return ("Waiting for approval (transaction \(transaction.id)).", "BUYFAILED waiting for approval \(transaction.id)")
+            case .interrupted(let transaction):
+                return ("The purchase needs your action: hangman store resolve \(transaction.id).", "BUYFAILED interrupted \(transaction.id)")
+            case .alreadyOwned, .alreadySubscribed, .changeScheduled:
+                return (nil, nil)
+            }
+        } catch {
+            return ("The purchase failed: \(error.description)", "BUYFAILED \(error.description)")
+        }
+    }
+
+    func readHints() async {
+        do {
+            hints = try await player.hintCount()
+            hintsFailure = nil
+        } catch .store(let error) {
+            hintsFailure = error
+        } catch {
+            hintsFailure = StoreError(.storage, error.description)
+        }
+    }
+
+    func showHints(in view: inout GameView) {
+        view.hints = hints?.hints
+        guard let hints, hints.isCurrent else {
+            // The time fits the header when it is today's: `Hints: 99 (14:02 UTC, offline)`.
+            let time = hints?.signedAt.map { StoreText.shortTime($0, now: playerContext.player.clock.now()) }
+            view.hintsNote = time.map { $0.count <= 9 ? "\($0), offline" : "offline" } ?? "offline"
+            return
+        }
+        view.hintsNote = nil
+    }
+
+    /// The board's line when a game opens without the pack server.
+    static func offlineLine(_ error: StoreError) -> String {
+        error.kind == .unavailable
+            ? "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
+            : "The hint balance cannot be read: \(error.message)."
+    }
+}

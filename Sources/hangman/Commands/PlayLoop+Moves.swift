@@ -1,0 +1,83 @@
+import Device
+import HangmanGame
+import PackServiceAPI
+import SystemCalls
+import WordPacks
+import TerminalText
+
+/// A move of the game loop and what it says, and a saved game that another device changed.
+extension PlayLoop {
+    func savedGameConflicts(_ seat: GameSeat) throws -> [String] {
+        try player.savedGameConflicts(seat: seat, packs: requestedPacks, category: category, lives: requestedLives)
+    }
+
+
+    /// On a terminal, asks whether to resume the saved game or start a new one; in `--plain` or
+    /// through a pipe, starts a new one and says so. `true` for a new game.
+    func decideOnConflicts(_ conflicts: [String]) throws -> Bool {
+        let differs = conflicts.joined(separator: ", ")
+        if screen.style == .plain {
+            screen.context.error("The saved game differs from the options given (\(differs)): a new game starts, and the saved one counts as abandoned.")
+            return true
+        }
+        // The options typed are the player's wish: Enter takes them; 'n' resumes the saved game.
+        screen.context.error("You have a saved game, but it differs from the options given: \(differs).")
+        screen.context.errorRaw("Start a new game with these options (Enter), or resume the saved one (n)? The saved one counts as abandoned if not resumed. [Y/n] ")
+        try screen.context.checkWrites()
+        switch LineReader(screen.context.input).nextLine() {
+        case .line(let answer) where Question.isYes(answer, emptyIsYes: true):
+            return true
+        case .interrupted:
+            throw CommandFailure(code: .interrupted, message: "nothing started: the saved game is kept")
+        default:
+            screen.context.error("Resuming the saved game.")
+            return false
+        }
+    }
+
+    /// Plays one move; returns the message for a terminal and the line for plain output.
+    func handle(_ move: Move, session: GameSession, view: GameView, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
+        switch move {
+        case .quit, .endOfInput, .interrupted:
+            return (nil, nil)
+        case .help:
+            let help = TerminalText(stringLiteral: Self.linesHelp)
+            return (help, "HELP \(help)")
+        case .hint:
+            let outcome: GameSession.HintOutcome
+            do {
+                outcome = try await session.hint(using: &generator)
+            } catch {
+                throw CommandFailure(code: .ioError, message: error.message)
+            }
+            switch outcome {
+            case .revealed(let letter, let balance):
+                hints = HintCount(hints: balance)
+                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
+            case .noHints:
+                hints = HintCount(hints: 0)
+                let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
+                var offer: TerminalText = ""
+                if let product = hintProduct { offer = "\(key) to get \(ReaderLocale.current.name(of: product)) for \(await price(of: product))." }
+                return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
+            case .notNow:
+                return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
+            case .serviceUnavailable(let error):
+                hints = hints?.markedOffline(error)
+                return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
+            }
+        case .buy:
+            return await buyHints(asking: view)
+        case .guess(let text):
+            switch try session.guess(text) {
+            case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
+            case .miss(let letter): return ("No '\(letter)'.", "MISS \(letter)")
+            case .solved: return ("Solved!", "SOLVED")
+            case .wrongWord(let word): return ("'\(word)' is not the word.", "WRONG \(word)")
+            case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", "REPEAT \(guess)")
+            case .invalid(let why): return ("\(why.prefix(1).uppercased() + why.dropFirst()).", "INVALID \(why)")
+            case .gameOver: return (nil, nil)
+            }
+        }
+    }
+}
