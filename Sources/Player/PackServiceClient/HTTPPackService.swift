@@ -262,7 +262,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         guard let status = ReceiptVerification.Status(rawValue: answer.status) else {
             return ReceiptVerification(status: .malformed, message: "the service answered status \(answer.status), which this client does not know")
         }
-        let payload = answer.receipt.map { ReceiptPayload(apple: $0, environment: answer.environment, renewals: answer.pendingRenewalInfo ?? []) }
+        let payload = answer.receipt.map {
+            ReceiptPayload(apple: $0, environment: answer.environment, renewals: answer.pendingRenewalInfo ?? [], latest: answer.latestReceiptInfo ?? [])
+        }
         return ReceiptVerification(status: status, message: Self.sentence(status, payload: payload, environment: answer.environment), payload: payload)
     }
 
@@ -588,28 +590,4 @@ extension ServiceCredentials {
 extension SigningPublicKey {
     /// A key nothing verifies against, for the one request made before a key is pinned.
     static let placeholder: SigningPublicKey = SigningPublicKey(bytes: [UInt8](repeating: 0, count: 32)) ?? SigningKey.generate().publicKey
-}
-
-extension ReceiptPayload {
-    /// The facts of Apple's `receipt` read back: each `in_app` purchase, with a subscription's
-    /// original transaction, end and trial, and the renewal state of `pending_renewal_info`.
-    init(apple receipt: AppleReceipt, environment: String?, renewals: [ApplePendingRenewal]) {
-        let transactions = receipt.inApp.map { entry in
-            ReceiptPayload.Transaction(
-                id: entry.transactionID, productID: entry.productID, quantity: Int(entry.quantity) ?? 1, state: "finished",
-                purchaseDate: Int64(entry.purchaseDateMs) ?? 0, revocationDate: entry.cancellationDateMs.flatMap { Int64($0) },
-                originalTransactionID: entry.isTrialPeriod == nil ? nil : entry.originalTransactionID, expiresDate: entry.expiresDateMs.flatMap { Int64($0) },
-                isTrial: entry.isTrialPeriod.map { $0 == "true" })
-        }
-        self.init(
-            bundleIdentifier: receipt.bundleID, creationDate: Int64(receipt.receiptCreationDateMs) ?? 0, transactions: transactions,
-            environment: environment == "Production" ? .production : .sandbox,
-            renewals: renewals.map { renewal in
-                ReceiptPayload.Renewal(
-                    originalTransactionID: renewal.originalTransactionID, productID: renewal.productID, autoRenewStatus: renewal.autoRenewStatus == "1",
-                    autoRenewProductID: renewal.autoRenewProductID, isInBillingRetryPeriod: renewal.isInBillingRetryPeriod == "1",
-                    gracePeriodExpiresDate: renewal.gracePeriodExpiresDateMs.flatMap { Int64($0) },
-                    expirationIntent: renewal.expirationIntent.map { $0 == "2" ? "billing" : $0 == "1" ? "expired" : "other" })
-            })
-    }
 }
