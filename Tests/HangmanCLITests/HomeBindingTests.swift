@@ -94,7 +94,9 @@ import TestSupport
         #expect(offline.stderr.contains("cannot be reached (couldn't connect to server)"), "\(offline.stderr)")
         let json = try await service.hangman("hints", "--json")
         #expect(json.status == 69)
-        #expect(json.stdout.contains("\"hintBalance\": 9, \"signedAt\": \""), "\(json.stdout)")
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        #expect(fields["hintBalance"] as? Int == 9 && fields["offline"] as? Bool == true, "\(json.stdout)")
+        #expect((fields["signedAt"] as? String)?.hasSuffix("Z") == true, "\(json.stdout)")
         // One sentence: no parentheses inside parentheses.
         let buy = try await service.hangman("buy", Self.hints10)
         #expect(buy.status == 69)

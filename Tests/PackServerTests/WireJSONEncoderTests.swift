@@ -22,6 +22,18 @@ import TestSupport
         #expect(try JSONDecoder().decode(T.self, from: encoder.encode(value)) == decoded)
     }
 
+    /// `--json`'s form of the writer: pretty, and what could act on a terminal escaped in strings
+    /// (DEL, C1, bidirectional controls), the same JSON to any reader.
+    @Test func prettyAndTerminalSafe() throws {
+        struct Document: Encodable { var name: String; var items: [Int]; var empty: [Int] }
+        let value = Document(name: "a\u{7F}b\u{9B}c\u{202E}d\u{2069}e\u{2014}f", items: [1, 2], empty: [])
+        let text = String(decoding: try WireJSONEncoder.encode(value, pretty: true, terminalSafe: true), as: UTF8.self)
+        #expect(text == "{\n  \"empty\" : [],\n  \"items\" : [\n    1,\n    2\n  ],\n  \"name\" : \"a\\u007fb\\u009bc\\u202ed\\u2069e\u{2014}f\"\n}")
+        let decoded = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        #expect(decoded?["name"] as? String == value.name)
+        #expect(try WireJSONEncoder.encode(value) == Array(#"{"empty":[],"items":[1,2],"name":"a\#u{7F}b\#u{9B}c\#u{202E}d\#u{2069}e\#u{2014}f"}"#.utf8), "the wire's bytes unchanged")
+    }
+
     @Test func smallDocumentsAreExactlyWhatFoundationWritesWithSortedKeys() throws {
         let statement = HintSpendStatement(
             accountID: "0123456789abcdef", key: "spend-1", spend: HintSpend(balance: 9, wasAlreadySpent: false), issued: 1_796_000_000_000)

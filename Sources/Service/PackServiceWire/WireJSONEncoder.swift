@@ -12,13 +12,17 @@
 /// let bytes = try WireJSONEncoder.encode(HintBalance(hints: 3))  // {"hints":3}
 /// ```
 public enum WireJSONEncoder {
-    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+    /// Compact, for the wire and the log; `pretty` indents by two spaces (`"key" : value`, as
+    /// `--json` prints); `terminalSafe` also escapes DEL, C1 controls and the bidirectional
+    /// controls in strings (`\u009b`), so that a document is safe to print on a terminal and
+    /// still the same JSON.
+    public static func encode(_ value: some Encodable, pretty: Bool = false, terminalSafe: Bool = false) throws -> [UInt8] {
         let root = Slot()
         try value.encode(to: ValueEncoder(slot: root, codingPath: []))
         var output: [UInt8] = []
         output.reserveCapacity(256)
-        try root.write(to: &output)
-        return output
+        try root.write(to: &output, indent: pretty ? 0 : nil)
+        return terminalSafe ? JSONText.escapingTerminalControls(output) : output
     }
 }
 
@@ -61,7 +65,14 @@ private final class Slot {
         return items
     }
 
-    func write(to output: inout [UInt8]) throws {
+    /// `indent`: the depth of a pretty document, `nil` for a compact one.
+    func write(to output: inout [UInt8], indent: Int? = nil) throws {
+        func newline(_ depth: Int) {
+            guard indent != nil else { return }
+            output.append(0x0A)
+            output.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        }
+        let inner = indent.map { $0 + 1 }
         switch content {
         case .none:
             // A value that encoded nothing at all: Foundation writes an empty object.
@@ -82,17 +93,21 @@ private final class Slot {
                 if position + 1 < order.count, members.pairs[order[position + 1]].key == pair.key { continue }
                 if !first { output.append(0x2C) }
                 first = false
+                newline(inner ?? 0)
                 JSONText.appendString(pair.key, to: &output)
-                output.append(0x3A)
-                try pair.value.write(to: &output)
+                output.append(contentsOf: indent == nil ? [0x3A] : [0x20, 0x3A, 0x20])
+                try pair.value.write(to: &output, indent: inner)
             }
+            if !first { newline(indent ?? 0) }
             output.append(0x7D)
         case .array(let items):
             output.append(0x5B)
             for (index, slot) in items.slots.enumerated() {
                 if index > 0 { output.append(0x2C) }
-                try slot.write(to: &output)
+                newline(inner ?? 0)
+                try slot.write(to: &output, indent: inner)
             }
+            if !items.slots.isEmpty { newline(indent ?? 0) }
             output.append(0x5D)
         }
     }
@@ -100,6 +115,43 @@ private final class Slot {
 
 /// Scalars as JSON text.
 enum JSONText {
+    /// `json` with DEL (7F), the C1 controls (U+0080-U+009F) and U+202A-U+202E, U+2066-U+2069
+    /// written as `\u` escapes: outside strings a JSON document is ASCII, so every such
+    /// character is in a string, where the escape means the same.
+    static func escapingTerminalControls(_ json: [UInt8]) -> [UInt8] {
+        func escape(_ scalar: UInt32, to output: inout [UInt8]) {
+            let hex = Array("0123456789abcdef".utf8)
+            output.append(contentsOf: [0x5C, 0x75])
+            for shift in stride(from: 12, through: 0, by: -4) { output.append(hex[Int((scalar >> UInt32(shift)) & 0xF)]) }
+        }
+        guard json.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return json }
+        var output: [UInt8] = []
+        output.reserveCapacity(json.count + 16)
+        var index = 0
+        while index < json.count {
+            let byte = json[index]
+            if byte == 0x7F {
+                escape(0x7F, to: &output)
+                index += 1
+            } else if byte == 0xC2, index + 1 < json.count, (0x80...0x9F).contains(json[index + 1]) {
+                escape(UInt32(json[index + 1]), to: &output)
+                index += 2
+            } else if byte == 0xE2, index + 2 < json.count, json[index + 1] == 0x80 || json[index + 1] == 0x81 {
+                let scalar = 0x2000 | (UInt32(json[index + 1] & 0x0F) << 6) | UInt32(json[index + 2] & 0x3F)
+                if (0x202A...0x202E).contains(scalar) || (0x2066...0x2069).contains(scalar) {
+                    escape(scalar, to: &output)
+                } else {
+                    output.append(contentsOf: json[index...index + 2])
+                }
+                index += 3
+            } else {
+                output.append(byte)
+                index += 1
+            }
+        }
+        return output
+    }
+
     static func appendString(_ text: String, to output: inout [UInt8]) {
         output.append(0x22)
         // Most strings (keys, ids, Base64) need no escape: copied at once.

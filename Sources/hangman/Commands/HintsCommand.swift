@@ -44,8 +44,7 @@ enum HintsCommand: Command {
         case .show:
             let count = try await HintCount.read(from: service)
             if options.json {
-                let signed = count.signedAt.map { ", \"signedAt\": \"\(ISO8601.string($0))\", \"offline\": true" } ?? ""
-                context.out("{\"hintBalance\": \(count.hints)\(signed)}")
+                context.out(JSONText.encode(BalanceJSON(hintBalance: count.hints, signedAt: count.signedAt.map { ISO8601.string($0) }, offline: count.signedAt.map { _ in true })))
             } else {
                 context.out(TerminalText(stringLiteral: StoreText.hints(count, now: context.clock.now())))
             }
@@ -58,11 +57,24 @@ enum HintsCommand: Command {
             let key = given ?? IdempotencyKey.new(prefix: "cli-")
             let spend = try await service.spendHint(idempotencyKey: key)
             if options.json {
-                context.out("{\"hintBalance\": \(spend.balance), \"alreadySpent\": \(spend.wasAlreadySpent)}")
+                context.out(JSONText.encode(SpendJSON(hintBalance: spend.balance, alreadySpent: spend.wasAlreadySpent)))
             } else {
                 context.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
             }
             return .ok
         }
     }
+}
+
+/// `hints --json`: the balance, and when it is the last one the service signed, when that was.
+struct BalanceJSON: Encodable {
+    var hintBalance: Int
+    var signedAt: String?
+    var offline: Bool?
+}
+
+/// `hints spend --json`.
+struct SpendJSON: Encodable {
+    var hintBalance: Int
+    var alreadySpent: Bool
 }

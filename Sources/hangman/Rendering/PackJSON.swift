@@ -1,3 +1,4 @@
+import PackServiceWire
 import FoundationEssentials
 import WordPacks
 import TerminalText
@@ -85,24 +86,14 @@ struct PackReportJSON: Encodable {
     }
 }
 
-/// Encodes a document as pretty, key-sorted JSON.
+/// A document as `--json` prints it: the wire's writer, pretty, key-sorted and safe on a
+/// terminal (DEL, C1 and bidirectional controls escaped in strings).
 enum JSONText {
-    /// The encoder escapes C0 controls; DEL, C1 controls and bidirectional controls are escaped
-    /// here too (`\u009b`), so the document is safe on a terminal and still the same JSON.
     static func encode(_ value: some Encodable) -> TerminalText {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return "{}" }
-        var out = ""
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-            // Raw C0 controls are only the layout's line breaks: in strings the encoder escaped them.
-            if scalar.value >= 0x20 && TerminalText.needsEscape(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+        do {
+            return TerminalText(trusted: String(decoding: try WireJSONEncoder.encode(value, pretty: true, terminalSafe: true), as: UTF8.self))
+        } catch {
+            return TerminalText(escaping: "{\"error\" : \"the document cannot be written as JSON: \(error)\"}")
         }
-        return TerminalText(trusted: out)
     }
 }
