@@ -67,13 +67,18 @@ import TestSupport
         #expect(ledger.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1|20")
     }
 
+    /// A sandbox server with test controls on the shipped packs, its data in `scratch`.
+    static func sandboxServer(in scratch: Scratch) throws -> HTTPServer {
+        let server = try PackServer(PackServerConfiguration(
+            dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true))
+        return try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+    }
+
     /// A free trial is offered as the seller decides, once per group: not to an account that had
     /// one, online or offline (offline, the failed lookup of its subscriptions offered one).
     @Test func aFreeTrialIsNotOfferedAgainEvenOffline() async throws {
         let scratch = try Scratch()
-        let server = try PackServer(PackServerConfiguration(
-            dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true))
-        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        let http = try Self.sandboxServer(in: scratch)
         var running: HTTPServer? = http
         defer { running?.stop() }
         let home = ["--home", scratch.file("alice")]
@@ -94,9 +99,7 @@ import TestSupport
     /// gone, they play from the last signed statement.
     @Test func aPassRestoresOnAFreshHomeAndPlaysOffline() async throws {
         let scratch = try Scratch()
-        let server = try PackServer(PackServerConfiguration(
-            dataFolder: scratch.file("server"), packsFolder: Self.packs, environment: .sandbox, testControls: true))
-        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        let http = try Self.sandboxServer(in: scratch)
         var running: HTTPServer? = http
         defer { running?.stop() }
         func player(_ arguments: String..., input: String = "") async throws -> CLI.Result {

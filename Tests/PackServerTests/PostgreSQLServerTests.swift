@@ -278,7 +278,7 @@ struct FreshDatabase {
         let purchase = Task { try await patient.buy(hints10, quantity: 1) }
         // The database comes back only once the client's request has met the outage (503) and
         // will be sent again.
-        #expect(eventually { refusedPurchases() > refusedBefore }, "the client's purchase never met the outage: \(serving.errorSoFar.suffix(400))")
+        #expect(eventually(within: 60) { refusedPurchases() > refusedBefore }, "the client's purchase never met the outage: \(serving.errorSoFar.suffix(400))")
         try server.start()
         #expect(try await purchase.value.purchasedTransaction != nil)
         let ready = try curl([url + "/v1/ready"])

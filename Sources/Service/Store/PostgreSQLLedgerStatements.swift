@@ -11,10 +11,18 @@ import WordPacks
 public final class PostgreSQLLedgers: Sendable {
     /// The connections every account's ledger borrows from.
     public let pool: ConnectionPool
+    /// Every rule run in Swift over the plain statements, none in the database's one-call
+    /// functions: for the contract tests that run each rule down both paths and compare.
+    let rulesInSwift: Bool
 
     /// Connects and brings the schema up to date (several servers starting at once take turns).
     /// `connections` bounds the connections this process opens.
-    public init(connectionString: String, connections: Int = 8) throws(StoreError) {
+    public convenience init(connectionString: String, connections: Int = 8) throws(StoreError) {
+        try self.init(connectionString: connectionString, connections: connections, rulesInSwift: false)
+    }
+
+    init(connectionString: String, connections: Int, rulesInSwift: Bool) throws(StoreError) {
+        self.rulesInSwift = rulesInSwift
         pool = ConnectionPool(connectionString: connectionString, capacity: connections)
         do {
             try PostgreSQLLedgerSchema.migrations.migrate(pool)
@@ -28,7 +36,7 @@ public final class PostgreSQLLedgers: Sendable {
 
     /// The ledger of `account`, made on first use.
     func ledger(account: String, now: Int64) throws(StoreError) -> AccountLedger {
-        let engine = PostgreSQLLedgerEngine(pool: pool, account: account)
+        let engine = PostgreSQLLedgerEngine(pool: pool, account: account, rulesInSwift: rulesInSwift)
         try engine.create(now: now)
         return AccountLedger(engine)
     }
@@ -41,9 +49,13 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     let pool: ConnectionPool
     let account: String
 
-    init(pool: ConnectionPool, account: String) {
+    /// ``PostgreSQLLedgers/rulesInSwift``: the one-call functions are not used.
+    let rulesInSwift: Bool
+
+    init(pool: ConnectionPool, account: String, rulesInSwift: Bool = false) {
         self.pool = pool
         self.account = account
+        self.rulesInSwift = rulesInSwift
     }
 
     /// Makes the account's `ledgers` row, the one its writes lock, unless it is there.
@@ -62,11 +74,12 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
         try run(locking: false) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
     }
 
-    var checksTokensInOneCall: Bool { true }
+    var checksTokensInOneCall: Bool { !rulesInSwift }
 
     /// One statement in its own transaction (no BEGIN or COMMIT of ours): one round trip, the
     /// token's check included when there is one (migration `7-spend-checking-its-token`).
     func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall? {
+        if rulesInSwift { return nil }
         var row: [String?]
         do {
             row = try pool.autocommit { connection in
@@ -124,6 +137,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     }
 
     func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool? {
+        if rulesInSwift { return nil }
         let array = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         let row = try call(
             "SELECT has_ledger, moved FROM ledger_move($1, $2, $3, $4, $5, $6)", [account, id.rawValue, array, to.rawValue, reason, String(now)], again: true)
@@ -133,6 +147,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     func insertPurchasingInOneCall(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
     ) throws(StoreError) -> TransactionInsert? {
+        if rulesInSwift { return nil }
         let row = try call(
             "SELECT has_ledger, outcome FROM ledger_insert_purchasing($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             [
@@ -148,6 +163,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     }
 
     func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>? {
+        if rulesInSwift { return nil }
         let row = try call("SELECT has_ledger, outcome FROM ledger_deliver($1, $2, $3, $4)", [account, id.rawValue, String(legacyHints), String(now)], again: true)
         switch row.first ?? nil {
         case "delivered": return .done(true)
@@ -158,6 +174,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     }
 
     func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>? {
+        if rulesInSwift { return nil }
         let row = try call("SELECT has_ledger, outcome, state, taken_back FROM ledger_refund($1, $2, $3)", [account, id.rawValue, String(now)], again: false)
         guard row.count == 3 else { throw StoreError(.storage, "the ledger database answered a refund with a malformed row") }
         switch row[0] {
