@@ -375,13 +375,19 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public static func login(at url: String, token: String, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
         guard let given = BearerToken(parsing: token) else { throw StoreError(.invalidRequest, BearerToken.formatProblem) }
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
-        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, .serviceKey)
-        guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
-            throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
-        }
+        let key = try await unauthenticated.serviceKey()
         let client = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: given.account, token: token, publicKey: key), caFile: caFile)
         let made = try await client.addDeviceToken()
         return ServiceCredentials(service: url, accountID: made.accountID, token: made.token, publicKey: key)
+    }
+
+    /// The service's key as it is now, to pin (the key document checked: the key is one, and its id).
+    private func serviceKey() async throws(StoreError) -> SigningPublicKey {
+        let keyDocument = try await get(ServiceKeyDocument.self, .serviceKey)
+        guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
+            throw StoreError(.untrusted, "the service at \(credentials.service) sent a malformed public key")
+        }
+        return key
     }
 
     /// Checks a receipt at the service at `url` (its `/verifyReceipt`, which needs no account), as
@@ -401,10 +407,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// storefront asked for (the service's default when none is).
     public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
-        let keyDocument = try await unauthenticated.get(ServiceKeyDocument.self, .serviceKey)
-        guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
-            throw StoreError(.untrusted, "the service at \(url) sent a malformed public key")
-        }
+        let key = try await unauthenticated.serviceKey()
         let account = try await unauthenticated.send(NewAccount.self, .createAccount, body: storefront.map { (request) throws(StoreError) in try Wire.encode(request) })
         return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
     }

@@ -225,7 +225,7 @@ final class AccountLedger {
         switch try engine.spendInOneCall(entryKey: entryKey, now: now, checking: token) {
         case .spent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: false)
         case .alreadySpent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: true)
-        case .noHints?: throw StoreError(.notEnoughHints, "no hints left")
+        case .noHints?: throw StoreError.noHintsLeft
         case .tokenNotLive?: throw StoreError.tokenNotLive
         case nil: break
         }
@@ -236,7 +236,7 @@ final class AccountLedger {
                     key: entryKey, amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
                 return appended ? HintSpend(balance: balance - 1, wasAlreadySpent: false) : HintSpend(balance: balance, wasAlreadySpent: true)
             }
-            guard try statements.hasHintEntry(key: entryKey) else { throw StoreError(.notEnoughHints, "no hints left") }
+            guard try statements.hasHintEntry(key: entryKey) else { throw StoreError.noHintsLeft }
             return HintSpend(balance: balance, wasAlreadySpent: true)
         }
     }
@@ -287,4 +287,9 @@ extension StoreControls {
         default: break
         }
     }
+}
+
+extension StoreError {
+    /// A spend with a balance of 0 (the service adds what buys more).
+    static let noHintsLeft = StoreError(.notEnoughHints, "no hints left")
 }

@@ -28,7 +28,7 @@ extension AccountService {
         do {
             return try ledger.spend(key: idempotencyKey, now: clock.now(), checking: token)
         } catch where error.kind == .notEnoughHints {
-            throw StoreError(.notEnoughHints, "no hints left" + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+            throw StoreError(.notEnoughHints, StoreError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
         }
     }
 }

@@ -1,7 +1,4 @@
 internal import CCurl
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import SystemCalls
 
@@ -56,7 +53,7 @@ public enum HTTPClient {
     /// system's folder of authorities (`/etc/ssl/certs`) stays trusted either way. A private
     /// authority is named this way, never by turning verification off.
     static func authorities(_ caFile: String?) -> String? {
-        for candidate in [caFile, getenv("HANGMAN_CA_FILE").map { String(cString: $0) }, getenv("SSL_CERT_FILE").map { String(cString: $0) }] {
+        for candidate in [caFile, ProcessEnvironment.value("HANGMAN_CA_FILE"), ProcessEnvironment.value("SSL_CERT_FILE")] {
             if let candidate, !candidate.isEmpty { return candidate }
         }
         return nil

@@ -1,7 +1,4 @@
 internal import CMicroHTTPD
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import SystemCalls
 
@@ -160,7 +157,7 @@ public final class HTTPServer: @unchecked Sendable {
         case EINVAL: return "\(host) is not a numeric IPv4 or IPv6 address"
         case EAFNOSUPPORT: return "this machine has no \(host.contains(":") ? "IPv6" : "IPv4")"
         case 0 where tls: return "the TLS key and certificate do not load (or do not match)"
-        case let code: return code == 0 ? "libmicrohttpd could not start" : String(cString: strerror(code))
+        case let code: return code == 0 ? "libmicrohttpd could not start" : Errno(rawValue: code).description
         }
     }
 
@@ -305,7 +302,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
             refusal = (414, "a request target may carry at most \(server.maxQueryParameters) query parameters")
         } else if facts.too_many != 0 {
             refusal = (431, "a request may carry at most \(HANGMAN_MAX_FIELDS) header fields")
-        } else if facts.size + (url.map { strlen($0) } ?? 0) > server.maxHeaderSize {
+        } else if facts.size + (url.map { CString.length($0) } ?? 0) > server.maxHeaderSize {
             // libmicrohttpd's own limit is its memory pool, which holds more than the fields.
             refusal = (431, "a request's path and header fields may take at most \(server.maxHeaderSize) bytes")
         } else if facts.transfer_encoding > 0, hangman_header_count(&facts, HANGMAN_CONTENT_LENGTH_HEADER) > 0 {

@@ -5,6 +5,12 @@ import Glibc
 // The one place this module calls the C library: every other file goes through these, so a
 // call's errno is read right after it, and `EINTR` is retried in one way.
 
+/// `getenv(3)`.
+func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
+/// `strlen(3)`.
+func system_strlen(_ text: UnsafePointer<CChar>) -> Int { strlen(text) }
+
 /// `open(2)`.
 func system_open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 { open(path, flags, mode) }
 
