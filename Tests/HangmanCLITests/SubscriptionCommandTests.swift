@@ -93,6 +93,9 @@ import TestSupport
         let offline = try await CLI.run(["products", "--wide"] + home)
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(!offline.stdout.contains("free trial"), "\(offline.stdout)")
+        // Buying hints in a game offline: the player session refuses before anything is asked.
+        let game = try await CLI.run(["play", "--plain", "--new"] + home, input: "buy\nquit\n")
+        #expect(game.stdout.contains("BUYFAILED offline"), "\(game.stdout)")
     }
 
     /// A server's pass: "deleting the app" and restoring brings its packs back; with the server

@@ -1,3 +1,4 @@
+import PackServiceClient
 import PackServiceAPI
 
 extension Player {
@@ -7,7 +8,8 @@ extension Player {
         case charge(Product)
         /// Owned already (a pack or a feature): buying charges nothing.
         case owned
-        /// A product the catalog lists but sells through another path (a base pack): nothing to ask.
+        /// A product the catalog lists but sells through another path (a base pack), or not in the
+        /// account's storefront (the purchase says so): nothing to ask.
         case nothingToAsk
         /// An auto-renewable: a new subscription (with its trial, if the account may have one), or
         /// a change of the group's live one: an upgrade (charged now, with a refund for the unused
@@ -15,9 +17,14 @@ extension Player {
         case change(Product, SubscriptionChange)
     }
 
+    /// Whether the session plays from what the pack server last signed, the server out of reach:
+    /// nothing can be bought or spent then.
+    public var isOffline: Bool { service is OfflinePackService }
+
     /// Whether buying `id` would charge, after checking that this device may buy at all (the
     /// `buy` command's question, and the game's `$`, ask only when it would).
     public func offer(_ id: ProductID) async throws(PlayerError) -> Offer {
+        if isOffline { throw .store(StoreError(.unavailable, "buying needs the pack server, which cannot be reached now")) }
         try checkPaymentsAllowed()
         guard let product = catalog.product(id) else { return .nothingToAsk }
         if product.autoRenewable != nil {
@@ -29,6 +36,8 @@ extension Player {
             }
         }
         if !product.isConsumable, !product.isSubscription, try await ownedProducts().contains(id) { return .owned }
+        // Not sold in the account's storefront: the purchase says so, with nothing to ask first.
+        guard product.price(in: try await storefront()) != nil else { return .nothingToAsk }
         return .charge(product)
     }
 

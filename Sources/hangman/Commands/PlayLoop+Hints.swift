@@ -16,12 +16,11 @@ extension PlayLoop {
     func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
         guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
         let price = await price(of: product)
-        // Offline, or purchases turned off: said at once, before any price is asked about.
-        if playerContext.store.offline != nil {
-            return ("Not bought: buying needs the pack server, which cannot be reached now.", "BUYFAILED offline")
-        }
+        // Offline, or purchases turned off: the player session says so before anything is asked.
         do {
             _ = try await playerContext.player.offer(product.id)
+        } catch .store(let error) where error.kind == .unavailable {
+            return ("Not bought: \(error.message).", "BUYFAILED offline")
         } catch {
             return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
         }

@@ -30,8 +30,8 @@ extension BuyCommand {
     static func confirm(_ product: Product, quantity: Int, storefront: String, context: CommandContext) -> Bool {
         let prices = PriceText(environment: context.environment)
         let text = ReaderLocale.current.text(of: product)
-        // Not sold in the storefront: the purchase says so, without a question first.
-        guard let unit = product.price(in: storefront) else { return true }
+        // The player session asks only for a product sold in the storefront.
+        guard let unit = product.price(in: storefront) else { return false }
         let price = prices.format(unit)
         context.outWrapped("\(text.displayName): \(text.description)")
         if quantity > 1, let total = unit.times(quantity) {
