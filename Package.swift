@@ -55,7 +55,7 @@ let package = Package(
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
         layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar"]),
         layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar"]),
-        layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls"]),
+        layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
         layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed

@@ -124,6 +124,25 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         }
     }
 
+    /// The account's subscriptions are told only with the shared secret, whichever receipt asks:
+    /// an older one without a subscription (the empty one from the account's creation) got
+    /// `latest_receipt_info`, `pending_renewal_info` and a freshly signed `latest_receipt` without it.
+    @Test func subscriptionDataNeedsTheSecretWhateverReceiptAsks() async throws {
+        let running = try RunningServer(environment: .sandbox, sharedSecret: secret)
+        let client = try await running.newClient()
+        let older = try await client.receipt()
+        _ = try await client.buy(monthly, quantity: 1)
+        let (http, without) = try post(running, body(older.bytes))
+        #expect(http == 200 && without["status"] as? Int == 21004, "\(without)")
+        #expect(without["latest_receipt_info"] == nil && without["latest_receipt"] == nil && without["pending_renewal_info"] == nil)
+        let (_, with) = try post(running, body(older.bytes, password: secret))
+        #expect(with["status"] as? Int == 0 && (with["latest_receipt_info"] as? [Any])?.count == 1, "\(with)")
+        // A receipt whose account never had a subscription needs no secret.
+        let plain = try await running.newClient()
+        _ = try await plain.buy(hints10, quantity: 1)
+        #expect(try post(running, body(try await plain.receipt().bytes)).json["status"] as? Int == 0)
+    }
+
     @Test(arguments: [ReceiptEnvironment.sandbox, .production])
     func everyFieldHasApplesTypeAndFormat(_ environment: ReceiptEnvironment) async throws {
         let running = try RunningServer(environment: environment, sharedSecret: secret)

@@ -879,8 +879,11 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let made = try shell("curl -sS -X POST \(url)/v1/accounts")
         let account = try #require(try JSONSerialization.jsonObject(with: Data(made.utf8)) as? [String: String])
         _ = try shell("curl -sS -H 'Authorization: Bearer \(account["token"] ?? "")' -H 'X-Request-ID: trace-8' \(url)/v1/hints")
+        // A path that would forge a line and clear the operator's screen once decoded: its route
+        // is "other", and nothing the client sent reaches the log unescaped.
+        _ = try shell("curl -sS -H 'X-Request-ID: trace-9' '\(url)/v1/test/transactions/x/y%0A2026-12-02T00:00:00.000Z%2010.6.6.6%20GET%20/v1/health%20200%1B%5B2J'")
         // A request's line is written once its answer is: wait for the last one.
-        #expect(eventually { process.errorSoFar.contains(" trace-8 ") }, "\(process.errorSoFar)")
+        #expect(eventually { process.errorSoFar.contains(" trace-9 ") }, "\(process.errorSoFar)")
         let lines = process.kill().stderr.split(separator: "\n").map(String.init)
         let time = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#
         let health = try #require(lines.first { $0.contains(" trace-7 ") }, "\(lines)")
@@ -888,6 +891,9 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let hints = try #require(lines.first { $0.contains(" trace-8 ") }, "\(lines)")
         #expect(hints.hasSuffix(" account=\(account["accountID"] ?? "?")") && hints.contains(" GET /v1/hints 200 "), "\(hints)")
         #expect(hints.prefixMatch(of: time) != nil, "\(hints)")
+        let forged = try #require(lines.first { $0.contains(" trace-9 ") }, "\(lines)")
+        #expect(forged.contains(" GET other 401 "), "\(forged)")
+        #expect(!lines.contains { $0.hasPrefix("2026-12-02T00:00:00.000Z") } && !lines.contains { $0.contains("\u{1B}") }, "\(lines)")
         // A request without an id of its own is given one: this process's prefix, then a count.
         let created = try #require(lines.first { $0.contains(" POST /v1/accounts ") }, "\(lines)")
         let given = try #require(created.firstMatch(of: #/ 127\.0\.0\.1 ([0-9a-f]{1,8})-([0-9a-f]+) POST \/v1\/accounts 201 [1-9]\d*B \d+ ms$/#), "\(created)")

@@ -15,6 +15,15 @@ private let day: Int64 = 86_400_000
 /// The subscription rules through the `PackService` protocol, on every backend (in-process, a
 /// server on SQLite, a server on PostgreSQL), driven by the store clock.
 @Suite struct SubscriptionContractTests {
+    private func error(_ body: () async throws(StoreError) -> some Any) async -> StoreError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     private func purchased(_ outcome: PurchaseOutcome) throws -> StoreTransaction {
         guard case .purchased(let transaction) = outcome else { throw StoreError(.wrongState, "expected a purchase, got \(outcome)") }
         return transaction
@@ -59,6 +68,30 @@ private let day: Int64 = 86_400_000
         let renewals = try await store.transactions().filter { $0.originalTransactionID == first.id && $0.id != first.id }
         #expect(renewals.count == 1 && renewals[0].purchaseDate == trial.expiresDate && renewals[0].hintsCredited == 20 && !renewals[0].isTrial)
         #expect(renewals[0].state == .finished && renewals[0].expiresDate == paid.expiresDate)
+    }
+
+    /// The store's clock stops at the end of year 9999: an advance past it is refused with a
+    /// sentence, and the store answers after it (28,000 advances of P9999Y overflowed the date
+    /// arithmetic and killed a server, again after each restart). A far advance settles its
+    /// renewals in bounded batches, the rest on the next requests, never all under one lock.
+    @Test(arguments: StoreBackend.allCases)
+    func theClockStopsAtYear9999AndFarAdvancesSettleInBatches(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        _ = try purchased(try await store.buy(monthly, quantity: 1))
+        let far = try await store.moveClock(by: StoreDuration(90, .year))
+        #expect(far.renewals == 1_000, "one request settles at most a thousand renewals")
+        _ = try await store.transactions()
+        _ = try await store.transactions()
+        let periods = try await store.transactions().filter { $0.productID == monthly }.count
+        #expect(periods == 1 + 90 * 12, "the rest settled by the next requests: \(periods)")
+        _ = try await store.setAutoRenew(monthly, on: false)  // no more renewals to settle on the way
+        _ = try await store.moveClock(by: StoreDuration(7000, .year))
+        let refused = await error { () async throws(StoreError) in try await store.moveClock(by: StoreDuration(9999, .year)) }
+        #expect(refused?.kind == .invalidRequest, "\(String(describing: refused))")
+        #expect(refused?.message.contains("goes no further than 9999-12-31") == true, "\(refused?.message ?? "")")
+        #expect(try await store.storeClock() >= far.now, "the store still answers, its clock where it was")
     }
 
     @Test(arguments: StoreBackend.allCases)

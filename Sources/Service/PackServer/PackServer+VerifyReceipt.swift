@@ -24,12 +24,10 @@ extension PackServer {
         default: return answer(.malformed)
         }
         guard let payload = result.payload else { return answer(.malformed) }
+        let isAutoRenewable = { (product: String) in ProductID(rawValue: product).flatMap { catalog.product($0)?.autoRenewable } != nil }
+        let secretGiven = configuration.sharedSecret.map { secret in body.password.map { constantTimeEqual(Array(secret.text.utf8), Array($0.utf8)) } ?? false } ?? false
         // A receipt with an auto-renewable subscription needs the shared secret, compared in constant time.
-        if payload.transactions.contains(where: { ProductID(rawValue: $0.productID).flatMap { catalog.product($0)?.autoRenewable } != nil }) {
-            guard let secret = configuration.sharedSecret, let given = body.password,
-                constantTimeEqual(Array(secret.text.utf8), Array(given.utf8))
-            else { return answer(.sharedSecretMismatch) }
-        }
+        if payload.transactions.contains(where: { isAutoRenewable($0.productID) }), !secretGiven { return answer(.sharedSecretMismatch) }
         // The account's receipt as it stands now: its renewals since, and their state.
         var latest: Receipt?
         if let account = payload.accountID {
@@ -42,10 +40,15 @@ extension PackServer {
                 return answer(.temporarilyUnavailable, retryable: true)
             }
         }
+        // An answer that would hold subscription data (the account's subscriptions since, asked
+        // with an older receipt that has none) needs the secret too: 21004 without it.
+        if !secretGiven, let current = latest, current.payload.transactions.contains(where: { isAutoRenewable($0.productID) }) {
+            return answer(.sharedSecretMismatch)
+        }
         return Self.appleAnswer(AppleVerifyResponse(
             valid: payload, latest: latest.map { ($0.bytes, $0.payload) }, excludeOld: body.excludeOldTransactions == true,
             environment: configuration.environment, catalogVersion: catalog.catalogVersion, now: configuration.clock.now(),
-            isAutoRenewable: { ProductID(rawValue: $0).flatMap { catalog.product($0)?.autoRenewable } != nil }))
+            isAutoRenewable: isAutoRenewable))
     }
 
     /// Apple's answer, HTTP 200 whatever its status; one that cannot be written is 21005 (the

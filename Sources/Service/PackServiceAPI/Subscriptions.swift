@@ -49,9 +49,22 @@ public struct StoreDuration: Sendable, Equatable, Hashable, Codable, CustomStrin
     /// With its count always: `1 month`, `1 week`, `30 days`.
     public var counted: String { words.first?.isNumber == true ? words : "1 \(words)" }
 
-    /// `date` (milliseconds since 1970, UTC) plus this duration.
+    /// The latest moment the store's time may reach: the end of year 9999 (UTC). A date past it
+    /// is refused before anything is added to it, so no date arithmetic can overflow.
+    public static let latestDate: Int64 = 253_402_300_799_999
+
+    /// `date` (milliseconds since 1970, UTC) plus this duration; `nil` past ``latestDate``.
+    public func adding(to date: Int64) -> Int64? {
+        guard date <= Self.latestDate, date >= -Self.latestDate else { return nil }
+        let sum = added(to: date)
+        return sum <= Self.latestDate ? sum : nil
+    }
+
+    /// `date` (milliseconds since 1970, UTC) plus this duration. For a date within
+    /// ±``latestDate`` (what a ledger holds) nothing overflows; beyond, the result saturates.
     public func added(to date: Int64) -> Int64 {
         let dayMilliseconds = UTCDateTime.millisecondsPerDay
+        guard date <= Self.latestDate, date >= -Self.latestDate else { return date < 0 ? Int64.min : Int64.max }
         switch unit {
         case .day: return date + Int64(count) * dayMilliseconds
         case .week: return date + Int64(count) * 7 * dayMilliseconds

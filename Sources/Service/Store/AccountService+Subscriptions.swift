@@ -15,6 +15,9 @@ extension AccountService {
         try settle().now
     }
 
+    /// Renewal steps one call settles at most: a thousand renewals take about a second here.
+    static let settlementSteps = 1_000
+
     /// ``settleSubscriptions()``, with the number of renewals it charged.
     func settle() throws(StoreError) -> (now: Int64, renewals: Int) {
         let (offset, nextDue) = try ledger.storeClock()
@@ -22,7 +25,9 @@ extension AccountService {
         guard let nextDue, nextDue <= now else { return (now, 0) }
         let failRenewals = try ledger.controls().failRenewals
         var renewals = 0
-        for _ in 0..<100_000 {
+        // Bounded work per call: a clock moved far ahead catches up over the next requests
+        // (each settles what it can), never holding the account's lock for minutes.
+        for _ in 0..<Self.settlementSteps {
             switch try ledger.nextRenewalStep(
                 now: now, failRenewals: failRenewals, renewal: TransactionID.random(using: &random), product: { catalog.product($0) })
             {
