@@ -981,6 +981,26 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         try ServeProcess.start(data: data, port: port, crashAt: crashAt)
     }
 
+    /// A crash point is a test's: a server without test controls does not die because its
+    /// environment names one (a production server did).
+    @Test func aServerWithoutTestControlsIgnoresCrashPoints() async throws {
+        let directory = try TemporaryDirectory()
+        let process = try ExternalProcess(HangmanBinary.path, [
+            "serve", "--listen", "127.0.0.1:0", "--data", directory.file("data"),
+            "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
+        ], environment: ["HANGMAN_CRASH_AT": "after-charge"])
+        defer { _ = process.kill() }
+        #expect(eventually { process.outputSoFar.contains("listening on ") }, "\(process.errorSoFar)")
+        let url = String(process.outputSoFar.split(separator: "\n").first { $0.hasPrefix("listening on ") }?.dropFirst("listening on ".count) ?? "")
+        let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url), attempts: 1)
+        guard case .purchased(let bought) = try await client.buy(hints10, quantity: 1) else {
+            Issue.record("the purchase did not go through")
+            return
+        }
+        #expect(bought.state == .finished)
+        #expect(process.isRunning, "the server is still up: \(process.errorSoFar.suffix(300))")
+    }
+
     @Test(arguments: ["after-charge", "after-deliver"])
     func aPurchaseCutByAServerCrashIsCompletedOnceByTheRetry(_ point: String) async throws {
         let directory = try TemporaryDirectory()
@@ -1015,10 +1035,11 @@ enum ServeProcess {
     static func start(data: String, port: Int, crashAt: String? = nil, packs: String? = nil, extra: [String] = []) throws -> (ExternalProcess, String) {
         var environment: [String: String] = [:]
         if let crashAt { environment["HANGMAN_CRASH_AT"] = crashAt }
+        // Crash points are a test's: a server honours them only with its test controls.
         let process = try ExternalProcess(HangmanBinary.path, [
             "serve", "--listen", "127.0.0.1:\(port)", "--data", data, "--environment", "sandbox",
             "--packs", packs ?? HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
-        ] + extra, environment: environment)
+        ] + (crashAt == nil ? [] : ["--test-controls"]) + extra, environment: environment)
         for _ in 0..<400 {
             let line = try shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")
             if let range = line.range(of: "listening on ") {

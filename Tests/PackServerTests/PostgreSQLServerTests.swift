@@ -266,10 +266,14 @@ struct FreshDatabase {
         let refused = (status: Int(lines.last ?? "") ?? 0, body: lines.dropLast().joined(separator: "\n"))
         #expect(refused.status == 503, "\(refused)")
         #expect(refused.body.contains("unavailable"))
+        // What libpq said (the socket's folder, the role) is the operator's: in the log, not the answer.
+        let socketFolder = server.connectionString.split(separator: " ").first { $0.hasPrefix("host=") }?.dropFirst("host=".count) ?? "host"
+        #expect(!refused.body.contains(socketFolder), "\(refused.body)")
         // Alive, not ready: a load balancer sends players elsewhere meanwhile.
         #expect(try curl([url + "/v1/health"]).status == 200)
         let notReady = try curl([url + "/v1/ready"])
         #expect(notReady.status == 503 && notReady.body.contains("the accounts database cannot be used"), "\(notReady)")
+        #expect(!notReady.body.contains(socketFolder), "\(notReady.body)")
 
         // The client keeps the key across its retries; the database comes back meanwhile.
         let patient = client(account, at: url, attempts: 9)

@@ -33,6 +33,15 @@ extension PackServer {
             response.logDetail = error.message
             return response
         }
+        if status == 503 {
+            // The database is away: the client is told to try again, the log what libpq said (a
+            // socket path, a host, a role are the operator's, not a client's).
+            var response = HTTPResponse.json(
+                503, Self.encoded(ErrorBody(StoreError(
+                    .unavailable, "the server's database cannot be reached now: nothing was done; the same request with the same key can be sent again"))))
+            response.logDetail = error.message
+            return response
+        }
         var response = HTTPResponse.json(status, Self.encoded(ErrorBody(error)))
         if status == 401 { response.headers.append(("WWW-Authenticate", "Bearer")) }
         return response
@@ -78,16 +87,24 @@ extension PackServer {
     /// ledgers share on PostgreSQL; a read that finds nothing) and its catalog is still in its
     /// packs folder. 200 `{"status":"ready"}`, else 503 with the reasons; no token, no rate limit.
     func readiness() throws(StoreError) -> HTTPResponse {
+        // The reasons in words for anyone; their details (paths, the database's words) for the log.
         var reasons: [String] = []
+        var details: [String] = []
         do {
             _ = try accounts.isOpen(account: "0000000000000000")
         } catch {
-            reasons.append("the accounts database cannot be used: \(error.message)")
+            reasons.append("the accounts database cannot be used")
+            details.append(error.message)
         }
         let catalogFile = configuration.packsFolder + "/" + Catalog.fileName
-        if !FileSystem.exists(atPath: catalogFile) { reasons.append("the catalog \(catalogFile) is gone") }
+        if !FileSystem.exists(atPath: catalogFile) {
+            reasons.append("the catalog is gone from the packs folder")
+            details.append("\(catalogFile) is gone")
+        }
         guard !reasons.isEmpty else { return .json(200, Array(#"{"status":"ready"}"#.utf8)) }
-        return .json(503, try Wire.encode(Readiness(status: "not ready", reasons: reasons)))
+        var response = HTTPResponse.json(503, try Wire.encode(Readiness(status: "not ready", reasons: reasons)))
+        response.logDetail = details.joined(separator: "; ")
+        return response
     }
 
     /// `/v1/ready`'s answer when the server is not.

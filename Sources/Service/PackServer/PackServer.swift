@@ -279,11 +279,11 @@ public final class PackServer: Sendable {
         if let ledgers {
             return try AccountService(
                 catalog: catalog, packsFolder: configuration.packsFolder, ledgers: ledgers, account: account,
-                clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
+                clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
         }
         return try AccountService(
             catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: sqliteFolder + "/accounts/" + account,
-            clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crash)
+            clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
     }
 }
 

@@ -15,8 +15,16 @@ public struct PackServerConfiguration: Sendable {
     /// How long a signed catalog may be trusted.
     public var catalogLifetime: Int64 = 24 * 3_600_000
     public var clock: Clock = .system
-    /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`).
+    /// Called at each crash point of a purchase (`HANGMAN_CRASH_AT`): a test's, so only on a
+    /// server with test controls (``crashPoints``).
     public var crash: @Sendable (CrashPoint) -> Void = { _ in }
+
+    /// The crash points this server honours: `crash` with test controls, none otherwise (a
+    /// production server does not die because its environment says so).
+    var crashPoints: @Sendable (CrashPoint) -> Void {
+        guard testControls else { return { (_: CrashPoint) in } }
+        return crash
+    }
     /// Where the accounts and their ledgers are: SQLite under `dataFolder` (the default) or
     /// another folder, or a PostgreSQL database that several servers share.
     public var database: LedgerDatabase = .sqlite
