@@ -98,11 +98,15 @@ extension AccountLedger {
         try engine.read { statements in try statements.storeClock() }
     }
 
-    /// Moves the store clock to `lead` ahead of the real one; it never goes back.
-    func setClockOffset(_ lead: Int64) throws(StoreError) {
+    /// Moves the store clock `duration` further, from where it is when the account's lock is held
+    /// (two moves at once both count, one after the other); the store's time after it, or `nil`
+    /// when that is past ``StoreDuration/latestDate`` (nothing moved).
+    func advanceClock(by duration: StoreDuration, realNow: Int64) throws(StoreError) -> Int64? {
         try engine.write { statements in
             let current = try statements.storeClock().offset
-            try statements.setClockOffset(max(current, lead))
+            guard let target = duration.adding(to: realNow + current) else { return nil }
+            try statements.setClockOffset(max(current, target - realNow))
+            return target
         }
     }
 

@@ -53,12 +53,11 @@ extension AccountService {
     /// ``advanceClock(by:)``, with the renewals it charged on the way.
     public func moveClock(by duration: StoreDuration) throws(StoreError) -> StoreClockMove {
         let (now, before) = try settle()
-        guard let target = duration.adding(to: now) else {
+        guard try ledger.advanceClock(by: duration, realNow: clock.now()) != nil else {
             throw StoreError(
                 .invalidRequest,
                 "the store's clock goes no further than 9999-12-31: it is \(ISO8601.string(now)) now, and \(duration.description) more is past that")
         }
-        try ledger.setClockOffset(target - clock.now())
         let after = try settle()
         return StoreClockMove(now: after.now, renewals: before + after.renewals)
     }
