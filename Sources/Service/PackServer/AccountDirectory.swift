@@ -23,6 +23,9 @@ protocol AccountDirectory: Sendable {
     func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError)
     /// Every token of the account, revoked ones included, oldest first; never a secret.
     func tokens(account: String) throws(StoreError) -> [AccountToken]
+    /// Revokes the live token `tokenID` and adds one in its place, in one transaction: `false`
+    /// (nothing done) when that token is no longer live (another rotation took it first).
+    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool
     /// Revokes one live token of the account (`tokenID`), or every one (`nil`); how many.
     func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int
     /// Closes the account: every token revoked, and its receipts no longer valid (21010).
@@ -83,6 +86,14 @@ extension AccountDirectory {
         var found: String?
         for stored in try liveTokens(account: presented.account) where constantTimeEqual(Array(stored.utf8), digest) { found = stored }
         return found.map { (presented.account, PresentedToken.tokenID(ofDigest: $0)) }
+    }
+
+    /// The presented token `tokenID` replaced by a new one (a rotation), atomically: `nil` when it
+    /// was no longer live, so that concurrent rotations of one token make one new token.
+    func rotate(account: String, tokenID: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String)? {
+        let made = newSecret()
+        guard try replaceToken(account: account, tokenID: tokenID, with: made.sha256, now: now) else { return nil }
+        return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
     }
 
     /// A new token for an open account (a device joining it): the token, and its id.
@@ -155,6 +166,18 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
             ).rows.map { row in
                 AccountToken(id: row[0] ?? "", created: row[1].flatMap(Int64.init) ?? 0, lastUsed: row[2].flatMap(Int64.init), revoked: row[3].flatMap(Int64.init))
             }
+        }
+    }
+
+    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+        try run { connection in
+            guard try connection.execute(
+                "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND token_id = $2 AND revoked_date IS NULL", [account, tokenID, String(now)]
+            ).affectedRows == 1 else { return false }
+            try connection.execute(
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
+                [PresentedToken.tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
+            return true
         }
     }
 
@@ -277,6 +300,18 @@ final class SQLiteAccountDirectory: AccountDirectory {
         try run(writing: false) { db in
             try db.query("SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account))
                 .map { row in AccountToken(id: try row.string(0), created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value) }
+        }
+    }
+
+    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+        try run { db in
+            try db.execute(
+                "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND token_id = ? AND revoked_date IS NULL", .integer(now), .text(account), .text(tokenID))
+            guard db.changes == 1 else { return false }
+            try db.execute(
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
+                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now))
+            return true
         }
     }
 

@@ -36,8 +36,8 @@ extension PackServer {
             let made = try accounts.newToken(account: account, now: now)
             return .json(201, try Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .rotateToken:
-            let made = try accounts.newToken(account: account, now: now)
-            _ = try accounts.revoke(account: account, tokenID: tokenID, now: now)
+            // Under the accounts database's lock: of rotations of one token at once, one wins.
+            guard let made = try accounts.rotate(account: account, tokenID: tokenID, now: now) else { throw StoreError.tokenNotLive }
             return .json(201, try Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .revokeToken:
             let revoked = id ?? ""
