@@ -132,7 +132,8 @@ public struct Home: Sendable {
     }
 
     /// The service of `credentials` at `address`: a new address is accepted once its server has
-    /// proved the pinned key (a signed catalog) and known the account (its signed statement).
+    /// proved the pinned key on a fresh challenge (before the token goes to it) and known the
+    /// account (its signed statement).
     private func openService(_ credentials: ServiceCredentials, at address: String, clock: Clock, caFile: String?) async throws(PlayerError) -> OpenedStore {
         var reached = credentials
         reached.service = address
@@ -142,6 +143,9 @@ public struct Home: Sendable {
             caFile: caFile)
         let catalog: Catalog
         do {
+            // Nothing secret to an address that has not proved the key: a copy of the public
+            // signed catalog is no proof.
+            if isNew { try await service.proveKey() }
             catalog = try await service.fetchCatalog()
             if isNew { _ = try await service.statement() }
         } catch where error.kind == .unavailable {

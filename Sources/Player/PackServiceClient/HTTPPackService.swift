@@ -381,6 +381,31 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return ServiceCredentials(service: url, accountID: made.accountID, token: made.token, publicKey: key)
     }
 
+    /// That the server at this address holds the pinned key: it signs a nonce made here, now.
+    /// Asked before a token goes to an address the service has not proved itself at: a server
+    /// that only replays the public signed catalog is refused, and sees no secret.
+    public func proveKey() async throws(StoreError) {
+        let nonce = IdempotencyKey.new()
+        let proof: KeyProof
+        do {
+            let signed = try await send(SignedDocument.self, .proveKey, body: try Wire.encode(KeyProof(nonce: nonce)))
+            proof = try signed.open(KeyProof.self, trusting: credentials.publicKey)
+        } catch where error.kind == .unavailable && Self.isUnreachable(error) {
+            // No server there now: the home plays offline, and nothing was sent.
+            throw error
+        } catch {
+            throw StoreError(.untrusted, "the server at \(credentials.service) does not prove this home's service key (\(error.message)): nothing secret was sent to it")
+        }
+        guard proof.nonce == nonce else {
+            throw StoreError(.untrusted, "the server at \(credentials.service) signed another challenge than this one: nothing secret was sent to it")
+        }
+    }
+
+    /// Whether a failure is the server's absence (no connection, no answer in time), not an answer.
+    static func isUnreachable(_ error: StoreError) -> Bool {
+        error.message.contains("cannot be reached") || error.message.contains("did not answer within")
+    }
+
     /// The service's key as it is now, to pin (the key document checked: the key is one, and its id).
     private func serviceKey() async throws(StoreError) -> SigningPublicKey {
         let keyDocument = try await get(ServiceKeyDocument.self, .serviceKey)

@@ -141,6 +141,10 @@ public final class PackServer: Sendable {
         case .serviceKey?:
             return .json(200, try Wire.encode(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
+        case .proveKey?:
+            let proof = try Wire.decode(KeyProof.self, from: request.body)
+            guard (16...128).contains(proof.nonce.utf8.count) else { throw StoreError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
+            return .json(200, try Wire.encode(try SignedDocument(signing: proof, with: key)))
         case .catalog?:
             // Read once for the request (a reload may swap it meanwhile); only where it is used:
             // every other request would queue on its lock for nothing.
@@ -233,7 +237,7 @@ public final class PackServer: Sendable {
             return try archive(request, productID: id ?? "", service: service)
         case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
             return try testControl(request, route, id: id, service: service)
-        case .health, .ready, .serviceKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken:
+        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken:
             // Answered before the account's ledger is opened.
             throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)")
         }

@@ -2,7 +2,7 @@
 /// names its logs and metrics by it, and the client builds its requests from it. A route is a
 /// method and a path template; a template holds at most one `{id}`, one path segment.
 public enum Route: String, CaseIterable, Sendable {
-    case health, ready, serviceKey, catalog, createAccount
+    case health, ready, serviceKey, proveKey, catalog, createAccount
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
     case purchase, restore, recover, receipt, packArchive
     case subscriptions, subscriptionChange, autoRenew
@@ -19,7 +19,7 @@ public enum Route: String, CaseIterable, Sendable {
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls: "PUT"
-        case .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
+        case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .verifyReceipt:
             "POST"
         }
@@ -32,6 +32,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .health: "/v1/health"
         case .ready: "/v1/ready"
         case .serviceKey: "/v1/service-key"
+        case .proveKey: "/v1/service-key/proof"
         case .catalog: "/v1/catalog"
         case .createAccount: "/v1/accounts"
         case .account, .closeAccount: "/v1/account"
@@ -68,7 +69,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// Answered without a token.
     public var isPublic: Bool {
         switch self {
-        case .health, .ready, .serviceKey, .catalog, .createAccount, .verifyReceipt: true
+        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt: true
         default: false
         }
     }

@@ -298,3 +298,13 @@ public struct StorefrontRequest: Codable, Sendable, Equatable {
         self.preferred = preferred
     }
 }
+
+/// `POST /v1/service-key/proof`: a client's challenge, and what the server signs of it. A server
+/// proves the service's key by signing the client's fresh nonce: a copy of the signed catalog,
+/// which anyone can fetch, proves nothing.
+public struct KeyProof: Codable, Sendable, Equatable {
+    /// 16 to 128 characters the client chose.
+    public var nonce: String
+
+    public init(nonce: String) { self.nonce = nonce }
+}
