@@ -86,7 +86,22 @@ extension PackServer {
     /// Whether this server can serve players now: its accounts database answers (the one its
     /// ledgers share on PostgreSQL; a read that finds nothing) and its catalog is still in its
     /// packs folder. 200 `{"status":"ready"}`, else 503 with the reasons; no token, no rate limit.
-    func readiness() throws(StoreError) -> HTTPResponse {
+    /// ``checkReadiness()``'s answer, made again once it is a second old.
+    func ready() throws(StoreError) -> HTTPResponse {
+        let now = configuration.clock.now()
+        if let kept = readiness.withLock({ $0 }), now - kept.at < 1000, now >= kept.at {
+            var response = HTTPResponse.json(kept.status, kept.body)
+            response.logDetail = kept.detail
+            return response
+        }
+        let made = try checkReadiness()
+        if case .bytes(let body) = made.body {
+            readiness.withLock { $0 = (now, made.status, body, made.logDetail) }
+        }
+        return made
+    }
+
+    func checkReadiness() throws(StoreError) -> HTTPResponse {
         // The reasons in words for anyone; their details (paths, the database's words) for the log.
         var reasons: [String] = []
         var details: [String] = []

@@ -28,6 +28,9 @@ public final class PackServer: Sendable {
     let stores: AccountStores
     /// When each token was last recorded as used, by this process.
     let touched = Mutex<[String: Int64]>([:])
+    /// `/v1/ready`'s last answer and when it was made: asked at most once a second, whatever the
+    /// rate of anonymous requests (each was a database query).
+    let readiness = Mutex<(at: Int64, status: Int, body: [UInt8], detail: String?)?>(nil)
     /// What `--metrics-listen` serves.
     public let metrics = ServerMetrics()
     let accountCreations: RateLimiter
@@ -137,7 +140,7 @@ public final class PackServer: Sendable {
             // Liveness: the process answers. Readiness, what a load balancer routes by, is /v1/ready.
             return .json(200, Array(#"{"status":"ok"}"#.utf8))
         case .ready?:
-            return try readiness()
+            return try ready()
         case .serviceKey?:
             return .json(200, try Wire.encode(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
