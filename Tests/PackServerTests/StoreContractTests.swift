@@ -51,6 +51,16 @@ final class ContractWorld {
     deinit { http?.stop() }
 }
 
+/// The store's refusal of `body`, or `nil` when it did what was asked.
+func refusal(_ body: () async throws(StoreError) -> some Any) async -> StoreError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error
+    }
+}
+
 private let hints10 = ProductID(rawValue: "com.hangmanpacks.hints.10")!
 private let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
 private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
@@ -65,12 +75,7 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
     }
 
     private func error(_ body: () async throws(StoreError) -> some Any) async -> StoreError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
-            return error
-        }
+        await refusal(body)
     }
 
     /// Who may download an archive is decided once, for every door: a pack the account owns

@@ -15,15 +15,6 @@ private let day: Int64 = 86_400_000
 /// The subscription rules through the `PackService` protocol, on every backend (in-process, a
 /// server on SQLite, a server on PostgreSQL), driven by the store clock.
 @Suite struct SubscriptionContractTests {
-    private func error(_ body: () async throws(StoreError) -> some Any) async -> StoreError? {
-        do {
-            _ = try await body()
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func purchased(_ outcome: PurchaseOutcome) throws -> StoreTransaction {
         guard case .purchased(let transaction) = outcome else { throw StoreError(.wrongState, "expected a purchase, got \(outcome)") }
         return transaction
@@ -88,7 +79,7 @@ private let day: Int64 = 86_400_000
         #expect(periods == 1 + 90 * 12, "the rest settled by the next requests: \(periods)")
         _ = try await store.setAutoRenew(monthly, on: false)  // no more renewals to settle on the way
         _ = try await store.moveClock(by: StoreDuration(7000, .year))
-        let refused = await error { () async throws(StoreError) in try await store.moveClock(by: StoreDuration(9999, .year)) }
+        let refused = await refusal { () async throws(StoreError) in try await store.moveClock(by: StoreDuration(9999, .year)) }
         #expect(refused?.kind == .invalidRequest, "\(String(describing: refused))")
         #expect(refused?.message.contains("goes no further than 9999-12-31") == true, "\(refused?.message ?? "")")
         #expect(try await store.storeClock() >= far.now, "the store still answers, its clock where it was")
