@@ -189,6 +189,13 @@ import TestSupport
         ("authorization: Bearer one\\r\\nAUTHORIZATION: Bearer two\\r\\n", 400),
         ("Idempotency-Key: a\\r\\nidempotency-KEY: b\\r\\n", 400),
         ("Authorization: Bearer token\\r\\n", 200),
+        // A name is a token (RFC 9112 5.1): whitespace before the colon is refused, not read as the field.
+        ("Authorization : Bearer one\\r\\nAuthorization: Bearer two\\r\\n", 400),
+        ("Content-Length : 0\\r\\n", 400),
+        ("X-Thing\\t: 1\\r\\n", 400),
+        ("X-Thing: 1\\r\\n", 200),
+        // Transfer-Encoding twice (chunked, then identity) was read as chunked.
+        ("Transfer-Encoding: chunked\\r\\nTransfer-Encoding: identity\\r\\n", 400),
     ])
     func ambiguousHeadersAreRefused(_ headers: String, _ status: Int) throws {
         let server = try HTTPServer(HTTPServerConfiguration(), handler: Self.echo)

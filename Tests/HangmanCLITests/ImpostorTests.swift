@@ -43,7 +43,7 @@ import TestSupport
             server.serve_forever()
             """#, saved, heard])
         defer { _ = impostor.kill() }
-        #expect(eventually { !impostor.outputSoFar.isEmpty }, "the impostor did not start")
+        #expect(await eventually { () async in !impostor.outputSoFar.isEmpty }, "the impostor did not start")
         let port = impostor.outputSoFar.trimmingCharacters(in: .whitespacesAndNewlines)
         let asked = try await CLI.run(["hints", "--service", "http://127.0.0.1:\(port)"] + home)
         #expect(asked.status != 0, "\(asked.stdout)")

@@ -995,7 +995,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
             "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
         ], environment: ["HANGMAN_CRASH_AT": "after-charge"])
         defer { _ = process.kill() }
-        #expect(eventually { process.outputSoFar.contains("listening on ") }, "\(process.errorSoFar)")
+        #expect(await eventually { () async in process.outputSoFar.contains("listening on ") }, "\(process.errorSoFar)")
         let url = String(process.outputSoFar.split(separator: "\n").first { $0.hasPrefix("listening on ") }?.dropFirst("listening on ".count) ?? "")
         let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url), attempts: 1)
         guard case .purchased(let bought) = try await client.buy(hints10, quantity: 1) else {

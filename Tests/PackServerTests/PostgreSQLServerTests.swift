@@ -272,7 +272,7 @@ struct FreshDatabase {
         // Alive, not ready: a load balancer sends players elsewhere meanwhile.
         #expect(try curl([url + "/v1/health"]).status == 200)
         var notReady = (status: 0, body: "")
-        #expect(try eventually(within: 5) {
+        #expect(try await eventually(within: 5) { () async throws in
             notReady = try curl([url + "/v1/ready"])
             return notReady.status == 503
         }, "\(notReady)")
@@ -286,12 +286,13 @@ struct FreshDatabase {
         let purchase = Task { try await patient.buy(hints10, quantity: 1) }
         // The database comes back only once the client's request has met the outage (503) and
         // will be sent again.
-        #expect(eventually(within: 60) { refusedPurchases() > refusedBefore }, "the client's purchase never met the outage: \(serving.errorSoFar.suffix(400))")
+        // Waited for without holding a thread of the pool the client's task runs on.
+        #expect(await eventually(within: 60) { () async in refusedPurchases() > refusedBefore }, "the client's purchase never met the outage: \(serving.errorSoFar.suffix(400))")
         try server.start()
         #expect(try await purchase.value.purchasedTransaction != nil)
         // Readiness is checked at most once a second: back within one.
         var ready = (status: 0, body: "")
-        #expect(try eventually(within: 5) {
+        #expect(try await eventually(within: 5) { () async throws in
             ready = try curl([url + "/v1/ready"])
             return ready.status == 200
         }, "\(ready)")

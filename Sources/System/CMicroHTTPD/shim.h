@@ -237,6 +237,9 @@ struct hangman_header_facts {
     int hides_bytes;
     /* The fields' bytes as sent, at least: each name, `: `, value and CR LF. */
     size_t size;
+    /* Whether a name held a byte no field name may (RFC 9110 5.1: a token), as whitespace before
+       the colon: `Content-Length : 5` is not Content-Length to every reader (RFC 9112 5.1: 400). */
+    int bad_name;
 };
 
 struct hangman_field_scan {
@@ -267,6 +270,12 @@ static inline enum MHD_Result hangman_scan_field(void *cls, enum MHD_ValueKind k
     scan->count++;
     scan->facts->size += key_size + value_size + 4;
     if (key == NULL) return MHD_YES;
+    if (key_size == 0) scan->facts->bad_name = 1;
+    for (size_t i = 0; i < key_size; i++) {
+        unsigned char c = (unsigned char)key[i];
+        int token = (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+        if (!token) { scan->facts->bad_name = 1; break; }
+    }
     for (int i = 0; i < HANGMAN_SINGLE_HEADERS; i++) {
         if (hangman_name_is(key, key_size, hangman_single_headers[i])) {
             scan->facts->single[i]++;

@@ -305,6 +305,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         } else if facts.size + (url.map { CString.length($0) } ?? 0) > server.maxHeaderSize {
             // libmicrohttpd's own limit is its memory pool, which holds more than the fields.
             refusal = (431, "a request's path and header fields may take at most \(server.maxHeaderSize) bytes")
+        } else if facts.bad_name != 0 {
+            refusal = (400, "a header field's name is a token: no whitespace before its colon, no separators (RFC 9112 5.1)")
+        } else if facts.transfer_encoding > 1 {
+            refusal = (400, "the header transfer-encoding may appear once, and appears \(facts.transfer_encoding) times")
         } else if facts.transfer_encoding > 0, hangman_header_count(&facts, HANGMAN_CONTENT_LENGTH_HEADER) > 0 {
             refusal = (400, "a request may not carry both Content-Length and Transfer-Encoding")
         } else if hangman_header_count(&facts, HANGMAN_HOST_HEADER) == 0, let version, strcmp(version, "HTTP/1.1") == 0 {
