@@ -90,20 +90,26 @@ public final class PackServer: Sendable {
         let method = request.method == "HEAD" ? "GET" : request.method
         let found = Route.routes(at: path)
         let route = found?.routes.first { $0 == .verifyReceipt || $0.method == method }
+        // The route's name once, for the log and the metrics: the template, or `other`.
+        let name = found?.routes.first?.template ?? "other"
         if let found, route == nil {
             // A known resource asked with a method it does not take: 405 with the ones it does.
             let allowed = found.routes.map(\.method)
             let error = StoreError(.invalidRequest, "\(request.path) takes \(allowed.joined(separator: " or ")), not \(request.method)")
             var response = HTTPResponse.json(405, Self.encoded(ErrorBody(error)))
             response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
+            response.logRoute = name
             return response
         }
+        var response: HTTPResponse
         do {
-            return try serve(request, route, id: found?.id, path: path)
+            response = try serve(request, route, id: found?.id, path: path)
         } catch {
             if error.kind == .storage || error.kind == .unavailable { metrics.storeError(error.kind == .storage ? "storage" : "unavailable") }
-            return Self.failure(error)
+            response = Self.failure(error)
         }
+        response.logRoute = name
+        return response
     }
 
     /// The route's name for logs and metrics: its template, or `other` (``Route/name(ofPath:)``).

@@ -140,7 +140,7 @@ public final class PackServerProcess: Sendable {
             response.headers.append(("X-Request-ID", id))
             let elapsed = started.duration(to: clock.now)
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-            let route = PackServer.routeName(request.path)
+            let route = response.logRoute ?? PackServer.routeName(request.path)
             log.request(request, route: route, response: response, id: id, milliseconds: milliseconds)
             server.metrics.request(route: route, status: response.status, seconds: milliseconds / 1000)
             return response

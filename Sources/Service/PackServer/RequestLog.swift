@@ -149,13 +149,5 @@ public final class RequestLog: Sendable {
         var account: String?
         var detail: String?
         var event: String?
-
-        init(
-            time: String, client: String? = nil, requestID: String? = nil, method: String? = nil, route: String? = nil, status: Int? = nil,
-            bytes: UInt64? = nil, ms: Double? = nil, account: String? = nil, detail: String? = nil, event: String? = nil
-        ) {
-            (self.time, self.client, self.requestID, self.method, self.route, self.status) = (time, client, requestID, method, route, status)
-            (self.bytes, self.ms, self.account, self.detail, self.event) = (bytes, ms, account, detail, event)
-        }
     }
 }

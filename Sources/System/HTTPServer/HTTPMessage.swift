@@ -39,6 +39,9 @@ public struct HTTPResponse: Sendable {
     public var logDetail: String? = nil
     /// The account the request was made for, once its token was checked: for the log only.
     public var logAccount: String? = nil
+    /// The route the request was answered on (a closed set, never the client's path), as the
+    /// handler found it: for the log and the metrics only.
+    public var logRoute: String? = nil
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([])) {
         self.status = status
