@@ -108,11 +108,29 @@ import TestSupport
         #expect(bought.status == 0 && bought.stdout.contains("Installed Birds 1.0 (3 words)"), "\(bought.stdout)\(bought.stderr)")
         let played = try await world.hangman("play", "--plain", "--pack", "birds", "--new")
         #expect(played.status == 0 && played.stdout.contains("GAME pack=com.example.words.birds"), "\(played.stdout)\(played.stderr)")
-        // Taken out: no longer sold; the archive stays.
-        let removed = try await CLI.run(["catalog", "remove", "com.example.words.birds", "--packs", world.packs])
+        // Taken off sale by its short name, as 'catalog add' named it: no longer sold; its owner
+        // keeps it, on this device and on a new one; the archive stays.
+        let removed = try await CLI.run(["catalog", "remove", "birds", "--packs", world.packs])
         #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout.contains("Birds (com.example.words.birds) is off sale: those who bought it keep it."), "\(removed.stdout)")
+        let twice = try await CLI.run(["catalog", "remove", "birds", "--packs", world.packs])
+        #expect(twice.status == 65 && twice.stderr.contains("already off sale"), "\(twice.stderr)")
         #expect(!(try await world.hangman("products", "--wide").stdout.contains("com.example.words.birds")))
         #expect(FileManager.default.fileExists(atPath: world.packs + "/birds.wordpack"))
+        let rebuy = try await world.hangman("buy", "birds", "--yes")
+        #expect(rebuy.status == 69 && rebuy.stderr.contains("no longer sold; this account owns it"), "\(rebuy.stdout)\(rebuy.stderr)")
+        #expect(try await world.hangman("reset", "--yes").status == 0)
+        let restored = try await world.hangman("restore")
+        #expect(restored.status == 0, "\(restored.stdout)\(restored.stderr)")
+        #expect(restored.stdout.contains("Restored Birds (com.example.words.birds)"), "\(restored.stdout)")
+        let playedAgain = try await world.hangman("play", "--plain", "--pack", "birds", "--new")
+        #expect(playedAgain.status == 0, "\(playedAgain.stdout)\(playedAgain.stderr)")
+        // Its archive deleted as well: restore names it, keeps the purchase, and exits 0.
+        try FileManager.default.removeItem(atPath: world.packs + "/birds.wordpack")
+        #expect(try await world.hangman("reset", "--yes").status == 0)
+        let withdrawn = try await world.hangman("restore")
+        #expect(withdrawn.status == 0, "\(withdrawn.stdout)\(withdrawn.stderr)")
+        #expect(withdrawn.stderr.contains("note: not restored: Birds (com.example.words.birds) is off sale and its pack is no longer published"), "\(withdrawn.stderr)")
     }
 
     @Test func updatePrintsWhatChangedAndRaisesTheVersion() async throws {

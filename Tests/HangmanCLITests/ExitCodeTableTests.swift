@@ -146,7 +146,7 @@ import TestSupport
         Row(arguments: ["subscriptions", "cancel", fruit], code: 64, says: [fruit, "not an auto-renewable subscription"]),
         Row(arguments: ["catalog", "add", "$S/nothing.wordpack", "--price", "1.00"], code: 66, says: ["nothing.wordpack", "no such pack archive"]),
         Row(arguments: ["catalog", "add", "$S/nothing.wordpack"], code: 64, says: ["--price"]),
-        Row(arguments: ["catalog", "remove", nothing], code: 65, says: [nothing, "no product"]),
+        Row(arguments: ["catalog", "remove", nothing], code: 64, says: [nothing, "sells no product"]),
         Row(arguments: ["subscriptions", "renew", "monthly"], code: 64, says: ["'cancel <PRODUCT>'"]),
         Row(arguments: ["store", "clock", "advance", "P1Q"], code: 64, says: ["ISO 8601 duration", "'P1Q'"]),
         Row(arguments: ["receipt", "verify", "$S/none.plist"], code: 66, says: ["$S/none.plist"]),

@@ -37,7 +37,7 @@ extension Player {
         }
         if !product.isConsumable, !product.isSubscription, try await ownedProducts().contains(id) { return .owned }
         // Not sold in the account's storefront: the purchase says so, with nothing to ask first.
-        guard product.price(in: try await storefront()) != nil else { return .nothingToAsk }
+        guard product.salePrice(in: try await storefront()) != nil else { return .nothingToAsk }
         return .charge(product)
     }
 
@@ -75,7 +75,7 @@ extension Player {
         guard let owned = try? await ownedProducts() else { return nil }
         let removeAds = catalog.products.first { $0.feature == Product.removeAdsFeature }
         if let removeAds, owned.contains(removeAds.id) { return nil }
-        let forSale = catalog.products.filter { $0.packFile != nil && $0.isAvailable && !owned.contains($0.id) }
+        let forSale = catalog.products.filter { $0.packFile != nil && $0.isAvailable && $0.isForSale && !owned.contains($0.id) }
         guard !forSale.isEmpty else { return nil }
         return (forSale[((game % forSale.count) + forSale.count) % forSale.count], removeAds)
     }

@@ -158,24 +158,36 @@ public struct Player {
     /// What `restore` brought back, and what it could not.
     public struct RestoreReport: Sendable {
         public var restored: [(entitlement: Entitlement, outcome: InstallOutcome)] = []
-        /// Owned packs whose archive is unavailable at the service: the others are restored all the same.
+        /// Owned packs on sale whose archive is unavailable at the service now: the others are
+        /// restored all the same, and these once the store publishes their archive again.
         public var unavailable: [(entitlement: Entitlement, error: PlayerError)] = []
+        /// Owned packs the seller no longer publishes: off sale with their archive gone, or no
+        /// longer in the catalog. The purchase stays on the account; there is nothing to install.
+        public var withdrawn: [(entitlement: Entitlement, reason: String)] = []
         /// Features the account owns (remove-ads): nothing to install, owned again on this device.
         public var features: [Entitlement] = []
     }
 
     /// Every pack the account owns, installed again: what a new device or a deleted app needs.
-    /// A pack that is unavailable is reported and skipped; any other failure stops the restore.
+    /// A pack that cannot be installed is reported and skipped (``RestoreReport``); any other
+    /// failure stops the restore.
     public func restore(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> RestoreReport {
         let owned = try await store { () async throws(StoreError) in try await service.restore() }
         var report = RestoreReport()
         for entitlement in owned {
-            if catalog.product(entitlement.productID)?.feature != nil {
+            let product = catalog.product(entitlement.productID)
+            if product?.feature != nil {
                 report.features.append(entitlement)
+                continue
+            }
+            guard let product else {
+                report.withdrawn.append((entitlement, "\(entitlement.productID) is no longer in the catalog: the purchase stays on the account, with nothing to install"))
                 continue
             }
             do {
                 report.restored.append((entitlement, try await install(entitlement.productID, progress: progress(entitlement.productID))))
+            } catch .device(let error) where error.kind == .unavailable && !product.isForSale {
+                report.withdrawn.append((entitlement, "\(product.displayName) (\(product.id)) is off sale and its pack is no longer published (\(product.unavailableReason ?? error.message)): the purchase stays on the account"))
             } catch .device(let error) where error.kind == .unavailable {
                 report.unavailable.append((entitlement, .device(error)))
             }
@@ -246,7 +258,7 @@ public struct Player {
         for product in catalog.products where product.packFile != nil {
             let here = installed[product.id]
             rows.append(PackStatus(
-                productID: product.id, displayName: product.displayName, isBase: false, price: product.price(in: storefront), wordCount: product.wordCount ?? 0,
+                productID: product.id, displayName: product.displayName, isBase: false, price: product.salePrice(in: storefront), wordCount: product.wordCount ?? 0,
                 installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
                 state: PackState.resolve(
                     isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: ownership.entitlement(for: product.id),

@@ -93,7 +93,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     /// trial would start is the service's to say, and is not said offline.
     public func offers() throws(StoreError) -> Offers {
         let storefront = try storefront()
-        return Offers(storefront: storefront, offers: catalog.products.compactMap { product in product.price(in: storefront).map { Offer(productID: product.id, price: $0) } })
+        return Offers(storefront: storefront, offers: catalog.products.compactMap { product in product.salePrice(in: storefront).map { Offer(productID: product.id, price: $0) } })
     }
     public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }

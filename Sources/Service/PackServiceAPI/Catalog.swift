@@ -178,11 +178,24 @@ public struct Product: Sendable, Equatable, Codable {
     /// product), as StoreKit answers an invalid product identifier; `nil` when it can.
     public var unavailableReason: String?
 
+    /// `true` once the seller took it off sale (`RemovedFromSale`, which `hangman catalog remove`
+    /// writes): nobody may buy it any more, and whoever owns it keeps it, restores it, downloads
+    /// its pack, renews it, and finds it in their receipts. Absent (`nil`) while it is sold.
+    public var removedFromSale: Bool?
+
     /// The product can be bought and its pack downloaded.
     public var isAvailable: Bool { unavailableReason == nil }
 
-    /// The price in `storefront`; `nil` when the product is not sold there.
+    /// Nobody may buy it now: see ``removedFromSale``.
+    public var isForSale: Bool { removedFromSale != true }
+
+    /// The list price in `storefront`, which renewals of a subscription already bought go on
+    /// paying after it is removed from sale; `nil` when the product is not sold there.
     public func price(in storefront: String) -> Money? { prices[storefront] }
+
+    /// What a buyer in `storefront` pays for it now: `nil` when it is not sold there or has been
+    /// removed from sale.
+    public func salePrice(in storefront: String) -> Money? { isForSale ? prices[storefront] : nil }
 
     /// The name and description for a reader of `language` (`de`): its localization, else the
     /// catalog's own.
@@ -233,7 +246,8 @@ public struct Product: Sendable, Equatable, Codable {
     public init(
         id: ProductID, kind: Kind, displayName: String, description: String, prices: [String: Money],
         localizations: [String: LocalizedText] = [:], wordCount: Int? = nil,
-        packSHA256: String? = nil, packSize: Int? = nil, contentVersion: ContentVersion? = nil, unavailableReason: String? = nil
+        packSHA256: String? = nil, packSize: Int? = nil, contentVersion: ContentVersion? = nil, unavailableReason: String? = nil,
+        removedFromSale: Bool = false
     ) {
         self.id = id
         self.kind = kind
@@ -246,6 +260,7 @@ public struct Product: Sendable, Equatable, Codable {
         self.packSize = packSize
         self.contentVersion = contentVersion
         self.unavailableReason = unavailableReason
+        self.removedFromSale = removedFromSale ? true : nil
     }
 }
 

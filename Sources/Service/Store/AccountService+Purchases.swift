@@ -38,6 +38,12 @@ extension AccountService {
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: true)
         }
+        guard product.isForSale else {
+            let owned = product.isConsumable ? nil : Ownership(try ledger.entitlements()).activeEntitlement(for: productID)
+            throw StoreError(
+                .productUnavailable,
+                "\(product.displayName) (\(productID)) is no longer sold" + (owned == nil ? ": see 'hangman products' for what is" : "; this account owns it: 'hangman restore' brings it back"))
+        }
         // Priced in the account's storefront; a product without a price there is not sold there.
         let storefront = try storefront()
         guard let price = product.price(in: storefront) else {

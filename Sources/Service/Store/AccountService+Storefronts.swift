@@ -6,14 +6,14 @@ extension AccountService {
         try ledger.storefront() ?? catalog.defaultStorefront
     }
 
-    /// What the account's storefront sells it: each product with a price there, and the free
+    /// What the account's storefront sells it: each product on sale with a price there, and the free
     /// trial a subscription would start (``AccountLedger/freeTrial(_:history:)``).
     public func offers() throws(StoreError) -> Offers {
         let storefront = try storefront()
         _ = try settleSubscriptions()
         let history = try ledger.subscriptions()
         return Offers(storefront: storefront, offers: catalog.products.compactMap { product in
-            product.price(in: storefront).map { price in
+            product.salePrice(in: storefront).map { price in
                 Offer(productID: product.id, price: price, freeTrial: product.autoRenewable.flatMap { AccountLedger.freeTrial($0, history: history) })
             }
         })

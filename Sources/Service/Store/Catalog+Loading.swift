@@ -333,9 +333,15 @@ extension Product {
         default:
             return .failure("'\(id)': unknown product type '\(type)' (Consumable, NonConsumable, AutoRenewable or NonRenewing)")
         }
+        let removedFromSale: Bool
+        switch dict["RemovedFromSale"] {
+        case nil: removedFromSale = false
+        case .boolean(let value)?: removedFromSale = value
+        default: return .failure("'\(id)': 'RemovedFromSale' must be <true/> or <false/>")
+        }
         return .success(Product(
             id: id, kind: kind, displayName: name, description: string("Description") ?? "", prices: prices, localizations: localizations,
-            packSHA256: record?.sha256, packSize: record?.size))
+            packSHA256: record?.sha256, packSize: record?.size, removedFromSale: removedFromSale))
     }
 
     /// `Prices` (storefront -> decimal string in its currency), or `Price` (in

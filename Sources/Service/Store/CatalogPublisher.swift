@@ -273,20 +273,27 @@ extension CatalogPublisher {
         }
     }
 
-    /// Takes the product `id` out of the catalog and publishes it. Its archive stays in the
-    /// folder (a player who bought it keeps the pack installed; `update` no longer offers it).
+    /// Takes the product `id` off sale and publishes (`RemovedFromSale`): nobody may buy it any
+    /// more, and it stays in the catalog for those who own it, so that they keep it, restore it,
+    /// download its archive (which stays in the folder, and is still checked at each publish),
+    /// and find it in their receipts. Refused for a product already off sale.
     public func remove(_ id: ProductID) throws(CatalogError) -> CatalogUpdate {
         let path = folder + "/" + Catalog.fileName
         let original = try Catalog.readCatalogFile(path)
-        guard case .dictionary(var root)? = try? PropertyListDecoding.decode(original).value, case .array(let products)? = root["Products"] else {
+        guard case .dictionary(var root)? = try? PropertyListDecoding.decode(original).value, case .array(var products)? = root["Products"] else {
             throw CatalogError(["\(path): not a valid catalog: run 'hangman catalog update' to see why"])
         }
-        let kept = products.filter { item in
-            guard case .dictionary(let entry) = item else { return true }
-            return entry["ProductIdentifier"]?.stringValue != id.rawValue
+        guard let index = products.firstIndex(where: { item in
+            if case .dictionary(let entry) = item { entry["ProductIdentifier"]?.stringValue == id.rawValue } else { false }
+        }), case .dictionary(var entry) = products[index] else {
+            throw CatalogError(["\(path): no product \(id) to take off sale"])
         }
-        guard kept.count < products.count else { throw CatalogError(["\(path): no product \(id) to take out"]) }
-        root["Products"] = .array(kept)
+        guard entry["RemovedFromSale"] != .boolean(true) else {
+            throw CatalogError(["\(path): \(id) is already off sale (its owners keep it)"])
+        }
+        entry["RemovedFromSale"] = .boolean(true)
+        products[index] = .dictionary(entry)
+        root["Products"] = .array(products)
         return try publish(root, replacing: original)
     }
 

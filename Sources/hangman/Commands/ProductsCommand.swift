@@ -49,7 +49,7 @@ enum ProductsCommand: Command {
         // Narrow: the full identifier and the type go first (SHORT names them), then the content is cut.
         let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [0, 2], flexible: [5, 4], lastResort: [5]) }
         context.out(StoreText.table(rows, fit: fit))
-        let unsold = store.catalog.products.count - products.count
+        let unsold = store.catalog.products.filter(\.isForSale).count - products.count
         if unsold > 0 {
             context.error("\(unsold) product\(unsold == 1 ? " is" : "s are") not sold in the \(storefront) storefront ('hangman account storefront' changes it).")
         }

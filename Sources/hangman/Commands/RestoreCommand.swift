@@ -11,7 +11,10 @@ enum RestoreCommand: Command {
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         discussion: """
             A pack whose archive is unavailable at the store is skipped with a warning; every other
-            pack is restored. Exit status: 0 every owned pack restored, 69 one or more unavailable.
+            pack is restored. A pack the seller no longer publishes (off sale with its archive
+            gone, or out of the catalog) stays owned, and is named with nothing to install.
+            Exit status: 0 every owned pack that is published restored; 69 one or more of them
+            unavailable now (run it again later).
             """)
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
@@ -23,12 +26,15 @@ enum RestoreCommand: Command {
         for (_, error) in report.unavailable {
             context.error("warning: not restored: \(error)")
         }
+        for (_, reason) in report.withdrawn {
+            context.error("note: not restored: \(reason)")
+        }
         let code: ExitCode = report.unavailable.isEmpty ? .ok : .storeRefused
         if options.json {
             context.out(JSONText.encode(report.restored.map { EntitlementJSON($0.entitlement) } + report.features.map(EntitlementJSON.init)))
             return code
         }
-        if report.restored.isEmpty && report.unavailable.isEmpty && report.features.isEmpty {
+        if report.restored.isEmpty && report.unavailable.isEmpty && report.withdrawn.isEmpty && report.features.isEmpty {
             context.out("Nothing to restore: this account owns no packs.")
         }
         for entitlement in report.features {

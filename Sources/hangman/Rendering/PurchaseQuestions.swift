@@ -31,7 +31,7 @@ extension BuyCommand {
         let prices = PriceText(environment: context.environment)
         let text = ReaderLocale.current.text(of: product)
         // The player session asks only for a product sold in the storefront.
-        guard let unit = product.price(in: storefront) else { return false }
+        guard let unit = product.salePrice(in: storefront) else { return false }
         let price = prices.format(unit)
         context.outWrapped("\(text.displayName): \(text.description)")
         if quantity > 1, let total = unit.times(quantity) {
