@@ -135,13 +135,16 @@ final class RelayService: PackService {
         #expect(snapshot.totalWords == 0 && snapshot.isConsistent)
     }
 
-    /// The seller replaced an archive without publishing the catalog again: the catalog still
-    /// loads (it records digests, it does not compute them), and the installer refuses the bytes.
+    /// The seller replaced an archive without publishing the catalog again, after a purchase:
+    /// the catalog still loads (it records digests, it does not compute them), and the installer
+    /// refuses the bytes.
     @Test func archiveReplacedAfterPublishingIsRefusedNamingBothDigests() async throws {
         let scratch = try DeviceScratch()
         let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
         let path = packs + "/" + Self.fruit.fileName
         let published = try sha256sum(path)
+        _ = try await purchase(
+            try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account"), Self.fruit)
         try Data(try Self.fruitNew.archive()).write(to: URL(fileURLWithPath: path))
         let actual = try sha256sum(path)
         #expect(actual != published)
@@ -150,7 +153,6 @@ final class RelayService: PackService {
         #expect(catalog.product(Self.fruit.productID)?.packSHA256 == published)
         let service = try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: scratch.home + "/account")
         let device = try DeviceDatabase(folder: scratch.home + "/device")
-        _ = try await purchase(service, Self.fruit)
         let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)
         #expect(error?.message.contains("has SHA-256 \(actual)") == true, "\(error?.message ?? "")")
@@ -164,6 +166,8 @@ final class RelayService: PackService {
         let scratch = try DeviceScratch()
         let packs = try scratch.packsFolder("packs", base: [Self.base], paid: [Self.fruit])
         let size = try #require(try FileManager.default.attributesOfItem(atPath: packs + "/" + Self.fruit.fileName)[.size] as? Int)
+        _ = try await purchase(
+            try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account"), Self.fruit)
         let catalogPath = packs + "/Catalog.plist"
         let text = try String(contentsOfFile: catalogPath, encoding: .utf8)
         let edited = text.replacingOccurrences(of: "<integer>\(size)</integer>", with: "<integer>\(size + 1)</integer>")
@@ -171,7 +175,6 @@ final class RelayService: PackService {
         try edited.write(toFile: catalogPath, atomically: true, encoding: .utf8)
         let service = try EmbeddedPackService(catalog: try Catalog.load(folder: packs), packsFolder: packs, accountFolder: scratch.home + "/account")
         let device = try DeviceDatabase(folder: scratch.home + "/device")
-        _ = try await purchase(service, Self.fruit)
         let error = await #expect(throws: DeviceError.self) { try await PackInstaller(service: service, catalog: service.catalog, device: device).install(Self.fruit.productID) }
         #expect(error?.kind == .invalidPack)
         #expect(error?.message.contains("(\(size) bytes), but the catalog says") == true, "\(error?.message ?? "")")

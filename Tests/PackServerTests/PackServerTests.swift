@@ -981,6 +981,39 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(ended.stderr.contains("SIGHUP: the catalog in the packs folder is refused, catalog version \(first + 1) is still served"), "\(ended.stderr)")
     }
 
+    /// An archive that is not the one the catalog published (one byte changed: the same size,
+    /// which loading alone does not see) makes its product unavailable when the server starts and
+    /// at SIGHUP, and the log says which: nobody is charged for a pack that cannot install.
+    @Test func archivesThatDifferFromTheCatalogAreUnavailableAndNamed() throws {
+        let directory = try TemporaryDirectory()
+        let packs = directory.file("Packs")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+        let archive = packs + "/ios-words.wordpack"
+        let good = try Data(contentsOf: URL(fileURLWithPath: archive))
+        var bad = good
+        bad[bad.count / 2] ^= 0x01
+        try bad.write(to: URL(fileURLWithPath: archive))
+        let (process, url) = try ServeProcess.start(data: directory.file("data"), port: 0, packs: packs)
+        defer { _ = process.kill() }
+        func unavailable() -> String? {
+            guard let body = try? shell("curl -sS --max-time 10 \(url)/v1/catalog"), let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], let payload = object["payload"] as? String,
+                let bytes = Data(base64Encoded: payload), let document = try? JSONSerialization.jsonObject(with: bytes) as? [String: Any],
+                let catalog = document["catalog"] as? [String: Any], let products = catalog["products"] as? [[String: Any]],
+                let ios = products.first(where: { ($0["id"] as? String) == "com.hangmanpacks.words.ios" })
+            else { return "no catalog" }
+            return ios["unavailableReason"] as? String
+        }
+        let said = "com.hangmanpacks.words.ios is unavailable: its pack ios-words.wordpack is not the archive the catalog published"
+        #expect(eventually { process.errorSoFar.contains("warning: " + said) }, "\(process.errorSoFar)")
+        #expect(unavailable()?.contains("is not the archive the catalog published") == true)
+        try good.write(to: URL(fileURLWithPath: archive))
+        #expect(kill(process.processIdentifier, SIGHUP) == 0)
+        #expect(eventually { unavailable() == nil }, "the right archive is sold again after SIGHUP")
+        try bad.write(to: URL(fileURLWithPath: archive))
+        #expect(kill(process.processIdentifier, SIGHUP) == 0)
+        #expect(eventually { process.errorSoFar.contains("SIGHUP: " + said) }, "\(process.errorSoFar)")
+    }
+
     /// Starts the built binary's server on `port` (0: a free one) and returns it with its URL.
     private func serve(_ data: String, port: Int, crashAt: String? = nil) throws -> (ExternalProcess, String) {
         try ServeProcess.start(data: data, port: port, crashAt: crashAt)

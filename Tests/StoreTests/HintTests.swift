@@ -71,7 +71,8 @@ import WordPacks
 
     @Test(arguments: ["", String(repeating: "k", count: 201)])
     func badKeysAreRefused(_ key: String) throws {
-        let service = try StoreAccount().service()
+        let account = try StoreAccount()
+        let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
         #expect(storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: key) }?.kind == .invalidRequest)
         #expect(try service.hintBalance() == 10)

@@ -33,13 +33,15 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func quantityTenIsAccepted(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         _ = try service.buy(StoreFixture.hints100, quantity: 10)
         #expect(try service.hintBalance() == 1000)
     }
 
     @Test(arguments: Engine.allCases) func packWithQuantityIsRefused(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 2) }
         #expect(error?.kind == .invalidRequest)
         #expect(try service.entitlements().isEmpty)
@@ -83,7 +85,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func unknownProductIsRefused(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         let error = storeError { () throws(StoreError) in try service.buy(ProductID(rawValue: "com.example.nothing")!, quantity: 1) }
         #expect(error?.kind == .unknownProduct)
         #expect(error?.message == "no product 'com.example.nothing' in the catalog: see 'hangman products'")
@@ -91,7 +94,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func everyTransactionHasAUniqueID(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         var ids: [TransactionID] = []
         for _ in 0..<40 {
             ids += [try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction).id]

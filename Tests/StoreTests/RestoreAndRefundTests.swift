@@ -22,13 +22,15 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func restoreWithNothingOwned(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         _ = try service.buy(StoreFixture.hints100, quantity: 1)
         #expect(try service.restore().isEmpty)
     }
 
     @Test(arguments: Engine.allCases) func restoreOmitsARefundedPack(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         let fruit = try #require(try service.buy(StoreFixture.fruit, quantity: 1).purchasedTransaction)
         _ = try service.buy(StoreFixture.animals, quantity: 1)
         _ = try service.refund(fruit.id)
@@ -122,7 +124,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func refundingTwiceIsRefused(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         _ = try service.refund(bought.id)
         let error = storeError { () throws(StoreError) in try service.refund(bought.id) }
@@ -132,7 +135,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func refundingAFailedPurchaseIsRefused(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         try service.setControls(StoreControls(failPurchases: true))
         let failed = try #require(try service.buy(StoreFixture.hints10, quantity: 1).transaction)
         #expect(failed.state == .failed)
@@ -142,7 +146,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func refundingADeferredPurchaseIsRefused(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         try service.setControls(StoreControls(askToBuy: true))
         let deferred = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         #expect(deferred.state == .deferred)
@@ -152,7 +157,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func refundingAnUnknownTransaction(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         let error = storeError { () throws(StoreError) in try service.refund(TransactionID(rawValue: "0123456789abcdef")!) }
         #expect(error?.kind == .unknownTransaction)
     }

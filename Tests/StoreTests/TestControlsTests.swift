@@ -77,7 +77,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func aDeferredPackCannotBeBoughtTwiceWhileWaiting(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         try service.setControls(StoreControls(askToBuy: true))
         let waiting = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         try service.reset()
@@ -89,7 +90,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func interruptedPurchaseDeliversWhenResolved(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         try service.setControls(StoreControls(interruptPurchases: true))
         guard case .interrupted(let waiting) = try service.buy(StoreFixture.fruit, quantity: 1) else {
             Issue.record("not interrupted")
@@ -105,7 +107,8 @@ import WordPacks
     }
 
     @Test(arguments: Engine.allCases) func unknownTransactionIsRefused(engine: Engine) throws {
-        let service = try StoreAccount(engine: engine).service()
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
         let id = TransactionID(rawValue: "00000000deadbeef")!
         #expect(storeError { () throws(StoreError) in try service.approve(id) }?.kind == .unknownTransaction)
         #expect(storeError { () throws(StoreError) in try service.decline(id) }?.kind == .unknownTransaction)

@@ -19,6 +19,9 @@ public final class PackServer: Sendable {
     /// ``reloadCatalog()`` (SIGHUP).
     public var catalog: Catalog { current.withLock { $0 } }
     private let current: Mutex<Catalog>
+    /// The packs made unavailable at start because their archive is not the one the catalog
+    /// published, a sentence each.
+    public let archivesDiffering: [String]
     public let configuration: PackServerConfiguration
     let key: SigningKey
     let accounts: any AccountDirectory
@@ -60,7 +63,9 @@ public final class PackServer: Sendable {
             throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)")
         }
         do {
-            current = Mutex(try Catalog.load(folder: configuration.packsFolder))
+            let checked = try Catalog.load(folder: configuration.packsFolder).checkingArchives(in: configuration.packsFolder)
+            current = Mutex(checked.catalog)
+            archivesDiffering = checked.differing
         } catch {
             throw PackServerError(message: "the catalog in \(configuration.packsFolder) is not valid:\n" + error.problems.joined(separator: "\n"))
         }
@@ -121,14 +126,16 @@ public final class PackServer: Sendable {
     /// valid; requests in flight finish on the one they started with (each account's store is
     /// opened again on its next request). An invalid catalog is refused and the one served kept.
     /// Returns the catalog served now, or the problems of the one refused.
-    public func reloadCatalog() -> Result<Catalog, PackServerError> {
-        let loaded: Catalog
+    /// Every archive is checked against the catalog first (``Catalog/checkingArchives(in:)``):
+    /// `differing` names the packs that are unavailable for it.
+    public func reloadCatalog() -> Result<(catalog: Catalog, differing: [String]), PackServerError> {
+        let loaded: (catalog: Catalog, differing: [String])
         do {
-            loaded = try Catalog.load(folder: configuration.packsFolder)
+            loaded = try Catalog.load(folder: configuration.packsFolder).checkingArchives(in: configuration.packsFolder)
         } catch {
             return .failure(PackServerError(message: error.problems.joined(separator: "; ")))
         }
-        current.withLock { $0 = loaded }
+        current.withLock { $0 = loaded.catalog }
         stores.closeAll()
         return .success(loaded)
     }

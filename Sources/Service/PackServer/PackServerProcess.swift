@@ -48,6 +48,7 @@ public final class PackServerProcess: Sendable {
         var http = listening.http
         if let note = configuration.fitToOpenFileLimit(&http) { warn(note) }
         let server = try PackServer(configuration)
+        for line in server.archivesDiffering { warn("warning: \(line)") }
         self.server = server
         self.listening = listening
         http.largeBodies = PackServer.largeBodies
@@ -104,8 +105,9 @@ public final class PackServerProcess: Sendable {
     public func reload() -> [String] {
         var said: [String] = []
         switch server.reloadCatalog() {
-        case .success(let catalog):
-            said.append("SIGHUP: serving catalog version \(catalog.catalogVersion) from \(server.configuration.packsFolder)")
+        case .success(let loaded):
+            said.append("SIGHUP: serving catalog version \(loaded.catalog.catalogVersion) from \(server.configuration.packsFolder)")
+            said += loaded.differing.map { "SIGHUP: \($0)" }
         case .failure(let error):
             said.append("SIGHUP: the catalog in the packs folder is refused, catalog version \(server.catalog.catalogVersion) is still served: \(error.message)")
         }

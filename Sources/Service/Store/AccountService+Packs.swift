@@ -44,6 +44,23 @@ extension AccountService {
         return PackArchiveFile(productID: productID, displayName: product.displayName, path: packsFolder + "/" + file, sha256: product.packSHA256 ?? "")
     }
 
+    /// Refuses a pack product whose archive is not, byte for byte, the one the catalog
+    /// published (`SHA256`, `Size`): missing, unreadable, or rebuilt without `catalog update`.
+    /// Checked before anything is charged, since such a pack could be paid for and never
+    /// installed.
+    func checkDeliverable(_ product: Product) throws(StoreError) {
+        guard case .nonConsumable(let file) = product.kind else { return }
+        switch ArchiveRecord.measure(fileAt: packsFolder + "/" + file) {
+        case .failure(let message):
+            throw Self.unavailable(product, "its pack \(file): \(message.text)", buying: true)
+        case .success(let record) where record.sha256 != product.packSHA256 || record.size != product.packSize:
+            throw Self.unavailable(
+                product, "its pack \(file) is not the archive the catalog published (changed since; the seller runs 'hangman catalog update')", buying: true)
+        case .success:
+            return
+        }
+    }
+
     /// The archive's bytes: a regular file only (refused by type before it is opened), no larger
     /// than a pack archive may be.
     public func packArchive(_ productID: ProductID) throws(StoreError) -> [UInt8] {

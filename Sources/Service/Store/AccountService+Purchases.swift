@@ -85,6 +85,7 @@ extension AccountService {
             if let owned = Ownership(try ledger.entitlements()).activeEntitlement(for: productID) {
                 return .alreadyOwned(owned)
             }
+            try checkDeliverable(product)
         }
         var id = TransactionID.random(using: &random)
         do {
