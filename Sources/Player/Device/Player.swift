@@ -184,10 +184,12 @@ public struct Player {
                 report.withdrawn.append((entitlement, "\(entitlement.productID) is no longer in the catalog: the purchase stays on the account, with nothing to install"))
                 continue
             }
+            if !product.isForSale, let reason = product.unavailableReason {
+                report.withdrawn.append((entitlement, "\(product.displayName) (\(product.id)) is off sale and its pack is no longer published (\(reason)): the purchase stays on the account"))
+                continue
+            }
             do {
                 report.restored.append((entitlement, try await install(entitlement.productID, progress: progress(entitlement.productID))))
-            } catch .device(let error) where error.kind == .unavailable && !product.isForSale {
-                report.withdrawn.append((entitlement, "\(product.displayName) (\(product.id)) is off sale and its pack is no longer published (\(product.unavailableReason ?? error.message)): the purchase stays on the account"))
             } catch .device(let error) where error.kind == .unavailable {
                 report.unavailable.append((entitlement, .device(error)))
             }

@@ -49,16 +49,10 @@ extension AccountService {
     /// Checked before anything is charged, since such a pack could be paid for and never
     /// installed.
     func checkDeliverable(_ product: Product) throws(StoreError) {
-        guard case .nonConsumable(let file) = product.kind else { return }
-        switch ArchiveRecord.measure(fileAt: packsFolder + "/" + file) {
-        case .failure(let message):
-            throw Self.unavailable(product, "its pack \(file): \(message.text)", buying: true)
-        case .success(let record) where record.sha256 != product.packSHA256 || record.size != product.packSize:
-            throw Self.unavailable(
-                product, "its pack \(file) is not the archive the catalog published (changed since; the seller runs 'hangman catalog update')", buying: true)
-        case .success:
-            return
-        }
+        guard let file = product.packFile,
+            let reason = ArchiveRecord.publishedProblem(of: file, in: packsFolder, sha256: product.packSHA256, size: product.packSize)
+        else { return }
+        throw Self.unavailable(product, reason, buying: true)
     }
 
     /// The archive's bytes: a regular file only (refused by type before it is opened), no larger

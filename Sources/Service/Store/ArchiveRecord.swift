@@ -35,6 +35,18 @@ public struct ArchiveRecord: Sendable, Equatable {
         ["SHA256": .string(sha256), "Size": .integer(Int64(size))]
     }
 
+    /// Why the archive `file` in `folder` is not the one published with `sha256` and `size`:
+    /// missing, unreadable, or another archive (changed without `catalog update`); `nil` when it
+    /// is, byte for byte. The one check for a purchase and for a server's start and SIGHUP.
+    static func publishedProblem(of file: String, in folder: String, sha256: String?, size: Int?) -> String? {
+        switch measure(fileAt: folder + "/" + file) {
+        case .failure(let message): "its pack \(file): \(message.text)"
+        case .success(let record) where record.sha256 != sha256 || record.size != size:
+            "its pack \(file) is not the archive the catalog published (changed since; 'hangman catalog update' publishes it)"
+        case .success: nil
+        }
+    }
+
     /// Hashes the file at `path`, reading it in 1 MiB pieces (`FileSystem.forEachChunk`).
     static func measure(fileAt path: String) -> Result<ArchiveRecord, CatalogMessage> {
         var hasher = SHA256Hasher()

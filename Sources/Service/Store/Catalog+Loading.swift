@@ -243,7 +243,6 @@ extension Catalog {
         return catalog
     }
 
-    /// "is missing", "is damaged (...)": why an archive cannot be used, for an unavailable product.
     /// The catalog with every pack archive checked byte for byte against what it records
     /// (`SHA256`, `Size`), as a server does when it starts and at SIGHUP; loading checks only
     /// each archive's size. A product whose archive differs is unavailable (nobody is charged
@@ -252,22 +251,15 @@ extension Catalog {
     public func checkingArchives(in folder: String) -> (catalog: Catalog, differing: [String]) {
         var checked = self
         var differing: [String] = []
-        func problem(_ file: String, sha256: String?, size: Int?) -> String? {
-            switch ArchiveRecord.measure(fileAt: folder + "/" + file) {
-            case .failure(let message): return "its pack \(file): \(message.text)"
-            case .success(let record) where record.sha256 != sha256 || record.size != size:
-                return "its pack \(file) is not the archive the catalog published (changed since; run 'hangman catalog update')"
-            case .success: return nil
-            }
-        }
         for index in checked.products.indices where checked.products[index].isAvailable {
             let product = checked.products[index]
-            guard let file = product.packFile, let reason = problem(file, sha256: product.packSHA256, size: product.packSize) else { continue }
+            guard let file = product.packFile, let reason = ArchiveRecord.publishedProblem(of: file, in: folder, sha256: product.packSHA256, size: product.packSize)
+            else { continue }
             checked.products[index].unavailableReason = reason
             differing.append("\(product.id) is unavailable: \(reason)")
         }
         checked.basePacks = checked.basePacks.filter { base in
-            guard let reason = problem(base.file, sha256: base.sha256, size: base.size) else { return true }
+            guard let reason = ArchiveRecord.publishedProblem(of: base.file, in: folder, sha256: base.sha256, size: base.size) else { return true }
             checked.unavailableBasePacks.append(UnavailableBasePack(file: base.file, reason: reason))
             differing.append("the base pack \(base.productID) is unavailable: \(reason)")
             return false
@@ -275,6 +267,7 @@ extension Catalog {
         return (checked, differing)
     }
 
+    /// "is missing", "is damaged (...)": why an archive cannot be used, for an unavailable product.
     static func unusable(_ problem: PackProblem) -> String {
         problem.kind == .missingFile ? "is missing from the packs folder" : "cannot be used: \(problem)"
     }
