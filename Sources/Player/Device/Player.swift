@@ -259,6 +259,8 @@ public struct Player {
         }
         for product in catalog.products where product.packFile != nil {
             let here = installed[product.id]
+            // Off sale: a pack for those who have it, not one to offer.
+            if !product.isForSale, here == nil, ownership.entitlement(for: product.id) == nil { continue }
             rows.append(PackStatus(
                 productID: product.id, displayName: product.displayName, isBase: false, price: product.salePrice(in: storefront), wordCount: product.wordCount ?? 0,
                 installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
