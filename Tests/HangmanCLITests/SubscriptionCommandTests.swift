@@ -50,6 +50,33 @@ import TestSupport
         #expect(rows[0]["productID"] as? String == "com.hangmanpacks.pass.monthly" && rows[0]["originalTransactionID"] is String)
     }
 
+    /// A game saved on a pass's pack is kept, not resumed, once the pass ends: plain 'play' says
+    /// so, starts a game from what the account may play, and no hint is spent on the saved one.
+    @Test func aSavedGameOnAnEndedPassIsKeptNotResumed() async throws {
+        let scratch = try Scratch()
+        #expect(try await hangman(scratch, ["buy", "monthly", "--yes"]).status == 0)
+        _ = try await hangman(scratch, ["store", "clock", "advance", "P1W"])
+        let saved = try await hangman(scratch, ["play", "--pack", "hard", "--plain", "--new", "--seed", "1"], input: "quit\n")
+        #expect(saved.stdout.contains("GAME pack=com.hangmanpacks.words.hard") && saved.stdout.contains("SAVED"), "\(saved.stdout)")
+        #expect(try await hangman(scratch, ["subscriptions", "cancel", "monthly"]).status == 0)
+        _ = try await hangman(scratch, ["store", "clock", "advance", "P2M"])
+        let before = try await hangman(scratch, ["hints"]).stdout
+        // A hint, then the alphabet until the game ends, and no other game.
+        let alphabet = "abcdefghijklmnopqrstuvwxyz".map { "\($0)\n" }.joined()
+        let played = try await hangman(scratch, ["play", "--plain"], input: "?\n" + alphabet + "n\n")
+        #expect(played.status == 0, "\(played.stdout)\(played.stderr)")
+        #expect(played.stderr.contains("Your saved game from Hard Words is kept, not resumed"), "\(played.stderr)")
+        #expect(!played.stdout.contains("pack=com.hangmanpacks.words.hard") && !played.stdout.contains("resumed"), "\(played.stdout)")
+        // The hint was spent on the new game, not on the kept one.
+        #expect(played.stdout.contains("HINT "), "\(played.stdout)")
+        #expect(before == "20 hints\n")
+        #expect(try await hangman(scratch, ["hints"]).stdout == "19 hints\n")
+        // Subscribed again, the kept game resumes.
+        #expect(try await hangman(scratch, ["buy", "monthly", "--yes"]).status == 0)
+        let resumed = try await hangman(scratch, ["play", "--plain"], input: "quit\n")
+        #expect(resumed.stdout.contains("GAME pack=com.hangmanpacks.words.hard") && resumed.stdout.contains("resumed"), "\(resumed.stdout)\(resumed.stderr)")
+    }
+
     @Test(arguments: ["after-renewal-charge", "after-deliver"])
     func aRenewalKilledMidwayIsCompletedOnceByTheNextCommand(_ point: String) async throws {
         let scratch = try Scratch()

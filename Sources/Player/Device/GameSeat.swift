@@ -1,4 +1,5 @@
 import SystemCalls
+import WordPacks
 
 /// One process's place among this device's games: a slot that holds at most one saved game,
 /// taken with an exclusive lock (`game-<slot>.lock` in the device folder, `FileLock`) and held
@@ -12,11 +13,15 @@ public final class GameSeat: Sendable {
     public let slot: Int
     /// A game is saved in a slot that another process holds: this seat is a new one beside it.
     public let passedOverSavedGame: Bool
+    /// The packs (display names) of saved games passed over because the account may not play
+    /// them now (a pass ended, a refund): each stays saved, and resumes once the pack is playable again.
+    public let setAside: [String]
     private let lock: FileLock
 
-    init(slot: Int, passedOverSavedGame: Bool, lock: FileLock) {
+    init(slot: Int, passedOverSavedGame: Bool, setAside: [String] = [], lock: FileLock) {
         self.slot = slot
         self.passedOverSavedGame = passedOverSavedGame
+        self.setAside = setAside
         self.lock = lock
     }
 
@@ -25,16 +30,24 @@ public final class GameSeat: Sendable {
 }
 
 extension DeviceDatabase {
-    /// Takes the slot of the most recent saved game that no other process is playing, or else a
-    /// free slot (one without a saved game, or whose saved game this process may resume).
-    public func takeSeat() throws(DeviceError) -> GameSeat {
+    /// Takes the slot of the most recent saved game that no other process is playing and whose
+    /// pack is among `playable`, or else a free slot (one without a saved game). A saved game on
+    /// a pack the account may not play now is kept, not resumed: nothing is spent on it.
+    public func takeSeat(playable: Set<ProductID>) throws(DeviceError) -> GameSeat {
         let saved = try savedSlots()
-        for slot in saved {
-            if let lock = try lockSlot(slot) { return GameSeat(slot: slot, passedOverSavedGame: false, lock: lock) }
+        var setAside: [String] = []
+        var passedOver = false
+        for game in saved {
+            guard playable.contains(game.pack) else {
+                if !setAside.contains(game.packName) { setAside.append(game.packName) }
+                continue
+            }
+            if let lock = try lockSlot(game.slot) { return GameSeat(slot: game.slot, passedOverSavedGame: false, setAside: setAside, lock: lock) }
+            passedOver = true
         }
-        let taken = Set(saved)
+        let taken = Set(saved.map(\.slot))
         for slot in 1...GameSeat.slotLimit where !taken.contains(slot) {
-            if let lock = try lockSlot(slot) { return GameSeat(slot: slot, passedOverSavedGame: !saved.isEmpty, lock: lock) }
+            if let lock = try lockSlot(slot) { return GameSeat(slot: slot, passedOverSavedGame: passedOver, setAside: setAside, lock: lock) }
         }
         throw DeviceError(.storage, "\(GameSeat.slotLimit) games are being played on this device at once: finish some first")
     }

@@ -197,10 +197,13 @@ extension DeviceDatabase {
         }
     }
 
-    /// The slots holding a saved game, the most recently started first.
-    func savedSlots() throws(DeviceError) -> [Int] {
+    /// The slots holding a saved game, with its pack, the most recently started first.
+    func savedSlots() throws(DeviceError) -> [(slot: Int, pack: ProductID, packName: String)] {
         try run(.deferred) { db in
-            try db.query("SELECT slot FROM saved_games ORDER BY started_date DESC, slot").map { try $0.int(0) }
+            try db.query("SELECT slot, pack, pack_name FROM saved_games ORDER BY started_date DESC, slot").compactMap { row in
+                guard let pack = ProductID(rawValue: try row.string(1)) else { return nil }
+                return (try row.int(0), pack, try row.string(2))
+            }
         }
     }
 

@@ -2,9 +2,10 @@ import HangmanGame
 import PackServiceAPI
 
 extension Player {
-    /// A seat at this device's games: the saved game no other `play` holds, or a new slot.
-    public func takeSeat() throws(PlayerError) -> GameSeat {
-        do { return try device.takeSeat() } catch { throw .device(error) }
+    /// A seat at this device's games: the saved game no other `play` holds and whose pack is
+    /// among `playable` (`gamePacks`), or a new slot.
+    public func takeSeat(playable: Set<ProductID>) throws(PlayerError) -> GameSeat {
+        do { return try device.takeSeat(playable: playable) } catch { throw .device(error) }
     }
 
     /// How the game asked for differs from the one saved in `seat` (`GameSession.savedGameConflicts`).

@@ -277,7 +277,17 @@ public struct Player {
     /// choose (all of them when none are chosen, or when none is installed), or the ones asked
     /// for, each of which must be playable (the error says what to do when one is not).
     public func playablePacks(_ requested: [ProductID] = []) async throws(PlayerError) -> [InstalledPack] {
+        try await gamePacks(requested).chosen
+    }
+
+    /// The packs a game draws from (`playablePacks`), and every pack the account may play now:
+    /// a saved game resumes only on one of those (`takeSeat`).
+    public func gamePacks(_ requested: [ProductID]) async throws(PlayerError) -> (chosen: [InstalledPack], playable: Set<ProductID>) {
         let playable = try await device { () async throws(DeviceError) in try await installer.playablePacks() }
+        return (try await choose(requested, from: playable), Set(playable.map(\.productID)))
+    }
+
+    private func choose(_ requested: [ProductID], from playable: [InstalledPack]) async throws(PlayerError) -> [InstalledPack] {
         guard !requested.isEmpty else {
             guard let languages = try settings().gameLanguages else { return playable }
             let chosen = playable.filter { languages.contains($0.language) }

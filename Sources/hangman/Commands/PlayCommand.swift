@@ -60,7 +60,7 @@ enum PlayCommand: Command {
         // Offline, the game says so on its own screen, not before it opens.
         let session = try await PlayerContext.open(options.store, context: context, quietOffline: true)
         let requested = try options.packs.map { try $0.resolve(in: session.catalog) }
-        let packs = try await session.player.playablePacks(requested)
+        let (packs, playable) = try await session.player.gamePacks(requested)
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
         let dumb = environment["TERM"] == "dumb"
@@ -74,6 +74,7 @@ enum PlayCommand: Command {
             packs: packs, category: options.category, lives: options.lives ?? Game.defaultLives)
         loop.requestedPacks = requested
         loop.requestedLives = options.lives
+        loop.playable = playable
         return try await loop.run(fresh: options.new, generator: &generator)
     }
 }

@@ -30,6 +30,8 @@ final class PlayLoop {
     /// The options given, to compare with a saved game (`--pack`, `--lives`).
     var requestedPacks: [ProductID] = []
     var requestedLives: Int?
+    /// Every pack the account may play now: a saved game on another is kept, not resumed.
+    var playable: Set<ProductID> = []
 
     var player: Player { playerContext.player }
 
@@ -51,7 +53,13 @@ final class PlayLoop {
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
-        let seat = try player.takeSeat()
+        let seat = try player.takeSeat(playable: playable)
+        if !seat.setAside.isEmpty {
+            let names = seat.setAside.joined(separator: ", ")
+            let one = seat.setAside.count == 1
+            screen.context.error(
+                "Your saved \(one ? "game from \(names) is" : "games from \(names) are") kept, not resumed: this account may not play \(one ? "that pack" : "those packs") now (see 'hangman packs'). This is a new game from the packs you may play.")
+        }
         if seat.passedOverSavedGame && !fresh {
             screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
         }
