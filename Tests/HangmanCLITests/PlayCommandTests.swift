@@ -104,7 +104,7 @@ import Testing
 
     @Test func hintSpendsFromTheLedgerAndOutOfHintsOffersToBuy() async throws {
         let world = try await OneWordWorld()
-        let result = try await world.play("?\nbuy\n?\nquit\n")
+        let result = try await world.play("?\nbuy!\n?\nquit\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("NOHINTS com.example.hints.10"))
         #expect(result.stdout.contains("BOUGHT 10"))
@@ -113,6 +113,19 @@ import Testing
         #expect(try await world.hangman(["hints"]).stdout == "9 hints\n")
         let transactions = try await world.hangman(["transactions"])
         #expect(transactions.stdout.contains("10 Hints  $0.99  finished, 10 hints"))
+    }
+
+    /// Through a pipe nothing asks before a purchase, so 'buy' alone charges nothing: 'buy!' or
+    /// 'play --yes' buys.
+    @Test func throughAPipeBuyNeedsAnExclamationMarkOrYes() async throws {
+        let world = try await OneWordWorld()
+        let refused = try await world.play("buy\nquit\n")
+        #expect(refused.status == 0)
+        #expect(refused.stdout.contains("BUYFAILED unconfirmed: type buy! or run 'hangman play --yes'"), "\(refused.stdout)")
+        #expect(try await world.hangman(["hints"]).stdout == "0 hints\n")
+        let yes = try await world.play("buy\nquit\n", ["--yes"])
+        #expect(yes.stdout.contains("BOUGHT 10"), "\(yes.stdout)")
+        #expect(try await world.hangman(["hints"]).stdout == "10 hints\n")
     }
 
     @Test func quitSavesAndPlayResumes() async throws {

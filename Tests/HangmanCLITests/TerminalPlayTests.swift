@@ -1,4 +1,6 @@
 import Foundation
+import HTTPServer
+import PackServer
 import TestSupport
 import Testing
 
@@ -53,6 +55,63 @@ struct TerminalPlayTests {
         try await terminal.type("echo EXIT=$?")
         try await terminal.press("Enter")
         #expect(try await terminal.waitFor("EXIT=0").contains("EXIT=0"))
+    }
+
+    /// `--plain` on a terminal is a person's (a screen reader's): `buy` asks, and only `y` buys.
+    @Test(arguments: [40, 80])
+    func plainBuyOnATerminalAsksFirst(_ width: Int) async throws {
+        let world = try await PlayCommandTests.OneWordWorld()
+        let terminal = try await Self.openShell(world, width: width)
+        try await terminal.type("\(HangmanBinary.path) play --plain")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("STATE word=")
+        try await terminal.type("buy")
+        try await terminal.press("Enter")
+        #expect(try await terminal.waitFor("ASK Buy 10 Hints for $0.99? [y/N]").contains("ASK"))
+        try await terminal.type("n")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("BUYFAILED declined")
+        try await terminal.type("buy")
+        try await terminal.press("Enter")
+        try await terminal.type("y")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("BOUGHT 10")
+        try await terminal.type("quit")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("SAVED")
+        #expect(try await world.hangman(["hints"]).stdout == "10 hints\n")
+        #expect(try await world.hangman(["transactions", "--json"]).stdout.components(separatedBy: "\"productID\"").count == 2, "one purchase")
+    }
+
+    /// Offline, `$` answers at once; the `y` typed by reflex next only dismisses that answer.
+    @Test func offlineDollarThenYIsNotAGuess() async throws {
+        let world = try await PlayCommandTests.OneWordWorld()
+        let scratch = try Scratch()
+        let server = try PackServer(PackServerConfiguration(dataFolder: scratch.file("server"), packsFolder: world.packs, environment: .sandbox))
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        let home = scratch.file("offline")
+        #expect(try await CLI.run(["account", "create", "--service", http.url, "--home", home]).status == 0)
+        // Online once: the free pack is installed and a game saved.
+        let online = try await CLI.run(["play", "--plain", "--home", home], input: "quit\n")
+        #expect(online.stdout.contains("SAVED"), "\(online.stdout)\(online.stderr)")
+        http.stop()
+        let terminal = try await TmuxTerminal(
+            width: 80, height: 24, command: "bash --norc --noprofile",
+            environment: ["HANGMAN_HOME": home, "NO_COLOR": "", "SWIFT_BACKTRACE": "enable=no,interactive=no"])
+        try await terminal.type("export TERM=xterm PS1='$ '; clear")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("$ ")
+        _ = try await Self.play(terminal)
+        try await terminal.press("$")
+        let answered = try await terminal.waitFor("Any key goes on.")
+        #expect(answered.contains("Not bought"), "\(answered)")
+        try await terminal.press("y")
+        try await terminal.press("z")
+        let after = try await terminal.waitFor("Yes! 'z'")
+        #expect(after.contains("6/6"), "the y was no guess: \(after)")
+        #expect(!after.contains("Used: y") && !after.contains("No 'y'"), "\(after)")
+        try await terminal.press("Escape")
+        try await terminal.waitFor("Game saved")
     }
 
     @Test func aWordIsTypedAfterAnExclamationMarkEvenOneNamedLikeACommand() async throws {

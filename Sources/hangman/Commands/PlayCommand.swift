@@ -9,7 +9,7 @@ enum PlayCommand: Command {
     static let spec = CommandSpec(
         name: "hangman play",
         overview: "Play hangman with words from your installed packs. Hints come from your account.",
-        usage: ["hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new]"],
+        usage: ["hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new] [--yes]"],
         options: [
             .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .product),
             .init(names: ["--category"], value: "NAME", help: "Only words from this category (a word list's name)."),
@@ -17,6 +17,7 @@ enum PlayCommand: Command {
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
+            .init(names: ["--yes", "-y"], value: nil, help: "Buy hints in the game without asking (through a pipe, buy needs it or buy!)."),
         ] + HomeContext.options,
         discussion: """
             On a terminal each key plays at once: a letter guesses it; ! or Enter opens a line to type
@@ -27,7 +28,8 @@ enum PlayCommand: Command {
 
             Through a pipe, with --plain, or on a TERM=dumb terminal, a move is a line: a letter, the
             whole word, ? or hint, buy, help, quit. A word that is also a command is guessed with a
-            leading =: =quit guesses the word "quit".
+            leading =: =quit guesses the word "quit". buy asks before it charges, on a terminal
+            (plain too: an ASK line, then y); through a pipe nothing asks, so only buy! or --yes buys.
 
             Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. When --pack, --category or
             --lives differ from the saved game, a terminal asks whether to start a new game with them
@@ -46,13 +48,14 @@ enum PlayCommand: Command {
         var lives: Int?
         var plain: Bool
         var new: Bool
+        var yes: Bool
         var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) -> Options {
         Options(
             packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
-            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), store: HomeOptions(parsed))
+            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), yes: parsed.has("--yes"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -75,6 +78,7 @@ enum PlayCommand: Command {
         loop.requestedPacks = requested
         loop.requestedLives = options.lives
         loop.playable = playable
+        loop.buysWithoutAsking = options.yes
         return try await loop.run(fresh: options.new, generator: &generator)
     }
 }

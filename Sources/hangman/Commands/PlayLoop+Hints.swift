@@ -13,19 +13,29 @@ extension PlayLoop {
 
     /// Buys the smallest hint product through the player's purchase flow (which refuses when
     /// purchases are turned off), after asking on a terminal: the price, then y to buy.
-    func buyHints(asking view: GameView) async -> (TerminalText?, TerminalText?) {
-        guard let product = hintProduct else { return ("This store sells no hints.", "BUYFAILED no hint product") }
+    func buyHints(asking view: GameView, confirmed: Bool) async -> (TerminalText?, TerminalText?) {
+        // An answer given without a question is dismissed by a key of its own (`dismiss`).
+        func unasked(_ message: TerminalText, _ plain: TerminalText) -> (TerminalText?, TerminalText?) {
+            dismiss(message, view)
+            return (message, plain)
+        }
+        guard let product = hintProduct else { return unasked("This store sells no hints.", "BUYFAILED no hint product") }
         let price = await price(of: product)
         // Offline, or purchases turned off: the player session says so before anything is asked.
         do {
             _ = try await playerContext.player.offer(product.id)
         } catch .store(let error) where error.kind == .unavailable {
-            return ("Not bought: \(error.message).", "BUYFAILED offline")
+            return unasked("Not bought: \(error.message).", "BUYFAILED offline")
         } catch {
-            return ("Not bought: \(error.description).", "BUYFAILED \(error.description)")
+            return unasked("Not bought: \(error.description).", "BUYFAILED \(error.description)")
         }
-        guard confirmBuying("Buy \(ReaderLocale.current.name(of: product)) for \(price)? [y/N]", view) else {
-            return ("Not bought: nothing was charged.", "BUYFAILED declined")
+        if !confirmed {
+            switch confirmBuying("Buy \(ReaderLocale.current.name(of: product)) for \(price)? [y/N]", view) {
+            case true?: break
+            case false?: return ("Not bought: nothing was charged.", "BUYFAILED declined")
+            case nil:
+                return ("Not bought: nothing asks through a pipe. Type buy! to buy, or run 'hangman play --yes'.", "BUYFAILED unconfirmed: type buy! or run 'hangman play --yes'")
+            }
         }
         do {
             switch try await playerContext.player.buy(product.id, quantity: 1) {

@@ -66,8 +66,8 @@ extension PlayLoop {
                 hints = hints?.markedOffline(error)
                 return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
             }
-        case .buy:
-            return await buyHints(asking: view)
+        case .buy(let confirmed):
+            return await buyHints(asking: view, confirmed: confirmed || buysWithoutAsking)
         case .guess(let text):
             switch try session.guess(text) {
             case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")

@@ -30,6 +30,8 @@ final class PlayLoop {
     /// The options given, to compare with a saved game (`--pack`, `--lives`).
     var requestedPacks: [ProductID] = []
     var requestedLives: Int?
+    /// `play --yes`: an in-game purchase asks nothing.
+    var buysWithoutAsking = false
     /// Every pack the account may play now: a saved game on another is kept, not resumed.
     var playable: Set<ProductID> = []
 
@@ -48,7 +50,7 @@ final class PlayLoop {
     }
 
     static let keysHelp = "Keys: a letter guesses it. ! or Enter opens a line for the whole word (Enter guesses it, Esc goes back). ? spends a hint, $ buys hints, Tab shows this, Esc or Ctrl-D saves and quits, Ctrl-C too. Arrows do nothing."
-    static let linesHelp = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints; quit saves and leaves. =WORD guesses a word that is a command (=quit)."
+    static let linesHelp = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints (buy! without asking); quit saves and leaves. =WORD guesses a word that is a command (=quit)."
 
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {

@@ -44,7 +44,9 @@ struct GameScreen {
           HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word> | REPEAT <guess> | INVALID <why>
           HINT <letter> | NOHINTS <product> | NOSERVICE | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
           WON <word> score=<n> | LOST <word> | CLUE <text> | SUGGEST <product> <text> | SAVED | AGAIN?
-        Then one line of input is read: a letter, a word, ?, hint, buy, help or quit (AGAIN? takes y or n).
+          ASK <question> (buy, when standard input is a terminal: y buys)
+        Then one line of input is read: a letter, a word, ?, hint, buy, buy!, help or quit (AGAIN?
+        and ASK take y or n). Through a pipe, buy buys only as buy! or with --yes.
         A word that is also a command is guessed with a leading =: =quit guesses the word "quit".
         """
 

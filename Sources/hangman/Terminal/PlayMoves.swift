@@ -8,7 +8,9 @@ extension PlayLoop {
     /// What the player asked for.
     enum Move: Equatable {
         case guess(String)
-        case hint, buy, help, quit
+        /// Buy hints; `confirmed` when typed as `buy!`, which asks nothing.
+        case buy(confirmed: Bool)
+        case hint, help, quit
         case endOfInput, interrupted
 
         /// A line of line mode: a command's name, or a guess (`=WORD` guesses a word that is a command's name).
@@ -19,7 +21,8 @@ extension PlayLoop {
             case "quit": return .quit
             case "help": return .help
             case "?", "hint": return .hint
-            case "buy": return .buy
+            case "buy": return .buy(confirmed: false)
+            case "buy!": return .buy(confirmed: true)
             default: return .guess(text)
             }
         }
@@ -71,7 +74,7 @@ extension PlayLoop {
                     } else if character == "?" {
                         return .hint
                     } else if character == "$" {
-                        return .buy
+                        return .buy(confirmed: false)
                     } else {
                         view.event = "'\(TerminalText.escaped(String(character)))' is not a letter or a key of the game: Tab shows the keys."
                     }
@@ -82,13 +85,18 @@ extension PlayLoop {
     }
 
     /// Asks before an in-game purchase: a key on the full screen (y buys, any other key does not),
-    /// a line on a `TERM=dumb` terminal. In plain mode the typed `buy` is the answer: a script or a
-    /// screen reader asked for it by name.
-    func confirmBuying(_ question: String, _ view: GameView) -> Bool {
+    /// a line on a `TERM=dumb` terminal or in plain mode on a terminal (`ASK <question>`, a screen
+    /// reader's user is a person). Through a pipe nothing asks: `nil`, and only `buy!` or
+    /// `play --yes` buys.
+    func confirmBuying(_ question: String, _ view: GameView) -> Bool? {
         switch input {
         case .lines(let reader):
-            guard screen.style == .text else { return true }
-            screen.context.out(TerminalText(trusted: TerminalText.escaped(question) + " "), terminator: "")
+            if screen.style == .plain {
+                guard screen.context.inputIsTerminal else { return nil }
+                screen.context.out(TerminalText(trusted: "ASK " + TerminalText.escaped(question)))
+            } else {
+                screen.context.out(TerminalText(trusted: TerminalText.escaped(question) + " "), terminator: "")
+            }
             if case .line(let answer) = reader.nextLine() { return Question.isYes(answer) }
             return false
         case .keys(let keys):
@@ -105,6 +113,24 @@ extension PlayLoop {
                 case .ignored: continue
                 default: return false
                 }
+            }
+        }
+    }
+
+    /// On the full screen, shows what `$` answered without asking (offline, nothing to sell) and
+    /// waits for a key that only dismisses it: a `y` typed by reflex is not played as a guess.
+    func dismiss(_ message: TerminalText, _ view: GameView) {
+        guard case .keys(let keys) = input else { return }
+        var view = view
+        view.event = nil
+        view.question = message.text + " Any key goes on."
+        screen.show(view, eventPlain: nil)
+        while true {
+            let key = keys.next()
+            switch key {
+            case .continued, .resized: redraw(after: key, view)
+            case .ignored: continue
+            default: return
             }
         }
     }
