@@ -213,6 +213,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                     etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress, caFile: caFile)
             } catch {
                 lastFailure = error.message
+                if error.isNotConnected { break }
                 if error.isTooLarge {
                     // Never more than the signed catalog records: a longer answer is not the pack.
                     try? FileSystem.removeFile(atPath: file)
@@ -494,6 +495,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 throw StoreError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {
                 lastFailure = error.message
+                // No server there (refused, no such name): asking again now would be refused too.
+                if error.isNotConnected { break }
                 continue
             }
             if (200..<300).contains(response.status) { return (response.status, response.body) }

@@ -23,6 +23,9 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var isTLS = false
     /// The server's certificate is not signed by an authority this client trusts.
     public var isUntrustedCertificate = false
+    /// Nothing was sent: the name did not resolve, or the connection was refused. Known at once,
+    /// and asking again at once would be answered the same.
+    public var isNotConnected = false
     public var description: String { message }
 
     /// libcurl's words for `code`, starting in lower case (they end a sentence of the caller's),
@@ -38,6 +41,7 @@ public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
         let tls = [CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE].contains(code)
         var error = HTTPClientError(message: curl(code) + suffix, isTLS: tls)
         error.isUntrustedCertificate = code == CURLE_PEER_FAILED_VERIFICATION
+        error.isNotConnected = code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST
         return error
     }
 }
