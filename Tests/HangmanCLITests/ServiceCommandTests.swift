@@ -63,9 +63,36 @@ import TestSupport
 
         // Bob's device is signed out alone.
         #expect(try await world.hangman("alice", "account", "token", "revoke", bobID).status == 0)
-        #expect(try await world.hangman("bob", "transactions").status == 77)
+        let signedOut = try await world.hangman("bob", "transactions")
+        #expect(signedOut.status == 77)
+        #expect(signedOut.stderr.contains("This device is signed out. On a device still on the account, 'hangman account token' prints its token;"), "\(signedOut.stderr)")
+        #expect(signedOut.stderr.contains("hangman account login"), "\(signedOut.stderr)")
         #expect(try await world.hangman("alice", "hints").status == 0)
         #expect(try await world.hangman("alice", "account", "token", "revoke", bobID).status == 64, "already revoked")
+        // A wrong token at login: no advice to log in, the token is named as the one refused.
+        let wrong = try await CLI.run(
+            ["account", "login"], environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": bobToken])
+        #expect(wrong.status == 77 && wrong.stderr.contains("does not know that token") && !wrong.stderr.contains("signed out"), "\(wrong.stderr)")
+        // The signed-out device signs in again as it joined, and keeps its home.
+        let again = try await CLI.run(
+            ["account", "login"], environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": aliceToken])
+        #expect(again.status == 0 && again.stdout.contains("joined account"), "\(again.stdout)\(again.stderr)")
+        #expect(try await world.hangman("bob", "hints").stdout == "10 hints\n")
+        let live = try await CLI.run(
+            ["account", "login"], environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": aliceToken])
+        #expect(live.status == 73, "a home whose token is live has an account already: \(live.stderr)")
+        // A token of another account is refused for a signed-out home.
+        #expect(try await world.hangman("carol", "account", "create").status == 0)
+        let carolToken = try await world.hangman("carol", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Bob is signed out again (every other device's token revoked; the old one is already).
+        let tokensNow = try #require(try JSONSerialization.jsonObject(with: Data(try await world.hangman("alice", "account", "tokens", "--json").stdout.utf8)) as? [[String: Any]])
+        for row in tokensNow where row["thisDevice"] as? Bool == false {
+            if let id = row["tokenID"] as? String, id != bobID { #expect(try await world.hangman("alice", "account", "token", "revoke", id).status == 0) }
+        }
+        #expect(try await world.hangman("bob", "hints").status == 77)
+        let other = try await CLI.run(
+            ["account", "login"], environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": carolToken])
+        #expect(other.status == 73 && other.stderr.contains("this home is account"), "\(other.stdout)\(other.stderr)")
 
         // Rotation: the old token stops working, the new one is in the home.
         #expect(try await world.hangman("alice", "account", "token", "rotate").status == 0)
@@ -83,6 +110,26 @@ import TestSupport
         #expect(try await world.hangman("alice", "transactions").status == 77)
         let verdict = await HTTPPackService.verifyReceipt(Array(try Data(contentsOf: URL(fileURLWithPath: receiptFile))), at: world.url, password: nil)
         #expect(verdict.status.rawValue == 21010, "\(verdict.status)")
+    }
+
+    /// On a terminal, 'account login' asks for the token and does not show it as it is typed.
+    @Test func loginReadsTheTokenWithoutEchoOnATerminal() async throws {
+        let world = try ServedWorld()
+        #expect(try await world.hangman("alice", "account", "create").status == 0)
+        let token = try await world.hangman("alice", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let terminal = try await TmuxTerminal(
+            width: 80, height: 24, command: "bash --norc --noprofile",
+            environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "SWIFT_BACKTRACE": "enable=no,interactive=no"])
+        try await terminal.type("PS1='$ '; clear; \(HangmanBinary.path) account login")
+        try await terminal.press("Enter")
+        try await terminal.waitFor("not shown as you type):")
+        try await terminal.type(token)
+        try await terminal.press("Enter")
+        let joined = try await terminal.waitFor("joined account")
+        #expect(!joined.contains(token) && !joined.contains(String(token.suffix(12))), "\(joined)")
+        // The terminal echoes again afterwards.
+        try await terminal.type("echo typed-after")
+        #expect(try await terminal.waitFor("$ echo typed-after").contains("typed-after"))
     }
 
     static let ios = "com.hangmanpacks.words.ios"

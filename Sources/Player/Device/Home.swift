@@ -196,14 +196,45 @@ public struct Home: Sendable {
 
     /// Joins this home, which must belong to no store yet, to the account a token of another
     /// device belongs to: the service's key pinned as it is now, a token of its own saved.
+    /// A home whose own token the service no longer accepts (revoked from another device) signs
+    /// in again the same way, to the same account and service key: its packs and games stay.
     public func joinAccount(at url: String, token: String, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
-        try checkBelongsToNoStore()
+        let signedOut = try await signedOutCredentials(caFile: caFile)
+        if signedOut == nil { try checkBelongsToNoStore() }
         do throws(StoreError) {
             let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
+            if let signedOut {
+                guard credentials.publicKey == signedOut.publicKey else {
+                    throw StoreError(
+                        .untrusted, "the service at \(credentials.service) signs with key \(credentials.publicKey.keyID), not this home's pinned \(signedOut.publicKey.keyID): nothing was changed here")
+                }
+                guard credentials.accountID == signedOut.accountID else {
+                    throw StoreError(
+                        .wrongState, "that token is account \(credentials.accountID)'s, and this home is account \(signedOut.accountID)'s: use another --home (or HANGMAN_HOME) for it")
+                }
+            }
+            if var kept = signedOut {
+                try kept.replaceToken(with: credentials.token, folder: accountFolder)
+                try kept.remember(address: credentials.service, folder: accountFolder)
+                return kept
+            }
             try credentials.save(folder: accountFolder)
             return credentials
         } catch {
             throw .store(error)
+        }
+    }
+
+    /// This home's credentials when the service refuses their token (`unauthorized`), else `nil`.
+    private func signedOutCredentials(caFile: String?) async throws(PlayerError) -> ServiceCredentials? {
+        let existing: ServiceCredentials?
+        do { existing = try ServiceCredentials.load(folder: accountFolder) } catch { throw .store(error) }
+        guard let existing else { return nil }
+        do {
+            _ = try await HTTPPackService(credentials: existing, attempts: 1, caFile: caFile).tokens()
+            return nil
+        } catch {
+            return error.kind == .unauthorized ? existing : nil
         }
     }
 

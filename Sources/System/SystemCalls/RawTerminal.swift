@@ -101,6 +101,23 @@ public enum RawTerminal {
         return true
     }
 
+    /// Runs `body` (a line read from standard input, a secret) with the terminal's echo off and
+    /// line editing on, as `ssh` and `sudo` read a password; the settings are put back after it,
+    /// and on Ctrl-Z, SIGTERM, SIGHUP, SIGQUIT or a crash meanwhile. Without a terminal, `body` runs as it is.
+    public static func withoutEcho<T>(_ body: () -> T) -> T {
+        var settings = termios()
+        guard rawActive == 0, system_tcgetattr(StandardStream.input.rawValue, &settings) == 0 else { return body() }
+        savedSettings = settings
+        teardownCount = 0
+        installHandlers()
+        var quiet = settings
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        guard system_tcsetattr(StandardStream.input.rawValue, &quiet, flush: false) == 0 else { return body() }
+        rawActive = 1
+        defer { restoreNow() }
+        return body()
+    }
+
     /// Raw mode and the screen's set-up again, after the process was stopped and continued.
     public static func reenter(setup: String) {
         guard makeRaw() else { return }

@@ -43,7 +43,7 @@ extension ExitCode {
         (.cannotCreate, #"an output file cannot be created, or is not a regular file: a device, FIFO, socket, folder or link is left as it is (`-o -` writes to standard output); `account create` on a home that already has an account"#),
         (.ioError, #"the state directory cannot be read or written, a state database is damaged, or a write to standard output or standard error failed"#),
         (.deferred, #"try again later: the purchase waits for approval or for the buyer, or a purchase of the same pack is already in progress"#),
-        (.notEntitled, #"not entitled: the pack is not purchased (or the subscription that opened it ended), or not enough hints"#),
+        (.notEntitled, #"not entitled: the pack is not purchased (or the subscription that opened it ended), not enough hints, or this device's token was revoked (or its account closed): `account login` signs it in again"#),
         (.interrupted, #"a game ended by Ctrl-C (it is saved)"#),
     ]
 
@@ -77,6 +77,13 @@ struct CommandFailure: Error {
     var message: String
     /// Lines printed under the message, one each (the problems of a pack).
     var details: [String] = []
+
+    /// What a device whose token the service no longer accepts does next.
+    static let signedOutAdvice = [
+        "This device is signed out. On a device still on the account, 'hangman account token' prints its token;",
+        "then here: HANGMAN_TOKEN=<that token> hangman account login --service URL (or type it when asked).",
+        "If the account was closed, 'hangman account create --service URL --home DIR' makes a new one in another home.",
+    ]
 
     static func usage(_ message: String) -> CommandFailure { CommandFailure(code: .usage, message: message) }
     static func invalid(_ message: String) -> CommandFailure { CommandFailure(code: .dataError, message: message) }
@@ -133,7 +140,7 @@ extension CommandFailure {
             case .purchaseInProgress: self.init(code: .deferred, message: error.message)
             case .storage: self.init(code: .ioError, message: error.message)
             case .unavailable: self.init(code: .storeRefused, message: error.message)
-            case .unauthorized: self.init(code: .notEntitled, message: error.message)
+            case .unauthorized: self.init(code: .notEntitled, message: error.message, details: Self.signedOutAdvice)
             case .untrusted: self = .invalid(error.message)
             }
         case let error as DeviceError:

@@ -1,6 +1,7 @@
 import Device
 import PackServiceAPI
 import PackServiceClient
+import SystemCalls
 
 /// `hangman account login --service URL`
 enum AccountLoginCommand: Command {
@@ -13,7 +14,8 @@ enum AccountLoginCommand: Command {
             The other device's token is read from HANGMAN_TOKEN, or asked for on a terminal
             ('hangman account token' prints it there). This device gets a token of its own, listed
             by 'hangman account tokens' and revoked alone; the other device's stays as it was. The
-            service's key is pinned as 'account create' pins it. Exit status: 0 joined, 64 no
+            service's key is pinned as 'account create' pins it. A device signed out (its token
+            revoked from another device) signs in again the same way, keeping its packs and games. Exit status: 0 joined, 64 no
             token given or not a token, 73 this home has an account already, 77 the service does
             not know the token, 69 the service cannot be reached.
             """)
@@ -27,8 +29,11 @@ enum AccountLoginCommand: Command {
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         var token = context.environment["HANGMAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if token == nil, context.inputIsTerminal {
-            context.out("Token of a device already on the account ('hangman account token' prints it there): ", terminator: "")
-            if case .line(let typed) = LineReader(context.input).nextLine() {
+            // A secret: read without echo, as ssh and sudo read a password.
+            context.out("Token of a device already on the account ('hangman account token' prints it there; it is not shown as you type): ", terminator: "")
+            let read = context.input == .standardInput ? RawTerminal.withoutEcho { LineReader(context.input).nextLine() } : LineReader(context.input).nextLine()
+            context.out("")
+            if case .line(let typed) = read {
                 let trimmed = typed.trimmingSpaces
                 token = trimmed.isEmpty ? nil : trimmed
             }
@@ -37,7 +42,15 @@ enum AccountLoginCommand: Command {
             throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
         }
         let authorities = try options.authorities(context)
-        let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in try await home.joinAccount(at: url, token: token, caFile: authorities) }
+        let credentials: ServiceCredentials
+        do {
+            credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in try await home.joinAccount(at: url, token: token, caFile: authorities) }
+        } catch let failure as CommandFailure where failure.code == .notEntitled {
+            // The token typed is the one refused: the advice to sign in again is this command.
+            throw CommandFailure(
+                code: .notEntitled,
+                message: "the service at \(url) does not know that token (revoked, or its account closed): 'hangman account token' prints a live one on a device still on the account")
+        }
         context.out("This device joined account \(credentials.accountID) on \(credentials.service) with a token of its own.")
         context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). 'hangman account tokens' lists the account's devices.")
         return .ok
