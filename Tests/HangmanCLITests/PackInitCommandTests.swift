@@ -29,6 +29,21 @@ import Testing
         return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     }
 
+    /// A word list that is no property list is named as 'pack build' names it, with or without
+    /// --display-name, and no Info.plist is written.
+    @Test(arguments: [[], ["--display-name", "Birds"]])
+    func aMalformedWordListIsNamedLikePackBuildNamesIt(_ extra: [String]) async throws {
+        let scratch = try Scratch()
+        try scratch.write("Birds/birds.plist", classicList(name: "Birds", words: ["robin", "wren"]).replacingOccurrences(of: "wren</string>", with: "wren"))
+        let folder = scratch.path + "/Birds"
+        let initialised = try await CLI.run(["pack", "init", folder, "--product-id", "com.example.birds"] + extra)
+        #expect(initialised.status == 65)
+        #expect(initialised.stderr.contains("\(folder)/birds.plist: not a valid property list: line "), "\(initialised.stderr)")
+        #expect(initialised.stderr.contains("expected </string>"), "\(initialised.stderr)")
+        #expect(!initialised.stderr.contains("--display-name"), "no advice about a name: \(initialised.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/Info.plist"))
+    }
+
     @Test(arguments: [
         ("EasyWords", "Easy Words", "com.example.words.easy", ["cat", "dog", "sun", "hat"]),
         ("HardWords", "Hard Words", "com.example.words.hard", ["rhythm", "sphinx", "jazz"]),

@@ -63,6 +63,17 @@ public struct PackManifestWriter: Sendable {
                 .noWordList, "no word list in the folder: add at least one *.plist of words (an array of words, or a dictionary with 'name' and 'words')")])
         }
         var problems: [PackProblem] = []
+        // A word list that is no property list is named as 'pack build' names it (its line and
+        // what was expected), before anything is guessed from the others.
+        var decoded: [(path: String, value: PropertyList)] = []
+        for list in lists {
+            do throws(PropertyListError) {
+                decoded.append((list.path, try PropertyListDecoding.decode(list.bytes).value))
+            } catch {
+                problems.append(PackProblem(error, entry: list.path))
+            }
+        }
+        guard problems.isEmpty else { throw PackBuildError(problems) }
         if !PackManifest.isLanguageTag(language) {
             problems.append(PackProblem(.badLanguage, "Language '\(language)' is not a BCP 47 tag (like en, es or pt-BR)"))
         }
@@ -73,7 +84,7 @@ public struct PackManifestWriter: Sendable {
                 problems.append(PackProblem(.manifestWrongType, "the display name is empty"))
             }
         } else {
-            switch sharedName(of: lists) {
+            switch sharedName(of: decoded) {
             case .success(let found):
                 (name, nameSource) = (found.name, found.path)
             case .failure(let problem):
@@ -127,15 +138,10 @@ public struct PackManifestWriter: Sendable {
     }
 
     /// The `name` that every word list naming one gives; a problem saying what to do otherwise.
-    private func sharedName(of lists: [PackSource.File]) -> Result<(name: String, path: String), PackProblem> {
+    private func sharedName(of lists: [(path: String, value: PropertyList)]) -> Result<(name: String, path: String), PackProblem> {
         var names: [(name: String, path: String)] = []
-        var unreadable: [String] = []
         for list in lists {
-            guard let value = try? PropertyListDecoding.decode(list.bytes).value else {
-                unreadable.append(list.path)
-                continue
-            }
-            if case .dictionary(let dict) = value, case .string(let name)? = dict["name"], !name.allSatisfy(\.isWhitespace) {
+            if case .dictionary(let dict) = list.value, case .string(let name)? = dict["name"], !name.allSatisfy(\.isWhitespace) {
                 names.append((name, list.path))
             }
         }
@@ -148,8 +154,6 @@ public struct PackManifestWriter: Sendable {
         let what =
             if distinct.count > 1 {
                 "the word lists have different names (\(distinct.map { "'\($0)'" }.joined(separator: ", ")))"
-            } else if !unreadable.isEmpty {
-                "no word list has a 'name' (not a property list: \(unreadable.joined(separator: ", ")))"
             } else {
                 "no word list has a 'name'"
             }
