@@ -425,10 +425,28 @@ private final class StoreHome {
         #expect(try await home.balance() == 0)
         #expect(try await home.restored().isEmpty)
         #expect(try await home.ok(["store"]).stdout == "fail-purchases       on\nask-to-buy           on\ninterrupt-purchases  off\nfail-renewals        off\npayments             on\n")
-        #expect(try await home.ok(["store", "reset"]).stdout == "Every switch is off.\n")
+        #expect(try await home.ok(["store", "reset"]).stdout.hasPrefix("Every switch is off, and the store's time is the real time again ("))
         #expect(try await home.ok(["store", "status"]).stdout == "fail-purchases       off\nask-to-buy           off\ninterrupt-purchases  off\nfail-renewals        off\npayments             on\n")
         try await home.ok(["buy", StoreHome.ios])
         #expect(try await home.restored() == [StoreHome.ios])
+    }
+
+    /// The clock moves by any ISO 8601 duration, and 'store reset' brings it back to the real time.
+    @Test func theClockTakesEveryDurationAndResetBringsItBack() async throws {
+        let home = try await StoreHome()
+        let year = Calendar(identifier: .gregorian).component(.year, from: Date())
+        for step in ["PT1H", "P2M3D", "P1DT30M", "P3W"] {
+            let moved = try await home.ok(["store", "clock", "advance", step])
+            #expect(moved.stdout.contains("(moved \(step) from "), "\(moved.stdout)")
+        }
+        let refused = try await home.run(["store", "clock", "advance", "P1W2D"])
+        #expect(refused.status == 64 && refused.stderr.contains("weeks stand alone"), "\(refused.stderr)")
+        try await home.ok(["store", "clock", "advance", "P1000Y"])
+        let far = try await home.ok(["store", "clock"]).stdout
+        #expect(far.contains("\(year + 1000)-") || far.contains("\(year + 1001)-"), "\(far)")
+        try await home.ok(["store", "reset"])
+        let back = try await home.ok(["store", "clock"]).stdout
+        #expect(back.contains("\(year)-") && !back.contains("\(year + 1000)-"), "\(back)")
     }
 
     @Test func badStoreArgumentsAreUsageErrors() async throws {

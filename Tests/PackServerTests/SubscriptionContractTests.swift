@@ -71,15 +71,15 @@ private let day: Int64 = 86_400_000
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         _ = try purchased(try await store.buy(monthly, quantity: 1))
-        let far = try await store.moveClock(by: StoreDuration(90, .year))
+        let far = try await store.moveClock(by: StoreClockStep(StoreDuration(90, .year)))
         #expect(far.renewals == 1_000, "one request settles at most a thousand renewals")
         _ = try await store.transactions()
         _ = try await store.transactions()
         let periods = try await store.transactions().filter { $0.productID == monthly }.count
         #expect(periods == 1 + 90 * 12, "the rest settled by the next requests: \(periods)")
         _ = try await store.setAutoRenew(monthly, on: false)  // no more renewals to settle on the way
-        _ = try await store.moveClock(by: StoreDuration(7000, .year))
-        let refused = await refusal { () async throws(StoreError) in try await store.moveClock(by: StoreDuration(9999, .year)) }
+        _ = try await store.moveClock(by: StoreClockStep(StoreDuration(7000, .year)))
+        let refused = await refusal { () async throws(StoreError) in try await store.moveClock(by: StoreClockStep(StoreDuration(9999, .year))) }
         #expect(refused?.kind == .invalidRequest, "\(String(describing: refused))")
         #expect(refused?.message.contains("goes no further than 9999-12-31") == true, "\(refused?.message ?? "")")
         #expect(try await store.storeClock() >= far.now, "the store still answers, its clock where it was")
@@ -92,9 +92,9 @@ private let day: Int64 = 86_400_000
         let store = world.service
         let first = try purchased(try await store.buy(monthly, quantity: 1))
         // The seller says how many renewals a move of the clock charged (the command inferred it).
-        #expect(try await store.moveClock(by: StoreDuration(1, .week)).renewals == 1)  // the trial ends: the first paid month
-        #expect(try await store.moveClock(by: StoreDuration(11, .month)).renewals == 11)  // eleven more, processed in order
-        #expect(try await store.moveClock(by: StoreDuration(1, .day)).renewals == 0)
+        #expect(try await store.moveClock(by: StoreClockStep(StoreDuration(1, .week))).renewals == 1)  // the trial ends: the first paid month
+        #expect(try await store.moveClock(by: StoreClockStep(StoreDuration(11, .month))).renewals == 11)  // eleven more, processed in order
+        #expect(try await store.moveClock(by: StoreClockStep(StoreDuration(1, .day))).renewals == 0)
         let periods = try await store.transactions().filter { $0.originalTransactionID == first.id }.sorted { $0.purchaseDate < $1.purchaseDate }
         #expect(periods.count == 13)
         #expect(periods.dropFirst().map(\.hintsCredited) == Array(repeating: 20, count: 12))

@@ -21,7 +21,7 @@ import TestSupport
             Thread {
                 defer { group.leave() }
                 do {
-                    _ = try open().moveClock(by: StoreDuration(1, .month))
+                    _ = try open().moveClock(by: StoreClockStep(StoreDuration(1, .month)))
                 } catch {
                     failures.withLock { $0.append("\(error)") }
                 }

@@ -71,6 +71,40 @@ import TestSupport
         #expect(StoreDuration(iso: text) == nil)
     }
 
+    /// The store clock's steps: every ISO 8601 duration in whole numbers, date and time parts,
+    /// weeks alone; calendar months first, then days, then the time.
+    @Test(arguments: [
+        ("PT1H", (2026, 12, 31), 3_600_000 as Int64, "PT1H"), ("P2M3D", (2026, 12, 29), 0, "P2M3D"), ("P1Y2M10DT2H30M", (2026, 1, 1), 0, "P1Y2M10DT2H30M"),
+        ("P3W", (2026, 12, 1), 0, "P3W"), ("PT90M", (2026, 12, 1), 0, "PT90M"), ("P1DT1S", (2026, 12, 1), 0, "P1DT1S"),
+    ])
+    func clockStepsTakeEveryISODuration(_ text: String, _ from: (Int64, Int64, Int64), _ extra: Int64, _ written: String) throws {
+        let step = try #require(StoreClockStep(iso: text))
+        #expect(step.description == written)
+        let start = utc(from.0, from.1, from.2)
+        let expected: Int64 =
+            switch text {
+            case "PT1H": start + 3_600_000
+            case "P2M3D": utc(2027, 3, 3)  // 29 Feb 2027 does not exist: 28 Feb, then 3 days
+            case "P1Y2M10DT2H30M": utc(2027, 3, 11) + 9_000_000
+            case "P3W": utc(2026, 12, 22)
+            case "PT90M": start + 5_400_000
+            default: start + 86_400_000 + 1000
+            }
+        _ = extra
+        #expect(step.adding(to: start) == expected)
+    }
+
+    @Test(arguments: ["P", "PT", "P0D", "PT0S", "P1W2D", "P1D1M", "PT1H1H", "P1H", "PT1D", "P1DT", "P-1D", "P1.5D", "1D", "", "P123456789D", "P1dT1h"])
+    func aClockStepThatIsNotAnISODurationIsRefused(_ text: String) {
+        #expect(StoreClockStep(iso: text) == nil, "\(text)")
+    }
+
+    @Test func aClockStepPastTheLastDateIsNil() throws {
+        let step = try #require(StoreClockStep(iso: "P99999999Y"))
+        #expect(step.adding(to: utc(2026, 12, 1)) == nil)
+        #expect(try #require(StoreClockStep(iso: "PT99999999S")).adding(to: StoreDuration.latestDate) == nil)
+    }
+
     @Test func subscriptionsLoadWithTheirTerms() throws {
         #expect(try problems([pass("com.example.pass.monthly", level: 2, trial: "P1W"), pass("com.example.pass.yearly", level: 1, period: "P1Y")]) == [])
     }

@@ -323,7 +323,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         try await get(StoreClockDocument.self, .testClock).now
     }
 
-    public func moveClock(by duration: StoreDuration) async throws(StoreError) -> StoreClockMove {
+    public func moveClock(by duration: StoreClockStep) async throws(StoreError) -> StoreClockMove {
         let moved = try await send(StoreClockDocument.self, .advanceClock, body: try Wire.encode(ClockAdvance(duration: duration)))
         return StoreClockMove(now: moved.now, renewals: moved.renewals ?? 0)
     }

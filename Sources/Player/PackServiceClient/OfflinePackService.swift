@@ -83,7 +83,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { throw unavailable("changing a subscription") }
     public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { throw unavailable("changing a subscription") }
     public func storeClock() throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
-    public func moveClock(by duration: StoreDuration) throws(StoreError) -> StoreClockMove { throw unavailable("the store's clock") }
+    public func moveClock(by duration: StoreClockStep) throws(StoreError) -> StoreClockMove { throw unavailable("the store's clock") }
     /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.
     public func hintBalance() throws(StoreError) -> Int { throw unavailable("the hint balance") }
     /// As the last statement said.

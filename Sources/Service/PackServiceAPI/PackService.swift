@@ -97,7 +97,7 @@ public protocol StoreTestControls {
     func storeClock() async throws(StoreError) -> Int64
     /// Moves the store's time forward and processes whatever fell due, in order; the new time,
     /// and the renewals charged on the way.
-    func moveClock(by duration: StoreDuration) async throws(StoreError) -> StoreClockMove
+    func moveClock(by duration: StoreClockStep) async throws(StoreError) -> StoreClockMove
 }
 
 /// A hint balance as the service signed it, at `issued` (milliseconds since 1970).
@@ -127,6 +127,6 @@ extension PackService {
 extension StoreTestControls {
     /// ``moveClock(by:)``'s new time.
     public func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64 {
-        try await moveClock(by: duration).now
+        try await moveClock(by: StoreClockStep(duration)).now
     }
 }

@@ -133,9 +133,9 @@ public struct StoreClockDocument: Codable, Sendable, Equatable {
 
 /// `POST /v1/test/clock/advance`: how far to move the store's time.
 public struct ClockAdvance: Codable, Sendable, Equatable {
-    public var duration: StoreDuration
+    public var duration: StoreClockStep
 
-    public init(duration: StoreDuration) { self.duration = duration }
+    public init(duration: StoreClockStep) { self.duration = duration }
 }
 
 /// `POST /v1/hints/spend`'s answer, signed: a letter is revealed only for a spend the service

@@ -101,7 +101,7 @@ extension AccountLedger {
     /// Moves the store clock `duration` further, from where it is when the account's lock is held
     /// (two moves at once both count, one after the other); the store's time after it, or `nil`
     /// when that is past ``StoreDuration/latestDate`` (nothing moved).
-    func advanceClock(by duration: StoreDuration, realNow: Int64) throws(StoreError) -> Int64? {
+    func advanceClock(by duration: StoreClockStep, realNow: Int64) throws(StoreError) -> Int64? {
         try engine.write { statements in
             let current = try statements.storeClock().offset
             guard let target = duration.adding(to: realNow + current) else { return nil }

@@ -266,6 +266,15 @@ final class AccountLedger {
         }
     }
 
+    /// Every switch off and the store's clock back at the real time, in one transaction.
+    /// Subscriptions keep their dates (`clear` empties the history).
+    func reset() throws(StoreError) {
+        try engine.write { statements in
+            for (name, enabled) in StoreControls().named { try statements.setControl(name, enabled) }
+            try statements.setClockOffset(0)
+        }
+    }
+
     /// An empty purchase history: no transactions, entitlements or hints.
     func clear() throws(StoreError) {
         try engine.write { statements in try statements.deleteHistory() }

@@ -47,11 +47,11 @@ extension AccountService {
     /// order; returns the new time. The clock is the account's, kept in its ledger, so every
     /// server of a database agrees on it.
     public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 {
-        try moveClock(by: duration).now
+        try moveClock(by: StoreClockStep(duration)).now
     }
 
     /// ``advanceClock(by:)``, with the renewals it charged on the way.
-    public func moveClock(by duration: StoreDuration) throws(StoreError) -> StoreClockMove {
+    public func moveClock(by duration: StoreClockStep) throws(StoreError) -> StoreClockMove {
         let (now, before) = try settle()
         guard try ledger.advanceClock(by: duration, realNow: clock.now()) != nil else {
             throw StoreError(
@@ -64,5 +64,6 @@ extension AccountService {
 
     public func clear() throws(StoreError) { try ledger.clear() }
 
-    public func reset() throws(StoreError) { try ledger.setControls(StoreControls()) }
+    /// Every switch off, and the store's clock at the real time again.
+    public func reset() throws(StoreError) { try ledger.reset() }
 }

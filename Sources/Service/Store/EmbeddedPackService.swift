@@ -53,5 +53,5 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func reset() throws(StoreError) { try account.reset() }
     public func storeClock() throws(StoreError) -> Int64 { try account.storeClock() }
     public func advanceClock(by duration: StoreDuration) throws(StoreError) -> Int64 { try account.advanceClock(by: duration) }
-    public func moveClock(by duration: StoreDuration) throws(StoreError) -> StoreClockMove { try account.moveClock(by: duration) }
+    public func moveClock(by duration: StoreClockStep) throws(StoreError) -> StoreClockMove { try account.moveClock(by: duration) }
 }

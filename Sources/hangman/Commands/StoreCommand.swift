@@ -24,14 +24,14 @@ enum StoreCommand: Command {
             ("interrupt-purchases on|off", "Every purchase waits for the buyer to act (exit 75)."),
             ("fail-renewals on|off", "Every renewal of a subscription fails: grace period, then billing retry."),
             ("clock", "Print the store's time (subscriptions renew and end by it)."),
-            ("clock advance <DURATION>", "Move the store's time forward (ISO 8601: P1D, P1W, P1M, P1Y) and process what fell due, in order."),
+            ("clock advance <DURATION>", "Move the store's time forward (ISO 8601: P1D, P3W, P1M, P2M3D, PT1H) and process what fell due, in order."),
             ("approve <TX>", "Approve a deferred purchase: it is charged and delivered."),
             ("decline <TX>", "Decline a deferred purchase: it fails."),
             ("resolve <TX>", "Complete an interrupted purchase: it is charged and delivered."),
             ("refund <TX>", "Refund a purchase: the pack is revoked; refunded hints are taken back."),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69), like canMakePayments."),
             ("clear", "Delete the whole purchase history: transactions, packs owned, hints. Asks first, or needs --yes."),
-            ("reset", "Turn every switch off."),
+            ("reset", "Turn every switch off and set the store's clock back to the real time."),
         ])
 
     /// A switch of the test environment.
@@ -50,7 +50,7 @@ enum StoreCommand: Command {
         case set(Switch, Bool)
         case act(TransactionAction, TransactionID)
         case payments(allowed: Bool)
-        case clock(advance: StoreDuration?)
+        case clock(advance: StoreClockStep?)
         case clear(confirmed: Bool)
         case reset
     }
@@ -77,8 +77,8 @@ enum StoreCommand: Command {
         } else if words == ["clock"] {
             action = .clock(advance: nil)
         } else if words.count == 3, words[0] == "clock", words[1] == "advance" {
-            guard let duration = StoreDuration(iso: words[2].uppercased()) else {
-                throw CommandFailure.usage("'store clock advance' takes an ISO 8601 duration (P1D, P1W, P1M, P1Y, P30D), not '\(words[2])'")
+            guard let duration = StoreClockStep(iso: words[2].uppercased()) else {
+                throw CommandFailure.usage("'store clock advance' takes an ISO 8601 duration (\(StoreClockStep.examples)), not '\(words[2])'")
             }
             action = .clock(advance: duration)
         } else if words == ["clear"] {
@@ -160,7 +160,7 @@ enum StoreCommand: Command {
             context.out("The purchase history is empty.")
         case .reset:
             try await service.reset()
-            context.out("Every switch is off.")
+            context.out("Every switch is off, and the store's time is the real time again (\(StoreText.date(try await service.storeClock()))).")
         }
         return .ok
     }
