@@ -204,14 +204,40 @@ private let day: Int64 = 86_400_000
         #expect(month.refundAmount == expected?.decimal && month.revocationDate == upgrade.purchaseDate)
         #expect(expected.map { $0.minorUnits > 150 && $0.minorUnits < 250 } == true, "about two thirds of 2.99: \(String(describing: expected))")
         #expect(quote.refund?.decimal == month.refundAmount, "the question showed what was refunded")
-        #expect(try await store.hintBalance() == 40)
+        // The same share of the month's 20 hints goes back with the refund.
+        let length = try #require(month.expiresDate) - month.purchaseDate
+        let owed = Int((20 * (try #require(month.expiresDate) - upgrade.purchaseDate) * 2 + length) / (length * 2))
+        #expect(owed > 10 && owed < 17 && quote.hintsTakenBack == owed, "\(owed) \(String(describing: quote.hintsTakenBack))")
+        #expect(try await store.hintBalance() == 40 - owed)
         // A downgrade waits for the renewal.
         guard case .changeScheduled(let scheduled) = try await store.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not scheduled") }
         #expect(scheduled.productID == yearly && scheduled.renewsToProductID == monthly)
         _ = try await store.advanceClock(by: StoreDuration(1, .year))
         let renewed = try await store.subscriptions().first { $0.originalTransactionID == new.originalTransactionID }
         #expect(renewed?.productID == monthly && renewed?.state == .active && renewed?.renewsToProductID == nil, "\(String(describing: renewed))")
-        #expect(try await store.hintBalance() == 60)
+        #expect(try await store.hintBalance() == 60 - owed)
+    }
+
+    /// An upgrade right after a paid renewal refunds the month only as far as its 20 hints come
+    /// back: kept (spent) hints are taken off the refund at 2.99 / 20 each. Before, the whole
+    /// month was refunded and its hints kept: 40 hints for one paid period.
+    @Test(arguments: StoreBackend.allCases, [(0, 20, 299), (10, 10, 149), (20, 0, 0)] as [(Int, Int, Int64)])
+    func anUpgradeAfterARenewalNeverRefundsHintsThatAreKept(_ backend: StoreBackend, _ expected: (spent: Int, back: Int, refund: Int64)) async throws {
+        let (spent, back, refund) = expected
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let first = try purchased(try await store.buy(monthly, quantity: 1))
+        _ = try await store.advanceClock(by: StoreDuration(1, .week))
+        #expect(try await store.hintBalance() == 20)
+        for index in 0..<spent { _ = try await store.spendHint(idempotencyKey: "spent-\(index)") }
+        let quote = try await store.subscriptionChange(to: yearly)
+        #expect(quote.hintsTakenBack == back && quote.refund?.minorUnits == refund, "\(quote)")
+        _ = try purchased(try await store.buy(yearly, quantity: 1))
+        let month = try #require(try await store.transactions().first { $0.originalTransactionID == first.id && $0.refundAmount != nil })
+        #expect(month.refundAmount == Money(minorUnits: refund, currency: "USD").decimal, "\(String(describing: month.refundAmount))")
+        // What is left of the month's hints, and the year's 20.
+        #expect(try await store.hintBalance() == 20 - spent - back + 20)
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -233,6 +233,9 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
     public var refund: Money?
     /// A new subscription's free trial, when the account may have one (once per group).
     public var freeTrial: StoreDuration?
+    /// An upgrade: the current period's hints taken back with its refund (the same share of
+    /// them as of its time, as far as the balance allows).
+    public var hintsTakenBack: Int?
 
     public init(kind: Kind, current: SubscriptionStatus?, refund: Money?, freeTrial: StoreDuration? = nil) {
         self.kind = kind

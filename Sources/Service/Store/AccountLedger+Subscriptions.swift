@@ -30,8 +30,12 @@ extension AccountLedger {
                 // An upgrade: the group's live subscription ends now, and the unused part of its
                 // period is refunded (nothing for a trial or a period whose renewal failed).
                 if var live = rows.first(where: { $0.group == terms.group && $0.isLive }) {
-                    if let (current, refund) = try upgradeRefund(live, lookup: lookup, statements: statements, now: now) {
-                        try statements.setUpgradeRefund(refund.minorUnits, for: current, now: now)
+                    if let upgrade = try upgradeRefund(live, lookup: lookup, statements: statements, now: now) {
+                        try statements.setUpgradeRefund(upgrade.refund.minorUnits, for: upgrade.period, now: now)
+                        if upgrade.hintsBack > 0 {
+                            try appendHints(
+                                statements, key: "upgrade:\(upgrade.period)", amount: -upgrade.hintsBack, reason: .refund, transaction: upgrade.period, now: now)
+                        }
                     }
                     live.endDate = now
                     live.endReason = "upgraded"
@@ -70,26 +74,41 @@ extension AccountLedger {
         try statements.setHintsCredited(hints, for: transaction.id)
     }
 
-    /// What upgrading from `live` at `now` gives back: the unused part of what its current period
-    /// charged, in that charge's currency, and that period's transaction. Nothing for a trial, a
+    /// What upgrading from `live` at `now` gives back, the one rule: the unused share of the
+    /// current period's time is refunded (in the currency it was charged in), and the same share
+    /// of the hints that period credited is taken back, as far as the balance allows; each of
+    /// those hints the balance cannot give back (spent) is taken off the refund at the period's
+    /// price per hint. So a refund never pays for hints that are kept. Nothing for a trial, a
     /// period whose renewal failed, or one refunded. A period charged before storefronts is taken
     /// at the catalog's price in the default storefront.
     static func upgradeRefund(
         _ live: SubscriptionRow, lookup: (ProductID) -> Product?, statements: any LedgerStatements, now: Int64
-    ) throws -> (TransactionID, Money)? {
+    ) throws -> (period: TransactionID, refund: Money, hintsBack: Int)? {
         guard let current = try statements.transaction(original: live.originalTransactionID, period: live.period) else { return nil }
         guard let charged = current.price ?? lookup(live.productID)?.price(in: Storefront.defaultCode) else { return nil }
+        let nothing = Money(minorUnits: 0, currency: charged.currency)
         let paid = !current.isTrial && live.billingRetrySince == nil && current.revocationDate == nil
-        let refund = paid ? ProRata.refund(of: charged, start: current.purchaseDate, end: live.expiresDate, now: now) : nil
-        return (current.id, refund ?? Money(minorUnits: 0, currency: charged.currency))
+        guard paid, let share = ProRata.refund(of: charged, start: current.purchaseDate, end: live.expiresDate, now: now) else {
+            return (current.id, nothing, 0)
+        }
+        let credited = Int64(current.hintsCredited)
+        guard credited > 0 else { return (current.id, share, 0) }
+        // The period's hints in its unused share, rounded half up as the refund is.
+        let length = live.expiresDate - current.purchaseDate
+        let unused = min(max(live.expiresDate - now, 0), length)
+        let owed = (credited * unused * 2 + length) / (length * 2)
+        let back = min(owed, Int64(max(0, try statements.balance())))
+        // Each owed hint kept is worth the period's price over its hints (a cent up).
+        let deduction = (charged.minorUnits * (owed - back) + credited - 1) / credited
+        return (current.id, Money(minorUnits: max(0, share.minorUnits - deduction), currency: charged.currency), Int(back))
     }
 
     /// The refund upgrading the group's live subscription at `now` would give; `nil` when there
     /// is no live subscription in the group.
-    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> Money? {
+    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> (refund: Money, hintsBack: Int)? {
         try engine.read { statements in
             guard let live = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else { return nil }
-            return try Self.upgradeRefund(live, lookup: lookup, statements: statements, now: now)?.1
+            return try Self.upgradeRefund(live, lookup: lookup, statements: statements, now: now).map { ($0.refund, $0.hintsBack) }
         }
     }
 

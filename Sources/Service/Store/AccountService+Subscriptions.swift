@@ -102,8 +102,10 @@ extension AccountService {
         if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
         let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max
         guard terms.groupLevel < liveLevel else { return SubscriptionChange(kind: .downgrade, current: live, refund: nil) }
-        let refund = try ledger.upgradeRefund(group: terms.group, lookup: { catalog.product($0) }, now: now)
-        return SubscriptionChange(kind: .upgrade, current: live, refund: refund)
+        let upgrade = try ledger.upgradeRefund(group: terms.group, lookup: { catalog.product($0) }, now: now)
+        var change = SubscriptionChange(kind: .upgrade, current: live, refund: upgrade?.refund)
+        change.hintsTakenBack = upgrade?.hintsBack
+        return change
     }
 
     func status(of original: TransactionID, now: Int64) throws(StoreError) -> SubscriptionStatus {

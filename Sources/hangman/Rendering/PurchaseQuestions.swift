@@ -17,7 +17,8 @@ extension BuyCommand {
             return Question.ask("Subscribe to \(text.displayName) (\(start)\(price), renewing until you cancel)?", context: context)
         }
         if change.kind == .upgrade {
-            let refund = change.refund.map { "\(prices.format($0)) comes back for the unused part of its period" } ?? "nothing comes back for its period"
+            var refund = change.refund.map { "\(prices.format($0)) comes back for the unused part of its period" } ?? "nothing comes back for its period"
+            if let hints = change.hintsTakenBack, hints > 0 { refund += ", and \(hints) of its hints go back with it" }
             context.outWrapped("It replaces \(from) now; \(refund).")
             return Question.ask("Upgrade to \(text.displayName) for \(price)?", context: context)
         }
