@@ -280,6 +280,32 @@ private let day: Int64 = 86_400_000
         #expect(try await passPacks(store)[hard]?.isActive == false)
     }
 
+    /// A refunded pass leaves the stack: the passes after it end earlier (before, two 30-day
+    /// passes with the first refunded still ran to day 60); one refunded ahead of its turn takes
+    /// nothing from the one running.
+    @Test(arguments: StoreBackend.allCases)
+    func aRefundedStackedPassShortensWhatFollows(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        defer { withExtendedLifetime(world) {} }
+        let store = world.service
+        let one = try purchased(try await store.buy(thirtyDays, quantity: 1))
+        let two = try purchased(try await store.buy(thirtyDays, quantity: 1))
+        let three = try purchased(try await store.buy(thirtyDays, quantity: 1))
+        let firstEnds = try #require(one.expiresDate)
+        #expect(try await only(store, thirtyDays).expiresDate == firstEnds + 60 * day)
+        // The third, not yet begun, refunded: the first two keep their dates.
+        _ = try await store.refund(three.id)
+        #expect(try await only(store, thirtyDays).expiresDate == two.expiresDate)
+        // The running first refunded: the second starts now, not after the refunded month.
+        _ = try await store.refund(one.id)
+        let now = try await store.storeClock()
+        let shortened = try await only(store, thirtyDays)
+        #expect(shortened.state == .active && shortened.expiresDate >= now + 30 * day - 60_000 && shortened.expiresDate <= now + 30 * day, "\(shortened)")
+        _ = try await store.advanceClock(by: StoreDuration(31, .day))
+        #expect(try await only(store, thirtyDays).state == .expired)
+        #expect(try await passPacks(store)[hard]?.isActive == false)
+    }
+
     /// A receipt holds each period with its end, and the renewal state.
     @Test(arguments: StoreBackend.allCases)
     func theReceiptHoldsPeriodsAndTheRenewalState(_ backend: StoreBackend) async throws {

@@ -103,6 +103,31 @@ extension AccountLedger {
         return (current.id, Money(minorUnits: max(0, share.minorUnits - deduction), currency: charged.currency), Int(back))
     }
 
+    /// Lays a non-renewing product's unrefunded passes end to end again after one was refunded:
+    /// a pass that has started keeps its dates; one that has not starts when the pass before it
+    /// now ends (or now, or when it was bought, whichever is later) and lasts `duration`. Two
+    /// 30-day passes, the first refunded at once: access runs 30 days, not 60.
+    static func restackPasses(_ product: ProductID, duration: StoreDuration, statements: any LedgerStatements, now: Int64) throws {
+        let passes = try statements.transactions()
+            .filter { $0.productID == product && $0.originalTransactionID != nil && [.delivered, .finished].contains($0.state) && $0.expiresDate != nil }
+            .sorted { ($0.purchaseDate, $0.id.rawValue) < ($1.purchaseDate, $1.id.rawValue) }
+        var originalEnd: Int64?
+        var newEnd: Int64?
+        for pass in passes {
+            guard let expires = pass.expiresDate else { continue }
+            // Where it began when it was stacked: after the passes bought before it, refunded or not.
+            let originalStart = max(pass.purchaseDate, originalEnd ?? pass.purchaseDate)
+            originalEnd = max(originalEnd ?? expires, expires)
+            guard pass.revocationDate == nil else { continue }
+            var end = expires
+            if originalStart > now {
+                end = duration.added(to: max(now, pass.purchaseDate, newEnd ?? now))
+                if end != expires { try statements.setSubscriptionDates(pass.id, purchaseDate: pass.purchaseDate, expiresDate: end, isTrial: false) }
+            }
+            newEnd = max(newEnd ?? end, end)
+        }
+    }
+
     /// The refund upgrading the group's live subscription at `now` would give; `nil` when there
     /// is no live subscription in the group.
     func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> (refund: Money, hintsBack: Int)? {

@@ -148,8 +148,9 @@ final class AccountLedger {
     }
 
     /// Refunds a paid transaction: revokes the pack, or takes back the hints it credited as far as
-    /// the balance allows. Returns the hints taken back.
-    func refund(_ id: TransactionID, now: Int64) throws(StoreError) -> Int {
+    /// the balance allows; a non-renewing pass (`passDuration`, its catalog duration) leaves its
+    /// place in the stack, so the passes bought after it end earlier. Returns the hints taken back.
+    func refund(_ id: TransactionID, now: Int64, passDuration: StoreDuration? = nil) throws(StoreError) -> Int {
         switch try engine.refundInOneCall(id, now: now) {
         case .done(.refunded(let taken))?: return taken
         case .done(.unknown)?: throw Self.noTransaction(id)
@@ -169,6 +170,7 @@ final class AccountLedger {
                     row.endReason = "refunded"
                     try statements.saveSubscription(row, now: now)
                 }
+                if let passDuration { try Self.restackPasses(transaction.productID, duration: passDuration, statements: statements, now: now) }
                 let clawback = min(try statements.balance(), transaction.hintsCredited)
                 if clawback > 0 {
                     try Self.appendHints(statements, key: "refund:\(id)", amount: -clawback, reason: .refund, transaction: id, now: now)

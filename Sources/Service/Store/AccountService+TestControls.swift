@@ -34,7 +34,9 @@ extension AccountService {
     }
 
     public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
-        let taken = try ledger.refund(id, now: try settleSubscriptions())
+        let now = try settleSubscriptions()
+        let pass = try ledger.transaction(id).flatMap { catalog.product($0.productID)?.nonRenewing?.duration }
+        let taken = try ledger.refund(id, now: now, passDuration: pass)
         return (try recorded(id), taken)
     }
 
