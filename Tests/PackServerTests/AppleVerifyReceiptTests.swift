@@ -143,6 +143,29 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         #expect(try post(running, body(try await plain.receipt().bytes)).json["status"] as? Int == 0)
     }
 
+    /// A receipt signed before a refund verifies as the ledger stands now: status 0, and the
+    /// refunded purchase with its `cancellation_date` (before: as if nothing had happened).
+    @Test func aReceiptSignedBeforeARefundShowsTheRefund() async throws {
+        let running = try RunningServer(environment: .sandbox, sharedSecret: secret)
+        let client = try await running.newClient()
+        guard case .purchased(let bought) = try await client.buy(ios, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+        _ = try await client.buy(hints10, quantity: 1)
+        let before = try await client.receipt()
+        func entry(_ json: [String: Any]) -> [String: Any]? {
+            ((json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])?.first { $0["transaction_id"] as? String == bought.id.rawValue }
+        }
+        let clean = try post(running, body(before.bytes)).json
+        #expect(clean["status"] as? Int == 0 && entry(clean)?["cancellation_date_ms"] == nil, "\(clean)")
+        _ = try await client.refund(bought.id)
+        let after = try post(running, body(before.bytes)).json
+        #expect(after["status"] as? Int == 0, "\(after)")
+        let refunded = try #require(entry(after), "\(after)")
+        #expect(refunded["cancellation_date_ms"] is String && refunded["cancellation_date"] is String, "\(refunded)")
+        // The client reads it back as a revoked purchase.
+        let verdict = await HTTPPackService.verifyReceipt(before.bytes, at: running.url, password: nil)
+        #expect(verdict.status == .valid && verdict.payload?.transactions.first { $0.id == bought.id.rawValue }?.revocationDate != nil)
+    }
+
     @Test(arguments: [ReceiptEnvironment.sandbox, .production])
     func everyFieldHasApplesTypeAndFormat(_ environment: ReceiptEnvironment) async throws {
         let running = try RunningServer(environment: environment, sharedSecret: secret)

@@ -45,8 +45,20 @@ extension PackServer {
         if !secretGiven, let current = latest, current.payload.transactions.contains(where: { isAutoRenewable($0.productID) }) {
             return answer(.sharedSecretMismatch)
         }
+        // The receipt's purchases as the ledger holds them now, as Apple answers: a refund since
+        // the receipt was signed shows as its cancellation, a restacked pass with its new end.
+        var shown = payload
+        if let current = latest?.payload {
+            let now = Dictionary(current.transactions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for index in shown.transactions.indices {
+                guard let ledger = now[shown.transactions[index].id] else { continue }
+                shown.transactions[index].state = ledger.state
+                shown.transactions[index].revocationDate = ledger.revocationDate
+                shown.transactions[index].expiresDate = ledger.expiresDate
+            }
+        }
         return Self.appleAnswer(AppleVerifyResponse(
-            valid: payload, latest: latest.map { ($0.bytes, $0.payload) }, excludeOld: body.excludeOldTransactions == true,
+            valid: shown, latest: latest.map { ($0.bytes, $0.payload) }, excludeOld: body.excludeOldTransactions == true,
             environment: configuration.environment, catalogVersion: catalog.catalogVersion, now: configuration.clock.now(),
             isAutoRenewable: isAutoRenewable))
     }
