@@ -113,12 +113,34 @@ import Testing
         let refund = try await home.run("store", "refund", id)
         #expect(refund.stdout.contains("Refunded iOS Words (¥120 back)"), "\(refund.stdout)")
 
+        // Moves are spaced (30 days unless the catalog says otherwise): buying in one storefront
+        // and moving straight back is refused, saying from when it may move.
+        let soon = try await home.run("account", "storefront", "USA")
+        #expect(soon.status == 75 && soon.stderr.contains("it may move again 30 days after that, from "), "\(soon.stderr)")
+        #expect(try await home.run("account", "storefront").stdout.contains("JPN (JPY)"))
+        #expect(try await home.run("store", "clock", "advance", "P30D").status == 0)
         #expect(try await home.run("account", "storefront", "USA").status == 0)
         #expect(try await home.run("buy", "hints.10", "--yes", "--quantity", "2").stdout.contains("for $1.98 in all"))
         let all = try await home.json("transactions")
         #expect(all.map { $0["currency"] as? String } == ["JPY", "USD"])
         #expect(all.map { $0["price"] as? String } == ["120", "1.98"], "the first stays as it was charged")
         #expect(try await home.run("account", "storefront", "ATA").status == 64)
+    }
+
+    /// A subscription's renewals are priced where it began: the storefront stays while it lasts,
+    /// cancelled or not, and moves once it has ended.
+    @Test func theStorefrontStaysWhileASubscriptionLasts() async throws {
+        let home = try Home(lang: "C")
+        #expect(try await home.run("buy", "monthly", "--yes").status == 0)
+        let refused = try await home.run("account", "storefront", "JPN")
+        #expect(refused.status == 75 && refused.stderr.contains("the storefront stays while Hangman Pass (monthly) lasts (until "), "\(refused.stderr)")
+        #expect(try await home.run("subscriptions", "cancel", "monthly").status == 0)
+        #expect(try await home.run("account", "storefront", "JPN").status == 75, "cancelled, it still lasts to its end")
+        #expect(try await home.run("store", "clock", "advance", "P8D").status == 0)
+        let moved = try await home.run("account", "storefront", "JPN")
+        #expect(moved.status == 0, "\(moved.stderr)")
+        // Moving to where the account is moves nothing, and is no move to wait after.
+        #expect(try await home.run("account", "storefront", "JPN").status == 0)
     }
 
     /// A product without a price in the account's storefront is not listed there, and buying it

@@ -17,7 +17,7 @@ extension PackServer {
             switch error.kind {
             case .unknownProduct, .unknownTransaction, .notFound: 404
             case .invalidRequest: 400
-            case .wrongState, .purchaseInProgress: 409
+            case .wrongState, .purchaseInProgress, .notYet: 409
             case .productUnavailable: 410
             case .notEnoughHints: 402
             case .notEntitled: 403

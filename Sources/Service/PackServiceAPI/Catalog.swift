@@ -20,6 +20,12 @@ public struct Catalog: Sendable, Equatable, Codable {
     /// everything else works meanwhile.
     public var unavailableBasePacks: [UnavailableBasePack]
     public var products: [Product]
+    /// `StorefrontMoveDays`: at least this many days between two moves of an account's
+    /// storefront (`nil`: ``defaultStorefrontMoveDays``; 0: no wait).
+    public var storefrontMoveDays: Int?
+
+    /// The wait between two storefront moves of an account when the catalog names none.
+    public static let defaultStorefrontMoveDays = 30
 
     /// The currency of a catalog without `Storefronts` or `Currency`.
     public static let defaultCurrency = "USD"

@@ -17,6 +17,9 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, C
         case productUnavailable = "product-unavailable"
         /// A purchase of the same pack is already in progress or waiting for approval: try again later.
         case purchaseInProgress = "purchase-in-progress"
+        /// A change the account may make later, not now: a storefront move while a subscription
+        /// lasts, or too soon after the last move.
+        case notYet = "not-yet"
         /// The account's database or key could not be used.
         case storage
         /// The service cannot be reached, or answered with a failure of its own.

@@ -45,9 +45,15 @@ final class AccountLedger {
         try engine.read { statements in try statements.storefront() }
     }
 
-    /// Chooses the account's storefront: future purchases and renewals are priced in it.
-    func setStorefront(_ code: String) throws(StoreError) {
-        try engine.write { statements in try statements.setStorefront(code) }
+    /// Moves the account's storefront at `now` (future purchases and renewals are priced in it),
+    /// under the account's lock with what `allowed` checks: what a move must wait for, given when
+    /// the last one was; a refusal is thrown from it and nothing moves.
+    func moveStorefront(_ code: String, now: Int64, allowed: (_ lastMove: Int64?) throws(StoreError) -> Void) throws(StoreError) {
+        try engine.write { statements in
+            guard try statements.storefront() != code else { return }
+            try allowed(try statements.storefrontMovedDate())
+            try statements.moveStorefront(code, now: now)
+        }
     }
 
     /// Chooses the account's storefront unless it has one (read first: once chosen, this writes

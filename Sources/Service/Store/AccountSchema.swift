@@ -152,6 +152,11 @@ enum AccountSchema {
             -- keeps both engines' migrations the same list.
             SELECT 1;
             """, olderProgramsMayRun: true)
+        migrator.register("9-storefront-moves", sql: """
+            -- When the account's storefront last moved (store time, milliseconds): moves are
+            -- spaced by the catalog's StorefrontMoveDays. NULL: never moved since it was chosen.
+            ALTER TABLE account_storefront ADD COLUMN moved_date INTEGER;
+            """, olderProgramsMayRun: true)
         return migrator
     }()
 }

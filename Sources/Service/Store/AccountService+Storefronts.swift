@@ -1,3 +1,4 @@
+import CivilCalendar
 import FoundationEssentials
 
 extension AccountService {
@@ -21,9 +22,28 @@ extension AccountService {
 
     /// Moves the account to `code`: future purchases and renewals are priced there; what was
     /// bought stays as it was charged. A storefront the catalog does not list is refused.
+    /// Moves the account to the storefront `code`, as the App Store allows it: not while an
+    /// auto-renewable subscription lasts (its renewals are priced where it began; cancelled, it
+    /// still lasts to its end), and not sooner than the catalog's `StorefrontMoveDays` after the
+    /// last move, each refusal (`notYet`) saying when. Moving to where the account is moves nothing.
     public func setStorefront(_ code: String) throws(StoreError) -> String {
         try Self.checkStorefront(code, in: catalog)
-        try ledger.setStorefront(code)
+        let now = try settleSubscriptions()
+        let live = try subscriptions(now: now).filter { $0.isAutoRenewable && $0.endReason == nil && [.trial, .active, .gracePeriod, .billingRetry].contains($0.state) }
+        let wait = Int64(catalog.storefrontMoveDays ?? Catalog.defaultStorefrontMoveDays) * UTCDateTime.millisecondsPerDay
+        try ledger.moveStorefront(code, now: now) { (lastMove) throws(StoreError) in
+            if let pass = live.first {
+                let name = catalog.product(pass.productID)?.displayName ?? pass.productID.rawValue
+                throw StoreError(
+                    .notYet,
+                    "the storefront stays while \(name) lasts (until \(ISO8601.string(pass.expiresDate))): its renewals are priced where it began. Cancel it ('hangman subscriptions cancel'), and move once it has ended")
+            }
+            if let lastMove, now < lastMove + wait {
+                throw StoreError(
+                    .notYet,
+                    "the storefront moved on \(ISO8601.string(lastMove)); it may move again \(wait / UTCDateTime.millisecondsPerDay) days after that, from \(ISO8601.string(lastMove + wait))")
+            }
+        }
         return code
     }
 

@@ -219,6 +219,11 @@ extension Catalog {
         var catalog = Catalog(
             bundleIdentifier: bundle, catalogVersion: version, storefronts: storefronts, basePacks: basePacks, products: products,
             unavailableBasePacks: unavailableBasePacks)
+        switch root["StorefrontMoveDays"] {
+        case nil: break
+        case .integer(let days)? where days >= 0 && days <= 3660: catalog.storefrontMoveDays = Int(days)
+        default: problems.append("\(path): 'StorefrontMoveDays' must be a whole number of days from 0 to 3660 (the wait between two storefront moves of an account)")
+        }
         for index in catalog.products.indices {
             guard case .nonConsumable(let file) = catalog.products[index].kind else { continue }
             let product = catalog.products[index]

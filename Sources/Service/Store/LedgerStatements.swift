@@ -165,6 +165,10 @@ protocol LedgerStatements {
     func storefront() throws -> String?
     /// Sets the account's storefront (future purchases are priced in it).
     func setStorefront(_ code: String) throws
+    /// When the storefront last moved (`moveStorefront`), store time; `nil` if never.
+    func storefrontMovedDate() throws -> Int64?
+    /// Moves the account's storefront at `now`, recording when.
+    func moveStorefront(_ code: String, now: Int64) throws
     /// Deletes every hint ledger row, entitlement and transaction of the account.
     func deleteHistory() throws
 }

@@ -306,6 +306,11 @@ enum PostgreSQLLedgerSchema {
             END
             $$;
             """, olderProgramsMayRun: true)
+        migrations.register("9-storefront-moves", sql: """
+            -- When the account's storefront last moved (store time, milliseconds): moves are
+            -- spaced by the catalog's StorefrontMoveDays. NULL: never moved since it was chosen.
+            ALTER TABLE ledgers ADD COLUMN storefront_moved_date BIGINT;
+            """, olderProgramsMayRun: true)
         return migrations
     }()
 }

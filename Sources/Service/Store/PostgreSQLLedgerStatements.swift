@@ -328,6 +328,14 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute("UPDATE ledgers SET storefront = $2 WHERE account_id = $1", [code])
     }
 
+    func storefrontMovedDate() throws -> Int64? {
+        (try execute("SELECT storefront_moved_date FROM ledgers WHERE account_id = $1").rows.first?.first ?? nil).flatMap { Int64($0) }
+    }
+
+    func moveStorefront(_ code: String, now: Int64) throws {
+        try execute("UPDATE ledgers SET storefront = $2, storefront_moved_date = $3 WHERE account_id = $1", [code, String(now)])
+    }
+
     func transaction(original: TransactionID, period: Int) throws -> StoreTransaction? {
         try select("AND original_transaction_id = $2 AND period = $3", [original.rawValue, String(period)]).first
     }

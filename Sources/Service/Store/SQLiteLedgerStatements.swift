@@ -208,6 +208,16 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             "INSERT INTO account_storefront (id, storefront) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET storefront = excluded.storefront", .text(code))
     }
 
+    func storefrontMovedDate() throws -> Int64? {
+        try db.query("SELECT moved_date FROM account_storefront WHERE id = 1").first.flatMap { try $0[0].int64Value }
+    }
+
+    func moveStorefront(_ code: String, now: Int64) throws {
+        try db.execute(
+            "INSERT INTO account_storefront (id, storefront, moved_date) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET storefront = excluded.storefront, moved_date = excluded.moved_date",
+            .text(code), .integer(now))
+    }
+
     func updateState(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws -> Bool {
         let placeholders = from.map { _ in "?" }.joined(separator: ", ")
         try db.execute(

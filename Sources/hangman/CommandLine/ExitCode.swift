@@ -42,7 +42,7 @@ extension ExitCode {
         (.storeRefused, #"the store refused the payment, purchases are turned off on this device (`store payments off`), the product is unavailable (its pack is missing or damaged; also `install`, and `restore` when a pack could not be restored), or the pack server (or, for `serve`, its database) cannot be reached: `hints` then prints the last balance the server signed, with its time"#),
         (.cannotCreate, #"an output file cannot be created, or is not a regular file: a device, FIFO, socket, folder or link is left as it is (`-o -` writes to standard output); `account create` on a home that already has an account"#),
         (.ioError, #"the state directory cannot be read or written, a state database is damaged, or a write to standard output or standard error failed"#),
-        (.deferred, #"try again later: the purchase waits for approval or for the buyer, or a purchase of the same pack is already in progress"#),
+        (.deferred, #"try again later: the purchase waits for approval or for the buyer, a purchase of the same pack is already in progress, or a storefront move waits for a subscription's end or for the days between two moves"#),
         (.notEntitled, #"not entitled: the pack is not purchased (or the subscription that opened it ended), not enough hints, or this device's token was revoked (or its account closed): `account login` signs it in again"#),
         (.interrupted, #"a game ended by Ctrl-C (it is saved)"#),
     ]
@@ -137,7 +137,7 @@ extension CommandFailure {
             case .wrongState: self = .invalid(error.message)
             case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
             case .productUnavailable: self.init(code: .storeRefused, message: error.message)
-            case .purchaseInProgress: self.init(code: .deferred, message: error.message)
+            case .purchaseInProgress, .notYet: self.init(code: .deferred, message: error.message)
             case .storage: self.init(code: .ioError, message: error.message)
             case .unavailable: self.init(code: .storeRefused, message: error.message)
             case .unauthorized: self.init(code: .notEntitled, message: error.message, details: Self.signedOutAdvice)
