@@ -515,7 +515,12 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "\(refused.stdout)")
         #expect(refused.stdout.contains("Retry-After: 60"), "\(refused.stdout)")
         let error = await #expect(throws: StoreError.self) { try await HTTPPackService.createAccount(at: http.url) }
-        #expect(error?.message.contains("too many new accounts from 127.0.0.1") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("too many new accounts from 127.0.0.1's address block") == true, "\(error?.message ?? "")")
+        // Ten addresses of one /24 are one budget (before: 20 accounts each).
+        for index in 2...11 {
+            let other = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--interface", "127.0.0.\(index)", "-X", "POST", http.url + "/v1/accounts"])
+            #expect(other.stdout == "429", "127.0.0.\(index): \(other.stdout)")
+        }
         // A minute later the bucket holds one more.
         now.withLock { $0 += 60_000 }
         _ = try await HTTPPackService.createAccount(at: http.url)
@@ -553,14 +558,16 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "a wrong token waits its turn too: \(refused.stdout)")
         #expect(refused.stdout.contains("Retry-After: 10"), "\(refused.stdout)")
         let error = await #expect(throws: StoreError.self) { try await client.hintBalance() }
-        #expect(error?.message.contains("too many requests from 127.0.0.1: try again in 10 s") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("too many requests from 127.0.0.1's address block: try again in 10 s") == true, "\(error?.message ?? "")")
         let health = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", http.url + "/v1/health"])
         #expect(health.stdout == "200")
-        let otherAddress = try ExternalProcess.run("/usr/bin/curl", [
-            "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--interface", "127.0.0.2",
-            http.url + "/v1/catalog",
-        ])
-        #expect(otherAddress.stdout == "200", "another address has its own bucket: \(otherAddress.stdout) \(otherAddress.stderr)")
+        func catalog(from address: String) throws -> String {
+            try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--interface", address, http.url + "/v1/catalog"]).stdout
+        }
+        // An address of the same /24 shares the bucket (before, ten addresses had ten); another
+        // /24 has its own.
+        #expect(try catalog(from: "127.0.0.2") == "429", "the same /24 shares the bucket")
+        #expect(try catalog(from: "127.0.1.1") == "200", "another /24 has its own bucket")
         // Ten seconds later, one more.
         now.withLock { $0 += 10_000 }
         #expect(try hints() == "200")
@@ -1086,5 +1093,46 @@ enum ServeProcess {
             usleep(25_000)
         }
         throw StoreError(.unavailable, "the server did not start")
+    }
+}
+
+/// The address blocks the limits count together.
+@Suite struct AddressGroupTests {
+    @Test(arguments: [
+        ("203.0.113.7", "203.0.113.0/24"), ("203.0.113.250", "203.0.113.0/24"), ("127.0.1.9", "127.0.1.0/24"),
+        ("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"), ("2001:db8:1:2::1", "2001:db8:1:2::/64"),
+        ("::ffff:198.51.100.3", "198.51.100.0/24"), ("::1", "127.0.0.0/24"), ("127.0.0.1", "127.0.0.0/24"), ("not an address", "not an address"),
+    ])
+    func eachAddressCountsInItsBlock(_ address: String, _ block: String) {
+        #expect(AddressGroup().key(address) == block)
+    }
+
+    @Test func thePrefixesAreSettable() {
+        let narrow = AddressGroup(ipv4Prefix: 32, ipv6Prefix: 48)
+        #expect(narrow.key("203.0.113.7") == "203.0.113.7/32")
+        #expect(narrow.key("2001:db8:1:2::1") == "2001:db8:1::/48")
+        #expect(AddressGroup(ipv4Prefix: 20, ipv6Prefix: 64).key("203.0.127.7") == "203.0.112.0/20")
+    }
+
+    /// Free trials go to the first accounts of an address block each day: a fresh anonymous
+    /// account after them is offered none and its first month is paid.
+    @Test func freeTrialsAreABudgetPerAddressBlock() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox)
+        configuration.freeTrialAccountsPerDay = 2
+        let server = try PackServer(configuration)
+        let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+        defer { http.stop() }
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        var trials: [Bool] = []
+        for _ in 0..<3 {
+            let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: http.url))
+            let offered = try await client.offers().offers.first { $0.productID == monthly }?.freeTrial != nil
+            guard case .purchased(let bought) = try await client.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+            #expect(offered == bought.isTrial, "what is offered is what starts")
+            trials.append(bought.isTrial)
+        }
+        #expect(trials == [true, true, false])
     }
 }

@@ -9,13 +9,16 @@ extension PackServer {
     func createAccount(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse {
         let now = configuration.clock.now()
         if let wait = accountCreations.take(request.clientAddress, now: now) {
-            return Self.tooMany("too many new accounts from \(request.clientAddress): try again in \(wait) s", wait: wait)
+            return Self.tooMany("too many new accounts from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
         }
         let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try Wire.decode(StorefrontRequest.self, from: request.body)
         let chosen = try AccountService.newAccountStorefront(required: asked.storefront, preferred: asked.preferred, in: catalog)
         let made = try accounts.create(now: now)
+        // Free trials go to the first accounts of an address block each day, not to every fresh one.
+        let mayHaveTrial = configuration.freeTrialAccountsPerDay > 0 && freeTrialAccounts.take(request.clientAddress, now: now) == nil
         try stores.with(made.accountID, open: { () throws(StoreError) in try store(for: made.accountID) }) { service throws(StoreError) in
             try service.chooseStorefront(chosen)
+            if !mayHaveTrial { try service.withholdFreeTrials() }
         }
         return .json(201, try Wire.encode(made))
     }

@@ -37,6 +37,8 @@ public final class PackServer: Sendable {
     /// What `--metrics-listen` serves.
     public let metrics = ServerMetrics()
     let accountCreations: RateLimiter
+    /// New accounts per address block that may have a free trial (`freeTrialAccountsPerDay`).
+    let freeTrialAccounts: RateLimiter
     let requests: RateLimiter?
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
@@ -48,9 +50,11 @@ public final class PackServer: Sendable {
         if let problem = configuration.problem { throw PackServerError(message: problem, isUsage: true) }
         self.configuration = configuration
         stores = AccountStores(capacity: configuration.openAccounts)
-        accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute)
+        let groups = AddressGroup(ipv4Prefix: configuration.ipv4GroupPrefix, ipv6Prefix: configuration.ipv6GroupPrefix)
+        accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute, groups: groups)
+        freeTrialAccounts = RateLimiter(burst: configuration.freeTrialAccountsPerDay, perDay: configuration.freeTrialAccountsPerDay, groups: groups)
         requests = configuration.requestsPerMinute > 0
-            ? RateLimiter(burst: configuration.requestsAtOnce, perMinute: configuration.requestsPerMinute) : nil
+            ? RateLimiter(burst: configuration.requestsAtOnce, perMinute: configuration.requestsPerMinute, groups: groups) : nil
         if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
             try FileManager.default.createDirectory(
@@ -144,7 +148,7 @@ public final class PackServer: Sendable {
     private func serve(_ request: HTTPRequest, _ route: Route?, id: String?, path: String) throws(StoreError) -> HTTPResponse {
         // Before the token is looked at: guessing tokens is held to the same pace.
         if route?.isRateLimited ?? true, let requests, let wait = requests.take(request.clientAddress, now: configuration.clock.now()) {
-            return Self.tooMany("too many requests from \(request.clientAddress): try again in \(wait) s", wait: wait)
+            return Self.tooMany("too many requests from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
         }
         switch route {
         case .verifyReceipt?:

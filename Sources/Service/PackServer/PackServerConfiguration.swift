@@ -44,6 +44,13 @@ public struct PackServerConfiguration: Sendable {
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120
     public var requestsPerMinute = 1200
+    /// The address blocks every limit counts together: an IPv4 /24 and an IPv6 /64 by default
+    /// (`::1` counts as 127.0.0.1).
+    public var ipv4GroupPrefix = 24
+    public var ipv6GroupPrefix = 64
+    /// New accounts a day per address block that may get a subscription's free trial (at most
+    /// this many at once too); the others are offered none. 0: no new account gets one.
+    public var freeTrialAccountsPerDay = 5
 
     /// The defaults, for help texts.
     public static let defaults = PackServerConfiguration(dataFolder: "", packsFolder: "")

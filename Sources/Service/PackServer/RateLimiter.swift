@@ -1,8 +1,9 @@
 import Synchronization
 
-/// Token buckets per client address: `burst` requests at once, then one more each
-/// `1 / perSecond` seconds. Addresses whose bucket is full again are forgotten when the table
-/// grows past `maxAddresses`, so memory stays bounded whatever the number of addresses.
+/// Token buckets per group of client addresses (`AddressGroup`: a /24, a /64):
+/// `burst` requests at once, then one more each `1 / perSecond` seconds. Groups whose bucket is
+/// full again are forgotten when the table grows past `maxAddresses`, so memory stays bounded
+/// whatever the number of addresses.
 final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -14,16 +15,28 @@ final class RateLimiter: Sendable {
     let perSecond: Double
     let maxAddresses: Int
 
-    init(burst: Int, perMinute: Int, maxAddresses: Int = 100_000) {
+    let groups: AddressGroup
+
+    init(burst: Int, perMinute: Int, groups: AddressGroup = AddressGroup(), maxAddresses: Int = 100_000) {
         self.burst = Double(max(1, burst))
         perSecond = Double(max(1, perMinute)) / 60
+        self.groups = groups
         self.maxAddresses = maxAddresses
     }
 
-    /// Takes a token for `address` at `now` (milliseconds): `nil` when the request may go on,
-    /// otherwise the whole seconds until a token is back (for `Retry-After`).
+    /// `burst` at once, then `perDay` a day (spread evenly).
+    init(burst: Int, perDay: Int, groups: AddressGroup = AddressGroup(), maxAddresses: Int = 100_000) {
+        self.burst = Double(max(1, burst))
+        perSecond = Double(max(1, perDay)) / 86_400
+        self.groups = groups
+        self.maxAddresses = maxAddresses
+    }
+
+    /// Takes a token for `address`'s group at `now` (milliseconds): `nil` when the request may go
+    /// on, otherwise the whole seconds until a token is back (for `Retry-After`).
     func take(_ address: String, now: Int64) -> Int? {
-        buckets.withLock { buckets in
+        let address = groups.key(address)
+        return buckets.withLock { buckets in
             var bucket = buckets[address] ?? Bucket(tokens: burst, updated: now)
             let elapsed = Double(max(0, now - bucket.updated)) / 1000
             bucket.tokens = min(burst, bucket.tokens + elapsed * perSecond)

@@ -41,7 +41,7 @@ extension AccountLedger {
                     live.endReason = "upgraded"
                     try statements.saveSubscription(live, now: now)
                 }
-                let trial = Self.freeTrial(terms, history: rows)
+                let trial = Self.freeTrial(terms, history: rows, withheld: try statements.freeTrialsWithheld())
                 let expires = (trial ?? terms.period).added(to: now)
                 try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: expires, isTrial: trial != nil)
                 try statements.saveSubscription(
@@ -155,10 +155,21 @@ extension AccountLedger {
     }
 
     /// The free trial a new subscription of `terms` starts with: its offer, once per group (not
-    /// for an account that ever had a subscription in the group). The one rule, for the trial
-    /// that starts and for the one offered before buying.
-    static func freeTrial(_ terms: AutoRenewableTerms, history rows: [SubscriptionRow]) -> StoreDuration? {
-        rows.contains { $0.group == terms.group } ? nil : terms.freeTrial
+    /// for an account that ever had a subscription in the group), and none for an account the
+    /// server made without one (`withheld`: its address block had its trials for the day). The
+    /// one rule, for the trial that starts and for the one offered before buying.
+    static func freeTrial(_ terms: AutoRenewableTerms, history rows: [SubscriptionRow], withheld: Bool) -> StoreDuration? {
+        withheld || rows.contains { $0.group == terms.group } ? nil : terms.freeTrial
+    }
+
+    /// The account's subscriptions and whether free trials are withheld from it, read together.
+    func trialHistory() throws(StoreError) -> (rows: [SubscriptionRow], withheld: Bool) {
+        try engine.read { statements in (try statements.subscriptions(), try statements.freeTrialsWithheld()) }
+    }
+
+    /// No free trial for this account, ever (an account made past its address block's trials).
+    func withholdFreeTrials() throws(StoreError) {
+        try engine.write { statements in try statements.withholdFreeTrials() }
     }
 
     func subscriptions() throws(StoreError) -> [SubscriptionRow] {

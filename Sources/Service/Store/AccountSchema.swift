@@ -156,6 +156,8 @@ enum AccountSchema {
             -- When the account's storefront last moved (store time, milliseconds): moves are
             -- spaced by the catalog's StorefrontMoveDays. NULL: never moved since it was chosen.
             ALTER TABLE account_storefront ADD COLUMN moved_date INTEGER;
+            -- 1: the server made the account past its address block's free trials for the day.
+            ALTER TABLE account_storefront ADD COLUMN trials_withheld INTEGER CHECK (trials_withheld IS NULL OR trials_withheld = 1);
             """, olderProgramsMayRun: true)
         return migrator
     }()

@@ -8,14 +8,14 @@ extension AccountService {
     }
 
     /// What the account's storefront sells it: each product on sale with a price there, and the free
-    /// trial a subscription would start (``AccountLedger/freeTrial(_:history:)``).
+    /// trial a subscription would start (``AccountLedger/freeTrial(_:history:withheld:)``).
     public func offers() throws(StoreError) -> Offers {
         let storefront = try storefront()
         _ = try settleSubscriptions()
-        let history = try ledger.subscriptions()
+        let history = try ledger.trialHistory()
         return Offers(storefront: storefront, offers: catalog.products.compactMap { product in
             product.salePrice(in: storefront).map { price in
-                Offer(productID: product.id, price: price, freeTrial: product.autoRenewable.flatMap { AccountLedger.freeTrial($0, history: history) })
+                Offer(productID: product.id, price: price, freeTrial: product.autoRenewable.flatMap { AccountLedger.freeTrial($0, history: history.rows, withheld: history.withheld) })
             }
         })
     }
@@ -46,6 +46,9 @@ extension AccountService {
         }
         return code
     }
+
+    /// No free trial for this account: the server made it past its address block's trials.
+    public func withholdFreeTrials() throws(StoreError) { try ledger.withholdFreeTrials() }
 
     /// Chooses the storefront of an account that has none yet (when it is made); one already
     /// chosen stays.

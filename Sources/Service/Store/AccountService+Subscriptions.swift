@@ -97,7 +97,8 @@ extension AccountService {
             status.isAutoRenewable && catalog.product(status.productID)?.autoRenewable?.group == terms.group
         }
         guard let live = group.first(where: { $0.endReason == nil }) else {
-            return SubscriptionChange(kind: .new, current: nil, refund: nil, freeTrial: AccountLedger.freeTrial(terms, history: try ledger.subscriptions()))
+            let history = try ledger.trialHistory()
+            return SubscriptionChange(kind: .new, current: nil, refund: nil, freeTrial: AccountLedger.freeTrial(terms, history: history.rows, withheld: history.withheld))
         }
         if live.productID == productID { return SubscriptionChange(kind: .same, current: live, refund: nil) }
         let liveLevel = catalog.product(live.productID)?.autoRenewable?.groupLevel ?? Int.max

@@ -165,6 +165,10 @@ protocol LedgerStatements {
     func storefront() throws -> String?
     /// Sets the account's storefront (future purchases are priced in it).
     func setStorefront(_ code: String) throws
+    /// Whether free trials are withheld from the account (`withholdFreeTrials`).
+    func freeTrialsWithheld() throws -> Bool
+    /// Withholds free trials from the account, for good.
+    func withholdFreeTrials() throws
     /// When the storefront last moved (`moveStorefront`), store time; `nil` if never.
     func storefrontMovedDate() throws -> Int64?
     /// Moves the account's storefront at `now`, recording when.

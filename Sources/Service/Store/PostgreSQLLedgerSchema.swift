@@ -310,6 +310,8 @@ enum PostgreSQLLedgerSchema {
             -- When the account's storefront last moved (store time, milliseconds): moves are
             -- spaced by the catalog's StorefrontMoveDays. NULL: never moved since it was chosen.
             ALTER TABLE ledgers ADD COLUMN storefront_moved_date BIGINT;
+            -- true: the server made the account past its address block's free trials for the day.
+            ALTER TABLE ledgers ADD COLUMN free_trials_withheld BOOLEAN NOT NULL DEFAULT false;
             """, olderProgramsMayRun: true)
         return migrations
     }()

@@ -328,6 +328,14 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute("UPDATE ledgers SET storefront = $2 WHERE account_id = $1", [code])
     }
 
+    func freeTrialsWithheld() throws -> Bool {
+        (try execute("SELECT free_trials_withheld FROM ledgers WHERE account_id = $1").rows.first?.first ?? nil) == "t"
+    }
+
+    func withholdFreeTrials() throws {
+        try execute("UPDATE ledgers SET free_trials_withheld = true WHERE account_id = $1")
+    }
+
     func storefrontMovedDate() throws -> Int64? {
         (try execute("SELECT storefront_moved_date FROM ledgers WHERE account_id = $1").rows.first?.first ?? nil).flatMap { Int64($0) }
     }

@@ -208,6 +208,14 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             "INSERT INTO account_storefront (id, storefront) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET storefront = excluded.storefront", .text(code))
     }
 
+    func freeTrialsWithheld() throws -> Bool {
+        try db.query("SELECT trials_withheld FROM account_storefront WHERE id = 1").first.flatMap { try $0[0].int64Value } == 1
+    }
+
+    func withholdFreeTrials() throws {
+        try db.execute("UPDATE account_storefront SET trials_withheld = 1 WHERE id = 1")
+    }
+
     func storefrontMovedDate() throws -> Int64? {
         try db.query("SELECT moved_date FROM account_storefront WHERE id = 1").first.flatMap { try $0[0].int64Value }
     }

@@ -106,6 +106,9 @@ enum ServeCommand: Command {
             case .accountsPerMinute: configuration.accountsPerMinute = value
             case .accountBurst: configuration.accountsAtOnce = value
             case .databaseConnections: configuration.databaseConnections = value
+            case .ipv4Group: configuration.ipv4GroupPrefix = value
+            case .ipv6Group: configuration.ipv6GroupPrefix = value
+            case .freeTrialsPerDay: configuration.freeTrialAccountsPerDay = value
             }
         }
         BrokenPipeSignal.ignore()

@@ -58,6 +58,9 @@ extension ServeCommand {
         case accountsPerMinute = "--accounts-per-minute"
         case accountBurst = "--account-burst"
         case databaseConnections = "--database-connections"
+        case ipv4Group = "--address-block-v4"
+        case ipv6Group = "--address-block-v6"
+        case freeTrialsPerDay = "--free-trials-per-day"
 
         var option: CommandSpec.Option {
             let (value, help, range): (String, String, ClosedRange<Int>) =
@@ -75,6 +78,9 @@ extension ServeCommand {
                 case .accountsPerMinute: ("N", "New accounts a minute per client address, after a burst (default \(PackServerConfiguration.defaults.accountsPerMinute)).", 1...10_000_000)
                 case .accountBurst: ("N", "New accounts at once per client address (default \(PackServerConfiguration.defaults.accountsAtOnce)).", 1...10_000_000)
                 case .databaseConnections: ("N", "Connections to PostgreSQL this server opens at most (default \(PackServerConfiguration.defaults.databaseConnections)).", 1...1_000)
+                case .ipv4Group: ("BITS", "The IPv4 prefix whose addresses every per-address limit counts together (default \(PackServerConfiguration.defaults.ipv4GroupPrefix): a /24).", 8...32)
+                case .ipv6Group: ("BITS", "The IPv6 prefix whose addresses every per-address limit counts together (default \(PackServerConfiguration.defaults.ipv6GroupPrefix): a /64).", 16...128)
+                case .freeTrialsPerDay: ("N", "New accounts a day per address block that may get a free trial; 0 for none (default \(PackServerConfiguration.defaults.freeTrialAccountsPerDay)).", 0...10_000_000)
                 }
             return .init(names: [rawValue], value: value, help: help, kind: .integer(range))
         }
