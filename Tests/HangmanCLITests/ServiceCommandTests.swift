@@ -105,9 +105,13 @@ import TestSupport
         // Closed: every token revoked, the receipt no longer valid.
         let receiptFile = world.scratch.file("receipt")
         #expect(try await world.hangman("alice", "receipt", "--output", receiptFile).status == 0)
+        #expect(try await world.hangman("alice", "play", "--plain", input: "quit\n").status == 0, "the free pack installed")
         #expect(try await world.hangman("alice", "account", "close").status == 64, "no terminal, no --yes")
         #expect(try await world.hangman("alice", "account", "close", "--yes").status == 0)
         #expect(try await world.hangman("alice", "transactions").status == 77)
+        // The closed account's home still plays its free pack, without hints (before: 77).
+        let played = try await world.hangman("alice", "play", "--plain", input: "?\nquit\n")
+        #expect(played.status == 0 && played.stdout.contains("GAME pack=com.hangmanpacks.words.base") && played.stdout.contains("SIGNEDOUT"), "\(played.stdout)\(played.stderr)")
         let verdict = await HTTPPackService.verifyReceipt(Array(try Data(contentsOf: URL(fileURLWithPath: receiptFile))), at: world.url, password: nil)
         #expect(verdict.status.rawValue == 21010, "\(verdict.status)")
     }

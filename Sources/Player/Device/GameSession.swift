@@ -34,6 +34,8 @@ public final class GameSession {
         case notNow
         /// The pack service cannot be reached: nothing was spent, the game goes on.
         case serviceUnavailable(StoreError)
+        /// The service no longer knows this device (token revoked, account closed): nothing was spent.
+        case signedOut(StoreError)
     }
 
     init(
@@ -128,6 +130,7 @@ public final class GameSession {
         } catch {
             if error.kind == .notEnoughHints { return .noHints }
             if error.kind == .unavailable { return .serviceUnavailable(error) }
+            if error.kind == .unauthorized { return .signedOut(error) }
             throw DeviceError(.storage, error.message)
         }
         guard let letter = game.revealHint(using: &generator) else { return .notNow }

@@ -168,7 +168,15 @@ public struct Home: Sendable {
             do { try remembered.remember(address: address, folder: accountFolder) } catch { throw .store(error) }
         }
         let recovered: [StoreTransaction]
-        do { recovered = try await service.recoverUnfinished() } catch { throw .store(error) }
+        do {
+            recovered = try await service.recoverUnfinished()
+        } catch where error.kind == .unauthorized {
+            // Signed out (token revoked, account closed): nothing of the account's to finish;
+            // each command that needs the account says so, and the free packs still play.
+            recovered = []
+        } catch {
+            throw .store(error)
+        }
         var opened = OpenedStore(
             service: service, catalog: catalog, binding: .service(remembered), recovered: recovered, offline: nil, newAddress: isNew ? address : nil)
         if let older = service.servedOlderCatalog {

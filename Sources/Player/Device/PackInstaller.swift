@@ -114,16 +114,21 @@ public struct PackInstaller {
         switch error.kind {
         case .unavailable, .productUnavailable: DeviceError(.unavailable, error.message)
         case .notEntitled: DeviceError(.notEntitled, error.message)
+        case .unauthorized: DeviceError(.notEntitled, error.message + ": this device is signed out ('hangman hints' says what to do)")
         case .untrusted: DeviceError(.invalidPack, error.message)
         default: DeviceError(.storage, error.message)
         }
     }
 
-    /// Packs the game may serve words from: installed, and base or owned without a refund.
+    /// Packs the game may serve words from: installed, and base or owned without a refund. A
+    /// device the service no longer knows (its token revoked, its account closed) plays the free
+    /// packs installed here, and nothing it owned.
     public func playablePacks() async throws(DeviceError) -> [InstalledPack] {
         let owned: Set<ProductID>
         do {
             owned = try await Ownership.read(from: service).owned
+        } catch where error.kind == .unauthorized {
+            owned = []
         } catch {
             throw Self.deviceError(error)
         }

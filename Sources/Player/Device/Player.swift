@@ -79,6 +79,9 @@ public struct Player {
         }
         // Base packs first: they need no account, so they install even when it cannot be read.
         report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks(progress: progress) }
+        // A device the service no longer knows owns nothing it can deliver: what needs the
+        // account says so itself, and the free packs still play.
+        if case .failure(.store(let error)) = owning, error.kind == .unauthorized { return report }
         let active = try owning.get()
         if try await !device({ () throws(DeviceError) in try device.hasDeliveryBaseline() }) {
             let stock = active.map { (transaction: $0.transactionID.rawValue, product: $0.productID) }

@@ -80,8 +80,10 @@ extension PlayLoop {
 
     /// The board's line when a game opens without the pack server.
     static func offlineLine(_ error: StoreError) -> String {
-        error.kind == .unavailable
-            ? "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
-            : "The hint balance cannot be read: \(error.message)."
+        switch error.kind {
+        case .unavailable: "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
+        case .unauthorized: "This device is signed out (its token revoked, or the account closed): the free packs installed here play, without hints; 'hangman hints' says what to do."
+        default: "The hint balance cannot be read: \(error.message)."
+        }
     }
 }

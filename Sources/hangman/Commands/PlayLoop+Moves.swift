@@ -65,6 +65,8 @@ extension PlayLoop {
             case .serviceUnavailable(let error):
                 hints = hints?.markedOffline(error)
                 return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
+            case .signedOut:
+                return ("No hint: this device is signed out ('hangman hints' says what to do). Nothing was spent; play on.", "SIGNEDOUT")
             }
         case .buy(let confirmed):
             return await buyHints(asking: view, confirmed: confirmed || buysWithoutAsking)

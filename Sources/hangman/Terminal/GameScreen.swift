@@ -42,7 +42,7 @@ struct GameScreen {
             or ? when there is none)
           STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n>
           HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word> | REPEAT <guess> | INVALID <why>
-          HINT <letter> | NOHINTS <product> | NOSERVICE | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
+          HINT <letter> | NOHINTS <product> | NOSERVICE | SIGNEDOUT | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
           WON <word> score=<n> | LOST <word> | CLUE <text> | SUGGEST <product> <text> | SAVED | AGAIN?
           ASK <question> (buy, when standard input is a terminal: y buys)
         Then one line of input is read: a letter, a word, ?, hint, buy, buy!, help or quit (AGAIN?
