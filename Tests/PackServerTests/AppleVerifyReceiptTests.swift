@@ -143,6 +143,34 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         #expect(try post(running, body(try await plain.receipt().bytes)).json["status"] as? Int == 0)
     }
 
+    /// What the service signs, it verifies: a receipt near the largest it signs (10 MB: before,
+    /// one of 10,000 renewals, 9 MB, got the server's own 413) is taken
+    /// by /verifyReceipt; one past it is not signed, with a sentence.
+    @Test func theLargestReceiptSignedIsOneItVerifies() async throws {
+        let running = try RunningServer(environment: .sandbox, sharedSecret: secret)
+        let key = try ServiceKey.loadOrCreate(at: running.server.configuration.dataFolder + "/" + AccountService.keyName)
+        let signer = ReceiptSigner(key: key, catalog: running.server.catalog, environment: .sandbox)
+        func payload(_ count: Int) -> ReceiptPayload {
+            ReceiptPayload(
+                bundleIdentifier: running.server.catalog.bundleIdentifier, creationDate: 1_796_000_000_000,
+                transactions: (0..<count).map { index in
+                    ReceiptPayload.Transaction(
+                        id: String(format: "%016x", index + 1), productID: hints10.rawValue, quantity: 1, state: "finished",
+                        purchaseDate: 1_796_000_000_000 + Int64(index), revocationDate: nil, price: "0.99", currency: "USD", storefront: "USA")
+                }, environment: .sandbox)
+        }
+        // As many transactions as make 10 MB, and as many as pass the largest receipt.
+        let each = try signer.sign(payload(1000)).bytes.count / 1000
+        let large = try signer.sign(payload((10 << 20) / each))
+        #expect(large.bytes.count > 8 << 20 && large.bytes.count <= ReceiptSigner.maxReceiptSize, "\(large.bytes.count)")
+        let file = running.directory.file("large-request.json")
+        try Data(body(large.bytes).utf8).write(to: URL(fileURLWithPath: file))
+        let answer = try running.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + file, running.url + "/verifyReceipt"])
+        #expect(answer.status == 200, "\(answer.status)")
+        #expect(answer.body.contains(#""status":0"#), "\(answer.body.prefix(300))")
+        #expect(throws: StoreError.self) { try signer.sign(payload(ReceiptSigner.maxReceiptSize / each + 1000)) }
+    }
+
     /// A receipt signed before a refund verifies as the ledger stands now: status 0, and the
     /// refunded purchase with its `cancellation_date` (before: as if nothing had happened).
     @Test func aReceiptSignedBeforeARefundShowsTheRefund() async throws {

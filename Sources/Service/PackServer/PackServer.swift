@@ -90,8 +90,8 @@ public final class PackServer: Sendable {
     }
 
     /// Paths whose bodies may be larger than the server's default limit: a receipt to verify
-    /// carries every transaction of its account (8 MiB is some 13,000 of them).
-    public static let largeBodies = [Route.verifyReceipt.template: 8 << 20]
+    /// carries every transaction of its account, and takes what the service signs (`ReceiptSigner.maxReceiptSize`).
+    public static let largeBodies = [Route.verifyReceipt.template: ReceiptSigner.verifyRequestLimit]
 
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {

@@ -136,20 +136,34 @@ public struct ReceiptSigner: Sendable {
     }
 
     /// Signs the payload.
-    public func sign(_ payload: ReceiptPayload) -> Receipt {
+    /// The largest receipt signed, and verified: what `/verifyReceipt` takes is this, in base64,
+    /// with room for the request around it (``verifyRequestLimit``), so a receipt the service
+    /// signs is always one it can check (some 13,000 transactions).
+    public static let maxReceiptSize = 12 << 20
+
+    /// The largest `/verifyReceipt` body: a receipt of ``maxReceiptSize`` in base64, its JSON and a password.
+    public static let verifyRequestLimit = (maxReceiptSize + 2) / 3 * 4 + (64 << 10)
+
+    public func sign(_ payload: ReceiptPayload) throws(StoreError) -> Receipt {
         let payloadBytes = PropertyListEncoding.xml(payload.propertyList)
         let file = PropertyList.dictionary([
             "Algorithm": .string("Ed25519"), "KeyID": .string(key.publicKey.keyID),
             "Payload": .data(payloadBytes), "Signature": .data(key.sign(payloadBytes)),
             "Environment": .string(payload.environment.rawValue),
         ])
-        return Receipt(bytes: PropertyListEncoding.xml(file), payload: payload)
+        let bytes = PropertyListEncoding.xml(file)
+        guard bytes.count <= Self.maxReceiptSize else {
+            throw StoreError(
+                .unavailable,
+                "the account's receipt would be \(bytes.count) bytes (\(payload.transactions.count) transactions), over the \(Self.maxReceiptSize >> 20) MiB a receipt may be to be verified: its transactions are in 'hangman transactions --json'")
+        }
+        return Receipt(bytes: bytes, payload: payload)
     }
 
     /// Checks a receipt: its form, its signature, its bundle, its products, and that no transaction repeats.
     public func verify(_ bytes: [UInt8]) -> ReceiptVerification {
         func malformed(_ message: String) -> ReceiptVerification { ReceiptVerification(status: .malformed, message: message) }
-        guard bytes.count <= 16 << 20 else { return malformed("the receipt is larger than 16 MiB") }
+        guard bytes.count <= Self.maxReceiptSize else { return malformed("the receipt is larger than \(Self.maxReceiptSize >> 20) MiB") }
         let outer: PropertyList
         do {
             outer = try PropertyListDecoding.decode(bytes, limits: PropertyListLimits(maxDepth: 8, maxObjects: 1_000_000)).value

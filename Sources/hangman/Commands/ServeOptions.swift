@@ -70,7 +70,7 @@ extension ServeCommand {
                 case .threads: ("N", "Threads that serve the connections (default \(HTTPServerConfiguration().threads)).", 1...1024)
                 case .idleTimeout: ("SECONDS", "An idle connection is closed after this long (default \(HTTPServerConfiguration().timeoutSeconds)).", 1...86_400)
                 case .requestTimeout: ("SECONDS", "A whole request must arrive within this long, however it trickles (default \(HTTPServerConfiguration().requestSeconds)).", 1...86_400)
-                case .maxBody: ("BYTES", "Larger request bodies get 413; /verifyReceipt takes 8 MiB (default \(HTTPServerConfiguration().maxBodySize)).", 1_024...(64 << 20))
+                case .maxBody: ("BYTES", "Larger request bodies get 413; /verifyReceipt takes 16 MiB, what a 12 MiB receipt is in base64 (default \(HTTPServerConfiguration().maxBodySize)).", 1_024...(64 << 20))
                 case .maxHeaders: ("BYTES", "A request whose path and header fields take more bytes gets 431 (default \(HTTPServerConfiguration().maxHeaderSize)).", 1_024...(1 << 20))
                 case .openAccounts: ("N", "Accounts whose ledgers stay open between requests (default \(PackServerConfiguration.defaults.openAccounts)).", 1...1_000_000)
                 case .requestsPerMinute: ("N", "Requests a minute per client address, after a burst; 0 for no limit (default \(PackServerConfiguration.defaults.requestsPerMinute)).", 0...10_000_000)
