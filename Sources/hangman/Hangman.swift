@@ -51,10 +51,12 @@ enum Hangman {
             return code
         } catch {
             let failure = CommandFailure(error).explainingHome(context.homeInUse.path)
+            if failure.code == .closedPipe { return failure.code }
             context.error("error: \(failure.message)")
             for detail in failure.details { context.error("  \(detail)") }
             if failure.code == .usage {
-                context.error("Run 'hangman --help' or '<command> --help' for usage.")
+                let named = commandNamed(by: arguments)
+                context.error(named.map { "Run '\($0) --help' for usage." } ?? "Run 'hangman --help' for usage.")
             }
             return failure.code
         }
@@ -67,6 +69,20 @@ enum Hangman {
         TransactionsCommand.self, SubscriptionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self, CompletionCommand.self, ManualCommand.self,
         ServeCommand.self,
     ]
+
+    /// The command `arguments` name (`hangman buy`, `hangman pack build`, the group `hangman
+    /// account`), global options before it skipped; `nil` when they name none.
+    static func commandNamed(by arguments: [String]) -> String? {
+        var words = arguments[...]
+        while let first = words.first, first == "--home" || first == "--packs" { words = words.dropFirst(2) }
+        while let first = words.first, first.hasPrefix("--home=") || first.hasPrefix("--packs=") { words = words.dropFirst() }
+        guard let first = words.first else { return nil }
+        if let group = groups.first(where: { $0.name == first }) {
+            let word = words.dropFirst().first
+            return group.commands.first(where: { $0.path.last == word }).map { $0.spec.name } ?? group.spec.name
+        }
+        return topLevelCommands.first(where: { $0.path == [first] })?.spec.name
+    }
 
     /// Commands that gather subcommands (`hangman pack build`): their own help page. (No key path
     /// such as `\.name` over these metatypes: Swift 6.3.1 crashes lowering one.)
@@ -129,7 +145,10 @@ enum Hangman {
         if let command = topLevelCommands.first(where: { $0.path == [first] }) {
             return try await command.main(rest, context: context)
         }
-        if first.hasPrefix("-") { throw CommandFailure.usage("unknown option '\(first)'") }
+        if first.hasPrefix("-") {
+            let suggestion = Suggestion.closest(to: first, among: ["--version", "--help", "--home", "--packs"]).map { ": did you mean '\($0)'?" } ?? ""
+            throw CommandFailure.usage("unknown option '\(first)'\(suggestion)")
+        }
         let names = topLevelCommands.map { $0.path[0] } + groups.map { $0.name }
         let suggestion = Suggestion.closest(to: first, among: names).map { ": did you mean '\($0)'?" } ?? ""
         throw CommandFailure.usage("unknown command '\(first)'\(suggestion)")

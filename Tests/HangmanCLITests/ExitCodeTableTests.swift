@@ -231,3 +231,4 @@ import TestSupport
         }
     }
 }
+

@@ -28,6 +28,8 @@ enum ExitCode: Int32 {
     case notEntitled = 77
     /// Ended by Ctrl-C (128 + SIGINT), after saving.
     case interrupted = 130
+    /// Standard output is a pipe whose reader has gone (128 + SIGPIPE): a quiet end, as `git log | head`'s.
+    case closedPipe = 141
 }
 
 extension ExitCode {
@@ -45,6 +47,7 @@ extension ExitCode {
         (.deferred, #"try again later: the purchase waits for approval or for the buyer, a purchase of the same pack is already in progress, or a storefront move waits for a subscription's end or for the days between two moves"#),
         (.notEntitled, #"not entitled: the pack is not purchased (or the subscription that opened it ended), not enough hints, or this device's token was revoked (or its account closed): `account login` signs it in again"#),
         (.interrupted, #"a game ended by Ctrl-C (it is saved)"#),
+        (.closedPipe, #"standard output is a pipe whose reader has gone (`hangman transactions` read by `head -1`): the command stops writing, and says nothing"#),
     ]
 
     /// The `EXIT CODES:` section of `hangman --help`: each row wrapped at `width`, continued
@@ -112,7 +115,9 @@ struct CommandFailure: Error {
 
     /// A write to standard output or standard error failed.
     static func writeFailed(_ stream: String, _ errno: Errno) -> CommandFailure {
-        .storage("cannot write to \(stream): \(errno)")
+        // The reader of a pipe went away (`| head -1`): nothing is wrong, and nothing is said.
+        if errno == .brokenPipe, stream == "standard output" { return CommandFailure(code: .closedPipe, message: "") }
+        return .storage("cannot write to \(stream): \(errno)")
     }
 }
 

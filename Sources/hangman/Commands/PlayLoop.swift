@@ -113,7 +113,12 @@ final class PlayLoop {
         while true {
             let started = try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
             guard let session = started else {
-                if let category { throw CommandFailure.usage("no words in category '\(category)' of the chosen packs") }
+                if let category {
+                    var names: [String] = []
+                    for name in packs.flatMap({ $0.categories.map(\.name) }) where !names.contains(name) { names.append(name) }
+                    throw CommandFailure.usage(
+                        "no words in category '\(category)' of the chosen packs" + (names.isEmpty ? "" : ": their categories are " + names.map { "'\($0)'" }.joined(separator: ", ")))
+                }
                 let names = ProductNames(playerContext.catalog)
                 let free = playerContext.catalog.basePacks.map { "'hangman install \(names.shortName(of: $0.productID))' (\($0.displayName), free)" }
                 // A damaged free pack is the store's to fix: say so rather than send the player round in circles.
