@@ -1136,3 +1136,28 @@ enum ServeProcess {
         #expect(trials == [true, true, false])
     }
 }
+
+/// A token a server issues is checked before it is kept as this device's secret.
+@Suite struct IssuedTokenTests {
+    /// A server that answers a new account with a token that is not its format, or another
+    /// account's: the client refuses it and keeps nothing (before: stored whatever came).
+    @Test(arguments: ["not-a-token", "hp1.ffffffffffffffff.secret"])
+    func aMalformedOrForeignTokenIsRefused(_ forged: String) async throws {
+        let directory = try TemporaryDirectory()
+        let server = try PackServer(PackServerConfiguration(
+            dataFolder: directory.file("data"), packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, environment: .sandbox))
+        let http = try HTTPServer(HTTPServerConfiguration()) { request in
+            var response = server.handle(request)
+            if request.path == "/v1/accounts", case .bytes(let bytes) = response.body,
+                var made = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+            {
+                made["token"] = forged
+                response.body = .bytes(Array(try! JSONSerialization.data(withJSONObject: made)))
+            }
+            return response
+        }
+        defer { http.stop() }
+        let refused = await refusal { () async throws(StoreError) in try await HTTPPackService.createAccount(at: http.url) }
+        #expect(refused?.kind == .untrusted && refused?.message.contains("it was not kept") == true, "\(String(describing: refused))")
+    }
+}

@@ -348,7 +348,17 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// A new token of this account for another device (the one asking keeps its own).
     public func addDeviceToken() async throws(StoreError) -> NewToken {
-        try await send(NewToken.self, .addToken)
+        let made = try await send(NewToken.self, .addToken)
+        try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
+        return made
+    }
+
+    /// A token the service just issued is one of its own, for this account, before it is kept:
+    /// a server's malformed or foreign answer is refused, not saved as this device's secret.
+    static func checkIssued(_ token: String, account: String, expected: String?) throws(StoreError) {
+        guard let parsed = BearerToken(parsing: token), parsed.account == account, expected.map({ $0 == account }) ?? true else {
+            throw StoreError(.untrusted, "the service issued a token that is not one of its own for account \(expected ?? account) (\(BearerToken.formatProblem)): it was not kept")
+        }
     }
 
     /// Every token of the account, this one marked `current`; never a secret.
@@ -363,7 +373,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// A new token for this device, and this one revoked.
     public func rotateToken() async throws(StoreError) -> NewToken {
-        try await send(NewToken.self, .rotateToken)
+        let made = try await send(NewToken.self, .rotateToken)
+        try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
+        return made
     }
 
     /// Closes the account: every token revoked; its receipts no longer verify (21010).
@@ -435,6 +447,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let key = try await unauthenticated.serviceKey()
         let account = try await unauthenticated.send(NewAccount.self, .createAccount, body: storefront.map { (request) throws(StoreError) in try Wire.encode(request) })
+        try checkIssued(account.token, account: account.accountID, expected: nil)
         return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
     }
 
