@@ -38,3 +38,24 @@ import TestSupport
         #expect(try await client.hintBalance() == 0)
     }
 }
+
+/// What a malformed document gets back: the field and what is wrong with it, in words (before:
+/// Swift's dump of the DecodingError, coding paths and all).
+@Suite struct DecodingErrorWordsTests {
+    @Test(arguments: [
+        (#"{"productID":"x""#, "it is not JSON"),
+        (#"{"quantity":"two","productID":"com.hangmanpacks.hints.10"}"#, "'quantity' is not a whole number"),
+        (#"{}"#, "'productID' is missing"),
+        (#"[1]"#, "the document is not an object"),
+        (#"{"productID":"com.hangmanpacks.hints.10","quantity":null}"#, "'quantity' is null, where a whole number is expected"),
+    ])
+    func aMalformedRequestIsSaidInWords(_ body: String, _ words: String) {
+        do {
+            _ = try Wire.decode(PurchaseRequest.self, from: Array(body.utf8))
+            Issue.record("decoded \(body)")
+        } catch {
+            #expect(error.message == "not a valid PurchaseRequest document: \(words)", "\(error.message)")
+            #expect(!error.message.contains("CodingKeys") && !error.message.contains("Context("))
+        }
+    }
+}

@@ -26,8 +26,40 @@ public enum Wire {
         }
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw StoreError(.invalidRequest, "not a valid \(T.self) document: \(describe(error))")
         } catch {
             throw StoreError(.invalidRequest, "not a valid \(T.self) document: \(error)")
+        }
+    }
+
+    /// A decoding failure in words: which field, and what is wrong with it (not Swift's dump of
+    /// coding paths and contexts).
+    static func describe(_ error: DecodingError) -> String {
+        func field(_ path: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
+            let names = (path + [last].compactMap { $0 }).map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            let joined = names.reduce("") { text, name in name.hasPrefix("[") || text.isEmpty ? text + name : text + "." + name }
+            return joined.isEmpty ? "the document" : "'\(joined)'"
+        }
+        func typeName(_ type: Any.Type) -> String {
+            switch type {
+            case is String.Type: "a string"
+            case is Int.Type, is Int64.Type, is Int32.Type, is UInt64.Type: "a whole number"
+            case is Bool.Type: "true or false"
+            case is Double.Type: "a number"
+            default: "\(type)".hasPrefix("Array") ? "an array" : "an object"
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "\(field(context.codingPath, key)) is missing"
+        case .valueNotFound(let type, let context): return "\(field(context.codingPath)) is null, where \(typeName(type)) is expected"
+        case .typeMismatch(let type, let context): return "\(field(context.codingPath)) is not \(typeName(type))"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty, context.underlyingError != nil || context.debugDescription.hasPrefix("The given data was not valid JSON") {
+                return "it is not JSON"
+            }
+            return "\(field(context.codingPath)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
         }
     }
 
