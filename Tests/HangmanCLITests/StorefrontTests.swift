@@ -77,7 +77,8 @@ import Testing
         #expect(bought.stdout.contains("Purchased \(expected.name) for \(expected.price): transaction "), "\(expected): \(bought.stdout)")
 
         let history = try await home.run("transactions")
-        #expect(history.stdout.contains("\(expected.name)  \(expected.price)  finished"), "\(expected): \(history.stdout)")
+        let row = try #require(history.stdout.split(separator: "\n").first { $0.contains(expected.name) }, "\(history.stdout)")
+        #expect(row.contains("  \(expected.price)  ") && row.hasSuffix("finished"), "\(expected): \(history.stdout)")
         let recorded = try #require(try await home.json("transactions").first)
         #expect(recorded["price"] as? String == expected.decimal && recorded["currency"] as? String == expected.currency)
         #expect(recorded["storefront"] as? String == expected.storefront)

@@ -25,7 +25,7 @@ import TestSupport
         #expect(bought.stdout.contains("Started Hangman Pass (monthly)'s free trial: nothing is charged now."), "\(bought.stdout)")
         #expect(bought.stdout.contains("free trial until "), "\(bought.stdout)")
         let packs = try await hangman(scratch, ["packs"])
-        #expect(packs.stdout.contains("subscribed (Hangman Pass (monthly), until "), "\(packs.stdout)")
+        #expect(packs.stdout.contains("subscribed until ") && packs.stdout.contains(" (Hangman Pass"), "\(packs.stdout)")
         let play = try await hangman(scratch, ["play", "--pack", "hard", "--plain", "--new"], input: "quit\n")
         #expect(play.status == 0, "\(play.stdout)\(play.stderr)")
         let advanced = try await hangman(scratch, ["store", "clock", "advance", "P1W"])
@@ -37,7 +37,7 @@ import TestSupport
         #expect(cancelled.stdout.contains("will not renew"), "\(cancelled.stdout)")
         _ = try await hangman(scratch, ["store", "clock", "advance", "P1M"])
         let ended = try await hangman(scratch, ["packs"])
-        #expect(ended.stdout.contains("locked (Hangman Pass (monthly) ended "), "\(ended.stdout)")
+        #expect(ended.stdout.contains("locked since ") && ended.stdout.contains(" (Hangman Pass"), "\(ended.stdout)")
         let refused = try await hangman(scratch, ["play", "--pack", "hard", "--plain", "--new"], input: "quit\n")
         #expect(refused.status == 77, "\(refused.stderr)")
         #expect(refused.stderr.contains("Hangman Pass (monthly) ended on "), "\(refused.stderr)")
@@ -142,7 +142,7 @@ import TestSupport
         #expect(restored.status == 0, "\(restored.stderr)")
         #expect(restored.stdout.contains("Hard Words"), "\(restored.stdout)")
         let packs = try await player("packs")
-        #expect(packs.stdout.contains("subscribed (Hangman 30-Day Pass, until "), "\(packs.stdout)")
+        #expect(packs.stdout.contains("subscribed until ") && packs.stdout.contains(" (Hangman 30-Day"), "\(packs.stdout)")
         // A second device: a new home with the account's credentials gets the pass's packs too.
         try FileManager.default.createDirectory(atPath: scratch.file("phone/account"), withIntermediateDirectories: true)
         for file in ["service.json", "service-token"] {

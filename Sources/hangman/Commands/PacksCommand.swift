@@ -63,7 +63,8 @@ enum PacksCommand: Command {
             if let pass = pack.subscriptionProductID, let ends = pack.subscriptionEnds {
                 let name = session.name(pass)
                 let day = UTCDateTime(millisecondsSince1970: ends).dateText
-                state += pack.state == .subscribed ? " (\(name), until \(day))" : " (\(name) ended \(day))"
+                // The date first: cut narrow, the pass's name goes before it does.
+                state += pack.state == .subscribed ? " until \(day) (\(name))" : " since \(day) (\(name) ended)"
             }
             table.append([
                 row.productID, names.shortName(of: pack.productID), row.displayName, row.kind, price, PackText.grouped(row.wordCount),

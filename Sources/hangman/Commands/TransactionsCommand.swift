@@ -20,11 +20,8 @@ enum TransactionsCommand: Command {
         } else if transactions.isEmpty {
             context.out("No transactions yet: see 'hangman products'.")
         } else {
-            let width = context.tableWidth(wide: options.wide)
             let prices = PriceText(environment: context.environment)
-            for transaction in transactions {
-                context.out(StoreText.cut(StoreText.transactionLine(transaction, catalog: store.catalog, prices: prices), to: width))
-            }
+            context.out(StoreText.transactionTable(transactions, catalog: store.catalog, prices: prices, width: context.tableWidth(wide: options.wide)))
         }
         return .ok
     }

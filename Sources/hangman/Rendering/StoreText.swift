@@ -36,8 +36,21 @@ enum StoreText {
     static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog, prices: PriceText? = nil) -> TerminalText {
         var line = "\(transaction.id)  \(date(transaction.purchaseDate))  \(productName(transaction.productID, catalog: catalog))"
         if transaction.quantity > 1 { line += " x\(transaction.quantity)" }
-        if let prices, let price = transaction.price { line += "  \(prices.format(price))" }
-        line += "  \(transaction.state.rawValue)"
+        if let prices { line += "  \(charged(transaction, prices: prices))" }
+        line += "  " + transactionState(transaction, prices: prices)
+        return TerminalText(escaping: line)
+    }
+
+    /// What a transaction charged: its price, or `-` when nothing was (failed, waiting, before
+    /// storefronts).
+    static func charged(_ transaction: StoreTransaction, prices: PriceText) -> String {
+        guard let price = transaction.price, ![.failed, .deferred, .interrupted, .purchasing].contains(transaction.state) else { return "-" }
+        return prices.format(price)
+    }
+
+    /// `finished, 10 hints`, `failed (the store refused the payment)`, `finished, free trial, until ...`.
+    static func transactionState(_ transaction: StoreTransaction, prices: PriceText?) -> String {
+        var line = transaction.state.rawValue
         if let reason = transaction.failureReason { line += " (\(reason))" }
         if transaction.isTrial { line += ", free trial" }
         if let expires = transaction.expiresDate { line += ", until \(date(expires))" }
@@ -47,7 +60,30 @@ enum StoreText {
         } else if let revoked = transaction.revocationDate {
             line += ", refunded \(date(revoked))"
         }
-        return TerminalText(escaping: line)
+        return line
+    }
+
+    /// The transactions as a table: ID, DATE, PRODUCT, PRICE, STATE. Narrow, the ids are cut
+    /// first (their leading digits kept: enough to tell them apart), then the date goes (below
+    /// 100 columns; above, only if cutting is not enough), then the state and the product are
+    /// cut; the price is never cut (`--wide`: every column whole).
+    static func transactionTable(_ transactions: [StoreTransaction], catalog: Catalog, prices: PriceText, width: Int?) -> TerminalText {
+        func rows(idLength: Int?) -> [[String]] {
+            [["ID", "DATE", "PRODUCT", "PRICE", "STATE"]] + transactions.map { transaction in
+                let id = transaction.id.rawValue
+                let shown = idLength.map { id.count > $0 ? String(id.prefix($0 - 1)) + "…" : id } ?? id
+                var product = productName(transaction.productID, catalog: catalog)
+                if transaction.quantity > 1 { product += " x\(transaction.quantity)" }
+                return [shown, date(transaction.purchaseDate), product, charged(transaction, prices: prices), transactionState(transaction, prices: prices)]
+            }
+        }
+        guard let width else { return table(rows(idLength: nil)) }
+        let full = rows(idLength: nil)
+        let natural = table(full).text.split(separator: "\n").map(\.count).max() ?? 0
+        let fitted = natural > width ? rows(idLength: 9) : full
+        // Wide enough for the date and a readable state: the date goes only if cutting is not enough.
+        let fit = width >= 100 ? Fit(width: width, flexible: [4, 2], lastResort: [1]) : Fit(width: width, drop: [1], flexible: [4, 2])
+        return table(fitted, fit: fit)
     }
 
     /// A line cut to `width` with `…` when longer (`nil`: as it is).
