@@ -95,6 +95,12 @@ import TestSupport
         #expect(try await catalogBytes(world) == before)
         let wrongID = try await CLI.run(["catalog", "add", archive, "--price", "1.00", "--product-id", "com.example.words.owls", "--packs", world.packs])
         #expect(wrongID.status == 65 && wrongID.stderr.contains("is the pack com.example.words.birds"), "\(wrongID.stderr)")
+        // A pack is not sold for nothing (before: on sale at $0.00); a price in too many decimals says how many.
+        let free = try await CLI.run(["catalog", "add", archive, "--price", "0", "--packs", world.packs])
+        #expect(free.status == 65 && free.stderr.contains("a pack is not sold for 0.00 USD") && free.stderr.contains("BasePacks"), "\(free.stderr)")
+        let fraction = try await CLI.run(["catalog", "add", archive, "--price", "1.499", "--packs", world.packs])
+        #expect(fraction.status == 65 && fraction.stderr.contains("at most 2 decimals"), "\(fraction.stderr)")
+        #expect(try await catalogBytes(world) == before)
         // Added: copied, its product written from the manifest, published.
         let added = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--description", "Three birds.", "--packs", world.packs])
         #expect(added.status == 0, "\(added.stderr)")

@@ -241,7 +241,12 @@ extension CatalogPublisher {
             }
             guard let money = Money(decimal: price.amount, currency: currency) else {
                 let digits = Currency.minorUnits[currency] ?? 2
-                throw CatalogError(["'\(price.amount)' is not a price in \(currency) (\(storefront)): a decimal with at most \(digits) decimals, like \(Money(minorUnits: 199, currency: currency).decimal)"])
+                let shape = digits == 0 ? "a whole number (\(currency) has no minor unit)" : "a decimal with at most \(digits) decimal\(digits == 1 ? "" : "s")"
+                throw CatalogError(["'\(price.amount)' is not a price in \(currency) (\(storefront)): \(shape), like \(Money(minorUnits: digits == 0 ? 250 : 199, currency: currency).decimal)"])
+            }
+            // A pack sold for nothing is a base pack, not a product: every player has it.
+            guard money.minorUnits > 0 else {
+                throw CatalogError(["a pack is not sold for \(money.decimal) \(currency) (\(storefront)): give it a price, or list it under BasePacks in Catalog.plist to give it to every player"])
             }
             priceEntries[storefront] = .string(money.decimal)
         }

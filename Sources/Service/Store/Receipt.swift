@@ -213,6 +213,7 @@ public struct ReceiptSigner: Sendable {
                 return ReceiptVerification(status: .malformed, message: "transaction \(transaction.id) appears twice", payload: payload)
             }
         }
-        return ReceiptVerification(status: .valid, message: "valid: \(payload.transactions.count) transactions for \(payload.bundleIdentifier)", payload: payload)
+        let count = payload.transactions.count
+        return ReceiptVerification(status: .valid, message: "valid: \(count) transaction\(count == 1 ? "" : "s") for \(payload.bundleIdentifier)", payload: payload)
     }
 }

@@ -70,7 +70,8 @@ enum ReceiptCommand: Command {
             let receipt = try await service.receipt()
             if let path = output, path != "-" {
                 try OutputFile.write(receipt.bytes, to: path, what: "the receipt")
-                context.out("wrote \(path): \(receipt.payload.transactions.count) transactions, signed")
+                let count = receipt.payload.transactions.count
+                context.out("wrote \(path): \(count) transaction\(count == 1 ? "" : "s"), signed")
             } else if options.json {
                 context.out(JSONText.encode(ReceiptJSON(receipt.payload)))
             } else {
