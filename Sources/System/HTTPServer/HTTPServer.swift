@@ -109,6 +109,7 @@ public final class HTTPServer: @unchecked Sendable {
             configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
             configuration.maxConnections, max(1, configuration.threads), max(1, configuration.maxQueryParameters),
             strings.first, strings.last, watchdog, configuration.onEvent == nil ? nil : state.takeUnretainedValue().logger)
+        state.takeUnretainedValue().started(started != nil)
         guard let started else {
             hangman_watch_stop(watchdog)
             state.release()
@@ -266,8 +267,30 @@ final class ServerState: @unchecked Sendable {
         logger.pointee.context = Unmanaged.passUnretained(self).toOpaque()
         logger.pointee.sink = { context, message in
             guard let context, let message else { return }
-            Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().onEvent?("libmicrohttpd: " + String(cString: message))
+            Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue().event("libmicrohttpd: " + String(cString: message))
         }
+    }
+
+    /// What libmicrohttpd says while the server starts, held: said once it listens, dropped when
+    /// it cannot (the error names why, in its own words: "the port is taken").
+    private let startupEvents = Mutex<[String]?>([])
+
+    func event(_ text: String) {
+        let held = startupEvents.withLock { events -> Bool in
+            guard events != nil else { return false }
+            events?.append(text)
+            return true
+        }
+        if !held { onEvent?(text) }
+    }
+
+    /// The server listens, or could not: the held events are said, or dropped.
+    func started(_ listening: Bool) {
+        let held = startupEvents.withLock { events in
+            defer { events = nil }
+            return events ?? []
+        }
+        if listening { for text in held { onEvent?(text) } }
     }
 }
 
