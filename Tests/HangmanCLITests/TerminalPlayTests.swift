@@ -175,6 +175,25 @@ struct TerminalPlayTests {
         try await terminal.waitFor("Game saved")
     }
 
+    /// Below 30x10 the board would break into fragments: the screen says the window is too
+    /// small and what to do, the word and lives stay, keys still play, and a resize brings the board back.
+    @Test func aWindowTooSmallSaysSo() async throws {
+        let world = try await PlayCommandTests.OneWordWorld()
+        let terminal = try await Self.openShell(world, width: 25, height: 8)
+        try await terminal.type("clear; \(HangmanBinary.path) play")
+        try await terminal.press("Enter")
+        let small = try await terminal.waitFor("too small")
+        #expect(small.contains("Window too small (25x8)") && small.contains("_ _ _ _ _  6/6"), "\(small)")
+        #expect(Self.longestLine(small) <= 25, "\(small)")
+        try await terminal.press("z")
+        #expect(try await terminal.waitFor("z _ _ _ _").contains("6/6"))
+        try await terminal.resize(width: 80, height: 24)
+        let board = try await terminal.waitFor("Esc save and quit")
+        #expect(board.contains("+---+") && !board.contains("too small"), "\(board)")
+        try await terminal.press("Escape")
+        try await terminal.waitFor("Game saved")
+    }
+
     @Test func aResizeRedrawsForTheNewWidth() async throws {
         let world = try await PlayCommandTests.OneWordWorld()
         let terminal = try await Self.openShell(world, width: 100, height: 30)

@@ -35,7 +35,24 @@ enum GameLayout {
     static let legend = ["letter: guess", "! or Enter: the whole word", "? hint", "$ buy hints", "Tab help", "Esc save and quit"]
 
     /// The lines, each with the left margin already in its text.
+    /// The smallest window the board fits: below it, the screen says so (`tooSmall`).
+    static let smallest = (columns: 30, rows: 10)
+
+    /// A window below ``smallest``: one line that says so and what to do, the word and the lives,
+    /// each cut to the width, as many as there are rows. The keys still play.
+    static func tooSmall(_ view: GameView, width: Int, height: Int) -> [ScreenLine] {
+        let game = view.game
+        let message = wrap("Window too small (\(width)x\(height)): the game needs \(smallest.columns)x\(smallest.rows). Resize it, or play with --plain.", width: width)
+        let lines = [game.masked + "  " + "\(game.livesLeft)/\(game.lives)"] + message
+        return lines.prefix(max(1, height)).map { line in
+            ScreenLine(text: line.count > width ? String(line.prefix(max(1, width - 1))) + "…" : line, style: nil)
+        }
+    }
+
     static func lines(_ view: GameView, width: Int, height: Int? = nil, keys: Bool = true) -> [ScreenLine] {
+        if keys, width < smallest.columns || (height ?? smallest.rows) < smallest.rows {
+            return tooSmall(view, width: max(1, width), height: height ?? smallest.rows)
+        }
         let width = max(width, 20)
         let block = min(width, maxBlock)
         let margin = String(repeating: " ", count: (width - block) / 2)
