@@ -75,6 +75,8 @@ import Testing
         let bought = try await home.run("buy", "ios", "--yes")
         #expect(bought.status == 0, "\(expected): \(bought.stderr)")
         #expect(bought.stdout.contains("Purchased \(expected.name) for \(expected.price): transaction "), "\(expected): \(bought.stdout)")
+        // One name per line: the pack installed is named as it was bought (before: "Installed iOS Words" under de_DE).
+        #expect(bought.stdout.contains("\(expected.name) is unlocked. Installed \(expected.name) 1.0"), "\(expected): \(bought.stdout)")
 
         let history = try await home.run("transactions")
         let row = try #require(history.stdout.split(separator: "\n").first { $0.contains(expected.name) }, "\(history.stdout)")

@@ -39,9 +39,9 @@ struct PlayerContext {
         return session
     }
 
-    /// The display name of a pack.
+    /// The display name of a pack, in the reader's language when the catalog has it (one name per line, never two).
     func name(_ id: ProductID) -> String {
-        catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName ?? id.rawValue
+        catalog.product(id).map(ReaderLocale.current.name) ?? catalog.basePack(id)?.displayName ?? id.rawValue
     }
 
     /// Installs a pack, drawing a progress bar on a terminal (standard error), nothing otherwise.
