@@ -35,8 +35,9 @@ enum GameLayout {
     static let legend = ["letter: guess", "! or Enter: the whole word", "? hint", "$ buy hints", "Tab help", "Esc save and quit"]
 
     /// The lines, each with the left margin already in its text.
-    /// The smallest window the board fits: below it, the screen says so (`tooSmall`).
-    static let smallest = (columns: 30, rows: 10)
+    /// The smallest window the game fits (a short one keeps the word, the lives and the message;
+    /// a narrower one would break its lines into fragments): below it, the screen says so (`tooSmall`).
+    static let smallest = (columns: 30, rows: 5)
 
     /// A window below ``smallest``: one line that says so and what to do, the word and the lives,
     /// each cut to the width, as many as there are rows. The keys still play.
