@@ -36,18 +36,24 @@ struct GameScreen {
 
     /// The plain format, documented in `hangman play --help`.
     static let plainFormat = """
-        PLAIN FORMAT (not a terminal, or --plain): one line each, fields separated by spaces:
-          GAME pack=<id> category="<name>" letters=<n> lives=<n> hints=<n> [resumed] [offline]
-            (offline: the pack server cannot be reached; hints=<n> is the last balance it signed,
-            or ? when there is none)
+        PLAIN FORMAT (not a terminal, or --plain): a line each, fields by spaces.
+        Written:
+          GAME pack=<id> category="<name>" letters=<n> lives=<n> hints=<n>
+              [resumed] [offline]
+              (offline: the pack server cannot be reached; hints=<n> is the
+              last balance it signed, or ? when there is none)
           STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n>
-          HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word> | REPEAT <guess> | INVALID <why>
-          HINT <letter> | NOHINTS <product> | NOSERVICE | SIGNEDOUT | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
-          WON <word> score=<n> | LOST <word> | CLUE <text> | SUGGEST <product> <text> | SAVED | AGAIN?
+          HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word>
+              | REPEAT <guess> | INVALID <why>
+          HINT <letter> | NOHINTS <product> | NOSERVICE | SIGNEDOUT
+              | BOUGHT <hints> | BUYFAILED <why> | HELP <text>
+          WON <word> score=<n> | LOST <word> | CLUE <text>
+              | SUGGEST <product> <text> | SAVED | AGAIN?
           ASK <question> (buy, when standard input is a terminal: y buys)
-        Then one line of input is read: a letter, a word, ?, hint, buy, buy!, help or quit (AGAIN?
-        and ASK take y or n). Through a pipe, buy buys only as buy! or with --yes.
-        A word that is also a command is guessed with a leading =: =quit guesses the word "quit".
+        Read, a line each: a letter, a word, ?, hint, buy, buy!, help or quit;
+        AGAIN? and ASK take y or n. Through a pipe, buy buys only as buy! or
+        with --yes. A word that is also a command is guessed with a leading =:
+        =quit guesses the word "quit".
         """
 
     /// `text` in double quotes, with `"` and `\` escaped, and escaped like any text.
