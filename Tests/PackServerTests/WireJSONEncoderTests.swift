@@ -1,3 +1,4 @@
+import Base64
 import Foundation
 import PackServiceWire
 import Signing
@@ -77,6 +78,22 @@ import TestSupport
             }
         }
         #expect(try text(Twice()) == #"{"a":3,"b":2}"#)
+    }
+
+    /// A document the pinned key did not sign says what is wrong with it: another key it claims,
+    /// or a signature that does not match under the pinned key's own name (before: "not signed
+    /// by its pinned key X (signed by X)").
+    @Test func aDocumentThePinnedKeyDidNotSignSaysWhy() throws {
+        let pinned = SigningKey.generate()
+        let other = SigningKey.generate()
+        let foreign = try SignedDocument(signing: HintBalance(hints: 1), with: other)
+        let claimed = #expect(throws: StoreError.self) { try foreign.open(HintBalance.self, trusting: pinned.publicKey) }
+        #expect(claimed?.message.contains("it claims key \(other.publicKey.keyID)") == true, "\(claimed?.message ?? "")")
+        var altered = try SignedDocument(signing: HintBalance(hints: 1), with: pinned)
+        altered.payload = Base64.encode(Array(#"{"hints":99}"#.utf8))
+        let forged = #expect(throws: StoreError.self) { try altered.open(HintBalance.self, trusting: pinned.publicKey) }
+        #expect(forged?.message.contains("its signature does not match") == true, "\(forged?.message ?? "")")
+        #expect(forged?.message.contains("signed by \(pinned.publicKey.keyID)") == false)
     }
 
     /// The server's documents read back whole: the shipped catalog (prices, localizations,

@@ -90,7 +90,11 @@ public struct SignedDocument: Codable, Sendable, Equatable {
             throw StoreError(.untrusted, "the service's signed document is malformed")
         }
         guard key.isValidSignature(signature, for: bytes) else {
-            throw StoreError(.untrusted, "the service's answer is not signed by its pinned key \(key.keyID) (signed by \(keyID)): refusing it")
+            // The key id is the document's own claim: it names the key only when it differs.
+            let claim = keyID == key.keyID
+                ? "its signature does not match: altered on the way, or forged under the key's name"
+                : "it claims key \(keyID)"
+            throw StoreError(.untrusted, "the service's answer is not signed by its pinned key \(key.keyID) (\(claim)): refusing it")
         }
         return try Wire.decode(type, from: bytes)
     }
