@@ -21,8 +21,11 @@ extension PlayLoop {
             return true
         }
         // The options typed are the player's wish: Enter takes them; 'n' resumes the saved game.
-        screen.context.error("You have a saved game, but it differs from the options given: \(differs).")
-        screen.context.errorRaw("Start a new game with these options (Enter), or resume the saved one (n)? The saved one counts as abandoned if not resumed. [Y/n] ")
+        // Broken between words at the window's width, as every other question is; the answer goes after the last line.
+        let width = screen.context.outputWidth
+        let lines = GameLayout.wrap("You have a saved game, but it differs from the options given: \(differs).", width: width)
+            + GameLayout.wrap("Start a new game with these options (Enter), or resume the saved one (n)? The saved one counts as abandoned if not resumed. [Y/n]", width: width)
+        screen.context.errorRaw(TerminalText(trusted: lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + " "))
         try screen.context.checkWrites()
         switch LineReader(screen.context.input).nextLine() {
         case .line(let answer) where Question.isYes(answer, emptyIsYes: true):
