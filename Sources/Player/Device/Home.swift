@@ -211,17 +211,15 @@ public struct Home: Sendable {
         if signedOut == nil { try checkBelongsToNoStore() }
         do throws(StoreError) {
             let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
-            if let signedOut {
-                guard credentials.publicKey == signedOut.publicKey else {
-                    throw StoreError(
-                        .untrusted, "the service at \(credentials.service) signs with key \(credentials.publicKey.keyID), not this home's pinned \(signedOut.publicKey.keyID): nothing was changed here")
-                }
-                guard credentials.accountID == signedOut.accountID else {
-                    throw StoreError(
-                        .wrongState, "that token is account \(credentials.accountID)'s, and this home is account \(signedOut.accountID)'s: use another --home (or HANGMAN_HOME) for it")
-                }
-            }
             if var kept = signedOut {
+                guard credentials.publicKey == kept.publicKey else {
+                    throw StoreError(
+                        .untrusted, "the service at \(credentials.service) signs with key \(credentials.publicKey.keyID), not this home's pinned \(kept.publicKey.keyID): nothing was changed here")
+                }
+                guard credentials.accountID == kept.accountID else {
+                    throw StoreError(
+                        .wrongState, "that token is account \(credentials.accountID)'s, and this home is account \(kept.accountID)'s: use another --home (or HANGMAN_HOME) for it")
+                }
                 try kept.replaceToken(with: credentials.token, folder: accountFolder)
                 try kept.remember(address: credentials.service, folder: accountFolder)
                 return kept

@@ -205,6 +205,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             throw StoreError(.storage, "cannot make the download folder \(downloadFolder): \(error)")
         }
         var lastFailure = ""
+        var reached = false
         for attempt in 0..<attempts {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             do {
@@ -213,7 +214,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                     etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress, caFile: caFile)
             } catch {
                 lastFailure = error.message
-                if error.isNotConnected { break }
+                if error.isNotConnected && !reached { break }
+                reached = true
                 if error.isTooLarge {
                     // Never more than the signed catalog records: a longer answer is not the pack.
                     try? FileSystem.removeFile(atPath: file)
@@ -486,6 +488,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         // Sent again only when that cannot do the work twice: a read, or a change with its key.
         // A request without a key (a new account, a test control) is sent once.
         let safeToRepeat = method == "GET" || method == "HEAD" || idempotencyKey != nil
+        var reached = false
         for attempt in 0..<(safeToRepeat ? attempts : 1) {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
             let response: HTTPClientResponse
@@ -508,10 +511,14 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 throw StoreError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {
                 lastFailure = error.message
-                // No server there (refused, no such name): asking again now would be refused too.
-                if error.isNotConnected { break }
+                // No server there from the first try (refused, no such name): offline, and asking
+                // again now would be refused too. Once one try reached it, a refusal is a restart
+                // under way, and the request (with its key) is sent again as it comes back.
+                if error.isNotConnected && !reached { break }
+                reached = true
                 continue
             }
+            reached = true
             if (200..<300).contains(response.status) { return (response.status, response.body) }
             if response.status == 503 {
                 // The server is up but its database is not (a restart, a failover): the work may or

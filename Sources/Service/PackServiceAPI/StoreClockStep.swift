@@ -2,7 +2,7 @@
 /// numbers, with date and time parts (`P1Y2M10DT2H30M`, `PT1H`, `P2M3D`, `P1M`), or weeks alone
 /// (`P3W`), as ISO 8601 writes them. Years and months move by the calendar (a month from 31
 /// January is 28 or 29 February, as a subscription renews), then days, then the time.
-public struct StoreClockStep: Sendable, Equatable, Codable, CustomStringConvertible {
+public struct StoreClockStep: Sendable, Equatable, ISODurationText {
     public private(set) var years: Int64 = 0
     public private(set) var months: Int64 = 0
     public private(set) var weeks: Int64 = 0
@@ -67,19 +67,6 @@ public struct StoreClockStep: Sendable, Equatable, Codable, CustomStringConverti
         // Weeks stand alone; something must move.
         guard parts > 0, weeks == 0 || parts == 1 else { return nil }
         guard years + months + weeks + days + hours + minutes + seconds > 0 else { return nil }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let parsed = StoreClockStep(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 duration like \(Self.examples)"))
-        }
-        self = parsed
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
     }
 
     /// The duration as ISO 8601 writes it: `P2M3D`, `PT1H`.

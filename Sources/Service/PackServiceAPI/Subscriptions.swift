@@ -5,7 +5,7 @@ import CivilCalendar
 /// An ISO 8601 duration of one unit: `P1W`, `P1M`, `P1Y`, `P30D`. Months and years add calendar
 /// months in UTC, clamped to the month's last day (Jan 31 + P1M is Feb 28 or 29), as the App
 /// Store renews.
-public struct StoreDuration: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+public struct StoreDuration: Sendable, Equatable, Hashable, ISODurationText {
     public enum Unit: String, Sendable, CaseIterable {
         case day = "D", week = "W", month = "M", year = "Y"
     }
@@ -81,10 +81,22 @@ public struct StoreDuration: Sendable, Equatable, Hashable, Codable, CustomStrin
         }
     }
 
+    public static let examples = "P1M"
+}
+
+/// A duration written as ISO 8601 text (`StoreDuration`, `StoreClockStep`): in JSON, that text,
+/// and a text it does not read is refused naming what it takes.
+public protocol ISODurationText: Codable, CustomStringConvertible {
+    init?(iso text: String)
+    /// What an accepted text looks like, for the refusal.
+    static var examples: String { get }
+}
+
+extension ISODurationText {
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        guard let parsed = StoreDuration(iso: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 duration like P1M"))
+        guard let parsed = Self(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 duration like \(Self.examples)"))
         }
         self = parsed
     }

@@ -42,14 +42,15 @@ enum AccountLoginCommand: Command {
             throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
         }
         let authorities = try options.authorities(context)
-        let credentials: ServiceCredentials
-        do {
-            credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in try await home.joinAccount(at: url, token: token, caFile: authorities) }
-        } catch let failure as CommandFailure where failure.code == .notEntitled {
-            // The token typed is the one refused: the advice to sign in again is this command.
-            throw CommandFailure(
-                code: .notEntitled,
-                message: "the service at \(url) does not know that token (revoked, or its account closed): 'hangman account token' prints a live one on a device still on the account")
+        let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in
+            do throws(PlayerError) {
+                return try await home.joinAccount(at: url, token: token, caFile: authorities)
+            } catch .store(let error) where error.kind == .unauthorized {
+                // The token typed is the one refused: the advice to sign in again is this command.
+                throw .store(StoreError(
+                    .notEntitled,
+                    "the service at \(url) does not know that token (revoked, or its account closed): 'hangman account token' prints a live one on a device still on the account"))
+            }
         }
         context.out("This device joined account \(credentials.accountID) on \(credentials.service) with a token of its own.")
         context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). 'hangman account tokens' lists the account's devices.")

@@ -79,7 +79,7 @@ enum StoreText {
         }
         guard let width else { return table(rows(idLength: nil)) }
         let full = rows(idLength: nil)
-        let natural = table(full).text.split(separator: "\n").map(\.count).max() ?? 0
+        let natural = full[0].indices.map { column in full.map { $0[column].count }.max() ?? 0 }.reduce(2 * (full[0].count - 1), +)
         let fitted = natural > width ? rows(idLength: 9) : full
         // Wide enough for the date and a readable state: the date goes only if cutting is not enough.
         let fit = width >= 100 ? Fit(width: width, flexible: [4, 2], lastResort: [1]) : Fit(width: width, drop: [1], flexible: [4, 2])
