@@ -54,7 +54,7 @@ enum Hangman {
             if failure.code == .closedPipe { return failure.code }
             context.error("error: \(failure.message)")
             for detail in failure.details { context.error("  \(detail)") }
-            if failure.code == .usage {
+            if failure.code == .usage, failure.namesHelp {
                 let named = commandNamed(by: arguments)
                 context.error(named.map { "Run '\($0) --help' for usage." } ?? "Run 'hangman --help' for usage.")
             }

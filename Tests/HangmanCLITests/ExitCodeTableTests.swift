@@ -194,6 +194,11 @@ import TestSupport
         Row(arguments: ["serve", "--data", "$S/data", "--test-controls"], code: 64, says: ["--test-controls", "--environment sandbox"]),
         Row(arguments: ["serve", "--data", "$S/data", "--database", "mysql://db/hangman"], code: 64, says: ["--database", "postgresql://", "'mysql://db/hangman'"]),
         Row(arguments: ["serve", "--data", "$S/data", "--database", "host=$S/no-server port=5432 dbname=hangman"], code: 69, says: ["ledger database is unavailable", "no-server"]),
+        Row(arguments: ["serve", "--data", "$S/data", "--listen", "127.0.0.1:0"], code: 74, says: ["accounts.sqlite"]) { world in
+            // A damaged state database is 74, as the table says, not 65 (invalid data given to it).
+            try FileManager.default.createDirectory(atPath: world.scratch.path + "/data/accounts", withIntermediateDirectories: true)
+            try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: world.scratch.path + "/data/accounts.sqlite"))
+        },
     ]
 
     @Test func everyCommandHasRows() {
@@ -224,6 +229,17 @@ import TestSupport
         for dump in ["CocoaError", "Optional(", "userInfo", "NSUnderlyingError"] {
             #expect(!output.contains(dump), "\(output)")
         }
+    }
+
+    /// A value the store refuses is said by the store, without pointing at the command's help:
+    /// the command line was right, the value was not (issue 37, messages).
+    @Test func aValueTheStoreRefusesDoesNotPointAtTheHelp() async throws {
+        let world = try await PlayerWorld()
+        let result = try await CLI.run(
+            ["store", "clock", "advance", "P9999Y"], environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs])
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("9999-12-31"), "\(result.stderr)")
+        #expect(!result.stderr.contains("--help"), "\(result.stderr)")
     }
 
     /// The documented codes and the help agree: every code a row expects is in `hangman --help`'s table.

@@ -171,6 +171,22 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         #expect(throws: StoreError.self) { try signer.sign(payload(ReceiptSigner.maxReceiptSize / each + 1000)) }
     }
 
+    /// A body past what /verifyReceipt takes is answered in Apple's words (status 21002, the
+    /// environment), with HTTP 413: before, a bare plain-text 413 no verifyReceipt client reads.
+    @Test func anOversizedBodyGetsApplesStatus() throws {
+        let running = try RunningServer(environment: .sandbox, sharedSecret: secret)
+        let file = running.directory.file("oversized-request.json")
+        try Data(body(Array(repeating: 0x41, count: ReceiptSigner.verifyRequestLimit)).utf8).write(to: URL(fileURLWithPath: file))
+        let answer = try running.curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", "@" + file, running.url + "/verifyReceipt"])
+        #expect(answer.status == 413, "\(answer.status)")
+        let json = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any]
+        #expect(json?["status"] as? Int == 21002, "\(answer.body.prefix(300))")
+        #expect(json?["environment"] as? String == "Sandbox", "\(answer.body.prefix(300))")
+        // Elsewhere an oversized body is still the plain 413.
+        let other = try running.curl(["-X", "POST", "--data-binary", "@" + file, running.url + "/v1/accounts"])
+        #expect(other.status == 413 && !other.body.contains("21002"), "\(other.status) \(other.body.prefix(200))")
+    }
+
     /// A receipt signed before a refund verifies as the ledger stands now: status 0, and the
     /// refunded purchase with its `cancellation_date` (before: as if nothing had happened).
     @Test func aReceiptSignedBeforeARefundShowsTheRefund() async throws {

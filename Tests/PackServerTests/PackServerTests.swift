@@ -36,7 +36,7 @@ final class RunningServer {
         self.server = server
         var http = HTTPServerConfiguration()
         http.tls = tls
-        http.largeBodies = PackServer.largeBodies
+        http.largeBodies = PackServer.largeBodies(environment: environment)
         self.http = try HTTPServer(http) { server.handle($0) }
     }
 
@@ -484,7 +484,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: http.url))
         let before = Clock.system.now()
         let advance = await #expect(throws: StoreError.self) { try await client.advanceClock(by: StoreDuration(1, .year)) }
-        #expect(advance?.kind == .notEntitled && advance?.message.contains("test controls are off") == true, "\(advance?.message ?? "")")
+        #expect(advance?.kind == .notOffered && advance?.message.contains("test controls are off") == true, "\(advance?.message ?? "")")
         await #expect(throws: StoreError.self) { try await client.storeClock() }
         let raw = try ExternalProcess.run("/usr/bin/curl", [
             "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)",
@@ -559,6 +559,9 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(refused.stdout.contains("Retry-After: 10"), "\(refused.stdout)")
         let error = await #expect(throws: StoreError.self) { try await client.hintBalance() }
         #expect(error?.message.contains("too many requests from 127.0.0.1's address block: try again in 10 s") == true, "\(error?.message ?? "")")
+        // Said as what it is, not as an outage: the body's kind is rate-limited (before, service-unavailable).
+        #expect(error?.kind == .rateLimited, "\(String(describing: error?.kind))")
+        #expect(refused.stdout.contains(#""error":"rate-limited""#), "\(refused.stdout)")
         let health = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", http.url + "/v1/health"])
         #expect(health.stdout == "200")
         func catalog(from address: String) throws -> String {

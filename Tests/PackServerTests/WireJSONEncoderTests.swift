@@ -117,4 +117,25 @@ import TestSupport
         try readsBack(try service.transactions())
         try readsBack(try service.entitlements())
     }
+
+    /// A purchase's outcome is named on the wire (`"outcome":"purchased"`, what it carries under
+    /// its own key), not Swift's enum coding (`{"purchased":{"_0":...}}`), which still decodes.
+    @Test func aPurchaseOutcomeIsNamedNotSwiftsEnumCoding() throws {
+        let catalog = try Catalog.load(folder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path)
+        let folder = try TemporaryDirectory()
+        let service = try AccountService(
+            catalog: catalog, packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, accountFolder: folder.path,
+            signingKey: SigningKey.generate())
+        let outcome = try service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1, requestKey: "k")
+        guard case .purchased(let transaction) = outcome else {
+            Issue.record("not purchased: \(outcome)")
+            return
+        }
+        let wire = try text(outcome)
+        #expect(wire.hasPrefix(#"{"outcome":"purchased","transaction":{"#), "\(wire)")
+        #expect(!wire.contains("_0"))
+        let older = #"{"purchased":{"_0":"# + (try text(transaction)) + "}}"
+        #expect(try JSONDecoder().decode(PurchaseOutcome.self, from: Data(older.utf8)) == outcome)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(PurchaseOutcome.self, from: Data(#"{"outcome":"stolen"}"#.utf8)) }
+    }
 }

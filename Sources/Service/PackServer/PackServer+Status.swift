@@ -6,7 +6,7 @@ import SystemCalls
 extension PackServer {
     /// 429 with `Retry-After`: a client that keeps to it is served again.
     static func tooMany(_ message: String, wait: Int) -> HTTPResponse {
-        var response = HTTPResponse.json(429, Self.encoded(ErrorBody(StoreError(.unavailable, message))))
+        var response = HTTPResponse.json(429, Self.encoded(ErrorBody(StoreError(.rateLimited, message))))
         response.headers.append(("Retry-After", "\(wait)"))
         return response
     }
@@ -20,7 +20,8 @@ extension PackServer {
             case .wrongState, .purchaseInProgress, .notYet: 409
             case .productUnavailable: 410
             case .notEnoughHints: 402
-            case .notEntitled: 403
+            case .notEntitled, .notOffered: 403
+            case .rateLimited: 429
             case .unauthorized: 401
             case .storage: 500
             case .unavailable: 503
@@ -53,19 +54,6 @@ extension PackServer {
             return try Wire.encode(body)
         } catch {
             return Array(#"{"error":"storage","message":"the server could not write its answer"}"#.utf8)
-        }
-    }
-
-    /// A purchase's outcome as the metrics name it.
-    static func outcomeName(_ outcome: PurchaseOutcome) -> String {
-        switch outcome {
-        case .purchased: "purchased"
-        case .alreadyOwned: "already-owned"
-        case .alreadySubscribed: "already-subscribed"
-        case .changeScheduled: "change-scheduled"
-        case .failed: "failed"
-        case .deferred: "deferred"
-        case .interrupted: "interrupted"
         }
     }
 

@@ -64,7 +64,7 @@ public final class PackServer: Sendable {
                     atPath: sqliteFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
         } catch {
-            throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)")
+            throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)", isStorage: true)
         }
         do {
             let checked = try Catalog.load(folder: configuration.packsFolder).checkingArchives(in: configuration.packsFolder)
@@ -85,13 +85,18 @@ public final class PackServer: Sendable {
                 accounts = try PostgreSQLAccountDirectory(pool: shared.pool)
             }
         } catch {
-            throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable)
+            throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable, isStorage: error.kind == .storage)
         }
     }
 
     /// Paths whose bodies may be larger than the server's default limit: a receipt to verify
     /// carries every transaction of its account, and takes what the service signs (`ReceiptSigner.maxReceiptSize`).
-    public static let largeBodies = [Route.verifyReceipt.template: ReceiptSigner.verifyRequestLimit]
+    /// A larger one is answered as Apple answers a receipt it cannot read (21002, HTTP 413).
+    public static func largeBodies(environment: ReceiptEnvironment) -> [String: BodyLimit] {
+        var refusal = appleAnswer(AppleVerifyResponse(status: ReceiptVerification.Status.malformed.rawValue, environment: environment.rawValue))
+        refusal.status = 413
+        return [Route.verifyReceipt.template: BodyLimit(bytes: ReceiptSigner.verifyRequestLimit, refusal: refusal)]
+    }
 
     /// Answers one request.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
@@ -189,7 +194,7 @@ public final class PackServer: Sendable {
         guard let route else { throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)") }
         if route.isTestControl, !configuration.testControls {
             // Forbidden, not missing: the path is right, the server does not allow it.
-            throw StoreError(.notEntitled, "test controls are off on this server (a sandbox server started with --test-controls has them)")
+            throw StoreError(.notOffered, "test controls are off on this server (a sandbox server started with --test-controls has them)")
         }
         if let answer = try routeTokens(request, route, id: id, account: account, tokenID: tokenID) { return answer }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
@@ -236,7 +241,7 @@ public final class PackServer: Sendable {
                 metrics.purchase("refused")
                 throw error
             }
-            metrics.purchase(Self.outcomeName(outcome))
+            metrics.purchase(outcome.name)
             return .json(200, try Wire.encode(outcome))
         case .restore:
             return .json(200, try Wire.encode(try service.restore()))

@@ -108,5 +108,7 @@ public struct PackServerError: Error, Sendable, CustomStringConvertible {
     public var isUnavailable = false
     /// The configuration asks what no server may do (``PackServerConfiguration/problem``).
     public var isUsage = false
+    /// The data folder or a database in it cannot be read or written, or is damaged.
+    public var isStorage = false
     public var description: String { message }
 }

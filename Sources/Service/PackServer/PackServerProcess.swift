@@ -51,7 +51,7 @@ public final class PackServerProcess: Sendable {
         for line in server.archivesDiffering { warn("warning: \(line)") }
         self.server = server
         self.listening = listening
-        http.largeBodies = PackServer.largeBodies
+        http.largeBodies = PackServer.largeBodies(environment: configuration.environment)
         if let files = listening.tlsFiles { http.tls = try Self.readTLS(files) }
         let log = RequestLog(json: listening.jsonLog, clock: configuration.clock, output: output)
         self.log = log

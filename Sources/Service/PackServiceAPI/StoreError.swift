@@ -24,6 +24,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, C
         case storage
         /// The service cannot be reached, or answered with a failure of its own.
         case unavailable = "service-unavailable"
+        /// Too many requests from this address block: the answer says when to try again.
+        case rateLimited = "rate-limited"
+        /// This server does not offer what was asked: test controls on a server without them.
+        case notOffered = "not-offered"
         /// The service does not know this account's token.
         case unauthorized
         /// The service's answer is not signed by the key pinned for it, or is older than one already seen.

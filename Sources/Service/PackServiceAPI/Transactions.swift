@@ -135,6 +135,90 @@ public enum PurchaseOutcome: Sendable, Equatable, Codable {
     case deferred(StoreTransaction)
     /// Waiting for the buyer to act.
     case interrupted(StoreTransaction)
+
+    /// The outcome's name, on the wire (`"outcome"`) and in the metrics.
+    public var name: String {
+        switch self {
+        case .purchased: "purchased"
+        case .alreadyOwned: "already-owned"
+        case .alreadySubscribed: "already-subscribed"
+        case .changeScheduled: "change-scheduled"
+        case .failed: "failed"
+        case .deferred: "deferred"
+        case .interrupted: "interrupted"
+        }
+    }
+}
+
+/// On the wire an outcome is named, with what it carries under its own key:
+/// `{"outcome":"purchased","transaction":{...}}`, `{"outcome":"already-owned","entitlement":{...}}`,
+/// `{"outcome":"already-subscribed","subscription":{...}}`. Answers kept in the form Swift's
+/// synthesized coding wrote (`{"purchased":{"_0":{...}}}`, replayed for an `Idempotency-Key` or sent
+/// by an older server) still decode.
+extension PurchaseOutcome {
+    private enum CodingKeys: String, CodingKey {
+        case outcome, transaction, entitlement, subscription
+    }
+
+    private struct SynthesizedKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .outcome)
+        switch self {
+        case .purchased(let transaction), .failed(let transaction), .deferred(let transaction), .interrupted(let transaction):
+            try container.encode(transaction, forKey: .transaction)
+        case .alreadyOwned(let entitlement):
+            try container.encode(entitlement, forKey: .entitlement)
+        case .alreadySubscribed(let status), .changeScheduled(let status):
+            try container.encode(status, forKey: .subscription)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        guard let name = try container.decodeIfPresent(String.self, forKey: .outcome) else {
+            self = try Self(synthesizedFrom: decoder)
+            return
+        }
+        switch name {
+        case "purchased": self = .purchased(try container.decode(StoreTransaction.self, forKey: .transaction))
+        case "failed": self = .failed(try container.decode(StoreTransaction.self, forKey: .transaction))
+        case "deferred": self = .deferred(try container.decode(StoreTransaction.self, forKey: .transaction))
+        case "interrupted": self = .interrupted(try container.decode(StoreTransaction.self, forKey: .transaction))
+        case "already-owned": self = .alreadyOwned(try container.decode(Entitlement.self, forKey: .entitlement))
+        case "already-subscribed": self = .alreadySubscribed(try container.decode(SubscriptionStatus.self, forKey: .subscription))
+        case "change-scheduled": self = .changeScheduled(try container.decode(SubscriptionStatus.self, forKey: .subscription))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .outcome, in: container, debugDescription: "'\(name)' is not a purchase outcome")
+        }
+    }
+
+    /// The older form: `{"CASE":{"_0":VALUE}}`.
+    private init(synthesizedFrom decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: SynthesizedKey.self)
+        guard let key = container.allKeys.first, container.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'outcome' is missing"))
+        }
+        let value = try container.nestedContainer(keyedBy: SynthesizedKey.self, forKey: key)
+        let only = SynthesizedKey(stringValue: "_0")
+        switch key.stringValue {
+        case "purchased": self = .purchased(try value.decode(StoreTransaction.self, forKey: only))
+        case "failed": self = .failed(try value.decode(StoreTransaction.self, forKey: only))
+        case "deferred": self = .deferred(try value.decode(StoreTransaction.self, forKey: only))
+        case "interrupted": self = .interrupted(try value.decode(StoreTransaction.self, forKey: only))
+        case "alreadyOwned": self = .alreadyOwned(try value.decode(Entitlement.self, forKey: only))
+        case "alreadySubscribed": self = .alreadySubscribed(try value.decode(SubscriptionStatus.self, forKey: only))
+        case "changeScheduled": self = .changeScheduled(try value.decode(SubscriptionStatus.self, forKey: only))
+        default:
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'outcome' is missing"))
+        }
+    }
 }
 
 /// The result of spending a hint.

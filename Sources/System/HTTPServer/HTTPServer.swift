@@ -10,9 +10,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16 = 0
     /// Larger request bodies get 413.
     public var maxBodySize = 64 << 10
-    /// Paths allowed a larger body than `maxBodySize`, and how large (`/verifyReceipt`: a receipt
-    /// of many transactions).
-    public var largeBodies: [String: Int] = [:]
+    /// Paths allowed a larger body than `maxBodySize` (`/verifyReceipt`: a receipt of many
+    /// transactions), how large, and the answer to a body past that.
+    public var largeBodies: [String: BodyLimit] = [:]
     /// A request whose path and header fields (each name, `: `, value and line end) take more bytes
     /// gets 431; the connection's memory pool is sized to them. 8 KiB,
     /// as Apache's per field and nginx's large header buffer: libmicrohttpd clears the whole pool
@@ -234,12 +234,24 @@ public final class HTTPServer: @unchecked Sendable {
     }
 }
 
+/// How large a body a path takes, and what a larger one is answered: 413 in plain text, unless
+/// the path's protocol has its own words for it (`refusal`, sent with its own status).
+public struct BodyLimit: Sendable {
+    public var bytes: Int
+    public var refusal: HTTPResponse?
+
+    public init(bytes: Int, refusal: HTTPResponse? = nil) {
+        self.bytes = bytes
+        self.refusal = refusal
+    }
+}
+
 /// What every connection thread shares.
 final class ServerState: @unchecked Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let maxBodySize: Int
     let maxHeaderSize: Int
-    let largeBodies: [String: Int]
+    let largeBodies: [String: BodyLimit]
     let maxQueryParameters: Int
     /// Requests begun and not completed: `stop` waits for them.
     let active = Atomic<Int>(0)
@@ -252,7 +264,7 @@ final class ServerState: @unchecked Sendable {
     deinit { logger.deallocate() }
 
     init(
-        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, maxHeaderSize: Int, largeBodies: [String: Int],
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, maxHeaderSize: Int, largeBodies: [String: BodyLimit],
         maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>, onEvent: (@Sendable (String) -> Void)?
     ) {
         self.onEvent = onEvent
@@ -298,6 +310,8 @@ final class ServerState: @unchecked Sendable {
 final class RequestState {
     /// The largest body this request may have (its path's).
     var limit = 0
+    /// The path's own answer to a body past `limit` (``BodyLimit/refusal``).
+    var tooLargeAnswer: HTTPResponse?
     var body: [UInt8] = []
     var tooLarge = false
     var answered = false
@@ -312,7 +326,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     guard let stored = requestPointer.pointee, hangman_is_too_many_parameters(stored) == 0 else {
         let tooManyParameters = requestPointer.pointee.map { hangman_is_too_many_parameters($0) != 0 } ?? false
         let request = RequestState()
-        request.limit = url.flatMap { server.largeBodies[String(cString: $0)] } ?? server.maxBodySize
+        let large = url.flatMap { server.largeBodies[String(cString: $0)] }
+        request.limit = large?.bytes ?? server.maxBodySize
+        request.tooLargeAnswer = large?.refusal
         requestPointer.pointee = Unmanaged.passRetained(request).toOpaque()
         server.active.add(1, ordering: .relaxed)
         // Framed two ways (RFC 9112 6.1): a proxy that reads Content-Length and a server that
@@ -350,7 +366,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         if let declared = facts.content_length.flatMap({ Int(String(cString: $0)) }), declared > request.limit {
             request.tooLarge = true
             request.answered = true
-            return refuse(server, connection, 413, "the request body is over \(request.limit) bytes")
+            return refuse(server, connection, 413, "the request body is over \(request.limit) bytes", answer: request.tooLargeAnswer)
         }
         return .YES
     }
@@ -375,7 +391,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     hangman_watch_answered(server.watchdog, connection)
     if request.tooLarge {
         // Its deadline stopped above.
-        return refuse(server, connection, 413, "the request body is over \(request.limit) bytes", answered: true)
+        return refuse(server, connection, 413, "the request body is over \(request.limit) bytes", answered: true, answer: request.tooLargeAnswer)
     }
     var full = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
@@ -385,17 +401,18 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
 }
 
 /// Answers a request the HTTP layer refuses before any handler sees it (its deadline stopped),
-/// and tells `onEvent`, which the handler's log is not: a plain-text `status` with `message`, the
-/// connection closed after it when `closing`.
+/// and tells `onEvent`, which the handler's log is not: a plain-text `status` with `message` (or
+/// the path's own `answer`), the connection closed after it when `closing`.
 private func refuse(
-    _ server: ServerState, _ connection: OpaquePointer, _ status: Int, _ message: String, closing: Bool = false, answered: Bool = false
+    _ server: ServerState, _ connection: OpaquePointer, _ status: Int, _ message: String, closing: Bool = false, answered: Bool = false,
+    answer: HTTPResponse? = nil
 ) -> MHD_Result {
     if !answered { hangman_watch_answered(server.watchdog, connection) }
     if let onEvent = server.onEvent {
         let client = clientAddress(connection)
         onEvent("refused a request from \(client.isEmpty ? "an unknown address" : client) with \(status): \(message)")
     }
-    var response = HTTPResponse.text(status, message)
+    var response = answer ?? HTTPResponse.text(status, message)
     if closing { response.headers.append(("Connection", "close")) }
     return queue(connection, response)
 }

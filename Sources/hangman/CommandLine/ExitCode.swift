@@ -80,6 +80,9 @@ struct CommandFailure: Error {
     var message: String
     /// Lines printed under the message, one each (the problems of a pack).
     var details: [String] = []
+    /// A usage error of the command line, which names the command's help; a value the store
+    /// refused (an unknown product, a duration past its clock's end) is said by the store's message alone.
+    var namesHelp = true
 
     /// What a device whose token the service no longer accepts does next.
     static let signedOutAdvice = [
@@ -138,13 +141,14 @@ extension CommandFailure {
             }
         case let error as StoreError:
             switch error.kind {
-            case .unknownProduct, .notFound, .invalidRequest, .unknownTransaction: self = .usage(error.message)
+            case .unknownProduct, .notFound, .invalidRequest, .unknownTransaction:
+                self = CommandFailure(code: .usage, message: error.message, namesHelp: false)
             case .wrongState: self = .invalid(error.message)
             case .notEnoughHints, .notEntitled: self.init(code: .notEntitled, message: error.message)
             case .productUnavailable: self.init(code: .storeRefused, message: error.message)
             case .purchaseInProgress, .notYet: self.init(code: .deferred, message: error.message)
             case .storage: self.init(code: .ioError, message: error.message)
-            case .unavailable: self.init(code: .storeRefused, message: error.message)
+            case .unavailable, .rateLimited, .notOffered: self.init(code: .storeRefused, message: error.message)
             case .unauthorized: self.init(code: .notEntitled, message: error.message, details: Self.signedOutAdvice)
             case .untrusted: self = .invalid(error.message)
             }

@@ -120,7 +120,8 @@ enum ServeCommand: Command {
             running = try PackServerProcess(configuration, listening: listening, log: { log.write($0) }, warn: { context.error(TerminalText(escaping: $0)) })
         } catch {
             throw error.isUsage ? CommandFailure.usage(error.message)
-                : error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.invalid(error.message)
+                : error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message)
+                : error.isStorage ? CommandFailure.storage(error.message) : CommandFailure.invalid(error.message)
         }
         for url in running.urls { context.out("listening on \(url)") }
         if let metrics = running.metricsURL { context.out("metrics on \(metrics)") }
