@@ -55,7 +55,7 @@ let package = Package(
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
         layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar"]),
         layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar"]),
-        layer("Service", "Store", ["PackServiceAPI", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
+        layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
         layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "HangmanGame", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "PackServiceAPI", "PackServiceClient", "HTTPServer", "Signing", "Base64", "SystemCalls", "Device", "HangmanGame", "Archive", "PropertyList", "TerminalText", "TestSupport"]),

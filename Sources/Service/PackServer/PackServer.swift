@@ -40,6 +40,8 @@ public final class PackServer: Sendable {
     /// New accounts per address block that may have a free trial (`freeTrialAccountsPerDay`).
     let freeTrialAccounts: RateLimiter
     let requests: RateLimiter?
+    /// The words served games draw from, read once per published archive for every account.
+    let packWords = ServedPackWords()
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
 
@@ -245,6 +247,8 @@ public final class PackServer: Sendable {
             return .json(200, try Wire.encode(outcome))
         case .restore:
             return .json(200, try Wire.encode(try service.restore()))
+        case .startGame, .currentGame, .guess, .gameHint, .abandonGame:
+            return try game(request, route, id: id ?? "", service: service)
         case .subscriptions:
             return .json(200, try Wire.encode(try service.subscriptions()))
         case .subscriptionChange:
@@ -305,14 +309,18 @@ public final class PackServer: Sendable {
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
     func store(for account: String) throws(StoreError) -> AccountService {
+        let service: AccountService
         if let ledgers {
-            return try AccountService(
+            service = try AccountService(
                 catalog: catalog, packsFolder: configuration.packsFolder, ledgers: ledgers, account: account,
                 clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
+        } else {
+            service = try AccountService(
+                catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: sqliteFolder + "/accounts/" + account,
+                clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
         }
-        return try AccountService(
-            catalog: catalog, packsFolder: configuration.packsFolder, accountFolder: sqliteFolder + "/accounts/" + account,
-            clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
+        service.packWords = packWords
+        return service
     }
 }
 

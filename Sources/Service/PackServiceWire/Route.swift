@@ -6,6 +6,7 @@ public enum Route: String, CaseIterable, Sendable {
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
     case purchase, restore, recover, receipt, packArchive
     case subscriptions, subscriptionChange, autoRenew
+    case startGame, currentGame, guess, gameHint, abandonGame
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
     case approve, decline, resolve, refund
@@ -15,12 +16,12 @@ public enum Route: String, CaseIterable, Sendable {
     public var method: String {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
-            .tokens, .testControls, .testClock:
+            .tokens, .testControls, .testClock, .currentGame:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
-            .reset, .approve, .decline, .resolve, .refund, .verifyReceipt:
+            .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame:
             "POST"
         }
     }
@@ -50,6 +51,11 @@ public enum Route: String, CaseIterable, Sendable {
         case .subscriptions: "/v1/subscriptions"
         case .subscriptionChange: "/v1/subscriptions/change"
         case .autoRenew: "/v1/subscriptions/auto-renew"
+        case .startGame: "/v1/games"
+        case .currentGame: "/v1/games/current"
+        case .guess: "/v1/games/{id}/guesses"
+        case .gameHint: "/v1/games/{id}/hints"
+        case .abandonGame: "/v1/games/{id}/abandon"
         case .tokens, .addToken: "/v1/account/tokens"
         case .rotateToken: "/v1/account/tokens/rotate"
         case .revokeToken: "/v1/account/tokens/{id}"

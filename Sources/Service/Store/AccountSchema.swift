@@ -159,6 +159,40 @@ enum AccountSchema {
             -- 1: the server made the account past its address block's free trials for the day.
             ALTER TABLE account_storefront ADD COLUMN trials_withheld INTEGER CHECK (trials_withheld IS NULL OR trials_withheld = 1);
             """, olderProgramsMayRun: true)
+        migrator.register("10-served-games", sql: """
+            -- Games the service plays with the account: the word stays here. One live game at a
+            -- time (a partial unique index); a game's moves are appended, never changed, and
+            -- replayed to answer the next one.
+            CREATE TABLE games (
+                id TEXT PRIMARY KEY CHECK (length(id) = 32),
+                product_id TEXT NOT NULL,
+                pack_name TEXT NOT NULL,
+                category TEXT NOT NULL,
+                word TEXT NOT NULL CHECK (length(word) BETWEEN 1 AND 200),
+                clue TEXT,
+                language TEXT NOT NULL,
+                lives INTEGER NOT NULL CHECK (lives BETWEEN 1 AND 26),
+                state TEXT NOT NULL CHECK (state IN ('playing', 'won', 'lost', 'abandoned')),
+                score INTEGER NOT NULL DEFAULT 0 CHECK (score >= 0),
+                started_date INTEGER NOT NULL,
+                ended_date INTEGER,
+                CHECK ((state = 'playing') = (ended_date IS NULL))
+            );
+            CREATE UNIQUE INDEX one_live_game ON games(state) WHERE state = 'playing';
+            CREATE TABLE game_moves (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                seq INTEGER NOT NULL CHECK (seq >= 1),
+                kind TEXT NOT NULL CHECK (kind IN ('guess', 'hint')),
+                value TEXT NOT NULL,
+                -- A hint's Idempotency-Key: the same key again answers the same letter.
+                request_key TEXT,
+                created_date INTEGER NOT NULL,
+                PRIMARY KEY (game_id, seq),
+                UNIQUE (game_id, request_key)
+            );
+            CREATE TRIGGER game_moves_append_only BEFORE UPDATE ON game_moves
+                BEGIN SELECT RAISE(ABORT, 'game moves are append-only'); END;
+            """)
         return migrator
     }()
 }

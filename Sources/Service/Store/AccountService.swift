@@ -29,6 +29,8 @@ public final class AccountService {
     let clock: Clock
     let crash: @Sendable (CrashPoint) -> Void
     var random = SystemRandomNumberGenerator()
+    /// The words served games draw from; a server shares one among its accounts.
+    public var packWords = ServedPackWords()
 
     /// How long a purchase may stay `purchasing` (recorded, not yet charged) before recovery
     /// decides that its process died before payment: 10 seconds.

@@ -173,8 +173,22 @@ protocol LedgerStatements {
     func storefrontMovedDate() throws -> Int64?
     /// Moves the account's storefront at `now`, recording when.
     func moveStorefront(_ code: String, now: Int64) throws
-    /// Deletes every hint ledger row, entitlement and transaction of the account.
+    /// Deletes every hint ledger row, entitlement, transaction and game of the account.
     func deleteHistory() throws
+
+    // MARK: Served games
+    /// The game being played, if any (at most one: a unique index).
+    func liveGame() throws -> GameRow?
+    /// The game `id`, if it is the account's.
+    func game(_ id: String) throws -> GameRow?
+    /// The game's moves, in order.
+    func gameMoves(_ id: String) throws -> [GameMoveRow]
+    /// Records a new game, `playing`.
+    func insertGame(_ row: GameRow) throws
+    /// Appends the game's move number `seq` (1 the first).
+    func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws
+    /// Ends the game with `state` and its score.
+    func endGame(_ id: String, state: ServedGame.State, score: Int, now: Int64) throws
 }
 
 /// What a purchase charges, and where: the amount (the price times the quantity) in the

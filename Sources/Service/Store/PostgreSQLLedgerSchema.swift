@@ -313,6 +313,48 @@ enum PostgreSQLLedgerSchema {
             -- true: the server made the account past its address block's free trials for the day.
             ALTER TABLE ledgers ADD COLUMN free_trials_withheld BOOLEAN NOT NULL DEFAULT false;
             """, olderProgramsMayRun: true)
+        migrations.register("10-served-games", sql: """
+            -- Games the service plays with the account: the word stays here. One live game per
+            -- account (a partial unique index); a game's moves are appended, never changed, and
+            -- replayed to answer the next one, under the account's row lock.
+            CREATE TABLE games (
+                account_id TEXT NOT NULL REFERENCES ledgers(account_id),
+                id TEXT NOT NULL CHECK (length(id) = 32),
+                product_id TEXT NOT NULL,
+                pack_name TEXT NOT NULL,
+                category TEXT NOT NULL,
+                word TEXT NOT NULL CHECK (length(word) BETWEEN 1 AND 200),
+                clue TEXT,
+                language TEXT NOT NULL,
+                lives INTEGER NOT NULL CHECK (lives BETWEEN 1 AND 26),
+                state TEXT NOT NULL CHECK (state IN ('playing', 'won', 'lost', 'abandoned')),
+                score INTEGER NOT NULL DEFAULT 0 CHECK (score >= 0),
+                started_date BIGINT NOT NULL,
+                ended_date BIGINT,
+                CHECK ((state = 'playing') = (ended_date IS NULL)),
+                PRIMARY KEY (account_id, id)
+            );
+            CREATE UNIQUE INDEX one_live_game ON games(account_id) WHERE state = 'playing';
+            CREATE TABLE game_moves (
+                account_id TEXT NOT NULL,
+                game_id TEXT NOT NULL,
+                seq INTEGER NOT NULL CHECK (seq >= 1),
+                kind TEXT NOT NULL CHECK (kind IN ('guess', 'hint')),
+                value TEXT NOT NULL,
+                -- A hint's Idempotency-Key: the same key again answers the same letter.
+                request_key TEXT,
+                created_date BIGINT NOT NULL,
+                PRIMARY KEY (account_id, game_id, seq),
+                UNIQUE (account_id, game_id, request_key),
+                FOREIGN KEY (account_id, game_id) REFERENCES games(account_id, id)
+            );
+            CREATE FUNCTION game_moves_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                RAISE EXCEPTION 'game moves are append-only';
+            END $$;
+            CREATE TRIGGER game_moves_append_only BEFORE UPDATE ON game_moves
+                FOR EACH ROW EXECUTE FUNCTION game_moves_append_only();
+            """)
         return migrations
     }()
 }

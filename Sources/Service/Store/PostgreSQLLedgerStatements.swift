@@ -501,9 +501,50 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     }
 
     func deleteHistory() throws {
+        try execute("DELETE FROM game_moves WHERE account_id = $1")
+        try execute("DELETE FROM games WHERE account_id = $1")
         try execute("DELETE FROM subscriptions WHERE account_id = $1")
         try execute("DELETE FROM hint_ledger WHERE account_id = $1")
         try execute("DELETE FROM entitlements WHERE account_id = $1")
         try execute("DELETE FROM transactions WHERE account_id = $1")
+    }
+
+    // MARK: - Served games
+
+    func liveGame() throws -> GameRow? {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND state = 'playing'").rows.first.map { row throws in
+            try GameRow(columns: row)
+        }
+    }
+
+    func game(_ id: String) throws -> GameRow? {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND id = $2", [id]).rows.first.map { row throws in
+            try GameRow(columns: row)
+        }
+    }
+
+    func gameMoves(_ id: String) throws -> [GameMoveRow] {
+        try execute("SELECT \(GameMoveRow.columns) FROM game_moves WHERE account_id = $1 AND game_id = $2 ORDER BY seq", [id]).rows.map { row throws in
+            try GameMoveRow(columns: row)
+        }
+    }
+
+    func insertGame(_ row: GameRow) throws {
+        try execute(
+            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL)",
+            [row.id, row.productID.rawValue, row.packName, row.category, row.word, row.clue, row.language, String(row.lives), row.state.rawValue,
+             String(row.score), String(row.startedDate)])
+    }
+
+    func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {
+        try execute(
+            "INSERT INTO game_moves (account_id, game_id, seq, kind, value, request_key, created_date) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [id, String(seq), move.kind.rawValue, move.value, move.requestKey, String(now)])
+    }
+
+    func endGame(_ id: String, state: ServedGame.State, score: Int, now: Int64) throws {
+        try execute(
+            "UPDATE games SET state = $3, score = $4, ended_date = $5 WHERE account_id = $1 AND id = $2 AND state = 'playing'",
+            [id, state.rawValue, String(score), String(now)])
     }
 }

@@ -311,9 +311,59 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func deleteHistory() throws {
+        try db.execute("DELETE FROM game_moves")
+        try db.execute("DELETE FROM games")
         try db.execute("DELETE FROM subscriptions")
         try db.execute("DELETE FROM hint_ledger")
         try db.execute("DELETE FROM entitlements")
         try db.execute("DELETE FROM transactions")
+    }
+
+    // MARK: - Served games
+
+    /// A row's values as text, `nil` for NULL: what ``GameRow`` and ``GameMoveRow`` decode.
+    private static func texts(_ row: Row) -> [String?] {
+        row.values.map { value in
+            switch value {
+            case .null: nil
+            case .integer(let number): String(number)
+            case .real(let number): String(number)
+            case .text(let text): text
+            case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
+    func liveGame() throws -> GameRow? {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE state = 'playing'").first.map { row throws in try GameRow(columns: Self.texts(row)) }
+    }
+
+    func game(_ id: String) throws -> GameRow? {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE id = ?", .text(id)).first.map { row throws in try GameRow(columns: Self.texts(row)) }
+    }
+
+    func gameMoves(_ id: String) throws -> [GameMoveRow] {
+        try db.query("SELECT \(GameMoveRow.columns) FROM game_moves WHERE game_id = ? ORDER BY seq", .text(id)).map { row throws in
+            try GameMoveRow(columns: Self.texts(row))
+        }
+    }
+
+    func insertGame(_ row: GameRow) throws {
+        try db.execute(
+            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", .text(row.id), .text(row.productID.rawValue),
+            .text(row.packName), .text(row.category), .text(row.word), row.clue.map(SQLValue.text) ?? .null, .text(row.language),
+            .integer(Int64(row.lives)), .text(row.state.rawValue), .integer(Int64(row.score)), .integer(row.startedDate))
+    }
+
+    func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {
+        try db.execute(
+            "INSERT INTO game_moves (game_id, seq, kind, value, request_key, created_date) VALUES (?, ?, ?, ?, ?, ?)", .text(id), .integer(Int64(seq)),
+            .text(move.kind.rawValue), .text(move.value), move.requestKey.map(SQLValue.text) ?? .null, .integer(now))
+    }
+
+    func endGame(_ id: String, state: ServedGame.State, score: Int, now: Int64) throws {
+        try db.execute(
+            "UPDATE games SET state = ?, score = ?, ended_date = ? WHERE id = ? AND state = 'playing'", .text(state.rawValue), .integer(Int64(score)),
+            .integer(now), .text(id))
     }
 }

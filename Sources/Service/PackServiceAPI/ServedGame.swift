@@ -1,0 +1,141 @@
+/// A game the service plays with the account: the server picks the word, keeps it, and answers
+/// every move. What a client sees of it: never the word, or anything that encodes its letters,
+/// before the game ends (`word` and `clue` are `nil` while it is `playing`).
+public struct ServedGame: Sendable, Equatable, Codable {
+    public enum State: String, Sendable, Codable {
+        case playing, won, lost
+        /// Given up (`abandon`, or `play --new`): counts as lost.
+        case abandoned
+    }
+
+    /// 32 hex digits.
+    public var id: String
+    public var pack: ProductID
+    public var packName: String
+    public var category: String
+    /// The pack's language (BCP 47): how letters compare.
+    public var language: String
+    public var lives: Int
+    public var livesLeft: Int
+    /// The word with hidden letters as `_`, graphemes separated by spaces.
+    public var masked: String
+    /// Letters in the word (what `masked` shows as `_` or a letter).
+    public var letters: Int
+    /// Letters guessed, in order (as the game compares them).
+    public var guessed: [String]
+    /// Letters guessed that are not in the word, in order.
+    public var wrongLetters: [String]
+    /// Whole words guessed wrong, in order.
+    public var wrongWords: [String]
+    /// Letters revealed by hints, in order: as many as hints paid.
+    public var hinted: [String]
+    public var state: State
+    /// Whether a hint can reveal a letter now (the last hidden letter is never given).
+    public var canHint: Bool
+    /// The word, once the game has ended.
+    public var word: String?
+    /// The word's clue, once the game has ended.
+    public var clue: String?
+    /// Points, once the game has ended (0 unless won).
+    public var score: Int?
+    /// What the request that answered this did, when it made a move.
+    public var move: ServedMove?
+    /// The account's hints after a hint was paid for.
+    public var hints: Int?
+    public var startedDate: Int64
+    public var endedDate: Int64?
+    /// The answer to a start is the account's live game, resumed (started earlier, on any device).
+    public var resumed: Bool?
+
+    public init(
+        id: String, pack: ProductID, packName: String, category: String, language: String, lives: Int, livesLeft: Int, masked: String,
+        guessed: [String], wrongLetters: [String], wrongWords: [String], hinted: [String], state: State, canHint: Bool, word: String?,
+        clue: String?, score: Int?, move: ServedMove? = nil, hints: Int? = nil, startedDate: Int64, endedDate: Int64?, resumed: Bool? = nil
+    ) {
+        self.resumed = resumed
+        self.letters = masked.split(separator: " ").count { $0 != "-" && $0 != "'" && $0 != "\u{2019}" }
+        self.id = id
+        self.pack = pack
+        self.packName = packName
+        self.category = category
+        self.language = language
+        self.lives = lives
+        self.livesLeft = livesLeft
+        self.masked = masked
+        self.guessed = guessed
+        self.wrongLetters = wrongLetters
+        self.wrongWords = wrongWords
+        self.hinted = hinted
+        self.state = state
+        self.canHint = canHint
+        self.word = word
+        self.clue = clue
+        self.score = score
+        self.move = move
+        self.hints = hints
+        self.startedDate = startedDate
+        self.endedDate = endedDate
+    }
+
+    public var isOver: Bool { state != .playing }
+}
+
+/// What one move did.
+public struct ServedMove: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// The letter is in the word, `count` times.
+        case hit
+        /// The letter is not: one life lost.
+        case miss
+        /// The whole word, right.
+        case solved
+        /// A whole word, wrong: one life lost.
+        case wrongWord = "wrong-word"
+        /// Guessed before: nothing happened.
+        case repeated
+        /// A hint revealed `letter`.
+        case hint
+    }
+
+    public var kind: Kind
+    /// The letter (as the game compares it) or the word guessed; the letter a hint revealed.
+    public var text: String
+    public var count: Int?
+
+    public init(kind: Kind, text: String, count: Int? = nil) {
+        self.kind = kind
+        self.text = text
+        self.count = count
+    }
+}
+
+/// `POST /v1/games`: start a game, or resume the account's live one.
+public struct GameRequest: Sendable, Equatable, Codable {
+    /// Packs to draw from; empty: every pack the account may play.
+    public var packs: [ProductID]
+    public var category: String?
+    /// Lives; `nil`: six.
+    public var lives: Int?
+    /// Abandon the live game (it counts as lost) and start another.
+    public var new: Bool
+    /// Makes the choice reproducible: a sandbox server with test controls only.
+    public var seed: UInt64?
+
+    public init(packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil) {
+        self.packs = packs
+        self.category = category
+        self.lives = lives
+        self.new = new
+        self.seed = seed
+    }
+
+    /// The most lives a game may have.
+    public static let maxLives = 26
+}
+
+/// `POST /v1/games/{id}/guesses`: a letter or the whole word.
+public struct GuessRequest: Sendable, Equatable, Codable {
+    public var guess: String
+
+    public init(guess: String) { self.guess = guess }
+}

@@ -1,0 +1,131 @@
+import HangmanGame
+
+/// Served games' rules over the ledger's statements, each one transaction under the account's
+/// lock: a move is applied to the game replayed from its recorded moves, so two moves sent at
+/// once (through two servers) are applied in turn, the second seeing the first. A hint's debit
+/// and its letter are written in the same transaction.
+extension AccountLedger {
+    /// A game as the rules see it: its row, and the pure game replayed from its moves.
+    struct PlayedGame {
+        var row: GameRow
+        var game: Game
+        var moves: [GameMoveRow]
+    }
+
+    static func replay(_ row: GameRow, _ moves: [GameMoveRow]) -> Game {
+        var game = Game(word: row.word, clue: row.clue, language: row.language, lives: row.lives)
+        game.replay(moves.map { $0.kind == .hint ? .hint($0.value) : .guess($0.value) })
+        return game
+    }
+
+    private static func played(_ statements: any LedgerStatements, _ row: GameRow) throws -> PlayedGame {
+        let moves = try statements.gameMoves(row.id)
+        return PlayedGame(row: row, game: replay(row, moves), moves: moves)
+    }
+
+    /// The account's game `id`, being played: 404 for another account's or an unknown id, 409
+    /// once it has ended.
+    private static func playing(_ statements: any LedgerStatements, _ id: String) throws -> PlayedGame {
+        guard let row = try statements.game(id) else { throw StoreError(.notFound, "no game '\(id)' on this account") }
+        guard row.state == .playing else {
+            throw StoreError(.wrongState, "the game \(id) has ended (\(row.state.rawValue)): start another with 'hangman play'")
+        }
+        return try played(statements, row)
+    }
+
+    /// The game being played, if any.
+    func liveGame() throws(StoreError) -> PlayedGame? {
+        try engine.read { statements in try statements.liveGame().map { row in try Self.played(statements, row) } }
+    }
+
+    /// The game `id`, whatever its state.
+    func game(_ id: String) throws(StoreError) -> PlayedGame? {
+        try engine.read { statements in try statements.game(id).map { row in try Self.played(statements, row) } }
+    }
+
+    /// Starts `row` as the live game; the live one is resumed instead unless `replacing`, when it
+    /// is abandoned (counted as lost) in the same transaction.
+    func startGame(_ row: GameRow, replacing: Bool, now: Int64) throws(StoreError) -> (game: PlayedGame, resumed: Bool) {
+        try engine.write { statements in
+            if let live = try statements.liveGame() {
+                if !replacing { return (try Self.played(statements, live), true) }
+                try statements.endGame(live.id, state: .abandoned, score: 0, now: now)
+            }
+            try statements.insertGame(row)
+            return (PlayedGame(row: row, game: Self.replay(row, []), moves: []), false)
+        }
+    }
+
+    /// Plays a letter or a word: a move that changes nothing (repeated) is not recorded, one the
+    /// game refuses is 400 with its sentence.
+    func guess(_ id: String, _ text: String, now: Int64) throws(StoreError) -> (game: PlayedGame, outcome: Game.Outcome) {
+        try engine.write { statements in
+            var played = try Self.playing(statements, id)
+            let outcome = played.game.guess(text)
+            switch outcome {
+            case .invalid(let why): throw StoreError(.invalidRequest, why)
+            case .gameOver: throw StoreError(.wrongState, "the game \(id) has ended")
+            case .repeated: return (played, outcome)
+            case .hit, .miss, .solved, .wrongWord:
+                let move = GameMoveRow(kind: .guess, value: text, requestKey: nil)
+                try statements.appendGameMove(id, seq: played.moves.count + 1, move, now: now)
+                played.moves.append(move)
+                try Self.endIfOver(statements, &played, now: now)
+                return (played, outcome)
+            }
+        }
+    }
+
+    /// One hint: debits one and reveals one letter in one transaction. The same `key` again
+    /// answers the same letter and debits nothing.
+    func hint<G: RandomNumberGenerator>(
+        _ id: String, key: String, now: Int64, using generator: inout G
+    ) throws(StoreError) -> (game: PlayedGame, letter: String, balance: Int) {
+        try engine.write { statements in
+            guard let row = try statements.game(id) else { throw StoreError(.notFound, "no game '\(id)' on this account") }
+            var played = try Self.played(statements, row)
+            if let earlier = played.moves.first(where: { $0.kind == .hint && $0.requestKey == key }) {
+                return (played, earlier.value, try statements.balance())
+            }
+            guard row.state == .playing else { throw StoreError(.wrongState, "the game \(id) has ended (\(row.state.rawValue))") }
+            guard played.game.canHint else { throw StoreError(.wrongState, "no hint now: only one letter is left to find") }
+            let balance = try statements.balance()
+            guard balance >= 1 else { throw StoreError.noHintsLeft }
+            guard let letter = played.game.revealHint(using: &generator) else {
+                throw StoreError(.wrongState, "no hint now: only one letter is left to find")
+            }
+            guard try statements.appendHints(
+                key: "game-hint:\(id):\(key)", amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
+            else { throw StoreError(.wrongState, "the hint key '\(key)' was spent on another move of this game") }
+            let move = GameMoveRow(kind: .hint, value: letter, requestKey: key)
+            try statements.appendGameMove(id, seq: played.moves.count + 1, move, now: now)
+            played.moves.append(move)
+            return (played, letter, balance - 1)
+        }
+    }
+
+    /// Gives the game up: it counts as lost.
+    func abandon(_ id: String, now: Int64) throws(StoreError) -> PlayedGame {
+        try engine.write { statements in
+            var played = try Self.playing(statements, id)
+            try statements.endGame(id, state: .abandoned, score: 0, now: now)
+            played.row.state = .abandoned
+            played.row.endedDate = now
+            return played
+        }
+    }
+
+    /// A game the last move won or lost is recorded as such, with its score.
+    private static func endIfOver(_ statements: any LedgerStatements, _ played: inout PlayedGame, now: Int64) throws {
+        let state: ServedGame.State
+        switch played.game.status {
+        case .playing: return
+        case .won: state = .won
+        case .lost: state = .lost
+        }
+        try statements.endGame(played.row.id, state: state, score: played.game.score, now: now)
+        played.row.state = state
+        played.row.score = played.game.score
+        played.row.endedDate = now
+    }
+}

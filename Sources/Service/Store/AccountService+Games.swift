@@ -1,0 +1,158 @@
+import HangmanGame
+import SystemCalls
+
+/// Served games: the service picks the word from what the account may play, keeps it, and answers
+/// every move; hints are paid from the account's balance in the move's own transaction.
+extension AccountService {
+    /// Starts a game, or resumes the live one (`request.new` abandons it, counted as lost, and
+    /// starts another). `seed` makes the choice reproducible; the caller allows it (a sandbox
+    /// server with test controls).
+    public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(StoreError) -> ServedGame {
+        let lives = request.lives ?? Game.defaultLives
+        guard (1...GameRequest.maxLives).contains(lives) else {
+            throw StoreError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
+        }
+        if !request.new, let live = try ledger.liveGame() { return try view(live, resumed: true, hints: ledger.balance()) }
+        let now = clock.now()
+        var row: GameRow
+        if let seed {
+            var generator = SeededGenerator(seed: seed)
+            row = try drawWord(request, lives: lives, now: now, using: &generator)
+        } else {
+            row = try drawWord(request, lives: lives, now: now, using: &random)
+        }
+        row.id = Self.newGameID(using: &random)
+        let started = try ledger.startGame(row, replacing: request.new, now: now)
+        return try view(started.game, resumed: started.resumed, hints: ledger.balance())
+    }
+
+    /// The game being played, if any.
+    public func currentGame() throws(StoreError) -> ServedGame? {
+        guard let live = try ledger.liveGame() else { return nil }
+        return try view(live, resumed: true, hints: ledger.balance())
+    }
+
+    /// The account's game `id`, whatever its state.
+    public func game(_ id: String) throws(StoreError) -> ServedGame {
+        try Self.checkGameID(id)
+        guard let played = try ledger.game(id) else { throw StoreError(.notFound, "no game '\(id)' on this account") }
+        return view(played)
+    }
+
+    /// A letter or the whole word.
+    public func guess(_ id: String, _ text: String) throws(StoreError) -> ServedGame {
+        try Self.checkGameID(id)
+        guard !text.isEmpty, text.utf8.count <= 200 else { throw StoreError(.invalidRequest, "a guess is a letter or the whole word") }
+        let (played, outcome) = try ledger.guess(id, text, now: clock.now())
+        let move: ServedMove? =
+            switch outcome {
+            case .hit(let letter, let count): ServedMove(kind: .hit, text: letter, count: count)
+            case .miss(let letter): ServedMove(kind: .miss, text: letter)
+            case .solved: ServedMove(kind: .solved, text: text)
+            case .wrongWord(let word): ServedMove(kind: .wrongWord, text: word)
+            case .repeated(let guess): ServedMove(kind: .repeated, text: guess)
+            case .invalid, .gameOver: nil
+            }
+        var answer = try view(played, hints: ledger.balance())
+        answer.move = move
+        return answer
+    }
+
+    /// One hint paid and one letter revealed, in one transaction; the same `key` again answers the
+    /// same letter and pays nothing.
+    public func hint(_ id: String, key: String) throws(StoreError) -> ServedGame {
+        try Self.checkGameID(id)
+        try Self.checkIdempotencyKey(key)
+        _ = try settleSubscriptions()
+        do {
+            let (played, letter, balance) = try ledger.hint(id, key: key, now: clock.now(), using: &random)
+            var answer = view(played, hints: balance)
+            answer.move = ServedMove(kind: .hint, text: letter)
+            return answer
+        } catch where error.kind == .notEnoughHints {
+            throw StoreError(.notEnoughHints, StoreError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+        }
+    }
+
+    /// Gives the game up: it counts as lost, and the answer carries the word.
+    public func abandonGame(_ id: String) throws(StoreError) -> ServedGame {
+        try Self.checkGameID(id)
+        return try view(ledger.abandon(id, now: clock.now()), hints: ledger.balance())
+    }
+
+    // MARK: - The word
+
+    /// The packs a game may draw from: those asked for (each must be playable: 403 when locked),
+    /// else every pack the account may play now (the base packs, owned ones, those a pass opens).
+    func playablePacks(_ requested: [ProductID]) throws(StoreError) -> [PackArchiveFile] {
+        if !requested.isEmpty { return try requested.map { id throws(StoreError) in try packArchiveFile(id) } }
+        var files: [PackArchiveFile] = []
+        for id in catalog.basePacks.map(\.productID) + catalog.products.compactMap({ $0.packFile == nil ? nil : $0.id }) {
+            do {
+                files.append(try packArchiveFile(id))
+            } catch where [.notEntitled, .productUnavailable].contains(error.kind) {
+                continue
+            }
+        }
+        return files
+    }
+
+    private func drawWord<G: RandomNumberGenerator>(_ request: GameRequest, lives: Int, now: Int64, using generator: inout G) throws(StoreError) -> GameRow {
+        var candidates: [(file: PackArchiveFile, language: String, list: ServedPackWords.List)] = []
+        for file in try playablePacks(request.packs) {
+            let pack = try packWords.pack(file)
+            for list in pack.lists where !list.words.isEmpty {
+                if let category = request.category, list.name.lowercased() != category.lowercased() { continue }
+                candidates.append((file, pack.language, list))
+            }
+        }
+        let total = candidates.reduce(0) { $0 + $1.list.words.count }
+        guard total > 0 else {
+            if let category = request.category {
+                throw StoreError(.invalidRequest, "no words in category '\(category)' in the packs this account may play")
+            }
+            throw StoreError(.notEntitled, "this account may play no pack: the catalog has no base pack")
+        }
+        var index = Int.random(in: 0..<total, using: &generator)
+        for candidate in candidates {
+            if index < candidate.list.words.count {
+                let word = candidate.list.words[index]
+                return GameRow(
+                    id: "", productID: candidate.file.productID, packName: candidate.file.displayName, category: candidate.list.name,
+                    word: word.text, clue: word.clue, language: candidate.language, lives: lives, state: .playing, score: 0, startedDate: now,
+                    endedDate: nil)
+            }
+            index -= candidate.list.words.count
+        }
+        throw StoreError(.storage, "no word was drawn from \(total) words")
+    }
+
+    /// 128 bits, as 32 hex digits.
+    static func newGameID<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        [generator.next(), generator.next()].map { word in
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// A game id is 32 hex digits: anything else is no game of anyone's (404).
+    static func checkGameID(_ id: String) throws(StoreError) {
+        guard id.utf8.count == 32, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            throw StoreError(.notFound, "no game '\(id.prefix(40))' on this account")
+        }
+    }
+
+    // MARK: - What the player sees
+
+    /// The game as its player sees it: the word and its clue only once it has ended.
+    func view(_ played: AccountLedger.PlayedGame, resumed: Bool = false, hints: Int? = nil) -> ServedGame {
+        let game = played.game
+        let row = played.row
+        let over = row.state != .playing
+        return ServedGame(
+            id: row.id, pack: row.productID, packName: row.packName, category: row.category, language: row.language, lives: row.lives,
+            livesLeft: game.livesLeft, masked: game.masked, guessed: game.guesses, wrongLetters: game.wrongLetters, wrongWords: game.wrongWords,
+            hinted: game.hinted, state: row.state, canHint: !over && game.canHint, word: over ? row.word : nil, clue: over ? row.clue : nil,
+            score: over ? row.score : nil, hints: hints, startedDate: row.startedDate, endedDate: row.endedDate, resumed: resumed ? true : nil)
+    }
+}

@@ -1,0 +1,77 @@
+/// One served game as the `games` table keeps it: the word stays in the ledger.
+struct GameRow: Equatable {
+    var id: String
+    var productID: ProductID
+    var packName: String
+    var category: String
+    var word: String
+    var clue: String?
+    var language: String
+    var lives: Int
+    /// `playing`, `won`, `lost`, `abandoned` (``ServedGame/State``).
+    var state: ServedGame.State
+    var score: Int
+    var startedDate: Int64
+    var endedDate: Int64?
+
+    /// The columns both engines select, in this order.
+    static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date"
+
+    /// A row read as text (each engine's values as their text, `nil` for NULL): one decoding for both.
+    init(columns row: [String?]) throws(StoreError) {
+        guard row.count == 12, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
+            let category = row[3], let word = row[4], let language = row[6], let lives = row[7].flatMap(Int.init),
+            let state = row[8].flatMap(ServedGame.State.init(rawValue:)), let score = row[9].flatMap(Int.init),
+            let started = row[10].flatMap(Int64.init)
+        else { throw StoreError(.storage, "the ledger database holds a malformed game row") }
+        self.init(
+            id: id, productID: product, packName: packName, category: category, word: word, clue: row[5], language: language, lives: lives,
+            state: state, score: score, startedDate: started, endedDate: row[11].flatMap(Int64.init))
+    }
+
+    init(
+        id: String, productID: ProductID, packName: String, category: String, word: String, clue: String?, language: String, lives: Int,
+        state: ServedGame.State, score: Int, startedDate: Int64, endedDate: Int64?
+    ) {
+        self.id = id
+        self.productID = productID
+        self.packName = packName
+        self.category = category
+        self.word = word
+        self.clue = clue
+        self.language = language
+        self.lives = lives
+        self.state = state
+        self.score = score
+        self.startedDate = startedDate
+        self.endedDate = endedDate
+    }
+}
+
+/// One move of a served game, as `game_moves` keeps it.
+struct GameMoveRow: Equatable {
+    enum Kind: String {
+        case guess, hint
+    }
+
+    var kind: Kind
+    /// The letter or word as typed; the letter (key) a hint revealed.
+    var value: String
+    /// A hint's `Idempotency-Key`.
+    var requestKey: String?
+
+    static let columns = "kind, value, request_key"
+
+    init(kind: Kind, value: String, requestKey: String?) {
+        self.kind = kind
+        self.value = value
+        self.requestKey = requestKey
+    }
+
+    init(columns row: [String?]) throws(StoreError) {
+        guard row.count == 3, let kind = row[0].flatMap(Kind.init(rawValue:)), let value = row[1] else {
+            throw StoreError(.storage, "the ledger database holds a malformed game move")
+        }
+        self.init(kind: kind, value: value, requestKey: row[2])
+    }
+}

@@ -1,0 +1,46 @@
+import Synchronization
+import WordPacks
+
+/// The words of the packs a service plays games from: each archive read and verified once (by the
+/// digest the catalog records) and kept while the catalog publishes it. Shared by every account
+/// of a server.
+public final class ServedPackWords: Sendable {
+    /// One pack's words as a game draws them.
+    struct Pack: Sendable {
+        var language: String
+        var lists: [List]
+    }
+
+    struct List: Sendable {
+        var name: String
+        var words: [PackWord]
+    }
+
+    private let packs = Mutex<[String: Pack]>([:])
+    /// Archives kept at once; past it the shelf starts over (a catalog publishes a few dozen).
+    private let capacity = 64
+
+    public init() {}
+
+    /// The words of the archive at `path`, which must be the one the catalog recorded (`sha256`).
+    func pack(_ archive: PackArchiveFile) throws(StoreError) -> Pack {
+        if let kept = packs.withLock({ $0[archive.sha256] }) { return kept }
+        let verification = PackVerifier().verify(fileAt: archive.path)
+        guard verification.isValid, let pack = verification.pack else {
+            throw StoreError(
+                .productUnavailable,
+                "\(archive.displayName) (\(archive.productID)) cannot be played now: its pack archive does not verify"
+                    + (verification.problems.first.map { " (\($0))" } ?? ""))
+        }
+        if !archive.sha256.isEmpty, verification.archive?.sha256.hex != archive.sha256 {
+            throw StoreError(
+                .productUnavailable, "\(archive.displayName) (\(archive.productID)) cannot be played now: its archive is not the one the catalog published")
+        }
+        let words = Pack(language: pack.manifest.language, lists: pack.lists.map { List(name: $0.name, words: $0.words) })
+        packs.withLock { kept in
+            if kept.count >= capacity { kept.removeAll() }
+            kept[archive.sha256] = words
+        }
+        return words
+    }
+}
