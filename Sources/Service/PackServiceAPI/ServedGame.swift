@@ -131,6 +131,16 @@ public struct GameRequest: Sendable, Equatable, Codable {
 
     /// The most lives a game may have.
     public static let maxLives = 26
+
+    /// Every field may be left out (`{}`: any pack the account may play, six lives, resume).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        packs = try container.decodeIfPresent([ProductID].self, forKey: .packs) ?? []
+        category = try container.decodeIfPresent(String.self, forKey: .category)
+        lives = try container.decodeIfPresent(Int.self, forKey: .lives)
+        new = try container.decodeIfPresent(Bool.self, forKey: .new) ?? false
+        seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
+    }
 }
 
 /// `POST /v1/games/{id}/guesses`: a letter or the whole word.
