@@ -47,6 +47,15 @@ public struct Game: Sendable, Equatable {
     public private(set) var wrongWords: [String] = []
     public private(set) var status = Status.playing
 
+    /// A game's identifier: 128 bits from `generator`, as 32 hex digits. The system's generator
+    /// for a real game, never the seeded one that picks its word, so no two games share an id.
+    public static func newID<G: RandomNumberGenerator>(using generator: inout G) -> String {
+        [generator.next(), generator.next()].map { word in
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
     /// Six lives by default, as on paper.
     public static let defaultLives = 6
 

@@ -70,7 +70,8 @@ public final class GameSession {
             if let abandoned { try device.finishGame(abandoned.gameID, game: abandoned.game, result: "abandoned", now: clock.now()) }
             return nil
         }
-        let gameID = newGameID()
+        var system = SystemRandomNumberGenerator()
+        let gameID = Game.newID(using: &system)
         let game = Game(word: word.word, clue: word.clue, language: word.language, lives: lives)
         // The saved game's end and the new game's start in one transaction: one commit, one sync.
         try device.saveNewGame(gameID, slot: seat.slot, word: word, lives: game.lives, now: clock.now(), abandoning: abandoned)
@@ -95,16 +96,6 @@ public final class GameSession {
             conflicts.append("--lives \(lives) (the saved game has \(saved.lives))")
         }
         return conflicts
-    }
-
-    /// 128 bits from the system's generator, as 32 hex digits: unique per game, whatever seeds
-    /// the word's choice.
-    static func newGameID() -> String {
-        var system = SystemRandomNumberGenerator()
-        return [system.next(), system.next()].map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
     }
 
     /// Plays a letter or a word; saves the move, and the result when the game ends.

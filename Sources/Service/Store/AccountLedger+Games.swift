@@ -58,20 +58,20 @@ extension AccountLedger {
 
     /// Plays a letter or a word: a move that changes nothing (repeated) is not recorded, one the
     /// game refuses is 400 with its sentence.
-    func guess(_ id: String, _ text: String, now: Int64) throws(StoreError) -> (game: PlayedGame, outcome: Game.Outcome) {
+    func guess(_ id: String, _ text: String, now: Int64) throws(StoreError) -> (game: PlayedGame, outcome: Game.Outcome, balance: Int) {
         try engine.write { statements in
             var played = try Self.playing(statements, id)
             let outcome = played.game.guess(text)
             switch outcome {
             case .invalid(let why): throw StoreError(.invalidRequest, why)
             case .gameOver: throw StoreError(.wrongState, "the game \(id) has ended")
-            case .repeated: return (played, outcome)
+            case .repeated: return (played, outcome, try statements.balance())
             case .hit, .miss, .solved, .wrongWord:
                 let move = GameMoveRow(kind: .guess, value: text, requestKey: nil)
                 try statements.appendGameMove(id, seq: played.moves.count + 1, move, now: now)
                 played.moves.append(move)
                 try Self.endIfOver(statements, &played, now: now)
-                return (played, outcome)
+                return (played, outcome, try statements.balance())
             }
         }
     }

@@ -21,7 +21,7 @@ extension AccountService {
         } else {
             row = try drawWord(request, lives: lives, now: now, using: &random)
         }
-        row.id = Self.newGameID(using: &random)
+        row.id = Game.newID(using: &random)
         let started = try ledger.startGame(row, replacing: request.new, now: now)
         return try view(started.game, resumed: started.resumed, hints: ledger.balance())
     }
@@ -43,7 +43,7 @@ extension AccountService {
     public func guess(_ id: String, _ text: String) throws(StoreError) -> ServedGame {
         try Self.checkGameID(id)
         guard !text.isEmpty, text.utf8.count <= 200 else { throw StoreError(.invalidRequest, "a guess is a letter or the whole word") }
-        let (played, outcome) = try ledger.guess(id, text, now: clock.now())
+        let (played, outcome, balance) = try ledger.guess(id, text, now: clock.now())
         let move: ServedMove? =
             switch outcome {
             case .hit(let letter, let count): ServedMove(kind: .hit, text: letter, count: count)
@@ -53,7 +53,7 @@ extension AccountService {
             case .repeated(let guess): ServedMove(kind: .repeated, text: guess)
             case .invalid, .gameOver: nil
             }
-        var answer = try view(played, hints: ledger.balance())
+        var answer = view(played, hints: balance)
         answer.move = move
         return answer
     }
@@ -70,7 +70,7 @@ extension AccountService {
             answer.move = ServedMove(kind: .hint, text: letter)
             return answer
         } catch where error.kind == .notEnoughHints {
-            throw StoreError(.notEnoughHints, StoreError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+            throw noHintsLeft
         }
     }
 
@@ -125,14 +125,6 @@ extension AccountService {
             index -= candidate.list.words.count
         }
         throw StoreError(.storage, "no word was drawn from \(total) words")
-    }
-
-    /// 128 bits, as 32 hex digits.
-    static func newGameID<G: RandomNumberGenerator>(using generator: inout G) -> String {
-        [generator.next(), generator.next()].map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
     }
 
     /// A game id is 32 hex digits: anything else is no game of anyone's (404).

@@ -10,6 +10,11 @@ extension AccountService {
         try spendHint(idempotencyKey: idempotencyKey, checking: nil)
     }
 
+    /// No hint left, and what to buy (for a spend and a served game's hint alike).
+    var noHintsLeft: StoreError {
+        StoreError(.notEnoughHints, StoreError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+    }
+
     /// A hint spend's key: 1 to 200 bytes.
     public static func checkIdempotencyKey(_ key: String) throws(StoreError) {
         guard !key.isEmpty, key.utf8.count <= 200 else {
@@ -28,7 +33,7 @@ extension AccountService {
         do {
             return try ledger.spend(key: idempotencyKey, now: clock.now(), checking: token)
         } catch where error.kind == .notEnoughHints {
-            throw StoreError(.notEnoughHints, StoreError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+            throw noHintsLeft
         }
     }
 }
