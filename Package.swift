@@ -53,7 +53,7 @@ let package = Package(
 
         // Service: the boundary (the PackService protocol and its values; the JSON on the wire),
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
-        layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar"]),
+        layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar", "HangmanGame", "LetterFolding"]),
         layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
         layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),

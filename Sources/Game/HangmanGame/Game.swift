@@ -154,9 +154,7 @@ public struct Game: Sendable, Equatable {
 
     /// Points for a won game: 10 per letter, 20 per life left, minus 15 per hint; 0 when lost.
     public var score: Int {
-        guard status == .won else { return 0 }
-        let parts = scoreParts
-        return max(0, parts.letters * Self.pointsPerLetter + parts.livesLeft * Self.pointsPerLife - parts.hints * Self.pointsPerHint)
+        status == .won ? Self.score(scoreParts) : 0
     }
 
     /// What the score of a won game is made of.

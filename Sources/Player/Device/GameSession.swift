@@ -85,15 +85,23 @@ public final class GameSession {
         device: DeviceDatabase, seat: GameSeat, packs: [ProductID], category: String?, lives: Int?
     ) throws(DeviceError) -> [String] {
         guard let saved = try device.savedGame(slot: seat.slot) else { return [] }
+        return conflicts(pack: saved.word.pack, category: saved.word.category, lives: saved.lives, packs: packs, category: category, lives: lives)
+    }
+
+    /// How the options given differ from a game kept (saved here, or the account's live served
+    /// game): one line per option, e.g. `--lives 8 (the saved game has 6)`.
+    public static func conflicts(
+        pack: ProductID, category savedCategory: String, lives savedLives: Int, packs: [ProductID], category: String?, lives: Int?
+    ) -> [String] {
         var conflicts: [String] = []
-        if !packs.isEmpty && !packs.contains(saved.word.pack) {
-            conflicts.append("--pack \(packs.map(\.rawValue).joined(separator: ", ")) (the saved game is from \(saved.word.pack))")
+        if !packs.isEmpty && !packs.contains(pack) {
+            conflicts.append("--pack \(packs.map(\.rawValue).joined(separator: ", ")) (the saved game is from \(pack))")
         }
-        if let category, category.lowercased() != saved.word.category.lowercased() {
-            conflicts.append("--category \(category) (the saved game's is \(saved.word.category))")
+        if let category, category.lowercased() != savedCategory.lowercased() {
+            conflicts.append("--category \(category) (the saved game's is \(savedCategory))")
         }
-        if let lives, lives != saved.lives {
-            conflicts.append("--lives \(lives) (the saved game has \(saved.lives))")
+        if let lives, lives != savedLives {
+            conflicts.append("--lives \(lives) (the saved game has \(savedLives))")
         }
         return conflicts
     }
@@ -138,18 +146,6 @@ public final class GameSession {
         guard game.status != .playing else { return }
         try device.finishGame(gameID, game: game, result: game.status.rawValue, now: clock.now())
     }
-}
-
-/// The player's statistics.
-public struct Statistics: Sendable, Equatable {
-    public var played = 0
-    public var won = 0
-    public var currentStreak = 0
-    public var bestStreak = 0
-    /// Misses in won games -> how many games.
-    public var missDistribution: [Int: Int] = [:]
-    /// Percentage of games won, 0-100.
-    public var winRate: Int { played == 0 ? 0 : won * 100 / played }
 }
 
 extension DeviceDatabase {
@@ -239,24 +235,12 @@ extension DeviceDatabase {
     }
 
     /// Played, won, streaks and the distribution of misses in won games.
-    public func statistics() throws(DeviceError) -> Statistics {
+    public func statistics() throws(DeviceError) -> GameStatistics {
         do {
             return try db.transaction(.deferred) { db in
-                var stats = Statistics()
-                var streak = 0
-                for row in try db.query("SELECT result, misses FROM games ORDER BY finished_date, rowid") {
-                    stats.played += 1
-                    if try row.string(0) == "won" {
-                        stats.won += 1
-                        streak += 1
-                        stats.bestStreak = max(stats.bestStreak, streak)
-                        stats.missDistribution[try row.int(1), default: 0] += 1
-                    } else {
-                        streak = 0
-                    }
-                }
-                stats.currentStreak = streak
-                return stats
+                GameStatistics(results: try db.query("SELECT result, misses FROM games ORDER BY finished_date, rowid").map { row in
+                    (won: try row.string(0) == "won", misses: Optional(try row.int(1)))
+                })
             }
         } catch {
             throw Self.failure(error, path: db.path)

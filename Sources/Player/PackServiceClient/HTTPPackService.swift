@@ -462,9 +462,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// One request on `route` (its method and path from ``Route``; a token unless the route is
     /// public), its answer decoded.
     private func send<T: Decodable>(
-        _ type: T.Type, _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil
+        _ type: T.Type, _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, query: [(String, String)] = []
     ) async throws(StoreError) -> T {
-        let (_, bytes) = try await exchange(route, id: id, body: body, idempotencyKey: idempotencyKey)
+        let (_, bytes) = try await exchange(route, id: id, body: body, idempotencyKey: idempotencyKey, query: query)
         do {
             return try Wire.decode(type, from: bytes)
         } catch {
@@ -474,9 +474,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// One request, sent again (same body, same idempotency key) while the connection fails.
     private func exchange(
-        _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, maxBody: Int = HTTPPackService.maxAnswer
+        _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, maxBody: Int = HTTPPackService.maxAnswer,
+        query: [(String, String)] = []
     ) async throws(StoreError) -> (Int, [UInt8]) {
-        let (method, path, authenticated) = (route.method, route.path(id), !route.isPublic)
+        let (method, authenticated) = (route.method, !route.isPublic)
+        let path = route.path(Self.percentEncoded(id))
+            + (query.isEmpty ? "" : "?" + query.map { Self.percentEncoded($0.0) + "=" + Self.percentEncoded($0.1) }.joined(separator: "&"))
         if let problem = ServiceCredentials.addressProblem(credentials.service) {
             throw StoreError(.invalidRequest, "'\(credentials.service)' is not a pack server's address: \(problem) (like http://127.0.0.1:8080)")
         }
@@ -547,6 +550,22 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private func keep(_ document: SignedDocument, as name: String) {
         guard let statePath else { return }
         try? FileSystem.writeAtomically(try Wire.encode(document), toPath: Self.folder(of: statePath) + "/" + name, permissions: 0o600)
+    }
+
+    /// `text` with every byte but unreserved ones (RFC 3986: letters, digits, `-._~`) as `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
     }
 
     /// The folder a path is in.
@@ -641,4 +660,63 @@ extension ServiceCredentials {
 extension SigningPublicKey {
     /// A key nothing verifies against, for the one request made before a key is pinned.
     static let placeholder: SigningPublicKey = SigningPublicKey(bytes: [UInt8](repeating: 0, count: 32)) ?? SigningKey.generate().publicKey
+}
+
+// MARK: - Served games
+
+extension HTTPPackService: GameService {
+    public func startGame(_ request: GameRequest) async throws(StoreError) -> ServedGame {
+        // A start is safe to send again: a second one resumes the game the first started.
+        var request = request
+        if request.new, request.seed == nil {
+            // `new` abandons the live game: sent again, it would abandon the one it started. One try.
+            return try await send(ServedGame.self, .startGame, body: try Wire.encode(request))
+        }
+        request.new = false
+        return try await send(ServedGame.self, .startGame, body: try Wire.encode(request), idempotencyKey: IdempotencyKey.new())
+    }
+
+    public func currentGame() async throws(StoreError) -> ServedGame? {
+        do {
+            return try await get(ServedGame.self, .currentGame)
+        } catch where error.kind == .notFound {
+            return nil
+        }
+    }
+
+    public func game(_ id: String) async throws(StoreError) -> ServedGame {
+        try await get(ServedGame.self, .game, id: id)
+    }
+
+    public func guess(game id: String, _ text: String) async throws(StoreError) -> ServedGame {
+        // Sent once: a guess sent again would be answered `repeated`, not what it did.
+        try await send(ServedGame.self, .guess, id: id, body: try Wire.encode(GuessRequest(guess: text)))
+    }
+
+    public func hint(game id: String, idempotencyKey: String) async throws(StoreError) -> ServedGame {
+        try await send(ServedGame.self, .gameHint, id: id, body: [], idempotencyKey: idempotencyKey)
+    }
+
+    public func abandonGame(_ id: String) async throws(StoreError) -> ServedGame {
+        try await send(ServedGame.self, .abandonGame, id: id, body: [], idempotencyKey: IdempotencyKey.new())
+    }
+
+    public func gameStatistics() async throws(StoreError) -> GameStatistics {
+        try await get(GameStatistics.self, .gameStats)
+    }
+
+    public func daily(language: String?) async throws(StoreError) -> DailyStatus {
+        try await send(DailyStatus.self, .daily, query: language.map { [("language", $0)] } ?? [])
+    }
+
+    public func leaderboard(date: String?, language: String?, week: Bool) async throws(StoreError) -> Leaderboard {
+        var query: [(String, String)] = []
+        if let language { query.append(("language", language)) }
+        if week { query.append(("week", "1")) }
+        return try await send(Leaderboard.self, .leaderboard, id: date ?? "today", query: query)
+    }
+
+    public func setDisplayName(_ name: String) async throws(StoreError) -> String {
+        try await send(DisplayNameRequest.self, .setDisplayName, body: try Wire.encode(DisplayNameRequest(name: name)), idempotencyKey: IdempotencyKey.new()).name
+    }
 }

@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// A token is a ``BearerToken``, `hp1.<account id>.<secret>`: the id finds the row, then the secret's hash is
 /// compared in constant time.
-protocol AccountDirectory: Sendable {
+protocol AccountDirectory: DailyBoard {
     /// Records a new account and its first token (the SHA-256 of its secret); `false` when the id is taken.
     func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool
     /// Whether the account exists and is not closed.
@@ -223,6 +223,69 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 }
 
+/// The daily words' board in the shared database: what every server's leaderboards read.
+extension PostgreSQLAccountDirectory {
+    func record(_ score: DailyScore) throws(StoreError) {
+        _ = try run { connection in
+            try connection.execute(
+                """
+                INSERT INTO daily_scores (day, language, account_id, game_id, score, hints, won, finished_date)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (day, language, account_id) DO NOTHING
+                """,
+                [score.day, score.language, score.account, score.gameID, String(score.score), String(score.hints), score.won ? "1" : "0",
+                 String(score.finished)])
+        }
+    }
+
+    func scores(days: [String], language: String) throws(StoreError) -> [DailyScore] {
+        try run(writing: false) { connection in
+            try connection.execute(
+                """
+                SELECT day, language, account_id, game_id, score, hints, won, finished_date FROM daily_scores
+                WHERE day = ANY(string_to_array($1, ',')) AND language = $2
+                """, [days.joined(separator: ","), language]
+            ).rows.compactMap(Self.dailyScore)
+        }
+    }
+
+    private static func dailyScore(_ row: [String?]) -> DailyScore? {
+        guard row.count == 8, let day = row[0], let language = row[1], let account = row[2], let game = row[3], let score = row[4].flatMap(Int.init),
+            let hints = row[5].flatMap(Int.init), let won = row[6], let finished = row[7].flatMap(Int64.init)
+        else { return nil }
+        return DailyScore(day: day, language: language, account: account, gameID: game, score: score, hints: hints, won: won == "1", finished: finished)
+    }
+
+    func names(of accounts: [String]) throws(StoreError) -> [String: String] {
+        try run(writing: false) { connection in
+            var names: [String: String] = [:]
+            for row in try connection.execute(
+                "SELECT account_id, name FROM display_names WHERE account_id = ANY(string_to_array($1, ','))", [accounts.joined(separator: ",")]
+            ).rows {
+                if let account = row[0], let name = row[1] { names[account] = name }
+            }
+            return names
+        }
+    }
+
+    func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
+        do {
+            return try run { connection in
+                let holder = try connection.execute("SELECT account_id FROM display_names WHERE folded = $1", [folded]).rows.first?.first ?? nil
+                if let holder, holder != account { return false }
+                try connection.execute(
+                    """
+                    INSERT INTO display_names (account_id, name, folded, changed_date) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (account_id) DO UPDATE SET name = excluded.name, folded = excluded.folded, changed_date = excluded.changed_date
+                    """, [account, name, folded, String(now)])
+                return true
+            }
+        } catch where error.message.contains("display_names_folded_key") {
+            // Another account took the name between the look and the write.
+            return false
+        }
+    }
+}
+
 /// The accounts in a SQLite file beside the ledgers.
 final class SQLiteAccountDirectory: AccountDirectory {
     private let path: String
@@ -350,6 +413,61 @@ final class SQLiteAccountDirectory: AccountDirectory {
             throw error
         } catch {
             throw StoreError(.storage, "the accounts database \(path) failed: \(error)")
+        }
+    }
+}
+
+/// The daily words' board beside the accounts: what this server's leaderboards read.
+extension SQLiteAccountDirectory {
+    func record(_ score: DailyScore) throws(StoreError) {
+        try run { db in
+            try db.execute(
+                """
+                INSERT INTO daily_scores (day, language, account_id, game_id, score, hints, won, finished_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, language, account_id) DO NOTHING
+                """,
+                .text(score.day), .text(score.language), .text(score.account), .text(score.gameID), .integer(Int64(score.score)),
+                .integer(Int64(score.hints)), .integer(score.won ? 1 : 0), .integer(score.finished))
+        }
+    }
+
+    func scores(days: [String], language: String) throws(StoreError) -> [DailyScore] {
+        try run(writing: false) { db in
+            try db.query(
+                sql: "SELECT day, language, account_id, game_id, score, hints, won, finished_date FROM daily_scores WHERE language = ? AND day IN ("
+                    + days.map { _ in "?" }.joined(separator: ", ") + ")",
+                arguments: [.text(language)] + days.map(SQLValue.text)
+            ).map { row in
+                DailyScore(
+                    day: try row.string(0), language: try row.string(1), account: try row.string(2), gameID: try row.string(3), score: try row.int(4),
+                    hints: try row.int(5), won: try row.int(6) == 1, finished: try row.int64(7))
+            }
+        }
+    }
+
+    func names(of accounts: [String]) throws(StoreError) -> [String: String] {
+        guard !accounts.isEmpty else { return [:] }
+        return try run(writing: false) { db in
+            var names: [String: String] = [:]
+            for row in try db.query(
+                sql: "SELECT account_id, name FROM display_names WHERE account_id IN (" + accounts.map { _ in "?" }.joined(separator: ", ") + ")",
+                arguments: accounts.map(SQLValue.text))
+            {
+                names[try row.string(0)] = try row.string(1)
+            }
+            return names
+        }
+    }
+
+    func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
+        try run { db in
+            if let holder = try db.string("SELECT account_id FROM display_names WHERE folded = ?", .text(folded)), holder != account { return false }
+            try db.execute(
+                """
+                INSERT INTO display_names (account_id, name, folded, changed_date) VALUES (?, ?, ?, ?)
+                ON CONFLICT (account_id) DO UPDATE SET name = excluded.name, folded = excluded.folded, changed_date = excluded.changed_date
+                """, .text(account), .text(name), .text(folded), .integer(now))
+            return true
         }
     }
 }

@@ -18,6 +18,8 @@ extension PackServer {
                 game = try service.startGame(asked, seed: asked.seed)
             case .currentGame:
                 game = try service.currentGame()
+            case .game:
+                game = try service.game(id)
             case .guess:
                 game = try service.guess(id, try Wire.decode(GuessRequest.self, from: request.body).guess)
             case .gameHint:
@@ -36,7 +38,7 @@ extension PackServer {
                 throw StoreError(.notFound, "no game is being played on this account: POST /v1/games starts one")
             }
             if plain {
-                return .text(status, ServedGamePlainText.lines(game, opening: route == .startGame || route == .currentGame).joined(separator: "\n"))
+                return .text(status, ServedGamePlainText.lines(game, opening: route == .startGame || route == .currentGame || route == .game).joined(separator: "\n"))
             }
             return .json(status, try Wire.encode(game))
         } catch where plain {

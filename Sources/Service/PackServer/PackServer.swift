@@ -42,6 +42,9 @@ public final class PackServer: Sendable {
     let requests: RateLimiter?
     /// The words served games draw from, read once per published archive for every account.
     let packWords = ServedPackWords()
+    /// What orders each language's daily words: derived from the service's key, so the same on
+    /// every server of the service, and unknown to anyone without it.
+    var dailySecret: [UInt8] { key.derivedSecret(for: DailyWords.purpose) }
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
 
@@ -247,8 +250,18 @@ public final class PackServer: Sendable {
             return .json(200, try Wire.encode(outcome))
         case .restore:
             return .json(200, try Wire.encode(try service.restore()))
-        case .startGame, .currentGame, .guess, .gameHint, .abandonGame:
+        case .startGame, .currentGame, .game, .guess, .gameHint, .abandonGame:
             return try game(request, route, id: id ?? "", service: service)
+        case .gameStats:
+            return .json(200, try Wire.encode(try service.statistics()))
+        case .daily:
+            return .json(200, try Wire.encode(try service.dailyStatus(language: request.query["language"])))
+        case .leaderboard:
+            let week = ["1", "true", "yes"].contains(request.query["week"]?.lowercased() ?? "")
+            return .json(200, try Wire.encode(try service.leaderboard(date: id, language: request.query["language"], week: week)))
+        case .setDisplayName:
+            let asked = try Wire.decode(DisplayNameRequest.self, from: request.body)
+            return .json(200, try Wire.encode(DisplayNameRequest(name: try service.setDisplayName(asked.name))))
         case .subscriptions:
             return .json(200, try Wire.encode(try service.subscriptions()))
         case .subscriptionChange:
@@ -320,6 +333,7 @@ public final class PackServer: Sendable {
                 clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
         }
         service.packWords = packWords
+        service.dailyWords = DailyWords(secret: dailySecret, board: accounts, account: account)
         return service
     }
 }

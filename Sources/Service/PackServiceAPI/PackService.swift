@@ -1,4 +1,5 @@
 @_exported import PackIdentifiers
+@_exported import HangmanGame
 
 /// The seller side of the game behind one boundary: what StoreKit and a receipt server give a
 /// game. The embedded store implements it in-process; an HTTP client implements the same calls

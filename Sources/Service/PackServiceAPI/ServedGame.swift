@@ -44,6 +44,10 @@ public struct ServedGame: Sendable, Equatable, Codable {
     public var hints: Int?
     public var startedDate: Int64
     public var endedDate: Int64?
+    /// A daily word's day (`2026-12-02`, UTC); `nil` for any other game.
+    public var daily: String?
+    /// The moves in order, one per square of the daily word's share line (`nil` for other games).
+    public var moveKinds: [ServedMove.Kind]?
     /// The answer to a start is the account's live game, resumed (started earlier, on any device).
     public var resumed: Bool?
 
@@ -120,8 +124,18 @@ public struct GameRequest: Sendable, Equatable, Codable {
     public var new: Bool
     /// Makes the choice reproducible: a sandbox server with test controls only.
     public var seed: UInt64?
+    /// The day's word (UTC) instead: the same for every player of the service in `language`,
+    /// played once per account (packs, category and seed do not apply).
+    public var daily: Bool
+    /// The daily word's language (BCP 47); `nil`: English.
+    public var language: String?
 
-    public init(packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil) {
+    public init(
+        packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil, daily: Bool = false,
+        language: String? = nil
+    ) {
+        self.daily = daily
+        self.language = language
         self.packs = packs
         self.category = category
         self.lives = lives
@@ -140,6 +154,8 @@ public struct GameRequest: Sendable, Equatable, Codable {
         lives = try container.decodeIfPresent(Int.self, forKey: .lives)
         new = try container.decodeIfPresent(Bool.self, forKey: .new) ?? false
         seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
+        daily = try container.decodeIfPresent(Bool.self, forKey: .daily) ?? false
+        language = try container.decodeIfPresent(String.self, forKey: .language)
     }
 }
 
@@ -148,4 +164,26 @@ public struct GuessRequest: Sendable, Equatable, Codable {
     public var guess: String
 
     public init(guess: String) { self.guess = guess }
+}
+
+extension ServedGame {
+    /// What the player sees: drawn as a game played here is (an abandoned game as lost).
+    public var board: GameBoard {
+        GameBoard(
+            masked: masked, lives: lives, livesLeft: livesLeft, letterCount: letters, guesses: guessed, hinted: hinted,
+            status: state == .playing ? .playing : state == .won ? .won : .lost, canHint: canHint, word: word, clue: clue)
+    }
+
+    /// The guess this answer made, as a game played here says it (`nil`: no guess, or a hint).
+    public var outcome: Game.Outcome? {
+        guard let move else { return nil }
+        switch move.kind {
+        case .hit: return .hit(letter: move.text, count: move.count ?? 1)
+        case .miss: return .miss(letter: move.text)
+        case .solved: return .solved
+        case .wrongWord: return .wrongWord(move.text)
+        case .repeated: return .repeated(move.text)
+        case .hint: return nil
+        }
+    }
 }

@@ -6,7 +6,7 @@ public enum Route: String, CaseIterable, Sendable {
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
     case purchase, restore, recover, receipt, packArchive
     case subscriptions, subscriptionChange, autoRenew
-    case startGame, currentGame, guess, gameHint, abandonGame
+    case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
     case approve, decline, resolve, refund
@@ -16,10 +16,10 @@ public enum Route: String, CaseIterable, Sendable {
     public var method: String {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
-            .tokens, .testControls, .testClock, .currentGame:
+            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
-        case .setStorefront, .setTestControls: "PUT"
+        case .setStorefront, .setTestControls, .setDisplayName: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame:
             "POST"
@@ -53,9 +53,14 @@ public enum Route: String, CaseIterable, Sendable {
         case .autoRenew: "/v1/subscriptions/auto-renew"
         case .startGame: "/v1/games"
         case .currentGame: "/v1/games/current"
+        case .game: "/v1/games/{id}"
         case .guess: "/v1/games/{id}/guesses"
         case .gameHint: "/v1/games/{id}/hints"
         case .abandonGame: "/v1/games/{id}/abandon"
+        case .gameStats: "/v1/games/stats"
+        case .daily: "/v1/daily"
+        case .leaderboard: "/v1/leaderboards/daily/{id}"
+        case .setDisplayName: "/v1/account/name"
         case .tokens, .addToken: "/v1/account/tokens"
         case .rotateToken: "/v1/account/tokens/rotate"
         case .revokeToken: "/v1/account/tokens/{id}"

@@ -43,13 +43,54 @@ extension AccountLedger {
         try engine.read { statements in try statements.game(id).map { row in try Self.played(statements, row) } }
     }
 
+    /// The account's game of the daily word of `date` in `language`, if it was started.
+    func dailyGame(date: String, language: String) throws(StoreError) -> PlayedGame? {
+        try engine.read { statements in try statements.dailyGame(date: date, language: language).map { row in try Self.played(statements, row) } }
+    }
+
+    /// Every game that has ended, in the order they ended.
+    func endedGames() throws(StoreError) -> [GameRow] {
+        try engine.read { statements in try statements.endedGames() }
+    }
+
+    /// Starts `row`, a daily word, unless the account has the day's game already: that one is
+    /// answered instead (being played: resumed; ended: as it ended). One a day and language.
+    func startDaily(_ row: GameRow) throws(StoreError) -> (game: PlayedGame, resumed: Bool) {
+        try engine.write { statements in
+            if let day = row.daily, let started = try statements.dailyGame(date: day, language: row.language) {
+                return (try Self.played(statements, started), true)
+            }
+            try statements.insertGame(row)
+            return (PlayedGame(row: row, game: Self.replay(row, []), moves: []), false)
+        }
+    }
+
+    /// What each recorded move did, in order: a square each on a daily word's share line.
+    static func moveKinds(_ row: GameRow, _ moves: [GameMoveRow]) -> [ServedMove.Kind] {
+        var game = Game(word: row.word, clue: row.clue, language: row.language, lives: row.lives)
+        return moves.compactMap { move in
+            if move.kind == .hint {
+                game.replay([.hint(move.value)])
+                return .hint
+            }
+            switch game.guess(move.value) {
+            case .hit: return .hit
+            case .miss: return .miss
+            case .solved: return .solved
+            case .wrongWord: return .wrongWord
+            case .repeated, .invalid, .gameOver: return nil
+            }
+        }
+    }
+
     /// Starts `row` as the live game; the live one is resumed instead unless `replacing`, when it
     /// is abandoned (counted as lost) in the same transaction.
     func startGame(_ row: GameRow, replacing: Bool, now: Int64) throws(StoreError) -> (game: PlayedGame, resumed: Bool) {
         try engine.write { statements in
             if let live = try statements.liveGame() {
                 if !replacing { return (try Self.played(statements, live), true) }
-                try statements.endGame(live.id, state: .abandoned, score: 0, now: now)
+                let game = try Self.played(statements, live).game
+                try statements.endGame(live.id, state: .abandoned, score: 0, misses: game.misses, hints: game.hinted.count, now: now)
             }
             try statements.insertGame(row)
             return (PlayedGame(row: row, game: Self.replay(row, []), moves: []), false)
@@ -108,7 +149,7 @@ extension AccountLedger {
     func abandon(_ id: String, now: Int64) throws(StoreError) -> PlayedGame {
         try engine.write { statements in
             var played = try Self.playing(statements, id)
-            try statements.endGame(id, state: .abandoned, score: 0, now: now)
+            try statements.endGame(id, state: .abandoned, score: 0, misses: played.game.misses, hints: played.game.hinted.count, now: now)
             played.row.state = .abandoned
             played.row.endedDate = now
             return played
@@ -123,7 +164,8 @@ extension AccountLedger {
         case .won: state = .won
         case .lost: state = .lost
         }
-        try statements.endGame(played.row.id, state: state, score: played.game.score, now: now)
+        try statements.endGame(
+            played.row.id, state: state, score: played.game.score, misses: played.game.misses, hints: played.game.hinted.count, now: now)
         played.row.state = state
         played.row.score = played.game.score
         played.row.endedDate = now

@@ -8,6 +8,12 @@ extension AccountService {
     /// starts another). `seed` makes the choice reproducible; the caller allows it (a sandbox
     /// server with test controls).
     public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(StoreError) -> ServedGame {
+        if request.daily {
+            guard request.packs.isEmpty, request.category == nil, seed == nil, !request.new else {
+                throw StoreError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
+            }
+            return try startDaily(language: request.language, lives: request.lives)
+        }
         let lives = request.lives ?? Game.defaultLives
         guard (1...GameRequest.maxLives).contains(lives) else {
             throw StoreError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
@@ -44,6 +50,7 @@ extension AccountService {
         try Self.checkGameID(id)
         guard !text.isEmpty, text.utf8.count <= 200 else { throw StoreError(.invalidRequest, "a guess is a letter or the whole word") }
         let (played, outcome, balance) = try ledger.guess(id, text, now: clock.now())
+        recordDaily(played)
         let move: ServedMove? =
             switch outcome {
             case .hit(let letter, let count): ServedMove(kind: .hit, text: letter, count: count)
@@ -77,7 +84,9 @@ extension AccountService {
     /// Gives the game up: it counts as lost, and the answer carries the word.
     public func abandonGame(_ id: String) throws(StoreError) -> ServedGame {
         try Self.checkGameID(id)
-        return try view(ledger.abandon(id, now: clock.now()), hints: ledger.balance())
+        let played = try ledger.abandon(id, now: clock.now())
+        recordDaily(played)
+        return try view(played, hints: ledger.balance())
     }
 
     // MARK: - The word
@@ -141,10 +150,13 @@ extension AccountService {
         let game = played.game
         let row = played.row
         let over = row.state != .playing
-        return ServedGame(
+        var served = ServedGame(
             id: row.id, pack: row.productID, packName: row.packName, category: row.category, language: row.language, lives: row.lives,
             livesLeft: game.livesLeft, masked: game.masked, guessed: game.guesses, wrongLetters: game.wrongLetters, wrongWords: game.wrongWords,
             hinted: game.hinted, state: row.state, canHint: !over && game.canHint, word: over ? row.word : nil, clue: over ? row.clue : nil,
             score: over ? row.score : nil, hints: hints, startedDate: row.startedDate, endedDate: row.endedDate, resumed: resumed ? true : nil)
+        served.daily = row.daily
+        if row.daily != nil { served.moveKinds = AccountLedger.moveKinds(row, played.moves) }
+        return served
     }
 }

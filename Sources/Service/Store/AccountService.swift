@@ -31,6 +31,9 @@ public final class AccountService {
     var random = SystemRandomNumberGenerator()
     /// The words served games draw from; a server shares one among its accounts.
     public var packWords = ServedPackWords()
+    /// The daily word, on a server: its secret and the board leaderboards read (`nil`: the
+    /// embedded store, whose games are played on the device).
+    public var dailyWords: DailyWords?
 
     /// How long a purchase may stay `purchasing` (recorded, not yet charged) before recovery
     /// decides that its process died before payment: 10 seconds.

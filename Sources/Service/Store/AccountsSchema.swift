@@ -11,6 +11,7 @@ public enum AccountsSchema {
         migrations.register("1-accounts", sql: accountsTable(integer: "BIGINT"))
         migrations.register("2-tokens", sql: tokensTable(integer: "BIGINT"))
         migrations.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
+        migrations.register("4-daily-scores", sql: dailyScores(integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -19,6 +20,7 @@ public enum AccountsSchema {
         migrator.register("1-accounts", sql: accountsTable(integer: "INTEGER"))
         migrator.register("2-tokens", sql: tokensTable(integer: "INTEGER"))
         migrator.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
+        migrator.register("4-daily-scores", sql: dailyScores(integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -49,6 +51,31 @@ public enum AccountsSchema {
             SELECT t.token_id, t.account_id, t.token_sha256 FROM tokens AS t JOIN accounts AS a ON a.id = t.account_id
             WHERE t.revoked_date IS NULL AND a.closed_date IS NULL;
         """
+
+    /// What leaderboards read across accounts: each account's ended daily word (a copy of its
+    /// ledger's game, written again until it is there: the same row each time), and the names
+    /// players appear under, unique folded.
+    static func dailyScores(integer: String) -> String {
+        """
+        CREATE TABLE daily_scores (
+            day TEXT NOT NULL CHECK (length(day) = 10),
+            language TEXT NOT NULL,
+            account_id TEXT NOT NULL REFERENCES accounts(id),
+            game_id TEXT NOT NULL CHECK (length(game_id) = 32),
+            score INTEGER NOT NULL CHECK (score >= 0),
+            hints INTEGER NOT NULL CHECK (hints >= 0),
+            won INTEGER NOT NULL CHECK (won IN (0, 1)),
+            finished_date \(integer) NOT NULL,
+            PRIMARY KEY (day, language, account_id)
+        );
+        CREATE TABLE display_names (
+            account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+            name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 24),
+            folded TEXT NOT NULL UNIQUE,
+            changed_date \(integer) NOT NULL
+        );
+        """
+    }
 
     /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
     /// integer type (`integer`).

@@ -13,13 +13,19 @@ struct GameRow: Equatable {
     var score: Int
     var startedDate: Int64
     var endedDate: Int64?
+    /// A daily word's day (`2026-12-02`), `nil` for any other game.
+    var daily: String? = nil
+    /// Wrong guesses and hints, recorded when the game ends (`nil` before, and for games ended
+    /// before migration 11).
+    var misses: Int? = nil
+    var hints: Int? = nil
 
     /// The columns both engines select, in this order.
-    static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date"
+    static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints"
 
     /// A row read as text (each engine's values as their text, `nil` for NULL): one decoding for both.
     init(columns row: [String?]) throws(StoreError) {
-        guard row.count == 12, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
+        guard row.count == 15, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
             let category = row[3], let word = row[4], let language = row[6], let lives = row[7].flatMap(Int.init),
             let state = row[8].flatMap(ServedGame.State.init(rawValue:)), let score = row[9].flatMap(Int.init),
             let started = row[10].flatMap(Int64.init)
@@ -27,6 +33,9 @@ struct GameRow: Equatable {
         self.init(
             id: id, productID: product, packName: packName, category: category, word: word, clue: row[5], language: language, lives: lives,
             state: state, score: score, startedDate: started, endedDate: row[11].flatMap(Int64.init))
+        daily = row[12]
+        misses = row[13].flatMap(Int.init)
+        hints = row[14].flatMap(Int.init)
     }
 
     init(

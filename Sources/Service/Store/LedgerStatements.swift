@@ -177,8 +177,12 @@ protocol LedgerStatements {
     func deleteHistory() throws
 
     // MARK: Served games
-    /// The game being played, if any (at most one: a unique index).
+    /// The game being played, if any (at most one: a unique index); never a daily word.
     func liveGame() throws -> GameRow?
+    /// The account's game of the daily word of `date` in `language`, if it was started.
+    func dailyGame(date: String, language: String) throws -> GameRow?
+    /// Every game that has ended, in the order they ended.
+    func endedGames() throws -> [GameRow]
     /// The game `id`, if it is the account's.
     func game(_ id: String) throws -> GameRow?
     /// The game's moves, in order.
@@ -187,8 +191,8 @@ protocol LedgerStatements {
     func insertGame(_ row: GameRow) throws
     /// Appends the game's move number `seq` (1 the first).
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws
-    /// Ends the game with `state` and its score.
-    func endGame(_ id: String, state: ServedGame.State, score: Int, now: Int64) throws
+    /// Ends the game with `state`, its score, misses and hints.
+    func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws
 }
 
 /// What a purchase charges, and where: the amount (the price times the quantity) in the

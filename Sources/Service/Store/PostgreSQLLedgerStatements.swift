@@ -512,8 +512,20 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     // MARK: - Served games
 
     func liveGame() throws -> GameRow? {
-        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND state = 'playing'").rows.first.map { row throws in
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND state = 'playing' AND daily IS NULL").rows.first.map { row throws in
             try GameRow(columns: row)
+        }
+    }
+
+    func dailyGame(date: String, language: String) throws -> GameRow? {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND daily = $2 AND language = $3", [date, language]).rows.first.map {
+            row throws in try GameRow(columns: row)
+        }
+    }
+
+    func endedGames() throws -> [GameRow] {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND state <> 'playing' ORDER BY ended_date, started_date, id").rows.map {
+            row throws in try GameRow(columns: row)
         }
     }
 
@@ -531,9 +543,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try execute(
-            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL)",
+            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL)",
             [row.id, row.productID.rawValue, row.packName, row.category, row.word, row.clue, row.language, String(row.lives), row.state.rawValue,
-             String(row.score), String(row.startedDate)])
+             String(row.score), String(row.startedDate), row.daily])
     }
 
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {
@@ -542,9 +554,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             [id, String(seq), move.kind.rawValue, move.value, move.requestKey, String(now)])
     }
 
-    func endGame(_ id: String, state: ServedGame.State, score: Int, now: Int64) throws {
+    func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws {
         try execute(
-            "UPDATE games SET state = $3, score = $4, ended_date = $5 WHERE account_id = $1 AND id = $2 AND state = 'playing'",
-            [id, state.rawValue, String(score), String(now)])
+            "UPDATE games SET state = $3, score = $4, misses = $5, hints = $6, ended_date = $7 WHERE account_id = $1 AND id = $2 AND state = 'playing'",
+            [id, state.rawValue, String(score), String(misses), String(hints), String(now)])
     }
 }

@@ -335,7 +335,21 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func liveGame() throws -> GameRow? {
-        try db.query("SELECT \(GameRow.columns) FROM games WHERE state = 'playing'").first.map { row throws in try GameRow(columns: Self.texts(row)) }
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE state = 'playing' AND daily IS NULL").first.map { row throws in
+            try GameRow(columns: Self.texts(row))
+        }
+    }
+
+    func dailyGame(date: String, language: String) throws -> GameRow? {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE daily = ? AND language = ?", .text(date), .text(language)).first.map { row throws in
+            try GameRow(columns: Self.texts(row))
+        }
+    }
+
+    func endedGames() throws -> [GameRow] {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE state <> 'playing' ORDER BY ended_date, started_date, id").map { row throws in
+            try GameRow(columns: Self.texts(row))
+        }
     }
 
     func game(_ id: String) throws -> GameRow? {
@@ -350,9 +364,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try db.execute(
-            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)", .text(row.id), .text(row.productID.rawValue),
-            .text(row.packName), .text(row.category), .text(row.word), row.clue.map(SQLValue.text) ?? .null, .text(row.language),
-            .integer(Int64(row.lives)), .text(row.state.rawValue), .integer(Int64(row.score)), .integer(row.startedDate))
+            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL)", .text(row.id),
+            .text(row.productID.rawValue), .text(row.packName), .text(row.category), .text(row.word), row.clue.map(SQLValue.text) ?? .null,
+            .text(row.language), .integer(Int64(row.lives)), .text(row.state.rawValue), .integer(Int64(row.score)), .integer(row.startedDate),
+            row.daily.map(SQLValue.text) ?? .null)
     }
 
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {
@@ -361,9 +376,9 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             .text(move.kind.rawValue), .text(move.value), move.requestKey.map(SQLValue.text) ?? .null, .integer(now))
     }
 
-    func endGame(_ id: String, state: ServedGame.State, score: Int, now: Int64) throws {
+    func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws {
         try db.execute(
-            "UPDATE games SET state = ?, score = ?, ended_date = ? WHERE id = ? AND state = 'playing'", .text(state.rawValue), .integer(Int64(score)),
-            .integer(now), .text(id))
+            "UPDATE games SET state = ?, score = ?, misses = ?, hints = ?, ended_date = ? WHERE id = ? AND state = 'playing'", .text(state.rawValue),
+            .integer(Int64(score)), .integer(Int64(misses)), .integer(Int64(hints)), .integer(now), .text(id))
     }
 }

@@ -125,3 +125,17 @@ enum Sodium {
         precondition(initialized, "libsodium could not be initialized")
     }
 }
+
+extension SigningKey {
+    /// A 32-byte secret for one `purpose`, derived from the key's seed (keyed BLAKE2b,
+    /// `crypto_generichash`): the same key and purpose, the same bytes, on every server that holds
+    /// the key; nothing about the seed can be learnt from it.
+    public func derivedSecret(for purpose: String) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        let message = Array(purpose.utf8)
+        secret.withBytes { secretBytes in
+            _ = crypto_generichash(&out, out.count, message, UInt64(message.count), secretBytes, SigningKey.seedByteCount)
+        }
+        return out
+    }
+}

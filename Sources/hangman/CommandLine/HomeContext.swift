@@ -173,3 +173,16 @@ struct HomeContext {
         return value
     }
 }
+
+extension HomeContext {
+    /// The account's pack server for what only it keeps (served games, the daily word,
+    /// leaderboards, a display name): refused, saying why, on the embedded store and offline.
+    func games(for what: String) throws -> any GameService {
+        if let games = service as? any GameService { return games }
+        if let offline {
+            throw CommandFailure(code: .storeRefused, message: "\(what) is kept by the pack server, which cannot be reached now: \(offline.message)")
+        }
+        throw CommandFailure(
+            code: .storeRefused, message: "\(what) is kept by a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)")
+    }
+}

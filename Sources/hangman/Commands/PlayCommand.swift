@@ -8,12 +8,20 @@ import WordPacks
 enum PlayCommand: Command {
     static let spec = CommandSpec(
         name: "hangman play",
-        overview: "Play hangman with words from your installed packs. Hints come from your account.",
-        usage: ["hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new] [--yes]"],
+        overview: "Play hangman: on the account's pack server when the home is bound to one (the word stays there), else with words from your installed packs. Hints come from your account.",
+        usage: [
+            "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new] [--yes]",
+            "hangman play --daily [--language <TAG>] [--lives <N>] [--plain] [--yes]",
+        ],
         options: [
             .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .product),
             .init(names: ["--category"], value: "NAME", help: "Only words from this category (a word list's name)."),
-            .init(names: ["--seed"], value: "N", help: "Seed the random choices: the same seed, the same games.", kind: .unsignedInteger),
+            .init(
+                names: ["--seed"], value: "N",
+                help: "Seed the random choices: the same seed, the same games (a pack server takes one only as a sandbox with test controls).",
+                kind: .unsignedInteger),
+            .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same for every player of the service, once per account; on a pack server."),
+            .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
@@ -30,6 +38,13 @@ enum PlayCommand: Command {
             whole word, ? or hint, buy, help, quit. A word that is also a command is guessed with a
             leading =: =quit guesses the word "quit". buy asks before it charges, on a terminal
             (plain too: an ASK line, then y); through a pipe nothing asks, so only buy! or --yes buys.
+
+            On a home bound to a pack server, the server picks the word and answers every move: the
+            word is never on this device before the game ends, and the game lives on the account, so
+            'hangman play' on another device of it resumes it. One game is played at a time (and the
+            day's word beside it): --new gives the live one up (it counts as lost). When the server
+            cannot be reached, the game plays from the packs installed here and says so; such a game
+            never counts on a leaderboard. --daily plays the day's word (see 'hangman daily').
 
             Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. When --pack, --category or
             --lives differ from the saved game, a terminal asks whether to start a new game with them
@@ -49,16 +64,23 @@ enum PlayCommand: Command {
         var plain: Bool
         var new: Bool
         var yes: Bool
+        var daily: Bool
+        var language: String?
         var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) -> Options {
         Options(
             packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
-            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), yes: parsed.has("--yes"), store: HomeOptions(parsed))
+            lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), yes: parsed.has("--yes"), daily: parsed.has("--daily"),
+            language: parsed.value("--language"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.new {
+            throw CommandFailure.usage("--daily is the same word for every player: it takes no --pack, --category, --seed or --new")
+        }
+        if options.language != nil, !options.daily { throw CommandFailure.usage("--language names the daily word's language: use it with --daily") }
         var generator = SeededGenerator(seed: options.seed ?? context.randomSeed())
         // Offline, the game says so on its own screen, not before it opens.
         let session = try await PlayerContext.open(options.store, context: context, quietOffline: true)
@@ -79,6 +101,9 @@ enum PlayCommand: Command {
         loop.requestedLives = options.lives
         loop.playable = playable
         loop.buysWithoutAsking = options.yes
+        loop.daily = options.daily
+        loop.language = options.language
+        loop.seed = options.seed
         return try await loop.run(fresh: options.new, generator: &generator)
     }
 }

@@ -39,7 +39,7 @@ extension PlayLoop {
     }
 
     /// Plays one move; returns the message for a terminal and the line for plain output.
-    func handle(_ move: Move, session: GameSession, view: GameView, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
+    func handle(_ move: Move, session: any PlayedGame, view: GameView, generator: inout SeededGenerator) async throws -> (TerminalText?, TerminalText?) {
         switch move {
         case .quit, .endOfInput, .interrupted:
             return (nil, nil)
@@ -50,13 +50,13 @@ extension PlayLoop {
             let outcome: GameSession.HintOutcome
             do {
                 outcome = try await session.hint(using: &generator)
-            } catch {
+            } catch let error as DeviceError {
                 throw CommandFailure(code: .ioError, message: error.message)
             }
             switch outcome {
             case .revealed(let letter, let balance):
                 hints = HintCount(hints: balance)
-                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", "HINT \(letter)")
+                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", TerminalText(escaping: PlainGameText.hint(letter)))
             case .noHints:
                 hints = HintCount(hints: 0)
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
@@ -74,15 +74,33 @@ extension PlayLoop {
         case .buy(let confirmed):
             return await buyHints(asking: view, confirmed: confirmed || buysWithoutAsking)
         case .guess(let text):
-            switch try session.guess(text) {
-            case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", "HIT \(letter) \(count)")
-            case .miss(let letter): return ("No '\(letter)'.", "MISS \(letter)")
-            case .solved: return ("Solved!", "SOLVED")
-            case .wrongWord(let word): return ("'\(word)' is not the word.", "WRONG \(word)")
-            case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", "REPEAT \(guess)")
-            case .invalid(let why): return ("\(why.prefix(1).uppercased() + why.dropFirst()).", "INVALID \(why)")
-            case .gameOver: return (nil, nil)
+            let outcome: Game.Outcome
+            do {
+                outcome = try await session.play(text)
+            } catch let error as StoreError where error.kind == .unavailable {
+                return ("No answer: the pack server cannot be reached. The move was not played; try it again.", "NOSERVICE")
+            }
+            let plain = PlainGameText.move(outcome).map(TerminalText.init(escaping:))
+            switch outcome {
+            case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", plain)
+            case .miss(let letter): return ("No '\(letter)'.", plain)
+            case .solved: return ("Solved!", plain)
+            case .wrongWord(let word): return ("'\(word)' is not the word.", plain)
+            case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", plain)
+            case .invalid(let why): return ("\(why.prefix(1).uppercased() + why.dropFirst()).", plain)
+            case .gameOver: return ("The game has ended (on another device).", nil)
             }
         }
+    }
+}
+
+extension PlayLoop {
+    /// With --pack, --category or --lives that differ from the account's live served game: asks
+    /// (a terminal) or starts a new game and says so (plain, a pipe). `true` for a new game.
+    func liveGameConflicts(_ games: any GameService) async throws -> Bool {
+        guard !requestedPacks.isEmpty || category != nil || requestedLives != nil, let live = try await games.currentGame() else { return false }
+        let conflicts = GameSession.conflicts(
+            pack: live.pack, category: live.category, lives: live.lives, packs: requestedPacks, category: category, lives: requestedLives)
+        return conflicts.isEmpty ? false : try decideOnConflicts(conflicts)
     }
 }

@@ -1,4 +1,5 @@
 import Device
+import PackServiceClient
 import HangmanGame
 import PackServiceAPI
 import SystemCalls
@@ -34,6 +35,11 @@ final class PlayLoop {
     var buysWithoutAsking = false
     /// Every pack the account may play now: a saved game on another is kept, not resumed.
     var playable: Set<ProductID> = []
+    /// `play --daily` (and its `--language`): the day's word, a served game.
+    var daily = false
+    var language: String?
+    /// `play --seed`: a served game's request carries it (a sandbox server with test controls takes it).
+    var seed: UInt64?
 
     var player: Player { playerContext.player }
 
@@ -55,19 +61,34 @@ final class PlayLoop {
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
-        let seat = try player.takeSeat(playable: playable)
-        if !seat.setAside.isEmpty {
-            let names = seat.setAside.joined(separator: ", ")
-            let one = seat.setAside.count == 1
-            screen.context.error(
-                "Your saved \(one ? "game from \(names) is" : "games from \(names) are") kept, not resumed: this account may not play \(one ? "that pack" : "those packs") now (see 'hangman packs'). This is a new game from the packs you may play.")
-        }
-        if seat.passedOverSavedGame && !fresh {
-            screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
-        }
-        if !fresh {
-            let conflicts = try savedGameConflicts(seat)
-            if !conflicts.isEmpty { fresh = try decideOnConflicts(conflicts) }
+        // A home bound to a pack server that answers plays served games: the word stays there.
+        // The embedded store, and a server out of reach, play on this device.
+        var seat: GameSeat?
+        if let games = player.gameService {
+            if !fresh && !daily { fresh = try await liveGameConflicts(games) }
+        } else {
+            if daily {
+                throw CommandFailure(
+                    code: .storeRefused,
+                    message: playerContext.player.service is OfflinePackService
+                        ? "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"
+                        : "the daily word is played on a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)")
+            }
+            let taken = try player.takeSeat(playable: playable)
+            if !taken.setAside.isEmpty {
+                let names = taken.setAside.joined(separator: ", ")
+                let one = taken.setAside.count == 1
+                screen.context.error(
+                    "Your saved \(one ? "game from \(names) is" : "games from \(names) are") kept, not resumed: this account may not play \(one ? "that pack" : "those packs") now (see 'hangman packs'). This is a new game from the packs you may play.")
+            }
+            if taken.passedOverSavedGame && !fresh {
+                screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
+            }
+            if !fresh {
+                let conflicts = try savedGameConflicts(taken)
+                if !conflicts.isEmpty { fresh = try decideOnConflicts(conflicts) }
+            }
+            seat = taken
         }
         if case .keys = input, screen.context.input == .standardInput {
             guard RawTerminal.enter(setup: GameScreen.enterScreen, teardown: GameScreen.leaveScreen) else {
@@ -108,11 +129,31 @@ final class PlayLoop {
         }
     }
 
-    private func session(seat: GameSeat, fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
+    /// The game to play next: on this device in `seat`, or served by the account's pack server.
+    private func start(seat: GameSeat?, fresh: Bool, generator: inout SeededGenerator) async throws -> (any PlayedGame)? {
+        guard let seat else {
+            guard daily, let games = player.gameService else {
+                return try await player.startServedGame(
+                    GameRequest(packs: requestedPacks, category: category, lives: requestedLives, new: fresh, seed: seed))
+            }
+            let game: ServedGame
+            do {
+                game = try await DailyLanguage.choose(language) { (tag: String?) async throws(StoreError) -> ServedGame in
+                    try await games.startGame(GameRequest(lives: requestedLives, daily: true, language: tag))
+                }
+            } catch where error.kind == .wrongState {
+                // Played already today: the store's refusal, said as such (69).
+                throw CommandFailure(code: .storeRefused, message: error.message)
+            }
+            return ServedSession(game: game, service: games)
+        }
+        return try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
+    }
+
+    private func session(seat: GameSeat?, fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
         while true {
-            let started = try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
-            guard let session = started else {
+            guard let session = try await start(seat: seat, fresh: fresh, generator: &generator) else {
                 if let category {
                     var names: [String] = []
                     for name in packs.flatMap({ $0.categories.map(\.name) }) where !names.contains(name) { names.append(name) }
@@ -132,10 +173,13 @@ final class PlayLoop {
             switch try await play(session, generator: &generator) {
             case .saved(let code): return code
             case .finished(let view, let suggestion):
-                if session.game.status == .won { tally.won += 1 } else { tally.lost += 1 }
-                tally.score += session.game.score
-                screen.end(session, suggestion: suggestion)
+                let board = session.board
+                if board.status == .won { tally.won += 1 } else { tally.lost += 1 }
+                tally.score += board.score
+                screen.end(session, suggestion: suggestion, askingAgain: !daily)
                 try screen.context.checkWrites()
+                // The day's word is played once: no other comes after it.
+                if daily { return .ok }
                 switch again(view) {
                 case .interrupted:
                     if !screen.isFullScreen { screen.say("", plain: "") }
@@ -150,18 +194,22 @@ final class PlayLoop {
     /// How a game ended: finished (with the free tier's suggestion, if any), or saved.
     enum Ending { case finished(GameView, suggestion: PackSuggestion.Line?), saved(ExitCode) }
 
-    private func play(_ session: GameSession, generator: inout SeededGenerator) async throws -> Ending {
+    private func play(_ session: any PlayedGame, generator: inout SeededGenerator) async throws -> Ending {
         await readHints()
         screen.begin(session, hints: hints?.hints, offline: hints.map { !$0.isCurrent } ?? true)
         var opening: [String] = []
-        if session.isResumed { opening.append("Resuming your unfinished game (play --new starts over).") }
+        if session.isResumed {
+            opening.append(
+                daily ? "Resuming today's word." : session.servedID != nil ? "Resuming your unfinished game, kept on the server (play --new starts over)."
+                    : "Resuming your unfinished game (play --new starts over).")
+        }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         var view = GameView(
-            game: session.game, packName: session.word.packName, category: session.word.category, hints: nil,
+            game: session.board, packName: session.packName, category: session.category, hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "))
         var eventPlain: TerminalText?
-        while session.game.status == .playing {
-            view.game = session.game
+        while session.board.status == .playing {
+            view.game = session.board
             showHints(in: &view)
             screen.show(view, eventPlain: eventPlain)
             screen.prompt()
@@ -173,7 +221,12 @@ final class PlayLoop {
                 if screen.style == .plain { screen.context.out("SAVED") }
                 leaveScreen()
                 if screen.style == .text && move != .quit { screen.context.out("") }
-                if screen.style != .plain { screen.context.out("Game saved: run 'hangman play' to resume it.") }
+                if screen.style != .plain {
+                    screen.context.out(
+                        daily ? "Today's word is kept on the server: 'hangman play --daily' resumes it, on any device of the account."
+                            : session.servedID != nil ? "Game kept on the server: 'hangman play' resumes it, on any device of the account."
+                            : "Game saved: run 'hangman play' to resume it.")
+                }
                 return .saved(move == .interrupted ? .interrupted : .ok)
             default:
                 let (event, plainLine) = try await handle(move, session: session, view: view, generator: &generator)
@@ -181,12 +234,12 @@ final class PlayLoop {
                 eventPlain = plainLine
             }
         }
-        view.game = session.game
+        view.game = session.board
         showHints(in: &view)
         let suggestion = await PackSuggestion(player: playerContext.player, prices: PriceText(environment: screen.context.environment))
             .line(afterGame: tally.played)
         if screen.isFullScreen {
-            view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.game) + [suggestion?.text.text].compactMap { $0 })
+            view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.board) + [suggestion?.text.text].compactMap { $0 })
                 .joined(separator: "\n")
         }
         screen.show(view, eventPlain: eventPlain)

@@ -1,31 +1,35 @@
 import Device
+import PackServiceAPI
+import TerminalText
 
 /// `hangman stats`
 enum StatsCommand: Command {
     static let spec = CommandSpec(
         name: "hangman stats",
-        overview: "Games played and won on this device, win rate, streaks, and misses per won game.",
+        overview: "Games played and won, win rate, streaks, and misses per won game: the account's on every device when the home is bound to a pack server, else this device's.",
         usage: ["hangman stats [--json]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options)
-
-    struct Document: Encodable {
-        var played: Int
-        var won: Int
-        var winRate: Int
-        var currentStreak: Int
-        var bestStreak: Int
-        var missDistribution: [String: Int]
-    }
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
+        discussion: """
+            On a pack server the games counted are those it served the account, on every device;
+            when it cannot be reached, this device's games are shown and a line on standard error
+            says so. On the embedded store, this device's games.
+            """)
 
     static func options(_ parsed: ParsedArguments) -> ListingOptions { ListingOptions(parsed) }
 
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await PlayerContext.open(options.store, context: context)
-        let stats = try session.device.statistics()
+        let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
+        let stats: GameStatistics
+        if let games = store.service as? any GameService {
+            stats = try await games.gameStatistics()
+        } else {
+            if let offline = store.offline {
+                context.error("note: this device's games only: the pack server, which counts the account's, cannot be reached (\(offline.message)).")
+            }
+            stats = try Home(folder: store.home).openDevice().statistics()
+        }
         if options.json {
-            context.out(JSONText.encode(Document(
-                played: stats.played, won: stats.won, winRate: stats.winRate, currentStreak: stats.currentStreak, bestStreak: stats.bestStreak,
-                missDistribution: Dictionary(uniqueKeysWithValues: stats.missDistribution.map { (String($0.key), $0.value) }))))
+            context.out(JSONText.encode(stats))
             return .ok
         }
         context.out("Played          \(stats.played)")
@@ -34,12 +38,21 @@ enum StatsCommand: Command {
         context.out("Best streak     \(stats.bestStreak)")
         if !stats.missDistribution.isEmpty {
             context.out("Misses in won games:")
-            let most = stats.missDistribution.values.max() ?? 1
-            for misses in stats.missDistribution.keys.sorted() {
-                let count = stats.missDistribution[misses] ?? 0
-                context.out("  \(misses)  \(String(repeating: "#", count: max(1, count * 30 / most))) \(count)")
-            }
+            for line in Histogram.lines(stats.missDistribution) { context.out(TerminalText(trusted: line)) }
         }
         return .ok
+    }
+}
+
+/// `  2  ###### 3`: a count per key, the bars scaled to the largest (30 characters).
+enum Histogram {
+    static func lines(_ counts: [Int: Int]) -> [String] {
+        let most = counts.values.max() ?? 1
+        let width = String(counts.keys.max() ?? 0).count
+        return counts.keys.sorted().map { key in
+            let count = counts[key] ?? 0
+            let label = String(repeating: " ", count: width - String(key).count) + String(key)
+            return "  \(label)  \(String(repeating: "#", count: max(1, count * 30 / max(1, most)))) \(count)"
+        }
     }
 }

@@ -10,7 +10,7 @@ struct ScreenLine: Equatable {
 
 /// What the screen shows at one moment: everything `GameLayout` needs, nothing it must fetch.
 struct GameView {
-    var game: Game
+    var game: GameBoard
     var packName: String
     var category: String
     /// The hint balance; `nil` when it cannot be known (the pack server cannot be reached).
@@ -107,7 +107,7 @@ enum GameLayout {
         rank = 9
         add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", "31")
         rank = 4
-        let used = Self.usedLetters(game).map(TerminalText.escaped).joined(separator: " ")
+        let used = game.usedLetters.map(TerminalText.escaped).joined(separator: " ")
         addWrapped("Used: " + (used.isEmpty ? "-" : used))
         add("")
         rank = 8
@@ -147,19 +147,20 @@ enum GameLayout {
     }
 
     /// The lines after a game: the verdict, the score explained, the clue.
-    static func verdict(_ game: Game) -> [String] {
+    static func verdict(_ game: GameBoard) -> [String] {
         var lines: [String] = []
+        let word = TerminalText.escaped(game.word ?? "")
         if game.status == .won {
-            lines.append("You won! The word was \(TerminalText.escaped(game.word)).")
+            lines.append("You won! The word was \(word).")
             lines.append(scoreExplanation(game))
         } else {
-            lines.append("You lost. The word was \(TerminalText.escaped(game.word)).")
+            lines.append("You lost. The word was \(word).")
         }
         return lines
     }
 
     /// `Score 150: 5 letters x 10 + 5 lives left x 20 - 0 hints x 15.`
-    static func scoreExplanation(_ game: Game) -> String {
+    static func scoreExplanation(_ game: GameBoard) -> String {
         let parts = game.scoreParts
         var text = "Score \(game.score): \(parts.letters) letters × \(Game.pointsPerLetter) + \(parts.livesLeft) lives left × \(Game.pointsPerLife)"
         if parts.hints > 0 { text += " − \(parts.hints) hint\(parts.hints == 1 ? "" : "s") × \(Game.pointsPerHint)" }
@@ -202,12 +203,6 @@ enum GameLayout {
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
-    }
-
-    /// The letters guessed and hinted, in alphabetical order (as bsdgames shows them: easier to
-    /// scan than the order typed).
-    static func usedLetters(_ game: Game) -> [String] {
-        (game.guesses + game.hinted).sorted()
     }
 
     /// Items joined by " · ", as many to a line as fit.

@@ -38,9 +38,10 @@ struct GameScreen {
     static let plainFormat = """
         PLAIN FORMAT (not a terminal, or --plain): a line each, fields by spaces.
         Written:
-          GAME pack=<id> category="<name>" letters=<n> lives=<n> hints=<n>
-              [resumed] [offline]
-              (offline: the pack server cannot be reached; hints=<n> is the
+          GAME [id=<id>] pack=<id> category="<name>" letters=<n> lives=<n>
+              hints=<n> [resumed] [offline]
+              (id: a game the pack server plays, the word kept there;
+              offline: the pack server cannot be reached; hints=<n> is the
               last balance it signed, or ? when there is none)
           STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n>
           HIT <letter> <count> | MISS <letter> | SOLVED | WRONG <word>
@@ -56,27 +57,24 @@ struct GameScreen {
         =quit guesses the word "quit".
         """
 
-    /// `text` in double quotes, with `"` and `\` escaped, and escaped like any text.
-    static func quoted(_ text: String) -> TerminalText {
-        var out = "\""
-        for character in text {
-            if character == "\"" || character == "\\" { out.append("\\") }
-            out.append(character)
-        }
-        return TerminalText(escaping: out + "\"")
-    }
-
     /// The window's width and height: the terminal's own, else `COLUMNS`/`LINES`, else 80 x 24.
     var size: (columns: Int, rows: Int?) {
         if let window = RawTerminal.windowSize(of: .output) { return (window.columns, window.rows > 0 ? window.rows : nil) }
         return (context.environment["COLUMNS"].flatMap { Int($0) } ?? 80, context.environment["LINES"].flatMap { Int($0) })
     }
 
-    func begin(_ session: GameSession, hints: Int?, offline: Bool) {
+    func begin(_ session: any PlayedGame, hints: Int?, offline: Bool) {
         guard plain else { return }
-        let resumed: TerminalText = session.isResumed ? " resumed" : ""
-        let mark: TerminalText = offline ? " offline" : ""
-        context.out("GAME pack=\(session.word.pack) category=\(Self.quoted(session.word.category)) letters=\(session.game.letterCount) lives=\(session.game.lives) hints=\(hints.map(String.init) ?? "?")\(resumed)\(mark)")
+        let board = session.board
+        line(
+            PlainGameText.opening(
+                id: session.servedID, pack: session.pack.rawValue, category: session.category, letters: board.letterCount, lives: board.lives,
+                hints: hints, resumed: session.isResumed, offline: offline))
+    }
+
+    /// A line of the plain format (``PlainGameText``), escaped like any text from outside.
+    func line(_ text: String) {
+        context.out(TerminalText(escaping: text))
     }
 
     /// The state, and the last event's message: the whole screen, or plain lines.
@@ -85,9 +83,7 @@ struct GameScreen {
         switch style {
         case .plain:
             if let eventPlain { context.out(eventPlain) }
-            if game.status == .playing {
-                context.out("STATE word=\(Self.quoted(game.masked)) lives=\(game.livesLeft)/\(game.lives) used=\(Self.quoted(used(game))) hints=\(view.hints.map(String.init) ?? "?")")
-            }
+            if game.status == .playing { line(PlainGameText.state(game, hints: view.hints)) }
         case .text:
             let lines = GameLayout.lines(view, width: size.columns, keys: false)
             context.out(TerminalText(trusted: "\n" + lines.map(\.text).joined(separator: "\n")))
@@ -131,25 +127,20 @@ struct GameScreen {
 
     /// The end of a game in plain or text form; on the full screen the board shows it.
     /// The free tier's suggestion follows the verdict (`SUGGEST <product> <text>` in plain form).
-    func end(_ session: GameSession, suggestion: PackSuggestion.Line? = nil) {
-        let game = session.game
+    func end(_ session: any PlayedGame, suggestion: PackSuggestion.Line? = nil, askingAgain: Bool = true) {
+        let game = session.board
         switch style {
         case .plain:
-            context.out(game.status == .won ? "WON \(game.word) score=\(game.score)" : "LOST \(game.word)")
-            if let clue = game.clue { context.out("CLUE \(clue)") }
+            for text in PlainGameText.end(game) { line(text) }
             if let suggestion { context.out("SUGGEST \(suggestion.productID.rawValue) \(suggestion.text)") }
-            context.out("AGAIN?")
+            if askingAgain { context.out("AGAIN?") }
         case .text:
             for line in GameLayout.verdict(game) { context.out(TerminalText(trusted: line)) }
             if let suggestion { context.out(suggestion.text) }
-            context.out("Play again? [Y/n] ", terminator: "")
+            if askingAgain { context.out("Play again? [Y/n] ", terminator: "") }
         case .fullScreen:
             break
         }
-    }
-
-    private func used(_ game: Game) -> String {
-        GameLayout.usedLetters(game).joined(separator: " ")
     }
 }
 

@@ -1,0 +1,171 @@
+import CivilCalendar
+import LetterFolding
+
+/// Served games: a service that plays the game with the account, the word kept on its side (a
+/// pack server). The embedded store does not: its games are played on the device.
+public protocol GameService: Sendable {
+    /// Starts a game (the daily word with `request.daily`), or resumes the account's live one.
+    func startGame(_ request: GameRequest) async throws(StoreError) -> ServedGame
+    /// The live game (not the daily word), if any.
+    func currentGame() async throws(StoreError) -> ServedGame?
+    /// The account's game `id`, whatever its state.
+    func game(_ id: String) async throws(StoreError) -> ServedGame
+    /// A letter or the whole word.
+    func guess(game id: String, _ text: String) async throws(StoreError) -> ServedGame
+    /// One hint paid and one letter revealed; the same key again pays nothing.
+    func hint(game id: String, idempotencyKey: String) async throws(StoreError) -> ServedGame
+    /// Gives the game up (it counts as lost).
+    func abandonGame(_ id: String) async throws(StoreError) -> ServedGame
+    /// The account's games, on every device.
+    func gameStatistics() async throws(StoreError) -> GameStatistics
+    /// Today's daily word in `language` (`nil`: English) and the account's daily record.
+    func daily(language: String?) async throws(StoreError) -> DailyStatus
+    /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.
+    func leaderboard(date: String?, language: String?, week: Bool) async throws(StoreError) -> Leaderboard
+    /// The name the account appears under on leaderboards; the name as kept.
+    func setDisplayName(_ name: String) async throws(StoreError) -> String
+}
+
+/// `GET /v1/daily`: the day's word for a language, as far as the account has played it, and the
+/// account's record of daily words.
+public struct DailyStatus: Sendable, Equatable, Codable {
+    /// `2026-12-02` (UTC, the service's clock).
+    public var date: String
+    public var language: String
+    /// The account's game of the day's word: `nil` before it is started.
+    public var game: ServedGame?
+    /// Daily words played (ended) and won.
+    public var played: Int
+    public var won: Int
+    /// Days in a row won, up to today (or yesterday, when today's is not played yet).
+    public var currentStreak: Int
+    public var longestStreak: Int
+    /// Lives left in won daily games -> how many games.
+    public var livesLeftDistribution: [String: Int]
+
+    public init(
+        date: String, language: String, game: ServedGame?, played: Int, won: Int, currentStreak: Int, longestStreak: Int,
+        livesLeftDistribution: [String: Int]
+    ) {
+        self.date = date
+        self.language = language
+        self.game = game
+        self.played = played
+        self.won = won
+        self.currentStreak = currentStreak
+        self.longestStreak = longestStreak
+        self.livesLeftDistribution = livesLeftDistribution
+    }
+}
+
+/// `GET /v1/leaderboards/daily/{date}`: the daily word's scores, best first (score, then fewer
+/// hints, then the earlier finish); only served games count.
+public struct Leaderboard: Sendable, Equatable, Codable {
+    /// The day (`--week`: the last of the seven days).
+    public var date: String
+    public var language: String
+    /// The seven days to `date` summed.
+    public var week: Bool
+    /// Players with a finished daily game on the day (or the week).
+    public var players: Int
+    /// The top 10.
+    public var top: [LeaderboardRow]
+    /// The asking account's row, when it played (also when it is in the top 10).
+    public var you: LeaderboardRow?
+
+    public init(date: String, language: String, week: Bool, players: Int, top: [LeaderboardRow], you: LeaderboardRow?) {
+        self.date = date
+        self.language = language
+        self.week = week
+        self.players = players
+        self.top = top
+        self.you = you
+    }
+
+    /// How many rows a leaderboard shows.
+    public static let size = 10
+}
+
+public struct LeaderboardRow: Sendable, Equatable, Codable {
+    /// 1 for the best; equal scores, hints and finish share nothing: the earlier finish ranks first.
+    public var rank: Int
+    /// The display name, or `Player` and the last 4 characters of the account id.
+    public var name: String
+    public var score: Int
+    public var hints: Int
+    /// Daily words won (1 or 0 for a day).
+    public var won: Int
+    /// When the (last) game ended, milliseconds since 1970.
+    public var finished: Int64
+
+    public init(rank: Int, name: String, score: Int, hints: Int, won: Int, finished: Int64) {
+        self.rank = rank
+        self.name = name
+        self.score = score
+        self.hints = hints
+        self.won = won
+        self.finished = finished
+    }
+}
+
+/// `PUT /v1/account/name`.
+public struct DisplayNameRequest: Sendable, Equatable, Codable {
+    public var name: String
+    public init(name: String) { self.name = name }
+}
+
+/// A display name: 1 to 24 characters, letters, digits, spaces and `-_.`, no control or format
+/// characters; compared folded (case and accents), so that `Ana` and `ANA` are one name.
+public enum DisplayName {
+    public static let maxLength = 24
+
+    /// The name as kept (spaces at the ends trimmed), or a sentence saying why it is refused.
+    public static func check(_ name: String) -> Result<String, StoreError> {
+        let trimmed = String(name.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        guard !trimmed.isEmpty else { return .failure(StoreError(.invalidRequest, "a name has 1 to \(maxLength) characters, not none")) }
+        guard trimmed.count <= maxLength else {
+            return .failure(StoreError(.invalidRequest, "a name has 1 to \(maxLength) characters, not \(trimmed.count)"))
+        }
+        for scalar in trimmed.unicodeScalars {
+            let allowed = scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || " -_.".unicodeScalars.contains(scalar)
+                || [.nonspacingMark, .spacingMark].contains(scalar.properties.generalCategory)
+            guard allowed else {
+                let shown = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                    ? "U+" + String(scalar.value, radix: 16, uppercase: true) : "'\(scalar)'"
+                return .failure(StoreError(.invalidRequest, "a name has letters, digits, spaces and - _ . only, not \(shown)"))
+            }
+        }
+        return .success(trimmed)
+    }
+
+    /// The name as names are compared: case and accents folded, runs of spaces as one.
+    public static func folded(_ name: String) -> String {
+        var out = ""
+        for character in LetterFolding(language: "en").foldedWord(name) {
+            if character == " ", out.last == " " { continue }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// The name shown for an account without one: `Player` and the last 4 characters of its id.
+    public static func placeholder(account: String) -> String { "Player " + account.suffix(4) }
+}
+
+/// `2026-12-02`: a day as the daily word and its leaderboards name it (UTC).
+public enum DailyDate {
+    /// Days since 1970-01-01 -> its text.
+    public static func text(day: Int64) -> String {
+        UTCDateTime(millisecondsSince1970: day * UTCDateTime.millisecondsPerDay).dateText
+    }
+
+    /// The day a `YYYY-MM-DD` text names, or `nil` for anything else (`2026-02-30` too).
+    public static func day(parsing text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]), (1...12).contains(month),
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return CivilDate.days(fromCivil: year, month, day)
+    }
+}

@@ -1,0 +1,99 @@
+import Device
+import PackServiceAPI
+import TerminalText
+
+/// `hangman daily`
+enum DailyCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman daily",
+        overview: "Today's word (UTC): how you did, your streaks and games, and a spoiler-free line to share.",
+        usage: ["hangman daily [--language <TAG>] [--json] [--plain]"],
+        options: [
+            .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON document (the share line in it as \"share\")."),
+            .init(names: ["--plain"], value: nil, help: "Letters instead of emoji in the share line."),
+        ] + HomeContext.options,
+        discussion: """
+            The daily word is the same for every player of the service in a language, and each
+            account plays it once: 'hangman play --daily'. It is chosen by the service with a secret
+            of its own, so no one can work out tomorrow's from the pack. The share line gives one
+            square per move in order, 🟩 a hit, ⬛ a miss, 💡 a hint; with NO_COLOR set, TERM=dumb or
+            --plain, H, M and R (a letter revealed by a hint). It never shows a letter.
+            Exit status: 0 shown, 64 a language the service has no base pack in, 69 the pack server
+            cannot be reached (or the home plays on the embedded store).
+            """)
+
+    struct Options {
+        var language: String?
+        var json: Bool
+        var plain: Bool
+        var store: HomeOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options {
+        Options(language: parsed.value("--language"), json: parsed.has("--json"), plain: parsed.has("--plain"), store: HomeOptions(parsed))
+    }
+
+    struct Document: Encodable {
+        var daily: DailyStatus
+        var share: String?
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
+        let games = try store.games(for: "the daily word")
+        let status = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(StoreError) -> DailyStatus in
+            try await games.daily(language: tag)
+        }
+        let letters = options.plain || options.json || !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
+        let share = status.game.flatMap { DailyShare.lines($0, letters: letters) }
+        if options.json {
+            context.out(JSONText.encode(Document(daily: status, share: share?.joined(separator: "\n"))))
+            return .ok
+        }
+        context.out("Hangman Packs daily \(status.date) · \(status.language)")
+        switch status.game {
+        case nil:
+            context.out("Today: not played yet: 'hangman play --daily' plays it.")
+        case let game? where !game.isOver:
+            context.out("Today: being played (\(game.livesLeft)/\(game.lives) lives): 'hangman play --daily' resumes it.")
+        case let game?:
+            let hints = game.hinted.count
+            let verdict = game.state == .won ? "won, \(game.livesLeft)/\(game.lives) lives, \(game.score ?? 0) points" : "lost"
+            context.out("Today: \(verdict)\(hints > 0 ? ", \(hints) hint\(hints == 1 ? "" : "s")" : ""). The word was \(TerminalText(escaping: game.word ?? "")).")
+        }
+        let rate = status.played == 0 ? 0 : status.won * 100 / status.played
+        context.out("Played \(status.played) · Won \(status.won) (\(rate)%) · Streak \(status.currentStreak) · Longest \(status.longestStreak)")
+        let distribution = Dictionary(uniqueKeysWithValues: status.livesLeftDistribution.compactMap { key, count in Int(key).map { ($0, count) } })
+        if !distribution.isEmpty {
+            context.out("Lives left in won daily words:")
+            for line in Histogram.lines(distribution) { context.out(TerminalText(trusted: line)) }
+        }
+        if let share {
+            context.out("")
+            context.out("Share:")
+            for line in share { context.out(TerminalText(escaping: line)) }
+        }
+        return .ok
+    }
+}
+
+/// The spoiler-free lines to share a daily word: `Hangman Packs daily 2026-12-02 · 4/6 lives ·
+/// 1 hint`, then a square per move in order (or a letter: H hit, M miss, R revealed by a hint).
+enum DailyShare {
+    static func lines(_ game: ServedGame, letters: Bool) -> [String]? {
+        guard game.isOver, let date = game.daily, let kinds = game.moveKinds else { return nil }
+        let hints = game.hinted.count
+        let result = game.state == .won ? "\(game.livesLeft)/\(game.lives) lives" : "X/\(game.lives) lives"
+        let head = "Hangman Packs daily \(date) · \(result) · \(hints) hint\(hints == 1 ? "" : "s")"
+        let squares = kinds.map { kind -> String in
+            switch kind {
+            case .hit, .solved: letters ? "H" : "🟩"
+            case .miss, .wrongWord: letters ? "M" : "⬛"
+            case .hint: letters ? "R" : "💡"
+            case .repeated: ""
+            }
+        }
+        return [head, squares.joined()]
+    }
+}

@@ -1,0 +1,114 @@
+
+import Device
+import PackServiceAPI
+import TerminalText
+
+/// `hangman leaderboard`
+enum LeaderboardCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman leaderboard",
+        overview: "The daily word's scores: the top 10 and your rank, for a day or the last seven days.",
+        usage: ["hangman leaderboard [--daily] [<DATE>] [--week] [--language <TAG>] [--json]"],
+        arguments: [.init(name: "<DATE>", help: "The day, YYYY-MM-DD (UTC; default: today).", arity: .optional)],
+        options: [
+            .init(names: ["--daily"], value: nil, help: "The daily word's board (the one there is; the default)."),
+            .init(names: ["--week"], value: nil, help: "The seven days to the day, summed."),
+            .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON document: the same rows."),
+        ] + HomeContext.options,
+        discussion: """
+            Best first: the score, then fewer hints, then the earlier finish. Only games the pack
+            server played count (a game played offline never does). Players appear under the name
+            they chose ('hangman account name NAME'), else Player and the last 4 characters of their
+            account id. Exit status: 0 shown, 64 a date or language the service does not know, 69 the
+            pack server cannot be reached (or the home plays on the embedded store).
+            """)
+
+    struct Options {
+        var date: String?
+        var week: Bool
+        var language: String?
+        var json: Bool
+        var store: HomeOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options {
+        Options(
+            date: parsed.value("<DATE>"), week: parsed.has("--week"), language: parsed.value("--language"), json: parsed.has("--json"),
+            store: HomeOptions(parsed))
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if let date = options.date, DailyDate.day(parsing: date) == nil {
+            throw CommandFailure.usage("'\(date)' is not a day: write it YYYY-MM-DD (2026-12-02)")
+        }
+        let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
+        let games = try store.games(for: "the leaderboard")
+        let board = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(StoreError) -> Leaderboard in
+            try await games.leaderboard(date: options.date, language: tag, week: options.week)
+        }
+        if options.json {
+            context.out(JSONText.encode(board))
+            return .ok
+        }
+        let title = board.week ? "the seven days to \(board.date)" : board.date
+        context.out("Daily word leaderboard, \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
+        guard !board.top.isEmpty else {
+            context.out("Nobody has finished the daily word yet: 'hangman play --daily'.")
+            return .ok
+        }
+        var rows = board.top
+        if let you = board.you, !rows.contains(where: { $0.rank == you.rank }) { rows.append(you) }
+        let nameWidth = max(4, rows.map { TerminalText.escaped($0.name).count }.max() ?? 4)
+        let width = context.outputWidth
+        // The name is cut to fit: rank (4), score (7), hints (7), two spaces each.
+        let room = max(8, min(nameWidth, width - 4 - 7 - 7 - 6 - (board.week ? 6 : 0)))
+        func cell(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let text = text.count > width ? String(text.prefix(width - 1)) + "…" : text
+            let pad = String(repeating: " ", count: max(0, width - text.count))
+            return right ? pad + text : text + pad
+        }
+        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 7, right: true) + "  " + cell("Hints", 7, right: true) + (board.week ? "  " + cell("Won", 4, right: true) : "")))
+        for row in rows {
+            if row.rank > Leaderboard.size, row.rank != rows.first?.rank { context.out("   …") }
+            let mark = row.rank == board.you?.rank ? "  ← you" : ""
+            let line = cell(String(row.rank), 4, right: true) + "  " + cell(TerminalText.escaped(row.name), room) + "  " + cell(String(row.score), 7, right: true) + "  "
+                + cell(String(row.hints), 7, right: true) + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
+            context.out(TerminalText(trusted: line + (line.count + mark.count <= width ? mark : "")))
+        }
+        if board.you == nil { context.out("You have no finished daily word there: 'hangman play --daily'.") }
+        return .ok
+    }
+}
+
+/// `hangman account name`
+enum AccountNameCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman account name",
+        overview: "Choose the name you appear under on leaderboards.",
+        usage: ["hangman account name <NAME> [--home <DIR>]"],
+        arguments: [.init(name: "<NAME>", help: "1 to 24 characters: letters, digits, spaces and - _ . (quote a name with spaces).")],
+        options: HomeContext.options,
+        discussion: """
+            A name is the account's, on every device, and unique on its service: names are compared
+            without case or accents, so Ana and ÁNA are the same name. Without one, you appear as
+            Player and the last 4 characters of your account id. Exit status: 0 set, 64 a name that
+            is not allowed, 69 taken by another player, the pack server cannot be reached, or the
+            home plays on the embedded store.
+            """)
+
+    struct Options {
+        var name: String
+        var store: HomeOptions
+    }
+
+    static func options(_ parsed: ParsedArguments) -> Options { Options(name: parsed.value("<NAME>") ?? "", store: HomeOptions(parsed)) }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if case .failure(let problem) = DisplayName.check(options.name) { throw CommandFailure.usage(problem.message) }
+        let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
+        let name = try await store.games(for: "a player's name").setDisplayName(options.name)
+        context.out("You appear on leaderboards as \(TerminalText(escaping: name)).")
+        return .ok
+    }
+}
