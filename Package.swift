@@ -49,7 +49,7 @@ let package = Package(
         layer("Formats", "WordPacks", ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // Game: pure rules, no I/O, randomness passed in.
-        layer("Game", "HangmanGame", ["LetterFolding"]),
+        layer("Game", "HangmanGame", ["LetterFolding", "TerminalText"]),
 
         // Service: the boundary (the PackService protocol and its values; the JSON on the wire),
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.

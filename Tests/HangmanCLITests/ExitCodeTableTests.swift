@@ -115,6 +115,14 @@ import TestSupport
         Row(arguments: ["play", "--pack", nothing], code: 64, says: [nothing]),
         Row(arguments: ["stats", "now"], code: 64, says: ["'now'"]),
         Row(arguments: ["stats", "--home", ""], code: 64, says: ["--home", "empty"]),
+        Row(arguments: ["daily"], code: 69, says: ["daily word", "embedded store"]),
+        Row(arguments: ["play", "--daily"], code: 69, says: ["daily word", "embedded store"]),
+        Row(arguments: ["play", "--daily", "--pack", fruit], code: 64, says: ["--daily", "--pack"]),
+        Row(arguments: ["play", "--language", "es"], code: 64, says: ["--language", "--daily"]),
+        Row(arguments: ["leaderboard", "2026-02-30"], code: 64, says: ["'2026-02-30'", "YYYY-MM-DD"]),
+        Row(arguments: ["leaderboard"], code: 69, says: ["leaderboard", "embedded store"]),
+        Row(arguments: ["account", "name", "a\u{7}b"], code: 64, says: ["U+7"]),
+        Row(arguments: ["account", "name", "Ana"], code: 69, says: ["name", "embedded store"]),
         Row(arguments: ["products", "--packs", "$S/nowhere"], code: 66, says: ["$S/nowhere"]),
         Row(arguments: ["products"], code: 65, says: ["Catalog.plist is a FIFO"]) { world in
             try FileManager.default.removeItem(atPath: world.packs + "/Catalog.plist")

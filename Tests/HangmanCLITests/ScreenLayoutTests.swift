@@ -9,7 +9,7 @@ import Testing
         var game = Game(word: word, clue: clue, language: "en", lives: 6)
         game.guess("e")
         game.guess("q")
-        return GameView(game: game, packName: "A Pack With A Rather Long Display Name", category: "Very Long Words Indeed", hints: 12, event: "Yes! 'e' is there once.")
+        return GameView(game: game.board, packName: "A Pack With A Rather Long Display Name", category: "Very Long Words Indeed", hints: 12, event: "Yes! 'e' is there once.")
     }
 
     @Test(arguments: [20, 40, 41, 60, 80, 120, 200, 300])
@@ -42,10 +42,10 @@ import Testing
     @Test func theTitleSaysAPackOnceAndUsedLettersAreSorted() {
         var game = Game(word: "swift", clue: nil, language: "en", lives: 6)
         for letter in ["z", "s", "e", "a"] { game.guess(letter) }
-        let same = GameLayout.lines(GameView(game: game, packName: "iOS Words", category: "iOS Words", hints: 3, event: nil), width: 80).map(\.text)
+        let same = GameLayout.lines(GameView(game: game.board, packName: "iOS Words", category: "iOS Words", hints: 3, event: nil), width: 80).map(\.text)
         #expect(same[0].contains("HANGMAN  iOS Words ") && !same[0].contains("·"), "\(same[0])")
         #expect(same.contains { $0.contains("Used: a e s z") }, "\(same)")
-        let other = GameLayout.lines(GameView(game: game, packName: "iOS Words", category: "Frameworks", hints: 3, event: nil), width: 80).map(\.text)
+        let other = GameLayout.lines(GameView(game: game.board, packName: "iOS Words", category: "Frameworks", hints: 3, event: nil), width: 80).map(\.text)
         #expect(other[0].contains("iOS Words · Frameworks"), "\(other[0])")
     }
 
@@ -110,7 +110,7 @@ import Testing
         var game = Game(word: "zebra", clue: nil, language: "en", lives: 6)
         for letter in ["z", "q", "e", "b", "r", "a"] { game.guess(letter) }
         #expect(game.score == 150)
-        #expect(GameLayout.scoreExplanation(game) == "Score 150: 5 letters × 10 + 5 lives left × 20.")
+        #expect(GameLayout.scoreExplanation(game.board) == "Score 150: 5 letters × 10 + 5 lives left × 20.")
     }
 
     @Test(arguments: [20, 40, 80, 200])

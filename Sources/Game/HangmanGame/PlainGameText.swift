@@ -1,3 +1,5 @@
+import TerminalText
+
 /// The lines of the plain game format (`hangman play --plain`, and a served game's answers to
 /// `Accept: text/plain`): one line per state or event, fields by spaces, text quoted. The one
 /// place they are written, so that a script reads the same lines from the executable and from `curl`.
@@ -19,42 +21,43 @@ public enum PlainGameText {
     /// `HIT <letter> <count>`, `MISS <letter>`, `SOLVED`, `WRONG <word>`, `REPEAT <guess>`,
     /// `INVALID <why>`; nothing for a move on a finished game.
     public static func move(_ outcome: Game.Outcome) -> String? {
-        switch outcome {
-        case .hit(let letter, let count): "HIT \(letter) \(count)"
-        case .miss(let letter): "MISS \(letter)"
-        case .solved: "SOLVED"
-        case .wrongWord(let word): "WRONG \(word)"
-        case .repeated(let guess): "REPEAT \(guess)"
-        case .invalid(let why): "INVALID \(why)"
-        case .gameOver: nil
-        }
+        let line: String? =
+            switch outcome {
+            case .hit(let letter, let count): "HIT \(letter) \(count)"
+            case .miss(let letter): "MISS \(letter)"
+            case .solved: "SOLVED"
+            case .wrongWord(let word): "WRONG \(word)"
+            case .repeated(let guess): "REPEAT \(guess)"
+            case .invalid(let why): "INVALID \(why)"
+            case .gameOver: nil
+            }
+        return line.map(escaped)
     }
 
     /// `HINT <letter>`
-    public static func hint(_ letter: String) -> String { "HINT \(letter)" }
+    public static func hint(_ letter: String) -> String { escaped("HINT \(letter)") }
 
     /// `WON <word> score=<n>` or `LOST <word>`, then `CLUE <text>` when there is one.
     public static func end(_ board: GameBoard) -> [String] {
         let word = board.word ?? ""
-        var lines = [board.status == .won ? "WON \(word) score=\(board.score)" : "LOST \(word)"]
-        if let clue = board.clue, !clue.isEmpty { lines.append("CLUE \(clue)") }
+        var lines = [escaped(board.status == .won ? "WON \(word) score=\(board.score)" : "LOST \(word)")]
+        if let clue = board.clue, !clue.isEmpty { lines.append(escaped("CLUE \(clue)")) }
         return lines
     }
 
     private static func count(_ hints: Int?) -> String { hints.map(String.init) ?? "?" }
 
-    /// In double quotes, with `"` and `\` escaped and control or format characters as `\u{..}`.
+    /// In double quotes, with `"` and `\` escaped, then escaped as any text from outside is
+    /// (``TerminalText``: no control or format character reaches a terminal).
     public static func quoted(_ text: String) -> String {
         var out = "\""
-        for scalar in text.unicodeScalars {
-            if scalar == "\"" || scalar == "\\" {
-                out += "\\" + String(scalar)
-            } else if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
+        for character in text {
+            if character == "\"" || character == "\\" { out.append("\\") }
+            out.append(character)
         }
-        return out + "\""
+        return TerminalText.escaped(out + "\"")
     }
+
+    /// Every line is escaped as any text from outside is: a word or clue cannot fake a line.
+    static func escaped(_ line: String) -> String { TerminalText.escaped(line) }
 }

@@ -17,8 +17,9 @@ enum DailyCommand: Command {
             The daily word is the same for every player of the service in a language, and each
             account plays it once: 'hangman play --daily'. It is chosen by the service with a secret
             of its own, so no one can work out tomorrow's from the pack. The share line gives one
-            square per move in order, 🟩 a hit, ⬛ a miss, 💡 a hint; with NO_COLOR set, TERM=dumb or
-            --plain, H, M and R (a letter revealed by a hint). It never shows a letter.
+            square per move in order, green a hit, black a miss, a light bulb a hint; with NO_COLOR
+            set, TERM=dumb or --plain, the letters H, M and R (revealed by a hint). It never shows a
+            letter of the word.
             Exit status: 0 shown, 64 a language the service has no base pack in, 69 the pack server
             cannot be reached (or the home plays on the embedded store).
             """)

@@ -91,7 +91,7 @@ enum AccountNameCommand: Command {
         options: HomeContext.options,
         discussion: """
             A name is the account's, on every device, and unique on its service: names are compared
-            without case or accents, so Ana and ÁNA are the same name. Without one, you appear as
+            without case or accents, so Ana and ANA are the same name. Without one, you appear as
             Player and the last 4 characters of your account id. Exit status: 0 set, 64 a name that
             is not allowed, 69 taken by another player, the pack server cannot be reached, or the
             home plays on the embedded store.

@@ -56,7 +56,7 @@ extension PlayLoop {
             switch outcome {
             case .revealed(let letter, let balance):
                 hints = HintCount(hints: balance)
-                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", TerminalText(escaping: PlainGameText.hint(letter)))
+                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", TerminalText(trusted: PlainGameText.hint(letter)))
             case .noHints:
                 hints = HintCount(hints: 0)
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
@@ -80,7 +80,7 @@ extension PlayLoop {
             } catch let error as StoreError where error.kind == .unavailable {
                 return ("No answer: the pack server cannot be reached. The move was not played; try it again.", "NOSERVICE")
             }
-            let plain = PlainGameText.move(outcome).map(TerminalText.init(escaping:))
+            let plain = PlainGameText.move(outcome).map(TerminalText.init(trusted:))
             switch outcome {
             case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", plain)
             case .miss(let letter): return ("No '\(letter)'.", plain)

@@ -38,6 +38,8 @@ final class PlayLoop {
     /// `play --daily` (and its `--language`): the day's word, a served game.
     var daily = false
     var language: String?
+    /// The first served game, asked for before the screen opens.
+    private var firstGame: (any PlayedGame)?
     /// `play --seed`: a served game's request carries it (a sandbox server with test controls takes it).
     var seed: UInt64?
 
@@ -64,13 +66,27 @@ final class PlayLoop {
         // A home bound to a pack server that answers plays served games: the word stays there.
         // The embedded store, and a server out of reach, play on this device.
         var seat: GameSeat?
-        if let games = player.gameService {
-            if !fresh && !daily { fresh = try await liveGameConflicts(games) }
-        } else {
+        var served = player.gameService
+        if let games = served, !daily {
+            // The first game is asked for before the screen opens: a server that no longer knows
+            // this device (a revoked token, a closed account) or that went away since the home
+            // opened leaves the packs installed here to play.
+            do {
+                if !fresh { fresh = try await liveGameConflicts(games) }
+                firstGame = try await start(seat: nil, fresh: fresh, generator: &generator)
+                fresh = false
+            } catch let error as PlayerError {
+                guard case .store(let failure) = error, [.unauthorized, .unavailable].contains(failure.kind) else { throw error }
+                served = nil
+            } catch let failure as StoreError where [.unauthorized, .unavailable].contains(failure.kind) {
+                served = nil
+            }
+        }
+        if served == nil {
             if daily {
                 throw CommandFailure(
                     code: .storeRefused,
-                    message: playerContext.player.service is OfflinePackService
+                    message: player.gameService != nil || playerContext.player.service is OfflinePackService
                         ? "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"
                         : "the daily word is played on a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)")
             }
@@ -131,6 +147,10 @@ final class PlayLoop {
 
     /// The game to play next: on this device in `seat`, or served by the account's pack server.
     private func start(seat: GameSeat?, fresh: Bool, generator: inout SeededGenerator) async throws -> (any PlayedGame)? {
+        if let firstGame {
+            self.firstGame = nil
+            return firstGame
+        }
         guard let seat else {
             guard daily, let games = player.gameService else {
                 return try await player.startServedGame(
@@ -141,9 +161,11 @@ final class PlayLoop {
                 game = try await DailyLanguage.choose(language) { (tag: String?) async throws(StoreError) -> ServedGame in
                     try await games.startGame(GameRequest(lives: requestedLives, daily: true, language: tag))
                 }
-            } catch where error.kind == .wrongState {
+            } catch {
+                let failure: StoreError = error
                 // Played already today: the store's refusal, said as such (69).
-                throw CommandFailure(code: .storeRefused, message: error.message)
+                guard failure.kind == .wrongState else { throw failure }
+                throw CommandFailure(code: .storeRefused, message: failure.message)
             }
             return ServedSession(game: game, service: games)
         }

@@ -72,9 +72,9 @@ struct GameScreen {
                 hints: hints, resumed: session.isResumed, offline: offline))
     }
 
-    /// A line of the plain format (``PlainGameText``), escaped like any text from outside.
+    /// A line of the plain format (``PlainGameText``, which escapes what it writes).
     func line(_ text: String) {
-        context.out(TerminalText(escaping: text))
+        context.out(TerminalText(trusted: text))
     }
 
     /// The state, and the last event's message: the whole screen, or plain lines.
