@@ -1,0 +1,134 @@
+import Foundation
+import HTTPServer
+import PackServer
+import PackServiceAPI
+import PackServiceClient
+import SQLite
+import Testing
+import TestSupport
+
+/// `hangman play` on a home bound to a pack server: the server's game, the word never in the
+/// home; resumed on a second device; the daily word, its share line and the leaderboard; the
+/// installed packs when the server is gone.
+@Suite struct ServedPlayCommandTests {
+    static let hints10 = "com.hangmanpacks.hints.10"
+
+    final class World {
+        let scratch: TemporaryDirectory
+        var http: HTTPServer?
+        let server: PackServer
+        var url: String
+
+        init(environment: ReceiptEnvironment = .sandbox) throws {
+            scratch = try TemporaryDirectory()
+            let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+            server = try PackServer(PackServerConfiguration(
+                dataFolder: scratch.file("server"), packsFolder: packs, environment: environment, testControls: environment == .sandbox))
+            let server = self.server
+            let http = try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
+            self.http = http
+            url = http.url
+        }
+
+        deinit { http?.stop() }
+
+        func stop() {
+            http?.stop()
+            http = nil
+        }
+
+        func hangman(_ player: String, _ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> CLI.Result {
+            try await CLI.run(
+                arguments, environment: ["HANGMAN_HOME": scratch.file(player), "HANGMAN_SERVICE": url].merging(environment) { $1 }, input: input)
+        }
+    }
+
+    /// The server picks and keeps the word: the home never holds it while the game is played, a
+    /// second device of the account resumes the game, and the word comes with the last answer.
+    @Test func aServedGameIsResumedOnASecondDeviceAndItsWordNeverReachesTheHome() async throws {
+        let world = try World()
+        #expect(try await world.hangman("alice", ["account", "create"]).status == 0)
+        #expect(try await world.hangman("alice", ["buy", Self.hints10]).status == 0)
+        let first = try await world.hangman("alice", ["play", "--plain", "--lives", "26"], input: "e\n?\nquit\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        let opening = try #require(lines.first)
+        #expect(opening.hasPrefix("GAME id=") && opening.contains(" lives=26 hints=10"), "\(first.stdout)")
+        #expect(lines.contains { $0.hasPrefix("HINT ") } && lines.contains { $0.hasSuffix("hints=9") } && lines.last == "SAVED", "\(first.stdout)")
+        let id = String(opening.dropFirst("GAME id=".count).prefix(32))
+
+        // A second device of the account.
+        let token = try await world.hangman("alice", ["account", "token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let login = try await world.hangman("bob", ["account", "login"], environment: ["HANGMAN_TOKEN": token])
+        #expect(login.status == 0, "\(login.stderr)")
+        var answers = ""
+        var resumed = try await world.hangman("bob", ["play", "--plain"], input: "quit\n")
+        #expect(resumed.stdout.hasPrefix("GAME id=\(id) ") && resumed.stdout.contains(" resumed"), "\(resumed.stdout)\(resumed.stderr)")
+        // Played to its end from the second device, a letter a line.
+        resumed = try await world.hangman("bob", ["play", "--plain"], input: "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined() + "n\n")
+        answers = resumed.stdout
+        let won = try #require(answers.split(separator: "\n").first { $0.hasPrefix("WON ") }, "\(answers)")
+        let word = String(won.dropFirst(4).prefix { $0 != " " })
+        #expect(word.count > 1)
+        // Before the WON line, no answer spelt the word.
+        let before = answers.components(separatedBy: "WON ")[0] + first.stdout
+        #expect(!before.contains(word), "the word before the end: \(before)")
+        // Neither home saved the game or its answer (the installed packs' word lists are there,
+        // thousands of words, for playing offline): no saved game, no game record.
+        for player in ["alice", "bob"] {
+            let device = try Database(path: world.scratch.file(player) + "/device/device.sqlite")
+            let kept = try device.int64("SELECT (SELECT count(*) FROM saved_games) + (SELECT count(*) FROM saved_moves) + (SELECT count(*) FROM games)")
+            #expect(kept == 0, "\(player)'s home kept a game")
+        }
+        let stats = try await world.hangman("alice", ["stats", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any], "\(stats.stdout)")
+        #expect(document["played"] as? Int == 1 && document["won"] as? Int == 1, "\(stats.stdout)")
+    }
+
+    /// `--seed` reaches only a sandbox server with test controls; a production server refuses it (64).
+    @Test func aSeedIsRefusedByAProductionServer() async throws {
+        let world = try World(environment: .production)
+        #expect(try await world.hangman("alice", ["account", "create"]).status == 0)
+        let refused = try await world.hangman("alice", ["play", "--plain", "--seed", "3"], input: "quit\n")
+        #expect(refused.status == 64 && refused.stderr.contains("a seed makes the word predictable"), "\(refused.stdout)\(refused.stderr)")
+    }
+
+    /// The day's word once, its share line in emoji or letters, and the leaderboard with two players.
+    @Test func theDailyWordIsSharedAndRanked() async throws {
+        let world = try World()
+        for player in ["alice", "bob"] { #expect(try await world.hangman(player, ["account", "create"]).status == 0) }
+        #expect(try await world.hangman("alice", ["account", "name", "Alice"]).status == 0)
+        let letters = "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined()
+        for player in ["alice", "bob"] {
+            let played = try await world.hangman(player, ["play", "--daily", "--plain", "--lives", "26"], input: letters)
+            #expect(played.status == 0 && played.stdout.contains("\nWON ") && !played.stdout.contains("AGAIN?"), "\(played.stdout)\(played.stderr)")
+        }
+        let again = try await world.hangman("alice", ["play", "--daily", "--plain"], input: "e\n")
+        #expect(again.status == 69 && again.stderr.contains("already"), "\(again.stderr)")
+        let daily = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": ""])
+        #expect(daily.status == 0 && daily.stdout.contains("Today: won, ") && daily.stdout.contains("Streak 1"), "\(daily.stdout)")
+        let share = daily.stdout.split(separator: "\n").suffix(2).map(String.init)
+        #expect(share.first?.hasPrefix("Hangman Packs daily ") == true && share.first?.contains("/26 lives · 0 hints") == true, "\(share)")
+        #expect(share.last.map { !$0.isEmpty && $0.allSatisfy { "🟩⬛💡".contains($0) } } == true, "\(share)")
+        let plain = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": "1"])
+        #expect(plain.stdout.split(separator: "\n").last.map { $0.allSatisfy { "HMR".contains($0) } } == true, "\(plain.stdout)")
+        let board = try await world.hangman("bob", ["leaderboard"])
+        #expect(board.status == 0 && board.stdout.contains("2 players") && board.stdout.contains("Alice") && board.stdout.contains("← you"), "\(board.stdout)")
+        let json = try await world.hangman("bob", ["leaderboard", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((document["top"] as? [[String: Any]])?.count == 2 && (document["you"] as? [String: Any])?["name"] as? String != "Alice")
+    }
+
+    /// Offline the installed packs play, and the board says so; the daily word waits for the server.
+    @Test func offlineTheInstalledPacksPlayAndTheDailyWordWaits() async throws {
+        let world = try World()
+        #expect(try await world.hangman("alice", ["account", "create"]).status == 0)
+        #expect(try await world.hangman("alice", ["play", "--plain"], input: "quit\n").stdout.hasPrefix("GAME id="))
+        world.stop()
+        let offline = try await world.hangman("alice", ["play", "--plain"], input: "e\nquit\n")
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.hasPrefix("GAME pack=") && offline.stdout.split(separator: "\n")[0].hasSuffix(" offline"), "\(offline.stdout)")
+        let daily = try await world.hangman("alice", ["play", "--daily", "--plain"], input: "e\n")
+        #expect(daily.status == 69 && daily.stderr.contains("cannot be reached"), "\(daily.stderr)")
+    }
+}
