@@ -55,6 +55,57 @@ struct FreshDatabase {
         return HTTPPackService(credentials: moved, attempts: attempts)
     }
 
+    /// A served game on two servers of one database: started through one, continued through the
+    /// other; two moves sent at once through both are applied in turn, once each; a SIGKILL of a
+    /// server mid-game loses no move it answered and no hint it was paid for.
+    @Test func aServedGameSurvivesItsServerAndTakesMovesFromBoth() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let (first, urlA) = try await serve(data, database: database.connectionString, extra: ["--requests-per-minute", "0"])
+        let (second, urlB) = try await serve(data, database: database.connectionString, extra: ["--requests-per-minute", "0"])
+        defer { _ = second.wait(killAfter: 0) }
+        let account = try await HTTPPackService.createAccount(at: urlA)
+        let atA = client(account, at: urlA, attempts: 1)
+        let atB = client(account, at: urlB)
+        _ = try await atA.buy(hints10, quantity: 1)
+        var game = try await atA.startGame(GameRequest(lives: 26))
+        #expect(try await atB.currentGame()?.id == game.id, "one game, through either server")
+        // Two letters at once, one through each server: both applied, each once.
+        let id = game.id
+        async let one = atA.guess(game: id, "e")
+        async let other = atB.guess(game: id, "t")
+        let (a, b) = try await (one, other)
+        let both = [a, b].max { $0.guessed.count < $1.guessed.count }!
+        #expect(Set(both.guessed) == ["e", "t"] && both.guessed.count == 2 && Set([a.guessed.count, b.guessed.count]) == [1, 2], "the second saw the first")
+        // Moves through the first server until it is killed: what it answered stays.
+        var answeredGuesses: [String] = []
+        var answeredHints: [String] = []
+        let firstServer = first.processIdentifier
+        for (index, letter) in "aoinshrdlcumwfgypbvkjxqz".enumerated() {
+            if index == 4 { kill(firstServer, SIGKILL) }
+            do {
+                if index % 2 == 0 {
+                    game = try await atA.hint(game: id, idempotencyKey: "\(id)-hint-\(answeredHints.count + 1)")
+                    answeredHints.append(game.move?.text ?? "")
+                } else {
+                    game = try await atA.guess(game: id, String(letter))
+                    answeredGuesses.append(String(letter))
+                }
+            } catch {
+                break
+            }
+        }
+        #expect(first.wait(killAfter: 5).wasSignaled)
+        #expect(answeredHints.count >= 2 && answeredGuesses.count >= 2, "\(answeredHints) \(answeredGuesses)")
+        let after = try await atB.game(id)
+        // A guess of a letter a hint had revealed is answered `repeated`, and is the hint's.
+        #expect(Set(answeredGuesses).isSubset(of: Set(after.guessed + after.hinted)) && Set(answeredHints).isSubset(of: Set(after.hinted)), "\(answeredGuesses) \(answeredHints) \(after)")
+        // Letters revealed = hints paid, by construction and through the kill.
+        #expect(try await atB.hintBalance() == 10 - after.hinted.count)
+        #expect(try database.integer("SELECT count(*) FROM hint_ledger WHERE entry_key LIKE 'game-hint:%'") == after.hinted.count)
+    }
+
     /// nginx in front of two servers on one PostgreSQL database, as the README configures it:
     /// players buy and spend through it while one server is killed with SIGKILL mid-run; every
     /// player finishes (the proxy moves what is safe, the client sends the rest again with its
