@@ -98,6 +98,8 @@ import TestSupport
         let world = try World()
         for player in ["alice", "bob"] { #expect(try await world.hangman(player, ["account", "create"]).status == 0) }
         #expect(try await world.hangman("alice", ["account", "name", "Alice"]).status == 0)
+        let taken = try await world.hangman("bob", ["account", "name", "ALICE"])
+        #expect(taken.status == 69 && taken.stderr.contains("'ALICE' is taken"), "\(taken.stderr)")
         let letters = "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined()
         for player in ["alice", "bob"] {
             let played = try await world.hangman(player, ["play", "--daily", "--plain", "--lives", "26"], input: letters)

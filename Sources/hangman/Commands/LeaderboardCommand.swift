@@ -107,7 +107,16 @@ enum AccountNameCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if case .failure(let problem) = DisplayName.check(options.name) { throw CommandFailure.usage(problem.message) }
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
-        let name = try await store.games(for: "a player's name").setDisplayName(options.name)
+        let games = try store.games(for: "a player's name")
+        let name: String
+        do {
+            name = try await games.setDisplayName(options.name)
+        } catch {
+            let failure: StoreError = error
+            // Another player has it: the service's refusal (69), said as it says it.
+            guard failure.kind == .wrongState else { throw failure }
+            throw CommandFailure(code: .storeRefused, message: failure.message)
+        }
         context.out("You appear on leaderboards as \(TerminalText(escaping: name)).")
         return .ok
     }
