@@ -55,16 +55,16 @@ enum DailyCommand: Command {
         context.out("Hangman Packs daily \(status.date) · \(status.language)")
         switch status.game {
         case nil:
-            context.out("Today: not played yet: 'hangman play --daily' plays it.")
+            context.outWrapped("Today: not played yet: 'hangman play --daily' plays it.")
         case let game? where !game.isOver:
-            context.out("Today: being played (\(game.livesLeft)/\(game.lives) lives): 'hangman play --daily' resumes it.")
+            context.outWrapped("Today: being played (\(game.livesLeft)/\(game.lives) lives): 'hangman play --daily' resumes it.")
         case let game?:
             let hints = game.hinted.count
             let verdict = game.state == .won ? "won, \(game.livesLeft)/\(game.lives) lives, \(game.score ?? 0) points" : "lost"
-            context.out("Today: \(verdict)\(hints > 0 ? ", \(hints) hint\(hints == 1 ? "" : "s")" : ""). The word was \(TerminalText(escaping: game.word ?? "")).")
+            context.outWrapped("Today: \(verdict)\(hints > 0 ? ", \(hints) hint\(hints == 1 ? "" : "s")" : ""). The word was \(TerminalText.escaped(game.word ?? "")).")
         }
         let rate = status.played == 0 ? 0 : status.won * 100 / status.played
-        context.out("Played \(status.played) · Won \(status.won) (\(rate)%) · Streak \(status.currentStreak) · Longest \(status.longestStreak)")
+        context.outWrapped("Played \(status.played) · Won \(status.won) (\(rate)%) · Streak \(status.currentStreak) · Longest \(status.longestStreak)")
         let distribution = Dictionary(uniqueKeysWithValues: status.livesLeftDistribution.compactMap { key, count in Int(key).map { ($0, count) } })
         if !distribution.isEmpty {
             context.out("Lives left in won daily words:")

@@ -52,7 +52,7 @@ enum LeaderboardCommand: Command {
             return .ok
         }
         let title = board.week ? "the seven days to \(board.date)" : board.date
-        context.out("Daily word leaderboard, \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
+        context.outWrapped("Daily word leaderboard, \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
         guard !board.top.isEmpty else {
             context.out("Nobody has finished the daily word yet: 'hangman play --daily'.")
             return .ok
@@ -61,19 +61,20 @@ enum LeaderboardCommand: Command {
         if let you = board.you, !rows.contains(where: { $0.rank == you.rank }) { rows.append(you) }
         let nameWidth = max(4, rows.map { TerminalText.escaped($0.name).count }.max() ?? 4)
         let width = context.outputWidth
-        // The name is cut to fit: rank (4), score (7), hints (7), two spaces each.
-        let room = max(8, min(nameWidth, width - 4 - 7 - 7 - 6 - (board.week ? 6 : 0)))
+        // The name is cut to fit: rank (4), score (5), hints (5), two spaces each, and the mark
+        // beside the player's own row.
+        let room = max(8, min(nameWidth, width - 4 - 5 - 5 - 6 - (board.week ? 6 : 0) - 7))
         func cell(_ text: String, _ width: Int, right: Bool = false) -> String {
             let text = text.count > width ? String(text.prefix(width - 1)) + "…" : text
             let pad = String(repeating: " ", count: max(0, width - text.count))
             return right ? pad + text : text + pad
         }
-        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 7, right: true) + "  " + cell("Hints", 7, right: true) + (board.week ? "  " + cell("Won", 4, right: true) : "")))
+        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 5, right: true) + "  " + cell("Hints", 5, right: true) + (board.week ? "  " + cell("Won", 4, right: true) : "")))
         for row in rows {
             if row.rank > Leaderboard.size, row.rank != rows.first?.rank { context.out("   …") }
             let mark = row.rank == board.you?.rank ? "  ← you" : ""
-            let line = cell(String(row.rank), 4, right: true) + "  " + cell(TerminalText.escaped(row.name), room) + "  " + cell(String(row.score), 7, right: true) + "  "
-                + cell(String(row.hints), 7, right: true) + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
+            let line = cell(String(row.rank), 4, right: true) + "  " + cell(TerminalText.escaped(row.name), room) + "  " + cell(String(row.score), 5, right: true) + "  "
+                + cell(String(row.hints), 5, right: true) + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
             context.out(TerminalText(trusted: line + (line.count + mark.count <= width ? mark : "")))
         }
         if board.you == nil { context.out("You have no finished daily word there: 'hangman play --daily'.") }

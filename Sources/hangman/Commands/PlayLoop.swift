@@ -38,6 +38,8 @@ final class PlayLoop {
     /// `play --daily` (and its `--language`): the day's word, a served game.
     var daily = false
     var language: String?
+    /// What stays on the shell's screen after the day's word: its verdict and share line.
+    private var dailyEnding: [String] = []
     /// The first served game, asked for before the screen opens.
     private var firstGame: (any PlayedGame)?
     /// `play --seed`: a served game's request carries it (a sandbox server with test controls takes it).
@@ -121,7 +123,11 @@ final class PlayLoop {
             throw error
         }
         leaveScreen()
-        if screen.style != .plain { summarize() }
+        if screen.style != .plain {
+            // The day's word asks nothing after it: its verdict and share line stay on the shell's screen.
+            for line in dailyEnding { screen.context.out(TerminalText(trusted: line)) }
+            summarize()
+        }
         return code
     }
 
@@ -201,7 +207,15 @@ final class PlayLoop {
                 screen.end(session, suggestion: suggestion, askingAgain: !daily)
                 try screen.context.checkWrites()
                 // The day's word is played once: no other comes after it.
-                if daily { return .ok }
+                if daily {
+                    if let served = session as? ServedSession {
+                        let environment = screen.context.environment
+                        let letters = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+                        dailyEnding = (screen.isFullScreen ? GameLayout.verdict(board) : [])
+                            + (DailyShare.lines(served.game, letters: letters).map { ["Share it:"] + $0.map(TerminalText.escaped) } ?? [])
+                    }
+                    return .ok
+                }
                 switch again(view) {
                 case .interrupted:
                     if !screen.isFullScreen { screen.say("", plain: "") }
@@ -226,8 +240,10 @@ final class PlayLoop {
                     : "Resuming your unfinished game (play --new starts over).")
         }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
+        let day = (session as? ServedSession)?.game.daily
         var view = GameView(
-            game: session.board, packName: session.packName, category: session.category, hints: nil,
+            game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
+            category: day == nil ? session.category : session.packName, hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "))
         var eventPlain: TerminalText?
         while session.board.status == .playing {
