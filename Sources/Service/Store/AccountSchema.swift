@@ -193,16 +193,21 @@ enum AccountSchema {
             CREATE TRIGGER game_moves_append_only BEFORE UPDATE ON game_moves
                 BEGIN SELECT RAISE(ABORT, 'game moves are append-only'); END;
             """)
-        migrator.register("11-daily-words", sql: """
-            -- The daily word: a game of its own beside the live one, once per day and language;
-            -- a game's misses and hints are kept when it ends, for the account's statistics.
-            ALTER TABLE games ADD COLUMN daily TEXT CHECK (daily IS NULL OR length(daily) = 10);
-            ALTER TABLE games ADD COLUMN misses INTEGER CHECK (misses >= 0);
-            ALTER TABLE games ADD COLUMN hints INTEGER CHECK (hints >= 0);
-            DROP INDEX one_live_game;
+        migrator.register("11-daily-words", sql: dailyWordColumns + """
             CREATE UNIQUE INDEX one_live_game ON games(state) WHERE state = 'playing' AND daily IS NULL;
             CREATE UNIQUE INDEX one_daily_game ON games(daily, language) WHERE daily IS NOT NULL;
             """)
         return migrator
     }()
+
+    /// Migration 11's columns, the same in both engines' ledgers: the daily word is a game of its
+    /// own beside the live one, once per day and language; a game's misses and hints are kept
+    /// when it ends, for the account's statistics. Each engine then makes its own indexes.
+    static let dailyWordColumns = """
+        ALTER TABLE games ADD COLUMN daily TEXT CHECK (daily IS NULL OR length(daily) = 10);
+        ALTER TABLE games ADD COLUMN misses INTEGER CHECK (misses >= 0);
+        ALTER TABLE games ADD COLUMN hints INTEGER CHECK (hints >= 0);
+        DROP INDEX one_live_game;
+
+        """
 }

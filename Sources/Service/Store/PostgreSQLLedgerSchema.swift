@@ -355,13 +355,7 @@ enum PostgreSQLLedgerSchema {
             CREATE TRIGGER game_moves_append_only BEFORE UPDATE ON game_moves
                 FOR EACH ROW EXECUTE FUNCTION game_moves_append_only();
             """)
-        migrations.register("11-daily-words", sql: """
-            -- The daily word: a game of its own beside the live one, once per day and language;
-            -- a game's misses and hints are kept when it ends, for the account's statistics.
-            ALTER TABLE games ADD COLUMN daily TEXT CHECK (daily IS NULL OR length(daily) = 10);
-            ALTER TABLE games ADD COLUMN misses INTEGER CHECK (misses >= 0);
-            ALTER TABLE games ADD COLUMN hints INTEGER CHECK (hints >= 0);
-            DROP INDEX one_live_game;
+        migrations.register("11-daily-words", sql: AccountSchema.dailyWordColumns + """
             CREATE UNIQUE INDEX one_live_game ON games(account_id) WHERE state = 'playing' AND daily IS NULL;
             CREATE UNIQUE INDEX one_daily_game ON games(account_id, daily, language) WHERE daily IS NOT NULL;
             """)
