@@ -94,11 +94,14 @@ extension AccountService {
     /// The packs a game may draw from: those asked for (each must be playable: 403 when locked),
     /// else every pack the account may play now (the base packs, owned ones, those a pass opens).
     func playablePacks(_ requested: [ProductID]) throws(StoreError) -> [PackArchiveFile] {
-        if !requested.isEmpty { return try requested.map { id throws(StoreError) in try packArchiveFile(id) } }
+        // What the account owns, read once for every pack (not once a pack: a long purchase
+        // history made each start slower).
+        let ownership = Ownership(try entitlements())
+        if !requested.isEmpty { return try requested.map { id throws(StoreError) in try packArchiveFile(id, ownership: ownership) } }
         var files: [PackArchiveFile] = []
         for id in catalog.basePacks.map(\.productID) + catalog.products.compactMap({ $0.packFile == nil ? nil : $0.id }) {
             do {
-                files.append(try packArchiveFile(id))
+                files.append(try packArchiveFile(id, ownership: ownership))
             } catch where [.notEntitled, .productUnavailable].contains(error.kind) {
                 continue
             }

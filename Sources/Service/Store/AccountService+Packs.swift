@@ -29,6 +29,11 @@ extension AccountService {
     /// a pack product the account owns (bought, or opened by a live pass) is its, unless the
     /// store cannot deliver it now (its archive missing or damaged: unavailable, 410).
     public func packArchiveFile(_ productID: ProductID) throws(StoreError) -> PackArchiveFile {
+        try packArchiveFile(productID, ownership: nil)
+    }
+
+    /// The same, against `ownership` read once for many packs (`nil`: read now).
+    func packArchiveFile(_ productID: ProductID, ownership: Ownership?) throws(StoreError) -> PackArchiveFile {
         if let base = catalog.basePack(productID) {
             return PackArchiveFile(productID: productID, displayName: base.displayName, path: packsFolder + "/" + base.file, sha256: base.sha256)
         }
@@ -38,7 +43,9 @@ extension AccountService {
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: false)
         }
-        guard try owns(productID) else {
+        let owned: Ownership
+        if let ownership { owned = ownership } else { owned = Ownership(try entitlements()) }
+        guard owned.owns(productID) else {
             throw StoreError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
         }
         return PackArchiveFile(productID: productID, displayName: product.displayName, path: packsFolder + "/" + file, sha256: product.packSHA256 ?? "")
