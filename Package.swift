@@ -18,6 +18,7 @@ let package = Package(
         // over them. They know nothing of words or money; only their wrapper sees the C module.
         .systemLibrary(name: "CArchive", path: "Sources/System/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CGnuTLS", path: "Sources/System/CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -35,6 +36,8 @@ let package = Package(
         // Calendar dates from days since 1970 and back, without a calendar library.
         layer("System", "CivilCalendar"),
         layer("System", "Signing", ["CNettle", "CSodium", "SystemCalls", "Base64"]),
+        // X.509 certificate chains and ES256 (JWS) signatures, through GnuTLS (on Nettle).
+        layer("System", "CertificateChain", ["CGnuTLS", "Base64", "SystemCalls"]),
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
         layer("System", "HTTPServer", ["CMicroHTTPD", "SystemCalls"]),
         // HTTP and HTTPS requests through libcurl.
@@ -78,6 +81,7 @@ let package = Package(
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "TestSupport"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "TestSupport"]),
+        .testTarget(name: "CertificateChainTests", dependencies: ["CertificateChain", "TestSupport"]),
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Base64", "TestSupport"]),
         .testTarget(name: "Base64Tests", dependencies: ["Base64"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
