@@ -59,7 +59,7 @@ let package = Package(
         layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar", "HangmanGame", "LetterFolding"]),
         layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
-        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.

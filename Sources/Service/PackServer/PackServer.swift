@@ -2,6 +2,7 @@ import Base64
 import FoundationEssentials
 import HTTPServer
 import PackServiceWire
+import CertificateChain
 import Signing
 import Store
 import Synchronization
@@ -24,6 +25,8 @@ public final class PackServer: Sendable {
     public let archivesDiffering: [String]
     public let configuration: PackServerConfiguration
     let key: SigningKey
+    /// The chain that signs what is shaped as Apple's (JWS with `x5c`), kept beside the key.
+    let appStoreChain: SigningChain
     let accounts: any AccountDirectory
     let ledgers: PostgreSQLLedgers?
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
@@ -80,6 +83,7 @@ public final class PackServer: Sendable {
         }
         do {
             key = try ServiceKey.loadOrCreate(at: configuration.dataFolder + "/" + AccountService.keyName)
+            appStoreChain = try Self.appStoreChain(dataFolder: configuration.dataFolder, now: configuration.clock.now())
             switch configuration.database {
             case .sqlite:
                 ledgers = nil
@@ -91,6 +95,19 @@ public final class PackServer: Sendable {
             }
         } catch {
             throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable, isStorage: error.kind == .storage)
+        }
+    }
+
+    /// The file of the chain every server of a data folder signs Apple's shapes with.
+    public static let appStoreChainName = "app-store-signing.pem"
+
+    /// The data folder's signing chain, made on first use (`hangman serve --print-root-certificate`
+    /// prints its root for a backend to trust).
+    public static func appStoreChain(dataFolder: String, now: Int64) throws(StoreError) -> SigningChain {
+        do {
+            return try SigningChain.loadOrCreate(at: dataFolder + "/" + appStoreChainName, name: "Hangman Packs", now: Int(now / 1000))
+        } catch {
+            throw StoreError(.storage, "cannot use the App Store signing chain in \(dataFolder): \(error)")
         }
     }
 

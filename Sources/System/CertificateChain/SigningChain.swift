@@ -62,15 +62,15 @@ public struct SigningChain: Sendable {
         let leafKey = try ECKey.generate()
         let from = now - 86_400
         let until = now + years * 365 * 86_400
-        let root = try CertificateBuilder(subject: "\(name) Root CA", key: rootKey, serial: 1, from: from, until: until)
+        let root = try CertificateBuilder(subject: "\(name) Root CA", key: rootKey, from: from, until: until)
         try root.makeAuthority()
         try root.sign(issuer: root, issuerKey: rootKey)
-        let intermediate = try CertificateBuilder(subject: "\(name) Signing CA", key: intermediateKey, serial: 2, from: from, until: until)
+        let intermediate = try CertificateBuilder(subject: "\(name) Signing CA", key: intermediateKey, from: from, until: until)
         try intermediate.makeAuthority()
         try intermediate.marker(intermediateMarker)
         try intermediate.authorityKey(of: root)
         try intermediate.sign(issuer: root, issuerKey: rootKey)
-        let leaf = try CertificateBuilder(subject: "\(name) Store Signing", key: leafKey, serial: 3, from: from, until: until)
+        let leaf = try CertificateBuilder(subject: "\(name) Store Signing", key: leafKey, from: from, until: until)
         try check(gnutls_x509_crt_set_basic_constraints(leaf.certificate, 0, -1), "basicConstraints")
         try check(gnutls_x509_crt_set_key_usage(leaf.certificate, UInt32(GNUTLS_KEY_DIGITAL_SIGNATURE)), "keyUsage")
         try leaf.subjectKey()
@@ -96,15 +96,18 @@ final class CertificateBuilder {
     let certificate: gnutls_x509_crt_t
     let key: ECKey
 
-    init(subject: String, key: ECKey, serial: UInt8, from: Int, until: Int) throws(CertificateError) {
+    init(subject: String, key: ECKey, from: Int, until: Int) throws(CertificateError) {
         var made: gnutls_x509_crt_t?
         try check(gnutls_x509_crt_init(&made), "cannot make a certificate")
         guard let made else { throw CertificateError(message: "cannot make a certificate") }
         certificate = made
         self.key = key
         try check(gnutls_x509_crt_set_version(made, 3), "version")
-        var serialBytes = [serial]
-        try check(gnutls_x509_crt_set_serial(made, &serialBytes, 1), "serial")
+        // 16 random bytes, positive (RFC 5280: unique per issuer, at most 20 bytes).
+        var random = SystemRandomNumberGenerator()
+        var serialBytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
+        serialBytes[0] = serialBytes[0] & 0x7F | 0x01
+        try check(gnutls_x509_crt_set_serial(made, &serialBytes, serialBytes.count), "serial")
         try check(gnutls_x509_crt_set_activation_time(made, time_t(from)), "notBefore")
         try check(gnutls_x509_crt_set_expiration_time(made, time_t(until)), "notAfter")
         var name = Array(subject.utf8)

@@ -30,6 +30,9 @@ enum ServeCommand: Command {
                 help: "A reverse proxy's address (127.0.0.1, ::1): a request from it is taken to come from the last address of its X-Forwarded-For, for the logs and the rate limits. Repeat it for several.",
                 repeatable: true),
             .init(names: ["--log-format"], value: "FORMAT", help: "text (default) or json: one line per request, and per event of the HTTP layer."),
+            .init(
+                names: ["--print-root-certificate"], value: nil,
+                help: "Print the root certificate (PEM) of the chain the service signs Apple-shaped data with, made in --data on first use, and exit: what a backend's SignedDataVerifier trusts."),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
         discussion: """
@@ -75,9 +78,23 @@ enum ServeCommand: Command {
         var metrics: (host: String, port: UInt16)?
         /// Reverse proxies whose X-Forwarded-For names the client.
         var trustedProxies: [String] = []
+        /// `--print-root-certificate`: print the signing chain's root and exit.
+        var printRootCertificate = false
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if options.printRootCertificate {
+            do {
+                try FileSystem.createFolder(atPath: options.data, permissions: 0o700)
+                let chain = try PackServer.appStoreChain(dataFolder: options.data, now: context.clock.now())
+                context.out(TerminalText(trusted: chain.root.pem), terminator: "")
+            } catch let error as StoreError {
+                throw CommandFailure.storage(error.message)
+            } catch {
+                throw CommandFailure.storage("cannot make the data folder \(options.data): \(error)")
+            }
+            return .ok
+        }
         var configuration = PackServerConfiguration(
             dataFolder: options.data, packsFolder: try EmbeddedStore.packsFolder(options.packs, context: context), environment: options.environment,
             testControls: options.testControls)

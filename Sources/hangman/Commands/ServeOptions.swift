@@ -29,7 +29,7 @@ extension ServeCommand {
         case (nil, nil): tls = nil
         default: throw CommandFailure.usage("HTTPS needs both --tls-cert <FILE> and --tls-key <FILE>")
         }
-        return Options(
+        var options = Options(
             data: data, listens: listens, environment: environment, packs: parsed.value("--packs"), database: database,
             testControls: parsed.has("--test-controls"), tls: tls, sharedSecretFile: parsed.value("--shared-secret-file"),
             limits: Dictionary(uniqueKeysWithValues: Limit.allCases.compactMap { limit in parsed.integer(limit.rawValue).map { (limit, $0) } }),
@@ -41,6 +41,8 @@ extension ServeCommand {
                 }
                 return address
             })
+        options.printRootCertificate = parsed.has("--print-root-certificate")
+        return options
     }
 
     /// What one client may take of the server; each an option with its default.
