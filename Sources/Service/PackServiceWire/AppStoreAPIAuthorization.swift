@@ -1,0 +1,63 @@
+import Base64
+import CertificateChain
+
+/// Who may call the App Store Server API routes (`/inApps/`): a developer's backend signing its
+/// requests as Apple asks, `Authorization: Bearer <JWT>`, ES256 with a registered key (`kid`),
+/// claims `iss` (the issuer), `aud` = `appstoreconnect-v1`, `bid` (the bundle) and an `exp` in
+/// the future and at most 60 minutes ahead (`iat`, when given, not in the future). Anything else is
+/// refused, and the answer (401) says nothing of why.
+public struct AppStoreAPIAuthorization: Sendable {
+    public var issuer: String
+    public var bundleID: String
+    /// The registered keys, by key id.
+    public var keys: [String: ES256PublicKey]
+
+    public init(issuer: String, bundleID: String, keys: [String: ES256PublicKey]) {
+        self.issuer = issuer
+        self.bundleID = bundleID
+        self.keys = keys
+    }
+
+    /// The audience Apple's clients put in every token.
+    public static let audience = "appstoreconnect-v1"
+    /// The longest a token may live, in seconds.
+    public static let longestLife: Int64 = 3600
+
+    struct Header: Decodable {
+        var alg: String
+        var kid: String
+        var typ: String?
+    }
+
+    struct Claims: Decodable {
+        var iss: String
+        var aud: String
+        var bid: String
+        var exp: Int64
+        var iat: Int64?
+    }
+
+    /// Whether the request's `Authorization` header is a token this service accepts at `now`
+    /// (milliseconds since 1970).
+    public func allows(_ authorization: String?, now: Int64) -> Bool {
+        guard let authorization, authorization.hasPrefix("Bearer "), authorization.utf8.count <= 4096 else { return false }
+        let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerBytes = Self.decode(parts[0]), let claimBytes = Self.decode(parts[1]), let signature = Self.decode(parts[2]),
+            let header = try? Wire.decode(Header.self, from: headerBytes), header.alg == "ES256", let key = keys[header.kid],
+            key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature),
+            let claims = try? Wire.decode(Claims.self, from: claimBytes)
+        else { return false }
+        let seconds = now / 1000
+        return claims.iss == issuer && claims.aud == Self.audience && claims.bid == bundleID && claims.exp > seconds
+            && claims.exp <= seconds + Self.longestLife && (claims.iat ?? 0) <= seconds + 60
+    }
+
+    /// Base64url without padding, as JOSE writes it.
+    static func decode(_ text: Substring) -> [UInt8]? {
+        guard !text.contains(where: { $0 == "+" || $0 == "/" || $0 == "=" }) else { return nil }
+        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        while standard.utf8.count % 4 != 0 { standard += "=" }
+        return Base64.decode(standard)
+    }
+}
