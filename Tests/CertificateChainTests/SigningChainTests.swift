@@ -56,3 +56,23 @@ import TestSupport
         #expect(try ExternalProcess.run(Self.python, [Self.verifier, otherRoot, "com.hangmanpacks.game"], input: Array(jws.utf8)).status == 1)
     }
 }
+
+/// `hangman serve --print-root-certificate`: the root a backend trusts, the same each time.
+@Suite struct PrintRootCertificateTests {
+    @Test func theRootIsMadeOnceAndPrintedTheSameEachTime() throws {
+        let scratch = try TemporaryDirectory()
+        let data = scratch.file("data")
+        let first = try HangmanBinary.run(["serve", "--data", data, "--print-root-certificate"])
+        #expect(first.status == 0 && first.stdout.hasPrefix("-----BEGIN CERTIFICATE-----\n"), "\(first.stdout)\(first.stderr)")
+        let second = try HangmanBinary.run(["serve", "--data", data, "--print-root-certificate"])
+        #expect(second.stdout == first.stdout)
+        let root = try scratch.write("root.pem", first.stdout)
+        let subject = try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", root, "-noout", "-subject"])
+        #expect(subject.stdout.contains("Hangman Packs Root CA"), "\(subject.stdout)")
+        // Something else in the chain's place is refused, and nothing is printed.
+        let other = scratch.file("other")
+        try FileManager.default.createDirectory(atPath: other + "/app-store-signing.pem", withIntermediateDirectories: true)
+        let refused = try HangmanBinary.run(["serve", "--data", other, "--print-root-certificate"])
+        #expect(refused.status == 74 && refused.stdout.isEmpty && refused.stderr.contains("not a regular file"), "\(refused.stderr)")
+    }
+}
