@@ -67,7 +67,7 @@ let package = Package(
         layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),

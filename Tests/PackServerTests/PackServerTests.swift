@@ -21,7 +21,8 @@ final class RunningServer {
     /// accounts), selling from the shipped packs or from `packsFolder`.
     init(
         environment: ReceiptEnvironment = .production, catalogLifetime: Int64? = nil, tls: HTTPServerConfiguration.TLS? = nil,
-        dataFolder: String? = nil, packsFolder: String? = nil, clock: Clock? = nil, sharedSecret: String? = nil, database: LedgerDatabase = .sqlite
+        dataFolder: String? = nil, packsFolder: String? = nil, clock: Clock? = nil, sharedSecret: String? = nil, database: LedgerDatabase = .sqlite,
+        appStoreAPI: AppStoreAPIAuthorization? = nil
     ) throws {
         directory = try TemporaryDirectory()
         var configuration = PackServerConfiguration(
@@ -30,6 +31,7 @@ final class RunningServer {
         if let catalogLifetime { configuration.catalogLifetime = catalogLifetime }
         if let clock { configuration.clock = clock }
         configuration.database = database
+        configuration.appStoreAPI = appStoreAPI
         // The tests here buy and spend faster than a player would; the rate limit has its own test.
         configuration.requestsPerMinute = 0
         configuration.sharedSecret = sharedSecret.flatMap { SharedSecret(fileContents: Array($0.utf8)) }

@@ -98,6 +98,9 @@ public final class PackServer: Sendable {
         }
     }
 
+    /// The root a developer's backend trusts for what this service signs in Apple's shapes.
+    public var appStoreRootCertificate: Certificate { appStoreChain.root }
+
     /// The file of the chain every server of a data folder signs Apple's shapes with.
     public static let appStoreChainName = "app-store-signing.pem"
 
@@ -180,6 +183,8 @@ public final class PackServer: Sendable {
         switch route {
         case .verifyReceipt?:
             return verifyReceipt(request)
+        case .appStoreTransaction?:
+            return try appStoreTransaction(request, id: id ?? "")
         case .health?:
             // Liveness: the process answers. Readiness, what a load balancer routes by, is /v1/ready.
             return .json(200, Array(#"{"status":"ok"}"#.utf8))
@@ -296,7 +301,7 @@ public final class PackServer: Sendable {
             return try archive(request, productID: id ?? "", service: service)
         case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
             return try testControl(request, route, id: id, service: service)
-        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken:
+        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .appStoreTransaction, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken:
             // Answered before the account's ledger is opened.
             throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)")
         }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PackServiceWire
 import Store
 import SystemCalls
 
@@ -40,6 +41,9 @@ public struct PackServerConfiguration: Sendable {
     /// The shared secret `/verifyReceipt` asks of a receipt with an auto-renewable subscription
     /// (its `password`); without one, such receipts get 21004.
     public var sharedSecret: SharedSecret?
+    /// Who may call the App Store Server API routes (`/inApps/`): the issuer and the registered
+    /// keys (the bundle is the catalog's). `nil`: every such request is 401.
+    public var appStoreAPI: AppStoreAPIAuthorization?
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120

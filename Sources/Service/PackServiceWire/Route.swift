@@ -12,11 +12,13 @@ public enum Route: String, CaseIterable, Sendable {
     case approve, decline, resolve, refund
     /// Apple's endpoint, which answers every method itself (21000 for anything but POST).
     case verifyReceipt
+    /// The App Store Server API's Get Transaction Info, for a developer's backend (its own JWT).
+    case appStoreTransaction
 
     public var method: String {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
-            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard:
+            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName: "PUT"
@@ -74,13 +76,14 @@ public enum Route: String, CaseIterable, Sendable {
         case .resolve: "/v1/test/transactions/{id}/resolve"
         case .refund: "/v1/test/transactions/{id}/refund"
         case .verifyReceipt: "/verifyReceipt"
+        case .appStoreTransaction: "/inApps/v1/transactions/{id}"
         }
     }
 
     /// Answered without a token.
     public var isPublic: Bool {
         switch self {
-        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt: true
+        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .appStoreTransaction: true
         default: false
         }
     }

@@ -30,6 +30,11 @@ enum ServeCommand: Command {
                 help: "A reverse proxy's address (127.0.0.1, ::1): a request from it is taken to come from the last address of its X-Forwarded-For, for the logs and the rate limits. Repeat it for several.",
                 repeatable: true),
             .init(names: ["--log-format"], value: "FORMAT", help: "text (default) or json: one line per request, and per event of the HTTP layer."),
+            .init(names: ["--api-issuer"], value: "ISSUER", help: "The issuer id a developer's backend puts in its App Store Server API tokens (iss), with --api-key."),
+            .init(
+                names: ["--api-key"], value: "KEY_ID=FILE",
+                help: "A key the backend signs App Store Server API tokens with: its id (kid) and its public key (PEM, P-256). Repeat it for several; a key left out is refused.",
+                repeatable: true),
             .init(
                 names: ["--print-root-certificate"], value: nil,
                 help: "Print the root certificate (PEM) of the chain the service signs Apple-shaped data with, made in --data on first use, and exit: what a backend's SignedDataVerifier trusts."),
@@ -80,6 +85,9 @@ enum ServeCommand: Command {
         var trustedProxies: [String] = []
         /// `--print-root-certificate`: print the signing chain's root and exit.
         var printRootCertificate = false
+        /// `--api-issuer` and `--api-key KID=FILE`: who may call the App Store Server API routes.
+        var apiIssuer: String?
+        var apiKeys: [String] = []
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -100,6 +108,7 @@ enum ServeCommand: Command {
             testControls: options.testControls)
         if let database = options.database { configuration.database = database }
         configuration.sharedSecret = try SharedSecretFile.read(options.sharedSecretFile)
+        configuration.appStoreAPI = try AppStoreAPIKeys.read(issuer: options.apiIssuer, keys: options.apiKeys)
         configuration.clock = context.clock
         configuration.crash = context.crash
         var listening = PackServerListening()

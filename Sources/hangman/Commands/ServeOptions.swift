@@ -42,6 +42,8 @@ extension ServeCommand {
                 return address
             })
         options.printRootCertificate = parsed.has("--print-root-certificate")
+        options.apiIssuer = parsed.value("--api-issuer")
+        options.apiKeys = parsed.texts("--api-key")
         return options
     }
 

@@ -1,0 +1,96 @@
+/// A transaction as Apple's App Store Server API signs it (`JWSTransactionDecodedPayload`): the
+/// ledger's transaction read in Apple's field names, never a second record of it.
+///
+/// Apple's transaction ids are global; the service's are unique within an account, so the id it
+/// gives Apple's shapes is the account's id and the transaction's, 32 hex digits
+/// (``AppStoreTransactionID``).
+public struct AppStoreTransaction: Sendable, Equatable, Codable {
+    public var transactionId: String
+    public var originalTransactionId: String
+    public var webOrderLineItemId: String?
+    public var bundleId: String
+    public var productId: String
+    public var subscriptionGroupIdentifier: String?
+    public var purchaseDate: Int64
+    public var originalPurchaseDate: Int64
+    public var expiresDate: Int64?
+    public var quantity: Int
+    /// `Consumable`, `Non-Consumable`, `Auto-Renewable Subscription`, `Non-Renewing Subscription`.
+    public var type: String
+    public var inAppOwnershipType: String
+    public var signedDate: Int64
+    /// `Sandbox` or `Production`.
+    public var environment: String
+    /// `PURCHASE` or `RENEWAL`.
+    public var transactionReason: String
+    /// ISO 3166-1 alpha-3.
+    public var storefront: String?
+    public var storefrontId: String?
+    /// In milliunits of `currency`.
+    public var price: Int64?
+    public var currency: String?
+    /// 1 (an introductory offer: the free trial).
+    public var offerType: Int?
+    public var revocationDate: Int64?
+    /// 0: another reason (a refund asked for); 1: a problem in the app.
+    public var revocationReason: Int?
+
+    /// Apple's storefront ids for the alpha-3 codes a catalog sells in.
+    public static let storefrontIDs: [String: String] = [
+        "USA": "143441", "GBR": "143444", "DEU": "143443", "FRA": "143442", "ESP": "143454", "MEX": "143468", "JPN": "143462", "BRA": "143503",
+        "CAN": "143455", "AUS": "143460", "ITA": "143450", "NLD": "143452", "CHE": "143459", "SWE": "143456", "KOR": "143466", "CHN": "143465",
+    ]
+
+    /// The ledger's `transaction` of `account`, as Apple's payload, signed at `signedDate`.
+    public init(
+        _ transaction: StoreTransaction, account: String, catalog: Catalog, environment: ReceiptEnvironment, signedDate: Int64
+    ) {
+        let product = catalog.product(transaction.productID)
+        let original = transaction.originalTransactionID ?? transaction.id
+        transactionId = AppStoreTransactionID.text(account: account, transaction: transaction.id)
+        originalTransactionId = AppStoreTransactionID.text(account: account, transaction: original)
+        bundleId = catalog.bundleIdentifier
+        productId = transaction.productID.rawValue
+        purchaseDate = transaction.purchaseDate
+        originalPurchaseDate = transaction.purchaseDate
+        expiresDate = transaction.expiresDate
+        quantity = transaction.quantity
+        inAppOwnershipType = "PURCHASED"
+        self.signedDate = signedDate
+        self.environment = environment == .sandbox ? "Sandbox" : "Production"
+        transactionReason = transaction.originalTransactionID.map { $0 != transaction.id } == true ? "RENEWAL" : "PURCHASE"
+        storefront = transaction.storefront
+        storefrontId = transaction.storefront.flatMap { Self.storefrontIDs[$0] }
+        if let price = transaction.price {
+            let digits = Currency.minorUnits[price.currency] ?? 2
+            self.price = price.minorUnits * (0..<max(0, 3 - digits)).reduce(1) { value, _ in value * 10 }
+            currency = price.currency
+        }
+        offerType = transaction.isTrial ? 1 : nil
+        revocationDate = transaction.revocationDate
+        revocationReason = transaction.revocationDate == nil ? nil : 0
+        switch product?.kind {
+        case .consumable?: type = "Consumable"
+        case .autoRenewable(let terms)?:
+            type = "Auto-Renewable Subscription"
+            subscriptionGroupIdentifier = terms.group
+            webOrderLineItemId = transactionId
+        case .nonRenewing?: type = "Non-Renewing Subscription"
+        default: type = "Non-Consumable"
+        }
+        if product == nil { type = transaction.isConsumable ? "Consumable" : "Non-Consumable" }
+    }
+}
+
+/// The id Apple's shapes give a transaction: the account's 16 hex digits, then the transaction's.
+public enum AppStoreTransactionID {
+    public static func text(account: String, transaction: TransactionID) -> String { account + transaction.rawValue }
+
+    /// The account and the transaction an id names; `nil` for anything that is not 32 hex digits.
+    public static func parse(_ text: String) -> (account: String, transaction: TransactionID)? {
+        guard text.utf8.count == 32, let transaction = TransactionID(rawValue: String(text.suffix(16))) else { return nil }
+        let account = String(text.prefix(16))
+        guard TransactionID(rawValue: account) != nil else { return nil }
+        return (account, transaction)
+    }
+}

@@ -1,0 +1,49 @@
+import CertificateChain
+import Foundation
+import PackServer
+import PackServiceClient
+import PackServiceWire
+import Testing
+import TestSupport
+
+/// A developer's backend written with Apple's `app-store-server-library` reads a player's
+/// transactions from the service, unchanged but for the base URL and the trusted root.
+@Suite struct AppStoreServerAPITests {
+    static let python = HangmanBinary.packageRoot.appendingPathComponent(".build/apple-client/bin/python").path
+    static let backend = HangmanBinary.packageRoot.appendingPathComponent("Tests/AppleClient/backend.py").path
+    static let issuer = "57246542-96fe-1a63-e053-0824d011072a"
+
+    @Test func applesClientReadsAndVerifiesATransaction() async throws {
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let publicKey = try ES256PublicKey(pem: Array(try Data(contentsOf: URL(fileURLWithPath: keys.file("public.pem")))))
+        let running = try RunningServer(environment: .sandbox, appStoreAPI: AppStoreAPIAuthorization(issuer: Self.issuer, bundleID: "", keys: ["2X9R4HXF34": publicKey]))
+        let root = try keys.write("root.der", running.server.appStoreRootCertificate.der)
+        let bundle = running.server.catalog.bundleIdentifier
+        let client = try await running.newClient()
+        let account = client.credentials.accountID
+        func ask(_ id: String, kid: String = "2X9R4HXF34", bundle given: String? = nil) throws -> ProcessResult {
+            try ExternalProcess.run(Self.python, [Self.backend, "transaction", running.url, keys.path, kid, Self.issuer, given ?? bundle, root, id])
+        }
+        guard case .purchased(let hints) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
+            case .purchased(let pack) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1)
+        else { throw StoreError(.wrongState, "not bought") }
+        let bought: [(StoreTransaction, String)] = [(hints, "Consumable"), (pack, "Non-Consumable")]
+        for (transaction, type) in bought {
+            let id = AppStoreTransactionID.text(account: account, transaction: transaction.id)
+            let read = try ask(id)
+            #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any], "\(read.stdout)")
+            #expect(fields["transactionId"] as? String == id && fields["productId"] as? String == transaction.productID.rawValue, "\(fields)")
+            #expect(fields["rawType"] as? String == type && fields["rawEnvironment"] as? String == "Sandbox" && fields["bundleId"] as? String == bundle, "\(fields)")
+            #expect(fields["storefront"] as? String == "USA" && fields["storefrontId"] as? String == "143441" && fields["currency"] as? String == "USD")
+            #expect(fields["price"] as? Int == Int(transaction.price?.minorUnits ?? 0) * 10, "milliunits: \(fields)")
+        }
+        // Apple's errors: an unknown transaction, a malformed id; a key the server does not know, another bundle: 401.
+        #expect(try ask(account + "0000000000000001").stdout == "error 404 4040010\n")
+        #expect(try ask("12345").stdout == "error 400 4000006\n")
+        #expect(try ask("ffffffffffffffff" + pack.id.rawValue).stdout == "error 404 4040010\n", "another account's id")
+        #expect(try ask(AppStoreTransactionID.text(account: account, transaction: pack.id), kid: "OTHERKEY01").stdout == "error 401 None\n")
+        #expect(try ask(AppStoreTransactionID.text(account: account, transaction: pack.id), bundle: "com.example.other").stdout == "error 401 None\n")
+    }
+}
