@@ -43,7 +43,7 @@ public struct AppStoreAPIAuthorization: Sendable {
         guard let authorization, authorization.hasPrefix("Bearer "), authorization.utf8.count <= 4096 else { return false }
         let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-            let headerBytes = Self.decode(parts[0]), let claimBytes = Self.decode(parts[1]), let signature = Self.decode(parts[2]),
+            let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]), let signature = Base64.decodeURL(parts[2]),
             let header = try? Wire.decode(Header.self, from: headerBytes), header.alg == "ES256", let key = keys[header.kid],
             key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature),
             let claims = try? Wire.decode(Claims.self, from: claimBytes)
@@ -51,13 +51,5 @@ public struct AppStoreAPIAuthorization: Sendable {
         let seconds = now / 1000
         return claims.iss == issuer && claims.aud == Self.audience && claims.bid == bundleID && claims.exp > seconds
             && claims.exp <= seconds + Self.longestLife && (claims.iat ?? 0) <= seconds + 60
-    }
-
-    /// Base64url without padding, as JOSE writes it.
-    static func decode(_ text: Substring) -> [UInt8]? {
-        guard !text.contains(where: { $0 == "+" || $0 == "/" || $0 == "=" }) else { return nil }
-        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        while standard.utf8.count % 4 != 0 { standard += "=" }
-        return Base64.decode(standard)
     }
 }

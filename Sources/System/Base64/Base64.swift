@@ -104,6 +104,15 @@ public enum Base64 {
         return text.withUTF8 { decode($0, strictness: .canonical) }
     }
 
+    /// The bytes encoded by `text` in the URL alphabet without padding, as JOSE (a JWT, a JWS)
+    /// writes them; `nil` for anything else (`+`, `/` or `=` included).
+    public static func decodeURL(_ text: some StringProtocol) -> [UInt8]? {
+        guard !text.contains(where: { $0 == "+" || $0 == "/" || $0 == "=" }) else { return nil }
+        var standard = String(text.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
+        while standard.utf8.count % 4 != 0 { standard += "=" }
+        return decode(standard)
+    }
+
     /// The bytes encoded by the ASCII `text` (blank space ignored); `nil` when it is not base64
     /// as `strictness` reads it.
     public static func decode(_ text: UnsafeBufferPointer<UInt8>, strictness: Strictness) -> [UInt8]? {
