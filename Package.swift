@@ -58,16 +58,20 @@ let package = Package(
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
         layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar", "HangmanGame", "LetterFolding"]),
         layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar", "CertificateChain"]),
+        // Apple's shapes at the seller's edge: verifyReceipt, the App Store Server API's signed
+        // transactions, its bearer tokens, Server Notifications V2, named as Apple names them.
+        // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
+        layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
-        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.
-        layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "Signing", "Base64", "SystemCalls"]),
+        layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "AppStore", "Signing", "Base64", "SystemCalls"]),
         layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
@@ -75,7 +79,7 @@ let package = Package(
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "CertificateChain", "Store", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "AppStore", "CertificateChain", "Store", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),

@@ -1,3 +1,4 @@
+import AppStore
 import CertificateChain
 import Foundation
 import PackServiceWire

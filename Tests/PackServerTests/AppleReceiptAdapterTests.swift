@@ -1,3 +1,4 @@
+import AppStore
 import PackServiceWire
 import Testing
 

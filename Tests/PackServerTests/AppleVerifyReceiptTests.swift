@@ -1,3 +1,4 @@
+import AppStore
 import Base64
 import Foundation
 import PackServer

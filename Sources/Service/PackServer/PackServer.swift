@@ -1,3 +1,4 @@
+import AppStore
 import Base64
 import FoundationEssentials
 import HTTPServer

@@ -1,3 +1,4 @@
+import AppStore
 import FoundationEssentials
 import PackServiceWire
 import Store

@@ -1,3 +1,4 @@
+import PackServiceWire
 import Base64
 import CertificateChain
 

@@ -1,3 +1,4 @@
+import PackServiceWire
 import CivilCalendar
 
 /// `POST /verifyReceipt` as Apple's App Store answered it: the request and the response in

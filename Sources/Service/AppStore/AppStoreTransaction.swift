@@ -1,3 +1,4 @@
+import PackServiceWire
 /// A transaction as Apple's App Store Server API signs it (`JWSTransactionDecodedPayload`): the
 /// ledger's transaction read in Apple's field names, never a second record of it.
 ///
