@@ -63,7 +63,7 @@ let package = Package(
         // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
-        layer("Service", "PackServer", ["HTTPServer", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "PackServer", ["HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.

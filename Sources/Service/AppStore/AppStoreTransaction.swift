@@ -36,6 +36,11 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     /// 0: another reason (a refund asked for); 1: a problem in the app.
     public var revocationReason: Int?
 
+    /// `Sandbox` or `Production`, as Apple's payloads name an environment.
+    public static func environmentName(_ environment: ReceiptEnvironment) -> String {
+        environment == .sandbox ? "Sandbox" : "Production"
+    }
+
     /// Apple's storefront ids for the alpha-3 codes a catalog sells in.
     public static let storefrontIDs: [String: String] = [
         "USA": "143441", "GBR": "143444", "DEU": "143443", "FRA": "143442", "ESP": "143454", "MEX": "143468", "JPN": "143462", "BRA": "143503",
@@ -58,7 +63,7 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
         quantity = transaction.quantity
         inAppOwnershipType = "PURCHASED"
         self.signedDate = signedDate
-        self.environment = environment == .sandbox ? "Sandbox" : "Production"
+        self.environment = Self.environmentName(environment)
         transactionReason = transaction.originalTransactionID.map { $0 != transaction.id } == true ? "RENEWAL" : "PURCHASE"
         storefront = transaction.storefront
         storefrontId = transaction.storefront.flatMap { Self.storefrontIDs[$0] }

@@ -1,40 +1,388 @@
 import AppStore
 import CertificateChain
+import FoundationEssentials
 import HTTPServer
 import PackServiceWire
 import Store
 
 /// The App Store Server API, as Apple's answers it, for a developer's backend: its own bearer JWT
-/// (``AppStoreAPIAuthorization``; 401 with no body otherwise), Apple's paths and error bodies,
-/// transactions as JWS signed by the data folder's chain.
+/// (``AppStoreAPIAuthorization``; 401 with no body otherwise), Apple's paths, parameters and error
+/// bodies, transactions and renewals as JWS signed by the data folder's chain. Every answer is a
+/// view of the ledger (its transactions, subscriptions and outbox), never a second record.
 extension PackServer {
-    /// `GET /inApps/v1/transactions/{transactionId}`: `{"signedTransactionInfo": JWS}`.
-    func appStoreTransaction(_ request: HTTPRequest, id: String) throws(StoreError) -> HTTPResponse {
+    /// Pages of transactions and notifications hold this many, as Apple's do.
+    static let appStorePageSize = 20
+
+    func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(StoreError) -> HTTPResponse {
         let now = configuration.clock.now()
         guard var authorization = configuration.appStoreAPI else { return HTTPResponse(status: 401) }
         authorization.bundleID = catalog.bundleIdentifier
         guard authorization.allows(request.header("Authorization"), now: now) else { return HTTPResponse(status: 401) }
-        guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(400, 4_000_006, "Invalid transaction id.") }
+        switch route {
+        case .appStoreTestNotification:
+            guard configuration.notificationURL != nil else { return Self.appleError(404, 4_040_007, "Server notification URL not found.") }
+            let token = try withLedger(Self.serviceLedger) { service throws(StoreError) in try service.requestTestNotification() }
+            noteOutbox(Self.serviceLedger)
+            return .json(200, try Wire.encode(["testNotificationToken": token]))
+        case .appStoreTestStatus:
+            let found = try withLedger(Self.serviceLedger) { service throws(StoreError) in
+                try service.notificationHistory().first { $0.notification.uuid == id }.map { entry throws(StoreError) in
+                    (try signedNotification(entry.notification, account: Self.serviceLedger, service: service), entry.attempts)
+                }
+            }
+            guard let (signed, attempts) = found else { return Self.appleError(404, 4_040_008, "Test notification not found.") }
+            return .json(200, try Wire.encode(TestNotificationStatus(signedPayload: signed, sendAttempts: attempts.map(Self.sendAttempt))))
+        case .appStoreNotificationHistory:
+            return try notificationHistory(request)
+        default:
+            break
+        }
+        let invalid = route == .appStoreExtend ? (4_000_008, "Invalid original transaction id.") : (4_000_006, "Invalid transaction id.")
+        guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(400, invalid.0, invalid.1) }
         // An account that is not there is never opened (that would make its ledger).
-        guard try accounts.isOpen(account: named.account) else { return Self.appleError(404, 4_040_010, "Transaction id not found.") }
-        let found = try stores.with(named.account, open: { () throws(StoreError) in try store(for: named.account) }) { service throws(StoreError) in
-            try service.transactions().first { $0.id == named.transaction }
+        guard try accounts.isOpen(account: named.account) else { return Self.notFound(route) }
+        return try withLedger(named.account) { service throws(StoreError) in
+            try appStoreAnswer(request, route, named, service: service, now: now)
         }
-        guard let transaction = found ?? nil, transaction.isPaid || transaction.revocationDate != nil else {
-            return Self.appleError(404, 4_040_010, "Transaction id not found.")
+    }
+
+    /// `body` with the account's service (opened once and kept, as a player's request has it).
+    func withLedger<T>(_ account: String, _ body: (AccountService) throws(StoreError) -> T) throws(StoreError) -> T {
+        defer { noteOutbox(account) }
+        return try stores.with(account, open: { () throws(StoreError) in try store(for: account) }, body)
+    }
+
+    private static func notFound(_ route: Route) -> HTTPResponse {
+        route == .appStoreExtend
+            ? appleError(404, 4_040_005, "Original transaction id not found.") : appleError(404, 4_040_010, "Transaction id not found.")
+    }
+
+    private func appStoreAnswer(
+        _ request: HTTPRequest, _ route: Route, _ named: (account: String, transaction: TransactionID), service: AccountService, now: Int64
+    ) throws(StoreError) -> HTTPResponse {
+        let transactions = try service.transactions().filter { $0.isPaid || $0.revocationDate != nil }
+        guard let transaction = transactions.first(where: { $0.id == named.transaction }) else { return Self.notFound(route) }
+        let catalog = self.catalog
+        func signed(_ transaction: StoreTransaction) throws(StoreError) -> String {
+            try sign(AppStoreTransaction(transaction, account: named.account, catalog: catalog, environment: configuration.environment, signedDate: now))
         }
-        let payload = AppStoreTransaction(transaction, account: named.account, catalog: catalog, environment: configuration.environment, signedDate: now)
-        let signed: String
-        do {
-            signed = try appStoreChain.jws(try Wire.encode(payload))
-        } catch {
-            throw StoreError(.storage, "cannot sign the transaction: \(error)")
+        let environment = AppStoreTransaction.environmentName(configuration.environment)
+        switch route {
+        case .appStoreTransaction:
+            return .json(200, try Wire.encode(["signedTransactionInfo": try signed(transaction)]))
+        case .appStoreHistory, .appStoreRefunds:
+            let refunds = route == .appStoreRefunds
+            let filter: TransactionFilter
+            switch TransactionFilter.parse(refunds ? HTTPRequest(method: "GET", path: "") : request, catalog: catalog) {
+            case .success(let parsed): filter = parsed
+            case .failure(let refusal): return Self.appleError(400, refusal.code, refusal.message)
+            }
+            var chosen = transactions.filter { filter.admits($0) && (!refunds || $0.revocationDate != nil) }
+            chosen.sort { ($0.purchaseDate, $0.id.rawValue) < ($1.purchaseDate, $1.id.rawValue) }
+            if filter.descending { chosen.reverse() }
+            if let revision = request.query["revision"] {
+                guard let cursor = TransactionFilter.cursor(revision) else { return Self.appleError(400, 4_000_005, "Invalid request revision.") }
+                chosen = chosen.filter { item in
+                    let key = (item.purchaseDate, item.id.rawValue)
+                    return filter.descending ? key < cursor : key > cursor
+                }
+            }
+            let page = Array(chosen.prefix(Self.appStorePageSize))
+            let last = page.last ?? transactions.last
+            let revision = last.map { TransactionFilter.revision($0) } ?? "0.0000000000000000"
+            var signedTransactions: [String] = []
+            for item in page { signedTransactions.append(try signed(item)) }
+            let answer = TransactionPage(
+                revision: revision, hasMore: chosen.count > page.count, bundleId: catalog.bundleIdentifier, environment: environment,
+                signedTransactions: signedTransactions)
+            return .json(200, try Wire.encode(answer))
+        case .appStoreStatuses:
+            let wanted = Set(request.queryValues("status").compactMap(Int.init))
+            var groups: [String: [StatusItem]] = [:]
+            for status in try service.subscriptions() where status.isAutoRenewable {
+                guard let group = catalog.product(status.productID)?.autoRenewable?.group else { continue }
+                let number = AppStoreSubscriptionStatus.number(status.state)
+                guard wanted.isEmpty || wanted.contains(number) else { continue }
+                let periods = transactions.filter { $0.originalTransactionID == status.originalTransactionID }
+                guard let latest = periods.max(by: { $0.purchaseDate < $1.purchaseDate }) else { continue }
+                let first = periods.min(by: { $0.purchaseDate < $1.purchaseDate })?.purchaseDate
+                let renewal = AppStoreRenewalInfo(status, account: named.account, firstPurchase: first, environment: configuration.environment, signedDate: now)
+                groups[group, default: []].append(
+                    StatusItem(
+                        status: number, originalTransactionId: AppStoreTransactionID.text(account: named.account, transaction: status.originalTransactionID),
+                        signedTransactionInfo: try signed(latest), signedRenewalInfo: try sign(renewal)))
+            }
+            let data = groups.sorted { $0.key < $1.key }.map { StatusGroup(subscriptionGroupIdentifier: $0.key, lastTransactions: $0.value) }
+            return .json(200, try Wire.encode(StatusAnswer(environment: environment, bundleId: catalog.bundleIdentifier, data: data)))
+        case .appStoreExtend:
+            guard let asked = try? Wire.decode(ExtendRequest.self, from: request.body) else {
+                return Self.appleError(400, 4_000_000, "Bad request.")
+            }
+            guard let days = asked.extendByDays, (1...90).contains(days) else { return Self.appleError(400, 4_000_009, "Invalid extend by days value.") }
+            guard let reason = asked.extendReasonCode, (0...3).contains(reason) else { return Self.appleError(400, 4_000_010, "Invalid extend reason code.") }
+            guard let identifier = asked.requestIdentifier, (1...128).contains(identifier.utf8.count) else {
+                return Self.appleError(400, 4_000_011, "Invalid request identifier.")
+            }
+            guard transaction.originalTransactionID == transaction.id, catalog.product(transaction.productID)?.autoRenewable != nil else {
+                return Self.appleError(404, 4_040_005, "Original transaction id not found.")
+            }
+            guard let status = try service.extendRenewal(transaction.id, days: days) else {
+                return Self.appleError(403, 4_030_004, "Subscription extension ineligible.")
+            }
+            let id = AppStoreTransactionID.text(account: named.account, transaction: transaction.id)
+            return .json(200, try Wire.encode(ExtendAnswer(originalTransactionId: id, webOrderLineItemId: id, success: true, effectiveDate: status.expiresDate)))
+        case .appStoreConsumption:
+            guard transaction.isConsumable else { return Self.appleError(400, 4_000_043, "Invalid transaction, not consumable.") }
+            guard request.body.count <= 4096, (try? Wire.decode(ConsumptionReport.self, from: request.body)) != nil else {
+                return Self.appleError(400, 4_000_000, "Bad request.")
+            }
+            try service.saveConsumption(transaction.id, body: String(decoding: request.body, as: UTF8.self))
+            return HTTPResponse(status: 202)
+        default:
+            return Self.notFound(route)
         }
-        return .json(200, try Wire.encode(["signedTransactionInfo": signed]))
+    }
+
+    /// `POST /inApps/v1/notifications/history`: the notifications sent between `startDate` and
+    /// `endDate` (required), of one type, one customer (`transactionId`), or failed only, in pages.
+    private func notificationHistory(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse {
+        guard let asked = try? Wire.decode(NotificationHistoryRequest.self, from: request.body) else { return Self.appleError(400, 4_000_000, "Bad request.") }
+        guard let start = asked.startDate, start >= 0 else { return Self.appleError(400, 4_000_015, "Invalid start date.") }
+        guard let end = asked.endDate, end >= 0 else { return Self.appleError(400, 4_000_016, "Invalid end date.") }
+        guard start <= end else { return Self.appleError(400, 4_000_013, "Start date after end date.") }
+        if asked.notificationType != nil, asked.transactionId != nil { return Self.appleError(400, 4_000_019, "Multiple filters supplied.") }
+        if let type = asked.notificationType, NotificationKind(rawValue: type) == nil {
+            return Self.appleError(400, 4_000_018, "Invalid notification type.")
+        }
+        var cursor: (Int64, String)?
+        if let token = request.query["paginationToken"] {
+            guard let parsed = TransactionFilter.notificationCursor(token) else { return Self.appleError(400, 4_000_014, "Invalid pagination token.") }
+            cursor = parsed
+        }
+        var owners: [String]
+        if let id = asked.transactionId {
+            guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(400, 4_000_006, "Invalid transaction id.") }
+            guard try accounts.isOpen(account: named.account) else { return Self.appleError(404, 4_040_010, "Transaction id not found.") }
+            owners = [named.account]
+        } else {
+            owners = try notifiedAccounts() + [Self.serviceLedger]
+        }
+        var found: [(notification: OutboxNotification, attempts: [NotificationAttempt], account: String)] = []
+        for account in Set(owners) {
+            let entries = try withLedger(account) { service throws(StoreError) in try service.notificationHistory() }
+            for entry in entries where entry.notification.created >= start && entry.notification.created < end && !entry.attempts.isEmpty {
+                if let type = asked.notificationType, entry.notification.type != type { continue }
+                if let subtype = asked.notificationSubtype, entry.notification.subtype != subtype { continue }
+                if asked.onlyFailures == true, entry.notification.delivered != nil { continue }
+                found.append((entry.notification, entry.attempts, account))
+            }
+        }
+        found.sort { ($0.notification.created, $0.notification.uuid) < ($1.notification.created, $1.notification.uuid) }
+        if let cursor { found = found.filter { ($0.notification.created, $0.notification.uuid) > cursor } }
+        let page = found.prefix(Self.appStorePageSize)
+        var items: [NotificationHistoryItem] = []
+        for entry in page {
+            let signed = try withLedger(entry.account) { service throws(StoreError) in
+                try signedNotification(entry.notification, account: entry.account, service: service)
+            }
+            items.append(NotificationHistoryItem(signedPayload: signed, sendAttempts: entry.attempts.map(Self.sendAttempt)))
+        }
+        let more = found.count > page.count
+        let token = more ? page.last.map { "\($0.notification.created).\($0.notification.uuid)" } : nil
+        return .json(200, try Wire.encode(NotificationHistoryAnswer(paginationToken: token, hasMore: more, notificationHistory: items)))
+    }
+
+    /// Every account with a notification: PostgreSQL is asked; a SQLite folder's account files are read.
+    private func notifiedAccounts() throws(StoreError) -> [String] {
+        if let ledgers { return try ledgers.notifiedAccounts() }
+        scanOutboxes()
+        let folder = sqliteFolder + "/accounts"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { name in
+            name.utf8.count == 16 && FileManager.default.fileExists(atPath: folder + "/" + name + "/" + AccountService.databaseName)
+        }
+    }
+
+    static func sendAttempt(_ attempt: NotificationAttempt) -> AppStoreSendAttempt {
+        AppStoreSendAttempt(attemptDate: attempt.date, sendAttemptResult: attempt.result)
     }
 
     /// Apple's error body: `{"errorCode": 4040010, "errorMessage": "Transaction id not found."}`.
     static func appleError(_ status: Int, _ code: Int, _ message: String) -> HTTPResponse {
         .json(status, Array("{\"errorCode\":\(code),\"errorMessage\":\"\(message)\"}".utf8))
     }
+}
+
+/// Get Transaction History's and Get Refund History's parameters, checked as Apple checks them.
+struct TransactionFilter {
+    var productIDs: Set<String> = []
+    /// `AUTO_RENEWABLE`, `NON_RENEWABLE`, `CONSUMABLE`, `NON_CONSUMABLE`.
+    var productTypes: Set<String> = []
+    var groups: Set<String> = []
+    var start: Int64?
+    var end: Int64?
+    var revoked: Bool?
+    var descending = false
+    var catalog: Catalog?
+
+    struct Refusal: Error {
+        var code: Int
+        var message: String
+    }
+
+    static func parse(_ request: HTTPRequest, catalog: Catalog) -> Result<TransactionFilter, Refusal> {
+        var filter = TransactionFilter(catalog: catalog)
+        filter.productIDs = Set(request.queryValues("productId"))
+        filter.groups = Set(request.queryValues("subscriptionGroupIdentifier"))
+        let types = request.queryValues("productType")
+        guard types.allSatisfy({ ["AUTO_RENEWABLE", "NON_RENEWABLE", "CONSUMABLE", "NON_CONSUMABLE"].contains($0) }) else {
+            return .failure(Refusal(code: 4_000_022, message: "Invalid product type."))
+        }
+        filter.productTypes = Set(types)
+        if let text = request.query["startDate"] {
+            guard let date = Int64(text), date >= 0 else { return .failure(Refusal(code: 4_000_015, message: "Invalid start date.")) }
+            filter.start = date
+        }
+        if let text = request.query["endDate"] {
+            guard let date = Int64(text), date >= 0 else { return .failure(Refusal(code: 4_000_016, message: "Invalid end date.")) }
+            filter.end = date
+        }
+        if let start = filter.start, let end = filter.end, start > end { return .failure(Refusal(code: 4_000_013, message: "Start date after end date.")) }
+        if let text = request.query["revoked"] {
+            switch text.lowercased() {
+            case "true": filter.revoked = true
+            case "false": filter.revoked = false
+            default: return .failure(Refusal(code: 4_000_030, message: "Invalid revoked."))
+            }
+        }
+        switch request.query["sort"] {
+        case nil, "ASCENDING"?: break
+        case "DESCENDING"?: filter.descending = true
+        default: return .failure(Refusal(code: 4_000_021, message: "Invalid sort."))
+        }
+        return .success(filter)
+    }
+
+    func admits(_ transaction: StoreTransaction) -> Bool {
+        if !productIDs.isEmpty, !productIDs.contains(transaction.productID.rawValue) { return false }
+        let product = catalog?.product(transaction.productID)
+        if !productTypes.isEmpty {
+            let type: String =
+                switch product?.kind {
+                case .consumable?: "CONSUMABLE"
+                case .autoRenewable?: "AUTO_RENEWABLE"
+                case .nonRenewing?: "NON_RENEWABLE"
+                default: transaction.isConsumable ? "CONSUMABLE" : "NON_CONSUMABLE"
+                }
+            if !productTypes.contains(type) { return false }
+        }
+        if !groups.isEmpty, !groups.contains(product?.autoRenewable?.group ?? "") { return false }
+        if let start, transaction.purchaseDate < start { return false }
+        if let end, transaction.purchaseDate >= end { return false }
+        if let revoked, (transaction.revocationDate != nil) != revoked { return false }
+        return true
+    }
+
+    /// The revision after `transaction`: its purchase date and id, which the next page starts after.
+    static func revision(_ transaction: StoreTransaction) -> String { "\(transaction.purchaseDate).\(transaction.id.rawValue)" }
+
+    static func cursor(_ revision: String) -> (Int64, String)? {
+        let parts = revision.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = Int64(parts[0]), TransactionID(rawValue: String(parts[1])) != nil || parts[1] == "0000000000000000" else { return nil }
+        return (date, String(parts[1]))
+    }
+
+    static func notificationCursor(_ token: String) -> (Int64, String)? {
+        let parts = token.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = Int64(parts[0]), parts[1].utf8.count == 36 else { return nil }
+        return (date, String(parts[1]))
+    }
+}
+
+/// `HistoryResponse` and `RefundHistoryResponse` (the latter reads the fields it knows).
+struct TransactionPage: Encodable {
+    var revision: String
+    var hasMore: Bool
+    var bundleId: String
+    var environment: String
+    var signedTransactions: [String]
+}
+
+struct StatusItem: Encodable {
+    var status: Int
+    var originalTransactionId: String
+    var signedTransactionInfo: String
+    var signedRenewalInfo: String
+}
+
+struct StatusGroup: Encodable {
+    var subscriptionGroupIdentifier: String
+    var lastTransactions: [StatusItem]
+}
+
+/// `StatusResponse`.
+struct StatusAnswer: Encodable {
+    var environment: String
+    var bundleId: String
+    var data: [StatusGroup]
+}
+
+/// `ConsumptionRequest`: a JSON object, its fields kept as sent (those read here checked for type).
+struct ConsumptionReport: Decodable {
+    var customerConsented: Bool?
+    var sampleContentProvided: Bool?
+    var deliveryStatus: AnyScalar?
+    var consumptionStatus: Int?
+
+    /// A field Apple has typed two ways over its versions (a number, then a string).
+    enum AnyScalar: Decodable {
+        case number(Int), text(String)
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let number = try? value.decode(Int.self) { self = .number(number) } else { self = .text(try value.decode(String.self)) }
+        }
+    }
+}
+
+/// `ExtendRenewalDateRequest`.
+struct ExtendRequest: Decodable {
+    var extendByDays: Int?
+    var extendReasonCode: Int?
+    var requestIdentifier: String?
+}
+
+/// `ExtendRenewalDateResponse`.
+struct ExtendAnswer: Encodable {
+    var originalTransactionId: String
+    var webOrderLineItemId: String
+    var success: Bool
+    var effectiveDate: Int64
+}
+
+/// `CheckTestNotificationResponse`.
+struct TestNotificationStatus: Encodable {
+    var signedPayload: String
+    var sendAttempts: [AppStoreSendAttempt]
+}
+
+/// `NotificationHistoryRequest`.
+struct NotificationHistoryRequest: Decodable {
+    var startDate: Int64?
+    var endDate: Int64?
+    var notificationType: String?
+    var notificationSubtype: String?
+    var transactionId: String?
+    var onlyFailures: Bool?
+}
+
+struct NotificationHistoryItem: Encodable {
+    var signedPayload: String
+    var sendAttempts: [AppStoreSendAttempt]
+}
+
+/// `NotificationHistoryResponse`.
+struct NotificationHistoryAnswer: Encodable {
+    var paginationToken: String?
+    var hasMore: Bool
+    var notificationHistory: [NotificationHistoryItem]
 }

@@ -68,6 +68,10 @@ extension PackServer {
             values.append(("hangman_database_connections_open", "PostgreSQL connections this server holds.", Double(open)))
             values.append(("hangman_database_connections_in_use", "PostgreSQL connections lent to a request now.", Double(open - idle)))
         }
+        if configuration.notificationURL != nil {
+            let pending = ledgers == nil ? "Accounts with notifications waiting (this server's view)." : "Notifications waiting to be delivered (due or scheduled)."
+            values.append(("hangman_notifications_pending", pending, Double(notificationsPending.load(ordering: .relaxed))))
+        }
         return values
     }
 

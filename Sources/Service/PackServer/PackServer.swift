@@ -49,6 +49,12 @@ public final class PackServer: Sendable {
     /// What orders each language's daily words: derived from the service's key, so the same on
     /// every server of the service, and unknown to anyone without it.
     var dailySecret: [UInt8] { key.derivedSecret(for: DailyWords.purpose) }
+    /// SQLite accounts whose outboxes may hold something, and when it is due (0: look now).
+    let outboxes = Mutex<[String: Int64]>([:])
+    /// `hangman_notifications_pending`, as the sender last counted.
+    let notificationsPending = Atomic<Int>(0)
+    /// Where the sender says each attempt (the server's log); `nil`: nowhere.
+    let notificationLog = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
 
@@ -184,8 +190,8 @@ public final class PackServer: Sendable {
         switch route {
         case .verifyReceipt?:
             return verifyReceipt(request)
-        case .appStoreTransaction?:
-            return try appStoreTransaction(request, id: id ?? "")
+        case let route? where route.isAppStoreAPI:
+            return try appStoreAPI(request, route, id: id ?? "")
         case .health?:
             // Liveness: the process answers. Readiness, what a load balancer routes by, is /v1/ready.
             return .json(200, Array(#"{"status":"ok"}"#.utf8))
@@ -225,6 +231,7 @@ public final class PackServer: Sendable {
             throw StoreError(.notOffered, "test controls are off on this server (a sandbox server started with --test-controls has them)")
         }
         if let answer = try routeTokens(request, route, id: id, account: account, tokenID: tokenID) { return answer }
+        defer { noteOutbox(account) }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
             try routeAccount(request, route, id: id, account: account, service: service)
         }
@@ -302,7 +309,9 @@ public final class PackServer: Sendable {
             return try archive(request, productID: id ?? "", service: service)
         case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
             return try testControl(request, route, id: id, service: service)
-        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .appStoreTransaction, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken:
+        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
+            .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreTestNotification,
+            .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
             throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)")
         }
@@ -356,6 +365,7 @@ public final class PackServer: Sendable {
                 clock: configuration.clock, signingKey: key, environment: configuration.environment, crash: configuration.crashPoints)
         }
         service.packWords = packWords
+        service.notifies = configuration.notificationURL != nil
         service.dailyWords = DailyWords(secret: dailySecret, board: accounts, account: account)
         return service
     }

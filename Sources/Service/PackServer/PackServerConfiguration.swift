@@ -45,6 +45,14 @@ public struct PackServerConfiguration: Sendable {
     /// Who may call the App Store Server API routes (`/inApps/`): the issuer and the registered
     /// keys (the bundle is the catalog's). `nil`: every such request is 401.
     public var appStoreAPI: AppStoreAPIAuthorization?
+    /// Where Server Notifications V2 are sent (`http://` or `https://`); `nil`: none are written.
+    public var notificationURL: String?
+    /// How long after a failed delivery each retry waits, in milliseconds: Apple's 1, 12, 24, 48
+    /// and 72 hours by default; then the notification is given up (its history keeps it).
+    public var notificationRetry: [Int64] = [1, 12, 24, 48, 72].map { Int64($0) * 3_600_000 }
+    /// How long one delivery may take (connecting and the answer), in seconds; a server holds a
+    /// notification it sends for twice that, so a server that dies leaves it to the others soon.
+    public var notificationTimeout = 10
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120
@@ -64,6 +72,9 @@ public struct PackServerConfiguration: Sendable {
     public var problem: String? {
         if testControls, environment == .production {
             return "--test-controls lets every player approve, refund and clear their own purchases: it is for a sandbox server (add --environment sandbox)"
+        }
+        if let url = notificationURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) || url.utf8.count > 2048 {
+            return "--notification-url takes an http:// or https:// URL, not '\(url.prefix(80))'"
         }
         return nil
     }

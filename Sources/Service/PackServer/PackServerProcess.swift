@@ -1,5 +1,6 @@
 import HTTPServer
 import PackServiceWire
+import Synchronization
 import Store
 import SystemCalls
 import TerminalText
@@ -32,6 +33,8 @@ public final class PackServerProcess: Sendable {
     let listeners: [HTTPServer]
     let metricsListener: HTTPServer?
     let log: RequestLog
+    /// Sends Server Notifications V2 from the outboxes (with `--notification-url`).
+    let sender: BackgroundThread?
 
     /// The players' addresses, as URLs.
     public var urls: [String] { listeners.map(\.url) }
@@ -91,12 +94,33 @@ public final class PackServerProcess: Sendable {
             for listener in listeners { listener.stop() }
             throw PackServerError(message: "--metrics-listen: " + error.message, isUnavailable: true)
         }
+        sender = Self.startSender(server, log: log)
+    }
+
+    /// The notifications' sender: a pass every quarter second; a SQLite folder's outboxes read
+    /// from their files first, and again every five minutes.
+    static func startSender(_ server: PackServer, log: RequestLog) -> BackgroundThread? {
+        guard server.configuration.notificationURL != nil else { return nil }
+        server.notificationLog.withLock { $0 = { line in log.note(line) } }
+        let clock = server.configuration.clock
+        let lastScan = Mutex<Int64?>(nil)
+        return BackgroundThread(every: 250) {
+            let now = clock.now()
+            let scan = lastScan.withLock { last -> Bool in
+                guard last.map({ now - $0 >= 300_000 }) ?? true else { return false }
+                last = now
+                return true
+            }
+            if scan { server.scanOutboxes() }
+            server.deliverDueNotifications(now: now)
+        }
     }
 
     /// Stops the listeners after the requests in flight.
     public func stop() {
         for listener in listeners { listener.stop() }
         metricsListener?.stop()
+        sender?.stop()
     }
 
     /// SIGHUP: the packs folder's catalog again (checked first; a refused one leaves the one

@@ -121,6 +121,11 @@ public final class RequestLog: Sendable {
         if write { line(text) }
     }
 
+    /// One line of the server's own (a notification's delivery attempt), never held back.
+    public func note(_ text: String) {
+        line(text)
+    }
+
     private func line(_ text: String) {
         if json {
             write(LogLine(time: ISO8601.string(clock.now()), event: text))

@@ -29,6 +29,7 @@ public final class ServerMetrics: Sendable {
         var purchases: [String: Int] = [:]
         var spends: [String: Int] = [:]
         var storeErrors: [String: Int] = [:]
+        var notifications: [String: Int] = [:]
     }
 
     /// One part of the counts per group of threads: a request locks only its thread's shard, so
@@ -59,6 +60,7 @@ public final class ServerMetrics: Sendable {
 
     func purchase(_ outcome: String) { shard().state.withLock { $0.purchases[outcome, default: 0] += 1 } }
     func spend(_ outcome: String) { shard().state.withLock { $0.spends[outcome, default: 0] += 1 } }
+    func notification(_ outcome: String) { shard().state.withLock { $0.notifications[outcome, default: 0] += 1 } }
     func storeError(_ kind: String) { shard().state.withLock { $0.storeErrors[kind, default: 0] += 1 } }
 
     /// Every metric in Prometheus' text format; `gauges` are the values read at the scrape
@@ -81,6 +83,7 @@ public final class ServerMetrics: Sendable {
             for (key, count) in part.purchases { state.purchases[key, default: 0] += count }
             for (key, count) in part.spends { state.spends[key, default: 0] += count }
             for (key, count) in part.storeErrors { state.storeErrors[key, default: 0] += count }
+            for (key, count) in part.notifications { state.notifications[key, default: 0] += count }
         }
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
@@ -111,6 +114,12 @@ public final class ServerMetrics: Sendable {
         for (outcome, count) in state.spends.sorted(by: { $0.key < $1.key }) { lines.append("hangman_hint_spends_total{outcome=\"\(outcome)\"} \(count)") }
         family("hangman_store_errors_total", "counter", "Requests that failed in the store, by kind (storage: the database failed; unavailable: it was away).")
         for (kind, count) in state.storeErrors.sorted(by: { $0.key < $1.key }) { lines.append("hangman_store_errors_total{kind=\"\(kind)\"} \(count)") }
+        if !state.notifications.isEmpty {
+            family("hangman_notification_attempts_total", "counter", "Server Notifications V2 delivery attempts by outcome (delivered: answered 2xx).")
+            for (outcome, count) in state.notifications.sorted(by: { $0.key < $1.key }) {
+                lines.append("hangman_notification_attempts_total{outcome=\"\(outcome)\"} \(count)")
+            }
+        }
         for gauge in gauges {
             family(gauge.name, "gauge", gauge.help)
             lines.append("\(gauge.name) \(gauge.value == gauge.value.rounded() ? String(Int(gauge.value)) : String(gauge.value))")

@@ -12,18 +12,27 @@ public enum Route: String, CaseIterable, Sendable {
     case approve, decline, resolve, refund
     /// Apple's endpoint, which answers every method itself (21000 for anything but POST).
     case verifyReceipt
-    /// The App Store Server API's Get Transaction Info, for a developer's backend (its own JWT).
-    case appStoreTransaction
+    /// The App Store Server API, for a developer's backend (its own JWT): Get Transaction Info,
+    /// Get Transaction History v2, Get All Subscription Statuses, Get Refund History, Extend a
+    /// Subscription Renewal Date, Send Consumption Information, Request a Test Notification, Get
+    /// Test Notification Status, Get Notification History.
+    case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption
+    case appStoreTestNotification, appStoreTestStatus, appStoreNotificationHistory
+
+    /// The App Store Server API's routes, under `/inApps/`.
+    public var isAppStoreAPI: Bool { template.hasPrefix("/inApps/") }
 
     public var method: String {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
-            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction:
+            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
+            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
-        case .setStorefront, .setTestControls, .setDisplayName: "PUT"
+        case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
-            .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame:
+            .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
+            .appStoreNotificationHistory:
             "POST"
         }
     }
@@ -77,14 +86,22 @@ public enum Route: String, CaseIterable, Sendable {
         case .refund: "/v1/test/transactions/{id}/refund"
         case .verifyReceipt: "/verifyReceipt"
         case .appStoreTransaction: "/inApps/v1/transactions/{id}"
+        case .appStoreHistory: "/inApps/v2/history/{id}"
+        case .appStoreStatuses: "/inApps/v1/subscriptions/{id}"
+        case .appStoreRefunds: "/inApps/v2/refund/lookup/{id}"
+        case .appStoreExtend: "/inApps/v1/subscriptions/extend/{id}"
+        case .appStoreConsumption: "/inApps/v1/transactions/consumption/{id}"
+        case .appStoreTestNotification: "/inApps/v1/notifications/test"
+        case .appStoreTestStatus: "/inApps/v1/notifications/test/{id}"
+        case .appStoreNotificationHistory: "/inApps/v1/notifications/history"
         }
     }
 
     /// Answered without a token.
     public var isPublic: Bool {
         switch self {
-        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .appStoreTransaction: true
-        default: false
+        case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt: true
+        default: isAppStoreAPI
         }
     }
 

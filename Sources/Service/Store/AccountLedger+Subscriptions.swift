@@ -196,12 +196,14 @@ extension AccountLedger {
                     row.endDate = row.expiresDate
                     row.endReason = "expired"
                     try statements.saveSubscription(row, now: now)
+                    try notify(.expired, row.willAutoRenew ? "PRODUCT_NOT_FOR_SALE" : "VOLUNTARY", row, statements: statements, now: now)
                     return .changed
                 }
                 if failRenewals {
                     guard let since = row.billingRetrySince else {
                         row.billingRetrySince = row.expiresDate
                         try statements.saveSubscription(row, now: now)
+                        try notify(.didFailToRenew, "GRACE_PERIOD", row, statements: statements, now: now)
                         return .changed
                     }
                     let limit = AutoRenewableTerms.billingRetryLimit.added(to: since)
@@ -209,6 +211,7 @@ extension AccountLedger {
                         row.endDate = limit
                         row.endReason = "billing"
                         try statements.saveSubscription(row, now: now)
+                        try notify(.expired, "BILLING_RETRY", row, statements: statements, now: now)
                         return .changed
                     }
                     continue  // the store keeps trying
@@ -220,6 +223,7 @@ extension AccountLedger {
                     row.endDate = row.expiresDate
                     row.endReason = "expired"
                     try statements.saveSubscription(row, now: now)
+                    try notify(.expired, "PRODUCT_NOT_FOR_SALE", row, statements: statements, now: now)
                     return .changed
                 }
                 // Renewed: at the period's end, or, recovering from billing retry, now.
@@ -245,9 +249,14 @@ extension AccountLedger {
             guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
                 throw StoreError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
             }
+            let before = row
             row.renewsTo = product == row.productID ? nil : product
             row.willAutoRenew = true
             try statements.saveSubscription(row, now: now)
+            if before.renewsTo != row.renewsTo {
+                try notify(.didChangeRenewalPref, row.renewsTo == nil ? nil : "DOWNGRADE", row, statements: statements, now: now)
+            }
+            if !before.willAutoRenew { try notify(.didChangeRenewalStatus, "AUTO_RENEW_ENABLED", row, statements: statements, now: now) }
             return row
         }
     }
@@ -258,8 +267,12 @@ extension AccountLedger {
             guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
                 throw StoreError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
             }
+            let changed = row.willAutoRenew != on
             row.willAutoRenew = on
             try statements.saveSubscription(row, now: now)
+            if changed {
+                try notify(.didChangeRenewalStatus, on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", row, statements: statements, now: now)
+            }
             return row
         }
     }

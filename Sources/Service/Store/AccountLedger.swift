@@ -12,6 +12,10 @@ import WordPacks
 /// `BEGIN IMMEDIATE`, PostgreSQL's row lock on the account), also across processes.
 final class AccountLedger {
     let engine: any LedgerEngine
+    /// Whether changes to purchases are written to the outbox (a server with `--notification-url`):
+    /// then every such change runs over the statements, never a one-call function, so its
+    /// notification is written in its transaction.
+    var notifies = false
 
     init(_ engine: any LedgerEngine) {
         self.engine = engine
@@ -130,9 +134,10 @@ final class AccountLedger {
     /// A subscription's transaction (`product` says which kind) starts its period here: see
     /// ``deliverSubscription(_:product:statements:now:)``.
     func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(StoreError) -> Bool {
-        if case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
+        if !notifies, case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
         return try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
+            if notifies { try notifyDelivery(transaction, product: lookup(transaction.productID), statements: statements, now: now) }
             if transaction.originalTransactionID != nil {
                 // A subscription's period (one the catalog no longer sells is delivered with nothing).
                 if let product = lookup(transaction.productID) {
@@ -157,7 +162,7 @@ final class AccountLedger {
     /// the balance allows; a non-renewing pass (`passDuration`, its catalog duration) leaves its
     /// place in the stack, so the passes bought after it end earlier. Returns the hints taken back.
     func refund(_ id: TransactionID, now: Int64, passDuration: StoreDuration? = nil) throws(StoreError) -> Int {
-        switch try engine.refundInOneCall(id, now: now) {
+        switch notifies ? nil : try engine.refundInOneCall(id, now: now) {
         case .done(.refunded(let taken))?: return taken
         case .done(.unknown)?: throw Self.noTransaction(id)
         case .done(.alreadyRefunded)?: throw Self.alreadyRefunded(id)
@@ -169,6 +174,7 @@ final class AccountLedger {
             guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
             guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
             try statements.setRevocationDate(now, for: id)
+            try notify(.refund, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
             if let original = transaction.originalTransactionID {
                 // A subscription's period: access ends now, and its hints go back as far as the balance allows.
                 if var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive {

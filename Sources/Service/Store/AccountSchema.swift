@@ -197,6 +197,7 @@ enum AccountSchema {
             CREATE UNIQUE INDEX one_live_game ON games(state) WHERE state = 'playing' AND daily IS NULL;
             CREATE UNIQUE INDEX one_daily_game ON games(daily, language) WHERE daily IS NOT NULL;
             """)
+        migrator.register("12-notifications", sql: NotificationSchema.tables(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -193,6 +193,27 @@ protocol LedgerStatements {
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws
     /// Ends the game with `state`, its score, misses and hints.
     func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws
+
+    // MARK: Notifications (the outbox)
+    /// Appends a notification to the outbox.
+    func insertNotification(_ notification: OutboxNotification) throws
+    /// Notifications due at `now` that no server holds, the earliest first.
+    func dueNotifications(now: Int64, limit: Int) throws -> [OutboxNotification]
+    /// Holds a due notification until `until` for the caller; `false` when another holds it or
+    /// it is no longer due.
+    func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool
+    /// Records an attempt (appended), when the next is due (`nil`: no more), and releases it.
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws
+    /// Every notification, oldest first.
+    func notifications() throws -> [OutboxNotification]
+    /// The attempts made to deliver `uuid`, in order.
+    func notificationAttempts(_ uuid: String) throws -> [NotificationAttempt]
+    /// When the next notification is due, if any is.
+    func nextNotificationDue() throws -> Int64?
+    /// Moves the end of transaction `id`'s period (a renewal date extended).
+    func setExpiresDate(_ date: Int64, for id: TransactionID) throws
+    /// Keeps what a backend said of a consumable's use (the last report replaces the one before).
+    func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws
 }
 
 /// What a purchase charges, and where: the amount (the price times the quantity) in the

@@ -359,6 +359,7 @@ enum PostgreSQLLedgerSchema {
             CREATE UNIQUE INDEX one_live_game ON games(account_id) WHERE state = 'playing' AND daily IS NULL;
             CREATE UNIQUE INDEX one_daily_game ON games(account_id, daily, language) WHERE daily IS NOT NULL;
             """)
+        migrations.register("12-notifications", sql: NotificationSchema.tables(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 }

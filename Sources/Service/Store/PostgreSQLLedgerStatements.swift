@@ -34,6 +34,39 @@ public final class PostgreSQLLedgers: Sendable {
     /// The migrations this program applies, by name (the same names as the SQLite account schema's).
     public static var migrationNames: [String] { PostgreSQLLedgerSchema.migrations.names }
 
+    /// Accounts with notifications due at `now` that no server holds (at most `limit`), and how
+    /// many notifications wait in all (due or scheduled).
+    public func notificationsDue(now: Int64, limit: Int) throws(StoreError) -> (accounts: [String], pending: Int) {
+        do {
+            return try pool.autocommit { connection in
+                let due = try connection.execute(
+                    """
+                    SELECT DISTINCT account_id FROM notifications WHERE next_attempt_date <= $1 AND (lease_until IS NULL OR lease_until <= $1) LIMIT $2
+                    """, [String(now), String(limit)]
+                ).rows.compactMap { $0.first ?? nil }
+                let pending = try connection.execute("SELECT count(*) FROM notifications WHERE next_attempt_date IS NOT NULL").scalar.flatMap(Int.init) ?? 0
+                return (due, pending)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
+    /// Every account that has a notification, in no order.
+    public func notifiedAccounts() throws(StoreError) -> [String] {
+        do {
+            return try pool.autocommit { connection in
+                try connection.execute("SELECT DISTINCT account_id FROM notifications").rows.compactMap { $0.first ?? nil }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
     /// The ledger of `account`, made on first use.
     func ledger(account: String, now: Int64) throws(StoreError) -> AccountLedger {
         let engine = PostgreSQLLedgerEngine(pool: pool, account: account, rulesInSwift: rulesInSwift)
@@ -558,5 +591,72 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute(
             "UPDATE games SET state = $3, score = $4, misses = $5, hints = $6, ended_date = $7 WHERE account_id = $1 AND id = $2 AND state = 'playing'",
             [id, state.rawValue, String(score), String(misses), String(hints), String(now)])
+    }
+
+    // MARK: - Notifications
+
+    func insertNotification(_ n: OutboxNotification) throws {
+        try execute(
+            "INSERT INTO notifications (account_id, \(OutboxNotification.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            [n.uuid, n.type, n.subtype, n.transaction?.rawValue, n.originalTransaction?.rawValue, String(n.created), n.nextAttempt.map(String.init),
+             n.delivered.map(String.init), String(n.attempts)])
+    }
+
+    func dueNotifications(now: Int64, limit: Int) throws -> [OutboxNotification] {
+        try execute(
+            """
+            SELECT \(OutboxNotification.columns) FROM notifications WHERE account_id = $1 AND next_attempt_date <= $2
+                AND (lease_until IS NULL OR lease_until <= $2) ORDER BY next_attempt_date, created_date LIMIT $3
+            """, [String(now), String(limit)]
+        ).rows.map { row throws in try OutboxNotification(columns: row) }
+    }
+
+    func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool {
+        try execute(
+            """
+            UPDATE notifications SET lease_until = $3 WHERE account_id = $1 AND uuid = $2 AND next_attempt_date <= $4
+                AND (lease_until IS NULL OR lease_until <= $4)
+            """, [uuid, String(until), String(now)]
+        ).affectedRows == 1
+    }
+
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws {
+        _ = try execute(
+            """
+            INSERT INTO notification_attempts (account_id, uuid, seq, attempted_date, result, http_status)
+            VALUES ($1, $2, (SELECT count(*) + 1 FROM notification_attempts WHERE account_id = $1 AND uuid = $2), $3, $4, $5)
+            """, [uuid, String(attempt.date), attempt.result, attempt.httpStatus.map(String.init)])
+        _ = try execute(
+            """
+            UPDATE notifications SET attempts = attempts + 1, lease_until = NULL, next_attempt_date = $3,
+                delivered_date = CASE WHEN $4 THEN $5::bigint ELSE delivered_date END WHERE account_id = $1 AND uuid = $2
+            """, [uuid, nextAttempt.map(String.init), delivered ? "true" : "false", String(attempt.date)])
+    }
+
+    func notifications() throws -> [OutboxNotification] {
+        try execute("SELECT \(OutboxNotification.columns) FROM notifications WHERE account_id = $1 ORDER BY created_date, uuid").rows.map { row throws in
+            try OutboxNotification(columns: row)
+        }
+    }
+
+    func notificationAttempts(_ uuid: String) throws -> [NotificationAttempt] {
+        try execute("SELECT \(NotificationAttempt.columns) FROM notification_attempts WHERE account_id = $1 AND uuid = $2 ORDER BY seq", [uuid]).rows
+            .map { row throws in try NotificationAttempt(columns: row) }
+    }
+
+    func nextNotificationDue() throws -> Int64? {
+        try execute("SELECT min(next_attempt_date) FROM notifications WHERE account_id = $1 AND next_attempt_date IS NOT NULL").scalar.flatMap(Int64.init)
+    }
+
+    func setExpiresDate(_ date: Int64, for id: TransactionID) throws {
+        _ = try execute("UPDATE transactions SET expires_date = $2 WHERE account_id = $1 AND id = $3", [String(date), id.rawValue])
+    }
+
+    func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws {
+        _ = try execute(
+            """
+            INSERT INTO consumption_reports (account_id, transaction_id, received_date, body) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (account_id, transaction_id) DO UPDATE SET received_date = excluded.received_date, body = excluded.body
+            """, [transaction.rawValue, String(now), body])
     }
 }

@@ -381,4 +381,71 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             "UPDATE games SET state = ?, score = ?, misses = ?, hints = ?, ended_date = ? WHERE id = ? AND state = 'playing'", .text(state.rawValue),
             .integer(Int64(score)), .integer(Int64(misses)), .integer(Int64(hints)), .integer(now), .text(id))
     }
+
+    // MARK: - Notifications
+
+    private static func value(_ text: String?) -> SQLValue { text.map(SQLValue.text) ?? .null }
+    private static func value(_ number: Int64?) -> SQLValue { number.map(SQLValue.integer) ?? .null }
+
+    func insertNotification(_ n: OutboxNotification) throws {
+        try db.execute(
+            "INSERT INTO notifications (\(OutboxNotification.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", .text(n.uuid), .text(n.type),
+            Self.value(n.subtype), Self.value(n.transaction?.rawValue), Self.value(n.originalTransaction?.rawValue), .integer(n.created),
+            Self.value(n.nextAttempt), Self.value(n.delivered), .integer(Int64(n.attempts)))
+    }
+
+    func dueNotifications(now: Int64, limit: Int) throws -> [OutboxNotification] {
+        try db.query(
+            """
+            SELECT \(OutboxNotification.columns) FROM notifications WHERE next_attempt_date <= ? AND (lease_until IS NULL OR lease_until <= ?)
+            ORDER BY next_attempt_date, created_date LIMIT ?
+            """, .integer(now), .integer(now), .integer(Int64(limit))
+        ).map { row throws in try OutboxNotification(columns: Self.texts(row)) }
+    }
+
+    func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool {
+        try db.execute(
+            "UPDATE notifications SET lease_until = ? WHERE uuid = ? AND next_attempt_date <= ? AND (lease_until IS NULL OR lease_until <= ?)",
+            .integer(until), .text(uuid), .integer(now), .integer(now))
+        return db.changes == 1
+    }
+
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws {
+        try db.execute(
+            """
+            INSERT INTO notification_attempts (uuid, seq, attempted_date, result, http_status)
+            VALUES (?, (SELECT count(*) + 1 FROM notification_attempts WHERE uuid = ?), ?, ?, ?)
+            """, .text(uuid), .text(uuid), .integer(attempt.date), .text(attempt.result), Self.value(attempt.httpStatus.map(Int64.init)))
+        try db.execute(
+            """
+            UPDATE notifications SET attempts = attempts + 1, lease_until = NULL, next_attempt_date = ?,
+                delivered_date = CASE WHEN ? THEN ? ELSE delivered_date END WHERE uuid = ?
+            """, Self.value(nextAttempt), .integer(delivered ? 1 : 0), .integer(attempt.date), .text(uuid))
+    }
+
+    func notifications() throws -> [OutboxNotification] {
+        try db.query("SELECT \(OutboxNotification.columns) FROM notifications ORDER BY created_date, rowid").map { row throws in
+            try OutboxNotification(columns: Self.texts(row))
+        }
+    }
+
+    func notificationAttempts(_ uuid: String) throws -> [NotificationAttempt] {
+        try db.query("SELECT \(NotificationAttempt.columns) FROM notification_attempts WHERE uuid = ? ORDER BY seq", .text(uuid)).map { row throws in
+            try NotificationAttempt(columns: Self.texts(row))
+        }
+    }
+
+    func nextNotificationDue() throws -> Int64? {
+        try db.int64("SELECT min(next_attempt_date) FROM notifications WHERE next_attempt_date IS NOT NULL")
+    }
+
+    func setExpiresDate(_ date: Int64, for id: TransactionID) throws {
+        try db.execute("UPDATE transactions SET expires_date = ? WHERE id = ?", .integer(date), .text(id.rawValue))
+    }
+
+    func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws {
+        try db.execute(
+            "INSERT INTO consumption_reports (transaction_id, received_date, body) VALUES (?, ?, ?) ON CONFLICT (transaction_id) DO UPDATE SET received_date = excluded.received_date, body = excluded.body",
+            .text(transaction.rawValue), .integer(now), .text(body))
+    }
 }

@@ -3,8 +3,10 @@ public struct HTTPRequest: Sendable {
     public var method: String
     /// The path without the query: `/v1/packs/com.x/archive`.
     public var path: String
-    /// Query arguments, decoded.
+    /// Query arguments, decoded; of a name given more than once, the last.
     public var query: [String: String]
+    /// The names given more than once (`?productId=a&productId=b`), every value in order.
+    public var repeatedQuery: [String: [String]] = [:]
     /// Header fields, names in lower case.
     public var headers: [String: String]
     public var body: [UInt8]
@@ -17,6 +19,11 @@ public struct HTTPRequest: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
+    }
+
+    /// Every value of the query argument `name`, in order (none: empty).
+    public func queryValues(_ name: String) -> [String] {
+        repeatedQuery[name] ?? query[name].map { [$0] } ?? []
     }
 
     /// A header field by name, whatever its case.

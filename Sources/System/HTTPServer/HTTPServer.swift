@@ -393,9 +393,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         // Its deadline stopped above.
         return refuse(server, connection, 413, "the request body is over \(request.limit) bytes", answered: true, answer: request.tooLargeAnswer)
     }
+    let arguments = collect(connection, .GET_ARGUMENT_KIND)
     var full = HTTPRequest(
         method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-        query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND, lowercased: true), body: request.body)
+        query: arguments.values, headers: values(connection, .HEADER_KIND, lowercased: true), body: request.body)
+    full.repeatedQuery = arguments.repeated
     full.clientAddress = clientAddress(connection)
     return queue(connection, server.handler(full))
 }
@@ -456,8 +458,14 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, connecti
 
 /// Every value of a kind (`MHD_get_connection_values`): header fields or query arguments.
 private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false) -> [String: String] {
+    collect(connection, kind, lowercased: lowercased).values
+}
+
+/// Every value of a kind, the last of each name, and every value of the names given more than once.
+private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercased: Bool = false) -> (values: [String: String], repeated: [String: [String]]) {
     final class Collected {
         var values: [String: String] = [:]
+        var repeated: [String: [String]] = [:]
         let lowercased: Bool
         init(lowercased: Bool) { self.lowercased = lowercased }
     }
@@ -466,12 +474,16 @@ private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowercas
         MHD_get_connection_values(connection, kind, { context, _, key, value in
             guard let context, let key else { return .YES }
             let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-            let name = String(cString: key)
-            collected.values[collected.lowercased ? name.lowercased() : name] = value.map { String(cString: $0) } ?? ""
+            let given = String(cString: key)
+            let name = collected.lowercased ? given.lowercased() : given
+            let text = value.map { String(cString: $0) } ?? ""
+            if let earlier = collected.values.updateValue(text, forKey: name) {
+                collected.repeated[name, default: [earlier]].append(text)
+            }
             return .YES
         }, Unmanaged.passUnretained(collected).toOpaque())
     }
-    return collected.values
+    return (collected.values, collected.repeated)
 }
 
 /// Sends `response` (`MHD_create_response_from_buffer` or `..._from_fd_at_offset64`,

@@ -38,6 +38,12 @@ enum ServeCommand: Command {
             .init(
                 names: ["--print-root-certificate"], value: nil,
                 help: "Print the root certificate (PEM) of the chain the service signs Apple-shaped data with, made in --data on first use, and exit: what a backend's SignedDataVerifier trusts."),
+            .init(
+                names: ["--notification-url"], value: "URL",
+                help: "Send App Store Server Notifications V2 ({\"signedPayload\": JWS}) of every change to a player's purchases to this http:// or https:// URL, retrying until it answers 2xx."),
+            .init(
+                names: ["--notification-retry"], value: "DELAYS",
+                help: "How long each retry of an unanswered notification waits, comma-separated, each a number and s, m, h or d (default: Apple's 1h,12h,24h,48h,72h); then it is given up."),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
         discussion: """
@@ -88,6 +94,9 @@ enum ServeCommand: Command {
         /// `--api-issuer` and `--api-key KID=FILE`: who may call the App Store Server API routes.
         var apiIssuer: String?
         var apiKeys: [String] = []
+        /// `--notification-url` and `--notification-retry` (milliseconds each).
+        var notificationURL: String?
+        var notificationRetry: [Int64]?
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -109,6 +118,8 @@ enum ServeCommand: Command {
         if let database = options.database { configuration.database = database }
         configuration.sharedSecret = try SharedSecretFile.read(options.sharedSecretFile)
         configuration.appStoreAPI = try AppStoreAPIKeys.read(issuer: options.apiIssuer, keys: options.apiKeys)
+        configuration.notificationURL = options.notificationURL
+        if let retry = options.notificationRetry { configuration.notificationRetry = retry }
         configuration.clock = context.clock
         configuration.crash = context.crash
         var listening = PackServerListening()

@@ -44,7 +44,24 @@ extension ServeCommand {
         options.printRootCertificate = parsed.has("--print-root-certificate")
         options.apiIssuer = parsed.value("--api-issuer")
         options.apiKeys = parsed.texts("--api-key")
+        options.notificationURL = parsed.value("--notification-url")
+        options.notificationRetry = try parsed.value("--notification-retry").map(retryDelays)
         return options
+    }
+
+    /// `--notification-retry 2s,5s,30s`: each delay a whole number and a unit (s, m, h, d), in
+    /// milliseconds; 1 to 20 of them, none over 30 days.
+    static func retryDelays(_ text: String) throws -> [Int64] {
+        let units: [Character: Int64] = ["s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000]
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let delays = parts.map { part -> Int64? in
+            guard let unit = part.last.flatMap({ units[$0] }), let number = Int64(part.dropLast()), number > 0, number <= 30 * 86_400_000 / unit else { return nil }
+            return number * unit
+        }
+        guard (1...20).contains(delays.count), delays.allSatisfy({ $0 != nil }) else {
+            throw CommandFailure.usage("--notification-retry takes 1 to 20 delays like 2s,5s,30s,1h,12h (s, m, h, d; each at most 30 days), not '\(text.prefix(80))'")
+        }
+        return delays.compactMap { $0 }
     }
 
     /// What one client may take of the server; each an option with its default.

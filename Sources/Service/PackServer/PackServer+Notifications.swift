@@ -1,0 +1,155 @@
+import AppStore
+import CertificateChain
+import FoundationEssentials
+import HTTPClient
+import HTTPServer
+import PackServiceWire
+import Store
+import Synchronization
+
+/// Server Notifications V2, sent from the ledgers' outboxes: each account's notifications are
+/// written in the transactions of the changes they tell of; a sender (``deliverDueNotifications(now:)``,
+/// run by ``PackServerProcess`` beside the requests) holds the due ones in the ledger (so servers
+/// sharing the database send each one at a time), posts `{"signedPayload": JWS}`, records the
+/// attempt, and schedules the next on failure (`notificationRetry`).
+extension PackServer {
+    /// The ledger of the service's own notifications (TEST): an account id no account gets (ids
+    /// are random, and this one is never in the accounts' directory, so no token reaches it).
+    static let serviceLedger = "0000000000000000"
+
+    /// Remembers that `account`'s outbox may hold something due (a SQLite folder has no query
+    /// across accounts; PostgreSQL is asked directly).
+    func noteOutbox(_ account: String, due: Int64 = 0) {
+        guard configuration.notificationURL != nil, ledgers == nil else { return }
+        outboxes.withLock { known in known[account] = min(known[account] ?? due, due) }
+    }
+
+    /// The SQLite accounts whose outboxes hold something, read from their files: at start, and
+    /// now and then (another server of the folder may have died with notifications due).
+    public func scanOutboxes() {
+        guard configuration.notificationURL != nil, ledgers == nil else { return }
+        let folder = sqliteFolder + "/accounts"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.utf8.count == 16 && name.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
+            guard FileManager.default.fileExists(atPath: folder + "/" + name + "/" + AccountService.databaseName) else { continue }
+            if let due = try? stores.with(name, open: { () throws(StoreError) in try store(for: name) }, { service throws(StoreError) in try service.nextNotificationDue() }) {
+                noteOutbox(name, due: due)
+            }
+        }
+    }
+
+    /// One pass of the sender at `now` (the real clock): every due notification this server can
+    /// hold is sent once. How many attempts were made.
+    @discardableResult
+    public func deliverDueNotifications(now: Int64) -> Int {
+        guard let url = configuration.notificationURL else { return 0 }
+        var accounts: [String]
+        if let ledgers {
+            guard let due = try? ledgers.notificationsDue(now: now, limit: 64) else { return 0 }
+            accounts = due.accounts
+            notificationsPending.store(due.pending, ordering: .relaxed)
+        } else {
+            let known = outboxes.withLock { $0 }
+            accounts = known.filter { $0.value <= now }.map(\.key)
+        }
+        var attempts = 0
+        for account in accounts {
+            attempts += deliver(account: account, url: url, now: now)
+        }
+        if ledgers == nil {
+            notificationsPending.store(outboxes.withLock { $0.count }, ordering: .relaxed)
+        }
+        return attempts
+    }
+
+    private func deliver(account: String, url: String, now: Int64) -> Int {
+        let lease = now + Int64(configuration.notificationTimeout) * 2000 + 1000
+        let open = { () throws(StoreError) -> AccountService in try self.store(for: account) }
+        guard let claimed = try? stores.with(account, open: open, { service throws(StoreError) in
+            try service.claimNotifications(now: now, until: lease, limit: 20)
+        }) else { return 0 }
+        for notification in claimed {
+            let body: [UInt8]
+            do {
+                body = try stores.with(account, open: open) { service throws(StoreError) in
+                    try Wire.encode(["signedPayload": try signedNotification(notification, account: account, service: service)])
+                }
+            } catch {
+                notificationLog.withLock { $0?("notification \(notification.uuid) \(notification.type): not sent: \(error.message)") }
+                continue
+            }
+            let attempt = post(body, to: url)
+            let delivered = attempt.result == "SUCCESS"
+            let number = notification.attempts + 1
+            let next: Int64? = delivered || number > configuration.notificationRetry.count ? nil : attempt.date + configuration.notificationRetry[number - 1]
+            metrics.notification(delivered ? "delivered" : "failed")
+            let said = delivered ? "delivered" : next == nil ? "failed, given up" : "failed, next attempt in \((next! - attempt.date + 999) / 1000) s"
+            let status = attempt.httpStatus.map { " HTTP \($0)" } ?? ""
+            notificationLog.withLock {
+                $0?("notification \(notification.uuid) \(notification.type)\(notification.subtype.map { "/" + $0 } ?? "") account=\(account) attempt \(number): \(attempt.result)\(status), \(said)")
+            }
+            do {
+                try stores.with(account, open: open) { service throws(StoreError) in
+                    try service.recordNotificationAttempt(notification.uuid, attempt, delivered: delivered, nextAttempt: next)
+                }
+            } catch {
+                notificationLog.withLock { $0?("notification \(notification.uuid): the attempt is not recorded: \(error.message)") }
+            }
+        }
+        if ledgers == nil {
+            // Kept as it was when the ledger cannot be read now: it is looked at again next pass.
+            if let due = try? stores.with(account, open: open, { service throws(StoreError) in try service.nextNotificationDue() as Int64?? }) {
+                outboxes.withLock { known in known[account] = due }
+            }
+        }
+        return claimed.count
+    }
+
+    /// One POST of a notification, as Apple names its outcome.
+    private func post(_ body: [UInt8], to url: String) -> NotificationAttempt {
+        let started = configuration.clock.now()
+        do {
+            let answer = try HTTPClient.perform(
+                method: "POST", url: url, headers: [("Content-Type", "application/json")], body: body,
+                timeoutSeconds: configuration.notificationTimeout, maxBody: 64 << 10)
+            let result = (200..<300).contains(answer.status) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+            return NotificationAttempt(date: started, result: result, httpStatus: answer.status)
+        } catch {
+            let result =
+                error.isTimeout ? "TIMED_OUT" : error.isTLS ? "TLS_ISSUE" : error.isNotConnected ? "NO_RESPONSE" : error.isTooLarge ? "INVALID_RESPONSE" : "OTHER"
+            return NotificationAttempt(date: started, result: result, httpStatus: error.status)
+        }
+    }
+
+    /// The notification as Apple signs it: `ResponseBodyV2DecodedPayload`, with the transaction
+    /// and the subscription's renewal as they are in the ledger now.
+    func signedNotification(_ notification: OutboxNotification, account: String, service: AccountService) throws(StoreError) -> String {
+        let catalog = self.catalog
+        let environment = AppStoreTransaction.environmentName(configuration.environment)
+        var data = AppStoreNotificationPayload.Data(
+            bundleId: catalog.bundleIdentifier, appAppleId: nil, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil, status: nil)
+        let signedDate = notification.created
+        if let id = notification.transaction, let transaction = try service.transactions().first(where: { $0.id == id }) {
+            data.signedTransactionInfo = try sign(AppStoreTransaction(transaction, account: account, catalog: catalog, environment: configuration.environment, signedDate: signedDate))
+        }
+        if let original = notification.originalTransaction, let status = try service.subscriptionStatus(original), status.isAutoRenewable {
+            let first = try service.transactions().first { $0.id == original }?.purchaseDate
+            data.signedRenewalInfo = try sign(AppStoreRenewalInfo(status, account: account, firstPurchase: first, environment: configuration.environment, signedDate: signedDate))
+            data.status = AppStoreSubscriptionStatus.number(status.state)
+        }
+        return try sign(
+            AppStoreNotificationPayload(
+                notificationType: notification.type, subtype: notification.subtype, notificationUUID: notification.uuid, signedDate: signedDate, data: data))
+    }
+
+    /// `value` as a JWS of the data folder's chain.
+    func sign<T: Encodable>(_ value: T) throws(StoreError) -> String {
+        do {
+            return try appStoreChain.jws(try Wire.encode(value))
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.storage, "cannot sign in Apple's shape: \(error)")
+        }
+    }
+}

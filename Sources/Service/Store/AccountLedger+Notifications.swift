@@ -1,0 +1,106 @@
+import WordPacks
+
+/// The outbox's rules, once for both engines: which change is told as which notification (Apple's
+/// Server Notifications V2 types), written in the change's transaction; and a due notification
+/// held by one sender at a time, each attempt recorded, the next one scheduled.
+extension AccountLedger {
+    /// Writes a notification of the change being made in `statements`' transaction, when the
+    /// ledger notifies. `now` is the store's time (the payload's date); it is due at once
+    /// (`nextAttempt` 0: senders schedule on the real clock, which a sandbox's store clock leads).
+    func notify(
+        _ kind: NotificationKind, _ subtype: String?, transaction: TransactionID?, original: TransactionID?, statements: any LedgerStatements, now: Int64
+    ) throws {
+        guard notifies else { return }
+        var random = SystemRandomNumberGenerator()
+        try statements.insertNotification(
+            OutboxNotification(
+                uuid: OutboxNotification.newUUID(using: &random), type: kind.rawValue, subtype: subtype, transaction: transaction,
+                originalTransaction: original, created: now, nextAttempt: 0, delivered: nil, attempts: 0))
+    }
+
+    /// A subscription's notification: it tells of the transaction of its current period.
+    func notify(_ kind: NotificationKind, _ subtype: String?, _ row: SubscriptionRow, statements: any LedgerStatements, now: Int64) throws {
+        guard notifies else { return }
+        let current = try statements.transaction(original: row.originalTransactionID, period: row.period)?.id ?? row.originalTransactionID
+        try notify(kind, subtype, transaction: current, original: row.originalTransactionID, statements: statements, now: now)
+    }
+
+    /// What a delivery tells: a one-time charge; a subscription's first period (an initial buy, a
+    /// resubscription to a group the account had, or an upgrade within a live one); a renewal
+    /// (recovered from billing retry when it was in it).
+    func notifyDelivery(_ transaction: StoreTransaction, product: Product?, statements: any LedgerStatements, now: Int64) throws {
+        guard let original = transaction.originalTransactionID, let terms = product?.autoRenewable else {
+            try notify(.oneTimeCharge, nil, transaction: transaction.id, original: transaction.originalTransactionID, statements: statements, now: now)
+            return
+        }
+        let group = try statements.subscriptions().filter { $0.group == terms.group }
+        if original == transaction.id {
+            let (kind, subtype): (NotificationKind, String) =
+                group.contains(where: \.isLive) ? (.didChangeRenewalPref, "UPGRADE") : group.isEmpty ? (.subscribed, "INITIAL_BUY") : (.subscribed, "RESUBSCRIBE")
+            try notify(kind, subtype, transaction: transaction.id, original: original, statements: statements, now: now)
+        } else {
+            let recovering = group.first { $0.originalTransactionID == original }?.billingRetrySince != nil
+            try notify(.didRenew, recovering ? "BILLING_RECOVERY" : nil, transaction: transaction.id, original: original, statements: statements, now: now)
+        }
+    }
+
+    /// Holds up to `limit` notifications due at `now` for this sender until `until`, in one
+    /// transaction: another server asking meanwhile gets none of them.
+    func claimNotifications(now: Int64, until: Int64, limit: Int) throws(StoreError) -> [OutboxNotification] {
+        try engine.write { statements in
+            try statements.dueNotifications(now: now, limit: limit).filter { try statements.leaseNotification($0.uuid, until: until, now: now) }
+        }
+    }
+
+    /// Records an attempt to deliver `uuid` and when the next one is due (`nil`: delivered, or the
+    /// schedule is spent).
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws(StoreError) {
+        try engine.write { statements in try statements.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt) }
+    }
+
+    /// Every notification with its attempts, oldest first.
+    func notificationHistory() throws(StoreError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
+        try engine.read { statements in
+            try statements.notifications().map { ($0, try statements.notificationAttempts($0.uuid)) }
+        }
+    }
+
+    /// When the next notification is due, if any is.
+    func nextNotificationDue() throws(StoreError) -> Int64? {
+        try engine.read { statements in try statements.nextNotificationDue() }
+    }
+
+    /// Adds a TEST notification (the service's own ledger keeps them); its UUID.
+    func insertTestNotification(now: Int64) throws(StoreError) -> String {
+        var random = SystemRandomNumberGenerator()
+        let uuid = OutboxNotification.newUUID(using: &random)
+        try engine.write { statements in
+            try statements.insertNotification(
+                OutboxNotification(
+                    uuid: uuid, type: NotificationKind.test.rawValue, subtype: nil, transaction: nil, originalTransaction: nil, created: now,
+                    nextAttempt: 0, delivered: nil, attempts: 0))
+        }
+        return uuid
+    }
+
+    /// Moves the renewal date of the live subscription `original` by `days` (its current period
+    /// ends later), telling it as RENEWAL_EXTENDED; the row after, or `nil` when the subscription is
+    /// not live (Apple refuses an expired one).
+    func extendRenewal(original: TransactionID, days: Int, now: Int64) throws(StoreError) -> SubscriptionRow? {
+        try engine.write { statements in
+            guard var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive else { return nil }
+            row.expiresDate += Int64(days) * 86_400_000
+            try statements.saveSubscription(row, now: now)
+            if let current = try statements.transaction(original: original, period: row.period) {
+                try statements.setExpiresDate(row.expiresDate, for: current.id)
+            }
+            try notify(.renewalExtended, nil, row, statements: statements, now: now)
+            return row
+        }
+    }
+
+    /// Keeps what a backend reported of a consumable's use.
+    func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws(StoreError) {
+        try engine.write { statements in try statements.saveConsumption(transaction, body: body, now: now) }
+    }
+}

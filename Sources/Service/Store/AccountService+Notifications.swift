@@ -1,0 +1,53 @@
+/// The account's outbox, for the server that delivers it (Server Notifications V2) and the App
+/// Store Server API that reads it; the rules are the ledger's (``AccountLedger``).
+extension AccountService {
+    /// Whether changes to the account's purchases are written to the outbox.
+    public var notifies: Bool {
+        get { ledger.notifies }
+        set { ledger.notifies = newValue }
+    }
+
+    /// Holds up to `limit` notifications due at `now` (the real clock) until `until`.
+    public func claimNotifications(now: Int64, until: Int64, limit: Int) throws(StoreError) -> [OutboxNotification] {
+        try ledger.claimNotifications(now: now, until: until, limit: limit)
+    }
+
+    /// Records an attempt and when the next is due (`nil`: no more).
+    public func recordNotificationAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws(StoreError) {
+        try ledger.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt)
+    }
+
+    /// Every notification of the account, oldest first, with its attempts.
+    public func notificationHistory() throws(StoreError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
+        try ledger.notificationHistory()
+    }
+
+    /// When the account's next notification is due (the real clock), if any is.
+    public func nextNotificationDue() throws(StoreError) -> Int64? {
+        try ledger.nextNotificationDue()
+    }
+
+    /// Adds a TEST notification; its UUID (the test notification's token).
+    public func requestTestNotification() throws(StoreError) -> String {
+        try ledger.insertTestNotification(now: clock.now())
+    }
+
+    /// The status of the subscription `original` (auto-renewable or a pass), after the renewals due.
+    public func subscriptionStatus(_ original: TransactionID) throws(StoreError) -> SubscriptionStatus? {
+        try subscriptions().first { $0.originalTransactionID == original }
+    }
+
+    /// Extends the renewal date of the live auto-renewable `original` by `days` (1 to 90, as
+    /// Apple allows); `nil` when it is not a live subscription of the account.
+    public func extendRenewal(_ original: TransactionID, days: Int) throws(StoreError) -> SubscriptionStatus? {
+        guard (1...90).contains(days) else { throw StoreError(.invalidRequest, "a renewal date is extended by 1 to 90 days, not \(days)") }
+        let now = try settleSubscriptions()
+        guard try ledger.extendRenewal(original: original, days: days, now: now) != nil else { return nil }
+        return try status(of: original, now: now)
+    }
+
+    /// Keeps what a backend said of a consumable's use (`body`, its JSON as sent).
+    public func saveConsumption(_ transaction: TransactionID, body: String) throws(StoreError) {
+        try ledger.saveConsumption(transaction, body: body, now: clock.now())
+    }
+}

@@ -1,0 +1,190 @@
+import AppStore
+import Foundation
+import PackServiceClient
+import PackServiceWire
+import Testing
+import TestSupport
+
+/// Server Notifications V2 and the rest of the App Store Server API, with the built binary and a
+/// developer's backend written with Apple's own Python library (`Tests/AppleClient/backend.py`):
+/// every notification and transaction is verified with the service's root.
+@Suite(.serialized) struct AppStoreNotificationsTests {
+    static let python = AppStoreServerAPITests.python
+    static let backend = AppStoreServerAPITests.backend
+    static let issuer = AppStoreServerAPITests.issuer
+    static let kid = "2X9R4HXF34"
+    static let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
+
+    /// A receiver of notifications (Apple's verifier on each), answering 500 to the first `failFirst`.
+    final class Receiver {
+        let process: ExternalProcess
+        let url: String
+        let out: String
+
+        init(_ directory: TemporaryDirectory, root: String, bundle: String, failFirst: Int, name: String = "received") async throws {
+            out = directory.file(name + ".jsonl")
+            let portFile = directory.file(name + ".port")
+            let started = try ExternalProcess(AppStoreNotificationsTests.python, [AppStoreNotificationsTests.backend, "receive", root, bundle, portFile, out, String(failFirst)])
+            process = started
+            var port: String?
+            _ = await eventually(within: 20) {
+                port = try? String(contentsOfFile: portFile, encoding: .utf8)
+                return port != nil || !started.isRunning
+            }
+            guard let port else { throw StoreError(.unavailable, "the receiver did not start: \(started.errorSoFar)") }
+            url = "http://127.0.0.1:\(port)/notifications"
+        }
+
+        deinit { _ = process.kill() }
+
+        /// Every POST received so far, in order.
+        var posts: [[String: Any]] {
+            ((try? String(contentsOfFile: out, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+
+        /// The notifications answered 200, as "TYPE/SUBTYPE".
+        var delivered: [String] {
+            posts.filter { $0["answered"] as? Int == 200 }.map { "\($0["type"] as? String ?? "?")/\($0["subtype"] as? String ?? "")" }
+        }
+    }
+
+    /// The built binary's server; its URL once it listens.
+    static func serve(_ data: String, extra: [String]) async throws -> (ExternalProcess, String) {
+        let process = try ExternalProcess(HangmanBinary.path, [
+            "serve", "--listen", "127.0.0.1:0", "--data", data, "--environment", "sandbox", "--test-controls", "--packs", packs,
+            "--requests-per-minute", "0",
+        ] + extra)
+        var url: String?
+        _ = await eventually(within: 20) {
+            let line = process.outputSoFar
+            if let range = line.range(of: "listening on ") { url = String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) }
+            return url != nil || !process.isRunning
+        }
+        guard let url else { throw StoreError(.unavailable, "the server did not start: \(process.wait(killAfter: 0).stderr)") }
+        return (process, url)
+    }
+
+    static func backend(_ command: String, _ url: String, keys: TemporaryDirectory, bundle: String, root: String, _ arguments: [String]) throws -> String {
+        let result = try ExternalProcess.run(python, [backend, command, url, keys.path, kid, issuer, bundle, root] + arguments)
+        guard result.status == 0 else { throw StoreError(.invalidRequest, "backend \(command): \(result.stdout)\(result.stderr)") }
+        return result.stdout
+    }
+
+    static func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
+    /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
+    /// subscription, sends consumption data, asks a test notification and the notification history.
+    @Test func everyChangeIsToldAndTheBackendReadsItAll() async throws {
+        let directory = try TemporaryDirectory()
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let bundle = "com.hangmanpacks.hangman"
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 1)
+        let (server, url) = try await Self.serve(data, extra: [
+            "--notification-url", receiver.url, "--notification-retry", "1s,1s,2s", "--api-issuer", Self.issuer,
+            "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
+        ])
+        defer { _ = server.kill() }
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        let account = player.credentials.accountID
+        func ask(_ command: String, _ arguments: String...) throws -> String {
+            try Self.backend(command, url, keys: keys, bundle: bundle, root: root, arguments)
+        }
+        guard case .purchased(let hints) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
+            case .purchased(let pack) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1),
+            case .purchased(let monthly) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!, quantity: 1)
+        else { throw StoreError(.wrongState, "not bought") }
+        _ = try await player.advanceClock(by: StoreDuration(40, .day))
+        _ = try await player.refund(pack.id)
+        let original = AppStoreTransactionID.text(account: account, transaction: monthly.id)
+        let extended = try #require(Self.json(try ask("extend", original, "7")) as? [String: Any])
+        #expect(extended["success"] as? Bool == true && extended["originalTransactionId"] as? String == original, "\(extended)")
+        guard case .purchased = try await player.buy(ProductID(rawValue: "com.hangmanpacks.pass.yearly")!, quantity: 1) else {
+            throw StoreError(.wrongState, "no upgrade")
+        }
+        let expected = [
+            "ONE_TIME_CHARGE/", "ONE_TIME_CHARGE/", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW/", "REFUND/", "RENEWAL_EXTENDED/", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
+        ]
+        // Told, each: every notification received was delivered in the end (the first on its retry).
+        let told = await eventually(within: 30) {
+            let posts = receiver.posts
+            let delivered = Set(posts.filter { $0["answered"] as? Int == 200 }.compactMap { $0["uuid"] as? String })
+            return receiver.delivered.count >= expected.count && Set(receiver.delivered).isSuperset(of: expected)
+                && posts.allSatisfy { ($0["uuid"] as? String).map(delivered.contains) ?? false }
+        }
+        #expect(told, "delivered: \(receiver.delivered)\n\(server.errorSoFar)")
+        let posts = receiver.posts
+        #expect(posts.allSatisfy { $0["refused"] == nil && $0["version"] as? String == "2.0" }, "Apple's verifier took every one: \(posts)")
+        // The first answer failed: the same notification came again, under the same UUID, and was not delivered twice.
+        let first = try #require(posts.first)
+        #expect(first["answered"] as? Int == 500)
+        #expect(posts.filter { $0["uuid"] as? String == first["uuid"] as? String }.map { $0["answered"] as? Int } == [500, 200], "\(posts)")
+        let deliveredUUIDs = posts.filter { $0["answered"] as? Int == 200 }.compactMap { $0["uuid"] as? String }
+        #expect(Set(deliveredUUIDs).count == deliveredUUIDs.count, "each delivered once")
+        #expect(posts.contains { $0["type"] as? String == "REFUND" && $0["revoked"] as? Bool == true && $0["productId"] as? String == "com.hangmanpacks.words.ios" })
+        #expect(posts.contains { $0["type"] as? String == "DID_RENEW" && $0["originalTransactionId"] as? String == original && $0["status"] as? Int == 1 })
+        #expect(server.errorSoFar.contains("attempt 1: UNSUCCESSFUL_HTTP_RESPONSE_CODE HTTP 500, failed, next attempt in 1 s"), "\(server.errorSoFar)")
+
+        // History v2, page by page (the hints, the pack, the pass's periods, the upgrade), and by type.
+        let anyID = AppStoreTransactionID.text(account: account, transaction: hints.id)
+        let pages = try ask("history", anyID).split(separator: "\n").compactMap { Self.json(String($0)) as? [String: Any] }
+        let history = pages.flatMap { ($0["transactions"] as? [[String: Any]]) ?? [] }
+        #expect(history.count >= 5 && history.first?["transactionId"] as? String == anyID, "\(pages)")
+        let consumables = try ask("history", anyID, "CONSUMABLE").split(separator: "\n").compactMap { Self.json(String($0)) as? [String: Any] }
+        #expect(consumables.flatMap { ($0["transactions"] as? [[String: Any]]) ?? [] }.map { $0["productId"] as? String } == ["com.hangmanpacks.hints.10"])
+        let refunds = try ask("refunds", anyID)
+        #expect(refunds.contains(AppStoreTransactionID.text(account: account, transaction: pack.id)) && !refunds.contains(anyID), "\(refunds)")
+        // Statuses: the upgraded pass expired, the yearly one active.
+        let statuses = try #require(Self.json(try ask("statuses", anyID)) as? [[String: Any]])
+        let items = statuses.flatMap { ($0["lastTransactions"] as? [[String: Any]]) ?? [] }
+        #expect(statuses.first?["group"] as? String == "pass" && Set(items.compactMap { $0["status"] as? Int }) == [1, 2], "\(statuses)")
+        // Consumption data for the consumable (202); refused for the pack, as Apple refuses it.
+        #expect(try ask("consumption", anyID).contains("\"sent\": true"))
+        #expect(throws: StoreError.self) { try ask("consumption", AppStoreTransactionID.text(account: account, transaction: pack.id)) }
+        // A test notification, and its status once attempted.
+        let test = try #require(Self.json(try ask("test-notification")) as? [String: Any])
+        #expect(test["type"] as? String == "TEST" && (test["attempts"] as? [String])?.isEmpty == false, "\(test)")
+        // The history of one customer's notifications, each with its attempts.
+        let told2 = try #require(Self.json(try ask("notification-history", "0", String(Int64.max / 2), anyID)) as? [[String: Any]])
+        #expect(told2.count >= expected.count && told2.contains { ($0["attempts"] as? [String]) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"] }, "\(told2)")
+    }
+
+    /// A server killed (SIGKILL) with notifications due loses none: the one started after it on
+    /// the data folder sends them; and two servers of one folder send each notification once.
+    @Test func aKilledServerLosesNoNotificationAndTwoSendEachOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        // A receiver that is not there yet: every attempt fails until it is.
+        let closed = "http://127.0.0.1:9/notifications"
+        let (first, url) = try await Self.serve(data, extra: ["--notification-url", closed, "--notification-retry", "1s,1s,1s,1s,1s,1s,1s,1s,1s,1s"])
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        for _ in 0..<3 { _ = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) }
+        #expect(await eventually(within: 20) { first.errorSoFar.contains("NO_RESPONSE") }, "\(first.errorSoFar)")
+        _ = first.kill()
+        let receiver = try await Receiver(directory, root: root, bundle: "com.hangmanpacks.hangman", failFirst: 0)
+        let (second, _) = try await Self.serve(data, extra: ["--notification-url", receiver.url, "--notification-retry", "1s"])
+        defer { _ = second.kill() }
+        let (third, urlC) = try await Self.serve(data, extra: ["--notification-url", receiver.url, "--notification-retry", "1s"])
+        defer { _ = third.kill() }
+        #expect(await eventually(within: 30) { receiver.delivered.count >= 3 }, "\(receiver.posts)\n\(second.errorSoFar)")
+        // Three more through the third server, while both send.
+        let moved = HTTPPackService(credentials: { var c = player.credentials; c.service = urlC; return c }())
+        for _ in 0..<3 { _ = try await moved.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) }
+        #expect(await eventually(within: 30) { receiver.delivered.count >= 6 }, "\(receiver.posts)")
+        let uuids = receiver.posts.compactMap { $0["uuid"] as? String }
+        #expect(uuids.count == 6 && Set(uuids).count == 6, "each told once: \(receiver.posts)")
+        #expect(receiver.delivered == Array(repeating: "ONE_TIME_CHARGE/", count: 6))
+    }
+}
