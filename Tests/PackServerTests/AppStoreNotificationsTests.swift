@@ -155,6 +155,13 @@ import TestSupport
         // The history of one customer's notifications, each with its attempts.
         let told2 = try #require(Self.json(try ask("notification-history", "0", String(Int64.max / 2), anyID)) as? [[String: Any]])
         #expect(told2.count >= expected.count && told2.contains { ($0["attempts"] as? [String]) == ["UNSUCCESSFUL_HTTP_RESPONSE_CODE", "SUCCESS"] }, "\(told2)")
+        // A key revoked: its file removed, SIGHUP, and the backend's next request is 401.
+        try FileManager.default.removeItem(atPath: keys.file("public.pem"))
+        kill(server.processIdentifier, SIGHUP)
+        #expect(await eventually { server.errorSoFar.contains("App Store Server API keys: none") }, "\(server.errorSoFar)")
+        #expect(throws: StoreError.self) { _ = try ask("statuses", anyID) }
+        let refused = try ExternalProcess.run(Self.python, [Self.backend, "statuses", url, keys.path, Self.kid, Self.issuer, bundle, root, anyID])
+        #expect(refused.stdout == "error 401 None\n", "\(refused.stdout)\(refused.stderr)")
     }
 
     /// A server killed (SIGKILL) with notifications due loses none: the one started after it on
@@ -186,5 +193,40 @@ import TestSupport
         let uuids = receiver.posts.compactMap { $0["uuid"] as? String }
         #expect(uuids.count == 6 && Set(uuids).count == 6, "each told once: \(receiver.posts)")
         #expect(receiver.delivered == Array(repeating: "ONE_TIME_CHARGE/", count: 6))
+    }
+
+    /// Two servers on one PostgreSQL database: each notification is sent by one of them, once;
+    /// a server killed with notifications due leaves them to the other.
+    @Test func twoServersOnPostgreSQLSendEachNotificationOnce() async throws {
+        let database = try FreshDatabase(on: try TestPostgreSQL.shared())
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        // The first server sends to nowhere, and is killed with its notifications due.
+        let (first, urlA) = try await Self.serve(data, extra: [
+            "--database", database.connectionString, "--notification-url", "http://127.0.0.1:9/n", "--notification-retry", "1s,1s,1s,1s,1s,1s,1s,1s",
+        ])
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: urlA))
+        for _ in 0..<2 { _ = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) }
+        #expect(await eventually(within: 20) { first.errorSoFar.contains("NO_RESPONSE") }, "\(first.errorSoFar)")
+        _ = first.kill()
+        let receiver = try await Receiver(directory, root: root, bundle: "com.hangmanpacks.hangman", failFirst: 0)
+        let options = ["--database", database.connectionString, "--notification-url", receiver.url, "--notification-retry", "1s"]
+        let (second, urlB) = try await Self.serve(data, extra: options)
+        defer { _ = second.kill() }
+        let (third, urlC) = try await Self.serve(data, extra: options)
+        defer { _ = third.kill() }
+        for url in [urlB, urlC, urlB, urlC] {
+            let at = HTTPPackService(credentials: { var c = player.credentials; c.service = url; return c }())
+            _ = try await at.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
+        }
+        #expect(await eventually(within: 40) { receiver.delivered.count >= 6 }, "\(receiver.posts)\n\(second.errorSoFar)\n\(third.errorSoFar)")
+        let uuids = receiver.posts.compactMap { $0["uuid"] as? String }
+        #expect(uuids.count == 6 && Set(uuids).count == 6, "each told once: \(receiver.posts)")
+        let metrics = second.errorSoFar + third.errorSoFar
+        #expect(metrics.contains("attempt 2: SUCCESS") || metrics.contains("attempt 3: SUCCESS"), "the killed server's notifications, sent by another: \(metrics)")
     }
 }

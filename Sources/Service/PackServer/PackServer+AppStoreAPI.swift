@@ -15,7 +15,7 @@ extension PackServer {
 
     func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(StoreError) -> HTTPResponse {
         let now = configuration.clock.now()
-        guard var authorization = configuration.appStoreAPI else { return HTTPResponse(status: 401) }
+        guard var authorization = appStoreAPI.withLock({ $0 }) else { return HTTPResponse(status: 401) }
         authorization.bundleID = catalog.bundleIdentifier
         guard authorization.allows(request.header("Authorization"), now: now) else { return HTTPResponse(status: 401) }
         switch route {
@@ -93,7 +93,8 @@ extension PackServer {
             var signedTransactions: [String] = []
             for item in page { signedTransactions.append(try signed(item)) }
             let answer = TransactionPage(
-                revision: revision, hasMore: chosen.count > page.count, bundleId: catalog.bundleIdentifier, environment: environment,
+                revision: revision, hasMore: chosen.count > page.count, bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID,
+                environment: environment,
                 signedTransactions: signedTransactions)
             return .json(200, try Wire.encode(answer))
         case .appStoreStatuses:
@@ -113,7 +114,7 @@ extension PackServer {
                         signedTransactionInfo: try signed(latest), signedRenewalInfo: try sign(renewal)))
             }
             let data = groups.sorted { $0.key < $1.key }.map { StatusGroup(subscriptionGroupIdentifier: $0.key, lastTransactions: $0.value) }
-            return .json(200, try Wire.encode(StatusAnswer(environment: environment, bundleId: catalog.bundleIdentifier, data: data)))
+            return .json(200, try Wire.encode(StatusAnswer(environment: environment, bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID, data: data)))
         case .appStoreExtend:
             guard let asked = try? Wire.decode(ExtendRequest.self, from: request.body) else {
                 return Self.appleError(400, 4_000_000, "Bad request.")
@@ -304,6 +305,7 @@ struct TransactionPage: Encodable {
     var revision: String
     var hasMore: Bool
     var bundleId: String
+    var appAppleId: Int64?
     var environment: String
     var signedTransactions: [String]
 }
@@ -324,6 +326,7 @@ struct StatusGroup: Encodable {
 struct StatusAnswer: Encodable {
     var environment: String
     var bundleId: String
+    var appAppleId: Int64?
     var data: [StatusGroup]
 }
 

@@ -63,18 +63,24 @@ extension PackServer {
     }
 
     private func deliver(account: String, url: String, now: Int64) -> Int {
-        let lease = now + Int64(configuration.notificationTimeout) * 2000 + 1000
         let open = { () throws(StoreError) -> AccountService in try self.store(for: account) }
-        guard let claimed = try? stores.with(account, open: open, { service throws(StoreError) in
-            try service.claimNotifications(now: now, until: lease, limit: 20)
-        }) else { return 0 }
-        for notification in claimed {
+        var sent = 0
+        // One at a time, each held for one delivery's time and a margin: a server that dies
+        // holds back only the one it was sending, and not for long.
+        while sent < 20 {
+            let now = max(now, configuration.clock.now())
+            let lease = now + Int64(configuration.notificationTimeout) * 1000 + 5000
+            guard let claimed = try? stores.with(account, open: open, { service throws(StoreError) in
+                try service.claimNotifications(now: now, until: lease, limit: 1)
+            }), let notification = claimed.first else { break }
+            sent += 1
             let body: [UInt8]
             do {
                 body = try stores.with(account, open: open) { service throws(StoreError) in
                     try Wire.encode(["signedPayload": try signedNotification(notification, account: account, service: service)])
                 }
             } catch {
+                // Left held until its lease ends, then tried again (a ledger that failed a read).
                 notificationLog.withLock { $0?("notification \(notification.uuid) \(notification.type): not sent: \(error.message)") }
                 continue
             }
@@ -102,7 +108,7 @@ extension PackServer {
                 outboxes.withLock { known in known[account] = due }
             }
         }
-        return claimed.count
+        return sent
     }
 
     /// One POST of a notification, as Apple names its outcome.
@@ -127,7 +133,7 @@ extension PackServer {
         let catalog = self.catalog
         let environment = AppStoreTransaction.environmentName(configuration.environment)
         var data = AppStoreNotificationPayload.Data(
-            bundleId: catalog.bundleIdentifier, appAppleId: nil, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil, status: nil)
+            bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil, status: nil)
         let signedDate = notification.created
         if let id = notification.transaction, let transaction = try service.transactions().first(where: { $0.id == id }) {
             data.signedTransactionInfo = try sign(AppStoreTransaction(transaction, account: account, catalog: catalog, environment: configuration.environment, signedDate: signedDate))

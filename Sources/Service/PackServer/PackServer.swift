@@ -55,6 +55,9 @@ public final class PackServer: Sendable {
     let notificationsPending = Atomic<Int>(0)
     /// Where the sender says each attempt (the server's log); `nil`: nowhere.
     let notificationLog = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Who may call the App Store Server API: `configuration.appStoreAPI`, until SIGHUP reads the
+    /// key files again (``replaceAppStoreAPI(_:)``).
+    let appStoreAPI: Mutex<AppStoreAPIAuthorization?>
     /// How many accounts have their ledgers open now (at most `configuration.openAccounts`).
     public var openAccountCount: Int { stores.openCount }
 
@@ -64,6 +67,7 @@ public final class PackServer: Sendable {
     public init(_ configuration: PackServerConfiguration) throws(PackServerError) {
         if let problem = configuration.problem { throw PackServerError(message: problem, isUsage: true) }
         self.configuration = configuration
+        appStoreAPI = Mutex(configuration.appStoreAPI)
         stores = AccountStores(capacity: configuration.openAccounts)
         let groups = AddressGroup(ipv4Prefix: configuration.ipv4GroupPrefix, ipv6Prefix: configuration.ipv6GroupPrefix)
         accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute, groups: groups)
@@ -103,6 +107,12 @@ public final class PackServer: Sendable {
         } catch {
             throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable, isStorage: error.kind == .storage)
         }
+    }
+
+    /// Replaces the App Store Server API's issuer and keys from the next request on (a key left
+    /// out is refused from then).
+    public func replaceAppStoreAPI(_ authorization: AppStoreAPIAuthorization?) {
+        appStoreAPI.withLock { $0 = authorization }
     }
 
     /// The root a developer's backend trusts for what this service signs in Apple's shapes.

@@ -50,8 +50,8 @@ public struct PackServerConfiguration: Sendable {
     /// How long after a failed delivery each retry waits, in milliseconds: Apple's 1, 12, 24, 48
     /// and 72 hours by default; then the notification is given up (its history keeps it).
     public var notificationRetry: [Int64] = [1, 12, 24, 48, 72].map { Int64($0) * 3_600_000 }
-    /// How long one delivery may take (connecting and the answer), in seconds; a server holds a
-    /// notification it sends for twice that, so a server that dies leaves it to the others soon.
+    /// How long one delivery may take (connecting and the answer), in seconds; a server holds the
+    /// notification it sends for that and 5 s more, so a server that dies leaves it to the others soon.
     public var notificationTimeout = 10
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.

@@ -23,6 +23,9 @@ public struct Catalog: Sendable, Equatable, Codable {
     /// `StorefrontMoveDays`: at least this many days between two moves of an account's
     /// storefront (`nil`: ``defaultStorefrontMoveDays``; 0: no wait).
     public var storefrontMoveDays: Int?
+    /// `AppAppleID`: the app's Apple ID, which Apple's signed notifications and answers carry
+    /// (`appAppleId`) and a production backend's verifier checks; `nil` when the catalog has none.
+    public var appAppleID: Int64?
 
     /// The wait between two storefront moves of an account when the catalog names none.
     public static let defaultStorefrontMoveDays = 30

@@ -219,6 +219,11 @@ extension Catalog {
         var catalog = Catalog(
             bundleIdentifier: bundle, catalogVersion: version, storefronts: storefronts, basePacks: basePacks, products: products,
             unavailableBasePacks: unavailableBasePacks)
+        switch root["AppAppleID"] {
+        case nil: break
+        case .integer(let id)? where id > 0: catalog.appAppleID = id
+        default: problems.append("\(path): 'AppAppleID' must be a positive integer (the app's Apple ID)")
+        }
         switch root["StorefrontMoveDays"] {
         case nil: break
         case .integer(let days)? where days >= 0 && days <= 3660: catalog.storefrontMoveDays = Int(days)

@@ -31,4 +31,23 @@ enum AppStoreAPIKeys {
         }
         return AppStoreAPIAuthorization(issuer: issuer, bundleID: "", keys: read)
     }
+
+    /// SIGHUP: every key file read again. A key whose file is gone or no longer a key is left out
+    /// (so removing a file revokes its key), and said; the others are kept.
+    static func reload(issuer: String, keys: [String]) -> (authorization: AppStoreAPIAuthorization, said: [String]) {
+        var read: [String: ES256PublicKey] = [:]
+        var said: [String] = []
+        for given in keys {
+            guard let equals = given.firstIndex(of: "=") else { continue }
+            let id = String(given[..<equals])
+            let path = String(given[given.index(after: equals)...])
+            do {
+                read[id] = try ES256PublicKey(pem: try FileSystem.readFile(atPath: path, limit: 16 << 10))
+            } catch {
+                said.append("SIGHUP: App Store Server API key \(id) refused from now on: \(path): \(error)")
+            }
+        }
+        said.append("SIGHUP: App Store Server API keys: " + (read.isEmpty ? "none" : read.keys.sorted().joined(separator: ", ")))
+        return (AppStoreAPIAuthorization(issuer: issuer, bundleID: "", keys: read), said)
+    }
 }

@@ -59,7 +59,13 @@ enum ServeCommand: Command {
             the packs folder's catalog again: a valid one is served from the next request on
             (requests in flight finish on the old one), an invalid one is refused and logged, and
             the old one kept; with --tls-cert, the certificate and key files are read again too,
-            served from the next TLS handshake on (a key that is not the certificate's is refused).
+            served from the next TLS handshake on (a key that is not the certificate's is refused);
+            with --api-key, each key file is read again: a key whose file is gone or is no
+            longer a key is refused from then on (remove its file and send SIGHUP to revoke it).
+            With --notification-url, each change to a player's purchases (a charge, a renewal,
+            a refund, a renewal's status or preference, an extension, an expiry) is written in
+            the same database transaction as a notification, which one server at a time delivers
+            beside the requests, every attempt logged and kept for the notification history.
             The limits keep one client from taking the server from the others. When the open-file
             limit cannot hold the connections and open accounts asked, both are lowered to fit and
             the server says so on standard error. Behind a proxy every connection comes from the
@@ -165,7 +171,13 @@ enum ServeCommand: Command {
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
             if ReloadSignal.take() {
-                for line in running.reload() { context.error(TerminalText(escaping: line)) }
+                var said = running.reload()
+                if let issuer = options.apiIssuer {
+                    let reloaded = AppStoreAPIKeys.reload(issuer: issuer, keys: options.apiKeys)
+                    running.server.replaceAppStoreAPI(reloaded.authorization)
+                    said += reloaded.said
+                }
+                for line in said { context.error(TerminalText(escaping: line)) }
             }
         }
         running.stop()
