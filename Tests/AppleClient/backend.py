@@ -6,7 +6,8 @@ base URL and the trusted root.
       with the server: --api-key KID=DIR/public.pem)
   backend.py transaction BASE_URL KEY_DIR KID ISSUER BUNDLE ROOT_DER TRANSACTION_ID
       Get Transaction Info, the answer verified with SignedDataVerifier against ROOT_DER; prints
-      the decoded transaction as JSON, or `error <HTTP status> <errorCode>` and exits 2.  backend.py COMMAND BASE_URL KEY_DIR KID ISSUER BUNDLE ROOT_DER ARGS...  (every answer verified)
+      the decoded transaction as JSON, or `error <HTTP status> <errorCode>` and exits 2.
+  backend.py COMMAND BASE_URL KEY_DIR KID ISSUER BUNDLE ROOT_DER ARGS...  (every answer verified)
       history ID [PRODUCT_TYPE]    Get Transaction History v2, every page: one JSON line per page
       statuses ID                  Get All Subscription Statuses, as JSON
       refunds ID                   Get Refund History, every page, as JSON
