@@ -1,4 +1,5 @@
 import Foundation
+@testable import hangman
 import HTTPServer
 import PackServer
 import Testing
@@ -78,6 +79,32 @@ import TestSupport
         #expect(refused.stderr.contains("is another service"), "\(refused.stderr)")
         // Nothing of it is remembered.
         #expect(!(try await service.hangman("account", "show")).stdout.contains(stranger.url))
+    }
+
+    /// The account's own commands take --service and --ca-file as every store command does: at
+    /// another server of the service they work; a server with another key gets no token.
+    @Test func theAccountsCommandsTakeTheServiceAsEveryStoreCommandDoes() async throws {
+        let service = try Service(servers: 2)
+        let (first, second) = (service.servers[0].url, service.servers[1].url)
+        #expect(try await service.hangman("account", "create", "--service", first).status == 0)
+        let stranger = try Service.serve(data: service.scratch.file("stranger"))
+        defer { stranger.stop() }
+        for command in [["account", "tokens"], ["account", "close", "--yes"]] {
+            let refused = try await CLI.run(command + ["--service", stranger.url], environment: ["HANGMAN_HOME": service.home])
+            #expect(refused.status == 65 && refused.stderr.contains("is another service"), "\(command): \(refused.stderr)")
+        }
+        let tokens = try await service.hangman("account", "tokens", "--service", second, "--ca-file", "/dev/null")
+        #expect(tokens.status == 0 && tokens.stdout.contains("this device"), "\(tokens.stdout)\(tokens.stderr)")
+        let shown = try await service.hangman("account", "show", "--service", second)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let closed = try await service.hangman("account", "close", "--yes", "--service", second)
+        #expect(closed.status == 0, "\(closed.stderr)")
+        #expect(try await service.hangman("hints", "--service", first).status == 77)
+        // The help of every command that talks to a pack server names both options, or neither.
+        for command in Hangman.commands {
+            let names = Set(command.spec.options.flatMap(\.names))
+            #expect(names.contains("--service") == names.contains("--ca-file"), "\(command.path)")
+        }
     }
 
     @Test func offlineHintsAreTheLastSignedBalanceWithItsTimeAndExit69() async throws {

@@ -103,8 +103,10 @@ public struct Home: Sendable {
     /// Opens the home's store. The home decides: a command that names another store is refused.
     /// `embedded` opens the embedded store (the seller's code, which this layer does not import).
     /// Errors are `PlayerError`s, or what `embedded` throws.
+    /// A pack server's client tells `events` what it does on its own (waits the server asks
+    /// for, purchases completed, going offline).
     public func openStore(
-        naming request: Request, clock: Clock = .system, caFile: String? = nil,
+        naming request: Request, clock: Clock = .system, caFile: String? = nil, events: (@Sendable (ServiceEvent) -> Void)? = nil,
         embedded: () throws -> (service: any PackService & StoreTestControls, catalog: Catalog)
     ) async throws -> OpenedStore {
         let binding: Binding
@@ -125,22 +127,32 @@ public struct Home: Sendable {
             throw Self.refusal(
                 "this home (\(folder)) belongs to the pack server at \(credentials.service), and --packs names the embedded store: drop --packs, or use another --home for the embedded store")
         case (.service(let credentials), .none):
-            return try await openService(credentials, at: credentials.service, clock: clock, caFile: caFile)
+            return try await openService(credentials, at: credentials.service, clock: clock, caFile: caFile, events: events)
         case (.service(let credentials), .service(let url)):
-            return try await openService(credentials, at: ServiceCredentials.normalized(url), clock: clock, caFile: caFile)
+            return try await openService(credentials, at: ServiceCredentials.normalized(url), clock: clock, caFile: caFile, events: events)
         }
     }
 
     /// The service of `credentials` at `address`: a new address is accepted once its server has
     /// proved the pinned key on a fresh challenge (before the token goes to it) and known the
     /// account (its signed statement).
-    private func openService(_ credentials: ServiceCredentials, at address: String, clock: Clock, caFile: String?) async throws(PlayerError) -> OpenedStore {
+    ///
+    /// At an address it knows, with a signed catalog kept from before, nothing is asked yet: the
+    /// command's first request is the only one when nothing changed, and its answer says whether
+    /// the catalog did, or the account has purchases to complete (``HTTPPackService``).
+    private func openService(
+        _ credentials: ServiceCredentials, at address: String, clock: Clock, caFile: String?, events: (@Sendable (ServiceEvent) -> Void)?
+    ) async throws(PlayerError) -> OpenedStore {
         var reached = credentials
         reached.service = address
         let isNew = address != credentials.service
         let service = HTTPPackService(
             credentials: reached, statePath: accountFolder + "/service-catalog-version", downloadFolder: accountFolder + "/downloads", clock: clock,
-            caFile: caFile)
+            caFile: caFile, holdingStatements: true)
+        if let events { service.observe(events) }
+        if !isNew, let kept = service.startFromKeptCatalog() {
+            return OpenedStore(service: service, catalog: kept, binding: .service(credentials), recovered: [], offline: nil, newAddress: nil)
+        }
         let catalog: Catalog
         do {
             // Nothing secret to an address that has not proved the key: a copy of the public
@@ -154,9 +166,7 @@ public struct Home: Sendable {
             return OpenedStore(service: offline, catalog: offline.catalog, binding: .service(credentials), recovered: [], offline: error, newAddress: nil)
         } catch where isNew && error.kind == .untrusted && error.message.contains("not signed by") {
             // Another key (not a rollback or an expired catalog, which keep their own words).
-            throw .store(StoreError(
-                .untrusted,
-                "the server at \(address) is another service: its answers are not signed with this home's key ed25519 \(credentials.publicKey.keyID); use this home's service, or another --home"))
+            throw Self.anotherService(at: address, credentials)
         } catch where isNew && (error.kind == .unauthorized || error.kind == .notEntitled) {
             throw .store(StoreError(
                 .untrusted, "the server at \(address) signs with this home's key but does not know account \(credentials.accountID): use the address the account was made on"))
@@ -180,10 +190,33 @@ public struct Home: Sendable {
         var opened = OpenedStore(
             service: service, catalog: catalog, binding: .service(remembered), recovered: recovered, offline: nil, newAddress: isNew ? address : nil)
         if let older = service.servedOlderCatalog {
-            opened.note = "the server at \(address) still offers catalog version \(older), older than version \(catalog.catalogVersion) this home holds "
-                + "(a deploy in progress): using version \(catalog.catalogVersion), kept from the service"
+            opened.note = HTTPPackService.olderCatalogNote(at: address, offered: older, held: catalog.catalogVersion)
         }
         return opened
+    }
+
+    /// The server at `address` signs with another key than the one this home pinned.
+    private static func anotherService(at address: String, _ credentials: ServiceCredentials) -> PlayerError {
+        .store(StoreError(
+            .untrusted,
+            "the server at \(address) is another service: its answers are not signed with this home's key ed25519 \(credentials.publicKey.keyID); use this home's service, or another --home"))
+    }
+
+    /// A client for this home's account (`credentials`) at `address` (`--service`), or at the
+    /// address last used: another address gets no token before its server proves the pinned key.
+    public func accountClient(_ credentials: ServiceCredentials, at address: String?, caFile: String?) async throws(PlayerError) -> HTTPPackService {
+        var reached = credentials
+        if let address { reached.service = ServiceCredentials.normalized(address) }
+        let client = HTTPPackService(credentials: reached, caFile: caFile)
+        guard reached.service != credentials.service else { return client }
+        do {
+            try await client.proveKey()
+        } catch where error.kind == .untrusted && error.message.contains("not signed by") {
+            throw Self.anotherService(at: reached.service, credentials)
+        } catch {
+            throw .store(error)
+        }
+        return client
     }
 
     /// Makes an account on the pack server at `url` for this home, which must belong to no store

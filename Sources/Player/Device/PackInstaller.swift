@@ -1,4 +1,5 @@
 import PackServiceAPI
+import PackServiceClient
 import Signing
 import SystemCalls
 import WordPacks
@@ -8,8 +9,10 @@ import WordPacks
 /// verified in full, imported in one transaction.
 public struct PackInstaller {
     public let service: any PackService
-    /// The catalog the service published, read once: the digests every install is checked against.
-    public let catalog: Catalog
+    /// The catalog the service published: the digests every install is checked against. A pack
+    /// server's client that found a newer one since the command began answers with that one.
+    public var catalog: Catalog { (service as? HTTPPackService)?.heldCatalog ?? opened }
+    private let opened: Catalog
     public let device: DeviceDatabase
     public var verifier: PackVerifier
     public var clock: Clock
@@ -18,7 +21,7 @@ public struct PackInstaller {
         service: any PackService, catalog: Catalog, device: DeviceDatabase, verifier: PackVerifier = PackVerifier(), clock: Clock = .system
     ) {
         self.service = service
-        self.catalog = catalog
+        self.opened = catalog
         self.device = device
         self.verifier = verifier
         self.clock = clock

@@ -47,11 +47,42 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// The storefront of the last statement this process read: one per command is enough.
     private let lastStorefront = Mutex<String?>(nil)
+    /// The account's statement this client read (or a purchase's answer carried), until it sends
+    /// a change: a command asks for it once.
+    private let heldStatement = Mutex<AccountStatement?>(nil)
+    /// Whether statements are held at all: a command's client holds them (`holdingStatements`),
+    /// one that lives longer asks each time.
+    private let holdsStatements: Bool
+    /// One connection for this client's requests, kept open between them.
+    private let connection = HTTPConnection()
+    /// How long, in all, this client waits when the server asks it to (429 or 503 with
+    /// `Retry-After`) before it gives up, in seconds.
+    private let maxWaitSeconds: Int
+    /// What the answers' headers asked of this client, and what it did about it.
+    private let followUp = Mutex(FollowUp())
+    /// Who is told when this client waits, completes an unfinished purchase, or goes offline.
+    private let observer = Mutex<(@Sendable (ServiceEvent) -> Void)?>(nil)
+    /// The last catalog and statement the server signed, serving reads once it cannot be reached.
+    private let fallback = Mutex<OfflinePackService?>(nil)
+
+    /// What the answers' headers (``Wire/catalogVersionHeader``, ``Wire/unfinishedHeader``) led
+    /// to, so that each follow-up happens once per client.
+    private struct FollowUp {
+        /// Set when the client started from the kept catalog: only then do answers lead anywhere.
+        var active = false
+        var seconds = 0
+        var olderNoted = false
+        var catalogChecked = false
+        var recovered = false
+        var busy = false
+    }
 
     public init(
         credentials: ServiceCredentials, statePath: String? = nil, downloadFolder: String? = nil, clock: Clock = .system, attempts: Int = 4,
-        timeoutSeconds: Int = 30, caFile: String? = nil
+        timeoutSeconds: Int = 30, caFile: String? = nil, maxWaitSeconds: Int? = nil, holdingStatements: Bool = false
     ) {
+        self.holdsStatements = holdingStatements
+        self.maxWaitSeconds = max(0, maxWaitSeconds ?? Self.defaultMaxWait)
         self.caFile = caFile
         self.timeoutSeconds = max(1, timeoutSeconds)
         self.credentials = credentials
@@ -64,6 +95,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Catalog
 
     public func fetchCatalog() async throws(StoreError) -> Catalog {
+        followUp.withLock { $0.catalogChecked = true }
         let signed = try await get(SignedDocument.self, .catalog)
         let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
         let now = clock.now()
@@ -95,30 +127,52 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Purchases and the account
 
     public func recoverUnfinished() async throws(StoreError) -> [StoreTransaction] {
-        try await send([StoreTransaction].self, .recover)
+        followUp.withLock { $0.recovered = true }
+        return try await send([StoreTransaction].self, .recover)
     }
 
+    /// The purchase's answer carries the account's statement after it (signed): the balance and
+    /// entitlements a command shows next need no request of their own.
     public func buy(_ product: ProductID, quantity: Int) async throws(StoreError) -> PurchaseOutcome {
         let key = Self.newKey()
-        return try await send(PurchaseOutcome.self, .purchase, body: try Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
+        let (_, bytes) = try await exchange(.purchase, body: try Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
+        let outcome: PurchaseOutcome
+        do {
+            outcome = try Wire.decode(PurchaseOutcome.self, from: bytes)
+        } catch {
+            throw StoreError(.unavailable, "the service's answer to POST \(Route.purchase.path("")) is not what this client expects: \(error.message)")
+        }
+        if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
+            _ = try? adopt(signed)
+        }
+        return outcome
     }
 
     public func restore() async throws(StoreError) -> [Entitlement] {
-        try await send([Entitlement].self, .restore)
+        try await orOffline({ () async throws(StoreError) in try await send([Entitlement].self, .restore) }, { offline throws(StoreError) in try offline.restore() })
     }
 
     public func transactions() async throws(StoreError) -> [StoreTransaction] {
-        try await get([StoreTransaction].self, .transactions)
+        try await orOffline({ () async throws(StoreError) in try await get([StoreTransaction].self, .transactions) }, { offline throws(StoreError) in try offline.transactions() })
     }
 
     /// From the account's signed statement: what unlocks packs is never taken unsigned.
     public func entitlements() async throws(StoreError) -> [Entitlement] {
-        try await statement().entitlements
+        try await orOffline({ () async throws(StoreError) in try await statement().entitlements }, { offline throws(StoreError) in try offline.entitlements() })
     }
 
-    /// The account's statement, checked against the pinned key.
+    /// The account's statement, checked against the pinned key: asked for once, until this
+    /// client sends a change.
     public func statement() async throws(StoreError) -> AccountStatement {
-        let signed = try await get(SignedDocument.self, .account)
+        // Held for a command, and for a minute at most (a game played for long asks again).
+        if holdsStatements, let held = heldStatement.withLock({ $0 }), clock.now() - held.issued < 60_000 { return held }
+        return try adopt(try await get(SignedDocument.self, .account))
+    }
+
+    /// A signed statement from the server, checked (key, account, not a replay), kept for
+    /// offline play and held for the rest of the command.
+    @discardableResult
+    private func adopt(_ signed: SignedDocument) throws(StoreError) -> AccountStatement {
         let statement = try signed.open(AccountStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID else {
             throw StoreError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
@@ -135,17 +189,19 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         } else {
             keep(signed, as: Self.statementCache)
         }
+        heldStatement.withLock { $0 = statement }
         return statement
     }
 
     /// From the account's signed statement (the last one this process read, when it read one).
     public func storefront() async throws(StoreError) -> String {
         if let known = lastStorefront.withLock({ $0 }) { return known }
-        return try await statement().storefront ?? Storefront.defaultCode
+        return try await orOffline(
+            { () async throws(StoreError) in try await statement().storefront ?? Storefront.defaultCode }, { offline throws(StoreError) in try offline.storefront() })
     }
 
     public func offers() async throws(StoreError) -> Offers {
-        let offers = try await get(Offers.self, .offers)
+        let offers = try await orOffline({ () async throws(StoreError) in try await get(Offers.self, .offers) }, { offline throws(StoreError) in try offline.offers() })
         lastStorefront.withLock { $0 = offers.storefront }
         return offers
     }
@@ -159,7 +215,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// From the account's signed statement, kept for when the server cannot be reached.
     public func hintBalance() async throws(StoreError) -> Int {
-        try await statement().hintBalance
+        try await orOffline({ () async throws(StoreError) in try await statement().hintBalance }, { offline throws(StoreError) in try offline.hintBalance() })
     }
 
     /// The newest balance the server signed (a statement, or a spend's answer), and when.
@@ -334,7 +390,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Subscriptions
 
     public func subscriptions() async throws(StoreError) -> [SubscriptionStatus] {
-        try await get([SubscriptionStatus].self, .subscriptions)
+        try await orOffline({ () async throws(StoreError) in try await get([SubscriptionStatus].self, .subscriptions) }, { offline throws(StoreError) in try offline.subscriptions() })
     }
 
     public func subscriptionChange(to product: ProductID) async throws(StoreError) -> SubscriptionChange {
@@ -473,7 +529,9 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         }
     }
 
-    /// One request, sent again (same body, same idempotency key) while the connection fails.
+    /// One request, sent again (same body, same idempotency key) while the connection fails, or
+    /// after the wait a server asks for (429 or 503 with `Retry-After`) while the waits stay within
+    /// `maxWaitSeconds` in all. A 2xx answer's headers are followed up first (``followUp(after:_:)``).
     private func exchange(
         _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, maxBody: Int = HTTPPackService.maxAnswer,
         query: [(String, String)] = []
@@ -488,18 +546,26 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         if authenticated { headers.append(("Authorization", "Bearer \(credentials.token)")) }
         if let idempotencyKey { headers.append((Wire.idempotencyHeader, idempotencyKey)) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
+        // A change to the account's balance, purchases or storefront makes the statement held so
+        // far out of date (a game's start, guess or end changes none of them).
+        if method != "GET" && method != "HEAD" && ![.startGame, .guess, .abandonGame, .setDisplayName, .proveKey, .verifyReceipt].contains(route) {
+            heldStatement.withLock { $0 = nil }
+        }
         var lastFailure = ""
         // Sent again only when that cannot do the work twice: a read, or a change with its key.
         // A request without a key (a new account, a test control) is sent once.
         let safeToRepeat = method == "GET" || method == "HEAD" || idempotencyKey != nil
         var reached = false
-        for attempt in 0..<(safeToRepeat ? attempts : 1) {
+        var attempt = 0
+        var askedAgain = false
+        while attempt < (safeToRepeat ? attempts : 1) {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
+            attempt += 1
             let response: HTTPClientResponse
             do {
                 response = try HTTPClient.perform(
                     method: method, url: credentials.service + path, headers: headers, body: body, timeoutSeconds: timeoutSeconds, maxBody: maxBody,
-                    caFile: caFile)
+                    caFile: caFile, answerHeaders: Self.answerHeaders, connection: connection)
             } catch where error.isTimeout && idempotencyKey == nil {
                 // A server that does not answer in time would not in the next try either; a
                 // change with its key is still sent again, so that it is done once.
@@ -523,14 +589,36 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 continue
             }
             reached = true
-            if (200..<300).contains(response.status) { return (response.status, response.body) }
+            if (200..<300).contains(response.status) {
+                // Purchases a crash left unfinished were completed just now: a read asked before
+                // that is asked again, once, so that it shows them.
+                if await followUp(after: route, response), method == "GET", !askedAgain {
+                    askedAgain = true
+                    attempt -= 1
+                    continue
+                }
+                return (response.status, response.body)
+            }
+            let failure = try? Wire.decode(ErrorBody.self, from: response.body)
+            // The server asks to be asked again later: a 429 was refused before any work, and a 503
+            // with its key is done at most once. Waited out while the waits stay within the bound.
+            if response.status == 429 || (response.status == 503 && safeToRepeat),
+                let seconds = response.header("Retry-After").flatMap(Self.retryAfterSeconds), takeWait(seconds)
+            {
+                let why = failure?.message ?? "HTTP \(response.status)"
+                // Said once the waits come to more than a second: a short one passes unremarked.
+                if followUp.withLock({ $0.seconds }) > 1 { observer.withLock { $0 }?(.waiting(seconds: seconds, reason: why)) }
+                try? await Task.sleep(for: .seconds(seconds))
+                attempt -= 1
+                continue
+            }
             if response.status == 503 {
                 // The server is up but its database is not (a restart, a failover): the work may or
                 // may not have been done, and the same request with the same key does it at most once.
-                lastFailure = (try? Wire.decode(ErrorBody.self, from: response.body))?.message ?? "HTTP 503"
+                lastFailure = failure?.message ?? "HTTP 503"
                 continue
             }
-            if let failure = try? Wire.decode(ErrorBody.self, from: response.body) {
+            if let failure {
                 throw StoreError(failure.error, failure.message)
             }
             if response.status >= 500 {
@@ -540,6 +628,113 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
         }
         throw StoreError(.unavailable, "the pack server at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
+    }
+
+    /// The answer's headers a client reads.
+    static let answerHeaders = [Wire.catalogVersionHeader, Wire.unfinishedHeader, "Retry-After"]
+
+    /// `Retry-After` in seconds (RFC 9110: delay-seconds; an HTTP date is not waited for).
+    static func retryAfterSeconds(_ value: String) -> Int? {
+        let text = value.filter { $0 != " " && $0 != "\t" }
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    /// Takes `seconds` from what is left of `maxWaitSeconds`, when that much is left.
+    private func takeWait(_ seconds: Int) -> Bool {
+        followUp.withLock { state in
+            guard state.seconds + seconds <= maxWaitSeconds else { return false }
+            state.seconds += seconds
+            return true
+        }
+    }
+
+    /// What an answer's headers ask for, done once per client: the catalog fetched when the
+    /// server sells from a newer one than this client holds (or does not say which), and the
+    /// account's unfinished purchases completed when it has some (or the server does not say).
+    /// Returns whether a purchase was completed. Failures wait for the next command.
+    private func followUp(after route: Route, _ response: HTTPClientResponse) async -> Bool {
+        guard route != .catalog, route != .recover else { return false }
+        let told = response.header(Wire.catalogVersionHeader).flatMap { Int($0) }
+        let unfinished = route.isPublic ? 0 : response.header(Wire.unfinishedHeader).flatMap { Int($0) } ?? 1
+        let held = lastCatalog.withLock { $0?.catalogVersion }
+        let (fetch, recover, older) = followUp.withLock { state -> (Bool, Bool, Bool) in
+            guard state.active, !state.busy else { return (false, false, false) }
+            let fetch = !state.catalogChecked && (told == nil || held == nil || told! > held!)
+            let recover = !state.recovered && unfinished > 0
+            // A server of a rolling deploy still on an older catalog: said once.
+            let older = !state.olderNoted && told != nil && held != nil && told! < held!
+            if older { state.olderNoted = true }
+            state.busy = fetch || recover
+            return (fetch, recover, older)
+        }
+        if older, let told, let held { observer.withLock { $0 }?(.note(Self.olderCatalogNote(at: credentials.service, offered: told, held: held))) }
+        defer { if fetch || recover { followUp.withLock { $0.busy = false } } }
+        if fetch {
+            // Behind a proxy that takes turns between servers of a rolling deploy, the catalog
+            // request may reach another server than the answer that told of the newer version:
+            // asked again, twice at most, until it is the version told.
+            for _ in 0..<3 {
+                guard let fetched = try? await fetchCatalog(), let told, fetched.catalogVersion < told else { break }
+            }
+        }
+        guard recover, let recovered = try? await recoverUnfinished(), !recovered.isEmpty else { return false }
+        heldStatement.withLock { $0 = nil }
+        observer.withLock { $0 }?(.recovered(recovered))
+        return true
+    }
+
+    /// `online`, or, when the server cannot be reached (now, or earlier in this command), what
+    /// the last signed catalog and statement say (`offline`), the observer told once.
+    private func orOffline<T>(
+        _ online: () async throws(StoreError) -> T, _ offline: (OfflinePackService) throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
+        if let gone = fallback.withLock({ $0 }) { return try offline(gone) }
+        do {
+            return try await online()
+        } catch where error.kind == .unavailable {
+            guard let statePath, let gone = OfflinePackService(credentials: credentials, folder: Self.folder(of: statePath), reason: error, clock: clock) else {
+                throw error
+            }
+            fallback.withLock { $0 = gone }
+            observer.withLock { $0 }?(.offline(error))
+            return try offline(gone)
+        }
+    }
+
+    /// Why this client plays from what the server last signed, once a request found it gone.
+    public var offlineReason: StoreError? { fallback.withLock { $0?.reason } }
+
+    /// The catalog this client holds: the last fetched, or the kept one it started from.
+    public var heldCatalog: Catalog? { lastCatalog.withLock { $0 } }
+
+    /// Starts from the last catalog the server signed, kept in the state folder, instead of asking
+    /// for it: when it is signed by the pinned key, not expired, and no older than the newest
+    /// seen. The first answer says whether the server sells from a newer one. `nil`: none usable.
+    public func startFromKeptCatalog() -> Catalog? {
+        guard let statePath, let kept = OfflinePackService.keptCatalog(in: Self.folder(of: statePath), credentials: credentials),
+            kept.expires > clock.now(), kept.catalog.catalogVersion >= seenCatalogVersion()
+        else { return nil }
+        lastCatalog.withLock { $0 = kept.catalog }
+        followUp.withLock { $0.active = true }
+        return kept.catalog
+    }
+
+    /// What a player is told once when the server offers an older catalog than the one held.
+    public static func olderCatalogNote(at address: String, offered older: Int, held: Int) -> String {
+        "the server at \(address) still offers catalog version \(older), older than version \(held) this home holds "
+            + "(a deploy in progress): using version \(held), kept from the service"
+    }
+
+    /// `handler` is told when this client waits for the server, completes a purchase a crash left
+    /// unfinished, or finds the server gone and plays from what it last signed.
+    public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) {
+        observer.withLock { $0 = handler }
+    }
+
+    /// The bound on waits when the server asks for them: `HANGMAN_MAX_WAIT` seconds, else 10.
+    static var defaultMaxWait: Int {
+        ProcessEnvironment.value("HANGMAN_MAX_WAIT").flatMap { Int($0) }.map { max(0, $0) } ?? 10
     }
 
     /// The last signed catalog and account statement, kept beside the catalog-version file, for
@@ -720,4 +915,21 @@ extension HTTPPackService: GameService {
     public func setDisplayName(_ name: String) async throws(StoreError) -> String {
         try await send(DisplayNameRequest.self, .setDisplayName, body: try Wire.encode(DisplayNameRequest(name: name)), idempotencyKey: IdempotencyKey.new()).name
     }
+}
+
+/// What a client did on its own that its user should hear of.
+public enum ServiceEvent: Sendable {
+    /// The server asked to be asked again later, and the client waits `seconds`.
+    case waiting(seconds: Int, reason: String)
+    /// Purchases a crash left unfinished, completed now.
+    case recovered([StoreTransaction])
+    /// The server cannot be reached: reads are answered from what it last signed.
+    case offline(StoreError)
+    /// Something the player should be told once (an older catalog offered during a deploy).
+    case note(String)
+}
+
+/// The account's statement a purchase's answer carries beside its outcome.
+struct StatementCarried: Decodable {
+    var statement: SignedDocument?
 }

@@ -21,6 +21,8 @@ public final class PackServer: Sendable {
     /// ``reloadCatalog()`` (SIGHUP).
     public var catalog: Catalog { current.withLock { $0 } }
     private let current: Mutex<Catalog>
+    /// The served catalog's version, told on every answer without taking `current`'s lock.
+    private let currentVersion: Atomic<Int>
     /// The packs made unavailable at start because their archive is not the one the catalog
     /// published, a sentence each.
     public let archivesDiffering: [String]
@@ -88,6 +90,7 @@ public final class PackServer: Sendable {
         do {
             let checked = try Catalog.load(folder: configuration.packsFolder).checkingArchives(in: configuration.packsFolder)
             current = Mutex(checked.catalog)
+            currentVersion = Atomic(checked.catalog.catalogVersion)
             archivesDiffering = checked.differing
         } catch {
             throw PackServerError(message: "the catalog in \(configuration.packsFolder) is not valid:\n" + error.problems.joined(separator: "\n"))
@@ -165,6 +168,7 @@ public final class PackServer: Sendable {
             response = Self.failure(error)
         }
         response.logRoute = name
+        if path.hasPrefix("/v1/") { response.headers.append((Wire.catalogVersionHeader, String(currentVersion.load(ordering: .relaxed)))) }
         return response
     }
 
@@ -187,6 +191,7 @@ public final class PackServer: Sendable {
             return .failure(PackServerError(message: error.problems.joined(separator: "; ")))
         }
         current.withLock { $0 = loaded.catalog }
+        currentVersion.store(loaded.catalog.catalogVersion, ordering: .relaxed)
         stores.closeAll()
         return .success(loaded)
     }
@@ -243,7 +248,9 @@ public final class PackServer: Sendable {
         if let answer = try routeTokens(request, route, id: id, account: account, tokenID: tokenID) { return answer }
         defer { noteOutbox(account) }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
-            try routeAccount(request, route, id: id, account: account, service: service)
+            var answer = try routeAccount(request, route, id: id, account: account, service: service)
+            answer.headers.append((Wire.unfinishedHeader, String(route == .recover ? 0 : try service.unfinishedCount())))
+            return answer
         }
         response.logAccount = account
         return response
@@ -255,10 +262,7 @@ public final class PackServer: Sendable {
     ) throws(StoreError) -> HTTPResponse {
         switch route {
         case .account:
-            let statement = AccountStatement(
-                accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
-                storeTime: try service.storeClock(), storefront: try service.storefront())
-            return .json(200, try Wire.encode(try SignedDocument(signing: statement, with: key)))
+            return .json(200, try Wire.encode(try statement(of: account, service: service)))
         case .setStorefront:
             guard let code = try Wire.decode(StorefrontRequest.self, from: request.body).storefront else {
                 throw StoreError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
@@ -287,7 +291,8 @@ public final class PackServer: Sendable {
                 throw error
             }
             metrics.purchase(outcome.name)
-            return .json(200, try Wire.encode(outcome))
+            // The statement after it rides along: the client shows the balance without asking again.
+            return .json(200, try Wire.encode(PurchaseAnswer(outcome: outcome, statement: try statement(of: account, service: service))))
         case .restore:
             return .json(200, try Wire.encode(try service.restore()))
         case .startGame, .currentGame, .game, .guess, .gameHint, .abandonGame:
@@ -325,6 +330,14 @@ public final class PackServer: Sendable {
             // Answered before the account's ledger is opened.
             throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)")
         }
+    }
+
+    /// The account's statement now, signed: balance, entitlements, the store's time, the storefront.
+    private func statement(of account: String, service: AccountService) throws(StoreError) -> SignedDocument {
+        let statement = AccountStatement(
+            accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
+            storeTime: try service.storeClock(), storefront: try service.storefront())
+        return try SignedDocument(signing: statement, with: key)
     }
 
     /// StoreKit Testing's switches and actions (a sandbox server with test controls only).
@@ -399,5 +412,19 @@ enum RequestPath {
             previous = byte
         }
         return previous != 0 && previous != UInt8(ascii: "/")
+    }
+}
+
+/// A purchase's answer: the outcome's fields, and the account's signed statement after it.
+struct PurchaseAnswer: Encodable {
+    var outcome: PurchaseOutcome
+    var statement: SignedDocument
+
+    private enum CodingKeys: String, CodingKey { case statement }
+
+    func encode(to encoder: any Encoder) throws {
+        try outcome.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(statement, forKey: .statement)
     }
 }

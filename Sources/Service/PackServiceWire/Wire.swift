@@ -65,6 +65,12 @@ public enum Wire {
 
     /// The header that carries a request's idempotency key.
     public static let idempotencyHeader = "Idempotency-Key"
+    /// On every `/v1/` answer: the version of the catalog the server sells from. A client that
+    /// holds that version (signed, not expired) does not ask for the catalog.
+    public static let catalogVersionHeader = "Hangman-Catalog-Version"
+    /// On every answer about an account: how many of its purchases a crash left unfinished (that
+    /// `POST /v1/recover` would complete now). A client asks for recovery only when it is not 0.
+    public static let unfinishedHeader = "Hangman-Unfinished"
 }
 
 /// A document signed with the service's Ed25519 key: the exact JSON bytes signed, and the

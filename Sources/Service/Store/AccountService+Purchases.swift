@@ -4,21 +4,33 @@ extension AccountService {
 
     public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] {
         var recovered: [StoreTransaction] = []
-        for transaction in try ledger.unfinished() {
-            switch transaction.state {
-            case .purchasing:
+        for transaction in try ledger.unfinished() where isRecoverable(transaction) {
+            if transaction.state == .purchasing {
                 // Never charged: the process died before payment. Nothing was taken, nothing is owed.
-                // A younger one may be another process's purchase in flight: leave it to that process.
-                guard clock.now() - transaction.updatedDate >= Self.paymentWindow else { continue }
                 _ = try ledger.move(transaction.id, from: [.purchasing], to: .failed, reason: "interrupted before payment", now: clock.now())
-            case .purchased, .delivered:
+            } else {
                 try complete(transaction.id)
-            default:
-                continue
             }
             if let updated = try ledger.transaction(transaction.id) { recovered.append(updated) }
         }
         return recovered
+    }
+
+    /// How many purchases `recoverUnfinished()` would complete now: what a client is told on
+    /// every answer, so that it asks for recovery only when there is some.
+    public func unfinishedCount() throws(StoreError) -> Int {
+        try ledger.unfinished().count { isRecoverable($0) }
+    }
+
+    /// Whether recovery completes `transaction` now: charged and not finished, or never charged and
+    /// older than the payment window (a younger one may be another process's purchase in flight:
+    /// it is left to that process).
+    private func isRecoverable(_ transaction: StoreTransaction) -> Bool {
+        switch transaction.state {
+        case .purchasing: clock.now() - transaction.updatedDate >= Self.paymentWindow
+        case .purchased, .delivered: true
+        default: false
+        }
     }
 
     public func buy(_ productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {

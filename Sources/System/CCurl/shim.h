@@ -32,4 +32,16 @@ static inline long hangman_curl_response_code(CURL *handle) {
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
     return code;
 }
+/* The value of the answer's last header `name` (of the last request, after redirects, if any), or
+   NULL: valid until the handle's next request. */
+static inline const char *hangman_curl_header(CURL *handle, const char *name) {
+    struct curl_header *header = NULL;
+    if (curl_easy_header(handle, name, 0, CURLH_HEADER, -1, &header) != CURLHE_OK || header == NULL) return NULL;
+    return header->value;
+}
+static inline const char *hangman_curl_redirect_url(CURL *handle) {
+    char *url = NULL;
+    if (curl_easy_getinfo(handle, CURLINFO_REDIRECT_URL, &url) != CURLE_OK) return NULL;
+    return url;
+}
 #endif

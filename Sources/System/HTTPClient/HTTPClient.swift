@@ -6,6 +6,48 @@ import SystemCalls
 public struct HTTPClientResponse: Sendable {
     public var status: Int
     public var body: [UInt8]
+    /// The answer's headers the caller asked for (`answerHeaders`), by lower-cased name.
+    public var headers: [String: String] = [:]
+
+    public init(status: Int, body: [UInt8], headers: [String: String] = [:]) {
+        self.status = status
+        self.body = body
+        self.headers = headers
+    }
+
+    /// The header `name` (any case), when the answer had it and the caller asked for it.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// One connection kept for a command's requests, one request at a time: libcurl keeps the
+/// connection (and an HTTPS session) between them, so the second request needs no new TCP or
+/// TLS handshake.
+///
+/// ```swift
+/// let connection = HTTPConnection()
+/// let first = try HTTPClient.perform(method: "GET", url: base + "/v1/account", connection: connection)
+/// ```
+public final class HTTPConnection: Sendable {
+    /// libcurl's handle, used only under `lock`.
+    private nonisolated(unsafe) let handle: UnsafeMutableRawPointer?
+    private let lock = Mutex(())
+
+    public init() {
+        HTTPClient.initialize()
+        handle = curl_easy_init()
+    }
+
+    deinit {
+        if let handle { curl_easy_cleanup(handle) }
+    }
+
+    /// `body` on the kept handle, reset to no options first (its connections stay), one request at a time.
+    func with<T>(_ body: (UnsafeMutableRawPointer?) throws(HTTPClientError) -> T) throws(HTTPClientError) -> T {
+        try lock.withLock { (_) throws(HTTPClientError) -> T in
+            if let handle { curl_easy_reset(handle) }
+            return try body(handle)
+        }
+    }
 }
 
 /// Why no answer came: the connection, not the server (the server's failures are answers), or,
@@ -65,13 +107,29 @@ public enum HTTPClient {
 
     /// Sends one request (`curl_easy_perform`) and reads the whole answer, up to `maxBody` bytes.
     /// `caFile` trusts that certificate (PEM) for HTTPS besides the system's.
+    /// `answerHeaders` names the answer's headers to read back (`Retry-After`, `Location`); on
+    /// `connection`, the request reuses that connection when the server kept it open.
     public static func perform(
         method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
-        timeoutSeconds: Int = 30, maxBody: Int = 256 << 20, caFile: String? = nil
+        timeoutSeconds: Int = 30, maxBody: Int = 256 << 20, caFile: String? = nil, answerHeaders: [String] = [], connection: HTTPConnection? = nil
     ) throws(HTTPClientError) -> HTTPClientResponse {
         initialize()
-        guard let handle = curl_easy_init() else { throw HTTPClientError(message: "libcurl could not start a request") }
-        defer { curl_easy_cleanup(handle) }
+        let run = { (handle: UnsafeMutableRawPointer?) throws(HTTPClientError) -> HTTPClientResponse in
+            guard let handle else { throw HTTPClientError(message: "libcurl could not start a request") }
+            return try perform(
+                on: handle, method: method, url: url, headers: headers, body: body, timeoutSeconds: timeoutSeconds, maxBody: maxBody, caFile: caFile,
+                answerHeaders: answerHeaders)
+        }
+        if let connection { return try connection.with(run) }
+        let handle = curl_easy_init()
+        defer { if let handle { curl_easy_cleanup(handle) } }
+        return try run(handle)
+    }
+
+    private static func perform(
+        on handle: UnsafeMutableRawPointer, method: String, url: String, headers: [(String, String)], body: [UInt8]?,
+        timeoutSeconds: Int, maxBody: Int, caFile: String?, answerHeaders: [String]
+    ) throws(HTTPClientError) -> HTTPClientResponse {
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }
         for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
@@ -110,7 +168,11 @@ public enum HTTPClient {
             }
             throw HTTPClientError.failed(result)
         }
-        return HTTPClientResponse(status: hangman_curl_response_code(handle), body: collected.bytes)
+        var read: [String: String] = [:]
+        for name in answerHeaders {
+            if let value = hangman_curl_header(handle, name) { read[name.lowercased()] = String(cString: value) }
+        }
+        return HTTPClientResponse(status: hangman_curl_response_code(handle), body: collected.bytes, headers: read)
     }
 
     /// Downloads `url` into the file at `path`, resuming from its current end with a `Range`
@@ -187,7 +249,7 @@ public enum HTTPClient {
     private static let initialized = Mutex(false)
 
     /// `curl_global_init`, once, before any request.
-    private static func initialize() {
+    static func initialize() {
         initialized.withLock { done in
             if !done {
                 curl_global_init(Int(CURL_GLOBAL_DEFAULT))

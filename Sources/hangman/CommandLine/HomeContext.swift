@@ -1,5 +1,7 @@
 import Device
+import PackServiceClient
 import PackServiceAPI
+import Synchronization
 import SystemCalls
 
 /// Where a command's store is: `--home`, `--packs` and `--service` as given (each may be
@@ -97,10 +99,17 @@ struct HomeContext {
     let home: String
     /// The service every command talks to, through the boundary only, as the home chose it.
     let service: any PackService & StoreTestControls
-    /// The service's catalog, fetched once.
-    let catalog: Catalog
-    /// Why the pack server cannot be reached, when it cannot: the home plays from what it last signed.
-    let offline: StoreError?
+    /// The catalog the store opened with.
+    private let openedCatalog: Catalog
+    /// Why the pack server could not be reached when the store opened.
+    private let openedOffline: StoreError?
+
+    /// The service's catalog: a pack server's client that found a newer one since the command
+    /// began (its first answer says so) holds that one.
+    var catalog: Catalog { (service as? HTTPPackService)?.heldCatalog ?? openedCatalog }
+    /// Why the pack server cannot be reached, when it cannot (found when the store opened, or by
+    /// a request since): the home plays from what it last signed.
+    var offline: StoreError? { openedOffline ?? (service as? HTTPPackService)?.offlineReason }
 
     /// The account's folder: kept when the device's state is deleted.
     var accountFolder: String { Home(folder: home).accountFolder }
@@ -111,17 +120,38 @@ struct HomeContext {
     static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
-        let opened = try await home.openStore(naming: request, clock: context.clock, caFile: options.authorities(context)) {
+        // The catalog the events name products from, once the store is open.
+        let names = Mutex<Catalog?>(nil)
+        let events: @Sendable (ServiceEvent) -> Void = { event in
+            switch event {
+            case .waiting(let seconds, let reason):
+                context.error("waiting \(seconds) s, as the pack server asks: \(reason)")
+            case .recovered(let transactions):
+                guard let catalog = names.withLock({ $0 }) else { return }
+                for transaction in transactions {
+                    context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
+                }
+            case .offline(let error):
+                if !quietOffline { Self.warnOffline(error, context: context) }
+            case .note(let note):
+                context.error("note: \(note).")
+            }
+        }
+        let opened = try await home.openStore(naming: request, clock: context.clock, caFile: options.authorities(context), events: events) {
             try EmbeddedStore.open(packs: options.packs, home: home, context: context)
         }
+        names.withLock { $0 = opened.catalog }
         for transaction in opened.recovered {
             context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: opened.catalog))")
         }
         if let note = opened.note { context.error("note: \(note).") }
-        if let offline = opened.offline, !quietOffline {
-            context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
-        }
-        return HomeContext(home: home.folder, service: opened.service, catalog: opened.catalog, offline: opened.offline)
+        if let offline = opened.offline, !quietOffline { warnOffline(offline, context: context) }
+        return HomeContext(home: home.folder, service: opened.service, openedCatalog: opened.catalog, openedOffline: opened.offline)
+    }
+
+    /// The server cannot be reached: said once, where the command found out.
+    private static func warnOffline(_ offline: StoreError, context: CommandContext) {
+        context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
     }
 
     /// The store the command line names besides the home's own: `--service` (or

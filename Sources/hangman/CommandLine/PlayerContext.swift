@@ -8,18 +8,32 @@ import TerminalText
 struct PlayerContext {
     let store: HomeContext
     let player: Player
+    /// Whether what earlier commands left is finished already (`start(context:)` ran).
+    let started: Bool
 
     var device: DeviceDatabase { player.device }
     var catalog: Catalog { player.catalog }
 
     /// Opens the store and the device, then finishes what earlier commands left: a first run
     /// installs the base packs; a pack bought, approved or resolved since is installed now.
-    static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> PlayerContext {
+    /// `starting: false` leaves that to the command (`start(context:)` when not `started`), which
+    /// does it after a request whose answer carries the account's statement (`buy`). A device's
+    /// first start is never left: it takes stock of what the account owned before it.
+    static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false, starting: Bool = true) async throws -> PlayerContext {
         let store = try await HomeContext.open(options, context: context, quietOffline: quietOffline)
         let device = try Home(folder: store.home).openDevice()
         let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
+        let starts = try starting || !device.hasDeliveryBaseline()
+        let session = PlayerContext(store: store, player: player, started: starts)
+        if starts { try await session.start(context: context) }
+        return session
+    }
+
+    /// Finishes what earlier commands left (``Player/start(progress:)``), saying what it did.
+    func start(context: CommandContext) async throws {
+        let player = self.player
+        let session = self
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
-        let session = PlayerContext(store: store, player: player)
         for base in player.catalog.unavailableBasePacks {
             context.error("warning: the base pack \(base.reason): it is not installed until the store publishes it again")
         }
@@ -36,7 +50,6 @@ struct PlayerContext {
         for (id, error) in report.undelivered {
             context.error("warning: \(session.name(id)) is bought but could not be installed (the next command tries again): \(error)")
         }
-        return session
     }
 
     /// The display name of a pack, in the reader's language when the catalog has it (one name per line, never two).

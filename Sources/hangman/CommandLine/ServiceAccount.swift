@@ -9,12 +9,14 @@ struct ServiceAccount {
     var credentials: ServiceCredentials
     let client: HTTPPackService
 
-    static func open(_ options: HomeOptions, context: CommandContext) throws -> ServiceAccount {
+    /// At `--service` (or `HANGMAN_SERVICE`) when given: another address than the last used
+    /// proves the pinned key first.
+    static func open(_ options: HomeOptions, context: CommandContext) async throws -> ServiceAccount {
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         guard let credentials = try ServiceCredentials.load(folder: home.accountFolder) else {
             throw CommandFailure(code: .notEntitled, message: "no account on a pack server in \(home.folder): run 'hangman account create --service URL' or 'hangman account login --service URL'")
         }
-        return ServiceAccount(
-            folder: home.accountFolder, credentials: credentials, client: HTTPPackService(credentials: credentials, caFile: options.authorities(context)))
+        let client = try await home.accountClient(credentials, at: try HomeContext.serviceURL(options, context: context), caFile: options.authorities(context))
+        return ServiceAccount(folder: home.accountFolder, credentials: credentials, client: client)
     }
 }

@@ -8,7 +8,7 @@ enum AccountCloseCommand: Command {
         name: "hangman account close",
         overview: "Close this home's account on its pack server: every device's token revoked, its receipts no longer valid.",
         usage: ["hangman account close [--yes] [--home <DIR>]"],
-        options: [.init(names: ["--yes", "-y"], value: nil, help: "Close without asking (needed without a terminal)."), HomeContext.options[0], HomeContext.caFileOption],
+        options: [.init(names: ["--yes", "-y"], value: nil, help: "Close without asking (needed without a terminal)."), HomeContext.options[0], HomeContext.serviceOption, HomeContext.caFileOption],
         discussion: """
             Asks on a terminal. The account's purchases and hints are gone for every device: a
             receipt of it then verifies as 21010 (the account is gone). This home keeps its files;
@@ -24,7 +24,7 @@ enum AccountCloseCommand: Command {
     static func options(_ parsed: ParsedArguments) -> Options { Options(yes: parsed.has("--yes"), store: HomeOptions(parsed)) }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
-        let account = try ServiceAccount.open(options.store, context: context)
+        let account = try await ServiceAccount.open(options.store, context: context)
         if !options.yes {
             guard Question.canAsk(context) else {
                 throw CommandFailure.usage("'account close' ends the account for every device: pass --yes to close it without a terminal")

@@ -7,7 +7,7 @@ enum AccountShowCommand: Command {
         name: "hangman account show",
         overview: "Show this home's account: its id, its storefront, its service's addresses (the last used first) and the pinned key's fingerprint.",
         usage: ["hangman account show [--home <DIR>]"],
-        options: [HomeContext.options[0]])
+        options: [HomeContext.options[0], HomeContext.serviceOption, HomeContext.caFileOption])
 
     static func options(_ parsed: ParsedArguments) -> HomeOptions { HomeOptions(parsed) }
 

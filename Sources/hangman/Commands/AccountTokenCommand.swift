@@ -13,7 +13,7 @@ enum AccountTokenCommand: Command {
             .init(name: "<ACTION>", help: "revoke <ID> (a token 'hangman account tokens' lists) or rotate (a new token here, the old one revoked).", arity: .optional),
             .init(name: "<ID>", help: "The token to revoke.", arity: .optional),
         ],
-        options: [HomeContext.options[0], HomeContext.caFileOption],
+        options: [HomeContext.options[0], HomeContext.serviceOption, HomeContext.caFileOption],
         discussion: "Anyone with the token can spend the account's hints: keep it secret. A second device joins with 'hangman account login', which makes a token of its own.")
 
     enum Action: Equatable {
@@ -41,7 +41,7 @@ enum AccountTokenCommand: Command {
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
-        var account = try ServiceAccount.open(options.store, context: context)
+        var account = try await ServiceAccount.open(options.store, context: context)
         switch options.action {
         case .print:
             context.out("\(account.credentials.token)")

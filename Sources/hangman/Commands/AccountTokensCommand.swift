@@ -9,7 +9,7 @@ enum AccountTokensCommand: Command {
         name: "hangman account tokens",
         overview: "List the account's tokens, one per device: when each was made and last used, this device's marked.",
         usage: ["hangman account tokens [--json] [--home <DIR>]"],
-        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), HomeContext.options[0], HomeContext.caFileOption],
+        options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), HomeContext.options[0], HomeContext.serviceOption, HomeContext.caFileOption],
         discussion: "Never a secret: a token's ID is the start of its digest. 'hangman account token revoke ID' signs a device out.")
 
     struct Options {
@@ -28,7 +28,7 @@ enum AccountTokensCommand: Command {
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
-        let account = try ServiceAccount.open(options.store, context: context)
+        let account = try await ServiceAccount.open(options.store, context: context)
         let tokens = try await account.client.tokens()
         if options.json {
             context.out(JSONText.encode(tokens.map {

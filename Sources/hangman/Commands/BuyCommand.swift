@@ -39,10 +39,13 @@ enum BuyCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let quantity = options.quantity
-        let session = try await PlayerContext.open(options.store, context: context)
+        // Without a question to ask, what earlier commands left is finished after the purchase,
+        // from the statement its answer carries: one request less.
+        let asking = !options.yes && Question.canAsk(context)
+        let session = try await PlayerContext.open(options.store, context: context, starting: asking)
         let id = try options.product.resolve(in: session.catalog)
         let catalog = session.catalog
-        if !options.yes, Question.canAsk(context) {
+        if asking {
             let storefront = try await session.player.storefront()
             switch try await session.player.offer(id) {
             case .charge(let product):
@@ -60,6 +63,7 @@ enum BuyCommand: Command {
             }
         }
         let result = try await session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
+        if !session.started { try await session.start(context: context) }
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):

@@ -246,10 +246,12 @@ final class PlayLoop {
             category: day == nil ? session.category : session.packName, hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "))
         var eventPlain: TerminalText?
+        showWaitsOnBoard()
         while session.board.status == .playing {
             view.game = session.board
             showHints(in: &view)
             screen.show(view, eventPlain: eventPlain)
+            shownView = view
             screen.prompt()
             // Output that no longer reaches anyone ends the game: no hint is spent unseen.
             try screen.context.checkWrites()
@@ -284,10 +286,38 @@ final class PlayLoop {
         return .finished(view, suggestion: suggestion)
     }
 
+    /// The board last drawn: a wait for the pack server is said on it.
+    var shownView: GameView?
+
+    /// A hint (or a purchase) that waits because the pack server asks for it says so on the
+    /// board, not on standard error under it; plain output says nothing there (its readers parse it).
+    private func showWaitsOnBoard() {
+        guard screen.style != .plain, let client = playerContext.store.service as? HTTPPackService else { return }
+        let board = BoardNotice(loop: self)
+        client.observe { event in
+            guard case .waiting(let seconds, let reason) = event else { return }
+            board.say("Waiting \(seconds) s for the pack server: \(reason)")
+        }
+    }
+
     /// The hint balance shown: read when a game starts and after a purchase, then kept as the
     /// service's answers change it (a hint spent, none left, the server gone).
     var hints: HintCount?
     /// Why the balance could not be read at all, when it could not.
     var hintsFailure: StoreError?
 
+}
+
+/// The loop's board, for a notice from the pack server's client. The client calls it only from
+/// inside a request the loop is awaiting, never beside the loop's own drawing.
+private final class BoardNotice: @unchecked Sendable {
+    unowned let loop: PlayLoop
+
+    init(loop: PlayLoop) { self.loop = loop }
+
+    func say(_ text: String) {
+        guard var view = loop.shownView else { return }
+        view.event = text
+        loop.screen.show(view, eventPlain: nil)
+    }
 }
