@@ -99,7 +99,7 @@ import TestSupport
         #expect(shown.status == 0, "\(shown.stderr)")
         let closed = try await service.hangman("account", "close", "--yes", "--service", second)
         #expect(closed.status == 0, "\(closed.stderr)")
-        #expect(try await service.hangman("hints", "--service", first).status == 77)
+        #expect(try await service.hangman("hints", "--service", second).status == 77)
         // The help of every command that talks to a pack server names both options, or neither.
         for command in Hangman.commands {
             let names = Set(command.spec.options.flatMap(\.names))
