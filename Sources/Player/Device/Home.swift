@@ -146,9 +146,7 @@ public struct Home: Sendable {
         var reached = credentials
         reached.service = address
         let isNew = address != credentials.service
-        let service = HTTPPackService(
-            credentials: reached, statePath: accountFolder + "/service-catalog-version", downloadFolder: accountFolder + "/downloads", clock: clock,
-            caFile: caFile, holdingStatements: true)
+        let service = client(reached, clock: clock, caFile: caFile)
         if let events { service.observe(events) }
         if !isNew, let kept = service.startFromKeptCatalog() {
             return OpenedStore(service: service, catalog: kept, binding: .service(credentials), recovered: [], offline: nil, newAddress: nil)
@@ -229,6 +227,7 @@ public struct Home: Sendable {
         do throws(StoreError) {
             let credentials = try await HTTPPackService.createAccount(at: url, storefront: storefront, preferred: preferred, caFile: caFile)
             try credentials.save(folder: accountFolder)
+            await keepCatalog(of: credentials, caFile: caFile)
             return credentials
         } catch {
             throw .store(error)
@@ -258,10 +257,24 @@ public struct Home: Sendable {
                 return kept
             }
             try credentials.save(folder: accountFolder)
+            await keepCatalog(of: credentials, caFile: caFile)
             return credentials
         } catch {
             throw .store(error)
         }
+    }
+
+    /// The service's signed catalog, kept for the commands after (each then asks only what it
+    /// needs); a failure leaves it to the first of them.
+    private func keepCatalog(of credentials: ServiceCredentials, caFile: String?) async {
+        _ = try? await client(credentials, caFile: caFile).fetchCatalog()
+    }
+
+    /// A client for `credentials` that keeps what the server signed in the account folder.
+    private func client(_ credentials: ServiceCredentials, clock: Clock = .system, caFile: String?) -> HTTPPackService {
+        HTTPPackService(
+            credentials: credentials, statePath: accountFolder + "/service-catalog-version", downloadFolder: accountFolder + "/downloads", clock: clock,
+            caFile: caFile, holdingStatements: true)
     }
 
     /// This home's credentials when the service refuses their token (`unauthorized`), else `nil`.
