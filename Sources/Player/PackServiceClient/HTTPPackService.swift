@@ -263,15 +263,29 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         }
         var lastFailure = ""
         var reached = false
-        for attempt in 0..<attempts {
+        // A link to the archive on the service's static file server, when the service answered with
+        // one (a redirect from the archive's route, followed once), and the key it works with.
+        var link: (url: String, key: String)?
+        var freshLinks = 0
+        var attempt = 0
+        while attempt < attempts {
             if attempt > 0 { try? await Task.sleep(for: .milliseconds(100 << attempt)) }
+            attempt += 1
             do {
-                _ = try HTTPClient.download(
-                    url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
-                    etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress, caFile: caFile)
+                if let link {
+                    // A content-addressed file: its name is its digest, so no If-Range is needed.
+                    _ = try HTTPClient.download(
+                        url: link.url, headers: [(Wire.downloadKeyHeader, link.key)], toFile: file, maxSize: size ?? Self.maxArchive, progress: progress,
+                        caFile: caFile)
+                } else {
+                    _ = try HTTPClient.download(
+                        url: credentials.service + path, headers: [("Authorization", "Bearer \(credentials.token)")], toFile: file,
+                        etag: digest.map { "\"\($0)\"" }, maxSize: size ?? Self.maxArchive, progress: progress, caFile: caFile,
+                        answerHeaders: [Wire.downloadKeyHeader])
+                }
             } catch {
                 lastFailure = error.message
-                if error.isNotConnected && !reached { break }
+                if error.isNotConnected && !reached && link == nil { break }
                 reached = true
                 if error.isTooLarge {
                     // Never more than the signed catalog records: a longer answer is not the pack.
@@ -279,7 +293,27 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                     throw StoreError(
                         .untrusted, "the archive of \(product) from \(credentials.service) is longer than the \(size ?? Self.maxArchive) bytes its signed catalog records: refusing it")
                 }
-                if let status = error.status, (400..<500).contains(status) {
+                if link == nil, let status = error.status, [302, 303, 307].contains(status), let location = error.location {
+                    // The service's static file server: followed from this route only, to http(s).
+                    guard location.hasPrefix("https://") || location.hasPrefix("http://"), let key = error.headers[Wire.downloadKeyHeader.lowercased()] else {
+                        throw StoreError(.unavailable, "the service sent the archive of \(product) to '\(location.prefix(120))' without a download key: refusing to follow it")
+                    }
+                    link = (location, key)
+                    attempt -= 1
+                    continue
+                }
+                if link != nil, error.status == 403, freshLinks < 2 {
+                    // An expired link: the service makes a fresh one, and the download resumes.
+                    freshLinks += 1
+                    link = nil
+                    attempt -= 1
+                    continue
+                }
+                if link != nil, let status = error.status, (400..<500).contains(status) {
+                    throw StoreError(
+                        .unavailable, "the archive of \(product) is not at the service's download server (HTTP \(status) from \(link!.url.prefix { $0 != "?" })); what arrived is kept in \(file)")
+                }
+                if link == nil, let status = error.status, (400..<500).contains(status) {
                     // The service's refusal (401, 403, 404): ask again for its words.
                     try? FileSystem.removeFile(atPath: file)
                     return try await exchange(.packArchive, id: product.rawValue).1

@@ -5,11 +5,19 @@ import SystemCalls
 
 extension PackServer {
     /// `GET /v1/packs/{id}/archive`: the archive of a base pack or of a pack the account owns,
-    /// whole or a `Range` of it, with the recorded digest as its `ETag`.
-    func archive(_ request: HTTPRequest, productID text: String, service: AccountService) throws(StoreError) -> HTTPResponse {
+    /// whole or a `Range` of it, with the recorded digest as its `ETag`; with `--downloads-url`, a
+    /// redirect to a link on the static file server instead (``DownloadLinks``).
+    func archive(_ request: HTTPRequest, productID text: String, account: String, service: AccountService) throws(StoreError) -> HTTPResponse {
         guard let id = ProductID(rawValue: text) else { throw StoreError(.invalidRequest, "'\(text)' is not a product identifier") }
         let file = try service.packArchiveFile(id)
         let digest = file.sha256
+        if let downloads = configuration.downloads {
+            // Off this server: a link to the static file server, for this account, that expires.
+            let link = downloads.link(sha256: digest, account: account, now: configuration.clock.now())
+            var response = HTTPResponse.json(307, Array("{\"location\":\"\(link)\"}".utf8))
+            response.headers += [("Location", link), (Wire.downloadKeyHeader, downloads.key(account: account)), ("Cache-Control", "no-store")]
+            return response
+        }
         let opened: (descriptor: Int32, size: Int)
         do {
             opened = try FileSystem.openRegularFile(atPath: file.path)

@@ -321,7 +321,7 @@ public final class PackServer: Sendable {
             let receipt = try service.receipt(accountID: account)
             return .json(200, try Wire.encode(ReceiptData(receipt.bytes, payload: receipt.payload)))
         case .packArchive:
-            return try archive(request, productID: id ?? "", service: service)
+            return try archive(request, productID: id ?? "", account: account, service: service)
         case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,

@@ -45,6 +45,9 @@ public struct PackServerConfiguration: Sendable {
     /// Who may call the App Store Server API routes (`/inApps/`): the issuer and the registered
     /// keys (the bundle is the catalog's). `nil`: every such request is 401.
     public var appStoreAPI: AppStoreAPIAuthorization?
+    /// Where pack archives are served from instead of this server (`--downloads-url`): an archive
+    /// request is answered with a link there. `nil`: this server sends the archives itself.
+    public var downloads: DownloadLinks?
     /// Where Server Notifications V2 are sent (`http://` or `https://`); `nil`: none are written.
     public var notificationURL: String?
     /// How long after a failed delivery each retry waits, in milliseconds: Apple's 1, 12, 24, 48

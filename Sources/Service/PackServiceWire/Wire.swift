@@ -71,6 +71,9 @@ public enum Wire {
     /// On every answer about an account: how many of its purchases a crash left unfinished (that
     /// `POST /v1/recover` would complete now). A client asks for recovery only when it is not 0.
     public static let unfinishedHeader = "Hangman-Unfinished"
+    /// Beside a redirect to a download link: the account's download key, which the client sends
+    /// under the same name with the link (a link works only with its account's key).
+    public static let downloadKeyHeader = "Hangman-Download-Key"
 }
 
 /// A document signed with the service's Ed25519 key: the exact JSON bytes signed, and the

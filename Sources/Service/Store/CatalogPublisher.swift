@@ -156,6 +156,48 @@ extension CatalogPublisher {
 }
 
 /// What `CatalogPublisher.update()` did.
+extension CatalogPublisher {
+    /// Copies every archive `catalog` records into `downloads` under its content address,
+    /// `<SHA-256>.wordpack`, for a static file server to serve (`hangman serve --downloads-url`).
+    /// A name that is there already is left as it is: its bytes are the same, and a player may be
+    /// downloading them; a new one is written whole, then renamed into place. The archive's bytes
+    /// are checked against the record first. Returns how many are published, and how many of
+    /// them are new.
+    public func publishArchives(of catalog: Catalog, to downloads: String) throws(CatalogError) -> (published: Int, new: Int) {
+        do {
+            try FileSystem.createFolder(atPath: downloads, permissions: 0o755)
+        } catch {
+            throw CatalogError(.cannotWrite, ["cannot make the downloads folder \(downloads): \(error)"])
+        }
+        var records: [(file: String, sha256: String)] = catalog.basePacks.map { ($0.file, $0.sha256) }
+        for product in catalog.products {
+            if let file = product.packFile, let sha256 = product.packSHA256 { records.append((file, sha256)) }
+        }
+        var seen = Set<String>()
+        var new = 0
+        for record in records where seen.insert(record.sha256).inserted {
+            let target = downloads + "/" + record.sha256 + ".wordpack"
+            if (try? FileSystem.status(atPath: target, followingLinks: false))??.kind == .regular { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try FileSystem.readFile(atPath: folder + "/" + record.file, limit: 1 << 30)
+            } catch {
+                throw CatalogError(["\(folder)/\(record.file): \(error)"])
+            }
+            guard SHA256.hash(bytes).description == record.sha256 else {
+                throw CatalogError(["\(folder)/\(record.file) is not the archive the catalog records (SHA-256 \(record.sha256)): run 'hangman catalog update' first"])
+            }
+            do {
+                try FileSystem.writeAtomically(bytes, toPath: target, permissions: 0o644)
+            } catch {
+                throw CatalogError(.cannotWrite, ["cannot write \(target): \(error)"])
+            }
+            new += 1
+        }
+        return (seen.count, new)
+    }
+}
+
 public struct CatalogUpdate: Sendable {
     /// An archive whose recorded SHA-256 or size was written or changed.
     public struct Change: Sendable, Equatable {

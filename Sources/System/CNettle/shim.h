@@ -4,4 +4,6 @@
    are the names Swift sees. */
 #include <nettle/sha2.h>
 #include <nettle/eddsa.h>
+#include <nettle/md5.h>
+#include <nettle/hmac.h>
 #endif

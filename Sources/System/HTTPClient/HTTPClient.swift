@@ -55,8 +55,12 @@ public final class HTTPConnection: Sendable {
 /// The message is a phrase a caller can put after "because": `couldn't connect to server`.
 public struct HTTPClientError: Error, Sendable, CustomStringConvertible {
     public var message: String
-    /// The server's status when it answered a download with an error (4xx, 5xx).
+    /// The server's status when it answered a download with an error (4xx, 5xx) or a redirect (3xx).
     public var status: Int? = nil
+    /// A download answered with a redirect: where to (never followed by the client itself), and
+    /// the answer's headers the caller asked for.
+    public var location: String? = nil
+    public var headers: [String: String] = [:]
     /// The answer ran past the size the caller allows: reading stopped there.
     public var isTooLarge = false
     /// The server did not answer in time (or a download crawled below its minimum speed).
@@ -180,9 +184,11 @@ public enum HTTPClient {
     /// The server's error throws with its `status` and leaves the file as it was, except a 416 to a
     /// resumed request (the file holds more than the server has): then the file starts over, once.
     /// A broken connection throws, leaving what arrived in the file for the next try.
+    /// A redirect is not followed: it throws with its `status`, `location` and the `answerHeaders`
+    /// asked for, so that the caller decides where its credentials go.
     public static func download(
         url: String, headers: [(String, String)] = [], toFile path: String, etag: String? = nil, timeoutSeconds: Int = 300,
-        maxSize: Int = 256 << 20, progress: ((Int) -> Void)? = nil, caFile: String? = nil
+        maxSize: Int = 256 << 20, progress: ((Int) -> Void)? = nil, caFile: String? = nil, answerHeaders: [String] = []
     ) throws(HTTPClientError) -> Int {
         initialize()
         let file: AppendingFile
@@ -192,19 +198,26 @@ public enum HTTPClient {
             throw HTTPClientError(message: "cannot write the download to \(path): \(error)")
         }
         let sink = FileSink(file: file, limit: maxSize, progress: progress)
-        var status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink, caFile: caFile)
+        var status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink, caFile: caFile, answerHeaders: answerHeaders)
         if status == 416 && sink.resumedFrom > 0 {
             do { try file.truncate() } catch { throw HTTPClientError(message: "cannot start the download in \(path) over: \(error)") }
-            status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink, caFile: caFile)
+            status = try transfer(url: url, headers: headers, etag: etag, timeoutSeconds: timeoutSeconds, into: sink, caFile: caFile, answerHeaders: answerHeaders)
         }
-        guard (200..<300).contains(status) else { throw HTTPClientError(message: "the server answered HTTP \(status)", status: status) }
+        guard (200..<300).contains(status) else {
+            var error = HTTPClientError(message: "the server answered HTTP \(status)", status: status)
+            if (300..<400).contains(status) {
+                error.location = sink.location
+                error.headers = sink.answered
+            }
+            throw error
+        }
         do { try file.flush() } catch { throw HTTPClientError(message: "\(error)") }
         return status
     }
 
     /// One request of a download, from the file's end: the status. Only a 2xx body goes to the file.
     private static func transfer(
-        url: String, headers: [(String, String)], etag: String?, timeoutSeconds: Int, into sink: FileSink, caFile: String?
+        url: String, headers: [(String, String)], etag: String?, timeoutSeconds: Int, into sink: FileSink, caFile: String?, answerHeaders: [String]
     ) throws(HTTPClientError) -> Int {
         guard let handle = curl_easy_init() else { throw HTTPClientError(message: "libcurl could not start a request") }
         defer { curl_easy_cleanup(handle) }
@@ -235,6 +248,12 @@ public enum HTTPClient {
         let result = withExtendedLifetime(sink) { curl_easy_perform(handle) }
         if let failure = sink.failure { throw HTTPClientError(message: failure, isTooLarge: sink.exceeded) }
         let status = hangman_curl_response_code(handle)
+        if (300..<400).contains(status) {
+            sink.location = (hangman_curl_redirect_url(handle) ?? hangman_curl_header(handle, "Location")).map { String(cString: $0) }
+            for name in answerHeaders {
+                if let value = hangman_curl_header(handle, name) { sink.answered[name.lowercased()] = String(cString: value) }
+            }
+        }
         // The writer stopped an error's answer at its first bytes: the status is the answer.
         if status != 0 && !(200..<300).contains(status) { return status }
         guard result == CURLE_OK else {
@@ -290,6 +309,9 @@ private final class FileSink {
     /// The transfer, to read its status on the first bytes; and where it resumed from.
     var handle: UnsafeMutableRawPointer?
     var resumedFrom = 0
+    /// A redirect's target and headers.
+    var location: String?
+    var answered: [String: String] = [:]
 
     /// The download ran past `limit`.
     var exceeded = false

@@ -6,22 +6,29 @@ enum CatalogUpdateCommand: Command {
     static let spec = CommandSpec(
         name: "hangman catalog update",
         overview: "Record every pack archive's SHA-256 and size in Catalog.plist, and raise CatalogVersion when anything changed.",
-        usage: ["hangman catalog update [--packs <DIR>]"],
-        options: [HomeContext.packsOption],
+        usage: ["hangman catalog update [--packs <DIR>] [--downloads <DIR>]"],
+        options: [
+            HomeContext.packsOption,
+            .init(
+                names: ["--downloads"], value: "DIR",
+                help: "Also copy every archive into DIR as <SHA-256>.wordpack, for a static file server ('serve --downloads-url'); a file already there is never replaced."),
+        ],
         discussion: """
             Run it after changing any archive in the packs folder ('make packs' does): a player's
             installer refuses an archive whose SHA-256 or size is not the one the catalog records.
             Loading a catalog never hashes archives. Base packs are written as {Pack, SHA256, Size}
             entries. The catalog is replaced atomically, and only when something changed.
+            With --downloads, every archive is published under its content address for nginx to
+            serve: a new version is a new name, so no bytes a player is downloading are replaced.
             Exit status: 0 updated or up to date, 65 an archive is missing or the catalog is invalid
-            (nothing is written), 66 no catalog, 73 cannot write the catalog.
+            (nothing is written), 66 no catalog, 73 cannot write the catalog or the downloads.
             """)
 
-    static func options(_ parsed: ParsedArguments) -> String? { parsed.value("--packs") }
+    static func options(_ parsed: ParsedArguments) -> (packs: String?, downloads: String?) { (parsed.value("--packs"), parsed.value("--downloads")) }
 
-    /// `packs`: the folder given with `--packs`, if one was.
-    static func run(_ packs: String?, context: CommandContext) async throws -> ExitCode {
-        let packs = try EmbeddedStore.packsFolder(packs, context: context)
+    /// The folders given with `--packs` and `--downloads`, if they were.
+    static func run(_ options: (packs: String?, downloads: String?), context: CommandContext) async throws -> ExitCode {
+        let packs = try EmbeddedStore.packsFolder(options.packs, context: context)
         let path = packs + "/" + Catalog.fileName
         let update: CatalogUpdate
         do {
@@ -47,6 +54,14 @@ enum CatalogUpdateCommand: Command {
             context.out("\(path): CatalogVersion \(update.version)\(was), \(archives) archives, storefronts \(catalog.storefrontCodes.joined(separator: ", ")).")
         } else {
             context.out("\(path) is up to date: CatalogVersion \(update.version), \(archives) archives.")
+        }
+        if let downloads = options.downloads {
+            do {
+                let published = try CatalogPublisher(folder: packs).publishArchives(of: catalog, to: downloads)
+                context.out("\(downloads): \(published.published) archives by SHA-256, \(published.new) new.")
+            } catch {
+                throw failure(error, packs: packs, context: context)
+            }
         }
         return .ok
     }

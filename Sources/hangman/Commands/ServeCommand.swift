@@ -44,6 +44,13 @@ enum ServeCommand: Command {
             .init(
                 names: ["--notification-retry"], value: "DELAYS",
                 help: "How long each retry of an unanswered notification waits, comma-separated, each a number and s, m, h or d (default: Apple's 1h,12h,24h,48h,72h); then it is given up."),
+            .init(
+                names: ["--downloads-url"], value: "URL",
+                help: "Where a static file server (nginx with secure_link, contrib/nginx-downloads.conf) serves the archives 'catalog update --downloads' publishes: archive requests are answered with a link there that expires."),
+            .init(names: ["--downloads-secret"], value: "FILE", help: "The secret nginx's secure_link_md5 checks the links with, on the file's first line (16 to 128 of A-Z a-z 0-9 - _)."),
+            .init(
+                names: ["--download-link-seconds"], value: "SECONDS", help: "How long a download link works, 1 to 86400 (default 300); a download started keeps going.",
+                kind: .integer(1...86_400)),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The shared secret /verifyReceipt asks of a receipt with an auto-renewable subscription (its 'password'), on the file's first line."),
         ] + Limit.allCases.map(\.option),
         discussion: """
@@ -103,6 +110,10 @@ enum ServeCommand: Command {
         /// `--notification-url` and `--notification-retry` (milliseconds each).
         var notificationURL: String?
         var notificationRetry: [Int64]?
+        /// `--downloads-url`, `--downloads-secret` and `--download-link-seconds`.
+        var downloadsURL: String?
+        var downloadsSecretFile: String?
+        var downloadLinkSeconds: Int?
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -126,6 +137,7 @@ enum ServeCommand: Command {
         configuration.appStoreAPI = try AppStoreAPIKeys.read(issuer: options.apiIssuer, keys: options.apiKeys)
         configuration.notificationURL = options.notificationURL
         if let retry = options.notificationRetry { configuration.notificationRetry = retry }
+        configuration.downloads = try SecretFile.downloads(url: options.downloadsURL, secretFile: options.downloadsSecretFile, seconds: options.downloadLinkSeconds)
         configuration.clock = context.clock
         configuration.crash = context.crash
         var listening = PackServerListening()

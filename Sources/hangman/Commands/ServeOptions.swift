@@ -46,6 +46,9 @@ extension ServeCommand {
         options.apiKeys = parsed.texts("--api-key")
         options.notificationURL = parsed.value("--notification-url")
         options.notificationRetry = try parsed.value("--notification-retry").map(retryDelays)
+        options.downloadsURL = parsed.value("--downloads-url")
+        options.downloadsSecretFile = parsed.value("--downloads-secret")
+        options.downloadLinkSeconds = parsed.integer("--download-link-seconds")
         return options
     }
 
