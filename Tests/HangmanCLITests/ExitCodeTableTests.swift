@@ -204,6 +204,7 @@ import TestSupport
         Row(arguments: ["serve", "--data", "$S/data", "--api-issuer", "issuer", "--api-key", "KID=$S/nowhere.pem"], code: 66, says: ["$S/nowhere.pem"]),
         Row(arguments: ["serve", "--data", "$S/data", "--notification-url", "ftp://backend/notify"], code: 64, says: ["--notification-url", "https://", "'ftp://backend/notify'"]),
         Row(arguments: ["serve", "--data", "$S/data", "--notification-retry", "2s,soon"], code: 64, says: ["--notification-retry", "'2s,soon'"]),
+        Row(arguments: ["serve", "--data", "$S/data", "--downloads-url", "http://127.0.0.1:1/packs"], code: 64, says: ["--downloads-url", "--downloads-secret"]),
         Row(arguments: ["serve", "--data", "$S/data", "--database", "mysql://db/hangman"], code: 64, says: ["--database", "postgresql://", "'mysql://db/hangman'"]),
         Row(arguments: ["serve", "--data", "$S/data", "--database", "host=$S/no-server port=5432 dbname=hangman"], code: 69, says: ["ledger database is unavailable", "no-server"]),
         Row(arguments: ["serve", "--data", "$S/data", "--listen", "127.0.0.1:0"], code: 74, says: ["accounts.sqlite"]) { world in

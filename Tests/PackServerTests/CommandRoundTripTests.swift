@@ -104,16 +104,48 @@ import TestSupport
         #expect(again == ["GET /v1/account"], "\(again)")
     }
 
-    /// 200 `hangman hints` from one address, four at a time, against a server with its default
-    /// limits (120 at once, 1,200 a minute): every one answers, some after waiting out a 429.
-    @Test func twoHundredCommandsInARowAllAnswer() throws {
+    /// A wait longer than the bound is not waited: the command exits 69 at once, saying when to
+    /// try again; a bound of 0 never waits; a bound that is not a number is a usage error.
+    @Test func aWaitPastTheBoundIsNotWaited() throws {
         let directory = try TemporaryDirectory()
-        let server = try CountingServer(directory)
+        // Four at once (making the account takes three: the key, the account, the catalog), then
+        // one a minute: the fifth asks to wait 60 s.
+        let server = try CountingServer(directory, extra: ["--request-burst", "4", "--requests-per-minute", "1"])
+        let environment = ["HANGMAN_HOME": directory.file("home"), "HANGMAN_SERVICE": server.url, "LANG": "C", "LC_ALL": ""]
+        #expect(try HangmanBinary.run(["account", "create"], environment: environment).status == 0)
+        // The burst spent (which requests count toward it is the limiter's business), the next waits 60 s.
+        var refused = try HangmanBinary.run(["hints"], environment: environment)
+        for _ in 0..<6 where refused.status == 0 { refused = try HangmanBinary.run(["hints"], environment: environment) }
+        #expect(refused.status == 69 && refused.stderr.contains("try again in"), "\(refused.status) \(refused.stderr)")
+        #expect(refused.seconds < 5, "not waited: \(refused.seconds) s")
+        let never = try HangmanBinary.run(["hints"], environment: environment.merging(["HANGMAN_MAX_WAIT": "0"]) { $1 })
+        #expect(never.status == 69 && !never.stderr.contains("waiting"), "\(never.stderr)")
+        let wrong = try HangmanBinary.run(["hints"], environment: environment.merging(["HANGMAN_MAX_WAIT": "soon"]) { $1 })
+        #expect(wrong.status == 64 && wrong.stderr.contains("HANGMAN_MAX_WAIT"), "\(wrong.stderr)")
+    }
+
+    /// 200 `hangman hints` from one address, four at a time, against a server with its default
+    /// limits (120 at once, 1,200 a minute): every one answers, none exits 69.
+    @Test func twoHundredCommandsInARowAllAnswer() throws {
+        try hintsInARow(200, extra: [])
+    }
+
+    /// The same under a tight limit (10 at once, 2 a second): the limit is met for certain, and
+    /// every command waits its turn (one line on standard error past a second) and answers.
+    @Test func commandsWaitTheirTurnUnderATightLimit() throws {
+        let log = try hintsInARow(40, extra: ["--request-burst", "10", "--requests-per-minute", "120"])
+        #expect(log.contains(" GET /v1/account 429 "), "the limit was met, and waited out")
+    }
+
+    @discardableResult
+    private func hintsInARow(_ count: Int, extra: [String]) throws -> String {
+        let directory = try TemporaryDirectory()
+        let server = try CountingServer(directory, extra: extra)
         let environment = ["HANGMAN_HOME": directory.file("home"), "HANGMAN_SERVICE": server.url, "LANG": "C", "LC_ALL": ""]
         #expect(try HangmanBinary.run(["account", "create"], environment: environment).status == 0)
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
-            for _ in 0..<50 {
+            for _ in 0..<(count / 4) {
                 do {
                     let result = try HangmanBinary.run(["hints"], environment: environment)
                     if result.status != 0 || result.stdout != "0 hints\n" { failures.withLock { $0.append("\(worker): \(result.status) \(result.stderr)") } }
@@ -124,7 +156,7 @@ import TestSupport
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
         let log = server.process.errorSoFar
-        #expect(log.components(separatedBy: " GET /v1/account 200 ").count - 1 == 200, "every command answered once")
-        #expect(log.contains(" GET /v1/account 429 "), "the limit was met, and waited out")
+        #expect(log.components(separatedBy: " GET /v1/account 200 ").count - 1 == count, "every command answered once")
+        return log
     }
 }

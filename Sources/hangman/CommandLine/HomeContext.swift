@@ -120,6 +120,9 @@ struct HomeContext {
     static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false) async throws -> HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
+        if let wait = context.environment["HANGMAN_MAX_WAIT"], Int(wait).map({ $0 < 0 }) ?? true {
+            throw CommandFailure.usage("HANGMAN_MAX_WAIT is the seconds a command may wait when the pack server asks it to (0 or more), not '\(wait.prefix(40))'")
+        }
         // The catalog the events name products from, once the store is open.
         let names = Mutex<Catalog?>(nil)
         let events: @Sendable (ServiceEvent) -> Void = { event in
