@@ -640,8 +640,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 let seconds = response.header("Retry-After").flatMap(Self.retryAfterSeconds), takeWait(seconds)
             {
                 let why = failure?.message ?? "HTTP \(response.status)"
-                // Said once the waits come to more than a second: a short one passes unremarked.
-                if followUp.withLock({ $0.seconds }) > 1 { observer.withLock { $0 }?(.waiting(seconds: seconds, reason: why)) }
+                observer.withLock { $0 }?(.waiting(seconds: seconds, total: followUp.withLock { $0.seconds }, reason: why))
                 try? await Task.sleep(for: .seconds(seconds))
                 attempt -= 1
                 continue
@@ -953,8 +952,9 @@ extension HTTPPackService: GameService {
 
 /// What a client did on its own that its user should hear of.
 public enum ServiceEvent: Sendable {
-    /// The server asked to be asked again later, and the client waits `seconds`.
-    case waiting(seconds: Int, reason: String)
+    /// The server asked to be asked again later, and the client waits `seconds` (`total` with
+    /// the waits before it in this client), for `reason`.
+    case waiting(seconds: Int, total: Int, reason: String)
     /// Purchases a crash left unfinished, completed now.
     case recovered([StoreTransaction])
     /// The server cannot be reached: reads are answered from what it last signed.

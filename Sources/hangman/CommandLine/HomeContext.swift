@@ -127,8 +127,9 @@ struct HomeContext {
         let names = Mutex<Catalog?>(nil)
         let events: @Sendable (ServiceEvent) -> Void = { event in
             switch event {
-            case .waiting(let seconds, let reason):
-                context.error("waiting \(seconds) s, as the pack server asks: \(reason)")
+            case .waiting(let seconds, let total, let reason):
+                // Said once the waits come to more than a second: a short one passes unremarked.
+                if total > 1 { context.error("waiting \(seconds) s, as the pack server asks: \(reason)") }
             case .recovered(let transactions):
                 guard let catalog = names.withLock({ $0 }) else { return }
                 for transaction in transactions {

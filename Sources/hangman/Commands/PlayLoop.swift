@@ -295,7 +295,7 @@ final class PlayLoop {
         guard screen.style != .plain, let client = playerContext.store.service as? HTTPPackService else { return }
         let board = BoardNotice(loop: self)
         client.observe { event in
-            guard case .waiting(let seconds, let reason) = event else { return }
+            guard case .waiting(let seconds, _, let reason) = event else { return }
             board.say("Waiting \(seconds) s for the pack server: \(reason)")
         }
     }
