@@ -22,7 +22,7 @@ import TestSupport
     /// speed, `/slow/` (the same files) at 4 KiB/s.
     final class Downloads {
         let directory: TemporaryDirectory
-        let process: ExternalProcess
+        let server: Nginx
         let port: Int
         var folder: String { directory.file("downloads") }
         var packs: String { directory.file("Packs") }
@@ -39,38 +39,22 @@ import TestSupport
                 .replacingOccurrences(of: "/srv/hangman/downloads/", with: directory.file("downloads") + "/")
                 .replacingOccurrences(of: "DOWNLOADS_SECRET", with: DownloadLinkTests.secret)
             let slow = block.replacingOccurrences(of: "location /packs/ {", with: "location /slow/ {\n        limit_rate 4k;")
-            port = try Nginx.freePort()
             let nginx = directory.file("nginx")
-            try FileManager.default.createDirectory(atPath: nginx, withIntermediateDirectories: true)
-            let configuration = """
-                daemon off;
-                master_process off;
-                worker_processes 1;
-                pid \(nginx)/nginx.pid;
-                error_log \(nginx)/error.log;
-                events { worker_connections 64; }
-                http {
-                    access_log \(nginx)/access.log;
-                    client_body_temp_path \(nginx)/body; proxy_temp_path \(nginx)/proxy; fastcgi_temp_path \(nginx)/fastcgi;
-                    uwsgi_temp_path \(nginx)/uwsgi; scgi_temp_path \(nginx)/scgi;
-                    server {
-                        listen 127.0.0.1:\(port);
+            let server = try Nginx(folder: nginx, ready: ("/packs/none", "403")) { port in
+                """
+                access_log \(nginx)/access.log;
+                server {
+                    listen 127.0.0.1:\(port);
                 \(block)
                 \(slow)
-                    }
                 }
                 """
-            try configuration.write(toFile: nginx + "/nginx.conf", atomically: true, encoding: .utf8)
-            try #require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "nginx is missing: 'make test' installs nginx-light")
-            process = try ExternalProcess("/usr/sbin/nginx", ["-c", nginx + "/nginx.conf", "-p", nginx])
-            for _ in 0..<200 {
-                if (try? shell("curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\(port)/packs/none")) == "403" { return }
-                usleep(25_000)
             }
-            throw StoreError(.unavailable, "nginx did not start: \((try? String(contentsOfFile: nginx + "/error.log", encoding: .utf8)) ?? "")")
+            self.server = server
+            port = server.port
         }
 
-        deinit { _ = process.kill() }
+        deinit { server.stop() }
 
         func url(_ path: String = "packs") -> String { "http://127.0.0.1:\(port)/\(path)" }
 

@@ -515,15 +515,44 @@ struct InProcessServer {
 }
 
 /// nginx (Debian's nginx-light) in the foreground on a loopback port, in front of `upstreams`, as
-/// the README configures it; stopped with the test.
+/// the README configures it, or serving what `http` says; stopped with the test.
 final class Nginx {
     let process: ExternalProcess
     let url: String
+    let port: Int
 
-    init(folder: String, upstreams: [String]) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let port = try Self.freePort()
+    /// In front of `upstreams`, as the README configures it.
+    convenience init(folder: String, upstreams: [String]) throws {
         let servers = upstreams.map { "server \($0.dropFirst("http://".count)) max_fails=1 fail_timeout=10s;" }.joined(separator: "\n        ")
+        try self.init(folder: folder, ready: ("/v1/health", "200")) { port in
+            """
+            access_log off;
+            upstream hangman {
+                \(servers)
+                keepalive 16;
+            }
+            server {
+                listen 127.0.0.1:\(port);
+                location / {
+                    proxy_pass http://hangman;
+                    proxy_http_version 1.1;
+                    proxy_set_header Connection "";
+                    proxy_set_header Host $host;
+                    proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+                    proxy_next_upstream error timeout http_502 http_503;
+                    proxy_buffering off;
+                    client_max_body_size 8m;
+                }
+            }
+            """
+        }
+    }
+
+    /// Serving what `http(port)` puts in its `http` block (a free loopback port given), started
+    /// once `ready`'s path answers `ready`'s status.
+    init(folder: String, ready: (path: String, status: String), http: (Int) -> String) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        port = try Self.freePort()
         let configuration = """
             daemon off;
             master_process off;
@@ -532,26 +561,9 @@ final class Nginx {
             error_log \(folder)/error.log;
             events { worker_connections 256; }
             http {
-                access_log off;
                 client_body_temp_path \(folder)/body; proxy_temp_path \(folder)/proxy; fastcgi_temp_path \(folder)/fastcgi;
                 uwsgi_temp_path \(folder)/uwsgi; scgi_temp_path \(folder)/scgi;
-                upstream hangman {
-                    \(servers)
-                    keepalive 16;
-                }
-                server {
-                    listen 127.0.0.1:\(port);
-                    location / {
-                        proxy_pass http://hangman;
-                        proxy_http_version 1.1;
-                        proxy_set_header Connection "";
-                        proxy_set_header Host $host;
-                        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-                        proxy_next_upstream error timeout http_502 http_503;
-                        proxy_buffering off;
-                        client_max_body_size 8m;
-                    }
-                }
+            \(http(port))
             }
             """
         try configuration.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
@@ -559,7 +571,7 @@ final class Nginx {
         process = try ExternalProcess("/usr/sbin/nginx", ["-c", folder + "/nginx.conf", "-p", folder])
         url = "http://127.0.0.1:\(port)"
         for _ in 0..<200 {
-            if (try? shell("curl -s -o /dev/null -w '%{http_code}' \(url)/v1/health")) == "200" { return }
+            if (try? shell("curl -s -o /dev/null -w '%{http_code}' \(url)\(ready.path)")) == ready.status { return }
             usleep(25_000)
         }
         throw StoreError(.unavailable, "nginx did not start: \((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
