@@ -19,6 +19,7 @@ base URL and the trusted root.
       a notification receiver on 127.0.0.1 (its port written to PORT_FILE): each POST verified
       with SignedDataVerifier and appended to OUT_FILE as a JSON line; the first FAIL_FIRST
       answered 500."""
+import hashlib
 import http.server
 import json
 import os
@@ -68,7 +69,7 @@ if sys.argv[1] == "receive":
             seen["posts"] += 1
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             status = 500 if seen["posts"] <= int(fail_first) else 200
-            line = {"post": seen["posts"], "answered": status}
+            line = {"post": seen["posts"], "answered": status, "body": hashlib.sha256(body).hexdigest()}
             try:
                 decoded = verifier.verify_and_decode_notification(json.loads(body)["signedPayload"])
                 line.update(uuid=decoded.notificationUUID, type=decoded.rawNotificationType, subtype=decoded.rawSubtype, version=decoded.version)

@@ -127,10 +127,14 @@ import TestSupport
         let first = try #require(posts.first)
         #expect(first["answered"] as? Int == 500)
         #expect(posts.filter { $0["uuid"] as? String == first["uuid"] as? String }.map { $0["answered"] as? Int } == [500, 200], "\(posts)")
+        // The retry is the first attempt's payload, byte for byte.
+        #expect(Set(posts.filter { $0["uuid"] as? String == first["uuid"] as? String }.compactMap { $0["body"] as? String }).count == 1, "\(posts)")
         let deliveredUUIDs = posts.filter { $0["answered"] as? Int == 200 }.compactMap { $0["uuid"] as? String }
         #expect(Set(deliveredUUIDs).count == deliveredUUIDs.count, "each delivered once")
         #expect(posts.contains { $0["type"] as? String == "REFUND" && $0["revoked"] as? Bool == true && $0["productId"] as? String == "com.hangmanpacks.words.ios" })
-        #expect(posts.contains { $0["type"] as? String == "DID_RENEW" && $0["originalTransactionId"] as? String == original && $0["status"] as? Int == 1 })
+        // Its status is "as of the signedDate" (Apple's words), that is when it was sent: active (1),
+        // or expired (2) when it left after the upgrade replaced the monthly plan.
+        #expect(posts.contains { $0["type"] as? String == "DID_RENEW" && $0["originalTransactionId"] as? String == original && [1, 2].contains($0["status"] as? Int) })
         #expect(server.errorSoFar.contains("attempt 1: UNSUCCESSFUL_HTTP_RESPONSE_CODE HTTP 500, failed, next attempt in 1 s"), "\(server.errorSoFar)")
 
         // History v2, page by page (the hints, the pack, the pass's periods, the upgrade), and by type.

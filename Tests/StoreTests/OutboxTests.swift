@@ -23,11 +23,15 @@ import TestSupport
         // Its holder died: after the lease, another takes it.
         #expect(try other.claimNotifications(now: 61_000, until: 121_000, limit: 20).map(\.uuid) == [uuid])
         // A failed attempt schedules the next; not due before it.
-        try other.recordNotificationAttempt(uuid, NotificationAttempt(date: 62_000, result: "TIMED_OUT", httpStatus: nil), delivered: false, nextAttempt: 70_000)
+        try other.recordNotificationAttempt(
+            uuid, NotificationAttempt(date: 62_000, result: "TIMED_OUT", httpStatus: nil), delivered: false, nextAttempt: 70_000, payload: "first.jws")
         #expect(try service.nextNotificationDue() == 70_000)
         #expect(try service.claimNotifications(now: 69_999, until: 129_999, limit: 20).isEmpty)
-        #expect(try service.claimNotifications(now: 70_000, until: 130_000, limit: 20).map(\.uuid) == [uuid])
-        try service.recordNotificationAttempt(uuid, NotificationAttempt(date: 70_001, result: "SUCCESS", httpStatus: 200), delivered: true, nextAttempt: nil)
+        // The retry carries the payload the first attempt sent, kept however the next is recorded.
+        #expect(try service.claimNotifications(now: 70_000, until: 130_000, limit: 20).map(\.signedPayload) == ["first.jws"])
+        try service.recordNotificationAttempt(
+            uuid, NotificationAttempt(date: 70_001, result: "SUCCESS", httpStatus: 200), delivered: true, nextAttempt: nil, payload: "other.jws")
+        #expect(try service.notificationHistory().first?.notification.signedPayload == "first.jws")
         #expect(try service.nextNotificationDue() == nil)
         let done = try #require(try other.notificationHistory().first)
         #expect(done.notification.delivered == 70_001 && done.notification.attempts == 2 && done.attempts.map(\.result) == ["TIMED_OUT", "SUCCESS"])

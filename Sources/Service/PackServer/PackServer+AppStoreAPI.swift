@@ -27,7 +27,7 @@ extension PackServer {
         case .appStoreTestStatus:
             let found = try withLedger(Self.serviceLedger) { service throws(StoreError) in
                 try service.notificationHistory().first { $0.notification.uuid == id }.map { entry throws(StoreError) in
-                    (try signedNotification(entry.notification, account: Self.serviceLedger, service: service), entry.attempts)
+                    (try payload(of: entry.notification, account: Self.serviceLedger, service: service), entry.attempts)
                 }
             }
             guard let (signed, attempts) = found else { return Self.appleError(404, 4_040_008, "Test notification not found.") }
@@ -184,7 +184,7 @@ extension PackServer {
         var items: [NotificationHistoryItem] = []
         for entry in page {
             let signed = try withLedger(entry.account) { service throws(StoreError) in
-                try signedNotification(entry.notification, account: entry.account, service: service)
+                try payload(of: entry.notification, account: entry.account, service: service)
             }
             items.append(NotificationHistoryItem(signedPayload: signed, sendAttempts: entry.attempts.map(Self.sendAttempt)))
         }

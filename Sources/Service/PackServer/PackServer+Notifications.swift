@@ -74,17 +74,19 @@ extension PackServer {
                 try service.claimNotifications(now: now, until: lease, limit: 1)
             }), let notification = claimed.first else { break }
             sent += 1
-            let body: [UInt8]
+            let payload: String
             do {
-                body = try stores.with(account, open: open) { service throws(StoreError) in
-                    try Wire.encode(["signedPayload": try signedNotification(notification, account: account, service: service)])
+                // Signed once, at the first attempt: a retry sends the same bytes, as Apple's do (the
+                // snapshot stays the first attempt's).
+                payload = try stores.with(account, open: open) { service throws(StoreError) in
+                    try self.payload(of: notification, account: account, service: service)
                 }
             } catch {
                 // Left held until its lease ends, then tried again (a ledger that failed a read).
                 notificationLog.withLock { $0?("notification \(notification.uuid) \(notification.type): not sent: \(error.message)") }
                 continue
             }
-            let attempt = post(body, to: url)
+            let attempt = post((try? Wire.encode(["signedPayload": payload])) ?? [], to: url)
             let delivered = attempt.result == "SUCCESS"
             let number = notification.attempts + 1
             let next: Int64? = delivered || number > configuration.notificationRetry.count ? nil : attempt.date + configuration.notificationRetry[number - 1]
@@ -96,7 +98,7 @@ extension PackServer {
             }
             do {
                 try stores.with(account, open: open) { service throws(StoreError) in
-                    try service.recordNotificationAttempt(notification.uuid, attempt, delivered: delivered, nextAttempt: next)
+                    try service.recordNotificationAttempt(notification.uuid, attempt, delivered: delivered, nextAttempt: next, payload: payload)
                 }
             } catch {
                 notificationLog.withLock { $0?("notification \(notification.uuid): the attempt is not recorded: \(error.message)") }
@@ -125,6 +127,13 @@ extension PackServer {
                 error.isTimeout ? "TIMED_OUT" : error.isTLS ? "TLS_ISSUE" : error.isNotConnected ? "NO_RESPONSE" : error.isTooLarge ? "INVALID_RESPONSE" : "OTHER"
             return NotificationAttempt(date: started, result: result, httpStatus: error.status)
         }
+    }
+
+    /// What is sent for `notification`: the payload its first attempt signed and sent, or, before
+    /// any, one signed now.
+    func payload(of notification: OutboxNotification, account: String, service: AccountService) throws(StoreError) -> String {
+        if let kept = notification.signedPayload { return kept }
+        return try signedNotification(notification, account: account, service: service)
     }
 
     /// The notification as Apple signs it: `ResponseBodyV2DecodedPayload`, with the transaction

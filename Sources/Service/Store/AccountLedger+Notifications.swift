@@ -54,8 +54,8 @@ extension AccountLedger {
 
     /// Records an attempt to deliver `uuid` and when the next one is due (`nil`: delivered, or the
     /// schedule is spent).
-    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws(StoreError) {
-        try engine.write { statements in try statements.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt) }
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws(StoreError) {
+        try engine.write { statements in try statements.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload) }
     }
 
     /// Every notification with its attempts, oldest first.

@@ -198,6 +198,7 @@ enum AccountSchema {
             CREATE UNIQUE INDEX one_daily_game ON games(daily, language) WHERE daily IS NOT NULL;
             """)
         migrator.register("12-notifications", sql: NotificationSchema.tables(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("13-notification-payloads", sql: NotificationSchema.payloads, olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -13,8 +13,9 @@ extension AccountService {
     }
 
     /// Records an attempt and when the next is due (`nil`: no more).
-    public func recordNotificationAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws(StoreError) {
-        try ledger.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt)
+    /// `payload`: the JWS sent, kept the first time (a retry sends the kept one).
+    public func recordNotificationAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String? = nil) throws(StoreError) {
+        try ledger.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload)
     }
 
     /// Every notification of the account, oldest first, with its attempts.

@@ -203,7 +203,7 @@ protocol LedgerStatements {
     /// it is no longer due.
     func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool
     /// Records an attempt (appended), when the next is due (`nil`: no more), and releases it.
-    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws
     /// Every notification, oldest first.
     func notifications() throws -> [OutboxNotification]
     /// The attempts made to deliver `uuid`, in order.

@@ -360,6 +360,7 @@ enum PostgreSQLLedgerSchema {
             CREATE UNIQUE INDEX one_daily_game ON games(account_id, daily, language) WHERE daily IS NOT NULL;
             """)
         migrations.register("12-notifications", sql: NotificationSchema.tables(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("13-notification-payloads", sql: NotificationSchema.payloads, olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -597,7 +597,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertNotification(_ n: OutboxNotification) throws {
         try execute(
-            "INSERT INTO notifications (account_id, \(OutboxNotification.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO notifications (account_id, \(OutboxNotification.written)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             [n.uuid, n.type, n.subtype, n.transaction?.rawValue, n.originalTransaction?.rawValue, String(n.created), n.nextAttempt.map(String.init),
              n.delivered.map(String.init), String(n.attempts)])
     }
@@ -620,7 +620,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         ).affectedRows == 1
     }
 
-    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws {
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws {
         _ = try execute(
             """
             INSERT INTO notification_attempts (account_id, uuid, seq, attempted_date, result, http_status)
@@ -629,8 +629,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         _ = try execute(
             """
             UPDATE notifications SET attempts = attempts + 1, lease_until = NULL, next_attempt_date = $3,
-                delivered_date = CASE WHEN $4 THEN $5::bigint ELSE delivered_date END WHERE account_id = $1 AND uuid = $2
-            """, [uuid, nextAttempt.map(String.init), delivered ? "true" : "false", String(attempt.date)])
+                delivered_date = CASE WHEN $4 THEN $5::bigint ELSE delivered_date END, signed_payload = coalesce(signed_payload, $6)
+                WHERE account_id = $1 AND uuid = $2
+            """, [uuid, nextAttempt.map(String.init), delivered ? "true" : "false", String(attempt.date), payload])
     }
 
     func notifications() throws -> [OutboxNotification] {

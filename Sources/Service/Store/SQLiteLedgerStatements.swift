@@ -389,7 +389,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func insertNotification(_ n: OutboxNotification) throws {
         try db.execute(
-            "INSERT INTO notifications (\(OutboxNotification.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", .text(n.uuid), .text(n.type),
+            "INSERT INTO notifications (\(OutboxNotification.written)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", .text(n.uuid), .text(n.type),
             Self.value(n.subtype), Self.value(n.transaction?.rawValue), Self.value(n.originalTransaction?.rawValue), .integer(n.created),
             Self.value(n.nextAttempt), Self.value(n.delivered), .integer(Int64(n.attempts)))
     }
@@ -410,7 +410,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         return db.changes == 1
     }
 
-    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?) throws {
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws {
         try db.execute(
             """
             INSERT INTO notification_attempts (uuid, seq, attempted_date, result, http_status)
@@ -419,8 +419,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute(
             """
             UPDATE notifications SET attempts = attempts + 1, lease_until = NULL, next_attempt_date = ?,
-                delivered_date = CASE WHEN ? THEN ? ELSE delivered_date END WHERE uuid = ?
-            """, Self.value(nextAttempt), .integer(delivered ? 1 : 0), .integer(attempt.date), .text(uuid))
+                delivered_date = CASE WHEN ? THEN ? ELSE delivered_date END, signed_payload = coalesce(signed_payload, ?) WHERE uuid = ?
+            """, Self.value(nextAttempt), .integer(delivered ? 1 : 0), .integer(attempt.date), payload.map { .text($0) } ?? .null, .text(uuid))
     }
 
     func notifications() throws -> [OutboxNotification] {

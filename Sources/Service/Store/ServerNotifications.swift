@@ -22,17 +22,22 @@ public struct OutboxNotification: Sendable, Equatable {
     public var delivered: Int64?
     /// Attempts made so far.
     public var attempts: Int
+    /// The JWS as the first attempt signed it and sent it; `nil` before any attempt.
+    public var signedPayload: String? = nil
 
     /// The columns both engines select, in this order.
-    static let columns = "uuid, type, subtype, transaction_id, original_transaction_id, created_date, next_attempt_date, delivered_date, attempts"
+    static let columns = written + ", signed_payload"
+    /// The columns a new notification is written with (its payload comes with its first attempt).
+    static let written = "uuid, type, subtype, transaction_id, original_transaction_id, created_date, next_attempt_date, delivered_date, attempts"
 
     init(columns row: [String?]) throws(StoreError) {
-        guard row.count == 9, let uuid = row[0], let type = row[1], let created = row[5].flatMap(Int64.init), let attempts = row[8].flatMap(Int.init)
+        guard row.count == 10, let uuid = row[0], let type = row[1], let created = row[5].flatMap(Int64.init), let attempts = row[8].flatMap(Int.init)
         else { throw StoreError(.storage, "the ledger database holds a malformed notification row") }
         self.init(
             uuid: uuid, type: type, subtype: row[2], transaction: row[3].flatMap(TransactionID.init(rawValue:)),
             originalTransaction: row[4].flatMap(TransactionID.init(rawValue:)), created: created, nextAttempt: row[6].flatMap(Int64.init),
             delivered: row[7].flatMap(Int64.init), attempts: attempts)
+        signedPayload = row[9]
     }
 
     public init(
@@ -110,6 +115,10 @@ public enum NotificationKind: String, Sendable, CaseIterable {
 /// The schema of the outbox, the same in both engines but for the PostgreSQL ledger's account
 /// column (each engine's migration `12-notifications` adds it).
 enum NotificationSchema {
+    /// The payload as first signed and sent: a retry sends it again, byte for byte (Apple's
+    /// `signedDate` and its snapshot stay those of the first attempt).
+    static let payloads = "ALTER TABLE notifications ADD COLUMN signed_payload TEXT;"
+
     static func tables(account: String, integer: String) -> String {
         let key = account.isEmpty ? "uuid" : "account_id, uuid"
         let accountColumn = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
