@@ -67,7 +67,7 @@ enum Hangman {
         PlayCommand.self, StatsCommand.self, DailyCommand.self, LeaderboardCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
         TransactionsCommand.self, SubscriptionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self, CompletionCommand.self, ManualCommand.self,
-        ServeCommand.self,
+        ServeCommand.self, ReportCommand.self,
     ]
 
     /// The command `arguments` name (`hangman buy`, `hangman pack build`, the group `hangman

@@ -54,6 +54,21 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// Every account's transactions (the seller's reports), in one query: each with its account.
+    public func allTransactions() throws(StoreError) -> [AccountTransaction] {
+        do {
+            return try pool.autocommit { connection in
+                try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.columns) FROM transactions ORDER BY purchase_date, seq").rows.map { row throws in
+                    AccountTransaction(account: row[0] ?? "", transaction: try PostgreSQLLedgerStatements.transaction(Array(row.dropFirst())))
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
     /// Every account that has a notification, in no order.
     public func notifiedAccounts() throws(StoreError) -> [String] {
         do {
@@ -270,10 +285,10 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     // MARK: - Transactions
 
-    private static let columns =
+    static let columns =
         "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront"
 
-    private static func transaction(_ row: [String?]) throws -> StoreTransaction {
+    static func transaction(_ row: [String?]) throws -> StoreTransaction {
         guard row.count == 17, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)

@@ -1,0 +1,158 @@
+import CivilCalendar
+import PackServer
+import PackServiceAPI
+import Seller
+import Store
+import SystemCalls
+import TerminalText
+
+/// `hangman report`: the seller's overview in the terminal.
+enum ReportCommand: Command {
+    static let spec = CommandSpec(
+        name: "hangman report",
+        overview: "The seller's overview: revenue, refunds and net per currency with a line per day, units per product, and the subscriptions, from a pack server's ledgers.",
+        usage: ["hangman report --data <DIR> [--database <URL>] [--days <N>] [--storefront <CODE>] [--json]"],
+        options: [
+            .init(names: ["--data"], value: "DIR", help: "The pack server's data folder ('serve --data'): its SQLite ledgers, unless --database names others."),
+            .init(names: ["--database"], value: "URL", help: "The ledgers 'serve --database' uses: postgresql://... (or libpq's key=value), or a folder of SQLite ledgers."),
+            .init(names: ["--days"], value: "N", help: "The days reported, up to today (UTC) included: 1 to 3660 (default 30).", kind: .integer(1...3660)),
+            .init(names: ["--storefront"], value: "CODE", help: "One storefront's sales only (USA, DEU, JPN, ...); default every one."),
+            .init(names: ["--json"], value: nil, help: "Print one JSON document (amounts in minor units)."),
+            HomeContext.packsOption,
+        ],
+        discussion: """
+            Amounts are never converted between currencies: each currency has its own line. Revenue
+            is what purchases charged on each day (free trials charge nothing), refunds what came back
+            on each day (the unused part of an upgraded plan, or the whole), net the difference. The
+            line per day is a sparkline (plain digits 0-7 under TERM=dumb), a column per day, or per
+            a few days when the range is longer than 30. Products are named from the packs folder's
+            catalog. Read only: the server may keep running. Exit status: 0, 64 a wrong option, 66 no
+            such data folder, 69 the database cannot be reached, 74 a ledger cannot be read.
+            """)
+
+    struct Options {
+        var data: String?
+        var database: String?
+        var days: Int
+        var storefront: String?
+        var json: Bool
+        var packs: String?
+    }
+
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        let options = Options(
+            data: parsed.value("--data"), database: parsed.value("--database"), days: parsed.integer("--days") ?? 30,
+            storefront: parsed.value("--storefront").map { $0.uppercased() }, json: parsed.has("--json"), packs: parsed.value("--packs"))
+        if options.data == nil && options.database == nil {
+            throw CommandFailure.usage("'report' needs --data <DIR> (or --database <URL>): the pack server's ledgers")
+        }
+        return options
+    }
+
+    static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        let catalog: Catalog
+        do {
+            catalog = try Catalog.load(folder: try EmbeddedStore.packsFolder(options.packs, context: context))
+        } catch let error as CatalogError {
+            throw error.isMissing ? CommandFailure.missing(error.description) : CommandFailure.invalid(error.description)
+        }
+        if let storefront = options.storefront, !catalog.storefrontCodes.contains(storefront) {
+            throw CommandFailure.usage("--storefront takes one of the catalog's storefronts (\(catalog.storefrontCodes.joined(separator: ", "))), not '\(storefront)'")
+        }
+        let now = context.clock.now()
+        let today = UTCDateTime.day(ofMilliseconds: now)
+        let overview = SalesOverview(
+            try transactions(options), catalog: catalog, firstDay: today - Int64(options.days) + 1, lastDay: today, storefront: options.storefront, now: now)
+        if options.json {
+            context.out(JSONText.encode(overview))
+            return .ok
+        }
+        for line in lines(overview, days: options.days, prices: PriceText(environment: context.environment), dumb: context.environment["TERM"] == "dumb") {
+            context.out(TerminalText(escaping: line))
+        }
+        return .ok
+    }
+
+    /// Every account's transactions, from the ledgers the options name.
+    static func transactions(_ options: Options) throws -> [AccountTransaction] {
+        let ledgers: SalesLedgers
+        switch options.database.map({ LedgerDatabase(argument: $0) }) {
+        case .some(nil):
+            throw CommandFailure.usage("--database takes postgresql://..., a libpq 'key=value' string or a folder of SQLite ledgers, not '\(options.database ?? "")'")
+        case .some(.postgreSQL(let connection)):
+            do {
+                ledgers = .postgreSQL(try PostgreSQLLedgers(connectionString: connection, connections: 1))
+            } catch {
+                throw CommandFailure(code: .storeRefused, message: "the ledger database is unavailable: \(error.message)")
+            }
+        case .some(.sqlite(let folder)):
+            ledgers = .sqlite(folder: folder ?? options.data ?? ".")
+        case nil:
+            let data = options.data ?? "."
+            guard FileSystem.exists(atPath: data) else { throw CommandFailure.missing("no such data folder '\(data)' (--data)") }
+            ledgers = .sqlite(folder: data)
+        }
+        do {
+            return try ledgers.transactions()
+        } catch {
+            throw error.kind == .unavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.storage(error.message)
+        }
+    }
+
+    /// The overview as lines that fit 80 columns.
+    static func lines(_ overview: SalesOverview, days: Int, prices: PriceText, dumb: Bool) -> [String] {
+        var lines = ["Sales \(overview.firstDay) to \(overview.lastDay) (\(days) day\(days == 1 ? "" : "s"), UTC), \(overview.storefront.map { "storefront \($0)" } ?? "every storefront")"]
+        guard !overview.currencies.isEmpty || !overview.subscriptions.active.isEmpty else {
+            return lines + ["Nothing sold or refunded in these days."]
+        }
+        let money = { (minor: Int64, currency: String) in prices.format(Money(minorUnits: minor, currency: currency)) }
+        let rows = overview.currencies.map { line in
+            [line.currency, money(line.revenue, line.currency), money(line.refunds, line.currency), money(line.net, line.currency)]
+        }
+        let widths = (0..<4).map { column in ([["", "revenue", "refunds", "net"]] + rows).map { $0[column].count }.max() ?? 0 }
+        func pad(_ row: [String]) -> String {
+            row.enumerated().map { column, text in
+                column == 0 ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: max(0, widths[column] - text.count)) + text
+            }.joined(separator: "  ")
+        }
+        lines.append("")
+        lines.append(pad(["", "revenue", "refunds", "net"]) + "  by day")
+        for (row, line) in zip(rows, overview.currencies) {
+            lines.append(pad(row) + "  " + Sparkline.text(line.dailyRevenue, columns: 30, dumb: dumb))
+        }
+        if !overview.products.isEmpty {
+            lines.append("")
+            let nameWidth = min(36, overview.products.map(\.name.count).max() ?? 0)
+            lines.append("product".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   units  refunded  revenue")
+            for product in overview.products {
+                let name = product.name.count > nameWidth ? String(product.name.prefix(nameWidth - 1)) + "…" : product.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                let revenue = product.revenue.sorted { $0.key < $1.key }.map { money($0.value, $0.key) }.joined(separator: " + ")
+                lines.append(name + String(format: "  %6d  %8d  ", product.units, product.refunded) + revenue)
+            }
+        }
+        let subscriptions = overview.subscriptions
+        let active = subscriptions.active.values.reduce(0, +)
+        let plans = subscriptions.active.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.split(separator: ".").last ?? "")" }
+        lines.append("")
+        lines.append("Subscriptions: \(active) active now\(plans.isEmpty ? "" : " (" + plans.joined(separator: ", ") + ")"); \(subscriptions.trialsStarted) free trial\(subscriptions.trialsStarted == 1 ? "" : "s") started, \(subscriptions.trialsConverted) of them paid since; \(subscriptions.paidPeriods) period\(subscriptions.paidPeriods == 1 ? "" : "s") charged.")
+        return lines
+    }
+}
+
+/// A row of numbers as a sparkline, `▁▂▃▄▅▆▇█`, one column per value, or per a few summed when
+/// there are more values than `columns`; under `TERM=dumb`, digits 0-7 instead.
+enum Sparkline {
+    static let bars: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+
+    static func text(_ values: [Int64], columns: Int, dumb: Bool) -> String {
+        guard !values.isEmpty else { return "" }
+        let per = (values.count + columns - 1) / columns
+        let sums = stride(from: 0, to: values.count, by: per).map { values[$0..<min(values.count, $0 + per)].reduce(0, +) }
+        let top = max(1, sums.max() ?? 1)
+        return String(sums.map { sum -> Character in
+            let level = sum <= 0 ? 0 : Int((sum * 7 + top - 1) / top)
+            return dumb ? Character(String(level)) : bars[level]
+        })
+    }
+}
