@@ -135,7 +135,8 @@ enum ReportCommand: Command {
         let active = subscriptions.active.values.reduce(0, +)
         let plans = subscriptions.active.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key.split(separator: ".").last ?? "")" }
         lines.append("")
-        lines.append("Subscriptions: \(active) active now\(plans.isEmpty ? "" : " (" + plans.joined(separator: ", ") + ")"); \(subscriptions.trialsStarted) free trial\(subscriptions.trialsStarted == 1 ? "" : "s") started, \(subscriptions.trialsConverted) of them paid since; \(subscriptions.paidPeriods) period\(subscriptions.paidPeriods == 1 ? "" : "s") charged.")
+        lines.append("Subscriptions: \(active) active now\(plans.isEmpty ? "" : " (" + plans.joined(separator: ", ") + ")"), \(subscriptions.paidPeriods) period\(subscriptions.paidPeriods == 1 ? "" : "s") charged.")
+        lines.append("Free trials: \(subscriptions.trialsStarted) started, \(subscriptions.trialsConverted) of them paid since.")
         return lines
     }
 }

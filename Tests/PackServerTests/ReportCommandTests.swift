@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `hangman report` over a server's ledgers made by players through the built binary: its
+/// numbers are the ledger's, summed by SQL over the same files.
+@Suite struct ReportCommandTests {
+    @Test func theReportsNumbersAreTheLedgers() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let (server, url) = try ServeProcess.start(data: data, port: 0, extra: ["--test-controls", "--requests-per-minute", "0"])
+        defer { _ = server.kill() }
+        func player(_ name: String, _ arguments: [String]) throws -> ProcessResult {
+            try HangmanBinary.run(arguments, environment: ["HANGMAN_HOME": directory.file(name), "HANGMAN_SERVICE": url, "LC_ALL": "en_US.UTF-8"])
+        }
+        // Three players in two storefronts: hints, a pack refunded, a pass's free trial.
+        #expect(try player("ana", ["account", "create"]).status == 0)
+        #expect(try player("ben", ["account", "create", "--storefront", "DEU"]).status == 0)
+        #expect(try player("cai", ["account", "create"]).status == 0)
+        for (name, product) in [("ana", "10"), ("ana", "10"), ("ana", "ios"), ("ben", "10"), ("ben", "hard"), ("cai", "monthly")] {
+            let bought = try player(name, ["buy", product, "--yes"])
+            #expect(bought.status == 0, "\(name) \(product): \(bought.stderr)")
+        }
+        let transactions = try player("ana", ["transactions", "--json"]).stdout
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(transactions.utf8)) as? [[String: Any]])
+        let ios = try #require(list.first { ($0["productID"] as? String)?.hasSuffix(".ios") == true }?["transactionID"] as? String)
+        #expect(try player("ana", ["store", "refund", ios]).status == 0)
+
+        let report = try HangmanBinary.run(["report", "--data", data, "--json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let overview = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        let currencies = try #require(overview["currencies"] as? [[String: Any]])
+        // The same sums in SQL, over every account's ledger file.
+        let files = try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").map { data + "/accounts/" + $0 + "/account.sqlite" }
+        func sql(_ query: String) throws -> [String: Int] {
+            var sums: [String: Int] = [:]
+            for file in files where FileManager.default.fileExists(atPath: file) {
+                for line in try ExternalProcess.run("/usr/bin/sqlite3", [file, query]).stdout.split(separator: "\n") {
+                    let parts = line.split(separator: "|")
+                    if parts.count == 2 { sums[String(parts[0]), default: 0] += Int(parts[1]) ?? 0 }
+                }
+            }
+            return sums
+        }
+        let charged = "state IN ('purchased', 'delivered', 'finished') AND offer IS NULL AND price_minor > 0"
+        let revenue = try sql("SELECT currency, sum(price_minor) FROM transactions WHERE \(charged) GROUP BY currency")
+        let refunds = try sql("SELECT currency, sum(coalesce(refund_cents, price_minor)) FROM transactions WHERE \(charged) AND revocation_date IS NOT NULL GROUP BY currency")
+        #expect(Set(currencies.compactMap { $0["currency"] as? String }) == Set(revenue.keys), "\(currencies) \(revenue)")
+        for line in currencies {
+            let code = try #require(line["currency"] as? String)
+            #expect(line["revenue"] as? Int == revenue[code], "\(code)")
+            #expect(line["refunds"] as? Int == (refunds[code] ?? 0), "\(code)")
+        }
+        #expect(revenue["USD"] == 99 + 99 + 99 && revenue["EUR"] != nil && refunds["USD"] == 99, "\(revenue) \(refunds)")
+        let subscriptions = try #require(overview["subscriptions"] as? [String: Any])
+        #expect(subscriptions["trialsStarted"] as? Int == 1 && (subscriptions["active"] as? [String: Int])?["com.hangmanpacks.pass.monthly"] == 1, "\(subscriptions)")
+
+        // As a person reads it: 80 columns, a sparkline, one storefront alone, digits under TERM=dumb.
+        let text = try HangmanBinary.run(["report", "--data", data], environment: ["LC_ALL": "en_US.UTF-8"])
+        #expect(text.status == 0 && text.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(text.stdout)")
+        #expect(text.stdout.contains("USD") && text.stdout.contains("$2.97") && text.stdout.contains("▁"), "\(text.stdout)")
+        let german = try HangmanBinary.run(["report", "--data", data, "--storefront", "deu"], environment: ["TERM": "dumb"])
+        #expect(german.stdout.contains("storefront DEU") && !german.stdout.contains("USD") && !german.stdout.contains("▁"), "\(german.stdout)")
+        #expect(try HangmanBinary.run(["report", "--data", data, "--storefront", "XYZ"]).status == 64)
+        #expect(try HangmanBinary.run(["report"]).status == 64)
+        #expect(try HangmanBinary.run(["report", "--data", directory.file("none")]).status == 66)
+    }
+}
