@@ -64,7 +64,8 @@ let package = Package(
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
         layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
         layer("Service", "Seller", ["PackServiceAPI", "Store", "CivilCalendar"]),
-        layer("Service", "PackServer", ["HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "Dashboard", ["PackServiceAPI", "Seller", "Store", "CivilCalendar"]),
+        layer("Service", "PackServer", ["Dashboard", "Seller", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.

@@ -1,4 +1,5 @@
 import Foundation
+import PostgreSQL
 @testable import Store
 import Testing
 import TestSupport
@@ -24,12 +25,23 @@ import TestSupport
     }
 
     @Test func postgreSQLLedgersAreReadInOneQuery() throws {
-        let first = try StoreAccount(engine: .postgresql), second = try StoreAccount(engine: .postgresql)
-        _ = try first.service().buy(StoreFixture.hints10, quantity: 1)
-        _ = try second.service().buy(StoreFixture.hints10, quantity: 3)
-        let ledgers = try PostgreSQLLedgers(connectionString: try #require(first.connectionString), connections: 1)
-        let ours = try ledgers.allTransactions().filter { [first.accountID, second.accountID].contains($0.account) }
-        #expect(ours.count == 2)
-        #expect(ours.first { $0.account == second.accountID }?.transaction.quantity == 3, "\(ours)")
+        // A database of its own: every account in it is this test's.
+        let server = try TestPostgreSQL.shared()
+        let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+        let ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
+        let directory = try TemporaryDirectory()
+        let packs = try StoreFixture.makePacksFolder(in: directory)
+        let catalog = try Catalog.load(folder: packs)
+        let clock = SteppingClock()
+        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        for (account, quantity) in [("00000000000000a1", 1), ("00000000000000b2", 3)] {
+            let service = try AccountService(
+                catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key, environment: .sandbox)
+            _ = try service.buy(StoreFixture.hints10, quantity: quantity)
+        }
+        let all = try ledgers.allTransactions()
+        #expect(all.map(\.account) == ["00000000000000a1", "00000000000000b2"] && all.map(\.transaction.quantity) == [1, 3], "\(all)")
+        #expect(all.allSatisfy { $0.transaction.state == .finished && $0.transaction.price != nil })
     }
 }

@@ -16,6 +16,8 @@ public struct PackServerListening: Sendable {
     public var tlsFiles: (certificate: String, key: String)?
     /// Where `/metrics` is served, on an address of its own; `nil`: not served.
     public var metrics: (host: String, port: UInt16)?
+    /// Where the seller's dashboard is served, on an address of its own; `nil`: not served.
+    public var admin: (host: String, port: UInt16)?
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     public var trustedProxies: [String] = []
     /// One JSON object per log line, not text.
@@ -32,6 +34,7 @@ public final class PackServerProcess: Sendable {
     let listening: PackServerListening
     let listeners: [HTTPServer]
     let metricsListener: HTTPServer?
+    let adminListener: HTTPServer?
     let log: RequestLog
     /// Sends Server Notifications V2 from the outboxes (with `--notification-url`).
     let sender: BackgroundThread?
@@ -40,6 +43,8 @@ public final class PackServerProcess: Sendable {
     public var urls: [String] { listeners.map(\.url) }
     /// Where `/metrics` is, when it is served.
     public var metricsURL: String? { metricsListener.map { $0.url + "/metrics" } }
+    /// Where the dashboard is, when it is served.
+    public var adminURL: String? { adminListener.map(\.url) }
 
     /// Starts the server and its listeners; `warn` hears what was lowered or left out to start
     /// (a descriptor budget, an address of a host name that could not be listened on).
@@ -94,7 +99,24 @@ public final class PackServerProcess: Sendable {
             for listener in listeners { listener.stop() }
             throw PackServerError(message: "--metrics-listen: " + error.message, isUnavailable: true)
         }
+        do throws(HTTPServerError) {
+            adminListener = try listening.admin.map { at throws(HTTPServerError) in try Self.serveDashboard(server, at: at) }
+        } catch {
+            for listener in listeners { listener.stop() }
+            metricsListener?.stop()
+            throw PackServerError(message: "--admin-listen: " + error.message, isUnavailable: true)
+        }
         sender = Self.startSender(server, log: log)
+    }
+
+    /// The seller's dashboard on an address of its own (``PackServer/dashboard(_:)``), no TLS.
+    static func serveDashboard(_ server: PackServer, at: (host: String, port: UInt16)) throws(HTTPServerError) -> HTTPServer {
+        var configuration = HTTPServerConfiguration()
+        configuration.threads = 2
+        guard let address = try HTTPServer.addresses(of: at.host).first else { throw HTTPServerError("\(at.host) has no address") }
+        configuration.host = address
+        configuration.port = at.port
+        return try HTTPServer(configuration) { request in server.dashboard(request) }
     }
 
     /// The notifications' sender: a pass every quarter second; a SQLite folder's outboxes read
@@ -120,6 +142,7 @@ public final class PackServerProcess: Sendable {
     public func stop() {
         for listener in listeners { listener.stop() }
         metricsListener?.stop()
+        adminListener?.stop()
         sender?.stop()
     }
 

@@ -23,6 +23,11 @@ enum ServeCommand: Command {
             .init(names: ["--tls-key"], value: "FILE", help: "PEM private key of the certificate."),
             .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
             .init(
+                names: ["--admin-listen"], value: "HOST:PORT",
+                help: "Serve the seller's dashboard (sales, subscriptions, products, exports) at http://HOST:PORT, on an address of its own; off by default. It asks for an admin token."),
+            .init(names: ["--admin-token"], value: nil, help: "Make a new admin token for the dashboard, print it (once) and exit; only its digest is kept under --data."),
+            .init(names: ["--revoke-admin-token"], value: "ID", help: "Revoke the admin token with this id and exit."),
+            .init(
                 names: ["--metrics-listen"], value: "HOST:PORT",
                 help: "Serve Prometheus metrics at http://HOST:PORT/metrics, on an address of its own (never the players' port); off by default."),
             .init(
@@ -104,6 +109,10 @@ enum ServeCommand: Command {
         var trustedProxies: [String] = []
         /// `--print-root-certificate`: print the signing chain's root and exit.
         var printRootCertificate = false
+        /// `--admin-listen`, `--admin-token` (make one and exit), `--revoke-admin-token ID`.
+        var admin: (host: String, port: UInt16)?
+        var newAdminToken = false
+        var revokeAdminToken: String?
         /// `--api-issuer` and `--api-key KID=FILE`: who may call the App Store Server API routes.
         var apiIssuer: String?
         var apiKeys: [String] = []
@@ -117,6 +126,27 @@ enum ServeCommand: Command {
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if options.newAdminToken || options.revokeAdminToken != nil {
+            do {
+                try FileSystem.createFolder(atPath: options.data, permissions: 0o700)
+                let tokens = AdminTokens(dataFolder: options.data)
+                if let id = options.revokeAdminToken {
+                    guard try tokens.revoke(id, now: context.clock.now()) else {
+                        throw CommandFailure.usage("no live admin token '\(id)' in \(tokens.path)")
+                    }
+                    context.out("Revoked admin token \(id): it no longer opens the dashboard.")
+                } else {
+                    let made = try tokens.issue(now: context.clock.now())
+                    context.out(TerminalText(trusted: made.token))
+                    context.error("Admin token \(made.id), kept in \(tokens.path) as a digest: keep the token secret; 'serve --data \(options.data) --revoke-admin-token \(made.id)' revokes it.")
+                }
+            } catch let error as StoreError {
+                throw CommandFailure.storage(error.message)
+            } catch let error as FileError {
+                throw CommandFailure.storage("cannot make the data folder \(options.data): \(error)")
+            }
+            return .ok
+        }
         if options.printRootCertificate {
             do {
                 try FileSystem.createFolder(atPath: options.data, permissions: 0o700)
@@ -144,6 +174,7 @@ enum ServeCommand: Command {
         listening.addresses = options.listens
         listening.tlsFiles = options.tls
         listening.metrics = options.metrics
+        listening.admin = options.admin
         listening.trustedProxies = options.trustedProxies
         listening.jsonLog = options.jsonLog
         for (limit, value) in options.limits {
@@ -180,6 +211,7 @@ enum ServeCommand: Command {
         }
         for url in running.urls { context.out("listening on \(url)") }
         if let metrics = running.metricsURL { context.out("metrics on \(metrics)") }
+        if let admin = running.adminURL { context.out("dashboard on \(admin)") }
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
             if ReloadSignal.take() {

@@ -42,6 +42,9 @@ extension ServeCommand {
                 return address
             })
         options.printRootCertificate = parsed.has("--print-root-certificate")
+        options.admin = try parsed.value("--admin-listen").map(listenAddress)
+        options.newAdminToken = parsed.has("--admin-token")
+        options.revokeAdminToken = parsed.value("--revoke-admin-token")
         options.apiIssuer = parsed.value("--api-issuer")
         options.apiKeys = parsed.texts("--api-key")
         options.notificationURL = parsed.value("--notification-url")

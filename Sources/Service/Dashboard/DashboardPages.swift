@@ -1,0 +1,209 @@
+import CivilCalendar
+import PackServiceAPI
+import Seller
+import Store
+
+/// Amounts as the viewer reads them (from `Accept-Language`): the currency's own decimals, the
+/// decimal comma where the language writes one, and the code after (`12,96 EUR`). Never converted.
+public struct AmountText: Sendable {
+    public let decimalComma: Bool
+
+    /// Languages that write a decimal comma (German, French, Spanish, Italian, Portuguese, ...).
+    static let commaLanguages: Set<String> = ["de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "da", "nb", "fi", "cs", "tr", "id", "vi", "uk", "ro", "hu", "el"]
+
+    public init(acceptLanguage: String?) {
+        let first = acceptLanguage?.split(separator: ",").first?.split(separator: ";").first?.trimmingCharactersInSpace ?? ""
+        decimalComma = Self.commaLanguages.contains(String(first.prefix { $0 != "-" && $0 != "_" }).lowercased())
+    }
+
+    public func format(_ minor: Int64, _ currency: String) -> String {
+        let text = Money(minorUnits: minor, currency: currency).decimal
+        return (decimalComma ? text.replacingDecimalPoint : text) + " " + currency
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingCharactersInSpace: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+}
+
+extension String {
+    fileprivate var replacingDecimalPoint: String { String(map { $0 == "." ? "," : $0 }) }
+}
+
+/// The dashboard's pages as HTML: a chart drawn by the server (SVG) with a table of the same
+/// numbers beneath it, for screen readers and copying; no script; every catalog name escaped.
+public struct DashboardPages: Sendable {
+    public enum Page: String, CaseIterable, Sendable {
+        case overview, subscriptions, products
+
+        var title: String {
+            switch self {
+            case .overview: "Overview"
+            case .subscriptions: "Subscriptions"
+            case .products: "Products"
+            }
+        }
+    }
+
+    public let overview: SalesOverview
+    public let days: [String]
+    public let query: String
+    public let storefronts: [String]
+    public let amounts: AmountText
+    public let rangeDays: Int
+    /// Names products (a plan's display name) from the catalog sold from.
+    public let catalog: Catalog
+
+    /// `days` the range's ISO dates; `query` the range and storefront as a query string, kept by
+    /// every link.
+    public init(overview: SalesOverview, catalog: Catalog, firstDay: Int64, lastDay: Int64, amounts: AmountText, query: String) {
+        self.overview = overview
+        self.catalog = catalog
+        days = (firstDay...max(firstDay, lastDay)).map { UTCDateTime(millisecondsSince1970: $0 * UTCDateTime.millisecondsPerDay).dateText }
+        storefronts = catalog.storefrontCodes
+        self.amounts = amounts
+        self.query = query
+        rangeDays = days.count
+    }
+
+    public func html(_ page: Page) -> String {
+        var body = ""
+        switch page {
+        case .overview: body = overviewBody()
+        case .subscriptions: body = subscriptionsBody()
+        case .products: body = productsBody()
+        }
+        return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>")
+    }
+
+    /// A whole page around `body`.
+    public static func document(title: String, body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Hangman Packs · \(escaped(title))</title><link rel="stylesheet" href="/style.css"></head>
+        <body>\(body)</body></html>
+        """
+    }
+
+    /// The sign-in page: the admin token, asked once.
+    public static func signIn(refused: Bool) -> String {
+        document(title: "Sign in", body: """
+            <main class="sign-in"><h1>Hangman Packs</h1><form method="post" action="/sign-in">
+            <label for="token">Admin token</label><input id="token" name="token" type="password" autocomplete="off" required>
+            <button type="submit">Sign in</button>\(refused ? "<p class=\"refused\" role=\"alert\">That token does not open the dashboard.</p>" : "")
+            <p class="hint">Made with <code>hangman serve --data DIR --admin-token</code>.</p></form></main>
+            """)
+    }
+
+    private func header(_ current: Page) -> String {
+        let nav = Page.allCases.map { page in
+            "<a href=\"/\(page.rawValue)?\(escaped(query))\"\(page == current ? " aria-current=\"page\"" : "")>\(page.title)</a>"
+        }.joined()
+        let ranges = [7, 30, 90].map { "<option value=\"\($0)\"\($0 == rangeDays ? " selected" : "")>\($0) days</option>" }.joined()
+        let fronts = (["<option value=\"\">Every storefront</option>"] + storefronts.map {
+            "<option value=\"\(escaped($0))\"\($0 == overview.storefront ? " selected" : "")>\(escaped($0))</option>"
+        }).joined()
+        return """
+            <header><h1>Hangman Packs</h1><nav>\(nav)</nav>
+            <form class="range" method="get" action="/\(current.rawValue)">
+            <label>Range <select name="days">\(ranges)</select></label>
+            <label>or from <input type="date" name="from" value="\(escaped(overview.firstDay))"></label>
+            <label>to <input type="date" name="to" value="\(escaped(overview.lastDay))"></label>
+            <label>Storefront <select name="storefront">\(fronts)</select></label>
+            <button type="submit">Show</button></form>
+            <p class="range-said">\(escaped(overview.firstDay)) to \(escaped(overview.lastDay)) (UTC), \(escaped(overview.storefront.map { "storefront " + $0 } ?? "every storefront"))</p>
+            </header>
+            """
+    }
+
+    private func overviewBody() -> String {
+        guard !overview.currencies.isEmpty else { return "<p class=\"empty\">Nothing sold or refunded in these days.</p>" }
+        var html = "<section><h2>Revenue, refunds and net</h2>" + table(
+            id: "totals", caption: "Per currency, never converted",
+            head: ["Currency", "Revenue", "Refunds", "Net"],
+            rows: overview.currencies.map { [$0.currency, amounts.format($0.revenue, $0.currency), amounts.format($0.refunds, $0.currency), amounts.format($0.net, $0.currency)] })
+            + "</section>"
+        for line in overview.currencies {
+            let id = "revenue-\(line.currency)"
+            html += "<section><h2>Revenue per day, \(escaped(line.currency))</h2>"
+            html += Charts.line(id: id, title: "Revenue per day in \(line.currency)", days: days, values: line.dailyRevenue) { amounts.format($0, line.currency) }
+            html += "<details><summary>The numbers (<a href=\"/export/\(id).csv?\(escaped(query))\">CSV</a>)</summary>"
+            html += table(id: id + "-table", caption: "Revenue and refunds per day in \(line.currency)", head: ["Day", "Revenue", "Refunds"],
+                rows: days.indices.map { [days[$0], amounts.format(line.dailyRevenue[$0], line.currency), amounts.format(line.dailyRefunds[$0], line.currency)] })
+            html += "</details></section>"
+        }
+        html += "<section><h2>Units per product</h2>" + Charts.bars(id: "units", title: "Units sold per product", rows: overview.products.map { ($0.name, $0.units) })
+        html += table(id: "units-table", caption: "Units sold and refunded per product (CSV: /export/units.csv)", head: ["Product", "Units", "Refunded"],
+            rows: overview.products.map { [$0.name, String($0.units), String($0.refunded)] }) + "</section>"
+        return html
+    }
+
+    private func productsBody() -> String {
+        guard !overview.products.isEmpty else { return "<p class=\"empty\">No product sold or refunded in these days.</p>" }
+        let rows = overview.products.enumerated().map { rank, product in
+            [String(rank + 1), product.name, product.productID.rawValue, String(product.units), String(product.refunded),
+             product.revenue.sorted { $0.key < $1.key }.map { amounts.format($0.value, $0.key) }.joined(separator: " + ")]
+        }
+        return "<section><h2>Every product</h2>" + table(id: "products", caption: "Units, refunds and revenue by currency, most units first",
+            head: ["Rank", "Product", "Identifier", "Units", "Refunded", "Revenue"], rows: rows) + "</section>"
+    }
+
+    private func subscriptionsBody() -> String {
+        let subscriptions = overview.subscriptions
+        let plans = subscriptions.active.sorted { $0.key < $1.key }.map { plan in
+            (key: ProductID(rawValue: plan.key).flatMap { catalog.product($0)?.displayName } ?? plan.key, value: plan.value)
+        }
+        let conversion = subscriptions.trialsStarted == 0 ? "-" : "\(subscriptions.trialsConverted * 100 / subscriptions.trialsStarted)%"
+        var html = "<section><h2>Active subscriptions now, by plan</h2>"
+        html += Charts.bars(id: "active", title: "Active subscriptions by plan", rows: plans.map { ($0.key, $0.value) })
+        html += table(id: "active-table", caption: "Active subscriptions by plan", head: ["Plan", "Active"], rows: plans.map { [$0.key, String($0.value)] })
+        html += "</section><section><h2>In these days</h2>"
+        html += table(id: "trials", caption: "Free trials and charged periods", head: ["", "Count"], rows: [
+            ["Free trials started", String(subscriptions.trialsStarted)], ["Trials paid since", String(subscriptions.trialsConverted)],
+            ["Trial-to-paid conversion", conversion], ["Periods charged (new and renewals)", String(subscriptions.paidPeriods)],
+        ])
+        return html + "</section>"
+    }
+
+    private func table(id: String, caption: String, head: [String], rows: [[String]]) -> String {
+        "<table id=\"\(escaped(id))\"><caption>\(escaped(caption))</caption><thead><tr>"
+            + head.map { "<th scope=\"col\">\(escaped($0))</th>" }.joined() + "</tr></thead><tbody>"
+            + rows.map { "<tr>" + $0.map { "<td>\(escaped($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>"
+    }
+
+    /// A chart's table as CSV (`revenue-USD`, `units`), `nil` for a chart there is not.
+    public func csv(_ chart: String) -> String? {
+        func line(_ fields: [String]) -> String { fields.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n" }
+        if chart == "units" {
+            return line(["product", "units", "refunded"]) + overview.products.map { line([$0.name, String($0.units), String($0.refunded)]) }.joined()
+        }
+        guard chart.hasPrefix("revenue-"), let currency = overview.currencies.first(where: { "revenue-" + $0.currency == chart }) else { return nil }
+        return line(["day", "revenue", "refunds", "currency"]) + days.indices.map {
+            line([days[$0], Money(minorUnits: currency.dailyRevenue[$0], currency: currency.currency).decimal,
+                  Money(minorUnits: currency.dailyRefunds[$0], currency: currency.currency).decimal, currency.currency])
+        }.joined()
+    }
+
+    /// The stylesheet: light and dark, readable from 375 pixels wide.
+    public static let stylesheet = """
+        :root { color-scheme: light dark; --fg: #1d1d1f; --bg: #ffffff; --muted: #6e6e73; --line: #d2d2d7; --s0: #0a66c2; --bad: #b3261e; }
+        @media (prefers-color-scheme: dark) { :root { --fg: #f5f5f7; --bg: #161617; --muted: #a1a1a6; --line: #3a3a3c; --s0: #64b5f6; --bad: #f28b82; } }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
+        header, main { max-width: 980px; margin: 0 auto; padding: 12px 16px; }
+        h1 { font-size: 1.3rem; margin: 0 0 8px; } h2 { font-size: 1.05rem; margin: 24px 0 8px; }
+        nav a { margin-right: 14px; color: var(--s0); text-decoration: none; } nav a[aria-current] { font-weight: 700; text-decoration: underline; }
+        form.range { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; margin: 10px 0; }
+        label { color: var(--muted); font-size: 0.9rem; } select, input, button { font: inherit; }
+        .range-said, .hint, caption { color: var(--muted); font-size: 0.9rem; }
+        svg.chart { width: 100%; height: auto; display: block; }
+        .grid { stroke: var(--line); stroke-width: 1; } .axis { stroke: var(--muted); stroke-width: 1; }
+        .tick, .legend { fill: var(--muted); font-size: 13px; }
+        .series { fill: none; stroke: var(--s0); stroke-width: 2; } .dot, .bar, .swatch { fill: var(--s0); }
+        table { border-collapse: collapse; width: 100%; margin: 8px 0; } caption { text-align: left; padding: 4px 0; }
+        th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: anywhere; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
+        .refused { color: var(--bad); } .sign-in { max-width: 420px; } .sign-in input { display: block; width: 100%; margin: 6px 0 12px; padding: 6px; }
+        @media (max-width: 480px) { th, td { padding: 3px 4px; font-size: 0.85rem; } .tick, .legend { font-size: 24px; } }
+        """
+}

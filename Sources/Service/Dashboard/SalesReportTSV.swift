@@ -1,0 +1,69 @@
+import CivilCalendar
+import PackServiceAPI
+import Seller
+import Store
+
+/// The summary sales report in App Store Connect's columns (Sales and Trends, Summary Sales
+/// Report, version 1_0): one row per day, product, storefront, currency and price, units negative
+/// for refunds, so the tools that read Apple's reports read this one. Developer Proceeds are the
+/// customer price: this service takes no commission.
+public enum SalesReportTSV {
+    public static let columns = [
+        "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units", "Developer Proceeds", "Begin Date",
+        "End Date", "Customer Currency", "Country Code", "Currency of Proceeds", "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier",
+        "Subscription", "Period", "Category", "CMB", "Device", "Supported Platforms", "Proceeds Reason", "Preserved Pricing", "Client", "Order Type",
+    ]
+
+    /// The report of the days `firstDay...lastDay` (days since 1970, UTC).
+    public static func render(_ transactions: [AccountTransaction], catalog: Catalog, firstDay: Int64, lastDay: Int64) -> String {
+        struct Key: Hashable { var day: Int64; var product: ProductID; var storefront: String; var currency: String; var price: Int64; var renewal: Bool }
+        var units: [Key: Int] = [:]
+        for record in transactions {
+            let transaction = record.transaction
+            guard SalesOverview.isCharged(transaction), let price = transaction.price else { continue }
+            let unitPrice = price.minorUnits / Int64(max(1, transaction.quantity))
+            let renewal = transaction.originalTransactionID.map { $0 != transaction.id } ?? false
+            let day = UTCDateTime.day(ofMilliseconds: transaction.purchaseDate)
+            let storefront = transaction.storefront ?? Storefront.defaultCode
+            if day >= firstDay && day <= lastDay {
+                units[Key(day: day, product: transaction.productID, storefront: storefront, currency: price.currency, price: unitPrice, renewal: renewal), default: 0] +=
+                    transaction.quantity
+            }
+            if let revoked = transaction.revocationDate, SalesOverview.refunded(transaction) != nil {
+                let day = UTCDateTime.day(ofMilliseconds: revoked)
+                if day >= firstDay && day <= lastDay {
+                    units[Key(day: day, product: transaction.productID, storefront: storefront, currency: price.currency, price: unitPrice, renewal: renewal), default: 0] -=
+                        transaction.quantity
+                }
+            }
+        }
+        var out = columns.joined(separator: "\t") + "\n"
+        let keys = units.keys.sorted { ($0.day, $0.product.rawValue, $0.storefront, $0.price) < ($1.day, $1.product.rawValue, $1.storefront, $1.price) }
+        for key in keys {
+            guard let count = units[key], count != 0 else { continue }
+            let product = catalog.product(key.product)
+            let date = UTCDateTime(millisecondsSince1970: key.day * UTCDateTime.millisecondsPerDay)
+            func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+            let mdy = "\(two(date.month))/\(two(date.day))/\(date.year)"
+            let price = Money(minorUnits: key.price, currency: key.currency).decimal
+            let type: String
+            var period = "", subscription = ""
+            switch product?.kind {
+            case .autoRenewable(let terms)?:
+                type = "IAY"
+                let unit = ["D": "Day", "W": "Week", "M": "Month", "Y": "Year"][terms.period.unit.rawValue] ?? ""
+                period = "\(terms.period.count) \(unit)\(terms.period.count == 1 ? "" : "s")"
+                subscription = key.renewal ? "Renewal" : "New"
+            case .nonRenewing?: type = "IA9"
+            default: type = "IA1"
+            }
+            let row = [
+                "APPLE", "US", key.product.rawValue, "Hangman Packs", product?.displayName ?? key.product.rawValue, "", type, String(count), price, mdy, mdy,
+                key.currency, Storefront.regions[key.storefront] ?? key.storefront, key.currency, key.product.rawValue, price, "", catalog.bundleIdentifier,
+                subscription, period, "Games", "", "", "iOS", "", "", "", "",
+            ]
+            out += row.map { $0.replacing("\t", with: " ").replacing("\n", with: " ") }.joined(separator: "\t") + "\n"
+        }
+        return out
+    }
+}

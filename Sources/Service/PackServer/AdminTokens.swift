@@ -1,0 +1,78 @@
+import Base64
+import PackServiceAPI
+import Signing
+import SystemCalls
+
+/// The seller's tokens for the dashboard (`hangman serve --data DIR --admin-token`): kept as
+/// digests in `<data>/admin-tokens`, one line each (`<id> <sha256> <made> [<revoked>]`), never the
+/// token. A token is `hpa1.<id>.<secret>`: no player's token (`hp1.`) opens the dashboard.
+///
+/// ```swift
+/// let made = try AdminTokens(dataFolder: "/var/lib/hangman").issue(now: now)   // print made.token once
+/// let ok = try AdminTokens(dataFolder: "/var/lib/hangman").accepts(presented)
+/// ```
+public struct AdminTokens: Sendable {
+    public static let scheme = "hpa1"
+    public let path: String
+
+    public init(dataFolder: String) {
+        path = dataFolder + "/admin-tokens"
+    }
+
+    /// A token as kept: its id, its secret's digest, when it was made and revoked.
+    public struct Entry: Sendable, Equatable {
+        public var id: String
+        public var sha256: String
+        public var made: Int64
+        public var revoked: Int64?
+    }
+
+    /// Every token made, revoked ones included; none when the file does not exist yet.
+    public func entries() throws(StoreError) -> [Entry] {
+        guard FileSystem.exists(atPath: path) else { return [] }
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.readFile(atPath: path, limit: 1 << 20) } catch { throw StoreError(.storage, "cannot read \(path): \(error)") }
+        return try String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line throws(StoreError) in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3 || fields.count == 4, fields[0].count == 16, fields[1].count == 64, let made = Int64(fields[2]) else {
+                throw StoreError(.storage, "\(path) holds a line that is not a token's: correct or remove it")
+            }
+            return Entry(id: String(fields[0]), sha256: String(fields[1]), made: made, revoked: fields.count == 4 ? Int64(fields[3]) : nil)
+        }
+    }
+
+    /// A new token: the text to hand to the seller (shown once), and its id.
+    public func issue(now: Int64) throws(StoreError) -> (token: String, id: String) {
+        var random = SystemRandomNumberGenerator()
+        let id = (0..<8).map { _ in UInt8.random(in: 0...255, using: &random) }.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
+        let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
+        try write(try entries() + [Entry(id: id, sha256: SHA256.hash(Array(secret.utf8)).hex, made: now, revoked: nil)])
+        return ("\(Self.scheme).\(id).\(secret)", id)
+    }
+
+    /// Revokes the token `id`: `false` when there is no live one with that id.
+    public func revoke(_ id: String, now: Int64) throws(StoreError) -> Bool {
+        var all = try entries()
+        guard let index = all.firstIndex(where: { $0.id == id && $0.revoked == nil }) else { return false }
+        all[index].revoked = now
+        try write(all)
+        return true
+    }
+
+    /// Whether `presented` is a live token (compared in constant time).
+    public func accepts(_ presented: String) throws(StoreError) -> Bool {
+        let parts = presented.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Self.scheme, parts[1].count == 16, (1...64).contains(parts[2].count) else { return false }
+        let digest = Array(SHA256.hash(Array(parts[2].utf8)).hex.utf8)
+        return try entries().contains { $0.id == parts[1] && $0.revoked == nil && constantTimeEqual(Array($0.sha256.utf8), digest) }
+    }
+
+    private func write(_ entries: [Entry]) throws(StoreError) {
+        let text = entries.map { "\($0.id) \($0.sha256) \($0.made)" + ($0.revoked.map { " \($0)" } ?? "") + "\n" }.joined()
+        do {
+            try FileSystem.writeAtomically(Array(text.utf8), toPath: path, permissions: 0o600)
+        } catch {
+            throw StoreError(.storage, "cannot write \(path): \(error)")
+        }
+    }
+}

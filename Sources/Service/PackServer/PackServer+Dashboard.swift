@@ -1,0 +1,135 @@
+import CivilCalendar
+import Dashboard
+import HTTPServer
+import PackServiceAPI
+import Seller
+import Store
+
+/// The seller's dashboard (`hangman serve --admin-listen`), on an address of its own: pages for
+/// a browser signed in with an admin token (kept in an HttpOnly, SameSite=Strict cookie) and
+/// exports for scripts (`Authorization: Bearer`). It reads through the seller's module alone.
+extension PackServer {
+    /// What the dashboard may load: its own stylesheet, nothing else, no script.
+    static let dashboardPolicy = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+    static let adminCookie = "hangman_admin"
+
+    /// Answers one request on the admin address.
+    public func dashboard(_ request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try dashboardAnswer(request)
+        } catch {
+            response = Self.page(error.kind == .unavailable ? 503 : 500, DashboardPages.document(title: "Unavailable", body: "<main><p>\(escaped(error.message))</p></main>"))
+        }
+        response.headers += [
+            ("Content-Security-Policy", Self.dashboardPolicy), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+            ("Cache-Control", "no-store"),
+        ]
+        return response
+    }
+
+    private func dashboardAnswer(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse {
+        let tokens = AdminTokens(dataFolder: configuration.dataFolder)
+        switch (request.method, request.path) {
+        case ("GET", "/style.css"), ("HEAD", "/style.css"):
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8")], body: .bytes(Array(DashboardPages.stylesheet.utf8)))
+        case ("POST", "/sign-in"):
+            let token = Self.formValue("token", in: request.body) ?? ""
+            guard try tokens.accepts(token) else { return Self.page(401, DashboardPages.signIn(refused: true)) }
+            return HTTPResponse(status: 303, headers: [
+                ("Location", "/overview"), ("Set-Cookie", "\(Self.adminCookie)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"),
+            ])
+        case ("POST", "/sign-out"), ("GET", "/sign-out"):
+            return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", "\(Self.adminCookie)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
+        default:
+            break
+        }
+        guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "the dashboard takes GET (and POST /sign-in)") }
+        let bearer = request.header("Authorization").flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
+        let presented = bearer ?? Self.cookie(Self.adminCookie, in: request.header("Cookie"))
+        guard let presented, try tokens.accepts(presented) else {
+            if request.path.hasPrefix("/export/") { return .text(401, "an admin token is needed: Authorization: Bearer hpa1...") }
+            return Self.page(401, DashboardPages.signIn(refused: presented != nil))
+        }
+        if request.path == "/" { return HTTPResponse(status: 303, headers: [("Location", "/overview")]) }
+        let range = try Self.range(request.query, now: configuration.clock.now())
+        let catalog = self.catalog
+        let storefront = request.query["storefront"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
+        if let storefront, !catalog.storefrontCodes.contains(storefront) { return .text(400, "no storefront '\(storefront)' in the catalog") }
+        let sources: SalesLedgers = ledgers.map { .postgreSQL($0) } ?? .sqlite(folder: sqliteFolder)
+        let transactions = try sources.transactions()
+        if request.path == "/export/sales.tsv" {
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"sales.tsv\"")],
+                body: .bytes(Array(SalesReportTSV.render(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
+        }
+        let overview = SalesOverview(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now())
+        let query = range.query + (storefront.map { "&storefront=" + $0 } ?? "")
+        let pages = DashboardPages(
+            overview: overview, catalog: catalog, firstDay: range.first, lastDay: range.last, amounts: AmountText(acceptLanguage: request.header("Accept-Language")),
+            query: query)
+        if request.path.hasPrefix("/export/"), request.path.hasSuffix(".csv") {
+            let chart = String(request.path.dropFirst("/export/".count).dropLast(".csv".count))
+            guard let csv = pages.csv(chart) else { return .text(404, "no chart '\(chart)'") }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")], body: .bytes(Array(csv.utf8)))
+        }
+        guard let page = DashboardPages.Page(rawValue: String(request.path.dropFirst())) else { return .text(404, "no such page: \(request.path)") }
+        return Self.page(200, pages.html(page))
+    }
+
+    private static func page(_ status: Int, _ html: String) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(Array(html.utf8)))
+    }
+
+    /// The days asked (`days=N`, or `from=YYYY-MM-DD&to=YYYY-MM-DD`), 30 up to today by default,
+    /// 3660 at most; as days since 1970, with the query that asks them again.
+    static func range(_ query: [String: String], now: Int64) throws(StoreError) -> (first: Int64, last: Int64, query: String) {
+        let today = UTCDateTime.day(ofMilliseconds: now)
+        if let from = query["from"], let to = query["to"], !from.isEmpty, !to.isEmpty {
+            guard let first = day(from), let last = day(to), first <= last, last - first < 3660 else {
+                throw StoreError(.invalidRequest, "from and to are dates (YYYY-MM-DD), from first, at most 3660 days apart")
+            }
+            return (first, last, "from=\(from)&to=\(to)")
+        }
+        let days = query["days"].flatMap { Int($0) }.map { min(3660, max(1, $0)) } ?? 30
+        return (today - Int64(days) + 1, today, "days=\(days)")
+    }
+
+    static func day(_ text: String) -> Int64? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
+            (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year)
+        else { return nil }
+        return CivilDate.days(fromCivil: year, month, day)
+    }
+
+    /// A value of an `application/x-www-form-urlencoded` body.
+    static func formValue(_ name: String, in body: [UInt8]) -> String? {
+        for pair in String(decoding: body.prefix(4096), as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == name else { continue }
+            return percentDecoded(String(parts[1]).replacing("+", with: " "))
+        }
+        return nil
+    }
+
+    private static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A cookie's value in a `Cookie` header.
+    static func cookie(_ name: String, in header: String?) -> String? {
+        header?.split(separator: ";").lazy.map { $0.drop { $0 == " " } }.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""The seller's dashboard in a real browser: Debian's headless Chromium driven over WebDriver
+(chromedriver, spoken to with the standard library alone), on loopback only.
+
+  dashboard.py URL TOKEN_FILE OUT_DIR
+
+Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
+for each page (overview, subscriptions, products) at 1280x800 and at 375x800: a screenshot
+OUT_DIR/<page>-<width>.png, and the page's tables. Prints one JSON object: for each page its
+title, every table (id -> rows of cell texts), the document's width against the window's (does it
+fit), and whether a script ran or any request left for another host (the CSP holds). Exits 1
+when the browser cannot be driven or the sign-in fails.
+"""
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+URL, TOKEN_FILE, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+TOKEN = open(TOKEN_FILE).read().strip()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+PORT = free_port()
+driver = subprocess.Popen(["chromedriver", f"--port={PORT}", "--allowed-ips=127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def call(method, path, body=None):
+    request = urllib.request.Request(f"http://127.0.0.1:{PORT}{path}", method=method,
+                                     data=None if body is None else json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        return json.load(answer)["value"]
+
+
+def fail(message):
+    print(json.dumps({"failed": message}))
+    driver.kill()
+    sys.exit(1)
+
+
+try:
+    for _ in range(100):
+        try:
+            call("GET", "/status")
+            break
+        except OSError:
+            time.sleep(0.1)
+    session = call("POST", "/session", {"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,800"]},
+    }}})["sessionId"]
+    base = f"/session/{session}"
+
+    def go(url):
+        call("POST", base + "/url", {"url": url})
+
+    def script(source):
+        return call("POST", base + "/execute/sync", {"script": source, "args": []})
+
+    go(URL + "/")
+    field = call("POST", base + "/element", {"using": "css selector", "value": "#token"})
+    element = list(field.values())[0]
+    call("POST", base + f"/element/{element}/value", {"text": TOKEN})
+    button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
+    call("POST", base + f"/element/{button}/click", {})
+    time.sleep(0.3)
+    if "/overview" not in call("GET", base + "/url"):
+        fail("the sign-in did not reach the overview: " + call("GET", base + "/url"))
+    pages = {}
+    for page in ["overview", "subscriptions", "products"]:
+        for width in (1280, 375):
+            call("POST", base + "/window/rect", {"width": width, "height": 800})
+            go(f"{URL}/{page}?days=30")
+            shot = call("GET", base + "/screenshot")
+            with open(os.path.join(OUT, f"{page}-{width}.png"), "wb") as f:
+                f.write(base64.b64decode(shot))
+            facts = script("""
+                const tables = {};
+                for (const table of document.querySelectorAll('table')) {
+                  tables[table.id] = [...table.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => c.textContent));
+                }
+                return {title: document.title, tables,
+                        fits: document.documentElement.scrollWidth <= window.innerWidth + 1,
+                        charts: document.querySelectorAll('svg.chart').length,
+                        scripts: document.scripts.length};
+            """)
+            pages[f"{page}-{width}"] = facts
+    call("DELETE", base)
+    print(json.dumps({"pages": pages}))
+finally:
+    driver.kill()

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The seller's dashboard of the built binary (`serve --admin-listen`), seeded by players through
+/// the binary, read in headless Chromium (Debian's, over WebDriver: Tests/Browser/dashboard.py)
+/// and by scripts, each number checked against SQL over the same ledgers.
+@Suite(.serialized) struct DashboardTests {
+    /// A server with the dashboard, its admin token, and players in three storefronts: hints, a
+    /// pack refunded, a pass's free trial; a product whose name is markup.
+    final class World {
+        let directory: TemporaryDirectory
+        let server: ExternalProcess
+        let url: String
+        let admin: String
+        let token: String
+        var data: String { directory.file("data") }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            let packs = directory.file("Packs")
+            try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+            let catalog = try String(contentsOfFile: packs + "/Catalog.plist", encoding: .utf8)
+            try catalog.replacingOccurrences(of: "<string>10 Hints</string>", with: "<string>&lt;script&gt;alert(1)&lt;/script&gt; Hints</string>")
+                .write(toFile: packs + "/Catalog.plist", atomically: true, encoding: .utf8)
+            #expect(try HangmanBinary.run(["catalog", "update", "--packs", packs]).status == 0)
+            let made = try HangmanBinary.run(["serve", "--data", directory.file("data"), "--admin-token"])
+            try #require(made.status == 0, "\(made.stderr)")
+            token = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            server = try ExternalProcess(HangmanBinary.path, [
+                "serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data", directory.file("data"), "--packs", packs,
+                "--environment", "sandbox", "--test-controls", "--requests-per-minute", "0",
+            ])
+            var said = ""
+            for _ in 0..<400 where !said.contains("dashboard on ") {
+                said = (try? String(contentsOfFile: "/proc/\(server.processIdentifier)/fd/1", encoding: .utf8)) ?? ""
+                usleep(25_000)
+            }
+            func address(after words: String) -> String? {
+                said.range(of: words).map { String(said[$0.upperBound...].prefix { !$0.isNewline }) }
+            }
+            url = try #require(address(after: "listening on "), "\(said)")
+            admin = try #require(address(after: "dashboard on "), "\(said)")
+            for (name, storefront) in [("ana", "USA"), ("ben", "DEU"), ("cai", "JPN"), ("dan", "USA")] {
+                #expect(try player(name, ["account", "create", "--storefront", storefront]).status == 0)
+            }
+            for (name, product) in [("ana", "10"), ("ana", "10"), ("ana", "ios"), ("ben", "10"), ("ben", "hard"), ("cai", "100"), ("dan", "monthly")] {
+                let bought = try player(name, ["buy", product, "--yes"])
+                #expect(bought.status == 0, "\(name) \(product): \(bought.stderr)")
+            }
+            let list = try JSONSerialization.jsonObject(with: Data(try player("ana", ["transactions", "--json"]).stdout.utf8)) as? [[String: Any]]
+            let ios = try #require(list?.first { ($0["productID"] as? String)?.hasSuffix(".ios") == true }?["transactionID"] as? String)
+            #expect(try player("ana", ["store", "refund", ios]).status == 0)
+        }
+
+        deinit { _ = server.kill() }
+
+        func player(_ name: String, _ arguments: [String]) throws -> ProcessResult {
+            try HangmanBinary.run(arguments, environment: ["HANGMAN_HOME": directory.file(name), "HANGMAN_SERVICE": url])
+        }
+
+        /// `curl` on the dashboard: the status and the body.
+        func curl(_ path: String, _ headers: [String] = []) throws -> (status: String, body: String) {
+            let result = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-w", "\n%{http_code}"] + headers.flatMap { ["-H", $0] } + [admin + path])
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
+        }
+
+        /// Revenue and refunds per currency, in minor units, summed by SQL over every ledger file.
+        func ledger() throws -> (revenue: [String: Int], refunds: [String: Int], units: [String: Int]) {
+            let files = try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").map { data + "/accounts/" + $0 + "/account.sqlite" }
+            func sum(_ query: String) throws -> [String: Int] {
+                var sums: [String: Int] = [:]
+                for file in files where FileManager.default.fileExists(atPath: file) {
+                    for line in try ExternalProcess.run("/usr/bin/sqlite3", [file, query]).stdout.split(separator: "\n") {
+                        let parts = line.split(separator: "|")
+                        if parts.count == 2 { sums[String(parts[0]), default: 0] += Int(parts[1]) ?? 0 }
+                    }
+                }
+                return sums
+            }
+            let charged = "state IN ('purchased', 'delivered', 'finished') AND offer IS NULL AND price_minor > 0"
+            return (
+                try sum("SELECT currency, sum(price_minor) FROM transactions WHERE \(charged) GROUP BY currency"),
+                try sum("SELECT currency, sum(coalesce(refund_cents, price_minor)) FROM transactions WHERE \(charged) AND revocation_date IS NOT NULL GROUP BY currency"),
+                try sum("SELECT product_id, sum(quantity) FROM transactions WHERE \(charged) GROUP BY product_id"))
+        }
+    }
+
+    /// An amount as the dashboard writes it for an English reader: `7.96 USD`, `240 JPY`.
+    static func amount(_ minor: Int, _ currency: String) -> String {
+        currency == "JPY" ? "\(minor) JPY" : String(format: "%d.%02d %@", minor / 100, minor % 100, currency)
+    }
+
+    @Test func thePagesShowTheLedgersNumbersInABrowser() throws {
+        let world = try World()
+        let artifacts = HangmanBinary.packageRoot.appendingPathComponent(".build/test-artifacts/dashboard").path
+        try? FileManager.default.removeItem(atPath: artifacts)
+        try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
+        let tokenFile = try world.directory.write("token", Array(world.token.utf8))
+        let browser = try ExternalProcess.run("/usr/bin/python3", [
+            HangmanBinary.packageRoot.appendingPathComponent("Tests/Browser/dashboard.py").path, world.admin, tokenFile, artifacts,
+        ], killAfter: 180)
+        #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
+        let pages = try #require(seen["pages"] as? [String: [String: Any]])
+        #expect(pages.count == 6, "\(pages.keys)")
+        for (name, page) in pages {
+            #expect(page["fits"] as? Bool == true, "\(name) is wider than its window")
+            #expect(page["scripts"] as? Int == 0, "\(name) runs a script")
+        }
+        let ledger = try world.ledger()
+        // The totals: each currency's revenue, refunds and net, as the ledger sums them.
+        let totals = try #require((pages["overview-1280"]?["tables"] as? [String: [[String]]])?["totals"])
+        #expect(Set(totals.map { $0[0] }) == Set(ledger.revenue.keys) && ledger.revenue.count == 3, "\(totals) \(ledger)")
+        for row in totals {
+            let code = row[0], revenue = ledger.revenue[row[0]] ?? 0, refunds = ledger.refunds[row[0]] ?? 0
+            #expect(row == [code, Self.amount(revenue, code), Self.amount(refunds, code), Self.amount(revenue - refunds, code)], "\(row)")
+        }
+        // Units per product, and the product named with markup shown as its text.
+        let units = try #require((pages["overview-375"]?["tables"] as? [String: [[String]]])?["units-table"])
+        #expect(units.map { Int($0[1]) ?? -1 }.reduce(0, +) == ledger.units.values.reduce(0, +), "\(units)")
+        #expect(units.contains { $0[0] == "<script>alert(1)</script> Hints" && $0[1] == "3" }, "\(units)")
+        let products = try #require((pages["products-1280"]?["tables"] as? [String: [[String]]])?["products"])
+        #expect(products.map(\.[0]) == (1...products.count).map(String.init) && products.count == ledger.units.count, "\(products)")
+        let active = try #require((pages["subscriptions-1280"]?["tables"] as? [String: [[String]]])?["active-table"])
+        #expect(active == [["Hangman Pass (monthly)", "1"]], "\(active)")
+        for file in ["overview-1280", "overview-375", "subscriptions-1280", "subscriptions-375", "products-1280", "products-375"] {
+            let size = (try? FileManager.default.attributesOfItem(atPath: artifacts + "/\(file).png")[.size] as? Int) ?? 0
+            #expect(size > 10_000, "\(file).png")
+        }
+    }
+
+    @Test func onlyALiveAdminTokenOpensIt() throws {
+        let world = try World()
+        // Markup from the catalog is text in the page; the policy lets nothing else load.
+        let page = try world.curl("/overview", ["Authorization: Bearer \(world.token)"])
+        #expect(page.status == "200" && page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt; Hints") && !page.body.contains("<script>"))
+        let headers = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-D", "-", "-o", "/dev/null", "-H", "Authorization: Bearer \(world.token)", world.admin + "/overview"]).stdout
+        #expect(headers.contains("Content-Security-Policy: default-src 'none'; style-src 'self'"), "\(headers)")
+        // Refused: no token, a wrong one, a player's, and on the players' address not served at all.
+        #expect(try world.curl("/overview").status == "401")
+        #expect(try world.curl("/export/sales.tsv", ["Authorization: Bearer hpa1.0000000000000000.nope"]).status == "401")
+        let playerToken = try world.player("ana", ["account", "token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(playerToken.hasPrefix("hp1."))
+        #expect(try world.curl("/overview", ["Authorization: Bearer \(playerToken)"]).status == "401")
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(playerToken)"]).status == "401")
+        let players = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(world.token)", world.url + "/overview"])
+        #expect(players.stdout == "404", "the dashboard is not on the players' address")
+        // Signing in sets an HttpOnly, SameSite=Strict cookie; a wrong token gets the form again.
+        let signIn = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-D", "-", "-o", "/dev/null", "--data-urlencode", "token=\(world.token)", world.admin + "/sign-in"]).stdout
+        #expect(signIn.hasPrefix("HTTP/1.1 303") && signIn.contains("HttpOnly; SameSite=Strict"), "\(signIn)")
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(world.token)"]).status == "200")
+        // Revoked: refused from then on.
+        let id = String(world.token.split(separator: ".")[1])
+        #expect(try HangmanBinary.run(["serve", "--data", world.data, "--revoke-admin-token", id]).status == 0)
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(world.token)"]).status == "401")
+        #expect(try world.curl("/export/sales.tsv", ["Authorization: Bearer \(world.token)"]).status == "401")
+        #expect(try HangmanBinary.run(["serve", "--data", world.data, "--revoke-admin-token", id]).status == 64, "already revoked")
+    }
+
+    /// The summary sales report, read back as App Store Connect's columns: units times price per
+    /// currency is the ledger's revenue less its refunds.
+    @Test func theSalesReportHasAppStoreConnectsColumns() throws {
+        let world = try World()
+        let report = try world.curl("/export/sales.tsv", ["Authorization: Bearer \(world.token)"])
+        #expect(report.status == "200")
+        let rows = report.body.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(rows.first)
+        #expect(Array(header.prefix(20)) == [
+            "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units", "Developer Proceeds", "Begin Date",
+            "End Date", "Customer Currency", "Country Code", "Currency of Proceeds", "Apple Identifier", "Customer Price", "Promo Code", "Parent Identifier",
+            "Subscription", "Period",
+        ])
+        let column = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        var sums: [String: Int] = [:]
+        for row in rows.dropFirst() {
+            #expect(row.count == header.count, "\(row)")
+            let currency = row[column["Customer Currency"]!], units = Int(row[column["Units"]!]) ?? 0
+            let price = row[column["Customer Price"]!].split(separator: ".")
+            let minor = currency == "JPY" ? (Int(price[0]) ?? 0) : (Int(price[0]) ?? 0) * 100 + (Int(price.count > 1 ? price[1] : "0") ?? 0)
+            sums[currency, default: 0] += units * minor
+            #expect(["IA1", "IA9", "IAY"].contains(row[column["Product Type Identifier"]!]))
+            #expect(["US", "DE", "JP"].contains(row[column["Country Code"]!]), "\(row)")
+        }
+        let ledger = try world.ledger()
+        #expect(sums == ledger.revenue.mapValues { $0 } .merging(ledger.refunds.mapValues { -$0 }) { $0 + $1 }, "\(sums) \(ledger)")
+    }
+}
