@@ -7,8 +7,9 @@ DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsodium-dev libsqlite3-dev
 # clients; PostgreSQL's server (initdb, pg_ctl) for the ledger suites and the several-servers tests;
 # python3-venv for the receipt-validation client written for Apple's endpoint (from PyPI, pinned in
 # Tests/AppleClient/requirements.txt, installed into .build/apple-client); nginx-light for the
-# reverse proxy in front of two servers.
-TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 python3-venv postgresql nginx-light
+# reverse proxy in front of two servers and the downloads server; chromium and chromium-driver for
+# the seller's dashboard in a real browser (Tests/Browser/dashboard.py).
+TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 python3-venv postgresql nginx-light chromium chromium-driver fonts-dejavu-core
 # What the benchmarks compare against: bsdtar and the sqlite3 shell; wrk (HTTP load with Lua),
 # pgbench (with PostgreSQL) and nginx for the server's floors.
 BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light

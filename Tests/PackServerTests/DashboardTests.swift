@@ -66,24 +66,9 @@ import TestSupport
             return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
         }
 
-        /// Revenue and refunds per currency, in minor units, summed by SQL over every ledger file.
+        /// Revenue and refunds per currency, and units per product, summed by SQL over every ledger file.
         func ledger() throws -> (revenue: [String: Int], refunds: [String: Int], units: [String: Int]) {
-            let files = try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").map { data + "/accounts/" + $0 + "/account.sqlite" }
-            func sum(_ query: String) throws -> [String: Int] {
-                var sums: [String: Int] = [:]
-                for file in files where FileManager.default.fileExists(atPath: file) {
-                    for line in try ExternalProcess.run("/usr/bin/sqlite3", [file, query]).stdout.split(separator: "\n") {
-                        let parts = line.split(separator: "|")
-                        if parts.count == 2 { sums[String(parts[0]), default: 0] += Int(parts[1]) ?? 0 }
-                    }
-                }
-                return sums
-            }
-            let charged = "state IN ('purchased', 'delivered', 'finished') AND offer IS NULL AND price_minor > 0"
-            return (
-                try sum("SELECT currency, sum(price_minor) FROM transactions WHERE \(charged) GROUP BY currency"),
-                try sum("SELECT currency, sum(coalesce(refund_cents, price_minor)) FROM transactions WHERE \(charged) AND revocation_date IS NOT NULL GROUP BY currency"),
-                try sum("SELECT product_id, sum(quantity) FROM transactions WHERE \(charged) GROUP BY product_id"))
+            try LedgerSQL.sums(data)
         }
     }
 

@@ -31,20 +31,8 @@ import TestSupport
         let overview = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
         let currencies = try #require(overview["currencies"] as? [[String: Any]])
         // The same sums in SQL, over every account's ledger file.
-        let files = try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").map { data + "/accounts/" + $0 + "/account.sqlite" }
-        func sql(_ query: String) throws -> [String: Int] {
-            var sums: [String: Int] = [:]
-            for file in files where FileManager.default.fileExists(atPath: file) {
-                for line in try ExternalProcess.run("/usr/bin/sqlite3", [file, query]).stdout.split(separator: "\n") {
-                    let parts = line.split(separator: "|")
-                    if parts.count == 2 { sums[String(parts[0]), default: 0] += Int(parts[1]) ?? 0 }
-                }
-            }
-            return sums
-        }
-        let charged = "state IN ('purchased', 'delivered', 'finished') AND offer IS NULL AND price_minor > 0"
-        let revenue = try sql("SELECT currency, sum(price_minor) FROM transactions WHERE \(charged) GROUP BY currency")
-        let refunds = try sql("SELECT currency, sum(coalesce(refund_cents, price_minor)) FROM transactions WHERE \(charged) AND revocation_date IS NOT NULL GROUP BY currency")
+        let ledger = try LedgerSQL.sums(data)
+        let (revenue, refunds) = (ledger.revenue, ledger.refunds)
         #expect(Set(currencies.compactMap { $0["currency"] as? String }) == Set(revenue.keys), "\(currencies) \(revenue)")
         for line in currencies {
             let code = try #require(line["currency"] as? String)
@@ -64,5 +52,29 @@ import TestSupport
         #expect(try HangmanBinary.run(["report", "--data", data, "--storefront", "XYZ"]).status == 64)
         #expect(try HangmanBinary.run(["report"]).status == 64)
         #expect(try HangmanBinary.run(["report", "--data", directory.file("none")]).status == 66)
+    }
+}
+
+/// Revenue, refunds (per currency, minor units) and units (per product) of a server's SQLite
+/// ledgers, summed by SQL over every account's file: what the seller's views are checked against.
+enum LedgerSQL {
+    static let charged = "state IN ('purchased', 'delivered', 'finished') AND offer IS NULL AND price_minor > 0"
+
+    static func sums(_ data: String) throws -> (revenue: [String: Int], refunds: [String: Int], units: [String: Int]) {
+        let files = try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").map { data + "/accounts/" + $0 + "/account.sqlite" }
+        func sum(_ query: String) throws -> [String: Int] {
+            var sums: [String: Int] = [:]
+            for file in files where FileManager.default.fileExists(atPath: file) {
+                for line in try ExternalProcess.run("/usr/bin/sqlite3", [file, query]).stdout.split(separator: "\n") {
+                    let parts = line.split(separator: "|")
+                    if parts.count == 2 { sums[String(parts[0]), default: 0] += Int(parts[1]) ?? 0 }
+                }
+            }
+            return sums
+        }
+        return (
+            try sum("SELECT currency, sum(price_minor) FROM transactions WHERE \(charged) GROUP BY currency"),
+            try sum("SELECT currency, sum(coalesce(refund_cents, price_minor)) FROM transactions WHERE \(charged) AND revocation_date IS NOT NULL GROUP BY currency"),
+            try sum("SELECT product_id, sum(quantity) FROM transactions WHERE \(charged) GROUP BY product_id"))
     }
 }
