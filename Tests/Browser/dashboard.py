@@ -5,7 +5,7 @@
   dashboard.py URL TOKEN_FILE OUT_DIR
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
-for each page (overview, subscriptions, products) at 1280x800 and at 375x800: a screenshot
+for each page (overview, subscriptions, players, products) at 1280x800 and at 375x800: a screenshot
 OUT_DIR/<page>-<width>.png, and the page's tables. Prints one JSON object: for each page its
 title, every table (id -> rows of cell texts), the document's width against the window's (does it
 fit), and whether a script ran or any request left for another host (the CSP holds). Exits 1
@@ -76,7 +76,7 @@ try:
     if "/overview" not in call("GET", base + "/url"):
         fail("the sign-in did not reach the overview: " + call("GET", base + "/url"))
     pages = {}
-    for page in ["overview", "subscriptions", "products"]:
+    for page in ["overview", "subscriptions", "players", "products"]:
         for width in (1280, 375):
             call("POST", base + "/window/rect", {"width": width, "height": 800})
             go(f"{URL}/{page}?days=30")

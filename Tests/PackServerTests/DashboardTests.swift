@@ -51,6 +51,20 @@ import TestSupport
             let list = try JSONSerialization.jsonObject(with: Data(try player("ana", ["transactions", "--json"]).stdout.utf8)) as? [[String: Any]]
             let ios = try #require(list?.first { ($0["productID"] as? String)?.hasSuffix(".ios") == true }?["transactionID"] as? String)
             #expect(try player("ana", ["store", "refund", ios]).status == 0)
+            // Games served: one with a hint spent, and the day's word.
+            let game = try HangmanBinary.run(
+                ["play", "--plain", "--new"], environment: ["HANGMAN_HOME": directory.file("ana"), "HANGMAN_SERVICE": url], input: Array("?\nquit\n".utf8))
+            #expect(game.stdout.contains("HINT"), "\(game.stdout)\(game.stderr)")
+            let daily = try HangmanBinary.run(
+                ["play", "--daily", "--plain"], environment: ["HANGMAN_HOME": directory.file("ben"), "HANGMAN_SERVICE": url], input: Array("quit\n".utf8))
+            #expect(daily.status == 0, "\(daily.stdout)\(daily.stderr)")
+        }
+
+        /// A number summed by SQL over every account's ledger file.
+        func count(_ query: String) throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: data + "/accounts").map { data + "/accounts/" + $0 + "/account.sqlite" }
+                .filter { FileManager.default.fileExists(atPath: $0) }
+                .reduce(0) { total, file in total + (Int(try ExternalProcess.run("/usr/bin/sqlite3", [file, query]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) }
         }
 
         deinit { _ = server.kill() }
@@ -89,7 +103,7 @@ import TestSupport
         #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
         let pages = try #require(seen["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 6, "\(pages.keys)")
+        #expect(pages.count == 8, "\(pages.keys)")
         for (name, page) in pages {
             #expect(page["fits"] as? Bool == true, "\(name) is wider than its window")
             #expect(page["scripts"] as? Int == 0, "\(name) runs a script")
@@ -110,9 +124,18 @@ import TestSupport
         #expect(products.map(\.[0]) == (1...products.count).map(String.init) && products.count == ledger.units.count, "\(products)")
         let active = try #require((pages["subscriptions-1280"]?["tables"] as? [String: [[String]]])?["active-table"])
         #expect(active == [["Hangman Pass (monthly)", "1"]], "\(active)")
-        for file in ["overview-1280", "overview-375", "subscriptions-1280", "subscriptions-375", "products-1280", "products-375"] {
-            let size = (try? FileManager.default.attributesOfItem(atPath: artifacts + "/\(file).png")[.size] as? Int) ?? 0
-            #expect(size > 10_000, "\(file).png")
+        // The players: accounts made, games served, the day's word, hints sold and spent.
+        let players = try #require((pages["players-1280"]?["tables"] as? [String: [[String]]])?["players-totals"])
+        let sold = try world.count("SELECT coalesce(sum(amount), 0) FROM hint_ledger WHERE reason = 'purchase'")
+        let spent = try world.count("SELECT coalesce(-sum(amount), 0) FROM hint_ledger WHERE reason = 'spend'")
+        #expect(players.map(\.[1]) == ["4", String(try world.count("SELECT count(*) FROM games")), "1", String(sold), String(spent)], "\(players)")
+        #expect(spent == 1 && sold == 130, "\(sold) \(spent)")
+        for page in ["overview", "subscriptions", "players", "products"] {
+            for width in [1280, 375] {
+                let file = "\(page)-\(width)"
+                let size = (try? FileManager.default.attributesOfItem(atPath: artifacts + "/\(file).png")[.size] as? Int) ?? 0
+                #expect(size > 10_000, "\(file).png")
+            }
         }
     }
 

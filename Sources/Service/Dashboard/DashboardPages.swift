@@ -34,18 +34,21 @@ extension String {
 /// numbers beneath it, for screen readers and copying; no script; every catalog name escaped.
 public struct DashboardPages: Sendable {
     public enum Page: String, CaseIterable, Sendable {
-        case overview, subscriptions, products
+        case overview, subscriptions, players, products
 
         var title: String {
             switch self {
             case .overview: "Overview"
             case .subscriptions: "Subscriptions"
+            case .players: "Players"
             case .products: "Products"
             }
         }
     }
 
     public let overview: SalesOverview
+    /// The players' numbers, for the players page (read only for it).
+    public var players: PlayersOverview?
     public let days: [String]
     public let query: String
     public let storefronts: [String]
@@ -71,6 +74,7 @@ public struct DashboardPages: Sendable {
         switch page {
         case .overview: body = overviewBody()
         case .subscriptions: body = subscriptionsBody()
+        case .players: body = playersBody()
         case .products: body = productsBody()
         }
         return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>")
@@ -166,6 +170,21 @@ public struct DashboardPages: Sendable {
         return html + "</section>"
     }
 
+    private func playersBody() -> String {
+        guard let players else { return "<p class=\"empty\">No players' numbers.</p>" }
+        var html = "<section><h2>In these days</h2>" + table(id: "players-totals", caption: "Accounts, games and hints in all", head: ["", "Count"], rows: [
+            ["Accounts made", String(players.accountsMade)], ["Games served", String(players.gamesServed)],
+            ["Daily-word players (per day, summed)", String(players.dailyPlayers)], ["Hints sold", String(players.hintsSold)],
+            ["Hints spent", String(players.hintsSpent)],
+        ]) + "</section>"
+        html += "<section><h2>Games served per day</h2>"
+        html += Charts.line(id: "games", title: "Games served per day", days: days, values: players.days.map { Int64($0.gamesServed) }) { String($0) }
+        html += "<details><summary>The numbers (<a href=\"/export/players.csv?\(escaped(query))\">CSV</a>)</summary>"
+        html += table(id: "players-table", caption: "Per day", head: ["Day", "Accounts made", "Games served", "Daily-word players", "Hints sold", "Hints spent"],
+            rows: players.days.map { [$0.day, String($0.accountsMade), String($0.gamesServed), String($0.dailyPlayers), String($0.hintsSold), String($0.hintsSpent)] })
+        return html + "</details></section>"
+    }
+
     private func table(id: String, caption: String, head: [String], rows: [[String]]) -> String {
         "<table id=\"\(escaped(id))\"><caption>\(escaped(caption))</caption><thead><tr>"
             + head.map { "<th scope=\"col\">\(escaped($0))</th>" }.joined() + "</tr></thead><tbody>"
@@ -175,6 +194,11 @@ public struct DashboardPages: Sendable {
     /// A chart's table as CSV (`revenue-USD`, `units`), `nil` for a chart there is not.
     public func csv(_ chart: String) -> String? {
         func line(_ fields: [String]) -> String { fields.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n" }
+        if chart == "players", let players {
+            return line(["day", "accounts made", "games served", "daily-word players", "hints sold", "hints spent"]) + players.days.map {
+                line([$0.day, String($0.accountsMade), String($0.gamesServed), String($0.dailyPlayers), String($0.hintsSold), String($0.hintsSpent)])
+            }.joined()
+        }
         if chart == "units" {
             return line(["product", "units", "refunded"]) + overview.products.map { line([$0.name, String($0.units), String($0.refunded)]) }.joined()
         }
@@ -193,7 +217,7 @@ public struct DashboardPages: Sendable {
         body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
         header, main { max-width: 980px; margin: 0 auto; padding: 12px 16px; }
         h1 { font-size: 1.3rem; margin: 0 0 8px; } h2 { font-size: 1.05rem; margin: 24px 0 8px; }
-        nav a { margin-right: 14px; color: var(--s0); text-decoration: none; } nav a[aria-current] { font-weight: 700; text-decoration: underline; }
+        nav { display: flex; flex-wrap: wrap; gap: 4px 14px; } nav a { color: var(--s0); text-decoration: none; } nav a[aria-current] { font-weight: 700; text-decoration: underline; }
         form.range { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: end; margin: 10px 0; }
         label { color: var(--muted); font-size: 0.9rem; } select, input, button { font: inherit; }
         .range-said, .hint, caption { color: var(--muted); font-size: 0.9rem; }

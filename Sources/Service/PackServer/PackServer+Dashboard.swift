@@ -65,9 +65,12 @@ extension PackServer {
         }
         let overview = SalesOverview(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now())
         let query = range.query + (storefront.map { "&storefront=" + $0 } ?? "")
-        let pages = DashboardPages(
+        var pages = DashboardPages(
             overview: overview, catalog: catalog, firstDay: range.first, lastDay: range.last, amounts: AmountText(acceptLanguage: request.header("Accept-Language")),
             query: query)
+        if request.path == "/players" || request.path == "/export/players.csv" {
+            pages.players = PlayersOverview(try sources.activity(), accountsMade: try sources.accountsMade(), firstDay: range.first, lastDay: range.last)
+        }
         if request.path.hasPrefix("/export/"), request.path.hasSuffix(".csv") {
             let chart = String(request.path.dropFirst("/export/".count).dropLast(".csv".count))
             guard let csv = pages.csv(chart) else { return .text(404, "no chart '\(chart)'") }

@@ -14,4 +14,20 @@ public enum SalesLedgers {
         case .postgreSQL(let ledgers): try ledgers.allTransactions()
         }
     }
+
+    /// Every account's games served and hints credited and spent.
+    public func activity() throws(StoreError) -> [PlayerActivity] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.allActivity(folder: folder)
+        case .postgreSQL(let ledgers): try ledgers.allActivity()
+        }
+    }
+
+    /// When each account was made.
+    public func accountsMade() throws(StoreError) -> [Int64] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.accountsMade(folder: folder)
+        case .postgreSQL(let ledgers): try ledgers.accountsMade()
+        }
+    }
 }

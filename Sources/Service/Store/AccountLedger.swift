@@ -33,6 +33,10 @@ final class AccountLedger {
     }
 
     /// Every transaction, oldest first.
+    func activity() throws(StoreError) -> [PlayerActivity] {
+        try engine.read { statements in try statements.activity() }
+    }
+
     func transactions() throws(StoreError) -> [StoreTransaction] {
         try engine.read { statements in try statements.transactions() }
     }

@@ -104,6 +104,8 @@ protocol LedgerStatements {
     func transaction(requestKey: String) throws -> StoreTransaction?
     /// Every transaction, oldest first.
     func transactions() throws -> [StoreTransaction]
+    /// The games served and the hints credited and spent, each once (the seller's players view).
+    func activity() throws -> [PlayerActivity]
     /// The transactions in state `purchasing`, `purchased` or `delivered`, in the order they were made.
     func unfinished() throws -> [StoreTransaction]
     /// Inserts a transaction in state `purchasing`, doing nothing when the id is taken.

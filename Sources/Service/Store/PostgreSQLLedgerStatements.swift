@@ -69,6 +69,37 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// Every account's games and hint credits and spends, in one read.
+    public func allActivity() throws(StoreError) -> [PlayerActivity] {
+        do {
+            return try pool.autocommit { connection in
+                try PostgreSQLLedgerStatements.activity(
+                    connection.execute("SELECT account_id, started_date, (daily IS NOT NULL)::int FROM games").rows,
+                    connection.execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").rows)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
+    /// When each account was made (the accounts' table, in the ledgers' database).
+    public func accountsMade() throws(StoreError) -> [Int64] {
+        do {
+            return try pool.autocommit { connection in
+                try connection.execute("SELECT created_date FROM accounts").rows.compactMap { row -> Int64? in
+                    guard let first = row.first, let text = first else { return nil }
+                    return Int64(text)
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
     /// Every account that has a notification, in no order.
     public func notifiedAccounts() throws(StoreError) -> [String] {
         do {
@@ -308,6 +339,25 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
         try execute("SELECT \(Self.columns) FROM transactions WHERE account_id = $1 \(condition)", arguments).rows.map(Self.transaction)
+    }
+
+    func activity() throws -> [PlayerActivity] {
+        try Self.activity(execute("SELECT account_id, started_date, (daily IS NOT NULL)::int FROM games WHERE account_id = $1").rows,
+            execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE account_id = $1 AND reason IN ('purchase', 'spend')").rows)
+    }
+
+    /// Rows of `games` (account, started, daily) and of `hint_ledger` (account, created, amount) as activity.
+    static func activity(_ games: [[String?]], _ hints: [[String?]]) throws -> [PlayerActivity] {
+        func number(_ text: String?) throws -> Int64 {
+            guard let value = text.flatMap(Int64.init) else { throw StoreError(.storage, "the ledger database holds a malformed activity row") }
+            return value
+        }
+        return try games.map { row throws in
+            PlayerActivity(account: row[0] ?? "", date: try number(row[1]), kind: try number(row[2]) == 1 ? .dailyGame : .game, count: 1)
+        } + hints.map { row throws in
+            let amount = try number(row[2])
+            return PlayerActivity(account: row[0] ?? "", date: try number(row[1]), kind: amount > 0 ? .hintsCredited : .hintsSpent, count: Int(abs(amount)))
+        }
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {

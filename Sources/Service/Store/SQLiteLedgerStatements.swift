@@ -76,6 +76,17 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.query("SELECT \(Self.columns) FROM transactions WHERE request_key = ?", .text(requestKey)).first.map(Self.transaction)
     }
 
+    func activity() throws -> [PlayerActivity] {
+        let games = try db.query("SELECT started_date, daily IS NOT NULL FROM games").map { row throws in
+            PlayerActivity(account: "", date: try row.int64(0), kind: try row.bool(1) ? .dailyGame : .game, count: 1)
+        }
+        let hints = try db.query("SELECT created_date, reason, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").map { row throws in
+            let amount = try row.int(2)
+            return PlayerActivity(account: "", date: try row.int64(0), kind: amount > 0 ? .hintsCredited : .hintsSpent, count: abs(amount))
+        }
+        return games + hints
+    }
+
     func transactions() throws -> [StoreTransaction] {
         try db.query("SELECT \(Self.columns) FROM transactions ORDER BY purchase_date, rowid").map(Self.transaction)
     }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SQLite
 
 /// A transaction with the account it belongs to: what the seller's reports read.
 public struct AccountTransaction: Sendable, Equatable {
@@ -11,6 +12,23 @@ public struct AccountTransaction: Sendable, Equatable {
     }
 }
 
+/// What a player did that the seller counts: a game served (the daily word's or another), hints
+/// credited by a purchase or spent.
+public struct PlayerActivity: Sendable, Equatable {
+    public enum Kind: String, Sendable { case game, dailyGame, hintsCredited, hintsSpent }
+    public var account: String
+    public var date: Int64
+    public var kind: Kind
+    public var count: Int
+
+    public init(account: String, date: Int64, kind: Kind, count: Int) {
+        self.account = account
+        self.date = date
+        self.kind = kind
+        self.count = count
+    }
+}
+
 /// The ledgers of a pack server on SQLite (`<folder>/accounts/<id>/account.sqlite`), read for the
 /// seller's reports through each account's ledger; PostgreSQL's are read in one query
 /// (``PostgreSQLLedgers/allTransactions()``).
@@ -18,6 +36,40 @@ public enum SQLiteLedgers {
     /// Every account's transactions, by purchase date. An account folder without a ledger is
     /// skipped; a ledger that cannot be read stops the read, naming it.
     public static func allTransactions(folder: String) throws(StoreError) -> [AccountTransaction] {
+        var all: [AccountTransaction] = []
+        for (name, path) in try ledgerFiles(folder) {
+            all += try AccountLedger(try SQLiteLedgerStatements(path: path)).transactions().map { AccountTransaction(account: name, transaction: $0) }
+        }
+        return all.sorted { $0.transaction.purchaseDate < $1.transaction.purchaseDate }
+    }
+
+    /// Every account's games and hint credits and spends.
+    public static func allActivity(folder: String) throws(StoreError) -> [PlayerActivity] {
+        var all: [PlayerActivity] = []
+        for (name, path) in try ledgerFiles(folder) {
+            all += try AccountLedger(try SQLiteLedgerStatements(path: path)).activity().map { event in
+                var owned = event
+                owned.account = name
+                return owned
+            }
+        }
+        return all
+    }
+
+    /// When each account was made (`<folder>/accounts.sqlite`); none before the first.
+    public static func accountsMade(folder: String) throws(StoreError) -> [Int64] {
+        let path = folder + "/accounts.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        do {
+            let database = try Database.openState(path: path, migrator: AccountsSchema.sqliteMigrator)
+            return try database.query("SELECT created_date FROM accounts").map { row throws(SQLiteError) in try row.int64(0) }
+        } catch {
+            throw StoreError(.storage, "cannot read the accounts in \(path): \(error)")
+        }
+    }
+
+    /// Each account's ledger file under `<folder>/accounts`, by account.
+    private static func ledgerFiles(_ folder: String) throws(StoreError) -> [(account: String, path: String)] {
         let accounts = folder + "/accounts"
         let names: [String]
         do {
@@ -26,13 +78,7 @@ public enum SQLiteLedgers {
             if !FileManager.default.fileExists(atPath: accounts) { return [] }
             throw StoreError(.storage, "cannot list the accounts in \(accounts): \(error)")
         }
-        var all: [AccountTransaction] = []
-        for name in names where !name.hasPrefix(".") {
-            let path = accounts + "/" + name + "/" + AccountService.databaseName
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            let ledger = AccountLedger(try SQLiteLedgerStatements(path: path))
-            all += try ledger.transactions().map { AccountTransaction(account: name, transaction: $0) }
-        }
-        return all.sorted { $0.transaction.purchaseDate < $1.transaction.purchaseDate }
+        return names.filter { !$0.hasPrefix(".") }.map { ($0, accounts + "/" + $0 + "/" + AccountService.databaseName) }
+            .filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 }
