@@ -56,6 +56,8 @@ import TestSupport
         #expect(units[ios]?.0 == 2 && units[ios]?.1 == 1 && units[ios]?.2 == ["USD": 99, "EUR": 109])
         #expect(overview.subscriptions.trialsStarted == 1 && overview.subscriptions.trialsConverted == 1 && overview.subscriptions.paidPeriods == 1)
         #expect(overview.subscriptions.active.isEmpty, "the upgraded period was revoked")
+        #expect(overview.subscriptions.activeByDay[monthly] == [1, 1, 1, 1, 1, 1, 1, 1, 0], "the trial's week, the paid day, then revoked")
+        #expect(overview.subscriptions.ended == 1)
         // One storefront alone.
         let german = SalesOverview(sales, catalog: Self.catalog, firstDay: Self.day, lastDay: Self.day + 8, storefront: "DEU", now: Self.at(8))
         #expect(german.currencies.map(\.currency) == ["EUR"] && german.products.map(\.productID.rawValue) == [ios])
@@ -72,5 +74,9 @@ import TestSupport
         let overview = SalesOverview(sales, catalog: Self.catalog, firstDay: Self.day, lastDay: Self.day + 40, storefront: nil, now: Self.at(40))
         #expect(overview.subscriptions.active == [monthly: 1, yearly: 1])
         #expect(overview.subscriptions.paidPeriods == 4)
+        // Live at the end of each day: the lapsed monthly for its 30 days, the renewed one throughout.
+        #expect(overview.subscriptions.activeByDay[monthly] == Array(repeating: 2, count: 30) + Array(repeating: 1, count: 11))
+        #expect(overview.subscriptions.activeByDay[yearly] == Array(repeating: 1, count: 41))
+        #expect(overview.subscriptions.renewals == 1 && overview.subscriptions.ended == 1)
     }
 }

@@ -163,11 +163,22 @@ public struct DashboardPages: Sendable {
         html += Charts.bars(id: "active", title: "Active subscriptions by plan", rows: plans.map { ($0.key, $0.value) })
         html += table(id: "active-table", caption: "Active subscriptions by plan", head: ["Plan", "Active"], rows: plans.map { [$0.key, String($0.value)] })
         html += "</section><section><h2>In these days</h2>"
-        html += table(id: "trials", caption: "Free trials and charged periods", head: ["", "Count"], rows: [
+        html += table(id: "trials", caption: "Free trials, charged periods, renewals and subscriptions ended", head: ["", "Count"], rows: [
             ["Free trials started", String(subscriptions.trialsStarted)], ["Trials paid since", String(subscriptions.trialsConverted)],
             ["Trial-to-paid conversion", conversion], ["Periods charged (new and renewals)", String(subscriptions.paidPeriods)],
+            ["Renewals", String(subscriptions.renewals)], ["Subscriptions ended (churn)", String(subscriptions.ended)],
         ])
-        return html + "</section>"
+        html += "</section>"
+        for (plan, counts) in subscriptions.activeByDay.sorted(by: { $0.key < $1.key }) {
+            let name = ProductID(rawValue: plan).flatMap { catalog.product($0)?.displayName } ?? plan
+            let id = "active-" + plan.split(separator: ".").last.map(String.init)!
+            html += "<section><h2>Active per day, \(escaped(name))</h2>"
+            html += Charts.line(id: id, title: "Active subscriptions per day, \(name)", days: days, values: counts.map(Int64.init)) { String($0) }
+            html += "<details><summary>The numbers</summary>" + table(
+                id: id + "-table", caption: "Active at the end of each day", head: ["Day", "Active"], rows: days.indices.map { [days[$0], String(counts[$0])] })
+            html += "</details></section>"
+        }
+        return html
     }
 
     private func playersBody() -> String {

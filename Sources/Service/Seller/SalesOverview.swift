@@ -56,6 +56,12 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         public var paidPeriods: Int
         /// Subscriptions whose trial was followed by a charged period (trials started in the range).
         public var trialsConverted: Int
+        /// Charged periods that renewed a subscription (the others started one).
+        public var renewals: Int = 0
+        /// Subscriptions whose access ended in the range and did not go on (churned).
+        public var ended: Int = 0
+        /// Live subscriptions at the end of each day, by plan (`activeByDay[plan][0]` is `firstDay`).
+        public var activeByDay: [String: [Int]] = [:]
     }
 
     /// What was charged (and is revenue): delivered or on its way, at a price, not a free trial.
@@ -131,11 +137,28 @@ public struct SalesOverview: Sendable, Equatable, Codable {
             if transaction.isTrial { trials[key] = transaction.purchaseDate }
             if Self.isCharged(transaction) { charged.insert(key) }
         }
-        for (key, transaction) in latest where (transaction.expiresDate ?? 0) > now && transaction.revocationDate == nil
-            && [.purchased, .delivered, .finished].contains(transaction.state)
-        {
-            _ = key
+        let live: Set<TransactionState> = [.purchased, .delivered, .finished]
+        for (_, transaction) in latest where (transaction.expiresDate ?? 0) > now && transaction.revocationDate == nil && live.contains(transaction.state) {
             subscriptions.active[transaction.productID.rawValue, default: 0] += 1
+        }
+        // Each period is access from its purchase to its end (or its revocation): live at the end
+        // of each day it covers; a subscription ended when its latest period's access did.
+        let dayEnd = { (index: Int) in (firstDay + Int64(index) + 1) * UTCDateTime.millisecondsPerDay }
+        for record in inStorefront where record.transaction.expiresDate != nil && live.contains(record.transaction.state) {
+            let transaction = record.transaction
+            let until = min(transaction.expiresDate ?? 0, transaction.revocationDate ?? Int64.max)
+            var counts = subscriptions.activeByDay[transaction.productID.rawValue] ?? Array(repeating: 0, count: days)
+            for index in 0..<days where transaction.purchaseDate < dayEnd(index) && until >= dayEnd(index) { counts[index] += 1 }
+            subscriptions.activeByDay[transaction.productID.rawValue] = counts
+            if Self.isCharged(transaction), index(transaction.purchaseDate) != nil, let original = transaction.originalTransactionID,
+                original != transaction.id, !transaction.isTrial
+            {
+                subscriptions.renewals += 1
+            }
+        }
+        for (_, transaction) in latest where live.contains(transaction.state) {
+            let until = min(transaction.expiresDate ?? 0, transaction.revocationDate ?? Int64.max)
+            if until <= now, index(until) != nil { subscriptions.ended += 1 }
         }
         subscriptions.trialsConverted = trials.filter { index($0.value) != nil && charged.contains($0.key) }.count
         currencies = lines.values.sorted { $0.currency < $1.currency }
