@@ -6,7 +6,8 @@
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
 for each page (overview, subscriptions, players, products) at 1280x800 and at 375x800: a screenshot
-OUT_DIR/<page>-<width>.png, and the page's tables. Prints one JSON object: for each page its
+OUT_DIR/<page>-<width>.png, and the page's tables; then the overview once more in the dark colour
+scheme (overview-1280-dark.png). Prints one JSON object: for each page its
 title, every table (id -> rows of cell texts), the document's width against the window's (does it
 fit), and whether a script ran or any request left for another host (the CSP holds). Exits 1
 when the browser cannot be driven or the sign-in fails.
@@ -54,47 +55,52 @@ try:
             break
         except OSError:
             time.sleep(0.1)
-    session = call("POST", "/session", {"capabilities": {"alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,800"]},
-    }}})["sessionId"]
-    base = f"/session/{session}"
-
-    def go(url):
-        call("POST", base + "/url", {"url": url})
-
-    def script(source):
-        return call("POST", base + "/execute/sync", {"script": source, "args": []})
-
-    go(URL + "/")
-    field = call("POST", base + "/element", {"using": "css selector", "value": "#token"})
-    element = list(field.values())[0]
-    call("POST", base + f"/element/{element}/value", {"text": TOKEN})
-    button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
-    call("POST", base + f"/element/{button}/click", {})
-    time.sleep(0.3)
-    if "/overview" not in call("GET", base + "/url"):
-        fail("the sign-in did not reach the overview: " + call("GET", base + "/url"))
     pages = {}
-    for page in ["overview", "subscriptions", "players", "products"]:
-        for width in (1280, 375):
-            call("POST", base + "/window/rect", {"width": width, "height": 800})
-            go(f"{URL}/{page}?days=30")
-            shot = call("GET", base + "/screenshot")
-            with open(os.path.join(OUT, f"{page}-{width}.png"), "wb") as f:
-                f.write(base64.b64decode(shot))
-            facts = script("""
-                const tables = {};
-                for (const table of document.querySelectorAll('table')) {
-                  tables[table.id] = [...table.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => c.textContent));
-                }
-                return {title: document.title, tables,
-                        fits: document.documentElement.scrollWidth <= window.innerWidth + 1,
-                        charts: document.querySelectorAll('svg.chart').length,
-                        scripts: document.scripts.length};
-            """)
-            pages[f"{page}-{width}"] = facts
-    call("DELETE", base)
+
+    def browse(dark):
+        """Signs in and visits every page, in the light or dark colour scheme."""
+        args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,800"] + (["--force-dark-mode"] if dark else [])
+        session = call("POST", "/session", {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome", "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+        }}})["sessionId"]
+        base = f"/session/{session}"
+
+        def go(url):
+            call("POST", base + "/url", {"url": url})
+
+        def script(source):
+            return call("POST", base + "/execute/sync", {"script": source, "args": []})
+
+        go(URL + "/")
+        field = call("POST", base + "/element", {"using": "css selector", "value": "#token"})
+        call("POST", base + f"/element/{list(field.values())[0]}/value", {"text": TOKEN})
+        button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
+        call("POST", base + f"/element/{button}/click", {})
+        time.sleep(0.3)
+        if "/overview" not in call("GET", base + "/url"):
+            fail("the sign-in did not reach the overview: " + call("GET", base + "/url"))
+        for page in (["overview"] if dark else ["overview", "subscriptions", "players", "products"]):
+            for width in ((1280,) if dark else (1280, 375)):
+                call("POST", base + "/window/rect", {"width": width, "height": 800})
+                go(f"{URL}/{page}?days=30")
+                name = f"{page}-{width}" + ("-dark" if dark else "")
+                with open(os.path.join(OUT, name + ".png"), "wb") as f:
+                    f.write(base64.b64decode(call("GET", base + "/screenshot")))
+                pages[name] = script("""
+                    const tables = {};
+                    for (const table of document.querySelectorAll('table')) {
+                      tables[table.id] = [...table.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => c.textContent));
+                    }
+                    return {title: document.title, tables,
+                            fits: document.documentElement.scrollWidth <= window.innerWidth + 1,
+                            charts: document.querySelectorAll('svg.chart').length,
+                            scripts: document.scripts.length,
+                            background: getComputedStyle(document.body).backgroundColor};
+                """)
+        call("DELETE", base)
+
+    browse(dark=False)
+    browse(dark=True)
     print(json.dumps({"pages": pages}))
 finally:
     driver.kill()
