@@ -142,7 +142,10 @@ import Testing
         let prefix = scratch.path + "/prefix"
         try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: prefix + "/share/hangman", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: HangmanBinary.path, toPath: prefix + "/bin/hangman")
+        // Copied by cp, not by this process: a write descriptor of the copy open here could be
+        // inherited by a process another test starts meanwhile, and running the copy would then
+        // fail with ETXTBSY ("Text file busy").
+        #expect(try ExternalProcess.run("/bin/cp", [HangmanBinary.path, prefix + "/bin/hangman"]).status == 0)
         try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: prefix + "/share/hangman/Packs")
         // Prices in euros in the installed catalog only: the output says which catalog was read.
         let catalog = prefix + "/share/hangman/Packs/Catalog.plist"

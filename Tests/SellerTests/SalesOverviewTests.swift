@@ -80,3 +80,29 @@ import TestSupport
         #expect(overview.subscriptions.renewals == 1 && overview.subscriptions.ended == 1)
     }
 }
+
+@Suite struct SubscriptionStatesTests {
+    @Test func churnIsByItsReasonAndFailingRenewalsAreCountedNow() {
+        let catalog = SalesOverviewTests.catalog
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        func fact(_ account: String, _ original: String, _ state: SubscriptionState, ended: (String, Int64)? = nil) -> SubscriptionFact {
+            SubscriptionFact(
+                account: account, originalTransactionID: TransactionID(rawValue: original)!, productID: monthly, state: state, endReason: ended?.0,
+                endDate: ended.map { SalesOverviewTests.at($0.1) })
+        }
+        let facts = [
+            fact("a", "00000000000000a1", .expired, ended: ("expired", 3)), fact("b", "00000000000000b1", .expired, ended: ("billing", 4)),
+            fact("c", "00000000000000c1", .expired, ended: ("expired", 20)),  // outside the range
+            fact("d", "00000000000000d1", .gracePeriod), fact("e", "00000000000000e1", .billingRetry), fact("f", "00000000000000f1", .active),
+        ]
+        var overview = SalesOverview([], catalog: catalog, firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8, storefront: nil, now: SalesOverviewTests.at(8))
+        overview.countStates(facts, transactions: [], firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8)
+        let line = overview.subscriptions
+        #expect(line.endedVoluntarily == 1 && line.endedByBilling == 1 && line.inGracePeriod == 1 && line.inBillingRetry == 1, "\(line)")
+        // One storefront: the subscriptions whose first transaction was bought there.
+        let german = [SalesOverviewTests.sale("d", "com.hangmanpacks.pass.monthly", day: 0, price: 299, currency: "EUR", storefront: "DEU", id: "00000000000000d1")]
+        var deu = SalesOverview(german, catalog: catalog, firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8, storefront: "DEU", now: SalesOverviewTests.at(8))
+        deu.countStates(facts, transactions: german, firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8)
+        #expect(deu.subscriptions.inGracePeriod == 1 && deu.subscriptions.inBillingRetry == 0 && deu.subscriptions.endedVoluntarily == 0)
+    }
+}

@@ -167,6 +167,11 @@ public struct DashboardPages: Sendable {
             ["Free trials started", String(subscriptions.trialsStarted)], ["Trials paid since", String(subscriptions.trialsConverted)],
             ["Trial-to-paid conversion", conversion], ["Periods charged (new and renewals)", String(subscriptions.paidPeriods)],
             ["Renewals", String(subscriptions.renewals)], ["Subscriptions ended (churn)", String(subscriptions.ended)],
+            ["Ended by the subscriber (voluntary)", String(subscriptions.endedVoluntarily)], ["Ended as renewals failed (billing)", String(subscriptions.endedByBilling)],
+        ])
+        html += "</section><section><h2>Renewals failing now</h2>"
+        html += table(id: "failing", caption: "Subscriptions whose renewal is failing", head: ["", "Count"], rows: [
+            ["In grace period (still open)", String(subscriptions.inGracePeriod)], ["In billing retry (closed until paid)", String(subscriptions.inBillingRetry)],
         ])
         html += "</section>"
         for (plan, counts) in subscriptions.activeByDay.sorted(by: { $0.key < $1.key }) {

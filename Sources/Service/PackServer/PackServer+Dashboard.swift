@@ -63,7 +63,11 @@ extension PackServer {
                 status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"sales.tsv\"")],
                 body: .bytes(Array(SalesReportTSV.render(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
         }
-        let overview = SalesOverview(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now())
+        var overview = SalesOverview(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now())
+        if request.path == "/subscriptions" {
+            overview.countStates(
+                try sources.subscriptions(catalog: catalog, now: configuration.clock.now()), transactions: transactions, firstDay: range.first, lastDay: range.last)
+        }
         let query = range.query + (storefront.map { "&storefront=" + $0 } ?? "")
         var pages = DashboardPages(
             overview: overview, catalog: catalog, firstDay: range.first, lastDay: range.last, amounts: AmountText(acceptLanguage: request.header("Accept-Language")),

@@ -23,6 +23,14 @@ public enum SalesLedgers {
         }
     }
 
+    /// Every account's auto-renewable subscriptions, each in its state at `now`.
+    public func subscriptions(catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.allSubscriptions(folder: folder, catalog: catalog, now: now)
+        case .postgreSQL(let ledgers): try ledgers.allSubscriptions(catalog: catalog, now: now)
+        }
+    }
+
     /// When each account was made.
     public func accountsMade() throws(StoreError) -> [Int64] {
         switch self {

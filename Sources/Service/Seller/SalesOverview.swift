@@ -62,6 +62,33 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         public var ended: Int = 0
         /// Live subscriptions at the end of each day, by plan (`activeByDay[plan][0]` is `firstDay`).
         public var activeByDay: [String: [Int]] = [:]
+        /// Subscriptions that ended in the range, turned off by the subscriber (voluntary churn) or
+        /// after renewals failed to the end (billing churn); from their states (``countStates(_:)``).
+        public var endedVoluntarily: Int = 0
+        public var endedByBilling: Int = 0
+        /// Subscriptions whose renewal is failing now: still open (grace period), or not (billing retry).
+        public var inGracePeriod: Int = 0
+        public var inBillingRetry: Int = 0
+    }
+
+    /// Adds what the subscriptions' states tell (`facts` at the overview's `now`): churn by its
+    /// reason in the range, and the failing renewals now; of the overview's storefront, as the
+    /// subscription's first transaction (in `transactions`) records it.
+    public mutating func countStates(_ facts: [SubscriptionFact], transactions: [AccountTransaction], firstDay: Int64, lastDay: Int64) {
+        let storefronts = Dictionary(
+            transactions.map { ($0.account + "/" + $0.transaction.id.rawValue, $0.transaction.storefront ?? Storefront.defaultCode) }, uniquingKeysWith: { first, _ in first })
+        for fact in facts where storefront == nil || storefronts[fact.account + "/" + fact.originalTransactionID.rawValue] == storefront {
+            switch fact.state {
+            case .gracePeriod: subscriptions.inGracePeriod += 1
+            case .billingRetry: subscriptions.inBillingRetry += 1
+            default: break
+            }
+            guard let ended = fact.endDate else { continue }
+            let day = UTCDateTime.day(ofMilliseconds: ended)
+            guard day >= firstDay && day <= lastDay else { continue }
+            if fact.endReason == "expired" { subscriptions.endedVoluntarily += 1 }
+            if fact.endReason == "billing" { subscriptions.endedByBilling += 1 }
+        }
     }
 
     /// What was charged (and is revenue): delivered or on its way, at a price, not a free trial.

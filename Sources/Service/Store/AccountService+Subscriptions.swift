@@ -50,17 +50,7 @@ extension AccountService {
 
     func subscriptions(now: Int64) throws(StoreError) -> [SubscriptionStatus] {
         var statuses = try ledger.subscriptions().map { row in
-            let grace = catalog.product(row.productID)?.autoRenewable?.gracePeriod ?? StoreDuration(6, .day)
-            let state: SubscriptionState
-            var graceEnds: Int64?
-            if let reason = row.endReason {
-                state = reason == "refunded" ? .revoked : .expired
-            } else if let since = row.billingRetrySince {
-                graceEnds = grace.added(to: since)
-                state = now < (graceEnds ?? since) ? .gracePeriod : .billingRetry
-            } else {
-                state = row.inTrial ? .trial : .active
-            }
+            let (state, graceEnds) = row.state(now: now, catalog: catalog)
             return SubscriptionStatus(
                 productID: row.productID, state: state, expiresDate: row.endDate ?? row.expiresDate, willAutoRenew: row.isLive && row.willAutoRenew,
                 renewsToProductID: row.renewsTo, originalTransactionID: row.originalTransactionID, gracePeriodExpiresDate: graceEnds,

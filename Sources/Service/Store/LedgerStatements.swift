@@ -256,6 +256,19 @@ struct SubscriptionRow: Equatable {
     var endReason: String?
 
     var isLive: Bool { endDate == nil }
+
+    /// Its state at `now`: ended (revoked when refunded), in its grace period or in billing retry
+    /// while renewals fail (the group's grace period from the catalog, 6 days by default), in its
+    /// trial, or active; and when the grace period ends, while renewals fail.
+    func state(now: Int64, catalog: Catalog) -> (state: SubscriptionState, graceEnds: Int64?) {
+        let grace = catalog.product(productID)?.autoRenewable?.gracePeriod ?? StoreDuration(6, .day)
+        if let reason = endReason { return (reason == "refunded" ? .revoked : .expired, nil) }
+        if let since = billingRetrySince {
+            let ends = grace.added(to: since)
+            return (now < ends ? .gracePeriod : .billingRetry, ends)
+        }
+        return (inTrial ? .trial : .active, nil)
+    }
 }
 
 /// What inserting a new transaction row did.

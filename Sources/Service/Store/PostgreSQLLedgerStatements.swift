@@ -37,75 +37,65 @@ public final class PostgreSQLLedgers: Sendable {
     /// Accounts with notifications due at `now` that no server holds (at most `limit`), and how
     /// many notifications wait in all (due or scheduled).
     public func notificationsDue(now: Int64, limit: Int) throws(StoreError) -> (accounts: [String], pending: Int) {
-        do {
-            return try pool.autocommit { connection in
-                let due = try connection.execute(
-                    """
-                    SELECT DISTINCT account_id FROM notifications WHERE next_attempt_date <= $1 AND (lease_until IS NULL OR lease_until <= $1) LIMIT $2
-                    """, [String(now), String(limit)]
-                ).rows.compactMap { $0.first ?? nil }
-                let pending = try connection.execute("SELECT count(*) FROM notifications WHERE next_attempt_date IS NOT NULL").scalar.flatMap(Int.init) ?? 0
-                return (due, pending)
-            }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        try autocommit { connection in
+            let due = try connection.execute(
+                """
+                SELECT DISTINCT account_id FROM notifications WHERE next_attempt_date <= $1 AND (lease_until IS NULL OR lease_until <= $1) LIMIT $2
+                """, [String(now), String(limit)]
+            ).rows.compactMap { $0.first ?? nil }
+            let pending = try connection.execute("SELECT count(*) FROM notifications WHERE next_attempt_date IS NOT NULL").scalar.flatMap(Int.init) ?? 0
+            return (due, pending)
         }
     }
 
     /// Every account's transactions (the seller's reports), in one query: each with its account.
     public func allTransactions() throws(StoreError) -> [AccountTransaction] {
-        do {
-            return try pool.autocommit { connection in
-                try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.columns) FROM transactions ORDER BY purchase_date, seq").rows.map { row throws in
-                    AccountTransaction(account: row[0] ?? "", transaction: try PostgreSQLLedgerStatements.transaction(Array(row.dropFirst())))
-                }
+        try autocommit { connection in
+            try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.columns) FROM transactions ORDER BY purchase_date, seq").rows.map { row throws in
+                AccountTransaction(account: row[0] ?? "", transaction: try PostgreSQLLedgerStatements.transaction(Array(row.dropFirst())))
             }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw PostgreSQLLedgerEngine.failure(error, opening: false)
         }
     }
 
     /// Every account's games and hint credits and spends, in one read.
     public func allActivity() throws(StoreError) -> [PlayerActivity] {
-        do {
-            return try pool.autocommit { connection in
-                try PostgreSQLLedgerStatements.activity(
-                    connection.execute("SELECT account_id, started_date, (daily IS NOT NULL)::int FROM games").rows,
-                    connection.execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").rows)
+        try autocommit { connection in
+            try PostgreSQLLedgerStatements.activity(
+                connection.execute("SELECT account_id, started_date, (daily IS NOT NULL)::int FROM games").rows,
+                connection.execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").rows)
+        }
+    }
+
+    /// Every account's auto-renewable subscriptions, each in its state at `now`, in one query.
+    public func allSubscriptions(catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
+        try autocommit { connection in
+            try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.subscriptionColumns) FROM subscriptions").rows.map { row throws in
+                SubscriptionFact(account: row[0] ?? "", row: try PostgreSQLLedgerStatements.subscriptionRow(Array(row.dropFirst())), now: now, catalog: catalog)
             }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw PostgreSQLLedgerEngine.failure(error, opening: false)
         }
     }
 
     /// When each account was made (the accounts' table, in the ledgers' database).
     public func accountsMade() throws(StoreError) -> [Int64] {
-        do {
-            return try pool.autocommit { connection in
-                try connection.execute("SELECT created_date FROM accounts").rows.compactMap { row -> Int64? in
-                    guard let first = row.first, let text = first else { return nil }
-                    return Int64(text)
-                }
+        try autocommit { connection in
+            try connection.execute("SELECT created_date FROM accounts").rows.compactMap { row -> Int64? in
+                guard let first = row.first, let text = first else { return nil }
+                return Int64(text)
             }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw PostgreSQLLedgerEngine.failure(error, opening: false)
         }
     }
 
     /// Every account that has a notification, in no order.
     public func notifiedAccounts() throws(StoreError) -> [String] {
+        try autocommit { connection in
+            try connection.execute("SELECT DISTINCT account_id FROM notifications").rows.compactMap { $0.first ?? nil }
+        }
+    }
+
+    /// `body` on a connection of the pool, outside a transaction; a failure said as the ledger's.
+    private func autocommit<T>(_ body: (PostgreSQL.Connection) throws -> T) throws(StoreError) -> T {
         do {
-            return try pool.autocommit { connection in
-                try connection.execute("SELECT DISTINCT account_id FROM notifications").rows.compactMap { $0.first ?? nil }
-            }
+            return try pool.autocommit(body)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -462,14 +452,18 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             [id.rawValue, String(purchaseDate), String(expiresDate), isTrial ? "free-trial" : nil])
     }
 
+    static let subscriptionColumns = """
+        original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew, renews_to,
+            billing_retry_since, end_date, end_reason, period_start
+        """
+
     func subscriptions() throws -> [SubscriptionRow] {
         try execute(
-            """
-            SELECT original_transaction_id, group_name, product_id, period, in_trial, expires_date, will_auto_renew, renews_to,
-                billing_retry_since, end_date, end_reason, period_start
-            FROM subscriptions WHERE account_id = $1 ORDER BY expires_date, original_transaction_id
-            """
-        ).rows.map { row in
+            "SELECT \(Self.subscriptionColumns) FROM subscriptions WHERE account_id = $1 ORDER BY expires_date, original_transaction_id"
+        ).rows.map(Self.subscriptionRow)
+    }
+
+    static func subscriptionRow(_ row: [String?]) throws -> SubscriptionRow {
             guard row.count == 12, let original = row[0].flatMap(TransactionID.init(rawValue:)), let group = row[1],
                 let product = row[2].flatMap(ProductID.init(rawValue:)), let period = row[3].flatMap(Int.init),
                 let expires = row[5].flatMap(Int64.init), let start = row[11].flatMap(Int64.init)
@@ -478,7 +472,6 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
                 originalTransactionID: original, group: group, productID: product, period: period, inTrial: row[4] == "1", periodStart: start, expiresDate: expires,
                 willAutoRenew: row[6] == "1", renewsTo: row[7].flatMap(ProductID.init(rawValue:)), billingRetrySince: row[8].flatMap(Int64.init),
                 endDate: row[9].flatMap(Int64.init), endReason: row[10])
-        }
     }
 
     func saveSubscription(_ row: SubscriptionRow, now: Int64) throws {

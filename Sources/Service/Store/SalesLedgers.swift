@@ -29,6 +29,34 @@ public struct PlayerActivity: Sendable, Equatable {
     }
 }
 
+/// A subscription as the seller counts it: its plan and its state at a moment (the same rule as
+/// the account's own statuses), and how and when it ended.
+public struct SubscriptionFact: Sendable, Equatable {
+    public var account: String
+    /// The subscription's first transaction.
+    public var originalTransactionID: TransactionID
+    public var productID: ProductID
+    public var state: SubscriptionState
+    /// `expired` (auto-renew off, then its end), `billing` (renewals failed to the end), `upgraded`, `refunded`.
+    public var endReason: String?
+    public var endDate: Int64?
+
+    public init(account: String, originalTransactionID: TransactionID, productID: ProductID, state: SubscriptionState, endReason: String?, endDate: Int64?) {
+        self.account = account
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.state = state
+        self.endReason = endReason
+        self.endDate = endDate
+    }
+
+    init(account: String, row: SubscriptionRow, now: Int64, catalog: Catalog) {
+        self.init(
+            account: account, originalTransactionID: row.originalTransactionID, productID: row.productID, state: row.state(now: now, catalog: catalog).state,
+            endReason: row.endReason, endDate: row.endDate)
+    }
+}
+
 /// The ledgers of a pack server on SQLite (`<folder>/accounts/<id>/account.sqlite`), read for the
 /// seller's reports through each account's ledger; PostgreSQL's are read in one query
 /// (``PostgreSQLLedgers/allTransactions()``).
@@ -52,6 +80,15 @@ public enum SQLiteLedgers {
                 owned.account = name
                 return owned
             }
+        }
+        return all
+    }
+
+    /// Every account's auto-renewable subscriptions, each in its state at `now`.
+    public static func allSubscriptions(folder: String, catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
+        var all: [SubscriptionFact] = []
+        for (name, path) in try ledgerFiles(folder) {
+            all += try AccountLedger(try SQLiteLedgerStatements(path: path)).subscriptions().map { SubscriptionFact(account: name, row: $0, now: now, catalog: catalog) }
         }
         return all
     }
