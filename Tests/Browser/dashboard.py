@@ -2,11 +2,11 @@
 """The seller's dashboard in a real browser: Debian's headless Chromium driven over WebDriver
 (chromedriver, spoken to with the standard library alone), on loopback only.
 
-  dashboard.py URL TOKEN_FILE OUT_DIR
+  dashboard.py URL TOKEN_FILE OUT_DIR [QUERY]
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
 for each page (overview, subscriptions, players, products) at 1280x800 and at 375x800: a screenshot
-OUT_DIR/<page>-<width>.png, and the page's tables; then the overview once more in the dark colour
+OUT_DIR/<page>-<width>.png, and the page's tables (each page for QUERY's range, default days=30); then the overview once more in the dark colour
 scheme (overview-1280-dark.png). Prints one JSON object: for each page its
 title, every table (id -> rows of cell texts), the document's width against the window's (does it
 fit), and whether a script ran or any request left for another host (the CSP holds). Exits 1
@@ -22,6 +22,7 @@ import time
 import urllib.request
 
 URL, TOKEN_FILE, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+QUERY = sys.argv[4] if len(sys.argv) > 4 else "days=30"
 TOKEN = open(TOKEN_FILE).read().strip()
 
 
@@ -82,7 +83,7 @@ try:
         for page in (["overview"] if dark else ["overview", "subscriptions", "players", "products"]):
             for width in ((1280,) if dark else (1280, 375)):
                 call("POST", base + "/window/rect", {"width": width, "height": 800})
-                go(f"{URL}/{page}?days=30")
+                go(f"{URL}/{page}?{QUERY}")
                 name = f"{page}-{width}" + ("-dark" if dark else "")
                 with open(os.path.join(OUT, name + ".png"), "wb") as f:
                     f.write(base64.b64decode(call("GET", base + "/screenshot")))

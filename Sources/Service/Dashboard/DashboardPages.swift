@@ -104,7 +104,10 @@ public struct DashboardPages: Sendable {
         let nav = Page.allCases.map { page in
             "<a href=\"/\(page.rawValue)?\(escaped(query))\"\(page == current ? " aria-current=\"page\"" : "")>\(page.title)</a>"
         }.joined()
-        let ranges = [7, 30, 90].map { "<option value=\"\($0)\"\($0 == rangeDays ? " selected" : "")>\($0) days</option>" }.joined()
+        // A range of dates is "custom": choosing a number of days instead asks for those days.
+        let custom = query.hasPrefix("from=")
+        let ranges = [7, 30, 90].map { "<option value=\"\($0)\"\(!custom && $0 == rangeDays ? " selected" : "")>\($0) days</option>" }.joined()
+            + "<option value=\"\"\(custom ? " selected" : "")>Custom (from, to)</option>"
         let fronts = (["<option value=\"\">Every storefront</option>"] + storefronts.map {
             "<option value=\"\(escaped($0))\"\($0 == overview.storefront ? " selected" : "")>\(escaped($0))</option>"
         }).joined()
