@@ -122,6 +122,12 @@ import SystemCalls
         first = nil
         #expect(try FileLock.tryLocking(atPath: path) != nil, "the lock was not released")
         #expect(try folder.permissions("slot.lock") == 0o600)
+        // Unlocked before its value goes: the next holder gets it while the first is still here.
+        let held = try #require(try FileLock.tryLocking(atPath: path))
+        #expect(try FileLock.tryLocking(atPath: path) == nil)
+        held.unlock()
+        #expect(try FileLock.tryLocking(atPath: path) != nil, "unlock did not release it")
+        held.unlock()
     }
 
     @Test func aLockFileThatIsALinkIsRefused() throws {

@@ -25,6 +25,12 @@ public final class GameSeat: Sendable {
         self.lock = lock
     }
 
+    /// Leaves the seat: its slot is free for the next `hangman play` from now on, even while this
+    /// value is still held somewhere (a command run in-process ends before its values go).
+    public func leave() {
+        lock.unlock()
+    }
+
     /// More slots than any number of terminals on one device: past it, something is wrong.
     static let slotLimit = 1000
 }

@@ -42,6 +42,12 @@ public final class FileLock: @unchecked Sendable {
         return FileLock(descriptor: descriptor)
     }
 
+    /// Drops the lock now (`flock(2)` with `LOCK_UN`), before the value goes away: whoever asks
+    /// next gets it, whatever still holds this value. Doing it twice does nothing more.
+    public func unlock() {
+        _ = retryingOnInterrupt({ system_flock(descriptor.rawValue, LOCK_UN) })
+    }
+
     /// `O_NOFOLLOW` answers `ELOOP` for a symbolic link: said as what it is.
     private static func openLockFile(_ path: String) throws(FileError) -> FileDescriptor {
         if try FileSystem.status(atPath: path, followingLinks: false)?.kind == .symbolicLink {

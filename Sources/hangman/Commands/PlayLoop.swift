@@ -68,6 +68,8 @@ final class PlayLoop {
         // A home bound to a pack server that answers plays served games: the word stays there.
         // The embedded store, and a server out of reach, play on this device.
         var seat: GameSeat?
+        // The slot is free for the next game once this one is over, however the command ends.
+        defer { seat?.leave() }
         var served = player.gameService
         if let games = served, !daily {
             // The first game is asked for before the screen opens: a server that no longer knows
