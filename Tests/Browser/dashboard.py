@@ -50,12 +50,19 @@ def fail(message):
 
 
 try:
-    for _ in range(100):
-        try:
-            call("GET", "/status")
-            break
-        except OSError:
-            time.sleep(0.1)
+    def until(condition, what, seconds=10):
+        """Waits for `condition` (polled), failing with `what` past the deadline."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                if condition():
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        fail(what)
+
+    until(lambda: call("GET", "/status") is not None, "chromedriver did not start")
     pages = {}
 
     def browse(dark):
@@ -77,9 +84,7 @@ try:
         call("POST", base + f"/element/{list(field.values())[0]}/value", {"text": TOKEN})
         button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
         call("POST", base + f"/element/{button}/click", {})
-        time.sleep(0.3)
-        if "/overview" not in call("GET", base + "/url"):
-            fail("the sign-in did not reach the overview: " + call("GET", base + "/url"))
+        until(lambda: "/overview" in call("GET", base + "/url"), "the sign-in did not reach the overview")
         for page in (["overview"] if dark else ["overview", "subscriptions", "players", "products"]):
             for width in ((1280,) if dark else (1280, 375)):
                 call("POST", base + "/window/rect", {"width": width, "height": 800})

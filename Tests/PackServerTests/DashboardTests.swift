@@ -32,10 +32,11 @@ import TestSupport
                 "--environment", "sandbox", "--test-controls", "--requests-per-minute", "0",
             ])
             var said = ""
-            for _ in 0..<400 where !said.contains("dashboard on ") {
-                said = (try? String(contentsOfFile: "/proc/\(server.processIdentifier)/fd/1", encoding: .utf8)) ?? ""
-                usleep(25_000)
-            }
+            let pid = server.processIdentifier
+            try #require(eventually(within: 10) {
+                said = (try? String(contentsOfFile: "/proc/\(pid)/fd/1", encoding: .utf8)) ?? ""
+                return said.contains("dashboard on ")
+            }, "the server did not say where its dashboard is")
             func address(after words: String) -> String? {
                 said.range(of: words).map { String(said[$0.upperBound...].prefix { !$0.isNewline }) }
             }

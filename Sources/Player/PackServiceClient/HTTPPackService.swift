@@ -580,6 +580,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         if authenticated { headers.append(("Authorization", "Bearer \(credentials.token)")) }
         if let idempotencyKey { headers.append((Wire.idempotencyHeader, idempotencyKey)) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
+        // Whether the account has purchases to complete is asked until this client has asked.
+        if authenticated, route != .recover, followUp.withLock({ $0.active && !$0.recovered }) { headers.append((Wire.unfinishedHeader, "?")) }
         // A change to the account's balance, purchases or storefront makes the statement held so
         // far out of date (a game's start, guess or end changes none of them).
         if method != "GET" && method != "HEAD" && ![.startGame, .guess, .abandonGame, .setDisplayName, .proveKey, .verifyReceipt].contains(route) {

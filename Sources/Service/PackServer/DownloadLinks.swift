@@ -40,7 +40,7 @@ public struct DownloadLinks: Sendable {
         guard (16...128).contains(secret.utf8.count),
             secret.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F })
         else {
-            throw DownloadLinkError("the downloads secret is 16 to 128 letters, digits, '-' or '_' (it goes into nginx's configuration as it is)")
+            throw DownloadLinkError("the downloads secret is 16 to 128 letters, digits, '-' or '_' (it goes into nginx's configuration as it is)", inSecret: true)
         }
         self.base = trimmed
         self.path = String(rest[slash...])
@@ -67,5 +67,10 @@ public struct DownloadLinks: Sendable {
 /// Why a downloads setting cannot be used: a sentence for the operator.
 public struct DownloadLinkError: Error, Sendable {
     public let message: String
-    init(_ message: String) { self.message = message }
+    /// The secret is what is wrong (the file's contents), not the URL (the command line).
+    public let inSecret: Bool
+    init(_ message: String, inSecret: Bool = false) {
+        self.message = message
+        self.inSecret = inSecret
+    }
 }

@@ -249,7 +249,9 @@ public final class PackServer: Sendable {
         defer { noteOutbox(account) }
         var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
             var answer = try routeAccount(request, route, id: id, account: account, service: service)
-            answer.headers.append((Wire.unfinishedHeader, String(route == .recover ? 0 : try service.unfinishedCount())))
+            if request.header(Wire.unfinishedHeader) != nil {
+                answer.headers.append((Wire.unfinishedHeader, String(route == .recover ? 0 : try service.unfinishedCount())))
+            }
             return answer
         }
         response.logAccount = account

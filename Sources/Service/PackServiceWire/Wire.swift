@@ -68,8 +68,9 @@ public enum Wire {
     /// On every `/v1/` answer: the version of the catalog the server sells from. A client that
     /// holds that version (signed, not expired) does not ask for the catalog.
     public static let catalogVersionHeader = "Hangman-Catalog-Version"
-    /// On every answer about an account: how many of its purchases a crash left unfinished (that
-    /// `POST /v1/recover` would complete now). A client asks for recovery only when it is not 0.
+    /// Asked for on a request about an account (any value): the answer says how many of its
+    /// purchases a crash left unfinished (that `POST /v1/recover` would complete now). A client
+    /// asks on its first request and recovers only when it is not 0; other requests cost no read.
     public static let unfinishedHeader = "Hangman-Unfinished"
     /// Beside a redirect to a download link: the account's download key, which the client sends
     /// under the same name with the link (a link works only with its account's key).

@@ -64,33 +64,27 @@ public enum SQLiteLedgers {
     /// Every account's transactions, by purchase date. An account folder without a ledger is
     /// skipped; a ledger that cannot be read stops the read, naming it.
     public static func allTransactions(folder: String) throws(StoreError) -> [AccountTransaction] {
-        var all: [AccountTransaction] = []
-        for (name, path) in try ledgerFiles(folder) {
-            all += try AccountLedger(try SQLiteLedgerStatements(path: path)).transactions().map { AccountTransaction(account: name, transaction: $0) }
-        }
-        return all.sorted { $0.transaction.purchaseDate < $1.transaction.purchaseDate }
+        try eachLedger(folder) { account, ledger throws(StoreError) in
+            try ledger.transactions().map { AccountTransaction(account: account, transaction: $0) }
+        }.sorted { $0.transaction.purchaseDate < $1.transaction.purchaseDate }
     }
 
     /// Every account's games and hint credits and spends.
     public static func allActivity(folder: String) throws(StoreError) -> [PlayerActivity] {
-        var all: [PlayerActivity] = []
-        for (name, path) in try ledgerFiles(folder) {
-            all += try AccountLedger(try SQLiteLedgerStatements(path: path)).activity().map { event in
+        try eachLedger(folder) { account, ledger throws(StoreError) in
+            try ledger.activity().map { event in
                 var owned = event
-                owned.account = name
+                owned.account = account
                 return owned
             }
         }
-        return all
     }
 
     /// Every account's auto-renewable subscriptions, each in its state at `now`.
     public static func allSubscriptions(folder: String, catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
-        var all: [SubscriptionFact] = []
-        for (name, path) in try ledgerFiles(folder) {
-            all += try AccountLedger(try SQLiteLedgerStatements(path: path)).subscriptions().map { SubscriptionFact(account: name, row: $0, now: now, catalog: catalog) }
+        try eachLedger(folder) { account, ledger throws(StoreError) in
+            try ledger.subscriptions().map { SubscriptionFact(account: account, row: $0, now: now, catalog: catalog) }
         }
-        return all
     }
 
     /// When each account was made (`<folder>/accounts.sqlite`); none before the first.
@@ -105,8 +99,9 @@ public enum SQLiteLedgers {
         }
     }
 
-    /// Each account's ledger file under `<folder>/accounts`, by account.
-    private static func ledgerFiles(_ folder: String) throws(StoreError) -> [(account: String, path: String)] {
+    /// `body`'s rows for each account's ledger under `<folder>/accounts`, by account; a folder
+    /// without a ledger is passed over.
+    private static func eachLedger<T>(_ folder: String, _ body: (String, AccountLedger) throws(StoreError) -> [T]) throws(StoreError) -> [T] {
         let accounts = folder + "/accounts"
         let names: [String]
         do {
@@ -115,7 +110,12 @@ public enum SQLiteLedgers {
             if !FileManager.default.fileExists(atPath: accounts) { return [] }
             throw StoreError(.storage, "cannot list the accounts in \(accounts): \(error)")
         }
-        return names.filter { !$0.hasPrefix(".") }.map { ($0, accounts + "/" + $0 + "/" + AccountService.databaseName) }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
+        var all: [T] = []
+        for name in names where !name.hasPrefix(".") {
+            let path = accounts + "/" + name + "/" + AccountService.databaseName
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            all += try body(name, AccountLedger(try SQLiteLedgerStatements(path: path)))
+        }
+        return all
     }
 }

@@ -42,7 +42,7 @@ enum SecretFile {
                 if let seconds { links.lifetime = Int64(seconds) * 1000 }
                 return links
             } catch {
-                if error.message.hasPrefix("the downloads secret") { throw CommandFailure.invalid("\(error.message): \(file)") }
+                if error.inSecret { throw CommandFailure.invalid("\(error.message): \(file)") }
                 throw CommandFailure.usage(error.message)
             }
         default:
