@@ -42,11 +42,17 @@ import TestSupport
         #expect(revenue["USD"] == 99 + 99 + 99 && revenue["EUR"] != nil && refunds["USD"] == 99, "\(revenue) \(refunds)")
         let subscriptions = try #require(overview["subscriptions"] as? [String: Any])
         #expect(subscriptions["trialsStarted"] as? Int == 1 && (subscriptions["active"] as? [String: Int])?["com.hangmanpacks.pass.monthly"] == 1, "\(subscriptions)")
+        // The players: three accounts made, the hints three "10 Hints" sold.
+        let players = try #require(overview["players"] as? [String: Any])
+        let days = try #require(players["days"] as? [[String: Any]])
+        #expect(days.count == 30 && days.reduce(0) { $0 + ($1["accountsMade"] as? Int ?? 0) } == 3, "\(players)")
+        #expect(days.reduce(0) { $0 + ($1["hintsSold"] as? Int ?? 0) } == 30, "\(players)")
 
         // As a person reads it: 80 columns, a sparkline, one storefront alone, digits under TERM=dumb.
         let text = try HangmanBinary.run(["report", "--data", data], environment: ["LC_ALL": "en_US.UTF-8"])
         #expect(text.status == 0 && text.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(text.stdout)")
         #expect(text.stdout.contains("USD") && text.stdout.contains("$2.97") && text.stdout.contains("▁"), "\(text.stdout)")
+        #expect(text.stdout.contains("Players: 3 accounts made") && text.stdout.contains("Hints: 30 sold, 0 spent."), "\(text.stdout)")
         let german = try HangmanBinary.run(["report", "--data", data, "--storefront", "deu"], environment: ["TERM": "dumb"])
         #expect(german.stdout.contains("storefront DEU") && !german.stdout.contains("USD") && !german.stdout.contains("▁"), "\(german.stdout)")
         #expect(try HangmanBinary.run(["report", "--data", data, "--storefront", "XYZ"]).status == 64)

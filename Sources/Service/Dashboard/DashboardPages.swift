@@ -3,22 +3,57 @@ import PackServiceAPI
 import Seller
 import Store
 
-/// Amounts as the viewer reads them (from `Accept-Language`): the currency's own decimals, the
-/// decimal comma where the language writes one, and the code after (`12,96 EUR`). Never converted.
-public struct AmountText: Sendable {
+/// Amounts and dates as the viewer reads them (from `Accept-Language`'s first language): the
+/// currency's own decimals with the decimal comma where the language writes one, the code after
+/// (`12,96 EUR`), never converted; a day in the language's order (`4.12.2026`, `12/4/2026`,
+/// `2026/12/04`). Tables and exports keep ISO dates, for copying; the charts' labels use these.
+public struct ViewerLocale: Sendable {
+    /// The language tag the page is written for (`de`, `en-US`), `en` when none is asked.
+    public let language: String
     public let decimalComma: Bool
+    let dayOrder: DayOrder
+
+    enum DayOrder: Sendable { case monthDayYear, dayMonthYearSlash, dayMonthYearDot, dayMonthYearDash, yearMonthDaySlash, iso }
 
     /// Languages that write a decimal comma (German, French, Spanish, Italian, Portuguese, ...).
     static let commaLanguages: Set<String> = ["de", "fr", "es", "it", "pt", "nl", "ru", "pl", "sv", "da", "nb", "fi", "cs", "tr", "id", "vi", "uk", "ro", "hu", "el"]
 
     public init(acceptLanguage: String?) {
         let first = acceptLanguage?.split(separator: ",").first?.split(separator: ";").first?.trimmingCharactersInSpace ?? ""
-        decimalComma = Self.commaLanguages.contains(String(first.prefix { $0 != "-" && $0 != "_" }).lowercased())
+        let tag = first.isEmpty || first == "*" || !first.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) ? "en" : first
+        let base = String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased()
+        let region = tag.count > base.count ? String(tag.dropFirst(base.count + 1)).uppercased() : ""
+        language = region.isEmpty ? base : base + "-" + region
+        decimalComma = Self.commaLanguages.contains(base)
+        switch base {
+        case "en" where region.isEmpty || region == "US" || region == "PH": dayOrder = .monthDayYear
+        case "en", "fr", "es", "it", "pt", "el", "vi", "id": dayOrder = .dayMonthYearSlash
+        case "de", "ru", "pl", "fi", "cs", "nb", "da", "tr", "uk", "ro": dayOrder = .dayMonthYearDot
+        case "nl": dayOrder = .dayMonthYearDash
+        case "ja", "zh", "ko": dayOrder = .yearMonthDaySlash
+        default: dayOrder = .iso
+        }
     }
 
     public func format(_ minor: Int64, _ currency: String) -> String {
         let text = Money(minorUnits: minor, currency: currency).decimal
         return (decimalComma ? text.replacingDecimalPoint : text) + " " + currency
+    }
+
+    /// An ISO day (`2026-12-04`) in the viewer's order; anything else as it is.
+    public func day(_ iso: String) -> String {
+        let parts = iso.split(separator: "-")
+        guard parts.count == 3, let month = Int(parts[1]), let day = Int(parts[2]) else { return iso }
+        let year = parts[0]
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
+        switch dayOrder {
+        case .monthDayYear: return "\(month)/\(day)/\(year)"
+        case .dayMonthYearSlash: return "\(two(day))/\(two(month))/\(year)"
+        case .dayMonthYearDot: return "\(day).\(month).\(year)"
+        case .dayMonthYearDash: return "\(day)-\(month)-\(year)"
+        case .yearMonthDaySlash: return "\(year)/\(two(month))/\(two(day))"
+        case .iso: return iso
+        }
     }
 }
 
@@ -52,14 +87,16 @@ public struct DashboardPages: Sendable {
     public let days: [String]
     public let query: String
     public let storefronts: [String]
-    public let amounts: AmountText
+    public let amounts: ViewerLocale
     public let rangeDays: Int
+    /// The range's days as the viewer reads them, for the charts' labels.
+    var chartDays: [String] { days.map(amounts.day) }
     /// Names products (a plan's display name) from the catalog sold from.
     public let catalog: Catalog
 
     /// `days` the range's ISO dates; `query` the range and storefront as a query string, kept by
     /// every link.
-    public init(overview: SalesOverview, catalog: Catalog, firstDay: Int64, lastDay: Int64, amounts: AmountText, query: String) {
+    public init(overview: SalesOverview, catalog: Catalog, firstDay: Int64, lastDay: Int64, amounts: ViewerLocale, query: String) {
         self.overview = overview
         self.catalog = catalog
         days = (firstDay...max(firstDay, lastDay)).map { UTCDateTime(millisecondsSince1970: $0 * UTCDateTime.millisecondsPerDay).dateText }
@@ -77,14 +114,14 @@ public struct DashboardPages: Sendable {
         case .players: body = playersBody()
         case .products: body = productsBody()
         }
-        return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>")
+        return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>", language: amounts.language)
     }
 
     /// A whole page around `body`.
-    public static func document(title: String, body: String) -> String {
+    public static func document(title: String, body: String, language: String = "en") -> String {
         """
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <html lang="\(escaped(language))"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Hangman Packs · \(escaped(title))</title><link rel="stylesheet" href="/style.css"></head>
         <body>\(body)</body></html>
         """
@@ -134,7 +171,7 @@ public struct DashboardPages: Sendable {
         for line in overview.currencies {
             let id = "revenue-\(line.currency)"
             html += "<section><h2>Revenue per day, \(escaped(line.currency))</h2>"
-            html += Charts.line(id: id, title: "Revenue per day in \(line.currency)", days: days, values: line.dailyRevenue) { amounts.format($0, line.currency) }
+            html += Charts.line(id: id, title: "Revenue per day in \(line.currency)", days: chartDays, values: line.dailyRevenue) { amounts.format($0, line.currency) }
             html += "<details><summary>The numbers (<a href=\"/export/\(id).csv?\(escaped(query))\">CSV</a>)</summary>"
             html += table(id: id + "-table", caption: "Revenue and refunds per day in \(line.currency)", head: ["Day", "Revenue", "Refunds"],
                 rows: days.indices.map { [days[$0], amounts.format(line.dailyRevenue[$0], line.currency), amounts.format(line.dailyRefunds[$0], line.currency)] })
@@ -181,7 +218,7 @@ public struct DashboardPages: Sendable {
             let name = ProductID(rawValue: plan).flatMap { catalog.product($0)?.displayName } ?? plan
             let id = "active-" + plan.split(separator: ".").last.map(String.init)!
             html += "<section><h2>Active per day, \(escaped(name))</h2>"
-            html += Charts.line(id: id, title: "Active subscriptions per day, \(name)", days: days, values: counts.map(Int64.init)) { String($0) }
+            html += Charts.line(id: id, title: "Active subscriptions per day, \(name)", days: chartDays, values: counts.map(Int64.init)) { String($0) }
             html += "<details><summary>The numbers</summary>" + table(
                 id: id + "-table", caption: "Active at the end of each day", head: ["Day", "Active"], rows: days.indices.map { [days[$0], String(counts[$0])] })
             html += "</details></section>"
@@ -197,7 +234,7 @@ public struct DashboardPages: Sendable {
             ["Hints spent", String(players.hintsSpent)],
         ]) + "</section>"
         html += "<section><h2>Games served per day</h2>"
-        html += Charts.line(id: "games", title: "Games served per day", days: days, values: players.days.map { Int64($0.gamesServed) }) { String($0) }
+        html += Charts.line(id: "games", title: "Games served per day", days: chartDays, values: players.days.map { Int64($0.gamesServed) }) { String($0) }
         html += "<details><summary>The numbers (<a href=\"/export/players.csv?\(escaped(query))\">CSV</a>)</summary>"
         html += table(id: "players-table", caption: "Per day", head: ["Day", "Accounts made", "Games served", "Daily-word players", "Hints sold", "Hints spent"],
             rows: players.days.map { [$0.day, String($0.accountsMade), String($0.gamesServed), String($0.dailyPlayers), String($0.hintsSold), String($0.hintsSpent)] })

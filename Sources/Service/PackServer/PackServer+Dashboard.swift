@@ -70,7 +70,7 @@ extension PackServer {
         }
         let query = range.query + (storefront.map { "&storefront=" + $0 } ?? "")
         var pages = DashboardPages(
-            overview: overview, catalog: catalog, firstDay: range.first, lastDay: range.last, amounts: AmountText(acceptLanguage: request.header("Accept-Language")),
+            overview: overview, catalog: catalog, firstDay: range.first, lastDay: range.last, amounts: ViewerLocale(acceptLanguage: request.header("Accept-Language")),
             query: query)
         if request.path == "/players" || request.path == "/export/players.csv" {
             pages.players = PlayersOverview(try sources.activity(), accountsMade: try sources.accountsMade(), firstDay: range.first, lastDay: range.last)

@@ -10,7 +10,7 @@ import TerminalText
 enum ReportCommand: Command {
     static let spec = CommandSpec(
         name: "hangman report",
-        overview: "The seller's overview: revenue, refunds and net per currency with a line per day, units per product, and the subscriptions, from a pack server's ledgers.",
+        overview: "The seller's overview: revenue, refunds and net per currency with a line per day, units per product, the subscriptions and the players, from a pack server's ledgers.",
         usage: ["hangman report --data <DIR> [--database <URL>] [--days <N>] [--storefront <CODE>] [--json]"],
         options: [
             .init(names: ["--data"], value: "DIR", help: "The pack server's data folder ('serve --data'): its SQLite ledgers, unless --database names others."),
@@ -61,20 +61,44 @@ enum ReportCommand: Command {
         }
         let now = context.clock.now()
         let today = UTCDateTime.day(ofMilliseconds: now)
-        let overview = SalesOverview(
-            try transactions(options), catalog: catalog, firstDay: today - Int64(options.days) + 1, lastDay: today, storefront: options.storefront, now: now)
+        let ledgers = try ledgers(options)
+        let firstDay = today - Int64(options.days) + 1
+        let report: Report
+        do {
+            let transactions = try ledgers.transactions()
+            var overview = SalesOverview(transactions, catalog: catalog, firstDay: firstDay, lastDay: today, storefront: options.storefront, now: now)
+            overview.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: today)
+            report = Report(overview: overview, players: PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: today))
+        } catch {
+            throw error.kind == .unavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.storage(error.message)
+        }
         if options.json {
-            context.out(JSONText.encode(overview))
+            context.out(JSONText.encode(report))
             return .ok
         }
-        for line in lines(overview, days: options.days, prices: PriceText(environment: context.environment), dumb: context.environment["TERM"] == "dumb") {
+        for line in lines(report, days: options.days, prices: PriceText(environment: context.environment), dumb: context.environment["TERM"] == "dumb") {
             context.out(TerminalText(escaping: line))
         }
         return .ok
     }
 
-    /// Every account's transactions, from the ledgers the options name.
-    static func transactions(_ options: Options) throws -> [AccountTransaction] {
+    /// The overview's numbers and the players' (their days are every storefront's: a player is
+    /// not in one storefront). JSON: the overview's keys, and `players`.
+    struct Report: Encodable {
+        var overview: SalesOverview
+        var players: PlayersOverview
+
+        private enum Key: String, CodingKey { case players }
+
+        func encode(to encoder: any Encoder) throws {
+            try overview.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(players, forKey: .players)
+        }
+    }
+
+    /// The ledgers the options name.
+    static func ledgers(_ options: Options) throws -> SalesLedgers {
         let ledgers: SalesLedgers
         switch options.database.map({ LedgerDatabase(argument: $0) }) {
         case .some(nil):
@@ -92,18 +116,18 @@ enum ReportCommand: Command {
             guard FileSystem.exists(atPath: data) else { throw CommandFailure.missing("no such data folder '\(data)' (--data)") }
             ledgers = .sqlite(folder: data)
         }
-        do {
-            return try ledgers.transactions()
-        } catch {
-            throw error.kind == .unavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.storage(error.message)
-        }
+        return ledgers
     }
 
     /// The overview as lines that fit 80 columns.
-    static func lines(_ overview: SalesOverview, days: Int, prices: PriceText, dumb: Bool) -> [String] {
+    static func lines(_ report: Report, days: Int, prices: PriceText, dumb: Bool) -> [String] {
+        let overview = report.overview
         var lines = ["Sales \(overview.firstDay) to \(overview.lastDay) (\(days) day\(days == 1 ? "" : "s"), UTC), \(overview.storefront.map { "storefront \($0)" } ?? "every storefront")"]
+        let players = report.players
+        let playerLines = ["", "Players: \(players.accountsMade) account\(players.accountsMade == 1 ? "" : "s") made, \(players.gamesServed) game\(players.gamesServed == 1 ? "" : "s") served, "
+            + "\(players.dailyPlayers) daily-word play\(players.dailyPlayers == 1 ? "" : "s").", "Hints: \(players.hintsSold) sold, \(players.hintsSpent) spent."]
         guard !overview.currencies.isEmpty || !overview.subscriptions.active.isEmpty else {
-            return lines + ["Nothing sold or refunded in these days."]
+            return lines + ["Nothing sold or refunded in these days."] + playerLines
         }
         let money = { (minor: Int64, currency: String) in prices.format(Money(minorUnits: minor, currency: currency)) }
         let rows = overview.currencies.map { line in
@@ -137,7 +161,11 @@ enum ReportCommand: Command {
         lines.append("")
         lines.append("Subscriptions: \(active) active now\(plans.isEmpty ? "" : " (" + plans.joined(separator: ", ") + ")"), \(subscriptions.paidPeriods) period\(subscriptions.paidPeriods == 1 ? "" : "s") charged.")
         lines.append("Free trials: \(subscriptions.trialsStarted) started, \(subscriptions.trialsConverted) of them paid since.")
-        return lines
+        lines.append("Renewals: \(subscriptions.renewals); ended: \(subscriptions.ended) (\(subscriptions.endedVoluntarily) by the subscriber, \(subscriptions.endedByBilling) by billing).")
+        if subscriptions.inGracePeriod + subscriptions.inBillingRetry > 0 {
+            lines.append("Failing renewals now: \(subscriptions.inGracePeriod) in grace period, \(subscriptions.inBillingRetry) in billing retry.")
+        }
+        return lines + playerLines
     }
 }
 
