@@ -112,3 +112,16 @@ extension ContentVersion: Codable {
         try container.encode(text)
     }
 }
+
+/// What a pack holds, from its manifest's `Kind`: words to play (the default), or a theme (the
+/// gallows drawn as art). Both share the pack format's manifest, verification and signing.
+public enum PackKind: String, Sendable, Hashable, Codable, CaseIterable {
+    case words = "Words"
+    case theme = "Theme"
+
+    /// The kind a manifest's `Kind` names (`nil`: words); `nil` for a kind this reader does not know.
+    public init?(manifestValue: String?) {
+        guard let manifestValue else { self = .words; return }
+        self.init(rawValue: manifestValue)
+    }
+}

@@ -20,7 +20,7 @@ struct CollectedFile: Sendable {
 /// A word list the streaming readers are not sure of is named in `toDecode`; the verifier reads
 /// it again, whole, with `decode(_:)`, which says exactly what is wrong with it.
 struct EntryCollector: ArchiveEntryReceiver {
-    static let specialNames: Set<String> = ["Info.plist", "ContentInfo.plist", PackSignature.fileName]
+    static let specialNames: Set<String> = ["Info.plist", "ContentInfo.plist", PackSignature.fileName, ThemeFrames.fileName]
 
     let propertyListLimits: PropertyListLimits
     let maxProblemsPerList: Int

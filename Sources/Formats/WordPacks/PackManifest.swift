@@ -28,6 +28,11 @@ public struct PackManifest: Sendable, Equatable {
     public var wordCount: Int?
     /// Path inside the pack -> expected digest and size.
     public var files: [String: FileRecord]?
+    /// Words (the default) or a theme: `Kind`.
+    public var kind: PackKind = .words
+    /// The path of the word list the service's daily word draws from (`DailyList`): a list of
+    /// the pack's own words, chosen for it; `nil` draws from every list.
+    public var dailyList: String?
     /// Keys this reader does not know, kept so that a rebuild does not drop them.
     public var otherKeys: [String: PropertyList]
 
@@ -55,6 +60,8 @@ public struct PackManifest: Sendable, Equatable {
         if let license { dict["License"] = .string(license) }
         if let attribution { dict["Attribution"] = .string(attribution) }
         if let wordCount { dict["WordCount"] = .integer(Int64(wordCount)) }
+        if kind != .words { dict["Kind"] = .string(kind.rawValue) }
+        if let dailyList { dict["DailyList"] = .string(dailyList) }
         if let files {
             dict["Files"] = .dictionary(files.mapValues { record in
                 .dictionary(["SHA256": .string(record.sha256.hex), "Size": .integer(Int64(record.size))])
@@ -65,7 +72,7 @@ public struct PackManifest: Sendable, Equatable {
 
     static let knownKeys: Set<String> = [
         "FormatVersion", "ProductIdentifier", "ContentVersion", "DisplayName", "Language",
-        "Summary", "License", "Attribution", "WordCount", "Files",
+        "Summary", "License", "Attribution", "WordCount", "Files", "Kind", "DailyList",
     ]
 
     /// Reads a manifest, collecting every problem; `nil` when a required key is unusable.
@@ -125,6 +132,22 @@ public struct PackManifest: Sendable, Equatable {
             }
         }
         let files = reader.files()
+        var kind = PackKind.words
+        if let text = reader.string("Kind", required: false) {
+            if let known = PackKind(manifestValue: text) {
+                kind = known
+            } else {
+                reader.problems.append(PackProblem(
+                    .badKind, entry: entry, "Kind '\(text)' is not a kind of pack this hangman knows (\(PackKind.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            }
+        }
+        let dailyList = reader.string("DailyList", required: false)
+        if let dailyList, dailyList.isEmpty || dailyList.hasPrefix("/") || dailyList.split(separator: "/").contains("..") || !dailyList.lowercased().hasSuffix(".plist") {
+            reader.problems.append(PackProblem(.badDailyList, entry: entry, "DailyList '\(dailyList)' is not the path of a word list inside the pack (like daily.plist)"))
+        }
+        if kind == .theme, dailyList != nil {
+            reader.problems.append(PackProblem(.badDailyList, entry: entry, "a theme has no words: DailyList belongs to a word pack"))
+        }
         problems += reader.problems
 
         guard let formatVersion, let productIdentifier, let contentVersion, let displayName else { return nil }
@@ -136,6 +159,8 @@ public struct PackManifest: Sendable, Equatable {
         manifest.attribution = attribution
         manifest.wordCount = wordCount
         manifest.files = files
+        manifest.kind = kind
+        manifest.dailyList = dailyList
         manifest.otherKeys = dict.filter { !knownKeys.contains($0.key) }
         return manifest
     }

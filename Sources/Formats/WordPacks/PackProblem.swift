@@ -62,6 +62,9 @@ public struct PackProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidWord = "invalid-word"
         case wordNotNFC = "word-not-nfc"
         case duplicateWord = "duplicate-word"
+        case badKind = "bad-kind"
+        case badTheme = "bad-theme"
+        case badDailyList = "bad-daily-list"
         // Signatures.
         case signatureMalformed = "signature-malformed"
         case signatureInvalid = "signature-invalid"

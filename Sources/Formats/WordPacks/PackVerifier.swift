@@ -122,7 +122,18 @@ public struct PackVerifier: Sendable {
             contentInfo = (info, nil, nil)
         }
         let signatureFile = at(contentRoot + PackSignature.fileName) ?? at(PackSignature.fileName)
-        let special = Set([manifestFile, contentInfo?.file, signatureFile].compactMap { $0?.path })
+        var special = Set([manifestFile, contentInfo?.file, signatureFile].compactMap { $0?.path })
+
+        // The manifest (a hosted-content pack's is finished below, from its lists).
+        var manifest: PackManifest?
+        if let manifestFile {
+            if let value = collector.decode(manifestFile, problems: &problems) {
+                manifest = PackManifest.parse(value, entry: manifestFile.path, problems: &problems)
+            }
+        }
+        // A theme's drawings are no word list.
+        let themeFile = manifest?.kind == .theme ? at(contentRoot + ThemeFrames.fileName) : nil
+        if let themeFile { special.insert(themeFile.path) }
 
         // Word lists: every other *.plist.
         for path in collector.files.keys.sorted() where !special.contains(path) && isPropertyListName(path) {
@@ -132,13 +143,6 @@ public struct PackVerifier: Sendable {
         problems += collector.problems
         let lists = collector.lists.sorted { $0.path < $1.path }
 
-        // The manifest.
-        var manifest: PackManifest?
-        if let manifestFile {
-            if let value = collector.decode(manifestFile, problems: &problems) {
-                manifest = PackManifest.parse(value, entry: manifestFile.path, problems: &problems)
-            }
-        }
         if let info = contentInfo {
             manifest = hostedManifest(info.file, collector: collector, manifest: manifest, lists: lists, problems: &problems)
         } else if manifestFile == nil {
@@ -147,13 +151,32 @@ public struct PackVerifier: Sendable {
                 "no Info.plist manifest (or ContentInfo.plist) at the top of the pack"))
         }
 
-        if lists.isEmpty && !collector.sawWordListFile {
-            problems.append(PackProblem(.noWordList, "no word list: a pack needs at least one *.plist of words beside its manifest"))
+        var theme: ThemeFrames?
+        if manifest?.kind == .theme {
+            if let themeFile {
+                if let value = collector.decode(themeFile, problems: &problems) {
+                    theme = ThemeFrames.parse(value, entry: themeFile.path, problems: &problems)
+                }
+            } else {
+                problems.append(PackProblem(.badTheme, "no \(ThemeFrames.fileName): a theme pack has its drawings beside its manifest"))
+            }
+            for list in lists {
+                problems.append(PackProblem(.badTheme, entry: root + list.path, "a theme pack holds drawings, not word lists"))
+            }
+        } else {
+            if lists.isEmpty && !collector.sawWordListFile {
+                problems.append(PackProblem(.noWordList, "no word list: a pack needs at least one *.plist of words beside its manifest"))
+            }
+            let folding = LetterFolding(language: manifest?.language ?? "en")
+            let daily = manifest?.dailyList
+            checkDuplicates(lists.filter { $0.path != daily }, root: root, folding: folding, problems: &problems)
+            if let daily {
+                checkDailyList(daily, lists: lists, root: root, folding: folding, problems: &problems)
+            }
         }
-        checkDuplicates(lists, root: root, folding: LetterFolding(language: manifest?.language ?? "en"), problems: &problems)
 
         guard let manifest else { return nil }
-        let wordCount = lists.reduce(0) { $0 + $1.wordCount }
+        let wordCount = lists.reduce(0) { $0 + ($1.path == manifest.dailyList ? 0 : $1.wordCount) }
         if let declared = manifest.wordCount, declared != wordCount, !collector.hadWordProblems {
             problems.append(PackProblem(
                 .wordCountMismatch, entry: manifestFile?.path,
@@ -165,7 +188,7 @@ public struct PackVerifier: Sendable {
         let signature = checkSignature(signatureFile, manifestFile: manifestFile, manifest: manifest, collector: collector, problems: &problems)
 
         let others = collector.files.keys.filter { !special.contains($0) && !isPropertyListName($0) }.map(relative).sorted()
-        return WordPack(manifest: manifest, layout: layout, lists: lists, signature: signature, otherFiles: others)
+        return WordPack(manifest: manifest, layout: layout, lists: lists, signature: signature, otherFiles: others, theme: theme)
     }
 
     /// The manifest of a hosted-content pack: from `ContentInfo.plist`, checked against an
@@ -241,6 +264,30 @@ public struct PackVerifier: Sendable {
         }
         for (list, count) in reported.sorted(by: { $0.key < $1.key }) where count > maxProblemsPerList {
             problems.append(PackProblem(.duplicateWord, entry: root + lists[list].path, "and \(count - maxProblemsPerList) more duplicate words in this list"))
+        }
+    }
+
+    /// The daily list is a list of the pack (`DailyList` names it), its words told apart from
+    /// each other and each one a word of the pack's other lists.
+    private func checkDailyList(_ path: String, lists: [WordList], root: String, folding: LetterFolding, problems: inout [PackProblem]) {
+        guard let daily = lists.first(where: { $0.path == path }) else {
+            problems.append(PackProblem(.badDailyList, entry: root + path, "DailyList names \(path), which is no word list of the pack"))
+            return
+        }
+        checkDuplicates([daily], root: root, folding: folding, problems: &problems)
+        var words: Set<String> = []
+        for list in lists where list.path != path {
+            for index in 0..<list.wordCount { words.insert(folding.foldedWord(list.word(index))) }
+        }
+        var missing = 0
+        for index in 0..<daily.wordCount where !words.contains(folding.foldedWord(daily.word(index))) {
+            missing += 1
+            if missing <= maxProblemsPerList {
+                problems.append(PackProblem(.badDailyList, entry: root + path, "'\(printable(daily.word(index)))' is in the daily list but in no other list of the pack"))
+            }
+        }
+        if missing > maxProblemsPerList {
+            problems.append(PackProblem(.badDailyList, entry: root + path, "and \(missing - maxProblemsPerList) more daily words in no other list"))
         }
     }
 

@@ -112,7 +112,7 @@ public final class DeviceDatabase {
             let step = max(1, total / 100)
             var bytesTotal = 0
             if progress != nil {
-                for list in pack.lists {
+                for list in pack.playLists {
                     list.forEachWord { word, clue in bytesTotal += word.count + (clue?.utf8.count ?? 0) }
                 }
             }
@@ -120,7 +120,8 @@ public final class DeviceDatabase {
             var nextWord = try Self.nextWordNumber(db)
             var nextChunk = (try db.int64("SELECT coalesce(max(id), 0) FROM word_chunks") ?? 0) + 1
             var chunk = WordChunk()
-            for list in pack.lists where list.wordCount > 0 {
+            // The daily list's words are the pack's others: the daily word is served, not installed.
+            for list in pack.playLists where list.wordCount > 0 {
                 let firstChunk = nextChunk
                 try list.forEachWord { word, clue in
                     chunk.append(word, clue: clue)
@@ -229,7 +230,8 @@ public final class DeviceDatabase {
     /// Removes a pack and its words; `false` when it was not installed. A base pack (`isBase`)
     /// is remembered as uninstalled, so that the next start does not bring it back unasked.
     public func uninstall(_ id: ProductID, isBase: Bool = false) throws(DeviceError) -> Bool {
-        try run(.immediate) { db in
+        if try uninstallTheme(id) { return true }
+        return try run(.immediate) { db in
             guard try db.int64("SELECT count(*) FROM packs WHERE product_id = ?", .text(id.rawValue)) == 1 else { return false }
             try Self.deleteWords(db, pack: id.rawValue)
             try db.execute("DELETE FROM packs WHERE product_id = ?", .text(id.rawValue))

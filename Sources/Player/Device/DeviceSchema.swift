@@ -147,6 +147,19 @@ enum DeviceSchema {
                 JOIN word_chunks k ON k.id BETWEEN c.first_chunk AND c.first_chunk + (c.word_count - 1) / 64
                 JOIN json_each(k.words) w;
             """)
+        migrator.register("6-themes", sql: """
+            -- Installed theme packs: the gallows as art. Each drawing's lines joined by a newline,
+            -- the drawings of a set by U+001E (a verified drawing is printable ASCII).
+            CREATE TABLE themes (
+                product_id TEXT PRIMARY KEY,
+                content_version TEXT NOT NULL,
+                display_name TEXT NOT NULL,
+                archive_sha256 TEXT NOT NULL,
+                installed_date INTEGER NOT NULL,
+                frames TEXT NOT NULL,
+                small_frames TEXT NOT NULL
+            );
+            """)
         return migrator
     }()
 

@@ -44,9 +44,9 @@ public struct PackInstaller {
             throw DeviceError(.unknownPack, "no pack '\(id)' in the catalog: see 'hangman packs'")
         }
         // Already there in the catalog's version: nothing to download, hash or verify.
-        if let available = catalog.contentVersion(of: id),
-            let installed = try device.installedPacks().first(where: { $0.productID == id })
-        {
+        var installedVersion = try device.installedPacks().first(where: { $0.productID == id })?.contentVersion
+        if installedVersion == nil { installedVersion = try device.installedThemes().first(where: { $0.productID == id })?.contentVersion }
+        if let available = catalog.contentVersion(of: id), let installed = installedVersion.map({ (contentVersion: $0, ()) }) {
             if !isBase {
                 let owned: Bool
                 do {
@@ -93,17 +93,22 @@ public struct PackInstaller {
         guard pack.manifest.productIdentifier == id else {
             throw DeviceError(.invalidPack, "the archive of \(id) holds \(pack.manifest.productIdentifier)")
         }
+        if pack.manifest.kind == .theme {
+            guard !isBase else { throw DeviceError(.invalidPack, "the base pack \(id) is a theme: base packs hold words") }
+            return try device.installTheme(pack, archiveSHA256: digest, now: clock.now())
+        }
         return try device.install(pack, archiveSHA256: digest, isBase: isBase, now: clock.now(), progress: progress)
     }
 
-    /// Installs every base pack that is not installed yet (what a first run does).
+    /// Installs every base pack of `wanted` (every one when `nil`) that is not installed yet and
+    /// that the player did not uninstall (what a first run does).
     public func installMissingBasePacks(
-        progress: (ProductID) -> ((InstallProgress) -> Void)? = { _ in nil }
+        _ wanted: [ProductID]? = nil, progress: (ProductID) -> ((InstallProgress) -> Void)? = { _ in nil }
     ) async throws(DeviceError) -> [ProductID] {
         let installed = Set(try device.installedPacks().map(\.productID))
         let declined = try device.uninstalledBasePacks()
         var done: [ProductID] = []
-        for base in catalog.basePacks where !installed.contains(base.productID) && !declined.contains(base.productID) {
+        for base in catalog.basePacks where !installed.contains(base.productID) && !declined.contains(base.productID) && wanted.map({ $0.contains(base.productID) }) ?? true {
             _ = try await install(base.productID, progress: progress(base.productID))
             done.append(base.productID)
         }

@@ -23,6 +23,9 @@ public struct Player {
     public let clock: Clock
     /// The service's catalog, fetched once when the session opened.
     public var catalog: Catalog { installer.catalog }
+    /// The reader's language (`de`, from the locale), for the base packs a device installs by
+    /// itself; `nil` for English alone.
+    public var readerLanguage: String?
 
     public init(service: any PackService, catalog: Catalog, device: DeviceDatabase, verifier: PackVerifier = PackVerifier(), clock: Clock = .system) {
         self.service = service
@@ -72,13 +75,20 @@ public struct Player {
         if case .success(let active) = owning, try await device({ () throws(DeviceError) in
             // A feature (remove-ads) has nothing to deliver: only packs count.
             try device.isUpToDate(
-                basePacks: catalog.basePacks.map(\.productID),
+                basePacks: try wantedBasePacks(),
                 transactions: active.filter { catalog.product($0.productID)?.feature == nil }.map(\.transactionID.rawValue))
         }) {
             return report
         }
         // Base packs first: they need no account, so they install even when it cannot be read.
-        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks(progress: progress) }
+        let wanted = try await device { () throws(DeviceError) in try wantedBasePacks() }
+        let fresh = try await device { () throws(DeviceError) in
+            let none = try device.installedPacks().isEmpty
+            let declined = try device.uninstalledBasePacks()
+            return none && declined.isEmpty
+        }
+        report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks(wanted, progress: progress) }
+        if fresh { try await device { () throws(DeviceError) in try chooseReadersLanguage() } }
         // A device the service no longer knows owns nothing it can deliver: what needs the
         // account says so itself, and the free packs still play.
         if case .failure(.store(let error)) = owning, error.kind == .unauthorized { return report }
@@ -244,12 +254,39 @@ public struct Player {
         return .uninstalled(canReinstall: owned || catalog.basePack(id) != nil)
     }
 
+    /// The base packs a device installs by itself: English and the reader's language, and those of
+    /// the languages its games draw from (`settings languages`). The others are free to install
+    /// by hand (`install`, or `play --language`).
+    func wantedBasePacks() throws(DeviceError) -> [ProductID] {
+        var languages: Set<String> = ["en"]
+        if let readerLanguage { languages.insert(Self.primary(readerLanguage)) }
+        for tag in try device.settings().gameLanguages ?? [] { languages.insert(Self.primary(tag)) }
+        return catalog.basePacks.filter { languages.contains(Self.primary($0.language ?? "en")) }.map(\.productID)
+    }
+
+    /// A fresh device whose reader reads another language than English, with a base pack in it:
+    /// games draw from that language's words (English stays installed, a `settings languages`
+    /// away).
+    private func chooseReadersLanguage() throws(DeviceError) {
+        guard let readerLanguage, Self.primary(readerLanguage) != "en" else { return }
+        var settings = try device.settings()
+        guard settings.gameLanguages == nil,
+            let pack = try device.installedPacks().first(where: { $0.isBase && Self.primary($0.language) == Self.primary(readerLanguage) })
+        else { return }
+        settings.gameLanguages = [pack.language]
+        try device.save(settings)
+    }
+
+    /// The primary subtag of a language tag, lowercased (`pt-BR` -> `pt`).
+    static func primary(_ tag: String) -> String { String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased() }
+
     // MARK: - Pack states
 
     /// Every pack of the catalog, base packs first, with the state it is in on this device.
     public func packs() async throws(PlayerError) -> [PackStatus] {
         let installed = Dictionary(
-            try await device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0) }, uniquingKeysWith: { first, _ in first })
+            try await device { () throws(DeviceError) in try device.installedPacks() }.map { ($0.productID, $0.contentVersion) }, uniquingKeysWith: { first, _ in first })
+            .merging(try await device { () throws(DeviceError) in try device.installedThemes() }.map { ($0.productID, $0.contentVersion) }, uniquingKeysWith: { first, _ in first })
         let ownership = try await ownership()
         let storefront = try await storefront()
         var rows: [PackStatus] = []
@@ -257,21 +294,23 @@ public struct Player {
             let here = installed[base.productID]
             rows.append(PackStatus(
                 productID: base.productID, displayName: base.displayName, isBase: true, price: nil, wordCount: base.wordCount,
-                installedVersion: here?.contentVersion, availableVersion: base.contentVersion,
-                state: PackState.resolve(isBase: true, installed: here?.contentVersion, available: base.contentVersion, entitlement: nil)))
+                installedVersion: here, availableVersion: base.contentVersion,
+                state: PackState.resolve(isBase: true, installed: here, available: base.contentVersion, entitlement: nil)))
         }
-        for product in catalog.products where product.packFile != nil {
+        // Word packs, then themes.
+        for product in catalog.products.filter({ $0.packFile != nil && !$0.isTheme }) + catalog.products.filter(\.isTheme) {
             let here = installed[product.id]
             // Off sale: a pack for those who have it, not one to offer.
             if !product.isForSale, here == nil, ownership.entitlement(for: product.id) == nil { continue }
             rows.append(PackStatus(
                 productID: product.id, displayName: product.displayName, isBase: false, price: product.salePrice(in: storefront), wordCount: product.wordCount ?? 0,
-                installedVersion: here?.contentVersion, availableVersion: product.contentVersion,
+                installedVersion: here, availableVersion: product.contentVersion,
                 state: PackState.resolve(
-                    isBase: false, installed: here?.contentVersion, available: product.contentVersion, entitlement: ownership.entitlement(for: product.id),
+                    isBase: false, installed: here, available: product.contentVersion, entitlement: ownership.entitlement(for: product.id),
                     isAvailable: product.isAvailable),
                 unavailableReason: product.unavailableReason, subscriptionProductID: ownership.entitlement(for: product.id)?.subscriptionProductID,
-                subscriptionEnds: ownership.entitlement(for: product.id).flatMap { $0.subscriptionProductID == nil ? nil : $0.revokedDate ?? $0.expiresDate }))
+                subscriptionEnds: ownership.entitlement(for: product.id).flatMap { $0.subscriptionProductID == nil ? nil : $0.revokedDate ?? $0.expiresDate },
+                isTheme: product.isTheme))
         }
         return rows
     }
@@ -378,6 +417,15 @@ public struct Player {
         try await store { () async throws(StoreError) in try await service.setStorefront(code) }
     }
 
+    /// The theme the game draws: the one the settings chose, installed here and still owned (a
+    /// refunded theme is drawn no more); `nil` for the classic stick figure. Offline, the
+    /// installed theme is drawn as it was.
+    public func drawnTheme() async -> ThemeFrames? {
+        guard let id = try? device.chosenTheme(), let theme = try? device.installedThemes().first(where: { $0.productID == id }) else { return nil }
+        if let ownership = try? await ownership(), !ownership.owns(id) { return nil }
+        return theme.frames
+    }
+
     public func ownership() async throws(PlayerError) -> Ownership {
         try await store { () async throws(StoreError) in try await Ownership.read(from: service) }
     }
@@ -454,6 +502,8 @@ public struct PackStatus: Sendable, Equatable {
     public var subscriptionProductID: ProductID? = nil
     /// When that subscription's access ends (or ended).
     public var subscriptionEnds: Int64? = nil
+    /// A theme (the gallows as art), not words.
+    public var isTheme = false
 }
 
 /// Why the player's session could not do what was asked: the service's reason or the device's.

@@ -59,6 +59,9 @@ public struct Catalog: Sendable, Equatable, Codable {
         /// Words, as the manifest's `WordCount` says (0 when it has none).
         public var wordCount: Int
         public var contentVersion: ContentVersion
+        /// The words' language (BCP 47, as the manifest's `Language`); `nil` from a catalog
+        /// published before it was recorded (read as English).
+        public var language: String?
         /// SHA-256 of the archive as recorded at publishing time: 64 lowercase hex digits.
         public var sha256: String
         /// Size of the archive in bytes, as recorded at publishing time.
@@ -123,10 +126,11 @@ public struct Catalog: Sendable, Equatable, Codable {
         products.first { $0.id == id }
     }
 
-    /// The packs a subscription product opens while it lasts.
+    /// The packs a subscription product opens while it lasts: all of them opens every word pack
+    /// (themes are bought, not lent).
     public func packs(unlockedBy product: Product) -> [ProductID] {
         switch product.unlocks {
-        case .allPacks?: products.filter { $0.packFile != nil }.map(\.id)
+        case .allPacks?: products.filter { $0.packFile != nil && !$0.isTheme }.map(\.id)
         case .packs(let ids)?: ids
         case nil: []
         }
@@ -183,6 +187,12 @@ public struct Product: Sendable, Equatable, Codable {
     public var packSize: Int?
     /// The pack's content version, for a non-consumable.
     public var contentVersion: ContentVersion?
+    /// What its pack holds (words, or a theme: the gallows as art), for a product that sells a
+    /// pack; `nil` for one without a pack (and from a catalog that did not say: words).
+    public var packKind: PackKind?
+
+    /// The product sells a theme pack.
+    public var isTheme: Bool { packKind == .theme }
     /// Why the product cannot be sold now (its pack archive is missing, damaged or for another
     /// product), as StoreKit answers an invalid product identifier; `nil` when it can.
     public var unavailableReason: String?

@@ -34,7 +34,8 @@ extension AccountService {
     /// Today (UTC, the store's clock), as days since 1970.
     var today: Int64 { UTCDateTime.day(ofMilliseconds: clock.now()) }
 
-    /// The base pack of `language` (`nil`: English): its archive, its words in order, its language tag.
+    /// The base pack of `language` (`nil`: English): its archive, its daily words in order (its
+    /// `DailyList`, else all its words), its language tag.
     func dailyPack(_ language: String?) throws(StoreError) -> (file: PackArchiveFile, words: [PackWordChoice], language: String) {
         let wanted = (language ?? "en").lowercased()
         guard !wanted.isEmpty, wanted.utf8.count <= 35, wanted.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
@@ -52,7 +53,9 @@ extension AccountService {
             throw StoreError(
                 .notFound, "no daily word in '\(wanted)': the service has base packs in " + (languages.isEmpty ? "no language" : languages.joined(separator: ", ")))
         }
-        let words = pack.lists.flatMap { list in list.words.map { PackWordChoice(word: $0, category: list.name) } }
+        // The pack's daily list when it has one (its everyday words), else every word of it.
+        let words = pack.daily.map { daily in daily.words.map { PackWordChoice(word: $0, category: daily.name) } }
+            ?? pack.lists.flatMap { list in list.words.map { PackWordChoice(word: $0, category: list.name) } }
         guard !words.isEmpty else { throw StoreError(.notFound, "the base pack in '\(pack.language)' has no words") }
         return (file, words, pack.language)
     }

@@ -104,11 +104,15 @@ struct PackFacts: Equatable {
     var displayName: String?
     var contentVersion: ContentVersion
     var wordCount: Int?
+    /// `Theme` for a theme pack; words when absent.
+    var kind: PackKind = .words
+    /// A base pack's language.
+    var language: String?
 
     /// The keys `hangman catalog update` writes.
-    static let keys = ["ContentVersion", "WordCount"]
+    static let keys = ["ContentVersion", "WordCount", "Kind"]
     /// The keys it writes in a base pack's entry, besides `keys`.
-    static let baseKeys = ["ProductIdentifier", "DisplayName"]
+    static let baseKeys = ["ProductIdentifier", "DisplayName", "Language"]
 
     /// The facts of `manifest`, as a base pack's entry (`isBase`) or a product's records them.
     init(_ manifest: PackManifest, isBase: Bool) {
@@ -116,6 +120,8 @@ struct PackFacts: Equatable {
         displayName = isBase ? manifest.displayName : nil
         contentVersion = manifest.contentVersion
         wordCount = manifest.wordCount
+        kind = manifest.kind
+        language = isBase ? manifest.language : nil
     }
 
     /// The facts recorded in `entry`; `nil` when they are missing or not well formed (the catalog
@@ -127,7 +133,13 @@ struct PackFacts: Equatable {
         case .integer(let count)? where count >= 0 && count <= Int64(Int32.max): wordCount = Int(count)
         default: return nil
         }
+        switch entry["Kind"] {
+        case nil: kind = .words
+        case .string(let text)?: guard let known = PackKind(rawValue: text) else { return nil }; kind = known
+        default: return nil
+        }
         if isBase {
+            if case .string(let tag)? = entry["Language"], PackManifest.isLanguageTag(tag) { language = tag }
             guard case .string(let id)? = entry["ProductIdentifier"], let productID = ProductID(rawValue: id),
                 case .string(let name)? = entry["DisplayName"], !name.isEmpty
             else { return nil }
@@ -143,6 +155,8 @@ struct PackFacts: Equatable {
         if let wordCount { values["WordCount"] = .integer(Int64(wordCount)) }
         if let productID { values["ProductIdentifier"] = .string(productID.rawValue) }
         if let displayName { values["DisplayName"] = .string(displayName) }
+        if kind != .words { values["Kind"] = .string(kind.rawValue) }
+        if let language { values["Language"] = .string(language) }
         return values
     }
 }

@@ -189,18 +189,18 @@ extension Catalog {
         var basePacks: [BasePack] = []
         var unavailableBasePacks: [UnavailableBasePack] = []
         for entry in baseEntries {
-            let manifest: (productID: ProductID, displayName: String, wordCount: Int?, contentVersion: ContentVersion)
+            let manifest: (productID: ProductID, displayName: String, wordCount: Int?, contentVersion: ContentVersion, language: String?, kind: PackKind)
             if let facts = entry.facts, let productID = facts.productID, let displayName = facts.displayName,
                 isPublished(entry.file, size: entry.record.size)
             {
-                manifest = (productID, displayName, facts.wordCount, facts.contentVersion)
+                manifest = (productID, displayName, facts.wordCount, facts.contentVersion, facts.language, facts.kind)
             } else {
                 switch verifier.peekManifest(fileAt: folder + "/" + entry.file) {
                 case .failure(let problem):
                     unavailableBasePacks.append(UnavailableBasePack(file: entry.file, reason: "\(entry.file) \(Self.unusable(problem))"))
                     continue
                 case .success(let peeked):
-                    manifest = (peeked.productIdentifier, peeked.displayName, peeked.wordCount, peeked.contentVersion)
+                    manifest = (peeked.productIdentifier, peeked.displayName, peeked.wordCount, peeked.contentVersion, peeked.language, peeked.kind)
                 }
             }
             if basePacks.contains(where: { $0.productID == manifest.productID }) {
@@ -211,10 +211,15 @@ extension Catalog {
                 problems.append("\(path): base pack \(entry.file) is '\(manifest.productID)', which is also a product: base packs are free, never sold")
                 continue
             }
+            if manifest.kind != .words {
+                problems.append("\(path): base pack \(entry.file) is a \(manifest.kind.rawValue.lowercased()) pack: base packs hold words (the stick figure is the free theme)")
+                continue
+            }
             basePacks.append(BasePack(
                 file: entry.file, productID: manifest.productID, displayName: manifest.displayName,
                 wordCount: manifest.wordCount ?? 0, contentVersion: manifest.contentVersion,
                 sha256: entry.record.sha256, size: entry.record.size))
+            basePacks[basePacks.count - 1].language = manifest.language
         }
         var catalog = Catalog(
             bundleIdentifier: bundle, catalogVersion: version, storefronts: storefronts, basePacks: basePacks, products: products,
@@ -235,6 +240,7 @@ extension Catalog {
             if let facts = recordedFacts[product.id], let size = product.packSize, isPublished(file, size: size) {
                 catalog.products[index].wordCount = facts.wordCount
                 catalog.products[index].contentVersion = facts.contentVersion
+                catalog.products[index].packKind = facts.kind
                 continue
             }
             switch verifier.peekManifest(fileAt: folder + "/" + file) {
@@ -247,6 +253,7 @@ extension Catalog {
                 }
                 catalog.products[index].wordCount = manifest.wordCount
                 catalog.products[index].contentVersion = manifest.contentVersion
+                catalog.products[index].packKind = manifest.kind
             }
         }
         if !problems.isEmpty { throw CatalogError(problems) }

@@ -22,7 +22,8 @@ struct PlayerContext {
     static func open(_ options: HomeOptions, context: CommandContext, quietOffline: Bool = false, starting: Bool = true) async throws -> PlayerContext {
         let store = try await HomeContext.open(options, context: context, quietOffline: quietOffline)
         let device = try Home(folder: store.home).openDevice()
-        let player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
+        var player = Player(service: store.service, catalog: store.catalog, device: device, clock: context.clock)
+        player.readerLanguage = ReaderLocale.current.language
         let starts = try starting || !device.hasDeliveryBaseline()
         let session = PlayerContext(store: store, player: player, started: starts)
         if starts { try await session.start(context: context) }

@@ -45,7 +45,7 @@ enum PacksCommand: Command {
         let reader = options.json ? ReaderLocale(environment: [:]) : ReaderLocale.current
         let rows = packs.map { pack in
             Row(productID: pack.productID.rawValue, displayName: session.catalog.product(pack.productID).map(reader.name) ?? pack.displayName,
-                kind: pack.isBase ? "base" : "paid", price: pack.price?.decimal, currency: pack.price?.currency, storefront: storefront,
+                kind: pack.isTheme ? "theme" : pack.isBase ? "base" : "paid", price: pack.price?.decimal, currency: pack.price?.currency, storefront: storefront,
                 wordCount: pack.wordCount, installedVersion: pack.installedVersion?.text, availableVersion: pack.availableVersion?.text,
                 state: pack.state.rawValue, unavailableReason: pack.unavailableReason, subscriptionProductID: pack.subscriptionProductID?.rawValue,
                 subscriptionExpiresDate: pack.subscriptionEnds.map { ISO8601.string($0) })
@@ -67,7 +67,7 @@ enum PacksCommand: Command {
                 state += pack.state == .subscribed ? " until \(day) (\(name))" : " since \(day) (\(name) ended)"
             }
             table.append([
-                row.productID, names.shortName(of: pack.productID), row.displayName, row.kind, price, PackText.grouped(row.wordCount),
+                row.productID, names.shortName(of: pack.productID), row.displayName, row.kind, price, pack.isTheme ? "-" : PackText.grouped(row.wordCount),
                 row.installedVersion ?? "-", state,
             ])
         }

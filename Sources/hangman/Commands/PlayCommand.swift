@@ -21,7 +21,7 @@ enum PlayCommand: Command {
                 help: "Seed the random choices: the same seed, the same games (a pack server takes one only as a sandbox with test controls).",
                 kind: .unsignedInteger),
             .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same for every player of the service, once per account; on a pack server."),
-            .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
+            .init(names: ["--language"], value: "TAG", help: "Words in one language (de, fr, pt-BR...): the packs installed in it, its free base pack installed first when none is; with --daily, the daily word's (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
@@ -80,11 +80,16 @@ enum PlayCommand: Command {
         if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.new {
             throw CommandFailure.usage("--daily is the same word for every player: it takes no --pack, --category, --seed or --new")
         }
-        if options.language != nil, !options.daily { throw CommandFailure.usage("--language names the daily word's language: use it with --daily") }
+        if options.language != nil, !options.daily, !options.packs.isEmpty {
+            throw CommandFailure.usage("--language picks the packs of a language: it takes no --pack")
+        }
         var generator = SeededGenerator(seed: options.seed ?? context.randomSeed())
         // Offline, the game says so on its own screen, not before it opens.
         let session = try await PlayerContext.open(options.store, context: context, quietOffline: true)
-        let requested = try options.packs.map { try $0.resolve(in: session.catalog) }
+        var requested = try options.packs.map { try $0.resolve(in: session.catalog) }
+        if let language = options.language, !options.daily {
+            requested = try await Self.packs(inLanguage: language, session: session, context: context)
+        }
         let (packs, playable) = try await session.player.gamePacks(requested)
         let environment = context.environment
         let terminal = context.inputIsTerminal && context.outputIsTerminal
@@ -105,6 +110,26 @@ enum PlayCommand: Command {
         loop.language = options.language
         loop.seed = options.seed
         return try await loop.run(fresh: options.new, generator: &generator)
+    }
+}
+
+extension PlayCommand {
+    /// The playable packs in `language` (its primary subtag: `pt` finds `pt-BR`); none installed,
+    /// the catalog's free base pack in it is installed first.
+    static func packs(inLanguage language: String, session: PlayerContext, context: CommandContext) async throws -> [ProductID] {
+        guard case .text(let tag) = try ValueKind.languageTag.convert(language, for: "--language") else { return [] }
+        let primary = { (tag: String) in String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased() }
+        let wanted = primary(tag)
+        let playable = try await session.player.playablePacks()
+        let found = playable.filter { primary($0.language) == wanted }.map(\.productID)
+        if !found.isEmpty { return found }
+        if let base = session.catalog.basePacks.first(where: { primary($0.language ?? "en") == wanted }) {
+            let outcome = try await session.install(base.productID, context: context)
+            context.error(session.describe(outcome, base.productID))
+            return [base.productID]
+        }
+        let languages = Set(playable.map(\.language) + session.catalog.basePacks.map { $0.language ?? "en" }).sorted()
+        throw CommandFailure.missing("no words in '\(tag)' here or in the store's free packs: there are words in \(languages.joined(separator: ", "))")
     }
 }
 

@@ -44,6 +44,8 @@ final class PlayLoop {
     private var firstGame: (any PlayedGame)?
     /// `play --seed`: a served game's request carries it (a sandbox server with test controls takes it).
     var seed: UInt64?
+    /// The theme the gallows is drawn in, read at the first game (`.some(nil)`: the stick figure).
+    private var theme: ThemeFrames??
 
     var player: Player { playerContext.player }
 
@@ -243,10 +245,11 @@ final class PlayLoop {
         }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         let day = (session as? ServedSession)?.game.daily
+        if theme == nil { theme = .some(await player.drawnTheme()) }
         var view = GameView(
             game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
             category: day == nil ? session.category : session.packName, hints: nil,
-            event: opening.isEmpty ? nil : opening.joined(separator: " "))
+            event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme ?? nil)
         var eventPlain: TerminalText?
         showWaitsOnBoard()
         while session.board.status == .playing {

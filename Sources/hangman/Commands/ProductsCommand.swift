@@ -17,7 +17,9 @@ enum ProductsCommand: Command {
         // the seller's answer (StoreKit calls a product not sold there an invalid identifier).
         let offers = try await store.service.offers()
         let storefront = offers.storefront
-        let products = store.catalog.products.filter { offers.offer($0.id) != nil }
+        // Themes after the rest: art, apart from words and hints.
+        let sold = store.catalog.products.filter { offers.offer($0.id) != nil }
+        let products = sold.filter { !$0.isTheme } + sold.filter(\.isTheme)
         if options.json {
             let reader = ReaderLocale.current
             context.out(JSONText.encode(products.map { ProductJSON($0, storefront: storefront, reader: reader, names: ProductNames(store.catalog)) }))
@@ -31,6 +33,7 @@ enum ProductsCommand: Command {
             switch product.kind {
             case .consumable(let hints): content = "\(hints) hints"
             case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
+            case .nonConsumable where product.isTheme: content = "theme: the gallows drawn anew ('hangman settings theme')"
             case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
             case .feature(let name): content = name == Product.removeAdsFeature ? "no suggestions after games" : name
             case .autoRenewable(let terms):
@@ -91,6 +94,8 @@ struct ProductJSON: Encodable {
     var storefront: String
     var hintCount: Int?
     var pack: String?
+    /// What the pack holds: `Words`, or `Theme` (the gallows as art).
+    var packKind: String?
     /// What a non-consumable without a pack unlocks (`remove-ads`).
     var feature: String?
     /// The pack archive's SHA-256 and size, as the catalog records them.
@@ -125,7 +130,9 @@ struct ProductJSON: Encodable {
         size = product.packSize
         switch product.kind {
         case .consumable(let hints): hintCount = hints
-        case .nonConsumable(let file): pack = file
+        case .nonConsumable(let file):
+            pack = file
+            packKind = (product.packKind ?? .words).rawValue
         case .feature(let name): feature = name
         case .autoRenewable(let terms):
             period = terms.period.description

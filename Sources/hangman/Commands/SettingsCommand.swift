@@ -11,12 +11,14 @@ enum SettingsCommand: Command {
             "hangman settings [--json]",
             "hangman settings languages all|<TAG>...",
             "hangman settings payments on|off",
+            "hangman settings theme classic|<THEME>",
         ],
         takesWords: true,
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
         subcommands: [
             ("languages all|<TAG>...", "Which languages a game without --pack draws from (BCP 47 tags: en es), or all."),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69); also 'store payments'."),
+            ("theme classic|<THEME>", "How the game draws the gallows: the stick figure (classic), or a theme installed here (robot, zombie: 'hangman products' sells them)."),
         ],
         discussion: """
             The settings live in the device's database: 'hangman reset' (deleting the app) forgets them.
@@ -29,6 +31,8 @@ enum SettingsCommand: Command {
         /// The languages of a game without `--pack`; `nil` for every installed pack.
         case languages([String]?)
         case payments(allowed: Bool)
+        /// A theme by name (`robot`, its identifier or its display name); `nil` for the stick figure.
+        case theme(String?)
     }
 
     static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
@@ -55,8 +59,12 @@ enum SettingsCommand: Command {
                 throw CommandFailure.usage("'\(command) payments' takes on or off")
             }
             return .payments(allowed: on)
+        case "theme":
+            guard words.count == 2 else { throw CommandFailure.usage("'\(command) theme' takes classic or the name of a theme installed here (like robot)") }
+            let name = words[words.startIndex + 1]
+            return .theme(["classic", "none", "stick", "default"].contains(name.lowercased()) ? nil : name)
         case let other?:
-            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments"]).map { ": did you mean '\($0)'?" } ?? ""
+            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments", "theme"]).map { ": did you mean '\($0)'?" } ?? ""
             throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman \(command) --help')")
         }
     }
@@ -74,10 +82,12 @@ enum SettingsCommand: Command {
         switch action {
         case .show:
             if json {
-                context.out(JSONText.encode(SettingsJSON(paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages)))
+                context.out(JSONText.encode(SettingsJSON(paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages, theme: try device.chosenTheme()?.rawValue)))
             } else {
                 context.out("languages  \(settings.gameLanguages.map { describe($0) } ?? "all installed packs")")
                 context.out("payments   \(settings.paymentsAllowed ? "on" : "off")")
+                let chosen = try device.chosenTheme()
+                context.out("theme      \(chosen.flatMap { id in try? device.installedThemes().first { $0.productID == id }?.displayName } ?? "classic (the stick figure)")")
             }
         case .languages(let chosen):
             settings.gameLanguages = chosen
@@ -87,6 +97,24 @@ enum SettingsCommand: Command {
             settings.paymentsAllowed = allowed
             try device.save(settings)
             context.out(allowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
+        case .theme(nil):
+            try device.chooseTheme(nil)
+            context.out("Games draw the classic stick figure.")
+        case .theme(let name?):
+            let themes = try device.installedThemes()
+            let lowered = name.lowercased()
+            guard let theme = themes.first(where: {
+                $0.productID.rawValue == name || $0.productID.rawValue.split(separator: ".").last.map(String.init)?.lowercased() == lowered
+                    || $0.displayName.lowercased() == lowered || $0.frames.name.lowercased() == lowered
+            }) else {
+                let installed = themes.map { $0.productID.rawValue.split(separator: ".").last.map(String.init) ?? $0.displayName }
+                throw CommandFailure(
+                    code: .noInput,
+                    message: "no theme '\(name)' is installed here (\(installed.isEmpty ? "none is" : "installed: classic, " + installed.joined(separator: ", "))): "
+                        + "'hangman products' lists the themes for sale, 'hangman buy <THEME>' buys one, 'hangman restore' brings back those bought")
+            }
+            try device.chooseTheme(theme.productID)
+            context.out("Games draw the \(theme.displayName) theme.")
         }
         return .ok
     }
@@ -105,5 +133,7 @@ enum SettingsCommand: Command {
         var paymentsAllowed: Bool
         /// `null`: every installed pack.
         var gameLanguages: [String]?
+        /// The chosen theme's product identifier; `null`: the classic stick figure.
+        var theme: String?
     }
 }

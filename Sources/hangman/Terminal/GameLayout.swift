@@ -1,5 +1,6 @@
 import HangmanGame
 import TerminalText
+import WordPacks
 
 /// A line of the game's screen: text already escaped and cut to fit, and how to paint it.
 struct ScreenLine: Equatable {
@@ -23,6 +24,8 @@ struct GameView {
     var entry: String?
     /// After the game: the question asked.
     var question: String?
+    /// The theme the gallows is drawn in; `nil` for the classic stick figure.
+    var theme: ThemeFrames? = nil
 }
 
 /// The game's screen laid out for a width (40 to 200+ columns) and, when known, a height: no line
@@ -50,7 +53,9 @@ enum GameLayout {
         }
     }
 
-    static func lines(_ view: GameView, width: Int, height: Int? = nil, keys: Bool = true) -> [ScreenLine] {
+    /// `smallArt`: the gallows in its short windows' version (chosen when the window is too short
+    /// for the whole drawing, before the drawing goes).
+    static func lines(_ view: GameView, width: Int, height: Int? = nil, keys: Bool = true, smallArt: Bool = false) -> [ScreenLine] {
         if keys, width < smallest.columns || (height ?? smallest.rows) < smallest.rows {
             return tooSmall(view, width: max(1, width), height: height ?? smallest.rows)
         }
@@ -94,7 +99,7 @@ enum GameLayout {
         add("")
         let gallowsStyle = game.status == .lost ? "31" : nil
         rank = 1
-        for row in Gallows.rows(misses: game.misses, lives: game.lives) { add("  " + row, gallowsStyle) }
+        for row in (view.theme ?? Gallows.classic).frame(misses: game.misses, lives: game.lives, small: smallArt) { add("  " + row, gallowsStyle) }
         add("")
         rank = 10
         add(wordLine(game.masked, width: block), game.status == .lost ? "1;31" : "1")
@@ -133,6 +138,10 @@ enum GameLayout {
             }
         }
         if let height {
+            // Too short for the drawing even without blank lines: its short version first.
+            if !smallArt, lines.count - ranks.filter({ $0 == 0 }).count > height {
+                return Self.lines(view, width: width, height: height, keys: keys, smallArt: true)
+            }
             // Too short: the line that matters least goes, the lowest one first among equals.
             while lines.count > max(1, height), let index = ranks.indices.min(by: { ranks[$0] < ranks[$1] || ranks[$0] == ranks[$1] && $0 > $1 }) {
                 // The gallows goes whole: half a gallows says nothing.

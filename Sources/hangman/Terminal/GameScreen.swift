@@ -2,6 +2,7 @@ import Device
 import HangmanGame
 import SystemCalls
 import TerminalText
+import WordPacks
 
 /// Draws a game in one of three ways:
 /// - `.fullScreen`: a terminal that takes escape sequences: the alternate screen, redrawn in
@@ -144,7 +145,8 @@ struct GameScreen {
     }
 }
 
-/// The gallows, drawn in as many steps as there are lives.
+/// The gallows, drawn in as many steps as there are lives: the classic stick figure, what the
+/// game draws without a theme (`Packs/theme-classic` holds the same drawings as a pack).
 enum Gallows {
     static let stages: [[String]] = [
         ["  +---+", "  |   |", "      |", "      |", "      |", "      |", "========="],
@@ -156,8 +158,21 @@ enum Gallows {
         ["  +---+", "  |   |", "  O   |", " /|\\  |", " / \\  |", "      |", "========="],
     ]
 
+    /// The short windows' version: four lines.
+    static let smallStages: [[String]] = [
+        [" +--+ ", " |    ", " |    ", " |    "],
+        [" +--+ ", " |  O ", " |    ", " |    "],
+        [" +--+ ", " |  O ", " |  | ", " |    "],
+        [" +--+ ", " |  O ", " | /| ", " |    "],
+        [" +--+ ", " |  O ", " | /|\\", " |    "],
+        [" +--+ ", " |  O ", " | /|\\", " | /  "],
+        [" +--+ ", " |  O ", " | /|\\", " | / \\"],
+    ]
+
+    /// The stick figure as a theme's drawings.
+    static let classic = ThemeFrames(name: "Classic", frames: stages, smallFrames: smallStages)
+
     static func rows(misses: Int, lives: Int) -> [String] {
-        let stage = lives <= 0 ? 6 : min(6, (misses * 6 + lives - 1) / lives)
-        return stages[stage]
+        classic.frame(misses: misses, lives: lives)
     }
 }
