@@ -10,7 +10,12 @@ Inputs (Debian packages; read only by this script, never by the build):
     wamerican /usr/share/dict/american-english   (cross-check: every English word shipped must be
                                                   in the US dictionary built from SCOWL size 50)
     wspanish  /usr/share/dict/spanish            (Spanish words, public domain)
-Install them with `apt-get install scowl wamerican wspanish`.
+    wngerman, wfrench, wbrazilian  /usr/share/dict/{ngerman,french,brazilian}  (GPL word lists:
+                                   every word of base-german/-french/-portuguese is in one)
+    dict-freedict-eng-{deu,fra,por}  /usr/share/dictd/freedict-eng-*.{index,dict.dz}  (which
+                                   of those words are common: see "Packs 5-7")
+    wordnet-base  /usr/share/wordnet/  (WordNet 3.0: the clues of base-english)
+Install them with `apt-get install` and DEBIAN_PACKAGES below.
 
 The output is committed: `Packs/<pack>/Info.plist`, the word lists under each pack folder and
 `Packs/Catalog.plist`. `make packs` (hangman pack build) reads only those committed files, so a
@@ -34,6 +39,7 @@ from __future__ import annotations
 import argparse
 import collections
 import copy
+import gzip
 import hashlib
 import plistlib
 import re
@@ -42,6 +48,8 @@ import unicodedata
 from pathlib import Path
 
 PACKS = Path(__file__).resolve().parent.parent          # .../Packs
+DEBIAN_PACKAGES = ("scowl wamerican wspanish wngerman wfrench wbrazilian wordnet-base "
+                   "dict-freedict-eng-deu dict-freedict-eng-fra dict-freedict-eng-por")
 SCOWL = Path("/usr/share/dict/scowl")
 WAMERICAN = Path("/usr/share/dict/american-english")
 SPANISH = Path("/usr/share/dict/spanish")
@@ -1026,6 +1034,596 @@ def make_spanish(english_by_level: dict[int, set[str]]
 
 
 # --------------------------------------------------------------------------------------------
+# Packs 5-7: base-german, base-french, base-portuguese (free, like base-english)
+#
+# The words come from the Debian word list of the language (every shipped word is in it); which
+# ones a player knows is read off FreeDict's English->X dictionary:
+#   1. English headwords: every SCOWL size <= 35 word that passes the English rules of
+#      base-english (not an inflection, abbreviation, mainly a name or blocklisted).
+#   2. Their translations, in order (<...>, [...], (...), {...} removed; split on , and ;): the
+#      single words of letters only that the Debian list has, as written (a capitalised French
+#      or Portuguese entry is a proper noun and dropped; German nouns are capitalised and
+#      lowercased here). German entries: only the first translation of each entry, no entry
+#      tagged as regional, dated, rare, slang or specialist (DE_SKIP_TAGS) or carrying a usage
+#      note, and no entry for an inflected form (no part-of-speech tag and a "see:" line).
+#   3. Rank: the lowest SCOWL size of an English headword the word translates, then the
+#      translation's position in that entry, then stable_order. eng-deu lists ~50 senses of a
+#      common word, most of them technical, so German also uses the number of usage examples of
+#      the entry: an entry with examples is a main sense and ranks as if its English word were
+#      one SCOWL size more common (DE_NO_EXAMPLE_PENALTY).
+#   4. Rules: 4-12 letters of the language's alphabet, not blocklisted (patterns per language
+#      and also every translation of a blocklisted English word), not in the drop list (read
+#      through by hand), no German inflected form whose shorter form is a candidate (plurals,
+#      conjugations, participles in -end, ge-...-t/-en, diminutives in -chen/-lein), no two
+#      words the game cannot tell apart (fold_word), the first 3,000 in rank order.
+# --------------------------------------------------------------------------------------------
+
+NGERMAN = Path("/usr/share/dict/ngerman")
+FRENCH = Path("/usr/share/dict/french")
+BRAZILIAN = Path("/usr/share/dict/brazilian")
+FREEDICT = Path("/usr/share/dictd")
+FOREIGN_TARGET = 3000
+DAILY_TARGET = 800          # >= 730: two years of daily words
+DAILY_LENGTHS = (5, 9)
+
+WNGERMAN_LICENSE = (
+    "GNU General Public License, version 2 or later. Words from igerman98 (Debian package "
+    "wngerman, /usr/share/dict/ngerman), whose copyright file states: \"Copyright: 1999-2016 "
+    "Björn Jacke <bjoern@j3e.de>\" and \"License: GPL-2+ This program is free software; you can "
+    "redistribute it and/or modify it under the terms of the GNU General Public License version "
+    "2 or 3 as published by the Free Software Foundation. This program is distributed in the "
+    "hope that it will be useful, but WITHOUT ANY WARRANTY; without even the implied warranty "
+    "of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE. See the GNU General Public License "
+    "for more details.\" Full notice: Packs/licenses/wngerman.txt."
+)
+WFRENCH_LICENSE = (
+    "GNU General Public License, version 2 or later. Words from wfrench (Debian package "
+    "wfrench, /usr/share/dict/french), whose copyright file states: \"Copyright: 1989 Paul "
+    "Leyland <pcl@ox.ac.uk>\" and \"License: GPL-2+ This package is free software; you can "
+    "redistribute it and/or modify it under the terms of the GNU General Public License as "
+    "published by the Free Software Foundation; either version 2 of the License, or (at your "
+    "option) any later version. This package is distributed in the hope that it will be "
+    "useful, but WITHOUT ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or "
+    "FITNESS FOR A PARTICULAR PURPOSE. See the GNU General Public License for more details.\" "
+    "Full notice: Packs/licenses/wfrench.txt."
+)
+WBRAZILIAN_LICENSE = (
+    "GNU General Public License, version 2. Words from br.ispell (Debian package wbrazilian, "
+    "/usr/share/dict/brazilian), whose copyright file states: \"Copyright: 1995-2002 Ricardo "
+    "Ueda Karpischek <ueda@ime.usp.br> and others\" and \"License: GPL-2 This package is free "
+    "software; you can redistribute it and/or modify it under the terms of the GNU General "
+    "Public License as published by the Free Software Foundation; version 2 dated June, 1991. "
+    "This package is distributed in the hope that it will be useful, but WITHOUT ANY WARRANTY; "
+    "without even the implied warranty of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE. "
+    "See the GNU General Public License for more details.\" Full notice: "
+    "Packs/licenses/wbrazilian.txt."
+)
+FREEDICT_NOTE = (
+    " The words were chosen (not copied) with the help of FreeDict's {title} (Debian package "
+    "dict-freedict-eng-{code} 2022.04.21), \"Copyright: {holders}\", \"License: {license}\" "
+    "(Packs/licenses/freedict-eng-{code}.txt): a word is kept when it translates a common "
+    "English word."
+)
+FOREIGN = {
+    # language: folder, product id, BCP 47 tag, display name, list names, daily-list name,
+    #           word list, FreeDict code, alphabet, licence, attribution, summary
+    "de": {
+        "folder": "base-german", "product": "com.hangmanpacks.words.base.de", "tag": "de",
+        "name": "Wörter des Alltags", "short": "Kurze Wörter", "long": "Lange Wörter",
+        "daily": "Wort des Tages", "source": NGERMAN, "freedict": "deu",
+        "letters": "a-zäöüß", "own": "äöüß", "license": WNGERMAN_LICENSE,
+        "attribution": (
+            "Words from igerman98 by Björn Jacke (https://www.j3e.de/ispell/igerman98/), as "
+            "packaged by Debian (wngerman 20161207). Selection and filtering by Hangman Packs."
+            + FREEDICT_NOTE.format(title="English-German dictionary", code="deu",
+                                   holders="1995-2022 Frank Richter, 2020-2022 Einhard "
+                                           "Leichtfuß", license="GPL-3+")),
+        "summary": "{n} deutsche Wörter des Alltags zum Raten, kostenlos.",
+    },
+    "fr": {
+        "folder": "base-french", "product": "com.hangmanpacks.words.base.fr", "tag": "fr",
+        "name": "Mots de tous les jours", "short": "Mots courts", "long": "Mots longs",
+        "daily": "Mot du jour", "source": FRENCH, "freedict": "fra",
+        "letters": "a-zàâäçéèêëîïôöùûüÿœæ", "own": "àâäçéèêëîïôöùûüÿœæ",
+        "license": WFRENCH_LICENSE,
+        "attribution": (
+            "Words from the wfrench list by Paul Leyland, as packaged by Debian (wfrench "
+            "1.2.7). Selection and filtering by Hangman Packs."
+            + FREEDICT_NOTE.format(title="English-French dictionary", code="fra",
+                                   holders="2000-2022 FreeDict contributors",
+                                   license="GPL-2+")),
+        "summary": "{n} mots français de tous les jours à deviner, gratuits.",
+    },
+    "pt": {
+        "folder": "base-portuguese", "product": "com.hangmanpacks.words.base.pt",
+        "tag": "pt-BR", "name": "Palavras do dia a dia", "short": "Palavras curtas",
+        "long": "Palavras longas", "daily": "Palavra do dia", "source": BRAZILIAN,
+        "freedict": "por", "letters": "a-záàâãçéêíóôõúü", "own": "áàâãçéêíóôõúü",
+        "license": WBRAZILIAN_LICENSE,
+        "attribution": (
+            "Words from br.ispell by Ricardo Ueda Karpischek and others, as packaged by Debian "
+            "(wbrazilian 3.0~beta4). Selection and filtering by Hangman Packs."
+            + FREEDICT_NOTE.format(title="English-Portuguese dictionary", code="por",
+                                   holders="2000-2022 FreeDict contributors",
+                                   license="GPL-2+")),
+        "summary": "{n} palavras do dia a dia em português do Brasil para adivinhar, grátis.",
+    },
+}
+
+# eng-deu tags of entries left out: regional, dated, rare, colloquial or specialist senses.
+DE_SKIP_TAGS = set("""
+    veraltet veraltend selten obs. dated rare poet. slang pej. vulg. Ös. Schw. Norddt. Bayr.
+    Süddt. Mitteldt. Westdt. Ostdt. Dt. techn. mach. constr. min. textil. biochem. pharm.
+    humor. alt archaic euphem. lit. print telco. electr. jur. adm. fin. econ. chem. geol. ling.
+    math. phys. naut. aviat. stud. comp. tm ugs. coll. relig. hist. ornith. statist. mil. med.
+    anat. astron. meteo.
+""".split())
+DE_NO_EXAMPLE_PENALTY = 15      # an entry without usage examples ranks one SCOWL size lower
+
+DE_BLOCK_PATTERNS = [
+    # profanity and insults
+    r"fick", r"scheiß", r"scheiss", r"^arsch", r"fotze", r"^hure", r"^nutte", r"schlampe",
+    r"^wichs", r"^piss", r"^kack", r"^furz", r"^kotz", r"^verdammt", r"^verflucht", r"^mist$",
+    r"^idiot", r"^depp", r"^trottel", r"^blöd", r"^dumm", r"^doof", r"^schwachsinn",
+    r"^schwachkopf", r"^dussel", r"^spast", r"^mongo", r"^krüppel", r"^behindert",
+    r"^bastard", r"^miststück", r"^sau$", r"^luder", r"^zicke", r"^weibsbild",
+    # slurs
+    r"^neger", r"nigger", r"zigeuner", r"schlitzauge", r"^kanake", r"^kanacke", r"^polack",
+    r"^itaker", r"^kümmeltürk", r"^schwul", r"^lesb", r"^tunte", r"^schwuchtel", r"^homo",
+    r"^mischling", r"^mulatt", r"^eskimo", r"^indianer", r"^jud(e|en)$",
+    # sexual terms and anatomy
+    r"^sex", r"sexuell", r"^porno", r"^erotik", r"^erotisch", r"^nackt", r"^orgasm",
+    r"^sperma", r"^hoden", r"^penis", r"^vagina", r"^scheide$", r"^schwanz", r"^titte",
+    r"^busen", r"^brust$", r"^brüste", r"^brustwarze", r"^po$", r"^popo", r"^hintern",
+    r"^geil", r"^lust", r"^wollust", r"^prostitu", r"^bordell", r"^puff$", r"^zuhälter",
+    r"^dirne", r"^kurtisane", r"^konkubin", r"^mätresse", r"^geliebte", r"^liebhaber",
+    r"^ehebruch", r"^inzest", r"^pädophil", r"^pervers", r"^vergewaltig", r"^missbrauch",
+    r"^onanie", r"^masturb", r"^kondom", r"^menstru", r"^abtreibung", r"^unterhose",
+    r"^schlüpfer", r"^erektion", r"^verführ", r"^jungfrau", r"^jungfräulich", r"^ständer$",
+    r"^after$", r"^darm", r"^blase$", r"^harn", r"^urin", r"^kot$", r"^stuhlgang",
+    # drugs, alcohol, tobacco
+    r"^droge", r"^rauschgift", r"^kokain", r"^heroin", r"^haschisch", r"^cannabis",
+    r"^marihuana", r"^opium", r"^betrunken", r"^besoffen", r"^suff", r"^säufer", r"^rausch$",
+    r"^trunk", r"^schnaps", r"^alkohol", r"^bier", r"^wein$", r"^weine$", r"^wodka",
+    r"^whisky", r"^likör", r"^sekt$", r"^branntwein", r"^kneipe", r"^zigarette", r"^zigarre",
+    r"^tabak", r"^nikotin", r"^rauchen", r"^raucher", r"^dealer",
+    # grim, violent or hateful topics
+    r"^selbstmord", r"^suizid", r"mord", r"mörder", r"^folter", r"terror", r"^massaker",
+    r"^leiche", r"^kadaver", r"^hinricht", r"^galgen", r"^henker", r"^nazi", r"^hakenkreuz",
+    r"^rassis", r"^töten", r"^tötung", r"^killer", r"^entführ", r"^geisel", r"^sklav",
+    r"^hölle", r"^teufel", r"^satan", r"^dämon", r"^verdamm", r"^gemetzel", r"^schlachten$",
+    r"^erschieß", r"^erhäng", r"^ertränk", r"^vernicht", r"^völkermord", r"^pogrom",
+]
+FR_BLOCK_PATTERNS = [
+    # profanity and insults
+    r"^put(e|ain)", r"^merde", r"^con$", r"^conne", r"^connard", r"^connasse", r"^salaud",
+    r"^salop", r"^encul", r"^foutre", r"^fout(u|ue)$", r"^bordel", r"^chier", r"^chiott",
+    r"^pisse", r"^pisser", r"^péter", r"^pet$", r"^garce", r"^pouffiasse", r"^grognasse",
+    r"^crétin", r"^idiot", r"^imbécile", r"^débile", r"^abruti", r"^stupide", r"^bête$",
+    r"^bâtard", r"^cocu", r"^damn", r"^maudi", r"^crapule", r"^canaille",
+    # slurs
+    r"^pédé", r"^gouine", r"^tapette", r"^tante$", r"^nègre", r"^négro", r"^négresse",
+    r"^bougnoul", r"^youpin", r"^bicot", r"^bamboula", r"^gitan", r"^romanichel",
+    r"^mongol", r"^métis", r"^mulâtre", r"^sauvage$", r"^homosex", r"^lesbien",
+    # sexual terms and anatomy
+    r"^sex", r"^sexu", r"^porno", r"^érotique", r"^nu$", r"^nue$", r"^nus$", r"^nues$",
+    r"^nudit", r"^orgasm", r"^sperme", r"^semence", r"^pénis", r"^vagin", r"^testicul",
+    r"^bite$", r"^chatte$", r"^couille", r"^cul$", r"^nichon", r"^seins?$", r"^mamelle",
+    r"^téton", r"^baiser$", r"^baise", r"^branle", r"^prostitu", r"^putain", r"^catin",
+    r"^maquereau", r"^proxénète", r"^lubri", r"^luxure", r"^lascif", r"^obscène",
+    r"^maîtresse", r"^amant", r"^adult[eè]r", r"^inceste", r"^pédophil", r"^pervers",
+    r"^viol$", r"^viols$", r"^viol(er|eur|ée?)$", r"^préservatif", r"^menstru",
+    r"^avortement", r"^avorter", r"^fesse", r"^derrière$", r"^anus$", r"^anal$",
+    r"^érection", r"^pubis", r"^pubien", r"^culotte", r"^slip$", r"^soutien", r"^vierge",
+    r"^virginit", r"^séduc", r"^séduire", r"^harem", r"^eunuque", r"^castr", r"^urine",
+    r"^excrément", r"^lavement",
+    # drugs, alcohol, tobacco
+    r"^drogu", r"^cocaïne", r"^héroïne$", r"^haschi", r"^cannabis", r"^marijuana", r"^opium",
+    r"^stupéfiant", r"^narcoti", r"^ivre", r"^ivress", r"^ivrogne", r"^soûl", r"^saoul",
+    r"^alcool", r"^bière", r"^vin$", r"^vins$", r"^vinasse", r"^whisky", r"^vodka",
+    r"^liqueur", r"^eau-de-vie", r"^cognac", r"^rhum", r"^cigarette", r"^cigare", r"^tabac",
+    r"^nicotine", r"^fumer", r"^fumeur", r"^cuite", r"^pinard", r"^bistro", r"^cabaret",
+    # grim, violent or hateful topics
+    r"^suicid", r"^meurtr", r"^assassin", r"^tortur", r"^terroris", r"^génocide",
+    r"^massacr", r"^cadavre", r"^charogne", r"^nazi", r"^racis", r"^esclav", r"^bourreau",
+    r"^potence", r"^gibet", r"^pendaison", r"^pendre$", r"^diable", r"^satan", r"^enfer",
+    r"^démon", r"^tuer$", r"^tueur", r"^égorg", r"^décapit", r"^exécution", r"^otage",
+    r"^enlèvement", r"^kidnap", r"^carnage", r"^tuerie", r"^abattoir", r"^pogrom",
+]
+PT_BLOCK_PATTERNS = [
+    # profanity and insults
+    r"^puta", r"^puto$", r"^merda", r"^caralh", r"^porra", r"^fod", r"^cu$", r"^bunda",
+    r"^cacete", r"^bosta", r"^cagar", r"^cagão", r"^mijar", r"^mijo", r"^peid", r"^droga$",
+    r"^idiota", r"^imbecil", r"^cretin", r"^retardad", r"^débil", r"^estúpid", r"^otári",
+    r"^babaca", r"^bastard", r"^corno", r"^canalha", r"^desgraçad", r"^maldi", r"^danad",
+    r"^safad", r"^vagabund", r"^piranha$",
+    # slurs
+    r"^viado", r"^veado", r"^bicha$", r"^sapatão", r"^boiola", r"^negr", r"^nego$",
+    r"^crioul", r"^mulat", r"^ciga?n", r"^mongol", r"^índio$", r"^bugre", r"^macumb",
+    r"^homossex", r"^lésbic", r"^judiar", r"^judiaria",
+    # sexual terms and anatomy
+    r"^sex", r"^porn", r"^erótic", r"^nu$", r"^nua$", r"^nus$", r"^nuas$", r"^nudez",
+    r"^pelad[oa]s?$", r"^orgasm", r"^esperma", r"^sêmen", r"^vagina", r"^pênis",
+    r"^testícul", r"^buceta", r"^boceta", r"^xoxota", r"^piroca", r"^rola$", r"^pica$",
+    r"^peitos?$", r"^seios?$", r"^mamilo", r"^teta", r"^nádega", r"^traseiro", r"^ânus",
+    r"^anal$", r"^prostitu", r"^bordel", r"^prostíbul", r"^meretriz", r"^rameira",
+    r"^cafetã", r"^cafetin", r"^rufião", r"^gigolô", r"^amante", r"^adulté?r",
+    r"^incest", r"^pedófil", r"^pervers", r"^estupr", r"^violentar", r"^camisinha",
+    r"^preservativo", r"^menstru", r"^abort", r"^trepar", r"^transar", r"^tesão",
+    r"^tesud", r"^gostos[ao]$", r"^lux[úu]ria", r"^lascív", r"^obscen", r"^devass",
+    r"^libertin", r"^concubin", r"^virgem", r"^virgindade", r"^sedu[zç]", r"^calcinha",
+    r"^cueca", r"^sutiã", r"^ereção", r"^púbi", r"^castr", r"^eunuco", r"^urina",
+    r"^excrement", r"^fezes", r"^cocô", r"^xixi",
+    # drugs, alcohol, tobacco
+    r"^drog[ao]", r"^cocaína", r"^heroína$", r"^maconh", r"^haxixe", r"^ópio",
+    r"^entorpecent", r"^narcótic", r"^bêbad", r"^embriag", r"^ébri", r"^porre",
+    r"^cachaça", r"^pinga$", r"^álcool", r"^alcoól", r"^cerveja", r"^vinho", r"^uísque",
+    r"^vodca", r"^licor", r"^aguardente", r"^conhaque", r"^cigarr", r"^charuto", r"^tabaco",
+    r"^fumo$", r"^fumar", r"^fumante", r"^nicotina", r"^boteco", r"^botequim", r"^taverna",
+    # grim, violent or hateful topics
+    r"^suic[ií]d", r"^assassin", r"^homic[ií]d", r"^tortur", r"^terroris", r"^genoc[ií]d",
+    r"^massacr", r"^chacina", r"^cadáver", r"^defunto", r"^nazis", r"^racis", r"^escrav",
+    r"^carrasco", r"^forca$", r"^enforca", r"^diab", r"^demôni", r"^satan", r"^inferno",
+    r"^matar$", r"^matador", r"^matança", r"^degol", r"^decapit", r"^sequestr", r"^refém",
+    r"^execução", r"^carnificina", r"^linchar", r"^matadouro",
+]
+FOREIGN_BLOCK = {lang: re.compile("|".join(f"(?:{p})" for p in patterns)) for lang, patterns in
+                 (("de", DE_BLOCK_PATTERNS), ("fr", FR_BLOCK_PATTERNS),
+                  ("pt", PT_BLOCK_PATTERNS))}
+
+# Read through by hand (random samples of each pack): archaic, regional, technical, learned or
+# odd words, fragments and forms that are not a dictionary word on their own.
+DE_DROP = set("""
+    wüstenei gelass gedeihlich habitus konzertant jedweder stöpseln verkitten weißblech vize
+    keyboard manual steinigen ausklammern pater lüftchen beseelen traumbild ehrbar ruckelfrei
+    werksnorm unverstellt sodann gros info weib analysator regsam zulänglich nochmalig
+    reverenz fristlos betretbar
+""".split())
+FR_DROP = set("""
+    abois aboucher accouplement accoupler agglutiner emmailloter cannelure badine cubain
+    tank speaker abouler artificieux bécane
+""".split())
+PT_DROP = set("""
+    aferroar chusma azular punção conquanto porventura amiúde obreiro bucha flavo vetusto
+    redil gentio cepo laxante auspício contextura amontoamento louvado seringa tramóia
+""".split())
+FOREIGN_DROP = {"de": DE_DROP, "fr": FR_DROP, "pt": PT_DROP}
+
+
+def fold_word(word: str, language: str) -> str:
+    """The game's comparison key of a word (Sources/Formats/LetterFolding): lowercase, accents
+    and cedilla removed, except German ä ö ü ß and Spanish ñ, which are letters of their own."""
+    keep = {"de": "äöüß", "es": "ñ"}.get(language.split("-")[0], "")
+    out = []
+    for c in word.lower():
+        if c in keep:
+            out.append(c)
+        else:
+            out.append("".join(d for d in unicodedata.normalize("NFD", c)
+                               if unicodedata.category(d) != "Mn"))
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def blocked_foreign(word: str, language: str) -> bool:
+    pattern = FOREIGN_BLOCK[language]
+    return bool(pattern.search(word) or pattern.search(fold_word(word, language)))
+
+
+_DICTD_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+
+def _dictd_number(text: str) -> int:
+    number = 0
+    for c in text:
+        number = number * 64 + _DICTD_DIGITS.index(c)
+    return number
+
+
+def read_freedict(code: str) -> list[tuple[str, str]]:
+    """Every (headword, entry text) of FreeDict's English-<code> dictionary, in index order.
+    The .dict.dz file is dictzip, which gzip reads whole; the index gives each entry's offset
+    and length in dictd's base-64 digits."""
+    data = gzip.decompress((FREEDICT / f"freedict-eng-{code}.dict.dz").read_bytes())
+    entries = []
+    for line in (FREEDICT / f"freedict-eng-{code}.index").read_text(encoding="utf-8").splitlines():
+        head, offset, length = line.split("\t")[:3]
+        if head.startswith("00-database") or head.startswith("00database"):
+            continue
+        start = _dictd_number(offset)
+        entries.append((head, data[start:start + _dictd_number(length)].decode("utf-8")))
+    return entries
+
+
+def parse_translations(text: str) -> tuple[list[str], set[str], int, bool]:
+    """An entry's translations in order, its [tags], its number of usage examples, and whether
+    it looks like the entry of an inflected form (eng-deu: no <part of speech> and a see: line).
+    Lines starting with a space are examples, notes and cross-references; "Note:" lines mark a
+    specialised sense (returned as the tag "note")."""
+    lines = text.split("\n")
+    head = lines[0]
+    translations: list[str] = []
+    tags: set[str] = set()
+    examples = 0
+    has_see = False
+    has_pos = "<" in head
+    for line in lines[1:]:
+        if not line:
+            continue
+        if line[0].isspace():
+            stripped = line.strip()
+            if stripped.startswith('"'):
+                examples += 1
+            elif stripped.startswith("Note:"):
+                tags.add("note")
+            elif stripped.startswith("see:"):
+                has_see = True
+            continue
+        tags.update(t.strip() for t in re.findall(r"\[([^\]]*)\]", line))
+        has_pos = has_pos or "<" in line
+        line = re.sub(r"^\d+\.\s*", "", line)
+        for pattern in (r"<[^>]*>", r"\[[^\]]*\]", r"\([^)]*\)", r"\{[^}]*\}"):
+            line = re.sub(pattern, "", line)
+        for part in re.split(r"[,;]", line):
+            part = unicodedata.normalize("NFC", part.strip())
+            if part:
+                translations.append(part)
+    return translations, tags, examples, (has_see and not has_pos)
+
+
+def load_word_list(path: Path) -> set[str]:
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("iso-8859-1")
+    return {unicodedata.normalize("NFC", w.strip()) for w in text.splitlines() if w.strip()}
+
+
+def english_headwords(level_of: dict[str, int], abbreviations: set[str],
+                      names: dict[str, int]) -> dict[str, int]:
+    """Everyday English words (SCOWL <= 35, base-english's rules) and their SCOWL size."""
+    return {w: level for w, level in level_of.items()
+            if level <= 35 and w not in abbreviations and names.get(w, 99) > level
+            and not blocked_en(w) and not is_inflection(w, level_of)}
+
+
+def german_inflected(word: str, candidates: set[str], lower_list: set[str]) -> bool:
+    """True for a German form whose shorter form is also a candidate (Hunde/Hund,
+    schönen/schön, gehst/gehen), a participle in -end (laufend), ge-...-t/-en (gemacht,
+    gestoßen) or in -t of a verb in -n (verriegelt), or a diminutive (Häuschen, Büchlein)."""
+    for ending in ("en", "er", "es", "em", "e", "n", "s", "t", "te", "st", "est", "ten",
+                   "ste", "end"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3 \
+                and word[: -len(ending)] in candidates:
+            return True
+    if word.endswith("st") and word[:-2] + "en" in candidates:
+        return True
+    if word.endswith("end") and word[:-1] in lower_list:
+        return True
+    if word.startswith("ge") and word.endswith(("t", "en")) and len(word) >= 7 \
+            and word[2:] in lower_list:
+        return True
+    if word.endswith("t") and word[:-1] not in lower_list \
+            and (word[:-1] + "en" in lower_list or word[:-1] + "n" in lower_list):
+        return True
+    for suffix in ("chen", "lein"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            plain = stem.replace("ä", "a").replace("ö", "o").replace("ü", "u").replace(
+                "äu", "au")
+            if {stem, plain, stem + "e", plain + "e"} & candidates:
+                return True
+    return False
+
+
+# French and Portuguese plural and feminine endings: (ending, replacement) such that a word
+# ending in `ending` is dropped when the word with `replacement` instead is also a candidate.
+ROMANCE_FORMS = {
+    "fr": [("s", ""), ("x", ""), ("e", ""), ("es", ""), ("elle", "el"), ("enne", "en"),
+           ("euse", "eur"), ("ive", "if"), ("ère", "er"), ("aux", "al"), ("trice", "teur")],
+    "pt": [("s", ""), ("es", ""), ("a", "o"), ("as", "o"), ("os", "o"), ("ões", "ão"),
+           ("ãs", "ão"), ("ães", "ão"), ("is", "l"), ("ora", "or")],
+}
+
+
+def romance_inflected(word: str, candidates: set[str], language: str) -> bool:
+    """True for a French or Portuguese plural or feminine whose base form is a candidate
+    (quelles/quel, assurée/assuré, celibatária/celibatário)."""
+    return any(word.endswith(ending) and len(word) - len(ending) >= 3
+               and word[: len(word) - len(ending)] + base in candidates
+               for ending, base in ROMANCE_FORMS[language])
+
+
+def make_foreign(language: str, english: dict[str, int], blocked_heads: set[str],
+                 entries: list[tuple[str, str]]) -> tuple[list[str], list[str], list[str],
+                                                          dict[str, tuple]]:
+    """One free base pack: (short, long, daily, rank of every kept word)."""
+    spec = FOREIGN[language]
+    source = load_word_list(spec["source"])
+    lower_list = {w for w in source if w == w.lower()}
+    alphabet = re.compile(f"[{spec['letters']}]+")
+    german = language == "de"
+    best: dict[str, tuple] = {}
+    banned: set[str] = set()         # translations of blocklisted English words
+    for head, text in entries:
+        blocked_head = head in blocked_heads
+        if head not in english and not blocked_head:
+            continue
+        translations, tags, examples, inflected = parse_translations(text)
+        for position, word in enumerate(translations):
+            low = word.lower()
+            if blocked_head:
+                banned.add(low)
+                continue
+            if german and (position > 0 or inflected or tags & (DE_SKIP_TAGS | {"note"})):
+                continue
+            if word not in source or not alphabet.fullmatch(low):
+                continue
+            if german:
+                if word[1:] != low[1:]:         # abbreviations, CamelCase
+                    continue
+            elif word != low:                   # a proper noun
+                continue
+            level = english[head]
+            if german:
+                key = (level + (0 if examples else DE_NO_EXAMPLE_PENALTY), -min(examples, 3), 0)
+            else:
+                key = (level, position, 0)
+            if low not in best or key < best[low][0]:
+                best[low] = (key, head)
+    candidates = set(best)
+    if german:
+        candidates = {w for w in candidates
+                      if not german_inflected(w, candidates - {w}, lower_list)}
+    else:
+        candidates = {w for w in candidates
+                      if not romance_inflected(w, candidates - {w}, language)}
+    drop = FOREIGN_DROP[language]
+    pool = [w for w in candidates if 4 <= len(w) <= 12 and w not in banned and w not in drop
+            and not blocked_foreign(w, language)]
+    tiebreak = {w: i for i, w in enumerate(stable_order(sorted(pool), f"base-{language}"))}
+    ranked = sorted(pool, key=lambda w: (best[w][0], tiebreak[w]))
+    chosen: list[str] = []
+    seen: set[str] = set()
+    for w in ranked:
+        key = fold_word(w, language)
+        if key in seen:
+            continue
+        seen.add(key)
+        chosen.append(w)
+        if len(chosen) == FOREIGN_TARGET:
+            break
+    daily = sorted([w for w in chosen if DAILY_LENGTHS[0] <= len(w) <= DAILY_LENGTHS[1]]
+                   [:DAILY_TARGET])
+    ranks = {w: best[w] for w in chosen}
+    short = sorted(w for w in chosen if len(w) <= 6)
+    long_ = sorted(w for w in chosen if len(w) >= 7)
+    return short, long_, daily, ranks
+
+
+# --------------------------------------------------------------------------------------------
+# WordNet clues for base-english
+#
+# A word's clue is the gloss of its most frequent sense in WordNet 3.0 (wordnet-base):
+#   1. index.<pos> lists each lemma's synsets most frequent first, with a tagsense_cnt; the part
+#      of speech with the highest count goes first (ties: noun, verb, adjective, adverb), then
+#      the others in the same order.
+#   2. The gloss (after "| " in data.<pos>) loses its examples: only the definition before the
+#      first ";" is kept, and a leading "(domain)" note is removed.
+#   3. The clue must not give the answer away: none of its words is the answer, one of the
+#      answer's forms (regular inflections, WordNet's exception lists) or, for an answer of 5+
+#      letters, starts with its first 4 letters; the answer is not inside the clue at all; and
+#      no word of the clue is blocklisted. Otherwise the next sense is tried.
+#   4. At most CLUE_MAX characters: a longer definition is cut at its last "," or ";" before
+#      the limit when what remains has 3+ words, otherwise the next sense is tried.
+#   5. First letter capitalised, no trailing period. No sense left: the word has no clue.
+# --------------------------------------------------------------------------------------------
+
+WORDNET = Path("/usr/share/wordnet")
+WORDNET_POS = ("noun", "verb", "adj", "adv")       # the order that breaks ties
+CLUE_MAX = 70
+WORDNET_LICENSE = (
+    "Clues from WordNet 3.0 (Debian package wordnet-base), under this licence: \"WordNet "
+    "Release 3.0 This software and database is being provided to you, the LICENSEE, by "
+    "Princeton University under the following license. By obtaining, using and/or copying "
+    "this software and database, you agree that you have read, understood, and will comply "
+    "with these terms and conditions.: Permission to use, copy, modify and distribute this "
+    "software and database and its documentation for any purpose and without fee or royalty "
+    "is hereby granted, provided that you agree to comply with the following copyright notice "
+    "and statements, including the disclaimer, and that the same appear on ALL copies of the "
+    "software, database and documentation, including modifications that you make for internal "
+    "use or for distribution. WordNet 3.0 Copyright 2006 by Princeton University. All rights "
+    "reserved. THIS SOFTWARE AND DATABASE IS PROVIDED \"AS IS\" AND PRINCETON UNIVERSITY MAKES "
+    "NO REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT "
+    "LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF MERCHANT- "
+    "ABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED SOFTWARE, "
+    "DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS, COPYRIGHTS, "
+    "TRADEMARKS OR OTHER RIGHTS. The name of Princeton University or Princeton may not be used "
+    "in advertising or publicity pertaining to distribution of the software and/or database. "
+    "Title to copyright in this software, database and any associated documentation shall at "
+    "all times remain with Princeton University and LICENSEE agrees to preserve same.\" "
+    "Full notice: Packs/licenses/wordnet.txt."
+)
+WORDNET_ATTRIBUTION = (
+    " Clues: the definitions of WordNet 3.0 (Princeton University, "
+    "https://wordnet.princeton.edu/), shortened."
+)
+
+
+class WordNet:
+    """The parts of WordNet 3.0 the clues need: each lemma's synsets per part of speech (most
+    frequent first) with its tagsense_cnt, each synset's gloss, and the exception lists."""
+
+    def __init__(self, folder: Path = WORDNET):
+        self.senses: dict[str, dict[str, tuple[int, list[int]]]] = {}
+        self.data: dict[str, bytes] = {}
+        self.forms: dict[str, set[str]] = collections.defaultdict(set)
+        for pos in WORDNET_POS:
+            self.data[pos] = (folder / f"data.{pos}").read_bytes()
+            for line in (folder / f"index.{pos}").read_text(encoding="utf-8").splitlines():
+                if line.startswith(" "):
+                    continue                # the licence at the top of the file
+                fields = line.split()
+                lemma, synset_cnt, p_cnt = fields[0], int(fields[2]), int(fields[3])
+                tagsense_cnt = int(fields[5 + p_cnt])
+                offsets = [int(x) for x in fields[6 + p_cnt: 6 + p_cnt + synset_cnt]]
+                self.senses.setdefault(lemma, {})[pos] = (tagsense_cnt, offsets)
+            for line in (folder / f"{pos}.exc").read_text(encoding="utf-8").splitlines():
+                inflected, *bases = line.split()
+                for base in bases:
+                    self.forms[base].add(inflected)
+
+    def gloss(self, pos: str, offset: int) -> str:
+        data = self.data[pos]
+        line = data[offset: data.index(b"\n", offset)].decode("utf-8")
+        return line.partition("| ")[2].strip()
+
+    def glosses(self, word: str) -> list[str]:
+        """The word's glosses, most frequent part of speech and sense first."""
+        by_pos = self.senses.get(word, {})
+        order = sorted(by_pos, key=lambda pos: (-by_pos[pos][0], WORDNET_POS.index(pos)))
+        return [self.gloss(pos, offset) for pos in order for offset in by_pos[pos][1]]
+
+
+def _clue_words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.lower())
+
+
+def clean_clue(gloss: str, word: str, forms: set[str]) -> str | None:
+    """The clue made from one gloss, or None when it gives the answer away or does not fit."""
+    text = gloss.split(";")[0].strip()
+    text = re.sub(r"^\([^)]*\)\s*", "", text).strip()
+    text = text.rstrip(".").strip()
+    if len(text) > CLUE_MAX:
+        cut = max(text.rfind(",", 0, CLUE_MAX), text.rfind(";", 0, CLUE_MAX))
+        if cut <= 0 or len(text[:cut].split()) < 3:
+            return None
+        text = text[:cut].strip()
+    if not text or "(" in text and ")" not in text or '"' in text or "`" in text:
+        return None
+    tokens = _clue_words(text)
+    if len(tokens) < 2 or word in text.lower():
+        return None
+    for token in tokens:
+        if token in forms or (len(word) >= 5 and token.startswith(word[:4])) \
+                or blocked_en(token):
+            return None
+    return text[0].upper() + text[1:]
+
+
+def make_clues(words: list[str], wordnet: WordNet) -> dict[str, str]:
+    clues: dict[str, str] = {}
+    for word in words:
+        forms = _inflections(word) | wordnet.forms.get(word, set()) | {word}
+        for gloss in wordnet.glosses(word):
+            clue = clean_clue(gloss, word, forms)
+            if clue:
+                clues[word] = clue
+                break
+    return clues
+
+
+# --------------------------------------------------------------------------------------------
 # Pack 2: ios-words ("iOS Words") - written by hand
 # --------------------------------------------------------------------------------------------
 
@@ -1241,6 +1839,281 @@ IOS_WORDS: list[tuple[str, str]] = [
 
 
 # --------------------------------------------------------------------------------------------
+# Themes: theme-robot, theme-zombie (paid) and theme-classic (the built-in drawing, not sold)
+#
+# A theme folder holds Info.plist (Kind "Theme") and frames.plist: {name, Frames, SmallFrames}.
+# Frame k (0-6) is the drawing after k of 6 steps of lives lost (0: nothing lost, 6: lost); the
+# game maps any number of lives onto these 7 stages as it does for its stick figure
+# (Sources/hangman/Terminal/GameScreen.swift, Gallows.rows). Every frame of a list has the same
+# number of lines (Frames: 1-12, SmallFrames: 1-4) and every line the same width (1-20
+# columns), printable ASCII only, lines joined by "\n" without a trailing newline. The art is
+# original, drawn for this project.
+# --------------------------------------------------------------------------------------------
+
+THEME_LICENSE = "Original art drawn for Hangman Packs."
+THEME_ATTRIBUTION = "Art by the Hangman Packs team."
+
+ROBOT_FRAMES = [
+    # 0: the empty assembly bay
+    [r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r" [============] "],
+    # 1: antenna
+    [r"        o       ",
+     r"        |       ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r" [============] "],
+    # 2: head with eyes
+    [r"        o       ",
+     r"    .---|---.   ",
+     r"    | O   O |   ",
+     r"    |  ===  |   ",
+     r"    '--+-+--'   ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r" [============] "],
+    # 3: body with its panel
+    [r"        o       ",
+     r"    .---|---.   ",
+     r"    | O   O |   ",
+     r"    |  ===  |   ",
+     r"    '--+-+--'   ",
+     r"     [=====]    ",
+     r"     | o o |    ",
+     r"     |_____|    ",
+     r"                ",
+     r"                ",
+     r" [============] "],
+    # 4: arms
+    [r"        o       ",
+     r"    .---|---.   ",
+     r"    | O   O |   ",
+     r"    |  ===  |   ",
+     r"    '--+-+--'   ",
+     r"  .--[=====]--. ",
+     r"  |  | o o |  | ",
+     r"  E  |_____|  E ",
+     r"                ",
+     r"                ",
+     r" [============] "],
+    # 5: legs: the robot is complete
+    [r"        o       ",
+     r"    .---|---.   ",
+     r"    | O   O |   ",
+     r"    |  ===  |   ",
+     r"    '--+-+--'   ",
+     r"  .--[=====]--. ",
+     r"  |  | o o |  | ",
+     r"  E  |_____|  E ",
+     r"       | |      ",
+     r"      _| |_     ",
+     r" [============] "],
+    # 6: short circuit: sparks, crossed eyes, a loose arm
+    [r"  *  \ o /   *  ",
+     r"    .---|---. * ",
+     r" *  | X   X |   ",
+     r"    |  ~~~  |  *",
+     r"    '--+-+--'   ",
+     r"  .--[=====]--. ",
+     r"  |  | x x |  \ ",
+     r"  E  |_____|   E",
+     r"   *   | |   *  ",
+     r"      _| |_     ",
+     r" [============] "],
+]
+ROBOT_SMALL = [
+    [r"          ", r"          ", r"          ", r" [======] "],
+    [r"    o     ", r"          ", r"          ", r" [======] "],
+    [r"    o     ", r"   [oo]   ", r"          ", r" [======] "],
+    [r"    o     ", r"   [oo]   ", r"   [##]   ", r" [======] "],
+    [r"    o     ", r"   [oo]   ", r"  -[##]-  ", r" [======] "],
+    [r"    o     ", r"   [oo]   ", r"  -[##]-  ", r" [=/==\=] "],
+    [r" *  o   * ", r"   [xx] * ", r" * [##]-  ", r" [=/==\=] "],
+]
+ZOMBIE_FRAMES = [
+    # 0: a quiet grave
+    [r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"           .---.",
+     r"           |RIP|",
+     r"           |   |",
+     r"   _.-''-._|___|",
+     r"^^^^^^^^^^^^^^^^"],
+    # 1: a hand comes out of the ground
+    [r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"     \|/   .---.",
+     r"      |    |RIP|",
+     r"      |    |   |",
+     r"   _.-|-._ |___|",
+     r"^^^^^^^^^^^^^^^^"],
+    # 2: both hands
+    [r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"  \|/  \|/      ",
+     r"   |    |  .---.",
+     r"   |    |  |RIP|",
+     r"   |    |  |   |",
+     r"  _|.--.|_ |___|",
+     r"^^^^^^^^^^^^^^^^"],
+    # 3: the head rises between the arms
+    [r"                ",
+     r"                ",
+     r"                ",
+     r" \|/    \|/     ",
+     r"  \ .--. /      ",
+     r"   ( xo )  .---.",
+     r"    \~~/   |RIP|",
+     r"     ||    |   |",
+     r"  _.-||-._ |___|",
+     r"^^^^^^^^^^^^^^^^"],
+    # 4: out to the waist, arms reaching forward
+    [r"                ",
+     r"                ",
+     r"     .--.       ",
+     r"    ( xo )      ",
+     r"     \~~/       ",
+     r" m===|##|  .---.",
+     r"  m==|##|  |RIP|",
+     r"     |##|  |   |",
+     r"  _.-|__|-.|___|",
+     r"^^^^^^^^^^^^^^^^"],
+    # 5: fully risen
+    [r"     .--.       ",
+     r"    ( xo )      ",
+     r"     \~~/       ",
+     r" m===|##|       ",
+     r"  m==|##|       ",
+     r"     |__|  .---.",
+     r"     /  \  |RIP|",
+     r"    /    | |   |",
+     r"   _|   _| |___|",
+     r"^^^^^^^^^^^^^^^^"],
+    # 6: falling apart
+    [r"                ",
+     r"                ",
+     r"                ",
+     r"                ",
+     r"    '  .  '     ",
+     r"     |##|  .---.",
+     r"   m=|##|  |RIP|",
+     r"     |__|  |   |",
+     r"(x_x)/  \m=|___|",
+     r"^^^^^^^^^^^^^^^^"],
+]
+ZOMBIE_SMALL = [
+    [r"          ", r"          ", r"      [+] ", r"^^^^^^^^^^"],
+    [r"          ", r"          ", r"  m   [+] ", r"^^|^^^^^^^"],
+    [r"          ", r"          ", r"  m m [+] ", r"^^|^|^^^^^"],
+    [r"          ", r"  m(x)m   ", r"   \|/[+] ", r"^^^^|^^^^^"],
+    [r"   (x)    ", r" m=[#]    ", r"    #  [+]", r"^^^^#^^^^^"],
+    [r"   (x)    ", r" m=[#]    ", r"    /\ [+]", r"^^^^^^^^^^"],
+    [r"          ", r"    [#]   ", r" m= /\ [+]", r"^^^^^^(x)^"],
+]
+CLASSIC_FRAMES = [[line.ljust(9) for line in stage] for stage in [
+    # Sources/hangman/Terminal/GameScreen.swift, Gallows.stages
+    ["  +---+", "  |   |", "      |", "      |", "      |", "      |", "========="],
+    ["  +---+", "  |   |", "  O   |", "      |", "      |", "      |", "========="],
+    ["  +---+", "  |   |", "  O   |", "  |   |", "      |", "      |", "========="],
+    ["  +---+", "  |   |", "  O   |", " /|   |", "      |", "      |", "========="],
+    ["  +---+", "  |   |", "  O   |", " /|\\  |", "      |", "      |", "========="],
+    ["  +---+", "  |   |", "  O   |", " /|\\  |", " /    |", "      |", "========="],
+    ["  +---+", "  |   |", "  O   |", " /|\\  |", " / \\  |", "      |", "========="],
+]]
+CLASSIC_SMALL = [
+    [r"|     ", r"|     ", r"|_____"],
+    [r"|  O  ", r"|     ", r"|_____"],
+    [r"|  O  ", r"|  |  ", r"|_____"],
+    [r"|  O  ", r"| /|  ", r"|_____"],
+    [r"|  O  ", r"| /|\ ", r"|_____"],
+    [r"|  O  ", r"| /|\ ", r"|_/___"],
+    [r"|  O  ", r"| /|\ ", r"|_/_\_"],
+]
+
+THEMES = {
+    # folder: product id, display name, summary, frames, small frames
+    "theme-robot": ("com.hangmanpacks.theme.robot", "Robot",
+                    "A robot is assembled piece by piece with every miss, until it shorts out.",
+                    ROBOT_FRAMES, ROBOT_SMALL),
+    "theme-zombie": ("com.hangmanpacks.theme.zombie", "Zombie",
+                     "A zombie claws its way out of the grave with every miss, then falls apart.",
+                     ZOMBIE_FRAMES, ZOMBIE_SMALL),
+    "theme-classic": ("com.hangmanpacks.theme.classic", "Classic",
+                      "The classic gallows and stick figure the game draws without a theme.",
+                      CLASSIC_FRAMES, CLASSIC_SMALL),
+}
+THEME_MANIFEST_KEYS = {"FormatVersion", "Kind", "ProductIdentifier", "ContentVersion",
+                       "DisplayName", "Language", "Summary", "License", "Attribution"}
+
+
+def frames_problem(frames, max_lines: int, max_width: int = 20) -> str | None:
+    """Why a Frames/SmallFrames list breaks the theme rules, or None."""
+    if not isinstance(frames, list) or len(frames) != 7:
+        return "not 7 frames"
+    sizes = set()
+    for frame in frames:
+        if not isinstance(frame, str) or frame.endswith("\n"):
+            return "a frame is not a string without a trailing newline"
+        if any(not 0x20 <= ord(c) <= 0x7E for c in frame.replace("\n", "")):
+            return "a character outside printable ASCII"
+        lines = frame.split("\n")
+        widths = {len(line) for line in lines}
+        if len(widths) != 1:
+            return "lines of different widths"
+        sizes.add((len(lines), widths.pop()))
+    if len(sizes) != 1:
+        return "frames of different sizes"
+    lines, width = sizes.pop()
+    if not (1 <= lines <= max_lines and 1 <= width <= max_width):
+        return f"{lines} lines by {width} columns"
+    return None
+
+
+def theme_files(folder: str) -> tuple[dict, dict]:
+    product, name, summary, frames, small = THEMES[folder]
+    info = {
+        "FormatVersion": 1,
+        "Kind": "Theme",
+        "ProductIdentifier": product,
+        "ContentVersion": "1.0",
+        "DisplayName": name,
+        "Language": "en",
+        "Summary": summary,
+        "License": THEME_LICENSE,
+        "Attribution": THEME_ATTRIBUTION,
+    }
+    body = {"name": name, "Frames": ["\n".join(f) for f in frames],
+            "SmallFrames": ["\n".join(f) for f in small]}
+    return info, body
+
+
+# --------------------------------------------------------------------------------------------
 # Output
 # --------------------------------------------------------------------------------------------
 
@@ -1252,11 +2125,12 @@ def write_plist(path: Path, value) -> None:
 
 
 def manifest(product: str, name: str, language: str, summary: str, license_: str,
-             attribution: str) -> dict:
-    return {
+             attribution: str, daily: str | None = None, version: str = "1.0") -> dict:
+    extra = {"DailyList": daily} if daily else {}
+    return extra | {
         "FormatVersion": 1,
         "ProductIdentifier": product,
-        "ContentVersion": "1.0",
+        "ContentVersion": version,
         "DisplayName": name,
         "Language": language,
         "Summary": summary,
@@ -1268,7 +2142,10 @@ def manifest(product: str, name: str, language: str, summary: str, license_: str
 # What the author decides. `hangman catalog update` (run by `make packs`) adds what publishing
 # records: each archive's SHA256 and Size, and CatalogVersion. A rewrite keeps those (PUBLISHED).
 # Catalog.plist without what `hangman catalog update` records (digests, sizes, manifest facts).
-CATALOG = {   'BasePacks': [{'Pack': 'base-english.wordpack'}],
+CATALOG = {   'BasePacks': [   {'Pack': 'base-english.wordpack'},
+                     {'Pack': 'base-german.wordpack'},
+                     {'Pack': 'base-french.wordpack'},
+                     {'Pack': 'base-portuguese.wordpack'}],
     'BundleIdentifier': 'com.hangmanpacks.hangman',
     'Products': [   {   'Description': '197 Apple developer terms, each with a clue: from '
                                        'storyboard and delegate to grand central dispatch.',
@@ -1360,6 +2237,60 @@ CATALOG = {   'BasePacks': [{'Pack': 'base-english.wordpack'}],
                                       'MEX': '39.00',
                                       'USA': '1.99'},
                         'ProductIdentifier': 'com.hangmanpacks.words.es',
+                        'Type': 'NonConsumable'},
+                    {   'Description': 'A robot is assembled piece by piece with every miss, '
+                                       'until it shorts out.',
+                        'DisplayName': 'Robot Theme',
+                        'Localizations': {   'de': {   'Description': 'Mit jedem Fehler wird ein '
+                                                                      'Roboter Stück für Stück '
+                                                                      'zusammengebaut, bis er einen '
+                                                                      'Kurzschluss hat.',
+                                                       'DisplayName': 'Roboter-Design'},
+                                             'es': {   'Description': 'Con cada fallo se monta un '
+                                                                      'robot pieza a pieza, hasta '
+                                                                      'que hace cortocircuito.',
+                                                       'DisplayName': 'Tema Robot'},
+                                             'fr': {   'Description': 'À chaque erreur, un robot '
+                                                                      'se monte pièce par pièce, '
+                                                                      "jusqu'au court-circuit.",
+                                                       'DisplayName': 'Thème Robot'}},
+                        'Pack': 'theme-robot.wordpack',
+                        'Prices': {   'BRA': '5.90',
+                                      'DEU': '0.99',
+                                      'ESP': '0.99',
+                                      'FRA': '0.99',
+                                      'GBR': '0.99',
+                                      'JPN': '120',
+                                      'MEX': '19.00',
+                                      'USA': '0.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.theme.robot',
+                        'Type': 'NonConsumable'},
+                    {   'Description': 'A zombie claws its way out of the grave with every miss, '
+                                       'then falls apart.',
+                        'DisplayName': 'Zombie Theme',
+                        'Localizations': {   'de': {   'Description': 'Mit jedem Fehler gräbt sich '
+                                                                      'ein Zombie weiter aus dem '
+                                                                      'Grab, bis er zerfällt.',
+                                                       'DisplayName': 'Zombie-Design'},
+                                             'es': {   'Description': 'Con cada fallo un zombi sale '
+                                                                      'un poco más de la tumba, '
+                                                                      'hasta que se desmorona.',
+                                                       'DisplayName': 'Tema Zombi'},
+                                             'fr': {   'Description': 'À chaque erreur, un zombie '
+                                                                      'sort un peu plus de sa '
+                                                                      "tombe, jusqu'à tomber en "
+                                                                      'morceaux.',
+                                                       'DisplayName': 'Thème Zombie'}},
+                        'Pack': 'theme-zombie.wordpack',
+                        'Prices': {   'BRA': '5.90',
+                                      'DEU': '0.99',
+                                      'ESP': '0.99',
+                                      'FRA': '0.99',
+                                      'GBR': '0.99',
+                                      'JPN': '120',
+                                      'MEX': '19.00',
+                                      'USA': '0.99'},
+                        'ProductIdentifier': 'com.hangmanpacks.theme.zombie',
                         'Type': 'NonConsumable'},
                     {   'Description': 'Ten hints: each one reveals a letter of the current word.',
                         'DisplayName': '10 Hints',
@@ -1541,7 +2472,6 @@ CATALOG = {   'BasePacks': [{'Pack': 'base-english.wordpack'}],
                         'ProductIdentifier': 'com.hangmanpacks.pass.30days',
                         'Type': 'NonRenewing',
                         'Unlocks': 'AllPacks'}],
-    'PublishedSHA256': '3e9762fa26de33215911eb351d04fa12cad46038842972cfe86813327104a373',
     'Storefronts': {   'BRA': 'BRL',
                        'DEU': 'EUR',
                        'ESP': 'EUR',
@@ -1552,8 +2482,8 @@ CATALOG = {   'BasePacks': [{'Pack': 'base-english.wordpack'}],
                        'USA': 'USD'}}
 
 
-PUBLISHED_PACK_KEYS = ("SHA256", "Size", "ContentVersion", "WordCount")
-PUBLISHED_BASE_KEYS = PUBLISHED_PACK_KEYS + ("DisplayName", "ProductIdentifier")
+PUBLISHED_PACK_KEYS = ("SHA256", "Size", "ContentVersion", "WordCount", "Kind")
+PUBLISHED_BASE_KEYS = PUBLISHED_PACK_KEYS + ("DisplayName", "ProductIdentifier", "Language")
 
 
 def pack_entries(catalog: dict) -> list[dict]:
@@ -1561,9 +2491,14 @@ def pack_entries(catalog: dict) -> list[dict]:
             if isinstance(e, dict) and "Pack" in e]
 
 
+# Top-level keys `hangman catalog update` writes: the catalog's version and the digest of its
+# content as last published (how the next publish tells that something changed).
+PUBLISHED_CATALOG_KEYS = ("CatalogVersion", "PublishedSHA256")
+
+
 def without_published(catalog: dict) -> dict:
     """The catalog without what `hangman catalog update` records."""
-    stripped = {k: v for k, v in catalog.items() if k != "CatalogVersion"}
+    stripped = {k: v for k, v in catalog.items() if k not in PUBLISHED_CATALOG_KEYS}
     for key, published in (("BasePacks", PUBLISHED_BASE_KEYS), ("Products", PUBLISHED_PACK_KEYS)):
         stripped[key] = [{k: v for k, v in e.items() if k not in published}
                          if isinstance(e, dict) else e for e in catalog.get(key, [])]
@@ -1581,16 +2516,19 @@ def with_published(catalog: dict, path: Path) -> dict:
                      for e in old.get("Products", []) if isinstance(e, dict) and "Pack" in e})
     new = copy.deepcopy(catalog)
     for entry in pack_entries(new):
-        entry.update(recorded.get(entry["Pack"], {}))
-    if "CatalogVersion" in old:
-        new["CatalogVersion"] = old["CatalogVersion"]
+        entry.update(recorded.get(entry["Pack"], {}))    # a new pack: nothing recorded yet
+    for key in PUBLISHED_CATALOG_KEYS:
+        if key in old:
+            new[key] = old[key]
     return new
 
 
 def generate() -> None:
-    for path in (SCOWL / "english-words.10", WAMERICAN, SPANISH):
+    for path in (SCOWL / "english-words.10", WAMERICAN, SPANISH, NGERMAN, FRENCH, BRAZILIAN,
+                 WORDNET / "data.noun", *(FREEDICT / f"freedict-eng-{spec['freedict']}.index"
+                                          for spec in FOREIGN.values())):
         if not path.exists():
-            sys.exit(f"missing {path}: apt-get install scowl wamerican wspanish")
+            sys.exit(f"missing {path}: apt-get install {DEBIAN_PACKAGES}")
     by_level = {level: scowl_words(level) for level in LEVELS}
     level_of: dict[str, int] = {}
     for level in sorted(LEVELS, reverse=True):       # a word's level is the lowest it is in
@@ -1607,15 +2545,58 @@ def generate() -> None:
             print(f"not in {WAMERICAN}, dropped: {' '.join(missing)}", file=sys.stderr)
         return [w for w in words if w in us_words]
 
-    # base-english
+    # base-english, with WordNet clues and a daily list (SCOWL size-10 words of 5-9 letters in
+    # a seeded order)
     short, long_ = (cross_check(ws) for ws in make_base(abbreviations, names, level_of))
+    clues = make_clues(short + long_, WordNet())
+    print(f"base-english: {len(clues)} of {len(short) + len(long_)} words have a WordNet clue")
+    daily = sorted(stable_order([w for w in short + long_ if level_of[w] == 10 and
+                                 DAILY_LENGTHS[0] <= len(w) <= DAILY_LENGTHS[1]],
+                                "daily-en")[:DAILY_TARGET])
+
+    def with_clues(words: list[str]) -> list:
+        return [{"word": w, "clue": clues[w]} if w in clues else w for w in words]
+
     folder = PACKS / "base-english"
     write_plist(folder / "Info.plist", manifest(
         "com.hangmanpacks.words.base", "Everyday English", "en",
-        f"{len(short) + len(long_):,} everyday English words to get you started, free.",
-        SCOWL_LICENSE, SCOWL_ATTRIBUTION.format(levels="sizes 10 and 20")))
-    write_plist(folder / "words" / "short.plist", {"name": "Short Words", "words": short})
-    write_plist(folder / "words" / "long.plist", {"name": "Long Words", "words": long_})
+        f"{len(short) + len(long_):,} everyday English words to get you started, free, most "
+        "with a clue.",
+        SCOWL_LICENSE + " " + WORDNET_LICENSE,
+        SCOWL_ATTRIBUTION.format(levels="sizes 10 and 20") + WORDNET_ATTRIBUTION,
+        daily="daily.plist", version="1.1"))     # 1.1: clues and the daily list
+    write_plist(folder / "words" / "short.plist",
+                {"name": "Short Words", "words": with_clues(short)})
+    write_plist(folder / "words" / "long.plist",
+                {"name": "Long Words", "words": with_clues(long_)})
+    write_plist(folder / "daily.plist", {"name": "Daily word", "words": daily})
+    print(f"base-english: {len(short)} short, {len(long_)} long, {len(daily)} daily")
+
+    # base-german, base-french, base-portuguese
+    english = english_headwords(level_of, abbreviations, names)
+    for language, spec in FOREIGN.items():
+        entries = read_freedict(spec["freedict"])
+        blocked_heads = {h for h, _ in entries if re.fullmatch(r"[a-z]+", h) and blocked_en(h)}
+        f_short, f_long, f_daily, _ = make_foreign(language, english, blocked_heads, entries)
+        words = f_short + f_long
+        own = sum(1 for w in words if any(c in spec["own"] for c in w))
+        print(f"{spec['folder']}: {len(f_short)} short, {len(f_long)} long, {len(f_daily)} "
+              f"daily; {own} words ({100 * own / len(words):.1f}%) with {spec['own']}")
+        folder = PACKS / spec["folder"]
+        count = f"{len(words):,}".replace(",", "." if language == "de" else " "
+                                         if language == "fr" else ".")
+        write_plist(folder / "Info.plist", manifest(
+            spec["product"], spec["name"], spec["tag"], spec["summary"].format(n=count),
+            spec["license"], spec["attribution"], daily="daily.plist"))
+        write_plist(folder / "words" / "short.plist", {"name": spec["short"], "words": f_short})
+        write_plist(folder / "words" / "long.plist", {"name": spec["long"], "words": f_long})
+        write_plist(folder / "daily.plist", {"name": spec["daily"], "words": f_daily})
+
+    # themes
+    for name in THEMES:
+        info, body = theme_files(name)
+        write_plist(PACKS / name / "Info.plist", info)
+        write_plist(PACKS / name / "frames.plist", body)
 
     # ios-words
     folder = PACKS / "ios-words"
@@ -1668,9 +2649,24 @@ PACK_RULES = {
     "ios-words": ("com.hangmanpacks.words.ios", "en", 4, 120, 200),
     "hard-words": ("com.hangmanpacks.words.hard", "en", 5, 900, 1100),
     "spanish": ("com.hangmanpacks.words.es", "es", 5, 2500, 3500),
+    "base-german": ("com.hangmanpacks.words.base.de", "de", 4, 2000, 3500),
+    "base-french": ("com.hangmanpacks.words.base.fr", "fr", 4, 1500, 3500),
+    "base-portuguese": ("com.hangmanpacks.words.base.pt", "pt-BR", 4, 2000, 3500),
 }
+DAILY_PACKS = ("base-english", "base-german", "base-french", "base-portuguese")
+DAILY_MINIMUM = 730
 MANIFEST_KEYS = {"FormatVersion", "ProductIdentifier", "ContentVersion", "DisplayName",
                  "Language", "Summary", "License", "Attribution"}
+
+
+def blocked_in(word: str, language: str) -> bool:
+    primary = language.split("-")[0]
+    if primary == "es":
+        return blocked_es(word)
+    if primary in FOREIGN_BLOCK:
+        return blocked_foreign(word, primary)
+    parts = [word.replace(" ", "")] + word.split()
+    return any(blocked_en(part) for part in parts)
 
 
 def check() -> list[str]:
@@ -1678,7 +2674,9 @@ def check() -> list[str]:
     for folder_name, (product, language, min_letters, lo, hi) in PACK_RULES.items():
         folder = PACKS / folder_name
         info = plistlib.loads((folder / "Info.plist").read_bytes())
-        if set(info) != MANIFEST_KEYS:
+        daily_file = info.get("DailyList")
+        expected_keys = MANIFEST_KEYS | ({"DailyList"} if folder_name in DAILY_PACKS else set())
+        if set(info) != expected_keys:
             problems.append(f"{folder_name}: manifest keys {sorted(info)}")
         if info.get("FormatVersion") != 1 or info.get("ProductIdentifier") != product \
                 or info.get("Language") != language:
@@ -1686,7 +2684,8 @@ def check() -> list[str]:
         seen: dict[str, str] = {}
         total = 0
         for path in sorted(folder.rglob("*.plist")):
-            if path.name in ("Info.plist", "Signature.plist"):
+            if path.name in ("Info.plist", "Signature.plist") \
+                    or path.relative_to(folder).as_posix() == daily_file:
                 continue
             root = plistlib.loads(path.read_bytes())
             entries = root["words"] if isinstance(root, dict) else root
@@ -1696,30 +2695,65 @@ def check() -> list[str]:
                 why = word_problem(word, min_letters)
                 if why:
                     problems.append(f"{path.relative_to(PACKS)}: {word!r}: {why}")
-                if language == "es":
-                    blocked = blocked_es(word)
-                else:
-                    parts = [word.replace(" ", "")] + word.split()
-                    blocked = any(blocked_en(part) for part in parts)
-                if blocked:
+                if blocked_in(word, language):
                     problems.append(f"{path.relative_to(PACKS)}: {word!r}: blocklisted")
-                key = fold_es(word) if language == "es" else word.casefold()
+                key = fold_es(word) if language == "es" else fold_word(word, language)
                 if key in seen:
                     problems.append(f"{folder_name}: duplicate {word!r} ({seen[key]})")
                 seen[key] = path.name
                 if isinstance(entry, dict):
                     clue = entry.get("clue", "")
-                    if not clue or any(len(t) >= 3 and t in clue.lower()
-                                       for t in word.split()):
+                    if not clue or len(clue) > (CLUE_MAX if folder_name == "base-english"
+                                                else 500) \
+                            or any(len(t) >= 3 and t in clue.lower() for t in word.split()):
                         problems.append(f"{folder_name}: clue of {word!r} gives it away")
         if not lo <= total <= hi:
             problems.append(f"{folder_name}: {total} words, expected {lo}-{hi}")
+        if folder_name in DAILY_PACKS:
+            # the daily list: at least two years of 5-9 letter words, all in the pack, sorted
+            path = folder / (daily_file or "daily.plist")
+            if not daily_file or not path.exists():
+                problems.append(f"{folder_name}: no DailyList")
+                continue
+            daily = plistlib.loads(path.read_bytes())
+            words = daily.get("words", []) if isinstance(daily, dict) else []
+            keys = [fold_es(w) if language == "es" else fold_word(w, language) for w in words]
+            if not isinstance(daily, dict) or not daily.get("name") \
+                    or not all(isinstance(w, str) for w in words):
+                problems.append(f"{folder_name}: {daily_file} is not a list of plain words")
+            elif len(words) < DAILY_MINIMUM or words != sorted(set(words)) \
+                    or any(not DAILY_LENGTHS[0] <= len(w) <= DAILY_LENGTHS[1] for w in words) \
+                    or any(k not in seen for k in keys):
+                problems.append(f"{folder_name}: {daily_file}: {len(words)} words, expected "
+                                f"{DAILY_MINIMUM}+ sorted words of {DAILY_LENGTHS[0]}-"
+                                f"{DAILY_LENGTHS[1]} letters, each in the pack's lists")
+    for name in THEMES:
+        folder = PACKS / name
+        info = plistlib.loads((folder / "Info.plist").read_bytes())
+        body = plistlib.loads((folder / "frames.plist").read_bytes())
+        if set(info) != THEME_MANIFEST_KEYS or info.get("Kind") != "Theme" \
+                or info.get("ProductIdentifier") != THEMES[name][0]:
+            problems.append(f"{name}: manifest {sorted(info)}")
+        if set(body) != {"name", "Frames", "SmallFrames"}:
+            problems.append(f"{name}: frames.plist keys {sorted(body)}")
+        for key, max_lines in (("Frames", 12), ("SmallFrames", 4)):
+            why = frames_problem(body.get(key), max_lines)
+            if why:
+                problems.append(f"{name}: {key}: {why}")
+    classic = plistlib.loads((PACKS / "theme-classic" / "frames.plist").read_bytes())["Frames"]
+    if [f.split("\n") for f in classic] != CLASSIC_FRAMES:
+        problems.append("theme-classic: frames differ from the built-in Gallows.stages")
     catalog = plistlib.loads((PACKS / "Catalog.plist").read_bytes())
-    if without_published(catalog) != CATALOG:
+    if without_published(catalog) != without_published(CATALOG):
         problems.append("Catalog.plist differs from CATALOG")
     for entry in pack_entries(catalog):
-        if any(key not in entry for key in PUBLISHED_PACK_KEYS):
-            problems.append(f"Catalog.plist: {entry['Pack']}: no SHA256/Size: run 'make packs'")
+        if any(key not in entry for key in ("SHA256", "Size", "ContentVersion")):
+            if (PACKS / entry["Pack"]).exists():
+                problems.append(f"Catalog.plist: {entry['Pack']}: no SHA256/Size: "
+                                "run 'make packs'")
+            else:       # a new pack: `make packs` builds it and records its digest
+                print(f"note: {entry['Pack']} is not built yet: 'make packs' builds it and "
+                      "records its SHA256/Size", file=sys.stderr)
     return problems
 
 

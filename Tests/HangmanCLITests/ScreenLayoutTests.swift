@@ -2,6 +2,8 @@ import Device
 import HangmanGame
 @testable import hangman
 import Testing
+import TestSupport
+import WordPacks
 
 /// The game's screen and the progress bar laid out for a width: nothing longer than it.
 @Suite struct ScreenLayoutTests {
@@ -66,19 +68,59 @@ import Testing
         if height <= 10 { #expect(!text.contains("+---+"), "the gallows goes first at \(width)x\(height)") }
     }
 
-    /// The gallows is drawn whole or not at all, at every height: never a pole without its beam.
-    /// At 40x20, a game with a two-line clue keeps all of it, the beam first.
+    /// The gallows is drawn whole or not at all, at every height: never a pole without its beam;
+    /// a window too short for the drawing shows its short version, whole too. At 40x20, a game
+    /// with a two-line clue keeps all of it, the beam first.
     @Test func theGallowsIsWholeOrAbsent() {
         let view = Self.view(word: "airdrop", clue: "Wireless sharing of files between nearby Apple devices")
-        let rows = Gallows.rows(misses: view.game.misses, lives: view.game.lives)
         for height in 5...30 {
-            let lines = GameLayout.lines(view, width: 40, height: height).map { $0.text.trimmingCharacters(in: .whitespaces) }
-            let drawn = rows.filter { row in lines.contains(row.trimmingCharacters(in: .whitespaces)) }
-            #expect(drawn.isEmpty || drawn.count == rows.count, "40x\(height): \(lines)")
+            let lines = GameLayout.lines(view, width: 40, height: height).map(\.text)
+            #expect(Self.drawing(of: Gallows.classic, view, in: lines) != nil, "40x\(height): \(lines)")
         }
         let full = GameLayout.lines(view, width: 40, height: 20).map(\.text)
-        #expect(full.contains { $0.hasSuffix("+---+") }, "the top beam at 40x20: \(full)")
+        #expect(full.contains { $0.hasSuffix("+---+") } || full.contains { $0.hasSuffix(" +--+") }, "the top beam at 40x20: \(full)")
         #expect(full.contains { $0.contains("Clue: Wireless") })
+    }
+
+    /// Which drawing of `theme` the lines show, whole and in order: `"big"`, `"small"` or
+    /// `"none"`; `nil` when a part of one is drawn without the rest.
+    static func drawing(of theme: ThemeFrames, _ view: GameView, in lines: [String]) -> String? {
+        let big = theme.frame(misses: view.game.misses, lives: view.game.lives)
+        let small = theme.frame(misses: view.game.misses, lives: view.game.lives, small: true)
+        func whole(_ rows: [String]) -> Bool {
+            guard let start = lines.firstIndex(where: { $0.hasSuffix("  " + rows[0]) }), start + rows.count <= lines.count else { return false }
+            return zip(lines[start...], rows).allSatisfy { $0.hasSuffix("  " + $1) }
+        }
+        if whole(big) { return "big" }
+        if whole(small) { return "small" }
+        // Absent: no line is the top of either drawing.
+        return lines.contains { $0.hasSuffix("  " + big[0]) || $0.hasSuffix("  " + small[0]) } ? nil : "none"
+    }
+
+    /// A theme (ten lines by eighteen columns, a short version of three) at the sizes a game is
+    /// played at: whole at 80x24, its short version when the window is shorter, gone (whole)
+    /// before the word, the lives or the keys; never wider than the window.
+    @Test(arguments: [(80, 24, "big"), (40, 20, "small"), (30, 10, "none"), (30, 18, "small"), (200, 50, "big"), (40, 30, "big")])
+    func aThemeIsDrawnAtEverySize(_ width: Int, _ height: Int, _ expected: String) {
+        let theme = ThemeFrames(
+            name: "Test", frames: (0..<7).map { stage in ["ROBOT \(stage)".padding(toLength: 18, withPad: " ", startingAt: 0)] + (1..<10).map { "|\($0)".padding(toLength: 18, withPad: ".", startingAt: 0) } },
+            smallFrames: (0..<7).map { stage in ["bot \(stage)".padding(toLength: 8, withPad: " ", startingAt: 0), "[o_o]   ", "/| |\\   "] })
+        var view = Self.view(word: "robots", clue: "Machines")
+        view.theme = theme
+        let lines = GameLayout.lines(view, width: width, height: height).map(\.text)
+        #expect(lines.count <= height && lines.allSatisfy { $0.count <= width }, "\(width)x\(height): \(lines)")
+        #expect(Self.drawing(of: theme, view, in: lines) == expected, "\(width)x\(height): \(lines)")
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("_ _") && text.contains("Lives:"), "\(width)x\(height): \(lines)")
+        // Two misses of six lives (e and q): the drawing of stage 2.
+        if expected == "big" { #expect(text.contains("ROBOT 2"), "\(lines)") }
+    }
+
+    /// `Packs/theme-classic` is the stick figure the game draws without a theme, drawing for drawing.
+    @Test func theClassicThemePackIsTheStickFigure() throws {
+        let pack = try #require(PackVerifier().verify(fileAt: HangmanBinary.packageRoot.appendingPathComponent("Packs/theme-classic.wordpack").path).pack?.theme)
+        #expect(pack.frames == Gallows.stages.map { $0.map { $0.padding(toLength: 9, withPad: " ", startingAt: 0) } })
+        #expect(pack.smallFrames == Gallows.smallStages)
     }
 
     /// A result longer than the terminal is broken between words, continuations indented as
