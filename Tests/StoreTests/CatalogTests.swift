@@ -24,10 +24,11 @@ import WordPacks
     @Test func loadsTheShippedCatalog() throws {
         let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
         #expect(catalog.bundleIdentifier == "com.hangmanpacks.hangman")
-        #expect(catalog.basePacks.map(\.file) == ["base-english.wordpack"])
+        #expect(catalog.basePacks.map(\.file) == ["base-english.wordpack", "base-german.wordpack", "base-french.wordpack", "base-portuguese.wordpack"])
+        #expect(catalog.basePacks.map { $0.language ?? "-" } == ["en", "de", "fr", "pt-BR"])
         #expect(catalog.products.map(\.id.rawValue) == [
             "com.hangmanpacks.words.ios", "com.hangmanpacks.words.hard", "com.hangmanpacks.words.es",
-            "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100", "com.hangmanpacks.removeads",
+            "com.hangmanpacks.theme.robot", "com.hangmanpacks.theme.zombie", "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100", "com.hangmanpacks.removeads",
             "com.hangmanpacks.pass.monthly", "com.hangmanpacks.pass.yearly", "com.hangmanpacks.pass.30days",
         ])
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.removeads")!)?.kind == .feature("remove-ads"))
@@ -66,7 +67,8 @@ import WordPacks
         for product in catalog.products {
             if case .nonConsumable(let file) = product.kind { recorded.append((file, product.packSHA256 ?? "", product.packSize ?? -1)) }
         }
-        #expect(recorded.count == 4)
+        #expect(recorded.count == 9)
+        #expect(catalog.products.filter(\.isTheme).map(\.id.rawValue) == ["com.hangmanpacks.theme.robot", "com.hangmanpacks.theme.zombie"])
         for (file, sha256, size) in recorded {
             let path = StoreFixture.shippedPacks + "/" + file
             #expect(sha256 == (try sha256sum(path)), "\(file): run 'make packs'")

@@ -75,7 +75,7 @@ extension Player {
         guard let owned = try? await ownedProducts() else { return nil }
         let removeAds = catalog.products.first { $0.feature == Product.removeAdsFeature }
         if let removeAds, owned.contains(removeAds.id) { return nil }
-        let forSale = catalog.products.filter { $0.packFile != nil && $0.isAvailable && $0.isForSale && !owned.contains($0.id) }
+        let forSale = catalog.products.filter { $0.packFile != nil && !$0.isTheme && $0.isAvailable && $0.isForSale && !owned.contains($0.id) }
         guard !forSale.isEmpty else { return nil }
         return (forSale[((game % forSale.count) + forSale.count) % forSale.count], removeAds)
     }

@@ -72,8 +72,8 @@ enum PacksCommand: Command {
             ])
         }
         // Narrow: the full identifier goes first (SHORT names it), then the kind, the words and the
-        // version; the state and the name are cut last.
-        let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [0, 3, 5, 6], flexible: [7, 2], lastResort: [4]) }
+        // version; then the name is cut, and the state (what the pack does for the player) last.
+        let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [0, 3, 5, 6], flexible: [2, 7], lastResort: [4]) }
         context.out(StoreText.table(table, fit: fit))
         return .ok
     }

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Theme packs through the command line (bought, chosen, restored on a new device) and the base
+/// packs a home takes by the reader's language.
+@Suite struct ThemeAndLanguageCommandTests {
+    static let robot = "com.hangmanpacks.theme.robot"
+
+    @Test func aThemeIsBoughtChosenAndRestoredOnANewDevice() async throws {
+        let world = try ServiceCommandTests.ServedWorld()
+        #expect(try await world.hangman("alice", "account", "create").status == 0)
+        // Sold apart from the words: after every word pack and hint bundle.
+        let products = try await world.hangman("alice", "products", "--json")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(products.stdout.utf8)) as? [[String: Any]])
+        let kinds = list.map { ($0["packKind"] as? String) ?? "-" }
+        #expect(kinds.suffix(2) == ["Theme", "Theme"] && !kinds.dropLast(2).contains("Theme"), "\(kinds)")
+        #expect(try await world.hangman("alice", "products", "--wide").stdout.contains("theme: the gallows drawn anew"))
+        // Not bought: not installed, not chosen.
+        let early = try await world.hangman("alice", "settings", "theme", "robot")
+        #expect(early.status == 66 && early.stderr.contains("no theme 'robot' is installed here"), "\(early.stderr)")
+
+        let bought = try await world.hangman("alice", "buy", Self.robot)
+        #expect(bought.status == 0 && bought.stdout.contains("Installed Robot"), "\(bought.stdout)\(bought.stderr)")
+        let chosen = try await world.hangman("alice", "settings", "theme", "robot")
+        #expect(chosen.status == 0 && chosen.stdout.contains("Robot theme"), "\(chosen.stdout)\(chosen.stderr)")
+        let settings = try await world.hangman("alice", "settings", "--json")
+        let chosenTheme = (try JSONSerialization.jsonObject(with: Data(settings.stdout.utf8)) as? [String: Any])?["theme"] as? String
+        #expect(chosenTheme == Self.robot, "\(settings.stdout)")
+        let packs = try await world.hangman("alice", "packs", "--json")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(packs.stdout.utf8)) as? [[String: Any]])
+        let robotRow = try #require(rows.first { $0["productID"] as? String == Self.robot })
+        #expect(robotRow["kind"] as? String == "theme" && robotRow["state"] as? String == "installed", "\(robotRow)")
+        #expect(rows.last?["kind"] as? String == "theme", "themes after the word packs")
+        #expect(try await world.hangman("alice", "settings", "theme", "zombie").status == 66, "not bought")
+
+        // A second device of the account: restore brings the theme back, and it can be chosen.
+        let token = try await world.hangman("alice", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let login = try await CLI.run(
+            ["account", "login"], environment: ["HANGMAN_HOME": world.scratch.file("bob"), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": token])
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(try await world.hangman("bob", "settings", "theme", "robot").status == 66, "not on this device until restored")
+        let restored = try await world.hangman("bob", "restore")
+        #expect(restored.stdout.contains("Robot"), "\(restored.stdout)\(restored.stderr)")
+        #expect(try await world.hangman("bob", "settings", "theme", "robot").status == 0)
+        #expect(try await world.hangman("bob", "settings").stdout.contains("theme      Robot"))
+        #expect(try await world.hangman("bob", "settings", "theme", "classic").stdout.contains("classic stick figure"))
+    }
+
+    /// A German reader's first start installs the German base pack and English, and draws German
+    /// words; French comes with `play --language fr`. A reader in the C locale gets English alone.
+    @Test func theFirstBasePacksFollowTheReadersLanguage() async throws {
+        let home = try TemporaryDirectory()
+        func hangman(_ arguments: [String], language: String, input: String = "") async throws -> CLI.Result {
+            try await CLI.run(arguments, environment: ["HANGMAN_HOME": home.file(language), "LANG": language], input: input)
+        }
+        func installed(_ language: String) async throws -> [String: String] {
+            let packs = try await hangman(["packs", "--json"], language: language)
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(packs.stdout.utf8)) as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: rows.compactMap { row in
+                (row["productID"] as? String).map { ($0, row["state"] as? String ?? "") }
+            })
+        }
+        let german = try await installed("de_DE.UTF-8")
+        #expect(german["com.hangmanpacks.words.base"] == "installed" && german["com.hangmanpacks.words.base.de"] == "installed", "\(german)")
+        #expect(german["com.hangmanpacks.words.base.fr"] != "installed" && german["com.hangmanpacks.words.base.pt"] != "installed", "\(german)")
+        let settings = try await hangman(["settings", "--json"], language: "de_DE.UTF-8")
+        let languages = (try JSONSerialization.jsonObject(with: Data(settings.stdout.utf8)) as? [String: Any])?["gameLanguages"] as? [String]
+        #expect(languages == ["de"], "\(settings.stdout)")
+        let game = try await hangman(["play", "--plain", "--new", "--seed", "3"], language: "de_DE.UTF-8", input: "quit\n")
+        #expect(game.stdout.contains("GAME pack=com.hangmanpacks.words.base.de "), "\(game.stdout)")
+
+        let french = try await hangman(["play", "--plain", "--new", "--language", "fr", "--seed", "3"], language: "de_DE.UTF-8", input: "quit\n")
+        #expect(french.status == 0 && french.stderr.contains("Mots de tous les jours"), "\(french.stdout)\(french.stderr)")
+        #expect(french.stdout.contains("GAME pack=com.hangmanpacks.words.base.fr "), "\(french.stdout)")
+        let unknown = try await hangman(["play", "--plain", "--new", "--language", "sw"], language: "de_DE.UTF-8", input: "quit\n")
+        #expect(unknown.status == 66 && unknown.stderr.contains("no words in 'sw'"), "\(unknown.stderr)")
+
+        let plain = try await installed("C")
+        #expect(plain["com.hangmanpacks.words.base"] == "installed" && plain.filter { $0.key.hasPrefix("com.hangmanpacks.words.base.") && $0.value == "installed" }.isEmpty, "\(plain)")
+    }
+}
