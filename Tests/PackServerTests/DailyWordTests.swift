@@ -72,6 +72,14 @@ import TestSupport
         let benDone = try await finish(ben, benDaily)
         let word = try #require(anaDone.word)
         #expect(anaDone.state == .won && benDone.word == word)
+        // Drawn from the base pack's daily list, in each language.
+        func dailyList(_ folder: String) throws -> Set<String> {
+            let data = try Data(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("Packs/\(folder)/daily.plist"))
+            return Set((try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])?["words"] as? [String] ?? [])
+        }
+        #expect(try dailyList("base-english").contains(word), "\(word)")
+        let french = try await finish(ana, try await ana.startGame(GameRequest(lives: 26, daily: true, language: "fr")))
+        #expect(try dailyList("base-french").contains(try #require(french.word)), "\(String(describing: french.word))")
         // Once a day: a second start is refused, saying why.
         let again = await storeError { () async throws(StoreError) in _ = try await ana.startGame(GameRequest(daily: true)) }
         #expect(again?.kind == .wrongState && again?.message.contains("2026-12-02 already") == true, "\(String(describing: again))")
@@ -87,7 +95,7 @@ import TestSupport
         let spanish = await storeError { () async throws(StoreError) in _ = try await ana.daily(language: "xx") }
         #expect(spanish?.kind == .notFound && spanish?.message.contains("base packs in en") == true, "\(String(describing: spanish))")
         let stats = try await ana.gameStatistics()
-        #expect(stats.played == 2 && stats.won == 2)
+        #expect(stats.played == 3, "\(stats)")
     }
 
     @Test(arguments: Engine.allCases)

@@ -91,6 +91,9 @@ enum BuyCommand: Command {
                     let count = try await HintCount.read(from: session.player.service)
                     context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
                 }
+            } else if let installed, catalog.product(id)?.isTheme == true {
+                context.out("\(name) is unlocked. \(session.describe(installed, id))")
+                context.out("'hangman settings theme \(ProductNames(catalog).shortName(of: id))' draws the gallows in it.")
             } else if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
                 try await chooseLanguages(after: id, session: session, asking: !options.yes, context: context)
