@@ -125,3 +125,11 @@ public enum PackKind: String, Sendable, Hashable, Codable, CaseIterable {
         self.init(rawValue: manifestValue)
     }
 }
+
+/// BCP 47 language tags as the packs use them.
+public enum LanguageTag {
+    /// The primary language subtag, lowercased: `pt-BR` and `pt_BR` -> `pt`, `de` -> `de`.
+    public static func primary(_ tag: String) -> String {
+        String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased()
+    }
+}

@@ -259,26 +259,23 @@ public struct Player {
     /// by hand (`install`, or `play --language`).
     func wantedBasePacks() throws(DeviceError) -> [ProductID] {
         var languages: Set<String> = ["en"]
-        if let readerLanguage { languages.insert(Self.primary(readerLanguage)) }
-        for tag in try device.settings().gameLanguages ?? [] { languages.insert(Self.primary(tag)) }
-        return catalog.basePacks.filter { languages.contains(Self.primary($0.language ?? "en")) }.map(\.productID)
+        if let readerLanguage { languages.insert(LanguageTag.primary(readerLanguage)) }
+        for tag in try device.settings().gameLanguages ?? [] { languages.insert(LanguageTag.primary(tag)) }
+        return catalog.basePacks.filter { languages.contains(LanguageTag.primary($0.language ?? "en")) }.map(\.productID)
     }
 
     /// A fresh device whose reader reads another language than English, with a base pack in it:
     /// games draw from that language's words (English stays installed, a `settings languages`
     /// away).
     private func chooseReadersLanguage() throws(DeviceError) {
-        guard let readerLanguage, Self.primary(readerLanguage) != "en" else { return }
+        guard let readerLanguage, LanguageTag.primary(readerLanguage) != "en" else { return }
         var settings = try device.settings()
         guard settings.gameLanguages == nil,
-            let pack = try device.installedPacks().first(where: { $0.isBase && Self.primary($0.language) == Self.primary(readerLanguage) })
+            let pack = try device.installedPacks().first(where: { $0.isBase && LanguageTag.primary($0.language) == LanguageTag.primary(readerLanguage) })
         else { return }
         settings.gameLanguages = [pack.language]
         try device.save(settings)
     }
-
-    /// The primary subtag of a language tag, lowercased (`pt-BR` -> `pt`).
-    static func primary(_ tag: String) -> String { String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased() }
 
     // MARK: - Pack states
 

@@ -118,7 +118,7 @@ extension PlayCommand {
     /// the catalog's free base pack in it is installed first.
     static func packs(inLanguage language: String, session: PlayerContext, context: CommandContext) async throws -> [ProductID] {
         guard case .text(let tag) = try ValueKind.languageTag.convert(language, for: "--language") else { return [] }
-        let primary = { (tag: String) in String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased() }
+        let primary = LanguageTag.primary
         let wanted = primary(tag)
         let playable = try await session.player.playablePacks()
         let found = playable.filter { primary($0.language) == wanted }.map(\.productID)
