@@ -47,6 +47,18 @@ import TestSupport
         #expect(try await world.hangman("bob", "settings", "theme", "classic").stdout.contains("classic stick figure"))
     }
 
+    /// A served game draws from the device's languages: a French reader's games on a pack server
+    /// are French (the server would draw from every base pack of the account).
+    @Test func aServedGameFollowsTheDevicesLanguages() async throws {
+        let world = try ServiceCommandTests.ServedWorld()
+        let environment = ["HANGMAN_HOME": world.scratch.file("claire"), "HANGMAN_SERVICE": world.url, "LANG": "fr_FR.UTF-8"]
+        #expect(try await CLI.run(["account", "create"], environment: environment).status == 0)
+        for _ in 0..<3 {
+            let game = try await CLI.run(["play", "--plain", "--new"], environment: environment, input: "quit\n")
+            #expect(game.stdout.contains("GAME id=") && game.stdout.contains("pack=com.hangmanpacks.words.base.fr "), "\(game.stdout)\(game.stderr)")
+        }
+    }
+
     /// A German reader's first start installs the German base pack and English, and draws German
     /// words; French comes with `play --language fr`. A reader in the C locale gets English alone.
     @Test func theFirstBasePacksFollowTheReadersLanguage() async throws {

@@ -163,8 +163,11 @@ final class PlayLoop {
         }
         guard let seat else {
             guard daily, let games = player.gameService else {
+                // The languages this device plays (settings languages) narrow a game without --pack
+                // to its packs in them; the server draws from every pack the account may play.
+                let narrowed = requestedPacks.isEmpty && (try? player.settings().gameLanguages) != nil && !packs.isEmpty
                 return try await player.startServedGame(
-                    GameRequest(packs: requestedPacks, category: category, lives: requestedLives, new: fresh, seed: seed))
+                    GameRequest(packs: narrowed ? packs.map(\.productID) : requestedPacks, category: category, lives: requestedLives, new: fresh, seed: seed))
             }
             let game: ServedGame
             do {
