@@ -13,6 +13,10 @@ TEST_PACKAGES := sqlite3 tmux curl openssl zsh fish groff-base man-db python3 py
 # What the benchmarks compare against: bsdtar and the sqlite3 shell; wrk (HTTP load with Lua),
 # pgbench (with PostgreSQL) and nginx for the server's floors.
 BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light
+# What the shipped content is chosen from (Packs/tools/make-sources.py): SCOWL and Debian's word
+# lists, WordNet for the clues, FreeDict's English dictionaries to find everyday words in German,
+# French and Portuguese.
+CONTENT_PACKAGES := python3 scowl wamerican wspanish wngerman wfrench wbrazilian wordnet-base dict-freedict-eng-deu dict-freedict-eng-fra dict-freedict-eng-por
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 
@@ -29,7 +33,7 @@ help:
 	@echo "make test    install what is missing, build, run the test suite"
 	@echo "make example build and test Examples/ContentAuthor, a content author's package that uses WordPacks"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
-	@echo "make packs   rebuild every Packs/*.wordpack from its source folder, then record their digests in Catalog.plist"
+	@echo "make packs   write the pack sources from Debian's word lists, rebuild every Packs/*.wordpack, then record their digests in Catalog.plist"
 	@echo "make setup   only install the Debian packages the build needs"
 	@echo "make install PREFIX=/usr/local (and DESTDIR=): the binary, the packs, the man page, bash/zsh/fish completions"
 
@@ -58,6 +62,8 @@ play: build
 	.build/release/hangman play
 
 packs: build
+	@./.ci/install-deps $(CONTENT_PACKAGES)
+	python3 Packs/tools/make-sources.py
 	./Packs/build-all .build/release/hangman
 
 verify-packs: build
