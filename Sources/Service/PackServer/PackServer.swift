@@ -294,7 +294,7 @@ public final class PackServer: Sendable {
             }
             metrics.purchase(outcome.name)
             // The statement after it rides along: the client shows the balance without asking again.
-            return .json(200, try Wire.encode(PurchaseAnswer(outcome: outcome, statement: try statement(of: account, service: service))))
+            return .json(200, try Wire.encode(WithKey(outcome, "statement", try statement(of: account, service: service))))
         case .restore:
             return .json(200, try Wire.encode(try service.restore()))
         case .startGame, .currentGame, .game, .guess, .gameHint, .abandonGame:
@@ -417,16 +417,3 @@ enum RequestPath {
     }
 }
 
-/// A purchase's answer: the outcome's fields, and the account's signed statement after it.
-struct PurchaseAnswer: Encodable {
-    var outcome: PurchaseOutcome
-    var statement: SignedDocument
-
-    private enum CodingKeys: String, CodingKey { case statement }
-
-    func encode(to encoder: any Encoder) throws {
-        try outcome.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(statement, forKey: .statement)
-    }
-}

@@ -1,6 +1,7 @@
 import CivilCalendar
 import PackServer
 import PackServiceAPI
+import PackServiceWire
 import Seller
 import Store
 import SystemCalls
@@ -63,12 +64,13 @@ enum ReportCommand: Command {
         let today = UTCDateTime.day(ofMilliseconds: now)
         let ledgers = try ledgers(options)
         let firstDay = today - Int64(options.days) + 1
-        let report: Report
+        // The players' days are every storefront's (a player is not in one storefront).
+        let report: WithKey<SalesOverview, PlayersOverview>
         do {
             let transactions = try ledgers.transactions()
             var overview = SalesOverview(transactions, catalog: catalog, firstDay: firstDay, lastDay: today, storefront: options.storefront, now: now)
             overview.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: today)
-            report = Report(overview: overview, players: PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: today))
+            report = WithKey(overview, "players", PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: today))
         } catch {
             throw error.kind == .unavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.storage(error.message)
         }
@@ -80,21 +82,6 @@ enum ReportCommand: Command {
             context.out(TerminalText(escaping: line))
         }
         return .ok
-    }
-
-    /// The overview's numbers and the players' (their days are every storefront's: a player is
-    /// not in one storefront). JSON: the overview's keys, and `players`.
-    struct Report: Encodable {
-        var overview: SalesOverview
-        var players: PlayersOverview
-
-        private enum Key: String, CodingKey { case players }
-
-        func encode(to encoder: any Encoder) throws {
-            try overview.encode(to: encoder)
-            var container = encoder.container(keyedBy: Key.self)
-            try container.encode(players, forKey: .players)
-        }
     }
 
     /// The ledgers the options name.
@@ -120,10 +107,10 @@ enum ReportCommand: Command {
     }
 
     /// The overview as lines that fit 80 columns.
-    static func lines(_ report: Report, days: Int, prices: PriceText, dumb: Bool) -> [String] {
-        let overview = report.overview
+    static func lines(_ report: WithKey<SalesOverview, PlayersOverview>, days: Int, prices: PriceText, dumb: Bool) -> [String] {
+        let overview = report.base
         var lines = ["Sales \(overview.firstDay) to \(overview.lastDay) (\(days) day\(days == 1 ? "" : "s"), UTC), \(overview.storefront.map { "storefront \($0)" } ?? "every storefront")"]
-        let players = report.players
+        let players = report.extra
         let playerLines = ["", "Players: \(players.accountsMade) account\(players.accountsMade == 1 ? "" : "s") made, \(players.gamesServed) game\(players.gamesServed == 1 ? "" : "s") served, "
             + "\(players.dailyPlayers) daily-word play\(players.dailyPlayers == 1 ? "" : "s").", "Hints: \(players.hintsSold) sold, \(players.hintsSpent) spent."]
         guard !overview.currencies.isEmpty || !overview.subscriptions.active.isEmpty else {
