@@ -30,6 +30,9 @@ import TestSupport
         let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
         try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
         let ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
+        // Ledgers alone, before any server made its accounts' table: none made yet, as on SQLite.
+        #expect(try ledgers.accountsMade().isEmpty)
+        #expect(try SQLiteLedgers.accountsMade(folder: "/nonexistent").isEmpty)
         let directory = try TemporaryDirectory()
         let packs = try StoreFixture.makePacksFolder(in: directory)
         let catalog = try Catalog.load(folder: packs)

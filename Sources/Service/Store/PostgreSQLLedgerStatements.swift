@@ -78,7 +78,11 @@ public final class PostgreSQLLedgers: Sendable {
     /// When each account was made (the accounts' table, in the ledgers' database).
     public func accountsMade() throws(StoreError) -> [Int64] {
         try autocommit { connection in
-            try connection.execute("SELECT created_date FROM accounts").rows.compactMap { row -> Int64? in
+            // A database of ledgers alone (no server made its accounts yet) has made none, as a
+            // data folder without accounts.sqlite.
+            let exists = try connection.execute("SELECT to_regclass('accounts') IS NOT NULL").rows.first?.first ?? nil
+            guard exists == "t" else { return [] }
+            return try connection.execute("SELECT created_date FROM accounts").rows.compactMap { row -> Int64? in
                 guard let first = row.first, let text = first else { return nil }
                 return Int64(text)
             }
