@@ -1110,7 +1110,7 @@ FOREIGN = {
     "de": {
         "folder": "base-german", "product": "com.hangmanpacks.words.base.de", "tag": "de",
         "name": "Wörter des Alltags", "short": "Kurze Wörter", "long": "Lange Wörter",
-        "daily": "Wort des Tages", "source": NGERMAN, "freedict": "deu",
+        "daily": "Häufige Wörter", "source": NGERMAN, "freedict": "deu",
         "letters": "a-zäöüß", "own": "äöüß", "license": WNGERMAN_LICENSE,
         "attribution": (
             "Words from igerman98 by Björn Jacke (https://www.j3e.de/ispell/igerman98/), as "
@@ -1123,7 +1123,7 @@ FOREIGN = {
     "fr": {
         "folder": "base-french", "product": "com.hangmanpacks.words.base.fr", "tag": "fr",
         "name": "Mots de tous les jours", "short": "Mots courts", "long": "Mots longs",
-        "daily": "Mot du jour", "source": FRENCH, "freedict": "fra",
+        "daily": "Mots courants", "source": FRENCH, "freedict": "fra",
         "letters": "a-zàâäçéèêëîïôöùûüÿœæ", "own": "àâäçéèêëîïôöùûüÿœæ",
         "license": WFRENCH_LICENSE,
         "attribution": (
@@ -1137,7 +1137,7 @@ FOREIGN = {
     "pt": {
         "folder": "base-portuguese", "product": "com.hangmanpacks.words.base.pt",
         "tag": "pt-BR", "name": "Palavras do dia a dia", "short": "Palavras curtas",
-        "long": "Palavras longas", "daily": "Palavra do dia", "source": BRAZILIAN,
+        "long": "Palavras longas", "daily": "Palavras comuns", "source": BRAZILIAN,
         "freedict": "por", "letters": "a-záàâãçéêíóôõúü", "own": "áàâãçéêíóôõúü",
         "license": WBRAZILIAN_LICENSE,
         "attribution": (
@@ -2553,6 +2553,11 @@ def generate() -> None:
     daily = sorted(stable_order([w for w in short + long_ if level_of[w] == 10 and
                                  DAILY_LENGTHS[0] <= len(w) <= DAILY_LENGTHS[1]],
                                 "daily-en")[:DAILY_TARGET])
+    # The daily list is a list of the pack like the others (played, counted once): its words
+    # leave the short and long lists, so that a reader of the format before DailyList finds no
+    # word twice.
+    short = [w for w in short if w not in set(daily)]
+    long_ = [w for w in long_ if w not in set(daily)]
 
     def with_clues(words: list[str]) -> list:
         return [{"word": w, "clue": clues[w]} if w in clues else w for w in words]
@@ -2560,16 +2565,16 @@ def generate() -> None:
     folder = PACKS / "base-english"
     write_plist(folder / "Info.plist", manifest(
         "com.hangmanpacks.words.base", "Everyday English", "en",
-        f"{len(short) + len(long_):,} everyday English words to get you started, free, most "
+        f"{len(short) + len(long_) + len(daily):,} everyday English words to get you started, free, most "
         "with a clue.",
         SCOWL_LICENSE + " " + WORDNET_LICENSE,
         SCOWL_ATTRIBUTION.format(levels="sizes 10 and 20") + WORDNET_ATTRIBUTION,
-        daily="daily.plist", version="1.1"))     # 1.1: clues and the daily list
+        daily="daily.plist", version="1.2"))     # 1.1: clues and the daily list; 1.2: its words its own
     write_plist(folder / "words" / "short.plist",
                 {"name": "Short Words", "words": with_clues(short)})
     write_plist(folder / "words" / "long.plist",
                 {"name": "Long Words", "words": with_clues(long_)})
-    write_plist(folder / "daily.plist", {"name": "Daily word", "words": daily})
+    write_plist(folder / "daily.plist", {"name": "Common Words", "words": with_clues(daily)})
     print(f"base-english: {len(short)} short, {len(long_)} long, {len(daily)} daily")
 
     # base-german, base-french, base-portuguese
@@ -2578,7 +2583,10 @@ def generate() -> None:
         entries = read_freedict(spec["freedict"])
         blocked_heads = {h for h, _ in entries if re.fullmatch(r"[a-z]+", h) and blocked_en(h)}
         f_short, f_long, f_daily, _ = make_foreign(language, english, blocked_heads, entries)
-        words = f_short + f_long
+        # The daily words leave the short and long lists (a list of their own, as in English).
+        f_short = [w for w in f_short if w not in set(f_daily)]
+        f_long = [w for w in f_long if w not in set(f_daily)]
+        words = f_short + f_long + f_daily
         own = sum(1 for w in words if any(c in spec["own"] for c in w))
         print(f"{spec['folder']}: {len(f_short)} short, {len(f_long)} long, {len(f_daily)} "
               f"daily; {own} words ({100 * own / len(words):.1f}%) with {spec['own']}")
@@ -2587,7 +2595,7 @@ def generate() -> None:
                                          if language == "fr" else ".")
         write_plist(folder / "Info.plist", manifest(
             spec["product"], spec["name"], spec["tag"], spec["summary"].format(n=count),
-            spec["license"], spec["attribution"], daily="daily.plist"))
+            spec["license"], spec["attribution"], daily="daily.plist", version="1.1"))  # 1.1: the daily list its own
         write_plist(folder / "words" / "short.plist", {"name": spec["short"], "words": f_short})
         write_plist(folder / "words" / "long.plist", {"name": spec["long"], "words": f_long})
         write_plist(folder / "daily.plist", {"name": spec["daily"], "words": f_daily})
@@ -2684,8 +2692,7 @@ def check() -> list[str]:
         seen: dict[str, str] = {}
         total = 0
         for path in sorted(folder.rglob("*.plist")):
-            if path.name in ("Info.plist", "Signature.plist") \
-                    or path.relative_to(folder).as_posix() == daily_file:
+            if path.name in ("Info.plist", "Signature.plist"):
                 continue
             root = plistlib.loads(path.read_bytes())
             entries = root["words"] if isinstance(root, dict) else root
@@ -2710,17 +2717,18 @@ def check() -> list[str]:
         if not lo <= total <= hi:
             problems.append(f"{folder_name}: {total} words, expected {lo}-{hi}")
         if folder_name in DAILY_PACKS:
-            # the daily list: at least two years of 5-9 letter words, all in the pack, sorted
+            # the daily list: at least two years of 5-9 letter words, a list of the pack, sorted
             path = folder / (daily_file or "daily.plist")
             if not daily_file or not path.exists():
                 problems.append(f"{folder_name}: no DailyList")
                 continue
             daily = plistlib.loads(path.read_bytes())
-            words = daily.get("words", []) if isinstance(daily, dict) else []
+            words = [e["word"] if isinstance(e, dict) else e
+                     for e in (daily.get("words", []) if isinstance(daily, dict) else [])]
             keys = [fold_es(w) if language == "es" else fold_word(w, language) for w in words]
             if not isinstance(daily, dict) or not daily.get("name") \
                     or not all(isinstance(w, str) for w in words):
-                problems.append(f"{folder_name}: {daily_file} is not a list of plain words")
+                problems.append(f"{folder_name}: {daily_file} is not a list of words")
             elif len(words) < DAILY_MINIMUM or words != sorted(set(words)) \
                     or any(not DAILY_LENGTHS[0] <= len(w) <= DAILY_LENGTHS[1] for w in words) \
                     or any(k not in seen for k in keys):
@@ -2741,8 +2749,11 @@ def check() -> list[str]:
             if why:
                 problems.append(f"{name}: {key}: {why}")
     classic = plistlib.loads((PACKS / "theme-classic" / "frames.plist").read_bytes())["Frames"]
-    if [f.split("\n") for f in classic] != CLASSIC_FRAMES:
-        problems.append("theme-classic: frames differ from the built-in Gallows.stages")
+    classic_small = plistlib.loads((PACKS / "theme-classic" / "frames.plist").read_bytes())["SmallFrames"]
+    # The game's own drawing is checked against the pack by the Swift tests (ScreenLayoutTests).
+    if [f.split("\n") for f in classic] != CLASSIC_FRAMES or \
+            [f.split("\n") for f in classic_small] != CLASSIC_SMALL:
+        problems.append("theme-classic: frames differ from CLASSIC_FRAMES/CLASSIC_SMALL here")
     catalog = plistlib.loads((PACKS / "Catalog.plist").read_bytes())
     if without_published(catalog) != without_published(CATALOG):
         problems.append("Catalog.plist differs from CATALOG")

@@ -91,4 +91,36 @@ import TestSupport
         let plain = try await installed("C")
         #expect(plain["com.hangmanpacks.words.base"] == "installed" && plain.filter { $0.key.hasPrefix("com.hangmanpacks.words.base.") && $0.value == "installed" }.isEmpty, "\(plain)")
     }
+
+    /// A device that played before gains no language by itself when its reader's locale has a
+    /// base pack (its games would change language unasked); a language chosen by its primary tag
+    /// (`pt`) plays the `pt-BR` pack.
+    @Test func anOlderDeviceKeepsItsLanguagesAndAChoiceMatchesByLanguage() async throws {
+        let home = try TemporaryDirectory()
+        func hangman(_ arguments: [String], language: String, input: String = "") async throws -> CLI.Result {
+            try await CLI.run(arguments, environment: ["HANGMAN_HOME": home.file("home"), "LANG": language], input: input)
+        }
+        #expect(try await hangman(["packs"], language: "C").status == 0)
+        let packs = try await hangman(["packs", "--json"], language: "de_DE.UTF-8")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(packs.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.first { $0["productID"] as? String == "com.hangmanpacks.words.base.de" }?["state"] as? String == "not installed", "\(packs.stdout)")
+        #expect(try await hangman(["settings", "languages", "pt"], language: "de_DE.UTF-8").status == 0)
+        let game = try await hangman(["play", "--plain", "--new"], language: "de_DE.UTF-8", input: "quit\n")
+        #expect(game.stdout.contains("GAME pack=com.hangmanpacks.words.base.pt "), "\(game.stdout)\(game.stderr)")
+    }
+
+    /// A theme's new version is installed by `update`, as a word pack's is.
+    @Test func aThemeIsUpdated() async throws {
+        let scratch = try TemporaryDirectory()
+        let packs = scratch.file("Packs")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+        let environment = ["HANGMAN_HOME": scratch.file("home"), "HANGMAN_PACKS": packs]
+        #expect(try await CLI.run(["buy", "robot", "--yes"], environment: environment).status == 0)
+        let info = try String(contentsOfFile: packs + "/theme-robot/Info.plist", encoding: .utf8)
+        try info.replacingOccurrences(of: "<string>1.0</string>", with: "<string>1.1</string>").write(toFile: packs + "/theme-robot/Info.plist", atomically: true, encoding: .utf8)
+        #expect(try HangmanBinary.run(["pack", "build", packs + "/theme-robot", "--output", packs + "/theme-robot.wordpack"]).status == 0)
+        #expect(try HangmanBinary.run(["catalog", "update", "--packs", packs]).status == 0)
+        let updated = try await CLI.run(["update"], environment: environment)
+        #expect(updated.status == 0 && updated.stdout.contains("Updated Robot Theme from 1.0 to 1.1"), "\(updated.stdout)\(updated.stderr)")
+    }
 }

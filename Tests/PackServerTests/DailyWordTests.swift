@@ -75,7 +75,9 @@ import TestSupport
         // Drawn from the base pack's daily list, in each language.
         func dailyList(_ folder: String) throws -> Set<String> {
             let data = try Data(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("Packs/\(folder)/daily.plist"))
-            return Set((try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])?["words"] as? [String] ?? [])
+            let entries = (try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])?["words"] as? [Any] ?? []
+            // A word is a string, or {word, clue}.
+            return Set(entries.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["word"] as? String) })
         }
         #expect(try dailyList("base-english").contains(word), "\(word)")
         let french = try await finish(ana, try await ana.startGame(GameRequest(lives: 26, daily: true, language: "fr")))

@@ -60,6 +60,20 @@ import WordPacks
         #expect(catalog.catalogVersion >= 1)
     }
 
+    /// A catalog published before base packs' languages were recorded: the language is read from
+    /// each base pack's manifest, never guessed.
+    @Test func aBasePacksLanguageMissingFromTheCatalogIsReadFromItsManifest() throws {
+        let directory = try TemporaryDirectory()
+        let packs = directory.file("Packs")
+        try FileManager.default.copyItem(atPath: StoreFixture.shippedPacks, toPath: packs)
+        let catalog = try String(contentsOfFile: packs + "/Catalog.plist", encoding: .utf8)
+        let without = catalog.replacingOccurrences(of: #"\s*<key>Language</key>\s*<string>[^<]*</string>"#, with: "", options: .regularExpression)
+        #expect(without != catalog)
+        try without.write(toFile: packs + "/Catalog.plist", atomically: true, encoding: .utf8)
+        let loaded = try Catalog.load(folder: packs)
+        #expect(loaded.basePacks.map { $0.language ?? "-" } == ["en", "de", "fr", "pt-BR"])
+    }
+
     /// The committed catalog was published after the archives were last built.
     @Test func shippedCatalogRecordsTheShippedArchives() throws {
         let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)

@@ -96,27 +96,41 @@ import WordPacks
         }
     }
 
-    @Test func aDailyListIsThePacksOwnWordsAndCountsOnce() throws {
+    /// A daily list is one of the pack's word lists that `DailyList` names: played and counted
+    /// like the others, its words told apart from every other list's (a reader from before
+    /// `DailyList` finds nothing new in such a pack).
+    @Test func aDailyListIsOneOfThePacksLists() throws {
         let source = Fixture.source([
             ("Info.plist", Fixture.manifest(extra: "<key>DailyList</key><string>daily.plist</string>")),
-            ("words.plist", Fixture.wordList(Fixture.animals)), ("daily.plist", Fixture.wordList(["horse", "zebra"], name: "Daily word")),
+            ("words.plist", Fixture.wordList(Fixture.animals)), ("daily.plist", Fixture.wordList(["walrus", "beaver"], name: "Common Words")),
         ])
         let built = try PackBuilder().build(source)
         let pack = try #require(PackVerifier().verify(built.bytes).pack)
-        #expect(pack.wordCount == Fixture.animals.count && pack.manifest.wordCount == Fixture.animals.count)
-        #expect(pack.dailyList?.words.map(\.text) == ["horse", "zebra"])
-        #expect(pack.playLists.map(\.path) == ["words.plist"])
+        #expect(pack.wordCount == Fixture.animals.count + 2 && pack.manifest.wordCount == pack.wordCount)
+        #expect(pack.dailyList?.words.map(\.text) == ["walrus", "beaver"] && pack.dailyList?.name == "Common Words")
+        #expect(pack.lists.map(\.path) == ["daily.plist", "words.plist"])
 
         func refusal(_ files: [(String, [UInt8])], _ daily: String = "daily.plist") -> [PackProblem] {
             Self.refusal([("Info.plist", Fixture.manifest(extra: "<key>DailyList</key><string>\(daily)</string>"))] + files)
         }
-        let stranger = refusal([("words.plist", Fixture.wordList(Fixture.animals)), ("daily.plist", Fixture.wordList(["horse", "walrus"]))])
-        #expect(stranger.contains { $0.kind == .badDailyList && $0.message.contains("walrus") }, "\(stranger)")
-        let twice = refusal([("words.plist", Fixture.wordList(Fixture.animals)), ("daily.plist", Fixture.wordList(["horse", "Horse"]))])
-        #expect(twice.contains { $0.kind == .duplicateWord }, "\(twice)")
+        let twice = refusal([("words.plist", Fixture.wordList(Fixture.animals)), ("daily.plist", Fixture.wordList(["horse", "walrus"]))])
+        #expect(twice.contains { $0.kind == .duplicateWord && $0.message.contains("horse") }, "\(twice)")
         let missing = refusal([("words.plist", Fixture.wordList(Fixture.animals))])
         #expect(missing.contains { $0.kind == .badDailyList }, "\(missing)")
         let outside = refusal([("words.plist", Fixture.wordList(Fixture.animals))], "../daily.plist")
         #expect(outside.contains { $0.kind == .badDailyList }, "\(outside)")
+        let notAList = refusal([("words.plist", Fixture.wordList(Fixture.animals))], "notes.txt")
+        #expect(notAList.contains { $0.kind == .badDailyList }, "\(notAList)")
+    }
+
+    /// A theme's drawings are covered by its manifest's `Files` (and so by its signature) like any
+    /// file: drawings added after the build are refused.
+    @Test func aThemesDrawingsAreInItsFiles() throws {
+        let built = try PackBuilder().build(Fixture.source([("Info.plist", Self.themeManifest), ("frames.plist", Self.frames())]))
+        #expect(built.pack.manifest.files?["frames.plist"] != nil)
+        let manifest = Fixture.manifest(id: "com.example.theme.box", extra: "<key>Kind</key><string>Theme</string><key>Files</key><dict/>")
+        let added = try Fixture.archive([.file("box/Info.plist", manifest), .file("box/frames.plist", Self.frames())])
+        let result = PackVerifier().verify(added)
+        #expect(result.problems.contains { $0.kind == .fileNotListed && $0.entry?.hasSuffix("frames.plist") == true }, "\(result.problems)")
     }
 }

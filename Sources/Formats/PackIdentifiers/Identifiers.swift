@@ -132,4 +132,10 @@ public enum LanguageTag {
     public static func primary(_ tag: String) -> String {
         String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased()
     }
+
+    /// Whether two tags name one language (`pt` and `pt-BR`, `es-MX` and `es`): what a player's
+    /// choice of languages and a pack's language are compared by.
+    public static func sameLanguage(_ first: String, _ second: String) -> Bool {
+        primary(first) == primary(second)
+    }
 }

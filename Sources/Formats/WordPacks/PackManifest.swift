@@ -30,8 +30,8 @@ public struct PackManifest: Sendable, Equatable {
     public var files: [String: FileRecord]?
     /// Words (the default) or a theme: `Kind`.
     public var kind: PackKind = .words
-    /// The path of the word list the service's daily word draws from (`DailyList`): a list of
-    /// the pack's own words, chosen for it; `nil` draws from every list.
+    /// The path of the word list the service's daily word draws from (`DailyList`): one of the
+    /// pack's lists, played like the others; `nil` draws from every list.
     public var dailyList: String?
     /// Keys this reader does not know, kept so that a rebuild does not drop them.
     public var otherKeys: [String: PropertyList]

@@ -167,23 +167,23 @@ public struct PackVerifier: Sendable {
             if lists.isEmpty && !collector.sawWordListFile {
                 problems.append(PackProblem(.noWordList, "no word list: a pack needs at least one *.plist of words beside its manifest"))
             }
-            let folding = LetterFolding(language: manifest?.language ?? "en")
-            let daily = manifest?.dailyList
-            checkDuplicates(lists.filter { $0.path != daily }, root: root, folding: folding, problems: &problems)
-            if let daily {
-                checkDailyList(daily, lists: lists, root: root, folding: folding, problems: &problems)
+            checkDuplicates(lists, root: root, folding: LetterFolding(language: manifest?.language ?? "en"), problems: &problems)
+            if let daily = manifest?.dailyList, !lists.contains(where: { $0.path == daily }), !collector.hadWordProblems {
+                problems.append(PackProblem(.badDailyList, entry: root + daily, "DailyList names \(daily), which is no word list of the pack"))
             }
         }
 
         guard let manifest else { return nil }
-        let wordCount = lists.reduce(0) { $0 + ($1.path == manifest.dailyList ? 0 : $1.wordCount) }
+        let wordCount = lists.reduce(0) { $0 + $1.wordCount }
         if let declared = manifest.wordCount, declared != wordCount, !collector.hadWordProblems {
             problems.append(PackProblem(
                 .wordCountMismatch, entry: manifestFile?.path,
                 "WordCount is \(declared) but the word lists hold \(wordCount) words"))
         }
         if let listed = manifest.files {
-            checkFiles(listed, collector: collector, root: root, exclude: special.subtracting(contentInfo.map { [$0.file.path] } ?? []), problems: &problems)
+            // A theme's drawings are listed like any file: only the manifest and the signature are not.
+            let unlisted = special.subtracting([contentInfo?.file.path, themeFile?.path].compactMap { $0 })
+            checkFiles(listed, collector: collector, root: root, exclude: unlisted, problems: &problems)
         }
         let signature = checkSignature(signatureFile, manifestFile: manifestFile, manifest: manifest, collector: collector, problems: &problems)
 
@@ -264,30 +264,6 @@ public struct PackVerifier: Sendable {
         }
         for (list, count) in reported.sorted(by: { $0.key < $1.key }) where count > maxProblemsPerList {
             problems.append(PackProblem(.duplicateWord, entry: root + lists[list].path, "and \(count - maxProblemsPerList) more duplicate words in this list"))
-        }
-    }
-
-    /// The daily list is a list of the pack (`DailyList` names it), its words told apart from
-    /// each other and each one a word of the pack's other lists.
-    private func checkDailyList(_ path: String, lists: [WordList], root: String, folding: LetterFolding, problems: inout [PackProblem]) {
-        guard let daily = lists.first(where: { $0.path == path }) else {
-            problems.append(PackProblem(.badDailyList, entry: root + path, "DailyList names \(path), which is no word list of the pack"))
-            return
-        }
-        checkDuplicates([daily], root: root, folding: folding, problems: &problems)
-        var words: Set<String> = []
-        for list in lists where list.path != path {
-            for index in 0..<list.wordCount { words.insert(folding.foldedWord(list.word(index))) }
-        }
-        var missing = 0
-        for index in 0..<daily.wordCount where !words.contains(folding.foldedWord(daily.word(index))) {
-            missing += 1
-            if missing <= maxProblemsPerList {
-                problems.append(PackProblem(.badDailyList, entry: root + path, "'\(printable(daily.word(index)))' is in the daily list but in no other list of the pack"))
-            }
-        }
-        if missing > maxProblemsPerList {
-            problems.append(PackProblem(.badDailyList, entry: root + path, "and \(missing - maxProblemsPerList) more daily words in no other list"))
         }
     }
 

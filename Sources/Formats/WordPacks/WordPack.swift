@@ -23,13 +23,11 @@ public struct WordPack: Sendable {
     /// A theme pack's drawings (`frames.plist`); `nil` for a word pack.
     public var theme: ThemeFrames?
 
-    /// Words in all lists (the daily list's are words of the others: not counted again).
-    public var wordCount: Int { playLists.reduce(0) { $0 + $1.wordCount } }
+    /// Words in all lists.
+    public var wordCount: Int { lists.reduce(0) { $0 + $1.wordCount } }
 
-    /// The lists a game draws from: every list but the daily one.
-    public var playLists: [WordList] { lists.filter { $0.path != manifest.dailyList } }
-
-    /// The list the daily word draws from (`DailyList`), when the pack has one.
+    /// The list the daily word draws from (`DailyList`: one of the pack's lists, played like the
+    /// others), when the pack has one.
     public var dailyList: WordList? { manifest.dailyList.flatMap { path in lists.first { $0.path == path } } }
 }
 

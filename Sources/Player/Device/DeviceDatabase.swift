@@ -112,7 +112,7 @@ public final class DeviceDatabase {
             let step = max(1, total / 100)
             var bytesTotal = 0
             if progress != nil {
-                for list in pack.playLists {
+                for list in pack.lists {
                     list.forEachWord { word, clue in bytesTotal += word.count + (clue?.utf8.count ?? 0) }
                 }
             }
@@ -120,8 +120,7 @@ public final class DeviceDatabase {
             var nextWord = try Self.nextWordNumber(db)
             var nextChunk = (try db.int64("SELECT coalesce(max(id), 0) FROM word_chunks") ?? 0) + 1
             var chunk = WordChunk()
-            // The daily list's words are the pack's others: the daily word is served, not installed.
-            for list in pack.playLists where list.wordCount > 0 {
+            for list in pack.lists where list.wordCount > 0 {
                 let firstChunk = nextChunk
                 try list.forEachWord { word, clue in
                     chunk.append(word, clue: clue)

@@ -75,18 +75,18 @@ public struct Player {
         if case .success(let active) = owning, try await device({ () throws(DeviceError) in
             // A feature (remove-ads) has nothing to deliver: only packs count.
             try device.isUpToDate(
-                basePacks: try wantedBasePacks(),
+                basePacks: try wantedBasePacks(fresh: false),
                 transactions: active.filter { catalog.product($0.productID)?.feature == nil }.map(\.transactionID.rawValue))
         }) {
             return report
         }
         // Base packs first: they need no account, so they install even when it cannot be read.
-        let wanted = try await device { () throws(DeviceError) in try wantedBasePacks() }
         let fresh = try await device { () throws(DeviceError) in
             let none = try device.installedPacks().isEmpty
             let declined = try device.uninstalledBasePacks()
             return none && declined.isEmpty
         }
+        let wanted = try await device { () throws(DeviceError) in try wantedBasePacks(fresh: fresh) }
         report.basePacks = try await device { () async throws(DeviceError) in try await installer.installMissingBasePacks(wanted, progress: progress) }
         if fresh { try await device { () throws(DeviceError) in try chooseReadersLanguage() } }
         // A device the service no longer knows owns nothing it can deliver: what needs the
@@ -214,10 +214,16 @@ public struct Player {
     /// available (an unavailable one stays as it is, playable).
     public func update(_ id: ProductID? = nil, progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> [(id: ProductID, outcome: InstallOutcome)] {
         var targets = try await device { () async throws(DeviceError) in try await installer.playablePacks() }.map(\.productID)
-            .filter { catalog.product($0)?.isAvailable ?? true }
+        // The themes installed here and still owned, as their packs are.
+        let themes = try await device { () throws(DeviceError) in try device.installedThemes() }.map(\.productID)
+        if !themes.isEmpty {
+            let ownership = try await ownership()
+            targets += themes.filter { ownership.owns($0) }
+        }
+        targets = targets.filter { catalog.product($0)?.isAvailable ?? true }
         if let id {
-            let installed = try await device { () throws(DeviceError) in try device.installedPacks() }
-            guard installed.contains(where: { $0.productID == id }) else {
+            let installed = try await device { () throws(DeviceError) in try device.installedPacks() }.map(\.productID) + themes
+            guard installed.contains(id) else {
                 throw .device(DeviceError(.notInstalled, "'\(id)' is not installed: see 'hangman packs'"))
             }
             targets = [id]
@@ -254,12 +260,13 @@ public struct Player {
         return .uninstalled(canReinstall: owned || catalog.basePack(id) != nil)
     }
 
-    /// The base packs a device installs by itself: English and the reader's language, and those of
-    /// the languages its games draw from (`settings languages`). The others are free to install
-    /// by hand (`install`, or `play --language`).
-    func wantedBasePacks() throws(DeviceError) -> [ProductID] {
+    /// The base packs a device installs by itself: English and those of the languages its games
+    /// draw from (`settings languages`), and on its first start (`fresh`) the reader's language
+    /// too. A device that played before gains no language by itself (its games would change
+    /// language unasked): the others are free to install by hand (`install`, `play --language`).
+    func wantedBasePacks(fresh: Bool) throws(DeviceError) -> [ProductID] {
         var languages: Set<String> = ["en"]
-        if let readerLanguage { languages.insert(LanguageTag.primary(readerLanguage)) }
+        if fresh, let readerLanguage { languages.insert(LanguageTag.primary(readerLanguage)) }
         for tag in try device.settings().gameLanguages ?? [] { languages.insert(LanguageTag.primary(tag)) }
         return catalog.basePacks.filter { languages.contains(LanguageTag.primary($0.language ?? "en")) }.map(\.productID)
     }
@@ -329,7 +336,7 @@ public struct Player {
     private func choose(_ requested: [ProductID], from playable: [InstalledPack]) async throws(PlayerError) -> [InstalledPack] {
         guard !requested.isEmpty else {
             guard let languages = try settings().gameLanguages else { return playable }
-            let chosen = playable.filter { languages.contains($0.language) }
+            let chosen = playable.filter { pack in languages.contains { LanguageTag.sameLanguage($0, pack.language) } }
             return chosen.isEmpty ? playable : chosen
         }
         let states = try await packs()
@@ -393,11 +400,13 @@ public struct Player {
         let installed = try await device { () throws(DeviceError) in try device.installedPacks() }
         guard let pack = installed.first(where: { $0.productID == id }) else { return nil }
         if let chosen = try settings().gameLanguages {
-            return chosen.contains(pack.language) ? nil : (pack.language, chosen)
+            return chosen.contains { LanguageTag.sameLanguage($0, pack.language) } ? nil : (pack.language, chosen)
         }
         var previous: [String] = []
-        for other in installed where other.productID != id && !previous.contains(other.language) { previous.append(other.language) }
-        guard !previous.isEmpty, !previous.contains(pack.language) else { return nil }
+        for other in installed where other.productID != id && !previous.contains(where: { LanguageTag.sameLanguage($0, other.language) }) {
+            previous.append(other.language)
+        }
+        guard !previous.isEmpty, !previous.contains(where: { LanguageTag.sameLanguage($0, pack.language) }) else { return nil }
         return (pack.language, previous)
     }
 

@@ -59,8 +59,9 @@ public struct Catalog: Sendable, Equatable, Codable {
         /// Words, as the manifest's `WordCount` says (0 when it has none).
         public var wordCount: Int
         public var contentVersion: ContentVersion
-        /// The words' language (BCP 47, as the manifest's `Language`); `nil` from a catalog
-        /// published before it was recorded (read as English).
+        /// The words' language (BCP 47, as the manifest's `Language`; loading reads the manifest
+        /// when the catalog does not record it); `nil` only in a catalog made by hand in code
+        /// (English).
         public var language: String?
         /// SHA-256 of the archive as recorded at publishing time: 64 lowercase hex digits.
         public var sha256: String

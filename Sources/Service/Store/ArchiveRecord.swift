@@ -139,7 +139,10 @@ struct PackFacts: Equatable {
         default: return nil
         }
         if isBase {
-            if case .string(let tag)? = entry["Language"], PackManifest.isLanguageTag(tag) { language = tag }
+            // Recorded before a base pack's language was: the manifest is read instead (a
+            // language is never guessed).
+            guard case .string(let tag)? = entry["Language"], PackManifest.isLanguageTag(tag) else { return nil }
+            language = tag
             guard case .string(let id)? = entry["ProductIdentifier"], let productID = ProductID(rawValue: id),
                 case .string(let name)? = entry["DisplayName"], !name.isEmpty
             else { return nil }

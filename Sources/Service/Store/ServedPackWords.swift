@@ -8,7 +8,6 @@ public final class ServedPackWords: Sendable {
     /// One pack's words as a game draws them.
     struct Pack: Sendable {
         var language: String
-        /// The lists a game draws from (the daily list is not one of them).
         var lists: [List]
         /// The daily word's list (`DailyList`), when the pack has one.
         var daily: List?
@@ -40,13 +39,8 @@ public final class ServedPackWords: Sendable {
                 .productUnavailable, "\(archive.displayName) (\(archive.productID)) cannot be played now: its archive is not the one the catalog published")
         }
         let words = Pack(
-            language: pack.manifest.language, lists: pack.playLists.map { List(name: $0.name, words: $0.words) },
-            daily: pack.dailyList.map { daily in
-                // A daily word has the clue its pack gives it in its own list.
-                var clues: [String: String] = [:]
-                for list in pack.playLists { for word in list.words { if let clue = word.clue { clues[word.text] = clue } } }
-                return List(name: daily.name, words: daily.words.map { PackWord($0.text, clue: $0.clue ?? clues[$0.text]) })
-            })
+            language: pack.manifest.language, lists: pack.lists.map { List(name: $0.name, words: $0.words) },
+            daily: pack.dailyList.map { List(name: $0.name, words: $0.words) })
         packs.withLock { kept in
             if kept.count >= capacity { kept.removeAll() }
             kept[archive.sha256] = words

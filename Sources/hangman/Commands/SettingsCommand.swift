@@ -105,7 +105,7 @@ enum SettingsCommand: Command {
             let lowered = name.lowercased()
             guard let theme = themes.first(where: {
                 $0.productID.rawValue == name || $0.productID.rawValue.split(separator: ".").last.map(String.init)?.lowercased() == lowered
-                    || $0.displayName.lowercased() == lowered || $0.frames.name.lowercased() == lowered
+                    || $0.displayName.lowercased() == lowered
             }) else {
                 let installed = themes.map { $0.productID.rawValue.split(separator: ".").last.map(String.init) ?? $0.displayName }
                 throw CommandFailure(

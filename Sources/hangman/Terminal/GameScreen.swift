@@ -146,7 +146,8 @@ struct GameScreen {
 }
 
 /// The gallows, drawn in as many steps as there are lives: the classic stick figure, what the
-/// game draws without a theme (`Packs/theme-classic` holds the same drawings as a pack).
+/// game draws without a theme (`Packs/theme-classic` holds the same drawings as a pack, each line
+/// padded to the drawing's width).
 enum Gallows {
     static let stages: [[String]] = [
         ["  +---+", "  |   |", "      |", "      |", "      |", "      |", "========="],
