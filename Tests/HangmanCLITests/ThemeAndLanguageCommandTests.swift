@@ -123,4 +123,29 @@ import TestSupport
         let updated = try await CLI.run(["update"], environment: environment)
         #expect(updated.status == 0 && updated.stdout.contains("Updated Robot Theme from 1.0 to 1.1"), "\(updated.stdout)\(updated.stderr)")
     }
+
+    /// A client from before themes (its purchase says no pack kinds) is not sold a theme it could
+    /// not install: refused, nothing charged; the same request naming the kinds buys it.
+    @Test func aClientThatCannotInstallAThemeIsNotSoldOne() async throws {
+        let world = try ServiceCommandTests.ServedWorld()
+        #expect(try await world.hangman("ana", "account", "create").status == 0)
+        let token = try await world.hangman("ana", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        func purchase(_ body: String, key: String) throws -> (status: Int, body: String) {
+            let result = try ExternalProcess.run("/usr/bin/curl", [
+                "-s", "-w", "\n%{http_code}", "-X", "POST", world.url + "/v1/purchases", "-H", "Authorization: Bearer " + token,
+                "-H", "Idempotency-Key: " + key, "-H", "Content-Type: application/json", "--data", body,
+            ])
+            #expect(result.status == 0, "curl: \(result.stderr)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            return (Int(lines.last ?? "") ?? 0, lines.dropLast().joined(separator: "\n"))
+        }
+        let old = try purchase(#"{"productID":"\#(Self.robot)","quantity":1}"#, key: "old-client-theme-1")
+        #expect(old.status >= 400 && old.status < 500 && old.body.contains("update hangman"), "\(old)")
+        let transactions = try await world.hangman("ana", "transactions", "--json")
+        #expect(!transactions.stdout.contains(Self.robot), "nothing charged: \(transactions.stdout)")
+        // Words are still sold to it.
+        #expect(try purchase(#"{"productID":"com.hangmanpacks.words.ios","quantity":1}"#, key: "old-client-ios-1").status == 200)
+        let new = try purchase(#"{"productID":"\#(Self.robot)","quantity":1,"packKinds":["Words","Theme"]}"#, key: "new-client-theme-1")
+        #expect(new.status == 200, "\(new)")
+    }
 }

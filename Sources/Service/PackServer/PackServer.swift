@@ -287,7 +287,7 @@ public final class PackServer: Sendable {
             let purchase = try Wire.decode(PurchaseRequest.self, from: request.body)
             let outcome: PurchaseOutcome
             do {
-                outcome = try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey)
+                outcome = try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs)
             } catch {
                 metrics.purchase("refused")
                 throw error

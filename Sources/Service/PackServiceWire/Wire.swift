@@ -231,11 +231,18 @@ public struct NewAccount: Codable, Sendable, Equatable {
 public struct PurchaseRequest: Codable, Sendable, Equatable {
     public var productID: ProductID
     public var quantity: Int
+    /// The kinds of pack the client can install (`["Words", "Theme"]`); absent from a client from
+    /// before themes, which installs words only.
+    public var packKinds: [PackKind]?
 
-    public init(productID: ProductID, quantity: Int) {
+    public init(productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases) {
         self.productID = productID
         self.quantity = quantity
+        self.packKinds = packKinds
     }
+
+    /// What the client installs: words alone when it does not say.
+    public var installs: Set<PackKind> { Set(packKinds ?? [.words]) }
 }
 
 /// `POST /v1/hints/spend`.

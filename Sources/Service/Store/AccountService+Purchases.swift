@@ -39,7 +39,10 @@ extension AccountService {
 
     /// Buys, once per `requestKey`: a retry with the same key (a client that lost the answer)
     /// gets the outcome of the transaction the key made, and nothing is charged again.
-    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?) throws(StoreError) -> PurchaseOutcome {
+    ///
+    /// `installs`: the kinds of pack the buyer's client can install; a pack of another kind (a
+    /// theme, for a client from before themes) is not sold to it, and nothing is charged.
+    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases)) throws(StoreError) -> PurchaseOutcome {
         if let requestKey {
             try Self.checkIdempotencyKey(requestKey)
             if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
@@ -49,6 +52,11 @@ extension AccountService {
         }
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: true)
+        }
+        if let kind = product.packFile.map({ _ in product.packKind ?? .words }), !installs.contains(kind) {
+            throw StoreError(
+                .productUnavailable,
+                "\(product.displayName) (\(productID)) is a \(kind.rawValue.lowercased()) pack, which this client cannot install: update hangman to buy it (nothing was charged)")
         }
         guard product.isForSale else {
             let owned = product.isConsumable ? nil : Ownership(try ledger.entitlements()).activeEntitlement(for: productID)
