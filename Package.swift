@@ -45,7 +45,7 @@ let package = Package(
 
         // Formats: property lists, how a language compares letters, typed identifiers, the pack format.
         layer("Formats", "PropertyList", ["Base64", "CivilCalendar"]),
-        layer("Formats", "LetterFolding"),
+        layer("Formats", "LetterFolding", ["PackIdentifiers"]),
         layer("Formats", "PackIdentifiers"),
         // Text from outside (a pack, a client, a file name) made safe to write to a terminal.
         layer("Formats", "TerminalText"),

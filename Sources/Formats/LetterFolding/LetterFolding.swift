@@ -1,3 +1,5 @@
+import PackIdentifiers
+
 /// How a language compares letters: which letters are the same letter in a game.
 ///
 /// Case never matters. In English, French, Italian, Portuguese and Dutch, accents do not make a
@@ -22,7 +24,8 @@ public struct LetterFolding: Sendable, Equatable {
 
     /// The folding of a BCP 47 language tag; only its primary subtag counts (`es-MX` folds as `es`).
     public init(language: String) {
-        let primary = language.split(separator: "-").first.map { $0.lowercased() } ?? "en"
+        let tag = LanguageTag.primary(language)
+        let primary = tag.isEmpty ? "en" : tag
         self.language = primary
         switch primary {
         case "en", "fr", "it", "pt", "nl", "ca":

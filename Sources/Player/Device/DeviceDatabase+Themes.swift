@@ -19,16 +19,15 @@ extension DeviceDatabase {
         let manifest = pack.manifest
         guard let theme = pack.theme else { throw DeviceError(.invalidPack, "\(manifest.productIdentifier) is no theme") }
         return try run(.immediate) { db in
-            if let text = try db.string("SELECT content_version FROM themes WHERE product_id = ?", .text(manifest.productIdentifier.rawValue)),
-                let previous = ContentVersion(text)
-            {
+            let previous = try db.string("SELECT content_version FROM themes WHERE product_id = ?", .text(manifest.productIdentifier.rawValue))
+                .flatMap(ContentVersion.init)
+            if let previous {
                 if previous == manifest.contentVersion { return .alreadyInstalled(previous) }
                 if manifest.contentVersion < previous {
                     throw DeviceError(.olderVersion, "\(manifest.productIdentifier) \(previous) is installed; \(manifest.contentVersion) is older")
                 }
             }
             func joined(_ drawings: [[String]]) -> String { drawings.map { $0.joined(separator: "\n") }.joined(separator: String(Self.separator)) }
-            let existed = try db.string("SELECT content_version FROM themes WHERE product_id = ?", .text(manifest.productIdentifier.rawValue))
             try db.execute(
                 """
                 INSERT INTO themes (product_id, content_version, display_name, archive_sha256, installed_date, frames, small_frames) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -37,7 +36,7 @@ extension DeviceDatabase {
                 """,
                 .text(manifest.productIdentifier.rawValue), .text(manifest.contentVersion.text), .text(manifest.displayName), .text(archiveSHA256),
                 .integer(now), .text(joined(theme.frames)), .text(joined(theme.smallFrames)))
-            return existed.flatMap(ContentVersion.init).map { .updated(from: $0, to: manifest.contentVersion) } ?? .installed(manifest.contentVersion)
+            return previous.map { .updated(from: $0, to: manifest.contentVersion) } ?? .installed(manifest.contentVersion)
         }
     }
 

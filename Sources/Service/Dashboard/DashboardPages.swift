@@ -21,7 +21,7 @@ public struct ViewerLocale: Sendable {
     public init(acceptLanguage: String?) {
         let first = acceptLanguage?.split(separator: ",").first?.split(separator: ";").first?.trimmingCharactersInSpace ?? ""
         let tag = first.isEmpty || first == "*" || !first.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) ? "en" : first
-        let base = String(tag.prefix { $0 != "-" && $0 != "_" }).lowercased()
+        let base = LanguageTag.primary(tag)
         let region = tag.count > base.count ? String(tag.dropFirst(base.count + 1)).uppercased() : ""
         language = region.isEmpty ? base : base + "-" + region
         decimalComma = Self.commaLanguages.contains(base)

@@ -47,7 +47,7 @@ extension AccountService {
             languages.append(pack.language)
             let tag = pack.language.lowercased()
             if tag == wanted { byPrimary = (file, pack); break }
-            if byPrimary == nil, LanguageTag.primary(tag) == LanguageTag.primary(wanted) { byPrimary = (file, pack) }
+            if byPrimary == nil, LanguageTag.sameLanguage(tag, wanted) { byPrimary = (file, pack) }
         }
         guard let (file, pack) = byPrimary else {
             throw StoreError(

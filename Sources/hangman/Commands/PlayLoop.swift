@@ -44,8 +44,8 @@ final class PlayLoop {
     private var firstGame: (any PlayedGame)?
     /// `play --seed`: a served game's request carries it (a sandbox server with test controls takes it).
     var seed: UInt64?
-    /// The theme the gallows is drawn in, read at the first game (`.some(nil)`: the stick figure).
-    private var theme: ThemeFrames??
+    /// The theme the gallows is drawn in (`nil`: the stick figure), read once when the games begin.
+    private var theme: ThemeFrames?
 
     var player: Player { playerContext.player }
 
@@ -67,6 +67,7 @@ final class PlayLoop {
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         var fresh = fresh
+        theme = await player.drawnTheme()
         // A home bound to a pack server that answers plays served games: the word stays there.
         // The embedded store, and a server out of reach, play on this device.
         var seat: GameSeat?
@@ -248,11 +249,10 @@ final class PlayLoop {
         }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         let day = (session as? ServedSession)?.game.daily
-        if theme == nil { theme = .some(await player.drawnTheme()) }
         var view = GameView(
             game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
             category: day == nil ? session.category : session.packName, hints: nil,
-            event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme ?? nil)
+            event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme)
         var eventPlain: TerminalText?
         showWaitsOnBoard()
         while session.board.status == .playing {

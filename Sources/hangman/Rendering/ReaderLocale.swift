@@ -24,9 +24,7 @@ struct ReaderLocale: Sendable {
     @TaskLocal static var current = ReaderLocale(environment: [:])
 
     init(environment: [String: String]) {
-        language = Self.locale(["LC_ALL", "LC_MESSAGES", "LANG"], environment).map { name in
-            String(name.prefix { $0 != "_" && $0 != "-" }).lowercased()
-        }
+        language = Self.locale(["LC_ALL", "LC_MESSAGES", "LANG"], environment).map(LanguageTag.primary)
         numbers = Self.locale(["LC_ALL", "LC_NUMERIC", "LANG"], environment)
         time = Self.locale(["LC_ALL", "LC_TIME", "LANG"], environment)
         guard let numbers else {
