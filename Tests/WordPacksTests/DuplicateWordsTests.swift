@@ -53,6 +53,35 @@ import Testing
         #expect(DuplicateWords.find(in: words, folding: folding) == expected)
     }
 
+    /// Enough words for the search to run on two threads (each pass over half of the words, the
+    /// partitions searched in two groups): repeats within the first half, within the second, and
+    /// across them are found, each against its first occurrence, as the dictionary search finds them.
+    @Test func aSearchOnTwoThreadsFindsWhatOneFinds() {
+        let folding = LetterFolding(language: "en")
+        let count = DuplicateWords.wordsForTwoThreads * 2 + 17
+        var words = (0..<count).map { index in "w" + String(index, radix: 26).map { letter in
+            Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(String(letter), radix: 26)!))
+        } }
+        let middle = count / 2
+        for (repeatAt, original) in [(10, 3), (middle - 1, 5), (middle + 1, middle), (middle + 7, 11), (count - 1, middle + 3), (count - 2, 0)] {
+            words[repeatAt] = words[original].uppercased()
+        }
+        words[middle + 9] = "Caf\u{E9}s"
+        words[3 * count / 4] = "cafes"
+        var firstSeen: [String: Int] = [:]
+        var expected: [DuplicateWords.Duplicate] = []
+        for (index, word) in words.enumerated() {
+            let key = Self.referenceFold(word, language: "en")
+            if let first = firstSeen[key] {
+                expected.append(.init(index: index, firstIndex: first))
+            } else {
+                firstSeen[key] = index
+            }
+        }
+        #expect(expected.count == 7)
+        #expect(DuplicateWords.find(in: words, folding: folding) == expected)
+    }
+
     /// With enough words to be split into partitions (by their first folded bytes), words that
     /// are the same word still meet, also when folding composes a later byte into the first eight;
     /// and a German ä never meets an a.

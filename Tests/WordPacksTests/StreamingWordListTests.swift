@@ -172,6 +172,34 @@ import Testing
         #expect(Self.streamed(bytes, blockSize: 65_536) == nil)
     }
 
+    /// A binary list long enough to be walked in two halves at once reads as the decoder reads it:
+    /// words with clues and words in UTF-16 in both halves, and the second half's clues on its own
+    /// words; a bad word in the second half alone makes the scanner give up.
+    @Test func aLongBinaryListReadInTwoHalvesAgreesWithTheDecoder() throws {
+        let count = BinaryWordListScanner.itemsForTwoThreads * 2 + 3
+        func word(_ index: Int) -> String {
+            "w" + String(index, radix: 26).map { letter in Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(String(letter), radix: 26)!)) }
+        }
+        let items: [PropertyList] = (0..<count).map { index in
+            if index % 9_999 == 0 { return .dictionary(["word": .string(word(index)), "clue": .string("clue \(index)")]) }
+            if index % 7_777 == 0 { return .string(word(index) + "\u{E9}") }
+            return .string(word(index))
+        }
+        let bytes = PropertyListEncoding.binary(.dictionary(["name": .string("Long"), "words": .array(items)]))
+        let expected = try #require(Self.reference(bytes))
+        let streamed = try #require(Self.streamed(bytes, blockSize: 65_536))
+        #expect(streamed == expected)
+        #expect(streamed.wordCount == count)
+        let lastClued = count - 1 - (count - 1) % 9_999
+        #expect(streamed.words[lastClued].clue == "clue \(lastClued)")
+        #expect(streamed.clueCount == expected.clueCount)
+
+        var damaged = items
+        damaged[count - 5] = .string("r2d2")
+        #expect(Self.streamed(PropertyListEncoding.binary(.array(damaged)), blockSize: 65_536) == nil)
+        #expect(Self.reference(PropertyListEncoding.binary(.array(damaged))) == nil)
+    }
+
     /// Every shipped word pack (a theme's drawings are no word list).
     @Test(arguments: ShippedPacksTests.names.filter { !$0.hasPrefix("theme-") })
     func shippedPacksReadTheSameStreamedAsDecoded(_ name: String) throws {

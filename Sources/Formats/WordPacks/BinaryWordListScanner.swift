@@ -1,4 +1,5 @@
 import PropertyList
+import SystemCalls
 
 /// Reads a binary (`bplist00`) word list straight into `PackedWords`, walking its objects in
 /// place: no value tree, no `String` per ASCII word.
@@ -77,34 +78,60 @@ struct BinaryWordListScanner {
         // Each word's bytes come from the file: with shared objects they could add up to more than
         // it holds, and only a list of duplicates does that; the decoder reports those.
         let budget = min(PackedWords.maxBytes, 2 * bytes.count)
-        for index in 0..<array.count {
-            guard let itemRef = reference(array, index) else { return nil }
+        // Room for every word at once, not grown (and copied) by doubling: the words' bytes are at
+        // most the object area's, unless objects are shared, and then they only grow once more.
+        words.reserve(words: array.count, bytes: min(budget, offsetTableStart))
+        guard array.count >= Self.itemsForTwoThreads, Parallel.hasSecondCore else {
+            return scanItems(0..<array.count, of: array, depth: itemDepth, budget: budget) ? (name, words) : nil
+        }
+        // Two halves at once (where the machine has two cores), the second appended to the first:
+        // the objects and bytes each half counts are added up against the same limits.
+        let middle = array.count / 2
+        var second = self
+        second.objects = 0
+        second.words = PackedWords()
+        second.words.reserve(words: array.count - middle, bytes: min(budget, offsetTableStart))
+        let (firstDone, secondDone) = Parallel.both(
+            { scanItems(0..<middle, of: array, depth: itemDepth, budget: budget) },
+            { second.scanItems(middle..<array.count, of: array, depth: itemDepth, budget: budget) })
+        guard firstDone, secondDone, count(second.objects), words.bytes.count + second.words.bytes.count <= budget else { return nil }
+        words.append(contentsOf: second.words)
+        return (name, words)
+    }
+
+    /// Items whose word lists pass for this many, or more, are read on two threads.
+    static let itemsForTwoThreads = 65_536
+
+    /// Reads the words of `array`'s items in `items` into `words`; false when it gives up.
+    private mutating func scanItems(_ items: Range<Int>, of array: Container, depth itemDepth: Int, budget: Int) -> Bool {
+        for index in items {
+            guard let itemRef = reference(array, index) else { return false }
             if let text = string(itemRef) {
-                guard count(1), append(text, budget: budget) else { return nil }
+                guard count(1), append(text, budget: budget) else { return false }
                 continue
             }
-            guard let item = container(itemRef), item.isDictionary, itemDepth <= limits.maxDepth, count(1) else { return nil }
+            guard let item = container(itemRef), item.isDictionary, itemDepth <= limits.maxDepth, count(1) else { return false }
             var word: StringObject?
             var clue: String?
             var sawClue = false
             for entry in 0..<item.count {
                 guard let keyRef = reference(item, entry), let key = string(keyRef), count(1),
                     let valueRef = reference(item, item.count + entry), let value = string(valueRef), count(1)
-                else { return nil }
+                else { return false }
                 if isKey(key, "word"), word == nil {
                     word = value
                 } else if isKey(key, "clue"), !sawClue {
                     sawClue = true
-                    guard let text = makeString(value), text.count <= WordList.maximumClueLength else { return nil }
+                    guard let text = makeString(value), text.count <= WordList.maximumClueLength else { return false }
                     clue = text
                 } else {
-                    return nil
+                    return false
                 }
             }
-            guard let word, append(word, budget: budget) else { return nil }
+            guard let word, append(word, budget: budget) else { return false }
             if let clue { words.setClueOfLastWord(clue) }
         }
-        return (name, words)
+        return true
     }
 
     // MARK: - Objects

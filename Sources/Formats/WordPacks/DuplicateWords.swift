@@ -1,4 +1,5 @@
 import LetterFolding
+import SystemCalls
 
 /// Finds words that the game cannot tell apart: the same `LetterFolding.foldedWord` form in the
 /// pack's language.
@@ -55,6 +56,9 @@ enum DuplicateWords {
     /// of their hash), the second writes each word's position and low hash bits into its partition,
     /// in order; then each partition is searched with a small hash set that stays in cache. A
     /// partition lists its words in order, so the set keeps each folded form's first occurrence.
+    /// With a second core, each pass takes half of the words on each (the second half's entries
+    /// written after the first half's in every partition, so the order holds), and the search
+    /// half of the partitions.
     private static func search<Hash: WordHash>(
         _ words: WordSequence, folding: LetterFolding, hasher: Hash, maxProbes: Int = maxProbes
     ) -> [Duplicate]? {
@@ -67,63 +71,110 @@ enum DuplicateWords {
             guard partitionBits > 0 else { return 0 }
             return Int(hasher.hash(firstGroupOf: word, folding: folding) >> UInt64(64 - partitionBits))
         }
-        var starts = [Int](repeating: 0, count: partitions + 1)
-        starts.withUnsafeMutableBufferPointer { starts in
-            words.forEachWord { _, word in starts[partition(word) + 1] += 1 }
-            for index in 0..<partitions { starts[index + 1] += starts[index] }
-        }
-        // An entry: the whole folded form's hash, low 32 bits, then the word's position.
-        var entries = [UInt64](repeating: 0, count: words.count)
-        var next = starts
-        entries.withUnsafeMutableBufferPointer { entries in
-            next.withUnsafeMutableBufferPointer { next in
-                words.forEachWord { index, word in
-                    let target = partition(word)
-                    entries[next[target]] = foldedHash(word, folding: folding, hasher: hasher) << 32 | UInt64(index)
-                    next[target] += 1
-                }
+        let halves = words.count >= wordsForTwoThreads ? [0..<words.count / 2, words.count / 2..<words.count] : [0..<words.count]
+        func count(_ half: Int) -> [Int] {
+            var counts = [Int](repeating: 0, count: partitions)
+            counts.withUnsafeMutableBufferPointer { counts in
+                words.forEachWord(in: halves[half]) { _, word in counts[partition(word)] += 1 }
             }
+            return counts
         }
-        var duplicates: [Duplicate] = []
-        let largest = (0..<partitions).map { starts[$0 + 1] - starts[$0] }.max() ?? 0
-        var table = [UInt64](repeating: 0, count: largest + largest / 2 + 1)
-        let completed = entries.withUnsafeBufferPointer { entries in
-            table.withUnsafeMutableBufferPointer { table -> Bool in
-                for part in 0..<partitions {
-                    let members = UnsafeBufferPointer(rebasing: entries[starts[part]..<starts[part + 1]])
-                    guard !members.isEmpty else { continue }
-                    let capacity = members.count + members.count / 2 + 1
-                    UnsafeMutableBufferPointer(rebasing: table[0..<capacity]).update(repeating: 0)
-                    for entry in members {
-                        let tag = entry >> 32
-                        var slot = Int((tag &* UInt64(capacity)) >> 32)
-                        var probes = 0
-                        var isRepeat = false
-                        // A slot holds an entry with its position plus one, so that 0 is free.
-                        while table[slot] != 0 {
-                            let other = table[slot]
-                            if other >> 32 == tag {
-                                let first = Int(other & 0xFFFF_FFFF) - 1
-                                let index = Int(entry & 0xFFFF_FFFF)
-                                if words.withWord(index, { word in words.withWord(first) { sameFoldedForm(word, $0, folding: folding) } }) {
-                                    duplicates.append(Duplicate(index: index, firstIndex: first))
-                                    isRepeat = true
-                                    break
-                                }
-                            }
-                            probes += 1
-                            if probes > maxProbes { return false }
-                            slot = slot + 1 == capacity ? 0 : slot + 1
-                        }
-                        if !isRepeat { table[slot] = entry + 1 }
+        let counts = halves.count == 1 ? [count(0)] : { let (a, b) = Parallel.both({ count(0) }, { count(1) }); return [a, b] }()
+        // Where each partition starts, and where each half writes its first entry in it.
+        var starts = [Int](repeating: 0, count: partitions + 1)
+        var next = [[Int]](repeating: [], count: halves.count)
+        for part in 0..<partitions {
+            var at = starts[part]
+            for half in halves.indices {
+                next[half].append(at)
+                at += counts[half][part]
+            }
+            starts[part + 1] = at
+        }
+        // An entry: the whole folded form's hash, low 32 bits, then the word's position. Every
+        // slot is written once by the scatter (the counts add up to the words), so the array
+        // starts uninitialized: its pages are first touched by the thread that fills them.
+        let entries = [UInt64](unsafeUninitializedCapacity: words.count) { entries, initialized in
+            func scatter(_ half: Int) {
+                var next = next[half]
+                next.withUnsafeMutableBufferPointer { next in
+                    words.forEachWord(in: halves[half]) { index, word in
+                        let target = partition(word)
+                        entries[next[target]] = foldedHash(word, folding: folding, hasher: hasher) << 32 | UInt64(index)
+                        next[target] += 1
                     }
                 }
-                return true
             }
+            if halves.count == 1 { scatter(0) } else { _ = Parallel.both({ scatter(0) }, { scatter(1) }) }
+            initialized = words.count
         }
-        guard completed else { return nil }
+        // The partitions searched in two groups of about as many words each.
+        let middle = halves.count == 1 ? partitions : partitions / 2
+        let found = entries.withUnsafeBufferPointer { entries in
+            middle == partitions
+                ? [searchPartitions(0..<partitions, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes)]
+                : {
+                    let (a, b) = Parallel.both(
+                        { searchPartitions(0..<middle, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes) },
+                        { searchPartitions(middle..<partitions, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes) })
+                    return [a, b]
+                }()
+        }
+        var duplicates: [Duplicate] = []
+        for group in found {
+            guard let group else { return nil }
+            duplicates += group
+        }
         duplicates.sort { $0.index < $1.index }
         return duplicates
+    }
+
+    /// Words from which the search runs on two threads (where the machine has two cores): below,
+    /// a thread's start is not worth it.
+    static let wordsForTwoThreads = 65_536
+
+    /// The repeats in `partitions`, each searched with a hash set of its own; `nil` when a probe
+    /// ran past `maxProbes`.
+    private static func searchPartitions(
+        _ partitions: Range<Int>, entries: UnsafeBufferPointer<UInt64>, starts: [Int], words: WordSequence, folding: LetterFolding,
+        maxProbes: Int
+    ) -> [Duplicate]? {
+        var duplicates: [Duplicate] = []
+        let largest = partitions.map { starts[$0 + 1] - starts[$0] }.max() ?? 0
+        var table = [UInt64](repeating: 0, count: largest + largest / 2 + 1)
+        let completed = table.withUnsafeMutableBufferPointer { table -> Bool in
+            for part in partitions {
+                let members = UnsafeBufferPointer(rebasing: entries[starts[part]..<starts[part + 1]])
+                guard !members.isEmpty else { continue }
+                let capacity = members.count + members.count / 2 + 1
+                UnsafeMutableBufferPointer(rebasing: table[0..<capacity]).update(repeating: 0)
+                for entry in members {
+                    let tag = entry >> 32
+                    var slot = Int((tag &* UInt64(capacity)) >> 32)
+                    var probes = 0
+                    var isRepeat = false
+                    // A slot holds an entry with its position plus one, so that 0 is free.
+                    while table[slot] != 0 {
+                        let other = table[slot]
+                        if other >> 32 == tag {
+                            let first = Int(other & 0xFFFF_FFFF) - 1
+                            let index = Int(entry & 0xFFFF_FFFF)
+                            if words.withWord(index, { word in words.withWord(first) { sameFoldedForm(word, $0, folding: folding) } }) {
+                                duplicates.append(Duplicate(index: index, firstIndex: first))
+                                isRepeat = true
+                                break
+                            }
+                        }
+                        probes += 1
+                        if probes > maxProbes { return false }
+                        slot = slot + 1 == capacity ? 0 : slot + 1
+                    }
+                    if !isRepeat { table[slot] = entry + 1 }
+                }
+            }
+            return true
+        }
+        return completed ? duplicates : nil
     }
 
     /// The plain search, a dictionary of folded forms, for sequences too long for 32-bit positions.
@@ -205,19 +256,21 @@ private struct WordSequence {
         count = total
     }
 
-    /// Calls `body` with each word's position and UTF-8, in order.
+    /// Calls `body` with the position and UTF-8 of each word in `positions`, in order.
     @inline(__always)
-    func forEachWord(_ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
-        var index = 0
-        for list in lists {
+    func forEachWord(in positions: Range<Int>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
+        for (list, first) in zip(lists, starts) {
+            let wanted = positions.clamped(to: first..<(first + list.wordCount))
+            guard !wanted.isEmpty else { continue }
+            var index = wanted.lowerBound
             switch list.contents {
             case .packed(let packed):
                 // The common case, as a plain loop over the buffer and its ends.
                 packed.bytes.withUnsafeBufferPointer { bytes in
                     packed.ends.withUnsafeBufferPointer { ends in
                         guard let base = bytes.baseAddress else { return }
-                        var start = 0
-                        for end in ends {
+                        var start = index == first ? 0 : Int(ends[index - first - 1])
+                        for end in ends[(index - first)..<(wanted.upperBound - first)] {
                             let stop = Int(end)
                             body(index, UnsafeBufferPointer(start: base + start, count: stop - start))
                             start = stop
@@ -226,9 +279,10 @@ private struct WordSequence {
                     }
                 }
             case .values:
+                var position = first
                 list.forEachWordBytes { word in
-                    body(index, word)
-                    index += 1
+                    if wanted.contains(position) { body(position, word) }
+                    position += 1
                 }
             }
         }

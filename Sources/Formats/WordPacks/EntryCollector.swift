@@ -1,6 +1,7 @@
 import Archive
 import PropertyList
 import Signing
+import SystemCalls
 
 /// One regular file of a pack archive, as the verifier keeps it.
 struct CollectedFile: Sendable {
@@ -38,10 +39,57 @@ struct EntryCollector: ArchiveEntryReceiver {
     /// The file being read, when it is read block by block.
     private var current: Current?
 
+    /// A file being read block by block. A large one is split over two threads: an XML word list
+    /// is scanned on a second thread from copies of its blocks while this one hashes them; a
+    /// binary list (collected whole, then walked) is hashed on the second thread instead.
     private struct Current {
         var hasher = SHA256Hasher()
+        var hashingBeside: BlockPipeline<SHA256Hasher>?
         var list: StreamingWordList?
+        var listBeside: BlockPipeline<StreamingWordList>?
+        let declaredSize: Int?
         var isIgnored = false
+        var started = false
+
+        /// Files from this size on are read on two threads.
+        static let splitFrom = 1 << 20
+
+        init(declaredSize: Int? = nil, list: StreamingWordList? = nil, isIgnored: Bool = false) {
+            self.declaredSize = declaredSize
+            self.list = list
+            self.isIgnored = isIgnored
+        }
+
+        mutating func receive(_ block: UnsafeRawBufferPointer) {
+            if !started {
+                started = true
+                split(first: block)
+            }
+            if let hashingBeside { hashingBeside.write(block) } else { hasher.update(block) }
+            if let listBeside { listBeside.write(block) } else { list?.feed(block) }
+        }
+
+        /// Which work goes to a second thread, by the file's size and its first bytes.
+        private mutating func split(first block: UnsafeRawBufferPointer) {
+            guard let declaredSize, declaredSize >= Self.splitFrom, block.count >= 6, Parallel.hasSecondCore else { return }
+            if let scanned = list, !block.starts(with: "bplist".utf8) {
+                listBeside = BlockPipeline(state: scanned) { list, bytes in list.feed(bytes) }
+                list = nil
+            } else {
+                hashingBeside = BlockPipeline(state: hasher) { hasher, bytes in hasher.update(bytes) }
+            }
+        }
+
+        /// The file's hash and its list (if it is one), once every block is in; the list is taken
+        /// out, so that the caller holds its one copy and finishing it copies nothing.
+        mutating func finish() -> (digest: SHA256Digest, list: StreamingWordList?) {
+            let digest = (hashingBeside?.finish() ?? hasher).finalize()
+            let read = listBeside?.finish() ?? list
+            hashingBeside = nil
+            listBeside = nil
+            list = nil
+            return (digest, read)
+        }
     }
 
     init(propertyListLimits: PropertyListLimits, maxProblemsPerList: Int) {
@@ -65,14 +113,15 @@ struct EntryCollector: ArchiveEntryReceiver {
             current = nil
             return .whole
         }
-        current = Current(list: isPropertyListName(name.path) ? StreamingWordList(limits: propertyListLimits, expectedSize: declaredSize) : nil)
+        current = Current(
+            declaredSize: declaredSize,
+            list: isPropertyListName(name.path) ? StreamingWordList(limits: propertyListLimits, expectedSize: declaredSize) : nil)
         return .inBlocks
     }
 
     mutating func receive(_ block: UnsafeRawBufferPointer) {
         guard current?.isIgnored == false else { return }
-        current?.hasher.update(block)
-        current?.list?.feed(block)
+        current?.receive(block)
     }
 
     mutating func end(_ name: EntryName, size: Int, bytes: [UInt8]?) -> Bool {
@@ -84,12 +133,14 @@ struct EntryCollector: ArchiveEntryReceiver {
         }
         current = nil
         guard !file.isIgnored else { return true }
-        files[path] = CollectedFile(path: path, size: size, sha256: file.hasher.finalize(), bytes: nil)
-        guard var list = file.list else { return true }
-        file.list = nil
+        let digest: SHA256Digest
+        var list: StreamingWordList?
+        (digest, list) = file.finish()
+        files[path] = CollectedFile(path: path, size: size, sha256: digest, bytes: nil)
+        guard list != nil else { return true }
         parsed.insert(path)
         sawWordListFile = true
-        if let read = list.finish() {
+        if let read = list!.finish() {
             lists.append(WordList(path: path, name: read.name ?? WordList.defaultName(path: path), format: read.format, contents: .packed(read.words)))
         } else {
             toDecode.append(path)

@@ -2,6 +2,7 @@ import Archive
 import LetterFolding
 import PropertyList
 import Signing
+import SystemCalls
 
 /// Reads and verifies a pack archive in memory, never trusting a byte of it.
 ///
@@ -42,7 +43,7 @@ public struct PackVerifier: Sendable {
     public func verify(fileAt path: String) -> PackVerification {
         switch FileBytes.read(path, limit: archiveLimits.maxArchiveSize) {
         case .success(var bytes):
-            let collected = collect(bytes, archiveSHA256: SHA256.hash(bytes))
+            let collected = collectHashing(bytes)
             // The archive is not needed to put the entries together: let its memory go first.
             bytes = []
             return finish(collected)
@@ -53,13 +54,19 @@ public struct PackVerifier: Sendable {
 
     /// Verifies an archive's bytes.
     public func verify(_ bytes: [UInt8]) -> PackVerification {
-        finish(collect(bytes, archiveSHA256: SHA256.hash(bytes)))
+        finish(collectHashing(bytes))
+    }
+
+    /// Reads the archive while its SHA-256 is computed beside (on a second core, when there is one).
+    private func collectHashing(_ bytes: [UInt8]) -> Collected {
+        let (collected, digest) = Parallel.both({ collect(bytes) }, { SHA256.hash(bytes) })
+        return collected.hashed(digest)
     }
 
     /// Verifies an archive's bytes whose SHA-256 the caller has computed already (an installer
     /// checks it against the catalog's record first): the archive is hashed once.
     public func verify(_ bytes: [UInt8], archiveSHA256: SHA256Digest) -> PackVerification {
-        finish(collect(bytes, archiveSHA256: archiveSHA256))
+        finish(collect(bytes).hashed(archiveSHA256))
     }
 
     /// What reading the archive found, before the entries are put together.
@@ -69,10 +76,24 @@ public struct PackVerifier: Sendable {
         var info: PackArchiveInfo
     }
 
+    /// What reading the archive found, before its SHA-256 is known.
+    private struct Read {
+        var collector: EntryCollector
+        var summary: ArchiveReadSummary
+        var size: Int
+
+        func hashed(_ sha256: SHA256Digest) -> Collected {
+            let info = PackArchiveInfo(
+                size: size, sha256: sha256, format: summary.format, compression: summary.compression,
+                entryCount: summary.entryCount, uncompressedSize: summary.totalSize)
+            return Collected(collector: collector, summary: summary, info: info)
+        }
+    }
+
     /// Reads the archive once, streaming word lists into packed words; the lists the streaming
     /// readers gave up on are read again, whole, by the property-list decoder, in a second pass
     /// that inflates the archive only as far as the last of them.
-    private func collect(_ bytes: [UInt8], archiveSHA256: SHA256Digest) -> Collected {
+    private func collect(_ bytes: [UInt8]) -> Read {
         var collector = EntryCollector(propertyListLimits: propertyListLimits, maxProblemsPerList: maxProblemsPerList)
         let reader = ArchiveReader(limits: archiveLimits)
         let summary = reader.read(bytes, into: &collector)
@@ -83,10 +104,7 @@ public struct PackVerifier: Sendable {
                 return !remaining.isEmpty
             }
         }
-        let info = PackArchiveInfo(
-            size: bytes.count, sha256: archiveSHA256, format: summary.format, compression: summary.compression,
-            entryCount: summary.entryCount, uncompressedSize: summary.totalSize)
-        return Collected(collector: collector, summary: summary, info: info)
+        return Read(collector: collector, summary: summary, size: bytes.count)
     }
 
     private func finish(_ collected: Collected) -> PackVerification {
@@ -329,3 +347,4 @@ public struct PackVerifier: Sendable {
 func isPropertyListName(_ path: String) -> Bool {
     path.lowercased().hasSuffix(".plist")
 }
+

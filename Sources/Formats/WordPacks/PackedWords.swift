@@ -55,10 +55,28 @@ struct PackedWords: Sendable {
         bytes.reserveCapacity(bytes.count + count)
     }
 
+    /// Makes room for `words` more words of `bytes` bytes in all (an upper bound costs address
+    /// space, not memory: the pages past the words are never touched).
+    mutating func reserve(words: Int, bytes count: Int) {
+        reserve(bytes: count)
+        ends.reserveCapacity(ends.count + words)
+    }
+
     /// Appends a word; the caller has checked that the bytes stay under `maxBytes`.
     mutating func append(_ word: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: word)
         ends.append(UInt32(truncatingIfNeeded: bytes.count))
+    }
+
+    /// Appends `other`'s words, and their clues, after these; the caller has checked that the
+    /// bytes stay under `maxBytes`.
+    mutating func append(contentsOf other: PackedWords) {
+        let offset = UInt32(truncatingIfNeeded: bytes.count)
+        let before = UInt32(truncatingIfNeeded: ends.count)
+        bytes.append(contentsOf: other.bytes)
+        ends.append(contentsOf: other.ends.lazy.map { $0 &+ offset })
+        clueIndices.append(contentsOf: other.clueIndices.lazy.map { $0 &+ before })
+        clues.append(contentsOf: other.clues)
     }
 
     mutating func setClueOfLastWord(_ clue: String) {

@@ -48,7 +48,8 @@ struct XMLWordListScanner {
 
     init(limits: PropertyListLimits, expectedSize: Int?) {
         self.limits = limits
-        if let expectedSize { words.reserve(bytes: min(expectedSize, PackedWords.maxBytes)) }
+        // A word takes 18 bytes of XML at least (`<string>a</string>`): room for as many as fit.
+        if let expectedSize { words.reserve(words: expectedSize / 18, bytes: min(expectedSize, PackedWords.maxBytes)) }
     }
 
     /// Scans the next bytes of the file.
