@@ -199,6 +199,9 @@ enum AccountSchema {
             """)
         migrator.register("12-notifications", sql: NotificationSchema.tables(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("13-notification-payloads", sql: NotificationSchema.payloads, olderProgramsMayRun: true)
+        // PostgreSQL's ledger is keyed by (account_id, seq) from here; an account's own file is
+        // keyed by seq already. Recorded, so that both engines name the same migrations.
+        migrator.register("14-hint-ledger-keyed-by-account", sql: "", olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -361,6 +361,16 @@ enum PostgreSQLLedgerSchema {
             """)
         migrations.register("12-notifications", sql: NotificationSchema.tables(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("13-notification-payloads", sql: NotificationSchema.payloads, olderProgramsMayRun: true)
+        // An account's balance is its last row's: read by the newest row of (account_id, seq).
+        // With seq alone as the primary key, PostgreSQL's cached plan walked that key backwards
+        // and filtered by account (it expects an account's rows spread evenly), so an account
+        // that had written nothing while others wrote 200,000 rows waited 25 ms for its balance,
+        // under the account's lock. Keyed by (account_id, seq), there is no other way to read it.
+        migrations.register("14-hint-ledger-keyed-by-account", sql: """
+            ALTER TABLE hint_ledger DROP CONSTRAINT hint_ledger_pkey;
+            DROP INDEX hint_ledger_latest;
+            ALTER TABLE hint_ledger ADD PRIMARY KEY (account_id, seq);
+            """, olderProgramsMayRun: true)
         return migrations
     }()
 }
