@@ -75,7 +75,7 @@ public final class BlockPipeline<State>: @unchecked Sendable {
     private let shared: Shared
     private var thread: pthread_t?
 
-    public init(chunkSize: Int = 256 * 1024, chunks: Int = 4, state: State, consume: @escaping (inout State, UnsafeRawBufferPointer) -> Void) {
+    public init(chunkSize: Int = 64 * 1024, chunks: Int = 4, state: State, consume: @escaping (inout State, UnsafeRawBufferPointer) -> Void) {
         shared = Shared(chunkSize: max(1, chunkSize), chunks: max(2, chunks), state: state, consume: consume)
         guard Parallel.hasSecondCore else { return }
         thread = Parallel.start(shared)
