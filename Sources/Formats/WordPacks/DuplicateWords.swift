@@ -79,7 +79,13 @@ enum DuplicateWords {
             }
             return counts
         }
-        let counts = halves.count == 1 ? [count(0)] : { let (a, b) = Parallel.both({ count(0) }, { count(1) }); return [a, b] }()
+        let counts: [[Int]]
+        if halves.count == 1 {
+            counts = [count(0)]
+        } else {
+            let (first, second) = Parallel.both({ count(0) }, { count(1) })
+            counts = [first, second]
+        }
         // Where each partition starts, and where each half writes its first entry in it.
         var starts = [Int](repeating: 0, count: partitions + 1)
         var next = [[Int]](repeating: [], count: halves.count)
@@ -108,17 +114,14 @@ enum DuplicateWords {
             if halves.count == 1 { scatter(0) } else { _ = Parallel.both({ scatter(0) }, { scatter(1) }) }
             initialized = words.count
         }
-        // The partitions searched in two groups of about as many words each.
-        let middle = halves.count == 1 ? partitions : partitions / 2
-        let found = entries.withUnsafeBufferPointer { entries in
-            middle == partitions
-                ? [searchPartitions(0..<partitions, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes)]
-                : {
-                    let (a, b) = Parallel.both(
-                        { searchPartitions(0..<middle, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes) },
-                        { searchPartitions(middle..<partitions, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes) })
-                    return [a, b]
-                }()
+        // The partitions searched in two sets of about as many words each.
+        let found: [[Duplicate]?] = entries.withUnsafeBufferPointer { entries in
+            func search(_ partitions: Range<Int>) -> [Duplicate]? {
+                searchPartitions(partitions, entries: entries, starts: starts, words: words, folding: folding, maxProbes: maxProbes)
+            }
+            guard halves.count > 1 else { return [search(0..<partitions)] }
+            let (first, second) = Parallel.both({ search(0..<partitions / 2) }, { search(partitions / 2..<partitions) })
+            return [first, second]
         }
         var duplicates: [Duplicate] = []
         for group in found {

@@ -15,12 +15,8 @@ public final class BackgroundThread: Sendable {
 
     /// Starts the thread; `nil` when the system refuses one.
     public init?(every interval: Int, _ body: @escaping @Sendable () -> Void) {
-        final class Box {
-            let run: () -> Void
-            init(_ run: @escaping () -> Void) { self.run = run }
-        }
         let stopping = self.stopping
-        let box = Box {
+        let loop = ThreadWork {
             while !stopping.raised.load(ordering: .acquiring) {
                 body()
                 // Sleeps in short steps, so that a stop is seen within 50 ms.
@@ -33,17 +29,7 @@ public final class BackgroundThread: Sendable {
                 }
             }
         }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(box).toOpaque()
-        let made = pthread_create(&thread, nil, { context in
-            let box = Unmanaged<AnyObject>.fromOpaque(context!).takeRetainedValue() as! Box
-            box.run()
-            return nil
-        }, context)
-        guard made == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            return nil
-        }
+        guard let thread = Parallel.start(loop) else { return nil }
         handle.withLock { $0 = thread }
     }
 

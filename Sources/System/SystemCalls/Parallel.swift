@@ -18,25 +18,20 @@ public enum Parallel {
     public static func both<A, B>(_ first: () -> A, _ second: () -> B) -> (A, B) {
         guard hasSecondCore else { return (first(), second()) }
         return withoutActuallyEscaping(second) { second in
-            let job = Job(second)
-            guard let thread = start(job) else { return (first(), second()) }
+            let result = Outcome<B>()
+            guard let thread = start(ThreadWork { result.value = second() }) else { return (first(), second()) }
             let a = first()
             pthread_join(thread, nil)
-            return (a, job.result!)
+            return (a, result.value!)
         }
     }
 
-    /// `body` run on its own thread; `result` is read after `pthread_join`.
-    private final class Job<B>: ThreadWork, @unchecked Sendable {
-        let body: () -> B
-        var result: B?
-
-        init(_ body: @escaping () -> B) { self.body = body }
-
-        override func run() { result = body() }
+    /// What the second thread of ``both(_:_:)`` made, read once it is joined.
+    private final class Outcome<B>: @unchecked Sendable {
+        var value: B?
     }
 
-    /// Starts a thread that calls `work.run()`; `nil` when the system refuses one.
+    /// Starts a thread that calls `work.run`; `nil` when the system refuses one.
     static func start(_ work: ThreadWork) -> pthread_t? {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(work).toOpaque()
@@ -52,10 +47,12 @@ public enum Parallel {
     }
 }
 
-/// What a thread of ``Parallel`` runs (`pthread_create` takes a C function, which cannot name a
-/// generic type: the work is reached through this class).
-class ThreadWork: @unchecked Sendable {
-    func run() {}
+/// What a thread started by ``Parallel`` runs (`pthread_create` takes a C function, which can
+/// capture nothing: the closure is reached through this object).
+final class ThreadWork: @unchecked Sendable {
+    let run: () -> Void
+
+    init(_ run: @escaping () -> Void) { self.run = run }
 }
 
 /// Bytes copied, in chunks, to a consumer that runs on a thread of its own: the producer
@@ -78,7 +75,7 @@ public final class BlockPipeline<State>: @unchecked Sendable {
     public init(chunkSize: Int = 64 * 1024, chunks: Int = 4, state: State, consume: @escaping (inout State, UnsafeRawBufferPointer) -> Void) {
         shared = Shared(chunkSize: max(1, chunkSize), chunks: max(2, chunks), state: state, consume: consume)
         guard Parallel.hasSecondCore else { return }
-        thread = Parallel.start(shared)
+        thread = Parallel.start(ThreadWork { [shared] in shared.run() })
     }
 
     deinit {
@@ -110,7 +107,7 @@ public final class BlockPipeline<State>: @unchecked Sendable {
     }
 
     /// What the producer and the consumer's thread share, under `lock`.
-    private final class Shared: ThreadWork, @unchecked Sendable {
+    private final class Shared: @unchecked Sendable {
         let chunkSize: Int
         let chunkCount: Int
         /// The chunks, each `chunkSize` bytes; `filled[i]` is how many bytes chunk `i` holds.
@@ -181,7 +178,7 @@ public final class BlockPipeline<State>: @unchecked Sendable {
         }
 
         /// The consumer's thread: every ready chunk in turn, until the producer ends.
-        override func run() {
+        func run() {
             while true {
                 pthread_mutex_lock(lock)
                 while ready == 0 && !ended { pthread_cond_wait(changed, lock) }
