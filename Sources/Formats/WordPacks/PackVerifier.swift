@@ -43,10 +43,10 @@ public struct PackVerifier: Sendable {
     public func verify(fileAt path: String) -> PackVerification {
         switch FileBytes.read(path, limit: archiveLimits.maxArchiveSize) {
         case .success(var bytes):
-            let collected = collectHashing(bytes)
+            let (collected, digest) = collectHashing(bytes)
             // The archive is not needed to put the entries together: let its memory go first.
             bytes = []
-            return finish(collected)
+            return finish(collected, archiveSHA256: digest)
         case .failure(let problem):
             return PackVerification(pack: nil, problems: [problem], archive: nil)
         }
@@ -54,46 +54,32 @@ public struct PackVerifier: Sendable {
 
     /// Verifies an archive's bytes.
     public func verify(_ bytes: [UInt8]) -> PackVerification {
-        finish(collectHashing(bytes))
-    }
-
-    /// Reads the archive while its SHA-256 is computed beside (on a second core, when there is one).
-    private func collectHashing(_ bytes: [UInt8]) -> Collected {
-        let (collected, digest) = Parallel.both({ collect(bytes) }, { SHA256.hash(bytes) })
-        return collected.hashed(digest)
+        let (collected, digest) = collectHashing(bytes)
+        return finish(collected, archiveSHA256: digest)
     }
 
     /// Verifies an archive's bytes whose SHA-256 the caller has computed already (an installer
     /// checks it against the catalog's record first): the archive is hashed once.
     public func verify(_ bytes: [UInt8], archiveSHA256: SHA256Digest) -> PackVerification {
-        finish(collect(bytes).hashed(archiveSHA256))
+        finish(collect(bytes), archiveSHA256: archiveSHA256)
+    }
+
+    /// Reads the archive while its SHA-256 is computed beside (on a second core, when there is one).
+    private func collectHashing(_ bytes: [UInt8]) -> (Collected, SHA256Digest) {
+        Parallel.both({ collect(bytes) }, { SHA256.hash(bytes) })
     }
 
     /// What reading the archive found, before the entries are put together.
     private struct Collected {
         var collector: EntryCollector
         var summary: ArchiveReadSummary
-        var info: PackArchiveInfo
-    }
-
-    /// What reading the archive found, before its SHA-256 is known.
-    private struct Read {
-        var collector: EntryCollector
-        var summary: ArchiveReadSummary
         var size: Int
-
-        func hashed(_ sha256: SHA256Digest) -> Collected {
-            let info = PackArchiveInfo(
-                size: size, sha256: sha256, format: summary.format, compression: summary.compression,
-                entryCount: summary.entryCount, uncompressedSize: summary.totalSize)
-            return Collected(collector: collector, summary: summary, info: info)
-        }
     }
 
     /// Reads the archive once, streaming word lists into packed words; the lists the streaming
     /// readers gave up on are read again, whole, by the property-list decoder, in a second pass
     /// that inflates the archive only as far as the last of them.
-    private func collect(_ bytes: [UInt8]) -> Read {
+    private func collect(_ bytes: [UInt8]) -> Collected {
         var collector = EntryCollector(propertyListLimits: propertyListLimits, maxProblemsPerList: maxProblemsPerList)
         let reader = ArchiveReader(limits: archiveLimits)
         let summary = reader.read(bytes, into: &collector)
@@ -104,18 +90,21 @@ public struct PackVerifier: Sendable {
                 return !remaining.isEmpty
             }
         }
-        return Read(collector: collector, summary: summary, size: bytes.count)
+        return Collected(collector: collector, summary: summary, size: bytes.count)
     }
 
-    private func finish(_ collected: Collected) -> PackVerification {
+    private func finish(_ collected: Collected, archiveSHA256: SHA256Digest) -> PackVerification {
         let summary = collected.summary
+        let info = PackArchiveInfo(
+            size: collected.size, sha256: archiveSHA256, format: summary.format, compression: summary.compression,
+            entryCount: summary.entryCount, uncompressedSize: summary.totalSize)
         var problems = summary.problems.map(PackProblem.init)
         if summary.problems.contains(where: \.isFatal) {
             // A stream that could not be read to its end says nothing trustworthy about its content.
-            return PackVerification(pack: nil, problems: problems + collected.collector.problems, archive: collected.info)
+            return PackVerification(pack: nil, problems: problems + collected.collector.problems, archive: info)
         }
         let pack = assemble(collected.collector, problems: &problems)
-        return PackVerification(pack: pack, problems: problems, archive: collected.info)
+        return PackVerification(pack: pack, problems: problems, archive: info)
     }
 
     // MARK: - Putting the entries together

@@ -160,13 +160,6 @@ extension PurchaseOutcome {
         case outcome, transaction, entitlement, subscription
     }
 
-    private struct SynthesizedKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .outcome)
@@ -201,12 +194,12 @@ extension PurchaseOutcome {
 
     /// The older form: `{"CASE":{"_0":VALUE}}`.
     private init(synthesizedFrom decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: SynthesizedKey.self)
+        let container = try decoder.container(keyedBy: NamedCodingKey.self)
         guard let key = container.allKeys.first, container.allKeys.count == 1 else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'outcome' is missing"))
         }
-        let value = try container.nestedContainer(keyedBy: SynthesizedKey.self, forKey: key)
-        let only = SynthesizedKey(stringValue: "_0")
+        let value = try container.nestedContainer(keyedBy: NamedCodingKey.self, forKey: key)
+        let only = NamedCodingKey(stringValue: "_0")
         switch key.stringValue {
         case "purchased": self = .purchased(try value.decode(StoreTransaction.self, forKey: only))
         case "failed": self = .failed(try value.decode(StoreTransaction.self, forKey: only))
@@ -234,3 +227,12 @@ public struct HintSpend: Sendable, Equatable, Codable {
     }
 }
 
+
+/// A coding key by name alone, for keys known only when coding (`_0` of Swift's synthesized
+/// coding, a key chosen by the caller).
+public struct NamedCodingKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
+}

@@ -1,3 +1,5 @@
+import PackServiceAPI
+
 /// A value's JSON object with one more key beside its own: `{...base's keys, "<key>": extra}`
 /// (a purchase's outcome and the statement after it; the seller's overview and its players).
 public struct WithKey<Base: Encodable, Extra: Encodable>: Encodable {
@@ -11,16 +13,9 @@ public struct WithKey<Base: Encodable, Extra: Encodable>: Encodable {
         self.extra = extra
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     public func encode(to encoder: any Encoder) throws {
         try base.encode(to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(extra, forKey: Key(stringValue: key))
+        var container = encoder.container(keyedBy: NamedCodingKey.self)
+        try container.encode(extra, forKey: NamedCodingKey(stringValue: key))
     }
 }
