@@ -153,6 +153,58 @@ import TestSupport
         #expect(refused.status != 0)
     }
 
+    /// A request that never waits (`answersAtOnce`) is answered by the threads that serve the
+    /// sockets while every handler thread is held; the held one is answered once released.
+    @Test func aRequestAnsweredAtOnceIsServedWhileEveryHandlerThreadWaits() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var configuration = HTTPServerConfiguration()
+        configuration.threads = 1
+        configuration.ioThreads = 1
+        configuration.answersAtOnce = { method, path in method == "GET" && path == "/live" }
+        let server = try HTTPServer(configuration) { request in
+            guard request.path == "/held" else { return .text(200, "answered \(request.path)") }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 20)
+            return .text(200, "released")
+        }
+        defer { server.stop() }
+        let held = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "30", server.url + "/held"])
+        try #require(entered.wait(timeout: .now() + 10) == .success, "the request never reached the handler")
+        #expect(try curl([server.url + "/live"]).stdout == "answered /live\n")
+        // Not answered at once: it waits for the one handler thread.
+        let queued = try curl(["--max-time", "1", "-o", "/dev/null", "-w", "%{http_code}", server.url + "/other"])
+        #expect(queued.stdout == "000", "\(queued.stdout) \(queued.stderr)")
+        release.signal()
+        #expect(held.wait().stdout == "released\n")
+        #expect(try curl([server.url + "/other"]).stdout == "answered /other\n")
+    }
+
+    /// A server stopped while its handler threads are busy: the request running is answered, and
+    /// one that waited for a handler thread gets 503 instead of a connection dropped unanswered.
+    @Test func stopAnswers503ToARequestNoHandlerThreadStarted() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var configuration = HTTPServerConfiguration()
+        configuration.threads = 1
+        let server = try HTTPServer(configuration) { request in
+            entered.signal()
+            _ = release.wait(timeout: .now() + 20)
+            return .text(200, "finished \(request.path)")
+        }
+        let first = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "30", server.url + "/first"])
+        try #require(entered.wait(timeout: .now() + 10) == .success, "the request never reached the handler")
+        let second = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "30", "-w", " %{http_code}", server.url + "/second"])
+        #expect(eventually { server.queuedRequests == 1 }, "the second request never waited for a handler thread")
+        let stopping = Thread { server.stop(grace: 0.2) }
+        stopping.start()
+        let refused = second.wait()
+        #expect(refused.stdout == "the server is stopping: try again\n 503", "\(refused.stdout) \(refused.stderr)")
+        release.signal()
+        #expect(first.wait().stdout == "finished /first\n")
+        #expect(eventually { stopping.isFinished })
+    }
+
     /// Request smuggling: a request framed both by Content-Length and as chunked hides a second
     /// request in its body. It is refused (400) and the connection closed: no second answer.
     @Test func aRequestFramedTwoWaysIsRefusedAndItsConnectionClosed() throws {
@@ -174,7 +226,7 @@ import TestSupport
     @Test func theConnectionLimitIsTheLimitAcrossThreads() throws {
         var configuration = HTTPServerConfiguration()
         configuration.maxConnections = 10
-        configuration.threads = 4
+        configuration.ioThreads = 4
         configuration.connectionsPerAddress = 0
         let server = try HTTPServer(configuration, handler: Self.echo)
         defer { server.stop() }

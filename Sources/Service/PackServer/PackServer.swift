@@ -196,6 +196,13 @@ public final class PackServer: Sendable {
         return .success(loaded)
     }
 
+    /// The requests answered from memory, never waiting on a database or a disk: the liveness
+    /// probe. The HTTP layer answers them on the threads that serve the sockets, without the
+    /// hand-off to a handler thread, and so even while every handler thread waits.
+    @Sendable static func answersAtOnce(method: String, path: String) -> Bool {
+        path == Route.health.template && (method == "GET" || method == "HEAD")
+    }
+
     /// One request on its route (`nil`: a path that is no route).
     private func serve(_ request: HTTPRequest, _ route: Route?, id: String?, path: String) throws(StoreError) -> HTTPResponse {
         // Before the token is looked at: guessing tokens is held to the same pace.

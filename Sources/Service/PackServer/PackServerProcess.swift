@@ -60,6 +60,7 @@ public final class PackServerProcess: Sendable {
         self.server = server
         self.listening = listening
         http.largeBodies = PackServer.largeBodies(environment: configuration.environment)
+        http.answersAtOnce = PackServer.answersAtOnce
         if let files = listening.tlsFiles { http.tls = try Self.readTLS(files) }
         let log = RequestLog(json: listening.jsonLog, clock: configuration.clock, output: output)
         self.log = log
@@ -254,7 +255,7 @@ extension PackServerConfiguration {
         guard let limit = OpenFileLimit.raiseToHardLimit() else { return nil }
         let budget = DescriptorBudget(
             openFileLimit: Int(min(limit.soft, UInt64(Int.max))), connections: Int(http.maxConnections), openAccounts: openAccounts,
-            perAccount: descriptorsPerAccount, reserved: DescriptorBudget.reserved(threads: Int(http.threads), databaseConnections: databaseConnections))
+            perAccount: descriptorsPerAccount, reserved: DescriptorBudget.reserved(threads: Int(http.threads + http.socketThreads), databaseConnections: databaseConnections))
         http.maxConnections = UInt32(budget.connections)
         openAccounts = budget.openAccounts
         return budget.note.map { TerminalText(escaping: $0).description }

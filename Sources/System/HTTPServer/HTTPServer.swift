@@ -32,9 +32,22 @@ public struct HTTPServerConfiguration: Sendable {
     /// Connections at once in all. An idle connection costs a descriptor and a few kilobytes, not
     /// a thread.
     public var maxConnections: UInt32 = 1024
-    /// Threads that wait on the sockets (epoll) and run the handler; the connections are shared
-    /// among them.
+    /// Threads that run the handler for a request that may wait (on a database, a disk): its
+    /// connection is set aside meanwhile (`MHD_suspend_connection`), and the threads that read
+    /// and write the sockets go on with the others.
     public var threads: UInt32 = 16
+    /// Threads that wait on the sockets (epoll), read the requests and send the answers; the
+    /// connections are shared among them. 0: one a core. Few, so that each wakes for many
+    /// requests at once, as nginx's workers do.
+    public var ioThreads: UInt32 = 0
+    /// `ioThreads`, or the machine's cores online when it is 0.
+    public var socketThreads: UInt32 {
+        ioThreads > 0 ? ioThreads : UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+    /// Requests that never wait (answered from memory: a liveness probe), by method and path:
+    /// answered on the thread that read them, without the hand-off to a handler thread. Every
+    /// other request goes to one of `threads`.
+    public var answersAtOnce: (@Sendable (_ method: String, _ path: String) -> Bool)?
     /// Query parameters a request target may carry; more get 414.
     public var maxQueryParameters: UInt32 = 64
     /// HTTPS with this certificate and key (PEM text).
@@ -59,9 +72,11 @@ public struct HTTPServerConfiguration: Sendable {
     public init() {}
 }
 
-/// An HTTP/1.1 server on libmicrohttpd: a fixed pool of threads waits on every socket with epoll
-/// and runs the handler, so a slow or idle client holds a descriptor, never a thread. Every request
-/// is read in full (within the limits), handed to `handler`, and its response sent.
+/// An HTTP/1.1 server on libmicrohttpd: a few threads (one a core) wait on every socket with
+/// epoll, read each request in full (within the limits) and send its answer; `handler` runs on a
+/// pool of threads of its own while the request's connection is set aside, so a slow or idle
+/// client holds a descriptor, never a thread, and a handler that waits holds none of the threads
+/// that serve the sockets.
 ///
 /// ```swift
 /// let server = try HTTPServer(HTTPServerConfiguration()) { request in .text(200, "hello") }
@@ -83,12 +98,18 @@ public final class HTTPServer: @unchecked Sendable {
         guard let watchdog = hangman_watch_start(configuration.requestSeconds) else {
             throw HTTPServerError("cannot start the thread that times out slow requests")
         }
+        guard let handlers = ThreadPool(threads: Int(max(1, configuration.threads))) else {
+            hangman_watch_stop(watchdog)
+            throw HTTPServerError("cannot start the threads that run the handler")
+        }
         let state = Unmanaged.passRetained(ServerState(
             handler: handler, maxBodySize: configuration.maxBodySize, maxHeaderSize: configuration.maxHeaderSize, largeBodies: configuration.largeBodies,
-            maxQueryParameters: Int(configuration.maxQueryParameters), watchdog: watchdog, onEvent: configuration.onEvent))
+            maxQueryParameters: Int(configuration.maxQueryParameters), watchdog: watchdog, onEvent: configuration.onEvent,
+            handlers: handlers, answersAtOnce: configuration.answersAtOnce))
         // epoll, not select(): a socket above descriptor 1023 is served too, and waiting costs
-        // nothing per idle connection.
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        // nothing per idle connection. Suspending a connection while its handler runs needs the
+        // inter-thread channel (ITC) that wakes its thread when the answer is ready.
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         // libmicrohttpd may keep pointers to the key and certificate: they live as long as the server.
         let strings = configuration.tls.map { [Self.cString($0.keyPEM), Self.cString($0.certificatePEM)] } ?? []
         // The certificate is chosen at each handshake (shim.h): read and checked here, served once the port is known.
@@ -97,6 +118,7 @@ public final class HTTPServer: @unchecked Sendable {
             var error: Int32 = 0
             certificate = hangman_tls_parse(tls.certificatePEM, tls.keyPEM, &error)
             if certificate == nil {
+                handlers.stop()
                 hangman_watch_stop(watchdog)
                 state.release()
                 for string in strings { string.deallocate() }
@@ -107,10 +129,11 @@ public final class HTTPServer: @unchecked Sendable {
         let started = hangman_MHD_start(
             flags, configuration.host, configuration.port, accessHandler, state.toOpaque(), requestCompleted, state.toOpaque(),
             configuration.maxHeaderSize + 2048, configuration.timeoutSeconds, configuration.connectionsPerAddress,
-            configuration.maxConnections, max(1, configuration.threads), max(1, configuration.maxQueryParameters),
+            configuration.maxConnections, configuration.socketThreads, max(1, configuration.maxQueryParameters),
             strings.first, strings.last, watchdog, configuration.onEvent == nil ? nil : state.takeUnretainedValue().logger)
         state.takeUnretainedValue().started(started != nil)
         guard let started else {
+            handlers.stop()
             hangman_watch_stop(watchdog)
             state.release()
             for string in strings { string.deallocate() }
@@ -140,6 +163,9 @@ public final class HTTPServer: @unchecked Sendable {
         }
         _ = hangman_tls_serve(UInt32(port), certificate)
     }
+
+    /// Requests read and waiting for a handler thread.
+    public var queuedRequests: Int { state.takeUnretainedValue().handlers.queued }
 
     /// The connections open now.
     public var openConnections: Int { Int(hangman_open_connections(daemon)) }
@@ -208,6 +234,9 @@ public final class HTTPServer: @unchecked Sendable {
             _ = CurrentProcess.sleep(milliseconds: 10)
             waited += 0.01
         }
+        // No connection may be left set aside when the daemon stops: the handlers running finish
+        // and hand back their answers, and the requests not started are answered 503.
+        state.takeUnretainedValue().handlers.stop()
         MHD_stop_daemon(daemon)
         if isTLS { hangman_tls_forget(UInt32(port)) }
         hangman_watch_stop(state.takeUnretainedValue().watchdog)
@@ -260,13 +289,19 @@ final class ServerState: @unchecked Sendable {
     let onEvent: (@Sendable (String) -> Void)?
     /// libmicrohttpd's messages come through this (C) to `onEvent`; it lives as long as the state.
     let logger: UnsafeMutablePointer<hangman_logger>
+    /// The threads that run `handler` (``HTTPServerConfiguration/threads``).
+    let handlers: ThreadPool
+    let answersAtOnce: (@Sendable (_ method: String, _ path: String) -> Bool)?
 
     deinit { logger.deallocate() }
 
     init(
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse, maxBodySize: Int, maxHeaderSize: Int, largeBodies: [String: BodyLimit],
-        maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>, onEvent: (@Sendable (String) -> Void)?
+        maxQueryParameters: Int, watchdog: UnsafeMutablePointer<hangman_watchdog>, onEvent: (@Sendable (String) -> Void)?,
+        handlers: ThreadPool, answersAtOnce: (@Sendable (_ method: String, _ path: String) -> Bool)?
     ) {
+        self.handlers = handlers
+        self.answersAtOnce = answersAtOnce
         self.onEvent = onEvent
         logger = .allocate(capacity: 1)
         logger.initialize(to: hangman_logger(sink: nil, context: nil))
@@ -306,8 +341,12 @@ final class ServerState: @unchecked Sendable {
     }
 }
 
-/// One request being read, kept in libmicrohttpd's per-request pointer until it completes.
-final class RequestState {
+/// One request being read, kept in libmicrohttpd's per-request pointer until it completes. A
+/// handler thread writes `answer` while the connection is suspended, and its thread reads it once
+/// resumed (`MHD_resume_connection` takes the daemon's lock between the two).
+final class RequestState: @unchecked Sendable {
+    /// The handler's answer, waiting to be queued on the connection's own thread.
+    var answer: HTTPResponse?
     /// The largest body this request may have (its path's).
     var limit = 0
     /// The path's own answer to a body past `limit` (``BodyLimit/refusal``).
@@ -384,7 +423,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         uploadDataSize.pointee = 0
         return .YES
     }
-    if request.answered { return .YES }
+    if request.answered {
+        // Resumed after its handler ran on a handler thread: the answer goes out from here.
+        guard let answer = request.answer else { return .YES }
+        request.answer = nil
+        return queue(connection, answer)
+    }
     request.answered = true
     // The request is whole: from here the handler's time (a row lock, a slow database) is not
     // the client's, and the deadline stops.
@@ -399,7 +443,34 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         query: arguments.values, headers: values(connection, .HEADER_KIND, lowercased: true), body: request.body)
     full.repeatedQuery = arguments.repeated
     full.clientAddress = clientAddress(connection)
-    return queue(connection, server.handler(full))
+    if let atOnce = server.answersAtOnce, atOnce(full.method, full.path) {
+        return queue(connection, server.handler(full))
+    }
+    // Set aside while a handler thread answers; resumed, libmicrohttpd calls this again, and the
+    // branch above queues the answer. A server that stops before the handler starts answers 503.
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(connection)
+    let handler = server.handler
+    let whole = full
+    let ready = Unmanaged.passRetained(request)
+    server.handlers.submit(ThreadPool.Job(
+        run: {
+            ready.takeUnretainedValue().answer = handler(whole)
+            MHD_resume_connection(suspended.connection)
+            ready.release()
+        },
+        cancel: {
+            ready.takeUnretainedValue().answer = .text(503, "the server is stopping: try again")
+            MHD_resume_connection(suspended.connection)
+            ready.release()
+        }))
+    return .YES
+}
+
+/// A connection set aside (`MHD_suspend_connection`), handed to the thread that resumes it.
+private struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer
+    init(_ connection: OpaquePointer) { self.connection = connection }
 }
 
 /// Answers a request the HTTP layer refuses before any handler sees it (its deadline stopped),

@@ -182,6 +182,7 @@ enum ServeCommand: Command {
             case .maxConnections: listening.http.maxConnections = UInt32(value)
             case .connectionsPerAddress: listening.http.connectionsPerAddress = UInt32(value)
             case .threads: listening.http.threads = UInt32(value)
+            case .ioThreads: listening.http.ioThreads = UInt32(value)
             case .idleTimeout: listening.http.timeoutSeconds = UInt32(value)
             case .requestTimeout: listening.http.requestSeconds = UInt32(value)
             case .maxBody: listening.http.maxBodySize = value

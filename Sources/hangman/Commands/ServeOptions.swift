@@ -75,6 +75,7 @@ extension ServeCommand {
         case maxConnections = "--max-connections"
         case connectionsPerAddress = "--connections-per-address"
         case threads = "--threads"
+        case ioThreads = "--io-threads"
         case idleTimeout = "--idle-timeout"
         case requestTimeout = "--request-timeout"
         case maxBody = "--max-body"
@@ -94,7 +95,8 @@ extension ServeCommand {
                 switch self {
                 case .maxConnections: ("N", "Connections at once in all (default \(HTTPServerConfiguration().maxConnections)).", 1...1_000_000)
                 case .connectionsPerAddress: ("N", "Connections at once from one client address; 0 for none (default \(HTTPServerConfiguration().connectionsPerAddress)).", 0...1_000_000)
-                case .threads: ("N", "Threads that serve the connections (default \(HTTPServerConfiguration().threads)).", 1...1024)
+                case .threads: ("N", "Threads that answer requests that may wait on the database or a disk (default \(HTTPServerConfiguration().threads)).", 1...1024)
+                case .ioThreads: ("N", "Threads that read the requests and send the answers; 0 for one a core (default 0).", 0...1024)
                 case .idleTimeout: ("SECONDS", "An idle connection is closed after this long (default \(HTTPServerConfiguration().timeoutSeconds)).", 1...86_400)
                 case .requestTimeout: ("SECONDS", "A whole request must arrive within this long, however it trickles (default \(HTTPServerConfiguration().requestSeconds)).", 1...86_400)
                 case .maxBody: ("BYTES", "Larger request bodies get 413; /verifyReceipt takes 16 MiB, what a 12 MiB receipt is in base64 (default \(HTTPServerConfiguration().maxBodySize)).", 1_024...(64 << 20))
