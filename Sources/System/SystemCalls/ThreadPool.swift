@@ -31,6 +31,8 @@ public final class ThreadPool: @unchecked Sendable {
     private var waiting: [Job?] = []
     private var head = 0
     private var stopping = false
+    /// Threads waiting for a job: a job given while none waits wakes nobody.
+    private var idle = 0
     private var threads: [pthread_t] = []
 
     /// Starts `threads` threads (at least one); `nil` when the system refuses the first.
@@ -65,8 +67,10 @@ public final class ThreadPool: @unchecked Sendable {
             return
         }
         waiting.append(job)
-        pthread_cond_signal(changed)
+        let wake = idle > 0
         pthread_mutex_unlock(lock)
+        // After the unlock: the thread woken does not wait for this one's lock.
+        if wake { pthread_cond_signal(changed) }
     }
 
     /// Jobs given and not yet taken by a thread.
@@ -96,7 +100,11 @@ public final class ThreadPool: @unchecked Sendable {
     private func work() {
         while true {
             pthread_mutex_lock(lock)
-            while head == waiting.count && !stopping { pthread_cond_wait(changed, lock) }
+            while head == waiting.count && !stopping {
+                idle += 1
+                pthread_cond_wait(changed, lock)
+                idle -= 1
+            }
             if head == waiting.count {
                 pthread_mutex_unlock(lock)
                 return
