@@ -25,12 +25,15 @@
    byte: a connection that has not delivered a whole request (line, headers and body) within
    `limit` seconds of connecting or of its previous response being sent is shut down, however
    steadily it trickles. Sending a response has no deadline (a large download on a slow link).
-   The list is guarded by one mutex; libmicrohttpd reports a connection closed before it closes
-   its socket, so the sweeper never shuts down a descriptor that was reused. */
+   Each connection's entry hangs from its socket context: a request marks it with two atomic
+   stores, no lock. The list of entries is guarded by one mutex, taken when a connection opens or
+   closes and by the sweeper; libmicrohttpd reports a connection closed before it closes its
+   socket, so the sweeper never shuts down a descriptor that was reused. */
 struct hangman_watch_entry {
     struct MHD_Connection *connection;
     int fd;
-    int64_t since_ns; /* -1 while a response is being sent */
+    _Atomic int64_t since_ns; /* -1 while a response is being sent, or a handler runs */
+    struct hangman_watch_entry *previous, *next;
 };
 
 struct hangman_watchdog {
@@ -39,8 +42,7 @@ struct hangman_watchdog {
     pthread_t thread;
     int stopping;
     int64_t limit_ns;
-    struct hangman_watch_entry *entries;
-    size_t count, capacity;
+    struct hangman_watch_entry *first;
     unsigned long cut;
 };
 
@@ -50,51 +52,51 @@ static inline int64_t hangman_now_ns(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-static inline struct hangman_watch_entry *hangman_watch_find(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
-    for (size_t i = 0; i < dog->count; i++) {
-        if (dog->entries[i].connection == connection) return &dog->entries[i];
-    }
-    return NULL;
-}
-
 static inline void hangman_watch_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
                                         enum MHD_ConnectionNotificationCode code) {
-    (void)socket_context;
     struct hangman_watchdog *dog = cls;
-    pthread_mutex_lock(&dog->lock);
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-        if (info != NULL) {
-            if (dog->count == dog->capacity) {
-                size_t capacity = dog->capacity ? dog->capacity * 2 : 64;
-                struct hangman_watch_entry *grown = realloc(dog->entries, capacity * sizeof *grown);
-                if (grown != NULL) { dog->entries = grown; dog->capacity = capacity; }
-            }
-            if (dog->count < dog->capacity) {
-                dog->entries[dog->count++] = (struct hangman_watch_entry){connection, info->connect_fd, hangman_now_ns()};
-            }
-        }
+        struct hangman_watch_entry *entry = info == NULL ? NULL : calloc(1, sizeof *entry);
+        *socket_context = entry;
+        if (entry == NULL) return;
+        entry->connection = connection;
+        entry->fd = info->connect_fd;
+        atomic_store_explicit(&entry->since_ns, hangman_now_ns(), memory_order_relaxed);
+        pthread_mutex_lock(&dog->lock);
+        entry->next = dog->first;
+        if (dog->first != NULL) dog->first->previous = entry;
+        dog->first = entry;
+        pthread_mutex_unlock(&dog->lock);
     } else {
-        struct hangman_watch_entry *entry = hangman_watch_find(dog, connection);
-        if (entry != NULL) *entry = dog->entries[--dog->count];
+        struct hangman_watch_entry *entry = *socket_context;
+        if (entry == NULL) return;
+        *socket_context = NULL;
+        pthread_mutex_lock(&dog->lock);
+        if (entry->previous != NULL) entry->previous->next = entry->next; else dog->first = entry->next;
+        if (entry->next != NULL) entry->next->previous = entry->previous;
+        pthread_mutex_unlock(&dog->lock);
+        free(entry);
     }
-    pthread_mutex_unlock(&dog->lock);
 }
 
-/* A response was queued: no deadline while it is sent. */
+static inline struct hangman_watch_entry *hangman_watch_entry_of(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/* A request is whole, or was refused: no deadline while it is answered and the answer sent. */
 static inline void hangman_watch_answered(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
-    pthread_mutex_lock(&dog->lock);
-    struct hangman_watch_entry *entry = hangman_watch_find(dog, connection);
-    if (entry != NULL) entry->since_ns = -1;
-    pthread_mutex_unlock(&dog->lock);
+    (void)dog;
+    struct hangman_watch_entry *entry = hangman_watch_entry_of(connection);
+    if (entry != NULL) atomic_store_explicit(&entry->since_ns, -1, memory_order_relaxed);
 }
 
 /* A request ended (its response sent): the next one must arrive within the limit. */
 static inline void hangman_watch_completed(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
-    pthread_mutex_lock(&dog->lock);
-    struct hangman_watch_entry *entry = hangman_watch_find(dog, connection);
-    if (entry != NULL) entry->since_ns = hangman_now_ns();
-    pthread_mutex_unlock(&dog->lock);
+    (void)dog;
+    struct hangman_watch_entry *entry = hangman_watch_entry_of(connection);
+    if (entry != NULL) atomic_store_explicit(&entry->since_ns, hangman_now_ns(), memory_order_relaxed);
 }
 
 static inline void *hangman_watch_run(void *argument) {
@@ -107,11 +109,12 @@ static inline void *hangman_watch_run(void *argument) {
         if (until.tv_nsec >= 1000000000) { until.tv_sec += 1; until.tv_nsec -= 1000000000; }
         pthread_cond_timedwait(&dog->wake, &dog->lock, &until);
         int64_t now = hangman_now_ns();
-        for (size_t i = 0; i < dog->count; i++) {
-            struct hangman_watch_entry *entry = &dog->entries[i];
-            if (entry->since_ns >= 0 && now - entry->since_ns > dog->limit_ns) {
+        for (struct hangman_watch_entry *entry = dog->first; entry != NULL; entry = entry->next) {
+            int64_t since = atomic_load_explicit(&entry->since_ns, memory_order_relaxed);
+            /* Only if it was not answered meanwhile: a request that became whole goes on. */
+            if (since >= 0 && now - since > dog->limit_ns &&
+                atomic_compare_exchange_strong_explicit(&entry->since_ns, &since, -1, memory_order_relaxed, memory_order_relaxed)) {
                 shutdown(entry->fd, SHUT_RDWR);
-                entry->since_ns = -1;
                 dog->cut++;
             }
         }
@@ -156,7 +159,7 @@ static inline void hangman_watch_stop(struct hangman_watchdog *dog) {
     pthread_join(dog->thread, NULL);
     pthread_mutex_destroy(&dog->lock);
     pthread_cond_destroy(&dog->wake);
-    free(dog->entries);
+    /* The daemon has stopped, and told of every connection's end: the list is empty. */
     free(dog);
 }
 

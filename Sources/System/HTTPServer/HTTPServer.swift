@@ -492,9 +492,11 @@ private func refuse(
 
 /// The client's address as the socket sees it (`127.0.0.1`, `::1`); empty when unknown.
 private func clientAddress(_ connection: OpaquePointer) -> String {
-    var address = [CChar](repeating: 0, count: 64)
-    hangman_client_address(connection, &address, address.count)
-    return String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    // On the stack: every request asks.
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { address in
+        hangman_client_address(connection, address.baseAddress!, address.count)
+        return String(cString: address.baseAddress!)
+    }
 }
 
 /// Called when a request ends, answered or not: releases its state.
@@ -563,11 +565,11 @@ private func queue(_ connection: OpaquePointer, _ response: HTTPResponse) -> MHD
     let made: OpaquePointer?
     switch response.body {
     case .bytes(let bytes):
-        var bytes = bytes
-        if bytes.isEmpty { bytes = [0] }
+        // Copied by libmicrohttpd (MUST_COPY), which only reads the buffer: no copy of ours first.
         let count = response.bodyLength
-        made = bytes.withUnsafeMutableBytes { buffer in
-            MHD_create_response_from_buffer(Int(count), buffer.baseAddress, .RESPMEM_MUST_COPY)
+        let body = bytes.isEmpty ? [0] : bytes
+        made = body.withUnsafeBytes { buffer in
+            MHD_create_response_from_buffer(Int(count), UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
         }
     case .file(let descriptor, let offset, let length):
         made = MHD_create_response_from_fd_at_offset64(length, descriptor, offset)
