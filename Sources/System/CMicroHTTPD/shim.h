@@ -30,7 +30,6 @@
    closes and by the sweeper; libmicrohttpd reports a connection closed before it closes its
    socket, so the sweeper never shuts down a descriptor that was reused. */
 struct hangman_watch_entry {
-    struct MHD_Connection *connection;
     int fd;
     _Atomic int64_t since_ns; /* -1 while a response is being sent, or a handler runs */
     struct hangman_watch_entry *previous, *next;
@@ -60,7 +59,6 @@ static inline void hangman_watch_notify(void *cls, struct MHD_Connection *connec
         struct hangman_watch_entry *entry = info == NULL ? NULL : calloc(1, sizeof *entry);
         *socket_context = entry;
         if (entry == NULL) return;
-        entry->connection = connection;
         entry->fd = info->connect_fd;
         atomic_store_explicit(&entry->since_ns, hangman_now_ns(), memory_order_relaxed);
         pthread_mutex_lock(&dog->lock);
@@ -86,15 +84,13 @@ static inline struct hangman_watch_entry *hangman_watch_entry_of(struct MHD_Conn
 }
 
 /* A request is whole, or was refused: no deadline while it is answered and the answer sent. */
-static inline void hangman_watch_answered(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
-    (void)dog;
+static inline void hangman_watch_answered(struct MHD_Connection *connection) {
     struct hangman_watch_entry *entry = hangman_watch_entry_of(connection);
     if (entry != NULL) atomic_store_explicit(&entry->since_ns, -1, memory_order_relaxed);
 }
 
 /* A request ended (its response sent): the next one must arrive within the limit. */
-static inline void hangman_watch_completed(struct hangman_watchdog *dog, struct MHD_Connection *connection) {
-    (void)dog;
+static inline void hangman_watch_completed(struct MHD_Connection *connection) {
     struct hangman_watch_entry *entry = hangman_watch_entry_of(connection);
     if (entry != NULL) atomic_store_explicit(&entry->since_ns, hangman_now_ns(), memory_order_relaxed);
 }

@@ -42,7 +42,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var ioThreads: UInt32 = 0
     /// `ioThreads`, or the machine's cores online when it is 0.
     public var socketThreads: UInt32 {
-        ioThreads > 0 ? ioThreads : UInt32(max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        ioThreads > 0 ? ioThreads : UInt32(Parallel.cores)
     }
     /// Requests that never wait (answered from memory: a liveness probe), by method and path:
     /// answered on the thread that read them, without the hand-off to a handler thread. Every
@@ -432,7 +432,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     request.answered = true
     // The request is whole: from here the handler's time (a row lock, a slow database) is not
     // the client's, and the deadline stops.
-    hangman_watch_answered(server.watchdog, connection)
+    hangman_watch_answered(connection)
     if request.tooLarge {
         // Its deadline stopped above.
         return refuse(server, connection, 413, "the request body is over \(request.limit) bytes", answered: true, answer: request.tooLargeAnswer)
@@ -453,17 +453,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     let handler = server.handler
     let whole = full
     let ready = Unmanaged.passRetained(request)
-    server.handlers.submit(ThreadPool.Job(
-        run: {
-            ready.takeUnretainedValue().answer = handler(whole)
-            MHD_resume_connection(suspended.connection)
-            ready.release()
-        },
-        cancel: {
-            ready.takeUnretainedValue().answer = .text(503, "the server is stopping: try again")
-            MHD_resume_connection(suspended.connection)
-            ready.release()
-        }))
+    let deliver: @Sendable (HTTPResponse) -> Void = { answer in
+        ready.takeUnretainedValue().answer = answer
+        MHD_resume_connection(suspended.connection)
+        ready.release()
+    }
+    server.handlers.submit(ThreadPool.Job(run: { deliver(handler(whole)) }, cancel: { deliver(.text(503, "the server is stopping: try again")) }))
     return .YES
 }
 
@@ -480,7 +475,7 @@ private func refuse(
     _ server: ServerState, _ connection: OpaquePointer, _ status: Int, _ message: String, closing: Bool = false, answered: Bool = false,
     answer: HTTPResponse? = nil
 ) -> MHD_Result {
-    if !answered { hangman_watch_answered(server.watchdog, connection) }
+    if !answered { hangman_watch_answered(connection) }
     if let onEvent = server.onEvent {
         let client = clientAddress(connection)
         onEvent("refused a request from \(client.isEmpty ? "an unknown address" : client) with \(status): \(message)")
@@ -503,7 +498,7 @@ private func clientAddress(_ connection: OpaquePointer) -> String {
 private let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestPointer, termination in
     if let context, let connection {
         let server = Unmanaged<ServerState>.fromOpaque(context).takeUnretainedValue()
-        hangman_watch_completed(server.watchdog, connection)
+        hangman_watch_completed(connection)
         // A request that did not end with its answer sent: said, with the client's address.
         // libmicrohttpd's MHD_RequestTerminationCode: 1 error, 2 timeout, 4 read error, 5 client abort.
         let why: String? = switch termination.rawValue {

@@ -9,8 +9,10 @@ import Glibc
 /// On a machine with one core, or when the system refuses a thread, the work runs on the
 /// caller's thread, in order, with the same result.
 public enum Parallel {
+    /// The machine's CPUs online (at least 1).
+    public static let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
     /// Whether the machine has more than one CPU online.
-    public static let hasSecondCore = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+    public static let hasSecondCore = cores > 1
 
     /// Runs `first` on the calling thread and `second` on a thread of its own at the same time,
     /// and returns both results once both are done. The two may run at once: they must not

@@ -54,9 +54,6 @@ public final class ThreadPool: @unchecked Sendable {
         changed.deallocate()
     }
 
-    /// The threads running.
-    public var threadCount: Int { threads.count }
-
     /// Queues `job` for the next free thread; a pool that is stopping cancels it on the caller's
     /// thread.
     public func submit(_ job: Job) {
