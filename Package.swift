@@ -62,10 +62,10 @@ let package = Package(
         // transactions, its bearer tokens, Server Notifications V2, named as Apple names them.
         // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
-        layer("Service", "Store", ["PackServiceAPI", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
+        layer("Service", "Store", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
         layer("Service", "Seller", ["PackServiceAPI", "Store", "CivilCalendar"]),
         layer("Service", "Dashboard", ["PackServiceAPI", "Seller", "Store", "CivilCalendar"]),
-        layer("Service", "PackServer", ["Dashboard", "Seller", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SQLite", "PostgreSQL", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "PackServer", ["Dashboard", "Seller", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.

@@ -118,6 +118,7 @@ import TestSupport
         Row(arguments: ["daily"], code: 69, says: ["daily word", "embedded store"]),
         Row(arguments: ["play", "--daily"], code: 69, says: ["daily word", "embedded store"]),
         Row(arguments: ["play", "--daily", "--pack", fruit], code: 64, says: ["--daily", "--pack"]),
+        Row(arguments: ["play", "--daily", "--lives", "26"], code: 64, says: ["--daily", "--lives", "6 lives"]),
         Row(arguments: ["play", "--language", "sw"], code: 66, says: ["'sw'", "no words"]),
         Row(arguments: ["play", "--language", "es", "--pack", fruit], code: 64, says: ["--language", "--pack"]),
         Row(arguments: ["settings", "theme", "robot"], code: 66, says: ["'robot'", "installed"]),

@@ -100,6 +100,23 @@ import TestSupport
         #expect(document["played"] as? Int == 1 && document["won"] as? Int == 1, "\(stats.stdout)")
     }
 
+    /// A home bound to a server plays the languages it would play on its own: an English reader's
+    /// games are English words, though every base pack is free on the server; `settings` says so.
+    @Test func anEnglishReaderOnAServerPlaysEnglishWordsOnly() async throws {
+        let world = try World()
+        let english = ["LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8"]
+        #expect(try await world.hangman("alice", ["account", "create"], environment: english).status == 0)
+        var packs: Set<String> = []
+        for _ in 0..<12 {
+            let played = try await world.hangman("alice", ["play", "--plain", "--new"], input: "quit\n", environment: english)
+            let opening = try #require(played.stdout.split(separator: "\n").first, "\(played.stdout)\(played.stderr)")
+            packs.insert(String(try #require(opening.split(separator: " ").first { $0.hasPrefix("pack=") })))
+        }
+        #expect(packs == ["pack=com.hangmanpacks.words.base"], "\(packs)")
+        let settings = try await world.hangman("alice", ["settings"], environment: english)
+        #expect(settings.stdout.contains("languages  English (en): the installed packs' languages"), "\(settings.stdout)")
+    }
+
     /// `--seed` reaches only a sandbox server with test controls; a production server refuses it (64).
     @Test func aSeedIsRefusedByAProductionServer() async throws {
         let world = try World(environment: .production)
@@ -115,25 +132,42 @@ import TestSupport
         #expect(try await world.hangman("alice", ["account", "name", "Alice"]).status == 0)
         let taken = try await world.hangman("bob", ["account", "name", "ALICE"])
         #expect(taken.status == 69 && taken.stderr.contains("'ALICE' is taken"), "\(taken.stderr)")
-        let letters = "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined()
+        // Six lives for everyone: more are refused before anything is asked of the server.
+        let moreLives = try await world.hangman("alice", ["play", "--daily", "--plain", "--lives", "26"], input: "e\n")
+        #expect(moreLives.status == 64 && moreLives.stderr.contains("6 lives for every player"), "\(moreLives.stderr)")
+        // Carol types the alphabet and learns the word, won or lost; Alice and Bob then type the
+        // same letters, and score the same.
+        #expect(try await world.hangman("carol", ["account", "create"]).status == 0)
+        let alphabet = "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined()
+        let carol = try await world.hangman("carol", ["play", "--daily", "--plain"], input: alphabet)
+        let ending = try #require(carol.stdout.split(separator: "\n").first { $0.hasPrefix("WON ") || $0.hasPrefix("LOST ") }, "\(carol.stdout)")
+        let word = String(ending.split(separator: " ")[1])
+        var seen = Set<Character>()
+        let letters = word.filter { $0.isLetter && seen.insert($0).inserted }.map { "\($0)\n" }.joined()
+        var endings: [String] = []
         for player in ["alice", "bob"] {
-            let played = try await world.hangman(player, ["play", "--daily", "--plain", "--lives", "26"], input: letters)
+            let played = try await world.hangman(player, ["play", "--daily", "--plain"], input: letters)
             #expect(played.status == 0 && played.stdout.contains("\nWON ") && !played.stdout.contains("AGAIN?"), "\(played.stdout)\(played.stderr)")
+            endings.append(played.stdout.split(separator: "\n").first { $0.hasPrefix("WON ") }.map(String.init) ?? "")
         }
+        #expect(endings[0] == endings[1] && !endings[0].isEmpty, "\(endings)")
         let again = try await world.hangman("alice", ["play", "--daily", "--plain"], input: "e\n")
         #expect(again.status == 69 && again.stderr.contains("already"), "\(again.stderr)")
         let daily = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": ""])
         #expect(daily.status == 0 && daily.stdout.contains("Today: won, ") && daily.stdout.contains("Streak 1"), "\(daily.stdout)")
         let share = daily.stdout.split(separator: "\n").suffix(2).map(String.init)
-        #expect(share.first?.hasPrefix("Hangman Packs daily ") == true && share.first?.contains("/26 lives · 0 hints") == true, "\(share)")
+        #expect(share.first?.hasPrefix("Hangman Packs daily ") == true && share.first?.contains("6/6 lives · 0 hints") == true, "\(share)")
         #expect(share.last.map { !$0.isEmpty && $0.allSatisfy { "🟩⬛💡".contains($0) } } == true, "\(share)")
         let plain = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": "1"])
         #expect(plain.stdout.split(separator: "\n").last.map { $0.allSatisfy { "HMR".contains($0) } } == true, "\(plain.stdout)")
         let board = try await world.hangman("bob", ["leaderboard"])
-        #expect(board.status == 0 && board.stdout.contains("2 players") && board.stdout.contains("Alice") && board.stdout.contains("← you"), "\(board.stdout)")
+        #expect(board.status == 0 && board.stdout.contains("3 players") && board.stdout.contains("Alice") && board.stdout.contains("← you"), "\(board.stdout)")
         let json = try await world.hangman("bob", ["leaderboard", "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((document["top"] as? [[String: Any]])?.count == 2 && (document["you"] as? [String: Any])?["name"] as? String != "Alice")
+        let top = try #require(document["top"] as? [[String: Any]])
+        #expect(top.count == 3 && (document["you"] as? [String: Any])?["name"] as? String != "Alice")
+        // Alice and Bob share the first rank, whoever finished first.
+        #expect(top.prefix(2).allSatisfy { $0["rank"] as? Int == 1 } && (document["you"] as? [String: Any])?["rank"] as? Int == 1, "\(top)")
     }
 
     /// Offline the installed packs play, and the board says so; the daily word waits for the server.

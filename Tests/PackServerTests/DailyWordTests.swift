@@ -39,13 +39,19 @@ import TestSupport
         func advance(days: Int64 = 0, milliseconds: Int64 = 0) { time.now.withLock { $0 += days * 86_400_000 + milliseconds } }
     }
 
-    /// Plays `game` to its end with 26 lives, a letter at a time in English's frequency order.
-    private func finish(_ client: HTTPPackService, _ game: ServedGame, hints: Int = 0) async throws -> ServedGame {
+    /// The day's word, learned as anyone can: a throw-away account starts it and gives it up
+    /// (the account has lost that day's word).
+    private func learnTheWord(_ service: Service, language: String? = nil) async throws -> String {
+        let learner = try await service.first.newClient()
+        let started = try await learner.startGame(GameRequest(daily: true, language: language))
+        return try #require(try await learner.abandonGame(started.id).word)
+    }
+
+    /// Plays `game` to a win with no miss: each letter of `word` once.
+    private func finish(_ client: HTTPPackService, _ game: ServedGame, word: String) async throws -> ServedGame {
         var game = game
-        for number in 0..<hints {
-            game = try await client.hint(game: game.id, idempotencyKey: "\(game.id)-hint-\(number + 1)")
-        }
-        for letter in "etaoinshrdlcumwfgypbvkjxqz" where game.state == .playing {
+        var seen = Set<Character>()
+        for letter in word.lowercased() where letter.isLetter && seen.insert(letter).inserted && game.state == .playing {
             game = try await client.guess(game: game.id, String(letter))
         }
         return game
@@ -56,11 +62,16 @@ import TestSupport
         let service = try Service(engine)
         let ana = try await service.first.newClient()
         let ben = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: service.second.url), statePath: nil)
-        let anaDaily = try await ana.startGame(GameRequest(lives: 26, daily: true))
-        let benDaily = try await ben.startGame(GameRequest(lives: 26, daily: true))
+        // Six lives for everyone: more are refused, saying why.
+        let moreLives = await storeError { () async throws(StoreError) in _ = try await ana.startGame(GameRequest(lives: 26, daily: true)) }
+        #expect(moreLives?.kind == .invalidRequest && moreLives?.message.contains("6 lives by every player") == true, "\(String(describing: moreLives))")
+        let anaDaily = try await ana.startGame(GameRequest(daily: true))
+        let benDaily = try await ben.startGame(GameRequest(lives: 6, daily: true))
         #expect(anaDaily.daily == "2026-12-02" && anaDaily.word == nil && anaDaily.masked == benDaily.masked)
+        #expect(anaDaily.lives == 6 && benDaily.lives == 6)
+        let word = try await learnTheWord(service)
         // The daily word sits beside the live game: one of each.
-        let live = try await ana.startGame(GameRequest(lives: 26))
+        let live = try await ana.startGame(GameRequest(lives: 12))
         #expect(live.daily == nil && live.id != anaDaily.id)
         #expect(try await ana.currentGame()?.id == live.id)
         // Started on one server, resumed through the other.
@@ -68,10 +79,9 @@ import TestSupport
         elsewhere.service = service.second.url
         let anaElsewhere = HTTPPackService(credentials: elsewhere, statePath: nil)
         #expect(try await anaElsewhere.startGame(GameRequest(daily: true)).id == anaDaily.id)
-        let anaDone = try await finish(anaElsewhere, anaDaily)
-        let benDone = try await finish(ben, benDaily)
-        let word = try #require(anaDone.word)
-        #expect(anaDone.state == .won && benDone.word == word)
+        let anaDone = try await finish(anaElsewhere, anaDaily, word: word)
+        let benDone = try await finish(ben, benDaily, word: word)
+        #expect(anaDone.state == .won && anaDone.word == word && benDone.word == word)
         // Drawn from the base pack's daily list, in each language.
         func dailyList(_ folder: String) throws -> Set<String> {
             let data = try Data(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("Packs/\(folder)/daily.plist"))
@@ -80,7 +90,8 @@ import TestSupport
             return Set(entries.compactMap { ($0 as? String) ?? (($0 as? [String: Any])?["word"] as? String) })
         }
         #expect(try dailyList("base-english").contains(word), "\(word)")
-        let french = try await finish(ana, try await ana.startGame(GameRequest(lives: 26, daily: true, language: "fr")))
+        let frenchWord = try await learnTheWord(service, language: "fr")
+        let french = try await finish(ana, try await ana.startGame(GameRequest(daily: true, language: "fr")), word: frenchWord)
         #expect(try dailyList("base-french").contains(try #require(french.word)), "\(String(describing: french.word))")
         // Once a day: a second start is refused, saying why.
         let again = await storeError { () async throws(StoreError) in _ = try await ana.startGame(GameRequest(daily: true)) }
@@ -90,7 +101,8 @@ import TestSupport
         #expect(status.game?.moveKinds?.count == anaDone.guessed.count && status.played == 1 && status.won == 1 && status.currentStreak == 1)
         // The next day (00:00 UTC passed), another word.
         service.advance(days: 1)
-        let tomorrow = try await finish(ana, try await ana.startGame(GameRequest(lives: 26, daily: true)))
+        let tomorrowsWord = try await learnTheWord(service)
+        let tomorrow = try await finish(ana, try await ana.startGame(GameRequest(daily: true)), word: tomorrowsWord)
         #expect(tomorrow.daily == "2026-12-03" && tomorrow.word != word, "\(String(describing: tomorrow.word)) twice")
         #expect(try await ana.daily(language: nil).currentStreak == 2)
         // A language without a base pack says which there are.
@@ -98,10 +110,18 @@ import TestSupport
         #expect(spanish?.kind == .notFound && spanish?.message.contains("base packs in en") == true, "\(String(describing: spanish))")
         let stats = try await ana.gameStatistics()
         #expect(stats.played == 3, "\(stats)")
+        // Whoever gives the day's word up has lost it: no second try, and its streak ends.
+        let quitter = try await service.first.newClient()
+        let given = try await quitter.startGame(GameRequest(daily: true))
+        _ = try await quitter.abandonGame(given.id)
+        let retry = await storeError { () async throws(StoreError) in _ = try await quitter.startGame(GameRequest(daily: true)) }
+        #expect(retry?.kind == .wrongState && retry?.message.contains("abandoned") == true, "\(String(describing: retry))")
+        let quitterStatus = try await quitter.daily(language: nil)
+        #expect(quitterStatus.played == 1 && quitterStatus.won == 0 && quitterStatus.currentStreak == 0)
     }
 
     @Test(arguments: Engine.allCases)
-    func theLeaderboardRanksByScoreThenHintsThenTheEarlierFinish(_ engine: Engine) async throws {
+    func theLeaderboardRanksByScoreThenHintsThenMissesAndEqualGamesShareARank(_ engine: Engine) async throws {
         let service = try Service(engine)
         let hints10 = ProductID(rawValue: "com.hangmanpacks.hints.10")!
         var players: [HTTPPackService] = []
@@ -111,44 +131,70 @@ import TestSupport
             _ = try await client.buy(hints10, quantity: 1)
             players.append(client)
         }
-        // Cleo finds the word letter by letter (and learns it); the others then guess it whole:
-        // Ana after a hint, Ben, and Dan as Ben did but later.
-        let cleo = try await finish(players[2], try await players[2].startGame(GameRequest(lives: 26, daily: true)))
-        let word = try #require(cleo.word)
-        func solve(_ player: HTTPPackService, hints: Int) async throws -> ServedGame {
-            service.advance(milliseconds: 1000)
-            var game = try await player.startGame(GameRequest(lives: 26, daily: true))
+        // A throw-away account learns the word by giving it up at 00:00; Ben plays it at once, Dan
+        // the same moves hours later; Ana after a hint; Cleo after a miss.
+        service.advance(milliseconds: 60_000)
+        let word = try await learnTheWord(service)
+        let miss = try #require("zqxjkvwyfbgpmuhdcltsnroiae".first { !word.lowercased().contains($0) })
+        func solve(_ player: HTTPPackService, hints: Int = 0, misses: Int = 0, later: Int64 = 1000) async throws -> ServedGame {
+            service.advance(milliseconds: later)
+            var game = try await player.startGame(GameRequest(daily: true))
             for number in 0..<hints { game = try await player.hint(game: game.id, idempotencyKey: "\(game.id)-hint-\(number + 1)") }
+            if misses > 0 { game = try await player.guess(game: game.id, String(miss)) }
             return try await player.guess(game: game.id, word)
         }
+        let ben = try await solve(players[1])
         let ana = try await solve(players[0], hints: 1)
-        let ben = try await solve(players[1], hints: 0)
-        let dan = try await solve(players[3], hints: 0)
+        let cleo = try await solve(players[2], misses: 1)
+        let dan = try await solve(players[3], later: 3 * 3_600_000)
         #expect([ana, ben, cleo, dan].allSatisfy { $0.state == .won })
-        #expect(ben.score == dan.score && (ana.score ?? 0) < (ben.score ?? 0))
+        // The same moves score the same, whenever they are played.
+        #expect(ben.score == dan.score && (ana.score ?? 0) < (ben.score ?? 0) && (cleo.score ?? 0) < (ben.score ?? 0))
         #expect(try await players[0].setDisplayName("  Ana  ") == "Ana")
         let taken = await storeError { () async throws(StoreError) in _ = try await players[1].setDisplayName("ANA") }
         #expect(taken?.kind == .wrongState && taken?.message.contains("taken") == true, "\(String(describing: taken))")
         let control = await storeError { () async throws(StoreError) in _ = try await players[1].setDisplayName("Ben\u{202E}") }
         #expect(control?.kind == .invalidRequest && control?.message.contains("U+202E") == true, "\(String(describing: control))")
         #expect(try await players[1].setDisplayName("Ben") == "Ben")
+        #expect(try await players[2].setDisplayName("Cleo") == "Cleo")
         #expect(try await players[3].setDisplayName("Dan") == "Dan")
         let board = try await players[1].leaderboard(date: nil, language: nil, week: false)
-        #expect(board.players == 4 && board.date == "2026-12-02", "\(board)")
-        // Best first: the score, then fewer hints, then the earlier finish; Cleo's place is her score's.
-        let names = board.top.map(\.name)
-        let cleoName = "Player " + players[2].credentials.accountID.suffix(4)
-        #expect(names.filter { $0 != cleoName } == ["Ben", "Dan", "Ana"], "\(board.top)")
+        #expect(board.players == 5 && board.date == "2026-12-03", "\(board)")
+        // Ben and Dan played the same game: one rank, whoever finished first. Then the better
+        // score, fewer hints, fewer misses; the player who gave up last.
+        #expect(Set(board.top.prefix(2).map(\.name)) == ["Ben", "Dan"] && board.top.prefix(2).allSatisfy { $0.rank == 1 }, "\(board.top)")
+        #expect(board.top.map(\.rank) == [1, 1, 3, 4, 5], "\(board.top)")
         #expect(zip(board.top, board.top.dropFirst()).allSatisfy { a, b in
-            a.score > b.score || a.score == b.score && (a.hints < b.hints || a.hints == b.hints && a.finished <= b.finished)
+            a.score > b.score || a.score == b.score && (a.hints < b.hints || a.hints == b.hints && a.misses <= b.misses)
         }, "\(board.top)")
-        #expect(board.top.map(\.rank) == [1, 2, 3, 4] && board.you?.name == "Ben" && board.you?.rank == names.firstIndex(of: "Ben").map { $0 + 1 })
+        #expect(board.top.last?.score == 0 && board.top.last?.won == 0)
+        #expect(board.top.first { $0.name == "Cleo" }?.misses == 1 && board.top.first { $0.name == "Ana" }?.hints == 1)
+        #expect(board.you?.name == "Ben" && board.you?.rank == 1)
+        let anaBoard = try await players[0].leaderboard(date: nil, language: nil, week: false)
+        #expect(anaBoard.you?.rank == anaBoard.top.first { $0.name == "Ana" }?.rank)
         let week = try await players[0].leaderboard(date: nil, language: nil, week: true)
-        #expect(week.week && week.top.count == 4 && week.you?.name == "Ana")
-        let yesterday = try await players[0].leaderboard(date: "2026-12-01", language: nil, week: false)
+        #expect(week.week && week.top.count == 5 && week.you?.name == "Ana" && week.top.map(\.rank) == board.top.map(\.rank), "\(week)")
+        // The next day's week still counts this day; the day's own board is empty.
+        service.advance(days: 1)
+        let nextWeek = try await players[0].leaderboard(date: nil, language: nil, week: true)
+        #expect(nextWeek.players == 5 && nextWeek.you?.score == ana.score, "\(nextWeek)")
+        #expect(try await players[0].leaderboard(date: nil, language: nil, week: false).players == 0)
+        let yesterday = try await players[0].leaderboard(date: "2026-12-02", language: nil, week: false)
         #expect(yesterday.players == 0 && yesterday.top.isEmpty && yesterday.you == nil)
         let badDay = await storeError { () async throws(StoreError) in _ = try await players[0].leaderboard(date: "2026-13-01", language: nil, week: false) }
         #expect(badDay?.kind == .invalidRequest)
+    }
+
+    @Test func theDailyWordsOfAYearAreAllDifferent() async throws {
+        let service = try Service(.sqlite)
+        let learner = try await service.first.newClient()
+        var words: [String] = []
+        for _ in 0..<366 {
+            let started = try await learner.startGame(GameRequest(daily: true))
+            words.append(try #require(try await learner.abandonGame(started.id).word))
+            service.advance(days: 1)
+        }
+        #expect(Set(words).count == 366, "\(words.count - Set(words).count) repeated")
     }
 }
 

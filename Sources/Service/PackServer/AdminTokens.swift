@@ -64,7 +64,7 @@ public struct AdminTokens: Sendable {
         let parts = presented.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.scheme, parts[1].count == 16, (1...64).contains(parts[2].count) else { return false }
         let digest = Array(SHA256.hash(Array(parts[2].utf8)).hex.utf8)
-        return try entries().contains { $0.id == parts[1] && $0.revoked == nil && constantTimeEqual(Array($0.sha256.utf8), digest) }
+        return try entries().contains { $0.id == parts[1] && $0.revoked == nil && ConstantTime.equal(Array($0.sha256.utf8), digest) }
     }
 
     private func write(_ entries: [Entry]) throws(StoreError) {

@@ -2,6 +2,7 @@ import AppStore
 import Base64
 import HTTPServer
 import PackServiceWire
+import Signing
 import Store
 
 /// `POST /verifyReceipt` as Apple's App Store answered it: Apple's request, Apple's response
@@ -26,7 +27,7 @@ extension PackServer {
         }
         guard let payload = result.payload else { return answer(.malformed) }
         let isAutoRenewable = { (product: String) in ProductID(rawValue: product).flatMap { catalog.product($0)?.autoRenewable } != nil }
-        let secretGiven = configuration.sharedSecret.map { secret in body.password.map { constantTimeEqual(Array(secret.text.utf8), Array($0.utf8)) } ?? false } ?? false
+        let secretGiven = configuration.sharedSecret.map { secret in body.password.map { ConstantTime.equal(Array(secret.text.utf8), Array($0.utf8)) } ?? false } ?? false
         // A receipt with an auto-renewable subscription needs the shared secret, compared in constant time.
         if payload.transactions.contains(where: { isAutoRenewable($0.productID) }), !secretGiven { return answer(.sharedSecretMismatch) }
         // The account's receipt as it stands now: its renewals since, and their state.

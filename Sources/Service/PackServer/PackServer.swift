@@ -51,6 +51,10 @@ public final class PackServer: Sendable {
     /// What orders each language's daily words: derived from the service's key, so the same on
     /// every server of the service, and unknown to anyone without it.
     var dailySecret: [UInt8] { key.derivedSecret(for: DailyWords.purpose) }
+    /// Each language's daily schedule as far as walked, for every account.
+    let dailySchedules = DailySchedules()
+    /// The leaderboards read lately, for every account.
+    let leaderboards = LeaderboardCache()
     /// SQLite accounts whose outboxes may hold something, and when it is due (0: look now).
     let outboxes = Mutex<[String: Int64]>([:])
     /// `hangman_notifications_pending`, as the sender last counted.
@@ -398,7 +402,7 @@ public final class PackServer: Sendable {
         }
         service.packWords = packWords
         service.notifies = configuration.notificationURL != nil
-        service.dailyWords = DailyWords(secret: dailySecret, board: accounts, account: account)
+        service.dailyWords = DailyWords(secret: dailySecret, board: accounts, account: account, schedules: dailySchedules, boards: leaderboards)
         return service
     }
 }

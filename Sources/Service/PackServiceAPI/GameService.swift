@@ -59,7 +59,7 @@ public struct DailyStatus: Sendable, Equatable, Codable {
 }
 
 /// `GET /v1/leaderboards/daily/{date}`: the daily word's scores, best first (score, then fewer
-/// hints, then the earlier finish); only served games count.
+/// hints, then fewer misses; equal games share a rank); only served games count.
 public struct Leaderboard: Sendable, Equatable, Codable {
     /// The day (`--week`: the last of the seven days).
     public var date: String
@@ -87,24 +87,36 @@ public struct Leaderboard: Sendable, Equatable, Codable {
 }
 
 public struct LeaderboardRow: Sendable, Equatable, Codable {
-    /// 1 for the best; equal scores, hints and finish share nothing: the earlier finish ranks first.
+    /// 1 for the best: the higher score, then fewer hints, then fewer misses. Equal rows share a
+    /// rank; the time of day a game ended never counts.
     public var rank: Int
     /// The display name, or `Player` and the last 4 characters of the account id.
     public var name: String
     public var score: Int
     public var hints: Int
+    /// Wrong guesses (summed over the week's days).
+    public var misses: Int
     /// Daily words won (1 or 0 for a day).
     public var won: Int
-    /// When the (last) game ended, milliseconds since 1970.
-    public var finished: Int64
 
-    public init(rank: Int, name: String, score: Int, hints: Int, won: Int, finished: Int64) {
+    public init(rank: Int, name: String, score: Int, hints: Int, misses: Int, won: Int) {
         self.rank = rank
         self.name = name
         self.score = score
         self.hints = hints
+        self.misses = misses
         self.won = won
-        self.finished = finished
+    }
+
+    /// `misses` may be left out (an earlier server's row): 0.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rank = try container.decode(Int.self, forKey: .rank)
+        name = try container.decode(String.self, forKey: .name)
+        score = try container.decode(Int.self, forKey: .score)
+        hints = try container.decode(Int.self, forKey: .hints)
+        misses = try container.decodeIfPresent(Int.self, forKey: .misses) ?? 0
+        won = try container.decode(Int.self, forKey: .won)
     }
 }
 

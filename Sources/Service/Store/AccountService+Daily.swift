@@ -1,24 +1,56 @@
 import CivilCalendar
 import HangmanGame
 import Signing
+import Synchronization
 import WordPacks
 
 /// What a server gives each account's service for the daily word: the service's secret that
-/// orders each language's words, the board leaderboards read, and which account this is.
+/// draws each language's words, the board leaderboards read, and which account this is.
 public struct DailyWords: Sendable {
     /// 32 bytes derived from the service's signing key: the same on every server of the service.
     public var secret: [UInt8]
     public var board: any DailyBoard
     public var account: String
+    /// The schedules walked so far, shared by every account of the server.
+    public var schedules: DailySchedules
+    /// The boards read lately, shared by every account of the server.
+    public var boards: LeaderboardCache
 
-    public init(secret: [UInt8], board: any DailyBoard, account: String) {
+    public init(secret: [UInt8], board: any DailyBoard, account: String, schedules: DailySchedules, boards: LeaderboardCache) {
         self.secret = secret
         self.board = board
         self.account = account
+        self.schedules = schedules
+        self.boards = boards
     }
 
     /// The purpose the secret is derived for (``SigningKey/derivedSecret(for:)``).
     public static let purpose = "hangman-packs daily word v1"
+}
+
+/// Each language's daily schedule as far as it was walked (``DailySchedule/Cursor``), so that a
+/// day's word costs one step, not a walk from the anchor. Keyed by the list (its pack's digest and
+/// size): a republished pack starts a new walk.
+public final class DailySchedules: Sendable {
+    private let cursors = Mutex<[String: DailySchedule.Cursor]>([:])
+
+    public init() {}
+
+    /// The index of `day`'s word in a list of `count` words of the pack `list` in `language`, the
+    /// draws keyed by `secret`.
+    func index(day: Int64, count: Int, list: String, language: String, secret: [UInt8]) -> Int {
+        let prefix = secret + Array("/\(language.lowercased())/".utf8)
+        let draw: DailySchedule.Draw = { day, attempt in
+            SHA256.hash(prefix + Array("\(day)/\(attempt)".utf8)).bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
+        let key = "\(language.lowercased()) \(list) \(count)"
+        return cursors.withLock { cursors in
+            var cursor = cursors[key] ?? DailySchedule.Cursor(schedule: DailySchedule(count: count))
+            let index = cursor.index(day: day, draw: draw) ?? 0
+            cursors[key] = cursor
+            return index
+        }
+    }
 }
 
 /// The daily word, the account's statistics and leaderboards: every rule of them here, the server
@@ -60,28 +92,26 @@ extension AccountService {
         return (file, words, pack.language)
     }
 
-    /// The word of `day`: the base pack's words in an order keyed by the service's secret and the
-    /// language (so no one can work out tomorrow's from the pack), one a day: two days in a row
-    /// never share a word, and a word comes back only after every other has had its day.
-    static func dailyIndex(day: Int64, count: Int, secret: [UInt8], language: String) -> Int {
-        let digest = SHA256.hash(secret + Array("/\(language.lowercased())".utf8)).bytes
-        let seed = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        var generator = SeededGenerator(seed: seed)
-        let order = Array(0..<count).shuffled(using: &generator)
-        return order[Int(((day % Int64(count)) + Int64(count)) % Int64(count))]
+    /// The index of the word of `day` in the daily list `words` of the pack `file` (its rule is
+    /// ``DailySchedule``'s: no word twice within a year, drawn by the service's secret).
+    func dailyIndex(day: Int64, words: [PackWordChoice], file: PackArchiveFile, language: String, secret: [UInt8]) -> Int {
+        let schedules = dailyWords?.schedules ?? DailySchedules()
+        return schedules.index(day: day, count: words.count, list: file.sha256, language: language, secret: secret)
     }
 
-    /// Starts today's daily word in `language`, or resumes it; once it has ended, 409.
+    /// Starts today's daily word in `language`, or resumes it; once it has ended, 409. Every
+    /// player has ``DailySchedule/lives`` lives: `lives` may only say so.
     public func startDaily(language: String?, lives: Int?) throws(StoreError) -> ServedGame {
         let daily = try dailyWordsOrRefuse()
-        let lives = lives ?? Game.defaultLives
-        guard (1...GameRequest.maxLives).contains(lives) else {
-            throw StoreError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
+        if let asked = lives, asked != DailySchedule.lives {
+            throw StoreError(
+                .invalidRequest, "the daily word is played with \(DailySchedule.lives) lives by every player, so that its scores compare: it takes no lives (\(asked) asked)")
         }
+        let lives = DailySchedule.lives
         let (file, words, tag) = try dailyPack(language)
         let day = today
         let date = DailyDate.text(day: day)
-        let choice = words[Self.dailyIndex(day: day, count: words.count, secret: daily.secret, language: tag)]
+        let choice = words[dailyIndex(day: day, words: words, file: file, language: tag, secret: daily.secret)]
         let now = clock.now()
         var row = GameRow(
             id: Game.newID(using: &random), productID: file.productID, packName: file.displayName, category: choice.category, word: choice.word.text,
@@ -136,10 +166,15 @@ extension AccountService {
     func recordDaily(_ played: AccountLedger.PlayedGame) {
         let row = played.row
         guard let daily = dailyWords, let day = row.daily, row.state != .playing, let ended = row.endedDate else { return }
-        try? daily.board.record(
-            DailyScore(
-                day: day, language: row.language, account: daily.account, gameID: row.id, score: row.score, hints: played.game.hinted.count,
-                won: row.state == .won, finished: ended))
+        do {
+            try daily.board.record(
+                DailyScore(
+                    day: day, language: row.language, account: daily.account, gameID: row.id, score: row.score, hints: played.game.hinted.count,
+                    misses: played.game.misses, won: row.state == .won, finished: ended))
+            daily.boards.forget(day: day, language: row.language)
+        } catch {
+            // Written again on the next read of the day.
+        }
     }
 
     /// The account's served games, on every device: played, won, streaks, misses in games won.
@@ -147,8 +182,9 @@ extension AccountService {
         GameStatistics(results: try ledger.endedGames().map { row in (won: row.state == .won, misses: row.misses) })
     }
 
-    /// The daily word's scores of `date` (`nil`: today) in `language`, or with `week` the seven
-    /// days to it summed: best first (score, then fewer hints, then the earlier finish).
+    /// The daily word's board of `date` (`nil`: today) in `language`, or with `week` the seven
+    /// days to it summed: its best rows and the asker's, ranked by ``BoardEntry/ranksBefore(_:)``.
+    /// Read from the board's indexes and kept a few seconds for every player (``LeaderboardCache``).
     public func leaderboard(date: String?, language: String?, week: Bool) throws(StoreError) -> Leaderboard {
         let daily = try dailyWordsOrRefuse()
         let day: Int64
@@ -159,30 +195,27 @@ extension AccountService {
             day = today
         }
         let tag = try dailyPack(language).language
-        let days = (week ? (day - 6)...day : day...day).map(DailyDate.text(day:))
-        var totals: [String: (score: Int, hints: Int, won: Int, finished: Int64)] = [:]
-        for score in try daily.board.scores(days: days, language: tag) {
-            let kept = totals[score.account] ?? (0, 0, 0, 0)
-            totals[score.account] = (kept.score + score.score, kept.hints + score.hints, kept.won + (score.won ? 1 : 0), max(kept.finished, score.finished))
+        let key = BoardKey(day: DailyDate.text(day: day), language: tag, week: week)
+        let board = try daily.boards.board(key, from: daily.board, size: Leaderboard.size)
+        // How many stand before an entry: the counts of every better score (a few hundred at most).
+        func ahead(_ entry: BoardEntry) -> Int {
+            board.buckets.reduce(0) { sum, bucket in
+                sum + (BoardEntry(account: "", score: bucket.score, hints: bucket.hints, misses: bucket.misses, won: 0).ranksBefore(entry) ? bucket.players : 0)
+            }
         }
-        let ranked = totals.sorted { a, b in
-            if a.value.score != b.value.score { return a.value.score > b.value.score }
-            if a.value.hints != b.value.hints { return a.value.hints < b.value.hints }
-            if a.value.finished != b.value.finished { return a.value.finished < b.value.finished }
-            return a.key < b.key
+        var top: [LeaderboardRow] = []
+        for (index, entry) in board.top.enumerated() {
+            let rank = index > 0 && !board.top[index - 1].ranksBefore(entry) ? top[index - 1].rank : index + 1
+            top.append(LeaderboardRow(entry, rank: rank, name: board.names[entry.account]))
         }
-        let yours = ranked.firstIndex { $0.key == daily.account }
-        let shown = Array(ranked.prefix(Leaderboard.size).map(\.key)) + (yours.map { [ranked[$0].key] } ?? [])
-        let names = try daily.board.names(of: shown)
-        func row(_ index: Int) -> LeaderboardRow {
-            let (account, total) = ranked[index]
-            return LeaderboardRow(
-                rank: index + 1, name: names[account] ?? DisplayName.placeholder(account: account), score: total.score, hints: total.hints,
-                won: total.won, finished: total.finished)
+        var you: LeaderboardRow?
+        if let mine = try daily.board.entry(key, account: daily.account) {
+            var name = board.names[mine.account]
+            if name == nil { name = try daily.board.names(of: [mine.account])[mine.account] }
+            you = LeaderboardRow(mine, rank: ahead(mine) + 1, name: name)
         }
-        return Leaderboard(
-            date: DailyDate.text(day: day), language: tag, week: week, players: ranked.count, top: ranked.indices.prefix(Leaderboard.size).map(row),
-            you: yours.map(row))
+        let players = max(board.players, you.map { $0.rank } ?? 0)
+        return Leaderboard(date: key.day, language: tag, week: week, players: players, top: top, you: you)
     }
 
     /// The name the account appears under; 409 when another account has it (compared folded).
@@ -200,4 +233,12 @@ extension AccountService {
 struct PackWordChoice {
     var word: PackWord
     var category: String
+}
+
+extension LeaderboardRow {
+    init(_ entry: BoardEntry, rank: Int, name: String?) {
+        self.init(
+            rank: rank, name: name ?? DisplayName.placeholder(account: entry.account), score: entry.score, hints: entry.hints, misses: entry.misses,
+            won: entry.won)
+    }
 }

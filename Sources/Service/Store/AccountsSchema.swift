@@ -12,6 +12,7 @@ public enum AccountsSchema {
         migrations.register("2-tokens", sql: tokensTable(integer: "BIGINT"))
         migrations.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
         migrations.register("4-daily-scores", sql: dailyScores(integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "to_char(\(day)::date + \(offset), 'YYYY-MM-DD')" }))
         return migrations
     }()
 
@@ -21,6 +22,7 @@ public enum AccountsSchema {
         migrator.register("2-tokens", sql: tokensTable(integer: "INTEGER"))
         migrator.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
         migrator.register("4-daily-scores", sql: dailyScores(integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "date(\(day), '+' || \(offset) || ' days')" }))
         return migrator
     }()
 
@@ -74,6 +76,48 @@ public enum AccountsSchema {
             folded TEXT NOT NULL UNIQUE,
             changed_date \(integer) NOT NULL
         );
+        """
+    }
+
+    /// Boards read from indexes, not by summing every row: each daily score's misses; each
+    /// account's sums over the seven days to each day (`week_scores`, one row per day a score
+    /// counts in); and how many players stand at each score, hints and misses of each board
+    /// (`board_counts`, `kind` `d` for a day, `w` for a week), from which a rank is counted. Filled
+    /// from the scores already there. `dayPlus` is the engine's `YYYY-MM-DD` plus a number of days.
+    static func rankedBoards(dayPlus: (_ day: String, _ offset: String) -> String) -> String {
+        """
+        ALTER TABLE daily_scores ADD COLUMN misses INTEGER NOT NULL DEFAULT 0 CHECK (misses >= 0);
+        CREATE INDEX daily_scores_ranked ON daily_scores (day, language, score DESC, hints, misses, account_id);
+        CREATE TABLE week_scores (
+            end_day TEXT NOT NULL CHECK (length(end_day) = 10),
+            language TEXT NOT NULL,
+            account_id TEXT NOT NULL REFERENCES accounts(id),
+            score INTEGER NOT NULL CHECK (score >= 0),
+            hints INTEGER NOT NULL CHECK (hints >= 0),
+            misses INTEGER NOT NULL CHECK (misses >= 0),
+            won INTEGER NOT NULL CHECK (won >= 0),
+            PRIMARY KEY (end_day, language, account_id)
+        );
+        CREATE INDEX week_scores_ranked ON week_scores (end_day, language, score DESC, hints, misses, account_id);
+        CREATE TABLE board_counts (
+            kind TEXT NOT NULL CHECK (kind IN ('d', 'w')),
+            end_day TEXT NOT NULL,
+            language TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            hints INTEGER NOT NULL,
+            misses INTEGER NOT NULL,
+            players INTEGER NOT NULL CHECK (players >= 0),
+            PRIMARY KEY (kind, end_day, language, score, hints, misses)
+        );
+        WITH o(k) AS (VALUES (0), (1), (2), (3), (4), (5), (6))
+        INSERT INTO week_scores (end_day, language, account_id, score, hints, misses, won)
+            SELECT \(dayPlus("s.day", "o.k")), s.language, s.account_id, sum(s.score), sum(s.hints), sum(s.misses), sum(s.won)
+            FROM daily_scores AS s CROSS JOIN o
+            GROUP BY \(dayPlus("s.day", "o.k")), s.language, s.account_id;
+        INSERT INTO board_counts (kind, end_day, language, score, hints, misses, players)
+            SELECT 'd', day, language, score, hints, misses, count(*) FROM daily_scores GROUP BY day, language, score, hints, misses;
+        INSERT INTO board_counts (kind, end_day, language, score, hints, misses, players)
+            SELECT 'w', end_day, language, score, hints, misses, count(*) FROM week_scores GROUP BY end_day, language, score, hints, misses;
         """
     }
 

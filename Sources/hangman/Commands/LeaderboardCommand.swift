@@ -17,8 +17,8 @@ enum LeaderboardCommand: Command {
             .init(names: ["--json"], value: nil, help: "Print one JSON document: the same rows."),
         ] + HomeContext.options,
         discussion: """
-            Best first: the score, then fewer hints, then the earlier finish. Only games the pack
-            server played count (a game played offline never does). Players appear under the name
+            Best first: the score, then fewer hints, then fewer misses; equal games share a rank,
+            whenever they ended (every player has six lives). Only games the pack server played count (a game played offline never does). Players appear under the name
             they chose ('hangman account name NAME'), else Player and the last 4 characters of their
             account id. Exit status: 0 shown, 64 a date or language the service does not know, 69 the
             pack server cannot be reached (or the home plays on the embedded store).
@@ -57,24 +57,27 @@ enum LeaderboardCommand: Command {
             context.out("Nobody has finished the daily word yet: 'hangman play --daily'.")
             return .ok
         }
+        // Equal games share a rank: the player's own row is the one with its rank and name.
+        func isYours(_ row: LeaderboardRow) -> Bool { row.rank == board.you?.rank && row.name == board.you?.name }
         var rows = board.top
-        if let you = board.you, !rows.contains(where: { $0.rank == you.rank }) { rows.append(you) }
+        let youBelow = board.you.map { you in !rows.contains(where: isYours) ? you : nil } ?? nil
+        if let youBelow { rows.append(youBelow) }
         let nameWidth = max(4, rows.map { TerminalText.escaped($0.name).count }.max() ?? 4)
         let width = context.outputWidth
-        // The name is cut to fit: rank (4), score (5), hints (5), two spaces each, and the mark
-        // beside the player's own row.
-        let room = max(8, min(nameWidth, width - 4 - 5 - 5 - 6 - (board.week ? 6 : 0) - 7))
+        // The name is cut to fit: rank (4), score (5), hints (5), misses (6), two spaces each, and
+        // the mark beside the player's own row.
+        let room = max(8, min(nameWidth, width - 4 - 5 - 5 - 6 - 8 - (board.week ? 6 : 0) - 7))
         func cell(_ text: String, _ width: Int, right: Bool = false) -> String {
             let text = text.count > width ? String(text.prefix(width - 1)) + "…" : text
             let pad = String(repeating: " ", count: max(0, width - text.count))
             return right ? pad + text : text + pad
         }
-        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 5, right: true) + "  " + cell("Hints", 5, right: true) + (board.week ? "  " + cell("Won", 4, right: true) : "")))
+        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 5, right: true) + "  " + cell("Hints", 5, right: true) + "  " + cell("Misses", 6, right: true) + (board.week ? "  " + cell("Won", 4, right: true) : "")))
         for row in rows {
-            if row.rank > Leaderboard.size, row.rank != rows.first?.rank { context.out("   …") }
-            let mark = row.rank == board.you?.rank ? "  ← you" : ""
+            if let youBelow, row == youBelow, rows.count > 1 { context.out("   …") }
+            let mark = isYours(row) ? "  ← you" : ""
             let line = cell(String(row.rank), 4, right: true) + "  " + cell(TerminalText.escaped(row.name), room) + "  " + cell(String(row.score), 5, right: true) + "  "
-                + cell(String(row.hints), 5, right: true) + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
+                + cell(String(row.hints), 5, right: true) + "  " + cell(String(row.misses), 6, right: true) + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
             context.out(TerminalText(trusted: line + (line.count + mark.count <= width ? mark : "")))
         }
         if board.you == nil { context.out("You have no finished daily word there: 'hangman play --daily'.") }

@@ -11,7 +11,7 @@ enum PlayCommand: Command {
         overview: "Play hangman: on the account's pack server when the home is bound to one (the word stays there), else with words from your installed packs. Hints come from your account.",
         usage: [
             "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new] [--yes]",
-            "hangman play --daily [--language <TAG>] [--lives <N>] [--plain] [--yes]",
+            "hangman play --daily [--language <TAG>] [--plain] [--yes]",
         ],
         options: [
             .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .product),
@@ -20,7 +20,7 @@ enum PlayCommand: Command {
                 names: ["--seed"], value: "N",
                 help: "Seed the random choices: the same seed, the same games (a pack server takes one only as a sandbox with test controls).",
                 kind: .unsignedInteger),
-            .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same for every player of the service, once per account; on a pack server."),
+            .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same word and six lives for every player of the service, once per account; on a pack server."),
             .init(names: ["--language"], value: "TAG", help: "Words in one language (de, fr, pt-BR...): the packs installed in it, its free base pack installed first when none is; with --daily, the daily word's (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
@@ -77,8 +77,9 @@ enum PlayCommand: Command {
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
-        if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.new {
-            throw CommandFailure.usage("--daily is the same word for every player: it takes no --pack, --category, --seed or --new")
+        if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new {
+            throw CommandFailure.usage(
+                "--daily is the same word with \(DailySchedule.lives) lives for every player, so that scores compare: it takes no --pack, --category, --seed, --lives or --new")
         }
         if options.language != nil, !options.daily, !options.packs.isEmpty {
             throw CommandFailure.usage("--language picks the packs of a language: it takes no --pack")

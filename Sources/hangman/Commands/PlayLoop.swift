@@ -164,16 +164,17 @@ final class PlayLoop {
         }
         guard let seat else {
             guard daily, let games = player.gameService else {
-                // The languages this device plays (settings languages) narrow a game without --pack
-                // to its packs in them; the server draws from every pack the account may play.
-                let narrowed = requestedPacks.isEmpty && (try? player.settings().gameLanguages) != nil && !packs.isEmpty
+                // A served game without --pack draws from the packs a game here would: the installed,
+                // playable packs in the languages this home plays (settings languages, else those of
+                // its installed packs), never every pack the account may play on the server.
+                let narrowed = requestedPacks.isEmpty && !packs.isEmpty
                 return try await player.startServedGame(
                     GameRequest(packs: narrowed ? packs.map(\.productID) : requestedPacks, category: category, lives: requestedLives, new: fresh, seed: seed))
             }
             let game: ServedGame
             do {
                 game = try await DailyLanguage.choose(language) { (tag: String?) async throws(StoreError) -> ServedGame in
-                    try await games.startGame(GameRequest(lives: requestedLives, daily: true, language: tag))
+                    try await games.startGame(GameRequest(daily: true, language: tag))
                 }
             } catch {
                 let failure: StoreError = error

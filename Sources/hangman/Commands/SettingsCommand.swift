@@ -84,7 +84,7 @@ enum SettingsCommand: Command {
             if json {
                 context.out(JSONText.encode(SettingsJSON(paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages, theme: try device.chosenTheme()?.rawValue)))
             } else {
-                context.out("languages  \(settings.gameLanguages.map { describe($0) } ?? "all installed packs")")
+                context.out("languages  \(try settings.gameLanguages.map { describe($0) } ?? installedLanguages(device))")
                 context.out("payments   \(settings.paymentsAllowed ? "on" : "off")")
                 let chosen = try device.chosenTheme()
                 context.out("theme      \(chosen.flatMap { id in try? device.installedThemes().first { $0.productID == id }?.displayName } ?? "classic (the stick figure)")")
@@ -92,7 +92,7 @@ enum SettingsCommand: Command {
         case .languages(let chosen):
             settings.gameLanguages = chosen
             try device.save(settings)
-            context.out("Games without --pack draw from \(settings.gameLanguages.map { describe($0) } ?? "every installed pack").")
+            context.out("Games without --pack draw from \(try settings.gameLanguages.map { describe($0) } ?? installedLanguages(device)).")
         case .payments(let allowed):
             settings.paymentsAllowed = allowed
             try device.save(settings)
@@ -120,6 +120,14 @@ enum SettingsCommand: Command {
     }
 
     /// `English (en), Spanish (es)`.
+    /// What games draw from when no language is chosen: the languages of the installed packs, on a
+    /// home bound to a server as on the embedded store.
+    static func installedLanguages(_ device: DeviceDatabase) throws -> String {
+        var tags: [String] = []
+        for pack in try device.installedPacks() where !tags.contains(where: { LanguageTag.sameLanguage($0, pack.language) }) { tags.append(pack.language) }
+        return tags.isEmpty ? "the installed packs (none yet)" : describe(tags) + ": the installed packs' languages"
+    }
+
     static func describe(_ tags: [String]) -> String {
         tags.map { "\(languageName($0)) (\($0))" }.joined(separator: ", ")
     }

@@ -1,4 +1,5 @@
 import Base64
+import PackServiceAPI
 import PackServiceWire
 import PostgreSQL
 import Signing
@@ -12,7 +13,7 @@ import Synchronization
 ///
 /// A token is a ``BearerToken``, `hp1.<account id>.<secret>`: the id finds the row, then the secret's hash is
 /// compared in constant time.
-protocol AccountDirectory: DailyBoard {
+public protocol AccountDirectory: DailyBoard {
     /// Records a new account and its first token (the SHA-256 of its secret); `false` when the id is taken.
     func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool
     /// Whether the account exists and is not closed.
@@ -36,24 +37,24 @@ protocol AccountDirectory: DailyBoard {
 
 /// One token of an account as the directory keeps it: an id (the first 16 hex digits of its
 /// SHA-256), when it was made, last used and revoked.
-struct AccountToken {
-    var id: String
-    var created: Int64
-    var lastUsed: Int64?
-    var revoked: Int64?
+public struct AccountToken: Sendable {
+    public var id: String
+    public var created: Int64
+    public var lastUsed: Int64?
+    public var revoked: Int64?
 }
 
 extension PresentedToken {
     /// A token's parts, read without looking it up (`nil` for anything not in the format).
     /// Whether it is live is the directory's to say (or the ledger's, in the same call).
-    init?(parsing token: String) {
+    public init?(parsing token: String) {
         guard let token = BearerToken(parsing: token) else { return nil }
         let digest = SHA256.hash(Array(token.secret.utf8)).hex
         self.init(account: token.account, tokenID: Self.tokenID(ofDigest: digest), sha256: digest)
     }
 
     /// A token's id: the first 16 hex digits of its secret's SHA-256 (the server keeps the digest only).
-    static func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
+    public static func tokenID(ofDigest digest: String) -> String { String(digest.prefix(16)) }
 }
 
 /// A new token's secret: 32 random bytes in base64url, and the SHA-256 the directory keeps of it.
@@ -65,7 +66,7 @@ private func newSecret() -> (secret: String, sha256: String) {
 
 extension AccountDirectory {
     /// A new account, with its token.
-    func create(now: Int64) throws(StoreError) -> NewAccount {
+    public func create(now: Int64) throws(StoreError) -> NewAccount {
         var random = SystemRandomNumberGenerator()
         let made = newSecret()
         for _ in 0..<8 {
@@ -80,45 +81,38 @@ extension AccountDirectory {
     /// The account a bearer token belongs to and the token's id, or `nil` (an unknown, revoked
     /// token, or a closed account); throws when the directory cannot be read (the database is
     /// away: 503, not a wrong token).
-    func account(for presented: PresentedToken) throws(StoreError) -> (account: String, tokenID: String)? {
+    public func account(for presented: PresentedToken) throws(StoreError) -> (account: String, tokenID: String)? {
         let digest = Array(presented.sha256.utf8)
         // Every live token compared in full, whichever matches: timing tells nothing.
         var found: String?
-        for stored in try liveTokens(account: presented.account) where constantTimeEqual(Array(stored.utf8), digest) { found = stored }
+        for stored in try liveTokens(account: presented.account) where ConstantTime.equal(Array(stored.utf8), digest) { found = stored }
         return found.map { (presented.account, PresentedToken.tokenID(ofDigest: $0)) }
     }
 
     /// The presented token `tokenID` replaced by a new one (a rotation), atomically: `nil` when it
     /// was no longer live, so that concurrent rotations of one token make one new token.
-    func rotate(account: String, tokenID: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String)? {
+    public func rotate(account: String, tokenID: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String)? {
         let made = newSecret()
         guard try replaceToken(account: account, tokenID: tokenID, with: made.sha256, now: now) else { return nil }
         return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
     }
 
     /// A new token for an open account (a device joining it): the token, and its id.
-    func newToken(account: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String) {
+    public func newToken(account: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String) {
         let made = newSecret()
         try addToken(account: account, tokenSHA256: made.sha256, now: now)
         return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
     }
 }
 
-/// Compares without stopping at the first difference, so timing tells nothing.
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for index in a.indices { difference |= a[index] ^ b[index] }
-    return difference == 0
-}
 
 /// The accounts in PostgreSQL, in the database the ledgers are in.
-final class PostgreSQLAccountDirectory: AccountDirectory {
+public final class PostgreSQLAccountDirectory: AccountDirectory {
     private let pool: ConnectionPool
 
     static let migrations = AccountsSchema.postgreSQLMigrations
 
-    init(pool: ConnectionPool) throws(StoreError) {
+    public init(pool: ConnectionPool) throws(StoreError) {
         self.pool = pool
         do {
             try Self.migrations.migrate(pool)
@@ -127,7 +121,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
         try run { connection in
             guard try connection.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [id, tokenSHA256, String(now)]
@@ -139,19 +133,19 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    func isOpen(account: String) throws(StoreError) -> Bool {
+    public func isOpen(account: String) throws(StoreError) -> Bool {
         try run(writing: false) { connection in
             try connection.execute("SELECT 1 FROM accounts WHERE id = $1 AND closed_date IS NULL", [account]).rows.count == 1
         }
     }
 
-    func liveTokens(account: String) throws(StoreError) -> [String] {
+    public func liveTokens(account: String) throws(StoreError) -> [String] {
         try run(writing: false) { connection in
             try connection.execute("SELECT token_sha256 FROM live_tokens WHERE account_id = $1", [account]).rows.compactMap { $0.first ?? nil }
         }
     }
 
-    func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
+    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
         _ = try run { connection in
             try connection.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
@@ -159,7 +153,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    func tokens(account: String) throws(StoreError) -> [AccountToken] {
+    public func tokens(account: String) throws(StoreError) -> [AccountToken] {
         try run(writing: false) { connection in
             try connection.execute(
                 "SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = $1 ORDER BY created_date, token_id", [account]
@@ -169,7 +163,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
         try run { connection in
             guard try connection.execute(
                 "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND token_id = $2 AND revoked_date IS NULL", [account, tokenID, String(now)]
@@ -181,7 +175,7 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
+    public func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
         try run { connection in
             try connection.execute(
                 "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND revoked_date IS NULL AND ($2::text IS NULL OR token_id = $2)",
@@ -190,14 +184,14 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    func close(account: String, now: Int64) throws(StoreError) {
+    public func close(account: String, now: Int64) throws(StoreError) {
         try run { connection in
             try connection.execute("UPDATE tokens SET revoked_date = $2 WHERE account_id = $1 AND revoked_date IS NULL", [account, String(now)])
             try connection.execute("UPDATE accounts SET closed_date = $2 WHERE id = $1 AND closed_date IS NULL", [account, String(now)])
         }
     }
 
-    func touch(tokenID: String, now: Int64) throws(StoreError) {
+    public func touch(tokenID: String, now: Int64) throws(StoreError) {
         _ = try run { connection in
             try connection.execute(
                 "UPDATE tokens SET last_used_date = $2::bigint WHERE token_id = $1 AND (last_used_date IS NULL OR last_used_date < $2::bigint - 60000)",
@@ -225,37 +219,92 @@ final class PostgreSQLAccountDirectory: AccountDirectory {
 
 /// The daily words' board in the shared database: what every server's leaderboards read.
 extension PostgreSQLAccountDirectory {
-    func record(_ score: DailyScore) throws(StoreError) {
+    public func record(_ score: DailyScore) throws(StoreError) {
         _ = try run { connection in
-            try connection.execute(
+            guard try connection.execute(
                 """
-                INSERT INTO daily_scores (day, language, account_id, game_id, score, hints, won, finished_date)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (day, language, account_id) DO NOTHING
+                INSERT INTO daily_scores (day, language, account_id, game_id, score, hints, misses, won, finished_date)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (day, language, account_id) DO NOTHING
                 """,
-                [score.day, score.language, score.account, score.gameID, String(score.score), String(score.hints), score.won ? "1" : "0",
-                 String(score.finished)])
+                [score.day, score.language, score.account, score.gameID, String(score.score), String(score.hints), String(score.misses),
+                 score.won ? "1" : "0", String(score.finished)]
+            ).affectedRows == 1 else { return }
+            for change in try BoardChange.changes(recording: score, weekEntry: { end throws in
+                try connection.execute(
+                    "SELECT score, hints, misses, won FROM week_scores WHERE end_day = $1 AND language = $2 AND account_id = $3",
+                    [end, score.language, score.account]
+                ).rows.first.flatMap(Self.entry(account: score.account))
+            }) {
+                switch change {
+                case .count(let kind, let day, let entry, let by) where by < 0:
+                    try connection.execute(
+                        "UPDATE board_counts SET players = players + $7 WHERE kind = $1 AND end_day = $2 AND language = $3 AND score = $4 AND hints = $5 AND misses = $6",
+                        [kind, day, score.language, String(entry.score), String(entry.hints), String(entry.misses), String(by)])
+                case .count(let kind, let day, let entry, let by):
+                    try connection.execute(
+                        """
+                        INSERT INTO board_counts (kind, end_day, language, score, hints, misses, players) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                        ON CONFLICT (kind, end_day, language, score, hints, misses) DO UPDATE SET players = board_counts.players + excluded.players
+                        """, [kind, day, score.language, String(entry.score), String(entry.hints), String(entry.misses), String(by)])
+                case .week(let end, let entry):
+                    try connection.execute(
+                        """
+                        INSERT INTO week_scores (end_day, language, account_id, score, hints, misses, won) VALUES ($1, $2, $3, $4, $5, $6, $7)
+                        ON CONFLICT (end_day, language, account_id) DO UPDATE SET score = excluded.score, hints = excluded.hints,
+                            misses = excluded.misses, won = excluded.won
+                        """, [end, score.language, score.account, String(entry.score), String(entry.hints), String(entry.misses), String(entry.won)])
+                }
+            }
         }
     }
 
-    func scores(days: [String], language: String) throws(StoreError) -> [DailyScore] {
+    public func top(_ board: BoardKey, limit: Int) throws(StoreError) -> [BoardEntry] {
         try run(writing: false) { connection in
             try connection.execute(
-                """
-                SELECT day, language, account_id, game_id, score, hints, won, finished_date FROM daily_scores
-                WHERE day = ANY(string_to_array($1, ',')) AND language = $2
-                """, [days.joined(separator: ","), language]
-            ).rows.compactMap(Self.dailyScore)
+                board.week
+                    ? "SELECT score, hints, misses, won, account_id FROM week_scores WHERE end_day = $1 AND language = $2 ORDER BY score DESC, hints, misses, account_id LIMIT $3"
+                    : "SELECT score, hints, misses, won, account_id FROM daily_scores WHERE day = $1 AND language = $2 ORDER BY score DESC, hints, misses, account_id LIMIT $3",
+                [board.day, board.language, String(limit)]
+            ).rows.compactMap { row in Self.entry(account: row.count == 5 ? row[4] ?? "" : "")(row) }
         }
     }
 
-    private static func dailyScore(_ row: [String?]) -> DailyScore? {
-        guard row.count == 8, let day = row[0], let language = row[1], let account = row[2], let game = row[3], let score = row[4].flatMap(Int.init),
-            let hints = row[5].flatMap(Int.init), let won = row[6], let finished = row[7].flatMap(Int64.init)
-        else { return nil }
-        return DailyScore(day: day, language: language, account: account, gameID: game, score: score, hints: hints, won: won == "1", finished: finished)
+    public func buckets(_ board: BoardKey) throws(StoreError) -> [BoardBucket] {
+        try run(writing: false) { connection in
+            try connection.execute(
+                "SELECT score, hints, misses, players FROM board_counts WHERE kind = $1 AND end_day = $2 AND language = $3 AND players > 0",
+                [board.kind, board.day, board.language]
+            ).rows.compactMap { row in
+                guard row.count == 4, let score = row[0].flatMap(Int.init), let hints = row[1].flatMap(Int.init), let misses = row[2].flatMap(Int.init),
+                    let players = row[3].flatMap(Int.init)
+                else { return nil }
+                return BoardBucket(score: score, hints: hints, misses: misses, players: players)
+            }
+        }
     }
 
-    func names(of accounts: [String]) throws(StoreError) -> [String: String] {
+    public func entry(_ board: BoardKey, account: String) throws(StoreError) -> BoardEntry? {
+        try run(writing: false) { connection in
+            try connection.execute(
+                board.week
+                    ? "SELECT score, hints, misses, won FROM week_scores WHERE end_day = $1 AND language = $2 AND account_id = $3"
+                    : "SELECT score, hints, misses, won FROM daily_scores WHERE day = $1 AND language = $2 AND account_id = $3",
+                [board.day, board.language, account]
+            ).rows.first.flatMap(Self.entry(account: account))
+        }
+    }
+
+    /// A row of `score, hints, misses, won` as the account's entry.
+    private static func entry(account: String) -> ([String?]) -> BoardEntry? {
+        { row in
+            guard row.count >= 4, let score = row[0].flatMap(Int.init), let hints = row[1].flatMap(Int.init), let misses = row[2].flatMap(Int.init),
+                let won = row[3].flatMap(Int.init)
+            else { return nil }
+            return BoardEntry(account: account, score: score, hints: hints, misses: misses, won: won)
+        }
+    }
+
+    public func names(of accounts: [String]) throws(StoreError) -> [String: String] {
         try run(writing: false) { connection in
             var names: [String: String] = [:]
             for row in try connection.execute(
@@ -267,7 +316,7 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
+    public func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
         do {
             return try run { connection in
                 let holder = try connection.execute("SELECT account_id FROM display_names WHERE folded = $1", [folded]).rows.first?.first ?? nil
@@ -287,7 +336,7 @@ extension PostgreSQLAccountDirectory {
 }
 
 /// The accounts in a SQLite file beside the ledgers.
-final class SQLiteAccountDirectory: AccountDirectory {
+public final class SQLiteAccountDirectory: AccountDirectory {
     private let path: String
     /// Connections not in use, each with its statements compiled once: a request borrows one
     /// (every request's token is read here), so none is opened per request and no two threads
@@ -295,7 +344,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
     private let idle = Mutex<[UncheckedDatabase]>([])
     private static let keptConnections = 32
 
-    init(path: String) throws(StoreError) {
+    public init(path: String) throws(StoreError) {
         self.path = path
         do {
             // Made whole and private (0600) like every state database, whatever the folder's mode.
@@ -328,7 +377,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
         try run { db in
             try db.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
@@ -341,17 +390,17 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    func isOpen(account: String) throws(StoreError) -> Bool {
+    public func isOpen(account: String) throws(StoreError) -> Bool {
         try run(writing: false) { db in try db.int64("SELECT 1 FROM accounts WHERE id = ? AND closed_date IS NULL", .text(account)) != nil }
     }
 
-    func liveTokens(account: String) throws(StoreError) -> [String] {
+    public func liveTokens(account: String) throws(StoreError) -> [String] {
         try run(writing: false) { db in
             try db.query("SELECT token_sha256 FROM live_tokens WHERE account_id = ?", .text(account)).map { try $0.string(0) }
         }
     }
 
-    func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
+    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
         try run { db in
             try db.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
@@ -359,14 +408,14 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    func tokens(account: String) throws(StoreError) -> [AccountToken] {
+    public func tokens(account: String) throws(StoreError) -> [AccountToken] {
         try run(writing: false) { db in
             try db.query("SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account))
                 .map { row in AccountToken(id: try row.string(0), created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value) }
         }
     }
 
-    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
         try run { db in
             try db.execute(
                 "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND token_id = ? AND revoked_date IS NULL", .integer(now), .text(account), .text(tokenID))
@@ -378,7 +427,7 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
+    public func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
         try run { db in
             try db.execute(
                 "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL AND (? IS NULL OR token_id = ?)",
@@ -387,14 +436,14 @@ final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    func close(account: String, now: Int64) throws(StoreError) {
+    public func close(account: String, now: Int64) throws(StoreError) {
         try run { db in
             try db.execute("UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL", .integer(now), .text(account))
             try db.execute("UPDATE accounts SET closed_date = ? WHERE id = ? AND closed_date IS NULL", .integer(now), .text(account))
         }
     }
 
-    func touch(tokenID: String, now: Int64) throws(StoreError) {
+    public func touch(tokenID: String, now: Int64) throws(StoreError) {
         try run { db in
             try db.execute(
                 "UPDATE tokens SET last_used_date = ? WHERE token_id = ? AND (last_used_date IS NULL OR last_used_date < ? - 60000)",
@@ -419,33 +468,84 @@ final class SQLiteAccountDirectory: AccountDirectory {
 
 /// The daily words' board beside the accounts: what this server's leaderboards read.
 extension SQLiteAccountDirectory {
-    func record(_ score: DailyScore) throws(StoreError) {
+    public func record(_ score: DailyScore) throws(StoreError) {
         try run { db in
             try db.execute(
                 """
-                INSERT INTO daily_scores (day, language, account_id, game_id, score, hints, won, finished_date)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, language, account_id) DO NOTHING
+                INSERT INTO daily_scores (day, language, account_id, game_id, score, hints, misses, won, finished_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, language, account_id) DO NOTHING
                 """,
                 .text(score.day), .text(score.language), .text(score.account), .text(score.gameID), .integer(Int64(score.score)),
-                .integer(Int64(score.hints)), .integer(score.won ? 1 : 0), .integer(score.finished))
-        }
-    }
-
-    func scores(days: [String], language: String) throws(StoreError) -> [DailyScore] {
-        try run(writing: false) { db in
-            try db.query(
-                sql: "SELECT day, language, account_id, game_id, score, hints, won, finished_date FROM daily_scores WHERE language = ? AND day IN ("
-                    + days.map { _ in "?" }.joined(separator: ", ") + ")",
-                arguments: [.text(language)] + days.map(SQLValue.text)
-            ).map { row in
-                DailyScore(
-                    day: try row.string(0), language: try row.string(1), account: try row.string(2), gameID: try row.string(3), score: try row.int(4),
-                    hints: try row.int(5), won: try row.int(6) == 1, finished: try row.int64(7))
+                .integer(Int64(score.hints)), .integer(Int64(score.misses)), .integer(score.won ? 1 : 0), .integer(score.finished))
+            guard db.changes == 1 else { return }
+            for change in try BoardChange.changes(recording: score, weekEntry: { end throws in
+                try db.query(
+                    "SELECT score, hints, misses, won FROM week_scores WHERE end_day = ? AND language = ? AND account_id = ?", .text(end),
+                    .text(score.language), .text(score.account)
+                ).first.map { row in try Self.entry(row, account: score.account) }
+            }) {
+                switch change {
+                case .count(let kind, let day, let entry, let by) where by < 0:
+                    try db.execute(
+                        "UPDATE board_counts SET players = players + ? WHERE kind = ? AND end_day = ? AND language = ? AND score = ? AND hints = ? AND misses = ?",
+                        .integer(Int64(by)), .text(kind), .text(day), .text(score.language), .integer(Int64(entry.score)), .integer(Int64(entry.hints)),
+                        .integer(Int64(entry.misses)))
+                case .count(let kind, let day, let entry, let by):
+                    try db.execute(
+                        """
+                        INSERT INTO board_counts (kind, end_day, language, score, hints, misses, players) VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (kind, end_day, language, score, hints, misses) DO UPDATE SET players = players + excluded.players
+                        """, .text(kind), .text(day), .text(score.language), .integer(Int64(entry.score)), .integer(Int64(entry.hints)),
+                        .integer(Int64(entry.misses)), .integer(Int64(by)))
+                case .week(let end, let entry):
+                    try db.execute(
+                        """
+                        INSERT INTO week_scores (end_day, language, account_id, score, hints, misses, won) VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (end_day, language, account_id) DO UPDATE SET score = excluded.score, hints = excluded.hints,
+                            misses = excluded.misses, won = excluded.won
+                        """, .text(end), .text(score.language), .text(score.account), .integer(Int64(entry.score)), .integer(Int64(entry.hints)),
+                        .integer(Int64(entry.misses)), .integer(Int64(entry.won)))
+                }
             }
         }
     }
 
-    func names(of accounts: [String]) throws(StoreError) -> [String: String] {
+    public func top(_ board: BoardKey, limit: Int) throws(StoreError) -> [BoardEntry] {
+        try run(writing: false) { db in
+            try db.query(
+                board.week
+                    ? "SELECT score, hints, misses, won, account_id FROM week_scores WHERE end_day = ? AND language = ? ORDER BY score DESC, hints, misses, account_id LIMIT ?"
+                    : "SELECT score, hints, misses, won, account_id FROM daily_scores WHERE day = ? AND language = ? ORDER BY score DESC, hints, misses, account_id LIMIT ?",
+                .text(board.day), .text(board.language), .integer(Int64(limit))
+            ).map { row in try Self.entry(row, account: try row.string(4)) }
+        }
+    }
+
+    public func buckets(_ board: BoardKey) throws(StoreError) -> [BoardBucket] {
+        try run(writing: false) { db in
+            try db.query(
+                "SELECT score, hints, misses, players FROM board_counts WHERE kind = ? AND end_day = ? AND language = ? AND players > 0", .text(board.kind),
+                .text(board.day), .text(board.language)
+            ).map { row in BoardBucket(score: try row.int(0), hints: try row.int(1), misses: try row.int(2), players: try row.int(3)) }
+        }
+    }
+
+    public func entry(_ board: BoardKey, account: String) throws(StoreError) -> BoardEntry? {
+        try run(writing: false) { db in
+            try db.query(
+                board.week
+                    ? "SELECT score, hints, misses, won FROM week_scores WHERE end_day = ? AND language = ? AND account_id = ?"
+                    : "SELECT score, hints, misses, won FROM daily_scores WHERE day = ? AND language = ? AND account_id = ?",
+                .text(board.day), .text(board.language), .text(account)
+            ).first.map { row in try Self.entry(row, account: account) }
+        }
+    }
+
+    private static func entry(_ row: Row, account: String) throws -> BoardEntry {
+        BoardEntry(account: account, score: try row.int(0), hints: try row.int(1), misses: try row.int(2), won: try row.int(3))
+    }
+
+    public func names(of accounts: [String]) throws(StoreError) -> [String: String] {
         guard !accounts.isEmpty else { return [:] }
         return try run(writing: false) { db in
             var names: [String: String] = [:]
@@ -459,7 +559,7 @@ extension SQLiteAccountDirectory {
         }
     }
 
-    func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
+    public func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
         try run { db in
             if let holder = try db.string("SELECT account_id FROM display_names WHERE folded = ?", .text(folded)), holder != account { return false }
             try db.execute(
@@ -479,7 +579,7 @@ private struct UncheckedDatabase: @unchecked Sendable {
 }
 
 extension String {
-    func leftPadded(to width: Int) -> String {
+    fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
