@@ -135,8 +135,21 @@ public enum DisplayName {
     public static func check(_ name: String) -> Result<String, StoreError> {
         let trimmed = String(name.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
         guard !trimmed.isEmpty else { return .failure(StoreError(.invalidRequest, "a name has 1 to \(maxLength) characters, not none")) }
-        guard trimmed.count <= maxLength else {
-            return .failure(StoreError(.invalidRequest, "a name has 1 to \(maxLength) characters, not \(trimmed.count)"))
+        // Counted as a person sees them (grapheme clusters) and as the database keeps them (code
+        // points: an accent written apart counts): a pile of marks on one letter is refused here,
+        // with a sentence, not by the database.
+        let scalars = trimmed.unicodeScalars.count
+        guard trimmed.count <= maxLength, scalars <= maxLength else {
+            return .failure(StoreError(
+                .invalidRequest,
+                "a name has 1 to \(maxLength) characters, accents written apart counted, not \(max(trimmed.count, scalars))"))
+        }
+        for scalar in trimmed.unicodeScalars where scalar.properties.isDefaultIgnorableCodePoint {
+            return .failure(StoreError(
+                .invalidRequest, "a name has no invisible characters (U+\(String(scalar.value, radix: 16, uppercase: true))): it would look like another"))
+        }
+        if isPlaceholderShaped(trimmed) {
+            return .failure(StoreError(.invalidRequest, "'\(trimmed)' is how the boards show a player without a name: choose another"))
         }
         for scalar in trimmed.unicodeScalars {
             let allowed = scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || " -_.".unicodeScalars.contains(scalar)
@@ -158,6 +171,12 @@ public enum DisplayName {
             out.append(character)
         }
         return out
+    }
+
+    /// Whether `name` reads as a placeholder (`Player 1a2b`, in any case and spacing).
+    static func isPlaceholderShaped(_ name: String) -> Bool {
+        let words = folded(name).split(separator: " ")
+        return words.count == 2 && words[0] == "player" && words[1].count == 4 && words[1].allSatisfy(\.isHexDigit)
     }
 
     /// The name shown for an account without one: `Player` and the last 4 characters of its id.

@@ -171,7 +171,7 @@ extension AccountService {
                 DailyScore(
                     day: day, language: row.language, account: daily.account, gameID: row.id, score: row.score, hints: played.game.hinted.count,
                     misses: played.game.misses, won: row.state == .won, finished: ended))
-            daily.boards.forget(day: day, language: row.language)
+            daily.boards.outdate(day: day, language: row.language)
         } catch {
             // Written again on the next read of the day.
         }

@@ -83,7 +83,8 @@ public enum AccountsSchema {
     /// account's sums over the seven days to each day (`week_scores`, one row per day a score
     /// counts in); and how many players stand at each score, hints and misses of each board
     /// (`board_counts`, `kind` `d` for a day, `w` for a week), from which a rank is counted. Filled
-    /// from the scores already there. `dayPlus` is the engine's `YYYY-MM-DD` plus a number of days.
+    /// from the scores already there (a week's row is derived from `daily_scores`, whose account
+    /// it checks: no key of its own, so that filling a million is not a million look-ups). `dayPlus` is the engine's `YYYY-MM-DD` plus a number of days.
     static func rankedBoards(dayPlus: (_ day: String, _ offset: String) -> String) -> String {
         """
         ALTER TABLE daily_scores ADD COLUMN misses INTEGER NOT NULL DEFAULT 0 CHECK (misses >= 0);
@@ -91,14 +92,13 @@ public enum AccountsSchema {
         CREATE TABLE week_scores (
             end_day TEXT NOT NULL CHECK (length(end_day) = 10),
             language TEXT NOT NULL,
-            account_id TEXT NOT NULL REFERENCES accounts(id),
+            account_id TEXT NOT NULL,
             score INTEGER NOT NULL CHECK (score >= 0),
             hints INTEGER NOT NULL CHECK (hints >= 0),
             misses INTEGER NOT NULL CHECK (misses >= 0),
             won INTEGER NOT NULL CHECK (won >= 0),
             PRIMARY KEY (end_day, language, account_id)
         );
-        CREATE INDEX week_scores_ranked ON week_scores (end_day, language, score DESC, hints, misses, account_id);
         CREATE TABLE board_counts (
             kind TEXT NOT NULL CHECK (kind IN ('d', 'w')),
             end_day TEXT NOT NULL,
@@ -118,6 +118,7 @@ public enum AccountsSchema {
             SELECT 'd', day, language, score, hints, misses, count(*) FROM daily_scores GROUP BY day, language, score, hints, misses;
         INSERT INTO board_counts (kind, end_day, language, score, hints, misses, players)
             SELECT 'w', end_day, language, score, hints, misses, count(*) FROM week_scores GROUP BY end_day, language, score, hints, misses;
+        CREATE INDEX week_scores_ranked ON week_scores (end_day, language, score DESC, hints, misses, account_id);
         """
     }
 

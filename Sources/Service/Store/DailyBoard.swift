@@ -153,7 +153,13 @@ public final class LeaderboardCache: Sendable {
         var read: Int64
     }
 
-    private let boards = Mutex<[BoardKey: Board]>([:])
+    private struct State {
+        var boards: [BoardKey: Board] = [:]
+        /// The boards one request is reading now.
+        var refreshing: Set<BoardKey> = []
+    }
+
+    private let state = Mutex(State())
     /// How long a board is kept, in milliseconds.
     public let lifetime: Int64
 
@@ -161,29 +167,42 @@ public final class LeaderboardCache: Sendable {
         self.lifetime = lifetime
     }
 
-    /// The board `key`, kept or read now through `board`.
+    /// The board `key`, kept or read now through `board`. One request at a time reads a board
+    /// that is out of date; the others are answered from the one kept meanwhile (a few seconds
+    /// old), so that many readers of one board never queue behind its reading.
     func board(_ key: BoardKey, from board: any DailyBoard, size: Int) throws(StoreError) -> Board {
         let now = MonotonicClock.milliseconds()
-        if let kept = boards.withLock({ $0[key] }), now - kept.read < lifetime { return kept }
+        enum Decision { case kept(Board), read }
+        let decision: Decision = state.withLock { state in
+            guard let kept = state.boards[key] else { return .read }
+            if now - kept.read < lifetime || state.refreshing.contains(key) { return .kept(kept) }
+            state.refreshing.insert(key)
+            return .read
+        }
+        if case .kept(let kept) = decision { return kept }
+        defer { _ = state.withLock { $0.refreshing.remove(key) } }
         let top = try board.top(key, limit: size)
         let buckets = try board.buckets(key)
         let read = Board(
             top: top, names: try board.names(of: top.map(\.account)), buckets: buckets, players: buckets.reduce(0) { $0 + $1.players }, read: now)
-        boards.withLock { boards in
+        state.withLock { state in
             // Boards of days long gone are dropped as new ones come: the map stays small.
-            if boards.count > 256 { boards = boards.filter { now - $0.value.read < lifetime } }
-            boards[key] = read
+            if state.boards.count > 256 { state.boards = state.boards.filter { now - $0.value.read < lifetime } }
+            state.boards[key] = read
         }
         return read
     }
 
-    /// Forgets the boards a score of `day` in `language` changes: that day's, and the weeks to it
+    /// Marks out of date the boards a score of `day` in `language` changes: that day's, and the weeks to it
     /// and to the six days after it.
-    func forget(day: String, language: String) {
+    func outdate(day: String, language: String) {
         guard let first = DailyDate.day(parsing: day) else { return }
-        boards.withLock { boards in
-            boards[BoardKey(day: day, language: language, week: false)] = nil
-            for end in first...(first + 6) { boards[BoardKey(day: DailyDate.text(day: end), language: language, week: true)] = nil }
+        // Marked out of date, not dropped: the next request reads it again while the others are
+        // answered from it meanwhile.
+        let keys = [BoardKey(day: day, language: language, week: false)]
+            + (first...(first + 6)).map { BoardKey(day: DailyDate.text(day: $0), language: language, week: true) }
+        state.withLock { state in
+            for key in keys { state.boards[key]?.read = Int64.min / 2 }
         }
     }
 }

@@ -34,6 +34,9 @@ public struct Migrations: Sendable {
         try pool.transaction { connection in
             // One key for every set: migrations never run side by side.
             try connection.execute("SELECT pg_advisory_xact_lock(7263549)")
+            // A migration takes as long as the rows it rewrites: not bounded by the connection's
+            // per-request timeout (30 s), for this transaction only.
+            try connection.execute("SET LOCAL statement_timeout = 0")
             try connection.execute("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     set_name TEXT NOT NULL, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
