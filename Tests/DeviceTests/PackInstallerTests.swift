@@ -40,6 +40,7 @@ final class RelayService: PackService {
     func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { try inner.setAutoRenew(product, on: on) }
     func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { try inner.subscriptionChange(to: product) }
     func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { inner.verifyReceipt(bytes) }
+    func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification { inner.verifyReceipt(bytes, password: password) }
 }
 
 /// `PackInstaller` with the embedded service: entitlement, the catalog's SHA-256, refunds, atomic updates.

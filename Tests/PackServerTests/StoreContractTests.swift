@@ -32,7 +32,10 @@ final class ContractWorld {
         case .embedded:
             http = nil
             let (catalog, folder) = (try Catalog.load(folder: packs), directory.file("account"))
-            open = { try EmbeddedPackService(catalog: catalog, packsFolder: packs, accountFolder: folder) }
+            open = {
+                try EmbeddedPackService(
+                    catalog: catalog, packsFolder: packs, accountFolder: folder, sharedSecret: SharedSecret(fileContents: Array(Self.sharedSecret.utf8)))
+            }
         case .serverOnSQLite, .serverOnPostgreSQL:
             var configuration = PackServerConfiguration(dataFolder: directory.file("data"), packsFolder: packs, environment: .sandbox, testControls: true)
             configuration.sharedSecret = SharedSecret(fileContents: Array(Self.sharedSecret.utf8))

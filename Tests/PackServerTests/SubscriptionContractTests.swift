@@ -318,10 +318,9 @@ private let day: Int64 = 86_400_000
         _ = try await store.buy(monthly, quantity: 1)
         let receipt = try await store.receipt()
         #expect(await store.verifyReceipt(receipt.bytes, password: ContractWorld.sharedSecret).status == .valid)
-        if backend != .embedded {
-            #expect(await store.verifyReceipt(receipt.bytes).status == .sharedSecretMismatch, "a subscription's receipt needs the secret")
-            #expect(await store.verifyReceipt(receipt.bytes, password: "another").status == .sharedSecretMismatch)
-        }
+        // The same policy at every door: the embedded store's too.
+        #expect(await store.verifyReceipt(receipt.bytes).status == .sharedSecretMismatch, "a subscription's receipt needs the secret")
+        #expect(await store.verifyReceipt(receipt.bytes, password: "another").status == .sharedSecretMismatch)
         let periods = receipt.payload.transactions.filter { $0.originalTransactionID == first.id.rawValue }
         #expect(periods.count == 2 && periods.allSatisfy { $0.expiresDate != nil } && periods.first?.isTrial == true)
         let renewal = try #require(receipt.payload.renewals.first { $0.productID == yearly.rawValue })

@@ -49,7 +49,7 @@ import WordPacks
     @Test func receiptListsEveryTransactionAndVerifies() throws {
         let (account, service) = try accountWithHistory()
         let receipt = try service.receipt()
-        let verification = service.verifyReceipt(receipt.bytes)
+        let verification = service.verifyReceipt(receipt.bytes, password: nil)
         #expect(verification.status == .valid)
         #expect(verification.status.rawValue == 0)
         #expect(verification.payload == receipt.payload)
@@ -69,7 +69,7 @@ import WordPacks
         #expect(listed.map { $0["RevocationDate"]?.integerValue } == history.map(\.revocationDate))
         #expect(listed[1]["RevocationDate"] != nil)
         // Another process of the same account, with the same key, accepts it.
-        #expect(try account.service().verifyReceipt(receipt.bytes).status == .valid)
+        #expect(try account.service().verifyReceipt(receipt.bytes, password: nil).status == .valid)
     }
 
     /// Opening the service (every command does) makes a missing key but reads none: a damaged key
@@ -82,7 +82,7 @@ import WordPacks
         let service = try account.service()
         _ = try service.buy(StoreFixture.animals, quantity: 1)
         #expect(throws: StoreError.self) { try service.receipt() }
-        let verification = service.verifyReceipt(Array("anything".utf8))
+        let verification = service.verifyReceipt(Array("anything".utf8), password: nil)
         #expect(verification.status == .notAuthenticated)
         #expect(verification.message.contains("service key"), "\(verification.message)")
     }
@@ -95,7 +95,7 @@ import WordPacks
         let keyBefore = try Data(contentsOf: URL(fileURLWithPath: account.keyPath))
         let second = try account.service()
         #expect(try Data(contentsOf: URL(fileURLWithPath: account.keyPath)) == keyBefore)
-        #expect(second.verifyReceipt(first.bytes).status == .valid)
+        #expect(second.verifyReceipt(first.bytes, password: nil).status == .valid)
         // No temporary key files left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: account.accountFolder).filter { $0.hasSuffix(".tmp") }.isEmpty)
     }
@@ -110,7 +110,7 @@ import WordPacks
             "Quantity": .integer(1), "State": .string("finished"), "PurchaseDate": .integer(1_800_000_000_000),
         ])])
         let bytes = file(payload: forged, key: nil, signature: outer["Signature"]?.dataValue)
-        let verification = service.verifyReceipt(bytes)
+        let verification = service.verifyReceipt(bytes, password: nil)
         #expect(verification.status == .notAuthenticated)
         #expect(verification.status.rawValue == 21003)
         #expect(verification.payload == nil)
@@ -124,12 +124,12 @@ import WordPacks
         items[0]["PurchaseDate"] = .integer((items[0]["PurchaseDate"]?.integerValue ?? 0) - 86_400_000)
         var forged = payload
         forged["Transactions"] = .array(items.map(PropertyList.dictionary))
-        #expect(service.verifyReceipt(file(payload: forged, key: nil, signature: outer["Signature"]?.dataValue)).status == .notAuthenticated)
+        #expect(service.verifyReceipt(file(payload: forged, key: nil, signature: outer["Signature"]?.dataValue), password: nil).status == .notAuthenticated)
         // Removing a refund's date is a change too.
         var unrefunded = try transactions(payload)
         unrefunded[1]["RevocationDate"] = nil
         forged["Transactions"] = .array(unrefunded.map(PropertyList.dictionary))
-        #expect(service.verifyReceipt(file(payload: forged, key: nil, signature: outer["Signature"]?.dataValue)).status == .notAuthenticated)
+        #expect(service.verifyReceipt(file(payload: forged, key: nil, signature: outer["Signature"]?.dataValue), password: nil).status == .notAuthenticated)
         withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
@@ -138,7 +138,7 @@ import WordPacks
         let (outer, payload) = try open(try service.receipt().bytes)
         var signature = try #require(outer["Signature"]?.dataValue)
         signature[10] ^= 0x01
-        #expect(service.verifyReceipt(file(payload: payload, key: nil, signature: signature)).status == .notAuthenticated)
+        #expect(service.verifyReceipt(file(payload: payload, key: nil, signature: signature), password: nil).status == .notAuthenticated)
         withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
@@ -146,7 +146,7 @@ import WordPacks
         let (account, service) = try accountWithHistory()
         let (_, payload) = try open(try service.receipt().bytes)
         let forger = SigningKey.generate()
-        let verification = service.verifyReceipt(file(payload: payload, key: forger))
+        let verification = service.verifyReceipt(file(payload: payload, key: forger), password: nil)
         #expect(verification.status == .notAuthenticated)
         #expect(verification.message.contains("signed by another key"))
         // Even claiming the store's key id.
@@ -155,7 +155,7 @@ import WordPacks
         let lying = PropertyListEncoding.xml(.dictionary([
             "Algorithm": .string("Ed25519"), "KeyID": .string(claimed), "Payload": .data(payloadBytes), "Signature": .data(forger.sign(payloadBytes)),
         ]))
-        #expect(service.verifyReceipt(lying).status == .notAuthenticated)
+        #expect(service.verifyReceipt(lying, password: nil).status == .notAuthenticated)
         withExtendedLifetime(account) {}  // its folder holds the key, read on first use
     }
 
@@ -164,7 +164,7 @@ import WordPacks
         let otherAccount = try StoreAccount(engine: engine)
         let other = try otherAccount.service()
         _ = try other.buy(StoreFixture.animals, quantity: 1)
-        #expect(service.verifyReceipt(try other.receipt().bytes).status == .notAuthenticated)
+        #expect(service.verifyReceipt(try other.receipt().bytes, password: nil).status == .notAuthenticated)
         withExtendedLifetime((account, otherAccount)) {}  // their folders hold the keys, read on first use
     }
 
@@ -172,7 +172,7 @@ import WordPacks
         let (account, service) = try accountWithHistory()
         var (_, payload) = try open(try service.receipt().bytes)
         payload["BundleIdentifier"] = .string("com.example.othergame")
-        let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)))
+        let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)), password: nil)
         #expect(verification.status == .notAuthenticated)
         #expect(verification.message == "the receipt is for 'com.example.othergame', not '\(StoreFixture.bundleID)'")
     }
@@ -183,7 +183,7 @@ import WordPacks
         var items = try transactions(payload)
         items[0]["ProductIdentifier"] = .string("com.example.words.secret")
         payload["Transactions"] = .array(items.map(PropertyList.dictionary))
-        let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)))
+        let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)), password: nil)
         #expect(verification.status == .malformed)
         #expect(verification.status.rawValue == 21002)
         #expect(verification.message.contains("product 'com.example.words.secret' is not in the catalog"))
@@ -195,7 +195,7 @@ import WordPacks
         var items = try transactions(payload)
         items.append(items[0])
         payload["Transactions"] = .array(items.map(PropertyList.dictionary))
-        let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)))
+        let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)), password: nil)
         #expect(verification.status == .malformed)
         #expect(verification.message == "transaction \(items[0]["TransactionIdentifier"]?.stringValue ?? "") appears twice")
     }
@@ -204,7 +204,7 @@ import WordPacks
         let (account, service) = try accountWithHistory()
         var (_, payload) = try open(try service.receipt().bytes)
         payload["CreationDate"] = nil
-        #expect(service.verifyReceipt(file(payload: payload, key: try serviceKey(account))).status == .malformed)
+        #expect(service.verifyReceipt(file(payload: payload, key: try serviceKey(account)), password: nil).status == .malformed)
     }
 
     @Test(arguments: ["garbage", "empty", "truncated", "array", "no-signature", "short-signature", "other-algorithm"])
@@ -229,7 +229,7 @@ import WordPacks
             fields["Algorithm"] = .string("RSA")
             bytes = PropertyListEncoding.xml(.dictionary(fields))
         }
-        let verification = service.verifyReceipt(bytes)
+        let verification = service.verifyReceipt(bytes, password: nil)
         #expect(verification.status == .malformed, "\(kind): \(verification.status) \(verification.message)")
         #expect(verification.payload == nil)
     }

@@ -26,7 +26,7 @@ import Testing
         // Owned: restored, downloadable, and a valid part of the account's receipts.
         #expect(try service.restore().map(\.productID).contains(StoreFixture.animals))
         #expect(!(try service.packArchive(StoreFixture.animals)).isEmpty)
-        let verification = service.verifyReceipt(try service.receipt().bytes)
+        let verification = service.verifyReceipt(try service.receipt().bytes, password: nil)
         #expect(verification.status == .valid, "\(verification.message)")
         // Not sold: neither offered nor bought, by the owner or anyone else.
         #expect(try service.offers().offer(StoreFixture.animals) == nil)

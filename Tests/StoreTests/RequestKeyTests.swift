@@ -100,12 +100,12 @@ import TestSupport
         _ = try production.buy(StoreFixture.hints10, quantity: 1)
         let productionReceipt = try production.receipt()
         #expect(productionReceipt.payload.environment == .production)
-        #expect(production.verifyReceipt(productionReceipt.bytes).status == .valid)
+        #expect(production.verifyReceipt(productionReceipt.bytes, password: nil).status == .valid)
         let sandboxReceipt = try sandbox.receipt()
         #expect(sandboxReceipt.payload.environment == .sandbox)
         // Signed by another key, and still told where to go: the environment comes first.
-        #expect(production.verifyReceipt(sandboxReceipt.bytes).status == .sandboxReceiptSentToProduction)
-        #expect(production.verifyReceipt(sandboxReceipt.bytes).status.rawValue == 21007)
-        #expect(sandbox.verifyReceipt(productionReceipt.bytes).status.rawValue == 21008)
+        #expect(production.verifyReceipt(sandboxReceipt.bytes, password: nil).status == .sandboxReceiptSentToProduction)
+        #expect(production.verifyReceipt(sandboxReceipt.bytes, password: nil).status.rawValue == 21007)
+        #expect(sandbox.verifyReceipt(productionReceipt.bytes, password: nil).status.rawValue == 21008)
     }
 }

@@ -119,4 +119,35 @@ import TestSupport
         #expect(storeError { () throws(StoreError) in try mine.startGame(GameRequest(packs: [ProductID(rawValue: "com.hangmanpacks.words.hard")!], new: true)) }?.kind == .notEntitled)
         #expect(storeError { () throws(StoreError) in try mine.startGame(GameRequest(category: "Nope", new: true)) }?.kind == .invalidRequest)
     }
+
+    /// An account that starts game after game keeps a bounded number of them: the oldest ended
+    /// games are let go, and its statistics still count every one, the same as replaying them.
+    @Test(arguments: Engine.allCases)
+    func anAccountsGamesAreBoundedAndItsStatisticsCountThemAll(_ engine: Engine) throws {
+        let account = try account(engine)
+        let service = try account.service()
+        // One won (26 lives, the alphabet), then 150 given up by starting the next.
+        var won = try service.startGame(GameRequest(lives: 26), seed: 5)
+        for letter in "etaoinshrdlcumwfgypbvkjxqz" where won.state == .playing { won = try service.guess(won.id, String(letter)) }
+        #expect(won.state == .won)
+        let firstAbandoned = try service.startGame(GameRequest(new: true), seed: 1)
+        for seed in 2...151 { _ = try service.startGame(GameRequest(new: true), seed: UInt64(seed)) }
+        let stats = try service.statistics()
+        #expect(stats.played == 151 && stats.won == 1 && stats.currentStreak == 0 && stats.bestStreak == 1, "\(stats)")
+        // Kept: the live game and the newest 100 ended ones; the first ones are gone.
+        let kept: Int64
+        if engine == .postgresql {
+            kept = Int64(try account.postgres().execute("SELECT count(*) FROM games WHERE account_id = $1", [account.accountID]).rows.first?.first??.description ?? "") ?? -1
+        } else {
+            kept = try account.database().int64("SELECT count(*) FROM games") ?? -1
+        }
+        #expect(kept == 101, "\(kept) games kept")
+        #expect(storeError { () throws(StoreError) in _ = try service.game(firstAbandoned.id) }?.kind == .notFound)
+        #expect(storeError { () throws(StoreError) in _ = try service.game(won.id) }?.kind == .notFound)
+        // A new service (another server) reads the same totals, and adds to them.
+        let other = try account.service()
+        #expect(try other.statistics() == stats)
+        _ = try other.startGame(GameRequest(new: true), seed: 500)
+        #expect(try other.statistics().played == 152)
+    }
 }

@@ -13,19 +13,20 @@ public struct GameStatistics: Sendable, Equatable, Codable {
 
     /// The games' results, oldest first: whether each was won and its misses (`nil` when unknown).
     public init(results: some Sequence<(won: Bool, misses: Int?)>) {
-        var streak = 0
-        for result in results {
-            played += 1
-            guard result.won else {
-                streak = 0
-                continue
-            }
-            won += 1
-            streak += 1
-            bestStreak = max(bestStreak, streak)
-            if let misses = result.misses { missDistribution[misses, default: 0] += 1 }
+        for result in results { add(won: result.won, misses: result.misses) }
+    }
+
+    /// Counts one more game, the newest: kept this way, the statistics never replay the games.
+    public mutating func add(won: Bool, misses: Int?) {
+        played += 1
+        guard won else {
+            currentStreak = 0
+            return
         }
-        currentStreak = streak
+        self.won += 1
+        currentStreak += 1
+        bestStreak = max(bestStreak, currentStreak)
+        if let misses { missDistribution[misses, default: 0] += 1 }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -57,5 +58,41 @@ public struct GameStatistics: Sendable, Equatable, Codable {
             distribution[misses] = count
         }
         missDistribution = distribution
+    }
+}
+
+/// A player's daily words in one language summed, one day at a time: played, won, the run of days
+/// won in a row and the longest, and the lives left in the games won.
+public struct DailyRecord: Sendable, Equatable, Codable {
+    public var played = 0
+    public var won = 0
+    /// The days won in a row, up to `lastWonDay`.
+    public var run = 0
+    /// The last day won (days since 1970), while the run lasts.
+    public var lastWonDay: Int64?
+    public var longestStreak = 0
+    /// Lives left in won games -> how many games.
+    public var livesLeftDistribution: [String: Int] = [:]
+
+    public init() {}
+
+    /// Counts the daily word of `day`, ended after the days already counted.
+    public mutating func add(day: Int64, won: Bool, livesLeft: Int) {
+        played += 1
+        guard won else {
+            run = 0
+            lastWonDay = nil
+            return
+        }
+        self.won += 1
+        run = lastWonDay == day - 1 ? run + 1 : 1
+        lastWonDay = day
+        longestStreak = max(longestStreak, run)
+        livesLeftDistribution[String(livesLeft), default: 0] += 1
+    }
+
+    /// The days won in a row seen from `today`: the run lives while today's word, or yesterday's, was won.
+    public func currentStreak(today: Int64) -> Int {
+        lastWonDay.map { $0 >= today - 1 ? run : 0 } ?? 0
     }
 }

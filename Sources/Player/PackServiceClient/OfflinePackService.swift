@@ -99,8 +99,9 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }
     public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable("downloading \(product)") }
     public func receipt() throws(StoreError) -> Receipt { throw unavailable("a receipt") }
-    public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification {
-        ReceiptVerification(status: .malformed, message: unavailable("checking a receipt").message)
+    public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { verifyReceipt(bytes, password: nil) }
+    public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification {
+        ReceiptVerification(status: .temporarilyUnavailable, message: unavailable("checking a receipt").message)
     }
     public func controls() throws(StoreError) -> StoreControls { throw unavailable("the store's test controls") }
     public func setControls(_ controls: StoreControls) throws(StoreError) { throw unavailable("the store's test controls") }

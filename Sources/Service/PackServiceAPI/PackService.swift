@@ -73,9 +73,13 @@ public protocol PackService {
     /// Checks a receipt's signature and contents.
     func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification
 
-    /// The same, with the shared secret a receipt with an auto-renewable subscription needs at a
-    /// pack server (`password`, as Apple's verifyReceipt takes it).
+    /// The same, with the shared secret a receipt with an auto-renewable subscription needs
+    /// (`password`, as Apple's verifyReceipt takes it): the same verdict at every store.
     func verifyReceipt(_ bytes: [UInt8], password: String?) async -> ReceiptVerification
+
+    /// The shared secret of a store that is its own seller (the embedded sandbox), which its
+    /// player may use; `nil` at a pack server, whose secret is its operator's.
+    func ownSharedSecret() async -> SharedSecret?
 }
 
 /// StoreKit Testing's switches and actions, for the test environment.
@@ -115,10 +119,7 @@ public struct SignedHintBalance: Sendable, Equatable {
 extension PackService {
     public func lastSignedHintBalance() -> SignedHintBalance? { nil }
 
-    /// A store that checks receipts itself (the embedded one) asks no shared secret.
-    public func verifyReceipt(_ bytes: [UInt8], password: String?) async -> ReceiptVerification {
-        await verifyReceipt(bytes)
-    }
+    public func ownSharedSecret() async -> SharedSecret? { nil }
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
         try await packArchive(product)

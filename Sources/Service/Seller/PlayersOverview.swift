@@ -33,9 +33,9 @@ public struct PlayersOverview: Sendable, Equatable, Codable {
         for event in activity {
             guard let at = index(event.date) else { continue }
             switch event.kind {
-            case .game: days[at].gamesServed += 1
+            case .game: days[at].gamesServed += event.count
             case .dailyGame:
-                days[at].gamesServed += 1
+                days[at].gamesServed += event.count
                 if daily.insert("\(at)/\(event.account)").inserted { days[at].dailyPlayers += 1 }
             case .hintsCredited: days[at].hintsSold += event.count
             case .hintsSpent: days[at].hintsSpent += event.count

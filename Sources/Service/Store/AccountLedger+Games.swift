@@ -1,4 +1,7 @@
+import CivilCalendar
 import HangmanGame
+import PackServiceAPI
+import PackServiceWire
 
 /// Served games' rules over the ledger's statements, each one transaction under the account's
 /// lock: a move is applied to the game replayed from its recorded moves, so two moves sent at
@@ -48,11 +51,6 @@ extension AccountLedger {
         try engine.read { statements in try statements.dailyGame(date: date, language: language).map { row in try Self.played(statements, row) } }
     }
 
-    /// Every game that has ended, in the order they ended.
-    func endedGames() throws(StoreError) -> [GameRow] {
-        try engine.read { statements in try statements.endedGames() }
-    }
-
     /// Starts `row`, a daily word, unless the account has the day's game already: that one is
     /// answered instead (being played: resumed; ended: as it ended). One a day and language.
     func startDaily(_ row: GameRow) throws(StoreError) -> (game: PlayedGame, resumed: Bool) {
@@ -60,7 +58,7 @@ extension AccountLedger {
             if let day = row.daily, let started = try statements.dailyGame(date: day, language: row.language) {
                 return (try Self.played(statements, started), true)
             }
-            try statements.insertGame(row)
+            try Self.insert(statements, row)
             return (PlayedGame(row: row, game: Self.replay(row, []), moves: []), false)
         }
     }
@@ -89,10 +87,10 @@ extension AccountLedger {
         try engine.write { statements in
             if let live = try statements.liveGame() {
                 if !replacing { return (try Self.played(statements, live), true) }
-                let game = try Self.played(statements, live).game
-                try statements.endGame(live.id, state: .abandoned, score: 0, misses: game.misses, hints: game.hinted.count, now: now)
+                var abandoned = try Self.played(statements, live)
+                try Self.end(statements, &abandoned, state: .abandoned, score: 0, now: now)
             }
-            try statements.insertGame(row)
+            try Self.insert(statements, row)
             return (PlayedGame(row: row, game: Self.replay(row, []), moves: []), false)
         }
     }
@@ -149,9 +147,7 @@ extension AccountLedger {
     func abandon(_ id: String, now: Int64) throws(StoreError) -> PlayedGame {
         try engine.write { statements in
             var played = try Self.playing(statements, id)
-            try statements.endGame(id, state: .abandoned, score: 0, misses: played.game.misses, hints: played.game.hinted.count, now: now)
-            played.row.state = .abandoned
-            played.row.endedDate = now
+            try Self.end(statements, &played, state: .abandoned, score: 0, now: now)
             return played
         }
     }
@@ -164,10 +160,96 @@ extension AccountLedger {
         case .won: state = .won
         case .lost: state = .lost
         }
-        try statements.endGame(
-            played.row.id, state: state, score: played.game.score, misses: played.game.misses, hints: played.game.hinted.count, now: now)
+        try end(statements, &played, state: state, score: played.game.score, now: now)
+    }
+
+    // MARK: - What the account's games add up to
+
+    /// How many ended games an account keeps besides its daily words (the newest): the older ones
+    /// are in its totals, and let go, so that an account's games are bounded whatever it plays.
+    static let keptEndedGames = 100
+
+    /// Records a new game, and counts it among the day's games served (what the seller reads).
+    private static func insert(_ statements: any LedgerStatements, _ row: GameRow) throws {
+        try statements.insertGame(row)
+        try statements.countServedGame(day: UTCDateTime.day(ofMilliseconds: row.startedDate), daily: row.daily != nil)
+    }
+
+    /// Ends the game, counts it in the account's totals in the same transaction, then lets go of
+    /// the oldest ended games beyond ``keptEndedGames``.
+    private static func end(_ statements: any LedgerStatements, _ played: inout PlayedGame, state: ServedGame.State, score: Int, now: Int64) throws {
+        try statements.endGame(played.row.id, state: state, score: score, misses: played.game.misses, hints: played.game.hinted.count, now: now)
         played.row.state = state
-        played.row.score = played.game.score
+        played.row.score = score
         played.row.endedDate = now
+        played.row.misses = played.game.misses
+        played.row.hints = played.game.hinted.count
+        // Totals not kept yet (games ended before they were) are made from the games, this one
+        // included; kept, the game is added to them.
+        if var kept = try keptStatistics(statements) {
+            kept.add(won: state == .won, misses: played.game.misses)
+            try keep(statements, kept, kind: "all", language: "")
+        } else {
+            try keep(statements, try computedStatistics(statements), kind: "all", language: "")
+        }
+        if let day = played.row.daily.flatMap(DailyDate.day(parsing:)) {
+            let language = played.row.language
+            if var kept = try keptDailyRecord(statements, language: language) {
+                kept.add(day: day, won: state == .won, livesLeft: played.row.lives - played.game.misses)
+                try keep(statements, kept, kind: "daily", language: language)
+            } else {
+                try keep(statements, try computedDailyRecord(statements, language: language), kind: "daily", language: language)
+            }
+        }
+        _ = try statements.letGoOfEndedGames(keeping: keptEndedGames)
+    }
+
+    private static func keep(_ statements: any LedgerStatements, _ record: some Encodable, kind: String, language: String) throws {
+        try statements.setGameTotals(kind: kind, language: language, record: String(decoding: try Wire.encode(record), as: UTF8.self))
+    }
+
+    private static func keptStatistics(_ statements: any LedgerStatements) throws -> GameStatistics? {
+        try statements.gameTotals(kind: "all", language: "").map { text throws in try Wire.decode(GameStatistics.self, from: Array(text.utf8)) }
+    }
+
+    private static func keptDailyRecord(_ statements: any LedgerStatements, language: String) throws -> DailyRecord? {
+        try statements.gameTotals(kind: "daily", language: language).map { text throws in try Wire.decode(DailyRecord.self, from: Array(text.utf8)) }
+    }
+
+    /// The totals from the games themselves: for an account whose games ended before totals were kept.
+    private static func computedStatistics(_ statements: any LedgerStatements) throws -> GameStatistics {
+        GameStatistics(results: try statements.endedGames().map { row in (won: row.state == .won, misses: row.misses) })
+    }
+
+    private static func computedDailyRecord(_ statements: any LedgerStatements, language: String) throws -> DailyRecord {
+        var record = DailyRecord()
+        for row in try statements.endedGames() where row.language == language {
+            guard let day = row.daily.flatMap(DailyDate.day(parsing:)) else { continue }
+            record.add(day: day, won: row.state == .won, livesLeft: row.lives - (row.misses ?? 0))
+        }
+        return record
+    }
+
+    /// The account's served games summed, from its totals (made once from its games when an
+    /// account has none yet).
+    func statistics() throws(StoreError) -> GameStatistics {
+        if let kept = try engine.read({ statements in try Self.keptStatistics(statements) }) { return kept }
+        return try engine.write { statements in
+            if let kept = try Self.keptStatistics(statements) { return kept }
+            let computed = try Self.computedStatistics(statements)
+            try Self.keep(statements, computed, kind: "all", language: "")
+            return computed
+        }
+    }
+
+    /// The account's daily words in `language` summed, as ``statistics()`` are.
+    func dailyRecord(language: String) throws(StoreError) -> DailyRecord {
+        if let kept = try engine.read({ statements in try Self.keptDailyRecord(statements, language: language) }) { return kept }
+        return try engine.write { statements in
+            if let kept = try Self.keptDailyRecord(statements, language: language) { return kept }
+            let computed = try Self.computedDailyRecord(statements, language: language)
+            try Self.keep(statements, computed, kind: "daily", language: language)
+            return computed
+        }
     }
 }

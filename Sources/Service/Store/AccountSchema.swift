@@ -202,8 +202,38 @@ enum AccountSchema {
         // PostgreSQL's ledger is keyed by (account_id, seq) from here; an account's own file is
         // keyed by seq already. Recorded, so that both engines name the same migrations.
         migrator.register("14-hint-ledger-keyed-by-account", sql: "", olderProgramsMayRun: true)
+        migrator.register("15-game-totals", sql: gameTotals(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
+
+    /// Migration 15, the same in both engines' ledgers but for the account column (`account`:
+    /// empty in an account's own file) and the integer type: an account's games summed as they
+    /// end (`game_totals`: `all` its served games, `daily` its daily words per language, each the
+    /// record's JSON), so that statistics never replay the games and ended games can be let go;
+    /// the games served per day (`served_days`, filled from the games there), which the seller's
+    /// numbers read; and the ended games by when they ended, the oldest of which are let go.
+    static func gameTotals(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE game_totals (
+                \(column)kind TEXT NOT NULL CHECK (kind IN ('all', 'daily')),
+                language TEXT NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (\(key)kind, language)
+            );
+            CREATE TABLE served_days (
+                \(column)day \(integer) NOT NULL,
+                games INTEGER NOT NULL CHECK (games >= 0),
+                daily_games INTEGER NOT NULL CHECK (daily_games >= 0),
+                PRIMARY KEY (\(key)day)
+            );
+            INSERT INTO served_days (\(key)day, games, daily_games)
+                SELECT \(key)started_date / 86400000, count(*), sum(CASE WHEN daily IS NULL THEN 0 ELSE 1 END) FROM games
+                GROUP BY \(key)started_date / 86400000;
+            CREATE INDEX games_ended ON games (\(key)ended_date, id) WHERE daily IS NULL AND state <> 'playing';
+            """
+    }
 
     /// Migration 11's columns, the same in both engines' ledgers: the daily word is a game of its
     /// own beside the live one, once per day and language; a game's misses and hints are kept

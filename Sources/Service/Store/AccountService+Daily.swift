@@ -136,28 +136,11 @@ extension AccountService {
         let date = DailyDate.text(day: day)
         let game = try ledger.dailyGame(date: date, language: tag)
         if let game, game.row.state != .playing { recordDaily(game) }
-        var played = 0, won = 0, longest = 0, run = 0
-        var lastWon: Int64?
-        var distribution: [String: Int] = [:]
-        for row in try ledger.endedGames() where row.daily != nil && row.language == tag {
-            guard let rowDay = row.daily.flatMap(DailyDate.day(parsing:)) else { continue }
-            played += 1
-            guard row.state == .won else {
-                run = 0
-                lastWon = nil
-                continue
-            }
-            won += 1
-            run = lastWon == rowDay - 1 ? run + 1 : 1
-            lastWon = rowDay
-            longest = max(longest, run)
-            distribution[String(row.lives - (row.misses ?? 0)), default: 0] += 1
-        }
-        // A streak lives while today's word, or yesterday's, was won.
-        let current = lastWon.map { $0 >= day - 1 ? run : 0 } ?? 0
+        let record = try ledger.dailyRecord(language: tag)
         return DailyStatus(
-            date: date, language: tag, game: try game.map { played throws(StoreError) in try view(played, hints: ledger.balance()) }, played: played,
-            won: won, currentStreak: current, longestStreak: longest, livesLeftDistribution: distribution)
+            date: date, language: tag, game: try game.map { played throws(StoreError) in try view(played, hints: ledger.balance()) },
+            played: record.played, won: record.won, currentStreak: record.currentStreak(today: day), longestStreak: record.longestStreak,
+            livesLeftDistribution: record.livesLeftDistribution)
     }
 
     /// The account's ended daily game, copied to the board leaderboards read. The move that ended
@@ -179,7 +162,7 @@ extension AccountService {
 
     /// The account's served games, on every device: played, won, streaks, misses in games won.
     public func statistics() throws(StoreError) -> GameStatistics {
-        GameStatistics(results: try ledger.endedGames().map { row in (won: row.state == .won, misses: row.misses) })
+        try ledger.statistics()
     }
 
     /// The daily word's board of `date` (`nil`: today) in `language`, or with `week` the seven

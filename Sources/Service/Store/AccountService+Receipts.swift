@@ -1,4 +1,5 @@
 import FoundationEssentials
+import PackServiceAPI
 
 extension AccountService {
 
@@ -29,12 +30,29 @@ extension AccountService {
         return try signer().sign(payload)
     }
 
-    public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification {
-        do {
-            return try signer().verify(bytes)
+    /// A receipt checked by the policy every door applies (``ReceiptPolicy``), against this
+    /// account's ledger now; the secret is ``receiptPolicy``'s, or this store's own.
+    public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification {
+        do throws(StoreError) {
+            let signer = try signer()
+            var policy = receiptPolicy
+            if policy == nil { policy = ReceiptPolicy(sharedSecret: try ownSharedSecret()) }
+            return (policy ?? ReceiptPolicy(sharedSecret: nil)).verify(bytes, password: password, signer: signer, catalog: catalog) { _ throws(StoreError) in
+                .current(try receipt())
+            }.verification
         } catch {
             return ReceiptVerification(status: .notAuthenticated, message: "cannot check the signature: \(error.message)")
         }
+    }
+
+    /// The shared secret of a store that signs with its own key (the embedded sandbox): derived
+    /// from that key, so kept as long as it is, and nowhere else.
+    public func ownSharedSecret() throws(StoreError) -> SharedSecret {
+        let derived = try signer().key.derivedSecret(for: "hangman-packs shared secret v1")
+        guard let secret = SharedSecret(fileContents: Array(derived.map { byte in String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16) }.joined().utf8)) else {
+            throw StoreError(.storage, "cannot derive the store's shared secret")
+        }
+        return secret
     }
 
     /// The receipt signer, its key read on first use: most commands sign and check nothing.

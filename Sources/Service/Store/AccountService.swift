@@ -34,6 +34,9 @@ public final class AccountService {
     /// The daily word, on a server: its secret and the board leaderboards read (`nil`: the
     /// embedded store, whose games are played on the device).
     public var dailyWords: DailyWords?
+    /// The receipt policy with the service's shared secret; `nil`: this store's own secret
+    /// (``ownSharedSecret()``), as the embedded store has.
+    public var receiptPolicy: ReceiptPolicy?
 
     /// How long a purchase may stay `purchasing` (recorded, not yet charged) before recovery
     /// decides that its process died before payment: 10 seconds.

@@ -17,11 +17,14 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
 
     /// Opens (creating if needed) the account in `accountFolder`; a new account's storefront is
     /// the player's region's (`preferredStorefront`) when the catalog sells there.
+    /// `sharedSecret`: the one a subscription's receipt needs here; `nil`: the store's own
+    /// (``AccountService/ownSharedSecret()``).
     public init(
         catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system, preferredStorefront: String? = nil,
-        crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
+        sharedSecret: SharedSecret? = nil, crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
     ) throws(StoreError) {
         account = try AccountService(catalog: catalog, packsFolder: packsFolder, accountFolder: accountFolder, clock: clock, crash: crash)
+        account.receiptPolicy = sharedSecret.map(ReceiptPolicy.init(sharedSecret:))
         try account.chooseStorefront(AccountService.newAccountStorefront(required: nil, preferred: preferredStorefront, in: catalog))
     }
 
@@ -41,7 +44,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { try account.subscriptionChange(to: product) }
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { try account.setAutoRenew(product, on: on) }
     public func receipt() throws(StoreError) -> Receipt { try account.receipt() }
-    public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { account.verifyReceipt(bytes) }
+    public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { account.verifyReceipt(bytes, password: nil) }
+    public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification { account.verifyReceipt(bytes, password: password) }
+    public func ownSharedSecret() -> SharedSecret? { try? account.ownSharedSecret() }
 
     public func controls() throws(StoreError) -> StoreControls { try account.controls() }
     public func setControls(_ controls: StoreControls) throws(StoreError) { try account.setControls(controls) }

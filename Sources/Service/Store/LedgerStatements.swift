@@ -195,6 +195,15 @@ protocol LedgerStatements {
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws
     /// Ends the game with `state`, its score, misses and hints.
     func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws
+    /// The record (JSON) of the account's games of `kind` (`all`, or `daily` in `language`), if kept.
+    func gameTotals(kind: String, language: String) throws -> String?
+    /// Keeps the record of the account's games of `kind` in `language`.
+    func setGameTotals(kind: String, language: String, record: String) throws
+    /// Counts a game served on `day` (days since 1970), a daily word or not.
+    func countServedGame(day: Int64, daily: Bool) throws
+    /// Lets go of the ended games (not daily words) but the `kept` that ended last, and their
+    /// moves: they are in the totals already. How many went.
+    func letGoOfEndedGames(keeping kept: Int) throws -> Int
 
     // MARK: Notifications (the outbox)
     /// Appends a notification to the outbox.

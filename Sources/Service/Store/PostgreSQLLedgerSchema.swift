@@ -371,6 +371,7 @@ enum PostgreSQLLedgerSchema {
             DROP INDEX hint_ledger_latest;
             ALTER TABLE hint_ledger ADD PRIMARY KEY (account_id, seq);
             """, olderProgramsMayRun: true)
+        migrations.register("15-game-totals", sql: AccountSchema.gameTotals(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -61,7 +61,7 @@ public final class PostgreSQLLedgers: Sendable {
     public func allActivity() throws(StoreError) -> [PlayerActivity] {
         try autocommit { connection in
             try PostgreSQLLedgerStatements.activity(
-                connection.execute("SELECT account_id, started_date, (daily IS NOT NULL)::int FROM games").rows,
+                connection.execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days").rows,
                 connection.execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").rows)
         }
     }
@@ -336,18 +336,21 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     }
 
     func activity() throws -> [PlayerActivity] {
-        try Self.activity(execute("SELECT account_id, started_date, (daily IS NOT NULL)::int FROM games WHERE account_id = $1").rows,
+        try Self.activity(execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days WHERE account_id = $1").rows,
             execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE account_id = $1 AND reason IN ('purchase', 'spend')").rows)
     }
 
-    /// Rows of `games` (account, started, daily) and of `hint_ledger` (account, created, amount) as activity.
+    /// Rows of `served_days` (account, day, games that are not daily words, daily words) and of
+    /// `hint_ledger` (account, created, amount) as activity.
     static func activity(_ games: [[String?]], _ hints: [[String?]]) throws -> [PlayerActivity] {
         func number(_ text: String?) throws -> Int64 {
             guard let value = text.flatMap(Int64.init) else { throw StoreError(.storage, "the ledger database holds a malformed activity row") }
             return value
         }
-        return try games.map { row throws in
-            PlayerActivity(account: row[0] ?? "", date: try number(row[1]), kind: try number(row[2]) == 1 ? .dailyGame : .game, count: 1)
+        return try games.flatMap { row throws in
+            let date = try number(row[1]) * 86_400_000
+            return [PlayerActivity(account: row[0] ?? "", date: date, kind: .game, count: Int(try number(row[2]))),
+                    PlayerActivity(account: row[0] ?? "", date: date, kind: .dailyGame, count: Int(try number(row[3])))].filter { $0.count > 0 }
         } + hints.map { row throws in
             let amount = try number(row[2])
             return PlayerActivity(account: row[0] ?? "", date: try number(row[1]), kind: amount > 0 ? .hintsCredited : .hintsSpent, count: Int(abs(amount)))
@@ -598,6 +601,8 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     func deleteHistory() throws {
         try execute("DELETE FROM game_moves WHERE account_id = $1")
         try execute("DELETE FROM games WHERE account_id = $1")
+        try execute("DELETE FROM game_totals WHERE account_id = $1")
+        try execute("DELETE FROM served_days WHERE account_id = $1")
         try execute("DELETE FROM subscriptions WHERE account_id = $1")
         try execute("DELETE FROM hint_ledger WHERE account_id = $1")
         try execute("DELETE FROM entitlements WHERE account_id = $1")
@@ -647,6 +652,34 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute(
             "INSERT INTO game_moves (account_id, game_id, seq, kind, value, request_key, created_date) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             [id, String(seq), move.kind.rawValue, move.value, move.requestKey, String(now)])
+    }
+
+    func gameTotals(kind: String, language: String) throws -> String? {
+        try execute("SELECT record FROM game_totals WHERE account_id = $1 AND kind = $2 AND language = $3", [kind, language]).rows.first?.first ?? nil
+    }
+
+    func setGameTotals(kind: String, language: String, record: String) throws {
+        try execute(
+            """
+            INSERT INTO game_totals (account_id, kind, language, record) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (account_id, kind, language) DO UPDATE SET record = excluded.record
+            """, [kind, language, record])
+    }
+
+    func countServedGame(day: Int64, daily: Bool) throws {
+        try execute(
+            """
+            INSERT INTO served_days (account_id, day, games, daily_games) VALUES ($1, $2, 1, $3)
+            ON CONFLICT (account_id, day) DO UPDATE SET games = served_days.games + 1, daily_games = served_days.daily_games + excluded.daily_games
+            """, [String(day), daily ? "1" : "0"])
+    }
+
+    func letGoOfEndedGames(keeping kept: Int) throws -> Int {
+        let old = """
+            SELECT id FROM games WHERE account_id = $1 AND daily IS NULL AND state <> 'playing' ORDER BY ended_date DESC, id DESC LIMIT ALL OFFSET $2
+            """
+        try execute("DELETE FROM game_moves WHERE account_id = $1 AND game_id IN (\(old))", [String(kept)])
+        return try execute("DELETE FROM games WHERE account_id = $1 AND id IN (\(old))", [String(kept)]).affectedRows
     }
 
     func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws {

@@ -77,8 +77,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func activity() throws -> [PlayerActivity] {
-        let games = try db.query("SELECT started_date, daily IS NOT NULL FROM games").map { row throws in
-            PlayerActivity(account: "", date: try row.int64(0), kind: try row.bool(1) ? .dailyGame : .game, count: 1)
+        let games = try db.query("SELECT day, games - daily_games, daily_games FROM served_days").flatMap { row throws in
+            let date = try row.int64(0) * 86_400_000
+            return [PlayerActivity(account: "", date: date, kind: .game, count: try row.int(1)),
+                    PlayerActivity(account: "", date: date, kind: .dailyGame, count: try row.int(2))].filter { $0.count > 0 }
         }
         let hints = try db.query("SELECT created_date, reason, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").map { row throws in
             let amount = try row.int(2)
@@ -324,6 +326,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     func deleteHistory() throws {
         try db.execute("DELETE FROM game_moves")
         try db.execute("DELETE FROM games")
+        try db.execute("DELETE FROM game_totals")
+        try db.execute("DELETE FROM served_days")
         try db.execute("DELETE FROM subscriptions")
         try db.execute("DELETE FROM hint_ledger")
         try db.execute("DELETE FROM entitlements")
@@ -385,6 +389,31 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute(
             "INSERT INTO game_moves (game_id, seq, kind, value, request_key, created_date) VALUES (?, ?, ?, ?, ?, ?)", .text(id), .integer(Int64(seq)),
             .text(move.kind.rawValue), .text(move.value), move.requestKey.map(SQLValue.text) ?? .null, .integer(now))
+    }
+
+    func gameTotals(kind: String, language: String) throws -> String? {
+        try db.string("SELECT record FROM game_totals WHERE kind = ? AND language = ?", .text(kind), .text(language))
+    }
+
+    func setGameTotals(kind: String, language: String, record: String) throws {
+        try db.execute(
+            "INSERT INTO game_totals (kind, language, record) VALUES (?, ?, ?) ON CONFLICT (kind, language) DO UPDATE SET record = excluded.record",
+            .text(kind), .text(language), .text(record))
+    }
+
+    func countServedGame(day: Int64, daily: Bool) throws {
+        try db.execute(
+            """
+            INSERT INTO served_days (day, games, daily_games) VALUES (?, 1, ?)
+            ON CONFLICT (day) DO UPDATE SET games = games + 1, daily_games = daily_games + excluded.daily_games
+            """, .integer(day), .integer(daily ? 1 : 0))
+    }
+
+    func letGoOfEndedGames(keeping kept: Int) throws -> Int {
+        let old = "SELECT id FROM games WHERE daily IS NULL AND state <> 'playing' ORDER BY ended_date DESC, id DESC LIMIT -1 OFFSET ?"
+        try db.execute("DELETE FROM game_moves WHERE game_id IN (\(old))", .integer(Int64(kept)))
+        try db.execute("DELETE FROM games WHERE id IN (\(old))", .integer(Int64(kept)))
+        return db.changes
     }
 
     func endGame(_ id: String, state: ServedGame.State, score: Int, misses: Int, hints: Int, now: Int64) throws {

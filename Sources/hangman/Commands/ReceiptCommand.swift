@@ -18,7 +18,7 @@ enum ReceiptCommand: Command {
         options: [
             .init(names: ["--output", "-o"], value: "FILE", help: "Write the receipt to FILE (a regular file, replaced atomically; - for standard output)."),
             .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),
-            .init(names: ["--shared-secret-file"], value: "FILE", help: "The pack server's shared secret, which a receipt with an auto-renewable subscription needs (first line)."),
+            .init(names: ["--shared-secret-file"], value: "FILE", help: "The pack server's shared secret, which a receipt with an auto-renewable subscription needs (first line); on the embedded store, its own is used."),
         ] + HomeContext.options,
         subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
         discussion: """
@@ -79,7 +79,10 @@ enum ReceiptCommand: Command {
             }
             return .ok
         case .verify(let path, let secretFile):
-            let result = await service.verifyReceipt(try readReceipt(path), password: try SharedSecretFile.read(secretFile)?.text)
+            // Without a secret file, the embedded store's own secret (it is the home's to use).
+            let given = try SharedSecretFile.read(secretFile)?.text
+            let password: String? = if let given { given } else { await service.ownSharedSecret()?.text }
+            let result = await service.verifyReceipt(try readReceipt(path), password: password)
             return report(result, catalog: store.catalog, json: options.json, context: context)
         }
     }
