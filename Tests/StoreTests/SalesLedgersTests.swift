@@ -12,14 +12,16 @@ import TestSupport
         let packs = try StoreFixture.makePacksFolder(in: directory)
         let catalog = try Catalog.load(folder: packs)
         let clock = SteppingClock()
-        for account in ["a1", "b2"] {
+        let (a1, b2) = ("00000000000000a1", "00000000000000b2")
+        for account in [a1, b2] {
             let service = try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/accounts/" + account, clock: clock.clock)
-            _ = try service.buy(StoreFixture.hints10, quantity: account == "a1" ? 1 : 2)
+            _ = try service.buy(StoreFixture.hints10, quantity: account == a1 ? 1 : 2)
         }
-        // A folder that is no account's (no ledger in it) is passed over.
+        // A folder that is no account's (no ledger in it, or not named as an account id) is passed over.
         try FileManager.default.createDirectory(atPath: directory.path + "/accounts/empty", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.path + "/accounts/00000000000000c3", withIntermediateDirectories: true)
         let all = try SQLiteLedgers.allTransactions(folder: directory.path)
-        #expect(all.map(\.account) == ["a1", "b2"] && all.map(\.transaction.quantity) == [1, 2], "\(all)")
+        #expect(all.map(\.account) == [a1, b2] && all.map(\.transaction.quantity) == [1, 2], "\(all)")
         #expect(all.allSatisfy { $0.transaction.state == .finished && $0.transaction.price != nil })
         #expect(try SQLiteLedgers.allTransactions(folder: directory.path + "/none").isEmpty)
     }

@@ -193,15 +193,10 @@ extension PackServer {
         return .json(200, try Wire.encode(NotificationHistoryAnswer(paginationToken: token, hasMore: more, notificationHistory: items)))
     }
 
-    /// Every account with a notification: PostgreSQL is asked; a SQLite folder's account files are read.
+    /// Every account with a notification: PostgreSQL is asked; on SQLite, every account's ledger.
     private func notifiedAccounts() throws(StoreError) -> [String] {
-        if let ledgers { return try ledgers.notifiedAccounts() }
-        scanOutboxes()
-        let folder = sqliteFolder + "/accounts"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { name in
-            name.utf8.count == 16 && FileManager.default.fileExists(atPath: folder + "/" + name + "/" + AccountService.databaseName)
-        }
+        if ledgers == nil { scanOutboxes() }
+        return try seller.accountsWithLedgers(notified: true)
     }
 
     static func sendAttempt(_ attempt: NotificationAttempt) -> AppStoreSendAttempt {

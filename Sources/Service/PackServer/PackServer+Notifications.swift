@@ -28,10 +28,14 @@ extension PackServer {
     /// now and then (another server of the folder may have died with notifications due).
     public func scanOutboxes() {
         guard configuration.notificationURL != nil, ledgers == nil else { return }
-        let folder = sqliteFolder + "/accounts"
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names where name.utf8.count == 16 && name.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) {
-            guard FileManager.default.fileExists(atPath: folder + "/" + name + "/" + AccountService.databaseName) else { continue }
+        let names: [String]
+        do {
+            names = try seller.accountsWithLedgers()
+        } catch {
+            notificationLog.withLock { $0 }?("notifications: \(error.message)")
+            return
+        }
+        for name in names {
             if let due = try? stores.with(name, open: { () throws(StoreError) in try store(for: name) }, { service throws(StoreError) in try service.nextNotificationDue() }) {
                 noteOutbox(name, due: due)
             }

@@ -19,14 +19,12 @@ extension PackServer {
         // Read once for the request (a reload may swap it meanwhile).
         let catalog = self.catalog
         let signer = ReceiptSigner(key: key, catalog: catalog, environment: configuration.environment)
-        let verdict = ReceiptPolicy(sharedSecret: configuration.sharedSecret).verify(
-            bytes, password: body.password, signer: signer, catalog: catalog
-        ) { accountID throws(StoreError) -> ReceiptPolicy.Account in
-            guard let account = accountID else { return .current(nil) }
-            guard try accounts.isOpen(account: account) else { return .closed }
-            return .current(try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
+        let verdict = seller.verifyReceipt(
+            bytes, password: body.password, policy: ReceiptPolicy(sharedSecret: configuration.sharedSecret), signer: signer, catalog: catalog
+        ) { account throws(StoreError) in
+            try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
                 try service.receipt(accountID: account)
-            })
+            }
         }
         guard verdict.status == .valid, let shown = verdict.shown else { return answer(verdict.status, retryable: verdict.isRetryable) }
         let isAutoRenewable = { (product: String) in ProductID(rawValue: product).flatMap { catalog.product($0)?.autoRenewable } != nil }

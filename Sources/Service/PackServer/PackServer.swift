@@ -30,8 +30,11 @@ public final class PackServer: Sendable {
     let key: SigningKey
     /// The chain that signs what is shaped as Apple's (JWS with `x5c`), kept beside the key.
     let appStoreChain: SigningChain
-    let accounts: any AccountDirectory
-    let ledgers: PostgreSQLLedgers?
+    /// The seller's door for what spans accounts: the directory, the ledgers, what every
+    /// account shares.
+    let seller: SellerService
+    var accounts: any AccountDirectory { seller.directory }
+    var ledgers: PostgreSQLLedgers? { seller.ledgers }
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
     let sqliteFolder: String
     let stores: AccountStores
@@ -51,10 +54,6 @@ public final class PackServer: Sendable {
     /// What orders each language's daily words: derived from the service's key, so the same on
     /// every server of the service, and unknown to anyone without it.
     var dailySecret: [UInt8] { key.derivedSecret(for: DailyWords.purpose) }
-    /// Each language's daily schedule as far as walked, for every account.
-    let dailySchedules = DailySchedules()
-    /// The leaderboards read lately, for every account.
-    let leaderboards = LeaderboardCache()
     /// SQLite accounts whose outboxes may hold something, and when it is due (0: look now).
     let outboxes = Mutex<[String: Int64]>([:])
     /// `hangman_notifications_pending`, as the sender last counted.
@@ -82,12 +81,7 @@ public final class PackServer: Sendable {
             ? RateLimiter(burst: configuration.requestsAtOnce, perMinute: configuration.requestsPerMinute, groups: groups) : nil
         if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
-            try FileManager.default.createDirectory(
-                atPath: configuration.dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            if case .sqlite = configuration.database {
-                try FileManager.default.createDirectory(
-                    atPath: sqliteFolder + "/accounts", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            }
+            try FileSystem.createFolder(atPath: configuration.dataFolder, permissions: 0o700)
         } catch {
             throw PackServerError(message: "cannot create the data folder \(configuration.dataFolder): \(error)", isStorage: true)
         }
@@ -104,12 +98,9 @@ public final class PackServer: Sendable {
             appStoreChain = try Self.appStoreChain(dataFolder: configuration.dataFolder, now: configuration.clock.now())
             switch configuration.database {
             case .sqlite:
-                ledgers = nil
-                accounts = try SQLiteAccountDirectory(path: sqliteFolder + "/accounts.sqlite")
+                seller = try SellerService(.sqlite(folder: sqliteFolder))
             case .postgreSQL(let connectionString):
-                let shared = try PostgreSQLLedgers(connectionString: connectionString, connections: configuration.databaseConnections)
-                ledgers = shared
-                accounts = try PostgreSQLAccountDirectory(pool: shared.pool)
+                seller = try SellerService(.postgreSQL(connectionString: connectionString, connections: configuration.databaseConnections))
             }
         } catch {
             throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable, isStorage: error.kind == .storage)
@@ -402,7 +393,7 @@ public final class PackServer: Sendable {
         }
         service.packWords = packWords
         service.notifies = configuration.notificationURL != nil
-        service.dailyWords = DailyWords(secret: dailySecret, board: accounts, account: account, schedules: dailySchedules, boards: leaderboards)
+        service.dailyWords = seller.dailyWords(secret: dailySecret, account: account)
         return service
     }
 }

@@ -89,10 +89,17 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
-    /// Every account that has a notification, in no order.
+    /// Every account that has a notification, sorted.
     public func notifiedAccounts() throws(StoreError) -> [String] {
         try autocommit { connection in
-            try connection.execute("SELECT DISTINCT account_id FROM notifications").rows.compactMap { $0.first ?? nil }
+            try connection.execute("SELECT DISTINCT account_id FROM notifications ORDER BY account_id").rows.compactMap { $0.first ?? nil }
+        }
+    }
+
+    /// Every account that has a ledger, sorted.
+    public func accounts() throws(StoreError) -> [String] {
+        try autocommit { connection in
+            try connection.execute("SELECT account_id FROM ledgers ORDER BY account_id").rows.compactMap { $0.first ?? nil }
         }
     }
 

@@ -99,22 +99,13 @@ public enum SQLiteLedgers {
         }
     }
 
-    /// `body`'s rows for each account's ledger under `<folder>/accounts`, by account; a folder
-    /// without a ledger is passed over.
+    /// `body`'s rows for each account's ledger under `<folder>/accounts`, by account (the one
+    /// listing, ``SellerService/ledgerAccounts(inFolder:)``).
     private static func eachLedger<T>(_ folder: String, _ body: (String, AccountLedger) throws(StoreError) -> [T]) throws(StoreError) -> [T] {
-        let accounts = folder + "/accounts"
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: accounts).sorted()
-        } catch {
-            if !FileManager.default.fileExists(atPath: accounts) { return [] }
-            throw StoreError(.storage, "cannot list the accounts in \(accounts): \(error)")
-        }
         var all: [T] = []
-        for name in names where !name.hasPrefix(".") {
-            let path = accounts + "/" + name + "/" + AccountService.databaseName
-            guard FileManager.default.fileExists(atPath: path) else { continue }
-            all += try body(name, AccountLedger(try SQLiteLedgerStatements(path: path)))
+        for account in try SellerService.ledgerAccounts(inFolder: folder) {
+            let path = folder + "/accounts/" + account + "/" + AccountService.databaseName
+            all += try body(account, AccountLedger(try SQLiteLedgerStatements(path: path)))
         }
         return all
     }

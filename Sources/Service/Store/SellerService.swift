@@ -1,0 +1,98 @@
+import FoundationEssentials
+import PackServiceAPI
+import Signing
+import SystemCalls
+
+/// The seller's door for what spans accounts, beside each account's door (``AccountService``):
+/// the directory of accounts, their tokens and display names (``AccountDirectory``), the
+/// leaderboards and the daily word's schedules every account shares, the one listing of the
+/// accounts that have a ledger, and the receipt policy applied with that directory. A server is a
+/// transport over the two doors: it opens no database and lists no folder itself.
+public final class SellerService: Sendable {
+    /// Where the accounts and their ledgers are.
+    public enum Database: Sendable {
+        /// SQLite files under `folder`: `accounts.sqlite`, and a ledger per account under `accounts/`.
+        case sqlite(folder: String)
+        /// One PostgreSQL database that several servers share, with at most `connections` open.
+        case postgreSQL(connectionString: String, connections: Int)
+    }
+
+    /// The accounts, their tokens and display names, and the daily board.
+    public let directory: any AccountDirectory
+    /// The shared ledgers on PostgreSQL; `nil` on SQLite.
+    public let ledgers: PostgreSQLLedgers?
+    /// The folder of the SQLite ledgers; `nil` on PostgreSQL.
+    public let sqliteFolder: String?
+    /// Each language's daily schedule as far as walked, for every account.
+    public let dailySchedules = DailySchedules()
+    /// The leaderboards read lately, for every account.
+    public let leaderboards = LeaderboardCache()
+
+    /// Opens (making what is missing) the accounts' database and, on PostgreSQL, the ledgers.
+    public init(_ database: Database) throws(StoreError) {
+        switch database {
+        case .sqlite(let folder):
+            do {
+                try FileSystem.createFolder(atPath: folder, permissions: 0o700)
+                try FileSystem.createFolder(atPath: folder + "/accounts", permissions: 0o700)
+            } catch {
+                throw StoreError(.storage, "cannot make the accounts folder in \(folder): \(error)")
+            }
+            sqliteFolder = folder
+            ledgers = nil
+            directory = try SQLiteAccountDirectory(path: folder + "/accounts.sqlite")
+        case .postgreSQL(let connectionString, let connections):
+            let shared = try PostgreSQLLedgers(connectionString: connectionString, connections: connections)
+            sqliteFolder = nil
+            ledgers = shared
+            directory = try PostgreSQLAccountDirectory(pool: shared.pool)
+        }
+    }
+
+    /// What an account's service needs for the daily word on this service.
+    public func dailyWords(secret: [UInt8], account: String) -> DailyWords {
+        DailyWords(secret: secret, board: directory, account: account, schedules: dailySchedules, boards: leaderboards)
+    }
+
+    /// The accounts that have a ledger, by id, sorted; on PostgreSQL those with a notification
+    /// (`notified`), else every ledger.
+    public func accountsWithLedgers(notified: Bool = false) throws(StoreError) -> [String] {
+        if let ledgers { return notified ? try ledgers.notifiedAccounts() : try ledgers.accounts() }
+        return try Self.ledgerAccounts(inFolder: sqliteFolder ?? "")
+    }
+
+    /// The one listing of the SQLite ledgers under `<folder>/accounts`: every entry named as an
+    /// account id (16 hexadecimal digits) that holds a ledger, sorted. A folder that is not there
+    /// has none; one that cannot be read is an error, never an empty list.
+    public static func ledgerAccounts(inFolder folder: String) throws(StoreError) -> [String] {
+        let accounts = folder + "/accounts"
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: accounts)
+        } catch {
+            if !FileManager.default.fileExists(atPath: accounts) { return [] }
+            throw StoreError(.storage, "cannot list the accounts in \(accounts): \(error)")
+        }
+        return names.filter { name in
+            isAccountID(name) && FileManager.default.fileExists(atPath: accounts + "/" + name + "/" + AccountService.databaseName)
+        }.sorted()
+    }
+
+    /// Whether `text` is an account id as the directory makes them: 16 lowercase hexadecimal digits.
+    public static func isAccountID(_ text: String) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// A receipt under `policy`, its account looked up in the directory and its ledger read
+    /// through `receipt` (the account's door, as the caller holds it open).
+    public func verifyReceipt(
+        _ bytes: [UInt8], password: String?, policy: ReceiptPolicy, signer: ReceiptSigner, catalog: Catalog,
+        receipt: (String) throws(StoreError) -> Receipt
+    ) -> ReceiptPolicy.Verdict {
+        policy.verify(bytes, password: password, signer: signer, catalog: catalog) { accountID throws(StoreError) -> ReceiptPolicy.Account in
+            guard let account = accountID else { return .current(nil) }
+            guard try directory.isOpen(account: account) else { return .closed }
+            return .current(try receipt(account))
+        }
+    }
+}
