@@ -64,20 +64,21 @@ enum LeaderboardCommand: Command {
         if let youBelow { rows.append(youBelow) }
         let nameWidth = max(4, rows.map { TerminalText.escaped($0.name).count }.max() ?? 4)
         let width = context.outputWidth
-        // The name is cut to fit: rank (4), score (5), hints (5), misses (6), two spaces each, and
-        // the mark beside the player's own row.
-        let room = max(8, min(nameWidth, width - 4 - 5 - 5 - 6 - 8 - (board.week ? 6 : 0) - 7))
+        // The name is cut to fit: rank (4), score (5), hints (5), misses (6, left out on a narrow
+        // terminal), two spaces each, and the mark beside the player's own row.
+        let showsMisses = width >= 48
+        let room = max(8, min(nameWidth, width - 4 - 5 - 5 - 6 - (showsMisses ? 8 : 0) - (board.week ? 6 : 0) - 7))
         func cell(_ text: String, _ width: Int, right: Bool = false) -> String {
             let text = text.count > width ? String(text.prefix(width - 1)) + "…" : text
             let pad = String(repeating: " ", count: max(0, width - text.count))
             return right ? pad + text : text + pad
         }
-        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 5, right: true) + "  " + cell("Hints", 5, right: true) + "  " + cell("Misses", 6, right: true) + (board.week ? "  " + cell("Won", 4, right: true) : "")))
+        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 5, right: true) + "  " + cell("Hints", 5, right: true) + (showsMisses ? "  " + cell("Misses", 6, right: true) : "") + (board.week ? "  " + cell("Won", 4, right: true) : "")))
         for row in rows {
             if let youBelow, row == youBelow, rows.count > 1 { context.out("   …") }
             let mark = isYours(row) ? "  ← you" : ""
             let line = cell(String(row.rank), 4, right: true) + "  " + cell(TerminalText.escaped(row.name), room) + "  " + cell(String(row.score), 5, right: true) + "  "
-                + cell(String(row.hints), 5, right: true) + "  " + cell(String(row.misses), 6, right: true) + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
+                + cell(String(row.hints), 5, right: true) + (showsMisses ? "  " + cell(String(row.misses), 6, right: true) : "") + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
             context.out(TerminalText(trusted: line + (line.count + mark.count <= width ? mark : "")))
         }
         if board.you == nil { context.out("You have no finished daily word there: 'hangman play --daily'.") }
