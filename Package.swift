@@ -63,9 +63,9 @@ let package = Package(
         // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
         layer("Service", "Store", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
-        layer("Service", "Seller", ["PackServiceAPI", "Store", "CivilCalendar"]),
-        layer("Service", "Dashboard", ["PackServiceAPI", "Seller", "Store", "CivilCalendar"]),
-        layer("Service", "PackServer", ["Dashboard", "Seller", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "SalesReports", ["PackServiceAPI", "Store", "CivilCalendar"]),
+        layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Store", "CivilCalendar"]),
+        layer("Service", "PackServer", ["Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.
@@ -73,7 +73,7 @@ let package = Package(
         layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "Seller", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "SellerTests", dependencies: ["Seller", "Store", "PackServiceAPI", "CivilCalendar", "TestSupport"]),
+        .testTarget(name: "SalesReportsTests", dependencies: ["SalesReports", "Store", "PackServiceAPI", "CivilCalendar", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "HangmanGame", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),

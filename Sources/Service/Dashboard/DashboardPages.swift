@@ -1,6 +1,6 @@
 import CivilCalendar
 import PackServiceAPI
-import Seller
+import SalesReports
 import Store
 
 /// Amounts and dates as the viewer reads them (from `Accept-Language`'s first language): the

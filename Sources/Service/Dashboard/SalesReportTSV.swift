@@ -1,6 +1,6 @@
 import CivilCalendar
 import PackServiceAPI
-import Seller
+import SalesReports
 import Store
 
 /// The summary sales report in App Store Connect's columns (Sales and Trends, Summary Sales

@@ -2,7 +2,7 @@ import CivilCalendar
 import Dashboard
 import HTTPServer
 import PackServiceAPI
-import Seller
+import SalesReports
 import Store
 
 /// The seller's dashboard (`hangman serve --admin-listen`), on an address of its own: pages for

@@ -2,7 +2,7 @@ import CivilCalendar
 import PackServer
 import PackServiceAPI
 import PackServiceWire
-import Seller
+import SalesReports
 import Store
 import SystemCalls
 import TerminalText

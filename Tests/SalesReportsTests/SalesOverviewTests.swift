@@ -1,7 +1,7 @@
 import CivilCalendar
 import Foundation
 import PackServiceAPI
-import Seller
+import SalesReports
 import Store
 import Synchronization
 import Testing
