@@ -62,10 +62,10 @@ let package = Package(
         // transactions, its bearer tokens, Server Notifications V2, named as Apple names them.
         // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
-        layer("Service", "Store", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
-        layer("Service", "SalesReports", ["PackServiceAPI", "Store", "CivilCalendar"]),
-        layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Store", "CivilCalendar"]),
-        layer("Service", "PackServer", ["Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Store", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "Seller", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
+        layer("Service", "SalesReports", ["PackServiceAPI", "Seller", "CivilCalendar"]),
+        layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Seller", "CivilCalendar"]),
+        layer("Service", "PackServer", ["Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Seller", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.
@@ -73,15 +73,15 @@ let package = Package(
         layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Store", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore"]),
+        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Seller", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
-        .executableTarget(name: "hint-debit-bench", dependencies: ["Store", "WordPacks"], path: "Benchmarks/HintDebit"),
+        .executableTarget(name: "hint-debit-bench", dependencies: ["Seller", "WordPacks"], path: "Benchmarks/HintDebit"),
 
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "Dashboard", "AppStore", "CertificateChain", "Store", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "Dashboard", "AppStore", "CertificateChain", "Seller", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
@@ -95,9 +95,9 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "SalesReportsTests", dependencies: ["SalesReports", "Store", "PackServiceAPI", "CivilCalendar", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "HangmanGame", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
-        .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Store", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
+        .testTarget(name: "SalesReportsTests", dependencies: ["SalesReports", "Seller", "PackServiceAPI", "CivilCalendar", "TestSupport"]),
+        .testTarget(name: "SellerTests", dependencies: ["Seller", "HangmanGame", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
+        .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Seller", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
         .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "PackServiceAPI", "PackServiceClient", "HTTPServer", "Signing", "Base64", "SystemCalls", "Device", "HangmanGame", "Archive", "PropertyList", "TerminalText", "TestSupport"]),
     ],

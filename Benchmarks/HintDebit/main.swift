@@ -5,7 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Store
+import Seller
 import WordPacks
 
 let arguments = CommandLine.arguments

@@ -2,7 +2,7 @@ import Device
 import Foundation
 import HangmanGame
 import SQLite
-import Store
+import Seller
 import Testing
 import TestSupport
 import WordPacks

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import PackServer
 import PackServiceClient
-import Store
+import Seller
 import Testing
 import WordPacks
 

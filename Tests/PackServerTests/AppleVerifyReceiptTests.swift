@@ -4,7 +4,7 @@ import Foundation
 import PackServer
 import PackServiceClient
 import PackServiceWire
-import Store
+import Seller
 import Testing
 import TestSupport
 

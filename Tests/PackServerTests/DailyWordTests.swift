@@ -1,7 +1,7 @@
 import Foundation
 import PackServer
 import PackServiceClient
-import Store
+import Seller
 import Synchronization
 import SystemCalls
 import Testing

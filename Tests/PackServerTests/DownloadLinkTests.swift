@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import PackServer
-import Store
+import Seller
 import PackServiceClient
 import PackServiceWire
 import Signing

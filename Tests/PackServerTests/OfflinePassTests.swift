@@ -1,7 +1,7 @@
 import Foundation
 import PackServer
 import PackServiceClient
-import Store
+import Seller
 import SystemCalls
 import Testing
 import TestSupport

@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import PackServer
 import PackServiceClient
-import Store
+import Seller
 import Synchronization
 import SystemCalls
 import Testing

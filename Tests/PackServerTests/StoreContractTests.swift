@@ -3,7 +3,7 @@ import HTTPServer
 import PackServer
 import PackServiceClient
 import Signing
-import Store
+import Seller
 import Testing
 import TestSupport
 

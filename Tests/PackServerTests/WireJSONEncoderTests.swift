@@ -2,7 +2,7 @@ import Base64
 import Foundation
 import PackServiceWire
 import Signing
-import Store
+import Seller
 import Testing
 import TestSupport
 

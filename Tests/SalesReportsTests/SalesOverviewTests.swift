@@ -2,7 +2,7 @@ import CivilCalendar
 import Foundation
 import PackServiceAPI
 import SalesReports
-import Store
+import Seller
 import Synchronization
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
 import CivilCalendar
 import PackServiceAPI
 import SalesReports
-import Store
+import Seller
 
 /// Amounts and dates as the viewer reads them (from `Accept-Language`'s first language): the
 /// currency's own decimals with the decimal comma where the language writes one, the code after

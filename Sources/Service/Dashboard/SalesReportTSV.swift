@@ -1,7 +1,7 @@
 import CivilCalendar
 import PackServiceAPI
 import SalesReports
-import Store
+import Seller
 
 /// The summary sales report in App Store Connect's columns (Sales and Trends, Summary Sales
 /// Report, version 1_0): one row per day, product, storefront, currency and price, units negative

@@ -1,4 +1,4 @@
-import Store
+import Seller
 import Synchronization
 
 /// Each account's store, opened once and lent to one request at a time: a SQLite connection is

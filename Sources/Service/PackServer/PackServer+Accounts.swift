@@ -1,6 +1,6 @@
 import PackServiceWire
 import HTTPServer
-import Store
+import Seller
 
 extension PackServer {
     /// `POST /v1/accounts`: a new account and its first token, held to a pace per client address.

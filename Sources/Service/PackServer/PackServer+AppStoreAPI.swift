@@ -3,7 +3,7 @@ import CertificateChain
 import FoundationEssentials
 import HTTPServer
 import PackServiceWire
-import Store
+import Seller
 
 /// The App Store Server API, as Apple's answers it, for a developer's backend: its own bearer JWT
 /// (``AppStoreAPIAuthorization``; 401 with no body otherwise), Apple's paths, parameters and error

@@ -3,7 +3,7 @@ import Dashboard
 import HTTPServer
 import PackServiceAPI
 import SalesReports
-import Store
+import Seller
 
 /// The seller's dashboard (`hangman serve --admin-listen`), on an address of its own: pages for
 /// a browser signed in with an admin token (kept in an HttpOnly, SameSite=Strict cookie) and

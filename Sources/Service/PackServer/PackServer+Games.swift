@@ -1,6 +1,6 @@
 import HTTPServer
 import PackServiceWire
-import Store
+import Seller
 
 /// Served games over HTTP: JSON, or with `Accept: text/plain` the lines of `hangman play --plain`.
 extension PackServer {

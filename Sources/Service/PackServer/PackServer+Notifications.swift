@@ -4,7 +4,7 @@ import FoundationEssentials
 import HTTPClient
 import HTTPServer
 import PackServiceWire
-import Store
+import Seller
 import Synchronization
 
 /// Server Notifications V2, sent from the ledgers' outboxes: each account's notifications are

@@ -1,6 +1,6 @@
 import HTTPServer
 import PackServiceWire
-import Store
+import Seller
 import SystemCalls
 
 extension PackServer {

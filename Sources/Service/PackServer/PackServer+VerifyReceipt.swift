@@ -2,7 +2,7 @@ import AppStore
 import Base64
 import HTTPServer
 import PackServiceWire
-import Store
+import Seller
 
 /// `POST /verifyReceipt` as Apple's App Store answered it: Apple's request, Apple's response
 /// (keys, dates three ways, numbers as strings) and Apple's statuses, HTTP 200 for every one.

@@ -5,7 +5,7 @@ import HTTPServer
 import PackServiceWire
 import CertificateChain
 import Signing
-import Store
+import Seller
 import Synchronization
 import SystemCalls
 

@@ -1,7 +1,7 @@
 import AppStore
 import FoundationEssentials
 import PackServiceWire
-import Store
+import Seller
 import SystemCalls
 
 /// Where a pack server keeps its state, and how it behaves.

@@ -1,7 +1,7 @@
 import HTTPServer
 import PackServiceWire
 import Synchronization
-import Store
+import Seller
 import SystemCalls
 import TerminalText
 

@@ -1,5 +1,5 @@
 import CivilCalendar
-import Store
+import Seller
 
 /// The players over a range of days (UTC): accounts made, games served, daily-word players, and
 /// hints sold against hints spent, per day and in all.

@@ -1,4 +1,4 @@
-import Store
+import Seller
 
 /// Where the seller reads every account's transactions: the pack server's ledgers, SQLite files
 /// under a folder or one PostgreSQL database. Read only; through the Store's ledgers, never SQL

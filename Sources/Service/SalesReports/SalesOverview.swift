@@ -1,6 +1,6 @@
 import CivilCalendar
 import PackServiceAPI
-import Store
+import Seller
 
 /// The seller's overview of a range of days (UTC): revenue and refunds per day in each currency
 /// (never converted between currencies), units and revenue per product, and the subscriptions as

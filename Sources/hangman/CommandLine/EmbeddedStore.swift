@@ -1,6 +1,6 @@
 import Device
 import FoundationEssentials
-import Store
+import Seller
 import SystemCalls
 
 /// The embedded store (the sandbox `make play` uses) as the executable supplies it to the home,

@@ -1,5 +1,5 @@
 import PackServiceAPI
-import Store
+import Seller
 
 /// `hangman catalog add PACK.wordpack --price 1.99`
 enum CatalogAddCommand: Command {

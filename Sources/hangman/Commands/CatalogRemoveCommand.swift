@@ -1,5 +1,5 @@
 import PackServiceAPI
-import Store
+import Seller
 
 /// `hangman catalog remove ID`
 enum CatalogRemoveCommand: Command {

@@ -1,4 +1,4 @@
-import Store
+import Seller
 import TerminalText
 
 /// `hangman catalog update [--packs DIR]`

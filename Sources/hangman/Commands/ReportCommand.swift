@@ -3,7 +3,7 @@ import PackServer
 import PackServiceAPI
 import PackServiceWire
 import SalesReports
-import Store
+import Seller
 import SystemCalls
 import TerminalText
 

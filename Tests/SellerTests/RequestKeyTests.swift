@@ -1,6 +1,6 @@
 import Foundation
 import Signing
-import Store
+import Seller
 import SystemCalls
 import Synchronization
 import Testing

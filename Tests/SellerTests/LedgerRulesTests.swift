@@ -1,7 +1,7 @@
 import Foundation
 import PostgreSQL
 import SQLite
-import Store
+import Seller
 import Testing
 import TestSupport
 

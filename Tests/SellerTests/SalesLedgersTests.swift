@@ -1,6 +1,6 @@
 import Foundation
 import PostgreSQL
-@testable import Store
+@testable import Seller
 import Testing
 import TestSupport
 

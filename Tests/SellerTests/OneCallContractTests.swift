@@ -1,6 +1,6 @@
 import Foundation
 import Signing
-@testable import Store
+@testable import Seller
 import Testing
 import TestSupport
 

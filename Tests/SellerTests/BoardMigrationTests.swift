@@ -1,5 +1,5 @@
 @testable import SQLite
-import Store
+import Seller
 import Testing
 import TestSupport
 

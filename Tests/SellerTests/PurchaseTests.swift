@@ -1,6 +1,6 @@
 import Foundation
 import SQLite
-import Store
+import Seller
 import Synchronization
 import Testing
 import WordPacks

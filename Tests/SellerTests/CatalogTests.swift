@@ -2,7 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Store
+import Seller
 import Testing
 import TestSupport
 import WordPacks

@@ -1,7 +1,7 @@
 import Foundation
 import PackServiceAPI
 import PropertyList
-import Store
+import Seller
 import Testing
 
 /// A product taken off sale (`catalog remove`) is bought by nobody, and stays whole for those

@@ -1,7 +1,7 @@
 import CivilCalendar
 import Dispatch
 import Foundation
-import Store
+import Seller
 import Synchronization
 import Testing
 import TestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import HangmanGame
-import Store
+import Seller
 import Synchronization
 import Testing
 import TestSupport

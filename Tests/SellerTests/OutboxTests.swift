@@ -1,5 +1,5 @@
 import Foundation
-@testable import Store
+@testable import Seller
 import Testing
 import TestSupport
 

@@ -3,7 +3,7 @@ import TestSupport
 import SystemCalls
 import Signing
 import SQLite
-import Store
+import Seller
 import Synchronization
 import WordPacks
 import PostgreSQL

@@ -1,6 +1,6 @@
 import Foundation
 import PropertyList
-import Store
+import Seller
 import Testing
 import TestSupport
 

@@ -1,5 +1,5 @@
 import Foundation
-import Store
+import Seller
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyList
 import Signing
-import Store
+import Seller
 import Testing
 import WordPacks
 
