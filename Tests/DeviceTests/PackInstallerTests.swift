@@ -20,25 +20,25 @@ final class RelayService: PackService {
     }
 
     var catalog: Catalog { inner.catalog }
-    func fetchCatalog() throws(StoreError) -> Catalog { inner.catalog }
-    func recoverUnfinished() throws(StoreError) -> [StoreTransaction] { try inner.recoverUnfinished() }
-    func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity) }
-    func restore() throws(StoreError) -> [Entitlement] { try inner.restore() }
-    func transactions() throws(StoreError) -> [StoreTransaction] { try inner.transactions() }
-    func entitlements() throws(StoreError) -> [Entitlement] { try inner.entitlements() }
-    func hintBalance() throws(StoreError) -> Int { try inner.hintBalance() }
-    func storefront() throws(StoreError) -> String { try inner.storefront() }
-    func offers() throws(StoreError) -> Offers { try inner.offers() }
-    func setStorefront(_ code: String) throws(StoreError) -> String { try inner.setStorefront(code) }
-    func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { try inner.spendHint(idempotencyKey: idempotencyKey) }
-    func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] {
+    func fetchCatalog() throws(ServiceError) -> Catalog { inner.catalog }
+    func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { try inner.recoverUnfinished() }
+    func buy(_ product: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity) }
+    func restore() throws(ServiceError) -> [Entitlement] { try inner.restore() }
+    func transactions() throws(ServiceError) -> [StoreTransaction] { try inner.transactions() }
+    func entitlements() throws(ServiceError) -> [Entitlement] { try inner.entitlements() }
+    func hintBalance() throws(ServiceError) -> Int { try inner.hintBalance() }
+    func storefront() throws(ServiceError) -> String { try inner.storefront() }
+    func offers() throws(ServiceError) -> Offers { try inner.offers() }
+    func setStorefront(_ code: String) throws(ServiceError) -> String { try inner.setStorefront(code) }
+    func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend { try inner.spendHint(idempotencyKey: idempotencyKey) }
+    func packArchive(_ product: ProductID) throws(ServiceError) -> [UInt8] {
         downloads += 1
         return tamper(try inner.packArchive(product))
     }
-    func receipt() throws(StoreError) -> Receipt { try inner.receipt() }
-    func subscriptions() throws(StoreError) -> [SubscriptionStatus] { try inner.subscriptions() }
-    func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { try inner.setAutoRenew(product, on: on) }
-    func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { try inner.subscriptionChange(to: product) }
+    func receipt() throws(ServiceError) -> Receipt { try inner.receipt() }
+    func subscriptions() throws(ServiceError) -> [SubscriptionStatus] { try inner.subscriptions() }
+    func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus { try inner.setAutoRenew(product, on: on) }
+    func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange { try inner.subscriptionChange(to: product) }
     func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { inner.verifyReceipt(bytes) }
     func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification { inner.verifyReceipt(bytes, password: password) }
 }

@@ -31,7 +31,7 @@ import TestSupport
                 port = try? String(contentsOfFile: portFile, encoding: .utf8)
                 return port != nil || !started.isRunning
             }
-            guard let port else { throw StoreError(.unavailable, "the receiver did not start: \(started.errorSoFar)") }
+            guard let port else { throw ServiceError(.unavailable, "the receiver did not start: \(started.errorSoFar)") }
             url = "http://127.0.0.1:\(port)/notifications"
         }
 
@@ -62,13 +62,13 @@ import TestSupport
             if let range = line.range(of: "listening on ") { url = String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) }
             return url != nil || !process.isRunning
         }
-        guard let url else { throw StoreError(.unavailable, "the server did not start: \(process.wait(killAfter: 0).stderr)") }
+        guard let url else { throw ServiceError(.unavailable, "the server did not start: \(process.wait(killAfter: 0).stderr)") }
         return (process, url)
     }
 
     static func backend(_ command: String, _ url: String, keys: TemporaryDirectory, bundle: String, root: String, _ arguments: [String]) throws -> String {
         let result = try ExternalProcess.run(python, [backend, command, url, keys.path, kid, issuer, bundle, root] + arguments)
-        guard result.status == 0 else { throw StoreError(.invalidRequest, "backend \(command): \(result.stdout)\(result.stderr)") }
+        guard result.status == 0 else { throw ServiceError(.invalidRequest, "backend \(command): \(result.stdout)\(result.stderr)") }
         return result.stdout
     }
 
@@ -101,14 +101,14 @@ import TestSupport
         guard case .purchased(let hints) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
             case .purchased(let pack) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1),
             case .purchased(let monthly) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!, quantity: 1)
-        else { throw StoreError(.wrongState, "not bought") }
+        else { throw ServiceError(.wrongState, "not bought") }
         _ = try await player.advanceClock(by: StoreDuration(40, .day))
         _ = try await player.refund(pack.id)
         let original = AppStoreTransactionID.text(account: account, transaction: monthly.id)
         let extended = try #require(Self.json(try ask("extend", original, "7")) as? [String: Any])
         #expect(extended["success"] as? Bool == true && extended["originalTransactionId"] as? String == original, "\(extended)")
         guard case .purchased = try await player.buy(ProductID(rawValue: "com.hangmanpacks.pass.yearly")!, quantity: 1) else {
-            throw StoreError(.wrongState, "no upgrade")
+            throw ServiceError(.wrongState, "no upgrade")
         }
         let expected = [
             "ONE_TIME_CHARGE/", "ONE_TIME_CHARGE/", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW/", "REFUND/", "RENEWAL_EXTENDED/", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
@@ -152,7 +152,7 @@ import TestSupport
         #expect(statuses.first?["group"] as? String == "pass" && Set(items.compactMap { $0["status"] as? Int }) == [1, 2], "\(statuses)")
         // Consumption data for the consumable (202); refused for the pack, as Apple refuses it.
         #expect(try ask("consumption", anyID).contains("\"sent\": true"))
-        #expect(throws: StoreError.self) { try ask("consumption", AppStoreTransactionID.text(account: account, transaction: pack.id)) }
+        #expect(throws: ServiceError.self) { try ask("consumption", AppStoreTransactionID.text(account: account, transaction: pack.id)) }
         // A test notification, and its status once attempted.
         let test = try #require(Self.json(try ask("test-notification")) as? [String: Any])
         #expect(test["type"] as? String == "TEST" && (test["attempts"] as? [String])?.isEmpty == false, "\(test)")
@@ -163,7 +163,7 @@ import TestSupport
         try FileManager.default.removeItem(atPath: keys.file("public.pem"))
         kill(server.processIdentifier, SIGHUP)
         #expect(await eventually { server.errorSoFar.contains("App Store Server API keys: none") }, "\(server.errorSoFar)")
-        #expect(throws: StoreError.self) { _ = try ask("statuses", anyID) }
+        #expect(throws: ServiceError.self) { _ = try ask("statuses", anyID) }
         let refused = try ExternalProcess.run(Self.python, [Self.backend, "statuses", url, keys.path, Self.kid, Self.issuer, bundle, root, anyID])
         #expect(refused.stdout == "error 401 None\n", "\(refused.stdout)\(refused.stderr)")
     }

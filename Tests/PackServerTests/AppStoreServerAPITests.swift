@@ -28,7 +28,7 @@ import TestSupport
         }
         guard case .purchased(let hints) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
             case .purchased(let pack) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1)
-        else { throw StoreError(.wrongState, "not bought") }
+        else { throw ServiceError(.wrongState, "not bought") }
         let bought: [(StoreTransaction, String)] = [(hints, "Consumable"), (pack, "Non-Consumable")]
         for (transaction, type) in bought {
             let id = AppStoreTransactionID.text(account: account, transaction: transaction.id)

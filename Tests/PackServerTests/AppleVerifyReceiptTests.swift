@@ -23,7 +23,7 @@ private func everyKindOfPurchase(on running: RunningServer) async throws -> (cli
     let client = try await running.newClient()
     _ = try await client.buy(hints10, quantity: 3)
     _ = try await client.buy(ios, quantity: 1)
-    guard case .purchased(let refunded) = try await client.buy(hard, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+    guard case .purchased(let refunded) = try await client.buy(hard, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
     _ = try await client.refund(refunded.id)
     _ = try await client.buy(removeAds, quantity: 1)
     _ = try await client.buy(thirtyDays, quantity: 1)
@@ -172,7 +172,7 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         ])
         #expect(answer.status == 200, "\(answer.status)")
         #expect(answer.body.contains(#""status":0"#), "\(answer.body.prefix(300))")
-        #expect(throws: StoreError.self) { try signer.sign(payload(ReceiptSigner.maxReceiptSize / each + 1000)) }
+        #expect(throws: ServiceError.self) { try signer.sign(payload(ReceiptSigner.maxReceiptSize / each + 1000)) }
     }
 
     /// A body past what /verifyReceipt takes is answered in Apple's words (status 21002, the
@@ -196,7 +196,7 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
     @Test func aReceiptSignedBeforeARefundShowsTheRefund() async throws {
         let running = try RunningServer(environment: .sandbox, sharedSecret: secret)
         let client = try await running.newClient()
-        guard case .purchased(let bought) = try await client.buy(ios, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+        guard case .purchased(let bought) = try await client.buy(ios, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
         _ = try await client.buy(hints10, quantity: 1)
         let before = try await client.receipt()
         func entry(_ json: [String: Any]) -> [String: Any]? {

@@ -20,7 +20,7 @@ import TestSupport
     func anEmptyErrorAnswerIsAnErrorThatNamesTheStatus(status: Int) async throws {
         let directory = try TemporaryDirectory()
         let server = try LoopbackFileServer(serving: [1, 2, 3], behaviour: .status(status), in: directory)
-        let error = await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: ServiceError.self) {
             try await client(of: server, downloads: directory.file("downloads")).packArchive(product)
         }
         #expect(error?.kind == .unavailable)
@@ -78,7 +78,7 @@ import TestSupport
         let client = HTTPPackService(credentials: credentials, downloadFolder: directory.file("downloads"), attempts: 1)
         let catalog = try await client.fetchCatalog()
         let recorded = try #require(catalog.basePacks.first)
-        let error = await #expect(throws: StoreError.self) { try await client.packArchive(recorded.productID) }
+        let error = await #expect(throws: ServiceError.self) { try await client.packArchive(recorded.productID) }
         #expect(error?.kind == .untrusted, "\(error?.message ?? "")")
         #expect(error?.message.contains("longer than the \(recorded.size) bytes") == true, "\(error?.message ?? "")")
         #expect(!FileManager.default.fileExists(atPath: directory.file("downloads/\(recorded.productID.rawValue).partial")))
@@ -110,7 +110,7 @@ import TestSupport
         try #require(!port.isEmpty, "the silent server did not start")
         let client = HTTPPackService(
             credentials: ServiceCredentials(service: "http://127.0.0.1:\(port)", accountID: "a", token: "t", publicKey: nil), attempts: 4, timeoutSeconds: 1)
-        let error = await #expect(throws: StoreError.self) { try await client.fetchCatalog() }
+        let error = await #expect(throws: ServiceError.self) { try await client.fetchCatalog() }
         let ended = server.kill()
         #expect(error?.kind == .unavailable)
         #expect(error?.message == "the pack server at http://127.0.0.1:\(port) did not answer within 1 s; try again later", "\(error?.message ?? "")")

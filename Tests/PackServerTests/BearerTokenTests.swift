@@ -25,7 +25,7 @@ import Testing
     /// reach it, not that the token is malformed.
     @Test func theClientRefusesASecretTheServerWouldRefuseBeforeAskingIt() async {
         let token = "hp1.\(account)." + String(repeating: "A", count: BearerToken.maxSecret + 1)
-        let error = await #expect(throws: StoreError.self) { try await HTTPPackService.login(at: "http://127.0.0.1:9", token: token) }
+        let error = await #expect(throws: ServiceError.self) { try await HTTPPackService.login(at: "http://127.0.0.1:9", token: token) }
         #expect(error?.kind == .invalidRequest)
         #expect(error?.message == BearerToken.formatProblem)
     }

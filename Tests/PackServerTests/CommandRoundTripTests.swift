@@ -27,7 +27,7 @@ import TestSupport
             let after = try mark()
             let log = process.errorSoFar
             guard let start = log.range(of: before), let end = log.range(of: after, range: start.upperBound..<log.endIndex) else {
-                throw StoreError(.unavailable, "the marks are not in the server's log: \(log.suffix(600))")
+                throw ServiceError(.unavailable, "the marks are not in the server's log: \(log.suffix(600))")
             }
             return log[start.upperBound..<end.lowerBound].split(separator: "\n").compactMap { line in
                 let fields = line.split(separator: " ")
@@ -43,7 +43,7 @@ import TestSupport
             let number = marks.withLock { $0 += 1; return $0 }
             let id = "mark-\(number)-\(UUID().uuidString.prefix(8))"
             _ = try shell("curl -s -o /dev/null -H 'X-Request-ID: \(id)' \(url)/v1/health")
-            guard eventually(within: 10, { process.errorSoFar.contains(id) }) else { throw StoreError(.unavailable, "the server did not log \(id)") }
+            guard eventually(within: 10, { process.errorSoFar.contains(id) }) else { throw ServiceError(.unavailable, "the server did not log \(id)") }
             return id
         }
     }

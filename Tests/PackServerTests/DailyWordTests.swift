@@ -63,7 +63,7 @@ import TestSupport
         let ana = try await service.first.newClient()
         let ben = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: service.second.url), statePath: nil)
         // Six lives for everyone: more are refused, saying why.
-        let moreLives = await storeError { () async throws(StoreError) in _ = try await ana.startGame(GameRequest(lives: 26, daily: true)) }
+        let moreLives = await storeError { () async throws(ServiceError) in _ = try await ana.startGame(GameRequest(lives: 26, daily: true)) }
         #expect(moreLives?.kind == .invalidRequest && moreLives?.message.contains("6 lives by every player") == true, "\(String(describing: moreLives))")
         let anaDaily = try await ana.startGame(GameRequest(daily: true))
         let benDaily = try await ben.startGame(GameRequest(lives: 6, daily: true))
@@ -94,7 +94,7 @@ import TestSupport
         let french = try await finish(ana, try await ana.startGame(GameRequest(daily: true, language: "fr")), word: frenchWord)
         #expect(try dailyList("base-french").contains(try #require(french.word)), "\(String(describing: french.word))")
         // Once a day: a second start is refused, saying why.
-        let again = await storeError { () async throws(StoreError) in _ = try await ana.startGame(GameRequest(daily: true)) }
+        let again = await storeError { () async throws(ServiceError) in _ = try await ana.startGame(GameRequest(daily: true)) }
         #expect(again?.kind == .wrongState && again?.message.contains("2026-12-02 already") == true, "\(String(describing: again))")
         // The share line's moves: one per move, no letter in them.
         let status = try await ana.daily(language: nil)
@@ -106,7 +106,7 @@ import TestSupport
         #expect(tomorrow.daily == "2026-12-03" && tomorrow.word != word, "\(String(describing: tomorrow.word)) twice")
         #expect(try await ana.daily(language: nil).currentStreak == 2)
         // A language without a base pack says which there are.
-        let spanish = await storeError { () async throws(StoreError) in _ = try await ana.daily(language: "xx") }
+        let spanish = await storeError { () async throws(ServiceError) in _ = try await ana.daily(language: "xx") }
         #expect(spanish?.kind == .notFound && spanish?.message.contains("base packs in en") == true, "\(String(describing: spanish))")
         let stats = try await ana.gameStatistics()
         #expect(stats.played == 3, "\(stats)")
@@ -114,7 +114,7 @@ import TestSupport
         let quitter = try await service.first.newClient()
         let given = try await quitter.startGame(GameRequest(daily: true))
         _ = try await quitter.abandonGame(given.id)
-        let retry = await storeError { () async throws(StoreError) in _ = try await quitter.startGame(GameRequest(daily: true)) }
+        let retry = await storeError { () async throws(ServiceError) in _ = try await quitter.startGame(GameRequest(daily: true)) }
         #expect(retry?.kind == .wrongState && retry?.message.contains("abandoned") == true, "\(String(describing: retry))")
         let quitterStatus = try await quitter.daily(language: nil)
         #expect(quitterStatus.played == 1 && quitterStatus.won == 0 && quitterStatus.currentStreak == 0)
@@ -151,9 +151,9 @@ import TestSupport
         // The same moves score the same, whenever they are played.
         #expect(ben.score == dan.score && (ana.score ?? 0) < (ben.score ?? 0) && (cleo.score ?? 0) < (ben.score ?? 0))
         #expect(try await players[0].setDisplayName("  Ana  ") == "Ana")
-        let taken = await storeError { () async throws(StoreError) in _ = try await players[1].setDisplayName("ANA") }
+        let taken = await storeError { () async throws(ServiceError) in _ = try await players[1].setDisplayName("ANA") }
         #expect(taken?.kind == .wrongState && taken?.message.contains("taken") == true, "\(String(describing: taken))")
-        let control = await storeError { () async throws(StoreError) in _ = try await players[1].setDisplayName("Ben\u{202E}") }
+        let control = await storeError { () async throws(ServiceError) in _ = try await players[1].setDisplayName("Ben\u{202E}") }
         #expect(control?.kind == .invalidRequest && control?.message.contains("U+202E") == true, "\(String(describing: control))")
         #expect(try await players[1].setDisplayName("Ben") == "Ben")
         #expect(try await players[2].setDisplayName("Cleo") == "Cleo")
@@ -181,7 +181,7 @@ import TestSupport
         #expect(try await players[0].leaderboard(date: nil, language: nil, week: false).players == 0)
         let yesterday = try await players[0].leaderboard(date: "2026-12-02", language: nil, week: false)
         #expect(yesterday.players == 0 && yesterday.top.isEmpty && yesterday.you == nil)
-        let badDay = await storeError { () async throws(StoreError) in _ = try await players[0].leaderboard(date: "2026-13-01", language: nil, week: false) }
+        let badDay = await storeError { () async throws(ServiceError) in _ = try await players[0].leaderboard(date: "2026-13-01", language: nil, week: false) }
         #expect(badDay?.kind == .invalidRequest)
     }
 
@@ -199,7 +199,7 @@ import TestSupport
 }
 
 /// The error `body` throws, or `nil`.
-private func storeError(_ body: () async throws(StoreError) -> Void) async -> StoreError? {
+private func storeError(_ body: () async throws(ServiceError) -> Void) async -> ServiceError? {
     do {
         try await body()
         return nil

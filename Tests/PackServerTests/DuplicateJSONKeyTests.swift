@@ -15,7 +15,7 @@ import TestSupport
         #"{"productID":"com.hangmanpacks.hints.10","quantity":1,"\u0071uantity":5}"#,
     ])
     func aKeyGivenTwiceIsRefused(_ json: String) {
-        let error = #expect(throws: StoreError.self) { _ = try Wire.decode(PurchaseRequest.self, from: Array(json.utf8)) }
+        let error = #expect(throws: ServiceError.self) { _ = try Wire.decode(PurchaseRequest.self, from: Array(json.utf8)) }
         #expect(error?.message.contains("appears twice") == true, "\(error?.message ?? "")")
     }
 

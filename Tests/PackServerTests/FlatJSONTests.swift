@@ -63,7 +63,7 @@ import Testing
 
     @Test func aKeyGivenTwiceIsStillRefusedAndNamed() {
         #expect(FlatJSON.parse(Array(#"{"key":"a","key":"b"}"#.utf8)) == nil)
-        #expect(throws: StoreError.self) { try Wire.decode(HintSpendRequest.self, from: Array(#"{"key":"a","key":"b"}"#.utf8)) }
+        #expect(throws: ServiceError.self) { try Wire.decode(HintSpendRequest.self, from: Array(#"{"key":"a","key":"b"}"#.utf8)) }
     }
 
     @Test func nothingMalformedIsTaken() {

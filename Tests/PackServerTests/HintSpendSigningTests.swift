@@ -55,7 +55,7 @@ import TestSupport
             port = ((try? String(contentsOfFile: "/proc/\(proxy.processIdentifier)/fd/1", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             if port.isEmpty { try await Task.sleep(for: .milliseconds(25)) }
         }
-        if port.isEmpty { throw StoreError(.unavailable, "the proxy did not start: \(proxy.kill().stderr)") }
+        if port.isEmpty { throw ServiceError(.unavailable, "the proxy did not start: \(proxy.kill().stderr)") }
         var credentials = try await HTTPPackService.createAccount(at: running.url)
         credentials.service = "http://127.0.0.1:\(port)"
         let client = HTTPPackService(credentials: credentials, attempts: 1)
@@ -67,7 +67,7 @@ import TestSupport
         let running = try RunningServer()
         let (client, proxy) = try await client(through: "forge", of: running)
         defer { _ = proxy.kill() }
-        await #expect(throws: StoreError.self) { try await client.spendHint(idempotencyKey: "game-1-hint-1") }
+        await #expect(throws: ServiceError.self) { try await client.spendHint(idempotencyKey: "game-1-hint-1") }
         #expect(try await client.hintBalance() == 10, "nothing was spent")
     }
 
@@ -77,7 +77,7 @@ import TestSupport
         defer { _ = proxy.kill() }
         // Control: the first spend goes through, signed for its key.
         #expect(try await client.spendHint(idempotencyKey: "game-1-hint-1").balance == 9)
-        let replayed = await #expect(throws: StoreError.self) { try await client.spendHint(idempotencyKey: "game-1-hint-2") }
+        let replayed = await #expect(throws: ServiceError.self) { try await client.spendHint(idempotencyKey: "game-1-hint-2") }
         #expect(replayed?.kind == .untrusted)
         #expect(replayed?.message.contains("key 'game-1-hint-1'") == true, "\(replayed?.message ?? "")")
     }

@@ -14,7 +14,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 @Suite struct OfflinePassTests {
     private func offline(_ client: HTTPPackService, folder: String, at now: Int64) throws -> OfflinePackService {
         try #require(OfflinePackService(
-            credentials: client.credentials, folder: folder, reason: StoreError(.unavailable, "the server is gone"), clock: SystemCalls.Clock { now }))
+            credentials: client.credentials, folder: folder, reason: ServiceError(.unavailable, "the server is gone"), clock: SystemCalls.Clock { now }))
     }
 
     @Test func aTrialPlaysOfflineUntilItsEndAndNotAfter() async throws {

@@ -127,11 +127,11 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let client = try await running.newClient()
         let catalog = try await client.fetchCatalog()
         #expect(catalog.product(ios) != nil)
-        guard case .purchased = try await client.buy(hints10, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        guard case .purchased = try await client.buy(hints10, quantity: 1) else { throw ServiceError(.storage, "no purchase") }
         #expect(try await client.hintBalance() == 10)
         #expect(try await client.spendHint(idempotencyKey: "game-1-hint-1").balance == 9)
         #expect(try await client.spendHint(idempotencyKey: "game-1-hint-1").wasAlreadySpent)
-        guard case .purchased = try await client.buy(ios, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        guard case .purchased = try await client.buy(ios, quantity: 1) else { throw ServiceError(.storage, "no purchase") }
         let archive = try await client.packArchive(ios)
         #expect(SHA256.hash(archive).hex == catalog.product(ios)?.packSHA256)
         #expect(try await client.entitlements().map(\.productID) == [ios])
@@ -141,7 +141,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let running = try RunningServer()
         let credentials = try await HTTPPackService.createAccount(at: running.url)
         let client = HTTPPackService(credentials: credentials, downloadFolder: running.directory.file("downloads"))
-        guard case .purchased = try await client.buy(ios, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        guard case .purchased = try await client.buy(ios, quantity: 1) else { throw ServiceError(.storage, "no purchase") }
         final class Seen: @unchecked Sendable { var counts: [Int] = [] }
         let seen = Seen()
         let archive = try await client.packArchive(ios, progress: { seen.counts.append($0) })
@@ -154,14 +154,14 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let running = try RunningServer(environment: .sandbox)
         let alice = try await running.newClient()
         let bob = try await running.newClient()
-        guard case .purchased(let bought) = try await alice.buy(hard, quantity: 1) else { throw StoreError(.storage, "no purchase") }
+        guard case .purchased(let bought) = try await alice.buy(hard, quantity: 1) else { throw ServiceError(.storage, "no purchase") }
         _ = try await alice.buy(hints10, quantity: 1)
         #expect(try await bob.transactions().isEmpty)
         #expect(try await bob.hintBalance() == 0)
-        await #expect(throws: StoreError.self) { try await bob.spendHint(idempotencyKey: "steal") }
-        let download = await #expect(throws: StoreError.self) { try await bob.packArchive(hard) }
+        await #expect(throws: ServiceError.self) { try await bob.spendHint(idempotencyKey: "steal") }
+        let download = await #expect(throws: ServiceError.self) { try await bob.packArchive(hard) }
         #expect(download?.kind == .notEntitled)
-        let refund = await #expect(throws: StoreError.self) { try await bob.refund(bought.id) }
+        let refund = await #expect(throws: ServiceError.self) { try await bob.refund(bought.id) }
         #expect(refund?.kind == .unknownTransaction)
         #expect(try await alice.hintBalance() == 10)
         #expect(try await alice.entitlements().contains { $0.productID == hard && $0.isActive })
@@ -254,9 +254,9 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         // The same account's token, but the client pinned the other server's key.
         let impostor = HTTPPackService(credentials: ServiceCredentials(
             service: running.url, accountID: client.credentials.accountID, token: client.credentials.token, publicKey: other.server.publicKey))
-        let error = await #expect(throws: StoreError.self) { try await impostor.fetchCatalog() }
+        let error = await #expect(throws: ServiceError.self) { try await impostor.fetchCatalog() }
         #expect(error?.kind == .untrusted)
-        await #expect(throws: StoreError.self) { try await impostor.entitlements() }
+        await #expect(throws: ServiceError.self) { try await impostor.entitlements() }
     }
 
     @Test func aRolledBackOrExpiredCatalogIsRefused() async throws {
@@ -267,11 +267,11 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try String(contentsOfFile: state, encoding: .utf8) == "\(version)\n")
         // A newer catalog was seen once: the service now offering an older one is a rollback.
         try Data("\(version + 1)\n".utf8).write(to: URL(fileURLWithPath: state))
-        let rollback = await #expect(throws: StoreError.self) { try await client.fetchCatalog() }
+        let rollback = await #expect(throws: ServiceError.self) { try await client.fetchCatalog() }
         #expect(rollback?.kind == .untrusted)
         #expect(rollback?.message.contains("rollback") == true)
         let frozen = try RunningServer(catalogLifetime: -1)
-        let late = await #expect(throws: StoreError.self) { try await frozen.newClient().fetchCatalog() }
+        let late = await #expect(throws: ServiceError.self) { try await frozen.newClient().fetchCatalog() }
         #expect(late?.message.contains("expired") == true)
     }
 
@@ -349,7 +349,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
             method: "GET", path: "/v1/hints", query: [:], headers: ["authorization": "Bearer \(client.credentials.token)"], body: [])
         let response = second.server.handle(request)
         #expect(response.status == 500)
-        guard case .bytes(let body) = response.body else { throw StoreError(.storage, "no body") }
+        guard case .bytes(let body) = response.body else { throw ServiceError(.storage, "no body") }
         let text = String(decoding: body, as: UTF8.self)
         #expect(!text.contains(first.directory.path), "\(text)")
         #expect(text.contains("its log says why"), "\(text)")
@@ -374,7 +374,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let stranger = try PackServer(configuration)
         let answer = stranger.handle(HTTPRequest(
             method: "POST", path: "/verifyReceipt", query: [:], headers: [:], body: try Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(receipt.bytes)))))
-        guard case .bytes(let body) = answer.body else { throw StoreError(.storage, "no body") }
+        guard case .bytes(let body) = answer.body else { throw ServiceError(.storage, "no body") }
         let decoded = try Wire.decode(AppleVerifyResponse.self, from: body)
         #expect(decoded.status == 21010)
         #expect(decoded.receipt == nil && decoded.latestReceipt == nil)
@@ -471,7 +471,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
             return HTTPPackService(credentials: moved, statePath: state)
         }
         #expect(try await client(current).statement().issued == now)
-        let replay = await #expect(throws: StoreError.self) { try await client(stale).statement() }
+        let replay = await #expect(throws: ServiceError.self) { try await client(stale).statement() }
         #expect(replay?.kind == .untrusted)
         #expect(replay?.message.contains("refusing a replay") == true, "\(replay?.message ?? "")")
         // Control: a server whose clock is a minute behind is not a replay.
@@ -490,9 +490,9 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         defer { http.stop() }
         let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: http.url))
         let before = Clock.system.now()
-        let advance = await #expect(throws: StoreError.self) { try await client.advanceClock(by: StoreDuration(1, .year)) }
+        let advance = await #expect(throws: ServiceError.self) { try await client.advanceClock(by: StoreDuration(1, .year)) }
         #expect(advance?.kind == .notOffered && advance?.message.contains("test controls are off") == true, "\(advance?.message ?? "")")
-        await #expect(throws: StoreError.self) { try await client.storeClock() }
+        await #expect(throws: ServiceError.self) { try await client.storeClock() }
         let raw = try ExternalProcess.run("/usr/bin/curl", [
             "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "-X", "POST", "-H", "Authorization: Bearer \(client.credentials.token)",
             "--data", #"{"duration":"P1Y"}"#, http.url + "/v1/test/clock/advance",
@@ -521,7 +521,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let refused = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-i", "--max-time", "10", "-X", "POST", http.url + "/v1/accounts"])
         #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "\(refused.stdout)")
         #expect(refused.stdout.contains("Retry-After: 60"), "\(refused.stdout)")
-        let error = await #expect(throws: StoreError.self) { try await HTTPPackService.createAccount(at: http.url) }
+        let error = await #expect(throws: ServiceError.self) { try await HTTPPackService.createAccount(at: http.url) }
         #expect(error?.message.contains("too many new accounts from 127.0.0.1's address block") == true, "\(error?.message ?? "")")
         // Ten addresses of one /24 are one budget (before: 20 accounts each).
         for index in 2...11 {
@@ -531,7 +531,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         // A minute later the bucket holds one more.
         now.withLock { $0 += 60_000 }
         _ = try await HTTPPackService.createAccount(at: http.url)
-        await #expect(throws: StoreError.self) { try await HTTPPackService.createAccount(at: http.url) }
+        await #expect(throws: ServiceError.self) { try await HTTPPackService.createAccount(at: http.url) }
     }
 
     /// Every other request is rate-limited per client address too, before its token is looked at
@@ -565,7 +565,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         ])
         #expect(refused.stdout.hasPrefix("HTTP/1.1 429"), "a wrong token waits its turn too: \(refused.stdout)")
         #expect(refused.stdout.contains("Retry-After: 10"), "\(refused.stdout)")
-        let error = await #expect(throws: StoreError.self) { try await client.hintBalance() }
+        let error = await #expect(throws: ServiceError.self) { try await client.hintBalance() }
         #expect(error?.message.contains("too many requests from 127.0.0.1's address block: try again in 10 s") == true, "\(error?.message ?? "")")
         // Said as what it is, not as an outage: the body's kind is rate-limited (before, service-unavailable).
         #expect(error?.kind == .rateLimited, "\(String(describing: error?.kind))")
@@ -607,7 +607,7 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         var running: RunningServer? = try RunningServer()
         let client = try await running?.newClient()
         running = nil
-        let error = await #expect(throws: StoreError.self) { try await client?.hintBalance() }
+        let error = await #expect(throws: ServiceError.self) { try await client?.hintBalance() }
         #expect(error?.kind == .unavailable)
     }
 
@@ -1105,7 +1105,7 @@ enum ServeProcess {
             }
             usleep(25_000)
         }
-        throw StoreError(.unavailable, "the server did not start")
+        throw ServiceError(.unavailable, "the server did not start")
     }
 }
 
@@ -1142,7 +1142,7 @@ enum ServeProcess {
         for _ in 0..<3 {
             let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: http.url))
             let offered = try await client.offers().offers.first { $0.productID == monthly }?.freeTrial != nil
-            guard case .purchased(let bought) = try await client.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+            guard case .purchased(let bought) = try await client.buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
             #expect(offered == bought.isTrial, "what is offered is what starts")
             trials.append(bought.isTrial)
         }
@@ -1170,7 +1170,7 @@ enum ServeProcess {
             return response
         }
         defer { http.stop() }
-        let refused = await refusal { () async throws(StoreError) in try await HTTPPackService.createAccount(at: http.url) }
+        let refused = await refusal { () async throws(ServiceError) in try await HTTPPackService.createAccount(at: http.url) }
         #expect(refused?.kind == .untrusted && refused?.message.contains("it was not kept") == true, "\(String(describing: refused))")
     }
 }

@@ -45,7 +45,7 @@ struct FreshDatabase {
             try await Task.sleep(for: .milliseconds(25))
         }
         let failed = process.wait(killAfter: 0)
-        throw StoreError(.unavailable, "the server did not start: \(failed.stderr)")
+        throw ServiceError(.unavailable, "the server did not start: \(failed.stderr)")
     }
 
     /// The same account through another server.
@@ -219,7 +219,7 @@ struct FreshDatabase {
         #expect(listed.allSatisfy { $0.lastUsedDate != nil }, "\(listed)")
         let phoneID = try #require(listed.first { !$0.current }?.tokenID)
         try await client(account, at: urlA).revokeToken(phoneID)
-        let refused = await #expect(throws: StoreError.self) { try await onB.hintBalance() }
+        let refused = await #expect(throws: ServiceError.self) { try await onB.hintBalance() }
         #expect(refused?.kind == .unauthorized)
         let rotated = try await client(account, at: urlB).rotateToken()
         var fresh = account
@@ -427,7 +427,7 @@ struct InProcessServer {
             Issue.record("ask to buy did not defer the purchase")
             return
         }
-        let refused = await #expect(throws: StoreError.self) { try await HTTPPackService(credentials: bob).approve(waiting.id) }
+        let refused = await #expect(throws: ServiceError.self) { try await HTTPPackService(credentials: bob).approve(waiting.id) }
         #expect(refused?.kind == .unknownTransaction, "\(refused?.message ?? "")")
         #expect(try await annsService.transactions().first { $0.id == waiting.id }?.state == .deferred)
         #expect(try await HTTPPackService(credentials: bob).entitlements().isEmpty)
@@ -445,7 +445,7 @@ struct InProcessServer {
         let bob = try await HTTPPackService.createAccount(at: http.url)
         _ = try await HTTPPackService(credentials: ann).buy(hints10, quantity: 1)
         _ = try await HTTPPackService(credentials: bob).buy(hints10, quantity: 1)
-        func spend(_ who: ServiceCredentials, _ key: String) async -> StoreError? {
+        func spend(_ who: ServiceCredentials, _ key: String) async -> ServiceError? {
             do {
                 _ = try await HTTPPackService(credentials: who).spendHint(idempotencyKey: key)
                 return nil
@@ -574,7 +574,7 @@ final class Nginx {
             if (try? shell("curl -s -o /dev/null -w '%{http_code}' \(url)\(ready.path)")) == ready.status { return }
             usleep(25_000)
         }
-        throw StoreError(.unavailable, "nginx did not start: \((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
+        throw ServiceError(.unavailable, "nginx did not start: \((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
     }
 
     func stop() { _ = process.kill() }

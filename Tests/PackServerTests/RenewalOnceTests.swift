@@ -39,7 +39,7 @@ private let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
             moved.service = http.url
             return HTTPPackService(credentials: moved)
         }
-        guard case .purchased(let first) = try await clients[0].buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+        guard case .purchased(let first) = try await clients[0].buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
         // A week and a minute later (the trial's end), sixteen requests on both servers at once.
         real.withLock { $0 += 7 * 86_400_000 + 60_000 }
         let balances = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -72,11 +72,11 @@ private let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
         let (plain, url) = try serve(crashAt: nil, port: 0)
         let port = Int(url.split(separator: ":").last ?? "") ?? 0
         let client = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url), attempts: 1)
-        guard case .purchased(let first) = try await client.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not bought") }
+        guard case .purchased(let first) = try await client.buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
         _ = plain.wait(killAfter: 0)
         let (dying, _) = try serve(crashAt: point, port: port)
         // The trial ends: the renewal's charge is recorded, and the server dies.
-        await #expect(throws: StoreError.self) { try await client.advanceClock(by: StoreDuration(1, .week)) }
+        await #expect(throws: ServiceError.self) { try await client.advanceClock(by: StoreDuration(1, .week)) }
         let died = await dying.finished()
         #expect(died.wasSignaled && died.status == 9, "the server died at \(point): \(died.stderr)")
         let (again, _) = try serve(crashAt: nil, port: port)

@@ -55,7 +55,7 @@ final class ContractWorld {
 }
 
 /// The store's refusal of `body`, or `nil` when it did what was asked.
-func refusal(_ body: () async throws(StoreError) -> some Any) async -> StoreError? {
+func refusal(_ body: () async throws(ServiceError) -> some Any) async -> ServiceError? {
     do {
         _ = try await body()
         return nil
@@ -73,11 +73,11 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
 /// and its testing switches promise, and the ledger's rules.
 @Suite struct StoreContractTests {
     private func purchased(_ outcome: PurchaseOutcome) throws -> StoreTransaction {
-        guard case .purchased(let transaction) = outcome else { throw StoreError(.wrongState, "expected a purchase, got \(outcome)") }
+        guard case .purchased(let transaction) = outcome else { throw ServiceError(.wrongState, "expected a purchase, got \(outcome)") }
         return transaction
     }
 
-    private func error(_ body: () async throws(StoreError) -> some Any) async -> StoreError? {
+    private func error(_ body: () async throws(ServiceError) -> some Any) async -> ServiceError? {
         await refusal(body)
     }
 
@@ -98,7 +98,7 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
             return
         }
         try FileManager.default.removeItem(atPath: packs + "/" + file)
-        let refused = await error { () async throws(StoreError) in try await world.service.packArchive(ios) }
+        let refused = await error { () async throws(ServiceError) in try await world.service.packArchive(ios) }
         #expect(refused?.kind == .productUnavailable, "\(String(describing: refused))")
         #expect(refused?.message.contains("is unavailable: its pack archive is missing") == true, "\(refused?.message ?? "")")
     }
@@ -115,7 +115,7 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         #expect(try await store.hintBalance() == 0)
         let replay = try await store.spendHint(idempotencyKey: "key-7")
         #expect(replay.wasAlreadySpent && replay.balance == 0)
-        #expect(await error { () async throws(StoreError) in try await store.spendHint(idempotencyKey: "one-more") }?.kind == .notEnoughHints)
+        #expect(await error { () async throws(ServiceError) in try await store.spendHint(idempotencyKey: "one-more") }?.kind == .notEnoughHints)
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -124,11 +124,11 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         let catalog = try await store.fetchCatalog()
-        #expect(await error { () async throws(StoreError) in try await store.packArchive(ios) }?.kind == .notEntitled)
+        #expect(await error { () async throws(ServiceError) in try await store.packArchive(ios) }?.kind == .notEntitled)
         _ = try purchased(try await store.buy(ios, quantity: 1))
-        guard case .alreadyOwned(let owned) = try await store.buy(ios, quantity: 1) else { throw StoreError(.wrongState, "bought twice") }
+        guard case .alreadyOwned(let owned) = try await store.buy(ios, quantity: 1) else { throw ServiceError(.wrongState, "bought twice") }
         #expect(owned.productID == ios && owned.isActive)
-        #expect(await error { () async throws(StoreError) in try await store.buy(hard, quantity: 2) }?.kind == .invalidRequest)
+        #expect(await error { () async throws(ServiceError) in try await store.buy(hard, quantity: 2) }?.kind == .invalidRequest)
         #expect(SHA256.hash(try await store.packArchive(ios)).hex == catalog.product(ios)?.packSHA256)
         #expect(try await store.transactions().count == 1)
     }
@@ -139,7 +139,7 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         try await store.setControls(StoreControls(failPurchases: true))
-        guard case .failed(let failed) = try await store.buy(hints10, quantity: 1) else { throw StoreError(.wrongState, "not failed") }
+        guard case .failed(let failed) = try await store.buy(hints10, quantity: 1) else { throw ServiceError(.wrongState, "not failed") }
         #expect(failed.state == .failed && failed.failureReason != nil)
         #expect(try await store.hintBalance() == 0)
         try await store.reset()
@@ -154,14 +154,14 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         try await store.setControls(StoreControls(askToBuy: true))
-        guard case .deferred(let waiting) = try await store.buy(ios, quantity: 1) else { throw StoreError(.wrongState, "not deferred") }
+        guard case .deferred(let waiting) = try await store.buy(ios, quantity: 1) else { throw ServiceError(.wrongState, "not deferred") }
         #expect(try await store.entitlements().isEmpty)
-        #expect(await error { () async throws(StoreError) in try await store.buy(ios, quantity: 1) }?.kind == .purchaseInProgress)
+        #expect(await error { () async throws(ServiceError) in try await store.buy(ios, quantity: 1) }?.kind == .purchaseInProgress)
         let approved = try await store.approve(waiting.id)
         #expect(approved.state == .finished || approved.state == .purchased)
         #expect(try await store.entitlements().map(\.productID) == [ios])
-        #expect(await error { () async throws(StoreError) in try await store.approve(waiting.id) }?.kind == .wrongState)
-        guard case .deferred(let second) = try await store.buy(hard, quantity: 1) else { throw StoreError(.wrongState, "not deferred") }
+        #expect(await error { () async throws(ServiceError) in try await store.approve(waiting.id) }?.kind == .wrongState)
+        guard case .deferred(let second) = try await store.buy(hard, quantity: 1) else { throw ServiceError(.wrongState, "not deferred") }
         #expect(try await store.decline(second.id).state == .failed)
         #expect(try await store.entitlements().map(\.productID) == [ios])
     }
@@ -172,11 +172,11 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         try await store.setControls(StoreControls(interruptPurchases: true))
-        guard case .interrupted(let waiting) = try await store.buy(hints10, quantity: 2) else { throw StoreError(.wrongState, "not interrupted") }
+        guard case .interrupted(let waiting) = try await store.buy(hints10, quantity: 2) else { throw ServiceError(.wrongState, "not interrupted") }
         #expect(try await store.hintBalance() == 0)
         _ = try await store.resolve(waiting.id)
         #expect(try await store.hintBalance() == 20)
-        #expect(await error { () async throws(StoreError) in try await store.resolve(waiting.id) }?.kind == .wrongState)
+        #expect(await error { () async throws(ServiceError) in try await store.resolve(waiting.id) }?.kind == .wrongState)
     }
 
     @Test(arguments: StoreBackend.allCases)
@@ -190,10 +190,10 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         #expect(try await store.refund(pack.id).hintsTakenBack == 0)
         #expect(try await store.entitlements().first { $0.productID == hard }?.isActive == false)
         #expect(try await store.restore().isEmpty)
-        #expect(await error { () async throws(StoreError) in try await store.packArchive(hard) }?.kind == .notEntitled)
+        #expect(await error { () async throws(ServiceError) in try await store.packArchive(hard) }?.kind == .notEntitled)
         #expect(try await store.refund(hints.id).hintsTakenBack == 3)
         #expect(try await store.hintBalance() == 0)
-        #expect(await error { () async throws(StoreError) in try await store.refund(hints.id) }?.kind == .wrongState)
+        #expect(await error { () async throws(ServiceError) in try await store.refund(hints.id) }?.kind == .wrongState)
         // Bought again after a refund: a new transaction, owned again.
         _ = try purchased(try await store.buy(hard, quantity: 1))
         #expect(try await store.restore().map(\.productID) == [hard])
@@ -229,10 +229,10 @@ private let removeAds = ProductID(rawValue: "com.hangmanpacks.removeads")!
         defer { withExtendedLifetime(world) {} }
         let store = world.service
         let unknown = ProductID(rawValue: "com.hangmanpacks.words.nope")!
-        #expect(await error { () async throws(StoreError) in try await store.buy(unknown, quantity: 1) }?.kind == .unknownProduct)
+        #expect(await error { () async throws(ServiceError) in try await store.buy(unknown, quantity: 1) }?.kind == .unknownProduct)
         let nobody = TransactionID(rawValue: "0123456789abcdef")!
-        #expect(await error { () async throws(StoreError) in try await store.approve(nobody) }?.kind == .unknownTransaction)
-        #expect(await error { () async throws(StoreError) in try await store.refund(nobody) }?.kind == .unknownTransaction)
+        #expect(await error { () async throws(ServiceError) in try await store.approve(nobody) }?.kind == .unknownTransaction)
+        #expect(await error { () async throws(ServiceError) in try await store.refund(nobody) }?.kind == .unknownTransaction)
     }
 
     @Test(arguments: StoreBackend.allCases)

@@ -16,7 +16,7 @@ private let day: Int64 = 86_400_000
 /// server on SQLite, a server on PostgreSQL), driven by the store clock.
 @Suite struct SubscriptionContractTests {
     private func purchased(_ outcome: PurchaseOutcome) throws -> StoreTransaction {
-        guard case .purchased(let transaction) = outcome else { throw StoreError(.wrongState, "expected a purchase, got \(outcome)") }
+        guard case .purchased(let transaction) = outcome else { throw ServiceError(.wrongState, "expected a purchase, got \(outcome)") }
         return transaction
     }
 
@@ -49,7 +49,7 @@ private let day: Int64 = 86_400_000
         #expect(open.values.allSatisfy { $0.isActive && $0.expiresDate == trial.expiresDate })
         #expect(try await store.packArchive(hard).count > 0)
         // Buying it again while it lasts charges nothing.
-        guard case .alreadySubscribed(let again) = try await store.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "bought twice") }
+        guard case .alreadySubscribed(let again) = try await store.buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "bought twice") }
         #expect(again.originalTransactionID == first.id)
         // The week passes: the first paid month, 20 hints, the same original transaction.
         _ = try await store.advanceClock(by: StoreDuration(1, .week))
@@ -79,7 +79,7 @@ private let day: Int64 = 86_400_000
         #expect(periods == 1 + 90 * 12, "the rest settled by the next requests: \(periods)")
         _ = try await store.setAutoRenew(monthly, on: false)  // no more renewals to settle on the way
         _ = try await store.moveClock(by: StoreClockStep(StoreDuration(7000, .year)))
-        let refused = await refusal { () async throws(StoreError) in try await store.moveClock(by: StoreClockStep(StoreDuration(9999, .year))) }
+        let refused = await refusal { () async throws(ServiceError) in try await store.moveClock(by: StoreClockStep(StoreDuration(9999, .year))) }
         #expect(refused?.kind == .invalidRequest, "\(String(describing: refused))")
         #expect(refused?.message.contains("goes no further than 9999-12-31") == true, "\(refused?.message ?? "")")
         #expect(try await store.storeClock() >= far.now, "the store still answers, its clock where it was")
@@ -210,7 +210,7 @@ private let day: Int64 = 86_400_000
         #expect(owed > 10 && owed < 17 && quote.hintsTakenBack == owed, "\(owed) \(String(describing: quote.hintsTakenBack))")
         #expect(try await store.hintBalance() == 40 - owed)
         // A downgrade waits for the renewal.
-        guard case .changeScheduled(let scheduled) = try await store.buy(monthly, quantity: 1) else { throw StoreError(.wrongState, "not scheduled") }
+        guard case .changeScheduled(let scheduled) = try await store.buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "not scheduled") }
         #expect(scheduled.productID == yearly && scheduled.renewsToProductID == monthly)
         _ = try await store.advanceClock(by: StoreDuration(1, .year))
         let renewed = try await store.subscriptions().first { $0.originalTransactionID == new.originalTransactionID }

@@ -87,11 +87,11 @@ import TestSupport
         let pinned = SigningKey.generate()
         let other = SigningKey.generate()
         let foreign = try SignedDocument(signing: HintBalance(hints: 1), with: other)
-        let claimed = #expect(throws: StoreError.self) { try foreign.open(HintBalance.self, trusting: pinned.publicKey) }
+        let claimed = #expect(throws: ServiceError.self) { try foreign.open(HintBalance.self, trusting: pinned.publicKey) }
         #expect(claimed?.message.contains("it claims key \(other.publicKey.keyID)") == true, "\(claimed?.message ?? "")")
         var altered = try SignedDocument(signing: HintBalance(hints: 1), with: pinned)
         altered.payload = Base64.encode(Array(#"{"hints":99}"#.utf8))
-        let forged = #expect(throws: StoreError.self) { try altered.open(HintBalance.self, trusting: pinned.publicKey) }
+        let forged = #expect(throws: ServiceError.self) { try altered.open(HintBalance.self, trusting: pinned.publicKey) }
         #expect(forged?.message.contains("its signature does not match") == true, "\(forged?.message ?? "")")
         #expect(forged?.message.contains("signed by \(pinned.publicKey.keyID)") == false)
     }

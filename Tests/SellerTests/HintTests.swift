@@ -42,7 +42,7 @@ import WordPacks
     @Test(arguments: Engine.allCases) func noHintsIsNotEnoughHints(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
-        let error = storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "first") }
+        let error = storeError { () throws(ServiceError) in try service.spendHint(idempotencyKey: "first") }
         #expect(error?.kind == .notEnoughHints)
         // The message says what to buy: a product of this catalog.
         #expect(error?.message.contains("hangman buy ") == true, "\(error?.message ?? "")")
@@ -53,7 +53,7 @@ import WordPacks
     @Test(arguments: Engine.allCases) func notEnoughHintsNamesAProductTheCatalogSells(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
-        let message = storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "first") }?.message ?? ""
+        let message = storeError { () throws(ServiceError) in try service.spendHint(idempotencyKey: "first") }?.message ?? ""
         let named = account.catalog.products.filter(\.isConsumable).map(\.id.rawValue)
         #expect(named.contains { message.contains("hangman buy \($0)") }, "'\(message)' names none of \(named)")
     }
@@ -65,7 +65,7 @@ import WordPacks
         for index in 0..<10 {
             #expect(try service.spendHint(idempotencyKey: "k\(index)").balance == 9 - index)
         }
-        #expect(storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "k10") }?.kind == .notEnoughHints)
+        #expect(storeError { () throws(ServiceError) in try service.spendHint(idempotencyKey: "k10") }?.kind == .notEnoughHints)
         #expect(try service.hintBalance() == 0)
     }
 
@@ -74,7 +74,7 @@ import WordPacks
         let account = try StoreAccount()
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1)
-        #expect(storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: key) }?.kind == .invalidRequest)
+        #expect(storeError { () throws(ServiceError) in try service.spendHint(idempotencyKey: key) }?.kind == .invalidRequest)
         #expect(try service.hintBalance() == 10)
     }
 
@@ -110,7 +110,7 @@ import WordPacks
                     return
                 }
                 for spend in 0..<4 {
-                    let error = storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "w\(worker)-s\(spend)") }
+                    let error = storeError { () throws(ServiceError) in try service.spendHint(idempotencyKey: "w\(worker)-s\(spend)") }
                     let outcome = error?.kind.rawValue ?? "spent"
                     results.withLock { $0.append(outcome) }
                 }

@@ -133,7 +133,7 @@ import TestSupport
         #expect(try service.spendHint(idempotencyKey: "a") == HintSpend(balance: 9, wasAlreadySpent: true))
         for index in 0..<9 { _ = try service.spendHint(idempotencyKey: "k\(index)") }
         #expect(try service.hintBalance() == 0)
-        let refused = storeError { () throws(StoreError) in _ = try service.spendHint(idempotencyKey: "new") }
+        let refused = storeError { () throws(ServiceError) in _ = try service.spendHint(idempotencyKey: "new") }
         #expect(refused?.kind == .notEnoughHints, "\(String(describing: refused))")
         #expect(try service.spendHint(idempotencyKey: "k8") == HintSpend(balance: 0, wasAlreadySpent: true))
         if engine == .postgresql {
@@ -145,7 +145,7 @@ import TestSupport
 
     @Test func aLedgerDatabaseThatIsNotThereIsUnavailable() throws {
         let folder = try TemporaryDirectory()
-        let error = storeError { () throws(StoreError) in
+        let error = storeError { () throws(ServiceError) in
             try PostgreSQLLedgers(connectionString: "host=\(folder.path) port=5432 user=postgres dbname=postgres connect_timeout=2")
         }
         #expect(error?.kind == .unavailable, "\(String(describing: error))")

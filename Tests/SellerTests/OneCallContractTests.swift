@@ -26,7 +26,7 @@ import TestSupport
         func step(_ name: String, _ body: () throws -> String) {
             do {
                 said.append("\(name): \(try body())")
-            } catch let error as StoreError {
+            } catch let error as ServiceError {
                 said.append("\(name): refused \(error.kind.rawValue)")
             } catch {
                 said.append("\(name): failed \(error)")

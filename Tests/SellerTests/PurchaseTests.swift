@@ -25,7 +25,7 @@ import WordPacks
     func quantityOutOfRangeIsRefused(_ quantity: Int) throws {
         let account = try StoreAccount()
         let service = try account.service()
-        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.hints10, quantity: quantity) }
+        let error = storeError { () throws(ServiceError) in try service.buy(StoreFixture.hints10, quantity: quantity) }
         #expect(error?.kind == .invalidRequest)
         #expect(error?.message == "quantity must be 1 to 10, not \(quantity)")
         #expect(try service.transactions().isEmpty)
@@ -42,7 +42,7 @@ import WordPacks
     @Test(arguments: Engine.allCases) func packWithQuantityIsRefused(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
-        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 2) }
+        let error = storeError { () throws(ServiceError) in try service.buy(StoreFixture.animals, quantity: 2) }
         #expect(error?.kind == .invalidRequest)
         #expect(try service.entitlements().isEmpty)
     }
@@ -79,7 +79,7 @@ import WordPacks
         #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: account.packs + "/fruit.wordpack"))))
         let pack = try #require(PackVerifier().verify(bytes).pack)
         #expect(pack.manifest.productIdentifier == StoreFixture.fruit)
-        let error = storeError { () throws(StoreError) in try service.packArchive(StoreFixture.animals) }
+        let error = storeError { () throws(ServiceError) in try service.packArchive(StoreFixture.animals) }
         #expect(error?.kind == .notEntitled)
         #expect(error?.message == "com.example.words.animals is not purchased: run 'hangman buy com.example.words.animals'")
     }
@@ -87,7 +87,7 @@ import WordPacks
     @Test(arguments: Engine.allCases) func unknownProductIsRefused(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
-        let error = storeError { () throws(StoreError) in try service.buy(ProductID(rawValue: "com.example.nothing")!, quantity: 1) }
+        let error = storeError { () throws(ServiceError) in try service.buy(ProductID(rawValue: "com.example.nothing")!, quantity: 1) }
         #expect(error?.kind == .unknownProduct)
         #expect(error?.message == "no product 'com.example.nothing' in the catalog: see 'hangman products'")
         #expect(try service.transactions().isEmpty)

@@ -81,7 +81,7 @@ import WordPacks
         try Data("not a key\n".utf8).write(to: URL(fileURLWithPath: account.keyPath))
         let service = try account.service()
         _ = try service.buy(StoreFixture.animals, quantity: 1)
-        #expect(throws: StoreError.self) { try service.receipt() }
+        #expect(throws: ServiceError.self) { try service.receipt() }
         let verification = service.verifyReceipt(Array("anything".utf8), password: nil)
         #expect(verification.status == .notAuthenticated)
         #expect(verification.message.contains("service key"), "\(verification.message)")

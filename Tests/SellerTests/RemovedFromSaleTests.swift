@@ -47,7 +47,7 @@ import Testing
         } catch {
             #expect(error.kind == .productUnavailable && error.message.contains("is no longer sold: see 'hangman products'"), "\(error.message)")
         }
-        #expect(throws: StoreError.self) { try strangerService.packArchive(StoreFixture.animals) }
+        #expect(throws: ServiceError.self) { try strangerService.packArchive(StoreFixture.animals) }
         #expect(try service.transactions().contains { $0.id == bought.id })
     }
 

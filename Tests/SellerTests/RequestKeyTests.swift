@@ -54,7 +54,7 @@ import TestSupport
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k")
-        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 1, requestKey: "k") }
+        let error = storeError { () throws(ServiceError) in try service.buy(StoreFixture.animals, quantity: 1, requestKey: "k") }
         #expect(error?.kind == .invalidRequest)
         #expect(try service.transactions().count == 1)
     }
@@ -65,7 +65,7 @@ import TestSupport
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
         _ = try service.buy(StoreFixture.hints10, quantity: 1, requestKey: "k")
-        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.hints10, quantity: 5, requestKey: "k") }
+        let error = storeError { () throws(ServiceError) in try service.buy(StoreFixture.hints10, quantity: 5, requestKey: "k") }
         #expect(error?.kind == .invalidRequest)
         #expect(error?.message.contains("a new purchase needs a new key") == true, "\(error?.message ?? "")")
         #expect(try service.hintBalance() == 10)

@@ -69,7 +69,7 @@ import WordPacks
         #expect(refund.hintsTakenBack == 0)
         #expect(refund.transaction.revocationDate == account.stepping.readings[mark])
         #expect(refund.transaction.isPaid == false)
-        let error = storeError { () throws(StoreError) in try service.packArchive(StoreFixture.animals) }
+        let error = storeError { () throws(ServiceError) in try service.packArchive(StoreFixture.animals) }
         #expect(error?.kind == .notEntitled)
         #expect(try service.restore().isEmpty)
         #expect(try service.entitlements().first?.revokedDate == refund.transaction.revocationDate)
@@ -88,7 +88,7 @@ import WordPacks
         #expect(try service.restore().map(\.transactionID) == [second.id])
         #expect(try service.packArchive(StoreFixture.animals).isEmpty == false)
         // Refunding the old purchase again does not touch the new one.
-        #expect(storeError { () throws(StoreError) in try service.refund(first.id) }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.refund(first.id) }?.kind == .wrongState)
         #expect(try service.restore().map(\.transactionID) == [second.id])
     }
 
@@ -101,7 +101,7 @@ import WordPacks
         #expect(refund.hintsTakenBack == 3)
         #expect(try service.hintBalance() == 0)
         #expect(try account.ledgerRows().map(\.amount) == [10, -1, -1, -1, -1, -1, -1, -1, -3])
-        #expect(storeError { () throws(StoreError) in try service.spendHint(idempotencyKey: "s7") }?.kind == .notEnoughHints)
+        #expect(storeError { () throws(ServiceError) in try service.spendHint(idempotencyKey: "s7") }?.kind == .notEnoughHints)
     }
 
     @Test(arguments: Engine.allCases) func refundingHintsTakesBackNoMoreThanCredited(engine: Engine) throws {
@@ -128,7 +128,7 @@ import WordPacks
         let service = try account.service()
         let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         _ = try service.refund(bought.id)
-        let error = storeError { () throws(StoreError) in try service.refund(bought.id) }
+        let error = storeError { () throws(ServiceError) in try service.refund(bought.id) }
         #expect(error?.kind == .wrongState)
         #expect(error?.message == "transaction \(bought.id) is already refunded")
         #expect(try service.hintBalance() == 0)
@@ -140,7 +140,7 @@ import WordPacks
         try service.setControls(StoreControls(failPurchases: true))
         let failed = try #require(try service.buy(StoreFixture.hints10, quantity: 1).transaction)
         #expect(failed.state == .failed)
-        let error = storeError { () throws(StoreError) in try service.refund(failed.id) }
+        let error = storeError { () throws(ServiceError) in try service.refund(failed.id) }
         #expect(error?.kind == .wrongState)
         #expect(error?.message.contains("only a delivered purchase can be refunded") == true)
     }
@@ -151,7 +151,7 @@ import WordPacks
         try service.setControls(StoreControls(askToBuy: true))
         let deferred = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         #expect(deferred.state == .deferred)
-        #expect(storeError { () throws(StoreError) in try service.refund(deferred.id) }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.refund(deferred.id) }?.kind == .wrongState)
         // Still approvable afterwards.
         #expect(try service.approve(deferred.id).state == .finished)
     }
@@ -159,7 +159,7 @@ import WordPacks
     @Test(arguments: Engine.allCases) func refundingAnUnknownTransaction(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
-        let error = storeError { () throws(StoreError) in try service.refund(TransactionID(rawValue: "0123456789abcdef")!) }
+        let error = storeError { () throws(ServiceError) in try service.refund(TransactionID(rawValue: "0123456789abcdef")!) }
         #expect(error?.kind == .unknownTransaction)
     }
 }

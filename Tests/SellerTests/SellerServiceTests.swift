@@ -18,7 +18,7 @@ import TestSupport
         #expect(try SellerService.ledgerAccounts(inFolder: folder.file("nowhere")).isEmpty)
         let file = try TemporaryDirectory()
         FileManager.default.createFile(atPath: file.file("accounts"), contents: Data("not a folder".utf8))
-        #expect(throws: StoreError.self) { try SellerService.ledgerAccounts(inFolder: file.path) }
+        #expect(throws: ServiceError.self) { try SellerService.ledgerAccounts(inFolder: file.path) }
     }
 
     @Test func aServiceOnSQLiteMakesItsFoldersAndListsItsLedgers() throws {

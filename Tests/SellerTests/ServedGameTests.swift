@@ -40,14 +40,14 @@ import TestSupport
         let game = try service.startGame(GameRequest(), seed: 11)
         let open = account.opener()
         let answers = Mutex<[String: String]>([:])
-        let refusals = Mutex<[StoreError.Kind]>([])
+        let refusals = Mutex<[ServiceError.Kind]>([])
         DispatchQueue.concurrentPerform(iterations: 10) { worker in
             guard let mine = try? open() else { return }
             for index in 0..<5 {
                 do {
                     let answer = try mine.hint(game.id, key: "key-\(worker)-\(index)")
                     answers.withLock { $0["key-\(worker)-\(index)"] = answer.move?.text }
-                } catch let error as StoreError {
+                } catch let error as ServiceError {
                     refusals.withLock { $0.append(error.kind) }
                 } catch {
                     Issue.record("\(error)")
@@ -86,7 +86,7 @@ import TestSupport
         #expect(second.id != first.id && second.resumed == nil)
         let old = try service.game(first.id)
         #expect(old.state == .abandoned && old.word != nil && old.score == 0)
-        #expect(storeError { () throws(StoreError) in try service.guess(first.id, "e") }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.guess(first.id, "e") }?.kind == .wrongState)
     }
 
     /// Played to the end: the last answer carries the word and the score; a move after it is 409.
@@ -103,7 +103,7 @@ import TestSupport
         let word = try #require(game.word)
         #expect(game.masked == word.map(String.init).joined(separator: " "))
         #expect((game.score ?? 0) > 0)
-        #expect(storeError { () throws(StoreError) in try service.guess(game.id, "e") }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.guess(game.id, "e") }?.kind == .wrongState)
     }
 
     @Test(arguments: Engine.allCases)
@@ -111,13 +111,13 @@ import TestSupport
         let mine = try account(engine).service()
         let theirs = try account(engine).service()
         let game = try mine.startGame(GameRequest(), seed: 9)
-        #expect(storeError { () throws(StoreError) in try theirs.guess(game.id, "e") }?.kind == .notFound)
-        #expect(storeError { () throws(StoreError) in try theirs.game("../../etc/passwd") }?.kind == .notFound)
-        let refusal = storeError { () throws(StoreError) in try mine.guess(game.id, "7") }
+        #expect(storeError { () throws(ServiceError) in try theirs.guess(game.id, "e") }?.kind == .notFound)
+        #expect(storeError { () throws(ServiceError) in try theirs.game("../../etc/passwd") }?.kind == .notFound)
+        let refusal = storeError { () throws(ServiceError) in try mine.guess(game.id, "7") }
         #expect(refusal?.kind == .invalidRequest && refusal?.message == "'7' is not a letter", "\(String(describing: refusal))")
-        #expect(storeError { () throws(StoreError) in try mine.startGame(GameRequest(lives: 0, new: true)) }?.kind == .invalidRequest)
-        #expect(storeError { () throws(StoreError) in try mine.startGame(GameRequest(packs: [ProductID(rawValue: "com.hangmanpacks.words.hard")!], new: true)) }?.kind == .notEntitled)
-        #expect(storeError { () throws(StoreError) in try mine.startGame(GameRequest(category: "Nope", new: true)) }?.kind == .invalidRequest)
+        #expect(storeError { () throws(ServiceError) in try mine.startGame(GameRequest(lives: 0, new: true)) }?.kind == .invalidRequest)
+        #expect(storeError { () throws(ServiceError) in try mine.startGame(GameRequest(packs: [ProductID(rawValue: "com.hangmanpacks.words.hard")!], new: true)) }?.kind == .notEntitled)
+        #expect(storeError { () throws(ServiceError) in try mine.startGame(GameRequest(category: "Nope", new: true)) }?.kind == .invalidRequest)
     }
 
     /// An account that starts game after game keeps a bounded number of them: the oldest ended
@@ -142,8 +142,8 @@ import TestSupport
             kept = try account.database().int64("SELECT count(*) FROM games") ?? -1
         }
         #expect(kept == 101, "\(kept) games kept")
-        #expect(storeError { () throws(StoreError) in _ = try service.game(firstAbandoned.id) }?.kind == .notFound)
-        #expect(storeError { () throws(StoreError) in _ = try service.game(won.id) }?.kind == .notFound)
+        #expect(storeError { () throws(ServiceError) in _ = try service.game(firstAbandoned.id) }?.kind == .notFound)
+        #expect(storeError { () throws(ServiceError) in _ = try service.game(won.id) }?.kind == .notFound)
         // A new service (another server) reads the same totals, and adds to them.
         let other = try account.service()
         #expect(try other.statistics() == stats)

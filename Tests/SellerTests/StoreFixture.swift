@@ -247,8 +247,8 @@ extension PurchaseOutcome {
     }
 }
 
-/// Runs `body` and returns the `StoreError` it throws, or `nil`.
-func storeError(_ body: () throws(StoreError) -> some Any) -> StoreError? {
+/// Runs `body` and returns the `ServiceError` it throws, or `nil`.
+func storeError(_ body: () throws(ServiceError) -> some Any) -> ServiceError? {
     do {
         _ = try body()
         return nil

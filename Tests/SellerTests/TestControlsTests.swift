@@ -54,11 +54,11 @@ import WordPacks
         #expect(approved.hintsCredited == 20)
         #expect(try service.hintBalance() == 20)
         // Approving twice is refused and delivers nothing more.
-        let again = storeError { () throws(StoreError) in try service.approve(waiting.id) }
+        let again = storeError { () throws(ServiceError) in try service.approve(waiting.id) }
         #expect(again?.kind == .wrongState)
         #expect(again?.message == "cannot approve transaction \(waiting.id): it is finished, not deferred")
         #expect(try service.hintBalance() == 20)
-        #expect(storeError { () throws(StoreError) in try service.decline(waiting.id) }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.decline(waiting.id) }?.kind == .wrongState)
         #expect(try service.hintBalance() == 20)
     }
 
@@ -71,9 +71,9 @@ import WordPacks
         #expect(declined.state == .failed)
         #expect(declined.failureReason == "declined by the approver")
         #expect(try service.entitlements().isEmpty)
-        #expect(storeError { () throws(StoreError) in try service.approve(waiting.id) }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.approve(waiting.id) }?.kind == .wrongState)
         #expect(try service.entitlements().isEmpty)
-        #expect(storeError { () throws(StoreError) in try service.packArchive(StoreFixture.animals) }?.kind == .notEntitled)
+        #expect(storeError { () throws(ServiceError) in try service.packArchive(StoreFixture.animals) }?.kind == .notEntitled)
     }
 
     @Test(arguments: Engine.allCases) func aDeferredPackCannotBeBoughtTwiceWhileWaiting(engine: Engine) throws {
@@ -82,7 +82,7 @@ import WordPacks
         try service.setControls(StoreControls(askToBuy: true))
         let waiting = try #require(try service.buy(StoreFixture.animals, quantity: 1).transaction)
         try service.reset()
-        let error = storeError { () throws(StoreError) in try service.buy(StoreFixture.animals, quantity: 1) }
+        let error = storeError { () throws(ServiceError) in try service.buy(StoreFixture.animals, quantity: 1) }
         #expect(error?.kind == .purchaseInProgress)
         _ = try service.approve(waiting.id)
         #expect(try service.entitlements().count == 1)
@@ -98,11 +98,11 @@ import WordPacks
             return
         }
         #expect(try service.entitlements().isEmpty)
-        #expect(storeError { () throws(StoreError) in try service.approve(waiting.id) }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.approve(waiting.id) }?.kind == .wrongState)
         let resolved = try service.resolve(waiting.id)
         #expect(resolved.state == .finished)
         #expect(try service.restore().map(\.productID) == [StoreFixture.fruit])
-        #expect(storeError { () throws(StoreError) in try service.resolve(waiting.id) }?.kind == .wrongState)
+        #expect(storeError { () throws(ServiceError) in try service.resolve(waiting.id) }?.kind == .wrongState)
         #expect(try service.entitlements().count == 1)
     }
 
@@ -110,9 +110,9 @@ import WordPacks
         let account = try StoreAccount(engine: engine)
         let service = try account.service()
         let id = TransactionID(rawValue: "00000000deadbeef")!
-        #expect(storeError { () throws(StoreError) in try service.approve(id) }?.kind == .unknownTransaction)
-        #expect(storeError { () throws(StoreError) in try service.decline(id) }?.kind == .unknownTransaction)
-        #expect(storeError { () throws(StoreError) in try service.resolve(id) }?.kind == .unknownTransaction)
+        #expect(storeError { () throws(ServiceError) in try service.approve(id) }?.kind == .unknownTransaction)
+        #expect(storeError { () throws(ServiceError) in try service.decline(id) }?.kind == .unknownTransaction)
+        #expect(storeError { () throws(ServiceError) in try service.resolve(id) }?.kind == .unknownTransaction)
     }
 
     @Test(arguments: Engine.allCases) func clearEmptiesTheHistory(engine: Engine) throws {

@@ -33,9 +33,9 @@ public final class GameSession {
         /// Nothing to reveal (one letter left, or the game is over).
         case notNow
         /// The pack service cannot be reached: nothing was spent, the game goes on.
-        case serviceUnavailable(StoreError)
+        case serviceUnavailable(ServiceError)
         /// The service no longer knows this device (token revoked, account closed): nothing was spent.
-        case signedOut(StoreError)
+        case signedOut(ServiceError)
     }
 
     init(

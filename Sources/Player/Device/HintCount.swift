@@ -7,9 +7,9 @@ public struct HintCount: Sendable, Equatable {
     /// When the server signed `hints`, if the count is not current.
     public var signedAt: Int64?
     /// Why the count is not current: the pack server cannot be reached.
-    public var offline: StoreError?
+    public var offline: ServiceError?
 
-    public init(hints: Int, signedAt: Int64? = nil, offline: StoreError? = nil) {
+    public init(hints: Int, signedAt: Int64? = nil, offline: ServiceError? = nil) {
         self.hints = hints
         self.signedAt = signedAt
         self.offline = offline
@@ -19,7 +19,7 @@ public struct HintCount: Sendable, Equatable {
 
     /// Asks `service`; when it cannot be reached, the last balance it signed. Throws when there
     /// is none, or for any other failure.
-    public static func read(from service: any PackService) async throws(StoreError) -> HintCount {
+    public static func read(from service: any PackService) async throws(ServiceError) -> HintCount {
         do {
             return HintCount(hints: try await service.hintBalance())
         } catch where error.kind == .unavailable {
@@ -29,7 +29,7 @@ public struct HintCount: Sendable, Equatable {
     }
 
     /// The same count, as it was, now that a request found the server gone.
-    public func markedOffline(_ error: StoreError) -> HintCount {
+    public func markedOffline(_ error: ServiceError) -> HintCount {
         HintCount(hints: hints, signedAt: signedAt, offline: error)
     }
 }

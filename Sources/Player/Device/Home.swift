@@ -36,7 +36,7 @@ public struct Home: Sendable {
     }
 
     /// Reads the account folder: an account on a service, or none.
-    public func binding() throws(StoreError) -> Binding {
+    public func binding() throws(ServiceError) -> Binding {
         guard let credentials = try ServiceCredentials.load(folder: accountFolder) else { return .embedded }
         return .service(credentials)
     }
@@ -92,7 +92,7 @@ public struct Home: Sendable {
         /// Purchases a crash left unfinished, completed now.
         public let recovered: [StoreTransaction]
         /// Set when the pack server cannot be reached: the home plays from what it last signed.
-        public let offline: StoreError?
+        public let offline: ServiceError?
         /// The address the service was reached at for the first time, now remembered.
         public let newAddress: String?
         /// Something the player should be told once: the server offered an older catalog (a
@@ -117,7 +117,7 @@ public struct Home: Sendable {
                 throw Self.refusal(
                     "this home (\(folder)) plays on the embedded store, and the command names the pack server at \(url): drop --service and HANGMAN_SERVICE, or use another --home for that server")
             }
-            throw PlayerError.store(StoreError(.notEntitled, "no account on \(url) in \(folder): run 'hangman account create --service \(url)'"))
+            throw PlayerError.store(ServiceError(.notEntitled, "no account on \(url) in \(folder): run 'hangman account create --service \(url)'"))
         case (.embedded, _):
             let opened = try embedded()
             let recovered: [StoreTransaction]
@@ -166,7 +166,7 @@ public struct Home: Sendable {
             // Another key (not a rollback or an expired catalog, which keep their own words).
             throw Self.anotherService(at: address, credentials)
         } catch where isNew && (error.kind == .unauthorized || error.kind == .notEntitled) {
-            throw .store(StoreError(
+            throw .store(ServiceError(
                 .untrusted, "the server at \(address) signs with this home's key but does not know account \(credentials.accountID): use the address the account was made on"))
         } catch {
             throw .store(error)
@@ -195,7 +195,7 @@ public struct Home: Sendable {
 
     /// The server at `address` signs with another key than the one this home pinned.
     private static func anotherService(at address: String, _ credentials: ServiceCredentials) -> PlayerError {
-        .store(StoreError(
+        .store(ServiceError(
             .untrusted,
             "the server at \(address) is another service: its answers are not signed with this home's key ed25519 \(credentials.publicKey.keyID); use this home's service, or another --home"))
     }
@@ -224,7 +224,7 @@ public struct Home: Sendable {
     /// region's (`preferred`) when the service sells there.
     public func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
         try checkBelongsToNoStore()
-        do throws(StoreError) {
+        do throws(ServiceError) {
             let credentials = try await HTTPPackService.createAccount(at: url, storefront: storefront, preferred: preferred, caFile: caFile)
             try credentials.save(folder: accountFolder)
             await keepCatalog(of: credentials, caFile: caFile)
@@ -241,15 +241,15 @@ public struct Home: Sendable {
     public func joinAccount(at url: String, token: String, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
         let signedOut = try await signedOutCredentials(caFile: caFile)
         if signedOut == nil { try checkBelongsToNoStore() }
-        do throws(StoreError) {
+        do throws(ServiceError) {
             let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
             if var kept = signedOut {
                 guard credentials.publicKey == kept.publicKey else {
-                    throw StoreError(
+                    throw ServiceError(
                         .untrusted, "the service at \(credentials.service) signs with key \(credentials.publicKey.keyID), not this home's pinned \(kept.publicKey.keyID): nothing was changed here")
                 }
                 guard credentials.accountID == kept.accountID else {
-                    throw StoreError(
+                    throw ServiceError(
                         .wrongState, "that token is account \(credentials.accountID)'s, and this home is account \(kept.accountID)'s: use another --home (or HANGMAN_HOME) for it")
                 }
                 try kept.replaceToken(with: credentials.token, folder: accountFolder)
@@ -305,18 +305,18 @@ public struct Home: Sendable {
     /// account, gets no other.
     private func checkBelongsToNoStore() throws(PlayerError) {
         if hasEmbeddedAccount {
-            throw .store(StoreError(
+            throw .store(ServiceError(
                 .wrongState, "this home (\(folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server"))
         }
         let existing: ServiceCredentials?
         do { existing = try ServiceCredentials.load(folder: accountFolder) } catch { throw .store(error) }
         if let existing {
-            throw .store(StoreError(
+            throw .store(ServiceError(
                 .wrongState, "this home (\(folder)) has an account already, on \(existing.service), and a home belongs to one store: use another --home (or HANGMAN_HOME)"))
         }
     }
 
     private static func refusal(_ message: String) -> PlayerError {
-        .store(StoreError(.invalidRequest, message))
+        .store(ServiceError(.invalidRequest, message))
     }
 }

@@ -118,7 +118,7 @@ public struct PackInstaller {
     /// The service's refusal in the device's terms: what the service cannot do now (offline, a
     /// pack missing at the store) is unavailable (exit 69), an answer the pinned key did not sign
     /// is invalid (65), the rest is storage (74).
-    static func deviceError(_ error: StoreError) -> DeviceError {
+    static func deviceError(_ error: ServiceError) -> DeviceError {
         switch error.kind {
         case .unavailable, .productUnavailable: DeviceError(.unavailable, error.message)
         case .notEntitled: DeviceError(.notEntitled, error.message)

@@ -24,7 +24,7 @@ extension Player {
     /// Whether buying `id` would charge, after checking that this device may buy at all (the
     /// `buy` command's question, and the game's `$`, ask only when it would).
     public func offer(_ id: ProductID) async throws(PlayerError) -> Offer {
-        if isOffline { throw .store(StoreError(.unavailable, "buying needs the pack server, which cannot be reached now")) }
+        if isOffline { throw .store(ServiceError(.unavailable, "buying needs the pack server, which cannot be reached now")) }
         try checkPaymentsAllowed()
         guard let product = catalog.product(id) else { return .nothingToAsk }
         if product.autoRenewable != nil {
@@ -46,11 +46,11 @@ extension Player {
     /// plan it replaced (the period the upgrade revoked at its purchase).
     public func subscriptionStarted(by transaction: StoreTransaction) async throws(PlayerError) -> (status: SubscriptionStatus?, replacedRefund: Money?) {
         guard catalog.product(transaction.productID)?.isSubscription == true else { return (nil, nil) }
-        let statuses = try await store { () async throws(StoreError) in try await service.subscriptions() }
+        let statuses = try await store { () async throws(ServiceError) in try await service.subscriptions() }
         let original = transaction.originalTransactionID ?? transaction.id
         let status = statuses.first { $0.originalTransactionID == original } ?? statuses.last { $0.productID == transaction.productID }
         guard catalog.product(transaction.productID)?.autoRenewable != nil else { return (status, nil) }
-        let history = try await store { () async throws(StoreError) in try await service.transactions() }
+        let history = try await store { () async throws(ServiceError) in try await service.transactions() }
         let replaced = history.last { $0.refundAmount != nil && $0.revocationDate == transaction.purchaseDate && $0.id != transaction.id }
         return (status, replaced?.refund)
     }

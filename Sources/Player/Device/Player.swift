@@ -140,7 +140,7 @@ public struct Player {
     /// Buys `quantity` of a product: purchase, then (for a pack) install.
     public func buy(_ id: ProductID, quantity: Int = 1, progress: ((InstallProgress) -> Void)? = nil) async throws(PlayerError) -> BuyResult {
         try checkPaymentsAllowed()
-        let outcome = try await store { () async throws(StoreError) in try await service.buy(id, quantity: quantity) }
+        let outcome = try await store { () async throws(ServiceError) in try await service.buy(id, quantity: quantity) }
         switch outcome {
         case .purchased(let transaction):
             // Hints, a feature or a subscription: nothing to install (a pass's packs install when played).
@@ -185,7 +185,7 @@ public struct Player {
     /// A pack that cannot be installed is reported and skipped (``RestoreReport``); any other
     /// failure stops the restore.
     public func restore(progress: ProgressFor = { _ in nil }) async throws(PlayerError) -> RestoreReport {
-        let owned = try await store { () async throws(StoreError) in try await service.restore() }
+        let owned = try await store { () async throws(ServiceError) in try await service.restore() }
         var report = RestoreReport()
         for entitlement in owned {
             let product = catalog.product(entitlement.productID)
@@ -415,12 +415,12 @@ public struct Player {
     /// What the account owns, asked of the service now.
     /// The account's storefront: what prices are shown and charged in.
     public func storefront() async throws(PlayerError) -> String {
-        try await store { () async throws(StoreError) in try await service.storefront() }
+        try await store { () async throws(ServiceError) in try await service.storefront() }
     }
 
     /// Moves the account to another storefront (future purchases only).
     public func setStorefront(_ code: String) async throws(PlayerError) -> String {
-        try await store { () async throws(StoreError) in try await service.setStorefront(code) }
+        try await store { () async throws(ServiceError) in try await service.setStorefront(code) }
     }
 
     /// The theme the game draws: the one the settings chose, installed here and still owned (a
@@ -433,14 +433,14 @@ public struct Player {
     }
 
     public func ownership() async throws(PlayerError) -> Ownership {
-        try await store { () async throws(StoreError) in try await Ownership.read(from: service) }
+        try await store { () async throws(ServiceError) in try await Ownership.read(from: service) }
     }
 
     private func owned() async throws(PlayerError) -> [Entitlement] {
         try await ownership().active
     }
 
-    func store<T>(_ body: () async throws(StoreError) -> T) async throws(PlayerError) -> T {
+    func store<T>(_ body: () async throws(ServiceError) -> T) async throws(PlayerError) -> T {
         do { return try await body() } catch { throw .store(error) }
     }
 
@@ -514,7 +514,7 @@ public struct PackStatus: Sendable, Equatable {
 
 /// Why the player's session could not do what was asked: the service's reason or the device's.
 public enum PlayerError: Error, Sendable, CustomStringConvertible {
-    case store(StoreError)
+    case store(ServiceError)
     case device(DeviceError)
 
     public var description: String {

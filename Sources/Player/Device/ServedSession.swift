@@ -56,7 +56,7 @@ public final class ServedSession: PlayedGame {
         do {
             answer = try await service.guess(game: game.id, text)
         } catch {
-            let failure: StoreError = error
+            let failure: ServiceError = error
             if failure.kind == .invalidRequest { return .invalid(failure.message) }
             guard failure.kind == .wrongState else { throw failure }
             try await refresh()
@@ -73,7 +73,7 @@ public final class ServedSession: PlayedGame {
         do {
             answer = try await service.hint(game: game.id, idempotencyKey: key)
         } catch {
-            let failure: StoreError = error
+            let failure: ServiceError = error
             switch failure.kind {
             case .notEnoughHints: return .noHints
             case .unavailable: return .serviceUnavailable(failure)
@@ -89,12 +89,12 @@ public final class ServedSession: PlayedGame {
     }
 
     /// Gives the game up (it counts as lost); the answer shows the word.
-    public func abandon() async throws(StoreError) {
+    public func abandon() async throws(ServiceError) {
         game = try await service.abandonGame(game.id)
     }
 
     /// The game as the server has it now (another device may have moved it on).
-    private func refresh() async throws(StoreError) {
+    private func refresh() async throws(ServiceError) {
         game = try await service.game(game.id)
     }
 }
@@ -107,7 +107,7 @@ extension Player {
     /// Starts a served game, or resumes the account's live one (`request.new`: abandons it first).
     public func startServedGame(_ request: GameRequest) async throws(PlayerError) -> ServedSession {
         guard let games = gameService else {
-            throw .store(StoreError(.unavailable, "served games need the account's pack server, and this session has none"))
+            throw .store(ServiceError(.unavailable, "served games need the account's pack server, and this session has none"))
         }
         do {
             return ServedSession(game: try await games.startGame(request), service: games)

@@ -94,13 +94,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     // MARK: - Catalog
 
-    public func fetchCatalog() async throws(StoreError) -> Catalog {
+    public func fetchCatalog() async throws(ServiceError) -> Catalog {
         followUp.withLock { $0.catalogChecked = true }
         let signed = try await get(SignedDocument.self, .catalog)
         let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
         let now = clock.now()
         guard document.expires > now else {
-            throw StoreError(.untrusted, "the service's catalog expired at \(document.expires) (it is \(now)): refusing a frozen catalog")
+            throw ServiceError(.untrusted, "the service's catalog expired at \(document.expires) (it is \(now)): refusing a frozen catalog")
         }
         let floor = seenCatalogVersion()
         guard document.catalog.catalogVersion >= floor else {
@@ -114,7 +114,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 lastCatalog.withLock { $0 = kept.catalog }
                 return kept.catalog
             }
-            throw StoreError(
+            throw ServiceError(
                 .untrusted, "the service offered catalog version \(document.catalog.catalogVersion), older than version \(floor) already seen: refusing a rollback")
         }
         if document.catalog.catalogVersion > floor { recordCatalogVersion(document.catalog.catalogVersion) }
@@ -126,21 +126,21 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     // MARK: - Purchases and the account
 
-    public func recoverUnfinished() async throws(StoreError) -> [StoreTransaction] {
+    public func recoverUnfinished() async throws(ServiceError) -> [StoreTransaction] {
         followUp.withLock { $0.recovered = true }
         return try await send([StoreTransaction].self, .recover)
     }
 
     /// The purchase's answer carries the account's statement after it (signed): the balance and
     /// entitlements a command shows next need no request of their own.
-    public func buy(_ product: ProductID, quantity: Int) async throws(StoreError) -> PurchaseOutcome {
+    public func buy(_ product: ProductID, quantity: Int) async throws(ServiceError) -> PurchaseOutcome {
         let key = Self.newKey()
         let (_, bytes) = try await exchange(.purchase, body: try Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
         let outcome: PurchaseOutcome
         do {
             outcome = try Wire.decode(PurchaseOutcome.self, from: bytes)
         } catch {
-            throw StoreError(.unavailable, "the service's answer to POST \(Route.purchase.path("")) is not what this client expects: \(error.message)")
+            throw ServiceError(.unavailable, "the service's answer to POST \(Route.purchase.path("")) is not what this client expects: \(error.message)")
         }
         if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
             _ = try? adopt(signed)
@@ -148,22 +148,22 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return outcome
     }
 
-    public func restore() async throws(StoreError) -> [Entitlement] {
-        try await orOffline({ () async throws(StoreError) in try await send([Entitlement].self, .restore) }, { offline throws(StoreError) in try offline.restore() })
+    public func restore() async throws(ServiceError) -> [Entitlement] {
+        try await orOffline({ () async throws(ServiceError) in try await send([Entitlement].self, .restore) }, { offline throws(ServiceError) in try offline.restore() })
     }
 
-    public func transactions() async throws(StoreError) -> [StoreTransaction] {
-        try await orOffline({ () async throws(StoreError) in try await get([StoreTransaction].self, .transactions) }, { offline throws(StoreError) in try offline.transactions() })
+    public func transactions() async throws(ServiceError) -> [StoreTransaction] {
+        try await orOffline({ () async throws(ServiceError) in try await get([StoreTransaction].self, .transactions) }, { offline throws(ServiceError) in try offline.transactions() })
     }
 
     /// From the account's signed statement: what unlocks packs is never taken unsigned.
-    public func entitlements() async throws(StoreError) -> [Entitlement] {
-        try await orOffline({ () async throws(StoreError) in try await statement().entitlements }, { offline throws(StoreError) in try offline.entitlements() })
+    public func entitlements() async throws(ServiceError) -> [Entitlement] {
+        try await orOffline({ () async throws(ServiceError) in try await statement().entitlements }, { offline throws(ServiceError) in try offline.entitlements() })
     }
 
     /// The account's statement, checked against the pinned key: asked for once, until this
     /// client sends a change.
-    public func statement() async throws(StoreError) -> AccountStatement {
+    public func statement() async throws(ServiceError) -> AccountStatement {
         // Held for a command, and for a minute at most (a game played for long asks again).
         if holdsStatements, let held = heldStatement.withLock({ $0 }), clock.now() - held.issued < 60_000 { return held }
         return try adopt(try await get(SignedDocument.self, .account))
@@ -172,17 +172,17 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// A signed statement from the server, checked (key, account, not a replay), kept for
     /// offline play and held for the rest of the command.
     @discardableResult
-    private func adopt(_ signed: SignedDocument) throws(StoreError) -> AccountStatement {
+    private func adopt(_ signed: SignedDocument) throws(ServiceError) -> AccountStatement {
         let statement = try signed.open(AccountStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID else {
-            throw StoreError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
+            throw ServiceError(.untrusted, "the service sent the statement of account \(statement.accountID), not \(credentials.accountID)")
         }
         // An old statement sent again (a pack refunded since, playing again) is a replay. Servers'
         // clocks may differ a little: only a statement older by more than that is refused.
         lastStorefront.withLock { $0 = statement.storefront ?? Storefront.defaultCode }
         if let statePath, let seen = OfflinePackService.keptStatement(in: Self.folder(of: statePath), credentials: credentials) {
             guard statement.issued + Self.clockSkew >= seen.issued else {
-                throw StoreError(
+                throw ServiceError(
                     .untrusted, "the service sent an account statement issued at \(statement.issued), older than one already seen (\(seen.issued)): refusing a replay")
             }
             if statement.issued >= seen.issued { keep(signed, as: Self.statementCache) }
@@ -194,19 +194,19 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     /// From the account's signed statement (the last one this process read, when it read one).
-    public func storefront() async throws(StoreError) -> String {
+    public func storefront() async throws(ServiceError) -> String {
         if let known = lastStorefront.withLock({ $0 }) { return known }
         return try await orOffline(
-            { () async throws(StoreError) in try await statement().storefront ?? Storefront.defaultCode }, { offline throws(StoreError) in try offline.storefront() })
+            { () async throws(ServiceError) in try await statement().storefront ?? Storefront.defaultCode }, { offline throws(ServiceError) in try offline.storefront() })
     }
 
-    public func offers() async throws(StoreError) -> Offers {
-        let offers = try await orOffline({ () async throws(StoreError) in try await get(Offers.self, .offers) }, { offline throws(StoreError) in try offline.offers() })
+    public func offers() async throws(ServiceError) -> Offers {
+        let offers = try await orOffline({ () async throws(ServiceError) in try await get(Offers.self, .offers) }, { offline throws(ServiceError) in try offline.offers() })
         lastStorefront.withLock { $0 = offers.storefront }
         return offers
     }
 
-    public func setStorefront(_ code: String) async throws(StoreError) -> String {
+    public func setStorefront(_ code: String) async throws(ServiceError) -> String {
         let answer = try await send(StorefrontRequest.self, .setStorefront, body: try Wire.encode(StorefrontRequest(storefront: code)))
         let now = answer.storefront ?? code
         lastStorefront.withLock { $0 = now }
@@ -214,8 +214,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     /// From the account's signed statement, kept for when the server cannot be reached.
-    public func hintBalance() async throws(StoreError) -> Int {
-        try await orOffline({ () async throws(StoreError) in try await statement().hintBalance }, { offline throws(StoreError) in try offline.hintBalance() })
+    public func hintBalance() async throws(ServiceError) -> Int {
+        try await orOffline({ () async throws(ServiceError) in try await statement().hintBalance }, { offline throws(ServiceError) in try offline.hintBalance() })
     }
 
     /// The newest balance the server signed (a statement, or a spend's answer), and when.
@@ -226,13 +226,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// Taken only signed by the pinned key, for this account and this key: a hint is a letter
     /// revealed, and an unsigned "spent" would reveal it for nothing.
-    public func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend {
+    public func spendHint(idempotencyKey: String) async throws(ServiceError) -> HintSpend {
         // The key goes as the Idempotency-Key too: a spend cut off in transit (a server killed
         // behind a proxy) is sent again, and spends at most once.
         let signed = try await send(SignedDocument.self, .spendHint, body: try Wire.encode(HintSpendRequest(key: idempotencyKey)), idempotencyKey: idempotencyKey)
         let statement = try signed.open(HintSpendStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID, statement.key == idempotencyKey else {
-            throw StoreError(
+            throw ServiceError(
                 .untrusted, "the service answered a hint spend for account \(statement.accountID), key '\(statement.key)', not this one: refusing it")
         }
         // The balance after it is signed too: offline, it is the one shown.
@@ -240,13 +240,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return HintSpend(balance: statement.balance, wasAlreadySpent: statement.wasAlreadySpent)
     }
 
-    public func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8] {
+    public func packArchive(_ product: ProductID) async throws(ServiceError) -> [UInt8] {
         try await packArchive(product, progress: nil)
     }
 
     /// Downloads into the download folder (resuming what an earlier try left), reporting the
     /// bytes on disk as they arrive.
-    public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
+    public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8] {
         let path = Route.packArchive.path(product.rawValue)
         let (digest, size) = lastCatalog.withLock { catalog in
             (catalog.flatMap { $0.basePack(product)?.sha256 ?? $0.product(product)?.packSHA256 },
@@ -259,7 +259,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         do {
             try FileSystem.createFolder(atPath: downloadFolder, permissions: 0o700)
         } catch {
-            throw StoreError(.storage, "cannot make the download folder \(downloadFolder): \(error)")
+            throw ServiceError(.storage, "cannot make the download folder \(downloadFolder): \(error)")
         }
         var lastFailure = ""
         var reached = false
@@ -290,13 +290,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 if error.isTooLarge {
                     // Never more than the signed catalog records: a longer answer is not the pack.
                     try? FileSystem.removeFile(atPath: file)
-                    throw StoreError(
+                    throw ServiceError(
                         .untrusted, "the archive of \(product) from \(credentials.service) is longer than the \(size ?? Self.maxArchive) bytes its signed catalog records: refusing it")
                 }
                 if link == nil, let status = error.status, [302, 303, 307].contains(status), let location = error.location {
                     // The service's static file server: followed from this route only, to http(s).
                     guard location.hasPrefix("https://") || location.hasPrefix("http://"), let key = error.headers[Wire.downloadKeyHeader.lowercased()] else {
-                        throw StoreError(.unavailable, "the service sent the archive of \(product) to '\(location.prefix(120))' without a download key: refusing to follow it")
+                        throw ServiceError(.unavailable, "the service sent the archive of \(product) to '\(location.prefix(120))' without a download key: refusing to follow it")
                     }
                     link = (location, key)
                     attempt -= 1
@@ -310,7 +310,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                     continue
                 }
                 if link != nil, let status = error.status, (400..<500).contains(status) {
-                    throw StoreError(
+                    throw ServiceError(
                         .unavailable, "the archive of \(product) is not at the service's download server (HTTP \(status) from \(link!.url.prefix { $0 != "?" })); what arrived is kept in \(file)")
                 }
                 if link == nil, let status = error.status, (400..<500).contains(status) {
@@ -325,16 +325,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 try FileSystem.removeFile(atPath: file)
                 return bytes
             } catch {
-                throw StoreError(.storage, "cannot read the downloaded archive \(file): \(error)")
+                throw ServiceError(.storage, "cannot read the downloaded archive \(file): \(error)")
             }
         }
-        throw StoreError(.unavailable, "the archive of \(product) could not be downloaded from \(credentials.service) (\(lastFailure)); what arrived is kept in \(file), and the next try resumes there")
+        throw ServiceError(.unavailable, "the archive of \(product) could not be downloaded from \(credentials.service) (\(lastFailure)); what arrived is kept in \(file), and the next try resumes there")
     }
 
-    public func receipt() async throws(StoreError) -> Receipt {
+    public func receipt() async throws(ServiceError) -> Receipt {
         let data = try await get(ReceiptData.self, .receipt)
         guard let bytes = Base64.decode(data.receiptData), let payload = data.receipt else {
-            throw StoreError(.unavailable, "the service's receipt is malformed")
+            throw ServiceError(.unavailable, "the service's receipt is malformed")
         }
         return Receipt(bytes: bytes, payload: payload)
     }
@@ -379,59 +379,59 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     // MARK: - Test controls
 
-    public func controls() async throws(StoreError) -> StoreControls {
+    public func controls() async throws(ServiceError) -> StoreControls {
         try await get(StoreControls.self, .testControls)
     }
 
-    public func setControls(_ controls: StoreControls) async throws(StoreError) {
+    public func setControls(_ controls: StoreControls) async throws(ServiceError) {
         _ = try await send(StoreControls.self, .setTestControls, body: try Wire.encode(controls))
     }
 
-    public func approve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
+    public func approve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction {
         try await send(StoreTransaction.self, .approve, id: id.rawValue)
     }
 
-    public func decline(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
+    public func decline(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction {
         try await send(StoreTransaction.self, .decline, id: id.rawValue)
     }
 
-    public func resolve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction {
+    public func resolve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction {
         try await send(StoreTransaction.self, .resolve, id: id.rawValue)
     }
 
-    public func refund(_ id: TransactionID) async throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
+    public func refund(_ id: TransactionID) async throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
         let result = try await send(RefundResult.self, .refund, id: id.rawValue)
         return (result.transaction, result.hintsTakenBack)
     }
 
-    public func clear() async throws(StoreError) {
+    public func clear() async throws(ServiceError) {
         _ = try await exchange(.clear)
     }
 
-    public func reset() async throws(StoreError) {
+    public func reset() async throws(ServiceError) {
         _ = try await exchange(.reset)
     }
 
-    public func storeClock() async throws(StoreError) -> Int64 {
+    public func storeClock() async throws(ServiceError) -> Int64 {
         try await get(StoreClockDocument.self, .testClock).now
     }
 
-    public func moveClock(by duration: StoreClockStep) async throws(StoreError) -> StoreClockMove {
+    public func moveClock(by duration: StoreClockStep) async throws(ServiceError) -> StoreClockMove {
         let moved = try await send(StoreClockDocument.self, .advanceClock, body: try Wire.encode(ClockAdvance(duration: duration)))
         return StoreClockMove(now: moved.now, renewals: moved.renewals ?? 0)
     }
 
     // MARK: - Subscriptions
 
-    public func subscriptions() async throws(StoreError) -> [SubscriptionStatus] {
-        try await orOffline({ () async throws(StoreError) in try await get([SubscriptionStatus].self, .subscriptions) }, { offline throws(StoreError) in try offline.subscriptions() })
+    public func subscriptions() async throws(ServiceError) -> [SubscriptionStatus] {
+        try await orOffline({ () async throws(ServiceError) in try await get([SubscriptionStatus].self, .subscriptions) }, { offline throws(ServiceError) in try offline.subscriptions() })
     }
 
-    public func subscriptionChange(to product: ProductID) async throws(StoreError) -> SubscriptionChange {
+    public func subscriptionChange(to product: ProductID) async throws(ServiceError) -> SubscriptionChange {
         try await send(SubscriptionChange.self, .subscriptionChange, body: try Wire.encode(SubscriptionChangeRequest(productID: product)))
     }
 
-    public func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus {
+    public func setAutoRenew(_ product: ProductID, on: Bool) async throws(ServiceError) -> SubscriptionStatus {
         try await send(SubscriptionStatus.self, .autoRenew, body: try Wire.encode(AutoRenewRequest(productID: product, autoRenew: on)))
     }
 
@@ -440,7 +440,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Tokens and the account
 
     /// A new token of this account for another device (the one asking keeps its own).
-    public func addDeviceToken() async throws(StoreError) -> NewToken {
+    public func addDeviceToken() async throws(ServiceError) -> NewToken {
         let made = try await send(NewToken.self, .addToken)
         try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
         return made
@@ -448,38 +448,38 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// A token the service just issued is one of its own, for this account, before it is kept:
     /// a server's malformed or foreign answer is refused, not saved as this device's secret.
-    static func checkIssued(_ token: String, account: String, expected: String?) throws(StoreError) {
+    static func checkIssued(_ token: String, account: String, expected: String?) throws(ServiceError) {
         guard let parsed = BearerToken(parsing: token), parsed.account == account, expected.map({ $0 == account }) ?? true else {
-            throw StoreError(.untrusted, "the service issued a token that is not one of its own for account \(expected ?? account) (\(BearerToken.formatProblem)): it was not kept")
+            throw ServiceError(.untrusted, "the service issued a token that is not one of its own for account \(expected ?? account) (\(BearerToken.formatProblem)): it was not kept")
         }
     }
 
     /// Every token of the account, this one marked `current`; never a secret.
-    public func tokens() async throws(StoreError) -> [AccountTokenInfo] {
+    public func tokens() async throws(ServiceError) -> [AccountTokenInfo] {
         try await get([AccountTokenInfo].self, .tokens)
     }
 
     /// Revokes one token of the account: the device holding it is signed out.
-    public func revokeToken(_ id: String) async throws(StoreError) {
+    public func revokeToken(_ id: String) async throws(ServiceError) {
         _ = try await exchange(.revokeToken, id: id)
     }
 
     /// A new token for this device, and this one revoked.
-    public func rotateToken() async throws(StoreError) -> NewToken {
+    public func rotateToken() async throws(ServiceError) -> NewToken {
         let made = try await send(NewToken.self, .rotateToken)
         try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
         return made
     }
 
     /// Closes the account: every token revoked; its receipts no longer verify (21010).
-    public func closeAccount() async throws(StoreError) {
+    public func closeAccount() async throws(ServiceError) {
         _ = try await exchange(.closeAccount)
     }
 
     /// Joins the account a token of another device belongs to, from this device: pins the
     /// service's key as it is now, and makes this device a token of its own.
-    public static func login(at url: String, token: String, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
-        guard let given = BearerToken(parsing: token) else { throw StoreError(.invalidRequest, BearerToken.formatProblem) }
+    public static func login(at url: String, token: String, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
+        guard let given = BearerToken(parsing: token) else { throw ServiceError(.invalidRequest, BearerToken.formatProblem) }
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let key = try await unauthenticated.serviceKey()
         let client = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: given.account, token: token, publicKey: key), caFile: caFile)
@@ -490,7 +490,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// That the server at this address holds the pinned key: it signs a nonce made here, now.
     /// Asked before a token goes to an address the service has not proved itself at: a server
     /// that only replays the public signed catalog is refused, and sees no secret.
-    public func proveKey() async throws(StoreError) {
+    public func proveKey() async throws(ServiceError) {
         let nonce = IdempotencyKey.new()
         let proof: KeyProof
         do {
@@ -500,23 +500,23 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             // No server there now: the home plays offline, and nothing was sent.
             throw error
         } catch {
-            throw StoreError(.untrusted, "the server at \(credentials.service) does not prove this home's service key (\(error.message)): nothing secret was sent to it")
+            throw ServiceError(.untrusted, "the server at \(credentials.service) does not prove this home's service key (\(error.message)): nothing secret was sent to it")
         }
         guard proof.nonce == nonce else {
-            throw StoreError(.untrusted, "the server at \(credentials.service) signed another challenge than this one: nothing secret was sent to it")
+            throw ServiceError(.untrusted, "the server at \(credentials.service) signed another challenge than this one: nothing secret was sent to it")
         }
     }
 
     /// Whether a failure is the server's absence (no connection, no answer in time), not an answer.
-    static func isUnreachable(_ error: StoreError) -> Bool {
+    static func isUnreachable(_ error: ServiceError) -> Bool {
         error.message.contains("cannot be reached") || error.message.contains("did not answer within")
     }
 
     /// The service's key as it is now, to pin (the key document checked: the key is one, and its id).
-    private func serviceKey() async throws(StoreError) -> SigningPublicKey {
+    private func serviceKey() async throws(ServiceError) -> SigningPublicKey {
         let keyDocument = try await get(ServiceKeyDocument.self, .serviceKey)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
-            throw StoreError(.untrusted, "the service at \(credentials.service) sent a malformed public key")
+            throw ServiceError(.untrusted, "the service at \(credentials.service) sent a malformed public key")
         }
         return key
     }
@@ -530,23 +530,23 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// ``createAccount(at:storefront:caFile:)`` in `storefront`, else the player's region's
     /// (`preferred`) when the service sells there.
-    public static func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
+    public static func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
         try await createAccount(at: url, storefront: StorefrontRequest(storefront: storefront, preferred: preferred), caFile: caFile)
     }
 
     /// Makes an account on the service at `url`, pinning the service's key as it is now, in the
     /// storefront asked for (the service's default when none is).
-    public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(StoreError) -> ServiceCredentials {
+    public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let key = try await unauthenticated.serviceKey()
-        let account = try await unauthenticated.send(NewAccount.self, .createAccount, body: storefront.map { (request) throws(StoreError) in try Wire.encode(request) })
+        let account = try await unauthenticated.send(NewAccount.self, .createAccount, body: storefront.map { (request) throws(ServiceError) in try Wire.encode(request) })
         try checkIssued(account.token, account: account.accountID, expected: nil)
         return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
     }
 
     // MARK: - Transport
 
-    private func get<T: Decodable>(_ type: T.Type, _ route: Route, id: String = "") async throws(StoreError) -> T {
+    private func get<T: Decodable>(_ type: T.Type, _ route: Route, id: String = "") async throws(ServiceError) -> T {
         try await send(type, route, id: id)
     }
 
@@ -554,12 +554,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// public), its answer decoded.
     private func send<T: Decodable>(
         _ type: T.Type, _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, query: [(String, String)] = []
-    ) async throws(StoreError) -> T {
+    ) async throws(ServiceError) -> T {
         let (_, bytes) = try await exchange(route, id: id, body: body, idempotencyKey: idempotencyKey, query: query)
         do {
             return try Wire.decode(type, from: bytes)
         } catch {
-            throw StoreError(.unavailable, "the service's answer to \(route.method) \(route.path(id)) is not what this client expects: \(error.message)")
+            throw ServiceError(.unavailable, "the service's answer to \(route.method) \(route.path(id)) is not what this client expects: \(error.message)")
         }
     }
 
@@ -569,12 +569,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private func exchange(
         _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, maxBody: Int = HTTPPackService.maxAnswer,
         query: [(String, String)] = []
-    ) async throws(StoreError) -> (Int, [UInt8]) {
+    ) async throws(ServiceError) -> (Int, [UInt8]) {
         let (method, authenticated) = (route.method, !route.isPublic)
         let path = route.path(Self.percentEncoded(id))
             + (query.isEmpty ? "" : "?" + query.map { Self.percentEncoded($0.0) + "=" + Self.percentEncoded($0.1) }.joined(separator: "&"))
         if let problem = ServiceCredentials.addressProblem(credentials.service) {
-            throw StoreError(.invalidRequest, "'\(credentials.service)' is not a pack server's address: \(problem) (like http://127.0.0.1:8080)")
+            throw ServiceError(.invalidRequest, "'\(credentials.service)' is not a pack server's address: \(problem) (like http://127.0.0.1:8080)")
         }
         var headers: [(String, String)] = []
         if authenticated { headers.append(("Authorization", "Bearer \(credentials.token)")) }
@@ -605,16 +605,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             } catch where error.isTimeout && idempotencyKey == nil {
                 // A server that does not answer in time would not in the next try either; a
                 // change with its key is still sent again, so that it is done once.
-                throw StoreError(.unavailable, "the pack server at \(credentials.service) did not answer within \(timeoutSeconds) s; try again later")
+                throw ServiceError(.unavailable, "the pack server at \(credentials.service) did not answer within \(timeoutSeconds) s; try again later")
             } catch where error.isUntrustedCertificate {
-                throw StoreError(
+                throw ServiceError(
                     .unavailable,
                     "the pack server at \(credentials.service) has a TLS certificate this client does not trust (\(error.message)): name its authority with --ca-file FILE (or HANGMAN_CA_FILE)")
             } catch where error.isTLS {
                 let plain = credentials.service.hasPrefix("https://") ? " If it serves plain HTTP, use http://" + credentials.service.dropFirst("https://".count) + "." : ""
-                throw StoreError(.unavailable, "the pack server at \(credentials.service) did not complete a TLS handshake (\(error.message)).\(plain)")
+                throw ServiceError(.unavailable, "the pack server at \(credentials.service) did not complete a TLS handshake (\(error.message)).\(plain)")
             } catch where error.isTooLarge {
-                throw StoreError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
+                throw ServiceError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {
                 lastFailure = error.message
                 // No server there from the first try (refused, no such name): offline, and asking
@@ -654,15 +654,15 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 continue
             }
             if let failure {
-                throw StoreError(failure.error, failure.message)
+                throw ServiceError(failure.error, failure.message)
             }
             if response.status >= 500 {
                 lastFailure = "HTTP \(response.status)"
                 continue
             }
-            throw StoreError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
+            throw ServiceError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
         }
-        throw StoreError(.unavailable, "the pack server at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
+        throw ServiceError(.unavailable, "the pack server at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
     }
 
     /// The answer's headers a client reads.
@@ -722,8 +722,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// `online`, or, when the server cannot be reached (now, or earlier in this command), what
     /// the last signed catalog and statement say (`offline`), the observer told once.
     private func orOffline<T>(
-        _ online: () async throws(StoreError) -> T, _ offline: (OfflinePackService) throws(StoreError) -> T
-    ) async throws(StoreError) -> T {
+        _ online: () async throws(ServiceError) -> T, _ offline: (OfflinePackService) throws(ServiceError) -> T
+    ) async throws(ServiceError) -> T {
         if let gone = fallback.withLock({ $0 }) { return try offline(gone) }
         do {
             return try await online()
@@ -738,7 +738,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     /// Why this client plays from what the server last signed, once a request found it gone.
-    public var offlineReason: StoreError? { fallback.withLock { $0?.reason } }
+    public var offlineReason: ServiceError? { fallback.withLock { $0?.reason } }
 
     /// The catalog this client holds: the last fetched, or the kept one it started from.
     public var heldCatalog: Catalog? { lastCatalog.withLock { $0 } }
@@ -896,7 +896,7 @@ extension SigningPublicKey {
 // MARK: - Served games
 
 extension HTTPPackService: GameService {
-    public func startGame(_ request: GameRequest) async throws(StoreError) -> ServedGame {
+    public func startGame(_ request: GameRequest) async throws(ServiceError) -> ServedGame {
         // A start is safe to send again: a second one resumes the game the first started.
         var request = request
         if request.new, request.seed == nil {
@@ -907,7 +907,7 @@ extension HTTPPackService: GameService {
         return try await send(ServedGame.self, .startGame, body: try Wire.encode(request), idempotencyKey: IdempotencyKey.new())
     }
 
-    public func currentGame() async throws(StoreError) -> ServedGame? {
+    public func currentGame() async throws(ServiceError) -> ServedGame? {
         do {
             return try await get(ServedGame.self, .currentGame)
         } catch where error.kind == .notFound {
@@ -915,39 +915,39 @@ extension HTTPPackService: GameService {
         }
     }
 
-    public func game(_ id: String) async throws(StoreError) -> ServedGame {
+    public func game(_ id: String) async throws(ServiceError) -> ServedGame {
         try await get(ServedGame.self, .game, id: id)
     }
 
-    public func guess(game id: String, _ text: String) async throws(StoreError) -> ServedGame {
+    public func guess(game id: String, _ text: String) async throws(ServiceError) -> ServedGame {
         // Sent once: a guess sent again would be answered `repeated`, not what it did.
         try await send(ServedGame.self, .guess, id: id, body: try Wire.encode(GuessRequest(guess: text)))
     }
 
-    public func hint(game id: String, idempotencyKey: String) async throws(StoreError) -> ServedGame {
+    public func hint(game id: String, idempotencyKey: String) async throws(ServiceError) -> ServedGame {
         try await send(ServedGame.self, .gameHint, id: id, body: [], idempotencyKey: idempotencyKey)
     }
 
-    public func abandonGame(_ id: String) async throws(StoreError) -> ServedGame {
+    public func abandonGame(_ id: String) async throws(ServiceError) -> ServedGame {
         try await send(ServedGame.self, .abandonGame, id: id, body: [], idempotencyKey: IdempotencyKey.new())
     }
 
-    public func gameStatistics() async throws(StoreError) -> GameStatistics {
+    public func gameStatistics() async throws(ServiceError) -> GameStatistics {
         try await get(GameStatistics.self, .gameStats)
     }
 
-    public func daily(language: String?) async throws(StoreError) -> DailyStatus {
+    public func daily(language: String?) async throws(ServiceError) -> DailyStatus {
         try await send(DailyStatus.self, .daily, query: language.map { [("language", $0)] } ?? [])
     }
 
-    public func leaderboard(date: String?, language: String?, week: Bool) async throws(StoreError) -> Leaderboard {
+    public func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
         var query: [(String, String)] = []
         if let language { query.append(("language", language)) }
         if week { query.append(("week", "1")) }
         return try await send(Leaderboard.self, .leaderboard, id: date ?? "today", query: query)
     }
 
-    public func setDisplayName(_ name: String) async throws(StoreError) -> String {
+    public func setDisplayName(_ name: String) async throws(ServiceError) -> String {
         try await send(DisplayNameRequest.self, .setDisplayName, body: try Wire.encode(DisplayNameRequest(name: name)), idempotencyKey: IdempotencyKey.new()).name
     }
 }
@@ -960,7 +960,7 @@ public enum ServiceEvent: Sendable {
     /// Purchases a crash left unfinished, completed now.
     case recovered([StoreTransaction])
     /// The server cannot be reached: reads are answered from what it last signed.
-    case offline(StoreError)
+    case offline(ServiceError)
     /// Something the player should be told once (an older catalog offered during a deploy).
     case note(String)
 }

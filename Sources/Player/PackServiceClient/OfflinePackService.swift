@@ -13,13 +13,13 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     /// The newest balance the server signed: its statement's, or a later spend's.
     private let lastBalance: SignedHintBalance?
     /// Why the server cannot be reached: the error of the request that found out.
-    public let reason: StoreError
+    public let reason: ServiceError
     /// This device's clock: a subscription's packs lock when it passes the subscription's end.
     private let clock: Clock
 
     /// The service as last seen, from the signed documents kept in `folder`; `nil` when there are
     /// none, or they are not signed by the pinned key.
-    public init?(credentials: ServiceCredentials, folder: String, reason: StoreError, clock: Clock = .system) {
+    public init?(credentials: ServiceCredentials, folder: String, reason: ServiceError, clock: Clock = .system) {
         self.clock = clock
         guard let catalog = Self.keptCatalog(in: folder, credentials: credentials),
             let statement = Self.keptStatement(in: folder, credentials: credentials)
@@ -60,18 +60,18 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     }
 
     /// The request's refusal: what needs the server, and why it cannot be had.
-    private func unavailable(_ what: String) -> StoreError {
-        StoreError(.unavailable, "\(what) needs the pack server, and \(reason.message)")
+    private func unavailable(_ what: String) -> ServiceError {
+        ServiceError(.unavailable, "\(what) needs the pack server, and \(reason.message)")
     }
 
-    public func fetchCatalog() throws(StoreError) -> Catalog { catalog }
-    public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] { [] }
-    public func buy(_ product: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome { throw unavailable("buying") }
-    public func restore() throws(StoreError) -> [Entitlement] { try entitlements().filter(\.isActive) }
-    public func transactions() throws(StoreError) -> [StoreTransaction] { throw unavailable("the list of transactions") }
+    public func fetchCatalog() throws(ServiceError) -> Catalog { catalog }
+    public func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { [] }
+    public func buy(_ product: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome { throw unavailable("buying") }
+    public func restore() throws(ServiceError) -> [Entitlement] { try entitlements().filter(\.isActive) }
+    public func transactions() throws(ServiceError) -> [StoreTransaction] { throw unavailable("the list of transactions") }
     /// The statement's, with every pack a subscription opened locked from the subscription's end
     /// on, on the store's clock as the statement set it against this device's.
-    public func entitlements() throws(StoreError) -> [Entitlement] {
+    public func entitlements() throws(ServiceError) -> [Entitlement] {
         let now = clock.now() + ((statement.storeTime ?? statement.issued) - statement.issued)
         return statement.entitlements.map { entitlement in
             var checked = entitlement
@@ -79,36 +79,36 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
             return checked
         }
     }
-    public func subscriptions() throws(StoreError) -> [SubscriptionStatus] { throw unavailable("the list of subscriptions") }
-    public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus { throw unavailable("changing a subscription") }
-    public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange { throw unavailable("changing a subscription") }
-    public func storeClock() throws(StoreError) -> Int64 { throw unavailable("the store's clock") }
-    public func moveClock(by duration: StoreClockStep) throws(StoreError) -> StoreClockMove { throw unavailable("the store's clock") }
+    public func subscriptions() throws(ServiceError) -> [SubscriptionStatus] { throw unavailable("the list of subscriptions") }
+    public func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus { throw unavailable("changing a subscription") }
+    public func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange { throw unavailable("changing a subscription") }
+    public func storeClock() throws(ServiceError) -> Int64 { throw unavailable("the store's clock") }
+    public func moveClock(by duration: StoreClockStep) throws(ServiceError) -> StoreClockMove { throw unavailable("the store's clock") }
     /// Never the last signed balance as if it were current: `lastSignedHintBalance()` says when it was signed.
-    public func hintBalance() throws(StoreError) -> Int { throw unavailable("the hint balance") }
+    public func hintBalance() throws(ServiceError) -> Int { throw unavailable("the hint balance") }
     /// As the last statement said.
-    public func storefront() throws(StoreError) -> String { statement.storefront ?? Storefront.defaultCode }
-    public func setStorefront(_ code: String) throws(StoreError) -> String { throw unavailable("changing the storefront") }
+    public func storefront() throws(ServiceError) -> String { statement.storefront ?? Storefront.defaultCode }
+    public func setStorefront(_ code: String) throws(ServiceError) -> String { throw unavailable("changing the storefront") }
     /// The last signed catalog's prices in the last signed statement's storefront; whether a free
     /// trial would start is the service's to say, and is not said offline.
-    public func offers() throws(StoreError) -> Offers {
+    public func offers() throws(ServiceError) -> Offers {
         let storefront = try storefront()
         return Offers(storefront: storefront, offers: catalog.products.compactMap { product in product.salePrice(in: storefront).map { Offer(productID: product.id, price: $0) } })
     }
     public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }
-    public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend { throw unavailable("a hint") }
-    public func packArchive(_ product: ProductID) throws(StoreError) -> [UInt8] { throw unavailable("downloading \(product)") }
-    public func receipt() throws(StoreError) -> Receipt { throw unavailable("a receipt") }
+    public func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend { throw unavailable("a hint") }
+    public func packArchive(_ product: ProductID) throws(ServiceError) -> [UInt8] { throw unavailable("downloading \(product)") }
+    public func receipt() throws(ServiceError) -> Receipt { throw unavailable("a receipt") }
     public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { verifyReceipt(bytes, password: nil) }
     public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification {
         ReceiptVerification(status: .temporarilyUnavailable, message: unavailable("checking a receipt").message)
     }
-    public func controls() throws(StoreError) -> StoreControls { throw unavailable("the store's test controls") }
-    public func setControls(_ controls: StoreControls) throws(StoreError) { throw unavailable("the store's test controls") }
-    public func approve(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable("the store's test controls") }
-    public func decline(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable("the store's test controls") }
-    public func resolve(_ id: TransactionID) throws(StoreError) -> StoreTransaction { throw unavailable("the store's test controls") }
-    public func refund(_ id: TransactionID) throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { throw unavailable("the store's test controls") }
-    public func clear() throws(StoreError) { throw unavailable("the store's test controls") }
-    public func reset() throws(StoreError) { throw unavailable("the store's test controls") }
+    public func controls() throws(ServiceError) -> StoreControls { throw unavailable("the store's test controls") }
+    public func setControls(_ controls: StoreControls) throws(ServiceError) { throw unavailable("the store's test controls") }
+    public func approve(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { throw unavailable("the store's test controls") }
+    public func decline(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { throw unavailable("the store's test controls") }
+    public func resolve(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { throw unavailable("the store's test controls") }
+    public func refund(_ id: TransactionID) throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { throw unavailable("the store's test controls") }
+    public func clear() throws(ServiceError) { throw unavailable("the store's test controls") }
+    public func reset() throws(ServiceError) { throw unavailable("the store's test controls") }
 }

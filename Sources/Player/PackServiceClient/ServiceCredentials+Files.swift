@@ -21,7 +21,7 @@ extension ServiceCredentials {
     }
 
     /// The credentials kept in `folder`, or `nil` when no account was made there.
-    public static func load(folder: String) throws(StoreError) -> ServiceCredentials? {
+    public static func load(folder: String) throws(ServiceError) -> ServiceCredentials? {
         let descriptionPath = folder + "/" + descriptionFile
         guard FileSystem.exists(atPath: descriptionPath) else { return nil }
         do {
@@ -30,47 +30,47 @@ extension ServiceCredentials {
             guard let keyBytes = Base64.decode(description.publicKey), let key = SigningPublicKey(bytes: keyBytes), key.keyID == description.keyID,
                 let token = String(validating: tokenBytes, as: UTF8.self)?.filter({ !$0.isWhitespace }), !token.isEmpty
             else {
-                throw StoreError(.storage, "the account files in \(folder) are damaged: make a new account with 'hangman account create --service URL'")
+                throw ServiceError(.storage, "the account files in \(folder) are damaged: make a new account with 'hangman account create --service URL'")
             }
             var credentials = ServiceCredentials(service: description.service, accountID: description.accountID, token: token, publicKey: key)
             credentials.addresses = (description.addresses ?? []).map(normalized)
             if !credentials.addresses.contains(credentials.service) { credentials.addresses.insert(credentials.service, at: 0) }
             return credentials
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
-            throw StoreError(.storage, "cannot read the account files in \(folder): \(error)")
+            throw ServiceError(.storage, "cannot read the account files in \(folder): \(error)")
         }
     }
 
     /// Writes the credentials into `folder`: the token 0600, created new (an existing account is
     /// never overwritten).
-    public func save(folder: String) throws(StoreError) {
+    public func save(folder: String) throws(ServiceError) {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileSystem.createNew(atPath: folder + "/" + Self.tokenFile, containing: Array((token + "\n").utf8), permissions: 0o600)
             try writeDescription(folder: folder)
         } catch Errno.fileExists {
-            throw StoreError(.wrongState, "this home already has an account (\(folder)/\(Self.tokenFile)): use another --home")
+            throw ServiceError(.wrongState, "this home already has an account (\(folder)/\(Self.tokenFile)): use another --home")
         } catch {
-            throw StoreError(.storage, "cannot write the account files in \(folder): \(error)")
+            throw ServiceError(.storage, "cannot write the account files in \(folder): \(error)")
         }
     }
 
     /// Replaces the token kept in `folder` (a rotation): written whole beside it, then renamed
     /// over it, so that a crash leaves the old token or the new one, never half of one.
-    public mutating func replaceToken(with token: String, folder: String) throws(StoreError) {
+    public mutating func replaceToken(with token: String, folder: String) throws(ServiceError) {
         do {
             try FileSystem.writeAtomically(Array((token + "\n").utf8), toPath: folder + "/" + Self.tokenFile, permissions: 0o600)
         } catch {
-            throw StoreError(.storage, "cannot write the new token in \(folder)/\(Self.tokenFile): \(error)")
+            throw ServiceError(.storage, "cannot write the new token in \(folder)/\(Self.tokenFile): \(error)")
         }
         self.token = token
     }
 
     /// Records `address` as the one last used: the service proved its pinned key and knew the
     /// account there. The token file is left as it is.
-    public mutating func remember(address: String, folder: String) throws(StoreError) {
+    public mutating func remember(address: String, folder: String) throws(ServiceError) {
         let address = Self.normalized(address)
         service = address
         addresses.removeAll { $0 == address }
@@ -79,7 +79,7 @@ extension ServiceCredentials {
         do {
             try writeDescription(folder: folder)
         } catch {
-            throw StoreError(.storage, "cannot write the account files in \(folder): \(error)")
+            throw ServiceError(.storage, "cannot write the account files in \(folder): \(error)")
         }
     }
 

@@ -36,7 +36,7 @@ final class AccountStores: Sendable {
     }
 
     /// `body` with the account's store when it is open, `nil` when it is not (nothing is opened).
-    func withOpen<T>(_ account: String, _ body: (AccountService) throws(StoreError) -> T) throws(StoreError) -> T? {
+    func withOpen<T>(_ account: String, _ body: (AccountService) throws(ServiceError) -> T) throws(ServiceError) -> T? {
         let slot: Slot? = table.withLock { table in
             guard let slot = table.slots[account] else { return nil }
             table.tick += 1
@@ -44,15 +44,15 @@ final class AccountStores: Sendable {
             return slot
         }
         guard let slot else { return nil }
-        return try slot.lock.withLock { _ throws(StoreError) -> T? in
+        return try slot.lock.withLock { _ throws(ServiceError) -> T? in
             guard let service = slot.service else { return nil }
             return try body(service)
         }
     }
 
     func with<T>(
-        _ account: String, open: () throws(StoreError) -> AccountService, _ body: (AccountService) throws(StoreError) -> T
-    ) throws(StoreError) -> T {
+        _ account: String, open: () throws(ServiceError) -> AccountService, _ body: (AccountService) throws(ServiceError) -> T
+    ) throws(ServiceError) -> T {
         let slot = table.withLock { table in
             table.tick += 1
             if let slot = table.slots[account] {
@@ -69,7 +69,7 @@ final class AccountStores: Sendable {
             table.slots[account] = slot
             return slot
         }
-        return try slot.lock.withLock { _ throws(StoreError) in
+        return try slot.lock.withLock { _ throws(ServiceError) in
             let service: AccountService
             if let open = slot.service {
                 service = open

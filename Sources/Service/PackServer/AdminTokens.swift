@@ -28,21 +28,21 @@ public struct AdminTokens: Sendable {
     }
 
     /// Every token made, revoked ones included; none when the file does not exist yet.
-    public func entries() throws(StoreError) -> [Entry] {
+    public func entries() throws(ServiceError) -> [Entry] {
         guard FileSystem.exists(atPath: path) else { return [] }
         let bytes: [UInt8]
-        do { bytes = try FileSystem.readFile(atPath: path, limit: 1 << 20) } catch { throw StoreError(.storage, "cannot read \(path): \(error)") }
-        return try String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line throws(StoreError) in
+        do { bytes = try FileSystem.readFile(atPath: path, limit: 1 << 20) } catch { throw ServiceError(.storage, "cannot read \(path): \(error)") }
+        return try String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { line throws(ServiceError) in
             let fields = line.split(separator: " ")
             guard fields.count == 3 || fields.count == 4, fields[0].count == 16, fields[1].count == 64, let made = Int64(fields[2]) else {
-                throw StoreError(.storage, "\(path) holds a line that is not a token's: correct or remove it")
+                throw ServiceError(.storage, "\(path) holds a line that is not a token's: correct or remove it")
             }
             return Entry(id: String(fields[0]), sha256: String(fields[1]), made: made, revoked: fields.count == 4 ? Int64(fields[3]) : nil)
         }
     }
 
     /// A new token: the text to hand to the seller (shown once), and its id.
-    public func issue(now: Int64) throws(StoreError) -> (token: String, id: String) {
+    public func issue(now: Int64) throws(ServiceError) -> (token: String, id: String) {
         var random = SystemRandomNumberGenerator()
         let id = (0..<8).map { _ in UInt8.random(in: 0...255, using: &random) }.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
         let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
@@ -51,7 +51,7 @@ public struct AdminTokens: Sendable {
     }
 
     /// Revokes the token `id`: `false` when there is no live one with that id.
-    public func revoke(_ id: String, now: Int64) throws(StoreError) -> Bool {
+    public func revoke(_ id: String, now: Int64) throws(ServiceError) -> Bool {
         var all = try entries()
         guard let index = all.firstIndex(where: { $0.id == id && $0.revoked == nil }) else { return false }
         all[index].revoked = now
@@ -60,19 +60,19 @@ public struct AdminTokens: Sendable {
     }
 
     /// Whether `presented` is a live token (compared in constant time).
-    public func accepts(_ presented: String) throws(StoreError) -> Bool {
+    public func accepts(_ presented: String) throws(ServiceError) -> Bool {
         let parts = presented.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == Self.scheme, parts[1].count == 16, (1...64).contains(parts[2].count) else { return false }
         let digest = Array(SHA256.hash(Array(parts[2].utf8)).hex.utf8)
         return try entries().contains { $0.id == parts[1] && $0.revoked == nil && ConstantTime.equal(Array($0.sha256.utf8), digest) }
     }
 
-    private func write(_ entries: [Entry]) throws(StoreError) {
+    private func write(_ entries: [Entry]) throws(ServiceError) {
         let text = entries.map { "\($0.id) \($0.sha256) \($0.made)" + ($0.revoked.map { " \($0)" } ?? "") + "\n" }.joined()
         do {
             try FileSystem.writeAtomically(Array(text.utf8), toPath: path, permissions: 0o600)
         } catch {
-            throw StoreError(.storage, "cannot write \(path): \(error)")
+            throw ServiceError(.storage, "cannot write \(path): \(error)")
         }
     }
 }

@@ -6,7 +6,7 @@ extension PackServer {
     /// `POST /v1/accounts`: a new account and its first token, held to a pace per client address.
     /// The account's storefront, when the client names one (the player's region), is checked
     /// before the account is made, and recorded in its ledger at once.
-    func createAccount(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse {
+    func createAccount(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
         if let wait = accountCreations.take(request.clientAddress, now: now) {
             return Self.tooMany("too many new accounts from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
@@ -16,7 +16,7 @@ extension PackServer {
         let made = try accounts.create(now: now)
         // Free trials go to the first accounts of an address block each day, not to every fresh one.
         let mayHaveTrial = configuration.freeTrialAccountsPerDay > 0 && freeTrialAccounts.take(request.clientAddress, now: now) == nil
-        try stores.with(made.accountID, open: { () throws(StoreError) in try store(for: made.accountID) }) { service throws(StoreError) in
+        try stores.with(made.accountID, open: { () throws(ServiceError) in try store(for: made.accountID) }) { service throws(ServiceError) in
             try service.chooseStorefront(chosen)
             if !mayHaveTrial { try service.withholdFreeTrials() }
         }
@@ -27,7 +27,7 @@ extension PackServer {
     /// close. `nil` for any other request.
     func routeTokens(
         _ request: HTTPRequest, _ route: Route, id: String?, account: String, tokenID: String
-    ) throws(StoreError) -> HTTPResponse? {
+    ) throws(ServiceError) -> HTTPResponse? {
         let now = configuration.clock.now()
         switch route {
         case .tokens:
@@ -40,12 +40,12 @@ extension PackServer {
             return .json(201, try Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .rotateToken:
             // Under the accounts database's lock: of rotations of one token at once, one wins.
-            guard let made = try accounts.rotate(account: account, tokenID: tokenID, now: now) else { throw StoreError.tokenNotLive }
+            guard let made = try accounts.rotate(account: account, tokenID: tokenID, now: now) else { throw ServiceError.tokenNotLive }
             return .json(201, try Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .revokeToken:
             let revoked = id ?? ""
             guard try accounts.revoke(account: account, tokenID: revoked, now: now) == 1 else {
-                throw StoreError(.notFound, "the account has no live token \(revoked): see 'hangman account tokens'")
+                throw ServiceError(.notFound, "the account has no live token \(revoked): see 'hangman account tokens'")
             }
             return .json(200, Array(#"{"revoked":true}"#.utf8))
         case .closeAccount:
@@ -60,7 +60,7 @@ extension PackServer {
     /// the request's token itself (see ``spendCheckingItsToken(_:_:)``).
     func spend(
         _ spend: HintSpendRequest, account: String, service: AccountService, checking token: PresentedToken?
-    ) throws(StoreError) -> HTTPResponse {
+    ) throws(ServiceError) -> HTTPResponse {
         let spent: HintSpend
         do {
             spent = try service.spendHint(idempotencyKey: spend.key, checking: token)
@@ -80,11 +80,11 @@ extension PackServer {
     /// whose token was looked up opens one). `nil` otherwise, and the request goes the usual way:
     /// its token looked up first. A body that is not a valid spend goes that way too, so that a
     /// request with a wrong token is told 401 before anything else.
-    func spendCheckingItsToken(_ request: HTTPRequest, _ presented: PresentedToken) throws(StoreError) -> HTTPResponse? {
+    func spendCheckingItsToken(_ request: HTTPRequest, _ presented: PresentedToken) throws(ServiceError) -> HTTPResponse? {
         guard let spend = try? Wire.decode(HintSpendRequest.self, from: request.body),
             (try? AccountService.checkIdempotencyKey(spend.key)) != nil
         else { return nil }
-        let answer = try stores.withOpen(presented.account) { service throws(StoreError) -> HTTPResponse? in
+        let answer = try stores.withOpen(presented.account) { service throws(ServiceError) -> HTTPResponse? in
             guard service.checksTokensInSpend else { return nil }
             return try self.spend(spend, account: presented.account, service: service, checking: presented)
         }
@@ -93,19 +93,19 @@ extension PackServer {
     }
 
     /// The request's bearer token, read but not looked up.
-    func presentedToken(_ request: HTTPRequest) throws(StoreError) -> PresentedToken {
+    func presentedToken(_ request: HTTPRequest) throws(ServiceError) -> PresentedToken {
         guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
             header[..<space].lowercased() == "bearer"
         else {
-            throw StoreError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
+            throw ServiceError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
         }
         let token = String(header[header.index(after: space)...].drop { $0 == " " })
-        guard let presented = PresentedToken(parsing: token) else { throw StoreError.tokenNotLive }
+        guard let presented = PresentedToken(parsing: token) else { throw ServiceError.tokenNotLive }
         return presented
     }
 
-    func authenticate(_ presented: PresentedToken) throws(StoreError) -> (account: String, tokenID: String) {
-        guard let found = try accounts.account(for: presented) else { throw StoreError.tokenNotLive }
+    func authenticate(_ presented: PresentedToken) throws(ServiceError) -> (account: String, tokenID: String) {
+        guard let found = try accounts.account(for: presented) else { throw ServiceError.tokenNotLive }
         noteUse(of: found.tokenID)
         return found
     }

@@ -13,7 +13,7 @@ extension PackServer {
     /// Pages of transactions and notifications hold this many, as Apple's do.
     static let appStorePageSize = 20
 
-    func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(StoreError) -> HTTPResponse {
+    func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
         guard var authorization = appStoreAPI.withLock({ $0 }) else { return HTTPResponse(status: 401) }
         authorization.bundleID = catalog.bundleIdentifier
@@ -21,12 +21,12 @@ extension PackServer {
         switch route {
         case .appStoreTestNotification:
             guard configuration.notificationURL != nil else { return Self.appleError(404, 4_040_007, "Server notification URL not found.") }
-            let token = try withLedger(Self.serviceLedger) { service throws(StoreError) in try service.requestTestNotification() }
+            let token = try withLedger(Self.serviceLedger) { service throws(ServiceError) in try service.requestTestNotification() }
             noteOutbox(Self.serviceLedger)
             return .json(200, try Wire.encode(["testNotificationToken": token]))
         case .appStoreTestStatus:
-            let found = try withLedger(Self.serviceLedger) { service throws(StoreError) in
-                try service.notificationHistory().first { $0.notification.uuid == id }.map { entry throws(StoreError) in
+            let found = try withLedger(Self.serviceLedger) { service throws(ServiceError) in
+                try service.notificationHistory().first { $0.notification.uuid == id }.map { entry throws(ServiceError) in
                     (try payload(of: entry.notification, account: Self.serviceLedger, service: service), entry.attempts)
                 }
             }
@@ -41,15 +41,15 @@ extension PackServer {
         guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(400, invalid.0, invalid.1) }
         // An account that is not there is never opened (that would make its ledger).
         guard try accounts.isOpen(account: named.account) else { return Self.notFound(route) }
-        return try withLedger(named.account) { service throws(StoreError) in
+        return try withLedger(named.account) { service throws(ServiceError) in
             try appStoreAnswer(request, route, named, service: service, now: now)
         }
     }
 
     /// `body` with the account's service (opened once and kept, as a player's request has it).
-    func withLedger<T>(_ account: String, _ body: (AccountService) throws(StoreError) -> T) throws(StoreError) -> T {
+    func withLedger<T>(_ account: String, _ body: (AccountService) throws(ServiceError) -> T) throws(ServiceError) -> T {
         defer { noteOutbox(account) }
-        return try stores.with(account, open: { () throws(StoreError) in try store(for: account) }, body)
+        return try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }, body)
     }
 
     private static func notFound(_ route: Route) -> HTTPResponse {
@@ -59,11 +59,11 @@ extension PackServer {
 
     private func appStoreAnswer(
         _ request: HTTPRequest, _ route: Route, _ named: (account: String, transaction: TransactionID), service: AccountService, now: Int64
-    ) throws(StoreError) -> HTTPResponse {
+    ) throws(ServiceError) -> HTTPResponse {
         let transactions = try service.transactions().filter { $0.isPaid || $0.revocationDate != nil }
         guard let transaction = transactions.first(where: { $0.id == named.transaction }) else { return Self.notFound(route) }
         let catalog = self.catalog
-        func signed(_ transaction: StoreTransaction) throws(StoreError) -> String {
+        func signed(_ transaction: StoreTransaction) throws(ServiceError) -> String {
             try sign(AppStoreTransaction(transaction, account: named.account, catalog: catalog, environment: configuration.environment, signedDate: now))
         }
         let environment = AppStoreTransaction.environmentName(configuration.environment)
@@ -146,7 +146,7 @@ extension PackServer {
 
     /// `POST /inApps/v1/notifications/history`: the notifications sent between `startDate` and
     /// `endDate` (required), of one type, one customer (`transactionId`), or failed only, in pages.
-    private func notificationHistory(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse {
+    private func notificationHistory(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         guard let asked = try? Wire.decode(NotificationHistoryRequest.self, from: request.body) else { return Self.appleError(400, 4_000_000, "Bad request.") }
         guard let start = asked.startDate, start >= 0 else { return Self.appleError(400, 4_000_015, "Invalid start date.") }
         guard let end = asked.endDate, end >= 0 else { return Self.appleError(400, 4_000_016, "Invalid end date.") }
@@ -170,7 +170,7 @@ extension PackServer {
         }
         var found: [(notification: OutboxNotification, attempts: [NotificationAttempt], account: String)] = []
         for account in Set(owners) {
-            let entries = try withLedger(account) { service throws(StoreError) in try service.notificationHistory() }
+            let entries = try withLedger(account) { service throws(ServiceError) in try service.notificationHistory() }
             for entry in entries where entry.notification.created >= start && entry.notification.created < end && !entry.attempts.isEmpty {
                 if let type = asked.notificationType, entry.notification.type != type { continue }
                 if let subtype = asked.notificationSubtype, entry.notification.subtype != subtype { continue }
@@ -183,7 +183,7 @@ extension PackServer {
         let page = found.prefix(Self.appStorePageSize)
         var items: [NotificationHistoryItem] = []
         for entry in page {
-            let signed = try withLedger(entry.account) { service throws(StoreError) in
+            let signed = try withLedger(entry.account) { service throws(ServiceError) in
                 try payload(of: entry.notification, account: entry.account, service: service)
             }
             items.append(NotificationHistoryItem(signedPayload: signed, sendAttempts: entry.attempts.map(Self.sendAttempt)))
@@ -194,7 +194,7 @@ extension PackServer {
     }
 
     /// Every account with a notification: PostgreSQL is asked; on SQLite, every account's ledger.
-    private func notifiedAccounts() throws(StoreError) -> [String] {
+    private func notifiedAccounts() throws(ServiceError) -> [String] {
         if ledgers == nil { scanOutboxes() }
         return try seller.accountsWithLedgers(notified: true)
     }

@@ -7,8 +7,8 @@ extension PackServer {
     /// `GET /v1/packs/{id}/archive`: the archive of a base pack or of a pack the account owns,
     /// whole or a `Range` of it, with the recorded digest as its `ETag`; with `--downloads-url`, a
     /// redirect to a link on the static file server instead (``DownloadLinks``).
-    func archive(_ request: HTTPRequest, productID text: String, account: String, service: AccountService) throws(StoreError) -> HTTPResponse {
-        guard let id = ProductID(rawValue: text) else { throw StoreError(.invalidRequest, "'\(text)' is not a product identifier") }
+    func archive(_ request: HTTPRequest, productID text: String, account: String, service: AccountService) throws(ServiceError) -> HTTPResponse {
+        guard let id = ProductID(rawValue: text) else { throw ServiceError(.invalidRequest, "'\(text)' is not a product identifier") }
         let file = try service.packArchiveFile(id)
         let digest = file.sha256
         if let downloads = configuration.downloads {

@@ -28,7 +28,7 @@ extension PackServer {
         return response
     }
 
-    private func dashboardAnswer(_ request: HTTPRequest) throws(StoreError) -> HTTPResponse {
+    private func dashboardAnswer(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let tokens = AdminTokens(dataFolder: configuration.dataFolder)
         switch (request.method, request.path) {
         case ("GET", "/style.css"), ("HEAD", "/style.css"):
@@ -90,12 +90,12 @@ extension PackServer {
 
     /// The days asked (`days=N`, or, without it, `from=YYYY-MM-DD&to=YYYY-MM-DD`), 30 up to today by default,
     /// 3660 at most; as days since 1970, with the query that asks them again.
-    static func range(_ query: [String: String], now: Int64) throws(StoreError) -> (first: Int64, last: Int64, query: String) {
+    static func range(_ query: [String: String], now: Int64) throws(ServiceError) -> (first: Int64, last: Int64, query: String) {
         let today = UTCDateTime.day(ofMilliseconds: now)
         // A number of days chosen wins over the dates the form always sends.
         if (query["days"] ?? "").isEmpty, let from = query["from"], let to = query["to"], !from.isEmpty, !to.isEmpty {
             guard let first = day(from), let last = day(to), first <= last, last - first < 3660 else {
-                throw StoreError(.invalidRequest, "from and to are dates (YYYY-MM-DD), from first, at most 3660 days apart")
+                throw ServiceError(.invalidRequest, "from and to are dates (YYYY-MM-DD), from first, at most 3660 days apart")
             }
             return (first, last, "from=\(from)&to=\(to)")
         }

@@ -4,15 +4,15 @@ import Seller
 
 /// Served games over HTTP: JSON, or with `Accept: text/plain` the lines of `hangman play --plain`.
 extension PackServer {
-    func game(_ request: HTTPRequest, _ route: Route, id: String, service: AccountService) throws(StoreError) -> HTTPResponse {
+    func game(_ request: HTTPRequest, _ route: Route, id: String, service: AccountService) throws(ServiceError) -> HTTPResponse {
         let plain = Self.acceptsPlainText(request)
-        do throws(StoreError) {
+        do throws(ServiceError) {
             let game: ServedGame?
             switch route {
             case .startGame:
                 let asked = request.body.isEmpty ? GameRequest() : try Wire.decode(GameRequest.self, from: request.body)
                 if asked.seed != nil, !configuration.testControls {
-                    throw StoreError(
+                    throw ServiceError(
                         .invalidRequest, "a seed makes the word predictable: only a sandbox server with test controls takes one (--seed is for tests)")
                 }
                 game = try service.startGame(asked, seed: asked.seed)
@@ -24,18 +24,18 @@ extension PackServer {
                 game = try service.guess(id, try Wire.decode(GuessRequest.self, from: request.body).guess)
             case .gameHint:
                 guard let key = request.header(Wire.idempotencyHeader) else {
-                    throw StoreError(.invalidRequest, "a hint needs an \(Wire.idempotencyHeader) header, so that a retry does not pay twice")
+                    throw ServiceError(.invalidRequest, "a hint needs an \(Wire.idempotencyHeader) header, so that a retry does not pay twice")
                 }
                 game = try service.hint(id, key: key)
             case .abandonGame:
                 game = try service.abandonGame(id)
             default:
-                throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)")
+                throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
             }
             let status = route == .startGame && game?.resumed != true ? 201 : 200
             guard let game else {
                 if plain { return .text(404, "NOGAME no game is being played: POST /v1/games starts one") }
-                throw StoreError(.notFound, "no game is being played on this account: POST /v1/games starts one")
+                throw ServiceError(.notFound, "no game is being played on this account: POST /v1/games starts one")
             }
             if plain {
                 return .text(status, ServedGamePlainText.lines(game, opening: route == .startGame || route == .currentGame || route == .game).joined(separator: "\n"))

@@ -36,7 +36,7 @@ extension PackServer {
             return
         }
         for name in names {
-            if let due = try? stores.with(name, open: { () throws(StoreError) in try store(for: name) }, { service throws(StoreError) in try service.nextNotificationDue() }) {
+            if let due = try? stores.with(name, open: { () throws(ServiceError) in try store(for: name) }, { service throws(ServiceError) in try service.nextNotificationDue() }) {
                 noteOutbox(name, due: due)
             }
         }
@@ -67,14 +67,14 @@ extension PackServer {
     }
 
     private func deliver(account: String, url: String, now: Int64) -> Int {
-        let open = { () throws(StoreError) -> AccountService in try self.store(for: account) }
+        let open = { () throws(ServiceError) -> AccountService in try self.store(for: account) }
         var sent = 0
         // One at a time, each held for one delivery's time and a margin: a server that dies
         // holds back only the one it was sending, and not for long.
         while sent < 20 {
             let now = max(now, configuration.clock.now())
             let lease = now + Int64(configuration.notificationTimeout) * 1000 + 5000
-            guard let claimed = try? stores.with(account, open: open, { service throws(StoreError) in
+            guard let claimed = try? stores.with(account, open: open, { service throws(ServiceError) in
                 try service.claimNotifications(now: now, until: lease, limit: 1)
             }), let notification = claimed.first else { break }
             sent += 1
@@ -82,7 +82,7 @@ extension PackServer {
             do {
                 // Signed once, at the first attempt: a retry sends the same bytes, as Apple's do (the
                 // snapshot stays the first attempt's).
-                payload = try stores.with(account, open: open) { service throws(StoreError) in
+                payload = try stores.with(account, open: open) { service throws(ServiceError) in
                     try self.payload(of: notification, account: account, service: service)
                 }
             } catch {
@@ -101,7 +101,7 @@ extension PackServer {
                 $0?("notification \(notification.uuid) \(notification.type)\(notification.subtype.map { "/" + $0 } ?? "") account=\(account) attempt \(number): \(attempt.result)\(status), \(said)")
             }
             do {
-                try stores.with(account, open: open) { service throws(StoreError) in
+                try stores.with(account, open: open) { service throws(ServiceError) in
                     try service.recordNotificationAttempt(notification.uuid, attempt, delivered: delivered, nextAttempt: next, payload: payload)
                 }
             } catch {
@@ -110,7 +110,7 @@ extension PackServer {
         }
         if ledgers == nil {
             // Kept as it was when the ledger cannot be read now: it is looked at again next pass.
-            if let due = try? stores.with(account, open: open, { service throws(StoreError) in try service.nextNotificationDue() as Int64?? }) {
+            if let due = try? stores.with(account, open: open, { service throws(ServiceError) in try service.nextNotificationDue() as Int64?? }) {
                 outboxes.withLock { known in known[account] = due }
             }
         }
@@ -135,14 +135,14 @@ extension PackServer {
 
     /// What is sent for `notification`: the payload its first attempt signed and sent, or, before
     /// any, one signed now.
-    func payload(of notification: OutboxNotification, account: String, service: AccountService) throws(StoreError) -> String {
+    func payload(of notification: OutboxNotification, account: String, service: AccountService) throws(ServiceError) -> String {
         if let kept = notification.signedPayload { return kept }
         return try signedNotification(notification, account: account, service: service)
     }
 
     /// The notification as Apple signs it: `ResponseBodyV2DecodedPayload`, with the transaction
     /// and the subscription's renewal as they are in the ledger now.
-    func signedNotification(_ notification: OutboxNotification, account: String, service: AccountService) throws(StoreError) -> String {
+    func signedNotification(_ notification: OutboxNotification, account: String, service: AccountService) throws(ServiceError) -> String {
         let catalog = self.catalog
         let environment = AppStoreTransaction.environmentName(configuration.environment)
         var data = AppStoreNotificationPayload.Data(
@@ -162,13 +162,13 @@ extension PackServer {
     }
 
     /// `value` as a JWS of the data folder's chain.
-    func sign<T: Encodable>(_ value: T) throws(StoreError) -> String {
+    func sign<T: Encodable>(_ value: T) throws(ServiceError) -> String {
         do {
             return try appStoreChain.jws(try Wire.encode(value))
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
-            throw StoreError(.storage, "cannot sign in Apple's shape: \(error)")
+            throw ServiceError(.storage, "cannot sign in Apple's shape: \(error)")
         }
     }
 }

@@ -6,13 +6,13 @@ import SystemCalls
 extension PackServer {
     /// 429 with `Retry-After`: a client that keeps to it is served again.
     static func tooMany(_ message: String, wait: Int) -> HTTPResponse {
-        var response = HTTPResponse.json(429, Self.encoded(ErrorBody(StoreError(.rateLimited, message))))
+        var response = HTTPResponse.json(429, Self.encoded(ErrorBody(ServiceError(.rateLimited, message))))
         response.headers.append(("Retry-After", "\(wait)"))
         return response
     }
 
     /// A failure as JSON, with the status its kind deserves.
-    static func failure(_ error: StoreError) -> HTTPResponse {
+    static func failure(_ error: ServiceError) -> HTTPResponse {
         let status: Int =
             switch error.kind {
             case .unknownProduct, .unknownTransaction, .notFound: 404
@@ -30,7 +30,7 @@ extension PackServer {
         if status == 500 {
             // The server's own failure: its details (paths, the database's words) go to its log only.
             var response = HTTPResponse.json(
-                500, Self.encoded(ErrorBody(StoreError(.storage, "the server could not use its storage for this request; its log says why"))))
+                500, Self.encoded(ErrorBody(ServiceError(.storage, "the server could not use its storage for this request; its log says why"))))
             response.logDetail = error.message
             return response
         }
@@ -38,7 +38,7 @@ extension PackServer {
             // The database is away: the client is told to try again, the log what libpq said (a
             // socket path, a host, a role are the operator's, not a client's).
             var response = HTTPResponse.json(
-                503, Self.encoded(ErrorBody(StoreError(
+                503, Self.encoded(ErrorBody(ServiceError(
                     .unavailable, "the server's database cannot be reached now: nothing was done; the same request with the same key can be sent again"))))
             response.logDetail = error.message
             return response
@@ -79,7 +79,7 @@ extension PackServer {
     /// ledgers share on PostgreSQL; a read that finds nothing) and its catalog is still in its
     /// packs folder. 200 `{"status":"ready"}`, else 503 with the reasons; no token, no rate limit.
     /// ``checkReadiness()``'s answer, made again once it is a second old.
-    func ready() throws(StoreError) -> HTTPResponse {
+    func ready() throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
         if let kept = readiness.withLock({ $0 }), now - kept.at < 1000, now >= kept.at {
             var response = HTTPResponse.json(kept.status, kept.body)
@@ -93,7 +93,7 @@ extension PackServer {
         return made
     }
 
-    func checkReadiness() throws(StoreError) -> HTTPResponse {
+    func checkReadiness() throws(ServiceError) -> HTTPResponse {
         // The reasons in words for anyone; their details (paths, the database's words) for the log.
         var reasons: [String] = []
         var details: [String] = []

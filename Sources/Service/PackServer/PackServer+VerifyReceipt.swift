@@ -21,8 +21,8 @@ extension PackServer {
         let signer = ReceiptSigner(key: key, catalog: catalog, environment: configuration.environment)
         let verdict = seller.verifyReceipt(
             bytes, password: body.password, policy: ReceiptPolicy(sharedSecret: configuration.sharedSecret), signer: signer, catalog: catalog
-        ) { account throws(StoreError) in
-            try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
+        ) { account throws(ServiceError) in
+            try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }) { service throws(ServiceError) in
                 try service.receipt(accountID: account)
             }
         }

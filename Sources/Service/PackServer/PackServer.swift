@@ -121,11 +121,11 @@ public final class PackServer: Sendable {
 
     /// The data folder's signing chain, made on first use (`hangman serve --print-root-certificate`
     /// prints its root for a backend to trust).
-    public static func appStoreChain(dataFolder: String, now: Int64) throws(StoreError) -> SigningChain {
+    public static func appStoreChain(dataFolder: String, now: Int64) throws(ServiceError) -> SigningChain {
         do {
             return try SigningChain.loadOrCreate(at: dataFolder + "/" + appStoreChainName, name: "Hangman Packs", now: Int(now / 1000))
         } catch {
-            throw StoreError(.storage, "cannot use the App Store signing chain in \(dataFolder): \(error)")
+            throw ServiceError(.storage, "cannot use the App Store signing chain in \(dataFolder): \(error)")
         }
     }
 
@@ -149,7 +149,7 @@ public final class PackServer: Sendable {
         if let found, route == nil {
             // A known resource asked with a method it does not take: 405 with the ones it does.
             let allowed = found.routes.map(\.method)
-            let error = StoreError(.invalidRequest, "\(request.path) takes \(allowed.joined(separator: " or ")), not \(request.method)")
+            let error = ServiceError(.invalidRequest, "\(request.path) takes \(allowed.joined(separator: " or ")), not \(request.method)")
             var response = HTTPResponse.json(405, Self.encoded(ErrorBody(error)))
             response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
             response.logRoute = name
@@ -199,7 +199,7 @@ public final class PackServer: Sendable {
     }
 
     /// One request on its route (`nil`: a path that is no route).
-    private func serve(_ request: HTTPRequest, _ route: Route?, id: String?, path: String) throws(StoreError) -> HTTPResponse {
+    private func serve(_ request: HTTPRequest, _ route: Route?, id: String?, path: String) throws(ServiceError) -> HTTPResponse {
         // Before the token is looked at: guessing tokens is held to the same pace.
         if route?.isRateLimited ?? true, let requests, let wait = requests.take(request.clientAddress, now: configuration.clock.now()) {
             return Self.tooMany("too many requests from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
@@ -219,7 +219,7 @@ public final class PackServer: Sendable {
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
         case .proveKey?:
             let proof = try Wire.decode(KeyProof.self, from: request.body)
-            guard (16...128).contains(proof.nonce.utf8.count) else { throw StoreError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
+            guard (16...128).contains(proof.nonce.utf8.count) else { throw ServiceError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
             return .json(200, try Wire.encode(try SignedDocument(signing: proof, with: key)))
         case .catalog?:
             // Read once for the request (a reload may swap it meanwhile); only where it is used:
@@ -231,7 +231,7 @@ public final class PackServer: Sendable {
         case .createAccount?:
             return try createAccount(request)
         case nil where !path.hasPrefix("/v1/"):
-            throw StoreError(.notFound, "no such resource: \(request.path)")
+            throw ServiceError(.notFound, "no such resource: \(request.path)")
         default:
             break
         }
@@ -242,14 +242,14 @@ public final class PackServer: Sendable {
             return answer
         }
         let (account, tokenID) = try authenticate(presented)
-        guard let route else { throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)") }
+        guard let route else { throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)") }
         if route.isTestControl, !configuration.testControls {
             // Forbidden, not missing: the path is right, the server does not allow it.
-            throw StoreError(.notOffered, "test controls are off on this server (a sandbox server started with --test-controls has them)")
+            throw ServiceError(.notOffered, "test controls are off on this server (a sandbox server started with --test-controls has them)")
         }
         if let answer = try routeTokens(request, route, id: id, account: account, tokenID: tokenID) { return answer }
         defer { noteOutbox(account) }
-        var response = try stores.with(account, open: { () throws(StoreError) in try store(for: account) }) { service throws(StoreError) in
+        var response = try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }) { service throws(ServiceError) in
             var answer = try routeAccount(request, route, id: id, account: account, service: service)
             if request.header(Wire.unfinishedHeader) != nil {
                 answer.headers.append((Wire.unfinishedHeader, String(route == .recover ? 0 : try service.unfinishedCount())))
@@ -263,13 +263,13 @@ public final class PackServer: Sendable {
     /// The routes of one account's ledger, on its service.
     private func routeAccount(
         _ request: HTTPRequest, _ route: Route, id: String?, account: String, service: AccountService
-    ) throws(StoreError) -> HTTPResponse {
+    ) throws(ServiceError) -> HTTPResponse {
         switch route {
         case .account:
             return .json(200, try Wire.encode(try statement(of: account, service: service)))
         case .setStorefront:
             guard let code = try Wire.decode(StorefrontRequest.self, from: request.body).storefront else {
-                throw StoreError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
+                throw ServiceError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
             }
             return .json(200, try Wire.encode(StorefrontRequest(storefront: try service.setStorefront(code))))
         case .offers:
@@ -284,7 +284,7 @@ public final class PackServer: Sendable {
             return try spend(try Wire.decode(HintSpendRequest.self, from: request.body), account: account, service: service, checking: nil)
         case .purchase:
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
-                throw StoreError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
+                throw ServiceError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
             }
             let purchase = try Wire.decode(PurchaseRequest.self, from: request.body)
             let outcome: PurchaseOutcome
@@ -332,12 +332,12 @@ public final class PackServer: Sendable {
             .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreTestNotification,
             .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
-            throw StoreError(.notFound, "no such resource: \(request.method) \(request.path)")
+            throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
         }
     }
 
     /// The account's statement now, signed: balance, entitlements, the store's time, the storefront.
-    private func statement(of account: String, service: AccountService) throws(StoreError) -> SignedDocument {
+    private func statement(of account: String, service: AccountService) throws(ServiceError) -> SignedDocument {
         let statement = AccountStatement(
             accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
             storeTime: try service.storeClock(), storefront: try service.storefront())
@@ -345,9 +345,9 @@ public final class PackServer: Sendable {
     }
 
     /// StoreKit Testing's switches and actions (a sandbox server with test controls only).
-    private func testControl(_ request: HTTPRequest, _ route: Route, id: String?, service: AccountService) throws(StoreError) -> HTTPResponse {
-        func transaction() throws(StoreError) -> TransactionID {
-            guard let id, let transaction = TransactionID(rawValue: id) else { throw StoreError(.invalidRequest, "'\(id ?? "")' is not a transaction id") }
+    private func testControl(_ request: HTTPRequest, _ route: Route, id: String?, service: AccountService) throws(ServiceError) -> HTTPResponse {
+        func transaction() throws(ServiceError) -> TransactionID {
+            guard let id, let transaction = TransactionID(rawValue: id) else { throw ServiceError(.invalidRequest, "'\(id ?? "")' is not a transaction id") }
             return transaction
         }
         switch route {
@@ -375,12 +375,12 @@ public final class PackServer: Sendable {
             try service.reset()
             return HTTPResponse(status: 204)
         default:
-            throw StoreError(.notFound, "no such test control: \(request.method) \(request.path)")
+            throw ServiceError(.notFound, "no such test control: \(request.method) \(request.path)")
         }
     }
 
     /// The account's ledger, opened once and kept (`AccountStores` lends it to one request at a time).
-    func store(for account: String) throws(StoreError) -> AccountService {
+    func store(for account: String) throws(ServiceError) -> AccountService {
         let service: AccountService
         if let ledgers {
             service = try AccountService(

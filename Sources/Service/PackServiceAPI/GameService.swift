@@ -5,25 +5,25 @@ import LetterFolding
 /// pack server). The embedded store does not: its games are played on the device.
 public protocol GameService: Sendable {
     /// Starts a game (the daily word with `request.daily`), or resumes the account's live one.
-    func startGame(_ request: GameRequest) async throws(StoreError) -> ServedGame
+    func startGame(_ request: GameRequest) async throws(ServiceError) -> ServedGame
     /// The live game (not the daily word), if any.
-    func currentGame() async throws(StoreError) -> ServedGame?
+    func currentGame() async throws(ServiceError) -> ServedGame?
     /// The account's game `id`, whatever its state.
-    func game(_ id: String) async throws(StoreError) -> ServedGame
+    func game(_ id: String) async throws(ServiceError) -> ServedGame
     /// A letter or the whole word.
-    func guess(game id: String, _ text: String) async throws(StoreError) -> ServedGame
+    func guess(game id: String, _ text: String) async throws(ServiceError) -> ServedGame
     /// One hint paid and one letter revealed; the same key again pays nothing.
-    func hint(game id: String, idempotencyKey: String) async throws(StoreError) -> ServedGame
+    func hint(game id: String, idempotencyKey: String) async throws(ServiceError) -> ServedGame
     /// Gives the game up (it counts as lost).
-    func abandonGame(_ id: String) async throws(StoreError) -> ServedGame
+    func abandonGame(_ id: String) async throws(ServiceError) -> ServedGame
     /// The account's games, on every device.
-    func gameStatistics() async throws(StoreError) -> GameStatistics
+    func gameStatistics() async throws(ServiceError) -> GameStatistics
     /// Today's daily word in `language` (`nil`: English) and the account's daily record.
-    func daily(language: String?) async throws(StoreError) -> DailyStatus
+    func daily(language: String?) async throws(ServiceError) -> DailyStatus
     /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.
-    func leaderboard(date: String?, language: String?, week: Bool) async throws(StoreError) -> Leaderboard
+    func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
     /// The name the account appears under on leaderboards; the name as kept.
-    func setDisplayName(_ name: String) async throws(StoreError) -> String
+    func setDisplayName(_ name: String) async throws(ServiceError) -> String
 }
 
 /// `GET /v1/daily`: the day's word for a language, as far as the account has played it, and the
@@ -132,24 +132,24 @@ public enum DisplayName {
     public static let maxLength = 24
 
     /// The name as kept (spaces at the ends trimmed), or a sentence saying why it is refused.
-    public static func check(_ name: String) -> Result<String, StoreError> {
+    public static func check(_ name: String) -> Result<String, ServiceError> {
         let trimmed = String(name.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-        guard !trimmed.isEmpty else { return .failure(StoreError(.invalidRequest, "a name has 1 to \(maxLength) characters, not none")) }
+        guard !trimmed.isEmpty else { return .failure(ServiceError(.invalidRequest, "a name has 1 to \(maxLength) characters, not none")) }
         // Counted as a person sees them (grapheme clusters) and as the database keeps them (code
         // points: an accent written apart counts): a pile of marks on one letter is refused here,
         // with a sentence, not by the database.
         let scalars = trimmed.unicodeScalars.count
         guard trimmed.count <= maxLength, scalars <= maxLength else {
-            return .failure(StoreError(
+            return .failure(ServiceError(
                 .invalidRequest,
                 "a name has 1 to \(maxLength) characters, accents written apart counted, not \(max(trimmed.count, scalars))"))
         }
         for scalar in trimmed.unicodeScalars where scalar.properties.isDefaultIgnorableCodePoint {
-            return .failure(StoreError(
+            return .failure(ServiceError(
                 .invalidRequest, "a name has no invisible characters (U+\(String(scalar.value, radix: 16, uppercase: true))): it would look like another"))
         }
         if isPlaceholderShaped(trimmed) {
-            return .failure(StoreError(.invalidRequest, "'\(trimmed)' is how the boards show a player without a name: choose another"))
+            return .failure(ServiceError(.invalidRequest, "'\(trimmed)' is how the boards show a player without a name: choose another"))
         }
         for scalar in trimmed.unicodeScalars {
             let allowed = scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || " -_.".unicodeScalars.contains(scalar)
@@ -157,7 +157,7 @@ public enum DisplayName {
             guard allowed else {
                 let shown = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
                     ? "U+" + String(scalar.value, radix: 16, uppercase: true) : "'\(scalar)'"
-                return .failure(StoreError(.invalidRequest, "a name has letters, digits, spaces and - _ . only, not \(shown)"))
+                return .failure(ServiceError(.invalidRequest, "a name has letters, digits, spaces and - _ . only, not \(shown)"))
             }
         }
         return .success(trimmed)

@@ -10,7 +10,7 @@ public struct Ownership: Sendable, Equatable {
     }
 
     /// Asks `service` for the account's entitlements.
-    public static func read(from service: any PackService) async throws(StoreError) -> Ownership {
+    public static func read(from service: any PackService) async throws(ServiceError) -> Ownership {
         Ownership(try await service.entitlements())
     }
 

@@ -11,64 +11,64 @@
 /// ```
 public protocol PackService {
     /// What is for sale, with each pack archive's recorded digest.
-    func fetchCatalog() async throws(StoreError) -> Catalog
+    func fetchCatalog() async throws(ServiceError) -> Catalog
 
     /// Completes, exactly once, every purchase a crash left charged but not finished.
-    func recoverUnfinished() async throws(StoreError) -> [StoreTransaction]
+    func recoverUnfinished() async throws(ServiceError) -> [StoreTransaction]
 
     /// Buys `quantity` of a product: purchasing -> purchased | failed | deferred -> delivered -> finished.
-    func buy(_ product: ProductID, quantity: Int) async throws(StoreError) -> PurchaseOutcome
+    func buy(_ product: ProductID, quantity: Int) async throws(ServiceError) -> PurchaseOutcome
 
     /// Every non-consumable the account owns and that was not refunded. Safe to call any number of times.
-    func restore() async throws(StoreError) -> [Entitlement]
+    func restore() async throws(ServiceError) -> [Entitlement]
 
     /// The account's transactions, oldest first, consumables included.
-    func transactions() async throws(StoreError) -> [StoreTransaction]
+    func transactions() async throws(ServiceError) -> [StoreTransaction]
 
     /// Every entitlement, refunded ones included.
-    func entitlements() async throws(StoreError) -> [Entitlement]
+    func entitlements() async throws(ServiceError) -> [Entitlement]
 
     /// The hint balance.
-    func hintBalance() async throws(StoreError) -> Int
+    func hintBalance() async throws(ServiceError) -> Int
 
     /// The account's storefront (`DEU`): prices are its, in its currency.
-    func storefront() async throws(StoreError) -> String
+    func storefront() async throws(ServiceError) -> String
 
     /// What the account's storefront sells it, at what price, with which free trial.
-    func offers() async throws(StoreError) -> Offers
+    func offers() async throws(ServiceError) -> Offers
 
     /// Moves the account to another storefront the catalog lists: future purchases and renewals
     /// are priced there. Returns the storefront now.
-    func setStorefront(_ code: String) async throws(StoreError) -> String
+    func setStorefront(_ code: String) async throws(ServiceError) -> String
 
     /// The last hint balance the service signed, and when: what a player is shown, marked as
     /// such, when the service cannot be reached. `nil` for a service that is always at hand.
     func lastSignedHintBalance() -> SignedHintBalance?
 
     /// Spends one hint; a retry with the same key never spends twice.
-    func spendHint(idempotencyKey: String) async throws(StoreError) -> HintSpend
+    func spendHint(idempotencyKey: String) async throws(ServiceError) -> HintSpend
 
     /// The pack archive of a non-consumable the account owns (or of a base pack).
-    func packArchive(_ product: ProductID) async throws(StoreError) -> [UInt8]
+    func packArchive(_ product: ProductID) async throws(ServiceError) -> [UInt8]
 
     /// The same, calling `progress` with the number of bytes received so far as they arrive
     /// (a service that reads a local file answers at once and may never call it).
-    func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8]
+    func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8]
 
     /// Every subscription the account ever had, as it stands now (renewals that fell due are
     /// processed first).
-    func subscriptions() async throws(StoreError) -> [SubscriptionStatus]
+    func subscriptions() async throws(ServiceError) -> [SubscriptionStatus]
 
     /// What buying the auto-renewable `product` would do to the account's subscription in its
     /// group: start one, nothing, an upgrade (with its refund), a downgrade.
-    func subscriptionChange(to product: ProductID) async throws(StoreError) -> SubscriptionChange
+    func subscriptionChange(to product: ProductID) async throws(ServiceError) -> SubscriptionChange
 
     /// Turns auto-renew of the live subscription in `product`'s group off (access stays until the
     /// period ends) or back on.
-    func setAutoRenew(_ product: ProductID, on: Bool) async throws(StoreError) -> SubscriptionStatus
+    func setAutoRenew(_ product: ProductID, on: Bool) async throws(ServiceError) -> SubscriptionStatus
 
     /// The account's transactions, signed.
-    func receipt() async throws(StoreError) -> Receipt
+    func receipt() async throws(ServiceError) -> Receipt
 
     /// Checks a receipt's signature and contents.
     func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification
@@ -84,25 +84,25 @@ public protocol PackService {
 
 /// StoreKit Testing's switches and actions, for the test environment.
 public protocol StoreTestControls {
-    func controls() async throws(StoreError) -> StoreControls
-    func setControls(_ controls: StoreControls) async throws(StoreError)
+    func controls() async throws(ServiceError) -> StoreControls
+    func setControls(_ controls: StoreControls) async throws(ServiceError)
     /// A parent approves a deferred purchase: it is charged and delivered.
-    func approve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction
+    func approve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction
     /// A parent declines a deferred purchase: it fails.
-    func decline(_ id: TransactionID) async throws(StoreError) -> StoreTransaction
+    func decline(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction
     /// The buyer resolves an interrupted purchase: it is charged and delivered.
-    func resolve(_ id: TransactionID) async throws(StoreError) -> StoreTransaction
+    func resolve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction
     /// Refunds a purchase: the pack locks again, or its hints are taken back as far as the balance allows.
-    func refund(_ id: TransactionID) async throws(StoreError) -> (transaction: StoreTransaction, hintsTakenBack: Int)
+    func refund(_ id: TransactionID) async throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int)
     /// An empty purchase history.
-    func clear() async throws(StoreError)
+    func clear() async throws(ServiceError)
     /// The default switches.
-    func reset() async throws(StoreError)
+    func reset() async throws(ServiceError)
     /// The store's time (milliseconds since 1970).
-    func storeClock() async throws(StoreError) -> Int64
+    func storeClock() async throws(ServiceError) -> Int64
     /// Moves the store's time forward and processes whatever fell due, in order; the new time,
     /// and the renewals charged on the way.
-    func moveClock(by duration: StoreClockStep) async throws(StoreError) -> StoreClockMove
+    func moveClock(by duration: StoreClockStep) async throws(ServiceError) -> StoreClockMove
 }
 
 /// A hint balance as the service signed it, at `issued` (milliseconds since 1970).
@@ -121,14 +121,14 @@ extension PackService {
 
     public func ownSharedSecret() async -> SharedSecret? { nil }
 
-    public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(StoreError) -> [UInt8] {
+    public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8] {
         try await packArchive(product)
     }
 }
 
 extension StoreTestControls {
     /// ``moveClock(by:)``'s new time.
-    public func advanceClock(by duration: StoreDuration) async throws(StoreError) -> Int64 {
+    public func advanceClock(by duration: StoreDuration) async throws(ServiceError) -> Int64 {
         try await moveClock(by: StoreClockStep(duration)).now
     }
 }

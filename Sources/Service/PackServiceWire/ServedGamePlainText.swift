@@ -24,7 +24,7 @@ public enum ServedGamePlainText {
 
     /// A refusal, as the plain format says one: `INVALID why` for a guess the game refuses,
     /// `NOHINTS` with no hint left, `ERROR kind message` for anything else.
-    public static func refusal(_ error: StoreError) -> String {
+    public static func refusal(_ error: ServiceError) -> String {
         switch error.kind {
         case .invalidRequest: "INVALID \(error.message)"
         case .notEnoughHints: "NOHINTS \(error.message)"

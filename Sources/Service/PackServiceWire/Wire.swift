@@ -8,28 +8,28 @@ import Signing
 public enum Wire {
     /// Sorted keys: the same value always gives the same bytes (``WireJSONEncoder``). A value
     /// that cannot be written is an error, never an empty document (one would be signed).
-    public static func encode(_ value: some Encodable) throws(StoreError) -> [UInt8] {
+    public static func encode(_ value: some Encodable) throws(ServiceError) -> [UInt8] {
         do {
             return try WireJSONEncoder.encode(value)
         } catch {
-            throw StoreError(.storage, "cannot write \(type(of: value)) as JSON: \(error)")
+            throw ServiceError(.storage, "cannot write \(type(of: value)) as JSON: \(error)")
         }
     }
 
     /// Decodes `bytes`, or says what is wrong with them.
     /// A key given twice in one object is refused: two readers could keep different values.
-    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(StoreError) -> T {
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(ServiceError) -> T {
         // Most requests: a flat object, read without Foundation's decoder.
         if let flat = FlatJSON.decode(type, from: bytes) { return flat }
         if let key = JSONKeys.firstDuplicate(in: bytes) {
-            throw StoreError(.invalidRequest, "not a valid \(T.self) document: the key '\(key)' appears twice in one object")
+            throw ServiceError(.invalidRequest, "not a valid \(T.self) document: the key '\(key)' appears twice in one object")
         }
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch let error as DecodingError {
-            throw StoreError(.invalidRequest, "not a valid \(T.self) document: \(describe(error))")
+            throw ServiceError(.invalidRequest, "not a valid \(T.self) document: \(describe(error))")
         } catch {
-            throw StoreError(.invalidRequest, "not a valid \(T.self) document: \(error)")
+            throw ServiceError(.invalidRequest, "not a valid \(T.self) document: \(error)")
         }
     }
 
@@ -87,7 +87,7 @@ public struct SignedDocument: Codable, Sendable, Equatable {
     public var keyID: String
 
     /// Signs `value`'s JSON with `key`.
-    public init(signing value: some Encodable, with key: SigningKey) throws(StoreError) {
+    public init(signing value: some Encodable, with key: SigningKey) throws(ServiceError) {
         let bytes = try Wire.encode(value)
         payload = Base64.encode(bytes)
         signature = Base64.encode(key.sign(bytes))
@@ -95,16 +95,16 @@ public struct SignedDocument: Codable, Sendable, Equatable {
     }
 
     /// The value, once the signature is found to be `key`'s; otherwise `untrusted`.
-    public func open<T: Decodable>(_ type: T.Type, trusting key: SigningPublicKey) throws(StoreError) -> T {
+    public func open<T: Decodable>(_ type: T.Type, trusting key: SigningPublicKey) throws(ServiceError) -> T {
         guard let bytes = Base64.decode(payload), let signature = Base64.decode(signature), signature.count == 64 else {
-            throw StoreError(.untrusted, "the service's signed document is malformed")
+            throw ServiceError(.untrusted, "the service's signed document is malformed")
         }
         guard key.isValidSignature(signature, for: bytes) else {
             // The key id is the document's own claim: it names the key only when it differs.
             let claim = keyID == key.keyID
                 ? "its signature does not match: altered on the way, or forged under the key's name"
                 : "it claims key \(keyID)"
-            throw StoreError(.untrusted, "the service's answer is not signed by its pinned key \(key.keyID) (\(claim)): refusing it")
+            throw ServiceError(.untrusted, "the service's answer is not signed by its pinned key \(key.keyID) (\(claim)): refusing it")
         }
         return try Wire.decode(type, from: bytes)
     }
@@ -272,10 +272,10 @@ public struct RefundResult: Codable, Sendable, Equatable {
 
 /// Any failure: the store's error kind and its message.
 public struct ErrorBody: Codable, Sendable, Equatable {
-    public var error: StoreError.Kind
+    public var error: ServiceError.Kind
     public var message: String
 
-    public init(_ error: StoreError) {
+    public init(_ error: ServiceError) {
         self.error = error.kind
         message = error.message
     }
@@ -284,7 +284,7 @@ public struct ErrorBody: Codable, Sendable, Equatable {
     /// service's: the sentence is what a player reads.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        error = StoreError.Kind(rawValue: try container.decode(String.self, forKey: .error)) ?? .unavailable
+        error = ServiceError.Kind(rawValue: try container.decode(String.self, forKey: .error)) ?? .unavailable
         message = try container.decode(String.self, forKey: .message)
     }
 }

@@ -8,7 +8,7 @@ public enum SalesLedgers {
     case postgreSQL(PostgreSQLLedgers)
 
     /// Every account's transactions, by purchase date.
-    public func transactions() throws(StoreError) -> [AccountTransaction] {
+    public func transactions() throws(ServiceError) -> [AccountTransaction] {
         switch self {
         case .sqlite(let folder): try SQLiteLedgers.allTransactions(folder: folder)
         case .postgreSQL(let ledgers): try ledgers.allTransactions()
@@ -16,7 +16,7 @@ public enum SalesLedgers {
     }
 
     /// Every account's games served and hints credited and spent.
-    public func activity() throws(StoreError) -> [PlayerActivity] {
+    public func activity() throws(ServiceError) -> [PlayerActivity] {
         switch self {
         case .sqlite(let folder): try SQLiteLedgers.allActivity(folder: folder)
         case .postgreSQL(let ledgers): try ledgers.allActivity()
@@ -24,7 +24,7 @@ public enum SalesLedgers {
     }
 
     /// Every account's auto-renewable subscriptions, each in its state at `now`.
-    public func subscriptions(catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
+    public func subscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
         switch self {
         case .sqlite(let folder): try SQLiteLedgers.allSubscriptions(folder: folder, catalog: catalog, now: now)
         case .postgreSQL(let ledgers): try ledgers.allSubscriptions(catalog: catalog, now: now)
@@ -32,7 +32,7 @@ public enum SalesLedgers {
     }
 
     /// When each account was made.
-    public func accountsMade() throws(StoreError) -> [Int64] {
+    public func accountsMade() throws(ServiceError) -> [Int64] {
         switch self {
         case .sqlite(let folder): try SQLiteLedgers.accountsMade(folder: folder)
         case .postgreSQL(let ledgers): try ledgers.accountsMade()

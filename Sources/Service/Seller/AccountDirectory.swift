@@ -15,24 +15,24 @@ import Synchronization
 /// compared in constant time.
 public protocol AccountDirectory: DailyBoard {
     /// Records a new account and its first token (the SHA-256 of its secret); `false` when the id is taken.
-    func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool
+    func insert(id: String, tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool
     /// Whether the account exists and is not closed.
-    func isOpen(account: String) throws(StoreError) -> Bool
+    func isOpen(account: String) throws(ServiceError) -> Bool
     /// The SHA-256 of every token of an open account that is not revoked.
-    func liveTokens(account: String) throws(StoreError) -> [String]
+    func liveTokens(account: String) throws(ServiceError) -> [String]
     /// Adds a token (a device) to an open account.
-    func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError)
+    func addToken(account: String, tokenSHA256: String, now: Int64) throws(ServiceError)
     /// Every token of the account, revoked ones included, oldest first; never a secret.
-    func tokens(account: String) throws(StoreError) -> [AccountToken]
+    func tokens(account: String) throws(ServiceError) -> [AccountToken]
     /// Revokes the live token `tokenID` and adds one in its place, in one transaction: `false`
     /// (nothing done) when that token is no longer live (another rotation took it first).
-    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool
+    func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool
     /// Revokes one live token of the account (`tokenID`), or every one (`nil`); how many.
-    func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int
+    func revoke(account: String, tokenID: String?, now: Int64) throws(ServiceError) -> Int
     /// Closes the account: every token revoked, and its receipts no longer valid (21010).
-    func close(account: String, now: Int64) throws(StoreError)
+    func close(account: String, now: Int64) throws(ServiceError)
     /// Records that a token was used, at most once a minute.
-    func touch(tokenID: String, now: Int64) throws(StoreError)
+    func touch(tokenID: String, now: Int64) throws(ServiceError)
 }
 
 /// One token of an account as the directory keeps it: an id (the first 16 hex digits of its
@@ -66,7 +66,7 @@ private func newSecret() -> (secret: String, sha256: String) {
 
 extension AccountDirectory {
     /// A new account, with its token.
-    public func create(now: Int64) throws(StoreError) -> NewAccount {
+    public func create(now: Int64) throws(ServiceError) -> NewAccount {
         var random = SystemRandomNumberGenerator()
         let made = newSecret()
         for _ in 0..<8 {
@@ -75,13 +75,13 @@ extension AccountDirectory {
                 return NewAccount(accountID: id, token: BearerToken(account: id, secret: made.secret).text)
             }
         }
-        throw StoreError(.storage, "cannot find a free account id")
+        throw ServiceError(.storage, "cannot find a free account id")
     }
 
     /// The account a bearer token belongs to and the token's id, or `nil` (an unknown, revoked
     /// token, or a closed account); throws when the directory cannot be read (the database is
     /// away: 503, not a wrong token).
-    public func account(for presented: PresentedToken) throws(StoreError) -> (account: String, tokenID: String)? {
+    public func account(for presented: PresentedToken) throws(ServiceError) -> (account: String, tokenID: String)? {
         let digest = Array(presented.sha256.utf8)
         // Every live token compared in full, whichever matches: timing tells nothing.
         var found: String?
@@ -91,14 +91,14 @@ extension AccountDirectory {
 
     /// The presented token `tokenID` replaced by a new one (a rotation), atomically: `nil` when it
     /// was no longer live, so that concurrent rotations of one token make one new token.
-    public func rotate(account: String, tokenID: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String)? {
+    public func rotate(account: String, tokenID: String, now: Int64) throws(ServiceError) -> (token: String, tokenID: String)? {
         let made = newSecret()
         guard try replaceToken(account: account, tokenID: tokenID, with: made.sha256, now: now) else { return nil }
         return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
     }
 
     /// A new token for an open account (a device joining it): the token, and its id.
-    public func newToken(account: String, now: Int64) throws(StoreError) -> (token: String, tokenID: String) {
+    public func newToken(account: String, now: Int64) throws(ServiceError) -> (token: String, tokenID: String) {
         let made = newSecret()
         try addToken(account: account, tokenSHA256: made.sha256, now: now)
         return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
@@ -112,7 +112,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
 
     static let migrations = AccountsSchema.postgreSQLMigrations
 
-    public init(pool: ConnectionPool) throws(StoreError) {
+    public init(pool: ConnectionPool) throws(ServiceError) {
         self.pool = pool
         do {
             try Self.migrations.migrate(pool)
@@ -121,7 +121,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func insert(id: String, tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool {
         try run { connection in
             guard try connection.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [id, tokenSHA256, String(now)]
@@ -133,19 +133,19 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func isOpen(account: String) throws(StoreError) -> Bool {
+    public func isOpen(account: String) throws(ServiceError) -> Bool {
         try run(writing: false) { connection in
             try connection.execute("SELECT 1 FROM accounts WHERE id = $1 AND closed_date IS NULL", [account]).rows.count == 1
         }
     }
 
-    public func liveTokens(account: String) throws(StoreError) -> [String] {
+    public func liveTokens(account: String) throws(ServiceError) -> [String] {
         try run(writing: false) { connection in
             try connection.execute("SELECT token_sha256 FROM live_tokens WHERE account_id = $1", [account]).rows.compactMap { $0.first ?? nil }
         }
     }
 
-    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
+    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(ServiceError) {
         _ = try run { connection in
             try connection.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
@@ -153,7 +153,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func tokens(account: String) throws(StoreError) -> [AccountToken] {
+    public func tokens(account: String) throws(ServiceError) -> [AccountToken] {
         try run(writing: false) { connection in
             try connection.execute(
                 "SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = $1 ORDER BY created_date, token_id", [account]
@@ -163,7 +163,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool {
         try run { connection in
             guard try connection.execute(
                 "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND token_id = $2 AND revoked_date IS NULL", [account, tokenID, String(now)]
@@ -175,7 +175,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
+    public func revoke(account: String, tokenID: String?, now: Int64) throws(ServiceError) -> Int {
         try run { connection in
             try connection.execute(
                 "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND revoked_date IS NULL AND ($2::text IS NULL OR token_id = $2)",
@@ -184,14 +184,14 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func close(account: String, now: Int64) throws(StoreError) {
+    public func close(account: String, now: Int64) throws(ServiceError) {
         try run { connection in
             try connection.execute("UPDATE tokens SET revoked_date = $2 WHERE account_id = $1 AND revoked_date IS NULL", [account, String(now)])
             try connection.execute("UPDATE accounts SET closed_date = $2 WHERE id = $1 AND closed_date IS NULL", [account, String(now)])
         }
     }
 
-    public func touch(tokenID: String, now: Int64) throws(StoreError) {
+    public func touch(tokenID: String, now: Int64) throws(ServiceError) {
         _ = try run { connection in
             try connection.execute(
                 "UPDATE tokens SET last_used_date = $2::bigint WHERE token_id = $1 AND (last_used_date IS NULL OR last_used_date < $2::bigint - 60000)",
@@ -201,7 +201,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
 
     /// `body` in one transaction when it writes, or as single statements when it reads (one
     /// round trip: every request's token is read here); a database away is 503.
-    private func run<T>(writing: Bool = true, _ body: (Connection) throws -> T) throws(StoreError) -> T {
+    private func run<T>(writing: Bool = true, _ body: (Connection) throws -> T) throws(ServiceError) -> T {
         do {
             return writing ? try pool.transaction { connection in try body(connection) } : try pool.autocommit(body)
         } catch {
@@ -209,17 +209,17 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    private static func failure(_ error: any Error) -> StoreError {
+    private static func failure(_ error: any Error) -> ServiceError {
         if let error = error as? PostgreSQLError, error.isConnectionLost {
-            return StoreError(.unavailable, "the accounts database is unavailable (\(error.message)): try again")
+            return ServiceError(.unavailable, "the accounts database is unavailable (\(error.message)): try again")
         }
-        return StoreError(.storage, "the accounts database failed: \(error)")
+        return ServiceError(.storage, "the accounts database failed: \(error)")
     }
 }
 
 /// The daily words' board in the shared database: what every server's leaderboards read.
 extension PostgreSQLAccountDirectory {
-    public func record(_ score: DailyScore) throws(StoreError) {
+    public func record(_ score: DailyScore) throws(ServiceError) {
         _ = try run { connection in
             guard try connection.execute(
                 """
@@ -258,7 +258,7 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    public func top(_ board: BoardKey, limit: Int) throws(StoreError) -> [BoardEntry] {
+    public func top(_ board: BoardKey, limit: Int) throws(ServiceError) -> [BoardEntry] {
         try run(writing: false) { connection in
             try connection.execute(
                 board.week
@@ -269,7 +269,7 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    public func buckets(_ board: BoardKey) throws(StoreError) -> [BoardBucket] {
+    public func buckets(_ board: BoardKey) throws(ServiceError) -> [BoardBucket] {
         try run(writing: false) { connection in
             try connection.execute(
                 "SELECT score, hints, misses, players FROM board_counts WHERE kind = $1 AND end_day = $2 AND language = $3 AND players > 0",
@@ -283,7 +283,7 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    public func entry(_ board: BoardKey, account: String) throws(StoreError) -> BoardEntry? {
+    public func entry(_ board: BoardKey, account: String) throws(ServiceError) -> BoardEntry? {
         try run(writing: false) { connection in
             try connection.execute(
                 board.week
@@ -304,7 +304,7 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    public func names(of accounts: [String]) throws(StoreError) -> [String: String] {
+    public func names(of accounts: [String]) throws(ServiceError) -> [String: String] {
         try run(writing: false) { connection in
             var names: [String: String] = [:]
             for row in try connection.execute(
@@ -316,7 +316,7 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    public func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
+    public func setName(account: String, name: String, folded: String, now: Int64) throws(ServiceError) -> Bool {
         do {
             return try run { connection in
                 let holder = try connection.execute("SELECT account_id FROM display_names WHERE folded = $1", [folded]).rows.first?.first ?? nil
@@ -344,13 +344,13 @@ public final class SQLiteAccountDirectory: AccountDirectory {
     private let idle = Mutex<[UncheckedDatabase]>([])
     private static let keptConnections = 32
 
-    public init(path: String) throws(StoreError) {
+    public init(path: String) throws(ServiceError) {
         self.path = path
         do {
             // Made whole and private (0600) like every state database, whatever the folder's mode.
             _ = try Database.openState(path: path, migrator: Self.migrator)
         } catch {
-            throw StoreError(.storage, "cannot prepare the accounts database \(path): \(error)")
+            throw ServiceError(.storage, "cannot prepare the accounts database \(path): \(error)")
         }
     }
 
@@ -358,12 +358,12 @@ public final class SQLiteAccountDirectory: AccountDirectory {
 
     /// A connection of this call's own, from those kept or new. The schema was made once, when
     /// the directory opened.
-    private func borrow() throws(StoreError) -> Database {
+    private func borrow() throws(ServiceError) -> Database {
         if let kept = idle.withLock({ $0.popLast() }) { return kept.database }
         do {
             return try Database(path: path)
         } catch {
-            throw StoreError(.storage, "cannot open the accounts database \(path): \(error)")
+            throw ServiceError(.storage, "cannot open the accounts database \(path): \(error)")
         }
     }
 
@@ -377,7 +377,7 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func insert(id: String, tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func insert(id: String, tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool {
         try run { db in
             try db.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
@@ -390,17 +390,17 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func isOpen(account: String) throws(StoreError) -> Bool {
+    public func isOpen(account: String) throws(ServiceError) -> Bool {
         try run(writing: false) { db in try db.int64("SELECT 1 FROM accounts WHERE id = ? AND closed_date IS NULL", .text(account)) != nil }
     }
 
-    public func liveTokens(account: String) throws(StoreError) -> [String] {
+    public func liveTokens(account: String) throws(ServiceError) -> [String] {
         try run(writing: false) { db in
             try db.query("SELECT token_sha256 FROM live_tokens WHERE account_id = ?", .text(account)).map { try $0.string(0) }
         }
     }
 
-    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(StoreError) {
+    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(ServiceError) {
         try run { db in
             try db.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
@@ -408,14 +408,14 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func tokens(account: String) throws(StoreError) -> [AccountToken] {
+    public func tokens(account: String) throws(ServiceError) -> [AccountToken] {
         try run(writing: false) { db in
             try db.query("SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account))
                 .map { row in AccountToken(id: try row.string(0), created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value) }
         }
     }
 
-    public func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(StoreError) -> Bool {
+    public func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool {
         try run { db in
             try db.execute(
                 "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND token_id = ? AND revoked_date IS NULL", .integer(now), .text(account), .text(tokenID))
@@ -427,7 +427,7 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func revoke(account: String, tokenID: String?, now: Int64) throws(StoreError) -> Int {
+    public func revoke(account: String, tokenID: String?, now: Int64) throws(ServiceError) -> Int {
         try run { db in
             try db.execute(
                 "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL AND (? IS NULL OR token_id = ?)",
@@ -436,14 +436,14 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func close(account: String, now: Int64) throws(StoreError) {
+    public func close(account: String, now: Int64) throws(ServiceError) {
         try run { db in
             try db.execute("UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL", .integer(now), .text(account))
             try db.execute("UPDATE accounts SET closed_date = ? WHERE id = ? AND closed_date IS NULL", .integer(now), .text(account))
         }
     }
 
-    public func touch(tokenID: String, now: Int64) throws(StoreError) {
+    public func touch(tokenID: String, now: Int64) throws(ServiceError) {
         try run { db in
             try db.execute(
                 "UPDATE tokens SET last_used_date = ? WHERE token_id = ? AND (last_used_date IS NULL OR last_used_date < ? - 60000)",
@@ -453,22 +453,22 @@ public final class SQLiteAccountDirectory: AccountDirectory {
 
     /// `body` in one transaction on a connection of its own: a read takes no write lock (every
     /// request's token is read here), a write takes it at `BEGIN`.
-    private func run<T>(writing: Bool = true, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    private func run<T>(writing: Bool = true, _ body: (Database) throws -> T) throws(ServiceError) -> T {
         let db = try borrow()
         defer { giveBack(db) }
         do {
             return try db.transaction(writing ? .immediate : .deferred) { db in try body(db) }
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
-            throw StoreError(.storage, "the accounts database \(path) failed: \(error)")
+            throw ServiceError(.storage, "the accounts database \(path) failed: \(error)")
         }
     }
 }
 
 /// The daily words' board beside the accounts: what this server's leaderboards read.
 extension SQLiteAccountDirectory {
-    public func record(_ score: DailyScore) throws(StoreError) {
+    public func record(_ score: DailyScore) throws(ServiceError) {
         try run { db in
             try db.execute(
                 """
@@ -510,7 +510,7 @@ extension SQLiteAccountDirectory {
         }
     }
 
-    public func top(_ board: BoardKey, limit: Int) throws(StoreError) -> [BoardEntry] {
+    public func top(_ board: BoardKey, limit: Int) throws(ServiceError) -> [BoardEntry] {
         try run(writing: false) { db in
             try db.query(
                 board.week
@@ -521,7 +521,7 @@ extension SQLiteAccountDirectory {
         }
     }
 
-    public func buckets(_ board: BoardKey) throws(StoreError) -> [BoardBucket] {
+    public func buckets(_ board: BoardKey) throws(ServiceError) -> [BoardBucket] {
         try run(writing: false) { db in
             try db.query(
                 "SELECT score, hints, misses, players FROM board_counts WHERE kind = ? AND end_day = ? AND language = ? AND players > 0", .text(board.kind),
@@ -530,7 +530,7 @@ extension SQLiteAccountDirectory {
         }
     }
 
-    public func entry(_ board: BoardKey, account: String) throws(StoreError) -> BoardEntry? {
+    public func entry(_ board: BoardKey, account: String) throws(ServiceError) -> BoardEntry? {
         try run(writing: false) { db in
             try db.query(
                 board.week
@@ -545,7 +545,7 @@ extension SQLiteAccountDirectory {
         BoardEntry(account: account, score: try row.int(0), hints: try row.int(1), misses: try row.int(2), won: try row.int(3))
     }
 
-    public func names(of accounts: [String]) throws(StoreError) -> [String: String] {
+    public func names(of accounts: [String]) throws(ServiceError) -> [String: String] {
         guard !accounts.isEmpty else { return [:] }
         return try run(writing: false) { db in
             var names: [String: String] = [:]
@@ -559,7 +559,7 @@ extension SQLiteAccountDirectory {
         }
     }
 
-    public func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool {
+    public func setName(account: String, name: String, folded: String, now: Int64) throws(ServiceError) -> Bool {
         try run { db in
             if let holder = try db.string("SELECT account_id FROM display_names WHERE folded = ?", .text(folded)), holder != account { return false }
             try db.execute(

@@ -29,31 +29,31 @@ extension AccountLedger {
     /// The account's game `id`, being played: 404 for another account's or an unknown id, 409
     /// once it has ended.
     private static func playing(_ statements: any LedgerStatements, _ id: String) throws -> PlayedGame {
-        guard let row = try statements.game(id) else { throw StoreError(.notFound, "no game '\(id)' on this account") }
+        guard let row = try statements.game(id) else { throw ServiceError(.notFound, "no game '\(id)' on this account") }
         guard row.state == .playing else {
-            throw StoreError(.wrongState, "the game \(id) has ended (\(row.state.rawValue)): start another with 'hangman play'")
+            throw ServiceError(.wrongState, "the game \(id) has ended (\(row.state.rawValue)): start another with 'hangman play'")
         }
         return try played(statements, row)
     }
 
     /// The game being played, if any.
-    func liveGame() throws(StoreError) -> PlayedGame? {
+    func liveGame() throws(ServiceError) -> PlayedGame? {
         try engine.read { statements in try statements.liveGame().map { row in try Self.played(statements, row) } }
     }
 
     /// The game `id`, whatever its state.
-    func game(_ id: String) throws(StoreError) -> PlayedGame? {
+    func game(_ id: String) throws(ServiceError) -> PlayedGame? {
         try engine.read { statements in try statements.game(id).map { row in try Self.played(statements, row) } }
     }
 
     /// The account's game of the daily word of `date` in `language`, if it was started.
-    func dailyGame(date: String, language: String) throws(StoreError) -> PlayedGame? {
+    func dailyGame(date: String, language: String) throws(ServiceError) -> PlayedGame? {
         try engine.read { statements in try statements.dailyGame(date: date, language: language).map { row in try Self.played(statements, row) } }
     }
 
     /// Starts `row`, a daily word, unless the account has the day's game already: that one is
     /// answered instead (being played: resumed; ended: as it ended). One a day and language.
-    func startDaily(_ row: GameRow) throws(StoreError) -> (game: PlayedGame, resumed: Bool) {
+    func startDaily(_ row: GameRow) throws(ServiceError) -> (game: PlayedGame, resumed: Bool) {
         try engine.write { statements in
             if let day = row.daily, let started = try statements.dailyGame(date: day, language: row.language) {
                 return (try Self.played(statements, started), true)
@@ -83,7 +83,7 @@ extension AccountLedger {
 
     /// Starts `row` as the live game; the live one is resumed instead unless `replacing`, when it
     /// is abandoned (counted as lost) in the same transaction.
-    func startGame(_ row: GameRow, replacing: Bool, now: Int64) throws(StoreError) -> (game: PlayedGame, resumed: Bool) {
+    func startGame(_ row: GameRow, replacing: Bool, now: Int64) throws(ServiceError) -> (game: PlayedGame, resumed: Bool) {
         try engine.write { statements in
             if let live = try statements.liveGame() {
                 if !replacing { return (try Self.played(statements, live), true) }
@@ -97,13 +97,13 @@ extension AccountLedger {
 
     /// Plays a letter or a word: a move that changes nothing (repeated) is not recorded, one the
     /// game refuses is 400 with its sentence.
-    func guess(_ id: String, _ text: String, now: Int64) throws(StoreError) -> (game: PlayedGame, outcome: Game.Outcome, balance: Int) {
+    func guess(_ id: String, _ text: String, now: Int64) throws(ServiceError) -> (game: PlayedGame, outcome: Game.Outcome, balance: Int) {
         try engine.write { statements in
             var played = try Self.playing(statements, id)
             let outcome = played.game.guess(text)
             switch outcome {
-            case .invalid(let why): throw StoreError(.invalidRequest, why)
-            case .gameOver: throw StoreError(.wrongState, "the game \(id) has ended")
+            case .invalid(let why): throw ServiceError(.invalidRequest, why)
+            case .gameOver: throw ServiceError(.wrongState, "the game \(id) has ended")
             case .repeated: return (played, outcome, try statements.balance())
             case .hit, .miss, .solved, .wrongWord:
                 let move = GameMoveRow(kind: .guess, value: text, requestKey: nil)
@@ -119,23 +119,23 @@ extension AccountLedger {
     /// answers the same letter and debits nothing.
     func hint<G: RandomNumberGenerator>(
         _ id: String, key: String, now: Int64, using generator: inout G
-    ) throws(StoreError) -> (game: PlayedGame, letter: String, balance: Int) {
+    ) throws(ServiceError) -> (game: PlayedGame, letter: String, balance: Int) {
         try engine.write { statements in
-            guard let row = try statements.game(id) else { throw StoreError(.notFound, "no game '\(id)' on this account") }
+            guard let row = try statements.game(id) else { throw ServiceError(.notFound, "no game '\(id)' on this account") }
             var played = try Self.played(statements, row)
             if let earlier = played.moves.first(where: { $0.kind == .hint && $0.requestKey == key }) {
                 return (played, earlier.value, try statements.balance())
             }
-            guard row.state == .playing else { throw StoreError(.wrongState, "the game \(id) has ended (\(row.state.rawValue))") }
-            guard played.game.canHint else { throw StoreError(.wrongState, "no hint now: only one letter is left to find") }
+            guard row.state == .playing else { throw ServiceError(.wrongState, "the game \(id) has ended (\(row.state.rawValue))") }
+            guard played.game.canHint else { throw ServiceError(.wrongState, "no hint now: only one letter is left to find") }
             let balance = try statements.balance()
-            guard balance >= 1 else { throw StoreError.noHintsLeft }
+            guard balance >= 1 else { throw ServiceError.noHintsLeft }
             guard let letter = played.game.revealHint(using: &generator) else {
-                throw StoreError(.wrongState, "no hint now: only one letter is left to find")
+                throw ServiceError(.wrongState, "no hint now: only one letter is left to find")
             }
             guard try statements.appendHints(
                 key: "game-hint:\(id):\(key)", amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
-            else { throw StoreError(.wrongState, "the hint key '\(key)' was spent on another move of this game") }
+            else { throw ServiceError(.wrongState, "the hint key '\(key)' was spent on another move of this game") }
             let move = GameMoveRow(kind: .hint, value: letter, requestKey: key)
             try statements.appendGameMove(id, seq: played.moves.count + 1, move, now: now)
             played.moves.append(move)
@@ -144,7 +144,7 @@ extension AccountLedger {
     }
 
     /// Gives the game up: it counts as lost.
-    func abandon(_ id: String, now: Int64) throws(StoreError) -> PlayedGame {
+    func abandon(_ id: String, now: Int64) throws(ServiceError) -> PlayedGame {
         try engine.write { statements in
             var played = try Self.playing(statements, id)
             try Self.end(statements, &played, state: .abandoned, score: 0, now: now)
@@ -232,7 +232,7 @@ extension AccountLedger {
 
     /// The account's served games summed, from its totals (made once from its games when an
     /// account has none yet).
-    func statistics() throws(StoreError) -> GameStatistics {
+    func statistics() throws(ServiceError) -> GameStatistics {
         if let kept = try engine.read({ statements in try Self.keptStatistics(statements) }) { return kept }
         return try engine.write { statements in
             if let kept = try Self.keptStatistics(statements) { return kept }
@@ -243,7 +243,7 @@ extension AccountLedger {
     }
 
     /// The account's daily words in `language` summed, as ``statistics()`` are.
-    func dailyRecord(language: String) throws(StoreError) -> DailyRecord {
+    func dailyRecord(language: String) throws(ServiceError) -> DailyRecord {
         if let kept = try engine.read({ statements in try Self.keptDailyRecord(statements, language: language) }) { return kept }
         return try engine.write { statements in
             if let kept = try Self.keptDailyRecord(statements, language: language) { return kept }

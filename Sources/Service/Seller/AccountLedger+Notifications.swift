@@ -46,7 +46,7 @@ extension AccountLedger {
 
     /// Holds up to `limit` notifications due at `now` for this sender until `until`, in one
     /// transaction: another server asking meanwhile gets none of them.
-    func claimNotifications(now: Int64, until: Int64, limit: Int) throws(StoreError) -> [OutboxNotification] {
+    func claimNotifications(now: Int64, until: Int64, limit: Int) throws(ServiceError) -> [OutboxNotification] {
         try engine.write { statements in
             try statements.dueNotifications(now: now, limit: limit).filter { try statements.leaseNotification($0.uuid, until: until, now: now) }
         }
@@ -54,24 +54,24 @@ extension AccountLedger {
 
     /// Records an attempt to deliver `uuid` and when the next one is due (`nil`: delivered, or the
     /// schedule is spent).
-    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws(StoreError) {
+    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws(ServiceError) {
         try engine.write { statements in try statements.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload) }
     }
 
     /// Every notification with its attempts, oldest first.
-    func notificationHistory() throws(StoreError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
+    func notificationHistory() throws(ServiceError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
         try engine.read { statements in
             try statements.notifications().map { ($0, try statements.notificationAttempts($0.uuid)) }
         }
     }
 
     /// When the next notification is due, if any is.
-    func nextNotificationDue() throws(StoreError) -> Int64? {
+    func nextNotificationDue() throws(ServiceError) -> Int64? {
         try engine.read { statements in try statements.nextNotificationDue() }
     }
 
     /// Adds a TEST notification (the service's own ledger keeps them); its UUID.
-    func insertTestNotification(now: Int64) throws(StoreError) -> String {
+    func insertTestNotification(now: Int64) throws(ServiceError) -> String {
         var random = SystemRandomNumberGenerator()
         let uuid = OutboxNotification.newUUID(using: &random)
         try engine.write { statements in
@@ -86,7 +86,7 @@ extension AccountLedger {
     /// Moves the renewal date of the live subscription `original` by `days` (its current period
     /// ends later), telling it as RENEWAL_EXTENDED; the row after, or `nil` when the subscription is
     /// not live (Apple refuses an expired one).
-    func extendRenewal(original: TransactionID, days: Int, now: Int64) throws(StoreError) -> SubscriptionRow? {
+    func extendRenewal(original: TransactionID, days: Int, now: Int64) throws(ServiceError) -> SubscriptionRow? {
         try engine.write { statements in
             guard var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive else { return nil }
             row.expiresDate += Int64(days) * 86_400_000
@@ -100,7 +100,7 @@ extension AccountLedger {
     }
 
     /// Keeps what a backend reported of a consumable's use.
-    func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws(StoreError) {
+    func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws(ServiceError) {
         try engine.write { statements in try statements.saveConsumption(transaction, body: body, now: now) }
     }
 }

@@ -130,7 +130,7 @@ extension AccountLedger {
 
     /// The refund upgrading the group's live subscription at `now` would give; `nil` when there
     /// is no live subscription in the group.
-    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(StoreError) -> (refund: Money, hintsBack: Int)? {
+    func upgradeRefund(group: String, lookup: (ProductID) -> Product?, now: Int64) throws(ServiceError) -> (refund: Money, hintsBack: Int)? {
         try engine.read { statements in
             guard let live = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else { return nil }
             return try Self.upgradeRefund(live, lookup: lookup, statements: statements, now: now).map { ($0.refund, $0.hintsBack) }
@@ -138,14 +138,14 @@ extension AccountLedger {
     }
 
     /// The store clock's lead, and when a subscription may next be due.
-    func storeClock() throws(StoreError) -> (offset: Int64, nextDue: Int64?) {
+    func storeClock() throws(ServiceError) -> (offset: Int64, nextDue: Int64?) {
         try engine.read { statements in try statements.storeClock() }
     }
 
     /// Moves the store clock `duration` further, from where it is when the account's lock is held
     /// (two moves at once both count, one after the other); the store's time after it, or `nil`
     /// when that is past ``StoreDuration/latestDate`` (nothing moved).
-    func advanceClock(by duration: StoreClockStep, realNow: Int64) throws(StoreError) -> Int64? {
+    func advanceClock(by duration: StoreClockStep, realNow: Int64) throws(ServiceError) -> Int64? {
         try engine.write { statements in
             let current = try statements.storeClock().offset
             guard let target = duration.adding(to: realNow + current) else { return nil }
@@ -163,16 +163,16 @@ extension AccountLedger {
     }
 
     /// The account's subscriptions and whether free trials are withheld from it, read together.
-    func trialHistory() throws(StoreError) -> (rows: [SubscriptionRow], withheld: Bool) {
+    func trialHistory() throws(ServiceError) -> (rows: [SubscriptionRow], withheld: Bool) {
         try engine.read { statements in (try statements.subscriptions(), try statements.freeTrialsWithheld()) }
     }
 
     /// No free trial for this account, ever (an account made past its address block's trials).
-    func withholdFreeTrials() throws(StoreError) {
+    func withholdFreeTrials() throws(ServiceError) {
         try engine.write { statements in try statements.withholdFreeTrials() }
     }
 
-    func subscriptions() throws(StoreError) -> [SubscriptionRow] {
+    func subscriptions() throws(ServiceError) -> [SubscriptionRow] {
         try engine.read { statements in try statements.subscriptions() }
     }
 
@@ -182,7 +182,7 @@ extension AccountLedger {
     /// id a new renewal gets.
     func nextRenewalStep(
         now: Int64, failRenewals: Bool, renewal: TransactionID, product: (ProductID) -> Product?
-    ) throws(StoreError) -> RenewalStep {
+    ) throws(ServiceError) -> RenewalStep {
         try engine.write { statements in
             let due = try statements.subscriptions().filter { $0.isLive && $0.expiresDate <= now }.sorted { $0.expiresDate < $1.expiresDate }
             for var row in due {
@@ -244,10 +244,10 @@ extension AccountLedger {
 
     /// Makes the group's live subscription renew to `product` (a downgrade, at the next renewal),
     /// or to itself again (`nil`).
-    func scheduleRenewal(group: String, to product: ProductID?, now: Int64) throws(StoreError) -> SubscriptionRow {
+    func scheduleRenewal(group: String, to product: ProductID?, now: Int64) throws(ServiceError) -> SubscriptionRow {
         try engine.write { statements in
             guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
-                throw StoreError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+                throw ServiceError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
             }
             let before = row
             row.renewsTo = product == row.productID ? nil : product
@@ -262,10 +262,10 @@ extension AccountLedger {
     }
 
     /// Turns auto-renew of the group's live subscription on or off; throws when there is none.
-    func setAutoRenew(group: String, on: Bool, now: Int64) throws(StoreError) -> SubscriptionRow {
+    func setAutoRenew(group: String, on: Bool, now: Int64) throws(ServiceError) -> SubscriptionRow {
         try engine.write { statements in
             guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
-                throw StoreError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+                throw ServiceError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
             }
             let changed = row.willAutoRenew != on
             row.willAutoRenew = on

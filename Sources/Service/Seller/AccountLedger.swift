@@ -24,39 +24,39 @@ final class AccountLedger {
     // MARK: - Transactions
 
     /// The transaction a purchase request key made, if any.
-    func transaction(requestKey: String) throws(StoreError) -> StoreTransaction? {
+    func transaction(requestKey: String) throws(ServiceError) -> StoreTransaction? {
         try engine.read { statements in try statements.transaction(requestKey: requestKey) }
     }
 
-    func transaction(_ id: TransactionID) throws(StoreError) -> StoreTransaction? {
+    func transaction(_ id: TransactionID) throws(ServiceError) -> StoreTransaction? {
         try engine.read { statements in try statements.transaction(id) }
     }
 
     /// Every transaction, oldest first.
-    func activity() throws(StoreError) -> [PlayerActivity] {
+    func activity() throws(ServiceError) -> [PlayerActivity] {
         try engine.read { statements in try statements.activity() }
     }
 
-    func transactions() throws(StoreError) -> [StoreTransaction] {
+    func transactions() throws(ServiceError) -> [StoreTransaction] {
         try engine.read { statements in try statements.transactions() }
     }
 
     /// Transactions that a crash left between two steps.
-    func unfinished() throws(StoreError) -> [StoreTransaction] {
+    func unfinished() throws(ServiceError) -> [StoreTransaction] {
         try engine.read { statements in try statements.unfinished() }
     }
 
     // MARK: - Storefront
 
     /// The account's storefront; `nil` until one is chosen (the default storefront is used then).
-    func storefront() throws(StoreError) -> String? {
+    func storefront() throws(ServiceError) -> String? {
         try engine.read { statements in try statements.storefront() }
     }
 
     /// Moves the account's storefront at `now` (future purchases and renewals are priced in it),
     /// under the account's lock with what `allowed` checks: what a move must wait for, given when
     /// the last one was; a refusal is thrown from it and nothing moves.
-    func moveStorefront(_ code: String, now: Int64, allowed: (_ lastMove: Int64?) throws(StoreError) -> Void) throws(StoreError) {
+    func moveStorefront(_ code: String, now: Int64, allowed: (_ lastMove: Int64?) throws(ServiceError) -> Void) throws(ServiceError) {
         try engine.write { statements in
             guard try statements.storefront() != code else { return }
             try allowed(try statements.storefrontMovedDate())
@@ -66,7 +66,7 @@ final class AccountLedger {
 
     /// Chooses the account's storefront unless it has one (read first: once chosen, this writes
     /// nothing).
-    func chooseStorefrontIfNone(_ code: String) throws(StoreError) {
+    func chooseStorefrontIfNone(_ code: String) throws(ServiceError) {
         guard try storefront() == nil else { return }
         try engine.write { statements in
             if try statements.storefront() == nil { try statements.setStorefront(code) }
@@ -82,7 +82,7 @@ final class AccountLedger {
     func insertPurchasing(
         _ id: TransactionID, product: Product, quantity: Int, charge: Charge, requestKey: String?, groupProducts: [ProductID] = [],
         upgrading: TransactionID? = nil, now: Int64
-    ) throws(StoreError) -> Bool {
+    ) throws(ServiceError) -> Bool {
         var owed = 0
         if case .consumable(let each) = product.kind { owed = each * quantity }
         // A subscription's dates and hints are fixed when it is delivered (its period starts then).
@@ -104,7 +104,7 @@ final class AccountLedger {
                 let inFlight = try statements.unfinished().contains { groupProducts.contains($0.productID) }
                     || statements.transactions().contains { groupProducts.contains($0.productID) && [.deferred, .interrupted].contains($0.state) }
                 if live || inFlight {
-                    throw StoreError(
+                    throw ServiceError(
                         .purchaseInProgress,
                         "the account has a subscription in group '\(terms.group)' already, or one being bought: see 'hangman subscriptions'")
                 }
@@ -117,17 +117,17 @@ final class AccountLedger {
         }
     }
 
-    private static func inserted(_ insert: TransactionInsert, product: Product) throws(StoreError) -> Bool {
+    private static func inserted(_ insert: TransactionInsert, product: Product) throws(ServiceError) -> Bool {
         switch insert {
         case .inserted: return true
         case .idTaken: return false
         case .duplicate:
-            throw StoreError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
+            throw ServiceError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
         }
     }
 
     /// Moves a transaction from one of `from` to `to`; `false` when it was in another state.
-    func move(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String? = nil, now: Int64) throws(StoreError) -> Bool {
+    func move(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String? = nil, now: Int64) throws(ServiceError) -> Bool {
         if let moved = try engine.moveInOneCall(id, from: from, to: to, reason: reason, now: now) { return moved }
         return try engine.write { statements in try statements.updateState(id, from: from, to: to, reason: reason, now: now) }
     }
@@ -137,7 +137,7 @@ final class AccountLedger {
     /// `legacyHints` is credited for a row written before `hints_owed` existed (it owes 0 there).
     /// A subscription's transaction (`product` says which kind) starts its period here: see
     /// ``deliverSubscription(_:product:statements:now:)``.
-    func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(StoreError) -> Bool {
+    func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(ServiceError) -> Bool {
         if !notifies, case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
         return try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
@@ -165,7 +165,7 @@ final class AccountLedger {
     /// Refunds a paid transaction: revokes the pack, or takes back the hints it credited as far as
     /// the balance allows; a non-renewing pass (`passDuration`, its catalog duration) leaves its
     /// place in the stack, so the passes bought after it end earlier. Returns the hints taken back.
-    func refund(_ id: TransactionID, now: Int64, passDuration: StoreDuration? = nil) throws(StoreError) -> Int {
+    func refund(_ id: TransactionID, now: Int64, passDuration: StoreDuration? = nil) throws(ServiceError) -> Int {
         switch notifies ? nil : try engine.refundInOneCall(id, now: now) {
         case .done(.refunded(let taken))?: return taken
         case .done(.unknown)?: throw Self.noTransaction(id)
@@ -205,27 +205,27 @@ final class AccountLedger {
         }
     }
 
-    private static func noTransaction(_ id: TransactionID) -> StoreError {
-        StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+    private static func noTransaction(_ id: TransactionID) -> ServiceError {
+        ServiceError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
     }
 
-    private static func alreadyRefunded(_ id: TransactionID) -> StoreError {
-        StoreError(.wrongState, "transaction \(id) is already refunded")
+    private static func alreadyRefunded(_ id: TransactionID) -> ServiceError {
+        ServiceError(.wrongState, "transaction \(id) is already refunded")
     }
 
-    private static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> StoreError {
-        StoreError(.wrongState, "transaction \(id) is \(state.rawValue); only a delivered purchase can be refunded")
+    private static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> ServiceError {
+        ServiceError(.wrongState, "transaction \(id) is \(state.rawValue); only a delivered purchase can be refunded")
     }
 
     // MARK: - Entitlements
 
-    func entitlements() throws(StoreError) -> [Entitlement] {
+    func entitlements() throws(ServiceError) -> [Entitlement] {
         try engine.read { statements in try statements.entitlements() }
     }
 
     // MARK: - Hints
 
-    func balance() throws(StoreError) -> Int {
+    func balance() throws(ServiceError) -> Int {
         try engine.read { statements in try statements.balance() }
     }
 
@@ -235,16 +235,16 @@ final class AccountLedger {
     /// when the key was spent before. Only with no hint left is the key looked up, to answer a retry.
     /// An engine that has the rule in one call runs it there; with `token`, that call checks the
     /// request's token too (only on an engine that ``LedgerEngine/checksTokensInOneCall``).
-    func spend(key: String, now: Int64, checking token: PresentedToken? = nil) throws(StoreError) -> HintSpend {
+    func spend(key: String, now: Int64, checking token: PresentedToken? = nil) throws(ServiceError) -> HintSpend {
         let entryKey = "spend:\(key)"
         if token != nil, !engine.checksTokensInOneCall {
-            throw StoreError(.storage, "this ledger cannot check a token in the spend: look the token up first")
+            throw ServiceError(.storage, "this ledger cannot check a token in the spend: look the token up first")
         }
         switch try engine.spendInOneCall(entryKey: entryKey, now: now, checking: token) {
         case .spent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: false)
         case .alreadySpent(let balance)?: return HintSpend(balance: balance, wasAlreadySpent: true)
-        case .noHints?: throw StoreError.noHintsLeft
-        case .tokenNotLive?: throw StoreError.tokenNotLive
+        case .noHints?: throw ServiceError.noHintsLeft
+        case .tokenNotLive?: throw ServiceError.tokenNotLive
         case nil: break
         }
         return try engine.write { statements in
@@ -254,7 +254,7 @@ final class AccountLedger {
                     key: entryKey, amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
                 return appended ? HintSpend(balance: balance - 1, wasAlreadySpent: false) : HintSpend(balance: balance, wasAlreadySpent: true)
             }
-            guard try statements.hasHintEntry(key: entryKey) else { throw StoreError.noHintsLeft }
+            guard try statements.hasHintEntry(key: entryKey) else { throw ServiceError.noHintsLeft }
             return HintSpend(balance: balance, wasAlreadySpent: true)
         }
     }
@@ -270,7 +270,7 @@ final class AccountLedger {
 
     // MARK: - Test controls
 
-    func controls() throws(StoreError) -> StoreControls {
+    func controls() throws(ServiceError) -> StoreControls {
         try engine.read { statements in
             var controls = StoreControls()
             for (name, enabled) in try statements.controls() { controls.set(name, enabled) }
@@ -278,7 +278,7 @@ final class AccountLedger {
         }
     }
 
-    func setControls(_ controls: StoreControls) throws(StoreError) {
+    func setControls(_ controls: StoreControls) throws(ServiceError) {
         try engine.write { statements in
             for (name, enabled) in controls.named { try statements.setControl(name, enabled) }
         }
@@ -286,7 +286,7 @@ final class AccountLedger {
 
     /// Every switch off and the store's clock back at the real time, in one transaction.
     /// Subscriptions keep their dates (`clear` empties the history).
-    func reset() throws(StoreError) {
+    func reset() throws(ServiceError) {
         try engine.write { statements in
             for (name, enabled) in StoreControls().named { try statements.setControl(name, enabled) }
             try statements.setClockOffset(0)
@@ -294,7 +294,7 @@ final class AccountLedger {
     }
 
     /// An empty purchase history: no transactions, entitlements or hints.
-    func clear() throws(StoreError) {
+    func clear() throws(ServiceError) {
         try engine.write { statements in try statements.deleteHistory() }
     }
 }
@@ -316,7 +316,7 @@ extension StoreControls {
     }
 }
 
-extension StoreError {
+extension ServiceError {
     /// A spend with a balance of 0 (the service adds what buys more).
-    static let noHintsLeft = StoreError(.notEnoughHints, "no hints left")
+    static let noHintsLeft = ServiceError(.notEnoughHints, "no hints left")
 }

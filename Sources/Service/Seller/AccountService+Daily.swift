@@ -56,9 +56,9 @@ public final class DailySchedules: Sendable {
 /// The daily word, the account's statistics and leaderboards: every rule of them here, the server
 /// only a transport.
 extension AccountService {
-    private func dailyWordsOrRefuse() throws(StoreError) -> DailyWords {
+    private func dailyWordsOrRefuse() throws(ServiceError) -> DailyWords {
         guard let dailyWords else {
-            throw StoreError(.invalidRequest, "the daily word is played on a pack server: this store plays its games on the device")
+            throw ServiceError(.invalidRequest, "the daily word is played on a pack server: this store plays its games on the device")
         }
         return dailyWords
     }
@@ -68,10 +68,10 @@ extension AccountService {
 
     /// The base pack of `language` (`nil`: English): its archive, its daily words in order (its
     /// `DailyList`, else all its words), its language tag.
-    func dailyPack(_ language: String?) throws(StoreError) -> (file: PackArchiveFile, words: [PackWordChoice], language: String) {
+    func dailyPack(_ language: String?) throws(ServiceError) -> (file: PackArchiveFile, words: [PackWordChoice], language: String) {
         let wanted = (language ?? "en").lowercased()
         guard !wanted.isEmpty, wanted.utf8.count <= 35, wanted.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
-        else { throw StoreError(.invalidRequest, "'\(wanted.prefix(40))' is not a language tag (like en, es, pt-BR)") }
+        else { throw ServiceError(.invalidRequest, "'\(wanted.prefix(40))' is not a language tag (like en, es, pt-BR)") }
         var byPrimary: (PackArchiveFile, ServedPackWords.Pack)?
         var languages: [String] = []
         for base in catalog.basePacks {
@@ -82,13 +82,13 @@ extension AccountService {
             if byPrimary == nil, LanguageTag.sameLanguage(tag, wanted) { byPrimary = (file, pack) }
         }
         guard let (file, pack) = byPrimary else {
-            throw StoreError(
+            throw ServiceError(
                 .notFound, "no daily word in '\(wanted)': the service has base packs in " + (languages.isEmpty ? "no language" : languages.joined(separator: ", ")))
         }
         // The pack's daily list when it has one (its everyday words), else every word of it.
         let words = pack.daily.map { daily in daily.words.map { PackWordChoice(word: $0, category: daily.name) } }
             ?? pack.lists.flatMap { list in list.words.map { PackWordChoice(word: $0, category: list.name) } }
-        guard !words.isEmpty else { throw StoreError(.notFound, "the base pack in '\(pack.language)' has no words") }
+        guard !words.isEmpty else { throw ServiceError(.notFound, "the base pack in '\(pack.language)' has no words") }
         return (file, words, pack.language)
     }
 
@@ -101,10 +101,10 @@ extension AccountService {
 
     /// Starts today's daily word in `language`, or resumes it; once it has ended, 409. Every
     /// player has ``DailySchedule/lives`` lives: `lives` may only say so.
-    public func startDaily(language: String?, lives: Int?) throws(StoreError) -> ServedGame {
+    public func startDaily(language: String?, lives: Int?) throws(ServiceError) -> ServedGame {
         let daily = try dailyWordsOrRefuse()
         if let asked = lives, asked != DailySchedule.lives {
-            throw StoreError(
+            throw ServiceError(
                 .invalidRequest, "the daily word is played with \(DailySchedule.lives) lives by every player, so that its scores compare: it takes no lives (\(asked) asked)")
         }
         let lives = DailySchedule.lives
@@ -121,7 +121,7 @@ extension AccountService {
         guard started.game.row.state == .playing else {
             recordDaily(started.game)
             let row = started.game.row
-            throw StoreError(
+            throw ServiceError(
                 .wrongState,
                 "you played the daily word of \(date) already (\(row.state.rawValue)\(row.state == .won ? ", \(row.score) points" : "")): the next comes at 00:00 UTC; 'hangman daily' shows your record")
         }
@@ -129,7 +129,7 @@ extension AccountService {
     }
 
     /// Today's daily word in `language` as far as the account has played it, and its record.
-    public func dailyStatus(language: String?) throws(StoreError) -> DailyStatus {
+    public func dailyStatus(language: String?) throws(ServiceError) -> DailyStatus {
         _ = try dailyWordsOrRefuse()
         let (_, _, tag) = try dailyPack(language)
         let day = today
@@ -138,7 +138,7 @@ extension AccountService {
         if let game, game.row.state != .playing { recordDaily(game) }
         let record = try ledger.dailyRecord(language: tag)
         return DailyStatus(
-            date: date, language: tag, game: try game.map { played throws(StoreError) in try view(played, hints: ledger.balance()) },
+            date: date, language: tag, game: try game.map { played throws(ServiceError) in try view(played, hints: ledger.balance()) },
             played: record.played, won: record.won, currentStreak: record.currentStreak(today: day), longestStreak: record.longestStreak,
             livesLeftDistribution: record.livesLeftDistribution)
     }
@@ -161,18 +161,18 @@ extension AccountService {
     }
 
     /// The account's served games, on every device: played, won, streaks, misses in games won.
-    public func statistics() throws(StoreError) -> GameStatistics {
+    public func statistics() throws(ServiceError) -> GameStatistics {
         try ledger.statistics()
     }
 
     /// The daily word's board of `date` (`nil`: today) in `language`, or with `week` the seven
     /// days to it summed: its best rows and the asker's, ranked by ``BoardEntry/ranksBefore(_:)``.
     /// Read from the board's indexes and kept a few seconds for every player (``LeaderboardCache``).
-    public func leaderboard(date: String?, language: String?, week: Bool) throws(StoreError) -> Leaderboard {
+    public func leaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard {
         let daily = try dailyWordsOrRefuse()
         let day: Int64
         if let date, date != "today" {
-            guard let parsed = DailyDate.day(parsing: date) else { throw StoreError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
+            guard let parsed = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
             day = parsed
         } else {
             day = today
@@ -202,11 +202,11 @@ extension AccountService {
     }
 
     /// The name the account appears under; 409 when another account has it (compared folded).
-    public func setDisplayName(_ name: String) throws(StoreError) -> String {
+    public func setDisplayName(_ name: String) throws(ServiceError) -> String {
         let daily = try dailyWordsOrRefuse()
         let kept = try DisplayName.check(name).get()
         guard try daily.board.setName(account: daily.account, name: kept, folded: DisplayName.folded(kept), now: clock.now()) else {
-            throw StoreError(.wrongState, "the name '\(kept)' is taken on this service: choose another")
+            throw ServiceError(.wrongState, "the name '\(kept)' is taken on this service: choose another")
         }
         return kept
     }

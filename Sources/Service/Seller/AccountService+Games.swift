@@ -7,16 +7,16 @@ extension AccountService {
     /// Starts a game, or resumes the live one (`request.new` abandons it, counted as lost, and
     /// starts another). `seed` makes the choice reproducible; the caller allows it (a sandbox
     /// server with test controls).
-    public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(StoreError) -> ServedGame {
+    public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(ServiceError) -> ServedGame {
         if request.daily {
             guard request.packs.isEmpty, request.category == nil, seed == nil, !request.new else {
-                throw StoreError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
+                throw ServiceError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
             }
             return try startDaily(language: request.language, lives: request.lives)
         }
         let lives = request.lives ?? Game.defaultLives
         guard (1...GameRequest.maxLives).contains(lives) else {
-            throw StoreError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
+            throw ServiceError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
         }
         if !request.new, let live = try ledger.liveGame() { return try view(live, resumed: true, hints: ledger.balance()) }
         let now = clock.now()
@@ -33,22 +33,22 @@ extension AccountService {
     }
 
     /// The game being played, if any.
-    public func currentGame() throws(StoreError) -> ServedGame? {
+    public func currentGame() throws(ServiceError) -> ServedGame? {
         guard let live = try ledger.liveGame() else { return nil }
         return try view(live, resumed: true, hints: ledger.balance())
     }
 
     /// The account's game `id`, whatever its state.
-    public func game(_ id: String) throws(StoreError) -> ServedGame {
+    public func game(_ id: String) throws(ServiceError) -> ServedGame {
         try Self.checkGameID(id)
-        guard let played = try ledger.game(id) else { throw StoreError(.notFound, "no game '\(id)' on this account") }
+        guard let played = try ledger.game(id) else { throw ServiceError(.notFound, "no game '\(id)' on this account") }
         return view(played)
     }
 
     /// A letter or the whole word.
-    public func guess(_ id: String, _ text: String) throws(StoreError) -> ServedGame {
+    public func guess(_ id: String, _ text: String) throws(ServiceError) -> ServedGame {
         try Self.checkGameID(id)
-        guard !text.isEmpty, text.utf8.count <= 200 else { throw StoreError(.invalidRequest, "a guess is a letter or the whole word") }
+        guard !text.isEmpty, text.utf8.count <= 200 else { throw ServiceError(.invalidRequest, "a guess is a letter or the whole word") }
         let (played, outcome, balance) = try ledger.guess(id, text, now: clock.now())
         recordDaily(played)
         let move: ServedMove? =
@@ -67,7 +67,7 @@ extension AccountService {
 
     /// One hint paid and one letter revealed, in one transaction; the same `key` again answers the
     /// same letter and pays nothing.
-    public func hint(_ id: String, key: String) throws(StoreError) -> ServedGame {
+    public func hint(_ id: String, key: String) throws(ServiceError) -> ServedGame {
         try Self.checkGameID(id)
         try Self.checkIdempotencyKey(key)
         _ = try settleSubscriptions()
@@ -82,7 +82,7 @@ extension AccountService {
     }
 
     /// Gives the game up: it counts as lost, and the answer carries the word.
-    public func abandonGame(_ id: String) throws(StoreError) -> ServedGame {
+    public func abandonGame(_ id: String) throws(ServiceError) -> ServedGame {
         try Self.checkGameID(id)
         let played = try ledger.abandon(id, now: clock.now())
         recordDaily(played)
@@ -93,11 +93,11 @@ extension AccountService {
 
     /// The packs a game may draw from: those asked for (each must be playable: 403 when locked),
     /// else every pack the account may play now (the base packs, owned ones, those a pass opens).
-    func playablePacks(_ requested: [ProductID]) throws(StoreError) -> [PackArchiveFile] {
+    func playablePacks(_ requested: [ProductID]) throws(ServiceError) -> [PackArchiveFile] {
         // What the account owns, read once for every pack (not once a pack: a long purchase
         // history made each start slower).
         let ownership = Ownership(try entitlements())
-        if !requested.isEmpty { return try requested.map { id throws(StoreError) in try packArchiveFile(id, ownership: ownership) } }
+        if !requested.isEmpty { return try requested.map { id throws(ServiceError) in try packArchiveFile(id, ownership: ownership) } }
         var files: [PackArchiveFile] = []
         for id in catalog.basePacks.map(\.productID) + catalog.products.compactMap({ $0.packFile == nil ? nil : $0.id }) {
             do {
@@ -109,7 +109,7 @@ extension AccountService {
         return files
     }
 
-    private func drawWord<G: RandomNumberGenerator>(_ request: GameRequest, lives: Int, now: Int64, using generator: inout G) throws(StoreError) -> GameRow {
+    private func drawWord<G: RandomNumberGenerator>(_ request: GameRequest, lives: Int, now: Int64, using generator: inout G) throws(ServiceError) -> GameRow {
         var candidates: [(file: PackArchiveFile, language: String, list: ServedPackWords.List)] = []
         for file in try playablePacks(request.packs) {
             let pack = try packWords.pack(file)
@@ -121,9 +121,9 @@ extension AccountService {
         let total = candidates.reduce(0) { $0 + $1.list.words.count }
         guard total > 0 else {
             if let category = request.category {
-                throw StoreError(.invalidRequest, "no words in category '\(category)' in the packs this account may play")
+                throw ServiceError(.invalidRequest, "no words in category '\(category)' in the packs this account may play")
             }
-            throw StoreError(.notEntitled, "this account may play no pack: the catalog has no base pack")
+            throw ServiceError(.notEntitled, "this account may play no pack: the catalog has no base pack")
         }
         var index = Int.random(in: 0..<total, using: &generator)
         for candidate in candidates {
@@ -136,13 +136,13 @@ extension AccountService {
             }
             index -= candidate.list.words.count
         }
-        throw StoreError(.storage, "no word was drawn from \(total) words")
+        throw ServiceError(.storage, "no word was drawn from \(total) words")
     }
 
     /// A game id is 32 hex digits: anything else is no game of anyone's (404).
-    static func checkGameID(_ id: String) throws(StoreError) {
+    static func checkGameID(_ id: String) throws(ServiceError) {
         guard id.utf8.count == 32, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            throw StoreError(.notFound, "no game '\(id.prefix(40))' on this account")
+            throw ServiceError(.notFound, "no game '\(id.prefix(40))' on this account")
         }
     }
 

@@ -1,24 +1,24 @@
 import FoundationEssentials
 
 extension AccountService {
-    public func hintBalance() throws(StoreError) -> Int {
+    public func hintBalance() throws(ServiceError) -> Int {
         _ = try settleSubscriptions()
         return try ledger.balance()
     }
 
-    public func spendHint(idempotencyKey: String) throws(StoreError) -> HintSpend {
+    public func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend {
         try spendHint(idempotencyKey: idempotencyKey, checking: nil)
     }
 
     /// No hint left, and what to buy (for a spend and a served game's hint alike).
-    var noHintsLeft: StoreError {
-        StoreError(.notEnoughHints, StoreError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+    var noHintsLeft: ServiceError {
+        ServiceError(.notEnoughHints, ServiceError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
     }
 
     /// A hint spend's key: 1 to 200 bytes.
-    public static func checkIdempotencyKey(_ key: String) throws(StoreError) {
+    public static func checkIdempotencyKey(_ key: String) throws(ServiceError) {
         guard !key.isEmpty, key.utf8.count <= 200 else {
-            throw StoreError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
+            throw ServiceError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
         }
     }
 
@@ -28,7 +28,7 @@ extension AccountService {
 
     /// Spends a hint; with `token` (where ``checksTokensInSpend``), only when the token is live
     /// and this account's, checked in the same call (401 otherwise, nothing spent).
-    public func spendHint(idempotencyKey: String, checking token: PresentedToken?) throws(StoreError) -> HintSpend {
+    public func spendHint(idempotencyKey: String, checking token: PresentedToken?) throws(ServiceError) -> HintSpend {
         try Self.checkIdempotencyKey(idempotencyKey)
         do {
             return try ledger.spend(key: idempotencyKey, now: clock.now(), checking: token)

@@ -8,47 +8,47 @@ extension AccountService {
     }
 
     /// Holds up to `limit` notifications due at `now` (the real clock) until `until`.
-    public func claimNotifications(now: Int64, until: Int64, limit: Int) throws(StoreError) -> [OutboxNotification] {
+    public func claimNotifications(now: Int64, until: Int64, limit: Int) throws(ServiceError) -> [OutboxNotification] {
         try ledger.claimNotifications(now: now, until: until, limit: limit)
     }
 
     /// Records an attempt and when the next is due (`nil`: no more).
     /// `payload`: the JWS sent, kept the first time (a retry sends the kept one).
-    public func recordNotificationAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String? = nil) throws(StoreError) {
+    public func recordNotificationAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String? = nil) throws(ServiceError) {
         try ledger.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload)
     }
 
     /// Every notification of the account, oldest first, with its attempts.
-    public func notificationHistory() throws(StoreError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
+    public func notificationHistory() throws(ServiceError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
         try ledger.notificationHistory()
     }
 
     /// When the account's next notification is due (the real clock), if any is.
-    public func nextNotificationDue() throws(StoreError) -> Int64? {
+    public func nextNotificationDue() throws(ServiceError) -> Int64? {
         try ledger.nextNotificationDue()
     }
 
     /// Adds a TEST notification; its UUID (the test notification's token).
-    public func requestTestNotification() throws(StoreError) -> String {
+    public func requestTestNotification() throws(ServiceError) -> String {
         try ledger.insertTestNotification(now: clock.now())
     }
 
     /// The status of the subscription `original` (auto-renewable or a pass), after the renewals due.
-    public func subscriptionStatus(_ original: TransactionID) throws(StoreError) -> SubscriptionStatus? {
+    public func subscriptionStatus(_ original: TransactionID) throws(ServiceError) -> SubscriptionStatus? {
         try subscriptions().first { $0.originalTransactionID == original }
     }
 
     /// Extends the renewal date of the live auto-renewable `original` by `days` (1 to 90, as
     /// Apple allows); `nil` when it is not a live subscription of the account.
-    public func extendRenewal(_ original: TransactionID, days: Int) throws(StoreError) -> SubscriptionStatus? {
-        guard (1...90).contains(days) else { throw StoreError(.invalidRequest, "a renewal date is extended by 1 to 90 days, not \(days)") }
+    public func extendRenewal(_ original: TransactionID, days: Int) throws(ServiceError) -> SubscriptionStatus? {
+        guard (1...90).contains(days) else { throw ServiceError(.invalidRequest, "a renewal date is extended by 1 to 90 days, not \(days)") }
         let now = try settleSubscriptions()
         guard try ledger.extendRenewal(original: original, days: days, now: now) != nil else { return nil }
         return try status(of: original, now: now)
     }
 
     /// Keeps what a backend said of a consumable's use (`body`, its JSON as sent).
-    public func saveConsumption(_ transaction: TransactionID, body: String) throws(StoreError) {
+    public func saveConsumption(_ transaction: TransactionID, body: String) throws(ServiceError) {
         try ledger.saveConsumption(transaction, body: body, now: clock.now())
     }
 }

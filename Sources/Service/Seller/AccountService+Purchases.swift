@@ -2,7 +2,7 @@ import FoundationEssentials
 
 extension AccountService {
 
-    public func recoverUnfinished() throws(StoreError) -> [StoreTransaction] {
+    public func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] {
         var recovered: [StoreTransaction] = []
         for transaction in try ledger.unfinished() where isRecoverable(transaction) {
             if transaction.state == .purchasing {
@@ -18,7 +18,7 @@ extension AccountService {
 
     /// How many purchases `recoverUnfinished()` would complete now: what a client is told on
     /// every answer, so that it asks for recovery only when there is some.
-    public func unfinishedCount() throws(StoreError) -> Int {
+    public func unfinishedCount() throws(ServiceError) -> Int {
         try ledger.unfinished().count { isRecoverable($0) }
     }
 
@@ -33,7 +33,7 @@ extension AccountService {
         }
     }
 
-    public func buy(_ productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+    public func buy(_ productID: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome {
         try buy(productID, quantity: quantity, requestKey: nil)
     }
 
@@ -42,41 +42,41 @@ extension AccountService {
     ///
     /// `installs`: the kinds of pack the buyer's client can install; a pack of another kind (a
     /// theme, for a client from before themes) is not sold to it, and nothing is charged.
-    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases)) throws(StoreError) -> PurchaseOutcome {
+    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases)) throws(ServiceError) -> PurchaseOutcome {
         if let requestKey {
             try Self.checkIdempotencyKey(requestKey)
             if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
         }
         guard let product = catalog.product(productID) else {
-            throw StoreError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
+            throw ServiceError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
         }
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: true)
         }
         if let kind = product.packFile.map({ _ in product.packKind ?? .words }), !installs.contains(kind) {
-            throw StoreError(
+            throw ServiceError(
                 .productUnavailable,
                 "\(product.displayName) (\(productID)) is a \(kind.rawValue.lowercased()) pack, which this client cannot install: update hangman to buy it (nothing was charged)")
         }
         guard product.isForSale else {
             let owned = product.isConsumable ? nil : Ownership(try ledger.entitlements()).activeEntitlement(for: productID)
-            throw StoreError(
+            throw ServiceError(
                 .productUnavailable,
                 "\(product.displayName) (\(productID)) is no longer sold" + (owned == nil ? ": see 'hangman products' for what is" : "; this account owns it: 'hangman restore' brings it back"))
         }
         // Priced in the account's storefront; a product without a price there is not sold there.
         let storefront = try storefront()
         guard let price = product.price(in: storefront) else {
-            throw StoreError(
+            throw ServiceError(
                 .productUnavailable,
                 "\(product.displayName) (\(productID)) is not sold in the \(storefront) storefront: see 'hangman products' for what is")
         }
-        guard let total = price.times(quantity) else { throw StoreError(.invalidRequest, "quantity \(quantity) is too large") }
+        guard let total = price.times(quantity) else { throw ServiceError(.invalidRequest, "quantity \(quantity) is too large") }
         var now = clock.now()
         var groupProducts: [ProductID] = []
         var upgrading: TransactionID?
         if product.isSubscription {
-            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is a subscription: --quantity must be 1") }
+            guard quantity == 1 else { throw ServiceError(.invalidRequest, "\(productID) is a subscription: --quantity must be 1") }
             now = try settleSubscriptions()
             if let terms = product.autoRenewable {
                 groupProducts = catalog.subscriptionGroup(terms.group).map(\.id)
@@ -99,9 +99,9 @@ extension AccountService {
                 }
             }
         } else if product.isConsumable {
-            guard (1...10).contains(quantity) else { throw StoreError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
+            guard (1...10).contains(quantity) else { throw ServiceError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
         } else {
-            guard quantity == 1 else { throw StoreError(.invalidRequest, "\(productID) is bought once and kept: --quantity must be 1") }
+            guard quantity == 1 else { throw ServiceError(.invalidRequest, "\(productID) is bought once and kept: --quantity must be 1") }
             if let owned = Ownership(try ledger.entitlements()).activeEntitlement(for: productID) {
                 return .alreadyOwned(owned)
             }
@@ -125,7 +125,7 @@ extension AccountService {
 
     /// Takes a recorded purchase past payment (as the test controls say) and delivers it. Only one
     /// caller moves it out of `purchasing`; any other answers with what that one made of it.
-    func charge(_ id: TransactionID) throws(StoreError) -> PurchaseOutcome {
+    func charge(_ id: TransactionID) throws(ServiceError) -> PurchaseOutcome {
         let controls = try ledger.controls()
         let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
         let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
@@ -151,9 +151,9 @@ extension AccountService {
     /// once: a retry of the same request is the same purchase.
     /// The same key with another request (another product or quantity) is refused, never
     /// answered with the first request's outcome as if it were this one's.
-    func outcome(of transaction: StoreTransaction, for productID: ProductID, quantity: Int) throws(StoreError) -> PurchaseOutcome {
+    func outcome(of transaction: StoreTransaction, for productID: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome {
         guard transaction.productID == productID, transaction.quantity == quantity else {
-            throw StoreError(
+            throw ServiceError(
                 .invalidRequest,
                 "the idempotency key was used for \(transaction.productID) x\(transaction.quantity), not \(productID) x\(quantity): a new purchase needs a new key")
         }
@@ -162,7 +162,7 @@ extension AccountService {
     }
 
     /// The outcome of a transaction past `purchasing`, completing a charged one first.
-    func settled(_ transaction: StoreTransaction) throws(StoreError) -> PurchaseOutcome {
+    func settled(_ transaction: StoreTransaction) throws(ServiceError) -> PurchaseOutcome {
         var current = transaction
         if current.state == .purchased || current.state == .delivered {
             try complete(current.id)
@@ -178,12 +178,12 @@ extension AccountService {
 
     /// Delivers a charged transaction (once, whatever happened before) and finishes it. A
     /// subscription's period starts at the store's time.
-    func complete(_ id: TransactionID) throws(StoreError) {
+    func complete(_ id: TransactionID) throws(ServiceError) {
         try complete(try recorded(id))
     }
 
     /// ``complete(_:)`` of a transaction just read.
-    func complete(_ transaction: StoreTransaction) throws(StoreError) {
+    func complete(_ transaction: StoreTransaction) throws(ServiceError) {
         let id = transaction.id
         if transaction.state == .purchased {
             var legacyHints = 0
@@ -196,30 +196,30 @@ extension AccountService {
         _ = try ledger.move(id, from: [.delivered], to: .finished, now: clock.now())
     }
 
-    func recorded(_ id: TransactionID) throws(StoreError) -> StoreTransaction {
+    func recorded(_ id: TransactionID) throws(ServiceError) -> StoreTransaction {
         guard let transaction = try ledger.transaction(id) else {
-            throw StoreError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+            throw ServiceError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
         }
         return transaction
     }
 
     /// Whether the account owns `productID` now: bought and not refunded, or opened by a live pass.
-    public func owns(_ productID: ProductID) throws(StoreError) -> Bool {
+    public func owns(_ productID: ProductID) throws(ServiceError) -> Bool {
         Ownership(try entitlements()).owns(productID)
     }
 
-    public func restore() throws(StoreError) -> [Entitlement] {
+    public func restore() throws(ServiceError) -> [Entitlement] {
         try entitlements().filter(\.isActive)
     }
 
-    public func transactions() throws(StoreError) -> [StoreTransaction] {
+    public func transactions() throws(ServiceError) -> [StoreTransaction] {
         _ = try settleSubscriptions()
         return try ledger.transactions()
     }
 
     /// The packs bought outright, and those a subscription opens (active while it lasts, revoked
     /// from its end once it is over) unless bought outright too.
-    public func entitlements() throws(StoreError) -> [Entitlement] {
+    public func entitlements() throws(ServiceError) -> [Entitlement] {
         let owned = try ledger.entitlements()
         let ownedOutright = Ownership(owned)
         let now = try settleSubscriptions()

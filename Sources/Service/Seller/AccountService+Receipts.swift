@@ -3,12 +3,12 @@ import PackServiceAPI
 
 extension AccountService {
 
-    public func receipt() throws(StoreError) -> Receipt {
+    public func receipt() throws(ServiceError) -> Receipt {
         try receipt(accountID: nil)
     }
 
     /// The account's history, signed; `accountID` names the pack server's account it belongs to.
-    public func receipt(accountID: String?) throws(StoreError) -> Receipt {
+    public func receipt(accountID: String?) throws(ServiceError) -> Receipt {
         let now = try settleSubscriptions()
         let renewals = try subscriptions(now: now).filter(\.isAutoRenewable).map { status in
             ReceiptPayload.Renewal(
@@ -33,11 +33,11 @@ extension AccountService {
     /// A receipt checked by the policy every door applies (``ReceiptPolicy``), against this
     /// account's ledger now; the secret is ``receiptPolicy``'s, or this store's own.
     public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification {
-        do throws(StoreError) {
+        do throws(ServiceError) {
             let signer = try signer()
             var policy = receiptPolicy
             if policy == nil { policy = ReceiptPolicy(sharedSecret: try ownSharedSecret()) }
-            return (policy ?? ReceiptPolicy(sharedSecret: nil)).verify(bytes, password: password, signer: signer, catalog: catalog) { _ throws(StoreError) in
+            return (policy ?? ReceiptPolicy(sharedSecret: nil)).verify(bytes, password: password, signer: signer, catalog: catalog) { _ throws(ServiceError) in
                 .current(try receipt())
             }.verification
         } catch {
@@ -47,18 +47,18 @@ extension AccountService {
 
     /// The shared secret of a store that signs with its own key (the embedded sandbox): derived
     /// from that key, so kept as long as it is, and nowhere else.
-    public func ownSharedSecret() throws(StoreError) -> SharedSecret {
+    public func ownSharedSecret() throws(ServiceError) -> SharedSecret {
         let derived = try signer().key.derivedSecret(for: "hangman-packs shared secret v1")
         guard let secret = SharedSecret(fileContents: Array(derived.map { byte in String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16) }.joined().utf8)) else {
-            throw StoreError(.storage, "cannot derive the store's shared secret")
+            throw ServiceError(.storage, "cannot derive the store's shared secret")
         }
         return secret
     }
 
     /// The receipt signer, its key read on first use: most commands sign and check nothing.
-    func signer() throws(StoreError) -> ReceiptSigner {
+    func signer() throws(ServiceError) -> ReceiptSigner {
         if let receiptSigner { return receiptSigner }
-        guard let keyPath else { throw StoreError(.storage, "this service has no signing key") }
+        guard let keyPath else { throw ServiceError(.storage, "this service has no signing key") }
         let signer = ReceiptSigner(key: try ServiceKey.loadOrCreate(at: keyPath), catalog: catalog, environment: environment)
         receiptSigner = signer
         return signer

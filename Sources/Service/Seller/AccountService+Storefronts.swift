@@ -3,13 +3,13 @@ import FoundationEssentials
 
 extension AccountService {
     /// The account's storefront: the one chosen, else the catalog's default (`USA`).
-    public func storefront() throws(StoreError) -> String {
+    public func storefront() throws(ServiceError) -> String {
         try ledger.storefront() ?? catalog.defaultStorefront
     }
 
     /// What the account's storefront sells it: each product on sale with a price there, and the free
     /// trial a subscription would start (``AccountLedger/freeTrial(_:history:withheld:)``).
-    public func offers() throws(StoreError) -> Offers {
+    public func offers() throws(ServiceError) -> Offers {
         let storefront = try storefront()
         _ = try settleSubscriptions()
         let history = try ledger.trialHistory()
@@ -26,20 +26,20 @@ extension AccountService {
     /// auto-renewable subscription lasts (its renewals are priced where it began; cancelled, it
     /// still lasts to its end), and not sooner than the catalog's `StorefrontMoveDays` after the
     /// last move, each refusal (`notYet`) saying when. Moving to where the account is moves nothing.
-    public func setStorefront(_ code: String) throws(StoreError) -> String {
+    public func setStorefront(_ code: String) throws(ServiceError) -> String {
         try Self.checkStorefront(code, in: catalog)
         let now = try settleSubscriptions()
         let live = try subscriptions(now: now).filter { $0.isAutoRenewable && $0.endReason == nil && [.trial, .active, .gracePeriod, .billingRetry].contains($0.state) }
         let wait = Int64(catalog.storefrontMoveDays ?? Catalog.defaultStorefrontMoveDays) * UTCDateTime.millisecondsPerDay
-        try ledger.moveStorefront(code, now: now) { (lastMove) throws(StoreError) in
+        try ledger.moveStorefront(code, now: now) { (lastMove) throws(ServiceError) in
             if let pass = live.first {
                 let name = catalog.product(pass.productID)?.displayName ?? pass.productID.rawValue
-                throw StoreError(
+                throw ServiceError(
                     .notYet,
                     "the storefront stays while \(name) lasts (until \(ISO8601.string(pass.expiresDate))): its renewals are priced where it began. Cancel it ('hangman subscriptions cancel'), and move once it has ended")
             }
             if let lastMove, now < lastMove + wait {
-                throw StoreError(
+                throw ServiceError(
                     .notYet,
                     "the storefront moved on \(ISO8601.string(lastMove)); it may move again \(wait / UTCDateTime.millisecondsPerDay) days after that, from \(ISO8601.string(lastMove + wait))")
             }
@@ -48,11 +48,11 @@ extension AccountService {
     }
 
     /// No free trial for this account: the server made it past its address block's trials.
-    public func withholdFreeTrials() throws(StoreError) { try ledger.withholdFreeTrials() }
+    public func withholdFreeTrials() throws(ServiceError) { try ledger.withholdFreeTrials() }
 
     /// Chooses the storefront of an account that has none yet (when it is made); one already
     /// chosen stays.
-    public func chooseStorefront(_ code: String) throws(StoreError) {
+    public func chooseStorefront(_ code: String) throws(ServiceError) {
         try Self.checkStorefront(code, in: catalog)
         try ledger.chooseStorefrontIfNone(code)
     }
@@ -60,7 +60,7 @@ extension AccountService {
     /// The storefront a new account gets: `required` when the player names one (refused when the
     /// catalog does not list it, before anything is made), else the player's region's
     /// (`preferred`) when the catalog sells there, else the catalog's default.
-    public static func newAccountStorefront(required: String?, preferred: String?, in catalog: Catalog) throws(StoreError) -> String {
+    public static func newAccountStorefront(required: String?, preferred: String?, in catalog: Catalog) throws(ServiceError) -> String {
         if let required {
             try checkStorefront(required, in: catalog)
             return required
@@ -68,9 +68,9 @@ extension AccountService {
         return catalog.storefront(preferring: preferred)
     }
 
-    static func checkStorefront(_ code: String, in catalog: Catalog) throws(StoreError) {
+    static func checkStorefront(_ code: String, in catalog: Catalog) throws(ServiceError) {
         guard catalog.currency(of: code) != nil else {
-            throw StoreError(
+            throw ServiceError(
                 .invalidRequest,
                 "'\(code)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")
         }

@@ -3,7 +3,7 @@ import FoundationEssentials
 extension AccountService {
 
     /// The store's time: the real clock plus the lead the test controls gave it.
-    func storeNow() throws(StoreError) -> Int64 {
+    func storeNow() throws(ServiceError) -> Int64 {
         clock.now() + (try ledger.storeClock().offset)
     }
 
@@ -11,7 +11,7 @@ extension AccountService {
     /// time. Whichever command or request first sees one due does it, under the account's lock;
     /// a renewal is charged once per period and credited once, whatever crashes meanwhile.
     @discardableResult
-    func settleSubscriptions() throws(StoreError) -> Int64 {
+    func settleSubscriptions() throws(ServiceError) -> Int64 {
         try settle().now
     }
 
@@ -19,7 +19,7 @@ extension AccountService {
     static let settlementSteps = 1_000
 
     /// ``settleSubscriptions()``, with the number of renewals it charged.
-    func settle() throws(StoreError) -> (now: Int64, renewals: Int) {
+    func settle() throws(ServiceError) -> (now: Int64, renewals: Int) {
         let (offset, nextDue) = try ledger.storeClock()
         let now = clock.now() + offset
         guard let nextDue, nextDue <= now else { return (now, 0) }
@@ -44,11 +44,11 @@ extension AccountService {
 
     /// Every subscription the account ever had: its auto-renewable ones, and one row per
     /// non-renewing pass it bought (its purchases together).
-    public func subscriptions() throws(StoreError) -> [SubscriptionStatus] {
+    public func subscriptions() throws(ServiceError) -> [SubscriptionStatus] {
         try subscriptions(now: settleSubscriptions())
     }
 
-    func subscriptions(now: Int64) throws(StoreError) -> [SubscriptionStatus] {
+    func subscriptions(now: Int64) throws(ServiceError) -> [SubscriptionStatus] {
         var statuses = try ledger.subscriptions().map { row in
             let (state, graceEnds) = row.state(now: now, catalog: catalog)
             return SubscriptionStatus(
@@ -75,13 +75,13 @@ extension AccountService {
         return statuses
     }
 
-    public func subscriptionChange(to product: ProductID) throws(StoreError) -> SubscriptionChange {
+    public func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange {
         try subscriptionChange(to: product, now: settleSubscriptions())
     }
 
-    func subscriptionChange(to productID: ProductID, now: Int64) throws(StoreError) -> SubscriptionChange {
+    func subscriptionChange(to productID: ProductID, now: Int64) throws(ServiceError) -> SubscriptionChange {
         guard let terms = catalog.product(productID)?.autoRenewable else {
-            throw StoreError(.invalidRequest, "\(productID) is not an auto-renewable subscription: see 'hangman products'")
+            throw ServiceError(.invalidRequest, "\(productID) is not an auto-renewable subscription: see 'hangman products'")
         }
         let group = try subscriptions(now: now).filter { status in
             status.isAutoRenewable && catalog.product(status.productID)?.autoRenewable?.group == terms.group
@@ -99,18 +99,18 @@ extension AccountService {
         return change
     }
 
-    func status(of original: TransactionID, now: Int64) throws(StoreError) -> SubscriptionStatus {
+    func status(of original: TransactionID, now: Int64) throws(ServiceError) -> SubscriptionStatus {
         guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == original }) else {
-            throw StoreError(.storage, "the subscription \(original) vanished")
+            throw ServiceError(.storage, "the subscription \(original) vanished")
         }
         return status
     }
 
     /// Turns auto-renew off (`on: false`, access stays to the period's end) or back on, for the
     /// live subscription of the group `product` belongs to.
-    public func setAutoRenew(_ product: ProductID, on: Bool) throws(StoreError) -> SubscriptionStatus {
+    public func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus {
         guard let terms = catalog.product(product)?.autoRenewable else {
-            throw StoreError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
+            throw ServiceError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
         }
         let now = try settleSubscriptions()
         let row = try ledger.setAutoRenew(group: terms.group, on: on, now: now)

@@ -55,11 +55,11 @@ public final class AccountService {
         catalog: Catalog, packsFolder: String, accountFolder: String, clock: Clock = .system,
         signingKey: SigningKey? = nil, environment: ReceiptEnvironment = .sandbox,
         crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
-    ) throws(StoreError) {
+    ) throws(ServiceError) {
         do {
             try FileSystem.createFolder(atPath: accountFolder, permissions: 0o700)
         } catch {
-            throw StoreError(.storage, "cannot make the account folder \(accountFolder): \(error)")
+            throw ServiceError(.storage, "cannot make the account folder \(accountFolder): \(error)")
         }
         let keyPath = accountFolder + "/" + Self.keyName
         if signingKey == nil {
@@ -79,7 +79,7 @@ public final class AccountService {
         catalog: Catalog, packsFolder: String, ledgers: PostgreSQLLedgers, account: String, clock: Clock = .system,
         signingKey: SigningKey, environment: ReceiptEnvironment = .production,
         crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }
-    ) throws(StoreError) {
+    ) throws(ServiceError) {
         self.init(
             catalog: catalog, packsFolder: packsFolder, ledger: try ledgers.ledger(account: account, now: clock.now()), clock: clock,
             keyPath: nil, signer: ReceiptSigner(key: signingKey, catalog: catalog, environment: environment), environment: environment, crash: crash)

@@ -13,17 +13,17 @@ import Synchronization
 public protocol DailyBoard: Sendable {
     /// Records an account's ended daily game, its week's sums and the counts, in one transaction;
     /// the same game again changes nothing.
-    func record(_ score: DailyScore) throws(StoreError)
+    func record(_ score: DailyScore) throws(ServiceError)
     /// The best `limit` entries of `board`, best first (``BoardEntry/ranksBefore(_:)``).
-    func top(_ board: BoardKey, limit: Int) throws(StoreError) -> [BoardEntry]
+    func top(_ board: BoardKey, limit: Int) throws(ServiceError) -> [BoardEntry]
     /// How many players stand at each score, hints and misses of `board`.
-    func buckets(_ board: BoardKey) throws(StoreError) -> [BoardBucket]
+    func buckets(_ board: BoardKey) throws(ServiceError) -> [BoardBucket]
     /// The account's entry on `board`, if it played.
-    func entry(_ board: BoardKey, account: String) throws(StoreError) -> BoardEntry?
+    func entry(_ board: BoardKey, account: String) throws(ServiceError) -> BoardEntry?
     /// The display names of the accounts that have one.
-    func names(of accounts: [String]) throws(StoreError) -> [String: String]
+    func names(of accounts: [String]) throws(ServiceError) -> [String: String]
     /// Sets the account's name; `false` when another account holds it (compared `folded`).
-    func setName(account: String, name: String, folded: String, now: Int64) throws(StoreError) -> Bool
+    func setName(account: String, name: String, folded: String, now: Int64) throws(ServiceError) -> Bool
 }
 
 /// One account's ended daily word, as a leaderboard reads it.
@@ -170,7 +170,7 @@ public final class LeaderboardCache: Sendable {
     /// The board `key`, kept or read now through `board`. One request at a time reads a board
     /// that is out of date; the others are answered from the one kept meanwhile (a few seconds
     /// old), so that many readers of one board never queue behind its reading.
-    func board(_ key: BoardKey, from board: any DailyBoard, size: Int) throws(StoreError) -> Board {
+    func board(_ key: BoardKey, from board: any DailyBoard, size: Int) throws(ServiceError) -> Board {
         let now = MonotonicClock.milliseconds()
         enum Decision { case kept(Board), read }
         let decision: Decision = state.withLock { state in

@@ -24,12 +24,12 @@ struct GameRow: Equatable {
     static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints"
 
     /// A row read as text (each engine's values as their text, `nil` for NULL): one decoding for both.
-    init(columns row: [String?]) throws(StoreError) {
+    init(columns row: [String?]) throws(ServiceError) {
         guard row.count == 15, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
             let category = row[3], let word = row[4], let language = row[6], let lives = row[7].flatMap(Int.init),
             let state = row[8].flatMap(ServedGame.State.init(rawValue:)), let score = row[9].flatMap(Int.init),
             let started = row[10].flatMap(Int64.init)
-        else { throw StoreError(.storage, "the ledger database holds a malformed game row") }
+        else { throw ServiceError(.storage, "the ledger database holds a malformed game row") }
         self.init(
             id: id, productID: product, packName: packName, category: category, word: word, clue: row[5], language: language, lives: lives,
             state: state, score: score, startedDate: started, endedDate: row[11].flatMap(Int64.init))
@@ -77,9 +77,9 @@ struct GameMoveRow: Equatable {
         self.requestKey = requestKey
     }
 
-    init(columns row: [String?]) throws(StoreError) {
+    init(columns row: [String?]) throws(ServiceError) {
         guard row.count == 3, let kind = row[0].flatMap(Kind.init(rawValue:)), let value = row[1] else {
-            throw StoreError(.storage, "the ledger database holds a malformed game move")
+            throw ServiceError(.storage, "the ledger database holds a malformed game move")
         }
         self.init(kind: kind, value: value, requestKey: row[2])
     }

@@ -3,15 +3,15 @@ import WordPacks
 /// Opens one account's database transactions in one engine; the ``AccountLedger``'s rules run
 /// inside them, over the ``LedgerStatements`` they are handed.
 ///
-/// A failure of the engine becomes a `StoreError` that names the database and says what to do;
-/// a `StoreError` thrown by `body` is rethrown as it is, after the transaction is rolled back.
+/// A failure of the engine becomes a `ServiceError` that names the database and says what to do;
+/// a `ServiceError` thrown by `body` is rethrown as it is, after the transaction is rolled back.
 protocol LedgerEngine: AnyObject {
     /// Runs `body` in one transaction that first locks the account (SQLite's `BEGIN IMMEDIATE`,
     /// PostgreSQL's row lock on the account): writes of one account take turns, across processes.
-    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
+    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T
     /// Runs `body`, which writes nothing, with no write lock: in one transaction (SQLite's
     /// snapshot), or each statement on its own snapshot (PostgreSQL, as READ COMMITTED would).
-    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T
+    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T
     /// ``AccountLedger/spend(key:now:)``'s rule in one call to the database, when the engine
     /// has it (PostgreSQL's `ledger_spend_hint`: one round trip instead of five); `nil` when it
     /// does not, and the ledger runs the rule over the statements.
@@ -19,31 +19,31 @@ protocol LedgerEngine: AnyObject {
     /// With `token`, the call also checks that the request's token is live and the account's
     /// (`.tokenNotLive` when not, nothing read or written), for engines that
     /// ``checksTokensInOneCall``; the caller has not looked the token up.
-    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall?
+    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(ServiceError) -> SpendInOneCall?
     /// Whether ``spendInOneCall(entryKey:now:checking:)`` can check a token in the same call.
     var checksTokensInOneCall: Bool { get }
 
     /// ``AccountLedger``'s writes of a purchase in one call each, when the engine has them
     /// (PostgreSQL's functions, migration `8-writes-in-one-call`); `nil` when it does not, and
     /// the ledger runs the rule over the statements. The same statements in the same order.
-    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool?
+    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(ServiceError) -> Bool?
     /// For a product that is not a subscription.
     func insertPurchasingInOneCall(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
-    ) throws(StoreError) -> TransactionInsert?
-    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>?
-    func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>?
+    ) throws(ServiceError) -> TransactionInsert?
+    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(ServiceError) -> WriteInOneCall<Bool>?
+    func refundInOneCall(_ id: TransactionID, now: Int64) throws(ServiceError) -> WriteInOneCall<RefundInOneCall>?
 }
 
 extension LedgerEngine {
-    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall? { nil }
+    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(ServiceError) -> SpendInOneCall? { nil }
     var checksTokensInOneCall: Bool { false }
-    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool? { nil }
+    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(ServiceError) -> Bool? { nil }
     func insertPurchasingInOneCall(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
-    ) throws(StoreError) -> TransactionInsert? { nil }
-    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>? { nil }
-    func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>? { nil }
+    ) throws(ServiceError) -> TransactionInsert? { nil }
+    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(ServiceError) -> WriteInOneCall<Bool>? { nil }
+    func refundInOneCall(_ id: TransactionID, now: Int64) throws(ServiceError) -> WriteInOneCall<RefundInOneCall>? { nil }
 }
 
 /// What a write in one call did: `done` with its result, or nothing because the transaction is a
@@ -87,10 +87,10 @@ public struct PresentedToken: Sendable, Equatable {
     }
 }
 
-extension StoreError {
+extension ServiceError {
     /// A token that is not live (never made, revoked, or its account closed): 401.
-    public static var tokenNotLive: StoreError {
-        StoreError(.unauthorized, "the token is not known to this service (revoked, or its account closed?)")
+    public static var tokenNotLive: ServiceError {
+        ServiceError(.unauthorized, "the token is not known to this service (revoked, or its account closed?)")
     }
 }
 

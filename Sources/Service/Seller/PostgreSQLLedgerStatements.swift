@@ -17,11 +17,11 @@ public final class PostgreSQLLedgers: Sendable {
 
     /// Connects and brings the schema up to date (several servers starting at once take turns).
     /// `connections` bounds the connections this process opens.
-    public convenience init(connectionString: String, connections: Int = 8) throws(StoreError) {
+    public convenience init(connectionString: String, connections: Int = 8) throws(ServiceError) {
         try self.init(connectionString: connectionString, connections: connections, rulesInSwift: false)
     }
 
-    init(connectionString: String, connections: Int, rulesInSwift: Bool) throws(StoreError) {
+    init(connectionString: String, connections: Int, rulesInSwift: Bool) throws(ServiceError) {
         self.rulesInSwift = rulesInSwift
         pool = ConnectionPool(connectionString: connectionString, capacity: connections)
         do {
@@ -36,7 +36,7 @@ public final class PostgreSQLLedgers: Sendable {
 
     /// Accounts with notifications due at `now` that no server holds (at most `limit`), and how
     /// many notifications wait in all (due or scheduled).
-    public func notificationsDue(now: Int64, limit: Int) throws(StoreError) -> (accounts: [String], pending: Int) {
+    public func notificationsDue(now: Int64, limit: Int) throws(ServiceError) -> (accounts: [String], pending: Int) {
         try autocommit { connection in
             let due = try connection.execute(
                 """
@@ -49,7 +49,7 @@ public final class PostgreSQLLedgers: Sendable {
     }
 
     /// Every account's transactions (the seller's reports), in one query: each with its account.
-    public func allTransactions() throws(StoreError) -> [AccountTransaction] {
+    public func allTransactions() throws(ServiceError) -> [AccountTransaction] {
         try autocommit { connection in
             try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.columns) FROM transactions ORDER BY purchase_date, seq").rows.map { row throws in
                 AccountTransaction(account: row[0] ?? "", transaction: try PostgreSQLLedgerStatements.transaction(Array(row.dropFirst())))
@@ -58,7 +58,7 @@ public final class PostgreSQLLedgers: Sendable {
     }
 
     /// Every account's games and hint credits and spends, in one read.
-    public func allActivity() throws(StoreError) -> [PlayerActivity] {
+    public func allActivity() throws(ServiceError) -> [PlayerActivity] {
         try autocommit { connection in
             try PostgreSQLLedgerStatements.activity(
                 connection.execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days").rows,
@@ -67,7 +67,7 @@ public final class PostgreSQLLedgers: Sendable {
     }
 
     /// Every account's auto-renewable subscriptions, each in its state at `now`, in one query.
-    public func allSubscriptions(catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
+    public func allSubscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
         try autocommit { connection in
             try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.subscriptionColumns) FROM subscriptions").rows.map { row throws in
                 SubscriptionFact(account: row[0] ?? "", row: try PostgreSQLLedgerStatements.subscriptionRow(Array(row.dropFirst())), now: now, catalog: catalog)
@@ -76,7 +76,7 @@ public final class PostgreSQLLedgers: Sendable {
     }
 
     /// When each account was made (the accounts' table, in the ledgers' database).
-    public func accountsMade() throws(StoreError) -> [Int64] {
+    public func accountsMade() throws(ServiceError) -> [Int64] {
         try autocommit { connection in
             // A database of ledgers alone (no server made its accounts yet) has made none, as a
             // data folder without accounts.sqlite.
@@ -90,24 +90,24 @@ public final class PostgreSQLLedgers: Sendable {
     }
 
     /// Every account that has a notification, sorted.
-    public func notifiedAccounts() throws(StoreError) -> [String] {
+    public func notifiedAccounts() throws(ServiceError) -> [String] {
         try autocommit { connection in
             try connection.execute("SELECT DISTINCT account_id FROM notifications ORDER BY account_id").rows.compactMap { $0.first ?? nil }
         }
     }
 
     /// Every account that has a ledger, sorted.
-    public func accounts() throws(StoreError) -> [String] {
+    public func accounts() throws(ServiceError) -> [String] {
         try autocommit { connection in
             try connection.execute("SELECT account_id FROM ledgers ORDER BY account_id").rows.compactMap { $0.first ?? nil }
         }
     }
 
     /// `body` on a connection of the pool, outside a transaction; a failure said as the ledger's.
-    private func autocommit<T>(_ body: (PostgreSQL.Connection) throws -> T) throws(StoreError) -> T {
+    private func autocommit<T>(_ body: (PostgreSQL.Connection) throws -> T) throws(ServiceError) -> T {
         do {
             return try pool.autocommit(body)
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
             throw PostgreSQLLedgerEngine.failure(error, opening: false)
@@ -115,7 +115,7 @@ public final class PostgreSQLLedgers: Sendable {
     }
 
     /// The ledger of `account`, made on first use.
-    func ledger(account: String, now: Int64) throws(StoreError) -> AccountLedger {
+    func ledger(account: String, now: Int64) throws(ServiceError) -> AccountLedger {
         let engine = PostgreSQLLedgerEngine(pool: pool, account: account, rulesInSwift: rulesInSwift)
         try engine.create(now: now)
         return AccountLedger(engine)
@@ -139,18 +139,18 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     }
 
     /// Makes the account's `ledgers` row, the one its writes lock, unless it is there.
-    func create(now: Int64) throws(StoreError) {
+    func create(now: Int64) throws(ServiceError) {
         try run(locking: false) { connection in
             _ = try connection.execute(
                 "INSERT INTO ledgers (account_id, created_date) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING", [account, String(now)])
         }
     }
 
-    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T {
         try run(locking: true) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
     }
 
-    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T {
         try run(locking: false) { connection in try body(PostgreSQLLedgerStatements(connection: connection, account: account)) }
     }
 
@@ -158,7 +158,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
 
     /// One statement in its own transaction (no BEGIN or COMMIT of ours): one round trip, the
     /// token's check included when there is one (migration `7-spend-checking-its-token`).
-    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(StoreError) -> SpendInOneCall? {
+    func spendInOneCall(entryKey: String, now: Int64, checking token: PresentedToken?) throws(ServiceError) -> SpendInOneCall? {
         if rulesInSwift { return nil }
         var row: [String?]
         do {
@@ -173,16 +173,16 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
                     "SELECT has_ledger, spent, already_spent, balance FROM ledger_spend_hint($1, $2, $3)", [account, entryKey, String(now)]
                 ).rows.first ?? [])
             }
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
             throw Self.failure(error, opening: false)
         }
         guard row.count == 5, let balance = row[4].flatMap(Int.init) else {
-            throw StoreError(.storage, "the ledger database answered a spend with a malformed row")
+            throw ServiceError(.storage, "the ledger database answered a spend with a malformed row")
         }
         guard row[0] == "t" else { return .tokenNotLive }
-        guard row[1] == "t" else { throw StoreError(.storage, "the ledger of account \(account) is missing from the database") }
+        guard row[1] == "t" else { throw ServiceError(.storage, "the ledger of account \(account) is missing from the database") }
         if row[2] == "t" { return .spent(balance: balance) }
         return row[3] == "t" ? .alreadySpent(balance: balance) : .noHints
     }
@@ -192,7 +192,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     /// turns out dead, as after a database restart (a move or a delivery: the second call finds
     /// the work done and says so). Otherwise a lost connection is an error (503: the client
     /// sends the request again with its key), and the pool's idle connections are dropped.
-    private func call(_ sql: String, _ arguments: [String?], again: Bool) throws(StoreError) -> [String?] {
+    private func call(_ sql: String, _ arguments: [String?], again: Bool) throws(ServiceError) -> [String?] {
         let row: [String?]
         do {
             let body = { (connection: Connection) throws -> [String?] in try connection.execute(sql, arguments).rows.first ?? [] }
@@ -206,17 +206,17 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
                     throw error
                 }
             }
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
             throw Self.failure(error, opening: false)
         }
-        guard let first = row.first else { throw StoreError(.storage, "the ledger database answered a call with no row") }
-        guard first == "t" else { throw StoreError(.storage, "the ledger of account \(account) is missing from the database") }
+        guard let first = row.first else { throw ServiceError(.storage, "the ledger database answered a call with no row") }
+        guard first == "t" else { throw ServiceError(.storage, "the ledger of account \(account) is missing from the database") }
         return Array(row.dropFirst())
     }
 
-    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(StoreError) -> Bool? {
+    func moveInOneCall(_ id: TransactionID, from: [TransactionState], to: TransactionState, reason: String?, now: Int64) throws(ServiceError) -> Bool? {
         if rulesInSwift { return nil }
         let array = "{" + from.map(\.rawValue).joined(separator: ",") + "}"
         let row = try call(
@@ -226,7 +226,7 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
 
     func insertPurchasingInOneCall(
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
-    ) throws(StoreError) -> TransactionInsert? {
+    ) throws(ServiceError) -> TransactionInsert? {
         if rulesInSwift { return nil }
         let row = try call(
             "SELECT has_ledger, outcome FROM ledger_insert_purchasing($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -238,36 +238,36 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
         case "inserted": return .inserted
         case "id-taken": return .idTaken
         case "duplicate": return .duplicate
-        case let other: throw StoreError(.storage, "the ledger database answered a purchase with '\(other ?? "nothing")'")
+        case let other: throw ServiceError(.storage, "the ledger database answered a purchase with '\(other ?? "nothing")'")
         }
     }
 
-    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(StoreError) -> WriteInOneCall<Bool>? {
+    func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(ServiceError) -> WriteInOneCall<Bool>? {
         if rulesInSwift { return nil }
         let row = try call("SELECT has_ledger, outcome FROM ledger_deliver($1, $2, $3, $4)", [account, id.rawValue, String(legacyHints), String(now)], again: true)
         switch row.first ?? nil {
         case "delivered": return .done(true)
         case "not-waiting": return .done(false)
         case "subscription": return .subscription
-        case let other: throw StoreError(.storage, "the ledger database answered a delivery with '\(other ?? "nothing")'")
+        case let other: throw ServiceError(.storage, "the ledger database answered a delivery with '\(other ?? "nothing")'")
         }
     }
 
-    func refundInOneCall(_ id: TransactionID, now: Int64) throws(StoreError) -> WriteInOneCall<RefundInOneCall>? {
+    func refundInOneCall(_ id: TransactionID, now: Int64) throws(ServiceError) -> WriteInOneCall<RefundInOneCall>? {
         if rulesInSwift { return nil }
         let row = try call("SELECT has_ledger, outcome, state, taken_back FROM ledger_refund($1, $2, $3)", [account, id.rawValue, String(now)], again: false)
-        guard row.count == 3 else { throw StoreError(.storage, "the ledger database answered a refund with a malformed row") }
+        guard row.count == 3 else { throw ServiceError(.storage, "the ledger database answered a refund with a malformed row") }
         switch row[0] {
         case "refunded": return .done(.refunded(hintsTakenBack: row[2].flatMap(Int.init) ?? 0))
         case "unknown": return .done(.unknown)
         case "already-refunded": return .done(.alreadyRefunded)
         case "wrong-state":
             guard let state = row[1].flatMap(TransactionState.init(rawValue:)) else {
-                throw StoreError(.storage, "the ledger database holds a malformed transaction row")
+                throw ServiceError(.storage, "the ledger database holds a malformed transaction row")
             }
             return .done(.wrongState(state))
         case "subscription": return .subscription
-        case let other: throw StoreError(.storage, "the ledger database answered a refund with '\(other ?? "nothing")'")
+        case let other: throw ServiceError(.storage, "the ledger database answered a refund with '\(other ?? "nothing")'")
         }
     }
 
@@ -275,16 +275,16 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     /// statements each on its own, with no BEGIN or COMMIT (two round trips fewer): in a READ
     /// COMMITTED transaction each statement takes its own snapshot too, so a transaction would
     /// give a read nothing more. A read is safe to run again on a fresh connection.
-    private func run<T>(locking: Bool, _ body: (Connection) throws -> T) throws(StoreError) -> T {
+    private func run<T>(locking: Bool, _ body: (Connection) throws -> T) throws(ServiceError) -> T {
         do {
             guard locking else { return try pool.autocommit(body) }
             return try pool.transaction { connection in
                 guard try connection.execute("SELECT 1 FROM ledgers WHERE account_id = $1 FOR UPDATE", [account]).rows.count == 1 else {
-                    throw StoreError(.storage, "the ledger of account \(account) is missing from the database")
+                    throw ServiceError(.storage, "the ledger of account \(account) is missing from the database")
                 }
                 return try body(connection)
             }
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
             throw Self.failure(error, opening: false)
@@ -292,14 +292,14 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     }
 
     /// What a failure of the database means: gone away (503, try again) or broken (500).
-    static func failure(_ error: any Error, opening: Bool) -> StoreError {
+    static func failure(_ error: any Error, opening: Bool) -> ServiceError {
         if let error = error as? PostgreSQLError {
             if error.isConnectionLost {
-                return StoreError(.unavailable, "the ledger database is unavailable (\(error.message)): the change may not have been made; the same request (with its key) is safe to send again")
+                return ServiceError(.unavailable, "the ledger database is unavailable (\(error.message)): the change may not have been made; the same request (with its key) is safe to send again")
             }
-            return StoreError(.storage, (opening ? "cannot prepare the ledger database: " : "the ledger database failed: ") + error.description)
+            return ServiceError(.storage, (opening ? "cannot prepare the ledger database: " : "the ledger database failed: ") + error.description)
         }
-        return StoreError(.storage, "the ledger database failed: \(error)")
+        return ServiceError(.storage, "the ledger database failed: \(error)")
     }
 }
 
@@ -324,10 +324,10 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         guard row.count == 17, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
-        else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
+        else { throw ServiceError(.storage, "the ledger database holds a malformed transaction row") }
         var original: TransactionID?
         if let text = row[10] {
-            guard let parsed = TransactionID(rawValue: text) else { throw StoreError(.storage, "the ledger database holds a malformed transaction row") }
+            guard let parsed = TransactionID(rawValue: text) else { throw ServiceError(.storage, "the ledger database holds a malformed transaction row") }
             original = parsed
         }
         return StoreTransaction(
@@ -351,7 +351,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     /// `hint_ledger` (account, created, amount) as activity.
     static func activity(_ games: [[String?]], _ hints: [[String?]]) throws -> [PlayerActivity] {
         func number(_ text: String?) throws -> Int64 {
-            guard let value = text.flatMap(Int64.init) else { throw StoreError(.storage, "the ledger database holds a malformed activity row") }
+            guard let value = text.flatMap(Int64.init) else { throw ServiceError(.storage, "the ledger database holds a malformed activity row") }
             return value
         }
         return try games.flatMap { row throws in
@@ -481,7 +481,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             guard row.count == 12, let original = row[0].flatMap(TransactionID.init(rawValue:)), let group = row[1],
                 let product = row[2].flatMap(ProductID.init(rawValue:)), let period = row[3].flatMap(Int.init),
                 let expires = row[5].flatMap(Int64.init), let start = row[11].flatMap(Int64.init)
-            else { throw StoreError(.storage, "the ledger database holds a malformed subscription row") }
+            else { throw ServiceError(.storage, "the ledger database holds a malformed subscription row") }
             return SubscriptionRow(
                 originalTransactionID: original, group: group, productID: product, period: period, inTrial: row[4] == "1", periodStart: start, expiresDate: expires,
                 willAutoRenew: row[6] == "1", renewsTo: row[7].flatMap(ProductID.init(rawValue:)), billingRetrySince: row[8].flatMap(Int64.init),
@@ -564,7 +564,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             .rows.map { row in
                 guard row.count == 4, let product = row[0].flatMap(ProductID.init(rawValue:)), let id = row[1].flatMap(TransactionID.init(rawValue:)),
                     let granted = row[2].flatMap(Int64.init)
-                else { throw StoreError(.storage, "the ledger database holds a malformed entitlement row") }
+                else { throw ServiceError(.storage, "the ledger database holds a malformed entitlement row") }
                 return Entitlement(productID: product, transactionID: id, grantedDate: granted, revokedDate: row[3].flatMap(Int64.init))
             }
     }

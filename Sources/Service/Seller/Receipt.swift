@@ -144,7 +144,7 @@ public struct ReceiptSigner: Sendable {
     /// The largest `/verifyReceipt` body: a receipt of ``maxReceiptSize`` in base64, its JSON and a password.
     public static let verifyRequestLimit = (maxReceiptSize + 2) / 3 * 4 + (64 << 10)
 
-    public func sign(_ payload: ReceiptPayload) throws(StoreError) -> Receipt {
+    public func sign(_ payload: ReceiptPayload) throws(ServiceError) -> Receipt {
         let payloadBytes = PropertyListEncoding.xml(payload.propertyList)
         let file = PropertyList.dictionary([
             "Algorithm": .string("Ed25519"), "KeyID": .string(key.publicKey.keyID),
@@ -153,7 +153,7 @@ public struct ReceiptSigner: Sendable {
         ])
         let bytes = PropertyListEncoding.xml(file)
         guard bytes.count <= Self.maxReceiptSize else {
-            throw StoreError(
+            throw ServiceError(
                 .unavailable,
                 "the account's receipt would be \(bytes.count) bytes (\(payload.transactions.count) transactions), over the \(Self.maxReceiptSize >> 20) MiB a receipt may be to be verified: its transactions are in 'hangman transactions --json'")
         }

@@ -48,7 +48,7 @@ public struct ReceiptPolicy: Sendable {
     /// `signer`, for sale in `catalog`; `account` looks up the account the receipt names (its id,
     /// `nil` for a receipt that names none).
     public func verify(
-        _ bytes: [UInt8], password: String?, signer: ReceiptSigner, catalog: Catalog, account: (String?) throws(StoreError) -> Account
+        _ bytes: [UInt8], password: String?, signer: ReceiptSigner, catalog: Catalog, account: (String?) throws(ServiceError) -> Account
     ) -> Verdict {
         func refused(_ status: ReceiptVerification.Status, _ message: String, retryable: Bool? = nil) -> Verdict {
             Verdict(status: status, message: message, isRetryable: retryable, shown: nil, latest: nil)

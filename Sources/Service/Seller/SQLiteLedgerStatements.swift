@@ -8,7 +8,7 @@ import WordPacks
 final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     private let db: Database
 
-    init(path: String) throws(StoreError) {
+    init(path: String) throws(ServiceError) {
         do {
             db = try Database.openState(path: path, migrator: AccountSchema.migrator)
         } catch {
@@ -16,19 +16,19 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         }
     }
 
-    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T {
         try run(.immediate, body)
     }
 
-    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T {
         try run(.deferred, body)
     }
 
-    /// Runs `body` in one transaction of `kind`, mapping SQLite's errors to `StoreError`.
-    private func run<T>(_ kind: TransactionKind, _ body: (any LedgerStatements) throws -> T) throws(StoreError) -> T {
+    /// Runs `body` in one transaction of `kind`, mapping SQLite's errors to `ServiceError`.
+    private func run<T>(_ kind: TransactionKind, _ body: (any LedgerStatements) throws -> T) throws(ServiceError) -> T {
         do {
             return try db.transaction(kind) { _ in try body(self) }
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
             throw Self.failure(error, path: db.path, opening: false)
@@ -37,8 +37,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     /// What a failure of the account database means: a damaged file is named, kept, and what to
     /// do is said; it is never replaced by an empty account.
-    static func failure(_ error: any Error, path: String, opening: Bool) -> StoreError {
-        StoreError(.storage, SQLiteError.sentence(
+    static func failure(_ error: any Error, path: String, opening: Bool) -> ServiceError {
+        ServiceError(.storage, SQLiteError.sentence(
             for: error, "the account database", at: path, opening: opening,
             whenDamaged: "It holds the account's purchases and hints: restore it from a backup (with its -wal file, or made by sqlite3's "
                 + ".backup). Moving it away starts a new, empty account (a log it leaves behind is set aside as -wal.orphaned-...)"))
@@ -52,10 +52,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
             let state = TransactionState(rawValue: try row.string(4))
-        else { throw StoreError(.storage, "the account database holds a malformed transaction row") }
+        else { throw ServiceError(.storage, "the account database holds a malformed transaction row") }
         var original: TransactionID?
         if let text = try row[10].stringValue {
-            guard let parsed = TransactionID(rawValue: text) else { throw StoreError(.storage, "the account database holds a malformed transaction row") }
+            guard let parsed = TransactionID(rawValue: text) else { throw ServiceError(.storage, "the account database holds a malformed transaction row") }
             original = parsed
         }
         return StoreTransaction(
@@ -172,7 +172,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             """
         ).map { row in
             guard let original = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(2)) else {
-                throw StoreError(.storage, "the account database holds a malformed subscription row")
+                throw ServiceError(.storage, "the account database holds a malformed subscription row")
             }
             return SubscriptionRow(
                 originalTransactionID: original, group: try row.string(1), productID: product, period: try row.int(3), inTrial: try row.bool(4),
@@ -279,7 +279,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     func entitlements() throws -> [Entitlement] {
         try db.query("SELECT product_id, transaction_id, granted_date, revoked_date FROM entitlements ORDER BY product_id").map { row in
             guard let product = ProductID(rawValue: try row.string(0)), let id = TransactionID(rawValue: try row.string(1)) else {
-                throw StoreError(.storage, "the account database holds a malformed entitlement row")
+                throw ServiceError(.storage, "the account database holds a malformed entitlement row")
             }
             return Entitlement(productID: product, transactionID: id, grantedDate: try row.int64(2), revokedDate: try row[3].int64Value)
         }

@@ -63,15 +63,15 @@ public struct SubscriptionFact: Sendable, Equatable {
 public enum SQLiteLedgers {
     /// Every account's transactions, by purchase date. An account folder without a ledger is
     /// skipped; a ledger that cannot be read stops the read, naming it.
-    public static func allTransactions(folder: String) throws(StoreError) -> [AccountTransaction] {
-        try eachLedger(folder) { account, ledger throws(StoreError) in
+    public static func allTransactions(folder: String) throws(ServiceError) -> [AccountTransaction] {
+        try eachLedger(folder) { account, ledger throws(ServiceError) in
             try ledger.transactions().map { AccountTransaction(account: account, transaction: $0) }
         }.sorted { $0.transaction.purchaseDate < $1.transaction.purchaseDate }
     }
 
     /// Every account's games and hint credits and spends.
-    public static func allActivity(folder: String) throws(StoreError) -> [PlayerActivity] {
-        try eachLedger(folder) { account, ledger throws(StoreError) in
+    public static func allActivity(folder: String) throws(ServiceError) -> [PlayerActivity] {
+        try eachLedger(folder) { account, ledger throws(ServiceError) in
             try ledger.activity().map { event in
                 var owned = event
                 owned.account = account
@@ -81,27 +81,27 @@ public enum SQLiteLedgers {
     }
 
     /// Every account's auto-renewable subscriptions, each in its state at `now`.
-    public static func allSubscriptions(folder: String, catalog: Catalog, now: Int64) throws(StoreError) -> [SubscriptionFact] {
-        try eachLedger(folder) { account, ledger throws(StoreError) in
+    public static func allSubscriptions(folder: String, catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
+        try eachLedger(folder) { account, ledger throws(ServiceError) in
             try ledger.subscriptions().map { SubscriptionFact(account: account, row: $0, now: now, catalog: catalog) }
         }
     }
 
     /// When each account was made (`<folder>/accounts.sqlite`); none before the first.
-    public static func accountsMade(folder: String) throws(StoreError) -> [Int64] {
+    public static func accountsMade(folder: String) throws(ServiceError) -> [Int64] {
         let path = folder + "/accounts.sqlite"
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         do {
             let database = try Database.openState(path: path, migrator: AccountsSchema.sqliteMigrator)
             return try database.query("SELECT created_date FROM accounts").map { row throws(SQLiteError) in try row.int64(0) }
         } catch {
-            throw StoreError(.storage, "cannot read the accounts in \(path): \(error)")
+            throw ServiceError(.storage, "cannot read the accounts in \(path): \(error)")
         }
     }
 
     /// `body`'s rows for each account's ledger under `<folder>/accounts`, by account (the one
     /// listing, ``SellerService/ledgerAccounts(inFolder:)``).
-    private static func eachLedger<T>(_ folder: String, _ body: (String, AccountLedger) throws(StoreError) -> [T]) throws(StoreError) -> [T] {
+    private static func eachLedger<T>(_ folder: String, _ body: (String, AccountLedger) throws(ServiceError) -> [T]) throws(ServiceError) -> [T] {
         var all: [T] = []
         for account in try SellerService.ledgerAccounts(inFolder: folder) {
             let path = folder + "/accounts/" + account + "/" + AccountService.databaseName

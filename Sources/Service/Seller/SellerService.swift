@@ -29,14 +29,14 @@ public final class SellerService: Sendable {
     public let leaderboards = LeaderboardCache()
 
     /// Opens (making what is missing) the accounts' database and, on PostgreSQL, the ledgers.
-    public init(_ database: Database) throws(StoreError) {
+    public init(_ database: Database) throws(ServiceError) {
         switch database {
         case .sqlite(let folder):
             do {
                 try FileSystem.createFolder(atPath: folder, permissions: 0o700)
                 try FileSystem.createFolder(atPath: folder + "/accounts", permissions: 0o700)
             } catch {
-                throw StoreError(.storage, "cannot make the accounts folder in \(folder): \(error)")
+                throw ServiceError(.storage, "cannot make the accounts folder in \(folder): \(error)")
             }
             sqliteFolder = folder
             ledgers = nil
@@ -56,7 +56,7 @@ public final class SellerService: Sendable {
 
     /// The accounts that have a ledger, by id, sorted; on PostgreSQL those with a notification
     /// (`notified`), else every ledger.
-    public func accountsWithLedgers(notified: Bool = false) throws(StoreError) -> [String] {
+    public func accountsWithLedgers(notified: Bool = false) throws(ServiceError) -> [String] {
         if let ledgers { return notified ? try ledgers.notifiedAccounts() : try ledgers.accounts() }
         return try Self.ledgerAccounts(inFolder: sqliteFolder ?? "")
     }
@@ -64,14 +64,14 @@ public final class SellerService: Sendable {
     /// The one listing of the SQLite ledgers under `<folder>/accounts`: every entry named as an
     /// account id (16 hexadecimal digits) that holds a ledger, sorted. A folder that is not there
     /// has none; one that cannot be read is an error, never an empty list.
-    public static func ledgerAccounts(inFolder folder: String) throws(StoreError) -> [String] {
+    public static func ledgerAccounts(inFolder folder: String) throws(ServiceError) -> [String] {
         let accounts = folder + "/accounts"
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: accounts)
         } catch {
             if !FileManager.default.fileExists(atPath: accounts) { return [] }
-            throw StoreError(.storage, "cannot list the accounts in \(accounts): \(error)")
+            throw ServiceError(.storage, "cannot list the accounts in \(accounts): \(error)")
         }
         return names.filter { name in
             isAccountID(name) && FileManager.default.fileExists(atPath: accounts + "/" + name + "/" + AccountService.databaseName)
@@ -87,9 +87,9 @@ public final class SellerService: Sendable {
     /// through `receipt` (the account's door, as the caller holds it open).
     public func verifyReceipt(
         _ bytes: [UInt8], password: String?, policy: ReceiptPolicy, signer: ReceiptSigner, catalog: Catalog,
-        receipt: (String) throws(StoreError) -> Receipt
+        receipt: (String) throws(ServiceError) -> Receipt
     ) -> ReceiptPolicy.Verdict {
-        policy.verify(bytes, password: password, signer: signer, catalog: catalog) { accountID throws(StoreError) -> ReceiptPolicy.Account in
+        policy.verify(bytes, password: password, signer: signer, catalog: catalog) { accountID throws(ServiceError) -> ReceiptPolicy.Account in
             guard let account = accountID else { return .current(nil) }
             guard try directory.isOpen(account: account) else { return .closed }
             return .current(try receipt(account))

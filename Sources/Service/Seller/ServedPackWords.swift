@@ -25,17 +25,17 @@ public final class ServedPackWords: Sendable {
     public init() {}
 
     /// The words of the archive at `path`, which must be the one the catalog recorded (`sha256`).
-    func pack(_ archive: PackArchiveFile) throws(StoreError) -> Pack {
+    func pack(_ archive: PackArchiveFile) throws(ServiceError) -> Pack {
         if let kept = packs.withLock({ $0[archive.sha256] }) { return kept }
         let verification = PackVerifier().verify(fileAt: archive.path)
         guard verification.isValid, let pack = verification.pack else {
-            throw StoreError(
+            throw ServiceError(
                 .productUnavailable,
                 "\(archive.displayName) (\(archive.productID)) cannot be played now: its pack archive does not verify"
                     + (verification.problems.first.map { " (\($0))" } ?? ""))
         }
         if !archive.sha256.isEmpty, verification.archive?.sha256.hex != archive.sha256 {
-            throw StoreError(
+            throw ServiceError(
                 .productUnavailable, "\(archive.displayName) (\(archive.productID)) cannot be played now: its archive is not the one the catalog published")
         }
         let words = Pack(

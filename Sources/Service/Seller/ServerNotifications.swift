@@ -30,9 +30,9 @@ public struct OutboxNotification: Sendable, Equatable {
     /// The columns a new notification is written with (its payload comes with its first attempt).
     static let written = "uuid, type, subtype, transaction_id, original_transaction_id, created_date, next_attempt_date, delivered_date, attempts"
 
-    init(columns row: [String?]) throws(StoreError) {
+    init(columns row: [String?]) throws(ServiceError) {
         guard row.count == 10, let uuid = row[0], let type = row[1], let created = row[5].flatMap(Int64.init), let attempts = row[8].flatMap(Int.init)
-        else { throw StoreError(.storage, "the ledger database holds a malformed notification row") }
+        else { throw ServiceError(.storage, "the ledger database holds a malformed notification row") }
         self.init(
             uuid: uuid, type: type, subtype: row[2], transaction: row[3].flatMap(TransactionID.init(rawValue:)),
             originalTransaction: row[4].flatMap(TransactionID.init(rawValue:)), created: created, nextAttempt: row[6].flatMap(Int64.init),
@@ -87,9 +87,9 @@ public struct NotificationAttempt: Sendable, Equatable {
 
     static let columns = "attempted_date, result, http_status"
 
-    init(columns row: [String?]) throws(StoreError) {
+    init(columns row: [String?]) throws(ServiceError) {
         guard row.count == 3, let date = row[0].flatMap(Int64.init), let result = row[1] else {
-            throw StoreError(.storage, "the ledger database holds a malformed notification attempt")
+            throw ServiceError(.storage, "the ledger database holds a malformed notification attempt")
         }
         self.init(date: date, result: result, httpStatus: row[2].flatMap(Int.init))
     }

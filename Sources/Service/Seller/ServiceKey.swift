@@ -7,7 +7,7 @@ public enum ServiceKey {
     /// key file appears complete or not at all, and never replaces one that is there
     /// (`SigningKey.write(toFileAt:replace:)`); the one that loses reads the winner's key.
     /// A symbolic link or anything but a regular file at `path` is refused: the key stays in the account folder.
-    public static func loadOrCreate(at path: String) throws(StoreError) -> SigningKey {
+    public static func loadOrCreate(at path: String) throws(ServiceError) -> SigningKey {
         _ = try kind(at: path)
         do {
             do {
@@ -21,28 +21,28 @@ public enum ServiceKey {
                 return try SigningKey.read(fileAt: path)
             }
         } catch {
-            throw StoreError(.storage, "cannot use the service key: \(error)")
+            throw ServiceError(.storage, "cannot use the service key: \(error)")
         }
     }
 
     /// Without reading the key: makes it when there is none, and refuses anything but a regular
     /// file at `path` (one `lstat`). Its contents are checked where it is used, by `loadOrCreate`.
-    public static func checkOrCreate(at path: String) throws(StoreError) {
+    public static func checkOrCreate(at path: String) throws(ServiceError) {
         if try kind(at: path) == nil { _ = try loadOrCreate(at: path) }
     }
 
     /// What is at `path` (not following a link), refusing anything but a regular file.
-    private static func kind(at path: String) throws(StoreError) -> FileKind? {
+    private static func kind(at path: String) throws(ServiceError) -> FileKind? {
         do {
             let kind = try FileSystem.status(atPath: path, followingLinks: false)?.kind
             if let kind, kind != .regular {
-                throw StoreError(.storage, "cannot use the service key: \(path) is \(kind), not a regular file; move it away (receipts signed with it will no longer verify)")
+                throw ServiceError(.storage, "cannot use the service key: \(path) is \(kind), not a regular file; move it away (receipts signed with it will no longer verify)")
             }
             return kind
-        } catch let error as StoreError {
+        } catch let error as ServiceError {
             throw error
         } catch {
-            throw StoreError(.storage, "cannot use the service key: \(error)")
+            throw ServiceError(.storage, "cannot use the service key: \(error)")
         }
     }
 }

@@ -139,7 +139,7 @@ extension CommandFailure {
             case .store(let store): self.init(store)
             case .device(let device): self.init(device)
             }
-        case let error as StoreError:
+        case let error as ServiceError:
             switch error.kind {
             case .unknownProduct, .notFound, .invalidRequest, .unknownTransaction:
                 self = CommandFailure(code: .usage, message: error.message, namesHelp: false)

@@ -102,14 +102,14 @@ struct HomeContext {
     /// The catalog the store opened with.
     private let openedCatalog: Catalog
     /// Why the pack server could not be reached when the store opened.
-    private let openedOffline: StoreError?
+    private let openedOffline: ServiceError?
 
     /// The service's catalog: a pack server's client that found a newer one since the command
     /// began (its first answer says so) holds that one.
     var catalog: Catalog { (service as? HTTPPackService)?.heldCatalog ?? openedCatalog }
     /// Why the pack server cannot be reached, when it cannot (found when the store opened, or by
     /// a request since): the home plays from what it last signed.
-    var offline: StoreError? { openedOffline ?? (service as? HTTPPackService)?.offlineReason }
+    var offline: ServiceError? { openedOffline ?? (service as? HTTPPackService)?.offlineReason }
 
     /// The account's folder: kept when the device's state is deleted.
     var accountFolder: String { Home(folder: home).accountFolder }
@@ -154,7 +154,7 @@ struct HomeContext {
     }
 
     /// The server cannot be reached: said once, where the command found out.
-    private static func warnOffline(_ offline: StoreError, context: CommandContext) {
+    private static func warnOffline(_ offline: ServiceError, context: CommandContext) {
         context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
     }
 

@@ -47,7 +47,7 @@ enum AccountLoginCommand: Command {
                 return try await home.joinAccount(at: url, token: token, caFile: authorities)
             } catch .store(let error) where error.kind == .unauthorized {
                 // The token typed is the one refused: the advice to sign in again is this command.
-                throw .store(StoreError(
+                throw .store(ServiceError(
                     .notEntitled,
                     "the service at \(url) does not know that token (revoked, or its account closed): 'hangman account token' prints a live one on a device still on the account"))
             }

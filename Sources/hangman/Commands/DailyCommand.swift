@@ -43,7 +43,7 @@ enum DailyCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "the daily word")
-        let status = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(StoreError) -> DailyStatus in
+        let status = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> DailyStatus in
             try await games.daily(language: tag)
         }
         let letters = options.plain || options.json || !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"

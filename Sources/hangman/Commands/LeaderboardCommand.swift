@@ -44,7 +44,7 @@ enum LeaderboardCommand: Command {
         }
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "the leaderboard")
-        let board = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(StoreError) -> Leaderboard in
+        let board = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> Leaderboard in
             try await games.leaderboard(date: options.date, language: tag, week: options.week)
         }
         if options.json {
@@ -117,7 +117,7 @@ enum AccountNameCommand: Command {
         do {
             name = try await games.setDisplayName(options.name)
         } catch {
-            let failure: StoreError = error
+            let failure: ServiceError = error
             // Another player has it: the service's refusal (69), said as it says it.
             guard failure.kind == .wrongState else { throw failure }
             throw CommandFailure(code: .storeRefused, message: failure.message)

@@ -63,7 +63,7 @@ extension PlayLoop {
         } catch .store(let error) {
             hintsFailure = error
         } catch {
-            hintsFailure = StoreError(.storage, error.description)
+            hintsFailure = ServiceError(.storage, error.description)
         }
     }
 
@@ -79,7 +79,7 @@ extension PlayLoop {
     }
 
     /// The board's line when a game opens without the pack server.
-    static func offlineLine(_ error: StoreError) -> String {
+    static func offlineLine(_ error: ServiceError) -> String {
         switch error.kind {
         case .unavailable: "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
         case .unauthorized: "This device is signed out (its token revoked, or the account closed): the free packs installed here play, without hints; 'hangman hints' says what to do."

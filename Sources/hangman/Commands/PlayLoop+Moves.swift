@@ -77,7 +77,7 @@ extension PlayLoop {
             let outcome: Game.Outcome
             do {
                 outcome = try await session.play(text)
-            } catch let error as StoreError where error.kind == .unavailable {
+            } catch let error as ServiceError where error.kind == .unavailable {
                 return ("No answer: the pack server cannot be reached. The move was not played; try it again.", "NOSERVICE")
             }
             let plain = PlainGameText.move(outcome).map(TerminalText.init(trusted:))

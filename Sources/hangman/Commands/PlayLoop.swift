@@ -85,7 +85,7 @@ final class PlayLoop {
             } catch let error as PlayerError {
                 guard case .store(let failure) = error, [.unauthorized, .unavailable].contains(failure.kind) else { throw error }
                 served = nil
-            } catch let failure as StoreError where [.unauthorized, .unavailable].contains(failure.kind) {
+            } catch let failure as ServiceError where [.unauthorized, .unavailable].contains(failure.kind) {
                 served = nil
             }
         }
@@ -173,11 +173,11 @@ final class PlayLoop {
             }
             let game: ServedGame
             do {
-                game = try await DailyLanguage.choose(language) { (tag: String?) async throws(StoreError) -> ServedGame in
+                game = try await DailyLanguage.choose(language) { (tag: String?) async throws(ServiceError) -> ServedGame in
                     try await games.startGame(GameRequest(daily: true, language: tag))
                 }
             } catch {
-                let failure: StoreError = error
+                let failure: ServiceError = error
                 // Played already today: the store's refusal, said as such (69).
                 guard failure.kind == .wrongState else { throw failure }
                 throw CommandFailure(code: .storeRefused, message: failure.message)
@@ -313,7 +313,7 @@ final class PlayLoop {
     /// service's answers change it (a hint spent, none left, the server gone).
     var hints: HintCount?
     /// Why the balance could not be read at all, when it could not.
-    var hintsFailure: StoreError?
+    var hintsFailure: ServiceError?
 
 }
 

@@ -140,7 +140,7 @@ enum ServeCommand: Command {
                     context.out(TerminalText(trusted: made.token))
                     context.error("Admin token \(made.id), kept in \(tokens.path) as a digest: keep the token secret; 'serve --data \(options.data) --revoke-admin-token \(made.id)' revokes it.")
                 }
-            } catch let error as StoreError {
+            } catch let error as ServiceError {
                 throw CommandFailure.storage(error.message)
             } catch let error as FileError {
                 throw CommandFailure.storage("cannot make the data folder \(options.data): \(error)")
@@ -152,7 +152,7 @@ enum ServeCommand: Command {
                 try FileSystem.createFolder(atPath: options.data, permissions: 0o700)
                 let chain = try PackServer.appStoreChain(dataFolder: options.data, now: context.clock.now())
                 context.out(TerminalText(trusted: chain.root.pem), terminator: "")
-            } catch let error as StoreError {
+            } catch let error as ServiceError {
                 throw CommandFailure.storage(error.message)
             } catch {
                 throw CommandFailure.storage("cannot make the data folder \(options.data): \(error)")

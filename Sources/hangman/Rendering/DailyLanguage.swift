@@ -5,7 +5,7 @@ import PackServiceAPI
 enum DailyLanguage {
     /// `body` with `given`, or else with the reader's language, and with English (`nil`) when the
     /// service has no base pack in the reader's.
-    static func choose<T>(_ given: String?, _ body: (String?) async throws(StoreError) -> T) async throws(StoreError) -> T {
+    static func choose<T>(_ given: String?, _ body: (String?) async throws(ServiceError) -> T) async throws(ServiceError) -> T {
         if let given { return try await body(given) }
         guard let reader = ReaderLocale.current.language, reader != "en" else { return try await body(nil) }
         do {

@@ -1,5 +1,6 @@
-/// Why the store could not do what was asked.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
+/// The pack service's error, the boundary's one: what either door (an account's, the seller's) or the client of a
+/// server could not do, its kind and a sentence that says what to do.
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
     public enum Kind: String, Sendable, Codable {
         /// The catalog does not sell that product.
         case unknownProduct = "unknown-product"
