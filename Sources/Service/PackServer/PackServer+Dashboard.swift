@@ -55,26 +55,25 @@ extension PackServer {
         let range = try Self.range(request.query, now: configuration.clock.now())
         let catalog = self.catalog
         let storefront = request.query["storefront"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
-        if let storefront, !catalog.storefrontCodes.contains(storefront) { return .text(400, "no storefront '\(storefront)' in the catalog") }
         let sources: SalesLedgers = ledgers.map { .postgreSQL($0) } ?? .sqlite(folder: sqliteFolder)
-        let transactions = try sources.transactions()
+        let numbers: SellerNumbers
+        do {
+            numbers = try SellerNumbers(
+                sources, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now(),
+                players: request.path == "/players" || request.path == "/export/players.csv")
+        } catch where error.kind == .invalidRequest {
+            return .text(400, error.message)
+        }
         if request.path == "/export/sales.tsv" {
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"sales.tsv\"")],
-                body: .bytes(Array(SalesReportTSV.render(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
-        }
-        var overview = SalesOverview(transactions, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now())
-        if request.path == "/subscriptions" {
-            overview.countStates(
-                try sources.subscriptions(catalog: catalog, now: configuration.clock.now()), transactions: transactions, firstDay: range.first, lastDay: range.last)
+                body: .bytes(Array(SalesReportTSV.render(numbers.transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
         }
         let query = range.query + (storefront.map { "&storefront=" + $0 } ?? "")
         var pages = DashboardPages(
-            overview: overview, catalog: catalog, firstDay: range.first, lastDay: range.last, amounts: ViewerLocale(acceptLanguage: request.header("Accept-Language")),
-            query: query)
-        if request.path == "/players" || request.path == "/export/players.csv" {
-            pages.players = PlayersOverview(try sources.activity(), accountsMade: try sources.accountsMade(), firstDay: range.first, lastDay: range.last)
-        }
+            overview: numbers.sales, catalog: catalog, firstDay: range.first, lastDay: range.last,
+            amounts: ViewerLocale(acceptLanguage: request.header("Accept-Language")), query: query)
+        pages.players = numbers.players
         if request.path.hasPrefix("/export/"), request.path.hasSuffix(".csv") {
             let chart = String(request.path.dropFirst("/export/".count).dropLast(".csv".count))
             guard let csv = pages.csv(chart) else { return .text(404, "no chart '\(chart)'") }

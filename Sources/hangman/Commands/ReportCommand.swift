@@ -57,20 +57,19 @@ enum ReportCommand: Command {
         } catch let error as CatalogError {
             throw error.isMissing ? CommandFailure.missing(error.description) : CommandFailure.invalid(error.description)
         }
-        if let storefront = options.storefront, !catalog.storefrontCodes.contains(storefront) {
-            throw CommandFailure.usage("--storefront takes one of the catalog's storefronts (\(catalog.storefrontCodes.joined(separator: ", "))), not '\(storefront)'")
+        do {
+            try SellerNumbers.check(storefront: options.storefront, in: catalog)
+        } catch {
+            throw CommandFailure.usage("--storefront: " + error.message)
         }
         let now = context.clock.now()
         let today = UTCDateTime.day(ofMilliseconds: now)
         let ledgers = try ledgers(options)
         let firstDay = today - Int64(options.days) + 1
-        // The players' days are every storefront's (a player is not in one storefront).
         let report: WithKey<SalesOverview, PlayersOverview>
         do {
-            let transactions = try ledgers.transactions()
-            var overview = SalesOverview(transactions, catalog: catalog, firstDay: firstDay, lastDay: today, storefront: options.storefront, now: now)
-            overview.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: today)
-            report = WithKey(overview, "players", PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: today))
+            let numbers = try SellerNumbers(ledgers, catalog: catalog, firstDay: firstDay, lastDay: today, storefront: options.storefront, now: now, players: true)
+            report = WithKey(numbers.sales, "players", numbers.players ?? PlayersOverview([], accountsMade: [], firstDay: firstDay, lastDay: today))
         } catch {
             throw error.kind == .unavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.storage(error.message)
         }
