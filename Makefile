@@ -1,6 +1,6 @@
 # Hangman Packs: `make test` and `make build` set up a fresh Debian machine and build.
 # Debian packages the build needs (headers + pkg-config files) and the tools the benchmarks use.
-DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsodium-dev libsqlite3-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev pkg-config
+DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsodium-dev libsqlite3-dev libmicrohttpd-dev libgnutls28-dev libcurl4-openssl-dev libicu-dev pkg-config
 # What the tests drive besides the build: the sqlite3 shell (to inspect the account's database)
 # and script(1) for a real terminal (util-linux, always there); tmux for playing by hand; zsh, fish,
 # groff and man to check the generated completions and manual page; python3 for slow raw HTTP

@@ -21,6 +21,7 @@ let package = Package(
         .systemLibrary(name: "CGnuTLS", path: "Sources/System/CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CICU", path: "Sources/System/CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.
@@ -36,6 +37,7 @@ let package = Package(
         // Calendar dates from days since 1970 and back, without a calendar library.
         layer("System", "CivilCalendar"),
         layer("System", "Signing", ["CNettle", "CSodium", "SystemCalls", "Base64"]),
+        layer("System", "Confusables", ["CICU"]),
         // X.509 certificate chains and ES256 (JWS) signatures, through GnuTLS (on Nettle).
         layer("System", "CertificateChain", ["CGnuTLS", "Base64", "SystemCalls"]),
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
@@ -62,7 +64,7 @@ let package = Package(
         // transactions, its bearer tokens, Server Notifications V2, named as Apple names them.
         // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
-        layer("Service", "Seller", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar"]),
+        layer("Service", "Seller", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar", "Confusables"]),
         layer("Service", "SalesReports", ["PackServiceAPI", "Seller", "CivilCalendar"]),
         layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Seller", "CivilCalendar"]),
         layer("Service", "PackServer", ["Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Seller", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),

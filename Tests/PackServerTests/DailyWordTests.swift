@@ -185,6 +185,30 @@ import TestSupport
         #expect(badDay?.kind == .invalidRequest)
     }
 
+    /// A name that looks like a taken one is taken (TR39 skeletons through ICU); one that mixes
+    /// scripts or hides marks is refused with a sentence (400); a pile of marks is 400, not 500.
+    @Test(arguments: Engine.allCases)
+    func lookAlikeNamesAreTakenAndMixedOnesRefused(_ engine: Engine) async throws {
+        let service = try Service(engine)
+        let ana = try await service.first.newClient()
+        let cleo = try await service.first.newClient()
+        let other = try await service.second.newClient()
+        #expect(try await ana.setDisplayName("Ana B") == "Ana B")
+        #expect(try await cleo.setDisplayName("Sam") == "Sam")
+        for (name, kind, says) in [
+            ("ANA B", ServiceError.Kind.wrongState, "taken"), ("Ａｎａ Ｂ", .wrongState, "looks like"), ("𝐀𝐧𝐚 𝐁", .wrongState, "looks like"),
+            ("Sarn", .wrongState, "looks like"), ("\u{0410}na B", .invalidRequest, "one script"), ("Ana\u{034F} B", .invalidRequest, "invisible"),
+            ("A" + String(repeating: "\u{0301}", count: 3000) + "na", .invalidRequest, "accents written apart"),
+            ("Player 75e2", .invalidRequest, "without a name"),
+        ] {
+            let refused = await storeError { () async throws(ServiceError) in _ = try await other.setDisplayName(name) }
+            #expect(refused?.kind == kind && refused?.message.contains(says) == true, "\(name.prefix(12)): \(String(describing: refused))")
+        }
+        #expect(try await other.setDisplayName("Ben") == "Ben")
+        // Her own name in another form is hers to take.
+        #expect(try await ana.setDisplayName("ANA B") == "ANA B")
+    }
+
     @Test func theDailyWordsOfAYearAreAllDifferent() async throws {
         let service = try Service(.sqlite)
         let learner = try await service.first.newClient()

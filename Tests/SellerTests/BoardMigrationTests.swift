@@ -47,3 +47,30 @@ import TestSupport
         #expect(try directory.buckets(BoardKey(day: "2026-12-10", language: "en", week: true)).reduce(0) { $0 + $1.players } == 1)
     }
 }
+
+/// Names made before skeletons were kept are given them when the service opens; of two that look
+/// alike, the older keeps the skeleton.
+@Suite struct NameSkeletonMigrationTests {
+    @Test func namesMadeBeforeAreGivenTheirSkeletons() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("accounts.sqlite")
+        let db = try Database(path: path)
+        var earlier = Migrator()
+        for migration in AccountsSchema.sqliteMigrator.migrations.prefix(while: { $0.name != "6-name-skeletons" }) {
+            earlier.register(migration.name, migration.apply)
+        }
+        _ = try earlier.migrate(db)
+        for (index, (account, name, folded)) in [("aaaaaaaaaaaaaaaa", "Ana B", "ana b"), ("bbbbbbbbbbbbbbbb", "Ａｎａ Ｂ", "ａｎａ ｂ"), ("cccccccccccccccc", "Zoë", "zoe")].enumerated() {
+            try db.execute("INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, 0)", .text(account), .text(String(repeating: "0", count: 64)))
+            try db.execute(
+                "INSERT INTO display_names (account_id, name, folded, changed_date) VALUES (?, ?, ?, ?)", .text(account), .text(name), .text(folded),
+                .integer(Int64(index)))
+        }
+        _ = try SellerService(.sqlite(folder: folder.path))
+        let skeletons = try Database(path: path).query("SELECT account_id, skeleton FROM display_names ORDER BY account_id").map { row in
+            "\(try row.string(0).prefix(1)) \(try row[1].stringValue ?? "-")"
+        }
+        // The fullwidth copy came second: it keeps its name, but no skeleton of its own.
+        #expect(skeletons == ["a ana b", "b -", "c zoe"], "\(skeletons)")
+    }
+}

@@ -316,21 +316,40 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
-    public func setName(account: String, name: String, folded: String, now: Int64) throws(ServiceError) -> Bool {
+    public func setName(account: String, name: String, folded: String, skeleton: String, now: Int64) throws(ServiceError) -> Bool {
         do {
             return try run { connection in
-                let holder = try connection.execute("SELECT account_id FROM display_names WHERE folded = $1", [folded]).rows.first?.first ?? nil
-                if let holder, holder != account { return false }
+                let holder = try connection.execute(
+                    "SELECT account_id FROM display_names WHERE (folded = $1 OR skeleton = $2) AND account_id <> $3 LIMIT 1", [folded, skeleton, account]
+                ).rows.first?.first ?? nil
+                if holder != nil { return false }
                 try connection.execute(
                     """
-                    INSERT INTO display_names (account_id, name, folded, changed_date) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (account_id) DO UPDATE SET name = excluded.name, folded = excluded.folded, changed_date = excluded.changed_date
-                    """, [account, name, folded, String(now)])
+                    INSERT INTO display_names (account_id, name, folded, skeleton, changed_date) VALUES ($1, $2, $3, $4, $5)
+                    ON CONFLICT (account_id) DO UPDATE SET name = excluded.name, folded = excluded.folded, skeleton = excluded.skeleton,
+                        changed_date = excluded.changed_date
+                    """, [account, name, folded, skeleton, String(now)])
                 return true
             }
-        } catch where error.message.contains("display_names_folded_key") {
+        } catch where error.message.contains("display_names_folded_key") || error.message.contains("display_names_skeleton") {
             // Another account took the name between the look and the write.
             return false
+        }
+    }
+
+    public func fillSkeletons(_ skeleton: (String) -> String) throws(ServiceError) -> Int {
+        try run { connection in
+            var filled = 0
+            for row in try connection.execute("SELECT account_id, folded FROM display_names WHERE skeleton IS NULL ORDER BY changed_date, account_id").rows {
+                guard let account = row[0], let folded = row[1] else { continue }
+                filled += try connection.execute(
+                    """
+                    UPDATE display_names SET skeleton = $2 WHERE account_id = $1
+                        AND NOT EXISTS (SELECT 1 FROM display_names WHERE skeleton = $2)
+                    """, [account, skeleton(folded)]
+                ).affectedRows
+            }
+            return filled
         }
     }
 }
@@ -559,15 +578,29 @@ extension SQLiteAccountDirectory {
         }
     }
 
-    public func setName(account: String, name: String, folded: String, now: Int64) throws(ServiceError) -> Bool {
+    public func setName(account: String, name: String, folded: String, skeleton: String, now: Int64) throws(ServiceError) -> Bool {
         try run { db in
-            if let holder = try db.string("SELECT account_id FROM display_names WHERE folded = ?", .text(folded)), holder != account { return false }
+            if try db.string(
+                "SELECT account_id FROM display_names WHERE (folded = ? OR skeleton = ?) AND account_id <> ? LIMIT 1", .text(folded), .text(skeleton), .text(account)
+            ) != nil { return false }
             try db.execute(
                 """
-                INSERT INTO display_names (account_id, name, folded, changed_date) VALUES (?, ?, ?, ?)
-                ON CONFLICT (account_id) DO UPDATE SET name = excluded.name, folded = excluded.folded, changed_date = excluded.changed_date
-                """, .text(account), .text(name), .text(folded), .integer(now))
+                INSERT INTO display_names (account_id, name, folded, skeleton, changed_date) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (account_id) DO UPDATE SET name = excluded.name, folded = excluded.folded, skeleton = excluded.skeleton,
+                    changed_date = excluded.changed_date
+                """, .text(account), .text(name), .text(folded), .text(skeleton), .integer(now))
             return true
+        }
+    }
+
+    public func fillSkeletons(_ skeleton: (String) -> String) throws(ServiceError) -> Int {
+        try run { db in
+            var filled = 0
+            for row in try db.query("SELECT account_id, folded FROM display_names WHERE skeleton IS NULL ORDER BY changed_date, account_id") {
+                try db.execute("UPDATE OR IGNORE display_names SET skeleton = ? WHERE account_id = ?", .text(skeleton(try row.string(1))), .text(try row.string(0)))
+                filled += db.changes
+            }
+            return filled
         }
     }
 }

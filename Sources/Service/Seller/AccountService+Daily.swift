@@ -1,4 +1,5 @@
 import CivilCalendar
+import Confusables
 import HangmanGame
 import Signing
 import Synchronization
@@ -201,14 +202,39 @@ extension AccountService {
         return Leaderboard(date: key.day, language: tag, week: week, players: players, top: top, you: you)
     }
 
-    /// The name the account appears under; 409 when another account has it (compared folded).
+    /// The name the account appears under; 409 when another account has it, or one like it.
     public func setDisplayName(_ name: String) throws(ServiceError) -> String {
         let daily = try dailyWordsOrRefuse()
-        let kept = try DisplayName.check(name).get()
-        guard try daily.board.setName(account: daily.account, name: kept, folded: DisplayName.folded(kept), now: clock.now()) else {
-            throw ServiceError(.wrongState, "the name '\(kept)' is taken on this service: choose another")
+        let kept = try DisplayNames.check(name)
+        guard try daily.board.setName(account: daily.account, name: kept, folded: DisplayName.folded(kept), skeleton: DisplayNames.skeleton(kept), now: clock.now())
+        else {
+            throw ServiceError(.wrongState, "the name '\(kept)' is taken on this service, or one that looks like it: choose another")
         }
         return kept
+    }
+}
+
+/// The seller's rule for a display name: the boundary's (``DisplayName/check(_:)``: length,
+/// characters, no invisible or placeholder-shaped name), then Unicode TR39's through ICU: letters
+/// of one script, digits of one system; and the key that finds a look-alike taken name.
+enum DisplayNames {
+    static func check(_ name: String) throws(ServiceError) -> String {
+        let kept = try DisplayName.check(name).get()
+        guard let problems = Confusables.problems(kept) else { return kept }
+        if problems.contains(.mixedScripts) {
+            throw ServiceError(.invalidRequest, "a name has letters of one script (Latin, Cyrillic, Greek...), not several: '\(kept)' mixes them")
+        }
+        if problems.contains(.mixedNumbers) { throw ServiceError(.invalidRequest, "a name has digits of one kind, not several") }
+        if problems.contains(.invisible) { throw ServiceError(.invalidRequest, "a name has no invisible marks, nor one mark twice on a letter") }
+        return kept
+    }
+
+    /// What two names that look alike share: the TR39 skeleton of the name in NFKC with case and
+    /// accents folded, so that `Ana`, `ANA`, fullwidth `Ａｎａ`, mathematical `𝐀𝐧𝐚` and `Аna` (with
+    /// a Cyrillic A) are one, and `Sam` is `Sarn`.
+    static func skeleton(_ name: String) -> String {
+        let folded = DisplayName.folded(Confusables.compatibilityFolded(name) ?? name)
+        return Confusables.skeleton(folded).map(DisplayName.folded) ?? folded
     }
 }
 

@@ -13,6 +13,7 @@ public enum AccountsSchema {
         migrations.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
         migrations.register("4-daily-scores", sql: dailyScores(integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "to_char(\(day)::date + \(offset), 'YYYY-MM-DD')" }))
+        migrations.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -23,6 +24,7 @@ public enum AccountsSchema {
         migrator.register("3-live-tokens", sql: liveTokensView, olderProgramsMayRun: true)
         migrator.register("4-daily-scores", sql: dailyScores(integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "date(\(day), '+' || \(offset) || ' days')" }))
+        migrator.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -121,6 +123,14 @@ public enum AccountsSchema {
         CREATE INDEX week_scores_ranked ON week_scores (end_day, language, score DESC, hints, misses, account_id);
         """
     }
+
+    /// Each display name's TR39 skeleton (of its folded form), unique: a name that looks like a
+    /// taken one (Cyrillic or fullwidth letters, `rn` for `m`) is taken. Names made before are
+    /// given theirs when the directory opens (``AccountDirectory/fillSkeletons(_:)``).
+    static let nameSkeletons = """
+        ALTER TABLE display_names ADD COLUMN skeleton TEXT;
+        CREATE UNIQUE INDEX display_names_skeleton ON display_names (skeleton);
+        """
 
     /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
     /// integer type (`integer`).

@@ -22,8 +22,12 @@ public protocol DailyBoard: Sendable {
     func entry(_ board: BoardKey, account: String) throws(ServiceError) -> BoardEntry?
     /// The display names of the accounts that have one.
     func names(of accounts: [String]) throws(ServiceError) -> [String: String]
-    /// Sets the account's name; `false` when another account holds it (compared `folded`).
-    func setName(account: String, name: String, folded: String, now: Int64) throws(ServiceError) -> Bool
+    /// Sets the account's name; `false` when another account holds it or one like it (compared
+    /// `folded`, and by its `skeleton`).
+    func setName(account: String, name: String, folded: String, skeleton: String, now: Int64) throws(ServiceError) -> Bool
+    /// Gives each name made before skeletons were kept its own (`skeleton` of its folded form); a
+    /// name whose skeleton another holds keeps none. How many were given one.
+    func fillSkeletons(_ skeleton: (String) -> String) throws(ServiceError) -> Int
 }
 
 /// One account's ended daily word, as a leaderboard reads it.

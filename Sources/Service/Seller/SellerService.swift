@@ -47,6 +47,8 @@ public final class SellerService: Sendable {
             ledgers = shared
             directory = try PostgreSQLAccountDirectory(pool: shared.pool)
         }
+        // Names made before their skeletons were kept are given them once.
+        _ = try directory.fillSkeletons(DisplayNames.skeleton)
     }
 
     /// What an account's service needs for the daily word on this service.
