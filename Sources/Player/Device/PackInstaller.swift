@@ -11,7 +11,7 @@ public struct PackInstaller {
     public let service: any PackService
     /// The catalog the service published: the digests every install is checked against. A pack
     /// server's client that found a newer one since the command began answers with that one.
-    public var catalog: Catalog { (service as? HTTPPackService)?.heldCatalog ?? opened }
+    public var catalog: Catalog { service.heldCatalog ?? opened }
     private let opened: Catalog
     public let device: DeviceDatabase
     public var verifier: PackVerifier

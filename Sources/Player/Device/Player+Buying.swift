@@ -19,7 +19,7 @@ extension Player {
 
     /// Whether the session plays from what the pack server last signed, the server out of reach:
     /// nothing can be bought or spent then.
-    public var isOffline: Bool { service is OfflinePackService || (service as? HTTPPackService)?.offlineReason != nil }
+    public var isOffline: Bool { service.offlineReason != nil }
 
     /// Whether buying `id` would charge, after checking that this device may buy at all (the
     /// `buy` command's question, and the game's `$`, ask only when it would).

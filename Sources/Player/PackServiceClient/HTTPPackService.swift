@@ -952,19 +952,6 @@ extension HTTPPackService: GameService {
     }
 }
 
-/// What a client did on its own that its user should hear of.
-public enum ServiceEvent: Sendable {
-    /// The server asked to be asked again later, and the client waits `seconds` (`total` with
-    /// the waits before it in this client), for `reason`.
-    case waiting(seconds: Int, total: Int, reason: String)
-    /// Purchases a crash left unfinished, completed now.
-    case recovered([StoreTransaction])
-    /// The server cannot be reached: reads are answered from what it last signed.
-    case offline(ServiceError)
-    /// Something the player should be told once (an older catalog offered during a deploy).
-    case note(String)
-}
-
 /// The account's statement a purchase's answer carries beside its outcome.
 struct StatementCarried: Decodable {
     var statement: SignedDocument?

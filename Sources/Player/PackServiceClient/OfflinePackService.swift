@@ -96,6 +96,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
         return Offers(storefront: storefront, offers: catalog.products.compactMap { product in product.salePrice(in: storefront).map { Offer(productID: product.id, price: $0) } })
     }
     public func lastSignedHintBalance() -> SignedHintBalance? { lastBalance }
+    public var offlineReason: ServiceError? { reason }
     public func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend { throw unavailable("a hint") }
     public func packArchive(_ product: ProductID) throws(ServiceError) -> [UInt8] { throw unavailable("downloading \(product)") }
     public func receipt() throws(ServiceError) -> Receipt { throw unavailable("a receipt") }

@@ -80,6 +80,30 @@ public protocol PackService {
     /// The shared secret of a store that is its own seller (the embedded sandbox), which its
     /// player may use; `nil` at a pack server, whose secret is its operator's.
     func ownSharedSecret() async -> SharedSecret?
+
+    /// The newest catalog this service holds as its seller signed it (a server's client keeps the
+    /// last one it was sent); `nil`: the one it was opened with is the newest.
+    var heldCatalog: Catalog? { get }
+
+    /// Why the service answers from what it last held rather than from its seller (the pack
+    /// server cannot be reached), or `nil` when it answers itself.
+    var offlineReason: ServiceError? { get }
+
+    /// `handler` is told of what the service does on its own that its user should hear of.
+    func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void)
+}
+
+/// What a service did on its own that its user should hear of.
+public enum ServiceEvent: Sendable {
+    /// The server asked to be asked again later, and the client waits `seconds` (`total` with
+    /// the waits before it in this client), for `reason`.
+    case waiting(seconds: Int, total: Int, reason: String)
+    /// Purchases a crash left unfinished, completed now.
+    case recovered([StoreTransaction])
+    /// The server cannot be reached: reads are answered from what it last signed.
+    case offline(ServiceError)
+    /// Something the player should be told once (an older catalog offered during a deploy).
+    case note(String)
 }
 
 /// StoreKit Testing's switches and actions, for the test environment.
@@ -120,6 +144,10 @@ extension PackService {
     public func lastSignedHintBalance() -> SignedHintBalance? { nil }
 
     public func ownSharedSecret() async -> SharedSecret? { nil }
+    public var heldCatalog: Catalog? { nil }
+    public var offlineReason: ServiceError? { nil }
+    /// A service that does nothing on its own tells nothing.
+    public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) {}
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8] {
         try await packArchive(product)

@@ -106,10 +106,10 @@ struct HomeContext {
 
     /// The service's catalog: a pack server's client that found a newer one since the command
     /// began (its first answer says so) holds that one.
-    var catalog: Catalog { (service as? HTTPPackService)?.heldCatalog ?? openedCatalog }
+    var catalog: Catalog { service.heldCatalog ?? openedCatalog }
     /// Why the pack server cannot be reached, when it cannot (found when the store opened, or by
     /// a request since): the home plays from what it last signed.
-    var offline: ServiceError? { openedOffline ?? (service as? HTTPPackService)?.offlineReason }
+    var offline: ServiceError? { openedOffline ?? service.offlineReason }
 
     /// The account's folder: kept when the device's state is deleted.
     var accountFolder: String { Home(folder: home).accountFolder }

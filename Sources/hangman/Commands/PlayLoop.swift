@@ -93,7 +93,7 @@ final class PlayLoop {
             if daily {
                 throw CommandFailure(
                     code: .storeRefused,
-                    message: player.gameService != nil || playerContext.player.service is OfflinePackService
+                    message: player.gameService != nil || playerContext.player.service.offlineReason != nil
                         ? "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"
                         : "the daily word is played on a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)")
             }
@@ -301,7 +301,8 @@ final class PlayLoop {
     /// A hint (or a purchase) that waits because the pack server asks for it says so on the
     /// board, not on standard error under it; plain output says nothing there (its readers parse it).
     private func showWaitsOnBoard() {
-        guard screen.style != .plain, let client = playerContext.store.service as? HTTPPackService else { return }
+        guard screen.style != .plain else { return }
+        let client = playerContext.store.service
         let board = BoardNotice(loop: self)
         client.observe { event in
             guard case .waiting(let seconds, _, let reason) = event else { return }
