@@ -6,6 +6,30 @@ import TestSupport
 /// The outbox's rules on both engines: a change writes its notification in its own transaction,
 /// one sender holds a due notification at a time, and attempts move it on or finish it.
 @Suite struct OutboxTests {
+    /// A delivered notification keeps its payload for the retention, then only its record: a
+    /// delivery lets go of the payloads delivered longer ago than that.
+    @Test(arguments: Engine.allCases) func deliveredPayloadsAreLetGoAfterTheirRetention(engine: Engine) throws {
+        let account = try StoreAccount(engine: engine)
+        let service = try account.service()
+        service.notifies = true
+        _ = try service.buy(StoreFixture.hints10, quantity: 1)
+        _ = try service.buy(StoreFixture.hints10, quantity: 1)
+        let uuids = try service.notificationHistory().map(\.notification.uuid)
+        #expect(uuids.count == 2)
+        let day: Int64 = 86_400_000
+        try service.recordNotificationAttempt(
+            uuids[0], NotificationAttempt(date: 1 * day, result: "SUCCESS", httpStatus: 200), delivered: true, nextAttempt: nil, payload: "old.jws",
+            payloadRetention: 30 * day)
+        #expect(try service.notificationHistory().first?.notification.signedPayload == "old.jws")
+        // 31 days later, the second delivery: the first is past its 30 days.
+        try service.recordNotificationAttempt(
+            uuids[1], NotificationAttempt(date: 32 * day, result: "SUCCESS", httpStatus: 200), delivered: true, nextAttempt: nil, payload: "new.jws",
+            payloadRetention: 30 * day)
+        let history = try service.notificationHistory()
+        #expect(history.map(\.notification.signedPayload) == [nil, "new.jws"], "\(history.map(\.notification.signedPayload))")
+        #expect(history.map(\.notification.delivered) == [1 * day, 32 * day] && history.allSatisfy { $0.attempts.count == 1 })
+    }
+
     @Test(arguments: Engine.allCases) func aChangeIsToldOnceAndHeldByOneSender(engine: Engine) throws {
         let account = try StoreAccount(engine: engine)
         let service = try account.service()

@@ -102,7 +102,9 @@ extension PackServer {
             }
             do {
                 try stores.with(account, open: open) { service throws(ServiceError) in
-                    try service.recordNotificationAttempt(notification.uuid, attempt, delivered: delivered, nextAttempt: next, payload: payload)
+                    try service.recordNotificationAttempt(
+                        notification.uuid, attempt, delivered: delivered, nextAttempt: next, payload: payload,
+                        payloadRetention: Int64(configuration.notificationPayloadDays) * 86_400_000)
                 }
             } catch {
                 notificationLog.withLock { $0?("notification \(notification.uuid): the attempt is not recorded: \(error.message)") }

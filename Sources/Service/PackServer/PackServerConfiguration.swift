@@ -56,6 +56,9 @@ public struct PackServerConfiguration: Sendable {
     /// How long one delivery may take (connecting and the answer), in seconds; a server holds the
     /// notification it sends for that and 5 s more, so a server that dies leaves it to the others soon.
     public var notificationTimeout = 10
+    /// How many days a delivered notification keeps its payload (`--notification-payload-days`,
+    /// 180 as Apple keeps its history); then only its record and attempts stay.
+    public var notificationPayloadDays = 180
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120
@@ -78,6 +81,9 @@ public struct PackServerConfiguration: Sendable {
         }
         if let url = notificationURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) || url.utf8.count > 2048 {
             return "--notification-url takes an http:// or https:// URL, not '\(url.prefix(80))'"
+        }
+        if !(1...3650).contains(notificationPayloadDays) {
+            return "--notification-payload-days takes 1 to 3650 days, not \(notificationPayloadDays)"
         }
         return nil
     }

@@ -53,9 +53,16 @@ extension AccountLedger {
     }
 
     /// Records an attempt to deliver `uuid` and when the next one is due (`nil`: delivered, or the
-    /// schedule is spent).
-    func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws(ServiceError) {
-        try engine.write { statements in try statements.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload) }
+    /// schedule is spent). A delivery also lets go of the payloads of the account's notifications
+    /// delivered more than `retention` before it (milliseconds): their records stay, so an
+    /// account's outbox does not keep every payload for ever.
+    func recordAttempt(
+        _ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?, retention: Int64
+    ) throws(ServiceError) {
+        try engine.write { statements in
+            try statements.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload)
+            if delivered { try statements.dropNotificationPayloads(deliveredBefore: attempt.date - retention) }
+        }
     }
 
     /// Every notification with its attempts, oldest first.

@@ -13,10 +13,18 @@ extension AccountService {
     }
 
     /// Records an attempt and when the next is due (`nil`: no more).
-    /// `payload`: the JWS sent, kept the first time (a retry sends the kept one).
-    public func recordNotificationAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String? = nil) throws(ServiceError) {
-        try ledger.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload)
+    /// `payload`: the JWS sent, kept the first time (a retry sends the kept one), and let go
+    /// `payloadRetention` (milliseconds) after its delivery.
+    public func recordNotificationAttempt(
+        _ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String? = nil,
+        payloadRetention: Int64 = AccountService.notificationPayloadRetention
+    ) throws(ServiceError) {
+        try ledger.recordAttempt(uuid, attempt, delivered: delivered, nextAttempt: nextAttempt, payload: payload, retention: payloadRetention)
     }
+
+    /// How long a delivered notification keeps its payload by default: 180 days, as Apple keeps
+    /// its notification history.
+    public static let notificationPayloadRetention: Int64 = 180 * 86_400_000
 
     /// Every notification of the account, oldest first, with its attempts.
     public func notificationHistory() throws(ServiceError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {

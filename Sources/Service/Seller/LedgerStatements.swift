@@ -215,6 +215,8 @@ protocol LedgerStatements {
     func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool
     /// Records an attempt (appended), when the next is due (`nil`: no more), and releases it.
     func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws
+    /// Lets go of the payloads of notifications delivered before `before` (their records stay).
+    func dropNotificationPayloads(deliveredBefore before: Int64) throws
     /// Every notification, oldest first.
     func notifications() throws -> [OutboxNotification]
     /// The attempts made to deliver `uuid`, in order.

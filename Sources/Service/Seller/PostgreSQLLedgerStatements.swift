@@ -722,6 +722,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         ).affectedRows == 1
     }
 
+    func dropNotificationPayloads(deliveredBefore before: Int64) throws {
+        try execute(
+            "UPDATE notifications SET signed_payload = NULL WHERE account_id = $1 AND delivered_date < $2 AND signed_payload IS NOT NULL", [String(before)])
+    }
+
     func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws {
         _ = try execute(
             """

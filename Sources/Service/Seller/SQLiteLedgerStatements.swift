@@ -450,6 +450,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         return db.changes == 1
     }
 
+    func dropNotificationPayloads(deliveredBefore before: Int64) throws {
+        try db.execute("UPDATE notifications SET signed_payload = NULL WHERE delivered_date < ? AND signed_payload IS NOT NULL", .integer(before))
+    }
+
     func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws {
         try db.execute(
             """

@@ -50,6 +50,10 @@ enum ServeCommand: Command {
                 names: ["--notification-retry"], value: "DELAYS",
                 help: "How long each retry of an unanswered notification waits, comma-separated, each a number and s, m, h or d (default: Apple's 1h,12h,24h,48h,72h); then it is given up."),
             .init(
+                names: ["--notification-payload-days"], value: "DAYS",
+                help: "How many days a delivered notification keeps its signed payload, 1 to 3650 (default 180, as Apple's history); then its record and attempts stay.",
+                kind: .integer(1...3650)),
+            .init(
                 names: ["--downloads-url"], value: "URL",
                 help: "Where a static file server (nginx with secure_link, contrib/nginx-downloads.conf) serves the archives 'catalog update --downloads' publishes: archive requests are answered with a link there that expires."),
             .init(names: ["--downloads-secret"], value: "FILE", help: "The secret nginx's secure_link_md5 checks the links with, on the file's first line (16 to 128 of A-Z a-z 0-9 - _)."),
@@ -119,6 +123,7 @@ enum ServeCommand: Command {
         /// `--notification-url` and `--notification-retry` (milliseconds each).
         var notificationURL: String?
         var notificationRetry: [Int64]?
+        var notificationPayloadDays: Int?
         /// `--downloads-url`, `--downloads-secret` and `--download-link-seconds`.
         var downloadsURL: String?
         var downloadsSecretFile: String?
@@ -167,6 +172,7 @@ enum ServeCommand: Command {
         configuration.appStoreAPI = try AppStoreAPIKeys.read(issuer: options.apiIssuer, keys: options.apiKeys)
         configuration.notificationURL = options.notificationURL
         if let retry = options.notificationRetry { configuration.notificationRetry = retry }
+        if let days = options.notificationPayloadDays { configuration.notificationPayloadDays = days }
         configuration.downloads = try SecretFile.downloads(url: options.downloadsURL, secretFile: options.downloadsSecretFile, seconds: options.downloadLinkSeconds)
         configuration.clock = context.clock
         configuration.crash = context.crash

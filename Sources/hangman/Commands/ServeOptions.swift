@@ -49,6 +49,7 @@ extension ServeCommand {
         options.apiKeys = parsed.texts("--api-key")
         options.notificationURL = parsed.value("--notification-url")
         options.notificationRetry = try parsed.value("--notification-retry").map(retryDelays)
+        options.notificationPayloadDays = parsed.integer("--notification-payload-days")
         options.downloadsURL = parsed.value("--downloads-url")
         options.downloadsSecretFile = parsed.value("--downloads-secret")
         options.downloadLinkSeconds = parsed.integer("--download-link-seconds")
