@@ -21,7 +21,9 @@ let package = Package(
         .systemLibrary(name: "CGnuTLS", path: "Sources/System/CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
         .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CICU", path: "Sources/System/CICU", pkgConfig: "icu-i18n", providers: [.apt(["libicu-dev"])]),
+        // A C target, not a module map over ICU's headers: Foundation carries its own ICU module,
+        // whose types would clash with the system's in one compilation (CICU.h has plain C types).
+        .target(name: "CICU", path: "Sources/System/CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
         .systemLibrary(name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.

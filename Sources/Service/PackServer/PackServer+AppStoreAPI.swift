@@ -11,7 +11,7 @@ import Seller
 /// view of the ledger (its transactions, subscriptions and outbox), never a second record.
 extension PackServer {
     /// Pages of transactions and notifications hold this many, as Apple's do.
-    static let appStorePageSize = 20
+    static let appStorePageSize = TransactionFilter.pageSize
 
     func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
@@ -60,7 +60,7 @@ extension PackServer {
     private func appStoreAnswer(
         _ request: HTTPRequest, _ route: Route, _ named: (account: String, transaction: TransactionID), service: AccountService, now: Int64
     ) throws(ServiceError) -> HTTPResponse {
-        let transactions = try service.transactions().filter { $0.isPaid || $0.revocationDate != nil }
+        let transactions = try service.transactionsAppleShows()
         guard let transaction = transactions.first(where: { $0.id == named.transaction }) else { return Self.notFound(route) }
         let catalog = self.catalog
         func signed(_ transaction: StoreTransaction) throws(ServiceError) -> String {
@@ -72,31 +72,20 @@ extension PackServer {
             return .json(200, try Wire.encode(["signedTransactionInfo": try signed(transaction)]))
         case .appStoreHistory, .appStoreRefunds:
             let refunds = route == .appStoreRefunds
-            let filter: TransactionFilter
-            switch TransactionFilter.parse(refunds ? HTTPRequest(method: "GET", path: "") : request, catalog: catalog) {
-            case .success(let parsed): filter = parsed
-            case .failure(let refusal): return Self.appleError(400, refusal.code, refusal.message)
+            // Get Refund History takes no filter but its revision.
+            let parsed = refunds
+                ? TransactionFilter.parse(query: [:], values: { _ in [] }, catalog: catalog)
+                : TransactionFilter.parse(query: request.query, values: request.queryValues, catalog: catalog)
+            let found = parsed.flatMap { filter in filter.page(of: transactions, refundsOnly: refunds, after: request.query["revision"]) }
+            guard case .success(let page) = found else {
+                if case .failure(let refusal) = found { return Self.appleError(400, refusal.code, refusal.message) }
+                return Self.notFound(route)
             }
-            var chosen = transactions.filter { filter.admits($0) && (!refunds || $0.revocationDate != nil) }
-            chosen.sort { ($0.purchaseDate, $0.id.rawValue) < ($1.purchaseDate, $1.id.rawValue) }
-            if filter.descending { chosen.reverse() }
-            if let revision = request.query["revision"] {
-                guard let cursor = TransactionFilter.cursor(revision) else { return Self.appleError(400, 4_000_005, "Invalid request revision.") }
-                chosen = chosen.filter { item in
-                    let key = (item.purchaseDate, item.id.rawValue)
-                    return filter.descending ? key < cursor : key > cursor
-                }
-            }
-            let page = Array(chosen.prefix(Self.appStorePageSize))
-            let last = page.last ?? transactions.last
-            let revision = last.map { TransactionFilter.revision($0) } ?? "0.0000000000000000"
             var signedTransactions: [String] = []
-            for item in page { signedTransactions.append(try signed(item)) }
-            let answer = TransactionPage(
-                revision: revision, hasMore: chosen.count > page.count, bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID,
-                environment: environment,
-                signedTransactions: signedTransactions)
-            return .json(200, try Wire.encode(answer))
+            for item in page.page { signedTransactions.append(try signed(item)) }
+            return .json(200, try Wire.encode(TransactionPage(
+                revision: page.revision, hasMore: page.hasMore, bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID,
+                environment: environment, signedTransactions: signedTransactions)))
         case .appStoreStatuses:
             let wanted = Set(request.queryValues("status").compactMap(Int.init))
             var groups: [String: [StatusItem]] = [:]
@@ -124,9 +113,7 @@ extension PackServer {
             guard let identifier = asked.requestIdentifier, (1...128).contains(identifier.utf8.count) else {
                 return Self.appleError(400, 4_000_011, "Invalid request identifier.")
             }
-            guard transaction.originalTransactionID == transaction.id, catalog.product(transaction.productID)?.autoRenewable != nil else {
-                return Self.appleError(404, 4_040_005, "Original transaction id not found.")
-            }
+            guard service.isSubscriptionsOriginal(transaction) else { return Self.appleError(404, 4_040_005, "Original transaction id not found.") }
             guard let status = try service.extendRenewal(transaction.id, days: days) else {
                 return Self.appleError(403, 4_030_004, "Subscription extension ineligible.")
             }
@@ -209,178 +196,3 @@ extension PackServer {
     }
 }
 
-/// Get Transaction History's and Get Refund History's parameters, checked as Apple checks them.
-struct TransactionFilter {
-    var productIDs: Set<String> = []
-    /// `AUTO_RENEWABLE`, `NON_RENEWABLE`, `CONSUMABLE`, `NON_CONSUMABLE`.
-    var productTypes: Set<String> = []
-    var groups: Set<String> = []
-    var start: Int64?
-    var end: Int64?
-    var revoked: Bool?
-    var descending = false
-    var catalog: Catalog?
-
-    struct Refusal: Error {
-        var code: Int
-        var message: String
-    }
-
-    static func parse(_ request: HTTPRequest, catalog: Catalog) -> Result<TransactionFilter, Refusal> {
-        var filter = TransactionFilter(catalog: catalog)
-        filter.productIDs = Set(request.queryValues("productId"))
-        filter.groups = Set(request.queryValues("subscriptionGroupIdentifier"))
-        let types = request.queryValues("productType")
-        guard types.allSatisfy({ ["AUTO_RENEWABLE", "NON_RENEWABLE", "CONSUMABLE", "NON_CONSUMABLE"].contains($0) }) else {
-            return .failure(Refusal(code: 4_000_022, message: "Invalid product type."))
-        }
-        filter.productTypes = Set(types)
-        if let text = request.query["startDate"] {
-            guard let date = Int64(text), date >= 0 else { return .failure(Refusal(code: 4_000_015, message: "Invalid start date.")) }
-            filter.start = date
-        }
-        if let text = request.query["endDate"] {
-            guard let date = Int64(text), date >= 0 else { return .failure(Refusal(code: 4_000_016, message: "Invalid end date.")) }
-            filter.end = date
-        }
-        if let start = filter.start, let end = filter.end, start > end { return .failure(Refusal(code: 4_000_013, message: "Start date after end date.")) }
-        if let text = request.query["revoked"] {
-            switch text.lowercased() {
-            case "true": filter.revoked = true
-            case "false": filter.revoked = false
-            default: return .failure(Refusal(code: 4_000_030, message: "Invalid revoked."))
-            }
-        }
-        switch request.query["sort"] {
-        case nil, "ASCENDING"?: break
-        case "DESCENDING"?: filter.descending = true
-        default: return .failure(Refusal(code: 4_000_021, message: "Invalid sort."))
-        }
-        return .success(filter)
-    }
-
-    func admits(_ transaction: StoreTransaction) -> Bool {
-        if !productIDs.isEmpty, !productIDs.contains(transaction.productID.rawValue) { return false }
-        let product = catalog?.product(transaction.productID)
-        if !productTypes.isEmpty {
-            let type: String =
-                switch product?.kind {
-                case .consumable?: "CONSUMABLE"
-                case .autoRenewable?: "AUTO_RENEWABLE"
-                case .nonRenewing?: "NON_RENEWABLE"
-                default: transaction.isConsumable ? "CONSUMABLE" : "NON_CONSUMABLE"
-                }
-            if !productTypes.contains(type) { return false }
-        }
-        if !groups.isEmpty, !groups.contains(product?.autoRenewable?.group ?? "") { return false }
-        if let start, transaction.purchaseDate < start { return false }
-        if let end, transaction.purchaseDate >= end { return false }
-        if let revoked, (transaction.revocationDate != nil) != revoked { return false }
-        return true
-    }
-
-    /// The revision after `transaction`: its purchase date and id, which the next page starts after.
-    static func revision(_ transaction: StoreTransaction) -> String { "\(transaction.purchaseDate).\(transaction.id.rawValue)" }
-
-    static func cursor(_ revision: String) -> (Int64, String)? {
-        let parts = revision.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let date = Int64(parts[0]), TransactionID(rawValue: String(parts[1])) != nil || parts[1] == "0000000000000000" else { return nil }
-        return (date, String(parts[1]))
-    }
-
-    static func notificationCursor(_ token: String) -> (Int64, String)? {
-        let parts = token.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let date = Int64(parts[0]), parts[1].utf8.count == 36 else { return nil }
-        return (date, String(parts[1]))
-    }
-}
-
-/// `HistoryResponse` and `RefundHistoryResponse` (the latter reads the fields it knows).
-struct TransactionPage: Encodable {
-    var revision: String
-    var hasMore: Bool
-    var bundleId: String
-    var appAppleId: Int64?
-    var environment: String
-    var signedTransactions: [String]
-}
-
-struct StatusItem: Encodable {
-    var status: Int
-    var originalTransactionId: String
-    var signedTransactionInfo: String
-    var signedRenewalInfo: String
-}
-
-struct StatusGroup: Encodable {
-    var subscriptionGroupIdentifier: String
-    var lastTransactions: [StatusItem]
-}
-
-/// `StatusResponse`.
-struct StatusAnswer: Encodable {
-    var environment: String
-    var bundleId: String
-    var appAppleId: Int64?
-    var data: [StatusGroup]
-}
-
-/// `ConsumptionRequest`: a JSON object, its fields kept as sent (those read here checked for type).
-struct ConsumptionReport: Decodable {
-    var customerConsented: Bool?
-    var sampleContentProvided: Bool?
-    var deliveryStatus: AnyScalar?
-    var consumptionStatus: Int?
-
-    /// A field Apple has typed two ways over its versions (a number, then a string).
-    enum AnyScalar: Decodable {
-        case number(Int), text(String)
-        init(from decoder: any Decoder) throws {
-            let value = try decoder.singleValueContainer()
-            if let number = try? value.decode(Int.self) { self = .number(number) } else { self = .text(try value.decode(String.self)) }
-        }
-    }
-}
-
-/// `ExtendRenewalDateRequest`.
-struct ExtendRequest: Decodable {
-    var extendByDays: Int?
-    var extendReasonCode: Int?
-    var requestIdentifier: String?
-}
-
-/// `ExtendRenewalDateResponse`.
-struct ExtendAnswer: Encodable {
-    var originalTransactionId: String
-    var webOrderLineItemId: String
-    var success: Bool
-    var effectiveDate: Int64
-}
-
-/// `CheckTestNotificationResponse`.
-struct TestNotificationStatus: Encodable {
-    var signedPayload: String
-    var sendAttempts: [AppStoreSendAttempt]
-}
-
-/// `NotificationHistoryRequest`.
-struct NotificationHistoryRequest: Decodable {
-    var startDate: Int64?
-    var endDate: Int64?
-    var notificationType: String?
-    var notificationSubtype: String?
-    var transactionId: String?
-    var onlyFailures: Bool?
-}
-
-struct NotificationHistoryItem: Encodable {
-    var signedPayload: String
-    var sendAttempts: [AppStoreSendAttempt]
-}
-
-/// `NotificationHistoryResponse`.
-struct NotificationHistoryAnswer: Encodable {
-    var paginationToken: String?
-    var hasMore: Bool
-    var notificationHistory: [NotificationHistoryItem]
-}

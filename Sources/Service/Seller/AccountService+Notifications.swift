@@ -55,6 +55,18 @@ extension AccountService {
         return try status(of: original, now: now)
     }
 
+    /// The account's transactions as the App Store Server API shows them: those paid for, and
+    /// those refunded (Apple shows no purchase that was never charged).
+    public func transactionsAppleShows() throws(ServiceError) -> [StoreTransaction] {
+        try transactions().filter { $0.isPaid || $0.revocationDate != nil }
+    }
+
+    /// Whether `transaction` is the original transaction of an auto-renewable subscription: what
+    /// Apple extends a renewal date of.
+    public func isSubscriptionsOriginal(_ transaction: StoreTransaction) -> Bool {
+        transaction.originalTransactionID == transaction.id && catalog.product(transaction.productID)?.autoRenewable != nil
+    }
+
     /// Keeps what a backend said of a consumable's use (`body`, its JSON as sent).
     public func saveConsumption(_ transaction: TransactionID, body: String) throws(ServiceError) {
         try ledger.saveConsumption(transaction, body: body, now: clock.now())

@@ -237,6 +237,13 @@ public final class HTTPServer: @unchecked Sendable {
         // No connection may be left set aside when the daemon stops: the handlers running finish
         // and hand back their answers, and the requests not started are answered 503.
         state.takeUnretainedValue().handlers.stop()
+        // The answers handed back just now (a running handler's, and the 503s) are sent before
+        // the daemon stops, for at most a second: stopping at once cut them off on a busy machine.
+        var flushed = 0.0
+        while state.takeUnretainedValue().active.load(ordering: .acquiring) > 0 && flushed < 1 {
+            _ = CurrentProcess.sleep(milliseconds: 10)
+            flushed += 0.01
+        }
         MHD_stop_daemon(daemon)
         if isTLS { hangman_tls_forget(UInt32(port)) }
         hangman_watch_stop(state.takeUnretainedValue().watchdog)

@@ -1,0 +1,142 @@
+/// The App Store Server API's requests and answers that are not a signed payload, with Apple's names.
+
+/// `HistoryResponse` and `RefundHistoryResponse` (the latter reads the fields it knows).
+public struct TransactionPage: Encodable, Sendable {
+    public var revision: String
+    public var hasMore: Bool
+    public var bundleId: String
+    public var appAppleId: Int64?
+    public var environment: String
+    public var signedTransactions: [String]
+
+    public init(revision: String, hasMore: Bool, bundleId: String, appAppleId: Int64?, environment: String, signedTransactions: [String]) {
+        self.revision = revision
+        self.hasMore = hasMore
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.signedTransactions = signedTransactions
+    }
+}
+
+public struct StatusItem: Encodable, Sendable {
+    public var status: Int
+    public var originalTransactionId: String
+    public var signedTransactionInfo: String
+    public var signedRenewalInfo: String
+
+    public init(status: Int, originalTransactionId: String, signedTransactionInfo: String, signedRenewalInfo: String) {
+        self.status = status
+        self.originalTransactionId = originalTransactionId
+        self.signedTransactionInfo = signedTransactionInfo
+        self.signedRenewalInfo = signedRenewalInfo
+    }
+}
+
+public struct StatusGroup: Encodable, Sendable {
+    public var subscriptionGroupIdentifier: String
+    public var lastTransactions: [StatusItem]
+
+    public init(subscriptionGroupIdentifier: String, lastTransactions: [StatusItem]) {
+        self.subscriptionGroupIdentifier = subscriptionGroupIdentifier
+        self.lastTransactions = lastTransactions
+    }
+}
+
+/// `StatusResponse`.
+public struct StatusAnswer: Encodable, Sendable {
+    public var environment: String
+    public var bundleId: String
+    public var appAppleId: Int64?
+    public var data: [StatusGroup]
+
+    public init(environment: String, bundleId: String, appAppleId: Int64?, data: [StatusGroup]) {
+        self.environment = environment
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.data = data
+    }
+}
+
+/// `ConsumptionRequest`: a JSON object, its fields kept as sent (those read here checked for type).
+public struct ConsumptionReport: Decodable, Sendable {
+    public var customerConsented: Bool?
+    public var sampleContentProvided: Bool?
+    public var deliveryStatus: AnyScalar?
+    public var consumptionStatus: Int?
+
+    /// A field Apple has typed two ways over its versions (a number, then a string).
+    public enum AnyScalar: Decodable, Sendable {
+        case number(Int), text(String)
+        public init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let number = try? value.decode(Int.self) { self = .number(number) } else { self = .text(try value.decode(String.self)) }
+        }
+    }
+}
+
+/// `ExtendRenewalDateRequest`.
+public struct ExtendRequest: Decodable, Sendable {
+    public var extendByDays: Int?
+    public var extendReasonCode: Int?
+    public var requestIdentifier: String?
+}
+
+/// `ExtendRenewalDateResponse`.
+public struct ExtendAnswer: Encodable, Sendable {
+    public var originalTransactionId: String
+    public var webOrderLineItemId: String
+    public var success: Bool
+    public var effectiveDate: Int64
+
+    public init(originalTransactionId: String, webOrderLineItemId: String, success: Bool, effectiveDate: Int64) {
+        self.originalTransactionId = originalTransactionId
+        self.webOrderLineItemId = webOrderLineItemId
+        self.success = success
+        self.effectiveDate = effectiveDate
+    }
+}
+
+/// `CheckTestNotificationResponse`.
+public struct TestNotificationStatus: Encodable, Sendable {
+    public var signedPayload: String
+    public var sendAttempts: [AppStoreSendAttempt]
+
+    public init(signedPayload: String, sendAttempts: [AppStoreSendAttempt]) {
+        self.signedPayload = signedPayload
+        self.sendAttempts = sendAttempts
+    }
+}
+
+/// `NotificationHistoryRequest`.
+public struct NotificationHistoryRequest: Decodable, Sendable {
+    public var startDate: Int64?
+    public var endDate: Int64?
+    public var notificationType: String?
+    public var notificationSubtype: String?
+    public var transactionId: String?
+    public var onlyFailures: Bool?
+}
+
+public struct NotificationHistoryItem: Encodable, Sendable {
+    public var signedPayload: String
+    public var sendAttempts: [AppStoreSendAttempt]
+
+    public init(signedPayload: String, sendAttempts: [AppStoreSendAttempt]) {
+        self.signedPayload = signedPayload
+        self.sendAttempts = sendAttempts
+    }
+}
+
+/// `NotificationHistoryResponse`.
+public struct NotificationHistoryAnswer: Encodable, Sendable {
+    public var paginationToken: String?
+    public var hasMore: Bool
+    public var notificationHistory: [NotificationHistoryItem]
+
+    public init(paginationToken: String?, hasMore: Bool, notificationHistory: [NotificationHistoryItem]) {
+        self.paginationToken = paginationToken
+        self.hasMore = hasMore
+        self.notificationHistory = notificationHistory
+    }
+}
