@@ -104,6 +104,30 @@ extension Player {
     /// that answers); `nil` for the embedded store and offline.
     public var gameService: (any GameService)? { service as? any GameService }
 
+    /// The service the day's word is played on: the account's pack server. Refused with a
+    /// sentence (69) on a home that plays on the embedded store, or whose server cannot be
+    /// reached now (the word, its board and the streak are the service's).
+    public func dailyWordService() throws(PlayerError) -> any GameService {
+        if let games = gameService { return games }
+        if service.offlineReason != nil {
+            throw .store(ServiceError(
+                .unavailable,
+                "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"))
+        }
+        throw .store(ServiceError(
+            .unavailable, "the daily word is played on a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)"))
+    }
+
+    /// Starts a served game from the `requested` packs, or, without any, from the packs a game on
+    /// this device would draw from (`playing`: installed, playable, in the languages the home
+    /// plays), never every pack the account may play on the server: one rule for both places.
+    public func startServedGame(
+        requested: [ProductID], playing: [InstalledPack], category: String?, lives: Int?, new: Bool, seed: UInt64?
+    ) async throws(PlayerError) -> ServedSession {
+        let packs = requested.isEmpty ? playing.map(\.productID) : requested
+        return try await startServedGame(GameRequest(packs: packs, category: category, lives: lives, new: new, seed: seed))
+    }
+
     /// Starts a served game, or resumes the account's live one (`request.new`: abandons it first).
     public func startServedGame(_ request: GameRequest) async throws(PlayerError) -> ServedSession {
         guard let games = gameService else {

@@ -90,13 +90,7 @@ final class PlayLoop {
             }
         }
         if served == nil {
-            if daily {
-                throw CommandFailure(
-                    code: .storeRefused,
-                    message: player.gameService != nil || playerContext.player.service.offlineReason != nil
-                        ? "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"
-                        : "the daily word is played on a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)")
-            }
+            if daily { _ = try player.dailyWordService() }
             let taken = try player.takeSeat(playable: playable)
             if !taken.setAside.isEmpty {
                 let names = taken.setAside.joined(separator: ", ")
@@ -163,14 +157,11 @@ final class PlayLoop {
             return firstGame
         }
         guard let seat else {
-            guard daily, let games = player.gameService else {
-                // A served game without --pack draws from the packs a game here would: the installed,
-                // playable packs in the languages this home plays (settings languages, else those of
-                // its installed packs), never every pack the account may play on the server.
-                let narrowed = requestedPacks.isEmpty && !packs.isEmpty
+            guard daily else {
                 return try await player.startServedGame(
-                    GameRequest(packs: narrowed ? packs.map(\.productID) : requestedPacks, category: category, lives: requestedLives, new: fresh, seed: seed))
+                    requested: requestedPacks, playing: packs, category: category, lives: requestedLives, new: fresh, seed: seed)
             }
+            let games = try player.dailyWordService()
             let game: ServedGame
             do {
                 game = try await DailyLanguage.choose(language) { (tag: String?) async throws(ServiceError) -> ServedGame in
