@@ -139,7 +139,7 @@ public struct DashboardPages: Sendable {
 
     private func header(_ current: Page) -> String {
         let nav = Page.allCases.map { page in
-            "<a href=\"/\(page.rawValue)?\(escaped(query))\"\(page == current ? " aria-current=\"page\"" : "")>\(page.title)</a>"
+            "<a href=\"\(DashboardRoute.page(page).path)?\(escaped(query))\"\(page == current ? " aria-current=\"page\"" : "")>\(page.title)</a>"
         }.joined()
         // A range of dates is "custom": choosing a number of days instead asks for those days.
         let custom = query.hasPrefix("from=")
@@ -172,7 +172,7 @@ public struct DashboardPages: Sendable {
             let id = "revenue-\(line.currency)"
             html += "<section><h2>Revenue per day, \(escaped(line.currency))</h2>"
             html += Charts.line(id: id, title: "Revenue per day in \(line.currency)", days: chartDays, values: line.dailyRevenue) { amounts.format($0, line.currency) }
-            html += "<details><summary>The numbers (<a href=\"/export/\(id).csv?\(escaped(query))\">CSV</a>)</summary>"
+            html += "<details><summary>The numbers (<a href=\"\(DashboardRoute.chart(id).path)?\(escaped(query))\">CSV</a>)</summary>"
             html += table(id: id + "-table", caption: "Revenue and refunds per day in \(line.currency)", head: ["Day", "Revenue", "Refunds"],
                 rows: days.indices.map { [days[$0], amounts.format(line.dailyRevenue[$0], line.currency), amounts.format(line.dailyRefunds[$0], line.currency)] })
             html += "</details></section>"
@@ -235,7 +235,7 @@ public struct DashboardPages: Sendable {
         ]) + "</section>"
         html += "<section><h2>Games served per day</h2>"
         html += Charts.line(id: "games", title: "Games served per day", days: chartDays, values: players.days.map { Int64($0.gamesServed) }) { String($0) }
-        html += "<details><summary>The numbers (<a href=\"/export/players.csv?\(escaped(query))\">CSV</a>)</summary>"
+        html += "<details><summary>The numbers (<a href=\"\(DashboardRoute.chart("players").path)?\(escaped(query))\">CSV</a>)</summary>"
         html += table(id: "players-table", caption: "Per day", head: ["Day", "Accounts made", "Games served", "Daily-word players", "Hints sold", "Hints spent"],
             rows: players.days.map { [$0.day, String($0.accountsMade), String($0.gamesServed), String($0.dailyPlayers), String($0.hintsSold), String($0.hintsSpent)] })
         return html + "</details></section>"

@@ -30,28 +30,34 @@ extension PackServer {
 
     private func dashboardAnswer(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
         let tokens = AdminTokens(dataFolder: configuration.dataFolder)
-        switch (request.method, request.path) {
-        case ("GET", "/style.css"), ("HEAD", "/style.css"):
+        guard let route = DashboardRoute(method: request.method, path: request.path) else {
+            guard let known = DashboardRoute.route(ofPath: request.path) else { return .text(404, "no such page: \(request.path)") }
+            var refused = HTTPResponse.text(405, "\(request.path) takes \(known.methods.joined(separator: " or "))")
+            refused.headers.append(("Allow", known.methods.joined(separator: ", ")))
+            return refused
+        }
+        switch route {
+        case .stylesheet:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8")], body: .bytes(Array(DashboardPages.stylesheet.utf8)))
-        case ("POST", "/sign-in"):
+        case .signIn:
             let token = Self.formValue("token", in: request.body) ?? ""
             guard try tokens.accepts(token) else { return Self.page(401, DashboardPages.signIn(refused: true)) }
             return HTTPResponse(status: 303, headers: [
-                ("Location", "/overview"), ("Set-Cookie", "\(Self.adminCookie)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"),
+                ("Location", DashboardRoute.page(.overview).path),
+                ("Set-Cookie", "\(Self.adminCookie)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"),
             ])
-        case ("POST", "/sign-out"), ("GET", "/sign-out"):
+        case .signOut:
             return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", "\(Self.adminCookie)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
         default:
             break
         }
-        guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "the dashboard takes GET (and POST /sign-in)") }
         let bearer = request.header("Authorization").flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
         let presented = bearer ?? Self.cookie(Self.adminCookie, in: request.header("Cookie"))
         guard let presented, try tokens.accepts(presented) else {
-            if request.path.hasPrefix("/export/") { return .text(401, "an admin token is needed: Authorization: Bearer hpa1...") }
+            if route.isExport { return .text(401, "an admin token is needed: Authorization: Bearer hpa1...") }
             return Self.page(401, DashboardPages.signIn(refused: presented != nil))
         }
-        if request.path == "/" { return HTTPResponse(status: 303, headers: [("Location", "/overview")]) }
+        if route == .home { return HTTPResponse(status: 303, headers: [("Location", DashboardRoute.page(.overview).path)]) }
         let range = try Self.range(request.query, now: configuration.clock.now())
         let catalog = self.catalog
         let storefront = request.query["storefront"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
@@ -60,27 +66,28 @@ extension PackServer {
         do {
             numbers = try SellerNumbers(
                 sources, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now(),
-                players: request.path == "/players" || request.path == "/export/players.csv")
+                players: route.readsPlayers)
         } catch where error.kind == .invalidRequest {
             return .text(400, error.message)
-        }
-        if request.path == "/export/sales.tsv" {
-            return HTTPResponse(
-                status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"sales.tsv\"")],
-                body: .bytes(Array(SalesReportTSV.render(numbers.transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
         }
         let query = range.query + (storefront.map { "&storefront=" + $0 } ?? "")
         var pages = DashboardPages(
             overview: numbers.sales, catalog: catalog, firstDay: range.first, lastDay: range.last,
             amounts: ViewerLocale(acceptLanguage: request.header("Accept-Language")), query: query)
         pages.players = numbers.players
-        if request.path.hasPrefix("/export/"), request.path.hasSuffix(".csv") {
-            let chart = String(request.path.dropFirst("/export/".count).dropLast(".csv".count))
+        switch route {
+        case .salesReport:
+            return HTTPResponse(
+                status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"sales.tsv\"")],
+                body: .bytes(Array(SalesReportTSV.render(numbers.transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
+        case .chart(let chart):
             guard let csv = pages.csv(chart) else { return .text(404, "no chart '\(chart)'") }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")], body: .bytes(Array(csv.utf8)))
+        case .page(let page):
+            return Self.page(200, pages.html(page))
+        case .stylesheet, .signIn, .signOut, .home:
+            return .text(404, "no such page: \(request.path)")
         }
-        guard let page = DashboardPages.Page(rawValue: String(request.path.dropFirst())) else { return .text(404, "no such page: \(request.path)") }
-        return Self.page(200, pages.html(page))
     }
 
     private static func page(_ status: Int, _ html: String) -> HTTPResponse {
