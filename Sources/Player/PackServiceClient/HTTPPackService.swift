@@ -505,6 +505,14 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         guard proof.nonce == nonce else {
             throw ServiceError(.untrusted, "the server at \(credentials.service) signed another challenge than this one: nothing secret was sent to it")
         }
+        // A relay can pass the challenge on to the service; it cannot make the service name the
+        // relay's address.
+        if let named = proof.addresses?.map(ServiceCredentials.normalized), !named.isEmpty, !named.contains(credentials.service) {
+            throw ServiceError(
+                .untrusted,
+                "the server at \(credentials.service) passes on the service's proof, but the service is reached at \(named.joined(separator: ", ")), not there "
+                    + "(a relay would do this): nothing secret was sent to it; use one of the service's addresses")
+        }
     }
 
     /// Whether a failure is the server's absence (no connection, no answer in time), not an answer.

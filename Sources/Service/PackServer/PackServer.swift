@@ -218,8 +218,10 @@ public final class PackServer: Sendable {
             return .json(200, try Wire.encode(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
         case .proveKey?:
-            let proof = try Wire.decode(KeyProof.self, from: request.body)
-            guard (16...128).contains(proof.nonce.utf8.count) else { throw ServiceError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
+            let asked = try Wire.decode(KeyProof.self, from: request.body)
+            guard (16...128).contains(asked.nonce.utf8.count) else { throw ServiceError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
+            // The nonce and the service's own addresses, never what the request says of itself.
+            let proof = KeyProof(nonce: asked.nonce, addresses: configuration.publicURLs.isEmpty ? nil : configuration.publicURLs)
             return .json(200, try Wire.encode(try SignedDocument(signing: proof, with: key)))
         case .catalog?:
             // Read once for the request (a reload may swap it meanwhile); only where it is used:

@@ -59,6 +59,10 @@ public struct PackServerConfiguration: Sendable {
     /// How many days a delivered notification keeps its payload (`--notification-payload-days`,
     /// 180 as Apple keeps its history); then only its record and attempts stay.
     public var notificationPayloadDays = 180
+    /// The addresses players reach the service at (`--public-url`, normalized: no trailing
+    /// slash), signed into every key proof: a home sends its token to a new address only when the
+    /// service names it. Empty: the service names none.
+    public var publicURLs: [String] = []
     /// Every other request per client address but `/v1/health`: this many at once, then this many
     /// a minute (429 with `Retry-After` beyond). 0 a minute: no limit.
     public var requestsAtOnce = 120
@@ -81,6 +85,9 @@ public struct PackServerConfiguration: Sendable {
         }
         if let url = notificationURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) || url.utf8.count > 2048 {
             return "--notification-url takes an http:// or https:// URL, not '\(url.prefix(80))'"
+        }
+        if let url = publicURLs.first(where: { !($0.hasPrefix("http://") || $0.hasPrefix("https://")) || $0.utf8.count > 2048 }) {
+            return "--public-url takes an http:// or https:// URL, not '\(url.prefix(80))'"
         }
         if !(1...3650).contains(notificationPayloadDays) {
             return "--notification-payload-days takes 1 to 3650 days, not \(notificationPayloadDays)"

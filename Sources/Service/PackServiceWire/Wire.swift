@@ -358,6 +358,14 @@ public struct StorefrontRequest: Codable, Sendable, Equatable {
 public struct KeyProof: Codable, Sendable, Equatable {
     /// 16 to 128 characters the client chose.
     public var nonce: String
+    /// The addresses the service is reached at, as its operator named them (`hangman serve
+    /// --public-url`), signed with the nonce: a client that dialled another address is talking
+    /// to something that passed the challenge on (a relay), and sends it nothing secret. `nil`
+    /// or empty: the service names none.
+    public var addresses: [String]?
 
-    public init(nonce: String) { self.nonce = nonce }
+    public init(nonce: String, addresses: [String]? = nil) {
+        self.nonce = nonce
+        self.addresses = addresses
+    }
 }

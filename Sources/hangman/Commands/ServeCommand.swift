@@ -50,6 +50,10 @@ enum ServeCommand: Command {
                 names: ["--notification-retry"], value: "DELAYS",
                 help: "How long each retry of an unanswered notification waits, comma-separated, each a number and s, m, h or d (default: Apple's 1h,12h,24h,48h,72h); then it is given up."),
             .init(
+                names: ["--public-url"], value: "URL",
+                help: "An address players reach this service at (repeatable; every server of the service names the same): signed into its key proof, so that a home sends its token to no other address, a relay's included.",
+                repeatable: true),
+            .init(
                 names: ["--notification-payload-days"], value: "DAYS",
                 help: "How many days a delivered notification keeps its signed payload, 1 to 3650 (default 180, as Apple's history); then its record and attempts stay.",
                 kind: .integer(1...3650)),
@@ -124,6 +128,8 @@ enum ServeCommand: Command {
         var notificationURL: String?
         var notificationRetry: [Int64]?
         var notificationPayloadDays: Int?
+        /// `--public-url`, repeated.
+        var publicURLs: [String] = []
         /// `--downloads-url`, `--downloads-secret` and `--download-link-seconds`.
         var downloadsURL: String?
         var downloadsSecretFile: String?
@@ -173,6 +179,7 @@ enum ServeCommand: Command {
         configuration.notificationURL = options.notificationURL
         if let retry = options.notificationRetry { configuration.notificationRetry = retry }
         if let days = options.notificationPayloadDays { configuration.notificationPayloadDays = days }
+        configuration.publicURLs = options.publicURLs.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         configuration.downloads = try SecretFile.downloads(url: options.downloadsURL, secretFile: options.downloadsSecretFile, seconds: options.downloadLinkSeconds)
         configuration.clock = context.clock
         configuration.crash = context.crash

@@ -50,6 +50,7 @@ extension ServeCommand {
         options.notificationURL = parsed.value("--notification-url")
         options.notificationRetry = try parsed.value("--notification-retry").map(retryDelays)
         options.notificationPayloadDays = parsed.integer("--notification-payload-days")
+        options.publicURLs = parsed.texts("--public-url")
         options.downloadsURL = parsed.value("--downloads-url")
         options.downloadsSecretFile = parsed.value("--downloads-secret")
         options.downloadLinkSeconds = parsed.integer("--download-link-seconds")
