@@ -75,6 +75,12 @@ import TestSupport
         #expect(try call(running, token, "POST", "/v1/games/\(id)/guesses", body: #"{"guess":"e"}"#, headers: [plain]).body.hasPrefix("REPEAT e"))
         let invalid = try call(running, token, "POST", "/v1/games/\(id)/guesses", body: #"{"guess":"7"}"#, headers: [plain])
         #expect(invalid.status == 400 && invalid.body == "INVALID '7' is not a letter\n", "\(invalid.body)")
+        // A refused guess is quoted in the refusal escaped, as every line is: it cannot forge a
+        // line (a WON) for a script that relays a user's guess, nor retitle a terminal.
+        let forged = try call(
+            running, token, "POST", "/v1/games/\(id)/guesses", body: #"{"guess":"ab\u001b]0;x\u0007\nWON abc score=9999"}"#, headers: [plain])
+        #expect(forged.status == 400 && forged.body.split(separator: "\n").count == 1 && !forged.body.contains("\u{1B}"), "\(forged.body)")
+        #expect(forged.body.hasPrefix("INVALID ") && forged.body.contains("\\n"), "\(forged.body)")
         let noHints = try call(running, token, "POST", "/v1/games/\(id)/hints", headers: [plain, "Idempotency-Key: h"])
         #expect(noHints.status == 402 && noHints.body.hasPrefix("NOHINTS "), "\(noHints.body)")
         let abandoned = try call(running, token, "POST", "/v1/games/\(id)/abandon", headers: [plain])

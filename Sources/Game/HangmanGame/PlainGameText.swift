@@ -60,4 +60,8 @@ public enum PlainGameText {
 
     /// Every line is escaped as any text from outside is: a word or clue cannot fake a line.
     static func escaped(_ line: String) -> String { TerminalText.escaped(line) }
+
+    /// A refusal's line: its tag (`INVALID`, `NOHINTS`, `ERROR kind`) and its sentence, escaped
+    /// as every other line (a refused guess quoted in it cannot fake a line either).
+    public static func refusal(_ tag: String, _ message: String) -> String { escaped(tag + " " + message) }
 }

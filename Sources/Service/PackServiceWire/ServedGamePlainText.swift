@@ -26,9 +26,9 @@ public enum ServedGamePlainText {
     /// `NOHINTS` with no hint left, `ERROR kind message` for anything else.
     public static func refusal(_ error: ServiceError) -> String {
         switch error.kind {
-        case .invalidRequest: "INVALID \(error.message)"
-        case .notEnoughHints: "NOHINTS \(error.message)"
-        default: "ERROR \(error.kind.rawValue) \(error.message)"
+        case .invalidRequest: PlainGameText.refusal("INVALID", error.message)
+        case .notEnoughHints: PlainGameText.refusal("NOHINTS", error.message)
+        default: PlainGameText.refusal("ERROR \(error.kind.rawValue)", error.message)
         }
     }
 }
