@@ -249,7 +249,9 @@ public struct DashboardPages: Sendable {
 
     /// A chart's table as CSV (`revenue-USD`, `units`), `nil` for a chart there is not.
     public func csv(_ chart: String) -> String? {
-        func line(_ fields: [String]) -> String { fields.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n" }
+        func line(_ fields: [String]) -> String {
+            fields.map { "\"" + SpreadsheetCell.text($0).replacing("\"", with: "\"\"") + "\"" }.joined(separator: ",") + "\r\n"
+        }
         if chart == "players", let players {
             return line(["day", "accounts made", "games served", "daily-word players", "hints sold", "hints spent"]) + players.days.map {
                 line([$0.day, String($0.accountsMade), String($0.gamesServed), String($0.dailyPlayers), String($0.hintsSold), String($0.hintsSpent)])

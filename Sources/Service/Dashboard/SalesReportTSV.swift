@@ -62,7 +62,7 @@ public enum SalesReportTSV {
                 key.currency, Storefront.regions[key.storefront] ?? key.storefront, key.currency, key.product.rawValue, price, "", catalog.bundleIdentifier,
                 subscription, period, "Games", "", "", "iOS", "", "", "", "",
             ]
-            out += row.map { $0.replacing("\t", with: " ").replacing("\n", with: " ") }.joined(separator: "\t") + "\n"
+            out += row.map(SpreadsheetCell.text).joined(separator: "\t") + "\n"
         }
         return out
     }
