@@ -114,8 +114,11 @@ extension PackServer {
                 return Self.appleError(400, 4_000_011, "Invalid request identifier.")
             }
             guard service.isSubscriptionsOriginal(transaction) else { return Self.appleError(404, 4_040_005, "Original transaction id not found.") }
-            guard let status = try service.extendRenewal(transaction.id, days: days) else {
-                return Self.appleError(403, 4_030_004, "Subscription extension ineligible.")
+            let status: SubscriptionStatus
+            switch try service.extendRenewal(transaction.id, days: days) {
+            case .success(let extended): status = extended
+            case .failure(.tooMany): return Self.appleError(403, 4_030_005, "Subscription max extension.")
+            case .failure(.ineligible): return Self.appleError(403, 4_030_004, "Subscription extension ineligible.")
             }
             let id = AppStoreTransactionID.text(account: named.account, transaction: transaction.id)
             return .json(200, try Wire.encode(ExtendAnswer(originalTransactionId: id, webOrderLineItemId: id, success: true, effectiveDate: status.expiresDate)))

@@ -93,16 +93,22 @@ extension AccountLedger {
     /// Moves the renewal date of the live subscription `original` by `days` (its current period
     /// ends later), telling it as RENEWAL_EXTENDED; the row after, or `nil` when the subscription is
     /// not live (Apple refuses an expired one).
-    func extendRenewal(original: TransactionID, days: Int, now: Int64) throws(ServiceError) -> SubscriptionRow? {
+    func extendRenewal(original: TransactionID, days: Int, now: Int64) throws(ServiceError) -> Result<SubscriptionRow, RenewalExtensionRefusal> {
         try engine.write { statements in
-            guard var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive else { return nil }
+            guard var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive else {
+                return .failure(.ineligible("the subscription is not active"))
+            }
+            guard !row.inTrial else { return .failure(.ineligible("a free trial's date is not extended")) }
+            // As Apple: at most two extensions per subscription in 365 days.
+            guard try statements.renewalExtensions(original: original, since: now - 365 * 86_400_000) < 2 else { return .failure(.tooMany) }
+            try statements.recordRenewalExtension(original: original, days: days, now: now)
             row.expiresDate += Int64(days) * 86_400_000
             try statements.saveSubscription(row, now: now)
             if let current = try statements.transaction(original: original, period: row.period) {
                 try statements.setExpiresDate(row.expiresDate, for: current.id)
             }
             try notify(.renewalExtended, nil, row, statements: statements, now: now)
-            return row
+            return .success(row)
         }
     }
 

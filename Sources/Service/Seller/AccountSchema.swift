@@ -203,6 +203,7 @@ enum AccountSchema {
         // keyed by seq already. Recorded, so that both engines name the same migrations.
         migrator.register("14-hint-ledger-keyed-by-account", sql: "", olderProgramsMayRun: true)
         migrator.register("15-game-totals", sql: gameTotals(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("16-renewal-extensions", sql: renewalExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -212,6 +213,21 @@ enum AccountSchema {
     /// record's JSON), so that statistics never replay the games and ended games can be let go;
     /// the games served per day (`served_days`, filled from the games there), which the seller's
     /// numbers read; and the ended games by when they ended, the oldest of which are let go.
+    /// Migration 16: each renewal-date extension of a subscription, so that Apple's limits hold
+    /// (two per subscription in 365 days). The same in both engines but for the account column.
+    static func renewalExtensions(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE renewal_extensions (
+                \(column)original_transaction_id TEXT NOT NULL,
+                extended_date \(integer) NOT NULL,
+                days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 90)
+            );
+            CREATE INDEX renewal_extensions_by_subscription ON renewal_extensions (\(key)original_transaction_id, extended_date);
+            """
+    }
+
     static func gameTotals(account: String, integer: String) -> String {
         let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
         let key = account.isEmpty ? "" : "account_id, "

@@ -1,3 +1,11 @@
+/// Why a subscription's renewal date is not extended, as Apple's App Store Server API tells it.
+public enum RenewalExtensionRefusal: Error, Sendable, Equatable {
+    /// Not active, or in a free trial (4030004).
+    case ineligible(String)
+    /// Extended twice in the last 365 days already (4030005).
+    case tooMany
+}
+
 /// The account's outbox, for the server that delivers it (Server Notifications V2) and the App
 /// Store Server API that reads it; the rules are the ledger's (``AccountLedger``).
 extension AccountService {
@@ -47,12 +55,14 @@ extension AccountService {
     }
 
     /// Extends the renewal date of the live auto-renewable `original` by `days` (1 to 90, as
-    /// Apple allows); `nil` when it is not a live subscription of the account.
-    public func extendRenewal(_ original: TransactionID, days: Int) throws(ServiceError) -> SubscriptionStatus? {
+    /// Apple allows), as Apple does: never during a free trial, at most twice in 365 days.
+    public func extendRenewal(_ original: TransactionID, days: Int) throws(ServiceError) -> Result<SubscriptionStatus, RenewalExtensionRefusal> {
         guard (1...90).contains(days) else { throw ServiceError(.invalidRequest, "a renewal date is extended by 1 to 90 days, not \(days)") }
         let now = try settleSubscriptions()
-        guard try ledger.extendRenewal(original: original, days: days, now: now) != nil else { return nil }
-        return try status(of: original, now: now)
+        switch try ledger.extendRenewal(original: original, days: days, now: now) {
+        case .success: return .success(try status(of: original, now: now))
+        case .failure(let refusal): return .failure(refusal)
+        }
     }
 
     /// The account's transactions as the App Store Server API shows them: those paid for, and

@@ -215,6 +215,10 @@ protocol LedgerStatements {
     func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool
     /// Records an attempt (appended), when the next is due (`nil`: no more), and releases it.
     func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws
+    /// How many times the subscription `original` had its renewal date extended since `since`.
+    func renewalExtensions(original: TransactionID, since: Int64) throws -> Int
+    /// Records an extension of the subscription `original` by `days` at `now`.
+    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws
     /// Lets go of the payloads of notifications delivered before `before` (their records stay).
     func dropNotificationPayloads(deliveredBefore before: Int64) throws
     /// Every notification, oldest first.

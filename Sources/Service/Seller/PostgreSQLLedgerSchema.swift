@@ -372,6 +372,7 @@ enum PostgreSQLLedgerSchema {
             ALTER TABLE hint_ledger ADD PRIMARY KEY (account_id, seq);
             """, olderProgramsMayRun: true)
         migrations.register("15-game-totals", sql: AccountSchema.gameTotals(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("16-renewal-extensions", sql: AccountSchema.renewalExtensions(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 }

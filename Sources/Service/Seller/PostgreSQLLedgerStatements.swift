@@ -722,6 +722,19 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         ).affectedRows == 1
     }
 
+    func renewalExtensions(original: TransactionID, since: Int64) throws -> Int {
+        Int(try execute(
+            "SELECT count(*) FROM renewal_extensions WHERE account_id = $1 AND original_transaction_id = $2 AND extended_date >= $3",
+            [original.rawValue, String(since)]
+        ).rows.first?.first??.description ?? "") ?? 0
+    }
+
+    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws {
+        try execute(
+            "INSERT INTO renewal_extensions (account_id, original_transaction_id, extended_date, days) VALUES ($1, $2, $3, $4)",
+            [original.rawValue, String(now), String(days)])
+    }
+
     func dropNotificationPayloads(deliveredBefore before: Int64) throws {
         try execute(
             "UPDATE notifications SET signed_payload = NULL WHERE account_id = $1 AND delivered_date < $2 AND signed_payload IS NOT NULL", [String(before)])

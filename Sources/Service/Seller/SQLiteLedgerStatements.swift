@@ -450,6 +450,16 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         return db.changes == 1
     }
 
+    func renewalExtensions(original: TransactionID, since: Int64) throws -> Int {
+        Int(try db.int64("SELECT count(*) FROM renewal_extensions WHERE original_transaction_id = ? AND extended_date >= ?", .text(original.rawValue), .integer(since)) ?? 0)
+    }
+
+    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws {
+        try db.execute(
+            "INSERT INTO renewal_extensions (original_transaction_id, extended_date, days) VALUES (?, ?, ?)", .text(original.rawValue), .integer(now),
+            .integer(Int64(days)))
+    }
+
     func dropNotificationPayloads(deliveredBefore before: Int64) throws {
         try db.execute("UPDATE notifications SET signed_payload = NULL WHERE delivered_date < ? AND signed_payload IS NOT NULL", .integer(before))
     }
