@@ -19,6 +19,7 @@ import TestSupport
             issuer: "57246542-96fe-1a63-e053-0824d011072a", bundleID: "com.hangmanpacks.game", keys: ["2X9R4HXF34": key])
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         #expect(authorization.allows("Bearer " + lines[1], now: now), "the library's own token")
+        #expect(authorization.allows("bearer " + lines[1], now: now) && authorization.allows("BEARER " + lines[1], now: now), "the scheme in any case")
         #expect(!authorization.allows("Bearer " + lines[2], now: now), "expired")
         #expect(!authorization.allows("Bearer " + lines[3], now: now), "two hours ahead")
         #expect(!authorization.allows("Bearer " + lines[4], now: now), "another bundle")

@@ -207,6 +207,9 @@ import TestSupport
         #expect(try await other.setDisplayName("Ben") == "Ben")
         // Her own name in another form is hers to take.
         #expect(try await ana.setDisplayName("ANA B") == "ANA B")
+        // A closed account's name is released.
+        try await cleo.closeAccount()
+        #expect(try await other.setDisplayName("Sam") == "Sam")
     }
 
     @Test func theDailyWordsOfAYearAreAllDifferent() async throws {

@@ -167,6 +167,11 @@ import TestSupport
         let world = try World()
         // Markup from the catalog is text in the page; the policy lets nothing else load.
         let page = try world.curl("/overview", ["Authorization: Bearer \(world.token)"])
+        // A range asked wrongly is the asker's: 400 with its sentence, not a failure of the server.
+        for query in ["from=bad&to=2026-01-01", "from=2000-01-01&to=2026-01-01"] {
+            let refused = try world.curl("/overview?" + query, ["Authorization: Bearer \(world.token)"])
+            #expect(refused.status == "400" && refused.body.contains("YYYY-MM-DD"), "\(query): \(refused.status) \(refused.body.prefix(200))")
+        }
         #expect(page.status == "200" && page.body.contains("&lt;script&gt;alert(1)&lt;/script&gt; Hints") && !page.body.contains("<script>"))
         let headers = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-D", "-", "-o", "/dev/null", "-H", "Authorization: Bearer \(world.token)", world.admin + "/overview"]).stdout
         #expect(headers.contains("Content-Security-Policy: default-src 'none'; style-src 'self'"), "\(headers)")

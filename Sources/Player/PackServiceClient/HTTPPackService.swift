@@ -952,7 +952,12 @@ extension HTTPPackService: GameService {
         var query: [(String, String)] = []
         if let language { query.append(("language", language)) }
         if week { query.append(("week", "1")) }
-        return try await send(Leaderboard.self, .leaderboard, id: date ?? "today", query: query)
+        var board = try await send(Leaderboard.self, .leaderboard, id: date ?? "today", query: query)
+        // A server's answer as a board can be: at most its size in rows, ranks from 1.
+        board.top = Array(board.top.filter { $0.rank >= 1 }.prefix(Leaderboard.size))
+        if let you = board.you, you.rank < 1 { board.you = nil }
+        board.players = max(0, board.players)
+        return board
     }
 
     public func setDisplayName(_ name: String) async throws(ServiceError) -> String {

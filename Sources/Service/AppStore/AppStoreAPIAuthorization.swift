@@ -41,7 +41,8 @@ public struct AppStoreAPIAuthorization: Sendable {
     /// Whether the request's `Authorization` header is a token this service accepts at `now`
     /// (milliseconds since 1970).
     public func allows(_ authorization: String?, now: Int64) -> Bool {
-        guard let authorization, authorization.hasPrefix("Bearer "), authorization.utf8.count <= 4096 else { return false }
+        // The scheme in any case, as RFC 9110 says (and as the players' API takes it).
+        guard let authorization, authorization.utf8.count <= 4096, authorization.prefix(7).lowercased() == "bearer " else { return false }
         let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]), let signature = Base64.decodeURL(parts[2]),

@@ -19,7 +19,10 @@ extension PackServer {
         do {
             response = try dashboardAnswer(request)
         } catch {
-            response = Self.page(error.kind == .unavailable ? 503 : 500, DashboardPages.document(title: "Unavailable", body: "<main><p>\(escaped(error.message))</p></main>"))
+            // A range or a storefront asked wrongly is the asker's (400), the ledgers away 503.
+            let status = error.kind == .invalidRequest ? 400 : error.kind == .unavailable ? 503 : 500
+            let title = status == 400 ? "Not a range" : "Unavailable"
+            response = Self.page(status, DashboardPages.document(title: title, body: "<main><p>\(escaped(error.message))</p></main>"))
         }
         response.headers += [
             ("Content-Security-Policy", Self.dashboardPolicy), ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),

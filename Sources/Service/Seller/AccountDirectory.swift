@@ -29,7 +29,8 @@ public protocol AccountDirectory: DailyBoard {
     func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool
     /// Revokes one live token of the account (`tokenID`), or every one (`nil`); how many.
     func revoke(account: String, tokenID: String?, now: Int64) throws(ServiceError) -> Int
-    /// Closes the account: every token revoked, and its receipts no longer valid (21010).
+    /// Closes the account: every token revoked, its receipts no longer valid (21010), its display
+    /// name released (its rows on past boards show a placeholder).
     func close(account: String, now: Int64) throws(ServiceError)
     /// Records that a token was used, at most once a minute.
     func touch(tokenID: String, now: Int64) throws(ServiceError)
@@ -188,6 +189,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         try run { connection in
             try connection.execute("UPDATE tokens SET revoked_date = $2 WHERE account_id = $1 AND revoked_date IS NULL", [account, String(now)])
             try connection.execute("UPDATE accounts SET closed_date = $2 WHERE id = $1 AND closed_date IS NULL", [account, String(now)])
+            try connection.execute("DELETE FROM display_names WHERE account_id = $1", [account])
         }
     }
 
@@ -459,6 +461,7 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         try run { db in
             try db.execute("UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND revoked_date IS NULL", .integer(now), .text(account))
             try db.execute("UPDATE accounts SET closed_date = ? WHERE id = ? AND closed_date IS NULL", .integer(now), .text(account))
+            try db.execute("DELETE FROM display_names WHERE account_id = ?", .text(account))
         }
     }
 
