@@ -6,6 +6,7 @@ import HTTPServer
 import PackServer
 import PackServiceClient
 import PackServiceWire
+import Seller
 import Signing
 import SystemCalls
 import Testing
@@ -120,6 +121,29 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(try running.curl(["-X", "POST", running.url + "/v1/ready"]).status == 405)
         try FileManager.default.moveItem(atPath: packs.file("Catalog.plist.away"), toPath: packs.file("Catalog.plist"))
         #expect(try eventually(within: 5) { try running.curl([running.url + "/v1/ready"]).status == 200 })
+    }
+
+    /// An accounts database damaged past the pages a start reads: the server starts, and says it
+    /// is not ready (every new account would fail), rather than ready.
+    @Test func aDamagedAccountsDatabaseIsNotReady() async throws {
+        let folder = try TemporaryDirectory()
+        let data = folder.file("data")
+        do {
+            let seller = try SellerService(.sqlite(folder: data))
+            for _ in 0..<300 { _ = try seller.directory.create(now: 0) }
+        }
+        // Garbage over the file's pages after the first two (the schema's), as a failing disk leaves them.
+        let path = data + "/accounts.sqlite"
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try handle.seekToEnd()
+        try #require(size > 4 * 4096, "\(size) bytes")
+        try handle.seek(toOffset: 2 * 4096)
+        handle.write(Data(repeating: 0xA5, count: Int(size) - 2 * 4096))
+        try handle.close()
+        let second = try RunningServer(dataFolder: data)
+        let ready = try second.curl([second.url + "/v1/ready"])
+        #expect(ready.status == 503 && ready.body.contains("the accounts database is damaged"), "\(ready)")
+        #expect(try second.curl([second.url + "/v1/health"]).status == 200)
     }
 
     @Test func aPlayerBuysSpendsAndDownloadsThroughTheServer() async throws {

@@ -97,11 +97,17 @@ extension PackServer {
         // The reasons in words for anyone; their details (paths, the database's words) for the log.
         var reasons: [String] = []
         var details: [String] = []
-        do {
-            _ = try accounts.isOpen(account: "0000000000000000")
-        } catch {
-            reasons.append("the accounts database cannot be used")
-            details.append(error.message)
+        if let damage = seller.damage {
+            reasons.append("the accounts database is damaged")
+            details.append(damage)
+        } else {
+            do {
+                // A write taken back: a database that reads but cannot write is not ready either.
+                try accounts.probeWrite()
+            } catch {
+                reasons.append("the accounts database cannot be used")
+                details.append(error.message)
+            }
         }
         let catalogFile = configuration.packsFolder + "/" + Catalog.fileName
         if !FileSystem.exists(atPath: catalogFile) {

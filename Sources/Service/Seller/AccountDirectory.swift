@@ -34,7 +34,20 @@ public protocol AccountDirectory: DailyBoard {
     func close(account: String, now: Int64) throws(ServiceError)
     /// Records that a token was used, at most once a minute.
     func touch(tokenID: String, now: Int64) throws(ServiceError)
+    /// Writes a row and takes it back, in one transaction: that the database takes a write now
+    /// (readiness); throws when it does not.
+    func probeWrite() throws(ServiceError)
+    /// What is wrong with the database's file as its engine checks it (SQLite's `quick_check`),
+    /// or `nil` when nothing is (or the engine checks its own files, as PostgreSQL does).
+    func damage() throws(ServiceError) -> String?
 }
+
+/// Thrown inside a probe's transaction so that it rolls back.
+private struct ProbeRollback: Error {}
+
+/// The probe's row: an account id no account gets (ids are random 64-bit numbers; this one is
+/// all `f`s), never committed.
+private let probeAccount = "ffffffffffffffff"
 
 /// One token of an account as the directory keeps it: an id (the first 16 hex digits of its
 /// SHA-256), when it was made, last used and revoked.
@@ -200,6 +213,23 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
                 [tokenID, String(now)])
         }
     }
+
+    public func probeWrite() throws(ServiceError) {
+        do {
+            try pool.transaction { connection in
+                try connection.execute(
+                    "INSERT INTO accounts (id, token_sha256, created_date) VALUES ($1, $2, 0) ON CONFLICT (id) DO NOTHING",
+                    [probeAccount, String(repeating: "0", count: 64)])
+                throw ProbeRollback()
+            }
+        } catch is ProbeRollback {
+            return
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    public func damage() throws(ServiceError) -> String? { nil }
 
     /// `body` in one transaction when it writes, or as single statements when it reads (one
     /// round trip: every request's token is read here); a database away is 503.
@@ -470,6 +500,34 @@ public final class SQLiteAccountDirectory: AccountDirectory {
             try db.execute(
                 "UPDATE tokens SET last_used_date = ? WHERE token_id = ? AND (last_used_date IS NULL OR last_used_date < ? - 60000)",
                 .integer(now), .text(tokenID), .integer(now))
+        }
+    }
+
+    public func probeWrite() throws(ServiceError) {
+        let db = try borrow()
+        defer { giveBack(db) }
+        do {
+            try db.transaction(.immediate) { db in
+                try db.execute(
+                    "INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, 0) ON CONFLICT(id) DO NOTHING", .text(probeAccount),
+                    .text(String(repeating: "0", count: 64)))
+                throw ProbeRollback()
+            }
+        } catch is ProbeRollback {
+            return
+        } catch {
+            throw ServiceError(.storage, "the accounts database \(path) takes no write: \(error)")
+        }
+    }
+
+    public func damage() throws(ServiceError) -> String? {
+        let db = try borrow()
+        defer { giveBack(db) }
+        do {
+            let found = try db.query("PRAGMA quick_check").map { row throws in try row.string(0) }
+            return found == ["ok"] ? nil : found.prefix(5).joined(separator: "; ")
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -47,9 +47,15 @@ public final class SellerService: Sendable {
             ledgers = shared
             directory = try PostgreSQLAccountDirectory(pool: shared.pool)
         }
+        // A file damaged past the pages a start reads is found now, and said by readiness.
+        damage = try directory.damage()
         // Names made before their skeletons were kept are given them once.
-        _ = try directory.fillSkeletons(DisplayNames.skeleton)
+        if damage == nil { _ = try directory.fillSkeletons(DisplayNames.skeleton) }
     }
+
+    /// What the accounts database's check found wrong with its file when the service opened;
+    /// `nil`: nothing. A damaged database keeps the server not ready until it is mended.
+    public let damage: String?
 
     /// What an account's service needs for the daily word on this service.
     public func dailyWords(secret: [UInt8], account: String) -> DailyWords {
