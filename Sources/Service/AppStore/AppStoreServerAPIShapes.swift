@@ -1,3 +1,5 @@
+import PackServiceAPI
+
 /// The App Store Server API's requests and answers that are not a signed payload, with Apple's names.
 
 /// `HistoryResponse` and `RefundHistoryResponse` (the latter reads the fields it knows).
@@ -138,5 +140,34 @@ public struct NotificationHistoryAnswer: Encodable, Sendable {
         self.paginationToken = paginationToken
         self.hasMore = hasMore
         self.notificationHistory = notificationHistory
+    }
+}
+
+extension StatusAnswer {
+    /// Get All Subscription Statuses as Apple answers it: the account's auto-renewable
+    /// subscriptions by subscription group (sorted), each with its status number (those in
+    /// `wanted`, or all), its latest period's transaction and its renewal info, signed.
+    public init(
+        _ subscriptions: [SubscriptionStatus], transactions: [StoreTransaction], wanted: Set<Int>, catalog: Catalog, account: String,
+        environment: ReceiptEnvironment, now: Int64, signTransaction: (StoreTransaction) throws(ServiceError) -> String,
+        signRenewal: (AppStoreRenewalInfo) throws(ServiceError) -> String
+    ) throws(ServiceError) {
+        var groups: [String: [StatusItem]] = [:]
+        for status in subscriptions where status.isAutoRenewable {
+            guard let group = catalog.product(status.productID)?.autoRenewable?.group else { continue }
+            let number = AppStoreSubscriptionStatus.number(status.state)
+            guard wanted.isEmpty || wanted.contains(number) else { continue }
+            let periods = transactions.filter { $0.originalTransactionID == status.originalTransactionID }
+            guard let latest = periods.max(by: { $0.purchaseDate < $1.purchaseDate }) else { continue }
+            let first = periods.min(by: { $0.purchaseDate < $1.purchaseDate })?.purchaseDate
+            let renewal = AppStoreRenewalInfo(status, account: account, firstPurchase: first, environment: environment, signedDate: now)
+            groups[group, default: []].append(
+                StatusItem(
+                    status: number, originalTransactionId: AppStoreTransactionID.text(account: account, transaction: status.originalTransactionID),
+                    signedTransactionInfo: try signTransaction(latest), signedRenewalInfo: try signRenewal(renewal)))
+        }
+        self.init(
+            environment: AppStoreTransaction.environmentName(environment), bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID,
+            data: groups.sorted { $0.key < $1.key }.map { StatusGroup(subscriptionGroupIdentifier: $0.key, lastTransactions: $0.value) })
     }
 }

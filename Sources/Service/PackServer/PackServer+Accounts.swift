@@ -12,13 +12,13 @@ extension PackServer {
             return Self.tooMany("too many new accounts from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
         }
         let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try Wire.decode(StorefrontRequest.self, from: request.body)
-        let chosen = try AccountService.newAccountStorefront(required: asked.storefront, preferred: asked.preferred, in: catalog)
-        let made = try accounts.create(now: now)
-        // Free trials go to the first accounts of an address block each day, not to every fresh one.
-        let mayHaveTrial = configuration.freeTrialAccountsPerDay > 0 && freeTrialAccounts.take(request.clientAddress, now: now) == nil
-        try stores.with(made.accountID, open: { () throws(ServiceError) in try store(for: made.accountID) }) { service throws(ServiceError) in
-            try service.chooseStorefront(chosen)
-            if !mayHaveTrial { try service.withholdFreeTrials() }
+        // The block's budget of free trials today: the rule is the seller's, the count per address block ours.
+        let budget = configuration.freeTrialAccountsPerDay
+        let freeTrial = { budget > 0 && self.freeTrialAccounts.take(request.clientAddress, now: now) == nil }
+        let made = try seller.createAccount(
+            required: asked.storefront, preferred: asked.preferred, catalog: catalog, freeTrial: freeTrial, now: now
+        ) { account, body throws(ServiceError) in
+            try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }, body)
         }
         return .json(201, try Wire.encode(made))
     }

@@ -87,23 +87,11 @@ extension PackServer {
                 revision: page.revision, hasMore: page.hasMore, bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID,
                 environment: environment, signedTransactions: signedTransactions)))
         case .appStoreStatuses:
-            let wanted = Set(request.queryValues("status").compactMap(Int.init))
-            var groups: [String: [StatusItem]] = [:]
-            for status in try service.subscriptions() where status.isAutoRenewable {
-                guard let group = catalog.product(status.productID)?.autoRenewable?.group else { continue }
-                let number = AppStoreSubscriptionStatus.number(status.state)
-                guard wanted.isEmpty || wanted.contains(number) else { continue }
-                let periods = transactions.filter { $0.originalTransactionID == status.originalTransactionID }
-                guard let latest = periods.max(by: { $0.purchaseDate < $1.purchaseDate }) else { continue }
-                let first = periods.min(by: { $0.purchaseDate < $1.purchaseDate })?.purchaseDate
-                let renewal = AppStoreRenewalInfo(status, account: named.account, firstPurchase: first, environment: configuration.environment, signedDate: now)
-                groups[group, default: []].append(
-                    StatusItem(
-                        status: number, originalTransactionId: AppStoreTransactionID.text(account: named.account, transaction: status.originalTransactionID),
-                        signedTransactionInfo: try signed(latest), signedRenewalInfo: try sign(renewal)))
-            }
-            let data = groups.sorted { $0.key < $1.key }.map { StatusGroup(subscriptionGroupIdentifier: $0.key, lastTransactions: $0.value) }
-            return .json(200, try Wire.encode(StatusAnswer(environment: environment, bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID, data: data)))
+            let answer = try StatusAnswer(
+                try service.subscriptions(), transactions: transactions, wanted: Set(request.queryValues("status").compactMap(Int.init)), catalog: catalog,
+                account: named.account, environment: configuration.environment, now: now, signTransaction: signed,
+                signRenewal: { renewal throws(ServiceError) in try sign(renewal) })
+            return .json(200, try Wire.encode(answer))
         case .appStoreExtend:
             guard let asked = try? Wire.decode(ExtendRequest.self, from: request.body) else {
                 return Self.appleError(400, 4_000_000, "Bad request.")

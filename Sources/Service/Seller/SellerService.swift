@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PackServiceAPI
+import PackServiceWire
 import Signing
 import SystemCalls
 
@@ -56,6 +57,26 @@ public final class SellerService: Sendable {
     /// What the accounts database's check found wrong with its file when the service opened;
     /// `nil`: nothing. A damaged database keeps the server not ready until it is mended.
     public let damage: String?
+
+    /// A new account and its first token: its storefront chosen (the one `required`, else the
+    /// player's region's, `preferred`, when the catalog sells there) before it is made, and
+    /// recorded in its ledger at once; its free trials withheld when `freeTrial` says no (asked
+    /// once the account is made: the caller's budget for an address block is spent, since trials
+    /// go to the first accounts of a block each day, not to every fresh one). `open` gives the new
+    /// account's service.
+    public func createAccount(
+        required: String?, preferred: String?, catalog: Catalog, freeTrial: () -> Bool, now: Int64,
+        open: (String, (AccountService) throws(ServiceError) -> Void) throws(ServiceError) -> Void
+    ) throws(ServiceError) -> NewAccount {
+        let chosen = try AccountService.newAccountStorefront(required: required, preferred: preferred, in: catalog)
+        let made = try directory.create(now: now)
+        let withholdTrials = !freeTrial()
+        try open(made.accountID) { service throws(ServiceError) in
+            try service.chooseStorefront(chosen)
+            if withholdTrials { try service.withholdFreeTrials() }
+        }
+        return made
+    }
 
     /// What an account's service needs for the daily word on this service.
     public func dailyWords(secret: [UInt8], account: String) -> DailyWords {
