@@ -184,16 +184,39 @@ import TestSupport
         #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(playerToken)"]).status == "401")
         let players = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(world.token)", world.url + "/overview"])
         #expect(players.stdout == "404", "the dashboard is not on the players' address")
-        // Signing in sets an HttpOnly, SameSite=Strict cookie; a wrong token gets the form again.
-        let signIn = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-D", "-", "-o", "/dev/null", "--data-urlencode", "token=\(world.token)", world.admin + "/sign-in"]).stdout
-        #expect(signIn.hasPrefix("HTTP/1.1 303") && signIn.contains("HttpOnly; SameSite=Strict"), "\(signIn)")
-        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(world.token)"]).status == "200")
-        // Revoked: refused from then on.
+        // Signing in sets an HttpOnly, SameSite=Strict cookie holding a session, never the token.
+        func signIn() throws -> String {
+            let answer = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-D", "-", "-o", "/dev/null", "--data-urlencode", "token=\(world.token)", world.admin + "/sign-in"]).stdout
+            #expect(answer.hasPrefix("HTTP/1.1 303") && answer.contains("HttpOnly; SameSite=Strict"), "\(answer)")
+            let cookie = answer.split(separator: "\r\n").first { $0.hasPrefix("Set-Cookie: hangman_admin=") }.map { String($0.dropFirst("Set-Cookie: hangman_admin=".count).prefix { $0 != ";" }) }
+            return cookie ?? ""
+        }
+        let session = try signIn()
+        #expect(!session.isEmpty && session != world.token && !session.contains(world.token.split(separator: ".")[2]), "\(session)")
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(session)"]).status == "200")
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(world.token)"]).status == "401", "the token is no session")
+        // Signing out is a POST (a link elsewhere cannot do it), and ends the session.
+        #expect(try world.curl("/sign-out", []).status == "405")
+        let out = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Cookie: hangman_admin=\(session)", world.admin + "/sign-out"]).stdout
+        #expect(out == "303")
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(session)"]).status == "401", "signed out")
+        // Revoked: every session of the token ends, and the token is refused from then on.
+        let second = try signIn()
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(second)"]).status == "200")
         let id = String(world.token.split(separator: ".")[1])
         #expect(try HangmanBinary.run(["serve", "--data", world.data, "--revoke-admin-token", id]).status == 0)
-        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(world.token)"]).status == "401")
+        #expect(try world.curl("/overview", ["Cookie: hangman_admin=\(second)"]).status == "401")
         #expect(try world.curl("/export/sales.tsv", ["Authorization: Bearer \(world.token)"]).status == "401")
         #expect(try HangmanBinary.run(["serve", "--data", world.data, "--revoke-admin-token", id]).status == 64, "already revoked")
+        let listed = try HangmanBinary.run(["serve", "--data", world.data, "--list-admin-tokens"])
+        #expect(listed.status == 0 && listed.stdout.contains("\(id)  made ") && listed.stdout.contains("revoked") && !listed.stdout.contains("hpa1."), "\(listed.stdout)")
+        // Guessing tokens: after three wrong ones an address waits, longer each time.
+        var statuses: [String] = []
+        for _ in 0..<5 {
+            statuses.append(try ExternalProcess.run(
+                "/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--data-urlencode", "token=hpa1.0000000000000000.wrong", world.admin + "/sign-in"]).stdout)
+        }
+        #expect(statuses == ["401", "401", "401", "401", "429"], "\(statuses)")
     }
 
     /// The summary sales report, read back as App Store Connect's columns: units times price per

@@ -149,7 +149,7 @@ public struct DashboardPages: Sendable {
             "<option value=\"\(escaped($0))\"\($0 == overview.storefront ? " selected" : "")>\(escaped($0))</option>"
         }).joined()
         return """
-            <header><h1>Hangman Packs</h1><nav>\(nav)</nav>
+            <header><h1>Hangman Packs</h1><nav>\(nav)</nav><form class="sign-out" method="post" action="\(DashboardRoute.signOut.path)"><button>Sign out</button></form>
             <form class="range" method="get" action="/\(current.rawValue)">
             <label>Range <select name="days">\(ranges)</select></label>
             <label>or from <input type="date" name="from" value="\(escaped(overview.firstDay))"></label>

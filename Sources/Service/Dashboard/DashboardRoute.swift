@@ -5,7 +5,8 @@ public enum DashboardRoute: Equatable, Sendable {
     case stylesheet
     /// `POST /sign-in`: an admin token from the sign-in form, kept in a cookie.
     case signIn
-    /// `POST /sign-out` (and `GET`, for a link): the cookie forgotten.
+    /// `POST /sign-out`: the session ended, the cookie forgotten (a link on another site cannot
+    /// sign the seller out: it would be a GET).
     case signOut
     /// `GET /`: to the overview, or the sign-in form.
     case home
@@ -46,7 +47,7 @@ public enum DashboardRoute: Equatable, Sendable {
     public var methods: [String] {
         switch self {
         case .signIn: ["POST"]
-        case .signOut: ["POST", "GET"]
+        case .signOut: ["POST"]
         default: ["GET"]
         }
     }

@@ -61,10 +61,15 @@ public struct AdminTokens: Sendable {
 
     /// Whether `presented` is a live token (compared in constant time).
     public func accepts(_ presented: String) throws(ServiceError) -> Bool {
+        try liveID(presented) != nil
+    }
+
+    /// The id of the live token `presented`, or `nil` when it is not one.
+    func liveID(_ presented: String) throws(ServiceError) -> String? {
         let parts = presented.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == Self.scheme, parts[1].count == 16, (1...64).contains(parts[2].count) else { return false }
+        guard parts.count == 3, parts[0] == Self.scheme, parts[1].count == 16, (1...64).contains(parts[2].count) else { return nil }
         let digest = Array(SHA256.hash(Array(parts[2].utf8)).hex.utf8)
-        return try entries().contains { $0.id == parts[1] && $0.revoked == nil && ConstantTime.equal(Array($0.sha256.utf8), digest) }
+        return try entries().contains { $0.id == parts[1] && $0.revoked == nil && ConstantTime.equal(Array($0.sha256.utf8), digest) } ? String(parts[1]) : nil
     }
 
     private func write(_ entries: [Entry]) throws(ServiceError) {

@@ -43,22 +43,40 @@ extension PackServer {
         case .stylesheet:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/css; charset=utf-8")], body: .bytes(Array(DashboardPages.stylesheet.utf8)))
         case .signIn:
+            let now = configuration.clock.now()
+            if let wait = signInWait(request.clientAddress, now: now) {
+                var response = Self.page(429, DashboardPages.signIn(refused: true))
+                response.headers.append(("Retry-After", String(wait)))
+                return response
+            }
             let token = Self.formValue("token", in: request.body) ?? ""
-            guard try tokens.accepts(token) else { return Self.page(401, DashboardPages.signIn(refused: true)) }
+            // The cookie holds a session of its own, never the token: revocable, ended at sign-out.
+            guard let session = try sessions.begin(with: token, now: now) else {
+                noteFailedSignIn(request.clientAddress, now: now)
+                return Self.page(401, DashboardPages.signIn(refused: true))
+            }
             return HTTPResponse(status: 303, headers: [
                 ("Location", DashboardRoute.page(.overview).path),
-                ("Set-Cookie", "\(Self.adminCookie)=\(token); HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000"),
+                ("Set-Cookie", "\(Self.adminCookie)=\(session); HttpOnly; SameSite=Strict; Path=/; Max-Age=\(AdminSessions.lifetime / 1000)"),
             ])
         case .signOut:
+            if let session = Self.cookie(Self.adminCookie, in: request.header("Cookie")) { try sessions.end(session) }
             return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", "\(Self.adminCookie)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
         default:
             break
         }
+        // A script shows the token; a browser its session.
         let bearer = request.header("Authorization").flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
-        let presented = bearer ?? Self.cookie(Self.adminCookie, in: request.header("Cookie"))
-        guard let presented, try tokens.accepts(presented) else {
+        let session = Self.cookie(Self.adminCookie, in: request.header("Cookie"))
+        var signedIn = false
+        if let bearer {
+            signedIn = try tokens.accepts(bearer)
+        } else if let session {
+            signedIn = try sessions.accepts(session, now: configuration.clock.now())
+        }
+        guard signedIn else {
             if route.isExport { return .text(401, "an admin token is needed: Authorization: Bearer hpa1...") }
-            return Self.page(401, DashboardPages.signIn(refused: presented != nil))
+            return Self.page(401, DashboardPages.signIn(refused: bearer != nil || session != nil))
         }
         if route == .home { return HTTPResponse(status: 303, headers: [("Location", DashboardRoute.page(.overview).path)]) }
         let range = try Self.range(request.query, now: configuration.clock.now())
@@ -90,6 +108,28 @@ extension PackServer {
             return Self.page(200, pages.html(page))
         case .stylesheet, .signIn, .signOut, .home:
             return .text(404, "no such page: \(request.path)")
+        }
+    }
+
+    /// The browsers signed in to the dashboard.
+    var sessions: AdminSessions { AdminSessions(dataFolder: configuration.dataFolder) }
+
+    /// How long an address waits before its next sign-in, after failed ones: none for the first
+    /// three, then 1, 2, 4... seconds, at most a minute; `nil`: it may try now.
+    func signInWait(_ address: String, now: Int64) -> Int? {
+        signInFailures.withLock { failures in
+            guard let (count, last) = failures[address], count > 3 else { return nil }
+            let wait = Int64(min(60, 1 << min(count - 4, 6))) * 1000
+            return now < last + wait ? Int((last + wait - now + 999) / 1000) : nil
+        }
+    }
+
+    func noteFailedSignIn(_ address: String, now: Int64) {
+        signInFailures.withLock { failures in
+            // Addresses long quiet are forgotten as new ones come: the map stays small.
+            if failures.count > 10_000 { failures = failures.filter { now - $0.value.last < 3_600_000 } }
+            let count = (failures[address]?.count ?? 0) + 1
+            failures[address] = (count, now)
         }
     }
 

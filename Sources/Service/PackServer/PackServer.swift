@@ -38,6 +38,8 @@ public final class PackServer: Sendable {
     /// The folder of the SQLite ledgers (when not on PostgreSQL).
     let sqliteFolder: String
     let stores: AccountStores
+    /// Failed dashboard sign-ins per client address, and when the last was.
+    let signInFailures = Mutex<[String: (count: Int, last: Int64)]>([:])
     /// When each token was last recorded as used, by this process.
     let touched = Mutex<[String: Int64]>([:])
     /// `/v1/ready`'s last answer and when it was made: asked at most once a second, whatever the

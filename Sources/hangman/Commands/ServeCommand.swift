@@ -1,3 +1,4 @@
+import CivilCalendar
 import HTTPServer
 import PackServer
 import PackServiceAPI
@@ -26,7 +27,8 @@ enum ServeCommand: Command {
                 names: ["--admin-listen"], value: "HOST:PORT",
                 help: "Serve the seller's dashboard (sales, subscriptions, products, exports) at http://HOST:PORT, on an address of its own; off by default. It asks for an admin token."),
             .init(names: ["--admin-token"], value: nil, help: "Make a new admin token for the dashboard, print it (once) and exit; only its digest is kept under --data."),
-            .init(names: ["--revoke-admin-token"], value: "ID", help: "Revoke the admin token with this id and exit."),
+            .init(names: ["--revoke-admin-token"], value: "ID", help: "Revoke the admin token with this id (its dashboard sessions end with it) and exit."),
+            .init(names: ["--list-admin-tokens"], value: nil, help: "List the admin tokens made under --data (id, made, revoked; never a token) and exit."),
             .init(
                 names: ["--metrics-listen"], value: "HOST:PORT",
                 help: "Serve Prometheus metrics at http://HOST:PORT/metrics, on an address of its own (never the players' port); off by default."),
@@ -121,6 +123,7 @@ enum ServeCommand: Command {
         var admin: (host: String, port: UInt16)?
         var newAdminToken = false
         var revokeAdminToken: String?
+        var listAdminTokens = false
         /// `--api-issuer` and `--api-key KID=FILE`: who may call the App Store Server API routes.
         var apiIssuer: String?
         var apiKeys: [String] = []
@@ -137,6 +140,19 @@ enum ServeCommand: Command {
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
+        if options.listAdminTokens {
+            do {
+                let entries = try AdminTokens(dataFolder: options.data).entries()
+                if entries.isEmpty { context.out("No admin token: 'hangman serve --data \(options.data) --admin-token' makes one.") }
+                for entry in entries {
+                    let made = UTCDateTime(millisecondsSince1970: entry.made).dateTimeText
+                    context.out(TerminalText(trusted: "\(entry.id)  made \(made)" + (entry.revoked.map { "  revoked \(UTCDateTime(millisecondsSince1970: $0).dateTimeText)" } ?? "  live")))
+                }
+            } catch {
+                throw CommandFailure.storage(error.message)
+            }
+            return .ok
+        }
         if options.newAdminToken || options.revokeAdminToken != nil {
             do {
                 try FileSystem.createFolder(atPath: options.data, permissions: 0o700)

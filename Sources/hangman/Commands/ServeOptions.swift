@@ -45,6 +45,7 @@ extension ServeCommand {
         options.admin = try parsed.value("--admin-listen").map(listenAddress)
         options.newAdminToken = parsed.has("--admin-token")
         options.revokeAdminToken = parsed.value("--revoke-admin-token")
+        options.listAdminTokens = parsed.has("--list-admin-tokens")
         options.apiIssuer = parsed.value("--api-issuer")
         options.apiKeys = parsed.texts("--api-key")
         options.notificationURL = parsed.value("--notification-url")
