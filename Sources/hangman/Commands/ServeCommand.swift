@@ -2,6 +2,7 @@ import CivilCalendar
 import HTTPServer
 import PackServer
 import PackServiceAPI
+import Seller
 import SystemCalls
 import TerminalText
 

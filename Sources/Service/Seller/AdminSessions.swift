@@ -3,17 +3,17 @@ import PackServiceAPI
 import Signing
 import SystemCalls
 
-/// The dashboard's signed-in browsers: a random session id in the cookie (never the admin token),
+/// The seller's signed-in browsers on the dashboard: a random session id in the cookie (never the admin token),
 /// kept as a digest in `<data>/admin-sessions`, one line each (`<sha256> <token id> <expires>`),
 /// beside the tokens, so that every server of a data folder knows it. A session ends at sign-out,
 /// when its token is revoked, or after 30 days.
-struct AdminSessions: Sendable {
-    let path: String
+public struct AdminSessions: Sendable {
+    public let path: String
     let tokens: AdminTokens
     /// How long a session lasts: 30 days, as the cookie says.
-    static let lifetime: Int64 = 30 * 86_400_000
+    public static let lifetime: Int64 = 30 * 86_400_000
 
-    init(dataFolder: String) {
+    public init(dataFolder: String) {
         path = dataFolder + "/admin-sessions"
         tokens = AdminTokens(dataFolder: dataFolder)
     }
@@ -25,7 +25,7 @@ struct AdminSessions: Sendable {
     }
 
     /// A new session for the live token `presented`, or `nil` when it is not one.
-    func begin(with presented: String, now: Int64) throws(ServiceError) -> String? {
+    public func begin(with presented: String, now: Int64) throws(ServiceError) -> String? {
         guard let tokenID = try tokens.liveID(presented) else { return nil }
         var random = SystemRandomNumberGenerator()
         let session = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
@@ -34,7 +34,7 @@ struct AdminSessions: Sendable {
     }
 
     /// Whether `session` is a live session whose token is still live.
-    func accepts(_ session: String, now: Int64) throws(ServiceError) -> Bool {
+    public func accepts(_ session: String, now: Int64) throws(ServiceError) -> Bool {
         guard (1...64).contains(session.utf8.count) else { return false }
         let digest = Array(SHA256.hash(Array(session.utf8)).hex.utf8)
         var found: Entry?
@@ -44,7 +44,7 @@ struct AdminSessions: Sendable {
     }
 
     /// Ends `session` (sign-out); nothing when it is not one.
-    func end(_ session: String) throws(ServiceError) {
+    public func end(_ session: String) throws(ServiceError) {
         let digest = SHA256.hash(Array(session.utf8)).hex
         let all = try entries()
         let kept = all.filter { $0.sha256 != digest }
