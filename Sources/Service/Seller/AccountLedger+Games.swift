@@ -233,23 +233,26 @@ extension AccountLedger {
     /// The account's served games summed, from its totals (made once from its games when an
     /// account has none yet).
     func statistics() throws(ServiceError) -> GameStatistics {
-        if let kept = try engine.read({ statements in try Self.keptStatistics(statements) }) { return kept }
-        return try engine.write { statements in
-            if let kept = try Self.keptStatistics(statements) { return kept }
-            let computed = try Self.computedStatistics(statements)
-            try Self.keep(statements, computed, kind: "all", language: "")
-            return computed
-        }
+        try totals(kind: "all", language: "", kept: Self.keptStatistics, computed: Self.computedStatistics)
     }
 
     /// The account's daily words in `language` summed, as ``statistics()`` are.
     func dailyRecord(language: String) throws(ServiceError) -> DailyRecord {
-        if let kept = try engine.read({ statements in try Self.keptDailyRecord(statements, language: language) }) { return kept }
+        try totals(
+            kind: "daily", language: language, kept: { statements in try Self.keptDailyRecord(statements, language: language) },
+            computed: { statements in try Self.computedDailyRecord(statements, language: language) })
+    }
+
+    /// Totals as kept, read without a lock; made from the games once, under it, when none are.
+    private func totals<T: Encodable>(
+        kind: String, language: String, kept: (any LedgerStatements) throws -> T?, computed: (any LedgerStatements) throws -> T
+    ) throws(ServiceError) -> T {
+        if let found = try engine.read({ statements in try kept(statements) }) { return found }
         return try engine.write { statements in
-            if let kept = try Self.keptDailyRecord(statements, language: language) { return kept }
-            let computed = try Self.computedDailyRecord(statements, language: language)
-            try Self.keep(statements, computed, kind: "daily", language: language)
-            return computed
+            if let found = try kept(statements) { return found }
+            let made = try computed(statements)
+            try Self.keep(statements, made, kind: kind, language: language)
+            return made
         }
     }
 }

@@ -67,9 +67,9 @@ extension AccountService {
     /// Today (UTC, the store's clock), as days since 1970.
     var today: Int64 { UTCDateTime.day(ofMilliseconds: clock.now()) }
 
-    /// The base pack of `language` (`nil`: English): its archive, its daily words in order (its
-    /// `DailyList`, else all its words), its language tag.
-    func dailyPack(_ language: String?) throws(ServiceError) -> (file: PackArchiveFile, words: [PackWordChoice], language: String) {
+    /// The base pack of `language` (`nil`: English): its archive, its words (read once per
+    /// archive for the server), its language tag. A board or a status asks only the tag.
+    func dailyPack(_ language: String?) throws(ServiceError) -> (file: PackArchiveFile, pack: ServedPackWords.Pack, language: String) {
         let wanted = (language ?? "en").lowercased()
         guard !wanted.isEmpty, wanted.utf8.count <= 35, wanted.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
         else { throw ServiceError(.invalidRequest, "'\(wanted.prefix(40))' is not a language tag (like en, es, pt-BR)") }
@@ -86,18 +86,16 @@ extension AccountService {
             throw ServiceError(
                 .notFound, "no daily word in '\(wanted)': the service has base packs in " + (languages.isEmpty ? "no language" : languages.joined(separator: ", ")))
         }
-        // The pack's daily list when it has one (its everyday words), else every word of it.
+        return (file, pack, pack.language)
+    }
+
+    /// The words a daily word is drawn from: the pack's daily list when it has one (its everyday
+    /// words), else every word of it.
+    static func dailyChoices(_ pack: ServedPackWords.Pack) throws(ServiceError) -> [PackWordChoice] {
         let words = pack.daily.map { daily in daily.words.map { PackWordChoice(word: $0, category: daily.name) } }
             ?? pack.lists.flatMap { list in list.words.map { PackWordChoice(word: $0, category: list.name) } }
         guard !words.isEmpty else { throw ServiceError(.notFound, "the base pack in '\(pack.language)' has no words") }
-        return (file, words, pack.language)
-    }
-
-    /// The index of the word of `day` in the daily list `words` of the pack `file` (its rule is
-    /// ``DailySchedule``'s: no word twice within a year, drawn by the service's secret).
-    func dailyIndex(day: Int64, words: [PackWordChoice], file: PackArchiveFile, language: String, secret: [UInt8]) -> Int {
-        let schedules = dailyWords?.schedules ?? DailySchedules()
-        return schedules.index(day: day, count: words.count, list: file.sha256, language: language, secret: secret)
+        return words
     }
 
     /// Starts today's daily word in `language`, or resumes it; once it has ended, 409. Every
@@ -109,10 +107,12 @@ extension AccountService {
                 .invalidRequest, "the daily word is played with \(DailySchedule.lives) lives by every player, so that its scores compare: it takes no lives (\(asked) asked)")
         }
         let lives = DailySchedule.lives
-        let (file, words, tag) = try dailyPack(language)
+        let (file, pack, tag) = try dailyPack(language)
+        let words = try Self.dailyChoices(pack)
         let day = today
         let date = DailyDate.text(day: day)
-        let choice = words[dailyIndex(day: day, words: words, file: file, language: tag, secret: daily.secret)]
+        // The schedule's rule: no word twice within a year, drawn by the service's secret.
+        let choice = words[daily.schedules.index(day: day, count: words.count, list: file.sha256, language: tag, secret: daily.secret)]
         let now = clock.now()
         var row = GameRow(
             id: Game.newID(using: &random), productID: file.productID, packName: file.displayName, category: choice.category, word: choice.word.text,
@@ -184,7 +184,7 @@ extension AccountService {
         // How many stand before an entry: the counts of every better score (a few hundred at most).
         func ahead(_ entry: BoardEntry) -> Int {
             board.buckets.reduce(0) { sum, bucket in
-                sum + (BoardEntry(account: "", score: bucket.score, hints: bucket.hints, misses: bucket.misses, won: 0).ranksBefore(entry) ? bucket.players : 0)
+                sum + (BoardEntry.ranksBefore((bucket.score, bucket.hints, bucket.misses), (entry.score, entry.hints, entry.misses)) ? bucket.players : 0)
             }
         }
         var top: [LeaderboardRow] = []

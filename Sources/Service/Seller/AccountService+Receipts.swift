@@ -1,5 +1,6 @@
 import FoundationEssentials
 import PackServiceAPI
+import Signing
 
 extension AccountService {
 
@@ -49,7 +50,7 @@ extension AccountService {
     /// from that key, so kept as long as it is, and nowhere else.
     public func ownSharedSecret() throws(ServiceError) -> SharedSecret {
         let derived = try signer().key.derivedSecret(for: "hangman-packs shared secret v1")
-        guard let secret = SharedSecret(fileContents: Array(derived.map { byte in String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16) }.joined().utf8)) else {
+        guard let secret = SharedSecret(fileContents: Array(Hex.encode(derived).utf8)) else {
             throw ServiceError(.storage, "cannot derive the store's shared secret")
         }
         return secret

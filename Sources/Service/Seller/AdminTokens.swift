@@ -44,7 +44,7 @@ public struct AdminTokens: Sendable {
     /// A new token: the text to hand to the seller (shown once), and its id.
     public func issue(now: Int64) throws(ServiceError) -> (token: String, id: String) {
         var random = SystemRandomNumberGenerator()
-        let id = (0..<8).map { _ in UInt8.random(in: 0...255, using: &random) }.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
+        let id = Hex.encode((0..<8).map { _ in UInt8.random(in: 0...255, using: &random) })
         let secret = Base64.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }, alphabet: .url)
         try write(try entries() + [Entry(id: id, sha256: SHA256.hash(Array(secret.utf8)).hex, made: now, revoked: nil)])
         return ("\(Self.scheme).\(id).\(secret)", id)

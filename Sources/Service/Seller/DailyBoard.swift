@@ -93,9 +93,14 @@ public struct BoardEntry: Sendable, Equatable {
     /// time of the finish: a second account that learns the word cannot rank its first by waking
     /// at 00:00. Equal entries share a rank (listed by account id, which tells nothing).
     public func ranksBefore(_ other: BoardEntry) -> Bool {
-        if score != other.score { return score > other.score }
-        if hints != other.hints { return hints < other.hints }
-        return misses < other.misses
+        Self.ranksBefore((score, hints, misses), (other.score, other.hints, other.misses))
+    }
+
+    /// The board's order on (score, hints, misses), for entries and the counts alike.
+    static func ranksBefore(_ a: (score: Int, hints: Int, misses: Int), _ b: (score: Int, hints: Int, misses: Int)) -> Bool {
+        if a.score != b.score { return a.score > b.score }
+        if a.hints != b.hints { return a.hints < b.hints }
+        return a.misses < b.misses
     }
 }
 

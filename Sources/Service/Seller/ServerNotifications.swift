@@ -1,3 +1,4 @@
+import Signing
 /// A notification of a change to an account's purchases, as the ledger's outbox keeps it: written
 /// in the same database transaction as the change it tells of (so a change is never left untold,
 /// and never told twice under two ids), then delivered, at least once, by one server at a time.
@@ -60,7 +61,7 @@ public struct OutboxNotification: Sendable, Equatable {
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { byte in String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16) }.joined()
+        let hex = Hex.encode(bytes)
         let cut = [8, 12, 16, 20]
         var text = ""
         for (index, character) in hex.enumerated() {

@@ -48,9 +48,9 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Lowercase hex, for digests and key IDs.
-enum Hex {
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+/// Lowercase hex, for digests, key IDs and the ids and secrets made from random bytes.
+public enum Hex {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(bytes.underestimatedCount * 2)

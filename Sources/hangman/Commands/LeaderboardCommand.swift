@@ -60,7 +60,7 @@ enum LeaderboardCommand: Command {
         // Equal games share a rank: the player's own row is the one with its rank and name.
         func isYours(_ row: LeaderboardRow) -> Bool { row.rank == board.you?.rank && row.name == board.you?.name }
         var rows = board.top
-        let youBelow = board.you.map { you in !rows.contains(where: isYours) ? you : nil } ?? nil
+        let youBelow = board.you.flatMap { you in rows.contains(where: isYours) ? nil : you }
         if let youBelow { rows.append(youBelow) }
         let nameWidth = max(4, rows.map { TerminalText.escaped($0.name).count }.max() ?? 4)
         let width = context.outputWidth
