@@ -142,17 +142,56 @@ import TestSupport
         let service = try Service(servers: 1)
         let url = service.servers[0].url
         let embedded = service.scratch.file("embedded")
-        // A home that plays on the embedded store is refused a service, and cannot join one.
+        // A home that plays on the embedded store is refused a service, and joins one only when
+        // told to (no terminal to ask on: --yes).
         #expect(try await CLI.run(["hints"], environment: ["HANGMAN_HOME": embedded]).status == 0)
         let named = try await CLI.run(["hints", "--service", url], environment: ["HANGMAN_HOME": embedded])
         #expect(named.status == 64, "\(named.stderr)")
-        #expect(named.stderr.contains("plays on the embedded store"))
+        #expect(named.stderr.contains("plays on the embedded store") && named.stderr.contains("account create --service"))
         let join = try await CLI.run(["account", "create", "--service", url], environment: ["HANGMAN_HOME": embedded])
-        #expect(join.status == 73, "\(join.stderr)")
+        #expect(join.status == 73 && join.stderr.contains("--yes"), "\(join.stderr)")
+        #expect(FileManager.default.fileExists(atPath: embedded + "/account/account.sqlite"), "a refused join leaves the embedded store where it was")
         // A home bound to a service is refused the embedded store's packs folder.
         #expect(try await service.hangman("account", "create", "--service", url).status == 0)
         let packs = try await service.hangman("hints", "--packs", HangmanBinary.packageRoot.appendingPathComponent("Packs").path)
         #expect(packs.status == 64, "\(packs.stderr)")
         #expect(packs.stderr.contains("belongs to the pack server at \(url)"))
+    }
+
+    /// `make play`, then a server: the home joins it. What was bought on the embedded store is
+    /// said to stay behind and is kept whole beside the account; the device's games and settings
+    /// come along; the daily word is then the server's. A join stopped between saving the token
+    /// and setting the store aside is finished by the next command.
+    @Test func aHomeOnTheEmbeddedStoreJoinsAPackServer() async throws {
+        let service = try Service(servers: 1)
+        let url = service.servers[0].url
+        let home = service.scratch.file("made-by-make-play")
+        let environment = ["HANGMAN_HOME": home]
+        #expect(try await CLI.run(["buy", "10", "--yes"], environment: environment).status == 0)
+        #expect(try await CLI.run(["settings", "languages", "en", "es"], environment: environment).status == 0)
+        let joined = try await CLI.run(["account", "create", "--service", url, "--yes"], environment: environment)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout.contains("10 hints") && joined.stdout.contains("stays with it"), "\(joined.stdout)")
+        #expect(joined.stdout.contains("come along"), "\(joined.stdout)")
+        let kept = home + "/account/embedded-store"
+        for name in ["account.sqlite", "service-signing.key"] {
+            #expect(FileManager.default.fileExists(atPath: kept + "/" + name), "\(name) kept")
+            #expect(!FileManager.default.fileExists(atPath: home + "/account/" + name), "\(name) moved")
+        }
+        #expect(try await CLI.run(["hints"], environment: environment).stdout == "0 hints\n", "the server's account starts with its own")
+        let settings = try await CLI.run(["settings"], environment: environment)
+        #expect(settings.stdout.contains("es"), "the device's settings come along: \(settings.stdout)")
+        let daily = try await CLI.run(["daily", "--json"], environment: environment)
+        #expect(daily.status == 0, "\(daily.stderr)")
+        #expect(try await CLI.run(["leaderboard"], environment: environment).status == 0)
+
+        // Stopped after the token was saved: the next command sets the embedded store aside.
+        let other = service.scratch.file("stopped-join")
+        #expect(try await CLI.run(["hints"], environment: ["HANGMAN_HOME": other]).status == 0)
+        try FileManager.default.copyItem(atPath: home + "/account/service.json", toPath: other + "/account/service.json")
+        try FileManager.default.copyItem(atPath: home + "/account/service-token", toPath: other + "/account/service-token")
+        #expect(try await CLI.run(["account", "show"], environment: ["HANGMAN_HOME": other]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: other + "/account/embedded-store/account.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: other + "/account/account.sqlite"))
     }
 }

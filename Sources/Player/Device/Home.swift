@@ -35,10 +35,44 @@ public struct Home: Sendable {
         case service(ServiceCredentials)
     }
 
-    /// Reads the account folder: an account on a service, or none.
+    /// Reads the account folder: an account on a service, or none. A home that joined a server
+    /// and stopped before its embedded store was set aside finishes that first.
     public func binding() throws(ServiceError) -> Binding {
         guard let credentials = try ServiceCredentials.load(folder: accountFolder) else { return .embedded }
+        if hasEmbeddedStoreFiles { try setEmbeddedStoreAside() }
         return .service(credentials)
+    }
+
+    /// The embedded store's files in the account folder: its ledger (with SQLite's journal files)
+    /// and its signing key (named as the store names them).
+    static let embeddedStoreFiles = [embeddedLedgerName, embeddedLedgerName + "-wal", embeddedLedgerName + "-shm", "service-signing.key"]
+
+    /// Where the embedded store is kept once the home has joined a pack server: what was bought
+    /// there stays there, whole (`account/embedded-store`).
+    public var setAsideFolder: String { accountFolder + "/embedded-store" }
+
+    private var hasEmbeddedStoreFiles: Bool {
+        Self.embeddedStoreFiles.contains { FileSystem.exists(atPath: accountFolder + "/" + $0) }
+    }
+
+    /// Moves the embedded store's files into ``setAsideFolder``, each by one rename: safe to stop
+    /// at any point and run again (``binding()`` finishes it). An earlier embedded store kept
+    /// there is never written over.
+    func setEmbeddedStoreAside() throws(ServiceError) {
+        do {
+            try FileSystem.createFolder(atPath: setAsideFolder, permissions: 0o700)
+            for name in Self.embeddedStoreFiles where FileSystem.exists(atPath: accountFolder + "/" + name) {
+                guard !FileSystem.exists(atPath: setAsideFolder + "/" + name) else {
+                    throw ServiceError(
+                        .wrongState, "an embedded store is kept already in \(setAsideFolder): move that folder away to join this home to a pack server")
+                }
+                try FileSystem.rename(accountFolder + "/" + name, to: setAsideFolder + "/" + name)
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw ServiceError(.storage, "cannot set the embedded store aside in \(setAsideFolder): \(error)")
+        }
     }
 
     /// This device's database (installed packs, games, settings), opened (made on first use).
@@ -115,7 +149,7 @@ public struct Home: Sendable {
         case (.embedded, .service(let url)):
             if hasEmbeddedAccount {
                 throw Self.refusal(
-                    "this home (\(folder)) plays on the embedded store, and the command names the pack server at \(url): drop --service and HANGMAN_SERVICE, or use another --home for that server")
+                    "this home (\(folder)) plays on the embedded store, and the command names the pack server at \(url): 'hangman account create --service URL' (or 'account login') joins this home to it; else drop --service and HANGMAN_SERVICE, or use another --home for that server")
             }
             throw PlayerError.store(ServiceError(.notEntitled, "no account on \(url) in \(folder): run 'hangman account create --service \(url)'"))
         case (.embedded, _):
@@ -222,11 +256,16 @@ public struct Home: Sendable {
     /// `wrongState` when the home has an account already.
     /// The account's storefront is `storefront` when the player names one, else the player's
     /// region's (`preferred`) when the service sells there.
-    public func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
-        try checkBelongsToNoStore()
+    /// A home that plays on the embedded store joins only with `leavingEmbeddedStore`: that
+    /// store is then set aside whole (``setAsideFolder``), after the token is saved.
+    public func createAccount(
+        at url: String, storefront: String?, preferred: String?, caFile: String?, leavingEmbeddedStore: Bool = false
+    ) async throws(PlayerError) -> ServiceCredentials {
+        try checkBelongsToNoStore(leavingEmbeddedStore: leavingEmbeddedStore)
         do throws(ServiceError) {
             let credentials = try await HTTPPackService.createAccount(at: url, storefront: storefront, preferred: preferred, caFile: caFile)
             try credentials.save(folder: accountFolder)
+            if leavingEmbeddedStore { try setEmbeddedStoreAside() }
             await keepCatalog(of: credentials, caFile: caFile)
             return credentials
         } catch {
@@ -238,9 +277,9 @@ public struct Home: Sendable {
     /// device belongs to: the service's key pinned as it is now, a token of its own saved.
     /// A home whose own token the service no longer accepts (revoked from another device) signs
     /// in again the same way, to the same account and service key: its packs and games stay.
-    public func joinAccount(at url: String, token: String, caFile: String?) async throws(PlayerError) -> ServiceCredentials {
+    public func joinAccount(at url: String, token: String, caFile: String?, leavingEmbeddedStore: Bool = false) async throws(PlayerError) -> ServiceCredentials {
         let signedOut = try await signedOutCredentials(caFile: caFile)
-        if signedOut == nil { try checkBelongsToNoStore() }
+        if signedOut == nil { try checkBelongsToNoStore(leavingEmbeddedStore: leavingEmbeddedStore) }
         do throws(ServiceError) {
             let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
             if var kept = signedOut {
@@ -257,6 +296,7 @@ public struct Home: Sendable {
                 return kept
             }
             try credentials.save(folder: accountFolder)
+            if leavingEmbeddedStore { try setEmbeddedStoreAside() }
             await keepCatalog(of: credentials, caFile: caFile)
             return credentials
         } catch {
@@ -301,12 +341,17 @@ public struct Home: Sendable {
         return await HTTPPackService.verifyReceipt(bytes, at: ServiceCredentials.normalized(url), password: password, caFile: caFile)
     }
 
-    /// A home belongs to one store: one that plays on the embedded store, or has a pack server's
-    /// account, gets no other.
-    private func checkBelongsToNoStore() throws(PlayerError) {
-        if hasEmbeddedAccount {
+    /// A home belongs to one store: one that has a pack server's account gets no other; one that
+    /// plays on the embedded store leaves it only when told to (`leavingEmbeddedStore`).
+    private func checkBelongsToNoStore(leavingEmbeddedStore: Bool) throws(PlayerError) {
+        if hasEmbeddedAccount && !leavingEmbeddedStore {
             throw .store(ServiceError(
-                .wrongState, "this home (\(folder)) already plays on the embedded store, and a home belongs to one store: use another --home (or HANGMAN_HOME) for the pack server"))
+                .wrongState,
+                "this home (\(folder)) plays on the embedded store: joining a pack server sets that store aside (run this on a terminal to be asked, or add --yes), or use another --home (or HANGMAN_HOME)"))
+        }
+        if leavingEmbeddedStore, FileSystem.exists(atPath: setAsideFolder + "/" + Self.embeddedLedgerName) {
+            throw .store(ServiceError(
+                .wrongState, "an embedded store is kept already in \(setAsideFolder): move that folder away to join this home to a pack server"))
         }
         let existing: ServiceCredentials?
         do { existing = try ServiceCredentials.load(folder: accountFolder) } catch { throw .store(error) }

@@ -102,20 +102,16 @@ public final class ServedSession: PlayedGame {
 extension Player {
     /// The account's pack server, when this session plays served games (a home bound to a server
     /// that answers); `nil` for the embedded store and offline.
-    public var gameService: (any GameService)? { service as? any GameService }
+    public var gameService: (any GameService)? { service.servedGames }
 
-    /// The service the day's word is played on: the account's pack server. Refused with a
-    /// sentence (69) on a home that plays on the embedded store, or whose server cannot be
-    /// reached now (the word, its board and the streak are the service's).
+    /// The service the day's word is played on: the account's pack server, or the embedded
+    /// store's own daily word (on no board). Refused with a sentence (69) when the server cannot
+    /// be reached now (the word, its board and the streak are the service's).
     public func dailyWordService() throws(PlayerError) -> any GameService {
-        if let games = gameService { return games }
-        if service.offlineReason != nil {
-            throw .store(ServiceError(
-                .unavailable,
-                "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"))
-        }
+        if let games = service.dailyWords { return games }
         throw .store(ServiceError(
-            .unavailable, "the daily word is played on a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)"))
+            .unavailable,
+            "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"))
     }
 
     /// Starts a served game from the `requested` packs, or, without any, from the packs a game on

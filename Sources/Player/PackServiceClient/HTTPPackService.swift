@@ -904,6 +904,9 @@ extension SigningPublicKey {
 // MARK: - Served games
 
 extension HTTPPackService: GameService {
+    public var servedGames: (any GameService)? { self }
+    public var dailyWords: (any GameService)? { self }
+
     public func startGame(_ request: GameRequest) async throws(ServiceError) -> ServedGame {
         // A start is safe to send again: a second one resumes the game the first started.
         var request = request

@@ -2,7 +2,8 @@ import CivilCalendar
 import LetterFolding
 
 /// Served games: a service that plays the game with the account, the word kept on its side (a
-/// pack server). The embedded store does not: its games are played on the device.
+/// pack server). The embedded store serves its own daily word only (``PackService/dailyWords``):
+/// its other games are played on the device.
 public protocol GameService: Sendable {
     /// Starts a game (the daily word with `request.daily`), or resumes the account's live one.
     func startGame(_ request: GameRequest) async throws(ServiceError) -> ServedGame

@@ -91,6 +91,15 @@ public protocol PackService {
 
     /// `handler` is told of what the service does on its own that its user should hear of.
     func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void)
+
+    /// Games the service plays with the account, the word kept on its side (a pack server);
+    /// `nil`: games are played on the device (the embedded store, offline).
+    var servedGames: (any GameService)? { get }
+
+    /// Where the daily word is played: a pack server's served games (its word, boards and
+    /// streaks shared by every player), or the embedded store's own daily word (drawn by the same
+    /// rule, on no leaderboard); `nil` offline.
+    var dailyWords: (any GameService)? { get }
 }
 
 /// What a service did on its own that its user should hear of.
@@ -148,6 +157,8 @@ extension PackService {
     public var offlineReason: ServiceError? { nil }
     /// A service that does nothing on its own tells nothing.
     public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) {}
+    public var servedGames: (any GameService)? { nil }
+    public var dailyWords: (any GameService)? { nil }
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8] {
         try await packArchive(product)

@@ -5,28 +5,41 @@ import Signing
 import Synchronization
 import WordPacks
 
-/// What a server gives each account's service for the daily word: the service's secret that
-/// draws each language's words, the board leaderboards read, and which account this is.
+/// What an account's service needs for the daily word: the secret that draws each language's
+/// words and the schedules walked so far; on a server, also the board its scores go to and
+/// leaderboards are read from (``DailyBoards``).
 public struct DailyWords: Sendable {
     /// 32 bytes derived from the service's signing key: the same on every server of the service.
     public var secret: [UInt8]
-    public var board: any DailyBoard
-    public var account: String
     /// The schedules walked so far, shared by every account of the server.
     public var schedules: DailySchedules
-    /// The boards read lately, shared by every account of the server.
-    public var boards: LeaderboardCache
+    /// Where scores go and boards are read; `nil`: a daily word on no board (the embedded store's).
+    public var boards: DailyBoards?
 
+    /// A server's daily word: its scores on `board`, as `account`'s.
     public init(secret: [UInt8], board: any DailyBoard, account: String, schedules: DailySchedules, boards: LeaderboardCache) {
         self.secret = secret
-        self.board = board
-        self.account = account
         self.schedules = schedules
-        self.boards = boards
+        self.boards = DailyBoards(board: board, account: account, cache: boards)
+    }
+
+    /// A daily word on no board: the embedded store's own.
+    public init(secret: [UInt8], schedules: DailySchedules) {
+        self.secret = secret
+        self.schedules = schedules
     }
 
     /// The purpose the secret is derived for (``SigningKey/derivedSecret(for:)``).
     public static let purpose = "hangman-packs daily word v1"
+}
+
+/// A server's daily board: where each account's ended daily game is recorded and leaderboards are
+/// read, and the boards read lately, shared by every account of the server.
+public struct DailyBoards: Sendable {
+    public var board: any DailyBoard
+    /// The account these scores are.
+    public var account: String
+    public var cache: LeaderboardCache
 }
 
 /// Each language's daily schedule as far as it was walked (``DailySchedule/Cursor``), so that a
@@ -58,10 +71,25 @@ public final class DailySchedules: Sendable {
 /// only a transport.
 extension AccountService {
     private func dailyWordsOrRefuse() throws(ServiceError) -> DailyWords {
-        guard let dailyWords else {
+        if let dailyWords { return dailyWords }
+        // A store that is its own seller (the embedded one) draws its own daily word by the same
+        // rule, from a secret of its own key, and keeps it on no board.
+        guard drawsOwnDailyWord else {
             throw ServiceError(.invalidRequest, "the daily word is played on a pack server: this store plays its games on the device")
         }
-        return dailyWords
+        let own = DailyWords(secret: try signer().key.derivedSecret(for: DailyWords.purpose), schedules: DailySchedules())
+        dailyWords = own
+        return own
+    }
+
+    /// The board of the daily word, or a refusal: the embedded store's daily word is on none.
+    private func boardsOrRefuse() throws(ServiceError) -> DailyBoards {
+        guard let boards = try dailyWordsOrRefuse().boards else {
+            throw ServiceError(
+                .unavailable,
+                "leaderboards and names are a pack server's: this store's daily word is played on this device and ranked on no board ('hangman account login' joins a server)")
+        }
+        return boards
     }
 
     /// Today (UTC, the store's clock), as days since 1970.
@@ -149,13 +177,13 @@ extension AccountService {
     /// the day (``dailyStatus(language:)``, or a second start).
     func recordDaily(_ played: AccountLedger.PlayedGame) {
         let row = played.row
-        guard let daily = dailyWords, let day = row.daily, row.state != .playing, let ended = row.endedDate else { return }
+        guard let daily = dailyWords?.boards, let day = row.daily, row.state != .playing, let ended = row.endedDate else { return }
         do {
             try daily.board.record(
                 DailyScore(
                     day: day, language: row.language, account: daily.account, gameID: row.id, score: row.score, hints: played.game.hinted.count,
                     misses: played.game.misses, won: row.state == .won, finished: ended))
-            daily.boards.outdate(day: day, language: row.language)
+            daily.cache.outdate(day: day, language: row.language)
         } catch {
             // Written again on the next read of the day.
         }
@@ -170,7 +198,7 @@ extension AccountService {
     /// days to it summed: its best rows and the asker's, ranked by ``BoardEntry/ranksBefore(_:)``.
     /// Read from the board's indexes and kept a few seconds for every player (``LeaderboardCache``).
     public func leaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard {
-        let daily = try dailyWordsOrRefuse()
+        let daily = try boardsOrRefuse()
         let day: Int64
         if let date, date != "today" {
             guard let parsed = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
@@ -180,7 +208,7 @@ extension AccountService {
         }
         let tag = try dailyPack(language).language
         let key = BoardKey(day: DailyDate.text(day: day), language: tag, week: week)
-        let board = try daily.boards.board(key, from: daily.board, size: Leaderboard.size)
+        let board = try daily.cache.board(key, from: daily.board, size: Leaderboard.size)
         // How many stand before an entry: the counts of every better score (a few hundred at most).
         func ahead(_ entry: BoardEntry) -> Int {
             board.buckets.reduce(0) { sum, bucket in
@@ -204,7 +232,7 @@ extension AccountService {
 
     /// The name the account appears under; 409 when another account has it, or one like it.
     public func setDisplayName(_ name: String) throws(ServiceError) -> String {
-        let daily = try dailyWordsOrRefuse()
+        let daily = try boardsOrRefuse()
         let kept = try DisplayNames.check(name)
         guard try daily.board.setName(account: daily.account, name: kept, folded: DisplayName.folded(kept), skeleton: DisplayNames.skeleton(kept), now: clock.now())
         else {

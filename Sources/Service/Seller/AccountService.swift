@@ -31,9 +31,12 @@ public final class AccountService {
     var random = SystemRandomNumberGenerator()
     /// The words served games draw from; a server shares one among its accounts.
     public var packWords = ServedPackWords()
-    /// The daily word, on a server: its secret and the board leaderboards read (`nil`: the
-    /// embedded store, whose games are played on the device).
+    /// The daily word, on a server: its secret and the board leaderboards read. `nil` on the
+    /// embedded store until its own daily word is first asked for (``drawsOwnDailyWord``).
     public var dailyWords: DailyWords?
+    /// The store is its own seller and draws its own daily word from its key, on no board (the
+    /// embedded store).
+    public var drawsOwnDailyWord = false
     /// The receipt policy with the service's shared secret; `nil`: this store's own secret
     /// (``ownSharedSecret()``), as the embedded store has.
     public var receiptPolicy: ReceiptPolicy?

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 import SystemCalls
 
 /// The pack service in-process, for `make play` and the sandbox: ``PackService`` over one
@@ -14,6 +15,10 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public let account: AccountService
     /// What is for sale: the packs folder's catalog.
     public var catalog: Catalog { account.catalog }
+    private let dailyWord: EmbeddedDailyWord
+
+    /// The store's own daily word, on no board: its other games are played on the device.
+    public var dailyWords: (any GameService)? { dailyWord }
 
     /// Opens (creating if needed) the account in `accountFolder`; a new account's storefront is
     /// the player's region's (`preferredStorefront`) when the catalog sells there.
@@ -25,6 +30,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     ) throws(ServiceError) {
         account = try AccountService(catalog: catalog, packsFolder: packsFolder, accountFolder: accountFolder, clock: clock, crash: crash)
         account.receiptPolicy = sharedSecret.map(ReceiptPolicy.init(sharedSecret:))
+        account.drawsOwnDailyWord = true
+        dailyWord = EmbeddedDailyWord(account)
         try account.chooseStorefront(AccountService.newAccountStorefront(required: nil, preferred: preferredStorefront, in: catalog))
     }
 
@@ -59,4 +66,45 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func storeClock() throws(ServiceError) -> Int64 { try account.storeClock() }
     public func advanceClock(by duration: StoreDuration) throws(ServiceError) -> Int64 { try account.advanceClock(by: duration) }
     public func moveClock(by duration: StoreClockStep) throws(ServiceError) -> StoreClockMove { try account.moveClock(by: duration) }
+}
+
+/// The embedded store's daily word: the account service's served daily game (the same rule as a
+/// server's: the same lives, one game a day, a word drawn from the store's own key), on no
+/// leaderboard. Every other game of the embedded store is played on the device.
+final class EmbeddedDailyWord: GameService, @unchecked Sendable {
+    /// The account, one call at a time (it is not `Sendable`; every use goes through `serialized`).
+    private let account: AccountService
+    private let lock = Mutex<Void>(())
+
+    init(_ account: AccountService) { self.account = account }
+
+    private func serialized<T>(_ body: (AccountService) throws(ServiceError) -> T) throws(ServiceError) -> T {
+        try lock.withLock { _ throws(ServiceError) in try body(account) }
+    }
+
+    func startGame(_ request: GameRequest) throws(ServiceError) -> ServedGame {
+        guard request.daily else {
+            throw ServiceError(.invalidRequest, "the embedded store serves its daily word only: its other games are played on the device")
+        }
+        return try serialized { account throws(ServiceError) in try account.startGame(request) }
+    }
+
+    /// The live game that is not the daily word: none, the device plays those.
+    func currentGame() -> ServedGame? { nil }
+    func game(_ id: String) throws(ServiceError) -> ServedGame { try serialized { account throws(ServiceError) in try account.game(id) } }
+    func guess(game id: String, _ text: String) throws(ServiceError) -> ServedGame {
+        try serialized { account throws(ServiceError) in try account.guess(id, text) }
+    }
+    func hint(game id: String, idempotencyKey: String) throws(ServiceError) -> ServedGame {
+        try serialized { account throws(ServiceError) in try account.hint(id, key: idempotencyKey) }
+    }
+    func abandonGame(_ id: String) throws(ServiceError) -> ServedGame { try serialized { account throws(ServiceError) in try account.abandonGame(id) } }
+    func gameStatistics() throws(ServiceError) -> GameStatistics { try serialized { account throws(ServiceError) in try account.statistics() } }
+    func daily(language: String?) throws(ServiceError) -> DailyStatus {
+        try serialized { account throws(ServiceError) in try account.dailyStatus(language: language) }
+    }
+    func leaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard {
+        try serialized { account throws(ServiceError) in try account.leaderboard(date: date, language: language, week: week) }
+    }
+    func setDisplayName(_ name: String) throws(ServiceError) -> String { try serialized { account throws(ServiceError) in try account.setDisplayName(name) } }
 }

@@ -37,7 +37,7 @@ extension ExitCode {
     /// made from it, and a test holds the README's table to it.
     static let table: [(code: ExitCode, meaning: String)] = [
         (.ok, #"success"#),
-        (.declined, #"a question was answered no (`buy` or `store clear` on a terminal): nothing was done"#),
+        (.declined, #"a question was answered no (`buy`, `store clear`, or `account create` and `account login` on a home that plays on the embedded store, on a terminal): nothing was done"#),
         (.usage, #"usage error: unknown command, option, product, pack or transaction; cancelling a subscription the account does not have; an empty path (`--home ""`, `HANGMAN_HOME=`); a command that names another store than the home's (`--service` on a home that plays on the embedded store, `--packs` on a home bound to a pack server)"#),
         (.dataError, #"invalid data: a pack, catalog, property list, key or receipt that fails verification, an archive that is not the one the catalog records, a pack server whose answers are not signed with the home's pinned key, or a file named to be read that is not a regular file"#),
         (.noInput, #"missing input: a file or folder named on the command line does not exist (or the packs folder is not a folder)"#),

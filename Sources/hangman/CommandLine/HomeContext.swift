@@ -209,14 +209,11 @@ struct HomeContext {
 }
 
 extension HomeContext {
-    /// The account's pack server for what only it keeps (served games, the daily word,
-    /// leaderboards, a display name): refused, saying why, on the embedded store and offline.
+    /// The service for what the account's games keep (the daily word, leaderboards, a display
+    /// name): the pack server, or for the daily word the embedded store's own; refused, saying
+    /// why, offline. What the embedded store keeps on no board it refuses itself, with a sentence.
     func games(for what: String) throws -> any GameService {
-        if let games = service as? any GameService { return games }
-        if let offline {
-            throw CommandFailure(code: .storeRefused, message: "\(what) is kept by the pack server, which cannot be reached now: \(offline.message)")
-        }
-        throw CommandFailure(
-            code: .storeRefused, message: "\(what) is kept by a pack server: this home plays on the embedded store ('hangman account login' binds it to a server)")
+        if let games = service.dailyWords { return games }
+        throw CommandFailure(code: .storeRefused, message: "\(what) is kept by the pack server, which cannot be reached now: \(offline?.message ?? "no answer")")
     }
 }

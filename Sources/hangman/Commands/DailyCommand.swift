@@ -20,8 +20,10 @@ enum DailyCommand: Command {
             square per move in order, green a hit, black a miss, a light bulb a hint; with NO_COLOR
             set, TERM=dumb or --plain, the letters H, M and R (revealed by a hint). It never shows a
             letter of the word.
+            On the embedded store ('make play'), the store draws a daily word of its own by the same
+            rule, played on this device and ranked on no leaderboard.
             Exit status: 0 shown, 64 a language the service has no base pack in, 69 the pack server
-            cannot be reached (or the home plays on the embedded store).
+            cannot be reached.
             """)
 
     struct Options {

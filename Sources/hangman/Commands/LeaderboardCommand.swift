@@ -21,7 +21,8 @@ enum LeaderboardCommand: Command {
             whenever they ended (every player has six lives). Only games the pack server played count (a game played offline never does). Players appear under the name
             they chose ('hangman account name NAME'), else Player and the last 4 characters of their
             account id. Exit status: 0 shown, 64 a date or language the service does not know, 69 the
-            pack server cannot be reached (or the home plays on the embedded store).
+            pack server cannot be reached (or the home plays on the embedded store, whose daily word is
+            on no board).
             """)
 
     struct Options {

@@ -20,7 +20,7 @@ enum PlayCommand: Command {
                 names: ["--seed"], value: "N",
                 help: "Seed the random choices: the same seed, the same games (a pack server takes one only as a sandbox with test controls).",
                 kind: .unsignedInteger),
-            .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same word and six lives for every player of the service, once per account; on a pack server."),
+            .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same word and six lives for every player of the service, once per account; on the embedded store, its own daily word, on no leaderboard."),
             .init(names: ["--language"], value: "TAG", help: "Words in one language (de, fr, pt-BR...): the packs installed in it, its free base pack installed first when none is; with --daily, the daily word's (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),

@@ -20,7 +20,7 @@ enum StatsCommand: Command {
     static func run(_ options: ListingOptions, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let stats: GameStatistics
-        if let games = store.service as? any GameService {
+        if let games = store.service.servedGames {
             stats = try await games.gameStatistics()
         } else {
             if let offline = store.offline {

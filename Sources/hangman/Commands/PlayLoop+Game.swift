@@ -1,0 +1,91 @@
+import Device
+import PackServiceAPI
+import TerminalText
+
+/// One game on the screen: its moves until it ends or is saved.
+extension PlayLoop {
+    /// How a game ended: finished (with the free tier's suggestion, if any), or saved.
+    enum Ending { case finished(GameView, suggestion: PackSuggestion.Line?), saved(ExitCode) }
+
+    func play(_ session: any PlayedGame, generator: inout SeededGenerator) async throws -> Ending {
+        await readHints()
+        screen.begin(session, hints: hints?.hints, offline: hints.map { !$0.isCurrent } ?? true)
+        var opening: [String] = []
+        if session.isResumed {
+            opening.append(
+                daily ? "Resuming today's word." : session.servedID != nil ? "Resuming your unfinished game, kept on the server (play --new starts over)."
+                    : "Resuming your unfinished game (play --new starts over).")
+        }
+        if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
+        let day = (session as? ServedSession)?.game.daily
+        var view = GameView(
+            game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
+            category: day == nil ? session.category : session.packName, hints: nil,
+            event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme)
+        var eventPlain: TerminalText?
+        showWaitsOnBoard()
+        while session.board.status == .playing {
+            view.game = session.board
+            showHints(in: &view)
+            screen.show(view, eventPlain: eventPlain)
+            shownView = view
+            screen.prompt()
+            // Output that no longer reaches anyone ends the game: no hint is spent unseen.
+            try screen.context.checkWrites()
+            let move = nextMove(view)
+            switch move {
+            case .endOfInput, .interrupted, .quit:
+                if screen.style == .plain { screen.context.out("SAVED") }
+                leaveScreen()
+                if screen.style == .text && move != .quit { screen.context.out("") }
+                if screen.style != .plain {
+                    screen.context.out(
+                        daily ? "Today's word is kept on the server: 'hangman play --daily' resumes it, on any device of the account."
+                            : session.servedID != nil ? "Game kept on the server: 'hangman play' resumes it, on any device of the account."
+                            : "Game saved: run 'hangman play' to resume it.")
+                }
+                return .saved(move == .interrupted ? .interrupted : .ok)
+            default:
+                let (event, plainLine) = try await handle(move, session: session, view: view, generator: &generator)
+                view.event = event?.text
+                eventPlain = plainLine
+            }
+        }
+        view.game = session.board
+        showHints(in: &view)
+        let suggestion = await PackSuggestion(player: playerContext.player, prices: PriceText(environment: screen.context.environment))
+            .line(afterGame: tally.played)
+        if screen.isFullScreen {
+            view.event = ([view.event].compactMap { $0 } + GameLayout.verdict(session.board) + [suggestion?.text.text].compactMap { $0 })
+                .joined(separator: "\n")
+        }
+        screen.show(view, eventPlain: eventPlain)
+        return .finished(view, suggestion: suggestion)
+    }
+
+    /// A hint (or a purchase) that waits because the pack server asks for it says so on the
+    /// board, not on standard error under it; plain output says nothing there (its readers parse it).
+    func showWaitsOnBoard() {
+        guard screen.style != .plain else { return }
+        let client = playerContext.store.service
+        let board = BoardNotice(loop: self)
+        client.observe { event in
+            guard case .waiting(let seconds, _, let reason) = event else { return }
+            board.say("Waiting \(seconds) s for the pack server: \(reason)")
+        }
+    }
+}
+
+/// The loop's board, for a notice from the pack server's client. The client calls it only from
+/// inside a request the loop is awaiting, never beside the loop's own drawing.
+private final class BoardNotice: @unchecked Sendable {
+    unowned let loop: PlayLoop
+
+    init(loop: PlayLoop) { self.loop = loop }
+
+    func say(_ text: String) {
+        guard var view = loop.shownView else { return }
+        view.event = text
+        loop.screen.show(view, eventPlain: nil)
+    }
+}

@@ -1,0 +1,95 @@
+import Device
+import HangmanGame
+import PackServiceAPI
+import WordPacks
+
+/// Where this `hangman play` plays: the day's word on its service, served games on the account's
+/// pack server, or games on this device in a seat of their own.
+extension PlayLoop {
+    /// Opens the games before the screen does: the daily word's service (or its refusal), the
+    /// first served game, or a seat on this device (with what it says of saved games). `fresh`
+    /// is cleared once a first game has used it.
+    func openGames(fresh: inout Bool, generator: inout SeededGenerator) async throws -> GameSeat? {
+        if daily {
+            // The pack server's daily word, or the embedded store's own: never a local game.
+            dailyGames = try player.dailyWordService()
+            return nil
+        }
+        // A home bound to a pack server that answers plays served games: the word stays there.
+        // The embedded store, and a server out of reach, play on this device.
+        if let games = player.gameService {
+            // The first game is asked for before the screen opens: a server that no longer knows
+            // this device (a revoked token, a closed account) or that went away since the home
+            // opened leaves the packs installed here to play.
+            do {
+                if !fresh { fresh = try await liveGameConflicts(games) }
+                firstGame = try await start(seat: nil, fresh: fresh, generator: &generator)
+                fresh = false
+                return nil
+            } catch let error as PlayerError {
+                guard case .store(let failure) = error, [.unauthorized, .unavailable].contains(failure.kind) else { throw error }
+            } catch let failure as ServiceError where [.unauthorized, .unavailable].contains(failure.kind) {}
+        }
+        let taken = try player.takeSeat(playable: playable)
+        if !taken.setAside.isEmpty {
+            let names = taken.setAside.joined(separator: ", ")
+            let one = taken.setAside.count == 1
+            screen.context.error(
+                "Your saved \(one ? "game from \(names) is" : "games from \(names) are") kept, not resumed: this account may not play \(one ? "that pack" : "those packs") now (see 'hangman packs'). This is a new game from the packs you may play.")
+        }
+        if taken.passedOverSavedGame && !fresh {
+            screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
+        }
+        if !fresh {
+            let conflicts = try savedGameConflicts(taken)
+            if !conflicts.isEmpty { fresh = try decideOnConflicts(conflicts) }
+        }
+        return taken
+    }
+
+    /// The game to play next: the day's word, on this device in `seat`, or served by the
+    /// account's pack server.
+    func start(seat: GameSeat?, fresh: Bool, generator: inout SeededGenerator) async throws -> (any PlayedGame)? {
+        if let firstGame {
+            self.firstGame = nil
+            return firstGame
+        }
+        if let games = dailyGames {
+            let game: ServedGame
+            do {
+                game = try await DailyLanguage.choose(language) { (tag: String?) async throws(ServiceError) -> ServedGame in
+                    try await games.startGame(GameRequest(daily: true, language: tag))
+                }
+            } catch {
+                let failure: ServiceError = error
+                // Played already today: the store's refusal, said as such (69).
+                guard failure.kind == .wrongState else { throw failure }
+                throw CommandFailure(code: .storeRefused, message: failure.message)
+            }
+            return ServedSession(game: game, service: games)
+        }
+        guard let seat else {
+            return try await player.startServedGame(
+                requested: requestedPacks, playing: packs, category: category, lives: requestedLives, new: fresh, seed: seed)
+        }
+        return try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
+    }
+
+    /// Why no game could start: no words in the category asked for, or none installed.
+    func noWords() -> CommandFailure {
+        if let category {
+            var names: [String] = []
+            for name in packs.flatMap({ $0.categories.map(\.name) }) where !names.contains(name) { names.append(name) }
+            return CommandFailure.usage(
+                "no words in category '\(category)' of the chosen packs" + (names.isEmpty ? "" : ": their categories are " + names.map { "'\($0)'" }.joined(separator: ", ")))
+        }
+        let names = ProductNames(playerContext.catalog)
+        let free = playerContext.catalog.basePacks.map { "'hangman install \(names.shortName(of: $0.productID))' (\($0.displayName), free)" }
+        // A damaged free pack is the store's to fix: say so rather than send the player round in circles.
+        let damaged = playerContext.catalog.unavailableBasePacks.map { "the free pack \($0.reason): it comes back when the store publishes it again" }
+        return CommandFailure(
+            code: .notEntitled,
+            message: "no words installed: " + (damaged.isEmpty ? "" : damaged.joined(separator: "; ") + "; ")
+                + (free.isEmpty ? "" : free.joined(separator: ", ") + " brings one back; ") + "'hangman restore' brings the packs you own, 'hangman products' lists the rest")
+    }
+}
