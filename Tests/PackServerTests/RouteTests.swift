@@ -1,3 +1,4 @@
+import AppStore
 import PackServer
 import PackServiceWire
 import Testing
@@ -32,5 +33,29 @@ import Testing
 
     @Test func anEmptyIdentifierIsNoRoute() {
         #expect(Route.routes(at: "/v1/packs//archive") == nil)
+    }
+}
+
+/// Every route the client and the server exchange a body on is typed once (``API``): the client
+/// sends through the endpoint and the server answers through it.
+@Suite struct EndpointTableTests {
+    @Test func everyV1RouteButLivenessAndArchivesHasOneEndpoint() {
+        let typed = API.typedRoutes
+        #expect(Set(typed).count == typed.count, "a route typed twice")
+        let untyped: Set<Route> = [.health, .ready, .packArchive]
+        for route in Route.allCases where route.path("x").hasPrefix("/v1/") && !untyped.contains(route) {
+            #expect(typed.contains(route), "\(route) has no endpoint in API")
+        }
+        #expect(API.verifyReceipt.route == .verifyReceipt)
+    }
+
+    /// What the client encodes the server reads, and what the server answers the client decodes.
+    @Test func anEndpointReadsWhatItWrites() throws {
+        let body = try API.guess.encode(GuessRequest(guess: "e"))
+        #expect(try API.guess.body(of: body).guess == "e")
+        let refused = #expect(throws: ServiceError.self) { try API.guess.decodeAnswer(Array("{}".utf8), path: "/v1/games/x/guesses") }
+        #expect(refused?.kind == .unavailable && refused?.message.contains("POST /v1/games/x/guesses") == true)
+        let made = NewAccount(accountID: "0123456789abcdef", token: "t")
+        #expect(try API.createAccount.decodeAnswer(try API.createAccount.answer(made), path: "/v1/accounts") == made)
     }
 }

@@ -96,7 +96,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     public func fetchCatalog() async throws(ServiceError) -> Catalog {
         followUp.withLock { $0.catalogChecked = true }
-        let signed = try await get(SignedDocument.self, .catalog)
+        let signed = try await send(API.catalog)
         let document = try signed.open(CatalogDocument.self, trusting: credentials.publicKey)
         let now = clock.now()
         guard document.expires > now else {
@@ -128,20 +128,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     public func recoverUnfinished() async throws(ServiceError) -> [StoreTransaction] {
         followUp.withLock { $0.recovered = true }
-        return try await send([StoreTransaction].self, .recover)
+        return try await send(API.recover)
     }
 
     /// The purchase's answer carries the account's statement after it (signed): the balance and
     /// entitlements a command shows next need no request of their own.
     public func buy(_ product: ProductID, quantity: Int) async throws(ServiceError) -> PurchaseOutcome {
         let key = Self.newKey()
-        let (_, bytes) = try await exchange(.purchase, body: try Wire.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
-        let outcome: PurchaseOutcome
-        do {
-            outcome = try Wire.decode(PurchaseOutcome.self, from: bytes)
-        } catch {
-            throw ServiceError(.unavailable, "the service's answer to POST \(Route.purchase.path("")) is not what this client expects: \(error.message)")
-        }
+        let (_, bytes) = try await exchange(
+            .purchase, body: try API.purchase.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
+        let outcome = try API.purchase.decodeAnswer(bytes, path: Route.purchase.path())
         if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
             _ = try? adopt(signed)
         }
@@ -149,11 +145,11 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func restore() async throws(ServiceError) -> [Entitlement] {
-        try await orOffline({ () async throws(ServiceError) in try await send([Entitlement].self, .restore) }, { offline throws(ServiceError) in try offline.restore() })
+        try await orOffline({ () async throws(ServiceError) in try await send(API.restore) }, { offline throws(ServiceError) in try offline.restore() })
     }
 
     public func transactions() async throws(ServiceError) -> [StoreTransaction] {
-        try await orOffline({ () async throws(ServiceError) in try await get([StoreTransaction].self, .transactions) }, { offline throws(ServiceError) in try offline.transactions() })
+        try await orOffline({ () async throws(ServiceError) in try await send(API.transactions) }, { offline throws(ServiceError) in try offline.transactions() })
     }
 
     /// From the account's signed statement: what unlocks packs is never taken unsigned.
@@ -166,7 +162,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func statement() async throws(ServiceError) -> AccountStatement {
         // Held for a command, and for a minute at most (a game played for long asks again).
         if holdsStatements, let held = heldStatement.withLock({ $0 }), clock.now() - held.issued < 60_000 { return held }
-        return try adopt(try await get(SignedDocument.self, .account))
+        return try adopt(try await send(API.account))
     }
 
     /// A signed statement from the server, checked (key, account, not a replay), kept for
@@ -201,13 +197,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func offers() async throws(ServiceError) -> Offers {
-        let offers = try await orOffline({ () async throws(ServiceError) in try await get(Offers.self, .offers) }, { offline throws(ServiceError) in try offline.offers() })
+        let offers = try await orOffline({ () async throws(ServiceError) in try await send(API.offers) }, { offline throws(ServiceError) in try offline.offers() })
         lastStorefront.withLock { $0 = offers.storefront }
         return offers
     }
 
     public func setStorefront(_ code: String) async throws(ServiceError) -> String {
-        let answer = try await send(StorefrontRequest.self, .setStorefront, body: try Wire.encode(StorefrontRequest(storefront: code)))
+        let answer = try await send(API.setStorefront, body: StorefrontRequest(storefront: code))
         let now = answer.storefront ?? code
         lastStorefront.withLock { $0 = now }
         return now
@@ -229,7 +225,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func spendHint(idempotencyKey: String) async throws(ServiceError) -> HintSpend {
         // The key goes as the Idempotency-Key too: a spend cut off in transit (a server killed
         // behind a proxy) is sent again, and spends at most once.
-        let signed = try await send(SignedDocument.self, .spendHint, body: try Wire.encode(HintSpendRequest(key: idempotencyKey)), idempotencyKey: idempotencyKey)
+        let signed = try await send(API.spendHint, body: HintSpendRequest(key: idempotencyKey), idempotencyKey: idempotencyKey)
         let statement = try signed.open(HintSpendStatement.self, trusting: credentials.publicKey)
         guard statement.accountID == credentials.accountID, statement.key == idempotencyKey else {
             throw ServiceError(
@@ -332,7 +328,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func receipt() async throws(ServiceError) -> Receipt {
-        let data = try await get(ReceiptData.self, .receipt)
+        let data = try await send(API.receipt)
         guard let bytes = Base64.decode(data.receiptData), let payload = data.receipt else {
             throw ServiceError(.unavailable, "the service's receipt is malformed")
         }
@@ -348,8 +344,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func verifyReceipt(_ bytes: [UInt8], password: String?) async -> ReceiptVerification {
         let answer: AppleVerifyResponse
         do {
-            answer = try await send(
-                AppleVerifyResponse.self, .verifyReceipt, body: try Wire.encode(AppleVerifyRequest(receiptData: Base64.encode(bytes), password: password)))
+            answer = try await send(API.verifyReceipt, body: AppleVerifyRequest(receiptData: Base64.encode(bytes), password: password))
         } catch {
             return ReceiptVerification(status: .malformed, message: "the service could not check the receipt: \(error.message)")
         }
@@ -380,27 +375,27 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     // MARK: - Test controls
 
     public func controls() async throws(ServiceError) -> StoreControls {
-        try await get(StoreControls.self, .testControls)
+        try await send(API.testControls)
     }
 
     public func setControls(_ controls: StoreControls) async throws(ServiceError) {
-        _ = try await send(StoreControls.self, .setTestControls, body: try Wire.encode(controls))
+        _ = try await send(API.setTestControls, body: controls)
     }
 
     public func approve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction {
-        try await send(StoreTransaction.self, .approve, id: id.rawValue)
+        try await send(API.approve, id: id.rawValue)
     }
 
     public func decline(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction {
-        try await send(StoreTransaction.self, .decline, id: id.rawValue)
+        try await send(API.decline, id: id.rawValue)
     }
 
     public func resolve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction {
-        try await send(StoreTransaction.self, .resolve, id: id.rawValue)
+        try await send(API.resolve, id: id.rawValue)
     }
 
     public func refund(_ id: TransactionID) async throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
-        let result = try await send(RefundResult.self, .refund, id: id.rawValue)
+        let result = try await send(API.refund, id: id.rawValue)
         return (result.transaction, result.hintsTakenBack)
     }
 
@@ -413,26 +408,26 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     }
 
     public func storeClock() async throws(ServiceError) -> Int64 {
-        try await get(StoreClockDocument.self, .testClock).now
+        try await send(API.testClock).now
     }
 
     public func moveClock(by duration: StoreClockStep) async throws(ServiceError) -> StoreClockMove {
-        let moved = try await send(StoreClockDocument.self, .advanceClock, body: try Wire.encode(ClockAdvance(duration: duration)))
+        let moved = try await send(API.advanceClock, body: ClockAdvance(duration: duration))
         return StoreClockMove(now: moved.now, renewals: moved.renewals ?? 0)
     }
 
     // MARK: - Subscriptions
 
     public func subscriptions() async throws(ServiceError) -> [SubscriptionStatus] {
-        try await orOffline({ () async throws(ServiceError) in try await get([SubscriptionStatus].self, .subscriptions) }, { offline throws(ServiceError) in try offline.subscriptions() })
+        try await orOffline({ () async throws(ServiceError) in try await send(API.subscriptions) }, { offline throws(ServiceError) in try offline.subscriptions() })
     }
 
     public func subscriptionChange(to product: ProductID) async throws(ServiceError) -> SubscriptionChange {
-        try await send(SubscriptionChange.self, .subscriptionChange, body: try Wire.encode(SubscriptionChangeRequest(productID: product)))
+        try await send(API.subscriptionChange, body: SubscriptionChangeRequest(productID: product))
     }
 
     public func setAutoRenew(_ product: ProductID, on: Bool) async throws(ServiceError) -> SubscriptionStatus {
-        try await send(SubscriptionStatus.self, .autoRenew, body: try Wire.encode(AutoRenewRequest(productID: product, autoRenew: on)))
+        try await send(API.autoRenew, body: AutoRenewRequest(productID: product, autoRenew: on))
     }
 
     // MARK: - Accounts
@@ -441,7 +436,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// A new token of this account for another device (the one asking keeps its own).
     public func addDeviceToken() async throws(ServiceError) -> NewToken {
-        let made = try await send(NewToken.self, .addToken)
+        let made = try await send(API.addToken)
         try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
         return made
     }
@@ -456,7 +451,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// Every token of the account, this one marked `current`; never a secret.
     public func tokens() async throws(ServiceError) -> [AccountTokenInfo] {
-        try await get([AccountTokenInfo].self, .tokens)
+        try await send(API.tokens)
     }
 
     /// Revokes one token of the account: the device holding it is signed out.
@@ -466,7 +461,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// A new token for this device, and this one revoked.
     public func rotateToken() async throws(ServiceError) -> NewToken {
-        let made = try await send(NewToken.self, .rotateToken)
+        let made = try await send(API.rotateToken)
         try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
         return made
     }
@@ -494,7 +489,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         let nonce = IdempotencyKey.new()
         let proof: KeyProof
         do {
-            let signed = try await send(SignedDocument.self, .proveKey, body: try Wire.encode(KeyProof(nonce: nonce)))
+            let signed = try await send(API.proveKey, body: KeyProof(nonce: nonce))
             proof = try signed.open(KeyProof.self, trusting: credentials.publicKey)
         } catch where error.kind == .unavailable && Self.isUnreachable(error) {
             // No server there now: the home plays offline, and nothing was sent.
@@ -522,7 +517,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// The service's key as it is now, to pin (the key document checked: the key is one, and its id).
     private func serviceKey() async throws(ServiceError) -> SigningPublicKey {
-        let keyDocument = try await get(ServiceKeyDocument.self, .serviceKey)
+        let keyDocument = try await send(API.serviceKey)
         guard let bytes = Base64.decode(keyDocument.publicKey), let key = SigningPublicKey(bytes: bytes), key.keyID == keyDocument.keyID else {
             throw ServiceError(.untrusted, "the service at \(credentials.service) sent a malformed public key")
         }
@@ -547,28 +542,21 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public static func createAccount(at url: String, storefront: StorefrontRequest? = nil, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let key = try await unauthenticated.serviceKey()
-        let account = try await unauthenticated.send(NewAccount.self, .createAccount, body: storefront.map { (request) throws(ServiceError) in try Wire.encode(request) })
+        let account = try await unauthenticated.send(API.createAccount, body: storefront)
         try checkIssued(account.token, account: account.accountID, expected: nil)
         return ServiceCredentials(service: url, accountID: account.accountID, token: account.token, publicKey: key)
     }
 
     // MARK: - Transport
 
-    private func get<T: Decodable>(_ type: T.Type, _ route: Route, id: String = "") async throws(ServiceError) -> T {
-        try await send(type, route, id: id)
-    }
-
-    /// One request on `route` (its method and path from ``Route``; a token unless the route is
-    /// public), its answer decoded.
-    private func send<T: Decodable>(
-        _ type: T.Type, _ route: Route, id: String = "", body: [UInt8]? = nil, idempotencyKey: String? = nil, query: [(String, String)] = []
-    ) async throws(ServiceError) -> T {
-        let (_, bytes) = try await exchange(route, id: id, body: body, idempotencyKey: idempotencyKey, query: query)
-        do {
-            return try Wire.decode(type, from: bytes)
-        } catch {
-            throw ServiceError(.unavailable, "the service's answer to \(route.method) \(route.path(id)) is not what this client expects: \(error.message)")
-        }
+    /// One request on `endpoint` (its method and path from its ``Route``; a token unless the
+    /// route is public): its body encoded and its answer decoded as the endpoint types them.
+    private func send<Body, Answer>(
+        _ endpoint: Endpoint<Body, Answer>, id: String = "", body: Body? = nil, idempotencyKey: String? = nil, query: [(String, String)] = []
+    ) async throws(ServiceError) -> Answer {
+        let bytes = try body.map { (body) throws(ServiceError) in try endpoint.encode(body) }
+        let (_, answer) = try await exchange(endpoint.route, id: id, body: bytes, idempotencyKey: idempotencyKey, query: query)
+        return try endpoint.decodeAnswer(answer, path: endpoint.route.path(id))
     }
 
     /// One request, sent again (same body, same idempotency key) while the connection fails, or
@@ -912,50 +900,50 @@ extension HTTPPackService: GameService {
         var request = request
         if request.new, request.seed == nil {
             // `new` abandons the live game: sent again, it would abandon the one it started. One try.
-            return try await send(ServedGame.self, .startGame, body: try Wire.encode(request))
+            return try await send(API.startGame, body: request)
         }
         request.new = false
-        return try await send(ServedGame.self, .startGame, body: try Wire.encode(request), idempotencyKey: IdempotencyKey.new())
+        return try await send(API.startGame, body: request, idempotencyKey: IdempotencyKey.new())
     }
 
     public func currentGame() async throws(ServiceError) -> ServedGame? {
         do {
-            return try await get(ServedGame.self, .currentGame)
+            return try await send(API.currentGame)
         } catch where error.kind == .notFound {
             return nil
         }
     }
 
     public func game(_ id: String) async throws(ServiceError) -> ServedGame {
-        try await get(ServedGame.self, .game, id: id)
+        try await send(API.game, id: id)
     }
 
     public func guess(game id: String, _ text: String) async throws(ServiceError) -> ServedGame {
         // Sent once: a guess sent again would be answered `repeated`, not what it did.
-        try await send(ServedGame.self, .guess, id: id, body: try Wire.encode(GuessRequest(guess: text)))
+        try await send(API.guess, id: id, body: GuessRequest(guess: text))
     }
 
     public func hint(game id: String, idempotencyKey: String) async throws(ServiceError) -> ServedGame {
-        try await send(ServedGame.self, .gameHint, id: id, body: [], idempotencyKey: idempotencyKey)
+        try await send(API.gameHint, id: id, body: NoBody(), idempotencyKey: idempotencyKey)
     }
 
     public func abandonGame(_ id: String) async throws(ServiceError) -> ServedGame {
-        try await send(ServedGame.self, .abandonGame, id: id, body: [], idempotencyKey: IdempotencyKey.new())
+        try await send(API.abandonGame, id: id, body: NoBody(), idempotencyKey: IdempotencyKey.new())
     }
 
     public func gameStatistics() async throws(ServiceError) -> GameStatistics {
-        try await get(GameStatistics.self, .gameStats)
+        try await send(API.gameStats)
     }
 
     public func daily(language: String?) async throws(ServiceError) -> DailyStatus {
-        try await send(DailyStatus.self, .daily, query: language.map { [("language", $0)] } ?? [])
+        try await send(API.daily, query: language.map { [("language", $0)] } ?? [])
     }
 
     public func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
         var query: [(String, String)] = []
         if let language { query.append(("language", language)) }
         if week { query.append(("week", "1")) }
-        var board = try await send(Leaderboard.self, .leaderboard, id: date ?? "today", query: query)
+        var board = try await send(API.leaderboard, id: date ?? "today", query: query)
         // A server's answer as a board can be: at most its size in rows, ranks from 1.
         board.top = Array(board.top.filter { $0.rank >= 1 }.prefix(Leaderboard.size))
         if let you = board.you, you.rank < 1 { board.you = nil }
@@ -964,7 +952,7 @@ extension HTTPPackService: GameService {
     }
 
     public func setDisplayName(_ name: String) async throws(ServiceError) -> String {
-        try await send(DisplayNameRequest.self, .setDisplayName, body: try Wire.encode(DisplayNameRequest(name: name)), idempotencyKey: IdempotencyKey.new()).name
+        try await send(API.setDisplayName, body: DisplayNameRequest(name: name), idempotencyKey: IdempotencyKey.new()).name
     }
 }
 

@@ -5,6 +5,11 @@ import CivilCalendar
 /// Apple's own keys and types (dates three ways, numbers as strings), so that server code written
 /// for Apple's endpoint reads this one unchanged. The rest of the API keeps this project's names.
 
+extension API {
+    /// `POST /verifyReceipt`, in Apple's shapes.
+    public static let verifyReceipt = Endpoint<AppleVerifyRequest, AppleVerifyResponse>(.verifyReceipt)
+}
+
 /// The request: `{"receipt-data": base64, "password": shared secret, "exclude-old-transactions": bool}`.
 public struct AppleVerifyRequest: Codable, Sendable, Equatable {
     public var receiptData: String

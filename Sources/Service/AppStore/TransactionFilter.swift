@@ -12,11 +12,8 @@ public struct TransactionFilter: Sendable {
     public var descending = false
     public var catalog: Catalog?
 
-    /// Apple's refusal of a parameter: its error code and message.
-    public struct Refusal: Error, Sendable {
-        public var code: Int
-        public var message: String
-    }
+    /// Apple's refusal of a parameter.
+    public typealias Refusal = AppStoreAPIError
 
     /// The parameters of a request's query: `query` its single values, `values` every value of a
     /// parameter given several times.
@@ -26,29 +23,29 @@ public struct TransactionFilter: Sendable {
         filter.groups = Set(values("subscriptionGroupIdentifier"))
         let types = values("productType")
         guard types.allSatisfy({ ["AUTO_RENEWABLE", "NON_RENEWABLE", "CONSUMABLE", "NON_CONSUMABLE"].contains($0) }) else {
-            return .failure(Refusal(code: 4_000_022, message: "Invalid product type."))
+            return .failure(.invalidProductType)
         }
         filter.productTypes = Set(types)
         if let text = query["startDate"] {
-            guard let date = Int64(text), date >= 0 else { return .failure(Refusal(code: 4_000_015, message: "Invalid start date.")) }
+            guard let date = Int64(text), date >= 0 else { return .failure(.invalidStartDate) }
             filter.start = date
         }
         if let text = query["endDate"] {
-            guard let date = Int64(text), date >= 0 else { return .failure(Refusal(code: 4_000_016, message: "Invalid end date.")) }
+            guard let date = Int64(text), date >= 0 else { return .failure(.invalidEndDate) }
             filter.end = date
         }
-        if let start = filter.start, let end = filter.end, start > end { return .failure(Refusal(code: 4_000_013, message: "Start date after end date.")) }
+        if let start = filter.start, let end = filter.end, start > end { return .failure(.startDateAfterEndDate) }
         if let text = query["revoked"] {
             switch text.lowercased() {
             case "true": filter.revoked = true
             case "false": filter.revoked = false
-            default: return .failure(Refusal(code: 4_000_030, message: "Invalid revoked."))
+            default: return .failure(.invalidRevoked)
             }
         }
         switch query["sort"] {
         case nil, "ASCENDING"?: break
         case "DESCENDING"?: filter.descending = true
-        default: return .failure(Refusal(code: 4_000_021, message: "Invalid sort."))
+        default: return .failure(.invalidSort)
         }
         return .success(filter)
     }
@@ -87,7 +84,7 @@ public struct TransactionFilter: Sendable {
         chosen.sort { ($0.purchaseDate, $0.id.rawValue) < ($1.purchaseDate, $1.id.rawValue) }
         if descending { chosen.reverse() }
         if let revision {
-            guard let cursor = Self.cursor(revision) else { return .failure(Refusal(code: 4_000_005, message: "Invalid request revision.")) }
+            guard let cursor = Self.cursor(revision) else { return .failure(.invalidRequestRevision) }
             chosen = chosen.filter { item in
                 let key = (item.purchaseDate, item.id.rawValue)
                 return descending ? key < cursor : key > cursor

@@ -11,7 +11,7 @@ extension PackServer {
         if let wait = accountCreations.take(request.clientAddress, now: now) {
             return Self.tooMany("too many new accounts from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
         }
-        let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try Wire.decode(StorefrontRequest.self, from: request.body)
+        let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try API.createAccount.body(of: request.body)
         // The block's budget of free trials today: the rule is the seller's, the count per address block ours.
         let budget = configuration.freeTrialAccountsPerDay
         let freeTrial = { budget > 0 && self.freeTrialAccounts.take(request.clientAddress, now: now) == nil }
@@ -20,7 +20,7 @@ extension PackServer {
         ) { account, body throws(ServiceError) in
             try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }, body)
         }
-        return .json(201, try Wire.encode(made))
+        return .json(201, try API.createAccount.answer(made))
     }
 
     /// The account's tokens (one per device) and the account itself: list, add, rotate, revoke,
@@ -34,23 +34,23 @@ extension PackServer {
             let listed = try accounts.tokens(account: account).map {
                 AccountTokenInfo(tokenID: $0.id, createdDate: $0.created, lastUsedDate: $0.lastUsed, revokedDate: $0.revoked, current: $0.id == tokenID)
             }
-            return .json(200, try Wire.encode(listed))
+            return .json(200, try API.tokens.answer(listed))
         case .addToken:
             let made = try accounts.newToken(account: account, now: now)
-            return .json(201, try Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
+            return .json(201, try API.addToken.answer(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .rotateToken:
             // Under the accounts database's lock: of rotations of one token at once, one wins.
             guard let made = try accounts.rotate(account: account, tokenID: tokenID, now: now) else { throw ServiceError.tokenNotLive }
-            return .json(201, try Wire.encode(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
+            return .json(201, try API.rotateToken.answer(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .revokeToken:
             let revoked = id ?? ""
             guard try accounts.revoke(account: account, tokenID: revoked, now: now) == 1 else {
                 throw ServiceError(.notFound, "the account has no live token \(revoked): see 'hangman account tokens'")
             }
-            return .json(200, Array(#"{"revoked":true}"#.utf8))
+            return .json(200, try API.revokeToken.answer(Done(revoked: true)))
         case .closeAccount:
             try accounts.close(account: account, now: now)
-            return .json(200, Array(#"{"closed":true}"#.utf8))
+            return .json(200, try API.closeAccount.answer(Done(closed: true)))
         default:
             return nil
         }
@@ -70,7 +70,7 @@ extension PackServer {
         }
         metrics.spend(spent.wasAlreadySpent ? "already-spent" : "spent")
         let statement = HintSpendStatement(accountID: account, key: spend.key, spend: spent, issued: configuration.clock.now())
-        var response = HTTPResponse.json(200, try Wire.encode(try SignedDocument(signing: statement, with: key)))
+        var response = HTTPResponse.json(200, try API.spendHint.answer(try SignedDocument(signing: statement, with: key)))
         response.logAccount = account
         return response
     }
@@ -81,7 +81,7 @@ extension PackServer {
     /// its token looked up first. A body that is not a valid spend goes that way too, so that a
     /// request with a wrong token is told 401 before anything else.
     func spendCheckingItsToken(_ request: HTTPRequest, _ presented: PresentedToken) throws(ServiceError) -> HTTPResponse? {
-        guard let spend = try? Wire.decode(HintSpendRequest.self, from: request.body),
+        guard let spend = try? API.spendHint.body(of: request.body),
             (try? AccountService.checkIdempotencyKey(spend.key)) != nil
         else { return nil }
         let answer = try stores.withOpen(presented.account) { service throws(ServiceError) -> HTTPResponse? in

@@ -20,7 +20,7 @@ extension PackServer {
         guard authorization.allows(request.header("Authorization"), now: now) else { return HTTPResponse(status: 401) }
         switch route {
         case .appStoreTestNotification:
-            guard configuration.notificationURL != nil else { return Self.appleError(404, 4_040_007, "Server notification URL not found.") }
+            guard configuration.notificationURL != nil else { return Self.appleError(.serverNotificationUrlNotFound) }
             let token = try withLedger(Self.serviceLedger) { service throws(ServiceError) in try service.requestTestNotification() }
             noteOutbox(Self.serviceLedger)
             return .json(200, try Wire.encode(["testNotificationToken": token]))
@@ -30,15 +30,15 @@ extension PackServer {
                     (try payload(of: entry.notification, account: Self.serviceLedger, service: service), entry.attempts)
                 }
             }
-            guard let (signed, attempts) = found else { return Self.appleError(404, 4_040_008, "Test notification not found.") }
+            guard let (signed, attempts) = found else { return Self.appleError(.testNotificationNotFound) }
             return .json(200, try Wire.encode(TestNotificationStatus(signedPayload: signed, sendAttempts: attempts.map(Self.sendAttempt))))
         case .appStoreNotificationHistory:
             return try notificationHistory(request)
         default:
             break
         }
-        let invalid = route == .appStoreExtend ? (4_000_008, "Invalid original transaction id.") : (4_000_006, "Invalid transaction id.")
-        guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(400, invalid.0, invalid.1) }
+        let invalid: AppStoreAPIError = route == .appStoreExtend ? .invalidOriginalTransactionId : .invalidTransactionId
+        guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(invalid) }
         // An account that is not there is never opened (that would make its ledger).
         guard try accounts.isOpen(account: named.account) else { return Self.notFound(route) }
         return try withLedger(named.account) { service throws(ServiceError) in
@@ -54,7 +54,7 @@ extension PackServer {
 
     private static func notFound(_ route: Route) -> HTTPResponse {
         route == .appStoreExtend
-            ? appleError(404, 4_040_005, "Original transaction id not found.") : appleError(404, 4_040_010, "Transaction id not found.")
+            ? appleError(.originalTransactionIdNotFound) : appleError(.transactionIdNotFound)
     }
 
     private func appStoreAnswer(
@@ -78,7 +78,7 @@ extension PackServer {
                 : TransactionFilter.parse(query: request.query, values: request.queryValues, catalog: catalog)
             let found = parsed.flatMap { filter in filter.page(of: transactions, refundsOnly: refunds, after: request.query["revision"]) }
             guard case .success(let page) = found else {
-                if case .failure(let refusal) = found { return Self.appleError(400, refusal.code, refusal.message) }
+                if case .failure(let refusal) = found { return Self.appleError(refusal) }
                 return Self.notFound(route)
             }
             var signedTransactions: [String] = []
@@ -94,26 +94,26 @@ extension PackServer {
             return .json(200, try Wire.encode(answer))
         case .appStoreExtend:
             guard let asked = try? Wire.decode(ExtendRequest.self, from: request.body) else {
-                return Self.appleError(400, 4_000_000, "Bad request.")
+                return Self.appleError(.generalBadRequest)
             }
-            guard let days = asked.extendByDays, (1...90).contains(days) else { return Self.appleError(400, 4_000_009, "Invalid extend by days value.") }
-            guard let reason = asked.extendReasonCode, (0...3).contains(reason) else { return Self.appleError(400, 4_000_010, "Invalid extend reason code.") }
+            guard let days = asked.extendByDays, (1...90).contains(days) else { return Self.appleError(.invalidExtendByDays) }
+            guard let reason = asked.extendReasonCode, (0...3).contains(reason) else { return Self.appleError(.invalidExtendReasonCode) }
             guard let identifier = asked.requestIdentifier, (1...128).contains(identifier.utf8.count) else {
-                return Self.appleError(400, 4_000_011, "Invalid request identifier.")
+                return Self.appleError(.invalidRequestIdentifier)
             }
-            guard service.isSubscriptionsOriginal(transaction) else { return Self.appleError(404, 4_040_005, "Original transaction id not found.") }
+            guard service.isSubscriptionsOriginal(transaction) else { return Self.appleError(.originalTransactionIdNotFound) }
             let status: SubscriptionStatus
             switch try service.extendRenewal(transaction.id, days: days) {
             case .success(let extended): status = extended
-            case .failure(.tooMany): return Self.appleError(403, 4_030_005, "Subscription max extension.")
-            case .failure(.ineligible): return Self.appleError(403, 4_030_004, "Subscription extension ineligible.")
+            case .failure(.tooMany): return Self.appleError(.subscriptionMaxExtension)
+            case .failure(.ineligible): return Self.appleError(.subscriptionExtensionIneligible)
             }
             let id = AppStoreTransactionID.text(account: named.account, transaction: transaction.id)
             return .json(200, try Wire.encode(ExtendAnswer(originalTransactionId: id, webOrderLineItemId: id, success: true, effectiveDate: status.expiresDate)))
         case .appStoreConsumption:
-            guard transaction.isConsumable else { return Self.appleError(400, 4_000_043, "Invalid transaction, not consumable.") }
+            guard transaction.isConsumable else { return Self.appleError(.invalidTransactionNotConsumable) }
             guard request.body.count <= 4096, (try? Wire.decode(ConsumptionReport.self, from: request.body)) != nil else {
-                return Self.appleError(400, 4_000_000, "Bad request.")
+                return Self.appleError(.generalBadRequest)
             }
             try service.saveConsumption(transaction.id, body: String(decoding: request.body, as: UTF8.self))
             return HTTPResponse(status: 202)
@@ -125,23 +125,23 @@ extension PackServer {
     /// `POST /inApps/v1/notifications/history`: the notifications sent between `startDate` and
     /// `endDate` (required), of one type, one customer (`transactionId`), or failed only, in pages.
     private func notificationHistory(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        guard let asked = try? Wire.decode(NotificationHistoryRequest.self, from: request.body) else { return Self.appleError(400, 4_000_000, "Bad request.") }
-        guard let start = asked.startDate, start >= 0 else { return Self.appleError(400, 4_000_015, "Invalid start date.") }
-        guard let end = asked.endDate, end >= 0 else { return Self.appleError(400, 4_000_016, "Invalid end date.") }
-        guard start <= end else { return Self.appleError(400, 4_000_013, "Start date after end date.") }
-        if asked.notificationType != nil, asked.transactionId != nil { return Self.appleError(400, 4_000_019, "Multiple filters supplied.") }
+        guard let asked = try? Wire.decode(NotificationHistoryRequest.self, from: request.body) else { return Self.appleError(.generalBadRequest) }
+        guard let start = asked.startDate, start >= 0 else { return Self.appleError(.invalidStartDate) }
+        guard let end = asked.endDate, end >= 0 else { return Self.appleError(.invalidEndDate) }
+        guard start <= end else { return Self.appleError(.startDateAfterEndDate) }
+        if asked.notificationType != nil, asked.transactionId != nil { return Self.appleError(.multipleFiltersSupplied) }
         if let type = asked.notificationType, NotificationKind(rawValue: type) == nil {
-            return Self.appleError(400, 4_000_018, "Invalid notification type.")
+            return Self.appleError(.invalidNotificationType)
         }
         var cursor: (Int64, String)?
         if let token = request.query["paginationToken"] {
-            guard let parsed = TransactionFilter.notificationCursor(token) else { return Self.appleError(400, 4_000_014, "Invalid pagination token.") }
+            guard let parsed = TransactionFilter.notificationCursor(token) else { return Self.appleError(.invalidPaginationToken) }
             cursor = parsed
         }
         var owners: [String]
         if let id = asked.transactionId {
-            guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(400, 4_000_006, "Invalid transaction id.") }
-            guard try accounts.isOpen(account: named.account) else { return Self.appleError(404, 4_040_010, "Transaction id not found.") }
+            guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(.invalidTransactionId) }
+            guard try accounts.isOpen(account: named.account) else { return Self.appleError(.transactionIdNotFound) }
             owners = [named.account]
         } else {
             owners = try notifiedAccounts() + [Self.serviceLedger]
@@ -182,8 +182,8 @@ extension PackServer {
     }
 
     /// Apple's error body: `{"errorCode": 4040010, "errorMessage": "Transaction id not found."}`.
-    static func appleError(_ status: Int, _ code: Int, _ message: String) -> HTTPResponse {
-        .json(status, Array("{\"errorCode\":\(code),\"errorMessage\":\"\(message)\"}".utf8))
+    static func appleError(_ error: AppStoreAPIError) -> HTTPResponse {
+        .json(error.status, error.body)
     }
 }
 

@@ -10,7 +10,7 @@ extension PackServer {
             let game: ServedGame?
             switch route {
             case .startGame:
-                let asked = request.body.isEmpty ? GameRequest() : try Wire.decode(GameRequest.self, from: request.body)
+                let asked = request.body.isEmpty ? GameRequest() : try API.startGame.body(of: request.body)
                 if asked.seed != nil, !configuration.testControls {
                     throw ServiceError(
                         .invalidRequest, "a seed makes the word predictable: only a sandbox server with test controls takes one (--seed is for tests)")
@@ -21,7 +21,7 @@ extension PackServer {
             case .game:
                 game = try service.game(id)
             case .guess:
-                game = try service.guess(id, try Wire.decode(GuessRequest.self, from: request.body).guess)
+                game = try service.guess(id, try API.guess.body(of: request.body).guess)
             case .gameHint:
                 guard let key = request.header(Wire.idempotencyHeader) else {
                     throw ServiceError(.invalidRequest, "a hint needs an \(Wire.idempotencyHeader) header, so that a retry does not pay twice")
@@ -40,7 +40,8 @@ extension PackServer {
             if plain {
                 return .text(status, ServedGamePlainText.lines(game, opening: route == .startGame || route == .currentGame || route == .game).joined(separator: "\n"))
             }
-            return .json(status, try Wire.encode(game))
+            // Every game route answers a ServedGame (``API/startGame`` and its neighbours).
+            return .json(status, try API.game.answer(game))
         } catch where plain {
             return .text(Self.failure(error).status, ServedGamePlainText.refusal(error))
         }

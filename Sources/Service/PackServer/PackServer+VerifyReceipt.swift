@@ -12,7 +12,7 @@ extension PackServer {
         func answer(_ status: ReceiptVerification.Status, retryable: Bool? = nil) -> HTTPResponse {
             Self.appleAnswer(AppleVerifyResponse(status: status.rawValue, environment: environment, isRetryable: retryable))
         }
-        guard request.method == "POST", let body = try? Wire.decode(AppleVerifyRequest.self, from: request.body) else {
+        guard request.method == "POST", let body = try? API.verifyReceipt.body(of: request.body) else {
             return answer(.badRequest)
         }
         guard let bytes = Base64.decode(body.receiptData) else { return answer(.malformed) }
@@ -38,7 +38,7 @@ extension PackServer {
     /// server cannot answer now), never an empty document.
     static func appleAnswer(_ response: AppleVerifyResponse) -> HTTPResponse {
         do {
-            return .json(200, try Wire.encode(response))
+            return .json(200, try API.verifyReceipt.answer(response))
         } catch {
             return .json(200, Array(#"{"is-retryable":true,"status":21005}"#.utf8))
         }

@@ -217,21 +217,21 @@ public final class PackServer: Sendable {
         case .ready?:
             return try ready()
         case .serviceKey?:
-            return .json(200, try Wire.encode(ServiceKeyDocument(
+            return .json(200, try API.serviceKey.answer(ServiceKeyDocument(
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
         case .proveKey?:
-            let asked = try Wire.decode(KeyProof.self, from: request.body)
+            let asked = try API.proveKey.body(of: request.body)
             guard (16...128).contains(asked.nonce.utf8.count) else { throw ServiceError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
             // The nonce and the service's own addresses, never what the request says of itself.
             let proof = KeyProof(nonce: asked.nonce, addresses: configuration.publicURLs.isEmpty ? nil : configuration.publicURLs)
-            return .json(200, try Wire.encode(try SignedDocument(signing: proof, with: key)))
+            return .json(200, try API.proveKey.answer(try SignedDocument(signing: proof, with: key)))
         case .catalog?:
             // Read once for the request (a reload may swap it meanwhile); only where it is used:
             // every other request would queue on its lock for nothing.
             let catalog = self.catalog
             let now = configuration.clock.now()
             let document = CatalogDocument(catalog: catalog, issued: now, expires: now + configuration.catalogLifetime)
-            return .json(200, try Wire.encode(try SignedDocument(signing: document, with: key)))
+            return .json(200, try API.catalog.answer(try SignedDocument(signing: document, with: key)))
         case .createAccount?:
             return try createAccount(request)
         case nil where !path.hasPrefix("/v1/"):
@@ -270,27 +270,27 @@ public final class PackServer: Sendable {
     ) throws(ServiceError) -> HTTPResponse {
         switch route {
         case .account:
-            return .json(200, try Wire.encode(try statement(of: account, service: service)))
+            return .json(200, try API.account.answer(try statement(of: account, service: service)))
         case .setStorefront:
-            guard let code = try Wire.decode(StorefrontRequest.self, from: request.body).storefront else {
+            guard let code = try API.setStorefront.body(of: request.body).storefront else {
                 throw ServiceError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
             }
-            return .json(200, try Wire.encode(StorefrontRequest(storefront: try service.setStorefront(code))))
+            return .json(200, try API.setStorefront.answer(StorefrontRequest(storefront: try service.setStorefront(code))))
         case .offers:
-            return .json(200, try Wire.encode(try service.offers()))
+            return .json(200, try API.offers.answer(try service.offers()))
         case .transactions:
-            return .json(200, try Wire.encode(try service.transactions()))
+            return .json(200, try API.transactions.answer(try service.transactions()))
         case .entitlements:
-            return .json(200, try Wire.encode(try service.entitlements()))
+            return .json(200, try API.entitlements.answer(try service.entitlements()))
         case .hints:
-            return .json(200, try Wire.encode(HintBalance(hints: try service.hintBalance())))
+            return .json(200, try API.hints.answer(HintBalance(hints: try service.hintBalance())))
         case .spendHint:
-            return try spend(try Wire.decode(HintSpendRequest.self, from: request.body), account: account, service: service, checking: nil)
+            return try spend(try API.spendHint.body(of: request.body), account: account, service: service, checking: nil)
         case .purchase:
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
                 throw ServiceError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
             }
-            let purchase = try Wire.decode(PurchaseRequest.self, from: request.body)
+            let purchase = try API.purchase.body(of: request.body)
             let outcome: PurchaseOutcome
             do {
                 outcome = try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs)
@@ -300,34 +300,34 @@ public final class PackServer: Sendable {
             }
             metrics.purchase(outcome.name)
             // The statement after it rides along: the client shows the balance without asking again.
-            return .json(200, try Wire.encode(WithKey(outcome, "statement", try statement(of: account, service: service))))
+            return .json(200, try API.purchase.answer(outcome, adding: "statement", try statement(of: account, service: service)))
         case .restore:
-            return .json(200, try Wire.encode(try service.restore()))
+            return .json(200, try API.restore.answer(try service.restore()))
         case .startGame, .currentGame, .game, .guess, .gameHint, .abandonGame:
             return try game(request, route, id: id ?? "", service: service)
         case .gameStats:
-            return .json(200, try Wire.encode(try service.statistics()))
+            return .json(200, try API.gameStats.answer(try service.statistics()))
         case .daily:
-            return .json(200, try Wire.encode(try service.dailyStatus(language: request.query["language"])))
+            return .json(200, try API.daily.answer(try service.dailyStatus(language: request.query["language"])))
         case .leaderboard:
             let week = ["1", "true", "yes"].contains(request.query["week"]?.lowercased() ?? "")
-            return .json(200, try Wire.encode(try service.leaderboard(date: id, language: request.query["language"], week: week)))
+            return .json(200, try API.leaderboard.answer(try service.leaderboard(date: id, language: request.query["language"], week: week)))
         case .setDisplayName:
-            let asked = try Wire.decode(DisplayNameRequest.self, from: request.body)
-            return .json(200, try Wire.encode(DisplayNameRequest(name: try service.setDisplayName(asked.name))))
+            let asked = try API.setDisplayName.body(of: request.body)
+            return .json(200, try API.setDisplayName.answer(DisplayNameRequest(name: try service.setDisplayName(asked.name))))
         case .subscriptions:
-            return .json(200, try Wire.encode(try service.subscriptions()))
+            return .json(200, try API.subscriptions.answer(try service.subscriptions()))
         case .subscriptionChange:
-            let change = try Wire.decode(SubscriptionChangeRequest.self, from: request.body)
-            return .json(200, try Wire.encode(try service.subscriptionChange(to: change.productID)))
+            let change = try API.subscriptionChange.body(of: request.body)
+            return .json(200, try API.subscriptionChange.answer(try service.subscriptionChange(to: change.productID)))
         case .autoRenew:
-            let change = try Wire.decode(AutoRenewRequest.self, from: request.body)
-            return .json(200, try Wire.encode(try service.setAutoRenew(change.productID, on: change.autoRenew)))
+            let change = try API.autoRenew.body(of: request.body)
+            return .json(200, try API.autoRenew.answer(try service.setAutoRenew(change.productID, on: change.autoRenew)))
         case .recover:
-            return .json(200, try Wire.encode(try service.recoverUnfinished()))
+            return .json(200, try API.recover.answer(try service.recoverUnfinished()))
         case .receipt:
             let receipt = try service.receipt(accountID: account)
-            return .json(200, try Wire.encode(ReceiptData(receipt.bytes, payload: receipt.payload)))
+            return .json(200, try API.receipt.answer(ReceiptData(receipt.bytes, payload: receipt.payload)))
         case .packArchive:
             return try archive(request, productID: id ?? "", account: account, service: service)
         case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
@@ -355,23 +355,23 @@ public final class PackServer: Sendable {
             return transaction
         }
         switch route {
-        case .approve: return .json(200, try Wire.encode(try service.approve(try transaction())))
-        case .decline: return .json(200, try Wire.encode(try service.decline(try transaction())))
-        case .resolve: return .json(200, try Wire.encode(try service.resolve(try transaction())))
+        case .approve: return .json(200, try API.approve.answer(try service.approve(try transaction())))
+        case .decline: return .json(200, try API.decline.answer(try service.decline(try transaction())))
+        case .resolve: return .json(200, try API.resolve.answer(try service.resolve(try transaction())))
         case .refund:
             let refund = try service.refund(try transaction())
-            return .json(200, try Wire.encode(RefundResult(transaction: refund.transaction, hintsTakenBack: refund.hintsTakenBack)))
+            return .json(200, try API.refund.answer(RefundResult(transaction: refund.transaction, hintsTakenBack: refund.hintsTakenBack)))
         case .testControls:
-            return .json(200, try Wire.encode(try service.controls()))
+            return .json(200, try API.testControls.answer(try service.controls()))
         case .setTestControls:
-            try service.setControls(try Wire.decode(StoreControls.self, from: request.body))
-            return .json(200, try Wire.encode(try service.controls()))
+            try service.setControls(try API.setTestControls.body(of: request.body))
+            return .json(200, try API.setTestControls.answer(try service.controls()))
         case .testClock:
-            return .json(200, try Wire.encode(StoreClockDocument(now: try service.storeClock())))
+            return .json(200, try API.testClock.answer(StoreClockDocument(now: try service.storeClock())))
         case .advanceClock:
-            let advance = try Wire.decode(ClockAdvance.self, from: request.body)
+            let advance = try API.advanceClock.body(of: request.body)
             let moved = try service.moveClock(by: advance.duration)
-            return .json(200, try Wire.encode(StoreClockDocument(now: moved.now, renewals: moved.renewals)))
+            return .json(200, try API.advanceClock.answer(StoreClockDocument(now: moved.now, renewals: moved.renewals)))
         case .clear:
             try service.clear()
             return HTTPResponse(status: 204)

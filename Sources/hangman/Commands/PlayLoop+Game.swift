@@ -63,6 +63,14 @@ extension PlayLoop {
         return .finished(view, suggestion: suggestion)
     }
 
+    /// The session's games, on the shell's screen after it.
+    func summarize() {
+        if tally.played > 0 {
+            let games = tally.played == 1 ? "1 game" : "\(tally.played) games"
+            screen.context.out("This session: \(games), \(tally.won) won, \(tally.lost) lost, \(tally.score) points.")
+        }
+    }
+
     /// A hint (or a purchase) that waits because the pack server asks for it says so on the
     /// board, not on standard error under it; plain output says nothing there (its readers parse it).
     func showWaitsOnBoard() {

@@ -110,12 +110,6 @@ final class PlayLoop {
         }
     }
 
-    private func summarize() {
-        if tally.played > 0 {
-            let games = tally.played == 1 ? "1 game" : "\(tally.played) games"
-            screen.context.out("This session: \(games), \(tally.won) won, \(tally.lost) lost, \(tally.score) points.")
-        }
-    }
 
     /// The game to play next: on this device in `seat`, or served by the account's pack server.
 
