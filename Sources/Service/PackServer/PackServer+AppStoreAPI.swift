@@ -96,10 +96,10 @@ extension PackServer {
             guard let asked = try? Wire.decode(ExtendRequest.self, from: request.body) else {
                 return Self.appleError(.generalBadRequest)
             }
-            guard let days = asked.extendByDays, (1...90).contains(days) else { return Self.appleError(.invalidExtendByDays) }
-            guard let reason = asked.extendReasonCode, (0...3).contains(reason) else { return Self.appleError(.invalidExtendReasonCode) }
-            guard let identifier = asked.requestIdentifier, (1...128).contains(identifier.utf8.count) else {
-                return Self.appleError(.invalidRequestIdentifier)
+            let days: Int
+            switch asked.checked() {
+            case .success(let checked): days = checked.days
+            case .failure(let refusal): return Self.appleError(refusal)
             }
             guard service.isSubscriptionsOriginal(transaction) else { return Self.appleError(.originalTransactionIdNotFound) }
             let status: SubscriptionStatus
@@ -125,21 +125,15 @@ extension PackServer {
     /// `POST /inApps/v1/notifications/history`: the notifications sent between `startDate` and
     /// `endDate` (required), of one type, one customer (`transactionId`), or failed only, in pages.
     private func notificationHistory(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
-        guard let asked = try? Wire.decode(NotificationHistoryRequest.self, from: request.body) else { return Self.appleError(.generalBadRequest) }
-        guard let start = asked.startDate, start >= 0 else { return Self.appleError(.invalidStartDate) }
-        guard let end = asked.endDate, end >= 0 else { return Self.appleError(.invalidEndDate) }
-        guard start <= end else { return Self.appleError(.startDateAfterEndDate) }
-        if asked.notificationType != nil, asked.transactionId != nil { return Self.appleError(.multipleFiltersSupplied) }
-        if let type = asked.notificationType, NotificationKind(rawValue: type) == nil {
-            return Self.appleError(.invalidNotificationType)
+        let parsed = NotificationHistoryQuery.parse(body: request.body, paginationToken: request.query["paginationToken"]) {
+            NotificationKind(rawValue: $0) != nil
         }
-        var cursor: (Int64, String)?
-        if let token = request.query["paginationToken"] {
-            guard let parsed = TransactionFilter.notificationCursor(token) else { return Self.appleError(.invalidPaginationToken) }
-            cursor = parsed
+        guard case .success(let query) = parsed else {
+            if case .failure(let refusal) = parsed { return Self.appleError(refusal) }
+            return Self.appleError(.generalBadRequest)
         }
         var owners: [String]
-        if let id = asked.transactionId {
+        if let id = query.transactionId {
             guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(.invalidTransactionId) }
             guard try accounts.isOpen(account: named.account) else { return Self.appleError(.transactionIdNotFound) }
             owners = [named.account]
@@ -148,27 +142,23 @@ extension PackServer {
         }
         var found: [(notification: OutboxNotification, attempts: [NotificationAttempt], account: String)] = []
         for account in Set(owners) {
-            let entries = try withLedger(account) { service throws(ServiceError) in try service.notificationHistory() }
-            for entry in entries where entry.notification.created >= start && entry.notification.created < end && !entry.attempts.isEmpty {
-                if let type = asked.notificationType, entry.notification.type != type { continue }
-                if let subtype = asked.notificationSubtype, entry.notification.subtype != subtype { continue }
-                if asked.onlyFailures == true, entry.notification.delivered != nil { continue }
+            for entry in try withLedger(account, { service throws(ServiceError) in try service.notificationHistory() })
+            where query.shows(
+                created: entry.notification.created, type: entry.notification.type, subtype: entry.notification.subtype,
+                delivered: entry.notification.delivered != nil, attempted: !entry.attempts.isEmpty)
+            {
                 found.append((entry.notification, entry.attempts, account))
             }
         }
-        found.sort { ($0.notification.created, $0.notification.uuid) < ($1.notification.created, $1.notification.uuid) }
-        if let cursor { found = found.filter { ($0.notification.created, $0.notification.uuid) > cursor } }
-        let page = found.prefix(Self.appStorePageSize)
+        let page = query.page(found) { ($0.notification.created, $0.notification.uuid) }
         var items: [NotificationHistoryItem] = []
-        for entry in page {
+        for entry in page.page {
             let signed = try withLedger(entry.account) { service throws(ServiceError) in
                 try payload(of: entry.notification, account: entry.account, service: service)
             }
             items.append(NotificationHistoryItem(signedPayload: signed, sendAttempts: entry.attempts.map(Self.sendAttempt)))
         }
-        let more = found.count > page.count
-        let token = more ? page.last.map { "\($0.notification.created).\($0.notification.uuid)" } : nil
-        return .json(200, try Wire.encode(NotificationHistoryAnswer(paginationToken: token, hasMore: more, notificationHistory: items)))
+        return .json(200, try Wire.encode(NotificationHistoryAnswer(paginationToken: page.token, hasMore: page.hasMore, notificationHistory: items)))
     }
 
     /// Every account with a notification: PostgreSQL is asked; on SQLite, every account's ledger.
