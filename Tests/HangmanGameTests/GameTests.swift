@@ -118,12 +118,40 @@ import Testing
         #expect(game.livesLeft == 6)
     }
 
-    @Test func hintNeverGivesAwayTheLastLetter() {
+    @Test func hintNeverGivesAwayTheLastBlank() {
         var game = Game(word: "aab")
         game.guess("a")
         var generator = SeededGenerator(seed: 1)
         #expect(game.revealHint(using: &generator) == nil)
         #expect(!game.canHint)
+    }
+
+    /// Whether a hint is offered tells nothing the board does not show: two blanks of one letter
+    /// (`o _ _ o r t u n i t y`) are offered a hint as two blanks of two letters are, and that hint
+    /// finds the word, its cost counted. Over many games, `canHint` is exactly "more than one blank".
+    @Test func aHintIsOfferedFromTheBlanksAlone() {
+        var game = Game(word: "opportunity")
+        for letter in ["o", "r", "t", "u", "n", "i", "y"] { game.guess(letter) }
+        #expect(game.masked == "o _ _ o r t u n i t y")
+        #expect(game.canHint)
+        var generator = SeededGenerator(seed: 1)
+        #expect(game.revealHint(using: &generator) == "p")
+        #expect(game.status == .won && game.score == 11 * 10 + 6 * 20 - 15)
+
+        var random = SeededGenerator(seed: 42)
+        let words = ["banana", "letter", "opportunity", "committee", "mississippi", "abc", "aab", "bookkeeper", "zz"]
+        for round in 0..<2_000 {
+            var game = Game(word: words[round % words.count])
+            while game.status == .playing {
+                let blanks = game.masked.split(separator: " ").filter { $0 == "_" }.count
+                #expect(game.canHint == (blanks > 1), "\(game.masked)")
+                if Bool.random(using: &random), game.canHint {
+                    _ = game.revealHint(using: &random)
+                } else {
+                    game.guess(String("abcdefghijklmnopqrstuvwxyz".randomElement(using: &random)!))
+                }
+            }
+        }
     }
 
     @Test func hintsLowerTheScore() {

@@ -54,7 +54,8 @@ import TestSupport
                 }
             }
         }
-        let final = try #require(try service.currentGame())
+        // Hints may have found the word (its last blanks all one letter): the game as it is.
+        let final = try service.game(game.id)
         let paid = 10 - (try service.hintBalance())
         #expect(final.hinted.count == paid, "revealed \(final.hinted) for \(paid) hints")
         #expect(answers.withLock { $0.count } == paid)

@@ -85,6 +85,9 @@ public struct Game: Sendable, Equatable {
 
     private func isRevealed(_ key: String) -> Bool { guesses.contains(key) || hinted.contains(key) }
 
+    /// Blanks the player sees: the positions of letters still hidden.
+    public var hiddenPositions: Int { keys.count { $0.map { !isRevealed($0) } ?? false } }
+
     /// The word with hidden letters as `_`, graphemes separated by spaces; separators shown as they are.
     public var masked: String {
         zip(characters, keys).map { character, key in
@@ -135,18 +138,20 @@ public struct Game: Sendable, Equatable {
         return .wrongWord(trimmed)
     }
 
-    /// Reveals every occurrence of one hidden letter, chosen with `generator`; `nil` when none is hidden
-    /// or the game is over. The last hidden letter is never given away: a hint cannot win the game.
+    /// Reveals every occurrence of one hidden letter, chosen with `generator`; `nil` when the game
+    /// is over or one blank is left (``canHint``). A hint that reveals the last hidden letter (its
+    /// blanks were all one letter) wins the game, its cost counted in the score.
     public mutating func revealHint<G: RandomNumberGenerator>(using generator: inout G) -> String? {
-        guard status == .playing else { return nil }
-        let hidden = hiddenLetters
-        guard hidden.count > 1, let letter = hidden.randomElement(using: &generator) else { return nil }
+        guard canHint, let letter = hiddenLetters.randomElement(using: &generator) else { return nil }
         hinted.append(letter)
+        if hiddenLetters.isEmpty { status = .won }
         return letter
     }
 
-    /// Whether a hint can be given now.
-    public var canHint: Bool { status == .playing && hiddenLetters.count > 1 }
+    /// Whether a hint can be given now: the game goes on and more than one blank is left. Read
+    /// from what the player sees (the blanks), never from the word: that two blanks are one
+    /// letter is not told by a hint refused.
+    public var canHint: Bool { status == .playing && hiddenPositions > 1 }
 
     public static let pointsPerLetter = 10
     public static let pointsPerLife = 20
@@ -174,7 +179,10 @@ public struct Game: Sendable, Equatable {
             switch move {
             case .guess(let text): guess(text)
             case .hint(let letter):
-                if status == .playing && hiddenLetters.contains(letter) { hinted.append(letter) }
+                if canHint && hiddenLetters.contains(letter) {
+                    hinted.append(letter)
+                    if hiddenLetters.isEmpty { status = .won }
+                }
             }
         }
     }

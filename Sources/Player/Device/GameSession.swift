@@ -134,6 +134,8 @@ public final class GameSession {
         }
         guard let letter = game.revealHint(using: &generator) else { return .notNow }
         try device.saveMove(gameID, kind: "hint", value: letter)
+        // A hint that found the last letter (its blanks were all one letter) wins the game.
+        try finishIfOver()
         return .revealed(letter: letter, balance: spend.balance)
     }
 

@@ -127,11 +127,11 @@ extension AccountLedger {
                 return (played, earlier.value, try statements.balance())
             }
             guard row.state == .playing else { throw ServiceError(.wrongState, "the game \(id) has ended (\(row.state.rawValue))") }
-            guard played.game.canHint else { throw ServiceError(.wrongState, "no hint now: only one letter is left to find") }
+            guard played.game.canHint else { throw ServiceError(.wrongState, "no hint now: only one blank is left to fill") }
             let balance = try statements.balance()
             guard balance >= 1 else { throw ServiceError.noHintsLeft }
             guard let letter = played.game.revealHint(using: &generator) else {
-                throw ServiceError(.wrongState, "no hint now: only one letter is left to find")
+                throw ServiceError(.wrongState, "no hint now: only one blank is left to fill")
             }
             guard try statements.appendHints(
                 key: "game-hint:\(id):\(key)", amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
@@ -139,6 +139,8 @@ extension AccountLedger {
             let move = GameMoveRow(kind: .hint, value: letter, requestKey: key)
             try statements.appendGameMove(id, seq: played.moves.count + 1, move, now: now)
             played.moves.append(move)
+            // A hint that found the last letter (its blanks were all one letter) wins the game.
+            try Self.endIfOver(statements, &played, now: now)
             return (played, letter, balance - 1)
         }
     }

@@ -73,6 +73,7 @@ extension AccountService {
         _ = try settleSubscriptions()
         do {
             let (played, letter, balance) = try ledger.hint(id, key: key, now: clock.now(), using: &random)
+            recordDaily(played)
             var answer = view(played, hints: balance)
             answer.move = ServedMove(kind: .hint, text: letter)
             return answer

@@ -64,7 +64,7 @@ extension PlayLoop {
                 if let product = hintProduct { offer = "\(key) to get \(ReaderLocale.current.name(of: product)) for \(await price(of: product))." }
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
-                return ("No hint now: only one letter is left to find.", "INVALID no hint when one letter is left")
+                return ("No hint now: only one blank is left to fill.", "INVALID no hint when one blank is left")
             case .serviceUnavailable(let error):
                 hints = hints?.markedOffline(error)
                 return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
