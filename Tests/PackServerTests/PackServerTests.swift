@@ -808,6 +808,34 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(log.contains("the new certificate and key do not load"), "\(log)")
     }
 
+    /// With a certificate the dashboard is served over TLS too, and its session cookie is sent
+    /// back over TLS only (`Secure`); without one it is plain HTTP and says nothing of TLS (K1).
+    @Test func theDashboardIsServedOverTLSWithASecureCookie() throws {
+        let directory = try TemporaryDirectory()
+        let key = directory.file("served.key"), certificate = directory.file("served.pem")
+        let made = try ExternalProcess.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let issued = try HangmanBinary.run(["serve", "--data", directory.file("data"), "--admin-token"])
+        let token = issued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let (process, _) = try ServeProcess.start(
+            data: directory.file("data"), port: 0, extra: ["--tls-cert", certificate, "--tls-key", key, "--admin-listen", "127.0.0.1:0"])
+        defer { _ = process.kill() }
+        var said = ""
+        #expect(eventually {
+            said = (try? shell("cat /proc/\(process.processIdentifier)/fd/1 2>/dev/null || true")) ?? ""
+            return said.contains("dashboard on ")
+        }, "\(said)")
+        let admin = try #require(said.range(of: "dashboard on ").map { String(said[$0.upperBound...].prefix { !$0.isNewline }) })
+        #expect(admin.hasPrefix("https://127.0.0.1:"), "\(admin)")
+        let headers = try shell("curl -sS -D - -o /dev/null --cacert '\(certificate)' --data-urlencode 'token=\(token)' \(admin)/sign-in")
+        let cookie = try #require(headers.split(whereSeparator: \.isNewline).first { $0.lowercased().hasPrefix("set-cookie:") }, "\(headers)")
+        #expect(cookie.contains("; Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
+        #expect(!cookie.contains(token), "the cookie holds a session, never the token")
+    }
+
     /// Connections over the per-address limit are refused by libmicrohttpd before any request:
     /// the log says so, at most 20 lines a second, and counts the rest.
     @Test func aFloodOfRefusedConnectionsIsLoggedWithinItsRate() throws {

@@ -14,10 +14,11 @@ extension PackServer {
     static let adminCookie = "hangman_admin"
 
     /// Answers one request on the admin address.
-    public func dashboard(_ request: HTTPRequest) -> HTTPResponse {
+    /// `secure`: the dashboard is served over TLS, and its cookie is sent back over TLS only.
+    public func dashboard(_ request: HTTPRequest, secure: Bool = false) -> HTTPResponse {
         var response: HTTPResponse
         do {
-            response = try dashboardAnswer(request)
+            response = try dashboardAnswer(request, cookie: "HttpOnly; SameSite=Strict; Path=/" + (secure ? "; Secure" : ""))
         } catch {
             // A range or a storefront asked wrongly is the asker's (400), the ledgers away 503.
             let status = error.kind == .invalidRequest ? 400 : error.kind == .unavailable ? 503 : 500
@@ -31,7 +32,7 @@ extension PackServer {
         return response
     }
 
-    private func dashboardAnswer(_ request: HTTPRequest) throws(ServiceError) -> HTTPResponse {
+    private func dashboardAnswer(_ request: HTTPRequest, cookie attributes: String) throws(ServiceError) -> HTTPResponse {
         let tokens = AdminTokens(dataFolder: configuration.dataFolder)
         guard let route = DashboardRoute(method: request.method, path: request.path) else {
             guard let known = DashboardRoute.route(ofPath: request.path) else { return .text(404, "no such page: \(request.path)") }
@@ -57,11 +58,11 @@ extension PackServer {
             }
             return HTTPResponse(status: 303, headers: [
                 ("Location", DashboardRoute.page(.overview).path),
-                ("Set-Cookie", "\(Self.adminCookie)=\(session); HttpOnly; SameSite=Strict; Path=/; Max-Age=\(AdminSessions.lifetime / 1000)"),
+                ("Set-Cookie", "\(Self.adminCookie)=\(session); \(attributes); Max-Age=\(AdminSessions.lifetime / 1000)"),
             ])
         case .signOut:
             if let session = Self.cookie(Self.adminCookie, in: request.header("Cookie")) { try sessions.end(session) }
-            return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", "\(Self.adminCookie)=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0")])
+            return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", "\(Self.adminCookie)=; \(attributes); Max-Age=0")])
         default:
             break
         }

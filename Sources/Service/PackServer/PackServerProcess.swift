@@ -101,7 +101,7 @@ public final class PackServerProcess: Sendable {
             throw PackServerError(message: "--metrics-listen: " + error.message, isUnavailable: true)
         }
         do throws(HTTPServerError) {
-            adminListener = try listening.admin.map { at throws(HTTPServerError) in try Self.serveDashboard(server, at: at) }
+            adminListener = try listening.admin.map { at throws(HTTPServerError) in try Self.serveDashboard(server, at: at, tls: http.tls) }
         } catch {
             for listener in listeners { listener.stop() }
             metricsListener?.stop()
@@ -110,14 +110,19 @@ public final class PackServerProcess: Sendable {
         sender = Self.startSender(server, log: log)
     }
 
-    /// The seller's dashboard on an address of its own (``PackServer/dashboard(_:)``), no TLS.
-    static func serveDashboard(_ server: PackServer, at: (host: String, port: UInt16)) throws(HTTPServerError) -> HTTPServer {
+    /// The seller's dashboard on an address of its own (``PackServer/dashboard(_:secure:)``), over
+    /// TLS with the players' certificate when the server has one (its cookie then `Secure`).
+    static func serveDashboard(
+        _ server: PackServer, at: (host: String, port: UInt16), tls: HTTPServerConfiguration.TLS?
+    ) throws(HTTPServerError) -> HTTPServer {
         var configuration = HTTPServerConfiguration()
         configuration.threads = 2
         guard let address = try HTTPServer.addresses(of: at.host).first else { throw HTTPServerError("\(at.host) has no address") }
         configuration.host = address
         configuration.port = at.port
-        return try HTTPServer(configuration) { request in server.dashboard(request) }
+        configuration.tls = tls
+        let secure = tls != nil
+        return try HTTPServer(configuration) { request in server.dashboard(request, secure: secure) }
     }
 
     /// The notifications' sender: a pass every quarter second; a SQLite folder's outboxes read
@@ -163,7 +168,7 @@ public final class PackServerProcess: Sendable {
             do throws(PackServerError) {
                 let pair = try Self.readTLS(files)
                 do throws(HTTPServerError) {
-                    for listener in listeners { try listener.reloadCertificate(pair) }
+                    for listener in listeners + [adminListener].compactMap({ $0 }) { try listener.reloadCertificate(pair) }
                     said.append("SIGHUP: serving the certificate in \(files.certificate)")
                 } catch {
                     said.append("SIGHUP: \(error.message)")

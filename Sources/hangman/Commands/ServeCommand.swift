@@ -26,7 +26,7 @@ enum ServeCommand: Command {
             .init(names: ["--test-controls"], value: nil, help: "Allow StoreKit Testing's switches over HTTP (/v1/test/...); a sandbox server only."),
             .init(
                 names: ["--admin-listen"], value: "HOST:PORT",
-                help: "Serve the seller's dashboard (sales, subscriptions, products, exports) at http://HOST:PORT, on an address of its own; off by default. It asks for an admin token."),
+                help: "Serve the seller's dashboard (sales, subscriptions, products, exports) at http://HOST:PORT (https:// with --tls-cert, its cookie then Secure), on an address of its own; off by default. It asks for an admin token."),
             .init(names: ["--admin-token"], value: nil, help: "Make a new admin token for the dashboard, print it (once) and exit; only its digest is kept under --data."),
             .init(names: ["--revoke-admin-token"], value: "ID", help: "Revoke the admin token with this id (its dashboard sessions end with it) and exit."),
             .init(names: ["--list-admin-tokens"], value: nil, help: "List the admin tokens made under --data (id, made, revoked; never a token) and exit."),
