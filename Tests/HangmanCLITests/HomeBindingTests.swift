@@ -2,6 +2,7 @@ import Foundation
 @testable import hangman
 import HTTPServer
 import PackServer
+import Synchronization
 import Testing
 import TestSupport
 
@@ -9,23 +10,45 @@ import TestSupport
 /// service without `--service`, at any address whose server proves the pinned key; offline it
 /// shows what the server last signed, and never mixes in the embedded store.
 @Suite struct HomeBindingTests {
+    /// A request handler set once its server knows its address.
+    final class HandlerBox: Sendable {
+        let handler = Mutex<(@Sendable (HTTPRequest) -> HTTPResponse)?>(nil)
+        func handle(_ request: HTTPRequest) -> HTTPResponse {
+            handler.withLock { $0 }?(request) ?? .text(503, "starting")
+        }
+    }
+
     /// Pack servers that share one data folder (one signing key, one set of ledgers), each at its
     /// own address, and a stranger with a key of its own.
     final class Service {
         let scratch: TemporaryDirectory
         private(set) var servers: [HTTPServer] = []
 
+        /// `count` servers of one service, which name each other's addresses (`--public-url`), as
+        /// an operator does: a home accepts any of them once its server proves the key.
         init(servers count: Int) throws {
             scratch = try TemporaryDirectory()
-            for _ in 0..<count { servers.append(try Self.serve(data: scratch.file("server"))) }
+            let handlers = (0..<count).map { _ in HandlerBox() }
+            for box in handlers { servers.append(try HTTPServer(HTTPServerConfiguration()) { box.handle($0) }) }
+            for box in handlers {
+                let server = try Self.packServer(data: scratch.file("server"), publicURLs: servers.map(\.url))
+                box.handler.withLock { $0 = { server.handle($0) } }
+            }
         }
 
         deinit { for server in servers { server.stop() } }
 
-        static func serve(data: String) throws -> HTTPServer {
-            let server = try PackServer(PackServerConfiguration(
+        static func packServer(data: String, publicURLs: [String] = []) throws -> PackServer {
+            var configuration = PackServerConfiguration(
                 dataFolder: data, packsFolder: HangmanBinary.packageRoot.appendingPathComponent("Packs").path,
-                environment: .sandbox, testControls: true))
+                environment: .sandbox, testControls: true)
+            configuration.publicURLs = publicURLs
+            return try PackServer(configuration)
+        }
+
+        /// A server of a service of its own that names no address (no `--public-url`).
+        static func serve(data: String) throws -> HTTPServer {
+            let server = try packServer(data: data)
             return try HTTPServer(HTTPServerConfiguration()) { server.handle($0) }
         }
 
@@ -67,6 +90,27 @@ import TestSupport
         #expect(show.stdout.contains("service     \(second)  (the address last used)\n            \(first)\n"), "\(show.stdout)")
         service.servers[0].stop()
         #expect(try await service.hangman("hints").stdout == "10 hints\n")
+    }
+
+    /// A service that names no address of its own (no `--public-url`): a new address that proves
+    /// its key could be a relay, so the token goes there only once a person confirms it on a
+    /// terminal, or the script names that address in HANGMAN_TRUST_ADDRESS (M4).
+    @Test func aNewAddressOfAServiceThatNamesNoneIsConfirmedFirst() async throws {
+        let scratch = try TemporaryDirectory()
+        let first = try Service.serve(data: scratch.file("server")), second = try Service.serve(data: scratch.file("server"))
+        defer { first.stop(); second.stop() }
+        let environment = ["HANGMAN_HOME": scratch.file("player")]
+        #expect(try await CLI.run(["account", "create", "--service", first.url], environment: environment).status == 0)
+        let refused = try await CLI.run(["hints", "--service", second.url], environment: environment)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("names no address of its own") && refused.stderr.contains("HANGMAN_TRUST_ADDRESS=\(second.url)"), "\(refused.stderr)")
+        #expect(!(try await CLI.run(["account", "show"], environment: environment)).stdout.contains(second.url), "not remembered")
+        var trusting = environment
+        trusting["HANGMAN_TRUST_ADDRESS"] = second.url
+        let confirmed = try await CLI.run(["hints", "--service", second.url], environment: trusting)
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        // Once confirmed it is one of the home's addresses: not asked again.
+        #expect(try await CLI.run(["hints", "--service", second.url], environment: environment).status == 0)
     }
 
     @Test func aServerWithAnotherKeyIsAnotherServiceAndIsRefused() async throws {

@@ -7,8 +7,9 @@ import Testing
 import TestSupport
 
 /// A hostile address that relays the service's anonymous routes (its key, the key proof, the
-/// catalog) passes a bare challenge; the service's signed addresses stop it: no token reaches
-/// it, and the home keeps the address it was bound to.
+/// catalog) passes a bare challenge; the service's signed addresses stop it, and without them
+/// the question no script can answer does: no token reaches it, and the home keeps the address
+/// it was bound to.
 @Suite struct KeyProofRelayTests {
     /// What the relay saw of requests it did not pass on: their Authorization headers.
     final class Seen: Sendable {
@@ -49,15 +50,11 @@ import TestSupport
         #expect(made.status == 0, "\(made.stderr)")
         let relayed = try await hangman(["hints", "--service", relay.url])
         #expect(seen.passedOn.withLock { $0 }.contains("/v1/service-key/proof"), "the relay was asked for the proof")
-        if named {
-            // The proof names the service's address, not the relay's: nothing goes further.
-            #expect(relayed.status != 0 && relayed.stderr.contains("a relay would do this"), "\(relayed.stdout)\(relayed.stderr)")
-            #expect(seen.authorizations.withLock { $0 }.isEmpty, "a token reached the relay: \(seen.authorizations.withLock { $0 })")
-        } else {
-            // A service that names no address: the relay is taken for a proxy (the README says
-            // to name the addresses); the finding this test keeps in view.
-            #expect(!seen.authorizations.withLock { $0 }.isEmpty)
-        }
+        // The proof names the service's address, not the relay's; or it names none, and no
+        // person confirmed the relay's address: nothing goes further.
+        let said = named ? "a relay would do this" : "names no address of its own"
+        #expect(relayed.status == 65 && relayed.stderr.contains(said), "\(relayed.stdout)\(relayed.stderr)")
+        #expect(seen.authorizations.withLock { $0 }.isEmpty, "a token reached the relay: \(seen.authorizations.withLock { $0 })")
         // Either way the home keeps the address it was bound to.
         let shown = try await hangman(["account", "show"])
         #expect(shown.stdout.contains(http.url) && !shown.stdout.contains(relay.url), "\(shown.stdout)\(shown.stderr)")

@@ -139,8 +139,11 @@ public struct Home: Sendable {
     /// Errors are `PlayerError`s, or what `embedded` throws.
     /// A pack server's client tells `events` what it does on its own (waits the server asks
     /// for, purchases completed, going offline).
+    /// `confirmAddress` is asked before this home's token goes to a new address of a service that
+    /// names none of its own (a relay could pass its key proof on): `nil`, or `false`, refuses.
     public func openStore(
         naming request: Request, clock: Clock = .system, caFile: String? = nil, events: (@Sendable (ServiceEvent) -> Void)? = nil,
+        confirmAddress: ((String) -> Bool)? = nil,
         embedded: () throws -> (service: any PackService & StoreTestControls, catalog: Catalog)
     ) async throws -> OpenedStore {
         let binding: Binding
@@ -161,9 +164,10 @@ public struct Home: Sendable {
             throw Self.refusal(
                 "this home (\(folder)) belongs to the pack server at \(credentials.service), and --packs names the embedded store: drop --packs, or use another --home for the embedded store")
         case (.service(let credentials), .none):
-            return try await openService(credentials, at: credentials.service, clock: clock, caFile: caFile, events: events)
+            return try await openService(credentials, at: credentials.service, clock: clock, caFile: caFile, events: events, confirm: confirmAddress)
         case (.service(let credentials), .service(let url)):
-            return try await openService(credentials, at: ServiceCredentials.normalized(url), clock: clock, caFile: caFile, events: events)
+            return try await openService(
+                credentials, at: ServiceCredentials.normalized(url), clock: clock, caFile: caFile, events: events, confirm: confirmAddress)
         }
     }
 
@@ -175,7 +179,8 @@ public struct Home: Sendable {
     /// command's first request is the only one when nothing changed, and its answer says whether
     /// the catalog did, or the account has purchases to complete (``HTTPPackService``).
     private func openService(
-        _ credentials: ServiceCredentials, at address: String, clock: Clock, caFile: String?, events: (@Sendable (ServiceEvent) -> Void)?
+        _ credentials: ServiceCredentials, at address: String, clock: Clock, caFile: String?, events: (@Sendable (ServiceEvent) -> Void)?,
+        confirm: ((String) -> Bool)?
     ) async throws(PlayerError) -> OpenedStore {
         var reached = credentials
         reached.service = address
@@ -186,10 +191,16 @@ public struct Home: Sendable {
             return OpenedStore(service: service, catalog: kept, binding: .service(credentials), recovered: [], offline: nil, newAddress: nil)
         }
         let catalog: Catalog
-        do {
+        do throws(ServiceError) {
             // Nothing secret to an address that has not proved the key: a copy of the public
             // signed catalog is no proof.
-            if isNew { try await service.proveKey() }
+            if isNew, try await !service.proveKey(), !credentials.addresses.contains(address), confirm?(address) != true {
+                // The service names no address of its own: a relay could have passed its proof on.
+                throw ServiceError(
+                    .untrusted,
+                    "the server at \(address) proves this home's service key, but the service names no address of its own, so a relay could do that too: "
+                        + "nothing secret was sent to it. Confirm the address on a terminal, or set HANGMAN_TRUST_ADDRESS=\(address); its operator can name the service's addresses with 'serve --public-url'")
+            }
             catalog = try await service.fetchCatalog()
             if isNew { _ = try await service.statement() }
         } catch where error.kind == .unavailable {

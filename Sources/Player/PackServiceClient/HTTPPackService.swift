@@ -484,8 +484,11 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// That the server at this address holds the pinned key: it signs a nonce made here, now.
     /// Asked before a token goes to an address the service has not proved itself at: a server
-    /// that only replays the public signed catalog is refused, and sees no secret.
-    public func proveKey() async throws(ServiceError) {
+    /// that only replays the public signed catalog is refused, and sees no secret. `true` when the
+    /// service named its addresses in the proof (`serve --public-url`), this one among them;
+    /// `false` when it names none, and a relay could have passed the proof on.
+    @discardableResult
+    public func proveKey() async throws(ServiceError) -> Bool {
         let nonce = IdempotencyKey.new()
         let proof: KeyProof
         do {
@@ -508,6 +511,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 "the server at \(credentials.service) passes on the service's proof, but the service is reached at \(named.joined(separator: ", ")), not there "
                     + "(a relay would do this): nothing secret was sent to it; use one of the service's addresses")
         }
+        return proof.addresses?.isEmpty == false
     }
 
     /// Whether a failure is the server's absence (no connection, no answer in time), not an answer.

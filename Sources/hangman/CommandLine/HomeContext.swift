@@ -141,7 +141,17 @@ struct HomeContext {
                 context.error("note: \(note).")
             }
         }
-        let opened = try await home.openStore(naming: request, clock: context.clock, caFile: options.authorities(context), events: events) {
+        let trusted = context.environment["HANGMAN_TRUST_ADDRESS"].map(ServiceCredentials.normalized)
+        let confirm = { (address: String) -> Bool in
+            if trusted == address { return true }
+            guard Question.canAsk(context) else { return false }
+            return Question.ask(
+                "The server at \(address) proves this home's service key, but the service names no address of its own: a relay could do that too. Send this home's token to \(address)?",
+                context: context)
+        }
+        let opened = try await home.openStore(
+            naming: request, clock: context.clock, caFile: options.authorities(context), events: events, confirmAddress: confirm
+        ) {
             try EmbeddedStore.open(packs: options.packs, home: home, context: context)
         }
         names.withLock { $0 = opened.catalog }
