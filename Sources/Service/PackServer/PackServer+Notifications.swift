@@ -1,5 +1,6 @@
 import AppStore
 import CertificateChain
+import Dispatch
 import FoundationEssentials
 import HTTPClient
 import HTTPServer
@@ -47,7 +48,7 @@ extension PackServer {
     @discardableResult
     public func deliverDueNotifications(now: Int64) -> Int {
         guard let url = configuration.notificationURL else { return 0 }
-        var accounts: [String]
+        let accounts: [String]
         if let ledgers {
             guard let due = try? ledgers.notificationsDue(now: now, limit: 64) else { return 0 }
             accounts = due.accounts
@@ -56,14 +57,22 @@ extension PackServer {
             let known = outboxes.withLock { $0 }
             accounts = known.filter { $0.value <= now }.map(\.key)
         }
-        var attempts = 0
-        for account in accounts {
-            attempts += deliver(account: account, url: url, now: now)
+        // Customers side by side (at most ``PackServerConfiguration/notificationSenders``), each
+        // customer's notifications one at a time: a backend slow to answer one customer's holds
+        // back that customer's only. Each notification is still held by one sender (its lease).
+        let next = Atomic<Int>(0)
+        let attempts = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(configuration.notificationSenders, accounts.count))) { _ in
+            while true {
+                let index = next.add(1, ordering: .relaxed).oldValue
+                guard index < accounts.count else { return }
+                attempts.add(deliver(account: accounts[index], url: url, now: now), ordering: .relaxed)
+            }
         }
         if ledgers == nil {
             notificationsPending.store(outboxes.withLock { $0.count }, ordering: .relaxed)
         }
-        return attempts
+        return attempts.load(ordering: .relaxed)
     }
 
     private func deliver(account: String, url: String, now: Int64) -> Int {

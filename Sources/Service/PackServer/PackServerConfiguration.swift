@@ -56,6 +56,9 @@ public struct PackServerConfiguration: Sendable {
     /// How long one delivery may take (connecting and the answer), in seconds; a server holds the
     /// notification it sends for that and 5 s more, so a server that dies leaves it to the others soon.
     public var notificationTimeout = 10
+    /// How many customers' notifications one server sends at once: a slow backend answering one
+    /// holds back at most this many, never every customer. Each customer's go one at a time, in order.
+    public var notificationSenders = 8
     /// How many days a delivered notification keeps its payload (`--notification-payload-days`,
     /// 180 as Apple keeps its history); then only its record and attempts stay.
     public var notificationPayloadDays = 180
