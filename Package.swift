@@ -85,7 +85,7 @@ let package = Package(
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "Dashboard", "AppStore", "CertificateChain", "Seller", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "Signing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "Dashboard", "AppStore", "CertificateChain", "Seller", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "HTTPClient", "Signing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),

@@ -41,17 +41,24 @@ public struct AppStoreAPIAuthorization: Sendable {
     /// Whether the request's `Authorization` header is a token this service accepts at `now`
     /// (milliseconds since 1970).
     public func allows(_ authorization: String?, now: Int64) -> Bool {
+        keyID(allowing: authorization, now: now) != nil
+    }
+
+    /// The id of the registered key that signed the request's token, when this service accepts
+    /// it at `now`; `nil` otherwise (a key's requests have a budget of their own).
+    public func keyID(allowing authorization: String?, now: Int64) -> String? {
         // The scheme in any case, as RFC 9110 says (and as the players' API takes it).
-        guard let authorization, authorization.utf8.count <= 4096, authorization.prefix(7).lowercased() == "bearer " else { return false }
+        guard let authorization, authorization.utf8.count <= 4096, authorization.prefix(7).lowercased() == "bearer " else { return nil }
         let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]), let signature = Base64.decodeURL(parts[2]),
             let header = try? Wire.decode(Header.self, from: headerBytes), header.alg == "ES256", let key = keys[header.kid],
             key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature),
             let claims = try? Wire.decode(Claims.self, from: claimBytes)
-        else { return false }
+        else { return nil }
         let seconds = now / 1000
-        return claims.iss == issuer && claims.aud == Self.audience && claims.bid == bundleID && claims.exp > seconds
+        let valid = claims.iss == issuer && claims.aud == Self.audience && claims.bid == bundleID && claims.exp > seconds
             && claims.exp <= seconds + Self.longestLife && (claims.iat ?? 0) <= seconds + 60
+        return valid ? header.kid : nil
     }
 }

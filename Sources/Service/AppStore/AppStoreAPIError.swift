@@ -25,8 +25,9 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
     case serverNotificationUrlNotFound = 4_040_007
     case testNotificationNotFound = 4_040_008
     case transactionIdNotFound = 4_040_010
+    case rateLimitExceeded = 4_290_000
 
-    /// The HTTP status: 400, 403 or 404.
+    /// The HTTP status: 400, 403, 404 or 429.
     public var status: Int { rawValue / 10_000 }
 
     /// Apple's `errorMessage`.
@@ -55,6 +56,7 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
         case .serverNotificationUrlNotFound: "Server notification URL not found."
         case .testNotificationNotFound: "Test notification not found."
         case .transactionIdNotFound: "Transaction id not found."
+        case .rateLimitExceeded: "Rate limit exceeded."
         }
     }
 

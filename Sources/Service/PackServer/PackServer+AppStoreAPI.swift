@@ -15,9 +15,23 @@ extension PackServer {
 
     func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
-        guard var authorization = appStoreAPI.withLock({ $0 }) else { return HTTPResponse(status: 401) }
-        authorization.bundleID = catalog.bundleIdentifier
-        guard authorization.allows(request.header("Authorization"), now: now) else { return HTTPResponse(status: 401) }
+        var keyID: String?
+        if var authorization = appStoreAPI.withLock({ $0 }) {
+            authorization.bundleID = catalog.bundleIdentifier
+            keyID = authorization.keyID(allowing: request.header("Authorization"), now: now)
+        }
+        guard let keyID else {
+            // A refused token is held to its address block's pace, as any guess is.
+            if let requests, let wait = requests.take(request.clientAddress, now: now) {
+                return Self.tooMany("too many requests from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
+            }
+            return HTTPResponse(status: 401)
+        }
+        if let appStoreAPIRequests, let wait = appStoreAPIRequests.take("api-key " + keyID, now: now) {
+            var refused = Self.appleError(.rateLimitExceeded)
+            refused.headers.append(("Retry-After", String(wait)))
+            return refused
+        }
         switch route {
         case .appStoreTestNotification:
             guard configuration.notificationURL != nil else { return Self.appleError(.serverNotificationUrlNotFound) }

@@ -51,6 +51,9 @@ public final class PackServer: Sendable {
     /// New accounts per address block that may have a free trial (`freeTrialAccountsPerDay`).
     let freeTrialAccounts: RateLimiter
     let requests: RateLimiter?
+    /// The App Store Server API's budget, per key that signs its tokens (the same pace as an
+    /// address block's).
+    let appStoreAPIRequests: RateLimiter?
     /// The words served games draw from, read once per published archive for every account.
     let packWords = ServedPackWords()
     /// What orders each language's daily words: derived from the service's key, so the same on
@@ -80,6 +83,8 @@ public final class PackServer: Sendable {
         accountCreations = RateLimiter(burst: configuration.accountsAtOnce, perMinute: configuration.accountsPerMinute, groups: groups)
         freeTrialAccounts = RateLimiter(burst: configuration.freeTrialAccountsPerDay, perDay: configuration.freeTrialAccountsPerDay, groups: groups)
         requests = configuration.requestsPerMinute > 0
+            ? RateLimiter(burst: configuration.requestsAtOnce, perMinute: configuration.requestsPerMinute, groups: groups) : nil
+        appStoreAPIRequests = configuration.requestsPerMinute > 0
             ? RateLimiter(burst: configuration.requestsAtOnce, perMinute: configuration.requestsPerMinute, groups: groups) : nil
         if case .sqlite(let folder?) = configuration.database { sqliteFolder = folder } else { sqliteFolder = configuration.dataFolder }
         do {
@@ -203,7 +208,11 @@ public final class PackServer: Sendable {
     /// One request on its route (`nil`: a path that is no route).
     private func serve(_ request: HTTPRequest, _ route: Route?, id: String?, path: String) throws(ServiceError) -> HTTPResponse {
         // Before the token is looked at: guessing tokens is held to the same pace.
-        if route?.isRateLimited ?? true, let requests, let wait = requests.take(request.clientAddress, now: configuration.clock.now()) {
+        // The App Store Server API's requests are counted per key once their token is checked
+        // (``appStoreAPI(_:_:id:)``): a player in the backend's address block cannot spend its budget.
+        if route?.isRateLimited ?? true, route?.isAppStoreAPI != true, let requests,
+            let wait = requests.take(request.clientAddress, now: configuration.clock.now())
+        {
             return Self.tooMany("too many requests from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
         }
         switch route {
