@@ -34,7 +34,11 @@ import WordPacks
             files.append(PackSource.File(path: "\(name).plist", bytes: Array(
                 "<plist><dict><key>name</key><string>\(name)</string><key>words</key><array>\(items.joined())</array></dict></plist>".utf8)))
         }
-        return try PackBuilder().build(PackSource(files: files)).pack
+        // Clues with line breaks and tabs: no author may publish them, but the device stores
+        // whatever a store serves, byte for byte.
+        var builder = PackBuilder()
+        builder.allowsUnsafeText = true
+        return try builder.build(PackSource(files: files)).pack
     }
 
     /// Distinct words from an index: "ba", "be", ..., two letters per base-5 digit.

@@ -9,11 +9,15 @@ import SystemCalls
 ///
 /// The source is verified first, exactly as `PackVerifier` verifies an archive; the archived
 /// manifest gets `WordCount` and the `Files` SHA-256 of every other file; with a key, a
-/// `Signature.plist` over the manifest's bytes is added. The result is verified once more.
+/// `Signature.plist` over the manifest's bytes is added. The result is verified once more. Its
+/// text is held to ``PackTextRule``'s rule (no control or format character a screen would act on).
 public struct PackBuilder: Sendable {
     public var signingKey: SigningKey?
     public var compression: ArchiveWriter.Compression
     public var verifier: PackVerifier
+    /// Builds a pack whose text breaks ``PackTextRule``'s rule: what a hostile store could serve, for
+    /// tests of the places that show it. Never for a pack to publish.
+    public var allowsUnsafeText = false
 
     public init(signingKey: SigningKey? = nil, compression: ArchiveWriter.Compression = .gzip, verifier: PackVerifier = PackVerifier()) {
         self.signingKey = signingKey
@@ -63,6 +67,8 @@ public struct PackBuilder: Sendable {
         guard checked.isValid, let pack = checked.pack else {
             throw PackBuildError(checked.problems.map { relativeToSource($0, folder: folder) })
         }
+        let unsafe = allowsUnsafeText ? [] : PackTextRule.problems(in: pack)
+        guard unsafe.isEmpty else { throw PackBuildError(unsafe.map { relativeToSource($0, folder: folder) }) }
 
         // 2. Seal the manifest: word count and every file's digest.
         var sealed = unsealed

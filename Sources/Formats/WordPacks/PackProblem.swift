@@ -65,6 +65,7 @@ public struct PackProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case badKind = "bad-kind"
         case badTheme = "bad-theme"
         case badDailyList = "bad-daily-list"
+        case unsafeText = "unsafe-text"
         // Signatures.
         case signatureMalformed = "signature-malformed"
         case signatureInvalid = "signature-invalid"

@@ -250,7 +250,9 @@ extension CatalogPublisher {
         } catch {
             throw CatalogError(["\(source): cannot read the pack: \(error)"])
         }
-        let verification = verifier.verify(bytes)
+        var verification = verifier.verify(bytes)
+        // What players would be shown is held to the authors' rule: no control or format character.
+        if let pack = verification.pack { verification.problems += PackTextRule.problems(in: pack) }
         guard verification.isValid, let pack = verification.pack else {
             throw CatalogError(["\(source) is not a valid pack:"] + verification.problems.prefix(10).map { "  \($0)" })
         }

@@ -15,6 +15,8 @@ enum PackVerifyCommand: Command {
         ],
         discussion: """
             Nothing is written to disk. Each problem is printed as 'FILE: ENTRY: what is wrong'.
+            A name, summary, category or clue with a control or format character (an escape
+            sequence, a bidi override) is a problem too, as 'pack build' and 'catalog add' refuse it.
             Exit status: 0 all packs are valid, 65 a pack is invalid, 66 a file is missing, 64 bad usage.
             """)
 
@@ -39,7 +41,9 @@ enum PackVerifyCommand: Command {
         var reports: [PackReportJSON] = []
         var code = ExitCode.ok
         for path in options.files {
-            let result = verifier.verify(fileAt: path)
+            var result = verifier.verify(fileAt: path)
+            // What a player would be shown is held to the authors' rule too.
+            if let pack = result.pack { result.problems += PackTextRule.problems(in: pack) }
             if result.problems.contains(where: { $0.kind == .missingFile }) {
                 code = .noInput
             } else if !result.isValid && code == .ok {
