@@ -358,6 +358,37 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         #expect(mode & 0o077 == 0, "mode \(String(mode, radix: 8))")
     }
 
+    /// Requests that keep failing on storage make the server not ready (a load balancer then sends
+    /// players elsewhere), until a request reaches an account's storage again (L6).
+    @Test func repeatedStorageFailuresMakeTheServerNotReady() async throws {
+        let first = try RunningServer()
+        let damaged = try await first.newClient()
+        let healthy = try await first.newClient()
+        _ = try await damaged.buy(hints10, quantity: 1)
+        let ledger = first.directory.file("data/accounts/\(damaged.credentials.accountID)/account.sqlite")
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: ledger + suffix) }
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255) }).write(to: URL(fileURLWithPath: ledger))
+        let second = try RunningServer(dataFolder: first.directory.file("data"))
+        func hints(_ client: HTTPPackService) -> Int {
+            second.server.handle(HTTPRequest(
+                method: "GET", path: "/v1/hints", query: [:], headers: ["authorization": "Bearer \(client.credentials.token)"], body: [])).status
+        }
+        func ready() -> HTTPResponse { second.server.handle(HTTPRequest(method: "GET", path: "/v1/ready", query: [:], headers: [:], body: [])) }
+        for _ in 0..<4 { #expect(hints(damaged) == 500) }
+        #expect(ready().status == 200, "four failures are not yet a pattern")
+        #expect(hints(damaged) == 500)
+        // The answer is kept a second: asked until it is made again.
+        var notReady = ready()
+        #expect(eventually(within: 5) {
+            notReady = ready()
+            return notReady.status == 503
+        })
+        guard case .bytes(let body) = notReady.body else { throw ServiceError(.storage, "no body") }
+        #expect(String(decoding: body, as: UTF8.self).contains("requests are failing on storage"))
+        #expect(hints(healthy) == 200)
+        #expect(eventually(within: 5) { ready().status == 200 }, "an account's storage answered again")
+    }
+
     /// A failure of the server's own storage answers 500 without its paths or the database's
     /// words: those are for the server's log (`logDetail`), not for a client.
     @Test func aStorageFailureTellsTheClientNoPath() async throws {

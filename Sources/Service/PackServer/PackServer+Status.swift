@@ -109,6 +109,11 @@ extension PackServer {
                 details.append(error.message)
             }
         }
+        let failing = storageFailuresInARow.load(ordering: .relaxed)
+        if failing >= Self.storageFailuresUntilNotReady {
+            reasons.append("requests are failing on storage")
+            details.append("\(failing) requests in a row failed on storage, none answered since")
+        }
         let catalogFile = configuration.packsFolder + "/" + Catalog.fileName
         if !FileSystem.exists(atPath: catalogFile) {
             reasons.append("the catalog is gone from the packs folder")

@@ -51,6 +51,10 @@ public final class PackServer: Sendable {
     /// New accounts per address block that may have a free trial (`freeTrialAccountsPerDay`).
     let freeTrialAccounts: RateLimiter
     let requests: RateLimiter?
+    /// Requests that failed on storage since the last that an account's storage answered: from
+    /// ``storageFailuresUntilNotReady`` on, `/v1/ready` says the server is not ready.
+    let storageFailuresInARow = Atomic<Int>(0)
+    static let storageFailuresUntilNotReady = 5
     /// The App Store Server API's budget, per key that signs its tokens (the same pace as an
     /// address block's).
     let appStoreAPIRequests: RateLimiter?
@@ -165,8 +169,11 @@ public final class PackServer: Sendable {
         var response: HTTPResponse
         do {
             response = try serve(request, route, id: found?.id, path: path)
+            // A request that reached an account answered: its storage works.
+            if (200..<300).contains(response.status), response.logAccount != nil { storageFailuresInARow.store(0, ordering: .relaxed) }
         } catch {
             if error.kind == .storage || error.kind == .unavailable { metrics.storeError(error.kind == .storage ? "storage" : "unavailable") }
+            if error.kind == .storage { storageFailuresInARow.add(1, ordering: .relaxed) }
             response = Self.failure(error)
         }
         response.logRoute = name
