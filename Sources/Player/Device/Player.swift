@@ -34,6 +34,16 @@ public struct Player {
         self.clock = clock
     }
 
+    /// The session again with the service's catalog, when the service sells from a newer one than
+    /// this session holds (a product published since: `catalog add`, then SIGHUP); `nil` when it
+    /// does not, or cannot be asked now.
+    public func withNewerCatalog() async -> Player? {
+        guard let newer = try? await service.fetchCatalog(), newer.catalogVersion > catalog.catalogVersion else { return nil }
+        var player = Player(service: service, catalog: newer, device: device, verifier: installer.verifier, clock: clock)
+        player.readerLanguage = readerLanguage
+        return player
+    }
+
     /// Opens a session: fetches the service's catalog once.
     public static func open(
         service: any PackService, device: DeviceDatabase, verifier: PackVerifier = PackVerifier(), clock: Clock = .system

@@ -7,7 +7,7 @@ import TerminalText
 /// install or play.
 struct PlayerContext {
     let store: HomeContext
-    let player: Player
+    private(set) var player: Player
     /// Whether what earlier commands left is finished already (`start(context:)` ran).
     let started: Bool
 
@@ -50,6 +50,23 @@ struct PlayerContext {
         }
         for (id, error) in report.undelivered {
             context.error("warning: \(session.name(id)) is bought but could not be installed (the next command tries again): \(error)")
+        }
+    }
+
+    /// The product `name` names in the catalog this session holds; one it does not know is looked
+    /// for once more in the service's newer catalog (a product published a moment ago), which
+    /// this session then takes.
+    mutating func resolve(_ name: ProductName) async throws -> ProductID {
+        let known = { (catalog: Catalog, id: ProductID) in catalog.product(id) != nil || catalog.basePack(id) != nil }
+        do {
+            let id = try name.resolve(in: catalog)
+            guard !known(catalog, id), let newer = await player.withNewerCatalog() else { return id }
+            player = newer
+            return try name.resolve(in: catalog)
+        } catch {
+            guard let newer = await player.withNewerCatalog() else { throw error }
+            player = newer
+            return try name.resolve(in: catalog)
         }
     }
 

@@ -1,4 +1,5 @@
 import PackServiceAPI
+import TerminalText
 
 /// Short names for the catalog's products and base packs: `ios` for `com.hangmanpacks.words.ios`.
 ///
@@ -40,14 +41,56 @@ struct ProductNames {
             + catalog.basePacks.filter { $0.displayName.lowercased() == lowered }.map(\.productID)
         var unique: [ProductID] = []
         for id in matches where !unique.contains(id) { unique.append(id) }
+        // The words a person would type: `hints`, `10hints`, `hint`, `ios words`, a display name's.
+        if unique.isEmpty { unique = byWords(typed) }
         if unique.count == 1 { return unique[0] }
         if unique.count > 1 {
-            let names = unique.map { "'\(shortName(of: $0))' (\($0))" }.joined(separator: ", ")
+            let names = unique.map { id in
+                let shown = catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName
+                return "'\(shortName(of: id))' (\(shown.map { TerminalText.escaped($0) + ", " } ?? "")\(id))"
+            }.joined(separator: ", ")
             throw CommandFailure.usage("'\(typed)' could be more than one product: \(names)")
         }
-        if let id = ProductID(rawValue: typed) { return id }
+        if let id = ProductID(rawValue: typed), typed.contains(".") { return id }
         let candidates = identifiers.map { shortName(of: $0) } + identifiers.map(\.rawValue)
         let suggestion = Suggestion.closest(to: typed, among: candidates).map { ": did you mean '\($0)'?" } ?? ": see 'hangman products'"
         throw CommandFailure.usage("no product is named '\(typed)'\(suggestion)")
+    }
+
+    /// The products and base packs every word of `typed` is a word of (of the display name or the
+    /// identifier's labels), a plural `s` aside: `10hints` is 10 Hints, `hint` both hint products.
+    func byWords(_ typed: String) -> [ProductID] {
+        let wanted = Self.words(typed)
+        guard !wanted.isEmpty else { return [] }
+        func named(_ id: ProductID, _ displayName: String) -> Bool {
+            let own = Set(Self.words(displayName) + Self.words(id.rawValue))
+            return wanted.allSatisfy { own.contains($0) }
+        }
+        return catalog.products.filter { named($0.id, $0.displayName) }.map(\.id)
+            + catalog.basePacks.filter { named($0.productID, $0.displayName) }.map(\.productID)
+    }
+
+    /// Lowercased words, split at anything but letters and digits and between letters and
+    /// digits, a final `s` of a word of letters dropped (`10hints` -> `10`, `hint`).
+    static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        var digits = false
+        func flush() {
+            guard !current.isEmpty else { return }
+            words.append(!digits && current.count > 3 && current.hasSuffix("s") ? String(current.dropLast()) : current)
+            current = ""
+        }
+        for character in text.lowercased() {
+            guard character.isLetter || character.isNumber else {
+                flush()
+                continue
+            }
+            if !current.isEmpty, character.isNumber != digits { flush() }
+            digits = character.isNumber
+            current.append(character)
+        }
+        flush()
+        return words
     }
 }

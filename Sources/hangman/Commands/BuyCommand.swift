@@ -42,8 +42,8 @@ enum BuyCommand: Command {
         // Without a question to ask, what earlier commands left is finished after the purchase,
         // from the statement its answer carries: one request less.
         let asking = !options.yes && Question.canAsk(context)
-        let session = try await PlayerContext.open(options.store, context: context, starting: asking)
-        let id = try options.product.resolve(in: session.catalog)
+        var session = try await PlayerContext.open(options.store, context: context, starting: asking)
+        let id = try await session.resolve(options.product)
         let catalog = session.catalog
         if asking {
             let storefront = try await session.player.storefront()

@@ -23,8 +23,8 @@ enum InstallCommand: Command {
     }
 
     static func run(_ options: ProductOptions, context: CommandContext) async throws -> ExitCode {
-        let session = try await PlayerContext.open(options.store, context: context)
-        let id = try options.product.resolve(in: session.catalog)
+        var session = try await PlayerContext.open(options.store, context: context)
+        let id = try await session.resolve(options.product)
         context.out(session.describe(try await session.install(id, context: context), id))
         return .ok
     }
