@@ -157,3 +157,24 @@ import Testing
         #expect(result.stdout.contains("€1.99"), "\(result.stdout)")
     }
 }
+
+/// `make install` leaves bsdgames' `hangman(6)` its name, and `make play` says how to play next
+/// (read from make's dry run: what it would do, not a release build in a test).
+@Suite struct MakefileTests {
+    static func dryRun(_ target: String, _ variables: [String] = []) throws -> String {
+        let run = try ExternalProcess.run("/usr/bin/make", ["-n", "-C", HangmanBinary.packageRoot.path, target] + variables, killAfter: 60)
+        try #require(run.status == 0, "\(run.stderr)")
+        return run.stdout
+    }
+
+    @Test func installNamesTheManualPageHangmanPacks() throws {
+        let steps = try Self.dryRun("install", ["DESTDIR=/nonexistent", "PREFIX=/usr"])
+        #expect(steps.contains("/nonexistent/usr/share/man/man1/hangman-packs.1"), "\(steps)")
+        #expect(!steps.contains("man1/hangman.1"), "\(steps)")
+    }
+
+    @Test func playSaysHowToPlayNext() throws {
+        let steps = try Self.dryRun("play")
+        #expect(steps.contains("make install PREFIX=~/.local") && steps.contains("/usr/games"), "\(steps)")
+    }
+}
