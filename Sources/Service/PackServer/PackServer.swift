@@ -111,12 +111,27 @@ public final class PackServer: Sendable {
             case .sqlite:
                 seller = try SellerService(.sqlite(folder: sqliteFolder))
             case .postgreSQL(let connectionString):
-                seller = try SellerService(.postgreSQL(connectionString: connectionString, connections: configuration.databaseConnections))
+                seller = try Self.openSeller(postgreSQL: connectionString, connections: configuration.databaseConnections)
             }
         } catch {
             throw PackServerError(message: error.message, isUnavailable: error.kind == .unavailable, isStorage: error.kind == .storage)
         }
     }
+
+    /// The seller's door on PostgreSQL; a database out of reach says what an operator does.
+    private static func openSeller(postgreSQL connectionString: String, connections: Int) throws(ServiceError) -> SellerService {
+        do {
+            return try SellerService(.postgreSQL(connectionString: connectionString, connections: connections))
+        } catch where error.kind == .unavailable {
+            throw ServiceError(.unavailable, error.message + ". " + postgreSQLSetUp)
+        }
+    }
+
+    /// What an operator does when the server cannot reach its PostgreSQL database at start.
+    static let postgreSQLSetUp =
+        "Is PostgreSQL running, and do the role and the database exist? As PostgreSQL's superuser (sudo -u postgres): "
+        + "createuser hangman; createdb --owner hangman hangman. Then: hangman serve --database 'host=/run/postgresql dbname=hangman user=hangman' "
+        + "(or postgresql://hangman:PASSWORD@HOST/hangman); the tables are made on first start"
 
     /// Replaces the App Store Server API's issuer and keys from the next request on (a key left
     /// out is refused from then).

@@ -295,6 +295,8 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
     static func failure(_ error: any Error, opening: Bool) -> ServiceError {
         if let error = error as? PostgreSQLError {
             if error.isConnectionLost {
+                // Opening is the operator's to fix; a request's, the client's to send again.
+                if opening { return ServiceError(.unavailable, "the ledger database cannot be reached (\(error.message))") }
                 return ServiceError(.unavailable, "the ledger database is unavailable (\(error.message)): the change may not have been made; the same request (with its key) is safe to send again")
             }
             return ServiceError(.storage, (opening ? "cannot prepare the ledger database: " : "the ledger database failed: ") + error.description)

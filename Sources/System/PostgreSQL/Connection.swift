@@ -38,7 +38,8 @@ public final class Connection {
             throw PostgreSQLError(state: .connectionFailure, message: "libpq could not allocate a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let message = Self.text(PQerrorMessage(handle))
+            // libpq's words run over lines ("...failed: ...\n\tIs the server running...?"): one line.
+            let message = Self.text(PQerrorMessage(handle)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
             PQfinish(handle)
             throw PostgreSQLError(state: .connectionFailure, message: "cannot connect to PostgreSQL: \(message)")
         }
