@@ -5,8 +5,9 @@ import Seller
 
 /// The summary sales report in App Store Connect's columns (Sales and Trends, Summary Sales
 /// Report, version 1_0): one row per day, product, storefront, currency and price, units negative
-/// for refunds, so the tools that read Apple's reports read this one. Developer Proceeds are the
-/// customer price: this service takes no commission.
+/// for refunds (a refund is a row of its own, as App Store Connect reports it, even beside its
+/// purchase's on the same day), so the tools that read Apple's reports read this one. Developer
+/// Proceeds are the customer price: this service takes no commission.
 public enum SalesReportTSV {
     public static let columns = [
         "Provider", "Provider Country", "SKU", "Developer", "Title", "Version", "Product Type Identifier", "Units", "Developer Proceeds", "Begin Date",
@@ -16,7 +17,10 @@ public enum SalesReportTSV {
 
     /// The report of the days `firstDay...lastDay` (days since 1970, UTC).
     public static func render(_ transactions: [AccountTransaction], catalog: Catalog, firstDay: Int64, lastDay: Int64) -> String {
-        struct Key: Hashable { var day: Int64; var product: ProductID; var storefront: String; var currency: String; var price: Int64; var renewal: Bool }
+        struct Key: Hashable {
+            var day: Int64, product: ProductID, storefront: String, currency: String, price: Int64, renewal: Bool
+            var refund = false
+        }
         var units: [Key: Int] = [:]
         for record in transactions {
             let transaction = record.transaction
@@ -32,13 +36,17 @@ public enum SalesReportTSV {
             if let revoked = transaction.revocationDate, SalesOverview.refunded(transaction) != nil {
                 let day = UTCDateTime.day(ofMilliseconds: revoked)
                 if day >= firstDay && day <= lastDay {
-                    units[Key(day: day, product: transaction.productID, storefront: storefront, currency: price.currency, price: unitPrice, renewal: renewal), default: 0] -=
-                        transaction.quantity
+                    let key = Key(
+                        day: day, product: transaction.productID, storefront: storefront, currency: price.currency, price: unitPrice, renewal: renewal,
+                        refund: true)
+                    units[key, default: 0] -= transaction.quantity
                 }
             }
         }
         var out = columns.joined(separator: "\t") + "\n"
-        let keys = units.keys.sorted { ($0.day, $0.product.rawValue, $0.storefront, $0.price) < ($1.day, $1.product.rawValue, $1.storefront, $1.price) }
+        let keys = units.keys.sorted {
+            ($0.day, $0.product.rawValue, $0.storefront, $0.price, $0.refund ? 1 : 0) < ($1.day, $1.product.rawValue, $1.storefront, $1.price, $1.refund ? 1 : 0)
+        }
         for key in keys {
             guard let count = units[key], count != 0 else { continue }
             let product = catalog.product(key.product)
