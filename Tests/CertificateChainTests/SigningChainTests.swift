@@ -75,4 +75,27 @@ import TestSupport
         let refused = try HangmanBinary.run(["serve", "--data", other, "--print-root-certificate"])
         #expect(refused.status == 74 && refused.stdout.isEmpty && refused.stderr.contains("not a regular file"), "\(refused.stderr)")
     }
+
+    /// Every key made here is read by Python's `cryptography` (RFC 5915's 32-byte scalar; about
+    /// half of GnuTLS's keys held 33), with its public key beside it as a server is given it.
+    @Test func everyKeyMadeHereIsReadByPythonsCryptography() throws {
+        var pems: [String] = []
+        for _ in 0..<24 {
+            let key = try ECKey.generate()
+            pems.append(String(decoding: try key.pem, as: UTF8.self) + "\u{1E}" + String(decoding: try key.publicKeyPEM, as: UTF8.self))
+        }
+        let script = """
+            import sys
+            from cryptography.hazmat.primitives import serialization
+            read = 0
+            for pair in sys.stdin.read().split("\\x1e\\n\\x1d"):
+                private, public = pair.split("\\x1e")
+                key = serialization.load_pem_private_key(private.encode(), None)
+                assert key.public_key().public_numbers() == serialization.load_pem_public_key(public.encode()).public_numbers()
+                read += 1
+            print(read)
+            """
+        let run = try ExternalProcess.run(SigningChainTests.python, ["-c", script], input: Array(pems.joined(separator: "\u{1E}\n\u{1D}").utf8))
+        #expect(run.status == 0 && run.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "24", "\(run.stdout)\(run.stderr)")
+    }
 }

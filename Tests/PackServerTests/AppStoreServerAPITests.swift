@@ -1,6 +1,7 @@
 import AppStore
 import CertificateChain
 import Foundation
+import HTTPServer
 import PackServer
 import PackServiceClient
 import PackServiceWire
@@ -46,5 +47,28 @@ import TestSupport
         #expect(try ask("ffffffffffffffff" + pack.id.rawValue).stdout == "error 404 4040010\n", "another account's id")
         #expect(try ask(AppStoreTransactionID.text(account: account, transaction: pack.id), kid: "OTHERKEY01").stdout == "error 401 None\n")
         #expect(try ask(AppStoreTransactionID.text(account: account, transaction: pack.id), bundle: "com.example.other").stdout == "error 401 None\n")
+    }
+
+    /// `serve --make-api-key KID` makes the pair App Store Connect would hand out: Apple's library
+    /// signs with the `.p8`, the server checks with the public PEM. A refused token's reason is in
+    /// the server's log (the answer, a 401, says nothing).
+    @Test func aKeyMadeByServeWorksWithApplesLibraryAndARefusalIsLogged() async throws {
+        let keys = try TemporaryDirectory()
+        let made = try HangmanBinary.run(["serve", "--make-api-key", "2X9R4HXF34"], directory: keys.path)
+        #expect(made.status == 0 && made.stdout.contains("--api-key 2X9R4HXF34=AuthKey_2X9R4HXF34.pub.pem"), "\(made.stdout)\(made.stderr)")
+        try FileManager.default.copyItem(atPath: keys.file("AuthKey_2X9R4HXF34.p8"), toPath: keys.file("private.pem"))
+        let publicKey = try ES256PublicKey(pem: Array(try Data(contentsOf: URL(fileURLWithPath: keys.file("AuthKey_2X9R4HXF34.pub.pem")))))
+        let running = try RunningServer(environment: .sandbox, appStoreAPI: AppStoreAPIAuthorization(issuer: Self.issuer, bundleID: "", keys: ["2X9R4HXF34": publicKey]))
+        let root = try keys.write("root.der", running.server.appStoreRootCertificate.der)
+        let bundle = running.server.catalog.bundleIdentifier
+        let client = try await running.newClient()
+        let unknown = client.credentials.accountID + "0000000000000001"
+        let asked = try ExternalProcess.run(Self.python, [Self.backend, "transaction", running.url, keys.path, "2X9R4HXF34", Self.issuer, bundle, root, unknown])
+        #expect(asked.stdout == "error 404 4040010\n", "the token was taken: \(asked.stdout)\(asked.stderr)")
+        let refused = running.server.handle(HTTPRequest(
+            method: "GET", path: "/inApps/v1/transactions/" + unknown, query: [:], headers: ["authorization": "Bearer a.b.c"], body: []))
+        #expect(refused.status == 401 && refused.logDetail?.contains("not a JWT") == true, "\(refused.logDetail ?? "")")
+        guard case .bytes(let body) = refused.body else { throw ServiceError(.storage, "no body") }
+        #expect(body.isEmpty, "the caller is told nothing")
     }
 }

@@ -47,18 +47,45 @@ public struct AppStoreAPIAuthorization: Sendable {
     /// The id of the registered key that signed the request's token, when this service accepts
     /// it at `now`; `nil` otherwise (a key's requests have a budget of their own).
     public func keyID(allowing authorization: String?, now: Int64) -> String? {
+        if case .allowed(let keyID) = verdict(authorization, now: now) { return keyID }
+        return nil
+    }
+
+    /// What this service makes of a request's token: allowed (by which key), or refused and why,
+    /// in words for the server's log only (the answer, a 401, says nothing).
+    public enum Verdict: Sendable, Equatable {
+        case allowed(keyID: String)
+        case refused(String)
+    }
+
+    public func verdict(_ authorization: String?, now: Int64) -> Verdict {
         // The scheme in any case, as RFC 9110 says (and as the players' API takes it).
-        guard let authorization, authorization.utf8.count <= 4096, authorization.prefix(7).lowercased() == "bearer " else { return nil }
+        guard let authorization else { return .refused("no Authorization header") }
+        guard authorization.utf8.count <= 4096, authorization.prefix(7).lowercased() == "bearer " else {
+            return .refused("the Authorization header is not 'Bearer <JWT>'")
+        }
         let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]), let signature = Base64.decodeURL(parts[2]),
-            let header = try? Wire.decode(Header.self, from: headerBytes), header.alg == "ES256", let key = keys[header.kid],
-            key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature),
-            let claims = try? Wire.decode(Claims.self, from: claimBytes)
-        else { return nil }
+            let header = try? Wire.decode(Header.self, from: headerBytes)
+        else { return .refused("the token is not a JWT (three base64url parts, a JSON header with alg and kid)") }
+        guard header.alg == "ES256" else { return .refused("the token is signed with \(header.alg.prefix(20)), not ES256") }
+        guard let key = keys[header.kid] else {
+            return .refused("the token's key id '\(header.kid.prefix(40))' is not one this server was given (--api-key KID=FILE)")
+        }
+        guard key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature) else {
+            return .refused("the token's signature is not key \(header.kid)'s")
+        }
+        guard let claims = try? Wire.decode(Claims.self, from: claimBytes) else {
+            return .refused("the token's claims are not iss, aud, bid and exp")
+        }
         let seconds = now / 1000
-        let valid = claims.iss == issuer && claims.aud == Self.audience && claims.bid == bundleID && claims.exp > seconds
-            && claims.exp <= seconds + Self.longestLife && (claims.iat ?? 0) <= seconds + 60
-        return valid ? header.kid : nil
+        if claims.iss != issuer { return .refused("the token's issuer (iss) is not this server's --api-issuer") }
+        if claims.aud != Self.audience { return .refused("the token's audience (aud) is not \(Self.audience)") }
+        if claims.bid != bundleID { return .refused("the token's bundle id (bid) is not the catalog's \(bundleID)") }
+        if claims.exp <= seconds { return .refused("the token expired \(seconds - claims.exp) s ago") }
+        if claims.exp > seconds + Self.longestLife { return .refused("the token lives more than \(Self.longestLife / 60) minutes (exp)") }
+        if (claims.iat ?? 0) > seconds + 60 { return .refused("the token was issued in the future (iat)") }
+        return .allowed(keyID: header.kid)
     }
 }

@@ -15,17 +15,20 @@ extension PackServer {
 
     func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
-        var keyID: String?
+        var verdict = AppStoreAPIAuthorization.Verdict.refused("the App Store Server API is off: serve has no --api-issuer and --api-key")
         if var authorization = appStoreAPI.withLock({ $0 }) {
             authorization.bundleID = catalog.bundleIdentifier
-            keyID = authorization.keyID(allowing: request.header("Authorization"), now: now)
+            verdict = authorization.verdict(request.header("Authorization"), now: now)
         }
-        guard let keyID else {
+        guard case .allowed(let keyID) = verdict else {
             // A refused token is held to its address block's pace, as any guess is.
             if let requests, let wait = requests.take(request.clientAddress, now: now) {
                 return Self.tooMany("too many requests from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
             }
-            return HTTPResponse(status: 401)
+            // Why, for the operator's log only: the answer tells a caller nothing.
+            var refused = HTTPResponse(status: 401)
+            if case .refused(let why) = verdict { refused.logDetail = why }
+            return refused
         }
         if let appStoreAPIRequests, let wait = appStoreAPIRequests.take("api-key " + keyID, now: now) {
             var refused = Self.appleError(.rateLimitExceeded)

@@ -50,8 +50,31 @@ public final class ECKey: @unchecked Sendable {
         guard let key else { throw CertificateError(message: "cannot make a key") }
         let made = ECKey(key: key)
         let bits = UInt32(GNUTLS_ECC_CURVE_SECP256R1.rawValue) | 0x8000_0000  // GNUTLS_CURVE_TO_BITS
-        try check(gnutls_x509_privkey_generate(key, GNUTLS_PK_ECDSA, bits, 0), "cannot make a P-256 key")
-        return made
+        // GnuTLS writes the private scalar as a DER integer: 33 bytes when its top bit is set, 31
+        // when its first byte is 0, where RFC 5915 says exactly 32 (Python's cryptography refuses
+        // the others). A key whose scalar is written in 32 bytes is kept; about one in two is.
+        for _ in 0..<64 {
+            try check(gnutls_x509_privkey_generate(key, GNUTLS_PK_ECDSA, bits, 0), "cannot make a P-256 key")
+            if scalarLength(key) == 32 { return made }
+        }
+        throw CertificateError(message: "cannot make a P-256 key whose scalar is 32 bytes")
+    }
+
+    /// The public key, as SubjectPublicKeyInfo PEM (what a server is given to check signatures).
+    public var publicKeyPEM: [UInt8] {
+        get throws(CertificateError) {
+            var privkey: gnutls_privkey_t?
+            try check(gnutls_privkey_init(&privkey), "cannot read the key")
+            defer { gnutls_privkey_deinit(privkey) }
+            try check(gnutls_privkey_import_x509(privkey, key, 0), "cannot read the key")
+            var pubkey: gnutls_pubkey_t?
+            try check(gnutls_pubkey_init(&pubkey), "cannot make the public key")
+            defer { gnutls_pubkey_deinit(pubkey) }
+            try check(gnutls_pubkey_import_privkey(pubkey, privkey, 0, 0), "cannot make the public key")
+            var out = gnutls_datum_t()
+            try check(gnutls_pubkey_export2(pubkey, GNUTLS_X509_FMT_PEM, &out), "cannot write the public key")
+            return take(&out)
+        }
     }
 
     /// A key read from PEM (PKCS #8, unencrypted); refused unless it is P-256.
@@ -99,6 +122,16 @@ public final class ECKey: @unchecked Sendable {
         let trimmed = Array(bytes.drop { $0 == 0 })
         return [UInt8](repeating: 0, count: max(0, 32 - trimmed.count)) + trimmed.suffix(32)
     }
+}
+
+/// The length GnuTLS writes the private scalar in.
+private func scalarLength(_ key: gnutls_x509_privkey_t) -> Int {
+    var curve = GNUTLS_ECC_CURVE_INVALID
+    var x = gnutls_datum_t(), y = gnutls_datum_t(), k = gnutls_datum_t()
+    guard gnutls_x509_privkey_export_ecc_raw(key, &curve, &x, &y, &k) >= 0 else { return 0 }
+    _ = take(&x)
+    _ = take(&y)
+    return take(&k).count
 }
 
 private func curveOf(_ key: gnutls_x509_privkey_t) -> gnutls_ecc_curve_t {

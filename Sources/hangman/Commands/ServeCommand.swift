@@ -44,6 +44,9 @@ enum ServeCommand: Command {
                 help: "A key the backend signs App Store Server API tokens with: its id (kid) and its public key (PEM, P-256). Repeat it for several; a key left out is refused.",
                 repeatable: true),
             .init(
+                names: ["--make-api-key"], value: "KID",
+                help: "Make an App Store Server API key pair here and exit: AuthKey_KID.p8 for the backend that signs its tokens, AuthKey_KID.pub.pem for --api-key KID=FILE (no --data needed)."),
+            .init(
                 names: ["--print-root-certificate"], value: nil,
                 help: "Print the root certificate (PEM) of the chain the service signs Apple-shaped data with, made in --data on first use, and exit: what a backend's SignedDataVerifier trusts."),
             .init(

@@ -7,7 +7,13 @@ import TerminalText
 /// What `hangman serve` reads from its command line: its limits, the log format, listen addresses.
 extension ServeCommand {
     static func options(_ parsed: ParsedArguments) throws -> Options {
-        guard let data = parsed.value("--data") else { throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live") }
+        let makeAPIKey = parsed.value("--make-api-key")
+        if let kid = makeAPIKey, kid.isEmpty || kid.utf8.count > 64 || !kid.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")) }) {
+            throw CommandFailure.usage("--make-api-key takes a key id of 1 to 64 letters, digits, - and _ (Apple's are 10, like 2X9R4HXF34), not '\(kid.prefix(70))'")
+        }
+        guard let data = parsed.value("--data") ?? (makeAPIKey == nil ? nil : "") else {
+            throw CommandFailure.usage("'serve' needs --data <DIR>: where the accounts and the signing key live")
+        }
         let given = parsed.texts("--listen")
         let listens = try (given.isEmpty ? ["127.0.0.1:8080"] : given).map(listenAddress)
         let environment: ReceiptEnvironment
@@ -42,6 +48,7 @@ extension ServeCommand {
                 return address
             })
         options.printRootCertificate = parsed.has("--print-root-certificate")
+        options.makeAPIKey = makeAPIKey
         options.admin = try parsed.value("--admin-listen").map(listenAddress)
         options.newAdminToken = parsed.has("--admin-token")
         options.revokeAdminToken = parsed.value("--revoke-admin-token")

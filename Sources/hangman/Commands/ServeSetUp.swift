@@ -1,3 +1,4 @@
+import CertificateChain
 import CivilCalendar
 import HTTPServer
 import PackServer
@@ -31,6 +32,8 @@ extension ServeCommand {
         var trustedProxies: [String] = []
         /// `--print-root-certificate`: print the signing chain's root and exit.
         var printRootCertificate = false
+        /// `--make-api-key KID`: make an App Store Server API key pair in the current folder and exit.
+        var makeAPIKey: String?
         /// `--admin-listen`, `--admin-token` (make one and exit), `--revoke-admin-token ID`.
         var admin: (host: String, port: UInt16)?
         var newAdminToken = false
@@ -54,6 +57,10 @@ extension ServeCommand {
     /// A chore that is done and exits (`--list-admin-tokens`, `--admin-token`,
     /// `--revoke-admin-token`, `--print-root-certificate`): its exit status; `nil` to serve.
     static func runChore(_ options: Options, context: CommandContext) throws -> ExitCode? {
+        if let kid = options.makeAPIKey {
+            try makeAPIKey(kid, context: context)
+            return .ok
+        }
         if options.listAdminTokens {
             do {
                 let entries = try AdminTokens(dataFolder: options.data).entries()
@@ -101,6 +108,31 @@ extension ServeCommand {
             return .ok
         }
         return nil
+    }
+}
+
+extension ServeCommand {
+    /// `--make-api-key KID`: a P-256 key pair for the App Store Server API, as App Store Connect
+    /// hands one out: `AuthKey_KID.p8` (PKCS #8, 0600) for the backend that signs its tokens, and
+    /// `AuthKey_KID.pub.pem` for the servers (`--api-key KID=FILE`). Nothing is written over.
+    static func makeAPIKey(_ kid: String, context: CommandContext) throws {
+        let (privatePath, publicPath) = ("AuthKey_\(kid).p8", "AuthKey_\(kid).pub.pem")
+        for path in [privatePath, publicPath] where FileSystem.exists(atPath: path) {
+            throw CommandFailure.cannotCreate("\(path) is here already: keep it, or move it away to make a new key")
+        }
+        do {
+            let key = try ECKey.generate()
+            try FileSystem.writeAtomically(try key.pem, toPath: privatePath, permissions: 0o600)
+            try FileSystem.writeAtomically(try key.publicKeyPEM, toPath: publicPath, permissions: 0o644)
+        } catch let error as CertificateError {
+            throw CommandFailure.storage("cannot make the key: \(error.message)")
+        } catch {
+            throw CommandFailure.storage("cannot write the key files here: \(error)")
+        }
+        context.outWrapped(
+            "Made the App Store Server API key \(kid): \(privatePath) is the backend's (Apple's library signs its tokens with it; keep it secret), \(publicPath) is the servers'.")
+        context.out("  hangman serve ... --api-issuer ISSUER --api-key \(kid)=\(publicPath)")
+        context.out("  AppStoreServerAPIClient(open('\(privatePath)','rb').read(), '\(kid)', ISSUER, BUNDLE_ID, Environment.SANDBOX)")
     }
 }
 
