@@ -165,7 +165,12 @@ import TestSupport
         let json = try await world.hangman("bob", ["leaderboard", "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let top = try #require(document["top"] as? [[String: Any]])
-        #expect(top.count == 3 && (document["you"] as? [String: Any])?["name"] as? String != "Alice")
+        #expect(top.count == 3 && (document["you"] as? [String: Any])?["displayName"] as? String != "Alice")
+        // The served documents follow the one scheme too.
+        for (player, command) in [("bob", ["leaderboard", "--json"]), ("alice", ["daily", "--json"]), ("alice", ["leaderboard", "--week", "--json"])] {
+            let answer = try await world.hangman(player, command)
+            #expect(try JSONSchemeTests.problems(answer.stdout, command).problems.isEmpty, "\(answer.stdout)")
+        }
         // Alice and Bob share the first rank, whoever finished first.
         #expect(top.prefix(2).allSatisfy { $0["rank"] as? Int == 1 } && (document["you"] as? [String: Any])?["rank"] as? Int == 1, "\(top)")
     }

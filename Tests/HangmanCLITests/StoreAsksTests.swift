@@ -290,7 +290,7 @@ import Testing
     static let forbidden: Set<String> = ["id", "productIdentifier", "hints", "consumable", "grantedDate", "revokedDate", "words"]
 
     /// Every key in a JSON document, with its value.
-    private func keys(_ value: Any, into found: inout [(String, Any)]) {
+    func keys(_ value: Any, into found: inout [(String, Any)]) {
         if let object = value as? [String: Any] {
             for (key, inner) in object {
                 found.append((key, inner))
@@ -301,9 +301,31 @@ import Testing
         }
     }
 
+    /// What in a `--json` document breaks the scheme, and how many dates it holds.
+    static func problems(_ json: String, _ command: [String]) throws -> (problems: [String], dates: Int) {
+        let document = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        var found: [(String, Any)] = []
+        JSONSchemeTests().keys(document, into: &found)
+        var problems: [String] = []
+        var dates = 0
+        for (key, value) in found {
+            if forbidden.contains(key) { problems.append("\(command): '\(key)'") }
+            // Identifiers end in ID (productID), never Id.
+            if key.hasSuffix("Id") { problems.append("\(command): '\(key)'") }
+            if !(key.first?.isLowercase == true && !key.contains("_") && !key.contains("-") || key.allSatisfy(\.isNumber)) {
+                problems.append("\(command): '\(key)'")
+            }
+            if key.hasSuffix("Date") {
+                dates += 1
+                if (value as? String ?? "").wholeMatch(of: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/) == nil { problems.append("\(command): \(key) = \(value)") }
+            }
+        }
+        return (problems, dates)
+    }
+
     @Test func everyJSONDocumentFollowsTheScheme() async throws {
         let home = try StoreAsksTests.Home()
-        for setup in [["buy", "ios"], ["buy", "10"], ["buy", "removeads"], ["hints", "spend"]] {
+        for setup in [["buy", "ios"], ["buy", "10"], ["buy", "removeads"], ["hints", "spend"], ["play", "--daily", "--plain"]] {
             #expect(try await home.run(setup).status == 0)
         }
         let history = try await home.run(["transactions", "--json"])
@@ -316,30 +338,18 @@ import Testing
             ["receipt", "verify", "--json", receipt],
             ["products", "--json"], ["packs", "--json"], ["transactions", "--json"], ["restore", "--json"], ["hints", "--json"],
             ["hints", "spend", "--json"], ["receipt", "--json"], ["stats", "--json"], ["settings", "--json"], ["pack", "inspect", "--json", pack],
-            ["pack", "verify", "--json", pack],
+            ["pack", "verify", "--json", pack], ["daily", "--json"],
         ]
-        let iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
         var datesSeen = 0
         for command in commands {
             let result = command[0] == "pack" ? try await CLI.run(command) : try await home.run(command)
             #expect(result.status == 0, "\(command): \(result.stderr)")
-            let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
-            var found: [(String, Any)] = []
-            keys(document, into: &found)
-            for (key, value) in found {
-                #expect(!Self.forbidden.contains(key), "\(command): '\(key)'")
-                // Identifiers end in ID (productID), never Id.
-                #expect(!key.hasSuffix("Id"), "\(command): '\(key)'")
-                #expect(key.first?.isLowercase == true && !key.contains("_") && !key.contains("-") || key.allSatisfy(\.isNumber), "\(command): '\(key)'")
-                if key.hasSuffix("Date") {
-                    datesSeen += 1
-                    let text = value as? String ?? ""
-                    #expect(text.wholeMatch(of: iso) != nil, "\(command): \(key) = \(value)")
-                }
-            }
+            let checked = try Self.problems(result.stdout, command)
+            #expect(checked.problems.isEmpty, "\(checked.problems)")
+            datesSeen += checked.dates
         }
-        // Purchase, update, revocation dates of three transactions, the receipt's, entitlements'.
-        #expect(datesSeen >= 10)
+        // Purchase, update, revocation dates of three transactions, the receipt's, entitlements', the day's game.
+        #expect(datesSeen >= 11)
     }
 
     @Test(arguments: [(Int64(0), "1970-01-01T00:00:00.000Z"), (1_796_060_411_057, "2026-11-30T17:40:11.057Z"), (951_782_400_005, "2000-02-29T00:00:00.005Z"),

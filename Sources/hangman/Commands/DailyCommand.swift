@@ -37,11 +37,6 @@ enum DailyCommand: Command {
         Options(language: parsed.value("--language"), json: parsed.has("--json"), plain: parsed.has("--plain"), store: HomeOptions(parsed))
     }
 
-    struct Document: Encodable {
-        var daily: DailyStatus
-        var share: String?
-    }
-
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "the daily word")
@@ -51,7 +46,7 @@ enum DailyCommand: Command {
         let letters = options.plain || options.json || !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
         let share = status.game.flatMap { DailyShare.lines($0, letters: letters) }
         if options.json {
-            context.out(JSONText.encode(Document(daily: status, share: share?.joined(separator: "\n"))))
+            context.out(JSONText.encode(DailyJSON(status, share: share?.joined(separator: "\n"))))
             return .ok
         }
         context.out("Hangman Packs daily \(status.date) · \(status.language)")

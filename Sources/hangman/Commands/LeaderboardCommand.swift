@@ -49,7 +49,7 @@ enum LeaderboardCommand: Command {
             try await games.leaderboard(date: options.date, language: tag, week: options.week)
         }
         if options.json {
-            context.out(JSONText.encode(board))
+            context.out(JSONText.encode(LeaderboardJSON(board)))
             return .ok
         }
         let title = board.week ? "the seven days to \(board.date)" : board.date
