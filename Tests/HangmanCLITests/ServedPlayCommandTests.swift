@@ -37,6 +37,14 @@ import TestSupport
             http = nil
         }
 
+        /// The server back at the address it had.
+        func restart() throws {
+            var configuration = HTTPServerConfiguration()
+            configuration.port = UInt16(url.split(separator: ":").last.flatMap { Int($0) } ?? 0)
+            let server = self.server
+            http = try HTTPServer(configuration) { server.handle($0) }
+        }
+
         func hangman(_ player: String, _ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> CLI.Result {
             try await CLI.run(
                 arguments, environment: ["HANGMAN_HOME": scratch.file(player), "HANGMAN_SERVICE": url].merging(environment) { $1 }, input: input)
@@ -186,5 +194,14 @@ import TestSupport
         #expect(offline.stdout.hasPrefix("GAME pack=") && offline.stdout.split(separator: "\n")[0].hasSuffix(" offline"), "\(offline.stdout)")
         let daily = try await world.hangman("alice", ["play", "--daily", "--plain"], input: "e\n")
         #expect(daily.status == 69 && daily.stderr.contains("cannot be reached"), "\(daily.stderr)")
+        // The server back: the game started while it was away is resumed here, and says so.
+        try world.restart()
+        let back = try await world.hangman("alice", ["play", "--plain"], input: "quit\n")
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stderr.contains("started on this device while the pack server was away"), "\(back.stderr)")
+        #expect(back.stdout.hasPrefix("GAME pack=") && back.stdout.contains("used=\"e\""), "\(back.stdout)")
+        // --new leaves it waiting and starts a served game.
+        let served = try await world.hangman("alice", ["play", "--plain", "--new"], input: "quit\n")
+        #expect(served.stdout.hasPrefix("GAME id="), "\(served.stdout)\(served.stderr)")
     }
 }

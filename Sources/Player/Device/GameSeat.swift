@@ -36,6 +36,12 @@ public final class GameSeat: Sendable {
 }
 
 extension DeviceDatabase {
+    /// Whether a game is saved on this device on one of the `playable` packs: a game played here
+    /// while the pack server was away waits to be finished here.
+    public func hasSavedGame(playable: Set<ProductID>) throws(DeviceError) -> Bool {
+        try savedSlots().contains { playable.contains($0.pack) }
+    }
+
     /// Takes the slot of the most recent saved game that no other process is playing and whose
     /// pack is among `playable`, or else a free slot (one without a saved game). A saved game on
     /// a pack the account may not play now is kept, not resumed: nothing is spent on it.

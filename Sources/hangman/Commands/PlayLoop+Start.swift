@@ -16,8 +16,14 @@ extension PlayLoop {
             return nil
         }
         // A home bound to a pack server that answers plays served games: the word stays there.
-        // The embedded store, and a server out of reach, play on this device.
-        if let games = player.gameService {
+        // The embedded store, and a server out of reach, play on this device; and a game started
+        // here while the server was away is finished here first (it counts on no leaderboard).
+        let offlineGameWaits = !fresh && player.gameService != nil && requestedPacks.isEmpty && (try? player.device.hasSavedGame(playable: playable)) == true
+        if offlineGameWaits {
+            screen.context.error(
+                "Resuming the game you started on this device while the pack server was away: it is finished here and counts on no leaderboard ('hangman play --new' starts a served game instead).")
+        }
+        if !offlineGameWaits, let games = player.gameService {
             // The first game is asked for before the screen opens: a server that no longer knows
             // this device (a revoked token, a closed account) or that went away since the home
             // opened leaves the packs installed here to play.
