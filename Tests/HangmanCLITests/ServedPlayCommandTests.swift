@@ -174,6 +174,13 @@ import TestSupport
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let top = try #require(document["top"] as? [[String: Any]])
         #expect(top.count == 3 && (document["you"] as? [String: Any])?["displayName"] as? String != "Alice")
+        // A past day nobody played, and a day not come yet.
+        let past = try await world.hangman("bob", ["leaderboard", "2020-01-01"])
+        #expect(past.status == 0 && past.stdout.contains("Nobody finished the daily word of 2020-01-01."), "\(past.stdout)")
+        let future = try await world.hangman("bob", ["leaderboard", "2999-01-01"])
+        #expect(future.status == 64 && future.stderr.contains("is after today"), "\(future.stderr)")
+        let german = try await world.hangman("bob", ["daily", "--language", "de"])
+        #expect(german.stdout.contains("'hangman play --daily --language de' plays it"), "\(german.stdout)")
         // The served documents follow the one scheme too.
         for (player, command) in [("bob", ["leaderboard", "--json"]), ("alice", ["daily", "--json"]), ("alice", ["leaderboard", "--week", "--json"])] {
             let answer = try await world.hangman(player, command)

@@ -366,7 +366,11 @@ public struct Player {
                     throw .device(DeviceError(
                         .notEntitled, "\(id) is locked: \(name) ended\(ended). Subscribe again with 'hangman buy \(pass)', or buy the pack with 'hangman buy \(id)'"))
                 }
-                throw .device(DeviceError(.notEntitled, "\(id) is locked: buy it with 'hangman buy \(id)'"))
+                // Its name and its price in the account's storefront, as 'hangman products' shows it.
+                let product = catalog.product(id)
+                let price = (try? await service.storefront()).flatMap { product?.price(in: $0) }.map { " for \($0.decimal) \($0.currency)" } ?? ""
+                throw .device(DeviceError(
+                    .notEntitled, "\(product?.displayName ?? id.rawValue) (\(id)) is locked: buy it\(price) with 'hangman buy \(id)'"))
             case .unavailable?:
                 throw .device(DeviceError(.unavailable, "\(id) is unavailable: \(catalog.product(id)?.unavailableReason ?? "its pack cannot be used")"))
             case .some:

@@ -202,6 +202,9 @@ extension AccountService {
         let day: Int64
         if let date, date != "today" {
             guard let parsed = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
+            guard parsed <= today else {
+                throw ServiceError(.invalidRequest, "\(date) is after today (\(DailyDate.text(day: today)), UTC): its daily word is not played yet")
+            }
             day = parsed
         } else {
             day = today

@@ -50,11 +50,13 @@ enum DailyCommand: Command {
             return .ok
         }
         context.out("Hangman Packs daily \(status.date) · \(status.language)")
+        // The command that plays it, with the language asked for.
+        let play = "'hangman play --daily" + (options.language.map { " --language " + TerminalText.escaped($0) } ?? "") + "'"
         switch status.game {
         case nil:
-            context.outWrapped("Today: not played yet: 'hangman play --daily' plays it.")
+            context.outWrapped("Today: not played yet: \(play) plays it.")
         case let game? where !game.isOver:
-            context.outWrapped("Today: being played (\(game.livesLeft)/\(game.lives) lives): 'hangman play --daily' resumes it.")
+            context.outWrapped("Today: being played (\(game.livesLeft)/\(game.lives) lives): \(play) resumes it.")
         case let game?:
             let hints = game.hinted.count
             let verdict = game.state == .won ? "won, \(game.livesLeft)/\(game.lives) lives, \(game.score ?? 0) points" : "lost"

@@ -1,3 +1,4 @@
+import CivilCalendar
 
 import Device
 import PackServiceAPI
@@ -55,7 +56,13 @@ enum LeaderboardCommand: Command {
         let title = board.week ? "the seven days to \(board.date)" : board.date
         context.outWrapped("Daily word leaderboard, \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
         guard !board.top.isEmpty else {
-            context.out("Nobody has finished the daily word yet: 'hangman play --daily'.")
+            let today = DailyDate.text(day: UTCDateTime.day(ofMilliseconds: context.clock.now()))
+            if board.date < today && !board.week {
+                context.out("Nobody finished the daily word of \(board.date).")
+            } else {
+                let language = options.language.map { " --language " + TerminalText.escaped($0) } ?? ""
+                context.out("Nobody has finished the daily word yet: 'hangman play --daily\(language)'.")
+            }
             return .ok
         }
         // Equal games share a rank: the player's own row is the one with its rank and name.
