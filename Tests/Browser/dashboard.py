@@ -6,10 +6,11 @@
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
 for each page (overview, subscriptions, players, products) at 1280x800 and at 375x800: a screenshot
-OUT_DIR/<page>-<width>.png, and the page's tables (each page for QUERY's range, default days=30); then the overview once more in the dark colour
-scheme (overview-1280-dark.png). Prints one JSON object: for each page its
-title, every table (id -> rows of cell texts), the document's width against the window's (does it
-fit), and whether a script ran or any request left for another host (the CSP holds). Exits 1
+OUT_DIR/<page>-<width>.png, and the page's tables (each page for QUERY's range, default days=30); then
+every page again in the dark colour scheme (<page>-<width>-dark.png). Prints one JSON object: for
+each page its title, every table (id -> rows of cell texts), the document's width against the
+window's (does it fit), the words broken across lines and the text clipped, and whether a script
+ran or any request left for another host (the CSP holds). Exits 1
 when the browser cannot be driven or the sign-in fails.
 """
 import base64
@@ -85,8 +86,8 @@ try:
         button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
         call("POST", base + f"/element/{button}/click", {})
         until(lambda: "/overview" in call("GET", base + "/url"), "the sign-in did not reach the overview")
-        for page in (["overview"] if dark else ["overview", "subscriptions", "players", "products"]):
-            for width in ((1280,) if dark else (1280, 375)):
+        for page in ["overview", "subscriptions", "players", "products"]:
+            for width in (1280, 375):
                 call("POST", base + "/window/rect", {"width": width, "height": 800})
                 go(f"{URL}/{page}?{QUERY}")
                 name = f"{page}-{width}" + ("-dark" if dark else "")
@@ -97,7 +98,33 @@ try:
                     for (const table of document.querySelectorAll('table')) {
                       tables[table.id] = [...table.querySelectorAll('tbody tr')].map(r => [...r.cells].map(c => c.textContent));
                     }
-                    return {title: document.title, tables,
+                    // Words broken across lines (a word's boxes on two lines), and text clipped: an
+                    // SVG label past its drawing's edges, a cell whose text overflows its box.
+                    const broken = [];
+                    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+                    while (walker.nextNode()) {
+                      const node = walker.currentNode;
+                      if (node.parentElement.closest('svg, style, script, option, select')) continue;
+                      for (const match of node.textContent.matchAll(/\\S{2,}/g)) {
+                        const range = document.createRange();
+                        range.setStart(node, match.index);
+                        range.setEnd(node, match.index + match[0].length);
+                        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+                        if (tops.size > 1) broken.push(match[0]);
+                      }
+                    }
+                    const clipped = [];
+                    for (const svg of document.querySelectorAll('svg.chart')) {
+                      const box = svg.viewBox.baseVal;
+                      for (const text of svg.querySelectorAll('text')) {
+                        const b = text.getBBox();
+                        if (b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5 || b.y < box.y - 0.5 || b.y + b.height > box.y + box.height + 0.5) clipped.push(text.textContent);
+                      }
+                    }
+                    for (const cell of document.querySelectorAll('td, th')) {
+                      if (cell.scrollWidth > cell.clientWidth + 1) clipped.push(cell.textContent);
+                    }
+                    return {title: document.title, tables, broken, clipped,
                             fits: document.documentElement.scrollWidth <= window.innerWidth + 1,
                             charts: document.querySelectorAll('svg.chart').length,
                             scripts: document.scripts.length,

@@ -118,13 +118,16 @@ import TestSupport
         #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
         let pages = try #require(seen["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 9, "\(pages.keys)")
+        #expect(pages.count == 16, "\(pages.keys)")
         // Light and dark, as the viewer's system asks.
         #expect(pages["overview-1280"]?["background"] as? String == "rgb(255, 255, 255)")
         #expect(pages["overview-1280-dark"]?["background"] as? String == "rgb(22, 22, 23)", "\(pages["overview-1280-dark"] ?? [:])")
         for (name, page) in pages {
             #expect(page["fits"] as? Bool == true, "\(name) is wider than its window")
             #expect(page["scripts"] as? Int == 0, "\(name) runs a script")
+            // Readable at 375 and 1280, light and dark: no word broken in the middle, nothing cut.
+            #expect((page["broken"] as? [String])?.isEmpty == true, "\(name) breaks words: \(page["broken"] ?? "")")
+            #expect((page["clipped"] as? [String])?.isEmpty == true, "\(name) cuts text: \(page["clipped"] ?? "")")
         }
         let ledger = try world.ledger()
         // The totals: each currency's revenue, refunds and net, as the ledger sums them.

@@ -26,6 +26,9 @@ public enum Charts {
     /// (an amount as the viewer reads it) at 0, half and the top, and the first, middle and last day.
     public static func line(id: String, title: String, days: [String], values: [Int64], label: (Int64) -> String) -> String {
         let top = max(1, values.max() ?? 1)
+        // Room on the left for the longest tick label at a narrow screen's large type (15 units a character).
+        let longest = [0, top / 2, top].map { label($0).count }.max() ?? 0
+        let left = max(self.left, Double(longest) * 15 + 14)
         let plotWidth = width - left - right, plotHeight = height - self.top - bottom
         func x(_ index: Int) -> Double { left + (values.count > 1 ? Double(index) * plotWidth / Double(values.count - 1) : plotWidth / 2) }
         func y(_ value: Int64) -> Double { self.top + (1 - Double(value) / Double(top)) * plotHeight }
@@ -49,20 +52,21 @@ public enum Charts {
         return svg + legend([title]) + "</svg>"
     }
 
-    /// Horizontal bars, one per row, longest first as given, each with its value at its end.
+    /// Horizontal bars, one per row, longest first as given: each row's name above its bar (the
+    /// whole width for it, however narrow the screen), its value at the bar's end.
     public static func bars(id: String, title: String, rows: [(name: String, value: Int)]) -> String {
-        let rowHeight = 32.0
-        let chartHeight = max(60, Double(rows.count) * rowHeight + 20)
+        let rowHeight = 62.0
+        let chartHeight = max(60, Double(rows.count) * rowHeight + 10)
         let top = max(1, rows.map(\.value).max() ?? 1)
-        let barLeft = 280.0, barWidth = width - barLeft - 70
+        let barLeft = 10.0, barWidth = width - barLeft - 90
         var svg = svgOpen(id: id, title: title, height: chartHeight)
         for (index, row) in rows.enumerated() {
-            let y = 10 + Double(index) * rowHeight
+            let y = 6 + Double(index) * rowHeight
             let length = max(1, Double(row.value) / Double(top) * barWidth)
-            let name = row.name.count > 20 ? String(row.name.prefix(19)) + "…" : row.name
-            svg += "<text class=\"tick\" x=\"\(f(barLeft - 8))\" y=\"\(f(y + 20))\" text-anchor=\"end\">\(escaped(name))</text>"
-            svg += "<rect class=\"bar s0\" x=\"\(f(barLeft))\" y=\"\(f(y + 6))\" width=\"\(f(length))\" height=\"20\"><title>\(escaped(row.name)): \(row.value)</title></rect>"
-            svg += "<text class=\"tick\" x=\"\(f(barLeft + length + 6))\" y=\"\(f(y + 20))\">\(row.value)</text>"
+            let name = row.name.count > 40 ? String(row.name.prefix(39)) + "…" : row.name
+            svg += "<text class=\"tick\" x=\"\(f(barLeft))\" y=\"\(f(y + 24))\">\(escaped(name))</text>"
+            svg += "<rect class=\"bar s0\" x=\"\(f(barLeft))\" y=\"\(f(y + 32))\" width=\"\(f(length))\" height=\"20\"><title>\(escaped(row.name)): \(row.value)</title></rect>"
+            svg += "<text class=\"tick\" x=\"\(f(barLeft + length + 6))\" y=\"\(f(y + 50))\">\(row.value)</text>"
         }
         return svg + "</svg>"
     }
@@ -72,11 +76,14 @@ public enum Charts {
             + "xmlns=\"http://www.w3.org/2000/svg\"><title id=\"\(escaped(id))-title\">\(escaped(title))</title>"
     }
 
+    /// Each series' swatch and name, at the top: a name cut to what fits the drawing at the large
+    /// type of a narrow screen (the chart's title and table say it whole).
     private static func legend(_ names: [String]) -> String {
         names.enumerated().map { index, name in
-            let x = left, y = 8 + Double(index) * 18
-            return "<rect class=\"swatch s\(index)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"12\" height=\"12\"/>"
-                + "<text class=\"legend\" x=\"\(f(x + 18))\" y=\"\(f(y + 11))\">\(escaped(name))</text>"
+            let x = left, y = 6 + Double(index) * 26
+            let shown = name.count > 36 ? String(name.prefix(35)) + "…" : name
+            return "<rect class=\"swatch s\(index)\" x=\"\(f(x))\" y=\"\(f(y + 8))\" width=\"12\" height=\"12\"/>"
+                + "<text class=\"legend\" x=\"\(f(x + 18))\" y=\"\(f(y + 20))\">\(escaped(shown))</text>"
         }.joined()
     }
 

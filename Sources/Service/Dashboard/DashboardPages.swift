@@ -244,7 +244,10 @@ public struct DashboardPages: Sendable {
     private func table(id: String, caption: String, head: [String], rows: [[String]]) -> String {
         "<table id=\"\(escaped(id))\"><caption>\(escaped(caption))</caption><thead><tr>"
             + head.map { "<th scope=\"col\">\(escaped($0))</th>" }.joined() + "</tr></thead><tbody>"
-            + rows.map { "<tr>" + $0.map { "<td>\(escaped($0))</td>" }.joined() + "</tr>" }.joined() + "</tbody></table>"
+            + rows.map { row in
+                // Each cell names its column: a narrow screen shows a row as a card of labelled cells.
+                "<tr>" + row.enumerated().map { "<td data-label=\"\(escaped(head.indices.contains($0) ? head[$0] : ""))\">\(escaped($1))</td>" }.joined() + "</tr>"
+            }.joined() + "</tbody></table>"
     }
 
     /// A chart's table as CSV (`revenue-USD`, `units`), `nil` for a chart there is not.
@@ -284,8 +287,14 @@ public struct DashboardPages: Sendable {
         .tick, .legend { fill: var(--muted); font-size: 13px; }
         .series { fill: none; stroke: var(--s0); stroke-width: 2; } .dot, .bar, .swatch { fill: var(--s0); }
         table { border-collapse: collapse; width: 100%; margin: 8px 0; } caption { text-align: left; padding: 4px 0; }
-        th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: anywhere; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
+        th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: break-word; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
         .refused { color: var(--bad); } .sign-in { max-width: 420px; } .sign-in input { display: block; width: 100%; margin: 6px 0 12px; padding: 6px; }
-        @media (max-width: 480px) { th, td { padding: 3px 4px; font-size: 0.85rem; } .tick, .legend { font-size: 24px; } }
+        @media (max-width: 600px) {
+          table, caption, tbody, tr, td { display: block; width: 100%; } thead { display: none; }
+          tr { border-bottom: 1px solid var(--line); padding: 6px 0; }
+          td { border: none; padding: 1px 4px; display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 12px; text-align: right; }
+          td::before { content: attr(data-label); color: var(--muted); text-align: left; }
+          .tick, .legend { font-size: 24px; }
+        }
         """
 }
