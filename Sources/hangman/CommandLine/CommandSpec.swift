@@ -212,7 +212,6 @@ enum ValueKind {
     /// A product named by its identifier or a short name (`ios`): resolved against the catalog
     /// by the command (`ParsedArguments.product(_:in:)`).
     case product
-    case transactionID
     case contentVersion
     case languageTag
     case integer(ClosedRange<Int>)
@@ -247,11 +246,6 @@ enum ValueKind {
                 throw CommandFailure.usage("\(what): '\(word)' is not a BCP 47 language tag (like en, es or pt-BR)")
             }
             return .text(word)
-        case .transactionID:
-            guard let id = TransactionID(rawValue: word) else {
-                throw CommandFailure.usage("\(what): '\(word)' is not a transaction id (16 hex digits): see 'hangman transactions'")
-            }
-            return .transactionID(id)
         case .integer(let range):
             guard let number = Int(word), range.contains(number) else {
                 throw CommandFailure.usage("\(what) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(word)'")
@@ -280,7 +274,6 @@ enum ParsedValue: Equatable {
     case productID(ProductID)
     /// A product as typed: an identifier or a short name, not yet looked up.
     case productName(String)
-    case transactionID(TransactionID)
     case contentVersion(ContentVersion)
     case integer(Int)
     case unsigned(UInt64)
@@ -338,9 +331,6 @@ struct ParsedArguments {
         if case .toggle(let on)? = values[name]?.last { on } else { nil }
     }
 
-    func transactionID(_ name: String) -> TransactionID? {
-        if case .transactionID(let id)? = values[name]?.last { id } else { nil }
-    }
 
     func contentVersion(_ name: String) -> ContentVersion? {
         if case .contentVersion(let version)? = values[name]?.last { version } else { nil }

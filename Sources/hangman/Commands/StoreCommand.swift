@@ -28,7 +28,7 @@ enum StoreCommand: Command {
             ("approve <TX>", "Approve a deferred purchase: it is charged and delivered."),
             ("decline <TX>", "Decline a deferred purchase: it fails."),
             ("resolve <TX>", "Complete an interrupted purchase: it is charged and delivered."),
-            ("refund <TX>", "Refund a purchase: the pack is revoked; refunded hints are taken back."),
+            ("refund <TX>", "Refund a purchase: the pack is revoked; refunded hints are taken back. <TX> is an id as 'hangman transactions' shows it, Apple's form of it, or its first digits."),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69), like canMakePayments."),
             ("clear", "Delete the whole purchase history: transactions, packs owned, hints. Asks first, or needs --yes."),
             ("reset", "Turn every switch off and set the store's clock back to the real time."),
@@ -60,28 +60,9 @@ enum StoreCommand: Command {
             }
             try await service.setControls(controls)
             context.out("\(name.rawValue) is \(on ? "on" : "off")")
-        case .act(.approve, let id):
-            context.out("Approved: \(StoreText.transactionLine(try await service.approve(id), catalog: catalog))")
-        case .act(.decline, let id):
-            context.out("Declined: \(StoreText.transactionLine(try await service.decline(id), catalog: catalog))")
-        case .act(.resolve, let id):
-            context.out("Resolved: \(StoreText.transactionLine(try await service.resolve(id), catalog: catalog))")
-        case .act(.refund, let id):
-            let refund = try await service.refund(id)
-            // The refund is what the purchase charged, in the currency it was charged in.
-            let refunded = refund.transaction.price.map { " (\(PriceText(environment: context.environment).format($0)) back)" } ?? ""
-            let name = StoreText.productName(refund.transaction.productID, catalog: catalog) + refunded
-            if refund.transaction.originalTransactionID != nil {
-                let balance = try await service.hintBalance()
-                context.out("Refunded \(name): its access ended now; \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
-            } else if refund.transaction.isConsumable {
-                let balance = try await service.hintBalance()
-                context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
-            } else if catalog.product(refund.transaction.productID)?.feature != nil {
-                context.out("Refunded \(name): it is no longer owned.")
-            } else {
-                context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
-            }
+        case .act(let action, let name):
+            let id = try name.resolve(in: try await service.transactions())
+            return try await act(action, id, service: service, catalog: catalog, context: context)
         case .clock(let advance):
             let before = try await service.storeClock()
             guard let advance else {
@@ -104,6 +85,34 @@ enum StoreCommand: Command {
         case .reset:
             try await service.reset()
             context.out("Every switch is off, and the store's time is the real time again (\(StoreText.date(try await service.storeClock()))).")
+        }
+        return .ok
+    }
+
+    /// What a parent, the buyer or the store does to one transaction, said as done.
+    static func act(
+        _ action: TransactionAction, _ id: TransactionID, service: any PackService & StoreTestControls, catalog: Catalog, context: CommandContext
+    ) async throws -> ExitCode {
+        switch action {
+        case .approve: context.out("Approved: \(StoreText.transactionLine(try await service.approve(id), catalog: catalog))")
+        case .decline: context.out("Declined: \(StoreText.transactionLine(try await service.decline(id), catalog: catalog))")
+        case .resolve: context.out("Resolved: \(StoreText.transactionLine(try await service.resolve(id), catalog: catalog))")
+        case .refund:
+            let refund = try await service.refund(id)
+            // The refund is what the purchase charged, in the currency it was charged in.
+            let refunded = refund.transaction.price.map { " (\(PriceText(environment: context.environment).format($0)) back)" } ?? ""
+            let name = StoreText.productName(refund.transaction.productID, catalog: catalog) + refunded
+            if refund.transaction.originalTransactionID != nil {
+                let balance = try await service.hintBalance()
+                context.out("Refunded \(name): its access ended now; \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
+            } else if refund.transaction.isConsumable {
+                let balance = try await service.hintBalance()
+                context.out("Refunded \(name): \(refund.hintsTakenBack) hints taken back (of \(refund.transaction.hintsCredited)). Balance: \(balance) hints.")
+            } else if catalog.product(refund.transaction.productID)?.feature != nil {
+                context.out("Refunded \(name): it is no longer owned.")
+            } else {
+                context.out("Refunded \(name): the pack is revoked (buy it to play it again).")
+            }
         }
         return .ok
     }

@@ -17,7 +17,7 @@ extension StoreCommand {
     enum Action {
         case status
         case set(Switch, Bool)
-        case act(TransactionAction, TransactionID)
+        case act(TransactionAction, TransactionName)
         case payments(allowed: Bool)
         case clock(advance: StoreClockStep?)
         case clear(confirmed: Bool)
@@ -38,8 +38,7 @@ extension StoreCommand {
             guard case .toggle(let on) = try ValueKind.toggle.convert(words[1], for: "'store \(name.rawValue)'") else { throw CommandFailure.usage("'store \(name.rawValue)' takes on or off") }
             action = .set(name, on)
         } else if words.count == 2, let act = TransactionAction(rawValue: words[0]) {
-            guard case .transactionID(let id) = try ValueKind.transactionID.convert(words[1], for: "<TX>") else { throw CommandFailure.usage("'store \(act.rawValue)' needs <TX>") }
-            action = .act(act, id)
+            action = .act(act, try TransactionName(words[1]))
         } else if words.first == "payments" {
             guard case .payments(let allowed) = try SettingsCommand.action(words[...], command: "store") else { throw CommandFailure.usage("'store payments' takes on or off") }
             action = .payments(allowed: allowed)

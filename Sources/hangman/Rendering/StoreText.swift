@@ -67,23 +67,16 @@ enum StoreText {
     /// first (their leading digits kept: enough to tell them apart), then the date goes (below
     /// 100 columns; above, only if cutting is not enough), then the state and the product are
     /// cut; the price is never cut (`--wide`: every column whole).
+    /// The ids whole (a command takes them back), and the date kept: the product's name and the
+    /// state are cut first; only a very narrow terminal loses the date.
     static func transactionTable(_ transactions: [StoreTransaction], catalog: Catalog, prices: PriceText, width: Int?) -> TerminalText {
-        func rows(idLength: Int?) -> [[String]] {
-            [["ID", "DATE", "PRODUCT", "PRICE", "STATE"]] + transactions.map { transaction in
-                let id = transaction.id.rawValue
-                let shown = idLength.map { id.count > $0 ? String(id.prefix($0 - 1)) + "…" : id } ?? id
-                var product = productName(transaction.productID, catalog: catalog)
-                if transaction.quantity > 1 { product += " x\(transaction.quantity)" }
-                return [shown, date(transaction.purchaseDate), product, charged(transaction, prices: prices), transactionState(transaction, prices: prices)]
-            }
+        let rows = [["ID", "DATE", "PRODUCT", "PRICE", "STATE"]] + transactions.map { transaction in
+            var product = productName(transaction.productID, catalog: catalog)
+            if transaction.quantity > 1 { product += " x\(transaction.quantity)" }
+            return [transaction.id.rawValue, date(transaction.purchaseDate), product, charged(transaction, prices: prices), transactionState(transaction, prices: prices)]
         }
-        guard let width else { return table(rows(idLength: nil)) }
-        let full = rows(idLength: nil)
-        let natural = full[0].indices.map { column in full.map { $0[column].count }.max() ?? 0 }.reduce(2 * (full[0].count - 1), +)
-        let fitted = natural > width ? rows(idLength: 9) : full
-        // Wide enough for the date and a readable state: the date goes only if cutting is not enough.
-        let fit = width >= 100 ? Fit(width: width, flexible: [4, 2], lastResort: [1]) : Fit(width: width, drop: [1], flexible: [4, 2])
-        return table(fitted, fit: fit)
+        guard let width else { return table(rows) }
+        return table(rows, fit: Fit(width: width, flexible: [2, 4], lastResort: [1]))
     }
 
     /// A line cut to `width` with `…` when longer (`nil`: as it is).
