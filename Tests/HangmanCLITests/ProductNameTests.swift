@@ -23,6 +23,9 @@ import TestSupport
         #expect(words.status == 0 && words.stdout.contains("iOS Words"), "\(words.stdout)\(words.stderr)")
         let nothing = try await CLI.run(["buy", "zebras", "--yes"], environment: environment)
         #expect(nothing.status == 64 && nothing.stderr.contains("no product is named 'zebras'"), "\(nothing.stderr)")
+        // A theme not owned is named as the store sells it, with its price and the command.
+        let theme = try await CLI.run(["settings", "theme", "zombie"], environment: environment.merging(["LANG": "en_US.UTF-8", "LC_ALL": ""]) { $1 })
+        #expect(theme.status == 66 && theme.stderr.contains("Zombie Theme is not yours yet: it is for sale at $0.99, 'hangman buy zombie' buys it"), "\(theme.stderr)")
     }
 
     /// `catalog add`, the server reads its catalog again (SIGHUP), and a player whose home holds

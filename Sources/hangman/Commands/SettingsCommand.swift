@@ -72,7 +72,24 @@ enum SettingsCommand: Command {
     static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
         // The device's own choices: no store is opened (they work offline, and before any catalog).
         let home = Home(folder: try HomeContext.homeFolder(options.store, context: context))
-        return try apply(options.action, json: options.json, device: try home.openDevice(), context: context)
+        do {
+            return try apply(options.action, json: options.json, device: try home.openDevice(), context: context)
+        } catch let failure as CommandFailure where failure.code == .noInput {
+            // A theme not installed here: the store is asked, then, whether it sells one so named.
+            guard case .theme(let name?) = options.action, let offer = await themeForSale(name, options.store, context: context) else { throw failure }
+            throw CommandFailure(code: .noInput, message: "\(offer.name) is not yours yet: it is for sale\(offer.price.map { " at \($0)" } ?? ""), 'hangman buy \(offer.short)' buys it")
+        }
+    }
+
+    /// The theme the store sells under `name` (its short name, identifier or display name), with
+    /// its price in the account's storefront; `nil` when there is none or the store cannot say.
+    static func themeForSale(_ name: String, _ options: HomeOptions, context: CommandContext) async -> (name: String, short: String, price: String?)? {
+        guard let store = try? await HomeContext.open(options, context: context, quietOffline: true),
+            let id = try? ProductName(typed: name).resolve(in: store.catalog), let product = store.catalog.product(id), product.isTheme, product.isForSale
+        else { return nil }
+        let storefront = try? await store.service.storefront()
+        let price = storefront.flatMap { PriceText(environment: context.environment).format(product, storefront: $0) }
+        return (ReaderLocale.current.name(of: product), ProductNames(store.catalog).shortName(of: id), price)
     }
 
     /// Shows or changes the settings; synchronous, apart from opening the device.
