@@ -258,6 +258,8 @@ import Testing
         }
         let added = try await CLI.run(["catalog", "add", archive, "--price", "1.49", "--price", "deu=1.49", "--price", "JPN=200", "--packs", packs])
         #expect(added.stdout.contains("at 1.49 EUR (DEU), 200 JPY (JPN), 1.49 USD (USA)"), "\(added.stdout)\(added.stderr)")
+        // The storefronts it is not sold in are named, with how to sell there.
+        #expect(added.stdout.contains("Not sold in") && added.stdout.contains("FRA") && !added.stdout.contains("DEU,"), "\(added.stdout)")
         let environment = ["HANGMAN_HOME": scratch.file("home"), "HANGMAN_PACKS": packs, "LANG": "ja_JP.UTF-8", "LC_ALL": ""]
         #expect(try await CLI.run(["buy", "birds", "--yes"], environment: environment).stdout.contains("for ¥200"))
         let french = ["HANGMAN_HOME": scratch.file("fr"), "HANGMAN_PACKS": packs, "LANG": "fr_FR.UTF-8", "LC_ALL": ""]

@@ -18,7 +18,7 @@ import TestSupport
         #expect(try await world.hangman("alice", "products", "--wide").stdout.contains("theme: the gallows drawn anew"))
         // Not bought: not installed, not chosen.
         let early = try await world.hangman("alice", "settings", "theme", "robot")
-        #expect(early.status == 66 && early.stderr.contains("no theme 'robot' is installed here"), "\(early.stderr)")
+        #expect(early.status == 66 && early.stderr.contains("Robot Theme is not yours yet: it is for sale"), "\(early.stderr)")
 
         let bought = try await world.hangman("alice", "buy", Self.robot)
         #expect(bought.status == 0 && bought.stdout.contains("Installed Robot"), "\(bought.stdout)\(bought.stderr)")

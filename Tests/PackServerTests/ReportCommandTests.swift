@@ -55,6 +55,7 @@ import TestSupport
         #expect(text.stdout.contains("Players: 3 accounts made") && text.stdout.contains("Hints: 30 sold, 0 spent."), "\(text.stdout)")
         let german = try HangmanBinary.run(["report", "--data", data, "--storefront", "deu"], environment: ["TERM": "dumb"])
         #expect(german.stdout.contains("storefront DEU") && !german.stdout.contains("USD") && !german.stdout.contains("▁"), "\(german.stdout)")
+        #expect(german.stdout.contains("Players (every storefront): 3 accounts made"), "the players are not the storefront's: \(german.stdout)")
         #expect(try HangmanBinary.run(["report", "--data", data, "--storefront", "XYZ"]).status == 64)
         #expect(try HangmanBinary.run(["report"]).status == 64)
         #expect(try HangmanBinary.run(["report", "--data", directory.file("none")]).status == 66)

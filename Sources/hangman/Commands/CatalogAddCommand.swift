@@ -59,6 +59,12 @@ enum CatalogAddCommand: Command {
         context.out("Added \(product?.displayName ?? added.productID.rawValue) (\(added.productID)) at \(sold): \(added.file), \(PackText.grouped(product?.wordCount ?? 0)) words.")
         context.out("\(packs)/\(Catalog.fileName): CatalogVersion \(added.update.version)\(added.update.previousVersion.map { " (was \($0))" } ?? "").")
         context.out("Players buy it with 'hangman buy \(ProductNames(added.update.catalog).shortName(of: added.productID))'.")
+        // Where it has no price, it is not sold: say so, and how to add one.
+        let unpriced = added.update.catalog.storefronts.keys.filter { product?.prices[$0] == nil }.sorted()
+        if let example = unpriced.first {
+            context.outWrapped(
+                "Not sold in \(unpriced.joined(separator: ", ")): the catalog sells there, and this pack has no price there (add \(example) to its Prices in \(Catalog.fileName), then 'hangman catalog update').")
+        }
         return .ok
     }
 }

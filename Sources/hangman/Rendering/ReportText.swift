@@ -14,7 +14,9 @@ enum ReportText {
         let overview = report.base
         var lines = ["Sales \(overview.firstDay) to \(overview.lastDay) (\(days) day\(days == 1 ? "" : "s"), UTC), \(overview.storefront.map { "storefront \($0)" } ?? "every storefront")"]
         let players = report.extra
-        let playerLines = ["", "Players: \(players.accountsMade) account\(players.accountsMade == 1 ? "" : "s") made, \(players.gamesServed) game\(players.gamesServed == 1 ? "" : "s") served, "
+        // The players' numbers are the service's, whatever storefront the sales are read for.
+        let playersScope = overview.storefront == nil ? "Players" : "Players (every storefront)"
+        let playerLines = ["", "\(playersScope): \(players.accountsMade) account\(players.accountsMade == 1 ? "" : "s") made, \(players.gamesServed) game\(players.gamesServed == 1 ? "" : "s") served, "
             + "\(players.dailyPlayers) daily-word play\(players.dailyPlayers == 1 ? "" : "s").", "Hints: \(players.hintsSold) sold, \(players.hintsSpent) spent."]
         guard !overview.currencies.isEmpty || !overview.subscriptions.active.isEmpty else {
             return lines + ["Nothing sold or refunded in these days."] + playerLines
