@@ -59,7 +59,8 @@ import TestSupport
         #expect(tokens.count == 2 && tokens.filter { $0["thisDevice"] as? Bool == true }.count == 1, "\(listed.stdout)")
         #expect(!listed.stdout.contains(aliceToken) && !listed.stdout.contains(bobToken), "never a secret")
         let bobID = try #require(tokens.first { $0["thisDevice"] as? Bool == false }?["tokenID"] as? String)
-        #expect(try await world.hangman("alice", "account", "tokens").stdout.contains("this device"))
+        let table = try await world.hangman("alice", "account", "tokens").stdout
+        #expect(table.contains("this device") && table.contains(#/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/#), "the day and the minute: \(table)")
 
         // Bob's device is signed out alone.
         #expect(try await world.hangman("alice", "account", "token", "revoke", bobID).status == 0)

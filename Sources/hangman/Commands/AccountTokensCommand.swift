@@ -38,10 +38,12 @@ enum AccountTokensCommand: Command {
             }))
             return .ok
         }
-        // Times short (today's without the date): the table fits 80 columns.
-        let now = context.clock.now()
-        func time(_ milliseconds: Int64) -> String { StoreText.shortTime(milliseconds, now: now) }
-        var rows = [["TOKEN", "MADE", "LAST USED", "STATE"]]
+        // The day and the minute, in UTC: a device is told apart by when it joined and was last seen.
+        func time(_ milliseconds: Int64) -> String {
+            let time = UTCDateTime(millisecondsSince1970: milliseconds)
+            return time.dateText + " " + time.hourMinuteText
+        }
+        var rows = [["TOKEN", "MADE (UTC)", "LAST USED", "STATE"]]
         for token in tokens {
             let state = token.revokedDate.map { "revoked \(time($0))" } ?? (token.current ? "this device" : "live")
             rows.append([token.tokenID, time(token.createdDate), token.lastUsedDate.map(time) ?? "-", state])
