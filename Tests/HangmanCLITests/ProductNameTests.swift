@@ -52,3 +52,25 @@ import TestSupport
         #expect(bought.status == 0 && bought.stdout.contains("Installed Space"), "\(bought.stdout)\(bought.stderr)")
     }
 }
+
+/// An embedded home keeps the packs folder it was opened on by name: a later command without
+/// `--packs` sells from it; when it is gone, the default folder serves, and a note says so.
+@Suite struct RememberedPacksFolderTests {
+    @Test func anEmbeddedHomeKeepsThePacksFolderItBoughtFrom() async throws {
+        let scratch = try TemporaryDirectory()
+        let packs = scratch.file("MyPacks")
+        try FileManager.default.copyItem(atPath: HangmanBinary.packageRoot.appendingPathComponent("Packs").path, toPath: packs)
+        // A product only this folder sells.
+        let catalog = try String(contentsOfFile: packs + "/Catalog.plist", encoding: .utf8)
+        try catalog.replacingOccurrences(of: "<string>10 Hints</string>", with: "<string>Ten Hints</string>")
+            .write(toFile: packs + "/Catalog.plist", atomically: true, encoding: .utf8)
+        #expect(try await CLI.run(["catalog", "update", "--packs", packs]).status == 0)
+        let home = ["HANGMAN_HOME": scratch.file("home")]
+        #expect(try await CLI.run(["buy", "10", "--yes", "--packs", packs], environment: home).stdout.contains("Ten Hints"))
+        let later = try await CLI.run(["products"], environment: home)
+        #expect(later.stdout.contains("Ten Hints"), "\(later.stdout)")
+        try FileManager.default.moveItem(atPath: packs, toPath: scratch.file("Moved"))
+        let gone = try await CLI.run(["products"], environment: home)
+        #expect(gone.status == 0 && gone.stdout.contains("10 Hints") && gone.stderr.contains("has no catalog now"), "\(gone.stdout)\(gone.stderr)")
+    }
+}

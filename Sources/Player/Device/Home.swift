@@ -105,6 +105,21 @@ public struct Home: Sendable {
         return nil
     }
 
+    /// The packs folder the embedded store of this home was last opened on by name (`--packs`,
+    /// `HANGMAN_PACKS`), kept in the account folder: later commands sell from it.
+    public var rememberedPacksFolder: String? {
+        guard let bytes = try? FileSystem.readFile(atPath: accountFolder + "/packs-folder", limit: 4096) else { return nil }
+        let text = String(String(decoding: bytes, as: UTF8.self).prefix { $0 != "\n" })
+        return text.isEmpty ? nil : text
+    }
+
+    /// Keeps `folder` (made absolute) as this home's packs folder; a home that cannot be written keeps none.
+    public func rememberPacksFolder(_ folder: String) {
+        let absolute = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
+        try? FileSystem.createFolder(atPath: accountFolder, permissions: 0o700)
+        try? FileSystem.writeAtomically(Array((absolute + "\n").utf8), toPath: accountFolder + "/packs-folder", permissions: 0o600)
+    }
+
     /// Whether the embedded store has an account here (its ledger exists).
     public var hasEmbeddedAccount: Bool {
         FileSystem.exists(atPath: accountFolder + "/" + Self.embeddedLedgerName)

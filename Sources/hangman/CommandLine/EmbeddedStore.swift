@@ -11,7 +11,16 @@ enum EmbeddedStore {
     static func open(
         packs named: String?, home: Home, context: CommandContext
     ) throws -> (service: any PackService & StoreTestControls, catalog: Catalog) {
-        let packs = try packsFolder(named, context: context)
+        // The folder named (--packs, HANGMAN_PACKS) is this home's from then on: a later command
+        // without it finds the packs it bought from. One whose folder is gone falls back, saying so.
+        let given = try named ?? HomeContext.variable("HANGMAN_PACKS", context.environment)
+        var remembered = given == nil ? home.rememberedPacksFolder : nil
+        if let folder = remembered, !FileSystem.exists(atPath: folder + "/" + Catalog.fileName) {
+            context.error("note: the packs folder this home bought from, \(folder), has no catalog now: using the default one")
+            remembered = nil
+        }
+        let packs = try packsFolder(given ?? remembered, context: context)
+        if let given, given != home.rememberedPacksFolder { home.rememberPacksFolder(given) }
         let catalog: Catalog
         do {
             catalog = try Catalog.load(folder: packs)
