@@ -5,6 +5,41 @@ import TestSupport
 /// `hangman report` over a server's ledgers made by players through the built binary: its
 /// numbers are the ledger's, summed by SQL over the same files.
 @Suite struct ReportCommandTests {
+    /// A sandbox account's clock moved ahead: the seller's numbers read each account at its own
+    /// time, as its player does. A pass cancelled and run out is not active in the report while
+    /// its player sees it expired; one renewed is active in both; a renewal charged on a day
+    /// outside the report's days is neither a charged period nor a trial "paid since" there (the
+    /// dashboard composes the same numbers, `SellerNumbers`, and sales.tsv reads the same days).
+    @Test func aMovedClockLeavesTheSellersNumbersAgreeing() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let (server, url) = try ServeProcess.start(data: data, port: 0, extra: ["--test-controls", "--requests-per-minute", "0"])
+        defer { _ = server.kill() }
+        func player(_ name: String, _ arguments: [String]) throws -> ProcessResult {
+            try HangmanBinary.run(arguments, environment: ["HANGMAN_HOME": directory.file(name), "HANGMAN_SERVICE": url, "LC_ALL": "en_US.UTF-8"])
+        }
+        for name in ["dan", "eve"] {
+            #expect(try player(name, ["account", "create"]).status == 0)
+            #expect(try player(name, ["buy", "monthly", "--yes"]).status == 0)
+        }
+        #expect(try player("eve", ["subscriptions", "cancel", "monthly"]).status == 0)
+        for name in ["dan", "eve"] { #expect(try player(name, ["store", "clock", "advance", "P40D"]).status == 0) }
+        func state(_ name: String) throws -> String? {
+            let listed = try player(name, ["subscriptions", "--json"]).stdout
+            return (try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])?.first?["state"] as? String
+        }
+        let (dan, eve) = (try state("dan"), try state("eve"))
+        #expect(dan == "active" && eve == "expired", "\(dan ?? "-") \(eve ?? "-")")
+        let report = try HangmanBinary.run(["report", "--data", data, "--json"])
+        let overview = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any], "\(report.stderr)")
+        let subscriptions = try #require(overview["subscriptions"] as? [String: Any])
+        #expect((subscriptions["active"] as? [String: Int])?["com.hangmanpacks.pass.monthly"] == 1, "dan's alone: \(subscriptions)")
+        #expect(subscriptions["trialsStarted"] as? Int == 2, "\(subscriptions)")
+        // Dan's renewals are dated on his clock, after the report's last day: not in these days.
+        #expect(subscriptions["paidPeriods"] as? Int == 0 && subscriptions["trialsConverted"] as? Int == 0, "\(subscriptions)")
+        #expect((overview["currencies"] as? [[String: Any]])?.isEmpty == true, "no revenue in these days: \(overview)")
+    }
+
     @Test func theReportsNumbersAreTheLedgers() throws {
         let directory = try TemporaryDirectory()
         let data = directory.file("data")

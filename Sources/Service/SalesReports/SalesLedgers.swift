@@ -23,11 +23,20 @@ public enum SalesLedgers {
         }
     }
 
-    /// Every account's auto-renewable subscriptions, each in its state at `now`.
+    /// Every account's auto-renewable subscriptions, each in its state at `now` on its own clock.
     public func subscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
         switch self {
         case .sqlite(let folder): try SQLiteLedgers.allSubscriptions(folder: folder, catalog: catalog, now: now)
         case .postgreSQL(let ledgers): try ledgers.allSubscriptions(catalog: catalog, now: now)
+        }
+    }
+
+    /// How far each account's clock runs ahead of the real one: the seller's numbers read each
+    /// account at its own time, as its player does.
+    public func clockOffsets() throws(ServiceError) -> [String: Int64] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.clockOffsets(folder: folder)
+        case .postgreSQL(let ledgers): try ledgers.clockOffsets()
         }
     }
 

@@ -105,7 +105,12 @@ public struct SalesOverview: Sendable, Equatable, Codable {
 
     /// The overview of the days `firstDay...lastDay` (days since 1970, UTC) of `transactions`,
     /// of `storefront` alone when given; subscriptions live at `now` (milliseconds).
-    public init(_ transactions: [AccountTransaction], catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64) {
+    /// `clockOffsets`: how far each account's clock runs ahead (a sandbox account's test controls
+    /// move it); what is live "now" is read on each account's own clock, as its player sees it.
+    public init(
+        _ transactions: [AccountTransaction], catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64,
+        clockOffsets: [String: Int64] = [:]
+    ) {
         let days = max(0, Int(lastDay - firstDay + 1))
         self.firstDay = UTCDateTime(millisecondsSince1970: firstDay * UTCDateTime.millisecondsPerDay).dateText
         self.lastDay = UTCDateTime(millisecondsSince1970: lastDay * UTCDateTime.millisecondsPerDay).dateText
@@ -154,18 +159,23 @@ public struct SalesOverview: Sendable, Equatable, Codable {
             }
         }
         // Subscriptions: each one's latest period (by account and original transaction).
-        var latest: [String: StoreTransaction] = [:]
+        var latest: [String: (account: String, transaction: StoreTransaction)] = [:]
         var trials: [String: Int64] = [:]
         var charged: Set<String> = []
         for record in inStorefront where record.transaction.expiresDate != nil {
             let transaction = record.transaction
             let key = record.account + "/" + (transaction.originalTransactionID ?? transaction.id).rawValue
-            if latest[key].map({ $0.purchaseDate <= transaction.purchaseDate }) ?? true { latest[key] = transaction }
+            if latest[key].map({ $0.transaction.purchaseDate <= transaction.purchaseDate }) ?? true { latest[key] = (record.account, transaction) }
             if transaction.isTrial { trials[key] = transaction.purchaseDate }
-            if Self.isCharged(transaction) { charged.insert(key) }
+            // A trial converted when a period was charged in these days: the same days that count
+            // the charged periods.
+            if Self.isCharged(transaction), index(transaction.purchaseDate) != nil { charged.insert(key) }
         }
+        /// The account's "now": the real one, moved as far as its clock was.
+        func accountNow(_ account: String) -> Int64 { now + (clockOffsets[account] ?? 0) }
         let live: Set<TransactionState> = [.purchased, .delivered, .finished]
-        for (_, transaction) in latest where (transaction.expiresDate ?? 0) > now && transaction.revocationDate == nil && live.contains(transaction.state) {
+        for (_, (account, transaction)) in latest
+        where (transaction.expiresDate ?? 0) > accountNow(account) && transaction.revocationDate == nil && live.contains(transaction.state) {
             subscriptions.active[transaction.productID.rawValue, default: 0] += 1
         }
         // Each period is access from its purchase to its end (or its revocation): live at the end
@@ -183,9 +193,9 @@ public struct SalesOverview: Sendable, Equatable, Codable {
                 subscriptions.renewals += 1
             }
         }
-        for (_, transaction) in latest where live.contains(transaction.state) {
+        for (_, (account, transaction)) in latest where live.contains(transaction.state) {
             let until = min(transaction.expiresDate ?? 0, transaction.revocationDate ?? Int64.max)
-            if until <= now, index(until) != nil { subscriptions.ended += 1 }
+            if until <= accountNow(account), index(until) != nil { subscriptions.ended += 1 }
         }
         subscriptions.trialsConverted = trials.filter { index($0.value) != nil && charged.contains($0.key) }.count
         currencies = lines.values.sorted { $0.currency < $1.currency }

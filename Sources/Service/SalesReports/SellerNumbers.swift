@@ -17,7 +17,8 @@ public struct SellerNumbers: Sendable {
     ) throws(ServiceError) {
         try Self.check(storefront: storefront, in: catalog)
         transactions = try ledgers.transactions()
-        sales = SalesOverview(transactions, catalog: catalog, firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now)
+        sales = SalesOverview(
+            transactions, catalog: catalog, firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now, clockOffsets: try ledgers.clockOffsets())
         sales.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: lastDay)
         self.players = players ? PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: lastDay) : nil
     }

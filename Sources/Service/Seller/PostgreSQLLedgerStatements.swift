@@ -66,12 +66,28 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
-    /// Every account's auto-renewable subscriptions, each in its state at `now`, in one query.
+    /// Every account's auto-renewable subscriptions, each in its state at `now` on the account's
+    /// own clock (a sandbox account's test controls move it ahead), in one query.
     public func allSubscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
-        try autocommit { connection in
+        let offsets = try clockOffsets()
+        return try autocommit { connection in
             try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.subscriptionColumns) FROM subscriptions").rows.map { row throws in
-                SubscriptionFact(account: row[0] ?? "", row: try PostgreSQLLedgerStatements.subscriptionRow(Array(row.dropFirst())), now: now, catalog: catalog)
+                let account = row[0] ?? ""
+                return SubscriptionFact(
+                    account: account, row: try PostgreSQLLedgerStatements.subscriptionRow(Array(row.dropFirst())), now: now + (offsets[account] ?? 0),
+                    catalog: catalog)
             }
+        }
+    }
+
+    /// How far each account's clock runs ahead of the real one (accounts whose clock was moved).
+    public func clockOffsets() throws(ServiceError) -> [String: Int64] {
+        try autocommit { connection in
+            var offsets: [String: Int64] = [:]
+            for row in try connection.execute("SELECT account_id, offset_ms FROM store_clock WHERE offset_ms <> 0").rows {
+                if let account = row[0] ?? nil, let text = row[1] ?? nil, let offset = Int64(text) { offsets[account] = offset }
+            }
+            return offsets
         }
     }
 

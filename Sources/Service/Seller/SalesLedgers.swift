@@ -80,11 +80,21 @@ public enum SQLiteLedgers {
         }
     }
 
-    /// Every account's auto-renewable subscriptions, each in its state at `now`.
+    /// Every account's auto-renewable subscriptions, each in its state at `now` on the account's
+    /// own clock (a sandbox account's test controls move it ahead).
     public static func allSubscriptions(folder: String, catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
         try eachLedger(folder) { account, ledger throws(ServiceError) in
-            try ledger.subscriptions().map { SubscriptionFact(account: account, row: $0, now: now, catalog: catalog) }
+            let accountNow = now + (try ledger.storeClock().offset)
+            return try ledger.subscriptions().map { SubscriptionFact(account: account, row: $0, now: accountNow, catalog: catalog) }
         }
+    }
+
+    /// How far each account's clock runs ahead of the real one (accounts whose clock was moved).
+    public static func clockOffsets(folder: String) throws(ServiceError) -> [String: Int64] {
+        Dictionary(uniqueKeysWithValues: try eachLedger(folder) { account, ledger throws(ServiceError) in
+            let offset = try ledger.storeClock().offset
+            return offset == 0 ? [] : [(account, offset)]
+        })
     }
 
     /// When each account was made (`<folder>/accounts.sqlite`); none before the first.
