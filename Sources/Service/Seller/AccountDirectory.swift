@@ -4,7 +4,6 @@ import PackServiceWire
 import PostgreSQL
 import Signing
 import SQLite
-import Seller
 import Synchronization
 
 /// The server's accounts: an id, and the SHA-256 of the account's bearer token (the token itself

@@ -83,7 +83,7 @@ public final class ECKey: @unchecked Sendable {
         try check(gnutls_x509_privkey_init(&key), "cannot read a key")
         guard let key else { throw CertificateError(message: "cannot read a key") }
         self.key = key
-        try withDatum(pem) { datum throws(CertificateError) in
+        _ = try withDatum(pem) { datum throws(CertificateError) in
             try check(gnutls_x509_privkey_import2(key, &datum, GNUTLS_X509_FMT_PEM, nil, UInt32(GNUTLS_PKCS_PLAIN.rawValue)), "not a private key in PEM")
         }
         guard gnutls_x509_privkey_get_pk_algorithm(key) == Int32(GNUTLS_PK_ECDSA.rawValue), curveOf(key) == GNUTLS_ECC_CURVE_SECP256R1
@@ -106,12 +106,12 @@ public final class ECKey: @unchecked Sendable {
         defer { gnutls_privkey_deinit(privkey) }
         try check(gnutls_privkey_import_x509(privkey, key, 0), "cannot sign")
         var signature = gnutls_datum_t()
-        try withDatum(message) { datum throws(CertificateError) in
+        _ = try withDatum(message) { datum throws(CertificateError) in
             try check(gnutls_privkey_sign_data(privkey, GNUTLS_DIG_SHA256, 0, &datum, &signature), "cannot sign")
         }
         let der = take(&signature)
         var r = gnutls_datum_t(), s = gnutls_datum_t()
-        try withDatum(der) { datum throws(CertificateError) in
+        _ = try withDatum(der) { datum throws(CertificateError) in
             try check(gnutls_decode_rs_value(&datum, &r, &s), "cannot read the signature")
         }
         return Self.fixed(take(&r)) + Self.fixed(take(&s))

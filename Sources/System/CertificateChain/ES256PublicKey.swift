@@ -10,7 +10,7 @@ public final class ES256PublicKey: @unchecked Sendable {
         try check(gnutls_pubkey_init(&key), "cannot read a public key")
         guard let key else { throw CertificateError(message: "cannot read a public key") }
         self.key = key
-        try withDatum(pem) { datum throws(CertificateError) in
+        _ = try withDatum(pem) { datum throws(CertificateError) in
             try check(gnutls_pubkey_import(key, &datum, GNUTLS_X509_FMT_PEM), "not a public key in PEM")
         }
         var curve = GNUTLS_ECC_CURVE_INVALID

@@ -51,7 +51,7 @@ enum AccountCreateCommand: Command {
             throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
         }
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
-        let authorities = try options.authorities(context)
+        let authorities = options.authorities(context)
         guard let leaving = try await AccountSetUp.leavesEmbeddedStore(home, yes: all.yes, context: context) else { return .declined }
         let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in
             try await home.createAccount(

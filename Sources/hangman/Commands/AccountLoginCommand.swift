@@ -49,7 +49,7 @@ enum AccountLoginCommand: Command {
         guard let token else {
             throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
         }
-        let authorities = try options.authorities(context)
+        let authorities = options.authorities(context)
         guard let leaving = try await AccountSetUp.leavesEmbeddedStore(home, yes: all.yes, context: context) else { return .declined }
         let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in
             do throws(PlayerError) {
