@@ -27,7 +27,7 @@ import TestSupport
             let started = try ExternalProcess(AppStoreNotificationsTests.python, [AppStoreNotificationsTests.backend, "receive", root, bundle, portFile, out, String(failFirst)])
             process = started
             var port: String?
-            _ = await eventually(within: 20) {
+            _ = eventually(within: 20) {
                 port = try? String(contentsOfFile: portFile, encoding: .utf8)
                 return port != nil || !started.isRunning
             }
@@ -57,7 +57,7 @@ import TestSupport
             "--requests-per-minute", "0",
         ] + extra)
         var url: String?
-        _ = await eventually(within: 20) {
+        _ = eventually(within: 20) {
             let line = process.outputSoFar
             if let range = line.range(of: "listening on ") { url = String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) }
             return url != nil || !process.isRunning
@@ -114,7 +114,7 @@ import TestSupport
             "ONE_TIME_CHARGE/", "ONE_TIME_CHARGE/", "SUBSCRIBED/INITIAL_BUY", "DID_RENEW/", "REFUND/", "RENEWAL_EXTENDED/", "DID_CHANGE_RENEWAL_PREF/UPGRADE",
         ]
         // Told, each: every notification received was delivered in the end (the first on its retry).
-        let told = await eventually(within: 30) {
+        let told = eventually(within: 30) {
             let posts = receiver.posts
             let delivered = Set(posts.filter { $0["answered"] as? Int == 200 }.compactMap { $0["uuid"] as? String })
             return receiver.delivered.count >= expected.count && Set(receiver.delivered).isSuperset(of: expected)

@@ -11,13 +11,13 @@ import TestSupport
         for name in ["bbbbbbbbbbbbbbbb", "aaaaaaaaaaaaaaaa", "notanaccount", ".hidden", "cccccccccccccccc", "AAAAAAAAAAAAAAAA"] {
             try FileManager.default.createDirectory(atPath: accounts + "/" + name, withIntermediateDirectories: true)
             // Every one but c holds a ledger.
-            if name != "cccccccccccccccc" { FileManager.default.createFile(atPath: accounts + "/" + name + "/" + AccountService.databaseName, contents: Data()) }
+            if name != "cccccccccccccccc" { _ = FileManager.default.createFile(atPath: accounts + "/" + name + "/" + AccountService.databaseName, contents: Data()) }
         }
         #expect(try SellerService.ledgerAccounts(inFolder: folder.path) == ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"])
         // No folder: no account. A folder that cannot be listed: an error, not an empty list.
         #expect(try SellerService.ledgerAccounts(inFolder: folder.file("nowhere")).isEmpty)
         let file = try TemporaryDirectory()
-        FileManager.default.createFile(atPath: file.file("accounts"), contents: Data("not a folder".utf8))
+        _ = FileManager.default.createFile(atPath: file.file("accounts"), contents: Data("not a folder".utf8))
         #expect(throws: ServiceError.self) { try SellerService.ledgerAccounts(inFolder: file.path) }
     }
 
