@@ -19,12 +19,13 @@ BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light
 CONTENT_PACKAGES := python3 scowl wamerican wspanish wngerman wfrench wbrazilian wordnet-base dict-freedict-eng-deu dict-freedict-eng-fra dict-freedict-eng-por
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
+DOCC ?= $(shell command -v docc 2>/dev/null || echo $(dir $(SWIFT))docc)
 
 PREFIX ?= /usr/local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 DATADIR = $(DESTDIR)$(PREFIX)/share
 
-.PHONY: all setup build debug test example play bench packs verify-packs install uninstall clean help
+.PHONY: all setup build debug test docs example play bench packs verify-packs install uninstall clean help
 
 all: build
 
@@ -32,6 +33,7 @@ help:
 	@echo "make play    install what is missing, build, play a game (the base pack installs itself)"
 	@echo "make test    install what is missing, build, run the test suite"
 	@echo "make example build and test Examples/ContentAuthor, a content author's package that uses WordPacks"
+	@echo "make docs    the WordPacks library's documentation (DocC) in .build/docs/WordPacks.doccarchive; a broken link fails it"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
 	@echo "make packs   write the pack sources from Debian's word lists, rebuild every Packs/*.wordpack, then record their digests in Catalog.plist"
 	@echo "make setup   only install the Debian packages the build needs"
@@ -56,6 +58,15 @@ test: setup
 	./Tests/AppleClient/setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./Tests/with-postgres $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+# The content author's library as a static DocC site, with no plugin and no network: the symbol
+# graph of WordPacks alone, then docc with its catalog; a broken ``Symbol`` link fails it.
+docs: setup
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public $(SWIFT_BUILD_FLAGS) >/dev/null
+	rm -rf .build/docs && mkdir -p .build/docs/symbolgraph
+	cp .build/*/symbolgraph/WordPacks.symbols.json .build/docs/symbolgraph/
+	$(DOCC) convert Sources/Formats/WordPacks/WordPacks.docc --additional-symbol-graph-dir .build/docs/symbolgraph \
+		--output-dir .build/docs/WordPacks.doccarchive --transform-for-static-hosting --warnings-as-errors
 
 # A separate package (its own .build/ inside Examples/ContentAuthor) that depends on this one by path.
 example: setup

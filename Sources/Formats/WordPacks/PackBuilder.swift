@@ -12,13 +12,17 @@ import SystemCalls
 /// `Signature.plist` over the manifest's bytes is added. The result is verified once more. Its
 /// text is held to ``PackTextRule``'s rule (no control or format character a screen would act on).
 public struct PackBuilder: Sendable {
+    /// The key that signs the built pack (`Signature.plist`); `nil`: unsigned.
     public var signingKey: SigningKey?
+    /// How the archive is compressed (gzip by default).
     public var compression: ArchiveWriter.Compression
+    /// The checks the source and the result must pass, and their limits.
     public var verifier: PackVerifier
     /// Builds a pack whose text breaks ``PackTextRule``'s rule: what a hostile store could serve, for
     /// tests of the places that show it. Never for a pack to publish.
     public var allowsUnsafeText = false
 
+    /// A builder that signs with `signingKey` (when given), compresses with `compression`, and verifies with `verifier`.
     public init(signingKey: SigningKey? = nil, compression: ArchiveWriter.Compression = .gzip, verifier: PackVerifier = PackVerifier()) {
         self.signingKey = signingKey
         self.compression = compression
@@ -27,8 +31,11 @@ public struct PackBuilder: Sendable {
 
     /// A built pack: the archive's bytes and what verifying them found.
     public struct Output: Sendable {
+        /// The archive, to write to a `.wordpack` file.
         public var bytes: [UInt8]
+        /// The pack as a verifier reads it back.
         public var pack: WordPack
+        /// The archive's size, digest, format and entries.
         public var archive: PackArchiveInfo
     }
 

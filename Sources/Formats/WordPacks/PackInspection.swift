@@ -2,23 +2,34 @@
 public struct PackInspection: Sendable {
     /// One word list's name, file and size.
     public struct ListSummary: Sendable {
+        /// The list's name: the category players see.
         public var name: String
+        /// Its file inside the pack.
         public var path: String
+        /// Its property list format: `xml` or `binary`.
         public var format: String
+        /// Its words.
         public var wordCount: Int
+        /// Its words with a clue.
         public var clueCount: Int
     }
 
+    /// Every word list, in the pack's order.
     public var lists: [ListSummary]
     /// Letters per word (spaces, hyphens and apostrophes not counted) -> number of words.
     public var lengthCounts: [Int: Int]
     /// Unicode scripts of the letters, most used first (`Latin`, `Cyrillic`, ...).
     public var scripts: [String]
+    /// The words in every list.
     public var wordCount: Int
+    /// Letters in the shortest word.
     public var shortest: Int
+    /// Letters in the longest word.
     public var longest: Int
+    /// Letters in the median word.
     public var medianLength: Int
 
+    /// The counts of `pack`.
     public init(_ pack: WordPack) {
         lists = pack.lists.map { list in
             ListSummary(

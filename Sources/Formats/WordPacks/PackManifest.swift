@@ -8,23 +8,34 @@ public struct PackManifest: Sendable, Equatable {
 
     /// One file's expected digest and size, as `pack build` records them in `Files`.
     public struct FileRecord: Sendable, Equatable {
+        /// The file's SHA-256.
         public var sha256: SHA256Digest
+        /// Its size in bytes.
         public var size: Int
+        /// A record of a file with this digest and size.
         public init(sha256: SHA256Digest, size: Int) {
             self.sha256 = sha256
             self.size = size
         }
     }
 
+    /// The manifest's `FormatVersion` (at most ``supportedFormatVersion``).
     public var formatVersion: Int
+    /// The product that unlocks the pack (`ProductIdentifier`).
     public var productIdentifier: ProductID
+    /// The pack's version (`ContentVersion`): a catalog sells one, and a device updates to it.
     public var contentVersion: ContentVersion
+    /// The pack's name, as players read it (`DisplayName`).
     public var displayName: String
     /// BCP 47 language tag; `en` when the manifest has none.
     public var language: String
+    /// A sentence on what the pack holds (`Summary`).
     public var summary: String?
+    /// The words' licence (`License`), when the author gives one.
     public var license: String?
+    /// Whom the words come from (`Attribution`).
     public var attribution: String?
+    /// The words in every list (`WordCount`), as `pack build` counts and seals them.
     public var wordCount: Int?
     /// Path inside the pack -> expected digest and size.
     public var files: [String: FileRecord]?
@@ -36,6 +47,7 @@ public struct PackManifest: Sendable, Equatable {
     /// Keys this reader does not know, kept so that a rebuild does not drop them.
     public var otherKeys: [String: PropertyList]
 
+    /// A manifest for the pack sold as `productIdentifier`, in `language`.
     public init(
         productIdentifier: ProductID, contentVersion: ContentVersion, displayName: String,
         language: String = "en", formatVersion: Int = PackManifest.supportedFormatVersion

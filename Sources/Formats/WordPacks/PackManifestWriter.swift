@@ -20,10 +20,12 @@ public struct PackManifestWriter: Sendable {
     public var displayName: String?
     /// BCP 47 tag: decides which letters a game treats as the same.
     public var language: String
+    /// The pack's version (`ContentVersion`): raised at every change of its words.
     public var contentVersion: ContentVersion
     /// Replace an `Info.plist` the folder already has; without it, one there is an error.
     public var replace: Bool
 
+    /// A writer for the pack sold as `productIdentifier`, its words in `language`.
     public init(
         productIdentifier: ProductID, displayName: String? = nil, language: String = "en",
         contentVersion: ContentVersion = .initial, replace: Bool = false
@@ -37,6 +39,7 @@ public struct PackManifestWriter: Sendable {
 
     /// A manifest made for a folder's word lists.
     public struct Draft: Sendable, Equatable {
+        /// The manifest, as it would be written.
         public var manifest: PackManifest
         /// The word lists found, paths relative to the folder.
         public var wordLists: [String]
@@ -46,6 +49,7 @@ public struct PackManifestWriter: Sendable {
 
     /// What `write(folder:)` wrote.
     public struct Output: Sendable, Equatable {
+        /// The manifest written, and what it was made from.
         public var draft: Draft
         /// The manifest's path: the folder's `Info.plist`.
         public var path: String

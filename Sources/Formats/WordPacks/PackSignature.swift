@@ -10,7 +10,9 @@ public struct PackSignature: Sendable, Equatable {
     /// The file's name, beside the manifest.
     public static let fileName = "Signature.plist"
 
+    /// The key that signed: checked against the trusted keys, when a verifier has any.
     public var publicKey: SigningPublicKey
+    /// The 64-byte Ed25519 signature of the manifest's bytes.
     public var signature: [UInt8]
 
     /// Signs `manifestBytes` with `key`.

@@ -5,16 +5,21 @@ import FoundationEssentials
 public struct PackSource: Sendable {
     /// One file, its path relative to the folder with `/` separators.
     public struct File: Sendable, Equatable {
+        /// The file's path inside the pack (`words.plist`, `lists/easy.plist`).
         public var path: String
+        /// Its contents.
         public var bytes: [UInt8]
+        /// A file at `path` holding `bytes`.
         public init(path: String, bytes: [UInt8]) {
             self.path = path
             self.bytes = bytes
         }
     }
 
+    /// Every file of the source: the manifest, the word lists, anything beside them.
     public var files: [File]
 
+    /// A source made of `files` (a folder read by ``read(folder:limits:)``, or made in memory).
     public init(files: [File]) {
         self.files = files
     }
@@ -79,7 +84,10 @@ public struct PackSource: Sendable {
 
 /// Why a pack's source could not be read, given a manifest or built: every problem found.
 public struct PackBuildError: Error, Sendable, CustomStringConvertible {
+    /// Every problem found, each with its entry.
     public var problems: [PackProblem]
+    /// A failure made of `problems`.
     public init(_ problems: [PackProblem]) { self.problems = problems }
+    /// The problems, one a line.
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }

@@ -19,7 +19,9 @@ import SystemCalls
 /// #expect(signed.problems.map(\.kind) == [])   // else .signatureMissing, .signatureUntrusted, ...
 /// ```
 public struct PackVerifier: Sendable {
+    /// How large an archive, its entries and their total may be: past them it is refused, unread.
     public var archiveLimits: ArchiveLimits
+    /// How deep and large a property list may be.
     public var propertyListLimits: PropertyListLimits
     /// Keys a signature must come from; empty: a signature is checked against its own key only.
     public var trustedKeys: [SigningPublicKey]
@@ -28,6 +30,7 @@ public struct PackVerifier: Sendable {
     /// Word problems reported one by one per list; the rest are counted.
     public var maxProblemsPerList: Int
 
+    /// A verifier with these limits; `trustedKeys` and `requireSignature` decide which signatures it accepts.
     public init(
         archiveLimits: ArchiveLimits = .default, propertyListLimits: PropertyListLimits = .default,
         trustedKeys: [SigningPublicKey] = [], requireSignature: Bool = false, maxProblemsPerList: Int = 20

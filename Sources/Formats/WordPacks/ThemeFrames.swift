@@ -14,13 +14,17 @@ public struct ThemeFrames: Sendable, Equatable {
     public static let fileName = "frames.plist"
     /// Drawings in a set: the stages of a game, from no life lost to lost.
     public static let stages = 7
+    /// The largest drawing: lines of a full one, lines of a small one (narrow terminals), columns of either.
     public static let maxLines = 12, maxSmallLines = 4, maxColumns = 20
 
+    /// The theme's name, as its player chooses it (`robot`).
     public var name: String
     /// `stages` drawings, each its lines.
     public var frames: [[String]]
+    /// `stages` smaller drawings, for a screen too short for `frames`.
     public var smallFrames: [[String]]
 
+    /// A theme named `name` with its drawings, full and small.
     public init(name: String, frames: [[String]], smallFrames: [[String]]) {
         self.name = name
         self.frames = frames

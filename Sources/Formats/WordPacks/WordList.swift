@@ -2,9 +2,12 @@ import PropertyList
 
 /// A word, with the clue shown after a game when it has one.
 public struct PackWord: Sendable, Hashable {
+    /// The word, as the list writes it (NFC).
     public var text: String
+    /// A hint shown with the word after a game, when the list gives one.
     public var clue: String?
 
+    /// The word `text`, with its `clue` when it has one.
     public init(_ text: String, clue: String? = nil) {
         self.text = text
         self.clue = clue
@@ -27,6 +30,7 @@ public struct WordList: Sendable {
         case values([PackWord])
     }
 
+    /// A list at `path` (the category `name`) holding `words`, read from a property list in `format`.
     public init(path: String, name: String, format: PropertyListFormat, words: [PackWord]) {
         self.init(path: path, name: name, format: format, contents: .values(words))
     }
