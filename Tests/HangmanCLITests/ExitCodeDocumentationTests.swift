@@ -4,19 +4,17 @@ import Testing
 import TestSupport
 
 /// One table of exit codes: `--help` and the manual page are made from `ExitCode.table`, and the
-/// README's table must say the same, row for row.
+/// documentation's table (docs/exit-codes.md) must say the same, row for row.
 @Suite struct ExitCodeDocumentationTests {
     @Test func theReadmesTableIsTheOneTable() throws {
-        let readme = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        // The section's table only (other tables have numbered rows too: verifyReceipt's statuses).
-        let section = try #require(readme.components(separatedBy: "\n## Exit codes\n").last?.components(separatedBy: "\n## ").first)
+        let section = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("docs/exit-codes.md"), encoding: .utf8)
         let rows = section.split(separator: "\n").compactMap { line -> (Int32, String)? in
             guard let match = line.wholeMatch(of: #/\| (\d+) \| (.*) \|/#), let code = Int32(match.1) else { return nil }
             return (code, String(match.2))
         }
         #expect(rows.map(\.0) == ExitCode.table.map(\.code.rawValue))
         for (row, entry) in zip(rows, ExitCode.table) {
-            #expect(row.1 == entry.meaning, "README's row \(row.0) differs from ExitCode.table")
+            #expect(row.1 == entry.meaning, "docs/exit-codes.md's row \(row.0) differs from ExitCode.table")
         }
     }
 
@@ -31,5 +29,24 @@ import TestSupport
         }
         // Wrapped at 100 columns.
         #expect(help.stdout.split(separator: "\n").allSatisfy { $0.count <= 100 })
+    }
+
+    /// The front page links a guide per reader, and every relative link of the documentation
+    /// reaches a file of the checkout.
+    @Test func everyLinkOfTheDocumentationReachesAFile() throws {
+        let root = HangmanBinary.packageRoot
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        for guide in ["playing", "operating", "app-developers", "selling", "content-authors", "maintainers", "exit-codes"] {
+            #expect(readme.contains("(docs/\(guide).md)"), "the front page links docs/\(guide).md")
+        }
+        let pages = ["README.md"] + (try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)).filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        for page in pages {
+            let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
+            let folder = root.appendingPathComponent(page).deletingLastPathComponent()
+            for match in text.matches(of: #/\]\(([^)#:]+)(#[^)]*)?\)/#) {
+                let target = folder.appendingPathComponent(String(match.1)).standardized.path
+                #expect(FileManager.default.fileExists(atPath: target), "\(page) links \(match.1), which is not there")
+            }
+        }
     }
 }

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The README's nginx block, run as written in front of a server: its limits count an IPv6
+/// The operator's guide's nginx block (docs/operating.md), run as written in front of a server: its limits count an IPv6
 /// client's /64 as one address, as the server counts its own (PX). The client addresses are
 /// given to nginx in a header of the test's (its realip module), all from loopback.
 @Suite struct ProxyLimitTests {
-    /// The README's `nginx` block after "Behind a reverse proxy", listening on `port` in front of
+    /// The guide's `nginx` block after "Behind a reverse proxy", listening on `port` in front of
     /// `upstream`, taking the client's address from `X-Test-Client`.
     static func readmeBlock(port: Int, upstream: String) throws -> String {
-        let readme = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "### Behind a reverse proxy"))
+        let readme = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("docs/operating.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Behind a reverse proxy"))
         let start = try #require(readme.range(of: "```nginx\n", range: section.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
         let address = String(upstream.dropFirst("http://".count))

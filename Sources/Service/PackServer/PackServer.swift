@@ -15,7 +15,7 @@ import SystemCalls
 ///
 /// A transport over each account's ``AccountService``: it dispatches from ``Route`` (the table
 /// the client builds its requests from), and every rule of an account is the service's.
-/// The JSON API lives under `/v1/` (see the README); `POST /verifyReceipt` answers as Apple's did.
+/// The JSON API lives under `/v1/` (docs/app-developers.md); `POST /verifyReceipt` answers as Apple's did.
 public final class PackServer: Sendable {
     /// What is for sale now: the packs folder's catalog, read at start and again by
     /// ``reloadCatalog()`` (SIGHUP).

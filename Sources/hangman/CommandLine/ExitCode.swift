@@ -4,7 +4,7 @@ import Signing
 import SystemCalls
 import WordPacks
 
-/// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help` and the README.
+/// The process's exit codes, from BSD's sysexits.h; documented in `hangman --help`, the manual page and docs/exit-codes.md.
 enum ExitCode: Int32 {
     /// Success.
     case ok = 0
@@ -34,7 +34,7 @@ enum ExitCode: Int32 {
 
 extension ExitCode {
     /// The one table of exit codes and what each means: `hangman --help` and the manual page are
-    /// made from it, and a test holds the README's table to it.
+    /// made from it, and a test holds docs/exit-codes.md's table to it.
     static let table: [(code: ExitCode, meaning: String)] = [
         (.ok, #"success"#),
         (.declined, #"a question was answered no (`buy`, `store clear`, or `account create` and `account login` on a home that plays on the embedded store, on a terminal): nothing was done"#),
@@ -51,7 +51,7 @@ extension ExitCode {
     ]
 
     /// The `EXIT CODES:` section of `hangman --help`: each row wrapped at `width`, continued
-    /// under its meaning; the README's backquotes dropped.
+    /// under its meaning; the documentation's backquotes dropped.
     static func helpSection(width: Int = 100) -> String {
         var lines = ["EXIT CODES:"]
         for (code, meaning) in table {
