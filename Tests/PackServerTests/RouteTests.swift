@@ -1,4 +1,6 @@
 import AppStore
+import TestSupport
+import Foundation
 import PackServer
 import PackServiceWire
 import Testing
@@ -57,5 +59,19 @@ import Testing
         #expect(refused?.kind == .unavailable && refused?.message.contains("POST /v1/games/x/guesses") == true)
         let made = NewAccount(accountID: "0123456789abcdef", token: "t")
         #expect(try API.createAccount.decodeAnswer(try API.createAccount.answer(made), path: "/v1/accounts") == made)
+    }
+}
+
+/// The app developer's guide lists every route of the players' API, as `Route` declares it: a
+/// route added to the table and not to the guide fails here.
+@Suite struct RouteDocumentationTests {
+    @Test func theGuidesAPITableNamesEveryRoute() throws {
+        let guide = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("docs/app-developers.md"), encoding: .utf8)
+        for route in Route.allCases where !route.isTestControl && !route.isAppStoreAPI {
+            // The path up to its identifier, which the guide writes as it reads best (`{id}`, `{YYYY-MM-DD or today}`).
+            let path = String(route.template.prefix { $0 != "{" })
+            let named = guide.contains("`\(route.method) \(path)") || guide.contains("`\(route.method)`/`HEAD \(path)")
+            #expect(named, "docs/app-developers.md does not name \(route.method) \(route.template)")
+        }
     }
 }
