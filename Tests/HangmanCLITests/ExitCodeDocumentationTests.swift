@@ -50,3 +50,24 @@ import TestSupport
         }
     }
 }
+
+/// The operator's guide's table of limits is `serve`'s: every limit has its row, with the
+/// default `serve --help` gives.
+@Suite struct LimitsDocumentationTests {
+    @Test func theGuidesLimitsAreServesLimits() throws {
+        let guide = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent("docs/operating.md"), encoding: .utf8)
+        var documented: [String: String] = [:]
+        for line in guide.split(separator: "\n") where line.hasPrefix("| `--") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 2 else { continue }
+            let options = cells[0].matches(of: #/`(--[a-z0-9-]+)/#).map { String($0.1) }
+            let defaults = cells[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            for (option, value) in zip(options, defaults) { documented[option] = value }
+        }
+        for limit in ServeCommand.Limit.allCases {
+            let help = limit.option.help
+            let given = try #require(help.firstMatch(of: #/\(default ([0-9]+)/#).map { String($0.1) }, "\(limit.rawValue): \(help)")
+            #expect(documented[limit.rawValue] == given, "docs/operating.md gives \(limit.rawValue) the default \(documented[limit.rawValue] ?? "none"), serve --help \(given)")
+        }
+    }
+}
