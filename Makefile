@@ -33,7 +33,7 @@ help:
 	@echo "make play    install what is missing, build, play a game (the base pack installs itself)"
 	@echo "make test    install what is missing, build, run the test suite"
 	@echo "make example build and test Examples/ContentAuthor, a content author's package that uses WordPacks"
-	@echo "make docs    the WordPacks library's documentation (DocC) in .build/docs/WordPacks.doccarchive; a broken link fails it"
+	@echo "make docs    the libraries' documentation (DocC: WordPacks, HangmanGame) in .build/docs/; a broken link fails it"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
 	@echo "make packs   write the pack sources from Debian's word lists, rebuild every Packs/*.wordpack, then record their digests in Catalog.plist"
 	@echo "make setup   only install the Debian packages the build needs"
@@ -59,14 +59,20 @@ test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./Tests/with-postgres $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-# The content author's library as a static DocC site, with no plugin and no network: the symbol
-# graph of WordPacks alone, then docc with its catalog; a broken ``Symbol`` link fails it.
+# The libraries others use (WordPacks for content authors, HangmanGame's rules) as static DocC
+# sites, with no plugin and no network: each module's symbol graph alone, then docc with its
+# catalog; a broken ``Symbol`` link fails it.
+DOC_MODULES := Formats/WordPacks Game/HangmanGame
 docs: setup
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public $(SWIFT_BUILD_FLAGS) >/dev/null
-	rm -rf .build/docs && mkdir -p .build/docs/symbolgraph
-	cp .build/*/symbolgraph/WordPacks.symbols.json .build/docs/symbolgraph/
-	$(DOCC) convert Sources/Formats/WordPacks/WordPacks.docc --additional-symbol-graph-dir .build/docs/symbolgraph \
-		--output-dir .build/docs/WordPacks.doccarchive --transform-for-static-hosting --warnings-as-errors
+	rm -rf .build/docs
+	for path in $(DOC_MODULES); do \
+		module=$$(basename $$path); \
+		mkdir -p .build/docs/symbolgraph/$$module && cp .build/*/symbolgraph/$$module.symbols.json .build/docs/symbolgraph/$$module/ && \
+		$(DOCC) convert Sources/$$path/$$module.docc --additional-symbol-graph-dir .build/docs/symbolgraph/$$module \
+			--output-dir .build/docs/$$module.doccarchive --transform-for-static-hosting --warnings-as-errors \
+			--experimental-documentation-coverage --coverage-summary-level brief || exit 1; \
+	done
 
 # A separate package (its own .build/ inside Examples/ContentAuthor) that depends on this one by path.
 example: setup

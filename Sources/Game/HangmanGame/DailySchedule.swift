@@ -18,6 +18,7 @@ public struct DailySchedule: Sendable {
     /// How many words the list has.
     public let count: Int
 
+    /// The schedule of a list of `count` words: which of them a day may draw.
     public init(count: Int) {
         self.count = max(0, count)
     }
@@ -39,15 +40,18 @@ public struct DailySchedule: Sendable {
     /// A walk along the chain that remembers the last day it reached: asking the next day (or the
     /// same) costs one step, an earlier day starts again from the anchor.
     public struct Cursor: Sendable {
+        /// The schedule it walks.
         public let schedule: DailySchedule
         /// The last day walked to, and its word's index.
         public private(set) var day: Int64?
+        /// The index of the word of ``day``, once walked there.
         public private(set) var current: Int?
         /// The last `window` indices, oldest first in ring order, and which indices are among them.
         private var recent: [Int] = []
         private var next = 0
         private var isRecent: [Bool]
 
+        /// A cursor at the schedule's anchor, no day walked yet.
         public init(schedule: DailySchedule) {
             self.schedule = schedule
             isRecent = Array(repeating: false, count: schedule.count)

@@ -26,14 +26,23 @@ public struct Game: Sendable, Equatable {
         case gameOver
     }
 
+    /// Where a game stands: being played, or over, won or lost.
     public enum Status: String, Sendable, Equatable {
-        case playing, won, lost
+        /// The game goes on.
+        case playing
+        /// Every letter found, or the word guessed.
+        case won
+        /// No life left.
+        case lost
     }
 
     /// The word as shown at the end (NFC as installed).
     public let word: String
+    /// The pack's clue for the word, shown with the word after the game when it has one.
     public let clue: String?
+    /// How the language compares letters (a French `é` is found by `e`; a German `ä` is a letter of its own).
     public let folding: LetterFolding
+    /// Wrong guesses the game allows before it is lost.
     public let lives: Int
     /// The word's graphemes, and the key each one is compared by (`nil` for spaces, hyphens, apostrophes).
     private let characters: [Character]
@@ -42,9 +51,11 @@ public struct Game: Sendable, Equatable {
     public private(set) var guesses: [String] = []
     /// Letters revealed by hints, by key.
     public private(set) var hinted: [String] = []
+    /// Wrong guesses so far: letters not in the word, and wrong words.
     public private(set) var misses = 0
     /// Whole words guessed wrong.
     public private(set) var wrongWords: [String] = []
+    /// Playing, won or lost.
     public private(set) var status = Status.playing
 
     /// A game's identifier: 128 bits from `generator`, as 32 hex digits. The system's generator
@@ -59,6 +70,7 @@ public struct Game: Sendable, Equatable {
     /// Six lives by default, as on paper.
     public static let defaultLives = 6
 
+    /// A new game of `word` (its `clue`, when the pack has one), compared as `language` compares letters, with `lives` lives.
     public init(word: String, clue: String? = nil, language: String = "en", lives: Int = Game.defaultLives) {
         self.word = word
         self.clue = clue
@@ -153,8 +165,11 @@ public struct Game: Sendable, Equatable {
     /// letter is not told by a hint refused.
     public var canHint: Bool { status == .playing && hiddenPositions > 1 }
 
+    /// Points for each letter of a won word.
     public static let pointsPerLetter = 10
+    /// Points for each life left when the word is won.
     public static let pointsPerLife = 20
+    /// Points taken off a won game for each hint it spent.
     public static let pointsPerHint = 15
 
     /// Points for a won game: 10 per letter, 20 per life left, minus 15 per hint; 0 when lost.

@@ -4,7 +4,9 @@
 public struct GameBoard: Sendable, Equatable {
     /// The word with hidden letters as `_`, graphemes separated by spaces.
     public var masked: String
+    /// The lives the game started with.
     public var lives: Int
+    /// The lives still left.
     public var livesLeft: Int
     /// Letters in the word (spaces, hyphens and apostrophes not counted).
     public var letterCount: Int
@@ -12,6 +14,7 @@ public struct GameBoard: Sendable, Equatable {
     public var guesses: [String]
     /// Letters revealed by hints, in order: as many as hints paid.
     public var hinted: [String]
+    /// Playing, won or lost.
     public var status: Game.Status
     /// Whether a hint can reveal a letter now (the last hidden letter is never given).
     public var canHint: Bool
@@ -20,6 +23,7 @@ public struct GameBoard: Sendable, Equatable {
     /// The clue: a game played here shows its clue all along, a served game once it is over.
     public var clue: String?
 
+    /// A board as a service answered it, or as a test draws it.
     public init(
         masked: String, lives: Int, livesLeft: Int, letterCount: Int, guesses: [String], hinted: [String], status: Game.Status, canHint: Bool,
         word: String?, clue: String?

@@ -1,14 +1,19 @@
 /// A player's games summed: played, won, streaks, and the misses of the games won.
 public struct GameStatistics: Sendable, Equatable, Codable {
+    /// Games finished, won or lost.
     public var played = 0
+    /// Games won.
     public var won = 0
+    /// Games won in a row, up to the last one.
     public var currentStreak = 0
+    /// The longest run of games won in a row.
     public var bestStreak = 0
     /// Misses in won games -> how many games.
     public var missDistribution: [Int: Int] = [:]
     /// Percentage of games won, 0-100.
     public var winRate: Int { played == 0 ? 0 : won * 100 / played }
 
+    /// No game yet.
     public init() {}
 
     /// The games' results, oldest first: whether each was won and its misses (`nil` when unknown).
@@ -44,6 +49,7 @@ public struct GameStatistics: Sendable, Equatable, Codable {
         try container.encode(Dictionary(uniqueKeysWithValues: missDistribution.map { (String($0.key), $0.value) }), forKey: .missDistribution)
     }
 
+    /// Reads statistics as a service wrote them; a key left out counts as none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         played = try container.decode(Int.self, forKey: .played)
@@ -64,16 +70,20 @@ public struct GameStatistics: Sendable, Equatable, Codable {
 /// A player's daily words in one language summed, one day at a time: played, won, the run of days
 /// won in a row and the longest, and the lives left in the games won.
 public struct DailyRecord: Sendable, Equatable, Codable {
+    /// Daily words played to their end.
     public var played = 0
+    /// Daily words won.
     public var won = 0
     /// The days won in a row, up to `lastWonDay`.
     public var run = 0
     /// The last day won (days since 1970), while the run lasts.
     public var lastWonDay: Int64?
+    /// The longest run of days won in a row.
     public var longestStreak = 0
     /// Lives left in won games -> how many games.
     public var livesLeftDistribution: [String: Int] = [:]
 
+    /// No daily word yet.
     public init() {}
 
     /// Counts the daily word of `day`, ended after the days already counted.

@@ -48,7 +48,7 @@ public enum PlainGameText {
     private static func count(_ hints: Int?) -> String { hints.map(String.init) ?? "?" }
 
     /// In double quotes, with `"` and `\` escaped, then escaped as any text from outside is
-    /// (``TerminalText``: no control or format character reaches a terminal).
+    /// (`TerminalText`: no control or format character reaches a terminal).
     public static func quoted(_ text: String) -> String {
         var out = "\""
         for character in text {
