@@ -33,7 +33,7 @@ help:
 	@echo "make play    install what is missing, build, play a game (the base pack installs itself)"
 	@echo "make test    install what is missing, build, run the test suite"
 	@echo "make example build and test Examples/ContentAuthor, a content author's package that uses WordPacks"
-	@echo "make docs    the libraries' documentation (DocC: WordPacks, HangmanGame) in .build/docs/; a broken link fails it"
+	@echo "make docs    the libraries' documentation (DocC: WordPacks, HangmanGame, PackServiceAPI) in .build/docs/; a broken link fails it"
 	@echo "make build   install what is missing, release build of .build/release/hangman"
 	@echo "make packs   write the pack sources from Debian's word lists, rebuild every Packs/*.wordpack, then record their digests in Catalog.plist"
 	@echo "make setup   only install the Debian packages the build needs"
@@ -59,10 +59,10 @@ test: setup
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	./Tests/with-postgres $(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
 
-# The libraries others use (WordPacks for content authors, HangmanGame's rules) as static DocC
+# The libraries others use (WordPacks for content authors, HangmanGame's rules, the boundary PackServiceAPI) as static DocC
 # sites, with no plugin and no network: each module's symbol graph alone, then docc with its
 # catalog; a broken ``Symbol`` link fails it.
-DOC_MODULES := Formats/WordPacks Game/HangmanGame
+DOC_MODULES := Formats/WordPacks Game/HangmanGame Service/PackServiceAPI
 docs: setup
 	$(SWIFT) package dump-symbol-graph --minimum-access-level public $(SWIFT_BUILD_FLAGS) >/dev/null
 	rm -rf .build/docs

@@ -7,9 +7,12 @@ public struct BearerToken: Sendable, Equatable {
     /// The secret's length at most, in bytes.
     public static let maxSecret = 64
 
+    /// The account the token belongs to (its 16 hex digits).
     public var account: String
+    /// The secret part, which the server keeps only as a digest.
     public var secret: String
 
+    /// A token of `account` with `secret`.
     public init(account: String, secret: String) {
         self.account = account
         self.secret = secret

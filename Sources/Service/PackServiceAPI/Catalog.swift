@@ -19,6 +19,7 @@ public struct Catalog: Sendable, Equatable, Codable {
     /// Base packs whose archive is missing or damaged: nobody gets them until it is fixed, and
     /// everything else works meanwhile.
     public var unavailableBasePacks: [UnavailableBasePack]
+    /// What is for sale: consumables, packs, themes, features and subscriptions.
     public var products: [Product]
     /// `StorefrontMoveDays`: at least this many days between two moves of an account's
     /// storefront (`nil`: ``defaultStorefrontMoveDays``; 0: no wait).
@@ -53,11 +54,15 @@ public struct Catalog: Sendable, Equatable, Codable {
 
     /// A free pack every player has.
     public struct BasePack: Sendable, Equatable, Codable {
+        /// The archive's file name in the packs folder.
         public var file: String
+        /// The product identifier of the pack (its manifest's).
         public var productID: ProductID
+        /// The pack's name, as players read it.
         public var displayName: String
         /// Words, as the manifest's `WordCount` says (0 when it has none).
         public var wordCount: Int
+        /// The version the catalog offers: a device updates to it.
         public var contentVersion: ContentVersion
         /// The words' language (BCP 47, as the manifest's `Language`; loading reads the manifest
         /// when the catalog does not record it); `nil` only in a catalog made by hand in code
@@ -68,6 +73,7 @@ public struct Catalog: Sendable, Equatable, Codable {
         /// Size of the archive in bytes, as recorded at publishing time.
         public var size: Int
 
+        /// A base pack of `file`, as its manifest and its archive describe it.
         public init(file: String, productID: ProductID, displayName: String, wordCount: Int, contentVersion: ContentVersion, sha256: String, size: Int) {
             self.file = file
             self.productID = productID
@@ -86,12 +92,14 @@ public struct Catalog: Sendable, Equatable, Codable {
         /// What is wrong with it: "no such file", "not a valid pack: ...".
         public var reason: String
 
+        /// A base pack of `file` that cannot be used, and why.
         public init(file: String, reason: String) {
             self.file = file
             self.reason = reason
         }
     }
 
+    /// A catalog of `products` and `basePacks`, sold in `storefronts` (code -> currency).
     public init(
         bundleIdentifier: String, catalogVersion: Int, storefronts: [String: String], basePacks: [BasePack], products: [Product],
         unavailableBasePacks: [UnavailableBasePack] = []
@@ -171,9 +179,13 @@ public struct Product: Sendable, Equatable, Codable {
     public static let removeAdsFeature = "remove-ads"
 
 
+    /// The product's identifier (`com.hangmanpacks.words.ios`).
     public var id: ProductID
+    /// What buying it gives: hints, a pack, a feature or a subscription.
     public var kind: Kind
+    /// Its name, as players read it (in the catalog's language; ``localizations`` holds the others).
     public var displayName: String
+    /// A sentence on what it gives, as the store lists it.
     public var description: String
     /// The price in each storefront that sells it, in the storefront's currency (`Prices`). A
     /// storefront without a price does not sell the product.
@@ -223,6 +235,7 @@ public struct Product: Sendable, Equatable, Codable {
         language.flatMap { localizations[$0] } ?? LocalizedText(displayName: displayName, description: description)
     }
 
+    /// A product bought again and again (hints).
     public var isConsumable: Bool {
         if case .consumable = kind { true } else { false }
     }
@@ -263,6 +276,7 @@ public struct Product: Sendable, Equatable, Codable {
     /// What a subscription opens while it lasts.
     public var unlocks: PassUnlocks? { autoRenewable?.unlocks ?? nonRenewing?.unlocks }
 
+    /// A product of `kind`, named and priced per storefront.
     public init(
         id: ProductID, kind: Kind, displayName: String, description: String, prices: [String: Money],
         localizations: [String: LocalizedText] = [:], wordCount: Int? = nil,
@@ -286,9 +300,12 @@ public struct Product: Sendable, Equatable, Codable {
 
 /// A product's name and description in one language.
 public struct LocalizedText: Sendable, Equatable, Codable {
+    /// The name in that language.
     public var displayName: String
+    /// The description in that language.
     public var description: String
 
+    /// A name and a description in one language.
     public init(displayName: String, description: String) {
         self.displayName = displayName
         self.description = description

@@ -32,18 +32,22 @@ public protocol GameService: Sendable {
 public struct DailyStatus: Sendable, Equatable, Codable {
     /// `2026-12-02` (UTC, the service's clock).
     public var date: String
+    /// The language whose word it is (BCP 47).
     public var language: String
     /// The account's game of the day's word: `nil` before it is started.
     public var game: ServedGame?
     /// Daily words played (ended) and won.
     public var played: Int
+    /// Daily words won.
     public var won: Int
     /// Days in a row won, up to today (or yesterday, when today's is not played yet).
     public var currentStreak: Int
+    /// The longest run of days won in a row.
     public var longestStreak: Int
     /// Lives left in won daily games -> how many games.
     public var livesLeftDistribution: [String: Int]
 
+    /// A status of the day's word and the account's record.
     public init(
         date: String, language: String, game: ServedGame?, played: Int, won: Int, currentStreak: Int, longestStreak: Int,
         livesLeftDistribution: [String: Int]
@@ -64,6 +68,7 @@ public struct DailyStatus: Sendable, Equatable, Codable {
 public struct Leaderboard: Sendable, Equatable, Codable {
     /// The day (`--week`: the last of the seven days).
     public var date: String
+    /// The language of the board's word (BCP 47).
     public var language: String
     /// The seven days to `date` summed.
     public var week: Bool
@@ -74,6 +79,7 @@ public struct Leaderboard: Sendable, Equatable, Codable {
     /// The asking account's row, when it played (also when it is in the top 10).
     public var you: LeaderboardRow?
 
+    /// A board of `date` (or the seven days to it), its best rows and the asker's.
     public init(date: String, language: String, week: Bool, players: Int, top: [LeaderboardRow], you: LeaderboardRow?) {
         self.date = date
         self.language = language
@@ -87,19 +93,23 @@ public struct Leaderboard: Sendable, Equatable, Codable {
     public static let size = 10
 }
 
+/// One row of a leaderboard: a player, their rank and their game (or week).
 public struct LeaderboardRow: Sendable, Equatable, Codable {
     /// 1 for the best: the higher score, then fewer hints, then fewer misses. Equal rows share a
     /// rank; the time of day a game ended never counts.
     public var rank: Int
     /// The display name, or `Player` and the last 4 characters of the account id.
     public var name: String
+    /// The points of the day (summed over the week's days).
     public var score: Int
+    /// Hints spent (summed over the week's days).
     public var hints: Int
     /// Wrong guesses (summed over the week's days).
     public var misses: Int
     /// Daily words won (1 or 0 for a day).
     public var won: Int
 
+    /// A row as a board shows it.
     public init(rank: Int, name: String, score: Int, hints: Int, misses: Int, won: Int) {
         self.rank = rank
         self.name = name
@@ -123,13 +133,16 @@ public struct LeaderboardRow: Sendable, Equatable, Codable {
 
 /// `PUT /v1/account/name`.
 public struct DisplayNameRequest: Sendable, Equatable, Codable {
+    /// The name asked for; the answer's, the name as kept.
     public var name: String
+    /// A request for `name`.
     public init(name: String) { self.name = name }
 }
 
 /// A display name: 1 to 24 characters, letters, digits, spaces and `-_.`, no control or format
 /// characters; compared folded (case and accents), so that `Ana` and `ANA` are one name.
 public enum DisplayName {
+    /// The longest name, in characters (and in code points).
     public static let maxLength = 24
 
     /// The name as kept (spaces at the ends trimmed), or a sentence saying why it is refused.

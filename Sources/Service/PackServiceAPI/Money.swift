@@ -10,10 +10,12 @@
 /// Money(decimal: "120.5", currency: "JPY")             // nil: yen have no minor unit
 /// ```
 public struct Money: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The amount in the currency's minor unit (cents; yen have none).
     public var minorUnits: Int64
     /// ISO 4217 code.
     public var currency: String
 
+    /// `minorUnits` of `currency`.
     public init(minorUnits: Int64, currency: String) {
         self.minorUnits = minorUnits
         self.currency = currency

@@ -2,6 +2,7 @@
 /// storefront (a product without a price there is not), at that price, with the free trial the
 /// account would start (once per subscription group).
 public struct Offer: Sendable, Equatable, Codable {
+    /// What is offered.
     public var productID: ProductID
     /// In the storefront's currency.
     public var price: Money
@@ -9,6 +10,7 @@ public struct Offer: Sendable, Equatable, Codable {
     /// subscription in its group.
     public var freeTrial: StoreDuration?
 
+    /// `productID` at `price`, with its free trial when buying it would start one.
     public init(productID: ProductID, price: Money, freeTrial: StoreDuration? = nil) {
         self.productID = productID
         self.price = price
@@ -18,13 +20,17 @@ public struct Offer: Sendable, Equatable, Codable {
 
 /// What the account's storefront sells, in the catalog's order.
 public struct Offers: Sendable, Equatable, Codable {
+    /// The account's storefront, whose prices these are.
     public var storefront: String
+    /// Every product the storefront sells the account.
     public var offers: [Offer]
 
+    /// The offers of `storefront`.
     public init(storefront: String, offers: [Offer]) {
         self.storefront = storefront
         self.offers = offers
     }
 
+    /// The offer of `id`, when the storefront sells it.
     public func offer(_ id: ProductID) -> Offer? { offers.first { $0.productID == id } }
 }

@@ -5,6 +5,7 @@ public struct Ownership: Sendable, Equatable {
     /// Every entitlement, refunded ones included.
     public let entitlements: [Entitlement]
 
+    /// What `entitlements` give, active ones only.
     public init(_ entitlements: [Entitlement]) {
         self.entitlements = entitlements
     }
@@ -20,6 +21,7 @@ public struct Ownership: Sendable, Equatable {
     /// The products owned now.
     public var owned: Set<ProductID> { Set(active.map(\.productID)) }
 
+    /// Whether the account may use `id` now: bought, or opened by a live subscription.
     public func owns(_ id: ProductID) -> Bool {
         activeEntitlement(for: id) != nil
     }

@@ -117,7 +117,9 @@ public enum ServiceEvent: Sendable {
 
 /// StoreKit Testing's switches and actions, for the test environment.
 public protocol StoreTestControls {
+    /// The switches as they are.
     func controls() async throws(ServiceError) -> StoreControls
+    /// Sets the switches.
     func setControls(_ controls: StoreControls) async throws(ServiceError)
     /// A parent approves a deferred purchase: it is charged and delivered.
     func approve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction
@@ -140,9 +142,12 @@ public protocol StoreTestControls {
 
 /// A hint balance as the service signed it, at `issued` (milliseconds since 1970).
 public struct SignedHintBalance: Sendable, Equatable {
+    /// The balance.
     public var hints: Int
+    /// When the service signed it (milliseconds since 1970).
     public var issued: Int64
 
+    /// `hints` as signed at `issued`.
     public init(hints: Int, issued: Int64) {
         self.hints = hints
         self.issued = issued

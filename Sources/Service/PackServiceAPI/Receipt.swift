@@ -5,8 +5,10 @@
 public struct Receipt: Sendable {
     /// The receipt file's bytes.
     public var bytes: [UInt8]
+    /// What the receipt says, read back from its bytes.
     public var payload: ReceiptPayload
 
+    /// A receipt of `bytes`, whose contents are `payload`.
     public init(bytes: [UInt8], payload: ReceiptPayload) {
         self.bytes = bytes
         self.payload = payload
@@ -15,23 +17,35 @@ public struct Receipt: Sendable {
 
 /// What a receipt says.
 public struct ReceiptPayload: Sendable, Equatable, Codable {
+    /// One purchase in a receipt.
     public struct Transaction: Sendable, Equatable, Codable {
+        /// The transaction's id.
         public var id: String
+        /// The product bought.
         public var productID: String
+        /// How many (hints bought several at once).
         public var quantity: Int
+        /// Its state: `purchased`, `finished`, `revoked`...
         public var state: String
+        /// When it was bought (milliseconds since 1970).
         public var purchaseDate: Int64
+        /// When it was refunded, if it was.
         public var revocationDate: Int64?
         /// A subscription's: its first transaction, the end of the period it paid for, a trial.
         public var originalTransactionID: String?
+        /// When a subscription's period ends.
         public var expiresDate: Int64?
+        /// The period is a free trial.
         public var isTrial: Bool?
         /// What it charged, a decimal string in `currency`, and the storefront it was bought in
         /// (absent for a purchase made before storefronts).
         public var price: String?
+        /// The currency it was charged in.
         public var currency: String?
+        /// The storefront it was bought in.
         public var storefront: String?
 
+        /// A purchase as a receipt lists it.
         public init(
             id: String, productID: String, quantity: Int, state: String, purchaseDate: Int64, revocationDate: Int64?,
             originalTransactionID: String? = nil, expiresDate: Int64? = nil, isTrial: Bool? = nil,
@@ -54,17 +68,22 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
 
     /// Where an auto-renewable subscription stands, as Apple's `pending_renewal_info` says.
     public struct Renewal: Sendable, Equatable, Codable {
+        /// The subscription's first transaction: its id across renewals.
         public var originalTransactionID: String
+        /// The subscription's product now.
         public var productID: String
         /// Renews at the period's end.
         public var autoRenewStatus: Bool
         /// The product of the next period (another level after a downgrade).
         public var autoRenewProductID: String
+        /// A renewal failed and the store keeps trying.
         public var isInBillingRetryPeriod: Bool
+        /// When the grace period ends, while in one.
         public var gracePeriodExpiresDate: Int64?
         /// Why it ended, when it did: `expired`, `upgraded`, `billing`, `refunded`.
         public var expirationIntent: String?
 
+        /// A subscription's renewal, as a receipt lists it.
         public init(
             originalTransactionID: String, productID: String, autoRenewStatus: Bool, autoRenewProductID: String, isInBillingRetryPeriod: Bool,
             gracePeriodExpiresDate: Int64?, expirationIntent: String?
@@ -79,8 +98,11 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
         }
     }
 
+    /// The game the receipt is for.
     public var bundleIdentifier: String
+    /// When the receipt was made (milliseconds since 1970).
     public var creationDate: Int64
+    /// Every purchase of the account, oldest first.
     public var transactions: [Transaction]
     /// Where the purchases were made: the embedded store is a sandbox.
     public var environment: ReceiptEnvironment
@@ -91,6 +113,7 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
     /// Every auto-renewable subscription's renewal state.
     public var renewals: [Renewal]
 
+    /// A receipt's contents.
     public init(
         bundleIdentifier: String, creationDate: Int64, transactions: [Transaction], environment: ReceiptEnvironment = .sandbox,
         accountID: String? = nil, renewals: [Renewal] = []
@@ -106,6 +129,7 @@ public struct ReceiptPayload: Sendable, Equatable, Codable {
 
 /// A receipt check's answer, in the spirit of Apple's verifyReceipt.
 public struct ReceiptVerification: Sendable, Codable {
+    /// The verdict, as Apple's verifyReceipt numbers it.
     public enum Status: Int, Sendable, Codable {
         /// Valid.
         case valid = 0
@@ -127,12 +151,14 @@ public struct ReceiptVerification: Sendable, Codable {
         case accountNotFound = 21010
     }
 
+    /// The verdict.
     public var status: Status
     /// What is wrong, or a summary when valid.
     public var message: String
     /// The contents, when the signature is valid.
     public var payload: ReceiptPayload?
 
+    /// A verdict with its sentence, and the contents when the signature is valid.
     public init(status: Status, message: String, payload: ReceiptPayload? = nil) {
         self.status = status
         self.message = message
@@ -143,6 +169,8 @@ public struct ReceiptVerification: Sendable, Codable {
 
 /// Where a receipt's purchases were made, as Apple's receipts say.
 public enum ReceiptEnvironment: String, Sendable, Equatable, CaseIterable, Codable {
+    /// StoreKit Testing and the sandbox: nothing is charged.
     case sandbox = "Sandbox"
+    /// The App Store.
     case production = "Production"
 }

@@ -2,20 +2,31 @@
 /// every move. What a client sees of it: never the word, or anything that encodes its letters,
 /// before the game ends (`word` and `clue` are `nil` while it is `playing`).
 public struct ServedGame: Sendable, Equatable, Codable {
+    /// Where a served game stands.
     public enum State: String, Sendable, Codable {
-        case playing, won, lost
+        /// The game goes on.
+        case playing
+        /// Every letter found, or the word guessed.
+        case won
+        /// No life left.
+        case lost
         /// Given up (`abandon`, or `play --new`): counts as lost.
         case abandoned
     }
 
     /// 32 hex digits.
     public var id: String
+    /// The pack the word is from.
     public var pack: ProductID
+    /// That pack's name.
     public var packName: String
+    /// The word list (category) the word is from.
     public var category: String
     /// The pack's language (BCP 47): how letters compare.
     public var language: String
+    /// The lives the game started with.
     public var lives: Int
+    /// The lives still left.
     public var livesLeft: Int
     /// The word with hidden letters as `_`, graphemes separated by spaces.
     public var masked: String
@@ -29,6 +40,7 @@ public struct ServedGame: Sendable, Equatable, Codable {
     public var wrongWords: [String]
     /// Letters revealed by hints, in order: as many as hints paid.
     public var hinted: [String]
+    /// Playing, won, lost or abandoned.
     public var state: State
     /// Whether a hint can reveal a letter now (the last hidden letter is never given).
     public var canHint: Bool
@@ -42,7 +54,9 @@ public struct ServedGame: Sendable, Equatable, Codable {
     public var move: ServedMove?
     /// The account's hints after a hint was paid for.
     public var hints: Int?
+    /// When it started (milliseconds since 1970).
     public var startedDate: Int64
+    /// When it ended, once it has.
     public var endedDate: Int64?
     /// A daily word's day (`2026-12-02`, UTC); `nil` for any other game.
     public var daily: String?
@@ -51,6 +65,7 @@ public struct ServedGame: Sendable, Equatable, Codable {
     /// The answer to a start is the account's live game, resumed (started earlier, on any device).
     public var resumed: Bool?
 
+    /// A game as the service answers it.
     public init(
         id: String, pack: ProductID, packName: String, category: String, language: String, lives: Int, livesLeft: Int, masked: String,
         guessed: [String], wrongLetters: [String], wrongWords: [String], hinted: [String], state: State, canHint: Bool, word: String?,
@@ -81,11 +96,13 @@ public struct ServedGame: Sendable, Equatable, Codable {
         self.endedDate = endedDate
     }
 
+    /// Won, lost or abandoned.
     public var isOver: Bool { state != .playing }
 }
 
 /// What one move did.
 public struct ServedMove: Sendable, Equatable, Codable {
+    /// What a move did.
     public enum Kind: String, Sendable, Codable {
         /// The letter is in the word, `count` times.
         case hit
@@ -101,11 +118,14 @@ public struct ServedMove: Sendable, Equatable, Codable {
         case hint
     }
 
+    /// What the move did.
     public var kind: Kind
     /// The letter (as the game compares it) or the word guessed; the letter a hint revealed.
     public var text: String
+    /// How many times the letter is in the word, for a hit.
     public var count: Int?
 
+    /// A move of `kind` about `text`.
     public init(kind: Kind, text: String, count: Int? = nil) {
         self.kind = kind
         self.text = text
@@ -117,6 +137,7 @@ public struct ServedMove: Sendable, Equatable, Codable {
 public struct GameRequest: Sendable, Equatable, Codable {
     /// Packs to draw from; empty: every pack the account may play.
     public var packs: [ProductID]
+    /// Only words of this list (`nil`: any).
     public var category: String?
     /// Lives; `nil`: six.
     public var lives: Int?
@@ -130,6 +151,7 @@ public struct GameRequest: Sendable, Equatable, Codable {
     /// The daily word's language (BCP 47); `nil`: English.
     public var language: String?
 
+    /// A request; every field may be left out.
     public init(
         packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil, daily: Bool = false,
         language: String? = nil
@@ -161,8 +183,10 @@ public struct GameRequest: Sendable, Equatable, Codable {
 
 /// `POST /v1/games/{id}/guesses`: a letter or the whole word.
 public struct GuessRequest: Sendable, Equatable, Codable {
+    /// A letter, or the whole word.
     public var guess: String
 
+    /// A guess of `guess`.
     public init(guess: String) { self.guess = guess }
 }
 

@@ -1,6 +1,7 @@
 /// The pack service's error, the boundary's one: what either door (an account's, the seller's) or the client of a
 /// server could not do, its kind and a sentence that says what to do.
 public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible, Codable {
+    /// What went wrong, as a stable code: how a caller decides what to do (and the exit status a command gives).
     public enum Kind: String, Sendable, Codable {
         /// The catalog does not sell that product.
         case unknownProduct = "unknown-product"
@@ -37,9 +38,12 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible,
         case notFound = "not-found"
     }
 
+    /// What went wrong.
     public var kind: Kind
+    /// A sentence saying what, and what to do.
     public var message: String
 
+    /// An error of `kind`, said by `message`.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

@@ -2,6 +2,7 @@
 /// (Apple's `password`), read from a file the same way by the server that checks it and by a
 /// client that sends it: the file's first line without the blanks around it, 8 to 256 bytes.
 public struct SharedSecret: Sendable, Equatable, CustomStringConvertible {
+    /// The secret, as its file's first line holds it.
     public let text: String
 
     /// What a shared-secret file must hold.

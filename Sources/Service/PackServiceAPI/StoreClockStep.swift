@@ -3,12 +3,19 @@
 /// (`P3W`), as ISO 8601 writes them. Years and months move by the calendar (a month from 31
 /// January is 28 or 29 February, as a subscription renews), then days, then the time.
 public struct StoreClockStep: Sendable, Equatable, ISODurationText {
+    /// Years to move.
     public private(set) var years: Int64 = 0
+    /// Months to move (calendar months: the same day of a later month).
     public private(set) var months: Int64 = 0
+    /// Weeks to move.
     public private(set) var weeks: Int64 = 0
+    /// Days to move.
     public private(set) var days: Int64 = 0
+    /// Hours to move.
     public private(set) var hours: Int64 = 0
+    /// Minutes to move.
     public private(set) var minutes: Int64 = 0
+    /// Seconds to move.
     public private(set) var seconds: Int64 = 0
 
     /// The largest number a part may have: far past the store's last date, never an overflow.
@@ -17,6 +24,7 @@ public struct StoreClockStep: Sendable, Equatable, ISODurationText {
     /// What an accepted duration looks like, for a message about one that is not.
     public static let examples = "P1D, P3W, P1M, P2M3D, PT1H, P1Y2M10DT2H30M (whole numbers; weeks stand alone)"
 
+    /// A step of `duration` (a subscription's period).
     public init(_ duration: StoreDuration) {
         switch duration.unit {
         case .day: days = Int64(duration.count)

@@ -9,6 +9,7 @@ public struct StoreControls: Sendable, Equatable, Codable {
     /// Every renewal of an auto-renewable subscription fails: grace period, then billing retry.
     public var failRenewals = false
 
+    /// The switches, each off unless asked.
     public init(failPurchases: Bool = false, askToBuy: Bool = false, interruptPurchases: Bool = false, failRenewals: Bool = false) {
         self.failPurchases = failPurchases
         self.askToBuy = askToBuy
@@ -32,9 +33,12 @@ public struct StoreControls: Sendable, Equatable, Codable {
 
 /// Where the store's time was moved to, and the renewals charged as it passed their dates.
 public struct StoreClockMove: Sendable, Equatable, Codable {
+    /// The store's time after the move (milliseconds since 1970).
     public var now: Int64
+    /// The renewals charged on the way.
     public var renewals: Int
 
+    /// A move to `now`, with the `renewals` it charged.
     public init(now: Int64, renewals: Int) {
         self.now = now
         self.renewals = renewals

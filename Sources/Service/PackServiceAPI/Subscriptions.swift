@@ -6,13 +6,24 @@ import CivilCalendar
 /// months in UTC, clamped to the month's last day (Jan 31 + P1M is Feb 28 or 29), as the App
 /// Store renews.
 public struct StoreDuration: Sendable, Equatable, Hashable, ISODurationText {
+    /// A period's unit.
     public enum Unit: String, Sendable, CaseIterable {
-        case day = "D", week = "W", month = "M", year = "Y"
+        /// `D`.
+        case day = "D"
+        /// `W`.
+        case week = "W"
+        /// `M`: the same day of a later month.
+        case month = "M"
+        /// `Y`.
+        case year = "Y"
     }
 
+    /// How many units.
     public var count: Int
+    /// Days, weeks, months or years.
     public var unit: Unit
 
+    /// `count` of `unit` (`1 month`).
     public init(_ count: Int, _ unit: Unit) {
         self.count = count
         self.unit = unit
@@ -87,6 +98,7 @@ public struct StoreDuration: Sendable, Equatable, Hashable, ISODurationText {
 /// A duration written as ISO 8601 text (`StoreDuration`, `StoreClockStep`): in JSON, that text,
 /// and a text it does not read is refused naming what it takes.
 public protocol ISODurationText: Codable, CustomStringConvertible {
+    /// The duration an ISO 8601 text names (`P1M`, `P7D`), or `nil`.
     init?(iso text: String)
     /// What an accepted text looks like, for the refusal.
     static var examples: String { get }
@@ -129,10 +141,12 @@ public struct AutoRenewableTerms: Sendable, Equatable, Codable {
     public var freeTrial: StoreDuration?
     /// How long access lasts after a renewal fails (`GracePeriod`, default `P6D`).
     public var gracePeriod: StoreDuration
+    /// What a live subscription opens: every word pack, or some, and hints each period.
     public var unlocks: PassUnlocks
     /// Hints credited once per paid period (`HintsPerPeriod`; none in a trial).
     public var hintsPerPeriod: Int
 
+    /// An auto-renewable subscription's terms.
     public init(
         group: String, groupLevel: Int, period: StoreDuration, freeTrial: StoreDuration?, gracePeriod: StoreDuration, unlocks: PassUnlocks,
         hintsPerPeriod: Int
@@ -153,9 +167,12 @@ public struct AutoRenewableTerms: Sendable, Equatable, Codable {
 /// What the catalog says of a non-renewing subscription: access for `duration` from the purchase
 /// (or from the end of the access already bought).
 public struct NonRenewingTerms: Sendable, Equatable, Codable {
+    /// How long one purchase lasts.
     public var duration: StoreDuration
+    /// What it opens meanwhile.
     public var unlocks: PassUnlocks
 
+    /// A pass of `duration` that opens `unlocks`.
     public init(duration: StoreDuration, unlocks: PassUnlocks) {
         self.duration = duration
         self.unlocks = unlocks
@@ -184,7 +201,9 @@ public enum SubscriptionState: String, Sendable, Codable, CaseIterable {
 /// One subscription of the account: an auto-renewable one (all its periods share the original
 /// transaction), or the access a non-renewing one bought (all its purchases together).
 public struct SubscriptionStatus: Sendable, Equatable, Codable {
+    /// The subscription's product now (after an upgrade or a downgrade, the new one).
     public var productID: ProductID
+    /// Trial, active, in grace, in billing retry, or expired.
     public var state: SubscriptionState
     /// When access ends (or ended); for a subscription in billing retry, when its last paid
     /// period ended.
@@ -199,10 +218,12 @@ public struct SubscriptionStatus: Sendable, Equatable, Codable {
     public var gracePeriodExpiresDate: Int64?
     /// Why it ended: `expired`, `upgraded`, `billing`, `refunded`.
     public var endReason: String?
+    /// It renews by itself (not a pass bought for a fixed time).
     public var isAutoRenewable: Bool
     /// When the current period (or the access bought) began.
     public var periodStartDate: Int64?
 
+    /// A subscription's status, as the service answers it.
     public init(
         productID: ProductID, state: SubscriptionState, expiresDate: Int64, willAutoRenew: Bool, renewsToProductID: ProductID?,
         originalTransactionID: TransactionID, gracePeriodExpiresDate: Int64?, endReason: String?, isAutoRenewable: Bool,
@@ -226,6 +247,7 @@ public struct SubscriptionStatus: Sendable, Equatable, Codable {
 
 /// What buying an auto-renewable would do to the account's subscription in its group.
 public struct SubscriptionChange: Sendable, Equatable, Codable {
+    /// What buying the product would do to the account's subscription.
     public enum Kind: String, Sendable, Codable {
         /// No live subscription in the group: a new one starts.
         case new
@@ -237,6 +259,7 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
         case downgrade
     }
 
+    /// A new subscription, the same one, an upgrade or a downgrade.
     public var kind: Kind
     /// The live subscription it changes.
     public var current: SubscriptionStatus?
@@ -249,6 +272,7 @@ public struct SubscriptionChange: Sendable, Equatable, Codable {
     /// them as of its time, as far as the balance allows).
     public var hintsTakenBack: Int?
 
+    /// A change of `kind` from `current`, with the refund of its unused part.
     public init(kind: Kind, current: SubscriptionStatus?, refund: Money?, freeTrial: StoreDuration? = nil) {
         self.kind = kind
         self.current = current

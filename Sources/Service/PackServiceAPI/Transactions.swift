@@ -21,15 +21,21 @@ public enum TransactionState: String, Sendable, CaseIterable, Codable {
 
 /// One transaction of the account, consumables included.
 public struct StoreTransaction: Sendable, Equatable, Codable {
+    /// The transaction's id (16 hex digits, unique in the account).
     public var id: TransactionID
+    /// The product bought.
     public var productID: ProductID
+    /// It buys hints (consumed, never restored).
     public var isConsumable: Bool
+    /// How many (hints bought several at once).
     public var quantity: Int
+    /// Where it stands: purchasing, purchased, delivered, finished, failed, deferred, revoked...
     public var state: TransactionState
     /// Why a failed transaction failed.
     public var failureReason: String?
     /// Milliseconds since 1970.
     public var purchaseDate: Int64
+    /// When its state last changed (milliseconds since 1970).
     public var updatedDate: Int64
     /// Set when refunded.
     public var revocationDate: Int64?
@@ -61,6 +67,7 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
         [.purchased, .delivered, .finished].contains(state) && revocationDate == nil
     }
 
+    /// A transaction as the ledger records it.
     public init(
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
         purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
@@ -87,8 +94,11 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
 
 /// A non-consumable the account owns, or a pack a subscription opens.
 public struct Entitlement: Sendable, Equatable, Codable {
+    /// The product the account may use.
     public var productID: ProductID
+    /// The purchase that gave it.
     public var transactionID: TransactionID
+    /// When it was given (milliseconds since 1970).
     public var grantedDate: Int64
     /// Set when the purchase was refunded (the pack is locked again), or when the subscription
     /// that opened it ended.
@@ -98,6 +108,7 @@ public struct Entitlement: Sendable, Equatable, Codable {
     /// When the subscription's access ends, as of the answer (its grace period's end while in
     /// it): a pack opened by a subscription plays offline until then, never after.
     public var expiresDate: Int64?
+    /// Not revoked: the account may use it (for a subscription's pack, see ``isActive(at:)``).
     public var isActive: Bool { revokedDate == nil }
 
     /// Active, and not past its subscription's end at `now`.
@@ -105,6 +116,7 @@ public struct Entitlement: Sendable, Equatable, Codable {
         isActive && (expiresDate.map { now < $0 } ?? true)
     }
 
+    /// An entitlement to `productID` from `transactionID`.
     public init(
         productID: ProductID, transactionID: TransactionID, grantedDate: Int64, revokedDate: Int64?, subscriptionProductID: ProductID? = nil,
         expiresDate: Int64? = nil
@@ -221,6 +233,7 @@ public struct HintSpend: Sendable, Equatable, Codable {
     /// The key had already been spent: nothing was taken this time.
     public var wasAlreadySpent: Bool
 
+    /// A spend that left `balance`, or found its key spent already.
     public init(balance: Int, wasAlreadySpent: Bool) {
         self.balance = balance
         self.wasAlreadySpent = wasAlreadySpent
