@@ -4,7 +4,8 @@ import TestSupport
 
 /// Every shell example of README.md and docs/ is run against the built binary, line by line, in a
 /// scratch folder of its page (a copy of `Packs/`, `HOME` there, the binary first on `PATH`), and
-/// its exit status checked: 0, or the status its comment starts with (`# exit 77: ...`). A block
+/// its exit status checked: 0, or the status its comment starts with (`# exit 77: ...`); a
+/// transcript's `$ ` lines are run too, their output shown for the reader. A block
 /// that needs a server says so before it (`<!-- example: server -->`: a sandbox server with test
 /// controls is started for it); a block that cannot run here says why
 /// (`<!-- example: not run: REASON -->`). The operator's paths (`/var/lib/hangman`, `/srv/hangman`)
@@ -23,17 +24,24 @@ import TestSupport
         let text = try String(contentsOf: HangmanBinary.packageRoot.appendingPathComponent(page), encoding: .utf8)
         var blocks: [Block] = []
         var inside = false, current: [String] = [], marker: String?, previous = ""
+        var transcript = false
         for line in text.components(separatedBy: "\n") {
-            if !inside, line == "```sh" {
+            if !inside, line.hasPrefix("```") {
+                // A `sh` block is commands; any other block's `$ ` lines are (a transcript).
                 inside = true
+                transcript = line != "```sh"
                 current = []
                 let trimmed = previous.trimmingCharacters(in: .whitespaces)
                 marker = trimmed.hasPrefix("<!-- example:") ? String(trimmed.dropFirst("<!-- example:".count).dropLast("-->".count)).trimmingCharacters(in: .whitespaces) : nil
             } else if inside, line.hasPrefix("```") {
                 inside = false
-                blocks.append(Block(page: page, index: blocks.count, marker: marker, lines: current))
+                if !current.isEmpty { blocks.append(Block(page: page, index: blocks.count, marker: marker, lines: current)) }
             } else if inside {
-                current.append(line)
+                if !transcript {
+                    current.append(line)
+                } else if line.hasPrefix("$ ") {
+                    current.append(String(line.dropFirst(2)))
+                }
             }
             if !line.trimmingCharacters(in: .whitespaces).isEmpty { previous = line }
         }
@@ -123,8 +131,11 @@ import TestSupport
                     line = line.replacingOccurrences(of: "127.0.0.1:\(port)", with: "127.0.0.1:\(ports[port]!)")
                 }
                 let expected = comment.wholeMatch(of: #/exit (\d+)\b.*/#).flatMap { Int32($0.1) } ?? 0
+                // `home: ~/cai`: the block's commands use that home.
+                let home = markers.first { $0.hasPrefix("home:") }.map { $0.dropFirst("home:".count).trimmingCharacters(in: .whitespaces) }
+                    .map { $0.replacingOccurrences(of: "~", with: scratch.path) } ?? scratch.file("home")
                 let environment = [
-                    "HOME": scratch.path, "PATH": binaries + ":/usr/bin:/bin", "HANGMAN_HOME": scratch.file("home"), "HANGMAN_PACKS": scratch.file("Packs"),
+                    "HOME": scratch.path, "PATH": binaries + ":/usr/bin:/bin", "HANGMAN_HOME": home, "HANGMAN_PACKS": scratch.file("Packs"),
                     "LC_ALL": "en_US.UTF-8", "TERM": "dumb",
                 ]
                 // A server that serves runs beside the block's other lines until the block ends.
