@@ -64,7 +64,7 @@ test: setup
 # catalog; a broken ``Symbol`` link fails it.
 DOC_MODULES := Formats/WordPacks Game/HangmanGame Service/PackServiceAPI
 docs: setup
-	$(SWIFT) package dump-symbol-graph --minimum-access-level public $(SWIFT_BUILD_FLAGS) >/dev/null
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public --skip-synthesized-members $(SWIFT_BUILD_FLAGS) >/dev/null
 	rm -rf .build/docs
 	for path in $(DOC_MODULES); do \
 		module=$$(basename $$path); \

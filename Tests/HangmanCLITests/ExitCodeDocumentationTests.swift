@@ -71,3 +71,39 @@ import TestSupport
         }
     }
 }
+
+/// The maintainer's guide's table of modules is `Package.swift`'s, row for row, and the player's
+/// modules never reach the seller's.
+@Suite struct ModuleTableTests {
+    @Test func theGuidesModulesAreThePackagesModules() throws {
+        let root = HangmanBinary.packageRoot
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var declared: [String: [String]] = [:]
+        var order: [String] = []
+        for match in manifest.matches(of: #/layer\("(\w+)", "(\w+)"(?:, \[([^\]]*)\])?/#) {
+            let name = String(match.2)
+            declared[name] = (match.3.map(String.init) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }.filter { !$0.isEmpty }
+            order.append(name)
+        }
+        let executable = try #require(manifest.firstMatch(of: #/\.executableTarget\(name: "hangman", dependencies: \[([^\]]*)\]/#))
+        declared["hangman"] = executable.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        let guide = try String(contentsOf: root.appendingPathComponent("docs/maintainers.md"), encoding: .utf8)
+        var documented: [String: [String]] = [:]
+        for row in guide.matches(of: #/\| \w+ \| `(\w+)` \| ([^|\n]*) \|/#) {
+            documented[String(row.1)] = row.2 == "-" ? [] : row.2.matches(of: #/`(\w+)`/#).map { String($0.1) }
+        }
+        #expect(Set(documented.keys) == Set(declared.keys), "modules: guide \(documented.keys.sorted()), manifest \(declared.keys.sorted())")
+        for (module, dependencies) in declared {
+            #expect(documented[module] == dependencies, "\(module): the guide says \(documented[module] ?? []), the manifest \(dependencies)")
+        }
+        // What the player's modules reach, dependency after dependency: never the seller.
+        func reach(_ module: String, _ seen: inout Set<String>) {
+            for dependency in declared[module] ?? [] where seen.insert(dependency).inserted { reach(dependency, &seen) }
+        }
+        for player in ["Device", "PackServiceClient"] {
+            var seen: Set<String> = []
+            reach(player, &seen)
+            #expect(!seen.contains("Seller") && !seen.contains("PackServer"), "\(player) reaches \(seen.sorted())")
+        }
+    }
+}
