@@ -120,8 +120,10 @@ import TestSupport
                         of: "--revoke-admin-token ADMIN_ID", with: "--revoke-admin-token $(hangman serve --data \(scratch.file("data")) --list-admin-tokens | head -1 | cut -d' ' -f1)")
                     .replacingOccurrences(of: "Bearer hpa1....", with: "Bearer $(hangman serve --data \(scratch.file("data")) --admin-token)")
                 if line.hasSuffix(" TX") || line.contains(" TX ") {
+                    // The home the line names, when it names one.
+                    let home = line.firstMatch(of: #/--home (\S+)/#).map { " --home " + $0.1 } ?? ""
                     line = line.replacingOccurrences(
-                        of: " TX", with: #" $(hangman transactions --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["transactionID"])')"#)
+                        of: " TX", with: #" $(hangman transactions --json"# + home + #" | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["transactionID"])')"#)
                 }
                 if let service {
                     line = line.replacingOccurrences(of: "http://127.0.0.1:8080", with: service).replacingOccurrences(of: "--service URL", with: "--service \(service)")
