@@ -23,6 +23,9 @@ import TestSupport
         #expect(words.status == 0 && words.stdout.contains("iOS Words"), "\(words.stdout)\(words.stderr)")
         let nothing = try await CLI.run(["buy", "zebras", "--yes"], environment: environment)
         #expect(nothing.status == 64 && nothing.stderr.contains("no product is named 'zebras'"), "\(nothing.stderr)")
+        // Words in a language the store sells, not the player's yet: what to buy, at what price.
+        let spanish = try await CLI.run(["play", "--language", "es", "--plain"], environment: environment.merging(["LANG": "en_US.UTF-8", "LC_ALL": ""]) { $1 })
+        #expect(spanish.status == 77 && spanish.stderr.contains("Palabras en español (3,000 words) is for sale at $1.99: 'hangman buy es'"), "\(spanish.stderr)")
         // A theme not owned is named as the store sells it, with its price and the command.
         let theme = try await CLI.run(["settings", "theme", "zombie"], environment: environment.merging(["LANG": "en_US.UTF-8", "LC_ALL": ""]) { $1 })
         #expect(theme.status == 66 && theme.stderr.contains("Zombie Theme is not yours yet: it is for sale at $0.99, 'hangman buy zombie' buys it"), "\(theme.stderr)")

@@ -203,6 +203,9 @@ public struct Product: Sendable, Equatable, Codable {
     /// What its pack holds (words, or a theme: the gallows as art), for a product that sells a
     /// pack; `nil` for one without a pack (and from a catalog that did not say: words).
     public var packKind: PackKind?
+    /// The words' language (BCP 47), for a product that sells a word pack and a catalog that
+    /// records it (`Language`, written by `catalog update`).
+    public var language: String?
 
     /// The product sells a theme pack.
     public var isTheme: Bool { packKind == .theme }

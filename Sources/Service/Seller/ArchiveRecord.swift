@@ -110,9 +110,9 @@ struct PackFacts: Equatable {
     var language: String?
 
     /// The keys `hangman catalog update` writes.
-    static let keys = ["ContentVersion", "WordCount", "Kind"]
+    static let keys = ["ContentVersion", "WordCount", "Kind", "Language"]
     /// The keys it writes in a base pack's entry, besides `keys`.
-    static let baseKeys = ["ProductIdentifier", "DisplayName", "Language"]
+    static let baseKeys = ["ProductIdentifier", "DisplayName"]
 
     /// The facts of `manifest`, as a base pack's entry (`isBase`) or a product's records them.
     init(_ manifest: PackManifest, isBase: Bool) {
@@ -121,7 +121,8 @@ struct PackFacts: Equatable {
         contentVersion = manifest.contentVersion
         wordCount = manifest.wordCount
         kind = manifest.kind
-        language = isBase ? manifest.language : nil
+        // A word pack's language, base or sold: the store says which words a product brings.
+        language = manifest.kind == .words ? manifest.language : nil
     }
 
     /// The facts recorded in `entry`; `nil` when they are missing or not well formed (the catalog
@@ -149,6 +150,7 @@ struct PackFacts: Equatable {
             self.productID = productID
             displayName = name
         }
+        if !isBase, case .string(let tag)? = entry["Language"], PackManifest.isLanguageTag(tag) { language = tag }
         self.contentVersion = contentVersion
     }
 

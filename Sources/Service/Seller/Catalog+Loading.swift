@@ -241,6 +241,7 @@ extension Catalog {
                 catalog.products[index].wordCount = facts.wordCount
                 catalog.products[index].contentVersion = facts.contentVersion
                 catalog.products[index].packKind = facts.kind
+                catalog.products[index].language = facts.language
                 continue
             }
             switch verifier.peekManifest(fileAt: folder + "/" + file) {
@@ -254,6 +255,7 @@ extension Catalog {
                 catalog.products[index].wordCount = manifest.wordCount
                 catalog.products[index].contentVersion = manifest.contentVersion
                 catalog.products[index].packKind = manifest.kind
+                catalog.products[index].language = manifest.kind == .words ? manifest.language : nil
             }
         }
         if !problems.isEmpty { throw CatalogError(problems) }

@@ -57,7 +57,9 @@ struct PlayerContext {
     /// for once more in the service's newer catalog (a product published a moment ago), which
     /// this session then takes.
     mutating func resolve(_ name: ProductName) async throws -> ProductID {
-        let known = { (catalog: Catalog, id: ProductID) in catalog.product(id) != nil || catalog.basePack(id) != nil }
+        func known(_ catalog: Catalog, _ id: ProductID) -> Bool {
+            catalog.products.contains { $0.id == id } || catalog.basePacks.contains { $0.productID == id }
+        }
         do {
             let id = try name.resolve(in: catalog)
             guard !known(catalog, id), let newer = await player.withNewerCatalog() else { return id }

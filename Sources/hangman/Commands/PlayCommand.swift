@@ -129,6 +129,16 @@ extension PlayCommand {
             context.error(session.describe(outcome, base.productID))
             return [base.productID]
         }
+        // Words in that language the store sells: said with their price and the command.
+        let names = ProductNames(session.catalog)
+        let storefront = try? await session.player.storefront()
+        let forSale = session.catalog.products.filter { $0.isForSale && $0.isAvailable && $0.language.map(primary) == wanted }.map { product in
+            let price = storefront.flatMap { PriceText(environment: context.environment).format(product, storefront: $0) }.map { " at \($0)" } ?? ""
+            return "\(ReaderLocale.current.name(of: product))\(product.wordCount.map { " (\(PackText.grouped($0)) words)" } ?? "") is for sale\(price): 'hangman buy \(names.shortName(of: product.id))'"
+        }
+        if !forSale.isEmpty {
+            throw CommandFailure(code: .notEntitled, message: "no words in '\(tag)' here: " + forSale.joined(separator: "; "))
+        }
         let languages = Set(playable.map(\.language) + session.catalog.basePacks.map { $0.language ?? "en" }).sorted()
         throw CommandFailure.missing("no words in '\(tag)' here or in the store's free packs: there are words in \(languages.joined(separator: ", "))")
     }
