@@ -152,8 +152,8 @@ public struct DashboardPages: Sendable {
             <header><h1>Hangman Packs</h1><nav>\(nav)</nav><form class="sign-out" method="post" action="\(DashboardRoute.signOut.path)"><button>Sign out</button></form>
             <form class="range" method="get" action="/\(current.rawValue)">
             <label>Range <select name="days">\(ranges)</select></label>
-            <label>or from <input type="date" name="from" value="\(escaped(overview.firstDay))"></label>
-            <label>to <input type="date" name="to" value="\(escaped(overview.lastDay))"></label>
+            <label>or from <input type="text" name="from" value="\(escaped(overview.firstDay))" pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}" placeholder="YYYY-MM-DD" size="10" inputmode="numeric"></label>
+            <label>to <input type="text" name="to" value="\(escaped(overview.lastDay))" pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}" placeholder="YYYY-MM-DD" size="10" inputmode="numeric"></label>
             <label>Storefront <select name="storefront">\(fronts)</select></label>
             <button type="submit">Show</button></form>
             <p class="range-said">\(escaped(overview.firstDay)) to \(escaped(overview.lastDay)) (UTC), \(escaped(overview.storefront.map { "storefront " + $0 } ?? "every storefront"))</p>
