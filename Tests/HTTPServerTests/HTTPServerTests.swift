@@ -205,6 +205,39 @@ import TestSupport
         #expect(eventually { stopping.isFinished })
     }
 
+    /// A stop lets the requests in flight finish and answers every request that begins after it
+    /// 503, its connection closed; the process is not aborted (libmicrohttpd's own quiesce raced
+    /// its polling threads and aborted it now and then).
+    @Test func aRequestThatBeginsWhileTheServerStopsIsAnswered503() throws {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var configuration = HTTPServerConfiguration()
+        configuration.ioThreads = 2
+        let server = try HTTPServer(configuration) { request in
+            guard request.path == "/first" else { return .text(200, "ok") }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 20)
+            return .text(200, "finished \(request.path)")
+        }
+        let first = try ExternalProcess("/usr/bin/curl", ["-sS", "--max-time", "30", server.url + "/first"])
+        try #require(entered.wait(timeout: .now() + 10) == .success, "the request never reached the handler")
+        let stopping = Thread { server.stop(grace: 20) }
+        stopping.start()
+        var last = ""
+        let refused = eventually {
+            let next = try? ExternalProcess("/usr/bin/curl", ["-sS", "-i", "--max-time", "10", server.url + "/later"]).wait()
+            last = next?.stdout ?? ""
+            return last.hasPrefix("HTTP/1.1 503")
+        }
+        #expect(refused, "a request begun during the stop: \(last)")
+        #expect(last.lowercased().contains("connection: close"), "\(last)")
+        #expect(last.hasSuffix("the server is stopping: try again\n"), "\(last)")
+        #expect(!stopping.isFinished, "the stop waits for the request in flight")
+        release.signal()
+        #expect(first.wait().stdout == "finished /first\n")
+        #expect(eventually { stopping.isFinished })
+    }
+
     /// Request smuggling: a request framed both by Content-Length and as chunked hides a second
     /// request in its body. It is refused (400) and the connection closed: no second answer.
     @Test func aRequestFramedTwoWaysIsRefusedAndItsConnectionClosed() throws {

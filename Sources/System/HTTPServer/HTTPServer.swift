@@ -220,15 +220,21 @@ public final class HTTPServer: @unchecked Sendable {
         return found
     }
 
-    /// Stops accepting (`MHD_quiesce_daemon`), waits up to `grace` seconds for the requests in
-    /// flight to finish, then stops (`MHD_stop_daemon`). Calling it again does nothing.
+    /// Answers every request that begins from now on 503 ("the server is stopping") and closes
+    /// its connection, waits up to `grace` seconds for the requests in flight to finish, then
+    /// stops (`MHD_stop_daemon`, which closes the listening socket). Calling it again does nothing.
+    ///
+    /// Not `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 with a pool of polling threads it takes
+    /// the listening socket out of each thread's epoll set while that thread may be doing the same,
+    /// and the loser of the race aborts the process ("Failed to remove listen FD from epoll set",
+    /// daemon.c:5531; 0.9.77 has the same code).
     public func stop(grace: Double = 10) {
         let first = stopped.withLock { done in
             defer { done = true }
             return !done
         }
         guard first else { return }
-        let listener = MHD_quiesce_daemon(daemon)
+        state.takeUnretainedValue().stopping.store(true, ordering: .releasing)
         var waited = 0.0
         while state.takeUnretainedValue().active.load(ordering: .acquiring) > 0 && waited < grace {
             _ = CurrentProcess.sleep(milliseconds: 10)
@@ -247,7 +253,6 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_stop_daemon(daemon)
         if isTLS { hangman_tls_forget(UInt32(port)) }
         hangman_watch_stop(state.takeUnretainedValue().watchdog)
-        if listener >= 0 { FileSystem.close(descriptor: listener) }
     }
 
     /// Connections shut down so far for not delivering a request in time (`requestSeconds`).
@@ -291,6 +296,8 @@ final class ServerState: @unchecked Sendable {
     let maxQueryParameters: Int
     /// Requests begun and not completed: `stop` waits for them.
     let active = Atomic<Int>(0)
+    /// Set by `stop`: a request that begins after it is answered 503 and its connection closed.
+    let stopping = Atomic<Bool>(false)
     /// The per-request deadline's sweeper (C, `shim.h`).
     let watchdog: UnsafeMutablePointer<hangman_watchdog>
     let onEvent: (@Sendable (String) -> Void)?
@@ -408,6 +415,10 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         if let refusal {
             request.answered = true
             return refuse(server, connection, refusal.status, refusal.message, closing: true)
+        }
+        if server.stopping.load(ordering: .acquiring) {
+            request.answered = true
+            return refuse(server, connection, 503, "the server is stopping: try again", closing: true)
         }
         if let declared = facts.content_length.flatMap({ Int(String(cString: $0)) }), declared > request.limit {
             request.tooLarge = true
