@@ -104,7 +104,7 @@ import TestSupport
         else { throw ServiceError(.wrongState, "not bought") }
         _ = try await player.advanceClock(by: StoreDuration(40, .day))
         _ = try await player.refund(pack.id)
-        let original = AppStoreTransactionID.text(account: account, transaction: monthly.id)
+        let original = monthly.id.number
         let extended = try #require(Self.json(try ask("extend", original, "7")) as? [String: Any])
         #expect(extended["success"] as? Bool == true && extended["originalTransactionId"] as? String == original, "\(extended)")
         guard case .purchased = try await player.buy(ProductID(rawValue: "com.hangmanpacks.pass.yearly")!, quantity: 1) else {
@@ -138,21 +138,21 @@ import TestSupport
         #expect(server.errorSoFar.contains("attempt 1: UNSUCCESSFUL_HTTP_RESPONSE_CODE HTTP 500, failed, next attempt in 1 s"), "\(server.errorSoFar)")
 
         // History v2, page by page (the hints, the pack, the pass's periods, the upgrade), and by type.
-        let anyID = AppStoreTransactionID.text(account: account, transaction: hints.id)
+        let anyID = hints.id.number
         let pages = try ask("history", anyID).split(separator: "\n").compactMap { Self.json(String($0)) as? [String: Any] }
         let history = pages.flatMap { ($0["transactions"] as? [[String: Any]]) ?? [] }
         #expect(history.count >= 5 && history.first?["transactionId"] as? String == anyID, "\(pages)")
         let consumables = try ask("history", anyID, "CONSUMABLE").split(separator: "\n").compactMap { Self.json(String($0)) as? [String: Any] }
         #expect(consumables.flatMap { ($0["transactions"] as? [[String: Any]]) ?? [] }.map { $0["productId"] as? String } == ["com.hangmanpacks.hints.10"])
         let refunds = try ask("refunds", anyID)
-        #expect(refunds.contains(AppStoreTransactionID.text(account: account, transaction: pack.id)) && !refunds.contains(anyID), "\(refunds)")
+        #expect(refunds.contains(pack.id.number) && !refunds.contains(anyID), "\(refunds)")
         // Statuses: the upgraded pass expired, the yearly one active.
         let statuses = try #require(Self.json(try ask("statuses", anyID)) as? [[String: Any]])
         let items = statuses.flatMap { ($0["lastTransactions"] as? [[String: Any]]) ?? [] }
         #expect(statuses.first?["group"] as? String == "pass" && Set(items.compactMap { $0["status"] as? Int }) == [1, 2], "\(statuses)")
         // Consumption data for the consumable (202); refused for the pack, as Apple refuses it.
         #expect(try ask("consumption", anyID).contains("\"sent\": true"))
-        #expect(throws: ServiceError.self) { try ask("consumption", AppStoreTransactionID.text(account: account, transaction: pack.id)) }
+        #expect(throws: ServiceError.self) { try ask("consumption", pack.id.number) }
         // A test notification, and its status once attempted.
         let test = try #require(Self.json(try ask("test-notification")) as? [String: Any])
         #expect(test["type"] as? String == "TEST" && (test["attempts"] as? [String])?.isEmpty == false, "\(test)")

@@ -32,7 +32,7 @@ import TestSupport
         else { throw ServiceError(.wrongState, "not bought") }
         let bought: [(StoreTransaction, String)] = [(hints, "Consumable"), (pack, "Non-Consumable")]
         for (transaction, type) in bought {
-            let id = AppStoreTransactionID.text(account: account, transaction: transaction.id)
+            let id = transaction.id.number
             let read = try ask(id)
             #expect(read.status == 0, "\(read.stdout)\(read.stderr)")
             let fields = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any], "\(read.stdout)")
@@ -41,12 +41,18 @@ import TestSupport
             #expect(fields["storefront"] as? String == "USA" && fields["storefrontId"] as? String == "143441" && fields["currency"] as? String == "USD")
             #expect(fields["price"] as? Int == Int(transaction.price?.minorUnits ?? 0) * 10, "milliunits: \(fields)")
         }
+        // The id the player reads out is the id: its number alone finds its account (issue 57.6). The
+        // form this service gave before (the account's 16 hex digits, then the transaction's) still does.
+        let older = try ask(account + pack.id.rawValue)
+        #expect(older.status == 0 && older.stdout.contains("\"transactionId\": \"\(pack.id.number)\""), "\(older.stdout)\(older.stderr)")
         // Apple's errors: an unknown transaction, a malformed id; a key the server does not know, another bundle: 401.
         #expect(try ask(account + "0000000000000001").stdout == "error 404 4040010\n")
-        #expect(try ask("12345").stdout == "error 400 4000006\n")
+        #expect(try ask("1234567890123456").stdout == "error 404 4040010\n", "a number no account has")
+        #expect(try ask("12ab5").stdout == "error 400 4000006\n")
+        #expect(try ask("123456789012345678901").stdout == "error 400 4000006\n", "21 digits are no 64-bit number")
         #expect(try ask("ffffffffffffffff" + pack.id.rawValue).stdout == "error 404 4040010\n", "another account's id")
-        #expect(try ask(AppStoreTransactionID.text(account: account, transaction: pack.id), kid: "OTHERKEY01").stdout == "error 401 None\n")
-        #expect(try ask(AppStoreTransactionID.text(account: account, transaction: pack.id), bundle: "com.example.other").stdout == "error 401 None\n")
+        #expect(try ask(pack.id.number, kid: "OTHERKEY01").stdout == "error 401 None\n")
+        #expect(try ask(pack.id.number, bundle: "com.example.other").stdout == "error 401 None\n")
     }
 
     /// `serve --make-api-key KID` makes the pair App Store Connect would hand out: Apple's library

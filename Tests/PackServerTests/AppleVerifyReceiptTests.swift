@@ -200,7 +200,7 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         _ = try await client.buy(hints10, quantity: 1)
         let before = try await client.receipt()
         func entry(_ json: [String: Any]) -> [String: Any]? {
-            ((json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])?.first { $0["transaction_id"] as? String == bought.id.rawValue }
+            ((json["receipt"] as? [String: Any])?["in_app"] as? [[String: Any]])?.first { $0["transaction_id"] as? String == bought.id.number }
         }
         let clean = try post(running, body(before.bytes)).json
         #expect(clean["status"] as? Int == 0 && entry(clean)?["cancellation_date_ms"] == nil, "\(clean)")
@@ -232,7 +232,7 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         let inApp = try #require(body["in_app"] as? [[String: Any]])
         // Every completed purchase, finished consumables included (Apple drops those: see the README).
         let completed = receipt.payload.transactions.filter { ["purchased", "delivered", "finished"].contains($0.state) }
-        #expect(inApp.compactMap { $0["transaction_id"] as? String } == completed.map(\.id))
+        #expect(inApp.compactMap { $0["transaction_id"] as? String } == completed.map { TransactionID.number(ofRawValue: $0.id) }, "Apple's ids are numbers")
         for (index, entry) in inApp.enumerated() { checkInApp(entry, catalog: catalog, "in_app[\(index)]") }
         #expect(inApp.first { $0["product_id"] as? String == hints10.rawValue }?["quantity"] as? String == "3")
         #expect(inApp.first { $0["product_id"] as? String == hard.rawValue }?["cancellation_reason"] as? String == "0", "the refund")
@@ -327,7 +327,7 @@ private func everyKindOfPurchase(signedBy running: RunningServer) async throws -
         #expect(answer["status"] as? Int == 0 && answer["environment"] as? String == "Sandbox", "\(answer)")
         let inApp = try #require(answer["in_app"] as? [[String: Any]])
         let completed = receipt.payload.transactions.filter { ["purchased", "delivered", "finished"].contains($0.state) }
-        #expect(inApp.compactMap { $0["transaction_id"] as? String } == completed.map(\.id))
+        #expect(inApp.compactMap { $0["transaction_id"] as? String } == completed.map { TransactionID.number(ofRawValue: $0.id) })
         #expect(inApp.compactMap { $0["product_id"] as? String } == completed.map(\.productID))
         #expect(inApp.compactMap { $0["quantity"] as? Int } == completed.map(\.quantity), "the client read quantity as a number")
         for (entry, transaction) in zip(inApp, completed) {

@@ -128,17 +128,20 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
     @Test func aDamagedAccountsDatabaseIsNotReady() async throws {
         let folder = try TemporaryDirectory()
         let data = folder.file("data")
+        let path = data + "/accounts.sqlite"
+        // The schema's pages, with no account yet.
+        do { _ = try SellerService(.sqlite(folder: data)) }
+        let schema = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         do {
             let seller = try SellerService(.sqlite(folder: data))
             for _ in 0..<300 { _ = try seller.directory.create(now: 0) }
         }
-        // Garbage over the file's pages after the first two (the schema's), as a failing disk leaves them.
-        let path = data + "/accounts.sqlite"
+        // Garbage over the pages the accounts took after the schema's, as a failing disk leaves them.
         let handle = try #require(FileHandle(forUpdatingAtPath: path))
         let size = try handle.seekToEnd()
-        try #require(size > 4 * 4096, "\(size) bytes")
-        try handle.seek(toOffset: 2 * 4096)
-        handle.write(Data(repeating: 0xA5, count: Int(size) - 2 * 4096))
+        try #require(size > UInt64(schema) + 2 * 4096, "\(size) bytes, the schema \(schema)")
+        try handle.seek(toOffset: UInt64(schema))
+        handle.write(Data(repeating: 0xA5, count: Int(size) - schema))
         try handle.close()
         let second = try RunningServer(dataFolder: data)
         let ready = try second.curl([second.url + "/v1/ready"])

@@ -197,7 +197,7 @@ import WordPacks
         payload["Transactions"] = .array(items.map(PropertyList.dictionary))
         let verification = service.verifyReceipt(file(payload: payload, key: try serviceKey(account)), password: nil)
         #expect(verification.status == .malformed)
-        #expect(verification.message == "transaction \(items[0]["TransactionIdentifier"]?.stringValue ?? "") appears twice")
+        #expect(verification.message == "transaction \(TransactionID.number(ofRawValue: items[0]["TransactionIdentifier"]?.stringValue ?? "")) appears twice")
     }
 
     @Test func aSignedPayloadWithoutItsFieldsIsMalformed() throws {

@@ -130,7 +130,7 @@ import WordPacks
         _ = try service.refund(bought.id)
         let error = storeError { () throws(ServiceError) in try service.refund(bought.id) }
         #expect(error?.kind == .wrongState)
-        #expect(error?.message == "transaction \(bought.id) is already refunded")
+        #expect(error?.message == "transaction \(bought.id.number) is already refunded")
         #expect(try service.hintBalance() == 0)
     }
 

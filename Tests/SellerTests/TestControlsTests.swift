@@ -56,7 +56,7 @@ import WordPacks
         // Approving twice is refused and delivers nothing more.
         let again = storeError { () throws(ServiceError) in try service.approve(waiting.id) }
         #expect(again?.kind == .wrongState)
-        #expect(again?.message == "cannot approve transaction \(waiting.id): it is finished, not deferred")
+        #expect(again?.message == "cannot approve transaction \(waiting.id.number): it is finished, not deferred")
         #expect(try service.hintBalance() == 20)
         #expect(storeError { () throws(ServiceError) in try service.decline(waiting.id) }?.kind == .wrongState)
         #expect(try service.hintBalance() == 20)

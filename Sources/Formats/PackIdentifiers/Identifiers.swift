@@ -65,7 +65,13 @@ public struct ContentVersion: Comparable, Hashable, Sendable, CustomStringConver
     }
 }
 
-/// A transaction's identifier: 16 lowercase hex digits, random, unique in the account.
+/// A transaction's identifier: 16 lowercase hex digits, random, unique in the service (the
+/// pack server claims each one across its accounts before a ledger records it).
+///
+/// People, receipts and Apple's shapes read it as ``number``, the same 64 bits in decimal, as
+/// Apple's transaction ids are written: `2738163829101854` (16 digits for every id drawn since
+/// numbers were shown; up to 20 for an older one). `rawValue` is how ledgers, signed receipts
+/// and the pack service's own wire keep it.
 public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -77,12 +83,39 @@ public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, C
         self.rawValue = rawValue
     }
 
-    /// A new random identifier.
-    package static func random<G: RandomNumberGenerator>(using generator: inout G) -> TransactionID {
-        let value = generator.next()
+    /// The transaction whose ``number`` is `number`: 1 to 20 decimal digits, at most 2^64 - 1.
+    public init?(number: String) {
+        guard (1...20).contains(number.utf8.count), number.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = UInt64(number) else {
+            return nil
+        }
+        self.init(value: value)
+    }
+
+    private init(value: UInt64) {
         let hex = String(value, radix: 16)
         // Sixteen digits, zero-padded, are always a valid identifier.
-        return TransactionID(unchecked: String(repeating: "0", count: 16 - hex.count) + hex)
+        self.init(unchecked: String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    /// The id as people and Apple's shapes write it: the 64 bits in decimal, no leading zeros.
+    public var number: String { String(UInt64(rawValue, radix: 16) ?? 0) }
+
+    /// The number of an id kept as text (a signed receipt's), or the text itself when it is no id.
+    public static func number(ofRawValue text: String) -> String {
+        TransactionID(rawValue: text)?.number ?? text
+    }
+
+    /// The kept form of an id written as its number (Apple's shapes), or the text itself when it is no number.
+    public static func rawValue(ofNumber text: String) -> String {
+        TransactionID(number: text)?.rawValue ?? text
+    }
+
+    /// Numbers drawn for new transactions: 16 decimal digits, as Apple's are.
+    package static let drawnNumbers: Range<UInt64> = 1_000_000_000_000_000..<10_000_000_000_000_000
+
+    /// A new random identifier, its ``number`` 16 digits long.
+    package static func random<G: RandomNumberGenerator>(using generator: inout G) -> TransactionID {
+        TransactionID(value: UInt64.random(in: drawnNumbers, using: &generator))
     }
 
     private init(unchecked: String) { rawValue = unchecked }

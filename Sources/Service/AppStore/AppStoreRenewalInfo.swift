@@ -21,7 +21,7 @@ public struct AppStoreRenewalInfo: Sendable, Equatable, Codable {
     public var environment: String
 
     public init(_ status: SubscriptionStatus, account: String, firstPurchase: Int64?, environment: ReceiptEnvironment, signedDate: Int64) {
-        originalTransactionId = AppStoreTransactionID.text(account: account, transaction: status.originalTransactionID)
+        originalTransactionId = status.originalTransactionID.number
         productId = status.productID.rawValue
         autoRenewProductId = (status.renewsToProductID ?? status.productID).rawValue
         autoRenewStatus = status.willAutoRenew ? 1 : 0

@@ -163,7 +163,7 @@ extension StatusAnswer {
             let renewal = AppStoreRenewalInfo(status, account: account, firstPurchase: first, environment: environment, signedDate: now)
             groups[group, default: []].append(
                 StatusItem(
-                    status: number, originalTransactionId: AppStoreTransactionID.text(account: account, transaction: status.originalTransactionID),
+                    status: number, originalTransactionId: status.originalTransactionID.number,
                     signedTransactionInfo: try signTransaction(latest), signedRenewalInfo: try signRenewal(renewal)))
         }
         self.init(

@@ -2,9 +2,8 @@ import PackServiceWire
 /// A transaction as Apple's App Store Server API signs it (`JWSTransactionDecodedPayload`): the
 /// ledger's transaction read in Apple's field names, never a second record of it.
 ///
-/// Apple's transaction ids are global; the service's are unique within an account, so the id it
-/// gives Apple's shapes is the account's id and the transaction's, 32 hex digits
-/// (``AppStoreTransactionID``).
+/// Its ids are the transactions' numbers (``TransactionID/number``), global as Apple's are: the
+/// service claims each id across its accounts (``AppStoreTransactionID``).
 public struct AppStoreTransaction: Sendable, Equatable, Codable {
     public var transactionId: String
     public var originalTransactionId: String
@@ -53,8 +52,8 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     ) {
         let product = catalog.product(transaction.productID)
         let original = transaction.originalTransactionID ?? transaction.id
-        transactionId = AppStoreTransactionID.text(account: account, transaction: transaction.id)
-        originalTransactionId = AppStoreTransactionID.text(account: account, transaction: original)
+        transactionId = transaction.id.number
+        originalTransactionId = original.number
         bundleId = catalog.bundleIdentifier
         productId = transaction.productID.rawValue
         purchaseDate = transaction.purchaseDate
@@ -88,15 +87,28 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     }
 }
 
-/// The id Apple's shapes give a transaction: the account's 16 hex digits, then the transaction's.
-public enum AppStoreTransactionID {
-    public static func text(account: String, transaction: TransactionID) -> String { account + transaction.rawValue }
+/// An id in a request to Apple's endpoints: a transaction's number (``TransactionID/number``,
+/// the one id the player, receipts and Apple's shapes read), or the form this service gave
+/// Apple's shapes before, 32 hex digits (the account's 16, then the transaction's), still taken
+/// from a backend that kept it.
+public enum AppStoreTransactionID: Sendable, Equatable {
+    /// A transaction's number: its account is the one that claimed it.
+    case number(TransactionID)
+    /// The older form, which names its account.
+    case accountAndTransaction(account: String, transaction: TransactionID)
 
-    /// The account and the transaction an id names; `nil` for anything that is not 32 hex digits.
-    public static func parse(_ text: String) -> (account: String, transaction: TransactionID)? {
+    /// What `text` names; `nil` for anything that is neither form.
+    public static func parse(_ text: String) -> AppStoreTransactionID? {
+        if let number = TransactionID(number: text) { return .number(number) }
         guard text.utf8.count == 32, let transaction = TransactionID(rawValue: String(text.suffix(16))) else { return nil }
         let account = String(text.prefix(16))
         guard TransactionID(rawValue: account) != nil else { return nil }
-        return (account, transaction)
+        return .accountAndTransaction(account: account, transaction: transaction)
+    }
+
+    public var transaction: TransactionID {
+        switch self {
+        case .number(let id), .accountAndTransaction(_, let id): id
+        }
     }
 }

@@ -30,7 +30,7 @@ extension AppleVerifyResponse {
         }
         let renewals = latest.payload.renewals.map { renewal in
             ApplePendingRenewal(
-                productID: renewal.productID, originalTransactionID: renewal.originalTransactionID, autoRenewProductID: renewal.autoRenewProductID,
+                productID: renewal.productID, originalTransactionID: TransactionID.number(ofRawValue: renewal.originalTransactionID), autoRenewProductID: renewal.autoRenewProductID,
                 autoRenew: renewal.autoRenewStatus, inBillingRetry: renewal.isInBillingRetryPeriod, graceEnds: renewal.gracePeriodExpiresDate.map(AppleDate.init),
                 expirationIntent: renewal.expirationIntent.map(AppleExpirationIntent.code(forEndReason:)))
         }
@@ -50,11 +50,11 @@ extension AppleVerifyResponse {
             let upgraded = isAutoRenewable(transaction.productID)
                 && transaction.revocationDate.map { started.contains($0) && $0 != transaction.purchaseDate } == true
             return AppleInApp(
-                productID: transaction.productID, transactionID: transaction.id, originalTransactionID: original, quantity: transaction.quantity,
+                productID: transaction.productID, transactionID: TransactionID.number(ofRawValue: transaction.id), originalTransactionID: TransactionID.number(ofRawValue: original), quantity: transaction.quantity,
                 purchased: AppleDate(transaction.purchaseDate), originalPurchase: AppleDate(firstPurchase[original] ?? transaction.purchaseDate),
                 expires: transaction.expiresDate.map(AppleDate.init), cancelled: transaction.revocationDate.map(AppleDate.init),
                 cancellationReason: upgraded ? nil : "0", isTrial: subscription ? (transaction.isTrial ?? false) : nil,
-                webOrderLineItemID: isAutoRenewable(transaction.productID) ? UInt64(transaction.id, radix: 16).map(String.init) : nil,
+                webOrderLineItemID: isAutoRenewable(transaction.productID) ? TransactionID.number(ofRawValue: transaction.id) : nil,
                 isUpgraded: upgraded)
         }
     }
@@ -86,13 +86,14 @@ public enum AppleExpirationIntent {
 
 extension ReceiptPayload {
     /// The facts of Apple's `receipt` read back: each `in_app` purchase, with a subscription's
-    /// original transaction, end and trial, and the renewal state of `pending_renewal_info`.
+    /// original transaction, end and trial, and the renewal state of `pending_renewal_info`; each
+    /// id in the form the ledger keeps it (Apple's shapes write its number).
     public init(apple receipt: AppleReceipt, environment: String?, renewals: [ApplePendingRenewal], latest: [AppleInApp] = []) {
         let transactions = receipt.inApp.map { entry in
             ReceiptPayload.Transaction(
-                id: entry.transactionID, productID: entry.productID, quantity: Int(entry.quantity) ?? 1, state: "finished",
+                id: TransactionID.rawValue(ofNumber: entry.transactionID), productID: entry.productID, quantity: Int(entry.quantity) ?? 1, state: "finished",
                 purchaseDate: Int64(entry.purchaseDateMs) ?? 0, revocationDate: entry.cancellationDateMs.flatMap { Int64($0) },
-                originalTransactionID: entry.isTrialPeriod == nil ? nil : entry.originalTransactionID, expiresDate: entry.expiresDateMs.flatMap { Int64($0) },
+                originalTransactionID: entry.isTrialPeriod == nil ? nil : TransactionID.rawValue(ofNumber: entry.originalTransactionID), expiresDate: entry.expiresDateMs.flatMap { Int64($0) },
                 isTrial: entry.isTrialPeriod.map { $0 == "true" })
         }
         self.init(
@@ -100,7 +101,7 @@ extension ReceiptPayload {
             environment: environment.flatMap(ReceiptEnvironment.init(rawValue:)) ?? .sandbox,
             renewals: renewals.map { renewal in
                 ReceiptPayload.Renewal(
-                    originalTransactionID: renewal.originalTransactionID, productID: renewal.productID, autoRenewStatus: renewal.autoRenewStatus == "1",
+                    originalTransactionID: TransactionID.rawValue(ofNumber: renewal.originalTransactionID), productID: renewal.productID, autoRenewStatus: renewal.autoRenewStatus == "1",
                     autoRenewProductID: renewal.autoRenewProductID, isInBillingRetryPeriod: renewal.isInBillingRetryPeriod == "1",
                     gracePeriodExpiresDate: renewal.gracePeriodExpiresDateMs.flatMap { Int64($0) },
                     expirationIntent: renewal.expirationIntent.map { code in

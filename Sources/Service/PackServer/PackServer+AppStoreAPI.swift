@@ -55,7 +55,8 @@ extension PackServer {
             break
         }
         let invalid: AppStoreAPIError = route == .appStoreExtend ? .invalidOriginalTransactionId : .invalidTransactionId
-        guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(invalid) }
+        guard let asked = AppStoreTransactionID.parse(id) else { return Self.appleError(invalid) }
+        guard let named = try owner(of: asked) else { return Self.notFound(route) }
         // An account that is not there is never opened (that would make its ledger).
         guard try accounts.isOpen(account: named.account) else { return Self.notFound(route) }
         return try withLedger(named.account) { service throws(ServiceError) in
@@ -67,6 +68,15 @@ extension PackServer {
     func withLedger<T>(_ account: String, _ body: (AccountService) throws(ServiceError) -> T) throws(ServiceError) -> T {
         defer { noteOutbox(account) }
         return try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }, body)
+    }
+
+    /// The account and transaction an id in a request names: a number's account is the one that
+    /// claimed it; `nil` when no account did.
+    private func owner(of asked: AppStoreTransactionID) throws(ServiceError) -> (account: String, transaction: TransactionID)? {
+        switch asked {
+        case .number(let id): try seller.account(ofTransaction: id).map { ($0, id) }
+        case .accountAndTransaction(let account, let id): (account, id)
+        }
     }
 
     private static func notFound(_ route: Route) -> HTTPResponse {
@@ -125,7 +135,7 @@ extension PackServer {
             case .failure(.tooMany): return Self.appleError(.subscriptionMaxExtension)
             case .failure(.ineligible): return Self.appleError(.subscriptionExtensionIneligible)
             }
-            let id = AppStoreTransactionID.text(account: named.account, transaction: transaction.id)
+            let id = transaction.id.number
             return .json(200, try Wire.encode(ExtendAnswer(originalTransactionId: id, webOrderLineItemId: id, success: true, effectiveDate: status.expiresDate)))
         case .appStoreConsumption:
             guard transaction.isConsumable else { return Self.appleError(.invalidTransactionNotConsumable) }
@@ -151,8 +161,8 @@ extension PackServer {
         }
         var owners: [String]
         if let id = query.transactionId {
-            guard let named = AppStoreTransactionID.parse(id) else { return Self.appleError(.invalidTransactionId) }
-            guard try accounts.isOpen(account: named.account) else { return Self.appleError(.transactionIdNotFound) }
+            guard let asked = AppStoreTransactionID.parse(id) else { return Self.appleError(.invalidTransactionId) }
+            guard let named = try owner(of: asked), try accounts.isOpen(account: named.account) else { return Self.appleError(.transactionIdNotFound) }
             owners = [named.account]
         } else {
             owners = try notifiedAccounts() + [Self.serviceLedger]

@@ -429,6 +429,7 @@ public final class PackServer: Sendable {
         service.packWords = packWords
         service.notifies = configuration.notificationURL != nil
         service.dailyWords = seller.dailyWords(secret: dailySecret, account: account)
+        service.claimTransactionID = seller.transactionIDClaims(account: account)
         return service
     }
 }

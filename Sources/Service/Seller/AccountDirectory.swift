@@ -39,6 +39,11 @@ public protocol AccountDirectory: DailyBoard {
     /// What is wrong with the database's file as its engine checks it (SQLite's `quick_check`),
     /// or `nil` when nothing is (or the engine checks its own files, as PostgreSQL does).
     func damage() throws(ServiceError) -> String?
+    /// Claims a transaction id for `account` before its ledger records it: `false` when another
+    /// account has it (draw another). The same account claiming it again is `true`.
+    func claim(transaction: TransactionID, account: String) throws(ServiceError) -> Bool
+    /// The account a transaction id was claimed for; `nil` for an id no account has.
+    func owner(of transaction: TransactionID) throws(ServiceError) -> String?
 }
 
 /// Thrown inside a probe's transaction so that it rolls back.
@@ -229,6 +234,24 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
     }
 
     public func damage() throws(ServiceError) -> String? { nil }
+
+    public func claim(transaction: TransactionID, account: String) throws(ServiceError) -> Bool {
+        try run(writing: false) { connection in
+            try connection.execute(
+                """
+                WITH claimed AS (
+                    INSERT INTO transaction_owners (transaction_id, account_id) VALUES ($1, $2) ON CONFLICT (transaction_id) DO NOTHING RETURNING account_id)
+                SELECT account_id FROM claimed UNION ALL SELECT account_id FROM transaction_owners WHERE transaction_id = $1
+                """, [transaction.rawValue, account]
+            ).rows.first?.first ?? nil
+        } == account
+    }
+
+    public func owner(of transaction: TransactionID) throws(ServiceError) -> String? {
+        try run(writing: false) { connection in
+            try connection.execute("SELECT account_id FROM transaction_owners WHERE transaction_id = $1", [transaction.rawValue]).rows.first?.first ?? nil
+        }
+    }
 
     /// `body` in one transaction when it writes, or as single statements when it reads (one
     /// round trip: every request's token is read here); a database away is 503.
@@ -436,6 +459,8 @@ public final class SQLiteAccountDirectory: AccountDirectory {
             try db.execute(
                 "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
                 .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(id), .text(tokenSHA256), .integer(now))
+            // A new account's ledger has nothing made before ids were claimed.
+            try db.execute("INSERT INTO claimed_ledgers (account_id) VALUES (?) ON CONFLICT(account_id) DO NOTHING", .text(id))
             return true
         }
     }
@@ -516,6 +541,42 @@ public final class SQLiteAccountDirectory: AccountDirectory {
             return
         } catch {
             throw ServiceError(.storage, "the accounts database \(path) takes no write: \(error)")
+        }
+    }
+
+    public func claim(transaction: TransactionID, account: String) throws(ServiceError) -> Bool {
+        try run { db in
+            try db.execute(
+                "INSERT INTO transaction_owners (transaction_id, account_id) VALUES (?, ?) ON CONFLICT(transaction_id) DO NOTHING",
+                .text(transaction.rawValue), .text(account))
+            return try db.string("SELECT account_id FROM transaction_owners WHERE transaction_id = ?", .text(transaction.rawValue))
+        } == account
+    }
+
+    public func owner(of transaction: TransactionID) throws(ServiceError) -> String? {
+        try run(writing: false) { db in try db.string("SELECT account_id FROM transaction_owners WHERE transaction_id = ?", .text(transaction.rawValue)) }
+    }
+
+    /// The ledgers whose transactions are claimed (``SellerService`` claims the others' once).
+    func claimedLedgers() throws(ServiceError) -> Set<String> {
+        try run(writing: false) { db in Set(try db.query("SELECT account_id FROM claimed_ledgers").map { try $0.string(0) }) }
+    }
+
+    /// Claims every id of a ledger made before ids were claimed, and records the ledger claimed,
+    /// in one transaction. An id another account has is said (`false`), never taken from it.
+    func claimLedger(account: String, transactions: [TransactionID]) throws(ServiceError) -> [TransactionID] {
+        try run { db in
+            var taken: [TransactionID] = []
+            for transaction in transactions {
+                try db.execute(
+                    "INSERT INTO transaction_owners (transaction_id, account_id) VALUES (?, ?) ON CONFLICT(transaction_id) DO NOTHING",
+                    .text(transaction.rawValue), .text(account))
+                if db.changes == 0, try db.string("SELECT account_id FROM transaction_owners WHERE transaction_id = ?", .text(transaction.rawValue)) != account {
+                    taken.append(transaction)
+                }
+            }
+            try db.execute("INSERT INTO claimed_ledgers (account_id) VALUES (?) ON CONFLICT(account_id) DO NOTHING", .text(account))
+            return taken
         }
     }
 

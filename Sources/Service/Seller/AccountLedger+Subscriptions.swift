@@ -13,6 +13,8 @@ extension AccountLedger {
         case changed
         /// This renewal is charged and waits to be delivered (made now, or left by a crash).
         case renew(TransactionID)
+        /// The id given for a renewal is one of the ledger's already: look again with another.
+        case idTaken
     }
 
     /// Starts the period a subscription transaction paid for (inside `deliver`'s transaction):
@@ -236,7 +238,7 @@ extension AccountLedger {
                 {
                     return .renew(renewal)
                 }
-                return .changed  // the id was taken: look again with another
+                return .idTaken
             }
             return .none
         }

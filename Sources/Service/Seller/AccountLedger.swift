@@ -206,15 +206,15 @@ final class AccountLedger {
     }
 
     private static func noTransaction(_ id: TransactionID) -> ServiceError {
-        ServiceError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+        ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")
     }
 
     private static func alreadyRefunded(_ id: TransactionID) -> ServiceError {
-        ServiceError(.wrongState, "transaction \(id) is already refunded")
+        ServiceError(.wrongState, "transaction \(id.number) is already refunded")
     }
 
     private static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> ServiceError {
-        ServiceError(.wrongState, "transaction \(id) is \(state.rawValue); only a delivered purchase can be refunded")
+        ServiceError(.wrongState, "transaction \(id.number) is \(state.rawValue); only a delivered purchase can be refunded")
     }
 
     // MARK: - Entitlements

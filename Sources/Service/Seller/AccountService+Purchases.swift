@@ -107,13 +107,13 @@ extension AccountService {
             }
             try checkDeliverable(product)
         }
-        var id = TransactionID.random(using: &random)
+        var id = try newTransactionID()
         do {
             while try !ledger.insertPurchasing(
                 id, product: product, quantity: quantity, charge: Charge(amount: total, storefront: storefront), requestKey: requestKey,
                 groupProducts: groupProducts, upgrading: upgrading, now: now)
             {
-                id = TransactionID.random(using: &random)
+                id = try newTransactionID()
             }
         } catch {
             // Two requests with one key at once: the other one made the transaction.
@@ -121,6 +121,16 @@ extension AccountService {
             throw error
         }
         return try charge(id)
+    }
+
+    /// A new transaction's id, drawn at random and, on a server, claimed across the service
+    /// (``claimTransactionID``) so that no other account has it: its number alone finds it.
+    func newTransactionID() throws(ServiceError) -> TransactionID {
+        for _ in 0..<8 {
+            let id = TransactionID.random(using: &random)
+            if try claimTransactionID?(id) ?? true { return id }
+        }
+        throw ServiceError(.storage, "eight transaction ids in a row were other accounts': the service's ids are drawn from too few numbers")
     }
 
     /// Takes a recorded purchase past payment (as the test controls say) and delivers it. Only one
@@ -198,7 +208,7 @@ extension AccountService {
 
     func recorded(_ id: TransactionID) throws(ServiceError) -> StoreTransaction {
         guard let transaction = try ledger.transaction(id) else {
-            throw ServiceError(.unknownTransaction, "no transaction \(id): see 'hangman transactions'")
+            throw ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")
         }
         return transaction
     }

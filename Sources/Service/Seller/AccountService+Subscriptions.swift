@@ -25,15 +25,22 @@ extension AccountService {
         guard let nextDue, nextDue <= now else { return (now, 0) }
         let failRenewals = try ledger.controls().failRenewals
         var renewals = 0
+        // The id the next renewal gets, claimed before the ledger's write (never while it holds
+        // a connection of its own) and kept until a renewal takes it; one left at the end of the
+        // call is claimed by nobody's transaction, and harms nothing.
+        var renewal: TransactionID?
         // Bounded work per call: a clock moved far ahead catches up over the next requests
         // (each settles what it can), never holding the account's lock for minutes.
         for _ in 0..<Self.settlementSteps {
-            switch try ledger.nextRenewalStep(
-                now: now, failRenewals: failRenewals, renewal: TransactionID.random(using: &random), product: { catalog.product($0) })
-            {
+            let next: TransactionID
+            if let kept = renewal { next = kept } else { next = try newTransactionID() }
+            renewal = next
+            switch try ledger.nextRenewalStep(now: now, failRenewals: failRenewals, renewal: next, product: { catalog.product($0) }) {
             case .none: return (now, renewals)
             case .changed: continue
+            case .idTaken: renewal = nil
             case .renew(let id):
+                if id == next { renewal = nil }
                 crash(.afterRenewalCharge)
                 try complete(id)
                 renewals += 1
@@ -101,7 +108,7 @@ extension AccountService {
 
     func status(of original: TransactionID, now: Int64) throws(ServiceError) -> SubscriptionStatus {
         guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == original }) else {
-            throw ServiceError(.storage, "the subscription \(original) vanished")
+            throw ServiceError(.storage, "the subscription \(original.number) vanished")
         }
         return status
     }

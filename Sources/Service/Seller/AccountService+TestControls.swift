@@ -18,7 +18,7 @@ extension AccountService {
     public func decline(_ id: TransactionID) throws(ServiceError) -> StoreTransaction {
         let transaction = try recorded(id)
         guard try ledger.move(id, from: [.deferred], to: .failed, reason: "declined by the approver", now: clock.now()) else {
-            throw ServiceError(.wrongState, "transaction \(id) is \(transaction.state.rawValue), not waiting for approval")
+            throw ServiceError(.wrongState, "transaction \(id.number) is \(transaction.state.rawValue), not waiting for approval")
         }
         return try recorded(id)
     }
@@ -26,7 +26,7 @@ extension AccountService {
     func advance(_ id: TransactionID, from state: TransactionState, what: String) throws(ServiceError) -> StoreTransaction {
         let transaction = try recorded(id)
         guard try ledger.move(id, from: [state], to: .purchased, now: clock.now()) else {
-            throw ServiceError(.wrongState, "cannot \(what) transaction \(id): it is \(transaction.state.rawValue), not \(state.rawValue)")
+            throw ServiceError(.wrongState, "cannot \(what) transaction \(id.number): it is \(transaction.state.rawValue), not \(state.rawValue)")
         }
         crash(.afterCharge)
         try complete(id)

@@ -40,6 +40,9 @@ public final class AccountService {
     /// The receipt policy with the service's shared secret; `nil`: this store's own secret
     /// (``ownSharedSecret()``), as the embedded store has.
     public var receiptPolicy: ReceiptPolicy?
+    /// Claims a new transaction's id across the service before the ledger records it (`false`:
+    /// another account has it); `nil` on the embedded store, whose one ledger is its service.
+    public var claimTransactionID: (@Sendable (TransactionID) throws(ServiceError) -> Bool)?
 
     /// How long a purchase may stay `purchasing` (recorded, not yet charged) before recovery
     /// decides that its process died before payment: 10 seconds.

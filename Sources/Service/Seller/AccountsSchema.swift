@@ -14,6 +14,7 @@ public enum AccountsSchema {
         migrations.register("4-daily-scores", sql: dailyScores(integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "to_char(\(day)::date + \(offset), 'YYYY-MM-DD')" }))
         migrations.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
+        migrations.register("7-transaction-owners", sql: transactionOwners + postgreSQLClaimEarlierTransactions)
         return migrations
     }()
 
@@ -25,6 +26,7 @@ public enum AccountsSchema {
         migrator.register("4-daily-scores", sql: dailyScores(integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "date(\(day), '+' || \(offset) || ' days')" }))
         migrator.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
+        migrator.register("7-transaction-owners", sql: transactionOwners + sqliteClaimedLedgers)
         return migrator
     }()
 
@@ -130,6 +132,36 @@ public enum AccountsSchema {
     static let nameSkeletons = """
         ALTER TABLE display_names ADD COLUMN skeleton TEXT;
         CREATE UNIQUE INDEX display_names_skeleton ON display_names (skeleton);
+        """
+
+    /// Which account each transaction id is in, across the service: an id is claimed here before
+    /// a ledger records it, so that it is the service's once and a transaction is found from its
+    /// id alone (Apple's endpoints take nothing else). An older program would record ids it never
+    /// claimed: it may not run on this schema.
+    static let transactionOwners = """
+        CREATE TABLE transaction_owners (
+            transaction_id TEXT PRIMARY KEY CHECK (length(transaction_id) = 16),
+            account_id TEXT NOT NULL CHECK (length(account_id) = 16)
+        );
+
+        """
+
+    /// The transactions recorded before ids were claimed, claimed for their accounts: the shared
+    /// database holds the ledgers beside the accounts (a directory made on its own has none).
+    static let postgreSQLClaimEarlierTransactions = """
+        DO $$ BEGIN
+            IF to_regclass('transactions') IS NOT NULL THEN
+                INSERT INTO transaction_owners (transaction_id, account_id)
+                    SELECT id, account_id FROM transactions WHERE length(account_id) = 16 ON CONFLICT DO NOTHING;
+            END IF;
+        END $$;
+        """
+
+    /// On SQLite each ledger is a file of its own: the ledgers whose earlier transactions are
+    /// claimed (every account made from now on, and each older one once, when the service opens:
+    /// ``SellerService``).
+    static let sqliteClaimedLedgers = """
+        CREATE TABLE claimed_ledgers (account_id TEXT PRIMARY KEY);
         """
 
     /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit

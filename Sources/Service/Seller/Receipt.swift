@@ -207,10 +207,10 @@ public struct ReceiptSigner: Sendable {
         var seen: Set<String> = []
         for transaction in payload.transactions {
             guard let product = ProductID(rawValue: transaction.productID), knownProducts.contains(product) else {
-                return ReceiptVerification(status: .malformed, message: "transaction \(transaction.id): product '\(transaction.productID)' is not in the catalog", payload: payload)
+                return ReceiptVerification(status: .malformed, message: "transaction \(TransactionID.number(ofRawValue: transaction.id)): product '\(transaction.productID)' is not in the catalog", payload: payload)
             }
             guard seen.insert(transaction.id).inserted else {
-                return ReceiptVerification(status: .malformed, message: "transaction \(transaction.id) appears twice", payload: payload)
+                return ReceiptVerification(status: .malformed, message: "transaction \(TransactionID.number(ofRawValue: transaction.id)) appears twice", payload: payload)
             }
         }
         let count = payload.transactions.count

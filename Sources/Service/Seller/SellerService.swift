@@ -2,6 +2,7 @@ import FoundationEssentials
 import PackServiceAPI
 import PackServiceWire
 import Signing
+import SQLite
 import SystemCalls
 
 /// The seller's door for what spans accounts, beside each account's door (``AccountService``):
@@ -52,6 +53,40 @@ public final class SellerService: Sendable {
         damage = try directory.damage()
         // Names made before their skeletons were kept are given them once.
         if damage == nil { _ = try directory.fillSkeletons(DisplayNames.skeleton) }
+        // On SQLite, the ledgers' transactions recorded before ids were claimed are claimed once
+        // (PostgreSQL's migration claimed them in one statement).
+        if damage == nil, let folder = sqliteFolder, let sqlite = directory as? SQLiteAccountDirectory {
+            try Self.claimEarlierTransactions(folder: folder, directory: sqlite)
+        }
+    }
+
+    /// Each SQLite ledger not claimed yet: its transactions' ids claimed for its account. A ledger
+    /// that cannot be read now is left for the next start (its transactions are still found by
+    /// Apple's older form of their ids, which names the account).
+    private static func claimEarlierTransactions(folder: String, directory: SQLiteAccountDirectory) throws(ServiceError) {
+        let claimed = try directory.claimedLedgers()
+        for account in try ledgerAccounts(inFolder: folder) where !claimed.contains(account) {
+            let ids: [TransactionID]
+            do {
+                let ledger = try SQLite.Database(path: folder + "/accounts/" + account + "/" + AccountService.databaseName)
+                ids = try ledger.query("SELECT id FROM transactions").compactMap { TransactionID(rawValue: try $0.string(0)) }
+            } catch {
+                continue
+            }
+            _ = try directory.claimLedger(account: account, transactions: ids)
+        }
+    }
+
+    /// The account a transaction is in, from its id alone; `nil` for an id no account has.
+    public func account(ofTransaction id: TransactionID) throws(ServiceError) -> String? {
+        try directory.owner(of: id)
+    }
+
+    /// How `account`'s service claims a new transaction's id across the service
+    /// (``AccountService/claimTransactionID``).
+    public func transactionIDClaims(account: String) -> @Sendable (TransactionID) throws(ServiceError) -> Bool {
+        let directory = directory
+        return { id throws(ServiceError) in try directory.claim(transaction: id, account: account) }
     }
 
     /// What the accounts database's check found wrong with its file when the service opened;

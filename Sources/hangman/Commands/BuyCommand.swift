@@ -72,11 +72,11 @@ enum BuyCommand: Command {
             let price = transaction.price.map(prices.format) ?? "?"
             let subscription = try await session.player.subscriptionStarted(by: transaction)
             if let refund = subscription.replacedRefund {
-                context.out("Upgraded to \(name) for \(price): transaction \(transaction.id). \(prices.format(refund)) comes back for the unused part of the previous plan.")
+                context.out("Upgraded to \(name) for \(price): transaction \(transaction.id.number). \(prices.format(refund)) comes back for the unused part of the previous plan.")
             } else if transaction.isTrial {
-                context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id).")
+                context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id.number).")
             } else {
-                context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " in all" : ""): transaction \(transaction.id).")
+                context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " in all" : ""): transaction \(transaction.id.number).")
             }
             if catalog.product(id)?.feature == Product.removeAdsFeature {
                 context.out("No more suggestions after your games, on every device of this account.")
@@ -114,16 +114,16 @@ enum BuyCommand: Command {
             context.out("You are already subscribed to \(name) (\(status.state.rawValue) until \(StoreText.date(status.accessEnds))): nothing was charged.")
             return .ok
         case .failed(let transaction):
-            context.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id).")
+            context.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id.number).")
             return .storeRefused
         case .deferred(let transaction):
-            context.out("Waiting for approval: transaction \(transaction.id) is deferred (ask to buy).")
-            context.out("Approve it with 'hangman store approve \(transaction.id)' or decline with 'hangman store decline \(transaction.id)'.")
+            context.out("Waiting for approval: transaction \(transaction.id.number) is deferred (ask to buy).")
+            context.out("Approve it with 'hangman store approve \(transaction.id.number)' or decline with 'hangman store decline \(transaction.id.number)'.")
             context.out("Once approved, the next hangman command installs it.")
             return .deferred
         case .interrupted(let transaction):
-            context.out("The purchase was interrupted: transaction \(transaction.id) needs your action.")
-            context.out("Complete it with 'hangman store resolve \(transaction.id)'; the next hangman command then installs it.")
+            context.out("The purchase was interrupted: transaction \(transaction.id.number) needs your action.")
+            context.out("Complete it with 'hangman store resolve \(transaction.id.number)'; the next hangman command then installs it.")
             return .deferred
         }
     }

@@ -45,9 +45,9 @@ extension PlayLoop {
             case .failed(let transaction):
                 return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
             case .deferred(let transaction):
-                return ("Waiting for approval (transaction \(transaction.id)).", "BUYFAILED waiting for approval \(transaction.id)")
+                return ("Waiting for approval (transaction \(transaction.id.number)).", "BUYFAILED waiting for approval \(transaction.id.number)")
             case .interrupted(let transaction):
-                return ("The purchase needs your action: hangman store resolve \(transaction.id).", "BUYFAILED interrupted \(transaction.id)")
+                return ("The purchase needs your action: hangman store resolve \(transaction.id.number).", "BUYFAILED interrupted \(transaction.id.number)")
             case .alreadyOwned, .alreadySubscribed, .changeScheduled:
                 return (nil, nil)
             }

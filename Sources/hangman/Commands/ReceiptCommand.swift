@@ -127,6 +127,6 @@ extension ReceiptCommand {
         if transaction.isTrial == true { notes.append("free trial") }
         if let expires = transaction.expiresDate { notes.append("until \(StoreText.date(expires))") }
         if let revoked = transaction.revocationDate { notes.append("cancelled \(StoreText.date(revoked))") }
-        return "\(transaction.id)  \(StoreText.date(transaction.purchaseDate))  \(name)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")")
+        return "\(TransactionID.number(ofRawValue: transaction.id))  \(StoreText.date(transaction.purchaseDate))  \(name)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")")
     }
 }

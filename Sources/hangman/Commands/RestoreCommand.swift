@@ -55,7 +55,7 @@ struct EntitlementJSON: Encodable {
 
     init(_ entitlement: Entitlement) {
         productID = entitlement.productID.rawValue
-        transactionID = entitlement.transactionID.rawValue
+        transactionID = entitlement.transactionID.number
         purchaseDate = ISO8601.string(entitlement.grantedDate)
         revocationDate = entitlement.revokedDate.map { ISO8601.string($0) }
     }

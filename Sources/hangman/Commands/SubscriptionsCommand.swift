@@ -57,7 +57,7 @@ enum SubscriptionsCommand: Command {
                 rows.append([
                     ProductNames(catalog).shortName(of: status.productID), status.state.rawValue + (status.endReason.map { $0 == "expired" || $0 == "refunded" ? "" : " (\($0))" } ?? ""),
                     StoreText.date(status.accessEnds), status.isAutoRenewable ? (status.willAutoRenew ? "on" : "off") : "-",
-                    status.renewsToProductID.map { ProductNames(catalog).shortName(of: $0) } ?? "-", status.originalTransactionID.rawValue,
+                    status.renewsToProductID.map { ProductNames(catalog).shortName(of: $0) } ?? "-", status.originalTransactionID.number,
                 ])
             }
             let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [5, 4, 3], flexible: [1]) }
@@ -119,7 +119,7 @@ struct SubscriptionJSON: Encodable {
         expiresDate = ISO8601.string(status.expiresDate)
         willAutoRenew = status.willAutoRenew
         renewsToProductID = status.renewsToProductID?.rawValue
-        originalTransactionID = status.originalTransactionID.rawValue
+        originalTransactionID = status.originalTransactionID.number
         gracePeriodExpiresDate = status.gracePeriodExpiresDate.map { ISO8601.string($0) }
         endReason = status.endReason
     }

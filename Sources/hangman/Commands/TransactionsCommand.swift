@@ -53,7 +53,7 @@ struct TransactionJSON: Encodable {
     var storefront: String?
 
     init(_ transaction: StoreTransaction, catalog: Catalog? = nil) {
-        transactionID = transaction.id.rawValue
+        transactionID = transaction.id.number
         productID = transaction.productID.rawValue
         type = catalog?.product(transaction.productID)?.typeName ?? (transaction.isConsumable ? "Consumable" : "NonConsumable")
         quantity = transaction.quantity
@@ -63,7 +63,7 @@ struct TransactionJSON: Encodable {
         purchaseDate = ISO8601.string(transaction.purchaseDate)
         updatedDate = ISO8601.string(transaction.updatedDate)
         revocationDate = transaction.revocationDate.map { ISO8601.string($0) }
-        originalTransactionID = transaction.originalTransactionID?.rawValue
+        originalTransactionID = transaction.originalTransactionID?.number
         expiresDate = transaction.expiresDate.map { ISO8601.string($0) }
         isTrial = transaction.originalTransactionID == nil ? nil : transaction.isTrial
         refundAmount = transaction.refundAmount

@@ -46,14 +46,14 @@ struct ReceiptJSON: Encodable {
         creationDate = ISO8601.string(payload.creationDate)
         transactions = payload.transactions.map {
             Transaction(
-                transactionID: $0.id, productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: ISO8601.string($0.purchaseDate),
-                revocationDate: $0.revocationDate.map { ISO8601.string($0) }, originalTransactionID: $0.originalTransactionID,
+                transactionID: TransactionID.number(ofRawValue: $0.id), productID: $0.productID, quantity: $0.quantity, state: $0.state, purchaseDate: ISO8601.string($0.purchaseDate),
+                revocationDate: $0.revocationDate.map { ISO8601.string($0) }, originalTransactionID: $0.originalTransactionID.map(TransactionID.number(ofRawValue:)),
                 expiresDate: $0.expiresDate.map { ISO8601.string($0) }, isTrial: $0.isTrial, price: $0.price, currency: $0.currency,
                 storefront: $0.storefront)
         }
         renewals = payload.renewals.isEmpty ? nil : payload.renewals.map {
             Renewal(
-                originalTransactionID: $0.originalTransactionID, productID: $0.productID, autoRenew: $0.autoRenewStatus,
+                originalTransactionID: TransactionID.number(ofRawValue: $0.originalTransactionID), productID: $0.productID, autoRenew: $0.autoRenewStatus,
                 autoRenewProductID: $0.autoRenewProductID, isInBillingRetryPeriod: $0.isInBillingRetryPeriod,
                 gracePeriodExpiresDate: $0.gracePeriodExpiresDate.map { ISO8601.string($0) }, expirationIntent: $0.expirationIntent)
         }

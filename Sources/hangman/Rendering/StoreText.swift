@@ -34,7 +34,7 @@ enum StoreText {
 
     /// `3fa2c1d9e0b7a6f1  2026-11-29 23:15:02 UTC  10 Hints x1  finished  (refunded ...)`
     static func transactionLine(_ transaction: StoreTransaction, catalog: Catalog, prices: PriceText? = nil) -> TerminalText {
-        var line = "\(transaction.id)  \(date(transaction.purchaseDate))  \(productName(transaction.productID, catalog: catalog))"
+        var line = "\(transaction.id.number)  \(date(transaction.purchaseDate))  \(productName(transaction.productID, catalog: catalog))"
         if transaction.quantity > 1 { line += " x\(transaction.quantity)" }
         if let prices { line += "  \(charged(transaction, prices: prices))" }
         line += "  " + transactionState(transaction, prices: prices)
@@ -73,7 +73,7 @@ enum StoreText {
         let rows = [["ID", "DATE", "PRODUCT", "PRICE", "STATE"]] + transactions.map { transaction in
             var product = productName(transaction.productID, catalog: catalog)
             if transaction.quantity > 1 { product += " x\(transaction.quantity)" }
-            return [transaction.id.rawValue, date(transaction.purchaseDate), product, charged(transaction, prices: prices), transactionState(transaction, prices: prices)]
+            return [transaction.id.number, date(transaction.purchaseDate), product, charged(transaction, prices: prices), transactionState(transaction, prices: prices)]
         }
         guard let width else { return table(rows) }
         return table(rows, fit: Fit(width: width, flexible: [2, 4], lastResort: [1]))
