@@ -1,5 +1,6 @@
 import Base64
 import Foundation
+import PackServiceWire
 import HTTPServer
 import PackServer
 import PackServiceClient
@@ -115,6 +116,45 @@ import TestSupport
         #expect(played.status == 0 && played.stdout.contains(" pack=com.hangmanpacks.words.base") && played.stdout.contains("SIGNEDOUT"), "\(played.stdout)\(played.stderr)")
         let verdict = await HTTPPackService.verifyReceipt(Array(try Data(contentsOf: URL(fileURLWithPath: receiptFile))), at: world.url, password: nil)
         #expect(verdict.status.rawValue == 21010, "\(verdict.status)")
+    }
+
+    /// Each token is listed under its device's name (issue 57.13): the machine's host name unless
+    /// --device names it, kept through a rotation. A name that is not one is refused by the command
+    /// (64) and by the server (400, in a sentence); a client that sends none makes a token with none.
+    @Test func devicesAreListedByTheirNames() async throws {
+        let world = try ServedWorld()
+        func login(_ player: String, _ token: String, _ extra: [String]) async throws -> CLI.Result {
+            try await CLI.run(
+                ["account", "login"] + extra, environment: ["HANGMAN_HOME": world.scratch.file(player), "HANGMAN_SERVICE": world.url, "HANGMAN_TOKEN": token])
+        }
+        #expect(try await world.hangman("alice", "account", "create", "--device", "Alice's laptop").status == 0)
+        let token = try await world.hangman("alice", "account", "token").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tablet = try await login("bob", token, ["--device", "Ana's tablet 📱"])
+        #expect(tablet.status == 0, "\(tablet.stdout)\(tablet.stderr)")
+        #expect(try await login("carol", token, ["--device", ""]).stderr.contains("option '--device' cannot be empty"))
+        for bad in ["bad\u{1B}[31mname", String(repeating: "x", count: 41), " padded"] {
+            let refused = try await login("carol", token, ["--device", bad])
+            #expect(refused.status == 64 && refused.stderr.contains("a device's name is 1 to 40 characters"), "\(bad): \(refused.stderr)")
+        }
+        #expect(try await login("dave", token, []).status == 0)
+        var host = [CChar](repeating: 0, count: 256)
+        #expect(gethostname(&host, 255) == 0)
+        let hostName = try #require(DeviceName.fitted(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+        #expect(try await world.hangman("bob", "account", "token", "rotate").status == 0)
+
+        // The server's own check, and a client that gives no name.
+        let bearer = "-H 'Authorization: Bearer \(token)'"
+        let refused = try shell("curl -s -w ' %{http_code}' -X POST \(bearer) -H 'Content-Type: application/json' -d '{\"deviceName\":\"a\\u0007b\"}' \(world.url)/v1/account/tokens")
+        #expect(refused.hasSuffix(" 400") && refused.contains("a device's name is 1 to 40 characters"), "\(refused)")
+        let unnamed = try shell("curl -s -o /dev/null -w '%{http_code}' -X POST \(bearer) \(world.url)/v1/account/tokens")
+        #expect(unnamed == "201")
+
+        let listed = try await world.hangman("alice", "account", "tokens", "--json")
+        let tokens = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+        let names = tokens.map { $0["deviceName"] as? String ?? "-" }
+        #expect(names == ["Alice's laptop", "Ana's tablet 📱", hostName, "Ana's tablet 📱", "-"], "the rotated token keeps its name: \(listed.stdout)")
+        let table = try await world.hangman("alice", "account", "tokens").stdout
+        #expect(table.contains("DEVICE") && table.contains("Alice's laptop") && table.contains(hostName), "\(table)")
     }
 
     /// On a terminal, 'account login' asks for the token and does not show it as it is typed.

@@ -285,11 +285,11 @@ public struct Home: Sendable {
     /// A home that plays on the embedded store joins only with `leavingEmbeddedStore`: that
     /// store is then set aside whole (``setAsideFolder``), after the token is saved.
     public func createAccount(
-        at url: String, storefront: String?, preferred: String?, caFile: String?, leavingEmbeddedStore: Bool = false
+        at url: String, storefront: String?, preferred: String?, deviceName: String? = nil, caFile: String?, leavingEmbeddedStore: Bool = false
     ) async throws(PlayerError) -> ServiceCredentials {
         try checkBelongsToNoStore(leavingEmbeddedStore: leavingEmbeddedStore)
         do throws(ServiceError) {
-            let credentials = try await HTTPPackService.createAccount(at: url, storefront: storefront, preferred: preferred, caFile: caFile)
+            let credentials = try await HTTPPackService.createAccount(at: url, storefront: storefront, preferred: preferred, deviceName: deviceName, caFile: caFile)
             try credentials.save(folder: accountFolder)
             if leavingEmbeddedStore { try setEmbeddedStoreAside() }
             await keepCatalog(of: credentials, caFile: caFile)
@@ -303,11 +303,13 @@ public struct Home: Sendable {
     /// device belongs to: the service's key pinned as it is now, a token of its own saved.
     /// A home whose own token the service no longer accepts (revoked from another device) signs
     /// in again the same way, to the same account and service key: its packs and games stay.
-    public func joinAccount(at url: String, token: String, caFile: String?, leavingEmbeddedStore: Bool = false) async throws(PlayerError) -> ServiceCredentials {
+    public func joinAccount(
+        at url: String, token: String, deviceName: String? = nil, caFile: String?, leavingEmbeddedStore: Bool = false
+    ) async throws(PlayerError) -> ServiceCredentials {
         let signedOut = try await signedOutCredentials(caFile: caFile)
         if signedOut == nil { try checkBelongsToNoStore(leavingEmbeddedStore: leavingEmbeddedStore) }
         do throws(ServiceError) {
-            let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, caFile: caFile)
+            let credentials = try await HTTPPackService.login(at: ServiceCredentials.normalized(url), token: token, deviceName: deviceName, caFile: caFile)
             if var kept = signedOut {
                 guard credentials.publicKey == kept.publicKey else {
                     throw ServiceError(

@@ -434,9 +434,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     // MARK: - Tokens and the account
 
-    /// A new token of this account for another device (the one asking keeps its own).
-    public func addDeviceToken() async throws(ServiceError) -> NewToken {
-        let made = try await send(API.addToken)
+    /// A new token of this account for another device (the one asking keeps its own), named
+    /// `deviceName` in the account's tokens.
+    public func addDeviceToken(deviceName: String? = nil) async throws(ServiceError) -> NewToken {
+        let made = try await send(API.addToken, body: NewTokenRequest(deviceName: deviceName))
         try Self.checkIssued(made.token, account: made.accountID, expected: credentials.accountID)
         return made
     }
@@ -473,12 +474,12 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// Joins the account a token of another device belongs to, from this device: pins the
     /// service's key as it is now, and makes this device a token of its own.
-    public static func login(at url: String, token: String, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
+    public static func login(at url: String, token: String, deviceName: String? = nil, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
         guard let given = BearerToken(parsing: token) else { throw ServiceError(.invalidRequest, BearerToken.formatProblem) }
         let unauthenticated = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: "", token: "", publicKey: nil), caFile: caFile)
         let key = try await unauthenticated.serviceKey()
         let client = HTTPPackService(credentials: ServiceCredentials(service: url, accountID: given.account, token: token, publicKey: key), caFile: caFile)
-        let made = try await client.addDeviceToken()
+        let made = try await client.addDeviceToken(deviceName: deviceName)
         return ServiceCredentials(service: url, accountID: made.accountID, token: made.token, publicKey: key)
     }
 
@@ -537,8 +538,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// ``createAccount(at:storefront:caFile:)`` in `storefront`, else the player's region's
     /// (`preferred`) when the service sells there.
-    public static func createAccount(at url: String, storefront: String?, preferred: String?, caFile: String? = nil) async throws(ServiceError) -> ServiceCredentials {
-        try await createAccount(at: url, storefront: StorefrontRequest(storefront: storefront, preferred: preferred), caFile: caFile)
+    public static func createAccount(
+        at url: String, storefront: String?, preferred: String?, deviceName: String? = nil, caFile: String? = nil
+    ) async throws(ServiceError) -> ServiceCredentials {
+        try await createAccount(at: url, storefront: StorefrontRequest(storefront: storefront, preferred: preferred, deviceName: deviceName), caFile: caFile)
     }
 
     /// Makes an account on the service at `url`, pinning the service's key as it is now, in the

@@ -12,15 +12,25 @@ extension PackServer {
             return Self.tooMany("too many new accounts from \(request.clientAddress)'s address block: try again in \(wait) s", wait: wait)
         }
         let asked = request.body.isEmpty ? StorefrontRequest(storefront: nil) : try API.createAccount.body(of: request.body)
+        let deviceName = try Self.deviceName(asked.deviceName)
         // The block's budget of free trials today: the rule is the seller's, the count per address block ours.
         let budget = configuration.freeTrialAccountsPerDay
         let freeTrial = { budget > 0 && self.freeTrialAccounts.take(request.clientAddress, now: now) == nil }
         let made = try seller.createAccount(
-            required: asked.storefront, preferred: asked.preferred, catalog: catalog, freeTrial: freeTrial, now: now
+            required: asked.storefront, preferred: asked.preferred, deviceName: deviceName, catalog: catalog, freeTrial: freeTrial, now: now
         ) { account, body throws(ServiceError) in
             try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }, body)
         }
         return .json(201, try API.createAccount.answer(made))
+    }
+
+    /// A device's name as a request gives it: checked (``DeviceName``), refused with a sentence (400).
+    static func deviceName(_ given: String?) throws(ServiceError) -> String? {
+        guard let given else { return nil }
+        switch DeviceName.check(given) {
+        case .success(let name): return name
+        case .failure(let problem): throw ServiceError(.invalidRequest, problem.message)
+        }
     }
 
     /// The account's tokens (one per device) and the account itself: list, add, rotate, revoke,
@@ -32,11 +42,14 @@ extension PackServer {
         switch route {
         case .tokens:
             let listed = try accounts.tokens(account: account).map {
-                AccountTokenInfo(tokenID: $0.id, createdDate: $0.created, lastUsedDate: $0.lastUsed, revokedDate: $0.revoked, current: $0.id == tokenID)
+                AccountTokenInfo(
+                    tokenID: $0.id, deviceName: $0.deviceName, createdDate: $0.created, lastUsedDate: $0.lastUsed, revokedDate: $0.revoked, current: $0.id == tokenID)
             }
             return .json(200, try API.tokens.answer(listed))
         case .addToken:
-            let made = try accounts.newToken(account: account, now: now)
+            // A client before device names sends no body: its token has no name.
+            let asked = request.body.isEmpty ? NewTokenRequest(deviceName: nil) : try API.addToken.body(of: request.body)
+            let made = try accounts.newToken(account: account, deviceName: try Self.deviceName(asked.deviceName), now: now)
             return .json(201, try API.addToken.answer(NewToken(accountID: account, tokenID: made.tokenID, token: made.token)))
         case .rotateToken:
             // Under the accounts database's lock: of rotations of one token at once, one wins.

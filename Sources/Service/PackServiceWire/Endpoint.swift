@@ -98,7 +98,7 @@ public enum API {
     public static let leaderboard = Endpoint<NoBody, Leaderboard>(.leaderboard)
     public static let setDisplayName = Endpoint<DisplayNameRequest, DisplayNameRequest>(.setDisplayName)
     public static let tokens = Endpoint<NoBody, [AccountTokenInfo]>(.tokens)
-    public static let addToken = Endpoint<NoBody, NewToken>(.addToken)
+    public static let addToken = Endpoint<NewTokenRequest, NewToken>(.addToken)
     public static let rotateToken = Endpoint<NoBody, NewToken>(.rotateToken)
     public static let revokeToken = Endpoint<NoBody, Done>(.revokeToken)
     public static let testControls = Endpoint<NoBody, StoreControls>(.testControls)

@@ -309,6 +309,8 @@ public struct ReceiptData: Codable, Sendable, Equatable {
 /// One token of the account (`GET /v1/account/tokens`): never its secret.
 public struct AccountTokenInfo: Codable, Sendable, Equatable {
     public var tokenID: String
+    /// The device's name (``DeviceName``); absent for a token made without one.
+    public var deviceName: String?
     /// Milliseconds since 1970.
     public var createdDate: Int64
     public var lastUsedDate: Int64?
@@ -316,8 +318,9 @@ public struct AccountTokenInfo: Codable, Sendable, Equatable {
     /// The token this request was made with.
     public var current: Bool
 
-    public init(tokenID: String, createdDate: Int64, lastUsedDate: Int64?, revokedDate: Int64?, current: Bool) {
+    public init(tokenID: String, deviceName: String? = nil, createdDate: Int64, lastUsedDate: Int64?, revokedDate: Int64?, current: Bool) {
         self.tokenID = tokenID
+        self.deviceName = deviceName
         self.createdDate = createdDate
         self.lastUsedDate = lastUsedDate
         self.revokedDate = revokedDate
@@ -345,10 +348,66 @@ public struct NewToken: Codable, Sendable, Equatable {
 public struct StorefrontRequest: Codable, Sendable, Equatable {
     public var storefront: String?
     public var preferred: String?
+    /// On `POST /v1/accounts`: the name of the device the first token is for (``DeviceName``).
+    public var deviceName: String?
 
-    public init(storefront: String?, preferred: String? = nil) {
+    public init(storefront: String?, preferred: String? = nil, deviceName: String? = nil) {
         self.storefront = storefront
         self.preferred = preferred
+        self.deviceName = deviceName
+    }
+}
+
+/// `POST /v1/account/tokens`: the device a new token is for, by its name (``DeviceName``). A
+/// request with no body makes a token with no name, as clients before names did.
+public struct NewTokenRequest: Codable, Sendable, Equatable {
+    public var deviceName: String?
+
+    public init(deviceName: String?) { self.deviceName = deviceName }
+}
+
+/// A device's name, as `hangman account tokens` lists it beside its token ("ana-laptop"): what a
+/// player tells their devices apart by, given by the device when its token is made (its host
+/// name, unless the player names it) and kept through rotations.
+public enum DeviceName {
+    public static let maxLength = 40
+
+    /// `text` as a device's name, or why it is not one: 1 to 40 characters (Unicode scalars, as
+    /// the databases count them), no control,
+    /// format, separator-of-lines or unassigned character, no space at either end.
+    public static func check(_ text: String) -> Result<String, DeviceNameProblem> {
+        guard !text.isEmpty, text.unicodeScalars.count <= maxLength, text.trimmingSpaces == text, text.unicodeScalars.allSatisfy(isAllowed) else {
+            return .failure(DeviceNameProblem())
+        }
+        return .success(text)
+    }
+
+    /// A name made fit from any text (the machine's host name, a name a server sent): the
+    /// characters ``check`` refuses dropped, cut to 40; `nil` when nothing is left.
+    public static func fitted(_ text: String) -> String? {
+        var kept = String(String.UnicodeScalarView(text.unicodeScalars.filter(isAllowed))).trimmingSpaces
+        if kept.unicodeScalars.count > maxLength { kept = String(String.UnicodeScalarView(kept.unicodeScalars.prefix(maxLength))).trimmingSpaces }
+        return kept.isEmpty ? nil : kept
+    }
+
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: false
+        default: true
+        }
+    }
+}
+
+/// Why a device's name was refused, in a sentence.
+public struct DeviceNameProblem: Error, Sendable, Equatable {
+    public var message: String {
+        "a device's name is 1 to \(DeviceName.maxLength) characters, with no control character and no space at either end"
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
 

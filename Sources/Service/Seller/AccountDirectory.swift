@@ -14,16 +14,16 @@ import Synchronization
 /// compared in constant time.
 public protocol AccountDirectory: DailyBoard {
     /// Records a new account and its first token (the SHA-256 of its secret); `false` when the id is taken.
-    func insert(id: String, tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool
+    func insert(id: String, tokenSHA256: String, deviceName: String?, now: Int64) throws(ServiceError) -> Bool
     /// Whether the account exists and is not closed.
     func isOpen(account: String) throws(ServiceError) -> Bool
     /// The SHA-256 of every token of an open account that is not revoked.
     func liveTokens(account: String) throws(ServiceError) -> [String]
-    /// Adds a token (a device) to an open account.
-    func addToken(account: String, tokenSHA256: String, now: Int64) throws(ServiceError)
+    /// Adds a token (a device, by its name when it gave one) to an open account.
+    func addToken(account: String, tokenSHA256: String, deviceName: String?, now: Int64) throws(ServiceError)
     /// Every token of the account, revoked ones included, oldest first; never a secret.
     func tokens(account: String) throws(ServiceError) -> [AccountToken]
-    /// Revokes the live token `tokenID` and adds one in its place, in one transaction: `false`
+    /// Revokes the live token `tokenID` and adds one in its place (its device's name kept), in one transaction: `false`
     /// (nothing done) when that token is no longer live (another rotation took it first).
     func replaceToken(account: String, tokenID: String, with tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool
     /// Revokes one live token of the account (`tokenID`), or every one (`nil`); how many.
@@ -57,6 +57,8 @@ private let probeAccount = "ffffffffffffffff"
 /// SHA-256), when it was made, last used and revoked.
 public struct AccountToken: Sendable {
     public var id: String
+    /// The device's name, when it gave one (``DeviceName``).
+    public var deviceName: String?
     public var created: Int64
     public var lastUsed: Int64?
     public var revoked: Int64?
@@ -84,12 +86,12 @@ private func newSecret() -> (secret: String, sha256: String) {
 
 extension AccountDirectory {
     /// A new account, with its token.
-    public func create(now: Int64) throws(ServiceError) -> NewAccount {
+    public func create(deviceName: String? = nil, now: Int64) throws(ServiceError) -> NewAccount {
         var random = SystemRandomNumberGenerator()
         let made = newSecret()
         for _ in 0..<8 {
             let id = String(random.next(), radix: 16).leftPadded(to: 16)
-            if try insert(id: id, tokenSHA256: made.sha256, now: now) {
+            if try insert(id: id, tokenSHA256: made.sha256, deviceName: deviceName, now: now) {
                 return NewAccount(accountID: id, token: BearerToken(account: id, secret: made.secret).text)
             }
         }
@@ -116,9 +118,9 @@ extension AccountDirectory {
     }
 
     /// A new token for an open account (a device joining it): the token, and its id.
-    public func newToken(account: String, now: Int64) throws(ServiceError) -> (token: String, tokenID: String) {
+    public func newToken(account: String, deviceName: String? = nil, now: Int64) throws(ServiceError) -> (token: String, tokenID: String) {
         let made = newSecret()
-        try addToken(account: account, tokenSHA256: made.sha256, now: now)
+        try addToken(account: account, tokenSHA256: made.sha256, deviceName: deviceName, now: now)
         return (BearerToken(account: account, secret: made.secret).text, PresentedToken.tokenID(ofDigest: made.sha256))
     }
 }
@@ -139,14 +141,14 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func insert(id: String, tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool {
+    public func insert(id: String, tokenSHA256: String, deviceName: String?, now: Int64) throws(ServiceError) -> Bool {
         try run { connection in
             guard try connection.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [id, tokenSHA256, String(now)]
             ).affectedRows == 1 else { return false }
             try connection.execute(
-                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
-                [PresentedToken.tokenID(ofDigest: tokenSHA256), id, tokenSHA256, String(now)])
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date, device_name) VALUES ($1, $2, $3, $4, $5)",
+                [PresentedToken.tokenID(ofDigest: tokenSHA256), id, tokenSHA256, String(now), deviceName])
             return true
         }
     }
@@ -163,20 +165,22 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         }
     }
 
-    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(ServiceError) {
+    public func addToken(account: String, tokenSHA256: String, deviceName: String?, now: Int64) throws(ServiceError) {
         _ = try run { connection in
             try connection.execute(
-                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
-                [PresentedToken.tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date, device_name) VALUES ($1, $2, $3, $4, $5)",
+                [PresentedToken.tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now), deviceName])
         }
     }
 
     public func tokens(account: String) throws(ServiceError) -> [AccountToken] {
         try run(writing: false) { connection in
             try connection.execute(
-                "SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = $1 ORDER BY created_date, token_id", [account]
+                "SELECT token_id, created_date, last_used_date, revoked_date, device_name FROM tokens WHERE account_id = $1 ORDER BY created_date, token_id", [account]
             ).rows.map { row in
-                AccountToken(id: row[0] ?? "", created: row[1].flatMap(Int64.init) ?? 0, lastUsed: row[2].flatMap(Int64.init), revoked: row[3].flatMap(Int64.init))
+                AccountToken(
+                    id: row[0] ?? "", deviceName: row[4] ?? nil, created: row[1].flatMap(Int64.init) ?? 0, lastUsed: row[2].flatMap(Int64.init),
+                    revoked: row[3].flatMap(Int64.init))
             }
         }
     }
@@ -187,8 +191,10 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
                 "UPDATE tokens SET revoked_date = $3 WHERE account_id = $1 AND token_id = $2 AND revoked_date IS NULL", [account, tokenID, String(now)]
             ).affectedRows == 1 else { return false }
             try connection.execute(
-                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES ($1, $2, $3, $4)",
-                [PresentedToken.tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now)])
+                """
+                INSERT INTO tokens (token_id, account_id, token_sha256, created_date, device_name)
+                    SELECT $1, $2, $3, $4, (SELECT device_name FROM tokens WHERE account_id = $2 AND token_id = $5)
+                """, [PresentedToken.tokenID(ofDigest: tokenSHA256), account, tokenSHA256, String(now), tokenID])
             return true
         }
     }
@@ -450,15 +456,15 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func insert(id: String, tokenSHA256: String, now: Int64) throws(ServiceError) -> Bool {
+    public func insert(id: String, tokenSHA256: String, deviceName: String?, now: Int64) throws(ServiceError) -> Bool {
         try run { db in
             try db.execute(
                 "INSERT INTO accounts (id, token_sha256, created_date) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING",
                 .text(id), .text(tokenSHA256), .integer(now))
             guard db.changes == 1 else { return false }
             try db.execute(
-                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
-                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(id), .text(tokenSHA256), .integer(now))
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date, device_name) VALUES (?, ?, ?, ?, ?)",
+                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(id), .text(tokenSHA256), .integer(now), deviceName.map(SQLValue.text) ?? .null)
             // A new account's ledger has nothing made before ids were claimed.
             try db.execute("INSERT INTO claimed_ledgers (account_id) VALUES (?) ON CONFLICT(account_id) DO NOTHING", .text(id))
             return true
@@ -475,18 +481,22 @@ public final class SQLiteAccountDirectory: AccountDirectory {
         }
     }
 
-    public func addToken(account: String, tokenSHA256: String, now: Int64) throws(ServiceError) {
+    public func addToken(account: String, tokenSHA256: String, deviceName: String?, now: Int64) throws(ServiceError) {
         try run { db in
             try db.execute(
-                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
-                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now))
+                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date, device_name) VALUES (?, ?, ?, ?, ?)",
+                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now), deviceName.map(SQLValue.text) ?? .null)
         }
     }
 
     public func tokens(account: String) throws(ServiceError) -> [AccountToken] {
         try run(writing: false) { db in
-            try db.query("SELECT token_id, created_date, last_used_date, revoked_date FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account))
-                .map { row in AccountToken(id: try row.string(0), created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value) }
+            try db.query(
+                "SELECT token_id, created_date, last_used_date, revoked_date, device_name FROM tokens WHERE account_id = ? ORDER BY created_date, token_id", .text(account)
+            ).map { row in
+                AccountToken(
+                    id: try row.string(0), deviceName: try row[4].stringValue, created: try row.int64(1), lastUsed: try row[2].int64Value, revoked: try row[3].int64Value)
+            }
         }
     }
 
@@ -496,8 +506,10 @@ public final class SQLiteAccountDirectory: AccountDirectory {
                 "UPDATE tokens SET revoked_date = ? WHERE account_id = ? AND token_id = ? AND revoked_date IS NULL", .integer(now), .text(account), .text(tokenID))
             guard db.changes == 1 else { return false }
             try db.execute(
-                "INSERT INTO tokens (token_id, account_id, token_sha256, created_date) VALUES (?, ?, ?, ?)",
-                .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now))
+                """
+                INSERT INTO tokens (token_id, account_id, token_sha256, created_date, device_name)
+                    SELECT ?, ?, ?, ?, (SELECT device_name FROM tokens WHERE account_id = ?2 AND token_id = ?)
+                """, .text(PresentedToken.tokenID(ofDigest: tokenSHA256)), .text(account), .text(tokenSHA256), .integer(now), .text(tokenID))
             return true
         }
     }

@@ -15,6 +15,7 @@ public enum AccountsSchema {
         migrations.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "to_char(\(day)::date + \(offset), 'YYYY-MM-DD')" }))
         migrations.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
         migrations.register("7-transaction-owners", sql: transactionOwners + postgreSQLClaimEarlierTransactions)
+        migrations.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -27,6 +28,7 @@ public enum AccountsSchema {
         migrator.register("5-ranked-boards", sql: rankedBoards(dayPlus: { day, offset in "date(\(day), '+' || \(offset) || ' days')" }))
         migrator.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
         migrator.register("7-transaction-owners", sql: transactionOwners + sqliteClaimedLedgers)
+        migrator.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -162,6 +164,12 @@ public enum AccountsSchema {
     /// ``SellerService``).
     static let sqliteClaimedLedgers = """
         CREATE TABLE claimed_ledgers (account_id TEXT PRIMARY KEY);
+        """
+
+    /// Each token's device, by the name it gave (``DeviceName``: at most 40 characters); tokens
+    /// made before, or by a client that gives none, have none.
+    static let deviceNames = """
+        ALTER TABLE tokens ADD COLUMN device_name TEXT CHECK (device_name IS NULL OR length(device_name) BETWEEN 1 AND 40);
         """
 
     /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit

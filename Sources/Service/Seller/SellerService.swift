@@ -97,14 +97,14 @@ public final class SellerService: Sendable {
     /// player's region's, `preferred`, when the catalog sells there) before it is made, and
     /// recorded in its ledger at once; its free trials withheld when `freeTrial` says no (asked
     /// once the account is made: the caller's budget for an address block is spent, since trials
-    /// go to the first accounts of a block each day, not to every fresh one). `open` gives the new
-    /// account's service.
+    /// go to the first accounts of a block each day, not to every fresh one). Its first token is
+    /// for the device named `deviceName`, when it gave one. `open` gives the new account's service.
     public func createAccount(
-        required: String?, preferred: String?, catalog: Catalog, freeTrial: () -> Bool, now: Int64,
+        required: String?, preferred: String?, deviceName: String? = nil, catalog: Catalog, freeTrial: () -> Bool, now: Int64,
         open: (String, (AccountService) throws(ServiceError) -> Void) throws(ServiceError) -> Void
     ) throws(ServiceError) -> NewAccount {
         let chosen = try AccountService.newAccountStorefront(required: required, preferred: preferred, in: catalog)
-        let made = try directory.create(now: now)
+        let made = try directory.create(deviceName: deviceName, now: now)
         let withholdTrials = !freeTrial()
         try open(made.accountID) { service throws(ServiceError) in
             try service.chooseStorefront(chosen)

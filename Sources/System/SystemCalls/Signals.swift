@@ -114,4 +114,13 @@ public enum CurrentProcess {
     public static func exit(_ status: Int32) -> Never {
         system_exit(status)
     }
+
+    /// The machine's host name (`gethostname(2)`), as UTF-8 with what is not repaired; `nil`
+    /// when it cannot be read or is empty.
+    public static var hostName: String? {
+        var bytes = [CChar](repeating: 0, count: 256)
+        guard gethostname(&bytes, bytes.count - 1) == 0 else { return nil }
+        let name = String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? nil : name
+    }
 }

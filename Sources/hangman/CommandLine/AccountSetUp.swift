@@ -1,6 +1,8 @@
 import Device
 import PackServiceAPI
 import PackServiceClient
+import PackServiceWire
+import SystemCalls
 
 /// What `account create` and `account login` share: a home that has a store already is exit
 /// status 73 (it cannot be made twice), with the home's words.
@@ -19,6 +21,21 @@ enum AccountSetUp {
 }
 
 extension AccountSetUp {
+    /// `--device` of `account create` and `account login`.
+    static let deviceOption = CommandSpec.Option(
+        names: ["--device"], value: "NAME",
+        help: "The name this device's token is listed under in 'hangman account tokens' (default: the machine's host name).")
+
+    /// The name this device's token is made under: `--device` when given (a name ``DeviceName``
+    /// refuses is a usage error, 64), else the machine's host name, made fit.
+    static func deviceName(_ parsed: ParsedArguments) throws -> String? {
+        guard let given = parsed.value("--device") else { return CurrentProcess.hostName.flatMap(DeviceName.fitted) }
+        switch DeviceName.check(given) {
+        case .success(let name): return name
+        case .failure(let problem): throw CommandFailure.usage("--device '\(given.prefix(60))': \(problem.message)")
+        }
+    }
+
     /// `--yes` of `account create` and `account login`.
     static let yesOption = CommandSpec.Option(
         names: ["--yes", "-y"], value: nil,

@@ -8,12 +8,13 @@ enum AccountCreateCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account create",
         overview: "Make an account on a pack server and keep its token under the home.",
-        usage: ["hangman account create --service <URL> [--storefront <CODE>] [--yes] [--home <DIR>] [--ca-file <FILE>]"],
+        usage: ["hangman account create --service <URL> [--storefront <CODE>] [--device <NAME>] [--yes] [--home <DIR>] [--ca-file <FILE>]"],
         options: [
             HomeContext.serviceOption,
             .init(
                 names: ["--storefront"], value: "CODE",
                 help: "The account's App Store storefront, whose prices and currency it pays: USA, GBR, DEU, FRA, ESP, MEX, JPN, BRA... (default: the region of LC_ALL, LC_MONETARY or LANG when the store sells there, else USA)."),
+            AccountSetUp.deviceOption,
             AccountSetUp.yesOption,
             HomeContext.options[0],
             HomeContext.caFileOption,
@@ -26,7 +27,8 @@ enum AccountCreateCommand: Command {
             settings, statistics and games on this device come along, and what was bought on the
             embedded store (a sandbox) stays with that store, set aside in the account folder's
             embedded-store; this is said first, and asked on a terminal (--yes: not asked).
-            Exit status: 0 made, 1 not joined (the question answered no), 64 a storefront the store does not sell in, 69 the service cannot be
+            This device's token is listed under its host name, or the name --device gives.
+            Exit status: 0 made, 1 not joined (the question answered no), 64 a storefront the store does not sell in or a device name that is not one, 69 the service cannot be
             reached, 65 its key is malformed, 73 the home has an account (on a pack server, or on
             the embedded store).
             """)
@@ -34,6 +36,7 @@ enum AccountCreateCommand: Command {
     struct Options {
         var home: HomeOptions
         var storefront: String?
+        var device: String?
         var yes: Bool
     }
 
@@ -42,7 +45,7 @@ enum AccountCreateCommand: Command {
         if let storefront, !Storefront.isKnown(storefront) {
             throw CommandFailure.usage("'\(storefront)' is not an App Store storefront: an ISO 3166 alpha-3 code, like USA, DEU or JPN")
         }
-        return Options(home: HomeOptions(parsed), storefront: storefront, yes: parsed.has("--yes"))
+        return Options(home: HomeOptions(parsed), storefront: storefront, device: try AccountSetUp.deviceName(parsed), yes: parsed.has("--yes"))
     }
 
     static func run(_ all: Options, context: CommandContext) async throws -> ExitCode {
@@ -55,7 +58,7 @@ enum AccountCreateCommand: Command {
         guard let leaving = try await AccountSetUp.leavesEmbeddedStore(home, yes: all.yes, context: context) else { return .declined }
         let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in
             try await home.createAccount(
-                at: url, storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment), caFile: authorities,
+                at: url, storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment), deviceName: all.device, caFile: authorities,
                 leavingEmbeddedStore: leaving)
         }
         context.out("Made account \(credentials.accountID) on \(credentials.service).")

@@ -8,26 +8,30 @@ enum AccountLoginCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account login",
         overview: "Join, from this device, the account another device is on: its token makes one of this device's own.",
-        usage: ["hangman account login --service <URL> [--yes] [--home <DIR>] [--ca-file <FILE>]"],
-        options: [HomeContext.serviceOption, AccountSetUp.yesOption, HomeContext.options[0], HomeContext.caFileOption],
+        usage: ["hangman account login --service <URL> [--device <NAME>] [--yes] [--home <DIR>] [--ca-file <FILE>]"],
+        options: [HomeContext.serviceOption, AccountSetUp.deviceOption, AccountSetUp.yesOption, HomeContext.options[0], HomeContext.caFileOption],
         discussion: """
             The other device's token is read from HANGMAN_TOKEN, or asked for on a terminal
             ('hangman account token' prints it there). This device gets a token of its own, listed
-            by 'hangman account tokens' and revoked alone; the other device's stays as it was. The
+            by 'hangman account tokens' under its host name (or --device NAME) and revoked alone;
+            the other device's stays as it was. The
             service's key is pinned as 'account create' pins it. A device signed out (its token
             revoked from another device) signs in again the same way, keeping its packs and games.
             A home that plays on the embedded store joins as 'account create' has it join (--yes:
             not asked). Exit status: 0 joined, 1 not joined (the question answered no), 64 no
-            token given or not a token, 73 this home has an account already, 77 the service does
+            token given or not a token, or a device name that is not one, 73 this home has an account already, 77 the service does
             not know the token, 69 the service cannot be reached.
             """)
 
     struct Options {
         var home: HomeOptions
+        var device: String?
         var yes: Bool
     }
 
-    static func options(_ parsed: ParsedArguments) -> Options { Options(home: HomeOptions(parsed), yes: parsed.has("--yes")) }
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        Options(home: HomeOptions(parsed), device: try AccountSetUp.deviceName(parsed), yes: parsed.has("--yes"))
+    }
 
     static func run(_ all: Options, context: CommandContext) async throws -> ExitCode {
         let options = all.home
@@ -53,7 +57,7 @@ enum AccountLoginCommand: Command {
         guard let leaving = try await AccountSetUp.leavesEmbeddedStore(home, yes: all.yes, context: context) else { return .declined }
         let credentials = try await AccountSetUp.refusingASecondStore { () async throws(PlayerError) in
             do throws(PlayerError) {
-                return try await home.joinAccount(at: url, token: token, caFile: authorities, leavingEmbeddedStore: leaving)
+                return try await home.joinAccount(at: url, token: token, deviceName: all.device, caFile: authorities, leavingEmbeddedStore: leaving)
             } catch .store(let error) where error.kind == .unauthorized {
                 // The token typed is the one refused: the advice to sign in again is this command.
                 throw .store(ServiceError(

@@ -7,7 +7,7 @@ import PackServiceWire
 enum AccountTokensCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account tokens",
-        overview: "List the account's tokens, one per device: when each was made and last used, this device's marked.",
+        overview: "List the account's tokens, one per device: its name, when it was made and last used, this device's marked.",
         usage: ["hangman account tokens [--json] [--home <DIR>]"],
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), HomeContext.options[0], HomeContext.serviceOption, HomeContext.caFileOption],
         discussion: "Never a secret: a token's ID is the start of its digest. 'hangman account token revoke ID' signs a device out.")
@@ -21,6 +21,7 @@ enum AccountTokensCommand: Command {
 
     struct TokenJSON: Encodable {
         var tokenID: String
+        var deviceName: String?
         var createdDate: String
         var lastUsedDate: String?
         var revokedDate: String?
@@ -33,7 +34,7 @@ enum AccountTokensCommand: Command {
         if options.json {
             context.out(JSONText.encode(tokens.map {
                 TokenJSON(
-                    tokenID: $0.tokenID, createdDate: ISO8601.string($0.createdDate), lastUsedDate: $0.lastUsedDate.map { ISO8601.string($0) },
+                    tokenID: $0.tokenID, deviceName: $0.deviceName.flatMap(DeviceName.fitted), createdDate: ISO8601.string($0.createdDate), lastUsedDate: $0.lastUsedDate.map { ISO8601.string($0) },
                     revokedDate: $0.revokedDate.map { ISO8601.string($0) }, thisDevice: $0.current)
             }))
             return .ok
@@ -43,12 +44,14 @@ enum AccountTokensCommand: Command {
             let time = UTCDateTime(millisecondsSince1970: milliseconds)
             return time.dateText + " " + time.hourMinuteText
         }
-        var rows = [["TOKEN", "MADE (UTC)", "LAST USED", "STATE"]]
+        var rows = [["TOKEN", "DEVICE", "MADE (UTC)", "LAST USED", "STATE"]]
         for token in tokens {
             let state = token.revokedDate.map { "revoked \(time($0))" } ?? (token.current ? "this device" : "live")
-            rows.append([token.tokenID, time(token.createdDate), token.lastUsedDate.map(time) ?? "-", state])
+            // The server's text, made fit for a terminal (no control character reaches it).
+            let device = token.deviceName.flatMap(DeviceName.fitted) ?? "-"
+            rows.append([token.tokenID, device, time(token.createdDate), token.lastUsedDate.map(time) ?? "-", state])
         }
-        context.out(StoreText.table(rows, fit: context.tableWidth(wide: false).map { StoreText.Fit(width: $0, drop: [2, 1], flexible: [3]) }))
+        context.out(StoreText.table(rows, fit: context.tableWidth(wide: false).map { StoreText.Fit(width: $0, drop: [3, 2], flexible: [1, 4]) }))
         return .ok
     }
 }
