@@ -13,6 +13,7 @@ base URL and the trusted root.
       refunds ID                   Get Refund History, every page, as JSON
       extend ORIGINAL_ID DAYS      Extend a Subscription Renewal Date
       consumption ID               Send Consumption Information
+      set-app-account-token ORIGINAL_ID UUID   Set App Account Token
       test-notification            Request a Test Notification, then its status until attempted
       notification-history START_MS END_MS [TRANSACTION_ID]
   backend.py receive ROOT_DER BUNDLE PORT_FILE OUT_FILE FAIL_FIRST
@@ -36,6 +37,7 @@ from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
 from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
 from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
 from appstoreserverlibrary.models.TransactionHistoryRequest import ProductType, TransactionHistoryRequest
+from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
 from appstoreserverlibrary.api_client import GetTransactionHistoryVersion
 from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 from cryptography.hazmat.primitives import serialization
@@ -77,7 +79,7 @@ if sys.argv[1] == "receive":
                     transaction = verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
                     line.update(transactionId=transaction.transactionId, originalTransactionId=transaction.originalTransactionId,
                                 productId=transaction.productId, productType=transaction.rawType, expiresDate=transaction.expiresDate,
-                                revoked=transaction.revocationDate is not None)
+                                revoked=transaction.revocationDate is not None, appAccountToken=transaction.appAccountToken)
                 if decoded.data and decoded.data.signedRenewalInfo:
                     renewal = verifier.verify_and_decode_renewal_info(decoded.data.signedRenewalInfo)
                     line.update(autoRenewStatus=renewal.rawAutoRenewStatus, autoRenewProductId=renewal.autoRenewProductId, status=decoded.data.rawStatus)
@@ -154,6 +156,9 @@ try:
         client.send_consumption_data(args[0], ConsumptionRequestV1(customerConsented=True, sampleContentProvided=False,
                                                                    deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY))
         show({"sent": True})
+    elif command == "set-app-account-token":
+        client.set_app_account_token(args[0], UpdateAppAccountTokenRequest(appAccountToken=args[1]))
+        show({"set": True})
     elif command == "test-notification":
         token = client.request_test_notification().testNotificationToken
         deadline = time.time() + 30

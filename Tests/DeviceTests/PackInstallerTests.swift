@@ -22,7 +22,7 @@ final class RelayService: PackService {
     var catalog: Catalog { inner.catalog }
     func fetchCatalog() throws(ServiceError) -> Catalog { inner.catalog }
     func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { try inner.recoverUnfinished() }
-    func buy(_ product: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity) }
+    func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) throws(ServiceError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity, options: options) }
     func restore() throws(ServiceError) -> [Entitlement] { try inner.restore() }
     func transactions() throws(ServiceError) -> [StoreTransaction] { try inner.transactions() }
     func entitlements() throws(ServiceError) -> [Entitlement] { try inner.entitlements() }

@@ -163,6 +163,7 @@ import TestSupport
         Row(arguments: ["receipt", "verify", "$S/src"], code: 65, says: ["$S/src is a folder, not a regular file"]),
         Row(arguments: ["receipt", "-o", "$S/pipe"], code: 73, says: ["$S/pipe", "FIFO"]),
         Row(arguments: ["store", "approve", "0123456789abcdef"], code: 64, says: ["no transaction 81985529216486895"]),
+        Row(arguments: ["buy", "10", "--app-account-token", "nope"], code: 64, says: ["an app account token is a UUID"]),
         Row(arguments: ["store", "refund", "zz"], code: 64, says: ["'zz'"]),
         Row(arguments: ["store", "clear"], code: 64, says: ["--yes"]),
         Row(arguments: ["buy", fruit], code: 69, says: ["purchases are turned off", "store payments on"]) { world in

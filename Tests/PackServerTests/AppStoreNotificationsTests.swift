@@ -74,6 +74,58 @@ import TestSupport
 
     static func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
+    /// StoreKit's `appAccountToken` purchase option reaches the backend in every signed
+    /// transaction of the purchase (a renewal's too) and in its notifications; Apple's Set App
+    /// Account Token replaces it, for the original transaction only, with Apple's errors.
+    @Test func anAppAccountTokenReachesTheBackendAndTheBackendSetsIt() async throws {
+        let directory = try TemporaryDirectory()
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let bundle = "com.hangmanpacks.hangman"
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let (server, url) = try await Self.serve(data, extra: [
+            "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
+        ])
+        defer { _ = server.kill() }
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        func ask(_ command: String, _ arguments: String...) throws -> ProcessResult {
+            try ExternalProcess.run(Self.python, [Self.backend, command, url, keys.path, Self.kid, Self.issuer, bundle, root] + arguments)
+        }
+        let token = "7e3fb20b-4cdb-47cc-936d-99d65f608138"
+        guard case .purchased(let monthly) = try await player.buy(
+                ProductID(rawValue: "com.hangmanpacks.pass.monthly")!, quantity: 1, options: PurchaseOptions(appAccountToken: token)),
+            case .purchased(let hints) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
+        else { throw ServiceError(.wrongState, "not bought") }
+        _ = try await player.advanceClock(by: StoreDuration(40, .day))
+        let renewal = try #require(try await player.transactions().last { $0.originalTransactionID == monthly.id && $0.id != monthly.id })
+        for id in [monthly.id, renewal.id] {
+            let read = try ask("transaction", id.number)
+            let fields = try #require(Self.json(read.stdout) as? [String: Any], "\(read.stdout)\(read.stderr)")
+            #expect(fields["appAccountToken"] as? String == token, "\(fields)")
+        }
+        let plain = try #require(Self.json(try ask("transaction", hints.id.number).stdout) as? [String: Any])
+        #expect(plain["appAccountToken"] == nil, "\(plain)")
+        let told = eventually(within: 30) { Set(receiver.delivered).isSuperset(of: ["SUBSCRIBED/INITIAL_BUY", "DID_RENEW/"]) }
+        #expect(told, "\(receiver.delivered)")
+        let subscriptionPosts = receiver.posts.filter { ["SUBSCRIBED", "DID_RENEW"].contains($0["type"] as? String ?? "") }
+        #expect(!subscriptionPosts.isEmpty && subscriptionPosts.allSatisfy { $0["appAccountToken"] as? String == token }, "\(subscriptionPosts)")
+
+        // Set App Account Token: the original's id, a UUID; the renewal carries the new one too.
+        let replaced = "00000000-0000-4000-8000-0000000000aa"
+        let set = try ask("set-app-account-token", monthly.id.number, replaced)
+        #expect(set.status == 0 && set.stdout.contains("\"set\": true"), "\(set.stdout)\(set.stderr)")
+        let after = try #require(Self.json(try ask("transaction", renewal.id.number).stdout) as? [String: Any])
+        #expect(after["appAccountToken"] as? String == replaced, "\(after)")
+        #expect(try ask("set-app-account-token", renewal.id.number, replaced).stdout == "error 400 4000187\n", "a renewal's id is not the original's")
+        #expect(try ask("set-app-account-token", hints.id.number, "not-a-uuid").stdout == "error 400 4000183\n")
+        #expect(try ask("set-app-account-token", "1234567890123456", replaced).stdout == "error 404 4040010\n")
+    }
+
     /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.

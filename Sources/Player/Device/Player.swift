@@ -147,10 +147,13 @@ public struct Player {
         case changeScheduled(SubscriptionStatus)
     }
 
-    /// Buys `quantity` of a product: purchase, then (for a pack) install.
-    public func buy(_ id: ProductID, quantity: Int = 1, progress: ((InstallProgress) -> Void)? = nil) async throws(PlayerError) -> BuyResult {
+    /// Buys `quantity` of a product: purchase, then (for a pack) install. `options` go with the
+    /// purchase as StoreKit's do (an app account token).
+    public func buy(
+        _ id: ProductID, quantity: Int = 1, options: PurchaseOptions = PurchaseOptions(), progress: ((InstallProgress) -> Void)? = nil
+    ) async throws(PlayerError) -> BuyResult {
         try checkPaymentsAllowed()
-        let outcome = try await store { () async throws(ServiceError) in try await service.buy(id, quantity: quantity) }
+        let outcome = try await store { () async throws(ServiceError) in try await service.buy(id, quantity: quantity, options: options) }
         switch outcome {
         case .purchased(let transaction):
             // Hints, a feature or a subscription: nothing to install (a pass's packs install when played).

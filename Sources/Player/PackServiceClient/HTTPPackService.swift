@@ -133,10 +133,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// The purchase's answer carries the account's statement after it (signed): the balance and
     /// entitlements a command shows next need no request of their own.
-    public func buy(_ product: ProductID, quantity: Int) async throws(ServiceError) -> PurchaseOutcome {
+    public func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) async throws(ServiceError) -> PurchaseOutcome {
         let key = Self.newKey()
-        let (_, bytes) = try await exchange(
-            .purchase, body: try API.purchase.encode(PurchaseRequest(productID: product, quantity: quantity)), idempotencyKey: key)
+        let asked = PurchaseRequest(productID: product, quantity: quantity, appAccountToken: options.appAccountToken)
+        let (_, bytes) = try await exchange(.purchase, body: try API.purchase.encode(asked), idempotencyKey: key)
         let outcome = try API.purchase.decodeAnswer(bytes, path: Route.purchase.path())
         if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
             _ = try? adopt(signed)

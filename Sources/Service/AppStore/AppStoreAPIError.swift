@@ -19,6 +19,8 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
     case invalidProductType = 4_000_022
     case invalidRevoked = 4_000_030
     case invalidTransactionNotConsumable = 4_000_043
+    case invalidAppAccountTokenUUID = 4_000_183
+    case transactionIdIsNotOriginalTransactionId = 4_000_187
     case subscriptionExtensionIneligible = 4_030_004
     case subscriptionMaxExtension = 4_030_005
     case originalTransactionIdNotFound = 4_040_005
@@ -50,6 +52,8 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
         case .invalidProductType: "Invalid product type."
         case .invalidRevoked: "Invalid revoked."
         case .invalidTransactionNotConsumable: "Invalid transaction, not consumable."
+        case .invalidAppAccountTokenUUID: "Invalid app account token UUID."
+        case .transactionIdIsNotOriginalTransactionId: "Transaction id is not original transaction id."
         case .subscriptionExtensionIneligible: "Subscription extension ineligible."
         case .subscriptionMaxExtension: "Subscription max extension."
         case .originalTransactionIdNotFound: "Original transaction id not found."

@@ -26,6 +26,8 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     /// ISO 3166-1 alpha-3.
     public var storefront: String?
     public var storefrontId: String?
+    /// The UUID the app or the developer's server related the purchase to.
+    public var appAccountToken: String?
     /// In milliunits of `currency`.
     public var price: Int64?
     public var currency: String?
@@ -65,6 +67,7 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
         self.environment = Self.environmentName(environment)
         transactionReason = transaction.originalTransactionID.map { $0 != transaction.id } == true ? "RENEWAL" : "PURCHASE"
         storefront = transaction.storefront
+        appAccountToken = transaction.appAccountToken
         storefrontId = transaction.storefront.flatMap { Self.storefrontIDs[$0] }
         if let price = transaction.price {
             let digits = Currency.minorUnits[price.currency] ?? 2

@@ -144,6 +144,16 @@ extension PackServer {
             }
             try service.saveConsumption(transaction.id, body: String(decoding: request.body, as: UTF8.self))
             return HTTPResponse(status: 202)
+        case .appStoreSetAppAccountToken:
+            // The purchase's first transaction only: a renewal's id names a period, not the purchase.
+            guard transaction.originalTransactionID.map({ $0 == transaction.id }) ?? true else {
+                return Self.appleError(.transactionIdIsNotOriginalTransactionId)
+            }
+            guard request.body.count <= 1024, let asked = try? Wire.decode(AppAccountTokenRequest.self, from: request.body),
+                let token = AppAccountToken.parse(asked.appAccountToken)
+            else { return Self.appleError(.invalidAppAccountTokenUUID) }
+            try service.setAppAccountToken(transaction.id, token: token)
+            return HTTPResponse(status: 200)
         default:
             return Self.notFound(route)
         }
@@ -204,3 +214,8 @@ extension PackServer {
     }
 }
 
+
+/// Set App Account Token's body (Apple's `UpdateAppAccountTokenRequest`).
+private struct AppAccountTokenRequest: Decodable {
+    var appAccountToken: String
+}

@@ -324,7 +324,9 @@ public final class PackServer: Sendable {
             let purchase = try API.purchase.body(of: request.body)
             let outcome: PurchaseOutcome
             do {
-                outcome = try service.buy(purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs)
+                outcome = try service.buy(
+                    purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs,
+                    options: PurchaseOptions(appAccountToken: purchase.appAccountToken))
             } catch {
                 metrics.purchase("refused")
                 throw error
@@ -364,7 +366,8 @@ public final class PackServer: Sendable {
         case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
-            .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreTestNotification,
+            .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken,
+            .appStoreTestNotification,
             .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
             throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")

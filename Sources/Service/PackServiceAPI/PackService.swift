@@ -17,7 +17,7 @@ public protocol PackService {
     func recoverUnfinished() async throws(ServiceError) -> [StoreTransaction]
 
     /// Buys `quantity` of a product: purchasing -> purchased | failed | deferred -> delivered -> finished.
-    func buy(_ product: ProductID, quantity: Int) async throws(ServiceError) -> PurchaseOutcome
+    func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) async throws(ServiceError) -> PurchaseOutcome
 
     /// Every non-consumable the account owns and that was not refunded. Safe to call any number of times.
     func restore() async throws(ServiceError) -> [Entitlement]
@@ -174,5 +174,12 @@ extension StoreTestControls {
     /// ``moveClock(by:)``'s new time.
     public func advanceClock(by duration: StoreDuration) async throws(ServiceError) -> Int64 {
         try await moveClock(by: StoreClockStep(duration)).now
+    }
+}
+
+extension PackService {
+    /// Buys `quantity` of a product, with no purchase option.
+    public func buy(_ product: ProductID, quantity: Int) async throws(ServiceError) -> PurchaseOutcome {
+        try await buy(product, quantity: quantity, options: PurchaseOptions())
     }
 }

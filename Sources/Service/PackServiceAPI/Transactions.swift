@@ -21,7 +21,7 @@ public enum TransactionState: String, Sendable, CaseIterable, Codable {
 
 /// One transaction of the account, consumables included.
 public struct StoreTransaction: Sendable, Equatable, Codable {
-    /// The transaction's id (16 hex digits, unique in the account).
+    /// The transaction's id (``TransactionID/number`` is how people and Apple's shapes read it).
     public var id: TransactionID
     /// The product bought.
     public var productID: ProductID
@@ -54,6 +54,10 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public var price: Money?
     /// The storefront it was bought in (`DEU`); `nil` before storefronts.
     public var storefront: String?
+    /// The UUID the app gave the purchase (StoreKit's `appAccountToken` purchase option) or the
+    /// developer's server set on it later, lowercase; a subscription's renewals carry their
+    /// original's. `nil`: none given.
+    public var appAccountToken: String?
 
     /// ``refundAmount`` as money, in the currency the period was charged in; `nil` when there
     /// is none, or the period was charged before storefronts recorded a currency.
@@ -71,8 +75,10 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     public init(
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
         purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
-        expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil, price: Money? = nil, storefront: String? = nil
+        expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil, price: Money? = nil, storefront: String? = nil,
+        appAccountToken: String? = nil
     ) {
+        self.appAccountToken = appAccountToken
         self.refundAmount = refundAmount
         self.price = price
         self.storefront = storefront
@@ -248,4 +254,32 @@ public struct NamedCodingKey: CodingKey, Sendable {
     public var intValue: Int? { nil }
     public init(stringValue: String) { self.stringValue = stringValue }
     public init?(intValue: Int) { nil }
+}
+
+/// What a purchase may carry beside its product and quantity, as StoreKit's purchase options do.
+public struct PurchaseOptions: Sendable, Equatable {
+    /// A UUID the app relates the purchase to its own account with (``AppAccountToken``).
+    public var appAccountToken: String?
+
+    public init(appAccountToken: String? = nil) { self.appAccountToken = appAccountToken }
+}
+
+/// An app account token: a UUID (8-4-4-4-12 hex digits), kept lowercase as Apple's shapes write it.
+public enum AppAccountToken {
+    /// `text` as an app account token, lowercase; `nil` when it is not a UUID.
+    public static func parse(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return nil }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return nil }
+            } else {
+                guard (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) || (0x41...0x46).contains(byte) else { return nil }
+            }
+        }
+        return text.lowercased()
+    }
+
+    /// Said when a text is not one.
+    public static let problem = "an app account token is a UUID, like 7e3fb20b-4cdb-47cc-936d-99d65f608138"
 }

@@ -16,7 +16,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// Get Transaction History v2, Get All Subscription Statuses, Get Refund History, Extend a
     /// Subscription Renewal Date, Send Consumption Information, Request a Test Notification, Get
     /// Test Notification Status, Get Notification History.
-    case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption
+    case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption, appStoreSetAppAccountToken
     case appStoreTestNotification, appStoreTestStatus, appStoreNotificationHistory
 
     /// The App Store Server API's routes, under `/inApps/`.
@@ -29,7 +29,7 @@ public enum Route: String, CaseIterable, Sendable {
             .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
-        case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption: "PUT"
+        case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
             .appStoreNotificationHistory:
@@ -91,6 +91,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .appStoreRefunds: "/inApps/v2/refund/lookup/{id}"
         case .appStoreExtend: "/inApps/v1/subscriptions/extend/{id}"
         case .appStoreConsumption: "/inApps/v1/transactions/consumption/{id}"
+        case .appStoreSetAppAccountToken: "/inApps/v1/transactions/{id}/appAccountToken"
         case .appStoreTestNotification: "/inApps/v1/notifications/test"
         case .appStoreTestStatus: "/inApps/v1/notifications/test/{id}"
         case .appStoreNotificationHistory: "/inApps/v1/notifications/history"

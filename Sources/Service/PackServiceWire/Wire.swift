@@ -234,11 +234,14 @@ public struct PurchaseRequest: Codable, Sendable, Equatable {
     /// The kinds of pack the client can install (`["Words", "Theme"]`); absent from a client from
     /// before themes, which installs words only.
     public var packKinds: [PackKind]?
+    /// StoreKit's purchase option: a UUID the app relates the purchase to (``AppAccountToken``).
+    public var appAccountToken: String?
 
-    public init(productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases) {
+    public init(productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases, appAccountToken: String? = nil) {
         self.productID = productID
         self.quantity = quantity
         self.packKinds = packKinds
+        self.appAccountToken = appAccountToken
     }
 
     /// What the client installs: words alone when it does not say.

@@ -79,6 +79,12 @@ final class AccountLedger {
     /// An auto-renewable subscription is refused the same way while its group has a live
     /// subscription (but the one it upgrades, `upgrading`) or a purchase in flight
     /// (`groupProducts`: the group's products).
+    /// Gives the purchase `original` (a subscription's renewals with it) an app account token:
+    /// one it has is kept unless `replacing` (Apple's Set App Account Token replaces it).
+    func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws(ServiceError) {
+        try engine.write { statements in try statements.setAppAccountToken(original: original, token: token, replacing: replacing) }
+    }
+
     func insertPurchasing(
         _ id: TransactionID, product: Product, quantity: Int, charge: Charge, requestKey: String?, groupProducts: [ProductID] = [],
         upgrading: TransactionID? = nil, now: Int64

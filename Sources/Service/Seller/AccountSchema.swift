@@ -204,6 +204,7 @@ enum AccountSchema {
         migrator.register("14-hint-ledger-keyed-by-account", sql: "", olderProgramsMayRun: true)
         migrator.register("15-game-totals", sql: gameTotals(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("16-renewal-extensions", sql: renewalExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("17-app-account-tokens", sql: appAccountTokens(account: ""), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -225,6 +226,21 @@ enum AccountSchema {
                 days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 90)
             );
             CREATE INDEX renewal_extensions_by_subscription ON renewal_extensions (\(key)original_transaction_id, extended_date);
+            """
+    }
+
+    /// Migration 17: each purchase's app account token (StoreKit's purchase option, or the one a
+    /// developer's server set), by its original transaction, so a subscription's renewals carry
+    /// it. The same in both engines but for the account column.
+    static func appAccountTokens(account: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE app_account_tokens (
+                \(column)original_transaction_id TEXT NOT NULL,
+                app_account_token TEXT NOT NULL CHECK (length(app_account_token) = 36),
+                PRIMARY KEY (\(key)original_transaction_id)
+            );
             """
     }
 

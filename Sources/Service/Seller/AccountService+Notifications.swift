@@ -77,6 +77,14 @@ extension AccountService {
         transaction.originalTransactionID == transaction.id && catalog.product(transaction.productID)?.autoRenewable != nil
     }
 
+    /// Apple's Set App Account Token: the purchase `original` (a subscription's renewals with it)
+    /// carries `token` from now on, in place of any it had. `original` is a purchase's first
+    /// transaction (the caller checks it is one).
+    public func setAppAccountToken(_ original: TransactionID, token: String) throws(ServiceError) {
+        guard let parsed = AppAccountToken.parse(token) else { throw ServiceError(.invalidRequest, AppAccountToken.problem) }
+        try ledger.setAppAccountToken(original: original, token: parsed, replacing: true)
+    }
+
     /// Keeps what a backend said of a consumable's use (`body`, its JSON as sent).
     public func saveConsumption(_ transaction: TransactionID, body: String) throws(ServiceError) {
         try ledger.saveConsumption(transaction, body: body, now: clock.now())

@@ -37,15 +37,31 @@ extension AccountService {
         try buy(productID, quantity: quantity, requestKey: nil)
     }
 
+    public func buy(_ productID: ProductID, quantity: Int, options: PurchaseOptions) throws(ServiceError) -> PurchaseOutcome {
+        try buy(productID, quantity: quantity, requestKey: nil, options: options)
+    }
+
     /// Buys, once per `requestKey`: a retry with the same key (a client that lost the answer)
     /// gets the outcome of the transaction the key made, and nothing is charged again.
     ///
     /// `installs`: the kinds of pack the buyer's client can install; a pack of another kind (a
     /// theme, for a client from before themes) is not sold to it, and nothing is charged.
-    public func buy(_ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases)) throws(ServiceError) -> PurchaseOutcome {
+    /// `options.appAccountToken` is recorded on the purchase before it is charged (``AppAccountToken``).
+    public func buy(
+        _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions()
+    ) throws(ServiceError) -> PurchaseOutcome {
+        var token: String?
+        if let given = options.appAccountToken {
+            guard let parsed = AppAccountToken.parse(given) else { throw ServiceError(.invalidRequest, AppAccountToken.problem) }
+            token = parsed
+        }
         if let requestKey {
             try Self.checkIdempotencyKey(requestKey)
-            if let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
+            if let made = try ledger.transaction(requestKey: requestKey) {
+                // A retry after a crash between the record and its token: the token, once.
+                if let token { try ledger.setAppAccountToken(original: made.originalTransactionID ?? made.id, token: token, replacing: false) }
+                return try outcome(of: made, for: productID, quantity: quantity)
+            }
         }
         guard let product = catalog.product(productID) else {
             throw ServiceError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
@@ -120,6 +136,8 @@ extension AccountService {
             if let requestKey, let made = try ledger.transaction(requestKey: requestKey) { return try outcome(of: made, for: productID, quantity: quantity) }
             throw error
         }
+        // Recorded before the charge, so that what the charge tells (a notification) carries it.
+        if let token { try ledger.setAppAccountToken(original: id, token: token, replacing: false) }
         return try charge(id)
     }
 

@@ -38,6 +38,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func fetchCatalog() throws(ServiceError) -> Catalog { account.catalog }
     public func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { try account.recoverUnfinished() }
     public func buy(_ product: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome { try account.buy(product, quantity: quantity) }
+    public func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) throws(ServiceError) -> PurchaseOutcome {
+        try account.buy(product, quantity: quantity, options: options)
+    }
     public func restore() throws(ServiceError) -> [Entitlement] { try account.restore() }
     public func transactions() throws(ServiceError) -> [StoreTransaction] { try account.transactions() }
     public func entitlements() throws(ServiceError) -> [Entitlement] { try account.entitlements() }

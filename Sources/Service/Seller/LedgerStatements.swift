@@ -219,6 +219,9 @@ protocol LedgerStatements {
     func renewalExtensions(original: TransactionID, since: Int64) throws -> Int
     /// Records an extension of the subscription `original` by `days` at `now`.
     func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws
+    /// Gives the purchase `original` (and a subscription's renewals with it) the app account
+    /// token `token`; one it has already is kept unless `replacing`.
+    func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws
     /// Lets go of the payloads of notifications delivered before `before` (their records stay).
     func dropNotificationPayloads(deliveredBefore before: Int64) throws
     /// Every notification, oldest first.

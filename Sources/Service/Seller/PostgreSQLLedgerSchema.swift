@@ -373,6 +373,7 @@ enum PostgreSQLLedgerSchema {
             """, olderProgramsMayRun: true)
         migrations.register("15-game-totals", sql: AccountSchema.gameTotals(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("16-renewal-extensions", sql: AccountSchema.renewalExtensions(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("17-app-account-tokens", sql: AccountSchema.appAccountTokens(account: "account_id"), olderProgramsMayRun: true)
         return migrations
     }()
 }

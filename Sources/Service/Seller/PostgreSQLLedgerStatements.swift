@@ -336,10 +336,12 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     // MARK: - Transactions
 
     static let columns =
-        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront"
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront, "
+        + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.account_id = transactions.account_id "
+        + "AND a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id))"
 
     static func transaction(_ row: [String?]) throws -> StoreTransaction {
-        guard row.count == 17, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+        guard row.count == 18, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
         else { throw ServiceError(.storage, "the ledger database holds a malformed transaction row") }
@@ -353,7 +355,8 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             purchaseDate: purchased, updatedDate: updated, revocationDate: row[9].flatMap(Int64.init), hintsCredited: credited,
             originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial",
             refundAmount: row[13].flatMap(Int64.init).map { Money(minorUnits: $0, currency: row[15] ?? Catalog.defaultCurrency).decimal },
-            price: row[14].flatMap(Int64.init).flatMap { amount in row[15].map { Money(minorUnits: amount, currency: $0) } }, storefront: row[16])
+            price: row[14].flatMap(Int64.init).flatMap { amount in row[15].map { Money(minorUnits: amount, currency: $0) } }, storefront: row[16],
+            appAccountToken: row[17])
     }
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
@@ -751,6 +754,13 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute(
             "INSERT INTO renewal_extensions (account_id, original_transaction_id, extended_date, days) VALUES ($1, $2, $3, $4)",
             [original.rawValue, String(now), String(days)])
+    }
+
+    func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {
+        try execute(
+            "INSERT INTO app_account_tokens (account_id, original_transaction_id, app_account_token) VALUES ($1, $2, $3) "
+                + "ON CONFLICT (account_id, original_transaction_id) DO " + (replacing ? "UPDATE SET app_account_token = excluded.app_account_token" : "NOTHING"),
+            [original.rawValue, token])
     }
 
     func dropNotificationPayloads(deliveredBefore before: Int64) throws {

@@ -47,7 +47,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     // MARK: - Transactions
 
     private static let columns =
-        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront"
+        "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront, "
+        + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id))"
 
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
@@ -65,7 +66,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial",
             refundAmount: try row[13].int64Value.map { Money(minorUnits: $0, currency: try row[15].stringValue ?? Catalog.defaultCurrency).decimal },
             price: try row[14].int64Value.flatMap { amount in try row[15].stringValue.map { Money(minorUnits: amount, currency: $0) } },
-            storefront: try row[16].stringValue)
+            storefront: try row[16].stringValue, appAccountToken: try row[17].stringValue)
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {
@@ -458,6 +459,13 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute(
             "INSERT INTO renewal_extensions (original_transaction_id, extended_date, days) VALUES (?, ?, ?)", .text(original.rawValue), .integer(now),
             .integer(Int64(days)))
+    }
+
+    func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {
+        try db.execute(
+            "INSERT INTO app_account_tokens (original_transaction_id, app_account_token) VALUES (?, ?) ON CONFLICT(original_transaction_id) DO "
+                + (replacing ? "UPDATE SET app_account_token = excluded.app_account_token" : "NOTHING"),
+            .text(original.rawValue), .text(token))
     }
 
     func dropNotificationPayloads(deliveredBefore before: Int64) throws {

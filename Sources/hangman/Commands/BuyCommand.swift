@@ -8,10 +8,13 @@ enum BuyCommand: Command {
     static let spec = CommandSpec(
         name: "hangman buy",
         overview: "Buy a product: hints are credited, a pack is unlocked. Delivery happens exactly once.",
-        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--yes]"],
+        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--app-account-token <UUID>] [--yes]"],
         arguments: [.init(name: "<PRODUCT_ID>", help: "A product from 'hangman products': its identifier or short name (ios, hard, es, 10).", kind: .product)],
         options: [
             .init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10)),
+            .init(
+                names: ["--app-account-token"], value: "UUID",
+                help: "StoreKit's purchase option: a UUID your app relates the purchase to; it is in the signed transaction Apple's shapes give, its notifications and a subscription's renewals."),
             .init(names: ["--yes", "-y"], value: nil, help: "Buy without asking first (on a terminal, buy shows the price and asks)."),
         ] + HomeContext.options,
         discussion: """
@@ -20,21 +23,28 @@ enum BuyCommand: Command {
             (a script, a pipe) it does not ask. A pack you already own is never charged again.
             Exit status: 0 purchased (or already owned), 1 declined at the question, 69 the store
             refused the payment or purchases are turned off ('hangman store payments off'),
-            75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product.
+            75 waiting for approval (ask to buy) or for the buyer (interrupted), 64 unknown product
+            (or an app account token that is not a UUID).
             """)
 
     struct Options {
         var product: ProductName
         var quantity: Int
+        var appAccountToken: String?
         /// Buy without asking, and keep the languages of default games without asking.
         var yes: Bool
         var store: HomeOptions
     }
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
-        Options(
+        var token: String?
+        if let given = parsed.value("--app-account-token") {
+            guard let parsed = AppAccountToken.parse(given) else { throw CommandFailure.usage("--app-account-token '\(given.prefix(60))': \(AppAccountToken.problem)") }
+            token = parsed
+        }
+        return Options(
             product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "buy"), quantity: parsed.integer("--quantity") ?? 1,
-            yes: parsed.has("--yes"), store: HomeOptions(parsed))
+            appAccountToken: token, yes: parsed.has("--yes"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -62,7 +72,9 @@ enum BuyCommand: Command {
                 break
             }
         }
-        let result = try await session.player.buy(id, quantity: quantity, progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
+        let result = try await session.player.buy(
+            id, quantity: quantity, options: PurchaseOptions(appAccountToken: options.appAccountToken),
+            progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         if !session.started { try await session.start(context: context) }
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
