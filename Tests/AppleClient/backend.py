@@ -14,6 +14,7 @@ base URL and the trusted root.
       extend ORIGINAL_ID DAYS      Extend a Subscription Renewal Date
       consumption ID               Send Consumption Information
       set-app-account-token ORIGINAL_ID UUID   Set App Account Token
+      app-transaction ANY_ID       Get App Transaction Info, verified as an AppTransaction
       test-notification            Request a Test Notification, then its status until attempted
       notification-history START_MS END_MS [TRANSACTION_ID]
   backend.py receive ROOT_DER BUNDLE PORT_FILE OUT_FILE FAIL_FIRST
@@ -156,6 +157,9 @@ try:
         client.send_consumption_data(args[0], ConsumptionRequestV1(customerConsented=True, sampleContentProvided=False,
                                                                    deliveryStatus=DeliveryStatusV1.DELIVERED_AND_WORKING_PROPERLY))
         show({"sent": True})
+    elif command == "app-transaction":
+        answer = client.get_app_transaction_info(args[0])
+        show(fields_of(verifier.verify_and_decode_app_transaction(answer.signedAppTransactionInfo)))
     elif command == "set-app-account-token":
         client.set_app_account_token(args[0], UpdateAppAccountTokenRequest(appAccountToken=args[1]))
         show({"set": True})

@@ -28,6 +28,7 @@ final class RelayService: PackService {
     func entitlements() throws(ServiceError) -> [Entitlement] { try inner.entitlements() }
     func hintBalance() throws(ServiceError) -> Int { try inner.hintBalance() }
     func storefront() throws(ServiceError) -> String { try inner.storefront() }
+    func appTransaction() throws(ServiceError) -> AppTransactionRecord { try inner.appTransaction() }
     func offers() throws(ServiceError) -> Offers { try inner.offers() }
     func setStorefront(_ code: String) throws(ServiceError) -> String { try inner.setStorefront(code) }
     func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend { try inner.spendHint(idempotencyKey: idempotencyKey) }

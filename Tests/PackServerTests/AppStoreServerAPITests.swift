@@ -15,17 +15,39 @@ import TestSupport
     static let backend = HangmanBinary.packageRoot.appendingPathComponent("Tests/AppleClient/backend.py").path
     static let issuer = "57246542-96fe-1a63-e053-0824d011072a"
 
+    /// A sandbox server whose App Store Server API takes one key (`2X9R4HXF34`), and a backend
+    /// holding that key, as Apple's library runs it.
+    struct Backend {
+        let keys: TemporaryDirectory
+        let running: RunningServer
+        let root: String
+        let bundle: String
+
+        init() throws {
+            keys = try TemporaryDirectory()
+            #expect(try ExternalProcess.run(AppStoreServerAPITests.python, [AppStoreServerAPITests.backend, "keygen", keys.path]).status == 0)
+            let publicKey = try ES256PublicKey(pem: Array(try Data(contentsOf: URL(fileURLWithPath: keys.file("public.pem")))))
+            running = try RunningServer(
+                environment: .sandbox, appStoreAPI: AppStoreAPIAuthorization(issuer: AppStoreServerAPITests.issuer, bundleID: "", keys: ["2X9R4HXF34": publicKey]))
+            root = try keys.write("root.der", running.server.appStoreRootCertificate.der)
+            bundle = running.server.catalog.bundleIdentifier
+        }
+
+        /// `backend.py COMMAND` against the server, with this key (or `kid`) and bundle (or `bundle`).
+        func ask(_ command: String, _ arguments: [String], kid: String = "2X9R4HXF34", bundle given: String? = nil) throws -> ProcessResult {
+            try ExternalProcess.run(
+                AppStoreServerAPITests.python,
+                [AppStoreServerAPITests.backend, command, running.url, keys.path, kid, AppStoreServerAPITests.issuer, given ?? bundle, root] + arguments)
+        }
+    }
+
     @Test func applesClientReadsAndVerifiesATransaction() async throws {
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
-        let publicKey = try ES256PublicKey(pem: Array(try Data(contentsOf: URL(fileURLWithPath: keys.file("public.pem")))))
-        let running = try RunningServer(environment: .sandbox, appStoreAPI: AppStoreAPIAuthorization(issuer: Self.issuer, bundleID: "", keys: ["2X9R4HXF34": publicKey]))
-        let root = try keys.write("root.der", running.server.appStoreRootCertificate.der)
-        let bundle = running.server.catalog.bundleIdentifier
-        let client = try await running.newClient()
+        let backend = try Backend()
+        let bundle = backend.bundle
+        let client = try await backend.running.newClient()
         let account = client.credentials.accountID
         func ask(_ id: String, kid: String = "2X9R4HXF34", bundle given: String? = nil) throws -> ProcessResult {
-            try ExternalProcess.run(Self.python, [Self.backend, "transaction", running.url, keys.path, kid, Self.issuer, given ?? bundle, root, id])
+            try backend.ask("transaction", [id], kid: kid, bundle: given)
         }
         guard case .purchased(let hints) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
             case .purchased(let pack) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1)
@@ -53,6 +75,35 @@ import TestSupport
         #expect(try ask("ffffffffffffffff" + pack.id.rawValue).stdout == "error 404 4040010\n", "another account's id")
         #expect(try ask(pack.id.number, kid: "OTHERKEY01").stdout == "error 401 None\n")
         #expect(try ask(pack.id.number, bundle: "com.example.other").stdout == "error 401 None\n")
+    }
+
+    /// Each customer has one app transaction (StoreKit's `AppTransaction`): Get App Transaction
+    /// Info answers it from any of the customer's ids, signed as Apple signs it; every signed
+    /// transaction names it; the endpoints about a customer take its id, the others do not.
+    @Test func theAppTransactionNamesTheCustomer() async throws {
+        let backend = try Backend()
+        let bundle = backend.bundle
+        let client = try await backend.running.newClient()
+        func ask(_ command: String, _ arguments: String...) throws -> ProcessResult { try backend.ask(command, arguments) }
+        guard case .purchased(let hints) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
+            case .purchased(let pack) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1)
+        else { throw ServiceError(.wrongState, "not bought") }
+        let app = try await client.appTransaction()
+        #expect(app.id.number.utf8.count == 16 && app.originalPurchaseDate == hints.purchaseDate, "\(app)")
+        for id in [hints.id.number, pack.id.number, app.id.number] {
+            let read = try ask("app-transaction", id)
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [String: Any], "\(read.stdout)\(read.stderr)")
+            #expect(fields["appTransactionId"] as? String == app.id.number && fields["bundleId"] as? String == bundle, "\(fields)")
+            #expect(fields["originalPurchaseDate"] as? Int == Int(app.originalPurchaseDate) && fields["originalApplicationVersion"] as? String == "1.0")
+        }
+        let signed = try #require(try JSONSerialization.jsonObject(with: Data(try ask("transaction", pack.id.number).stdout.utf8)) as? [String: Any])
+        #expect(signed["appTransactionId"] as? String == app.id.number, "\(signed)")
+        // The customer's endpoints take it; Get Transaction Info does not (it is no purchase).
+        let history = try ask("history", app.id.number)
+        #expect(history.status == 0 && history.stdout.contains(hints.id.number) && history.stdout.contains(pack.id.number), "\(history.stdout)\(history.stderr)")
+        #expect(try ask("transaction", app.id.number).stdout == "error 404 4040010\n")
+        #expect(try ask("app-transaction", "1234567890123456").stdout == "error 404 4040010\n")
+        #expect(try await client.appTransaction() == app, "one per account")
     }
 
     /// `serve --make-api-key KID` makes the pair App Store Connect would hand out: Apple's library

@@ -35,4 +35,18 @@ import TestSupport
         #expect(try service.transactions().first { $0.id == plain.id }?.appAccountToken == nil, "another purchase untouched")
         #expect(throws: ServiceError.self) { try service.setAppAccountToken(plain.id, token: "{not a uuid}") }
     }
+
+    /// One app transaction per account, on both engines: made when first asked for, dated at the
+    /// first purchase, the same for every later service on the account.
+    @Test(arguments: Engine.allCases) func anAccountHasOneAppTransaction(engine: Engine) throws {
+        let account = try StoreAccount(shipped: true, engine: engine)
+        let service = try account.service()
+        guard case .purchased(let bought) = try service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) else {
+            Issue.record("not bought")
+            return
+        }
+        let app = try service.appTransaction()
+        #expect(app.originalPurchaseDate == bought.purchaseDate && app.id != bought.id)
+        #expect(try account.service().appTransaction() == app, "the same from another process")
+    }
 }

@@ -196,6 +196,14 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             { () async throws(ServiceError) in try await statement().storefront ?? Storefront.defaultCode }, { offline throws(ServiceError) in try offline.storefront() })
     }
 
+    /// From the account's signed statement.
+    public func appTransaction() async throws(ServiceError) -> AppTransactionRecord {
+        guard let app = try await statement().appTransaction else {
+            throw ServiceError(.unavailable, "the service at \(credentials.service) is older than app transactions: it does not say this account's")
+        }
+        return app
+    }
+
     public func offers() async throws(ServiceError) -> Offers {
         let offers = try await orOffline({ () async throws(ServiceError) in try await send(API.offers) }, { offline throws(ServiceError) in try offline.offers() })
         lastStorefront.withLock { $0 = offers.storefront }

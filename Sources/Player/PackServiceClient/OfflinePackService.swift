@@ -88,6 +88,11 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func hintBalance() throws(ServiceError) -> Int { throw unavailable("the hint balance") }
     /// As the last statement said.
     public func storefront() throws(ServiceError) -> String { statement.storefront ?? Storefront.defaultCode }
+    /// As the last statement said.
+    public func appTransaction() throws(ServiceError) -> AppTransactionRecord {
+        guard let app = statement.appTransaction else { throw unavailable("the app transaction") }
+        return app
+    }
     public func setStorefront(_ code: String) throws(ServiceError) -> String { throw unavailable("changing the storefront") }
     /// The last signed catalog's prices in the last signed statement's storefront; whether a free
     /// trial would start is the service's to say, and is not said offline.

@@ -19,8 +19,11 @@ public struct AppStoreRenewalInfo: Sendable, Equatable, Codable {
     public var recentSubscriptionStartDate: Int64?
     public var signedDate: Int64
     public var environment: String
+    /// The customer's app transaction, by its number.
+    public var appTransactionId: String?
 
-    public init(_ status: SubscriptionStatus, account: String, firstPurchase: Int64?, environment: ReceiptEnvironment, signedDate: Int64) {
+    public init(_ status: SubscriptionStatus, appTransactionID: TransactionID?, firstPurchase: Int64?, environment: ReceiptEnvironment, signedDate: Int64) {
+        appTransactionId = appTransactionID?.number
         originalTransactionId = status.originalTransactionID.number
         productId = status.productID.rawValue
         autoRenewProductId = (status.renewsToProductID ?? status.productID).rawValue

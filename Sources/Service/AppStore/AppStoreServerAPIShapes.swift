@@ -148,7 +148,7 @@ extension StatusAnswer {
     /// subscriptions by subscription group (sorted), each with its status number (those in
     /// `wanted`, or all), its latest period's transaction and its renewal info, signed.
     public init(
-        _ subscriptions: [SubscriptionStatus], transactions: [StoreTransaction], wanted: Set<Int>, catalog: Catalog, account: String,
+        _ subscriptions: [SubscriptionStatus], transactions: [StoreTransaction], wanted: Set<Int>, catalog: Catalog, appTransactionID: TransactionID?,
         environment: ReceiptEnvironment, now: Int64, signTransaction: (StoreTransaction) throws(ServiceError) -> String,
         signRenewal: (AppStoreRenewalInfo) throws(ServiceError) -> String
     ) throws(ServiceError) {
@@ -160,7 +160,7 @@ extension StatusAnswer {
             let periods = transactions.filter { $0.originalTransactionID == status.originalTransactionID }
             guard let latest = periods.max(by: { $0.purchaseDate < $1.purchaseDate }) else { continue }
             let first = periods.min(by: { $0.purchaseDate < $1.purchaseDate })?.purchaseDate
-            let renewal = AppStoreRenewalInfo(status, account: account, firstPurchase: first, environment: environment, signedDate: now)
+            let renewal = AppStoreRenewalInfo(status, appTransactionID: appTransactionID, firstPurchase: first, environment: environment, signedDate: now)
             groups[group, default: []].append(
                 StatusItem(
                     status: number, originalTransactionId: status.originalTransactionID.number,

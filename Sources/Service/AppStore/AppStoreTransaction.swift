@@ -28,6 +28,8 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     public var storefrontId: String?
     /// The UUID the app or the developer's server related the purchase to.
     public var appAccountToken: String?
+    /// The customer's app transaction (``AppTransactionRecord``), by its number.
+    public var appTransactionId: String?
     /// In milliunits of `currency`.
     public var price: Int64?
     public var currency: String?
@@ -48,10 +50,12 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
         "CAN": "143455", "AUS": "143460", "ITA": "143450", "NLD": "143452", "CHE": "143459", "SWE": "143456", "KOR": "143466", "CHN": "143465",
     ]
 
-    /// The ledger's `transaction` of `account`, as Apple's payload, signed at `signedDate`.
+    /// The ledger's `transaction`, as Apple's payload, signed at `signedDate`; `appTransactionID`
+    /// is its customer's app transaction.
     public init(
-        _ transaction: StoreTransaction, account: String, catalog: Catalog, environment: ReceiptEnvironment, signedDate: Int64
+        _ transaction: StoreTransaction, appTransactionID: TransactionID?, catalog: Catalog, environment: ReceiptEnvironment, signedDate: Int64
     ) {
+        appTransactionId = appTransactionID?.number
         let product = catalog.product(transaction.productID)
         let original = transaction.originalTransactionID ?? transaction.id
         transactionId = transaction.id.number
@@ -113,5 +117,35 @@ public enum AppStoreTransactionID: Sendable, Equatable {
         switch self {
         case .number(let id), .accountAndTransaction(_, let id): id
         }
+    }
+}
+
+/// A customer's app transaction as Apple signs it (`JWSAppTransactionDecodedPayload`, StoreKit's
+/// `AppTransaction`): the account's ``AppTransactionRecord`` in Apple's field names.
+public struct AppStoreAppTransaction: Sendable, Equatable, Codable {
+    /// `Sandbox` or `Production`.
+    public var receiptType: String
+    public var appAppleId: Int64?
+    public var bundleId: String
+    /// The catalog's version, as `/verifyReceipt`'s `application_version` gives it.
+    public var applicationVersion: String
+    public var receiptCreationDate: Int64
+    public var originalPurchaseDate: Int64
+    public var originalApplicationVersion: String
+    public var appTransactionId: String
+    public var originalPlatform: String
+    public var signedDate: Int64
+
+    public init(_ record: AppTransactionRecord, catalog: Catalog, catalogVersion: Int, environment: ReceiptEnvironment, signedDate: Int64) {
+        receiptType = AppStoreTransaction.environmentName(environment)
+        appAppleId = catalog.appAppleID
+        bundleId = catalog.bundleIdentifier
+        applicationVersion = String(catalogVersion)
+        receiptCreationDate = signedDate
+        originalPurchaseDate = record.originalPurchaseDate
+        originalApplicationVersion = "1.0"
+        appTransactionId = record.id.number
+        originalPlatform = "iOS"
+        self.signedDate = signedDate
     }
 }

@@ -85,18 +85,26 @@ extension PackServer {
     }
 
     private func appStoreAnswer(
-        _ request: HTTPRequest, _ route: Route, _ named: (account: String, transaction: TransactionID), service: AccountService, now: Int64
+        _ request: HTTPRequest, _ route: Route, _ customer: (account: String, transaction: TransactionID), service: AccountService, now: Int64
     ) throws(ServiceError) -> HTTPResponse {
+        let asked = customer.transaction
         let transactions = try service.transactionsAppleShows()
-        guard let transaction = transactions.first(where: { $0.id == named.transaction }) else { return Self.notFound(route) }
+        let app = try service.appTransaction()
+        let named = transactions.first(where: { $0.id == asked })
+        // The customer's app transaction names the customer: the endpoints about a customer take it
+        // as they take any of its transactions (the others answer it as no transaction).
+        let customerScoped: [Route] = [.appStoreHistory, .appStoreRefunds, .appStoreStatuses, .appStoreAppTransaction]
+        guard named != nil || (asked == app.id && customerScoped.contains(route)) else { return Self.notFound(route) }
         let catalog = self.catalog
         func signed(_ transaction: StoreTransaction) throws(ServiceError) -> String {
-            try sign(AppStoreTransaction(transaction, account: named.account, catalog: catalog, environment: configuration.environment, signedDate: now))
+            try sign(AppStoreTransaction(transaction, appTransactionID: app.id, catalog: catalog, environment: configuration.environment, signedDate: now))
         }
         let environment = AppStoreTransaction.environmentName(configuration.environment)
         switch route {
-        case .appStoreTransaction:
-            return .json(200, try Wire.encode(["signedTransactionInfo": try signed(transaction)]))
+        case .appStoreAppTransaction:
+            let signedApp = try sign(
+                AppStoreAppTransaction(app, catalog: catalog, catalogVersion: catalog.catalogVersion, environment: configuration.environment, signedDate: now))
+            return .json(200, try Wire.encode(["signedAppTransactionInfo": signedApp]))
         case .appStoreHistory, .appStoreRefunds:
             let refunds = route == .appStoreRefunds
             // Get Refund History takes no filter but its revision.
@@ -116,9 +124,16 @@ extension PackServer {
         case .appStoreStatuses:
             let answer = try StatusAnswer(
                 try service.subscriptions(), transactions: transactions, wanted: Set(request.queryValues("status").compactMap(Int.init)), catalog: catalog,
-                account: named.account, environment: configuration.environment, now: now, signTransaction: signed,
+                appTransactionID: app.id, environment: configuration.environment, now: now, signTransaction: signed,
                 signRenewal: { renewal throws(ServiceError) in try sign(renewal) })
             return .json(200, try Wire.encode(answer))
+        default:
+            break
+        }
+        guard let transaction = named else { return Self.notFound(route) }
+        switch route {
+        case .appStoreTransaction:
+            return .json(200, try Wire.encode(["signedTransactionInfo": try signed(transaction)]))
         case .appStoreExtend:
             guard let asked = try? Wire.decode(ExtendRequest.self, from: request.body) else {
                 return Self.appleError(.generalBadRequest)

@@ -159,12 +159,13 @@ extension PackServer {
         var data = AppStoreNotificationPayload.Data(
             bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil, status: nil)
         let signedDate = notification.created
+        let app = try service.appTransaction().id
         if let id = notification.transaction, let transaction = try service.transactions().first(where: { $0.id == id }) {
-            data.signedTransactionInfo = try sign(AppStoreTransaction(transaction, account: account, catalog: catalog, environment: configuration.environment, signedDate: signedDate))
+            data.signedTransactionInfo = try sign(AppStoreTransaction(transaction, appTransactionID: app, catalog: catalog, environment: configuration.environment, signedDate: signedDate))
         }
         if let original = notification.originalTransaction, let status = try service.subscriptionStatus(original), status.isAutoRenewable {
             let first = try service.transactions().first { $0.id == original }?.purchaseDate
-            data.signedRenewalInfo = try sign(AppStoreRenewalInfo(status, account: account, firstPurchase: first, environment: configuration.environment, signedDate: signedDate))
+            data.signedRenewalInfo = try sign(AppStoreRenewalInfo(status, appTransactionID: app, firstPurchase: first, environment: configuration.environment, signedDate: signedDate))
             data.status = AppStoreSubscriptionStatus.number(status.state)
         }
         return try sign(

@@ -367,18 +367,19 @@ public final class PackServer: Sendable {
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
             .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken,
-            .appStoreTestNotification,
+            .appStoreAppTransaction, .appStoreTestNotification,
             .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
             throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
         }
     }
 
-    /// The account's statement now, signed: balance, entitlements, the store's time, the storefront.
+    /// The account's statement now, signed: balance, entitlements, the store's time, the
+    /// storefront, the app transaction.
     private func statement(of account: String, service: AccountService) throws(ServiceError) -> SignedDocument {
         let statement = AccountStatement(
             accountID: account, hintBalance: try service.hintBalance(), entitlements: try service.entitlements(), issued: configuration.clock.now(),
-            storeTime: try service.storeClock(), storefront: try service.storefront())
+            storeTime: try service.storeClock(), storefront: try service.storefront(), appTransaction: try service.appTransaction())
         return try SignedDocument(signing: statement, with: key)
     }
 

@@ -34,6 +34,9 @@ public protocol PackService {
     /// The account's storefront (`DEU`): prices are its, in its currency.
     func storefront() async throws(ServiceError) -> String
 
+    /// The account's app transaction (StoreKit's `AppTransaction`), made when first asked for.
+    func appTransaction() async throws(ServiceError) -> AppTransactionRecord
+
     /// What the account's storefront sells it, at what price, with which free trial.
     func offers() async throws(ServiceError) -> Offers
 

@@ -283,3 +283,17 @@ public enum AppAccountToken {
     /// Said when a text is not one.
     public static let problem = "an app account token is a UUID, like 7e3fb20b-4cdb-47cc-936d-99d65f608138"
 }
+
+/// The account's app transaction, as StoreKit's `AppTransaction` and Apple's shapes have it: the
+/// app's "download" by this customer, one per account and stable for it, its id a transaction
+/// number claimed as every other, so that any endpoint that names a customer takes it.
+public struct AppTransactionRecord: Sendable, Equatable, Codable {
+    public var id: TransactionID
+    /// When the account first had the app: its first purchase, or when its app transaction was made.
+    public var originalPurchaseDate: Int64
+
+    public init(id: TransactionID, originalPurchaseDate: Int64) {
+        self.id = id
+        self.originalPurchaseDate = originalPurchaseDate
+    }
+}

@@ -16,7 +16,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// Get Transaction History v2, Get All Subscription Statuses, Get Refund History, Extend a
     /// Subscription Renewal Date, Send Consumption Information, Request a Test Notification, Get
     /// Test Notification Status, Get Notification History.
-    case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption, appStoreSetAppAccountToken
+    case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption, appStoreSetAppAccountToken, appStoreAppTransaction
     case appStoreTestNotification, appStoreTestStatus, appStoreNotificationHistory
 
     /// The App Store Server API's routes, under `/inApps/`.
@@ -26,7 +26,7 @@ public enum Route: String, CaseIterable, Sendable {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
             .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
-            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus:
+            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken: "PUT"
@@ -92,6 +92,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .appStoreExtend: "/inApps/v1/subscriptions/extend/{id}"
         case .appStoreConsumption: "/inApps/v1/transactions/consumption/{id}"
         case .appStoreSetAppAccountToken: "/inApps/v1/transactions/{id}/appAccountToken"
+        case .appStoreAppTransaction: "/inApps/v1/transactions/appTransactions/{id}"
         case .appStoreTestNotification: "/inApps/v1/notifications/test"
         case .appStoreTestStatus: "/inApps/v1/notifications/test/{id}"
         case .appStoreNotificationHistory: "/inApps/v1/notifications/history"

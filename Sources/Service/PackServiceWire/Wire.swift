@@ -136,9 +136,15 @@ public struct AccountStatement: Codable, Sendable, Equatable {
     public var storeTime: Int64?
     /// The account's storefront (`DEU`); `nil` from a server before storefronts (`USA`).
     public var storefront: String?
+    /// The account's app transaction; `nil` from a server before app transactions.
+    public var appTransaction: AppTransactionRecord?
 
-    public init(accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64, storeTime: Int64? = nil, storefront: String? = nil) {
+    public init(
+        accountID: String, hintBalance: Int, entitlements: [Entitlement], issued: Int64, storeTime: Int64? = nil, storefront: String? = nil,
+        appTransaction: AppTransactionRecord? = nil
+    ) {
         self.storefront = storefront
+        self.appTransaction = appTransaction
         self.accountID = accountID
         self.hintBalance = hintBalance
         self.entitlements = entitlements

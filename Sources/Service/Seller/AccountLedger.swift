@@ -85,6 +85,19 @@ final class AccountLedger {
         try engine.write { statements in try statements.setAppAccountToken(original: original, token: token, replacing: replacing) }
     }
 
+    /// The account's app transaction, if it was made.
+    func appTransaction() throws(ServiceError) -> AppTransactionRecord? {
+        try engine.read { statements in try statements.appTransaction() }
+    }
+
+    /// Records `record` as the account's app transaction unless it has one; the one it has.
+    func makeAppTransaction(_ record: AppTransactionRecord) throws(ServiceError) -> AppTransactionRecord {
+        try engine.write { statements in
+            try statements.insertAppTransaction(record)
+            return try statements.appTransaction() ?? record
+        }
+    }
+
     func insertPurchasing(
         _ id: TransactionID, product: Product, quantity: Int, charge: Charge, requestKey: String?, groupProducts: [ProductID] = [],
         upgrading: TransactionID? = nil, now: Int64

@@ -205,6 +205,7 @@ enum AccountSchema {
         migrator.register("15-game-totals", sql: gameTotals(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("16-renewal-extensions", sql: renewalExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("17-app-account-tokens", sql: appAccountTokens(account: ""), olderProgramsMayRun: true)
+        migrator.register("18-app-transaction", sql: appTransaction(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -240,6 +241,19 @@ enum AccountSchema {
                 \(column)original_transaction_id TEXT NOT NULL,
                 app_account_token TEXT NOT NULL CHECK (length(app_account_token) = 36),
                 PRIMARY KEY (\(key)original_transaction_id)
+            );
+            """
+    }
+
+    /// Migration 18: the account's app transaction (``AppTransactionRecord``), one row: made when
+    /// first asked for, its id claimed as a transaction's is.
+    static func appTransaction(account: String, integer: String) -> String {
+        let key = account.isEmpty ? "only INTEGER PRIMARY KEY CHECK (only = 1)" : "account_id TEXT PRIMARY KEY REFERENCES ledgers(account_id)"
+        return """
+            CREATE TABLE app_transaction (
+                \(key),
+                app_transaction_id TEXT NOT NULL CHECK (length(app_transaction_id) = 16),
+                original_purchase_date \(integer) NOT NULL
             );
             """
     }

@@ -77,6 +77,16 @@ extension AccountService {
         transaction.originalTransactionID == transaction.id && catalog.product(transaction.productID)?.autoRenewable != nil
     }
 
+    /// The account's app transaction (StoreKit's `AppTransaction`): made the first time it is
+    /// asked for, its id claimed as a transaction's (so Apple's endpoints take it for the customer),
+    /// dated at the account's first purchase, or now when it has none.
+    public func appTransaction() throws(ServiceError) -> AppTransactionRecord {
+        if let made = try ledger.appTransaction() { return made }
+        let first = try ledger.transactions().map(\.purchaseDate).min()
+        let now = clock.now()
+        return try ledger.makeAppTransaction(AppTransactionRecord(id: try newTransactionID(), originalPurchaseDate: min(first ?? now, now)))
+    }
+
     /// Apple's Set App Account Token: the purchase `original` (a subscription's renewals with it)
     /// carries `token` from now on, in place of any it had. `original` is a purchase's first
     /// transaction (the caller checks it is one).

@@ -46,6 +46,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func entitlements() throws(ServiceError) -> [Entitlement] { try account.entitlements() }
     public func hintBalance() throws(ServiceError) -> Int { try account.hintBalance() }
     public func storefront() throws(ServiceError) -> String { try account.storefront() }
+    public func appTransaction() throws(ServiceError) -> AppTransactionRecord { try account.appTransaction() }
     public func offers() throws(ServiceError) -> Offers { try account.offers() }
     public func setStorefront(_ code: String) throws(ServiceError) -> String { try account.setStorefront(code) }
     public func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend { try account.spendHint(idempotencyKey: idempotencyKey) }

@@ -222,6 +222,10 @@ protocol LedgerStatements {
     /// Gives the purchase `original` (and a subscription's renewals with it) the app account
     /// token `token`; one it has already is kept unless `replacing`.
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws
+    /// The account's app transaction, if it was made.
+    func appTransaction() throws -> AppTransactionRecord?
+    /// Records the account's app transaction unless it has one.
+    func insertAppTransaction(_ record: AppTransactionRecord) throws
     /// Lets go of the payloads of notifications delivered before `before` (their records stay).
     func dropNotificationPayloads(deliveredBefore before: Int64) throws
     /// Every notification, oldest first.

@@ -763,6 +763,20 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             [original.rawValue, token])
     }
 
+    func appTransaction() throws -> AppTransactionRecord? {
+        guard let row = try execute("SELECT app_transaction_id, original_purchase_date FROM app_transaction WHERE account_id = $1").rows.first else { return nil }
+        guard let id = row[0].flatMap(TransactionID.init(rawValue:)), let date = row[1].flatMap(Int64.init) else {
+            throw ServiceError(.storage, "the ledger database holds a malformed app transaction")
+        }
+        return AppTransactionRecord(id: id, originalPurchaseDate: date)
+    }
+
+    func insertAppTransaction(_ record: AppTransactionRecord) throws {
+        try execute(
+            "INSERT INTO app_transaction (account_id, app_transaction_id, original_purchase_date) VALUES ($1, $2, $3) ON CONFLICT (account_id) DO NOTHING",
+            [record.id.rawValue, String(record.originalPurchaseDate)])
+    }
+
     func dropNotificationPayloads(deliveredBefore before: Int64) throws {
         try execute(
             "UPDATE notifications SET signed_payload = NULL WHERE account_id = $1 AND delivered_date < $2 AND signed_payload IS NOT NULL", [String(before)])

@@ -468,6 +468,19 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             .text(original.rawValue), .text(token))
     }
 
+    func appTransaction() throws -> AppTransactionRecord? {
+        try db.query("SELECT app_transaction_id, original_purchase_date FROM app_transaction").first.map { row throws in
+            guard let id = TransactionID(rawValue: try row.string(0)) else { throw ServiceError(.storage, "the account database holds a malformed app transaction") }
+            return AppTransactionRecord(id: id, originalPurchaseDate: try row.int64(1))
+        }
+    }
+
+    func insertAppTransaction(_ record: AppTransactionRecord) throws {
+        try db.execute(
+            "INSERT INTO app_transaction (only, app_transaction_id, original_purchase_date) VALUES (1, ?, ?) ON CONFLICT(only) DO NOTHING",
+            .text(record.id.rawValue), .integer(record.originalPurchaseDate))
+    }
+
     func dropNotificationPayloads(deliveredBefore before: Int64) throws {
         try db.execute("UPDATE notifications SET signed_payload = NULL WHERE delivered_date < ? AND signed_payload IS NOT NULL", .integer(before))
     }

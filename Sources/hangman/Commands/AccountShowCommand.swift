@@ -1,3 +1,4 @@
+import CivilCalendar
 import Device
 import PackServiceClient
 
@@ -5,7 +6,7 @@ import PackServiceClient
 enum AccountShowCommand: Command {
     static let spec = CommandSpec(
         name: "hangman account show",
-        overview: "Show this home's account: its id, its storefront, its service's addresses (the last used first) and the pinned key's fingerprint.",
+        overview: "Show this home's account: its id, its storefront, its app transaction, its service's addresses (the last used first) and the pinned key's fingerprint.",
         usage: ["hangman account show [--home <DIR>]"],
         options: [HomeContext.options[0], HomeContext.serviceOption, HomeContext.caFileOption])
 
@@ -17,16 +18,26 @@ enum AccountShowCommand: Command {
             if home.hasEmbeddedAccount {
                 context.out("store       the embedded store (no pack server): its account is in \(home.accountFolder)")
                 context.out("storefront  \(try await storefront(options, context: context))")
+                context.out("app         \(try await appTransaction(options, context: context))")
                 return .ok
             }
             throw CommandFailure(code: .notEntitled, message: "no account in \(home.folder): run 'hangman account create --service URL'")
         }
         context.out("account     \(credentials.accountID)")
         context.out("storefront  \(try await storefront(options, context: context))")
+        context.out("app         \(try await appTransaction(options, context: context))")
         context.out("service     \(credentials.service)  (the address last used)")
         for address in credentials.addresses.dropFirst() { context.out("            \(address)") }
         context.out("key         ed25519 \(credentials.publicKey.keyID)")
         return .ok
+    }
+
+    /// `2738163829101854 (since 2026-12-05)`: the account's app transaction, as StoreKit's
+    /// `AppTransaction` has it (`appTransactionID`, `originalPurchaseDate`).
+    static func appTransaction(_ options: HomeOptions, context: CommandContext) async throws -> String {
+        let store = try await HomeContext.open(options, context: context)
+        let app = try await store.service.appTransaction()
+        return "\(app.id.number)  (the app transaction, since \(UTCDateTime(millisecondsSince1970: app.originalPurchaseDate).dateText))"
     }
 
     /// `DEU (EUR)`: the account's storefront and its currency, as the store says.
