@@ -15,6 +15,10 @@ base URL and the trusted root.
       consumption ID               Send Consumption Information
       set-app-account-token ORIGINAL_ID UUID   Set App Account Token
       app-transaction ANY_ID       Get App Transaction Info, verified as an AppTransaction
+      consumption-v2 ID DELIVERY [PERCENT [REFUND]]   Send Consumption Information (v2)
+      finish ID                    Finish Transaction
+      raw METHOD PATH [BODY]       a request of one's own, with the library's token: prints the
+                                   status and the body (for bodies the library would not send)
       test-notification            Request a Test Notification, then its status until attempted
       notification-history START_MS END_MS [TRANSACTION_ID]
   backend.py receive ROOT_DER BUNDLE PORT_FILE OUT_FILE FAIL_FIRST
@@ -31,7 +35,10 @@ import time
 import attr
 
 from appstoreserverlibrary.api_client import APIException, AppStoreServerAPIClient
+from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
 from appstoreserverlibrary.models.ConsumptionRequestV1 import ConsumptionRequestV1
+from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
+from appstoreserverlibrary.models.RefundPreference import RefundPreference
 from appstoreserverlibrary.models.DeliveryStatusV1 import DeliveryStatusV1
 from appstoreserverlibrary.models.Environment import Environment
 from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
@@ -160,6 +167,25 @@ try:
     elif command == "app-transaction":
         answer = client.get_app_transaction_info(args[0])
         show(fields_of(verifier.verify_and_decode_app_transaction(answer.signedAppTransactionInfo)))
+    elif command == "consumption-v2":
+        client.send_consumption_information(args[0], ConsumptionRequest(
+            customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus(args[1]),
+            consumptionPercentage=int(args[2]) if len(args) > 2 else None,
+            refundPreference=RefundPreference(args[3]) if len(args) > 3 else None))
+        show({"sent": True})
+    elif command == "raw":
+        import urllib.error
+        import urllib.request
+        request = urllib.request.Request(base_url + args[1], data=args[2].encode() if len(args) > 2 else None, method=args[0],
+                                         headers={"Authorization": "Bearer " + client._generate_token(), "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                print(answer.status, answer.read().decode())
+        except urllib.error.HTTPError as error:
+            print(error.code, error.read().decode())
+    elif command == "finish":
+        client.finish_transaction(args[0])
+        show({"finished": True})
     elif command == "set-app-account-token":
         client.set_app_account_token(args[0], UpdateAppAccountTokenRequest(appAccountToken=args[1]))
         show({"set": True})

@@ -106,6 +106,46 @@ import TestSupport
         #expect(try await client.appTransaction() == app, "one per account")
     }
 
+    /// Send Consumption Information v2 takes every kind of product and checks its fields with
+    /// Apple's errors; Finish Transaction answers for a charged purchase (a client recovering then
+    /// has nothing to deliver), and refuses a refunded one; an unpaid one is no transaction.
+    @Test func consumptionV2AndFinishTransaction() async throws {
+        let backend = try Backend()
+        let client = try await backend.running.newClient()
+        func ask(_ command: String, _ arguments: String...) throws -> ProcessResult { try backend.ask(command, arguments) }
+        guard case .purchased(let pack) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1) else {
+            throw ServiceError(.wrongState, "not bought")
+        }
+        let sent = try ask("consumption-v2", pack.id.number, "DELIVERED", "25000", "DECLINE")
+        #expect(sent.status == 0 && sent.stdout.contains("\"sent\": true"), "a pack, not only a consumable: \(sent.stdout)\(sent.stderr)")
+        #expect(try ask("consumption", pack.id.number).stdout == "error 400 4000043\n", "version 1 stays for consumables only")
+        let path = "/inApps/v2/transactions/consumption/" + pack.id.number
+        for (body, code) in [
+            (#"{"sampleContentProvided":false,"deliveryStatus":"DELIVERED"}"#, "4000035"),
+            (#"{"customerConsented":true,"deliveryStatus":"DELIVERED"}"#, "4000041"),
+            (#"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"LOST"}"#, "4000036"),
+            (#"{"customerConsented":true,"sampleContentProvided":false,"deliveryStatus":"DELIVERED","consumptionPercentage":100001}"#, "4000000"),
+        ] {
+            let answer = try ask("raw", "PUT", path, body).stdout
+            #expect(answer.hasPrefix("400 ") && answer.contains("\"errorCode\":\(code)"), "\(body): \(answer)")
+        }
+
+        // Finish Transaction: a purchase left charged and not delivered (ask to buy, approved
+        // while the client was away) is finished by the backend, once.
+        try await client.setControls(StoreControls(askToBuy: true))
+        guard case .deferred(let waiting) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) else {
+            throw ServiceError(.wrongState, "not deferred")
+        }
+        #expect(try ask("finish", waiting.id.number).stdout == "error 404 4040010\n", "never charged: no transaction Apple shows")
+        let finished = try ask("finish", pack.id.number)
+        #expect(finished.status == 0 && finished.stdout.contains("\"finished\": true"), "\(finished.stdout)\(finished.stderr)")
+        #expect(try ask("finish", pack.id.number).status == 0, "finished again: the same answer")
+        #expect(try await client.recoverUnfinished().isEmpty, "nothing left for the client to deliver")
+        _ = try await client.refund(pack.id)
+        #expect(try ask("finish", pack.id.number).stdout == "error 400 4000000\n", "refunded: not finished again")
+        #expect(try ask("finish", "1234567890123456").stdout == "error 404 4040010\n")
+    }
+
     /// `serve --make-api-key KID` makes the pair App Store Connect would hand out: Apple's library
     /// signs with the `.p8`, the server checks with the public PEM. A refused token's reason is in
     /// the server's log (the answer, a 401, says nothing).

@@ -18,6 +18,9 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
     case invalidSort = 4_000_021
     case invalidProductType = 4_000_022
     case invalidRevoked = 4_000_030
+    case invalidCustomerConsented = 4_000_035
+    case invalidDeliveryStatus = 4_000_036
+    case invalidSampleContentProvided = 4_000_041
     case invalidTransactionNotConsumable = 4_000_043
     case invalidAppAccountTokenUUID = 4_000_183
     case transactionIdIsNotOriginalTransactionId = 4_000_187
@@ -51,6 +54,9 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
         case .invalidSort: "Invalid sort."
         case .invalidProductType: "Invalid product type."
         case .invalidRevoked: "Invalid revoked."
+        case .invalidCustomerConsented: "Invalid customer consented."
+        case .invalidDeliveryStatus: "Invalid delivery status."
+        case .invalidSampleContentProvided: "Invalid sample content provided."
         case .invalidTransactionNotConsumable: "Invalid transaction, not consumable."
         case .invalidAppAccountTokenUUID: "Invalid app account token UUID."
         case .transactionIdIsNotOriginalTransactionId: "Transaction id is not original transaction id."

@@ -1,4 +1,5 @@
 import PackServiceAPI
+import PackServiceWire
 
 /// The App Store Server API's requests and answers that are not a signed payload, with Apple's names.
 
@@ -74,6 +75,31 @@ public struct ConsumptionReport: Decodable, Sendable {
             let value = try decoder.singleValueContainer()
             if let number = try? value.decode(Int.self) { self = .number(number) } else { self = .text(try value.decode(String.self)) }
         }
+    }
+}
+
+/// Send Consumption Information v2's `ConsumptionRequest`, checked as Apple checks it: the
+/// customer's consent and whether a sample was provided (both required), the delivery status (one
+/// of Apple's five), the share consumed in milliunits (0 to 100,000) and the refund preferred.
+public struct ConsumptionRequestV2: Decodable, Sendable {
+    public var customerConsented: Bool?
+    public var sampleContentProvided: Bool?
+    public var deliveryStatus: String?
+    public var consumptionPercentage: Int?
+    public var refundPreference: String?
+
+    public static let deliveryStatuses = ["DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER"]
+    public static let refundPreferences = ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"]
+
+    /// The body read and checked, or Apple's error for it.
+    public static func parse(_ body: [UInt8]) -> Result<ConsumptionRequestV2, AppStoreAPIError> {
+        guard body.count <= 4096, let request = try? Wire.decode(ConsumptionRequestV2.self, from: body) else { return .failure(.generalBadRequest) }
+        guard request.customerConsented != nil else { return .failure(.invalidCustomerConsented) }
+        guard request.sampleContentProvided != nil else { return .failure(.invalidSampleContentProvided) }
+        guard let status = request.deliveryStatus, deliveryStatuses.contains(status) else { return .failure(.invalidDeliveryStatus) }
+        if let share = request.consumptionPercentage, !(0...100_000).contains(share) { return .failure(.generalBadRequest) }
+        if let preference = request.refundPreference, !refundPreferences.contains(preference) { return .failure(.generalBadRequest) }
+        return .success(request)
     }
 }
 

@@ -159,6 +159,14 @@ extension PackServer {
             }
             try service.saveConsumption(transaction.id, body: String(decoding: request.body, as: UTF8.self))
             return HTTPResponse(status: 202)
+        case .appStoreConsumptionV2:
+            // Version 2 takes every kind of product, and checks each field.
+            if case .failure(let refusal) = ConsumptionRequestV2.parse(request.body) { return Self.appleError(refusal) }
+            try service.saveConsumption(transaction.id, body: String(decoding: request.body, as: UTF8.self))
+            return HTTPResponse(status: 202)
+        case .appStoreFinish:
+            guard try service.finishAsTheBackend(transaction.id) else { return Self.appleError(.generalBadRequest) }
+            return HTTPResponse(status: 200)
         case .appStoreSetAppAccountToken:
             // The purchase's first transaction only: a renewal's id names a period, not the purchase.
             guard transaction.originalTransactionID.map({ $0 == transaction.id }) ?? true else {

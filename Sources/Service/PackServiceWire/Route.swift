@@ -17,6 +17,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// Subscription Renewal Date, Send Consumption Information, Request a Test Notification, Get
     /// Test Notification Status, Get Notification History.
     case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption, appStoreSetAppAccountToken, appStoreAppTransaction
+    case appStoreConsumptionV2, appStoreFinish
     case appStoreTestNotification, appStoreTestStatus, appStoreNotificationHistory
 
     /// The App Store Server API's routes, under `/inApps/`.
@@ -29,10 +30,10 @@ public enum Route: String, CaseIterable, Sendable {
             .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
-        case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken: "PUT"
+        case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
-            .appStoreNotificationHistory:
+            .appStoreNotificationHistory, .appStoreFinish:
             "POST"
         }
     }
@@ -93,6 +94,8 @@ public enum Route: String, CaseIterable, Sendable {
         case .appStoreConsumption: "/inApps/v1/transactions/consumption/{id}"
         case .appStoreSetAppAccountToken: "/inApps/v1/transactions/{id}/appAccountToken"
         case .appStoreAppTransaction: "/inApps/v1/transactions/appTransactions/{id}"
+        case .appStoreConsumptionV2: "/inApps/v2/transactions/consumption/{id}"
+        case .appStoreFinish: "/inApps/v1/transactions/{id}/finish"
         case .appStoreTestNotification: "/inApps/v1/notifications/test"
         case .appStoreTestStatus: "/inApps/v1/notifications/test/{id}"
         case .appStoreNotificationHistory: "/inApps/v1/notifications/history"

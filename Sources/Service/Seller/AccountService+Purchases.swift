@@ -224,6 +224,22 @@ extension AccountService {
         _ = try ledger.move(id, from: [.delivered], to: .finished, now: clock.now())
     }
 
+    /// Apple's Finish Transaction: the developer's server has processed a charged purchase, so it is
+    /// delivered (once, as ``complete(_:)`` delivers) and finished here, and no client delivers it
+    /// again. `true` when it is finished (now or before); `false` for one that was never charged
+    /// or was refunded.
+    public func finishAsTheBackend(_ id: TransactionID) throws(ServiceError) -> Bool {
+        let transaction = try recorded(id)
+        guard transaction.revocationDate == nil else { return false }
+        switch transaction.state {
+        case .finished: return true
+        case .purchased, .delivered:
+            try complete(transaction)
+            return try recorded(id).state == .finished
+        case .purchasing, .failed, .deferred, .interrupted: return false
+        }
+    }
+
     func recorded(_ id: TransactionID) throws(ServiceError) -> StoreTransaction {
         guard let transaction = try ledger.transaction(id) else {
             throw ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")

@@ -1,12 +1,15 @@
+import Foundation
 import Seller
 import Testing
 import TestSupport
 
-/// StoreKit's `appAccountToken` purchase option and Apple's Set App Account Token, on both
-/// engines: the token is on the purchase before it is charged, a subscription's renewals carry
-/// their original's, setting it replaces it on the whole subscription, and a retry of the same
-/// purchase keeps the first token.
-@Suite struct AppAccountTokenTests {
+/// What Apple's side of a customer's purchases keeps in the ledger: the app account token
+/// (StoreKit's purchase option, Set App Account Token), the app transaction, and a purchase the
+/// developer's server finishes.
+@Suite struct AppStoreCustomerTests {
+    /// On both engines: the token is on the purchase before it is charged, a subscription's
+    /// renewals carry their original's, setting it replaces it on the whole subscription, and a
+    /// retry of the same purchase keeps the first token.
     @Test(arguments: Engine.allCases) func aTokenGoesWithThePurchaseAndItsRenewals(engine: Engine) throws {
         let account = try StoreAccount(shipped: true, engine: engine)
         let service = try account.service()
@@ -48,5 +51,25 @@ import TestSupport
         let app = try service.appTransaction()
         #expect(app.originalPurchaseDate == bought.purchaseDate && app.id != bought.id)
         #expect(try account.service().appTransaction() == app, "the same from another process")
+    }
+
+    /// Apple's Finish Transaction on a purchase a crash left charged and not delivered: the
+    /// backend's finish delivers it once and finishes it, and the client has nothing to recover.
+    @Test func theBackendFinishesAPurchaseLeftCharged() throws {
+        let account = try StoreAccount(shipped: true)
+        let hints = ProductID(rawValue: "com.hangmanpacks.hints.10")!
+        let opener = account.opener(crash: { point in if point == .afterCharge { Thread.exit() } })
+        let dying = Thread { _ = try? opener().buy(hints, quantity: 1) }
+        dying.start()
+        #expect(eventually { dying.isFinished }, "the buyer's thread did not end at the charge")
+        let service = try account.service()
+        let left = try #require(try service.transactions().first)
+        let balance = try service.hintBalance()
+        #expect(left.state == .purchased && balance == 0)
+        #expect(try service.finishAsTheBackend(left.id))
+        #expect(try service.finishAsTheBackend(left.id), "again: the same answer")
+        let after = try service.hintBalance()
+        #expect(try service.transactions().first?.state == .finished && after == 10, "delivered once")
+        #expect(try service.recoverUnfinished().isEmpty)
     }
 }
