@@ -17,6 +17,7 @@ base URL and the trusted root.
       app-transaction ANY_ID       Get App Transaction Info, verified as an AppTransaction
       consumption-v2 ID DELIVERY [PERCENT [REFUND]]   Send Consumption Information (v2)
       finish ID                    Finish Transaction
+      order ORDER_ID               Look Up Order ID: its status and transactions, as JSON
       raw METHOD PATH [BODY]       a request of one's own, with the library's token: prints the
                                    status and the body (for bodies the library would not send)
       test-notification            Request a Test Notification, then its status until attempted
@@ -183,6 +184,9 @@ try:
                 print(answer.status, answer.read().decode())
         except urllib.error.HTTPError as error:
             print(error.code, error.read().decode())
+    elif command == "order":
+        answer = client.look_up_order_id(args[0])
+        show({"status": answer.rawStatus, "transactions": transactions(answer.signedTransactions or [])})
     elif command == "finish":
         client.finish_transaction(args[0])
         show({"finished": True})

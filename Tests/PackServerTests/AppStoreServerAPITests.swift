@@ -146,6 +146,28 @@ import TestSupport
         #expect(try ask("finish", "1234567890123456").stdout == "error 404 4040010\n")
     }
 
+    /// Every purchase has an order id as Apple's emailed receipts show one; Look Up Order ID
+    /// answers status 0 with its signed transaction, and 1 for an id that names no purchase.
+    @Test func anOrderIdIsLookedUp() async throws {
+        let backend = try Backend()
+        let client = try await backend.running.newClient()
+        guard case .purchased(let pack) = try await client.buy(ProductID(rawValue: "com.hangmanpacks.words.ios")!, quantity: 1) else {
+            throw ServiceError(.wrongState, "not bought")
+        }
+        let order = pack.id.orderID
+        #expect(order.utf8.count == 10 && order.allSatisfy { $0.isUppercase || $0.isNumber }, "\(order)")
+        for asked in [order, order.lowercased()] {
+            let found = try backend.ask("order", [asked])
+            let fields = try #require(try JSONSerialization.jsonObject(with: Data(found.stdout.utf8)) as? [String: Any], "\(found.stdout)\(found.stderr)")
+            let signed = fields["transactions"] as? [[String: Any]] ?? []
+            #expect(fields["status"] as? Int == 0 && signed.count == 1 && signed.first?["transactionId"] as? String == pack.id.number, "\(fields)")
+        }
+        for unknown in ["ZZZZZZZZZZ", "MK5TTT", "not-an-order", "0000000000000"] {
+            let found = try backend.ask("order", [unknown]).stdout
+            #expect(found.contains("\"status\": 1") && found.contains("\"transactions\": []"), "\(unknown): \(found)")
+        }
+    }
+
     /// `serve --make-api-key KID` makes the pair App Store Connect would hand out: Apple's library
     /// signs with the `.p8`, the server checks with the public PEM. A refused token's reason is in
     /// the server's log (the answer, a 401, says nothing).

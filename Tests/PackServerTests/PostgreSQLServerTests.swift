@@ -80,7 +80,8 @@ struct FreshDatabase {
                 break
             }
         }
-        var game = try await atA.startGame(GameRequest(lives: 26, new: true, seed: try #require(chosen, "no seed in 100 draws a long enough word")))
+        let seed: UInt64 = try #require(chosen, "no seed in 100 draws a long enough word")
+        var game = try await atA.startGame(GameRequest(lives: 26, new: true, seed: seed))
         #expect(try await atB.currentGame()?.id == game.id, "one game, through either server")
         // Two letters at once, one through each server: both applied, each once.
         let id = game.id

@@ -44,6 +44,23 @@ import TestSupport
         #expect(TransactionID.number(ofRawValue: "00000000000000ff") == "255" && TransactionID.number(ofRawValue: "not an id") == "not an id")
     }
 
+    /// An order id names one transaction: ten characters for every id drawn now, 13 for an older
+    /// one, read back in any case; anything else is no order id.
+    @Test func anOrderIdNamesItsTransaction() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 {
+            let id = TransactionID.random(using: &random)
+            #expect(id.orderID.utf8.count == 10 && TransactionID(orderID: id.orderID) == id && TransactionID(orderID: id.orderID.lowercased()) == id)
+        }
+        let first = TransactionID(number: "1000000000000000")!
+        #expect(first.orderID == "0000000000" && TransactionID(orderID: "ZZZZZZZZZZ")?.number == "4656158440062975")
+        let older = TransactionID(rawValue: "ffffffffffffffff")!
+        #expect(older.orderID.utf8.count == 13 && TransactionID(orderID: older.orderID) == older)
+        for bad in ["", "MK5TTT", "MK5TTTVWJ-", "ZZZZZZZZZZZZZ", "MK5TTTVWJHX", "MK5TTTVWJ H"] {
+            #expect(TransactionID(orderID: bad) == nil, "\(bad)")
+        }
+    }
+
     /// Every transaction id is the service's once (issue 57.6): claimed for one account before
     /// its ledger records it, never for a second, and its account found from the id alone.
     @Test(arguments: Engine.allCases) func aTransactionIDIsClaimedOnceAndFindsItsAccount(_ engine: Engine) throws {

@@ -110,8 +110,58 @@ public struct TransactionID: RawRepresentable, Hashable, Comparable, Sendable, C
         TransactionID(number: text)?.rawValue ?? text
     }
 
-    /// Numbers drawn for new transactions: 16 decimal digits, as Apple's are.
-    package static let drawnNumbers: Range<UInt64> = 1_000_000_000_000_000..<10_000_000_000_000_000
+    /// Numbers drawn for new transactions: 16 decimal digits, as Apple's are, and no more of
+    /// them than ten characters of order id can name (36^10).
+    package static let drawnNumbers: Range<UInt64> = 1_000_000_000_000_000..<(1_000_000_000_000_000 + 3_656_158_440_062_976)
+
+    /// The order id, as Apple's emailed receipts show one (`MK5TTTVWJH`): ten characters, A to Z
+    /// and 0 to 9, for every id drawn now (its number less the first drawn, in base 36); 13 for an
+    /// id drawn before order ids (its whole number in base 36). Either way it names this one
+    /// transaction, and ``init(orderID:)`` reads it back.
+    public var orderID: String {
+        let value = UInt64(rawValue, radix: 16) ?? 0
+        if Self.drawnNumbers.contains(value) { return Self.base36(value - Self.drawnNumbers.lowerBound, width: 10) }
+        return Self.base36(value, width: 13)
+    }
+
+    /// The transaction an order id names (any case); `nil` for text that is no order id.
+    public init?(orderID: String) {
+        let digits = Array(orderID.uppercased().utf8)
+        guard digits.count == 10 || digits.count == 13 else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            let place: UInt64
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): place = UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): place = UInt64(digit - UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 36)
+            let (sum, overflowSum) = shifted.addingReportingOverflow(place)
+            guard !overflowShift, !overflowSum else { return nil }
+            value = sum
+        }
+        if digits.count == 10 {
+            let (number, overflow) = value.addingReportingOverflow(Self.drawnNumbers.lowerBound)
+            guard !overflow, Self.drawnNumbers.contains(number) else { return nil }
+            self.init(value: number)
+        } else {
+            // The long form names only ids drawn outside the short form's numbers.
+            guard !Self.drawnNumbers.contains(value) else { return nil }
+            self.init(value: value)
+        }
+    }
+
+    private static func base36(_ value: UInt64, width: Int) -> String {
+        let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var text: [Character] = []
+        var rest = value
+        repeat {
+            text.append(digits[Int(rest % 36)])
+            rest /= 36
+        } while rest > 0
+        return String(repeating: "0", count: max(0, width - text.count)) + String(text.reversed())
+    }
 
     /// A new random identifier, its ``number`` 16 digits long.
     package static func random<G: RandomNumberGenerator>(using generator: inout G) -> TransactionID {

@@ -103,6 +103,17 @@ public struct ConsumptionRequestV2: Decodable, Sendable {
     }
 }
 
+/// `OrderLookupResponse`: 0 and the order's signed transactions, or 1 for an order id that is not one.
+public struct OrderLookupAnswer: Encodable, Sendable {
+    public var status: Int
+    public var signedTransactions: [String]
+
+    public init(status: Int, signedTransactions: [String]) {
+        self.status = status
+        self.signedTransactions = signedTransactions
+    }
+}
+
 /// `ExtendRenewalDateRequest`.
 public struct ExtendRequest: Decodable, Sendable {
     public var extendByDays: Int?

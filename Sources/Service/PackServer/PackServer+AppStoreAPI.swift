@@ -36,6 +36,8 @@ extension PackServer {
             return refused
         }
         switch route {
+        case .appStoreOrderLookup:
+            return try lookUpOrder(id, now: now)
         case .appStoreTestNotification:
             guard configuration.notificationURL != nil else { return Self.appleError(.serverNotificationUrlNotFound) }
             let token = try withLedger(Self.serviceLedger) { service throws(ServiceError) in try service.requestTestNotification() }
@@ -180,6 +182,22 @@ extension PackServer {
         default:
             return Self.notFound(route)
         }
+    }
+
+    /// `GET /inApps/v1/lookup/{orderId}` (Look Up Order ID): status 0 and the order's signed
+    /// transaction, or status 1 (and none) for an order id that names no purchase, as Apple answers.
+    private func lookUpOrder(_ orderID: String, now: Int64) throws(ServiceError) -> HTTPResponse {
+        let invalid = HTTPResponse.json(200, try Wire.encode(OrderLookupAnswer(status: 1, signedTransactions: [])))
+        guard let id = TransactionID(orderID: orderID), let account = try seller.account(ofTransaction: id), try accounts.isOpen(account: account) else {
+            return invalid
+        }
+        let found = try withLedger(account) { service throws(ServiceError) -> (StoreTransaction, AppTransactionRecord)? in
+            guard let transaction = try service.transactionsAppleShows().first(where: { $0.id == id }) else { return nil }
+            return (transaction, try service.appTransaction())
+        }
+        guard let (transaction, app) = found else { return invalid }
+        let signed = try sign(AppStoreTransaction(transaction, appTransactionID: app.id, catalog: catalog, environment: configuration.environment, signedDate: now))
+        return .json(200, try Wire.encode(OrderLookupAnswer(status: 0, signedTransactions: [signed])))
     }
 
     /// `POST /inApps/v1/notifications/history`: the notifications sent between `startDate` and

@@ -367,7 +367,7 @@ public final class PackServer: Sendable {
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
             .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken,
-            .appStoreAppTransaction, .appStoreConsumptionV2, .appStoreFinish, .appStoreTestNotification,
+            .appStoreAppTransaction, .appStoreConsumptionV2, .appStoreFinish, .appStoreOrderLookup, .appStoreTestNotification,
             .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
             throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")

@@ -21,7 +21,7 @@ public enum TransactionState: String, Sendable, CaseIterable, Codable {
 
 /// One transaction of the account, consumables included.
 public struct StoreTransaction: Sendable, Equatable, Codable {
-    /// The transaction's id (``TransactionID/number`` is how people and Apple's shapes read it).
+    /// The transaction's id (`TransactionID.number` is how people and Apple's shapes read it).
     public var id: TransactionID
     /// The product bought.
     public var productID: ProductID

@@ -17,7 +17,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// Subscription Renewal Date, Send Consumption Information, Request a Test Notification, Get
     /// Test Notification Status, Get Notification History.
     case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption, appStoreSetAppAccountToken, appStoreAppTransaction
-    case appStoreConsumptionV2, appStoreFinish
+    case appStoreConsumptionV2, appStoreFinish, appStoreOrderLookup
     case appStoreTestNotification, appStoreTestStatus, appStoreNotificationHistory
 
     /// The App Store Server API's routes, under `/inApps/`.
@@ -27,7 +27,7 @@ public enum Route: String, CaseIterable, Sendable {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
             .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
-            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction:
+            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
@@ -96,6 +96,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .appStoreAppTransaction: "/inApps/v1/transactions/appTransactions/{id}"
         case .appStoreConsumptionV2: "/inApps/v2/transactions/consumption/{id}"
         case .appStoreFinish: "/inApps/v1/transactions/{id}/finish"
+        case .appStoreOrderLookup: "/inApps/v1/lookup/{id}"
         case .appStoreTestNotification: "/inApps/v1/notifications/test"
         case .appStoreTestStatus: "/inApps/v1/notifications/test/{id}"
         case .appStoreNotificationHistory: "/inApps/v1/notifications/history"

@@ -29,6 +29,8 @@ enum TransactionsCommand: Command {
 
 struct TransactionJSON: Encodable {
     var transactionID: String
+    /// The order id, as Apple's emailed receipts show it (``TransactionID/orderID``).
+    var orderID: String
     var productID: String
     /// `Consumable`, `NonConsumable`, `AutoRenewable` or `NonRenewing`, as `products` says.
     var type: String
@@ -54,6 +56,7 @@ struct TransactionJSON: Encodable {
 
     init(_ transaction: StoreTransaction, catalog: Catalog? = nil) {
         transactionID = transaction.id.number
+        orderID = transaction.id.orderID
         productID = transaction.productID.rawValue
         type = catalog?.product(transaction.productID)?.typeName ?? (transaction.isConsumable ? "Consumable" : "NonConsumable")
         quantity = transaction.quantity

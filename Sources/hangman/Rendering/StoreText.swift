@@ -67,16 +67,20 @@ enum StoreText {
     /// first (their leading digits kept: enough to tell them apart), then the date goes (below
     /// 100 columns; above, only if cutting is not enough), then the state and the product are
     /// cut; the price is never cut (`--wide`: every column whole).
-    /// The ids whole (a command takes them back), and the date kept: the product's name and the
-    /// state are cut first; only a very narrow terminal loses the date.
+    /// The ids whole (a command takes them back), and the date kept: the order id (as Apple's
+    /// emailed receipts show it) goes first, then the product's name and the state are cut; only a
+    /// very narrow terminal loses the date.
     static func transactionTable(_ transactions: [StoreTransaction], catalog: Catalog, prices: PriceText, width: Int?) -> TerminalText {
-        let rows = [["ID", "DATE", "PRODUCT", "PRICE", "STATE"]] + transactions.map { transaction in
+        let rows = [["ID", "ORDER", "DATE", "PRODUCT", "PRICE", "STATE"]] + transactions.map { transaction in
             var product = productName(transaction.productID, catalog: catalog)
             if transaction.quantity > 1 { product += " x\(transaction.quantity)" }
-            return [transaction.id.number, date(transaction.purchaseDate), product, charged(transaction, prices: prices), transactionState(transaction, prices: prices)]
+            return [
+                transaction.id.number, transaction.id.orderID, date(transaction.purchaseDate), product, charged(transaction, prices: prices),
+                transactionState(transaction, prices: prices),
+            ]
         }
         guard let width else { return table(rows) }
-        return table(rows, fit: Fit(width: width, flexible: [2, 4], lastResort: [1]))
+        return table(rows, fit: Fit(width: width, drop: [1], flexible: [3, 5], lastResort: [2]))
     }
 
     /// A line cut to `width` with `…` when longer (`nil`: as it is).
