@@ -84,6 +84,8 @@ if sys.argv[1] == "receive":
             try:
                 decoded = verifier.verify_and_decode_notification(json.loads(body)["signedPayload"])
                 line.update(uuid=decoded.notificationUUID, type=decoded.rawNotificationType, subtype=decoded.rawSubtype, version=decoded.version)
+                if decoded.data and decoded.data.rawConsumptionRequestReason:
+                    line.update(consumptionRequestReason=decoded.data.rawConsumptionRequestReason)
                 if decoded.data and decoded.data.signedTransactionInfo:
                     transaction = verifier.verify_and_decode_signed_transaction(decoded.data.signedTransactionInfo)
                     line.update(transactionId=transaction.transactionId, originalTransactionId=transaction.originalTransactionId,

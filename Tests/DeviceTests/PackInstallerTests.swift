@@ -37,6 +37,8 @@ final class RelayService: PackService {
         return tamper(try inner.packArchive(product))
     }
     func receipt() throws(ServiceError) -> Receipt { try inner.receipt() }
+    func requestRefund(_ id: TransactionID, reason: RefundReason) throws(ServiceError) -> RefundCase { try inner.requestRefund(id, reason: reason) }
+    func refundCase(_ id: TransactionID) throws(ServiceError) -> RefundCase? { try inner.refundCase(id) }
     func subscriptions() throws(ServiceError) -> [SubscriptionStatus] { try inner.subscriptions() }
     func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus { try inner.setAutoRenew(product, on: on) }
     func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange { try inner.subscriptionChange(to: product) }

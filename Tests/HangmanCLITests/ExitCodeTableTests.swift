@@ -165,6 +165,9 @@ import TestSupport
         Row(arguments: ["store", "approve", "0123456789abcdef"], code: 64, says: ["no transaction 81985529216486895"]),
         Row(arguments: ["buy", "10", "--app-account-token", "nope"], code: 64, says: ["an app account token is a UUID"]),
         Row(arguments: ["store", "refund", "zz"], code: 64, says: ["'zz'"]),
+        Row(arguments: ["store", "refund-decision", "0123456789abcdef", "maybe"], code: 64, says: ["grant, decline or reverse"]),
+        Row(arguments: ["refund", "request", "0123456789abcdef"], code: 64, says: ["no transaction 81985529216486895"]),
+        Row(arguments: ["refund", "request", "0123", "--reason", "boredom"], code: 64, says: ["--reason", "boredom"]),
         Row(arguments: ["store", "clear"], code: 64, says: ["--yes"]),
         Row(arguments: ["buy", fruit], code: 69, says: ["purchases are turned off", "store payments on"]) { world in
             try await run(world, "store", "payments", "off")

@@ -105,6 +105,34 @@ private final class StoreHome {
         #expect(try await home.sqlite("SELECT count(*), sum(amount) FROM hint_ledger") == "1|10")
     }
 
+    /// The refund cycle from the command line: the customer asks, the store (killed inside its
+    /// decision, then deciding again) grants once, and reverses once.
+    @Test func aRefundIsAskedGrantedOnceAfterAKillAndReversed() async throws {
+        let home = try await StoreHome()
+        _ = try await home.ok(["buy", StoreHome.hints10])
+        let id = try #require(try await home.transactions().first?["transactionID"] as? String)
+        #expect(try await home.ok(["refund", id]).stdout.contains("has no refund"))
+        let asked = try await home.ok(["refund", "request", String(id.prefix(6)), "--reason", "unintended-purchase"])
+        #expect(asked.stdout.contains("Refund of 10 Hints (transaction \(id)) requested"), "\(asked.stdout)")
+        let status = try await home.ok(["refund", "status", id, "--json"])
+        #expect(status.stdout.contains("\"reason\" : \"UNINTENDED_PURCHASE\"") && status.stdout.contains("\"transactionID\" : \"\(id)\""), "\(status.stdout)")
+        let bad = try await home.run(["refund", "request", id, "--reason", "boredom"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+        let killed = try await home.run(["store", "refund-decision", id, "grant"], environment: ["HANGMAN_CRASH_AT": "in-refund-decision"])
+        #expect(killed.wasSignaled && killed.status == 9, "\(killed.stderr)")
+        #expect(try await home.ok(["hints"]).stdout == "10 hints\n", "the killed decision kept nothing")
+        let granted = try await home.ok(["store", "refund-decision", id, "grant"])
+        #expect(granted.stdout.contains("Refund granted: 10 Hints ($0.99 back), transaction \(id); 10 hints taken back."), "\(granted.stdout)")
+        #expect(try await home.ok(["store", "refund-decision", id, "grant"]).stdout.contains("Refund granted"))
+        #expect(try await home.ok(["hints"]).stdout == "0 hints\n")
+        let declined = try await home.run(["store", "refund-decision", id, "decline"])
+        #expect(declined.status == 65, "granted already: \(declined.stderr)")
+        #expect(try await home.ok(["store", "refund-decision", id, "reverse"]).stdout.contains("10 hints given back"))
+        #expect(try await home.ok(["hints"]).stdout == "10 hints\n")
+        #expect(try await home.sqlite("SELECT count(*), sum(amount) FROM hint_ledger") == "3|10")
+        #expect(try await home.ok(["refund", id]).stdout.contains("reversed on"))
+    }
+
     @Test(arguments: ["after-charge", "after-deliver"])
     func killedPackPurchaseIsGrantedExactlyOnce(_ point: String) async throws {
         let home = try await StoreHome()

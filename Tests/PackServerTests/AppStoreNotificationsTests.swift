@@ -126,6 +126,78 @@ import TestSupport
         #expect(try ask("set-app-account-token", "1234567890123456", replaced).stdout == "error 404 4040010\n")
     }
 
+    /// A refund from request to outcome, told to the backend and verified by Apple's library:
+    /// the request (CONSUMPTION_REQUEST with its reason), the backend's consumption answer, the
+    /// App Store's decision (REFUND, or REFUND_DECLINED), and a granted refund reversed
+    /// (REFUND_REVERSED: the hints come back, once; the pack is owned again).
+    @Test func aRefundGoesFromRequestToOutcomeAndTheBackendHearsEachStep() async throws {
+        let directory = try TemporaryDirectory()
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let bundle = "com.hangmanpacks.hangman"
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let (server, url) = try await Self.serve(data, extra: [
+            "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
+        ])
+        defer { _ = server.kill() }
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        func ask(_ command: String, _ arguments: String...) throws -> ProcessResult {
+            try ExternalProcess.run(Self.python, [Self.backend, command, url, keys.path, Self.kid, Self.issuer, bundle, root] + arguments)
+        }
+        let ios = ProductID(rawValue: "com.hangmanpacks.words.ios")!
+        guard case .purchased(let hints) = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1),
+            case .purchased(let pack) = try await player.buy(ios, quantity: 1)
+        else { throw ServiceError(.wrongState, "not bought") }
+        #expect(try await player.refundCase(hints.id) == nil)
+
+        // The customer asks; asking again is the same request, told once.
+        let asked = try await player.requestRefund(hints.id, reason: .unintendedPurchase)
+        #expect(asked.state == .requested && asked.reason == .unintendedPurchase)
+        #expect(try await player.requestRefund(hints.id, reason: .other) == asked)
+        _ = try await player.requestRefund(pack.id, reason: .unsatisfiedWithPurchase)
+        let requested = eventually(within: 30) { receiver.posts.filter { $0["type"] as? String == "CONSUMPTION_REQUEST" }.count == 2 }
+        #expect(requested, "\(receiver.delivered)")
+        let requests = receiver.posts.filter { $0["type"] as? String == "CONSUMPTION_REQUEST" }
+        #expect(Set(requests.compactMap { $0["consumptionRequestReason"] as? String }) == ["UNINTENDED_PURCHASE", "UNSATISFIED_WITH_PURCHASE"], "\(requests)")
+        #expect(requests.contains { $0["transactionId"] as? String == hints.id.number }, "\(requests)")
+
+        // The backend answers with Apple's library; the decision keeps what it said.
+        let sent = try ask("consumption-v2", hints.id.number, "DELIVERED", "25000", "DECLINE")
+        #expect(sent.status == 0, "\(sent.stdout)\(sent.stderr)")
+        let granted = try await player.decideRefund(hints.id, .grant)
+        #expect(granted.refundCase.state == .granted && granted.hints == 10 && granted.transaction.revocationDate != nil)
+        #expect(granted.refundCase.consumption?.contains("\"consumptionPercentage\": 25000") == true, "\(granted.refundCase)")
+        #expect(try await player.hintBalance() == 0)
+        // The same decision again changes nothing.
+        #expect(try await player.decideRefund(hints.id, .grant).hints == 0)
+        #expect(try await player.hintBalance() == 0)
+        let declined = try await player.decideRefund(pack.id, .decline)
+        #expect(declined.refundCase.state == .declined && declined.transaction.revocationDate == nil)
+        #expect(try await player.entitlements().contains { $0.productID == ios && $0.revokedDate == nil })
+        await #expect(throws: ServiceError.self) { _ = try await player.requestRefund(pack.id, reason: .other) }
+        await #expect(throws: ServiceError.self) { _ = try await player.decideRefund(pack.id, .reverse) }
+
+        // Reversed: the hints come back once; the refund history forgets it.
+        let reversed = try await player.decideRefund(hints.id, .reverse)
+        #expect(reversed.refundCase.state == .reversed && reversed.hints == 10 && reversed.transaction.revocationDate == nil)
+        #expect(try await player.decideRefund(hints.id, .reverse).hints == 0)
+        #expect(try await player.hintBalance() == 10)
+        await #expect(throws: ServiceError.self) { _ = try await player.refund(hints.id) }
+        let told = eventually(within: 30) { Set(receiver.delivered).isSuperset(of: ["REFUND/", "REFUND_DECLINED/", "REFUND_REVERSED/"]) }
+        #expect(told, "\(receiver.delivered)")
+        let posts = receiver.posts
+        #expect(posts.allSatisfy { $0["refused"] == nil }, "Apple's verifier took every one: \(posts)")
+        #expect(posts.filter { $0["type"] as? String == "REFUND" }.map { $0["transactionId"] as? String } == [hints.id.number])
+        #expect(posts.contains { $0["type"] as? String == "REFUND_DECLINED" && $0["transactionId"] as? String == pack.id.number && $0["revoked"] as? Bool == false })
+        #expect(posts.contains { $0["type"] as? String == "REFUND_REVERSED" && $0["transactionId"] as? String == hints.id.number && $0["revoked"] as? Bool == false })
+        #expect(try ask("refunds", hints.id.number).stdout.contains(hints.id.number) == false, "a reversed refund is no refund")
+    }
+
     /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.

@@ -407,6 +407,18 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return (result.transaction, result.hintsTakenBack)
     }
 
+    public func refundCase(_ id: TransactionID) async throws(ServiceError) -> RefundCase? {
+        try await send(API.refundCase, id: id.rawValue).refundCase
+    }
+
+    public func requestRefund(_ id: TransactionID, reason: RefundReason) async throws(ServiceError) -> RefundCase {
+        try await send(API.requestRefund, id: id.rawValue, body: RefundRequest(reason: reason))
+    }
+
+    public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) async throws(ServiceError) -> RefundOutcome {
+        try await send(API.decideRefund, id: id.rawValue, body: RefundDecisionRequest(decision: decision))
+    }
+
     public func clear() async throws(ServiceError) {
         _ = try await exchange(.clear)
     }

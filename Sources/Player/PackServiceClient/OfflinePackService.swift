@@ -105,6 +105,8 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func spendHint(idempotencyKey: String) throws(ServiceError) -> HintSpend { throw unavailable("a hint") }
     public func packArchive(_ product: ProductID) throws(ServiceError) -> [UInt8] { throw unavailable("downloading \(product)") }
     public func receipt() throws(ServiceError) -> Receipt { throw unavailable("a receipt") }
+    public func refundCase(_ id: TransactionID) throws(ServiceError) -> RefundCase? { throw unavailable("a refund") }
+    public func requestRefund(_ id: TransactionID, reason: RefundReason) throws(ServiceError) -> RefundCase { throw unavailable("a refund request") }
     public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { verifyReceipt(bytes, password: nil) }
     public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification {
         ReceiptVerification(status: .temporarilyUnavailable, message: unavailable("checking a receipt").message)
@@ -115,6 +117,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func decline(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { throw unavailable("the store's test controls") }
     public func resolve(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { throw unavailable("the store's test controls") }
     public func refund(_ id: TransactionID) throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { throw unavailable("the store's test controls") }
+    public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) throws(ServiceError) -> RefundOutcome { throw unavailable("the store's test controls") }
     public func clear() throws(ServiceError) { throw unavailable("the store's test controls") }
     public func reset() throws(ServiceError) { throw unavailable("the store's test controls") }
 }

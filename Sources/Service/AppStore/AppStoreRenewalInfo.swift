@@ -66,14 +66,20 @@ public struct AppStoreNotificationPayload: Sendable, Equatable, Codable {
         public var signedTransactionInfo: String?
         public var signedRenewalInfo: String?
         public var status: Int?
+        /// A `CONSUMPTION_REQUEST`'s: why the customer asked for a refund (``RefundReason``).
+        public var consumptionRequestReason: String?
 
-        public init(bundleId: String, appAppleId: Int64?, environment: String, signedTransactionInfo: String?, signedRenewalInfo: String?, status: Int?) {
+        public init(
+            bundleId: String, appAppleId: Int64?, environment: String, signedTransactionInfo: String?, signedRenewalInfo: String?, status: Int?,
+            consumptionRequestReason: String? = nil
+        ) {
             self.bundleId = bundleId
             self.appAppleId = appAppleId
             self.environment = environment
             self.signedTransactionInfo = signedTransactionInfo
             self.signedRenewalInfo = signedRenewalInfo
             self.status = status
+            self.consumptionRequestReason = consumptionRequestReason
         }
     }
 

@@ -160,11 +160,14 @@ extension PackServer {
             bundleId: catalog.bundleIdentifier, appAppleId: catalog.appAppleID, environment: environment, signedTransactionInfo: nil, signedRenewalInfo: nil, status: nil)
         let signedDate = notification.created
         let app = try service.appTransaction().id
-        if let id = notification.transaction, let transaction = try service.transactions().first(where: { $0.id == id }) {
+        if let id = notification.transaction, let transaction = try service.transaction(id) {
             data.signedTransactionInfo = try sign(AppStoreTransaction(transaction, appTransactionID: app, catalog: catalog, environment: configuration.environment, signedDate: signedDate))
+            if notification.type == NotificationKind.consumptionRequest.rawValue {
+                data.consumptionRequestReason = try service.refundCase(id)?.reason?.rawValue
+            }
         }
         if let original = notification.originalTransaction, let status = try service.subscriptionStatus(original), status.isAutoRenewable {
-            let first = try service.transactions().first { $0.id == original }?.purchaseDate
+            let first = try service.transaction(original)?.purchaseDate
             data.signedRenewalInfo = try sign(AppStoreRenewalInfo(status, appTransactionID: app, firstPurchase: first, environment: configuration.environment, signedDate: signedDate))
             data.status = AppStoreSubscriptionStatus.number(status.state)
         }

@@ -363,7 +363,12 @@ public final class PackServer: Sendable {
             return .json(200, try API.receipt.answer(ReceiptData(receipt.bytes, payload: receipt.payload)))
         case .packArchive:
             return try archive(request, productID: id ?? "", account: account, service: service)
-        case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund:
+        case .requestRefund, .refundCase:
+            guard let transaction = TransactionID(rawValue: id ?? "") else { throw ServiceError(.invalidRequest, "'\(id ?? "")' is not a transaction id") }
+            guard route == .requestRefund else { return .json(200, try API.refundCase.answer(RefundCaseDocument(refundCase: try service.refundCase(transaction)))) }
+            let asked = try API.requestRefund.body(of: request.body)
+            return .json(200, try API.requestRefund.answer(try service.requestRefund(transaction, reason: asked.reason)))
+        case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund, .decideRefund:
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
             .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken,
@@ -396,6 +401,9 @@ public final class PackServer: Sendable {
         case .refund:
             let refund = try service.refund(try transaction())
             return .json(200, try API.refund.answer(RefundResult(transaction: refund.transaction, hintsTakenBack: refund.hintsTakenBack)))
+        case .decideRefund:
+            let asked = try API.decideRefund.body(of: request.body)
+            return .json(200, try API.decideRefund.answer(try service.decideRefund(try transaction(), asked.decision)))
         case .testControls:
             return .json(200, try API.testControls.answer(try service.controls()))
         case .setTestControls:

@@ -6,4 +6,7 @@ public enum CrashPoint: String, Sendable, CaseIterable {
     case afterDeliver = "after-deliver"
     /// A renewal is charged (its transaction recorded); its period's hints are not credited yet.
     case afterRenewalCharge = "after-renewal-charge"
+    /// A refund decision is written, not committed (the process dies inside the database's
+    /// transaction: nothing of it is kept).
+    case inRefundDecision = "in-refund-decision"
 }

@@ -73,6 +73,14 @@ public protocol PackService {
     /// The account's transactions, signed.
     func receipt() async throws(ServiceError) -> Receipt
 
+    /// Asks the App Store for a refund of a delivered purchase (StoreKit's `beginRefundRequest`),
+    /// for `reason`: the request is recorded, and the App Store decides later. Asking again
+    /// while it is open answers the same request.
+    func requestRefund(_ id: TransactionID, reason: RefundReason) async throws(ServiceError) -> RefundCase
+
+    /// The purchase's refund, from its request to its decision; `nil` when it has none.
+    func refundCase(_ id: TransactionID) async throws(ServiceError) -> RefundCase?
+
     /// Checks a receipt's signature and contents.
     func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification
 
@@ -132,6 +140,9 @@ public protocol StoreTestControls {
     func resolve(_ id: TransactionID) async throws(ServiceError) -> StoreTransaction
     /// Refunds a purchase: the pack locks again, or its hints are taken back as far as the balance allows.
     func refund(_ id: TransactionID) async throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int)
+    /// Decides a refund as the App Store would: grants or declines a request, or reverses a
+    /// granted refund. The same decision again answers the case as it is.
+    func decideRefund(_ id: TransactionID, _ decision: RefundDecision) async throws(ServiceError) -> RefundOutcome
     /// An empty purchase history.
     func clear() async throws(ServiceError)
     /// The default switches.

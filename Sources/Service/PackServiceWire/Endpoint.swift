@@ -111,6 +111,9 @@ public enum API {
     public static let decline = Endpoint<NoBody, StoreTransaction>(.decline)
     public static let resolve = Endpoint<NoBody, StoreTransaction>(.resolve)
     public static let refund = Endpoint<NoBody, RefundResult>(.refund)
+    public static let decideRefund = Endpoint<RefundDecisionRequest, RefundOutcome>(.decideRefund)
+    public static let requestRefund = Endpoint<RefundRequest, RefundCase>(.requestRefund)
+    public static let refundCase = Endpoint<NoBody, RefundCaseDocument>(.refundCase)
 
     /// Every route the table types: each `/v1/` route but liveness and readiness (answered before
     /// any body is read, and read by load balancers, not this client) and the pack archive (bytes).
@@ -120,6 +123,6 @@ public enum API {
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, startGame.route, currentGame.route, game.route,
         guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, leaderboard.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
-        clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route,
+        clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, requestRefund.route, refundCase.route,
     ]
 }

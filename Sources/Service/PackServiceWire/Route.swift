@@ -4,12 +4,12 @@
 public enum Route: String, CaseIterable, Sendable {
     case health, ready, serviceKey, proveKey, catalog, createAccount
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
-    case purchase, restore, recover, receipt, packArchive
+    case purchase, restore, recover, receipt, packArchive, refundCase, requestRefund
     case subscriptions, subscriptionChange, autoRenew
     case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
-    case approve, decline, resolve, refund
+    case approve, decline, resolve, refund, decideRefund
     /// Apple's endpoint, which answers every method itself (21000 for anything but POST).
     case verifyReceipt
     /// The App Store Server API, for a developer's backend (its own JWT): Get Transaction Info,
@@ -27,12 +27,12 @@ public enum Route: String, CaseIterable, Sendable {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
             .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
-            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup:
+            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
-            .reset, .approve, .decline, .resolve, .refund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
+            .reset, .approve, .decline, .resolve, .refund, .decideRefund, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
             .appStoreNotificationHistory, .appStoreFinish:
             "POST"
         }
@@ -85,6 +85,8 @@ public enum Route: String, CaseIterable, Sendable {
         case .decline: "/v1/test/transactions/{id}/decline"
         case .resolve: "/v1/test/transactions/{id}/resolve"
         case .refund: "/v1/test/transactions/{id}/refund"
+        case .decideRefund: "/v1/test/transactions/{id}/refund-decision"
+        case .refundCase, .requestRefund: "/v1/transactions/{id}/refund"
         case .verifyReceipt: "/verifyReceipt"
         case .appStoreTransaction: "/inApps/v1/transactions/{id}"
         case .appStoreHistory: "/inApps/v2/history/{id}"

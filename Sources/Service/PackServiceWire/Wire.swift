@@ -279,6 +279,33 @@ public struct RefundResult: Codable, Sendable, Equatable {
     }
 }
 
+/// `POST /v1/transactions/{id}/refund`'s body: why the customer asks.
+public struct RefundRequest: Codable, Sendable, Equatable {
+    public var reason: RefundReason
+
+    public init(reason: RefundReason) {
+        self.reason = reason
+    }
+}
+
+/// `GET /v1/transactions/{id}/refund`'s answer: the purchase's refund, if it has one.
+public struct RefundCaseDocument: Codable, Sendable, Equatable {
+    public var refundCase: RefundCase?
+
+    public init(refundCase: RefundCase?) {
+        self.refundCase = refundCase
+    }
+}
+
+/// `POST /v1/test/transactions/{id}/refund-decision`'s body: what the App Store decides.
+public struct RefundDecisionRequest: Codable, Sendable, Equatable {
+    public var decision: RefundDecision
+
+    public init(decision: RefundDecision) {
+        self.decision = decision
+    }
+}
+
 /// Any failure: the store's error kind and its message.
 public struct ErrorBody: Codable, Sendable, Equatable {
     public var error: ServiceError.Kind

@@ -185,54 +185,70 @@ final class AccountLedger {
     /// the balance allows; a non-renewing pass (`passDuration`, its catalog duration) leaves its
     /// place in the stack, so the passes bought after it end earlier. Returns the hints taken back.
     func refund(_ id: TransactionID, now: Int64, passDuration: StoreDuration? = nil) throws(ServiceError) -> Int {
-        switch notifies ? nil : try engine.refundInOneCall(id, now: now) {
-        case .done(.refunded(let taken))?: return taken
-        case .done(.unknown)?: throw Self.noTransaction(id)
-        case .done(.alreadyRefunded)?: throw Self.alreadyRefunded(id)
-        case .done(.wrongState(let state))?: throw Self.notRefundable(id, state)
-        case .subscription?, nil: break
-        }
-        return try engine.write { statements in
+        // Over the statements on both engines (PostgreSQL's ledger_refund function is no longer
+        // called): a refund is rare, and it has a case to record and a reversal to respect.
+        try engine.write { statements in
             guard let transaction = try statements.transaction(id) else { throw Self.noTransaction(id) }
-            guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
-            guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
-            try statements.setRevocationDate(now, for: id)
-            try notify(.refund, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
-            if let original = transaction.originalTransactionID {
-                // A subscription's period: access ends now, and its hints go back as far as the balance allows.
-                if var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive {
-                    row.endDate = now
-                    row.endReason = "refunded"
-                    try statements.saveSubscription(row, now: now)
-                }
-                if let passDuration { try Self.restackPasses(transaction.productID, duration: passDuration, statements: statements, now: now) }
-                let clawback = min(try statements.balance(), transaction.hintsCredited)
-                if clawback > 0 {
-                    try Self.appendHints(statements, key: "refund:\(id)", amount: -clawback, reason: .refund, transaction: id, now: now)
-                }
-                return clawback
-            }
-            if transaction.isConsumable {
-                let clawback = min(try statements.balance(), transaction.hintsCredited)
-                if clawback > 0 {
-                    try Self.appendHints(statements, key: "refund:\(id)", amount: -clawback, reason: .refund, transaction: id, now: now)
-                }
-                return clawback
-            }
-            try statements.revoke(transaction.productID, grantedBy: id, now: now)
-            return 0
+            let taken = try applyRefund(transaction, passDuration: passDuration, statements: statements, now: now)
+            try Self.recordDirectRefund(id, statements: statements, now: now)
+            return taken
         }
     }
 
-    private static func noTransaction(_ id: TransactionID) -> ServiceError {
+    /// The refund of `transaction`, in `statements`' transaction: what ``refund(_:now:passDuration:)``
+    /// says, and `REFUND`. Returns the hints taken back.
+    func applyRefund(_ transaction: StoreTransaction, passDuration: StoreDuration?, statements: any LedgerStatements, now: Int64) throws -> Int {
+        let id = transaction.id
+        guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
+        guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
+        if let reversed = try statements.refundCase(id), reversed.state == .reversed {
+            throw ServiceError(.wrongState, "transaction \(id.number)'s refund was reversed: it is not refunded again")
+        }
+        try statements.setRevocationDate(now, for: id, now: now)
+        try notify(.refund, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
+        if let original = transaction.originalTransactionID {
+            // A subscription's period: access ends now, and its hints go back as far as the balance allows.
+            if var row = try statements.subscriptions().first(where: { $0.originalTransactionID == original }), row.isLive {
+                row.endDate = now
+                row.endReason = "refunded"
+                try statements.saveSubscription(row, now: now)
+            }
+            if let passDuration { try Self.restackPasses(transaction.productID, duration: passDuration, statements: statements, now: now) }
+            return try Self.takeBackHints(transaction, statements: statements, now: now)
+        }
+        if transaction.isConsumable { return try Self.takeBackHints(transaction, statements: statements, now: now) }
+        try statements.revoke(transaction.productID, grantedBy: id, now: now)
+        return 0
+    }
+
+    /// The hints `transaction` credited, taken back as far as the balance allows (the entry
+    /// `refund:<id>`, which a reversal reads); how many.
+    private static func takeBackHints(_ transaction: StoreTransaction, statements: any LedgerStatements, now: Int64) throws -> Int {
+        let clawback = min(try statements.balance(), transaction.hintsCredited)
+        if clawback > 0 {
+            try appendHints(statements, key: "refund:\(transaction.id)", amount: -clawback, reason: .refund, transaction: transaction.id, now: now)
+        }
+        return clawback
+    }
+
+    /// A refund made without a request (the store's test control) closes the purchase's case as
+    /// granted, so that the decision that follows (a reversal) finds it.
+    private static func recordDirectRefund(_ id: TransactionID, statements: any LedgerStatements, now: Int64) throws {
+        var refundCase = try statements.refundCase(id) ?? RefundCase(transactionID: id, state: .granted, reason: nil, requestedDate: nil)
+        refundCase.state = .granted
+        refundCase.decidedDate = now
+        try statements.saveRefundCase(refundCase)
+    }
+
+    static func noTransaction(_ id: TransactionID) -> ServiceError {
         ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")
     }
 
-    private static func alreadyRefunded(_ id: TransactionID) -> ServiceError {
+    static func alreadyRefunded(_ id: TransactionID) -> ServiceError {
         ServiceError(.wrongState, "transaction \(id.number) is already refunded")
     }
 
-    private static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> ServiceError {
+    static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> ServiceError {
         ServiceError(.wrongState, "transaction \(id.number) is \(state.rawValue); only a delivered purchase can be refunded")
     }
 

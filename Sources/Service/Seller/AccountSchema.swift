@@ -1,3 +1,4 @@
+import PackServiceAPI
 import SQLite
 
 /// The account's database: transactions, entitlements, the hint ledger and the test controls.
@@ -206,6 +207,7 @@ enum AccountSchema {
         migrator.register("16-renewal-extensions", sql: renewalExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("17-app-account-tokens", sql: appAccountTokens(account: ""), olderProgramsMayRun: true)
         migrator.register("18-app-transaction", sql: appTransaction(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("19-refund-cases", sql: refundCases(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -254,6 +256,30 @@ enum AccountSchema {
                 \(key),
                 app_transaction_id TEXT NOT NULL CHECK (length(app_transaction_id) = 16),
                 original_purchase_date \(integer) NOT NULL
+            );
+            """
+    }
+
+    /// Migration 19: each purchase's refund, from the customer's request to the App Store's
+    /// decision and a reversal (``RefundCase``); one row per purchase. A refund made without a
+    /// request (the store's test control) has no reason; the consumption the developer's server
+    /// reported is kept as the decision saw it.
+    static func refundCases(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        let reasons = RefundReason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        return """
+            CREATE TABLE refund_cases (
+                \(column)transaction_id TEXT NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('requested', 'granted', 'declined', 'reversed')),
+                reason TEXT CHECK (reason IS NULL OR reason IN (\(reasons))),
+                requested_date \(integer),
+                decided_date \(integer),
+                reversed_date \(integer),
+                consumption TEXT,
+                PRIMARY KEY (\(key)transaction_id),
+                CHECK ((state = 'requested') = (decided_date IS NULL)),
+                CHECK ((state = 'reversed') = (reversed_date IS NOT NULL))
             );
             """
     }

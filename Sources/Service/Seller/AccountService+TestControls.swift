@@ -40,6 +40,16 @@ extension AccountService {
         return (try recorded(id), taken)
     }
 
+    /// The App Store's decision on a refund (a test control: in the sandbox, the seller decides
+    /// what Apple would): grant or decline a request, or reverse a granted refund.
+    public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) throws(ServiceError) -> RefundOutcome {
+        let now = try settleSubscriptions()
+        let pass = try ledger.transaction(id).flatMap { catalog.product($0.productID)?.nonRenewing?.duration }
+        let crash = self.crash
+        let decided = try ledger.decideRefund(id, decision, passDuration: pass, now: now) { crash(.inRefundDecision) }
+        return RefundOutcome(refundCase: decided.refundCase, transaction: try recorded(id), hints: decided.hints)
+    }
+
     /// The store's time (milliseconds since 1970), after processing what fell due by it.
     public func storeClock() throws(ServiceError) -> Int64 {
         try settleSubscriptions()

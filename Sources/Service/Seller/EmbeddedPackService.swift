@@ -55,6 +55,8 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange { try account.subscriptionChange(to: product) }
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus { try account.setAutoRenew(product, on: on) }
     public func receipt() throws(ServiceError) -> Receipt { try account.receipt() }
+    public func refundCase(_ id: TransactionID) throws(ServiceError) -> RefundCase? { try account.refundCase(id) }
+    public func requestRefund(_ id: TransactionID, reason: RefundReason) throws(ServiceError) -> RefundCase { try account.requestRefund(id, reason: reason) }
     public func verifyReceipt(_ bytes: [UInt8]) -> ReceiptVerification { account.verifyReceipt(bytes, password: nil) }
     public func verifyReceipt(_ bytes: [UInt8], password: String?) -> ReceiptVerification { account.verifyReceipt(bytes, password: password) }
     public func ownSharedSecret() -> SharedSecret? { try? account.ownSharedSecret() }
@@ -65,6 +67,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func decline(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { try account.decline(id) }
     public func resolve(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { try account.resolve(id) }
     public func refund(_ id: TransactionID) throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { try account.refund(id) }
+    public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) throws(ServiceError) -> RefundOutcome { try account.decideRefund(id, decision) }
     public func clear() throws(ServiceError) { try account.clear() }
     public func reset() throws(ServiceError) { try account.reset() }
     public func storeClock() throws(ServiceError) -> Int64 { try account.storeClock() }

@@ -32,7 +32,6 @@ protocol LedgerEngine: AnyObject {
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
     ) throws(ServiceError) -> TransactionInsert?
     func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(ServiceError) -> WriteInOneCall<Bool>?
-    func refundInOneCall(_ id: TransactionID, now: Int64) throws(ServiceError) -> WriteInOneCall<RefundInOneCall>?
 }
 
 extension LedgerEngine {
@@ -43,7 +42,6 @@ extension LedgerEngine {
         _ id: TransactionID, product: ProductID, isConsumable: Bool, quantity: Int, hintsOwed: Int, requestKey: String?, charge: Charge, now: Int64
     ) throws(ServiceError) -> TransactionInsert? { nil }
     func deliverInOneCall(_ id: TransactionID, legacyHints: Int, now: Int64) throws(ServiceError) -> WriteInOneCall<Bool>? { nil }
-    func refundInOneCall(_ id: TransactionID, now: Int64) throws(ServiceError) -> WriteInOneCall<RefundInOneCall>? { nil }
 }
 
 /// What a write in one call did: `done` with its result, or nothing because the transaction is a
@@ -51,14 +49,6 @@ extension LedgerEngine {
 enum WriteInOneCall<Result> {
     case done(Result)
     case subscription
-}
-
-/// What a refund in one call found or did.
-enum RefundInOneCall {
-    case refunded(hintsTakenBack: Int)
-    case unknown
-    case alreadyRefunded
-    case wrongState(TransactionState)
 }
 
 /// What a spend in one call did.
@@ -143,7 +133,7 @@ protocol LedgerStatements {
     /// Records the hints credited for `id`.
     func setHintsCredited(_ hints: Int, for id: TransactionID) throws
     /// Records the refund date of `id`.
-    func setRevocationDate(_ now: Int64, for id: TransactionID) throws
+    func setRevocationDate(_ date: Int64?, for id: TransactionID, now: Int64) throws
     /// Grants `product` to the account through `transaction`, replacing an earlier (revoked) grant.
     func grant(_ product: ProductID, by transaction: TransactionID, now: Int64) throws
     /// Revokes `product` where `transaction` granted it.
@@ -238,6 +228,14 @@ protocol LedgerStatements {
     func setExpiresDate(_ date: Int64, for id: TransactionID) throws
     /// Keeps what a backend said of a consumable's use (the last report replaces the one before).
     func saveConsumption(_ transaction: TransactionID, body: String, now: Int64) throws
+    /// What the developer's server last said of the purchase's use, if anything.
+    func consumption(_ transaction: TransactionID) throws -> String?
+    /// The purchase's refund case, if it has one.
+    func refundCase(_ transaction: TransactionID) throws -> RefundCase?
+    /// Records the purchase's refund case as it is now (one row per purchase).
+    func saveRefundCase(_ refundCase: RefundCase) throws
+    /// The amount of the hint ledger's entry `key`, if there is one.
+    func hintEntryAmount(key: String) throws -> Int?
 }
 
 /// What a purchase charges, and where: the amount (the price times the quantity) in the

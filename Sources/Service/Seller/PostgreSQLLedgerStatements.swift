@@ -269,24 +269,6 @@ final class PostgreSQLLedgerEngine: LedgerEngine {
         }
     }
 
-    func refundInOneCall(_ id: TransactionID, now: Int64) throws(ServiceError) -> WriteInOneCall<RefundInOneCall>? {
-        if rulesInSwift { return nil }
-        let row = try call("SELECT has_ledger, outcome, state, taken_back FROM ledger_refund($1, $2, $3)", [account, id.rawValue, String(now)], again: false)
-        guard row.count == 3 else { throw ServiceError(.storage, "the ledger database answered a refund with a malformed row") }
-        switch row[0] {
-        case "refunded": return .done(.refunded(hintsTakenBack: row[2].flatMap(Int.init) ?? 0))
-        case "unknown": return .done(.unknown)
-        case "already-refunded": return .done(.alreadyRefunded)
-        case "wrong-state":
-            guard let state = row[1].flatMap(TransactionState.init(rawValue:)) else {
-                throw ServiceError(.storage, "the ledger database holds a malformed transaction row")
-            }
-            return .done(.wrongState(state))
-        case "subscription": return .subscription
-        case let other: throw ServiceError(.storage, "the ledger database answered a refund with '\(other ?? "nothing")'")
-        }
-    }
-
     /// A write: `body` in one transaction, after locking the account's row. A read: `body`'s
     /// statements each on its own, with no BEGIN or COMMIT (two round trips fewer): in a READ
     /// COMMITTED transaction each statement takes its own snapshot too, so a transaction would
@@ -559,8 +541,8 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute("UPDATE transactions SET hints_credited = $3 WHERE account_id = $1 AND id = $2", [id.rawValue, String(hints)])
     }
 
-    func setRevocationDate(_ now: Int64, for id: TransactionID) throws {
-        try execute("UPDATE transactions SET revocation_date = $3, updated_date = $3 WHERE account_id = $1 AND id = $2", [id.rawValue, String(now)])
+    func setRevocationDate(_ date: Int64?, for id: TransactionID, now: Int64) throws {
+        try execute("UPDATE transactions SET revocation_date = $3, updated_date = $4 WHERE account_id = $1 AND id = $2", [id.rawValue, date.map(String.init), String(now)])
     }
 
     // MARK: - Entitlements
@@ -606,6 +588,10 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             """,
             [key, String(amount), reason.rawValue, transaction?.rawValue, String(balanceAfter), String(now)]
         ).affectedRows == 1
+    }
+
+    func hintEntryAmount(key: String) throws -> Int? {
+        try execute("SELECT amount FROM hint_ledger WHERE account_id = $1 AND entry_key = $2", [key]).scalar.flatMap { Int($0) }
     }
 
     func hasHintEntry(key: String) throws -> Bool {
@@ -821,5 +807,27 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             INSERT INTO consumption_reports (account_id, transaction_id, received_date, body) VALUES ($1, $2, $3, $4)
             ON CONFLICT (account_id, transaction_id) DO UPDATE SET received_date = excluded.received_date, body = excluded.body
             """, [transaction.rawValue, String(now), body])
+    }
+
+    func consumption(_ transaction: TransactionID) throws -> String? {
+        try execute("SELECT body FROM consumption_reports WHERE account_id = $1 AND transaction_id = $2", [transaction.rawValue]).scalar
+    }
+
+    func refundCase(_ transaction: TransactionID) throws -> RefundCase? {
+        try execute("SELECT \(RefundCase.columns) FROM refund_cases WHERE account_id = $1 AND transaction_id = $2", [transaction.rawValue]).rows.first
+            .map { row throws in try RefundCase(columns: row) }
+    }
+
+    func saveRefundCase(_ refundCase: RefundCase) throws {
+        _ = try execute(
+            """
+            INSERT INTO refund_cases (account_id, \(RefundCase.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            ON CONFLICT (account_id, transaction_id) DO UPDATE SET state = excluded.state, reason = excluded.reason, requested_date = excluded.requested_date,
+                decided_date = excluded.decided_date, reversed_date = excluded.reversed_date, consumption = excluded.consumption
+            """,
+            [
+                refundCase.transactionID.rawValue, refundCase.state.rawValue, refundCase.reason?.rawValue, refundCase.requestedDate.map(String.init),
+                refundCase.decidedDate.map(String.init), refundCase.reversedDate.map(String.init), refundCase.consumption,
+            ])
     }
 }

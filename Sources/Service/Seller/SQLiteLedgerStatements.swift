@@ -256,8 +256,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute("UPDATE transactions SET hints_credited = ? WHERE id = ?", .integer(Int64(hints)), .text(id.rawValue))
     }
 
-    func setRevocationDate(_ now: Int64, for id: TransactionID) throws {
-        try db.execute("UPDATE transactions SET revocation_date = ?, updated_date = ? WHERE id = ?", .integer(now), .integer(now), .text(id.rawValue))
+    func setRevocationDate(_ date: Int64?, for id: TransactionID, now: Int64) throws {
+        try db.execute("UPDATE transactions SET revocation_date = ?, updated_date = ? WHERE id = ?", Self.value(date), .integer(now), .text(id.rawValue))
     }
 
     // MARK: - Entitlements
@@ -307,6 +307,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             values.bind(now, at: 6)
         }
         return db.changes == 1
+    }
+
+    func hintEntryAmount(key: String) throws -> Int? {
+        try db.int64("SELECT amount FROM hint_ledger WHERE entry_key = ?", .text(key)).map { Int($0) }
     }
 
     func hasHintEntry(key: String) throws -> Bool {
@@ -522,5 +526,26 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute(
             "INSERT INTO consumption_reports (transaction_id, received_date, body) VALUES (?, ?, ?) ON CONFLICT (transaction_id) DO UPDATE SET received_date = excluded.received_date, body = excluded.body",
             .text(transaction.rawValue), .integer(now), .text(body))
+    }
+
+    func consumption(_ transaction: TransactionID) throws -> String? {
+        try db.query("SELECT body FROM consumption_reports WHERE transaction_id = ?", .text(transaction.rawValue)).first.map { try $0.string(0) }
+    }
+
+    func refundCase(_ transaction: TransactionID) throws -> RefundCase? {
+        try db.query("SELECT \(RefundCase.columns) FROM refund_cases WHERE transaction_id = ?", .text(transaction.rawValue)).first.map { row throws in
+            try RefundCase(columns: Self.texts(row))
+        }
+    }
+
+    func saveRefundCase(_ refundCase: RefundCase) throws {
+        try db.execute(
+            """
+            INSERT INTO refund_cases (\(RefundCase.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (transaction_id) DO UPDATE SET state = excluded.state, reason = excluded.reason, requested_date = excluded.requested_date,
+                decided_date = excluded.decided_date, reversed_date = excluded.reversed_date, consumption = excluded.consumption
+            """, .text(refundCase.transactionID.rawValue), .text(refundCase.state.rawValue), refundCase.reason.map { .text($0.rawValue) } ?? .null,
+            Self.value(refundCase.requestedDate), Self.value(refundCase.decidedDate), Self.value(refundCase.reversedDate),
+            refundCase.consumption.map { .text($0) } ?? .null)
     }
 }

@@ -108,6 +108,8 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
     case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
     case refund = "REFUND"
+    case refundDeclined = "REFUND_DECLINED"
+    case refundReversed = "REFUND_REVERSED"
     case renewalExtended = "RENEWAL_EXTENDED"
     case consumptionRequest = "CONSUMPTION_REQUEST"
     case test = "TEST"

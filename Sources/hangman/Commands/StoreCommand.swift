@@ -11,6 +11,7 @@ enum StoreCommand: Command {
             "hangman store fail-purchases|ask-to-buy|interrupt-purchases|fail-renewals on|off",
             "hangman store clock [advance <DURATION>]",
             "hangman store approve|decline|resolve|refund <TX>",
+            "hangman store refund-decision <TX> grant|decline|reverse",
             "hangman store payments on|off",
             "hangman store clear [--yes]",
             "hangman store reset",
@@ -29,6 +30,10 @@ enum StoreCommand: Command {
             ("decline <TX>", "Decline a deferred purchase: it fails."),
             ("resolve <TX>", "Complete an interrupted purchase: it is charged and delivered."),
             ("refund <TX>", "Refund a purchase: the pack is revoked; refunded hints are taken back. <TX> is an id as 'hangman transactions' shows it, Apple's form of it, or its first digits."),
+            (
+                "refund-decision <TX> <DECISION>",
+                "Decide a refund as the App Store would. <DECISION>: grant a request ('hangman refund request' makes one; REFUND: the pack is revoked, hints taken back), decline it (REFUND_DECLINED), or reverse a granted refund (REFUND_REVERSED: what it took comes back, once)."
+            ),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69), like canMakePayments."),
             ("clear", "Delete the whole purchase history: transactions, packs owned, hints. Asks first, or needs --yes."),
             ("reset", "Turn every switch off and set the store's clock back to the real time."),
@@ -63,6 +68,10 @@ enum StoreCommand: Command {
         case .act(let action, let name):
             let id = try name.resolve(in: try await service.transactions())
             return try await act(action, id, service: service, catalog: catalog, context: context)
+        case .decideRefund(let name, let decision):
+            let id = try name.resolve(in: try await service.transactions())
+            let outcome = try await service.decideRefund(id, decision)
+            context.out(RefundCommand.decided(outcome, catalog: catalog, prices: PriceText(environment: context.environment)))
         case .clock(let advance):
             let before = try await service.storeClock()
             guard let advance else {

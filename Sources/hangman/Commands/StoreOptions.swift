@@ -18,6 +18,7 @@ extension StoreCommand {
         case status
         case set(Switch, Bool)
         case act(TransactionAction, TransactionName)
+        case decideRefund(TransactionName, RefundDecision)
         case payments(allowed: Bool)
         case clock(advance: StoreClockStep?)
         case clear(confirmed: Bool)
@@ -39,6 +40,11 @@ extension StoreCommand {
             action = .set(name, on)
         } else if words.count == 2, let act = TransactionAction(rawValue: words[0]) {
             action = .act(act, try TransactionName(words[1]))
+        } else if words.first == "refund-decision" {
+            guard words.count == 3, let decision = RefundDecision(rawValue: words[2]) else {
+                throw CommandFailure.usage("'store refund-decision' takes a transaction and grant, decline or reverse (see 'hangman store --help')")
+            }
+            action = .decideRefund(try TransactionName(words[1]), decision)
         } else if words.first == "payments" {
             guard case .payments(let allowed) = try SettingsCommand.action(words[...], command: "store") else { throw CommandFailure.usage("'store payments' takes on or off") }
             action = .payments(allowed: allowed)

@@ -1,0 +1,130 @@
+import CivilCalendar
+import PackServiceAPI
+import WordPacks
+
+/// A refund from the customer's request to the App Store's decision, and a granted refund's
+/// reversal: each step one database transaction, with its notification in it, and each safe to
+/// run again (the same step on a case already past it answers the case as it is).
+extension AccountLedger {
+    /// The customer asks for a refund of a delivered purchase: the case is opened and the
+    /// developer's server gets `CONSUMPTION_REQUEST`. Asking again while it is open answers it.
+    func requestRefund(_ id: TransactionID, reason: RefundReason, now: Int64) throws(ServiceError) -> RefundCase {
+        try engine.write { statements in
+            guard let transaction = try statements.transaction(id) else { throw Self.noTransaction(id) }
+            if let existing = try statements.refundCase(id) {
+                switch existing.state {
+                case .requested: return existing
+                case .granted, .reversed: throw Self.alreadyRefunded(id)
+                case .declined:
+                    throw ServiceError(.wrongState, "the refund of transaction \(id.number) was declined on \(ISO8601.string(existing.decidedDate ?? now)): it is not asked again")
+                }
+            }
+            guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
+            guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
+            let opened = RefundCase(transactionID: id, state: .requested, reason: reason, requestedDate: now)
+            try statements.saveRefundCase(opened)
+            try notify(.consumptionRequest, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
+            return opened
+        }
+    }
+
+    /// The purchase's refund case, if it has one.
+    func refundCase(_ id: TransactionID) throws(ServiceError) -> RefundCase? {
+        try engine.read { statements in try statements.refundCase(id) }
+    }
+
+    /// The App Store decides: `grant` refunds a requested purchase (``applyRefund``), `decline`
+    /// closes the request (`REFUND_DECLINED`), `reverse` gives back what a granted refund took
+    /// (`REFUND_REVERSED`). The consumption the developer's server reported is kept on the case.
+    /// `beforeCommit` runs inside the transaction, after every write (a test's crash point).
+    func decideRefund(
+        _ id: TransactionID, _ decision: RefundDecision, passDuration: StoreDuration?, now: Int64, beforeCommit: () -> Void = {}
+    ) throws(ServiceError) -> (refundCase: RefundCase, hints: Int) {
+        try engine.write { statements in
+            guard let transaction = try statements.transaction(id) else { throw Self.noTransaction(id) }
+            let known = try statements.refundCase(id)
+            var decided: RefundCase
+            var hints = 0
+            switch (decision, known?.state) {
+            case (.grant, .granted?), (.decline, .declined?), (.reverse, .reversed?):
+                return (known!, 0)
+            case (.grant, .requested?), (.decline, .requested?):
+                decided = known!
+                decided.consumption = try statements.consumption(id)
+                decided.decidedDate = now
+                if decision == .grant {
+                    decided.state = .granted
+                    hints = try applyRefund(transaction, passDuration: passDuration, statements: statements, now: now)
+                } else {
+                    decided.state = .declined
+                    try notify(.refundDeclined, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
+                }
+            case (.reverse, _):
+                guard let revoked = transaction.revocationDate else {
+                    throw ServiceError(.wrongState, "transaction \(id.number) is not refunded: only a granted refund is reversed")
+                }
+                decided = known ?? RefundCase(transactionID: id, state: .granted, reason: nil, requestedDate: nil, decidedDate: revoked)
+                decided.state = .reversed
+                decided.reversedDate = now
+                hints = try reverseRefund(transaction, passDuration: passDuration, statements: statements, now: now)
+            case (.grant, nil), (.decline, nil):
+                throw ServiceError(.wrongState, "transaction \(id.number) has no refund request: 'hangman refund request \(id.number)' asks for one")
+            case (.grant, let state?), (.decline, let state?):
+                throw ServiceError(.wrongState, "the refund of transaction \(id.number) is \(state.rawValue) already: it cannot be \(decision == .grant ? "granted" : "declined") now")
+            }
+            try statements.saveRefundCase(decided)
+            beforeCommit()
+            return (decided, hints)
+        }
+    }
+
+    /// What a granted refund took comes back: the purchase counts again (its revocation date
+    /// cleared), the pack is granted again, the hints taken back are credited (the entry
+    /// `refund-reversed:<id>`, once), a subscription whose period was cut is live again when its
+    /// period has not ended (else it ends as expired then), and passes are stacked again.
+    private func reverseRefund(_ transaction: StoreTransaction, passDuration: StoreDuration?, statements: any LedgerStatements, now: Int64) throws -> Int {
+        let id = transaction.id
+        try statements.setRevocationDate(nil, for: id, now: now)
+        try notify(.refundReversed, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
+        if let original = transaction.originalTransactionID {
+            let rows = try statements.subscriptions()
+            if var row = rows.first(where: { $0.originalTransactionID == original }), row.endReason == "refunded" {
+                let another = rows.contains { $0.group == row.group && $0.isLive }
+                if row.expiresDate > now && !another {
+                    row.endDate = nil
+                    row.endReason = nil
+                } else {
+                    row.endDate = min(row.expiresDate, now)
+                    row.endReason = "expired"
+                }
+                try statements.saveSubscription(row, now: now)
+            }
+            if let passDuration { try Self.restackPasses(transaction.productID, duration: passDuration, statements: statements, now: now) }
+        } else if !transaction.isConsumable {
+            try statements.grant(transaction.productID, by: id, now: now)
+        }
+        let taken = -(try statements.hintEntryAmount(key: "refund:\(id)") ?? 0)
+        if taken > 0 {
+            try Self.appendHints(statements, key: "refund-reversed:\(id)", amount: taken, reason: .refund, transaction: id, now: now)
+        }
+        return taken
+    }
+}
+
+extension RefundCase {
+    /// The `refund_cases` columns, in the order ``init(columns:)`` reads them.
+    static let columns = "transaction_id, state, reason, requested_date, decided_date, reversed_date, consumption"
+
+    init(columns row: [String?]) throws {
+        guard row.count == 7, let id = row[0].flatMap(TransactionID.init(rawValue:)), let state = row[1].flatMap(State.init(rawValue:)) else {
+            throw ServiceError(.storage, "the ledger database holds a malformed refund case")
+        }
+        let reason = try row[2].map { text throws(ServiceError) in
+            guard let reason = RefundReason(rawValue: text) else { throw ServiceError(.storage, "the ledger database holds a malformed refund case") }
+            return reason
+        }
+        self.init(
+            transactionID: id, state: state, reason: reason, requestedDate: row[3].flatMap(Int64.init), decidedDate: row[4].flatMap(Int64.init),
+            reversedDate: row[5].flatMap(Int64.init), consumption: row[6])
+    }
+}
