@@ -21,6 +21,9 @@ base URL and the trusted root.
       raw METHOD PATH [BODY]       a request of one's own, with the library's token: prints the
                                    status and the body (for bodies the library would not send)
       test-notification            Request a Test Notification, then its status until attempted
+      sign-intro PRODUCT_ID ALLOW TRANSACTION_ID   IntroductoryOfferEligibilitySignatureCreator's
+                                   JWS (ALLOW: true or false), printed
+      sign-raw CLAIMS_JSON         a JWS of one's own claims with the key (hostile cases)
       notification-history START_MS END_MS [TRANSACTION_ID]
   backend.py receive ROOT_DER BUNDLE PORT_FILE OUT_FILE FAIL_FIRST
       a notification receiver on 127.0.0.1 (its port written to PORT_FILE): each POST verified
@@ -170,6 +173,15 @@ try:
     elif command == "app-transaction":
         answer = client.get_app_transaction_info(args[0])
         show(fields_of(verifier.verify_and_decode_app_transaction(answer.signedAppTransactionInfo)))
+    elif command == "sign-intro":
+        from appstoreserverlibrary.jws_signature_creator import IntroductoryOfferEligibilitySignatureCreator
+        creator = IntroductoryOfferEligibilitySignatureCreator(private_key, kid, issuer, bundle)
+        print(creator.create_signature(args[0], args[1] == "true", args[2]))
+    elif command == "sign-raw":
+        import jwt
+        from cryptography.hazmat.backends import default_backend
+        key = serialization.load_pem_private_key(private_key, password=None, backend=default_backend())
+        print(jwt.encode(json.loads(args[0]), key, algorithm="ES256", headers={"kid": kid}))
     elif command == "consumption-v2":
         client.send_consumption_information(args[0], ConsumptionRequest(
             customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus(args[1]),

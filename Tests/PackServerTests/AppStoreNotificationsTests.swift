@@ -198,6 +198,74 @@ import TestSupport
         #expect(try ask("refunds", hints.id.number).stdout.contains(hints.id.number) == false, "a reversed refund is no refund")
     }
 
+    /// StoreKit's introductory offer eligibility, signed by the backend with Apple's
+    /// `IntroductoryOfferEligibilitySignatureCreator`: it decides the trial in place of the App
+    /// Store's rule, once per signature; a forged, foreign, stale, replayed or misdirected one is
+    /// refused with StoreKit's invalidOfferSignature, and nothing is charged.
+    @Test func theBackendsSignedWordDecidesTheTrialOnce() async throws {
+        let directory = try TemporaryDirectory()
+        let keys = try TemporaryDirectory()
+        let stranger = try TemporaryDirectory()
+        for folder in [keys, stranger] { #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", folder.path]).status == 0) }
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let bundle = "com.hangmanpacks.hangman"
+        let (server, url) = try await Self.serve(data, extra: ["--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))"])
+        defer { _ = server.kill() }
+        func sign(_ command: String, _ arguments: String..., keys folder: TemporaryDirectory? = nil) throws -> String {
+            let made = try ExternalProcess.run(Self.python, [Self.backend, command, url, (folder ?? keys).path, Self.kid, Self.issuer, bundle, root] + arguments)
+            #expect(made.status == 0, "\(made.stderr)")
+            return made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        let other = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        let app = try await player.appTransaction().id.number
+        func buy(_ jws: String, _ client: HTTPPackService? = nil) async throws -> PurchaseOutcome {
+            try await (client ?? player).buy(monthly, quantity: 1, options: PurchaseOptions(introductoryOfferEligibility: jws))
+        }
+        func refused(_ jws: String, _ says: String, _ client: HTTPPackService? = nil) async {
+            let error = await #expect(throws: ServiceError.self) { _ = try await buy(jws, client) }
+            #expect(error?.message.contains("invalidOfferSignature") == true && error?.message.contains(says) == true, "\(String(describing: error))")
+        }
+        let now = Int64(Date().timeIntervalSince1970)
+        func claims(_ changes: [String: Any]) throws -> String {
+            var made: [String: Any] = [
+                "iss": Self.issuer, "aud": "introductory-offer-eligibility", "bid": bundle, "iat": now, "nonce": UUID().uuidString.lowercased(),
+                "productId": monthly.rawValue, "allowIntroductoryOffer": true, "transactionId": app,
+            ]
+            for (key, value) in changes { made[key] = value }
+            return String(decoding: try JSONSerialization.data(withJSONObject: made), as: UTF8.self)
+        }
+        // Hostile signatures first: each refused, nothing bought.
+        await refused(try sign("sign-intro", monthly.rawValue, "false", app, keys: stranger), "is not key")
+        await refused(try sign("sign-intro", "com.hangmanpacks.pass.yearly", "false", app), "signed for com.hangmanpacks.pass.yearly")
+        await refused(try sign("sign-intro", monthly.rawValue, "false", try await other.appTransaction().id.number), "not one of this customer's")
+        await refused(try sign("sign-raw", try claims(["iat": now - 2 * 86_400])), "more than a day ago")
+        await refused(try sign("sign-raw", try claims(["aud": "promotional-offer"])), "audience")
+        await refused(try sign("sign-raw", try claims(["bid": "com.example.other"])), "bundle id")
+        await refused(try sign("sign-raw", try claims(["nonce": "not-a-uuid"])), "nonce")
+        await refused("e30.e30.e30", "not a JWT")
+        #expect(try await player.transactions().isEmpty, "nothing was charged")
+
+        // The backend withholds the trial this account would have had: the first period is paid.
+        let withheld = try sign("sign-intro", monthly.rawValue, "false", app)
+        guard case .purchased(let paid) = try await buy(withheld) else { throw ServiceError(.wrongState, "not bought") }
+        #expect(paid.isTrial == false && (paid.price?.minorUnits ?? 0) > 0, "\(paid)")
+        // Replayed, by this account again (a new purchase, once the first has lapsed) or by another: refused.
+        _ = try await player.setAutoRenew(monthly, on: false)
+        _ = try await player.advanceClock(by: StoreDuration(40, .day))
+        await refused(withheld, "used already")
+        await refused(withheld, "not one of this customer's", other)
+        // The other account, allowed: its trial, as the rule would give.
+        let allowed = try sign("sign-intro", monthly.rawValue, "true", try await other.appTransaction().id.number)
+        guard case .purchased(let trial) = try await buy(allowed, other) else { throw ServiceError(.wrongState, "not bought") }
+        #expect(trial.isTrial && trial.price?.minorUnits == 0, "\(trial)")
+    }
+
     /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.

@@ -64,17 +64,11 @@ public struct AppStoreAPIAuthorization: Sendable {
         guard authorization.utf8.count <= 4096, authorization.prefix(7).lowercased() == "bearer " else {
             return .refused("the Authorization header is not 'Bearer <JWT>'")
         }
-        let parts = authorization.dropFirst("Bearer ".count).split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-            let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]), let signature = Base64.decodeURL(parts[2]),
-            let header = try? Wire.decode(Header.self, from: headerBytes)
-        else { return .refused("the token is not a JWT (three base64url parts, a JSON header with alg and kid)") }
-        guard header.alg == "ES256" else { return .refused("the token is signed with \(header.alg.prefix(20)), not ES256") }
-        guard let key = keys[header.kid] else {
-            return .refused("the token's key id '\(header.kid.prefix(40))' is not one this server was given (--api-key KID=FILE)")
-        }
-        guard key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature) else {
-            return .refused("the token's signature is not key \(header.kid)'s")
+        let header: Header
+        let claimBytes: [UInt8]
+        switch signedBy(authorization.dropFirst("Bearer ".count)) {
+        case .failure(let refusal): return .refused(refusal.why)
+        case .success(let signed): (header, claimBytes) = signed
         }
         guard let claims = try? Wire.decode(Claims.self, from: claimBytes) else {
             return .refused("the token's claims are not iss, aud, bid and exp")
@@ -87,5 +81,96 @@ public struct AppStoreAPIAuthorization: Sendable {
         if claims.exp > seconds + Self.longestLife { return .refused("the token lives more than \(Self.longestLife / 60) minutes (exp)") }
         if (claims.iat ?? 0) > seconds + 60 { return .refused("the token was issued in the future (iat)") }
         return .allowed(keyID: header.kid)
+    }
+
+    /// Why a token or a signature is refused, in words for a log or an error.
+    public struct Refusal: Error, Sendable, Equatable {
+        public var why: String
+    }
+
+    /// A compact JWS signed by one of the registered keys: its header and its claims' bytes, or
+    /// why not.
+    private func signedBy(_ token: Substring) -> Result<(Header, [UInt8]), Refusal> {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerBytes = Base64.decodeURL(parts[0]), let claimBytes = Base64.decodeURL(parts[1]), let signature = Base64.decodeURL(parts[2]),
+            let header = try? Wire.decode(Header.self, from: headerBytes)
+        else { return .failure(Refusal(why: "the token is not a JWT (three base64url parts, a JSON header with alg and kid)")) }
+        guard header.alg == "ES256" else { return .failure(Refusal(why: "the token is signed with \(header.alg.prefix(20)), not ES256")) }
+        guard let key = keys[header.kid] else {
+            return .failure(Refusal(why: "the token's key id '\(header.kid.prefix(40))' is not one this server was given (--api-key KID=FILE)"))
+        }
+        guard key.verify(Array((parts[0] + "." + parts[1]).utf8), signature: signature) else {
+            return .failure(Refusal(why: "the token's signature is not key \(header.kid)'s"))
+        }
+        return .success((header, claimBytes))
+    }
+
+    // MARK: - Signatures for StoreKit
+
+    /// The audience of an introductory offer's eligibility, as Apple's
+    /// `IntroductoryOfferEligibilitySignatureCreator` signs it.
+    public static let introductoryOfferEligibility = IntroductoryOfferDecision.audience
+    /// The audience of a promotional offer, as Apple's `PromotionalOfferV2SignatureCreator` signs it.
+    public static let promotionalOffer = "promotional-offer"
+    /// How long a signature for StoreKit is taken after it was made, in seconds (a day).
+    public static let signatureLife: Int64 = 86_400
+
+    /// What the developer's server signed for a purchase (Apple's `JWSSignatureCreator`: `iss`,
+    /// `aud`, `bid`, `iat`, `nonce`, and the feature's claims).
+    public struct StoreKitSignature: Sendable, Equatable {
+        public var keyID: String
+        public var productID: String
+        /// A UUID, used once.
+        public var nonce: String
+        /// When it was signed (seconds since 1970).
+        public var issuedAt: Int64
+        /// Any of the customer's transaction ids, or their app transaction's.
+        public var transactionID: String?
+        public var offerIdentifier: String?
+        public var allowIntroductoryOffer: Bool?
+    }
+
+    struct SignatureClaims: Decodable {
+        var iss: String
+        var aud: String
+        var bid: String
+        var iat: Int64
+        var nonce: String
+        var productId: String
+        var transactionId: String?
+        var offerIdentifier: String?
+        var allowIntroductoryOffer: Bool?
+    }
+
+    /// A signature for StoreKit (`audience`: ``introductoryOfferEligibility`` or
+    /// ``promotionalOffer``), checked at `now` (milliseconds since 1970): one of the registered
+    /// keys, this server's issuer and bundle, the audience asked, a UUID nonce, made at most a day
+    /// ago and not in the future; or why not. That the nonce was not used before, and that the
+    /// transaction is the customer's, the caller checks.
+    public func storeKitSignature(_ jws: String, audience: String, now: Int64) -> Result<StoreKitSignature, Refusal> {
+        guard jws.utf8.count <= 4096 else { return .failure(Refusal(why: "the signature is longer than 4096 bytes")) }
+        let header: Header
+        let claimBytes: [UInt8]
+        switch signedBy(Substring(jws)) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let signed): (header, claimBytes) = signed
+        }
+        guard let claims = try? Wire.decode(SignatureClaims.self, from: claimBytes) else {
+            return .failure(Refusal(why: "the signature's claims are not iss, aud, bid, iat, nonce and productId"))
+        }
+        let seconds = now / 1000
+        if claims.iss != issuer { return .failure(Refusal(why: "the signature's issuer (iss) is not this server's --api-issuer")) }
+        if claims.aud != audience { return .failure(Refusal(why: "the signature's audience (aud) is '\(claims.aud.prefix(40))', not \(audience)")) }
+        if claims.bid != bundleID { return .failure(Refusal(why: "the signature's bundle id (bid) is not the catalog's \(bundleID)")) }
+        if claims.iat > seconds + 60 { return .failure(Refusal(why: "the signature was made in the future (iat)")) }
+        if claims.iat < seconds - Self.signatureLife { return .failure(Refusal(why: "the signature was made more than a day ago (iat)")) }
+        guard claims.nonce.utf8.count == 36, claims.nonce.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }) else {
+            return .failure(Refusal(why: "the signature's nonce is not a UUID"))
+        }
+        return .success(
+            StoreKitSignature(
+                keyID: header.kid, productID: claims.productId, nonce: claims.nonce.lowercased(), issuedAt: claims.iat, transactionID: claims.transactionId,
+                offerIdentifier: claims.offerIdentifier, allowIntroductoryOffer: claims.allowIntroductoryOffer))
     }
 }

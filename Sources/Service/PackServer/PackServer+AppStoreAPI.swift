@@ -13,11 +13,18 @@ extension PackServer {
     /// Pages of transactions and notifications hold this many, as Apple's do.
     static let appStorePageSize = TransactionFilter.pageSize
 
+    /// The developer's keys (`--api-issuer`, `--api-key`) for the catalog's bundle as it is now:
+    /// what checks the App Store Server API's tokens and the signatures for StoreKit.
+    var developerKeys: AppStoreAPIAuthorization? {
+        guard var authorization = appStoreAPI.withLock({ $0 }) else { return nil }
+        authorization.bundleID = catalog.bundleIdentifier
+        return authorization
+    }
+
     func appStoreAPI(_ request: HTTPRequest, _ route: Route, id: String) throws(ServiceError) -> HTTPResponse {
         let now = configuration.clock.now()
         var verdict = AppStoreAPIAuthorization.Verdict.refused("the App Store Server API is off: serve has no --api-issuer and --api-key")
-        if var authorization = appStoreAPI.withLock({ $0 }) {
-            authorization.bundleID = catalog.bundleIdentifier
+        if let authorization = developerKeys {
             verdict = authorization.verdict(request.header("Authorization"), now: now)
         }
         guard case .allowed(let keyID) = verdict else {

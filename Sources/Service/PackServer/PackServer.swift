@@ -324,9 +324,13 @@ public final class PackServer: Sendable {
             let purchase = try API.purchase.body(of: request.body)
             let outcome: PurchaseOutcome
             do {
+                let eligibility = try purchase.introductoryOfferEligibility.map { (jws) throws(ServiceError) in
+                    try introductoryOfferDecision(jws, product: purchase.productID, service: service)
+                }
                 outcome = try service.buy(
                     purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs,
-                    options: PurchaseOptions(appAccountToken: purchase.appAccountToken))
+                    options: PurchaseOptions(appAccountToken: purchase.appAccountToken, introductoryOfferEligibility: purchase.introductoryOfferEligibility),
+                    introductoryOffer: eligibility)
             } catch {
                 metrics.purchase("refused")
                 throw error
@@ -377,6 +381,28 @@ public final class PackServer: Sendable {
             // Answered before the account's ledger is opened.
             throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
         }
+    }
+
+    /// An introductory offer's eligibility as the developer's server signed it (Apple's
+    /// `IntroductoryOfferEligibilitySignatureCreator`), checked with the keys the server was given
+    /// for the App Store Server API: for this product, naming one of the customer's transactions
+    /// (or their app transaction). Refused with StoreKit's `invalidOfferSignature`.
+    private func introductoryOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> IntroductoryOfferDecision {
+        func refused(_ why: String) -> ServiceError { ServiceError(.invalidRequest, "invalidOfferSignature: \(why)") }
+        guard let authorization = developerKeys else {
+            throw refused("this server has no key to check it with (serve --api-issuer ... --api-key KID=FILE)")
+        }
+        let signed: AppStoreAPIAuthorization.StoreKitSignature
+        switch authorization.storeKitSignature(jws, audience: AppStoreAPIAuthorization.introductoryOfferEligibility, now: configuration.clock.now()) {
+        case .failure(let refusal): throw refused(refusal.why.replacing("the token", with: "the signature"))
+        case .success(let checked): signed = checked
+        }
+        guard signed.productID == product.rawValue else { throw refused("it was signed for \(signed.productID.prefix(80)), not \(product)") }
+        guard let allowed = signed.allowIntroductoryOffer, let transaction = signed.transactionID else {
+            throw refused("it does not say allowIntroductoryOffer and transactionId")
+        }
+        guard try service.isCustomersTransaction(transaction) else { throw refused("its transactionId is not one of this customer's") }
+        return IntroductoryOfferDecision(allowed: allowed, nonce: signed.nonce)
     }
 
     /// The account's statement now, signed: balance, entitlements, the store's time, the

@@ -260,8 +260,31 @@ public struct NamedCodingKey: CodingKey, Sendable {
 public struct PurchaseOptions: Sendable, Equatable {
     /// A UUID the app relates the purchase to its own account with (``AppAccountToken``).
     public var appAccountToken: String?
+    /// StoreKit's `introductoryOfferEligibility(compactJWS:)`: the developer's server's signed word
+    /// (Apple's `IntroductoryOfferEligibilitySignatureCreator`) on whether this purchase starts
+    /// the product's introductory offer, in place of the App Store's own rule. A pack server with
+    /// the developer's keys (`serve --api-key`) checks it.
+    public var introductoryOfferEligibility: String?
 
-    public init(appAccountToken: String? = nil) { self.appAccountToken = appAccountToken }
+    public init(appAccountToken: String? = nil, introductoryOfferEligibility: String? = nil) {
+        self.appAccountToken = appAccountToken
+        self.introductoryOfferEligibility = introductoryOfferEligibility
+    }
+}
+
+/// An introductory offer's eligibility as a pack server checked it: what the developer's server
+/// decided, and the signature's nonce (used once).
+public struct IntroductoryOfferDecision: Sendable, Equatable {
+    /// The signature's audience (`aud`), as Apple's `IntroductoryOfferEligibilitySignatureCreator` signs it.
+    public static let audience = "introductory-offer-eligibility"
+
+    public var allowed: Bool
+    public var nonce: String
+
+    public init(allowed: Bool, nonce: String) {
+        self.allowed = allowed
+        self.nonce = nonce
+    }
 }
 
 /// An app account token: a UUID (8-4-4-4-12 hex digits), kept lowercase as Apple's shapes write it.

@@ -242,12 +242,18 @@ public struct PurchaseRequest: Codable, Sendable, Equatable {
     public var packKinds: [PackKind]?
     /// StoreKit's purchase option: a UUID the app relates the purchase to (``AppAccountToken``).
     public var appAccountToken: String?
+    /// StoreKit's introductory offer eligibility, signed by the developer's server (a compact JWS).
+    public var introductoryOfferEligibility: String?
 
-    public init(productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases, appAccountToken: String? = nil) {
+    public init(
+        productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases, appAccountToken: String? = nil,
+        introductoryOfferEligibility: String? = nil
+    ) {
         self.productID = productID
         self.quantity = quantity
         self.packKinds = packKinds
         self.appAccountToken = appAccountToken
+        self.introductoryOfferEligibility = introductoryOfferEligibility
     }
 
     /// What the client installs: words alone when it does not say.

@@ -43,7 +43,8 @@ extension AccountLedger {
                     live.endReason = "upgraded"
                     try statements.saveSubscription(live, now: now)
                 }
-                let trial = Self.freeTrial(terms, history: rows, withheld: try statements.freeTrialsWithheld())
+                let trial = Self.freeTrial(
+                    terms, history: rows, withheld: try statements.freeTrialsWithheld(), signed: try statements.introductoryOfferAllowed(transaction.id))
                 let expires = (trial ?? terms.period).added(to: now)
                 try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: expires, isTrial: trial != nil)
                 try statements.saveSubscription(
@@ -160,8 +161,12 @@ extension AccountLedger {
     /// for an account that ever had a subscription in the group), and none for an account the
     /// server made without one (`withheld`: its address block had its trials for the day). The
     /// one rule, for the trial that starts and for the one offered before buying.
-    static func freeTrial(_ terms: AutoRenewableTerms, history rows: [SubscriptionRow], withheld: Bool) -> StoreDuration? {
-        withheld || rows.contains { $0.group == terms.group } ? nil : terms.freeTrial
+    static func freeTrial(_ terms: AutoRenewableTerms, history rows: [SubscriptionRow], withheld: Bool, signed: Bool? = nil) -> StoreDuration? {
+        // The developer's server's signed word (introductoryOfferEligibility) decides in place of
+        // the group's history; a trial withheld from the account's address block stays withheld.
+        if withheld { return nil }
+        if let signed { return signed ? terms.freeTrial : nil }
+        return rows.contains { $0.group == terms.group } ? nil : terms.freeTrial
     }
 
     /// The account's subscriptions and whether free trials are withheld from it, read together.

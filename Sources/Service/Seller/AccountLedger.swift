@@ -305,6 +305,14 @@ final class AccountLedger {
 
     // MARK: - Test controls
 
+    /// Records a signature for StoreKit as used by the purchase request `requestKey`; `false` when
+    /// another request used its nonce.
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws(ServiceError) -> Bool {
+        try engine.write { statements in
+            try statements.useSignedOffer(nonce: nonce, requestKey: requestKey, audience: audience, allowIntroductoryOffer: allowIntroductoryOffer, now: now)
+        }
+    }
+
     func controls() throws(ServiceError) -> StoreControls {
         try engine.read { statements in
             var controls = StoreControls()

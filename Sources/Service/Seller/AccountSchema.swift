@@ -208,6 +208,7 @@ enum AccountSchema {
         migrator.register("17-app-account-tokens", sql: appAccountTokens(account: ""), olderProgramsMayRun: true)
         migrator.register("18-app-transaction", sql: appTransaction(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("19-refund-cases", sql: refundCases(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("20-signed-offers", sql: signedOffers(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -281,6 +282,25 @@ enum AccountSchema {
                 CHECK ((state = 'requested') = (decided_date IS NULL)),
                 CHECK ((state = 'reversed') = (reversed_date IS NOT NULL))
             );
+            """
+    }
+
+    /// Migration 20: each signature for StoreKit a purchase was made with (the developer's
+    /// server's word on an introductory offer), by its nonce, so that it is used once: by the
+    /// purchase request (its idempotency key) that first presented it, and by its retries.
+    static func signedOffers(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE signed_offers (
+                \(column)nonce TEXT NOT NULL CHECK (length(nonce) = 36),
+                request_key TEXT NOT NULL,
+                audience TEXT NOT NULL,
+                allow_introductory_offer INTEGER CHECK (allow_introductory_offer IN (0, 1)),
+                used_date \(integer) NOT NULL,
+                PRIMARY KEY (\(key)nonce)
+            );
+            CREATE INDEX signed_offers_by_request ON signed_offers (\(key)request_key);
             """
     }
 

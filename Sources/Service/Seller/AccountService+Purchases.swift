@@ -48,7 +48,8 @@ extension AccountService {
     /// theme, for a client from before themes) is not sold to it, and nothing is charged.
     /// `options.appAccountToken` is recorded on the purchase before it is charged (``AppAccountToken``).
     public func buy(
-        _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions()
+        _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions(),
+        introductoryOffer: IntroductoryOfferDecision? = nil
     ) throws(ServiceError) -> PurchaseOutcome {
         var token: String?
         if let given = options.appAccountToken {
@@ -122,6 +123,20 @@ extension AccountService {
                 return .alreadyOwned(owned)
             }
             try checkDeliverable(product)
+        }
+        if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
+            // The developer's server's word on the trial, checked by a pack server with its keys,
+            // used once: by this request and its retries.
+            guard let introductoryOffer, let requestKey else {
+                throw ServiceError(
+                    .invalidRequest,
+                    "invalidOfferSignature: an introductory offer's eligibility is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
+            }
+            guard
+                try ledger.useSignedOffer(
+                    nonce: introductoryOffer.nonce, requestKey: requestKey, audience: IntroductoryOfferDecision.audience, allowIntroductoryOffer: introductoryOffer.allowed,
+                    now: now)
+            else { throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew") }
         }
         var id = try newTransactionID()
         do {

@@ -14,6 +14,14 @@ extension AccountService {
         try ledger.transaction(id)
     }
 
+    /// Whether `number` (a transaction's number, as Apple's shapes give it) is one of the
+    /// account's transactions or its app transaction: what a signature for StoreKit may name.
+    public func isCustomersTransaction(_ number: String) throws(ServiceError) -> Bool {
+        guard let id = TransactionID(number: number) else { return false }
+        if try ledger.transaction(id) != nil { return true }
+        return try appTransaction().id == id
+    }
+
     /// The purchase's refund case, if it has one.
     public func refundCase(_ id: TransactionID) throws(ServiceError) -> RefundCase? {
         try ledger.refundCase(id)

@@ -234,6 +234,12 @@ protocol LedgerStatements {
     func refundCase(_ transaction: TransactionID) throws -> RefundCase?
     /// Records the purchase's refund case as it is now (one row per purchase).
     func saveRefundCase(_ refundCase: RefundCase) throws
+    /// Records a signature for StoreKit as used by the purchase request `requestKey`; `false` when
+    /// its nonce was used by another request.
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws -> Bool
+    /// What the developer's server signed on the introductory offer of the purchase `id` (by its
+    /// request key), if it signed anything.
+    func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool?
     /// The amount of the hint ledger's entry `key`, if there is one.
     func hintEntryAmount(key: String) throws -> Int?
 }

@@ -376,6 +376,7 @@ enum PostgreSQLLedgerSchema {
         migrations.register("17-app-account-tokens", sql: AccountSchema.appAccountTokens(account: "account_id"), olderProgramsMayRun: true)
         migrations.register("18-app-transaction", sql: AccountSchema.appTransaction(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("19-refund-cases", sql: AccountSchema.refundCases(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("20-signed-offers", sql: AccountSchema.signedOffers(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 }

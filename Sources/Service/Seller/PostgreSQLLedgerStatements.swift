@@ -809,6 +809,23 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             """, [transaction.rawValue, String(now), body])
     }
 
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws -> Bool {
+        _ = try execute(
+            """
+            INSERT INTO signed_offers (account_id, nonce, request_key, audience, allow_introductory_offer, used_date) VALUES ($1, $2, $3, $4, $5, $6)
+            ON CONFLICT (account_id, nonce) DO NOTHING
+            """, [nonce, requestKey, audience, allowIntroductoryOffer.map { $0 ? "1" : "0" }, String(now)])
+        return try execute("SELECT request_key FROM signed_offers WHERE account_id = $1 AND nonce = $2", [nonce]).scalar == requestKey
+    }
+
+    func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool? {
+        try execute(
+            """
+            SELECT s.allow_introductory_offer FROM signed_offers s JOIN transactions t ON t.account_id = s.account_id AND t.request_key = s.request_key
+            WHERE s.account_id = $1 AND t.id = $2 AND s.allow_introductory_offer IS NOT NULL
+            """, [id.rawValue]).scalar.map { $0 == "1" }
+    }
+
     func consumption(_ transaction: TransactionID) throws -> String? {
         try execute("SELECT body FROM consumption_reports WHERE account_id = $1 AND transaction_id = $2", [transaction.rawValue]).scalar
     }

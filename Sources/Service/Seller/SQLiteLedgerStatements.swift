@@ -528,6 +528,23 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             .text(transaction.rawValue), .integer(now), .text(body))
     }
 
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws -> Bool {
+        try db.execute(
+            """
+            INSERT INTO signed_offers (nonce, request_key, audience, allow_introductory_offer, used_date) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (nonce) DO NOTHING
+            """, .text(nonce), .text(requestKey), .text(audience), Self.value(allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }), .integer(now))
+        return try db.query("SELECT request_key FROM signed_offers WHERE nonce = ?", .text(nonce)).first.map { try $0.string(0) } == requestKey
+    }
+
+    func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool? {
+        try db.int64(
+            """
+            SELECT s.allow_introductory_offer FROM signed_offers s JOIN transactions t ON t.request_key = s.request_key
+            WHERE t.id = ? AND s.allow_introductory_offer IS NOT NULL
+            """, .text(id.rawValue)).map { $0 == 1 }
+    }
+
     func consumption(_ transaction: TransactionID) throws -> String? {
         try db.query("SELECT body FROM consumption_reports WHERE transaction_id = ?", .text(transaction.rawValue)).first.map { try $0.string(0) }
     }

@@ -8,13 +8,16 @@ enum BuyCommand: Command {
     static let spec = CommandSpec(
         name: "hangman buy",
         overview: "Buy a product: hints are credited, a pack is unlocked. Delivery happens exactly once.",
-        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--app-account-token <UUID>] [--yes]"],
+        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--app-account-token <UUID>] [--introductory-offer-eligibility <JWS>] [--yes]"],
         arguments: [.init(name: "<PRODUCT_ID>", help: "A product from 'hangman products': its identifier or short name (ios, hard, es, 10).", kind: .product)],
         options: [
             .init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10)),
             .init(
                 names: ["--app-account-token"], value: "UUID",
                 help: "StoreKit's purchase option: a UUID your app relates the purchase to; it is in the signed transaction Apple's shapes give, its notifications and a subscription's renewals."),
+            .init(
+                names: ["--introductory-offer-eligibility"], value: "JWS",
+                help: "StoreKit's purchase option: the developer's server's signed word (Apple's IntroductoryOfferEligibilitySignatureCreator) on whether this purchase starts the free trial; a pack server with the developer's keys checks it."),
             .init(names: ["--yes", "-y"], value: nil, help: "Buy without asking first (on a terminal, buy shows the price and asks)."),
         ] + HomeContext.options,
         discussion: """
@@ -31,6 +34,7 @@ enum BuyCommand: Command {
         var product: ProductName
         var quantity: Int
         var appAccountToken: String?
+        var introductoryOfferEligibility: String?
         /// Buy without asking, and keep the languages of default games without asking.
         var yes: Bool
         var store: HomeOptions
@@ -44,7 +48,8 @@ enum BuyCommand: Command {
         }
         return Options(
             product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "buy"), quantity: parsed.integer("--quantity") ?? 1,
-            appAccountToken: token, yes: parsed.has("--yes"), store: HomeOptions(parsed))
+            appAccountToken: token, introductoryOfferEligibility: parsed.value("--introductory-offer-eligibility"), yes: parsed.has("--yes"),
+            store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
@@ -73,7 +78,7 @@ enum BuyCommand: Command {
             }
         }
         let result = try await session.player.buy(
-            id, quantity: quantity, options: PurchaseOptions(appAccountToken: options.appAccountToken),
+            id, quantity: quantity, options: PurchaseOptions(appAccountToken: options.appAccountToken, introductoryOfferEligibility: options.introductoryOfferEligibility),
             progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         if !session.started { try await session.start(context: context) }
         let name = StoreText.productName(id, catalog: catalog)
