@@ -23,6 +23,7 @@ base URL and the trusted root.
       test-notification            Request a Test Notification, then its status until attempted
       sign-intro PRODUCT_ID ALLOW TRANSACTION_ID   IntroductoryOfferEligibilitySignatureCreator's
                                    JWS (ALLOW: true or false), printed
+      sign-promo PRODUCT_ID OFFER_ID [TRANSACTION_ID]   PromotionalOfferV2SignatureCreator's JWS
       sign-raw CLAIMS_JSON         a JWS of one's own claims with the key (hostile cases)
       notification-history START_MS END_MS [TRANSACTION_ID]
   backend.py receive ROOT_DER BUNDLE PORT_FILE OUT_FILE FAIL_FIRST
@@ -177,6 +178,10 @@ try:
         from appstoreserverlibrary.jws_signature_creator import IntroductoryOfferEligibilitySignatureCreator
         creator = IntroductoryOfferEligibilitySignatureCreator(private_key, kid, issuer, bundle)
         print(creator.create_signature(args[0], args[1] == "true", args[2]))
+    elif command == "sign-promo":
+        from appstoreserverlibrary.jws_signature_creator import PromotionalOfferV2SignatureCreator
+        creator = PromotionalOfferV2SignatureCreator(private_key, kid, issuer, bundle)
+        print(creator.create_signature(args[0], args[1], args[2] if len(args) > 2 else None))
     elif command == "sign-raw":
         import jwt
         from cryptography.hazmat.backends import default_backend

@@ -266,6 +266,56 @@ import TestSupport
         #expect(trial.isTrial && trial.price?.minorUnits == 0, "\(trial)")
     }
 
+    /// A promotional offer of the catalog, signed by the backend with Apple's
+    /// `PromotionalOfferV2SignatureCreator`, brings a lapsed subscriber back at its price for the
+    /// periods it covers, then the plan's; its transactions say so in Apple's fields. A new
+    /// customer and an offer the catalog does not declare are refused with StoreKit's errors.
+    @Test func aPromotionalOfferBringsALapsedSubscriberBackAtItsPrice() async throws {
+        let directory = try TemporaryDirectory()
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let bundle = "com.hangmanpacks.hangman"
+        let (server, url) = try await Self.serve(data, extra: ["--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))"])
+        defer { _ = server.kill() }
+        func ask(_ command: String, _ arguments: String...) throws -> String {
+            let made = try ExternalProcess.run(Self.python, [Self.backend, command, url, keys.path, Self.kid, Self.issuer, bundle, root] + arguments)
+            #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+            return made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        func buy(_ jws: String) async throws -> PurchaseOutcome {
+            try await player.buy(monthly, quantity: 1, options: PurchaseOptions(promotionalOffer: jws))
+        }
+        // A new customer: not eligible.
+        let early = await #expect(throws: ServiceError.self) { _ = try await buy(try ask("sign-promo", monthly.rawValue, "comeback-3-months")) }
+        #expect(early?.message.contains("ineligibleForOffer") == true, "\(String(describing: early))")
+        // Subscribed, then lapsed.
+        guard case .purchased(let first) = try await player.buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
+        _ = try await player.setAutoRenew(monthly, on: false)
+        _ = try await player.advanceClock(by: StoreDuration(10, .day))
+        #expect(try await player.subscriptions().first?.state == .expired)
+        let unknown = await #expect(throws: ServiceError.self) { _ = try await buy(try ask("sign-promo", monthly.rawValue, "half-off-forever", first.id.number)) }
+        #expect(unknown?.message.contains("invalidOfferIdentifier") == true, "\(String(describing: unknown))")
+        // Back at the offer's price: three months at $0.99, then $2.99.
+        guard case .purchased(let back) = try await buy(try ask("sign-promo", monthly.rawValue, "comeback-3-months", first.id.number)) else {
+            throw ServiceError(.wrongState, "not bought with the offer")
+        }
+        #expect(back.price?.minorUnits == 99 && back.promotionalOffer == "comeback-3-months" && !back.isTrial, "\(back)")
+        let signed = try #require(Self.json(try ask("transaction", back.id.number)) as? [String: Any])
+        #expect(signed["offerType"] as? Int == 2 && signed["offerIdentifier"] as? String == "comeback-3-months", "\(signed)")
+        #expect(signed["offerDiscountType"] as? String == "PAY_AS_YOU_GO" && signed["offerPeriod"] as? String == "P3M", "\(signed)")
+        for _ in 0..<3 { _ = try await player.advanceClock(by: StoreDuration(1, .month)) }
+        let periods = try await player.transactions().filter { $0.originalTransactionID == back.id }
+        #expect(periods.map { $0.price?.minorUnits } == [99, 99, 99, 299], "\(periods.map { ($0.price, $0.promotionalOffer) })")
+        #expect(periods.map(\.promotionalOffer) == ["comeback-3-months", "comeback-3-months", "comeback-3-months", nil])
+    }
+
     /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.

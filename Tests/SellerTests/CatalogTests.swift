@@ -32,7 +32,14 @@ import WordPacks
             "com.hangmanpacks.pass.monthly", "com.hangmanpacks.pass.yearly", "com.hangmanpacks.pass.30days",
         ])
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.removeads")!)?.kind == .feature("remove-ads"))
-        #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!)?.autoRenewable == AutoRenewableTerms(
+        let monthly = try #require(catalog.product(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!)?.autoRenewable)
+        #expect(monthly.promotionalOffer("comeback-3-months") == PromotionalOffer(
+            identifier: "comeback-3-months", kind: .payAsYouGo, periods: 3, prices: monthly.promotionalOffer("comeback-3-months")?.prices ?? [:]))
+        #expect(monthly.promotionalOffer("comeback-3-months")?.prices["USA"] == Money(minorUnits: 99, currency: "USD"))
+        #expect(monthly.promotionalOffer("comeback-free-month") == PromotionalOffer(identifier: "comeback-free-month", kind: .freeTrial, periods: 1, prices: [:]))
+        var plain = monthly
+        plain.promotionalOffers = nil
+        #expect(plain == AutoRenewableTerms(
             group: "pass", groupLevel: 2, period: StoreDuration(1, .month), freeTrial: StoreDuration(1, .week), gracePeriod: StoreDuration(6, .day),
             unlocks: .allPacks, hintsPerPeriod: 20))
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.pass.30days")!)?.kind == .nonRenewing(NonRenewingTerms(

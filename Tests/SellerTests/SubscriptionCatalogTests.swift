@@ -20,7 +20,7 @@ import TestSupport
 
     private func pass(
         _ id: String, type: String = "AutoRenewable", group: String = "pass", level: Int = 1, period: String = "P1M", grace: String? = nil,
-        unlocks: String = "<string>AllPacks</string>", trial: String? = nil
+        unlocks: String = "<string>AllPacks</string>", trial: String? = nil, offers: String? = nil
     ) -> String {
         """
         <dict>
@@ -36,6 +36,7 @@ import TestSupport
         \(trial.map { "<key>IntroductoryOffer</key><dict><key>Type</key><string>FreeTrial</string><key>Period</key><string>\($0)</string></dict>" } ?? "")
         <key>HintsPerPeriod</key><integer>20</integer>
         <key>Unlocks</key>\(unlocks)
+        \(offers.map { "<key>PromotionalOffers</key>\($0)" } ?? "")
         </dict>
         """
     }
@@ -117,6 +118,28 @@ import TestSupport
     func aBadTypeOrPeriodDoesNotLoad(_ type: String, _ period: String, _ says: String) throws {
         let found = try problems([pass("com.example.pass.a", type: type, period: period)])
         #expect(found.count == 1 && found[0].contains(says), "\(found)")
+    }
+
+    /// Promotional offers load as declared; a malformed one keeps the catalog from loading, naming
+    /// the product and the offer.
+    @Test(arguments: [
+        ("<dict/>", "must be an array"),
+        ("<array><dict><key>Identifier</key><string>x</string><key>Type</key><string>Half</string><key>Periods</key><integer>1</integer></dict></array>", "must be an array of"),
+        ("<array><dict><key>Identifier</key><string>x</string><key>Type</key><string>FreeTrial</string><key>Periods</key><integer>13</integer></dict></array>", "Periods 1 to 12"),
+        ("<array><dict><key>Identifier</key><string>has space</string><key>Type</key><string>FreeTrial</string><key>Periods</key><integer>1</integer></dict></array>", "Identifier"),
+        ("<array><dict><key>Identifier</key><string>x</string><key>Type</key><string>PayAsYouGo</string><key>Periods</key><integer>2</integer></dict></array>", "'x'"),
+        ("<array><dict><key>Identifier</key><string>x</string><key>Type</key><string>FreeTrial</string><key>Periods</key><integer>1</integer></dict>"
+            + "<dict><key>Identifier</key><string>x</string><key>Type</key><string>FreeTrial</string><key>Periods</key><integer>2</integer></dict></array>", "declared twice"),
+    ])
+    func aMalformedPromotionalOfferDoesNotLoad(_ offers: String, _ says: String) throws {
+        let found = try problems([pass("com.example.pass", offers: offers)])
+        #expect(found.contains { $0.contains("com.example.pass") && $0.contains(says) }, "\(found)")
+    }
+
+    @Test func promotionalOffersLoadAsDeclared() throws {
+        let offers = "<array><dict><key>Identifier</key><string>back</string><key>Type</key><string>PayUpFront</string><key>Periods</key><integer>6</integer>"
+            + "<key>Price</key><string>9.99</string></dict></array>"
+        #expect(try problems([pass("com.example.pass", offers: offers)]).isEmpty)
     }
 
     @Test func aGroupWhoseProductsDisagreeDoesNotLoad() throws {

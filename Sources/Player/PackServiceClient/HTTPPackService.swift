@@ -136,7 +136,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) async throws(ServiceError) -> PurchaseOutcome {
         let key = Self.newKey()
         let asked = PurchaseRequest(
-            productID: product, quantity: quantity, appAccountToken: options.appAccountToken, introductoryOfferEligibility: options.introductoryOfferEligibility)
+            productID: product, quantity: quantity, appAccountToken: options.appAccountToken, introductoryOfferEligibility: options.introductoryOfferEligibility,
+            promotionalOffer: options.promotionalOffer)
         let (_, bytes) = try await exchange(.purchase, body: try API.purchase.encode(asked), idempotencyKey: key)
         let outcome = try API.purchase.decodeAnswer(bytes, path: Route.purchase.path())
         if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {

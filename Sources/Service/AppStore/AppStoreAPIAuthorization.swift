@@ -108,11 +108,6 @@ public struct AppStoreAPIAuthorization: Sendable {
 
     // MARK: - Signatures for StoreKit
 
-    /// The audience of an introductory offer's eligibility, as Apple's
-    /// `IntroductoryOfferEligibilitySignatureCreator` signs it.
-    public static let introductoryOfferEligibility = IntroductoryOfferDecision.audience
-    /// The audience of a promotional offer, as Apple's `PromotionalOfferV2SignatureCreator` signs it.
-    public static let promotionalOffer = "promotional-offer"
     /// How long a signature for StoreKit is taken after it was made, in seconds (a day).
     public static let signatureLife: Int64 = 86_400
 
@@ -143,8 +138,8 @@ public struct AppStoreAPIAuthorization: Sendable {
         var allowIntroductoryOffer: Bool?
     }
 
-    /// A signature for StoreKit (`audience`: ``introductoryOfferEligibility`` or
-    /// ``promotionalOffer``), checked at `now` (milliseconds since 1970): one of the registered
+    /// A signature for StoreKit (`audience`: `IntroductoryOfferDecision.audience` or
+    /// `PromotionalOfferDecision.audience`), checked at `now` (milliseconds since 1970): one of the registered
     /// keys, this server's issuer and bundle, the audience asked, a UUID nonce, made at most a day
     /// ago and not in the future; or why not. That the nonce was not used before, and that the
     /// transaction is the customer's, the caller checks.

@@ -33,8 +33,14 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     /// In milliunits of `currency`.
     public var price: Int64?
     public var currency: String?
-    /// 1 (an introductory offer: the free trial).
+    /// 1 an introductory offer (the free trial), 2 a promotional offer.
     public var offerType: Int?
+    /// A promotional offer's identifier.
+    public var offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+    public var offerDiscountType: String?
+    /// How long the offer lasts (ISO 8601).
+    public var offerPeriod: String?
     public var revocationDate: Int64?
     /// 0: another reason (a refund asked for); 1: a problem in the app.
     public var revocationReason: Int?
@@ -79,6 +85,17 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
             currency = price.currency
         }
         offerType = transaction.isTrial ? 1 : nil
+        if let identifier = transaction.promotionalOffer {
+            offerType = 2
+            offerIdentifier = identifier
+            if let terms = product?.autoRenewable, let offer = terms.promotionalOffer(identifier) {
+                offerDiscountType = offer.kind.rawValue
+                offerPeriod = offer.duration(of: terms.period).description
+            }
+        } else if let trial = product?.autoRenewable?.freeTrial, transaction.isTrial {
+            offerDiscountType = "FREE_TRIAL"
+            offerPeriod = trial.description
+        }
         revocationDate = transaction.revocationDate
         revocationReason = transaction.revocationDate == nil ? nil : 0
         switch product?.kind {

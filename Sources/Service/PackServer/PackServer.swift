@@ -327,10 +327,15 @@ public final class PackServer: Sendable {
                 let eligibility = try purchase.introductoryOfferEligibility.map { (jws) throws(ServiceError) in
                     try introductoryOfferDecision(jws, product: purchase.productID, service: service)
                 }
+                let promotion = try purchase.promotionalOffer.map { (jws) throws(ServiceError) in
+                    try promotionalOfferDecision(jws, product: purchase.productID, service: service)
+                }
                 outcome = try service.buy(
                     purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs,
-                    options: PurchaseOptions(appAccountToken: purchase.appAccountToken, introductoryOfferEligibility: purchase.introductoryOfferEligibility),
-                    introductoryOffer: eligibility)
+                    options: PurchaseOptions(
+                        appAccountToken: purchase.appAccountToken, introductoryOfferEligibility: purchase.introductoryOfferEligibility,
+                        promotionalOffer: purchase.promotionalOffer),
+                    introductoryOffer: eligibility, promotionalOffer: promotion)
             } catch {
                 metrics.purchase("refused")
                 throw error
@@ -388,21 +393,43 @@ public final class PackServer: Sendable {
     /// for the App Store Server API: for this product, naming one of the customer's transactions
     /// (or their app transaction). Refused with StoreKit's `invalidOfferSignature`.
     private func introductoryOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> IntroductoryOfferDecision {
+        let signed = try storeKitSignature(jws, audience: IntroductoryOfferDecision.audience, product: product, service: service)
+        guard let allowed = signed.allowIntroductoryOffer, signed.transactionID != nil else {
+            throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say allowIntroductoryOffer and transactionId")
+        }
+        return IntroductoryOfferDecision(allowed: allowed, nonce: signed.nonce)
+    }
+
+    /// A promotional offer as the developer's server signed it (Apple's
+    /// `PromotionalOfferV2SignatureCreator`): checked as ``introductoryOfferDecision``, with an
+    /// `offerIdentifier` (the catalog's, the purchase checks) and, when given, a transaction of the
+    /// customer's.
+    private func promotionalOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> PromotionalOfferDecision {
+        let signed = try storeKitSignature(jws, audience: PromotionalOfferDecision.audience, product: product, service: service)
+        guard let identifier = signed.offerIdentifier else { throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say offerIdentifier") }
+        return PromotionalOfferDecision(identifier: identifier, nonce: signed.nonce)
+    }
+
+    /// A signature for StoreKit checked with the keys the server was given for the App Store
+    /// Server API: for `audience` and this product, and naming, when it names one, one of the
+    /// customer's transactions (or their app transaction). Refused with StoreKit's `invalidOfferSignature`.
+    private func storeKitSignature(
+        _ jws: String, audience: String, product: ProductID, service: AccountService
+    ) throws(ServiceError) -> AppStoreAPIAuthorization.StoreKitSignature {
         func refused(_ why: String) -> ServiceError { ServiceError(.invalidRequest, "invalidOfferSignature: \(why)") }
         guard let authorization = developerKeys else {
             throw refused("this server has no key to check it with (serve --api-issuer ... --api-key KID=FILE)")
         }
         let signed: AppStoreAPIAuthorization.StoreKitSignature
-        switch authorization.storeKitSignature(jws, audience: AppStoreAPIAuthorization.introductoryOfferEligibility, now: configuration.clock.now()) {
+        switch authorization.storeKitSignature(jws, audience: audience, now: configuration.clock.now()) {
         case .failure(let refusal): throw refused(refusal.why.replacing("the token", with: "the signature"))
         case .success(let checked): signed = checked
         }
         guard signed.productID == product.rawValue else { throw refused("it was signed for \(signed.productID.prefix(80)), not \(product)") }
-        guard let allowed = signed.allowIntroductoryOffer, let transaction = signed.transactionID else {
-            throw refused("it does not say allowIntroductoryOffer and transactionId")
+        if let transaction = signed.transactionID, try !service.isCustomersTransaction(transaction) {
+            throw refused("its transactionId is not one of this customer's")
         }
-        guard try service.isCustomersTransaction(transaction) else { throw refused("its transactionId is not one of this customer's") }
-        return IntroductoryOfferDecision(allowed: allowed, nonce: signed.nonce)
+        return signed
     }
 
     /// The account's statement now, signed: balance, entitlements, the store's time, the

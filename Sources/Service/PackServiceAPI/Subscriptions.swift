@@ -145,12 +145,21 @@ public struct AutoRenewableTerms: Sendable, Equatable, Codable {
     public var unlocks: PassUnlocks
     /// Hints credited once per paid period (`HintsPerPeriod`; none in a trial).
     public var hintsPerPeriod: Int
+    /// The promotional offers a developer's server may sign for it (`PromotionalOffers`); `nil`
+    /// in a catalog from before them.
+    public var promotionalOffers: [PromotionalOffer]?
+
+    /// The promotional offer `identifier`, if the catalog declares it.
+    public func promotionalOffer(_ identifier: String) -> PromotionalOffer? {
+        promotionalOffers?.first { $0.identifier == identifier }
+    }
 
     /// An auto-renewable subscription's terms.
     public init(
         group: String, groupLevel: Int, period: StoreDuration, freeTrial: StoreDuration?, gracePeriod: StoreDuration, unlocks: PassUnlocks,
-        hintsPerPeriod: Int
+        hintsPerPeriod: Int, promotionalOffers: [PromotionalOffer]? = nil
     ) {
+        self.promotionalOffers = promotionalOffers
         self.group = group
         self.groupLevel = groupLevel
         self.period = period
@@ -162,6 +171,47 @@ public struct AutoRenewableTerms: Sendable, Equatable, Codable {
 
     /// How long a renewal may keep failing before the subscription expires: 60 days.
     public static let billingRetryLimit = StoreDuration(60, .day)
+}
+
+/// A promotional offer of an auto-renewable subscription, as App Store Connect declares one: its
+/// identifier (what the developer's server signs), how it discounts, for how many periods, and its
+/// price per storefront.
+public struct PromotionalOffer: Sendable, Equatable, Codable {
+    /// How an offer discounts, in Apple's words (`offerDiscountType`).
+    public enum Kind: String, Sendable, Equatable, Codable, CaseIterable {
+        /// `periods` periods free.
+        case freeTrial = "FREE_TRIAL"
+        /// `periods` periods, each charged the offer's price.
+        case payAsYouGo = "PAY_AS_YOU_GO"
+        /// `periods` periods charged once, the offer's price, up front.
+        case payUpFront = "PAY_UP_FRONT"
+
+        /// The catalog's name for it (`FreeTrial`, `PayAsYouGo`, `PayUpFront`).
+        public var catalogName: String {
+            switch self {
+            case .freeTrial: "FreeTrial"
+            case .payAsYouGo: "PayAsYouGo"
+            case .payUpFront: "PayUpFront"
+            }
+        }
+    }
+
+    public var identifier: String
+    public var kind: Kind
+    /// How many of the subscription's periods it covers (1 to 12).
+    public var periods: Int
+    /// Per storefront (none for a free trial): a pay-as-you-go offer's price per period, a pay-up-front offer's for all of them.
+    public var prices: [String: Money]
+
+    /// How long the offer lasts, given the subscription's `period`: `periods` of them.
+    public func duration(of period: StoreDuration) -> StoreDuration { StoreDuration(period.count * periods, period.unit) }
+
+    public init(identifier: String, kind: Kind, periods: Int, prices: [String: Money]) {
+        self.identifier = identifier
+        self.kind = kind
+        self.periods = periods
+        self.prices = prices
+    }
 }
 
 /// What the catalog says of a non-renewing subscription: access for `duration` from the purchase

@@ -58,6 +58,9 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     /// developer's server set on it later, lowercase; a subscription's renewals carry their
     /// original's. `nil`: none given.
     public var appAccountToken: String?
+    /// The promotional offer this transaction was charged under (its identifier in the catalog's
+    /// `PromotionalOffers`), when the developer's server signed one for the subscription.
+    public var promotionalOffer: String?
 
     /// ``refundAmount`` as money, in the currency the period was charged in; `nil` when there
     /// is none, or the period was charged before storefronts recorded a currency.
@@ -76,9 +79,10 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
         purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
         expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil, price: Money? = nil, storefront: String? = nil,
-        appAccountToken: String? = nil
+        appAccountToken: String? = nil, promotionalOffer: String? = nil
     ) {
         self.appAccountToken = appAccountToken
+        self.promotionalOffer = promotionalOffer
         self.refundAmount = refundAmount
         self.price = price
         self.storefront = storefront
@@ -265,10 +269,31 @@ public struct PurchaseOptions: Sendable, Equatable {
     /// the product's introductory offer, in place of the App Store's own rule. A pack server with
     /// the developer's keys (`serve --api-key`) checks it.
     public var introductoryOfferEligibility: String?
+    /// StoreKit's `promotionalOffer(_:compactJWS:)`: a promotional offer of the subscription,
+    /// signed by the developer's server (Apple's `PromotionalOfferV2SignatureCreator`); a pack
+    /// server with the developer's keys checks it.
+    public var promotionalOffer: String?
 
-    public init(appAccountToken: String? = nil, introductoryOfferEligibility: String? = nil) {
+    public init(appAccountToken: String? = nil, introductoryOfferEligibility: String? = nil, promotionalOffer: String? = nil) {
         self.appAccountToken = appAccountToken
         self.introductoryOfferEligibility = introductoryOfferEligibility
+        self.promotionalOffer = promotionalOffer
+    }
+}
+
+/// A promotional offer as a pack server checked its signature: which offer, and the
+/// signature's nonce (used once).
+public struct PromotionalOfferDecision: Sendable, Equatable {
+    /// The signature's audience (`aud`), as Apple's `PromotionalOfferV2SignatureCreator` signs it.
+    public static let audience = "promotional-offer"
+
+    /// The offer's identifier, as the catalog declares it for the product.
+    public var identifier: String
+    public var nonce: String
+
+    public init(identifier: String, nonce: String) {
+        self.identifier = identifier
+        self.nonce = nonce
     }
 }
 

@@ -244,11 +244,14 @@ public struct PurchaseRequest: Codable, Sendable, Equatable {
     public var appAccountToken: String?
     /// StoreKit's introductory offer eligibility, signed by the developer's server (a compact JWS).
     public var introductoryOfferEligibility: String?
+    /// StoreKit's promotional offer, signed by the developer's server (a compact JWS).
+    public var promotionalOffer: String?
 
     public init(
         productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases, appAccountToken: String? = nil,
-        introductoryOfferEligibility: String? = nil
+        introductoryOfferEligibility: String? = nil, promotionalOffer: String? = nil
     ) {
+        self.promotionalOffer = promotionalOffer
         self.productID = productID
         self.quantity = quantity
         self.packKinds = packKinds

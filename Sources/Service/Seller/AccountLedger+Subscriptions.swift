@@ -43,16 +43,29 @@ extension AccountLedger {
                     live.endReason = "upgraded"
                     try statements.saveSubscription(live, now: now)
                 }
-                let trial = Self.freeTrial(
+                // A promotional offer the developer's server signed: its first period, in place of
+                // any introductory offer (a free one is a trial; one paid up front covers all of its periods).
+                let promotion = try statements.signedPromotionalOffer(transaction.id).flatMap { terms.promotionalOffer($0) }
+                var trial = Self.freeTrial(
                     terms, history: rows, withheld: try statements.freeTrialsWithheld(), signed: try statements.introductoryOfferAllowed(transaction.id))
-                let expires = (trial ?? terms.period).added(to: now)
+                var firstPeriod = terms.period
+                var periodsPaid = 1
+                if let promotion {
+                    try statements.markOffer(promotion.identifier, on: transaction.id)
+                    trial = promotion.kind == .freeTrial ? promotion.duration(of: terms.period) : nil
+                    if promotion.kind == .payUpFront {
+                        firstPeriod = promotion.duration(of: terms.period)
+                        periodsPaid = promotion.periods
+                    }
+                }
+                let expires = (trial ?? firstPeriod).added(to: now)
                 try statements.setSubscriptionDates(transaction.id, purchaseDate: now, expiresDate: expires, isTrial: trial != nil)
                 try statements.saveSubscription(
                     SubscriptionRow(
                         originalTransactionID: transaction.id, group: terms.group, productID: product.id, period: 0, inTrial: trial != nil,
                         periodStart: now, expiresDate: expires, willAutoRenew: true, renewsTo: nil, billingRetrySince: nil, endDate: nil, endReason: nil),
                     now: now)
-                hints = trial == nil ? terms.hintsPerPeriod : 0
+                hints = trial == nil ? terms.hintsPerPeriod * periodsPaid : 0
             } else if let original = transaction.originalTransactionID, var row = rows.first(where: { $0.originalTransactionID == original }) {
                 row.productID = product.id
                 row.period += 1
@@ -226,7 +239,15 @@ extension AccountLedger {
                 // A renewal is charged in the account's storefront as it is now; a subscription
                 // whose product is not sold there ends with its period.
                 let storefront = try statements.storefront() ?? Storefront.defaultCode
-                guard let price = next.price(in: storefront) else {
+                // A pay-as-you-go promotional offer charges its price for the periods it covers
+                // (the same plan renewing; a change of plan ends it).
+                var promotion: PromotionalOffer?
+                if next.id == row.productID, let identifier = try statements.transaction(row.originalTransactionID)?.promotionalOffer,
+                    let offer = terms.promotionalOffer(identifier), offer.kind == .payAsYouGo, row.period + 1 < offer.periods
+                {
+                    promotion = offer
+                }
+                guard let price = promotion?.prices[storefront] ?? next.price(in: storefront) else {
                     row.endDate = row.expiresDate
                     row.endReason = "expired"
                     try statements.saveSubscription(row, now: now)
@@ -241,6 +262,7 @@ extension AccountLedger {
                     renewal, product: next.id, fields: fields, start: start, hintsOwed: terms.hintsPerPeriod,
                     charge: Charge(amount: price, storefront: storefront), now: now)
                 {
+                    if let promotion { try statements.markOffer(promotion.identifier, on: renewal) }
                     return .renew(renewal)
                 }
                 return .idTaken

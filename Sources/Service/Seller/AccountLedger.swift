@@ -307,9 +307,12 @@ final class AccountLedger {
 
     /// Records a signature for StoreKit as used by the purchase request `requestKey`; `false` when
     /// another request used its nonce.
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws(ServiceError) -> Bool {
+    func useSignedOffer(
+        nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool? = nil, offerIdentifier: String? = nil, now: Int64
+    ) throws(ServiceError) -> Bool {
         try engine.write { statements in
-            try statements.useSignedOffer(nonce: nonce, requestKey: requestKey, audience: audience, allowIntroductoryOffer: allowIntroductoryOffer, now: now)
+            try statements.useSignedOffer(
+                nonce: nonce, requestKey: requestKey, audience: audience, allowIntroductoryOffer: allowIntroductoryOffer, offerIdentifier: offerIdentifier, now: now)
         }
     }
 

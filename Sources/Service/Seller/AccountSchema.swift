@@ -286,7 +286,7 @@ enum AccountSchema {
     }
 
     /// Migration 20: each signature for StoreKit a purchase was made with (the developer's
-    /// server's word on an introductory offer), by its nonce, so that it is used once: by the
+    /// server's word on an introductory offer, or a promotional offer), by its nonce, so that it is used once: by the
     /// purchase request (its idempotency key) that first presented it, and by its retries.
     static func signedOffers(account: String, integer: String) -> String {
         let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
@@ -297,10 +297,18 @@ enum AccountSchema {
                 request_key TEXT NOT NULL,
                 audience TEXT NOT NULL,
                 allow_introductory_offer INTEGER CHECK (allow_introductory_offer IN (0, 1)),
+                offer_identifier TEXT,
                 used_date \(integer) NOT NULL,
                 PRIMARY KEY (\(key)nonce)
             );
             CREATE INDEX signed_offers_by_request ON signed_offers (\(key)request_key);
+            -- The promotional offer a transaction was charged under: the subscription's first,
+            -- and each renewal the offer covers.
+            CREATE TABLE transaction_offers (
+                \(column)transaction_id TEXT NOT NULL,
+                offer_identifier TEXT NOT NULL,
+                PRIMARY KEY (\(key)transaction_id)
+            );
             """
     }
 

@@ -49,7 +49,7 @@ extension AccountService {
     /// `options.appAccountToken` is recorded on the purchase before it is charged (``AppAccountToken``).
     public func buy(
         _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions(),
-        introductoryOffer: IntroductoryOfferDecision? = nil
+        introductoryOffer: IntroductoryOfferDecision? = nil, promotionalOffer: PromotionalOfferDecision? = nil
     ) throws(ServiceError) -> PurchaseOutcome {
         var token: String?
         if let given = options.appAccountToken {
@@ -88,7 +88,7 @@ extension AccountService {
                 .productUnavailable,
                 "\(product.displayName) (\(productID)) is not sold in the \(storefront) storefront: see 'hangman products' for what is")
         }
-        guard let total = price.times(quantity) else { throw ServiceError(.invalidRequest, "quantity \(quantity) is too large") }
+        guard var total = price.times(quantity) else { throw ServiceError(.invalidRequest, "quantity \(quantity) is too large") }
         var now = clock.now()
         var groupProducts: [ProductID] = []
         var upgrading: TransactionID?
@@ -124,6 +124,12 @@ extension AccountService {
             }
             try checkDeliverable(product)
         }
+        if options.promotionalOffer != nil || promotionalOffer != nil {
+            if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
+                throw ServiceError(.invalidRequest, "a purchase takes one offer: a promotional offer or an introductory offer's eligibility, not both")
+            }
+            total = try promotionalCharge(promotionalOffer, product: product, storefront: storefront, upgrading: upgrading, requestKey: requestKey, now: now)
+        }
         if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
             // The developer's server's word on the trial, checked by a pack server with its keys,
             // used once: by this request and its retries.
@@ -154,6 +160,36 @@ extension AccountService {
         // Recorded before the charge, so that what the charge tells (a notification) carries it.
         if let token { try ledger.setAppAccountToken(original: id, token: token, replacing: false) }
         return try charge(id)
+    }
+
+    /// What a purchase under a promotional offer charges (its first transaction: the offer's price
+    /// per period, its price for every period up front, or nothing for a free one), once its
+    /// signature's nonce is used by this request. StoreKit's errors: `invalidOfferSignature` (no
+    /// server checked one), `invalidOfferIdentifier`, `invalidOfferPrice` (no price in the
+    /// storefront), `ineligibleForOffer` (offers are for customers who had the group before, and
+    /// start a subscription: not for a live one).
+    private func promotionalCharge(
+        _ decision: PromotionalOfferDecision?, product: Product, storefront: String, upgrading: TransactionID?, requestKey: String?, now: Int64
+    ) throws(ServiceError) -> Money {
+        guard let decision, let requestKey else {
+            throw ServiceError(
+                .invalidRequest,
+                "invalidOfferSignature: a promotional offer is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
+        }
+        guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(decision.identifier) else {
+            throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no promotional offer '\(decision.identifier.prefix(64))'")
+        }
+        guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
+        else { throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront") }
+        let history = try ledger.trialHistory().rows.filter { $0.group == terms.group }
+        guard !history.isEmpty, upgrading == nil, !history.contains(where: \.isLive) else {
+            throw ServiceError(
+                .wrongState,
+                "ineligibleForOffer: a promotional offer is for a customer who had a subscription in group '\(terms.group)' and has none live now")
+        }
+        guard try ledger.useSignedOffer(nonce: decision.nonce, requestKey: requestKey, audience: PromotionalOfferDecision.audience, offerIdentifier: offer.identifier, now: now)
+        else { throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew") }
+        return charged
     }
 
     /// A new transaction's id, drawn at random and, on a server, claimed across the service

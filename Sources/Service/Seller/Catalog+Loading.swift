@@ -361,7 +361,7 @@ extension Product {
             }
             kind = .nonConsumable(pack: pack)
         case "AutoRenewable":
-            switch AutoRenewableTerms.parse(dict, id: id) {
+            switch AutoRenewableTerms.parse(dict, id: id, storefronts: storefronts) {
             case .success(let terms): kind = .autoRenewable(terms)
             case .failure(let message): return .failure(message)
             }
@@ -429,7 +429,7 @@ extension Product {
 }
 
 extension AutoRenewableTerms {
-    static func parse(_ dict: [String: PropertyList], id: ProductID) -> Result<AutoRenewableTerms, CatalogMessage> {
+    static func parse(_ dict: [String: PropertyList], id: ProductID, storefronts: [String: String]) -> Result<AutoRenewableTerms, CatalogMessage> {
         guard case .string(let group)? = dict["SubscriptionGroup"], !group.isEmpty, group.utf8.count <= 64 else {
             return .failure("'\(id)': an AutoRenewable needs 'SubscriptionGroup', a name")
         }
@@ -471,8 +471,45 @@ extension AutoRenewableTerms {
         case .success(let parsed): unlocks = parsed
         case .failure(let message): return .failure(message)
         }
+        var offers: [PromotionalOffer]?
+        if let value = dict["PromotionalOffers"] {
+            switch PromotionalOffer.parseAll(value, id: id, storefronts: storefronts) {
+            case .success(let parsed): offers = parsed
+            case .failure(let message): return .failure(message)
+            }
+        }
         return .success(AutoRenewableTerms(
-            group: group, groupLevel: level, period: period, freeTrial: trial, gracePeriod: grace, unlocks: unlocks, hintsPerPeriod: hints))
+            group: group, groupLevel: level, period: period, freeTrial: trial, gracePeriod: grace, unlocks: unlocks, hintsPerPeriod: hints,
+            promotionalOffers: offers))
+    }
+}
+
+extension PromotionalOffer {
+    /// `PromotionalOffers`: an array of `{Identifier, Type FreeTrial|PayAsYouGo|PayUpFront,
+    /// Periods 1...12, Prices}` (no prices for a free trial), each identifier once.
+    static func parseAll(_ value: PropertyList, id: ProductID, storefronts: [String: String]) -> Result<[PromotionalOffer], CatalogMessage> {
+        let shape = "'\(id)': 'PromotionalOffers' must be an array of {Identifier, Type FreeTrial|PayAsYouGo|PayUpFront, Periods 1 to 12, Prices}"
+        guard case .array(let items) = value, items.count <= 50 else { return .failure(shape) }
+        var offers: [PromotionalOffer] = []
+        for item in items {
+            guard case .dictionary(let dict) = item, case .string(let identifier)? = dict["Identifier"], (1...64).contains(identifier.utf8.count),
+                identifier.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+                case .string(let typeName)? = dict["Type"], let kind = Kind.allCases.first(where: { $0.catalogName == typeName }),
+                case .integer(let periods)? = dict["Periods"], (1...12).contains(periods)
+            else { return .failure(shape) }
+            guard !offers.contains(where: { $0.identifier == identifier }) else {
+                return .failure("'\(id)': PromotionalOffers: '\(identifier)' is declared twice")
+            }
+            var prices: [String: Money] = [:]
+            if kind != .freeTrial {
+                switch Product.parsePrices(dict, id: id, storefronts: storefronts) {
+                case .success(let parsed): prices = parsed
+                case .failure(let message): return .failure("PromotionalOffers: '\(identifier)': \(message.text)")
+                }
+            }
+            offers.append(PromotionalOffer(identifier: identifier, kind: kind, periods: Int(periods), prices: prices))
+        }
+        return .success(offers)
     }
 }
 

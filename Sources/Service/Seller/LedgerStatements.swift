@@ -236,7 +236,12 @@ protocol LedgerStatements {
     func saveRefundCase(_ refundCase: RefundCase) throws
     /// Records a signature for StoreKit as used by the purchase request `requestKey`; `false` when
     /// its nonce was used by another request.
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws -> Bool
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, offerIdentifier: String?, now: Int64) throws -> Bool
+    /// The promotional offer the developer's server signed for the purchase `id` (by its
+    /// request key), if any.
+    func signedPromotionalOffer(_ id: TransactionID) throws -> String?
+    /// Records that transaction `id` was charged under the promotional offer `identifier`.
+    func markOffer(_ identifier: String, on id: TransactionID) throws
     /// What the developer's server signed on the introductory offer of the purchase `id` (by its
     /// request key), if it signed anything.
     func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool?

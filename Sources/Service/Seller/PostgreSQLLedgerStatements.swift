@@ -320,10 +320,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     static let columns =
         "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront, "
         + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.account_id = transactions.account_id "
-        + "AND a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id))"
+        + "AND a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id)), "
+        + "(SELECT offer_identifier FROM transaction_offers AS o WHERE o.account_id = transactions.account_id AND o.transaction_id = transactions.id)"
 
     static func transaction(_ row: [String?]) throws -> StoreTransaction {
-        guard row.count == 18, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+        guard row.count == 19, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
         else { throw ServiceError(.storage, "the ledger database holds a malformed transaction row") }
@@ -338,7 +339,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial",
             refundAmount: row[13].flatMap(Int64.init).map { Money(minorUnits: $0, currency: row[15] ?? Catalog.defaultCurrency).decimal },
             price: row[14].flatMap(Int64.init).flatMap { amount in row[15].map { Money(minorUnits: amount, currency: $0) } }, storefront: row[16],
-            appAccountToken: row[17])
+            appAccountToken: row[17], promotionalOffer: row[18])
     }
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
@@ -809,12 +810,12 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             """, [transaction.rawValue, String(now), body])
     }
 
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws -> Bool {
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, offerIdentifier: String?, now: Int64) throws -> Bool {
         _ = try execute(
             """
-            INSERT INTO signed_offers (account_id, nonce, request_key, audience, allow_introductory_offer, used_date) VALUES ($1, $2, $3, $4, $5, $6)
-            ON CONFLICT (account_id, nonce) DO NOTHING
-            """, [nonce, requestKey, audience, allowIntroductoryOffer.map { $0 ? "1" : "0" }, String(now)])
+            INSERT INTO signed_offers (account_id, nonce, request_key, audience, allow_introductory_offer, offer_identifier, used_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, nonce) DO NOTHING
+            """, [nonce, requestKey, audience, allowIntroductoryOffer.map { $0 ? "1" : "0" }, offerIdentifier, String(now)])
         return try execute("SELECT request_key FROM signed_offers WHERE account_id = $1 AND nonce = $2", [nonce]).scalar == requestKey
     }
 
@@ -824,6 +825,20 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             SELECT s.allow_introductory_offer FROM signed_offers s JOIN transactions t ON t.account_id = s.account_id AND t.request_key = s.request_key
             WHERE s.account_id = $1 AND t.id = $2 AND s.allow_introductory_offer IS NOT NULL
             """, [id.rawValue]).scalar.map { $0 == "1" }
+    }
+
+    func signedPromotionalOffer(_ id: TransactionID) throws -> String? {
+        try execute(
+            """
+            SELECT s.offer_identifier FROM signed_offers s JOIN transactions t ON t.account_id = s.account_id AND t.request_key = s.request_key
+            WHERE s.account_id = $1 AND t.id = $2 AND s.offer_identifier IS NOT NULL
+            """, [id.rawValue]).scalar
+    }
+
+    func markOffer(_ identifier: String, on id: TransactionID) throws {
+        _ = try execute(
+            "INSERT INTO transaction_offers (account_id, transaction_id, offer_identifier) VALUES ($1, $2, $3) ON CONFLICT (account_id, transaction_id) DO NOTHING",
+            [id.rawValue, identifier])
     }
 
     func consumption(_ transaction: TransactionID) throws -> String? {

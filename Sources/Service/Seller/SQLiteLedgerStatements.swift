@@ -48,7 +48,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     private static let columns =
         "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront, "
-        + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id))"
+        + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id)), "
+        + "(SELECT offer_identifier FROM transaction_offers AS o WHERE o.transaction_id = transactions.id)"
 
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
@@ -66,7 +67,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial",
             refundAmount: try row[13].int64Value.map { Money(minorUnits: $0, currency: try row[15].stringValue ?? Catalog.defaultCurrency).decimal },
             price: try row[14].int64Value.flatMap { amount in try row[15].stringValue.map { Money(minorUnits: amount, currency: $0) } },
-            storefront: try row[16].stringValue, appAccountToken: try row[17].stringValue)
+            storefront: try row[16].stringValue, appAccountToken: try row[17].stringValue, promotionalOffer: try row[18].stringValue)
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {
@@ -528,12 +529,13 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             .text(transaction.rawValue), .integer(now), .text(body))
     }
 
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, now: Int64) throws -> Bool {
+    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, offerIdentifier: String?, now: Int64) throws -> Bool {
         try db.execute(
             """
-            INSERT INTO signed_offers (nonce, request_key, audience, allow_introductory_offer, used_date) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO signed_offers (nonce, request_key, audience, allow_introductory_offer, offer_identifier, used_date) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (nonce) DO NOTHING
-            """, .text(nonce), .text(requestKey), .text(audience), Self.value(allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }), .integer(now))
+            """, .text(nonce), .text(requestKey), .text(audience), Self.value(allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }), Self.value(offerIdentifier),
+            .integer(now))
         return try db.query("SELECT request_key FROM signed_offers WHERE nonce = ?", .text(nonce)).first.map { try $0.string(0) } == requestKey
     }
 
@@ -543,6 +545,20 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             SELECT s.allow_introductory_offer FROM signed_offers s JOIN transactions t ON t.request_key = s.request_key
             WHERE t.id = ? AND s.allow_introductory_offer IS NOT NULL
             """, .text(id.rawValue)).map { $0 == 1 }
+    }
+
+    func signedPromotionalOffer(_ id: TransactionID) throws -> String? {
+        try db.query(
+            """
+            SELECT s.offer_identifier FROM signed_offers s JOIN transactions t ON t.request_key = s.request_key
+            WHERE t.id = ? AND s.offer_identifier IS NOT NULL
+            """, .text(id.rawValue)).first.map { try $0.string(0) }
+    }
+
+    func markOffer(_ identifier: String, on id: TransactionID) throws {
+        try db.execute(
+            "INSERT INTO transaction_offers (transaction_id, offer_identifier) VALUES (?, ?) ON CONFLICT (transaction_id) DO NOTHING", .text(id.rawValue),
+            .text(identifier))
     }
 
     func consumption(_ transaction: TransactionID) throws -> String? {
