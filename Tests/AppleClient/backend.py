@@ -21,6 +21,9 @@ base URL and the trusted root.
       raw METHOD PATH [BODY]       a request of one's own, with the library's token: prints the
                                    status and the body (for bodies the library would not send)
       test-notification            Request a Test Notification, then its status until attempted
+      mass-extend PRODUCT_ID DAYS REQUEST_ID [STOREFRONT,...]   Extend Subscription Renewal Dates for All
+                                   Active Subscribers
+      mass-status PRODUCT_ID REQUEST_ID   Get Status of Subscription Renewal Date Extensions, as JSON
       sign-intro PRODUCT_ID ALLOW TRANSACTION_ID   IntroductoryOfferEligibilitySignatureCreator's
                                    JWS (ALLOW: true or false), printed
       sign-promo PRODUCT_ID OFFER_ID [TRANSACTION_ID]   PromotionalOfferV2SignatureCreator's JWS
@@ -174,6 +177,16 @@ try:
     elif command == "app-transaction":
         answer = client.get_app_transaction_info(args[0])
         show(fields_of(verifier.verify_and_decode_app_transaction(answer.signedAppTransactionInfo)))
+    elif command == "mass-extend":
+        from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
+        answer = client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+            extendByDays=int(args[1]), extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier=args[2],
+            storefrontCountryCodes=args[3].split(",") if len(args) > 3 else None, productId=args[0]))
+        show({"requestIdentifier": answer.requestIdentifier})
+    elif command == "mass-status":
+        answer = client.get_status_of_subscription_renewal_date_extensions(args[1], args[0])
+        show({"requestIdentifier": answer.requestIdentifier, "complete": answer.complete, "completeDate": answer.completeDate,
+              "succeededCount": answer.succeededCount, "failedCount": answer.failedCount})
     elif command == "sign-intro":
         from appstoreserverlibrary.jws_signature_creator import IntroductoryOfferEligibilitySignatureCreator
         creator = IntroductoryOfferEligibilitySignatureCreator(private_key, kid, issuer, bundle)

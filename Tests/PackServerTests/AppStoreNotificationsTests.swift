@@ -316,6 +316,81 @@ import TestSupport
         #expect(periods.map(\.promotionalOffer) == ["comeback-3-months", "comeback-3-months", "comeback-3-months", nil])
     }
 
+    /// Extend Subscription Renewal Dates for All Active Subscribers through Apple's library: the
+    /// request is answered at once and carried out in the background; a server killed in the
+    /// middle of it leaves it to the next, and each subscriber is extended once (a trial's
+    /// failure told once); the status counts them, and RENEWAL_EXTENSION SUMMARY tells the end.
+    @Test(arguments: [false, true]) func aMassExtensionReachesEverySubscriberOnceThroughAKill(onPostgreSQL: Bool) async throws {
+        let directory = try TemporaryDirectory()
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let bundle = "com.hangmanpacks.hangman"
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let database = onPostgreSQL ? try FreshDatabase(on: try TestPostgreSQL.shared()) : nil
+        let extra = [
+            "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))", "--requests-per-minute", "0",
+        ] + (database.map { ["--database", $0.connectionString] } ?? [])
+        let (first, url) = try ServeProcess.start(data: data, port: 0, crashAt: nil, extra: ["--test-controls"] + extra)
+        let port = Int(url.split(separator: ":").last ?? "") ?? 0
+        func ask(_ command: String, _ arguments: String...) throws -> String {
+            let made = try ExternalProcess.run(Self.python, [Self.backend, command, url, keys.path, Self.kid, Self.issuer, bundle, root] + arguments)
+            #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+            return made.stdout
+        }
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        // Three paying subscribers, one in its trial, one with none.
+        var paying: [HTTPPackService] = []
+        for _ in 0..<3 {
+            let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+            _ = try await player.buy(monthly, quantity: 1)
+            _ = try await player.advanceClock(by: StoreDuration(10, .day))
+            paying.append(player)
+        }
+        let trial = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        _ = try await trial.buy(monthly, quantity: 1)
+        _ = try await HTTPPackService.createAccount(at: url)
+        var before: [Int64] = []
+        for player in paying { before.append(try #require(try await player.subscriptions().first?.expiresDate)) }
+        _ = first.wait(killAfter: 0)
+
+        // A server that dies inside the extension, after its first account.
+        let (dying, _) = try ServeProcess.start(data: data, port: port, crashAt: "in-mass-extension", extra: extra)
+        let asked = try ask("mass-extend", monthly.rawValue, "5", "spring-gift")
+        #expect(asked.contains("\"requestIdentifier\": \"spring-gift\""), "\(asked)")
+        #expect(try ask("mass-extend", monthly.rawValue, "5", "spring-gift") == asked, "the same request again is the same request")
+        let died = await dying.finished()
+        #expect(died.wasSignaled && died.status == 9, "\(died.stderr)")
+
+        // The next server takes it up once the dead one's hold is over, and finishes it.
+        let (again, _) = try ServeProcess.start(data: data, port: port, crashAt: nil, extra: ["--test-controls"] + extra)
+        defer { _ = again.wait(killAfter: 0) }
+        var status: [String: Any] = [:]
+        let complete = eventually(within: 60) {
+            status = ((try? ask("mass-status", monthly.rawValue, "spring-gift")).flatMap { Self.json($0) } as? [String: Any]) ?? [:]
+            return status["complete"] as? Bool == true
+        }
+        #expect(complete, "\(status)\n\(again.errorSoFar)")
+        #expect(status["succeededCount"] as? Int == 3 && status["failedCount"] as? Int == 1, "\(status)")
+        for (player, was) in zip(paying, before) {
+            #expect(try await player.subscriptions().first?.expiresDate == was + 5 * 86_400_000, "extended once")
+        }
+        let told = eventually(within: 30) { receiver.delivered.contains("RENEWAL_EXTENSION/SUMMARY") }
+        #expect(told, "\(receiver.delivered)")
+        #expect(receiver.delivered.filter { $0 == "RENEWAL_EXTENDED/" }.count == 3, "\(receiver.delivered)")
+        #expect(receiver.delivered.filter { $0 == "RENEWAL_EXTENSION/FAILURE" }.count == 1, "\(receiver.delivered)")
+        #expect(receiver.posts.allSatisfy { $0["refused"] == nil }, "Apple's verifier took every one: \(receiver.posts)")
+        // Apple's errors for a request it would refuse.
+        let unknown = try ExternalProcess.run(Self.python, [Self.backend, "mass-extend", url, keys.path, Self.kid, Self.issuer, bundle, root, "com.example.none", "5", "x"])
+        #expect(unknown.stdout == "error 400 4000023\n", "\(unknown.stdout)\(unknown.stderr)")
+        let missing = try ExternalProcess.run(Self.python, [Self.backend, "mass-status", url, keys.path, Self.kid, Self.issuer, bundle, root, monthly.rawValue, "nope"])
+        #expect(missing.stdout == "error 400 4000011\n", "\(missing.stdout)\(missing.stderr)")
+    }
+
     /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.
@@ -336,7 +411,6 @@ import TestSupport
         ])
         defer { _ = server.kill() }
         let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
-        let account = player.credentials.accountID
         func ask(_ command: String, _ arguments: String...) throws -> String {
             try Self.backend(command, url, keys: keys, bundle: bundle, root: root, arguments)
         }
@@ -404,7 +478,7 @@ import TestSupport
         // A key revoked: its file removed, SIGHUP, and the backend's next request is 401.
         try FileManager.default.removeItem(atPath: keys.file("public.pem"))
         kill(server.processIdentifier, SIGHUP)
-        #expect(await eventually { server.errorSoFar.contains("App Store Server API keys: none") }, "\(server.errorSoFar)")
+        #expect(eventually { server.errorSoFar.contains("App Store Server API keys: none") }, "\(server.errorSoFar)")
         #expect(throws: ServiceError.self) { _ = try ask("statuses", anyID) }
         let refused = try ExternalProcess.run(Self.python, [Self.backend, "statuses", url, keys.path, Self.kid, Self.issuer, bundle, root, anyID])
         #expect(refused.stdout == "error 401 None\n", "\(refused.stdout)\(refused.stderr)")
@@ -424,18 +498,18 @@ import TestSupport
         let (first, url) = try await Self.serve(data, extra: ["--notification-url", closed, "--notification-retry", "1s,1s,1s,1s,1s,1s,1s,1s,1s,1s"])
         let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
         for _ in 0..<3 { _ = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) }
-        #expect(await eventually(within: 20) { first.errorSoFar.contains("NO_RESPONSE") }, "\(first.errorSoFar)")
+        #expect(eventually(within: 20) { first.errorSoFar.contains("NO_RESPONSE") }, "\(first.errorSoFar)")
         _ = first.kill()
         let receiver = try await Receiver(directory, root: root, bundle: "com.hangmanpacks.hangman", failFirst: 0)
         let (second, _) = try await Self.serve(data, extra: ["--notification-url", receiver.url, "--notification-retry", "1s"])
         defer { _ = second.kill() }
         let (third, urlC) = try await Self.serve(data, extra: ["--notification-url", receiver.url, "--notification-retry", "1s"])
         defer { _ = third.kill() }
-        #expect(await eventually(within: 30) { receiver.delivered.count >= 3 }, "\(receiver.posts)\n\(second.errorSoFar)")
+        #expect(eventually(within: 30) { receiver.delivered.count >= 3 }, "\(receiver.posts)\n\(second.errorSoFar)")
         // Three more through the third server, while both send.
         let moved = HTTPPackService(credentials: { var c = player.credentials; c.service = urlC; return c }())
         for _ in 0..<3 { _ = try await moved.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) }
-        #expect(await eventually(within: 30) { receiver.delivered.count >= 6 }, "\(receiver.posts)")
+        #expect(eventually(within: 30) { receiver.delivered.count >= 6 }, "\(receiver.posts)")
         let uuids = receiver.posts.compactMap { $0["uuid"] as? String }
         #expect(uuids.count == 6 && Set(uuids).count == 6, "each told once: \(receiver.posts)")
         #expect(receiver.delivered == Array(repeating: "ONE_TIME_CHARGE/", count: 6))
@@ -458,7 +532,7 @@ import TestSupport
         let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: urlA))
         for _ in 0..<2 { _ = try await player.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1) }
         // A second attempt: the first one is recorded (the log line comes before the record).
-        #expect(await eventually(within: 20) { first.errorSoFar.contains("attempt 2: NO_RESPONSE") }, "\(first.errorSoFar)")
+        #expect(eventually(within: 20) { first.errorSoFar.contains("attempt 2: NO_RESPONSE") }, "\(first.errorSoFar)")
         _ = first.kill()
         let receiver = try await Receiver(directory, root: root, bundle: "com.hangmanpacks.hangman", failFirst: 0)
         let options = ["--database", database.connectionString, "--notification-url", receiver.url, "--notification-retry", "1s"]
@@ -470,7 +544,7 @@ import TestSupport
             let at = HTTPPackService(credentials: { var c = player.credentials; c.service = url; return c }())
             _ = try await at.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
         }
-        #expect(await eventually(within: 40) { receiver.delivered.count >= 6 }, "\(receiver.posts)\n\(second.errorSoFar)\n\(third.errorSoFar)")
+        #expect(eventually(within: 40) { receiver.delivered.count >= 6 }, "\(receiver.posts)\n\(second.errorSoFar)\n\(third.errorSoFar)")
         let uuids = receiver.posts.compactMap { $0["uuid"] as? String }
         #expect(uuids.count == 6 && Set(uuids).count == 6, "each told once: \(receiver.posts)")
         let metrics = second.errorSoFar + third.errorSoFar

@@ -17,6 +17,8 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
     case multipleFiltersSupplied = 4_000_019
     case invalidSort = 4_000_021
     case invalidProductType = 4_000_022
+    case invalidProductId = 4_000_023
+    case invalidStorefrontCountryCode = 4_000_028
     case invalidRevoked = 4_000_030
     case invalidCustomerConsented = 4_000_035
     case invalidDeliveryStatus = 4_000_036
@@ -53,6 +55,8 @@ public enum AppStoreAPIError: Int, Error, Sendable, CaseIterable {
         case .multipleFiltersSupplied: "Multiple filters supplied."
         case .invalidSort: "Invalid sort."
         case .invalidProductType: "Invalid product type."
+        case .invalidProductId: "Invalid product id."
+        case .invalidStorefrontCountryCode: "Invalid storefront country code."
         case .invalidRevoked: "Invalid revoked."
         case .invalidCustomerConsented: "Invalid customer consented."
         case .invalidDeliveryStatus: "Invalid delivery status."

@@ -83,20 +83,48 @@ public struct AppStoreNotificationPayload: Sendable, Equatable, Codable {
         }
     }
 
+    /// `RENEWAL_EXTENSION` `SUMMARY`'s: what a mass extension did (in place of `data`).
+    public struct Summary: Sendable, Equatable, Codable {
+        public var requestIdentifier: String
+        public var environment: String
+        public var appAppleId: Int64?
+        public var bundleId: String
+        public var productId: String
+        public var storefrontCountryCodes: [String]?
+        public var failedCount: Int
+        public var succeededCount: Int
+
+        public init(
+            requestIdentifier: String, environment: String, appAppleId: Int64?, bundleId: String, productId: String, storefrontCountryCodes: [String]?,
+            failedCount: Int, succeededCount: Int
+        ) {
+            self.requestIdentifier = requestIdentifier
+            self.environment = environment
+            self.appAppleId = appAppleId
+            self.bundleId = bundleId
+            self.productId = productId
+            self.storefrontCountryCodes = storefrontCountryCodes
+            self.failedCount = failedCount
+            self.succeededCount = succeededCount
+        }
+    }
+
     public var notificationType: String
     public var subtype: String?
     public var notificationUUID: String
     public var version: String
     public var signedDate: Int64
-    public var data: Data
+    public var data: Data?
+    public var summary: Summary?
 
-    public init(notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64, data: Data) {
+    public init(notificationType: String, subtype: String?, notificationUUID: String, signedDate: Int64, data: Data?, summary: Summary? = nil) {
         self.notificationType = notificationType
         self.subtype = subtype
         self.notificationUUID = notificationUUID
         version = "2.0"
         self.signedDate = signedDate
         self.data = data
+        self.summary = summary
     }
 }
 

@@ -119,6 +119,43 @@ public struct ExtendRequest: Decodable, Sendable {
     public var extendByDays: Int?
     public var extendReasonCode: Int?
     public var requestIdentifier: String?
+
+    public init(extendByDays: Int?, extendReasonCode: Int?, requestIdentifier: String?) {
+        self.extendByDays = extendByDays
+        self.extendReasonCode = extendReasonCode
+        self.requestIdentifier = requestIdentifier
+    }
+}
+
+/// `MassExtendRenewalDateRequest`.
+public struct MassExtendRequest: Decodable, Sendable {
+    public var extendByDays: Int?
+    public var extendReasonCode: Int?
+    public var requestIdentifier: String?
+    public var storefrontCountryCodes: [String]?
+    public var productId: String?
+
+    /// The request as Extend a Subscription Renewal Date checks the same fields.
+    public var single: ExtendRequest {
+        ExtendRequest(extendByDays: extendByDays, extendReasonCode: extendReasonCode, requestIdentifier: requestIdentifier)
+    }
+}
+
+/// `MassExtendRenewalDateStatusResponse`.
+public struct MassExtendStatus: Encodable, Sendable {
+    public var requestIdentifier: String
+    public var complete: Bool
+    public var completeDate: Int64?
+    public var succeededCount: Int
+    public var failedCount: Int
+
+    public init(requestIdentifier: String, complete: Bool, completeDate: Int64?, succeededCount: Int, failedCount: Int) {
+        self.requestIdentifier = requestIdentifier
+        self.complete = complete
+        self.completeDate = completeDate
+        self.succeededCount = succeededCount
+        self.failedCount = failedCount
+    }
 }
 
 /// `ExtendRenewalDateResponse`.

@@ -45,6 +45,10 @@ extension PackServer {
         switch route {
         case .appStoreOrderLookup:
             return try lookUpOrder(id, now: now)
+        case .appStoreMassExtend:
+            return try requestMassExtension(request.body, now: now)
+        case .appStoreMassExtendStatus:
+            return try massExtensionStatus(id)
         case .appStoreTestNotification:
             guard configuration.notificationURL != nil else { return Self.appleError(.serverNotificationUrlNotFound) }
             let token = try withLedger(Self.serviceLedger) { service throws(ServiceError) in try service.requestTestNotification() }

@@ -65,6 +65,9 @@ public final class PackServer: Sendable {
     var dailySecret: [UInt8] { key.derivedSecret(for: DailyWords.purpose) }
     /// SQLite accounts whose outboxes may hold something, and when it is due (0: look now).
     let outboxes = Mutex<[String: Int64]>([:])
+    /// Whether a mass extension may wait to be carried out: set by a request, at start and now and
+    /// then (another server may have taken one), cleared when none is found.
+    let massExtensionsPending = Atomic<Bool>(false)
     /// `hangman_notifications_pending`, as the sender last counted.
     let notificationsPending = Atomic<Int>(0)
     /// Where the sender says each attempt (the server's log); `nil`: nowhere.
@@ -381,7 +384,8 @@ public final class PackServer: Sendable {
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
             .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken,
-            .appStoreAppTransaction, .appStoreConsumptionV2, .appStoreFinish, .appStoreOrderLookup, .appStoreTestNotification,
+            .appStoreAppTransaction, .appStoreConsumptionV2, .appStoreFinish, .appStoreOrderLookup, .appStoreMassExtend, .appStoreMassExtendStatus,
+            .appStoreTestNotification,
             .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
             throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")

@@ -38,6 +38,8 @@ public final class PackServerProcess: Sendable {
     let log: RequestLog
     /// Sends Server Notifications V2 from the outboxes (with `--notification-url`).
     let sender: BackgroundThread?
+    /// Carries out Apple's mass renewal-date extensions, a batch of accounts a second.
+    let extender: BackgroundThread?
 
     /// The players' addresses, as URLs.
     public var urls: [String] { listeners.map(\.url) }
@@ -108,6 +110,24 @@ public final class PackServerProcess: Sendable {
             throw PackServerError(message: "--admin-listen: " + error.message, isUnavailable: true)
         }
         sender = Self.startSender(server, log: log)
+        extender = Self.startExtender(server)
+    }
+
+    /// The mass extensions' worker: a pass every second; whether one may be waiting is read from
+    /// the data again every five minutes (another server may have died holding one).
+    static func startExtender(_ server: PackServer) -> BackgroundThread? {
+        let clock = server.configuration.clock
+        let lastLook = Mutex<Int64?>(nil)
+        return BackgroundThread(every: 1000) {
+            let now = clock.now()
+            let look = lastLook.withLock { last -> Bool in
+                guard last.map({ now - $0 >= 300_000 }) ?? true else { return false }
+                last = now
+                return true
+            }
+            if look { server.lookForMassExtensions() }
+            server.carryOutMassExtensions(now: now)
+        }
     }
 
     /// The seller's dashboard on an address of its own (``PackServer/dashboard(_:secure:)``), over
@@ -150,6 +170,7 @@ public final class PackServerProcess: Sendable {
         metricsListener?.stop()
         adminListener?.stop()
         sender?.stop()
+        extender?.stop()
     }
 
     /// SIGHUP: the packs folder's catalog again (checked first; a refused one leaves the one

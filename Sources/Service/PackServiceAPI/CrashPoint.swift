@@ -9,4 +9,6 @@ public enum CrashPoint: String, Sendable, CaseIterable {
     /// A refund decision is written, not committed (the process dies inside the database's
     /// transaction: nothing of it is kept).
     case inRefundDecision = "in-refund-decision"
+    /// A mass extension reached an account, and the request's progress is not kept yet.
+    case inMassExtension = "in-mass-extension"
 }

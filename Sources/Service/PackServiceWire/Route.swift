@@ -17,7 +17,7 @@ public enum Route: String, CaseIterable, Sendable {
     /// Subscription Renewal Date, Send Consumption Information, Request a Test Notification, Get
     /// Test Notification Status, Get Notification History.
     case appStoreTransaction, appStoreHistory, appStoreStatuses, appStoreRefunds, appStoreExtend, appStoreConsumption, appStoreSetAppAccountToken, appStoreAppTransaction
-    case appStoreConsumptionV2, appStoreFinish, appStoreOrderLookup
+    case appStoreConsumptionV2, appStoreFinish, appStoreOrderLookup, appStoreMassExtend, appStoreMassExtendStatus
     case appStoreTestNotification, appStoreTestStatus, appStoreNotificationHistory
 
     /// The App Store Server API's routes, under `/inApps/`.
@@ -27,13 +27,13 @@ public enum Route: String, CaseIterable, Sendable {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
             .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
-            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase:
+            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase, .appStoreMassExtendStatus:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .decideRefund, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
-            .appStoreNotificationHistory, .appStoreFinish:
+            .appStoreNotificationHistory, .appStoreFinish, .appStoreMassExtend:
             "POST"
         }
     }
@@ -99,6 +99,9 @@ public enum Route: String, CaseIterable, Sendable {
         case .appStoreConsumptionV2: "/inApps/v2/transactions/consumption/{id}"
         case .appStoreFinish: "/inApps/v1/transactions/{id}/finish"
         case .appStoreOrderLookup: "/inApps/v1/lookup/{id}"
+        case .appStoreMassExtend: "/inApps/v1/subscriptions/extend/mass"
+        // Apple's path has two identifiers: the product's, then the request's ("product/request").
+        case .appStoreMassExtendStatus: "/inApps/v1/subscriptions/extend/mass/{id}/{id}"
         case .appStoreTestNotification: "/inApps/v1/notifications/test"
         case .appStoreTestStatus: "/inApps/v1/notifications/test/{id}"
         case .appStoreNotificationHistory: "/inApps/v1/notifications/history"
@@ -125,9 +128,14 @@ public enum Route: String, CaseIterable, Sendable {
     /// StoreKit Testing's switches and actions: served only by a sandbox server with test controls.
     public var isTestControl: Bool { template.hasPrefix("/v1/test/") }
 
-    /// The path of a request on this route; `id` fills the template's `{id}`.
+    /// The path of a request on this route; `id` fills the template's `{id}` (a template with
+    /// two takes them joined by "/", as ``routes(at:)`` gives them).
     public func path(_ id: String = "") -> String {
-        template.replacing("{id}", with: id)
+        var parts = template.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let holes = parts.indices.filter { parts[$0] == "{id}" }
+        let given = holes.count > 1 ? id.split(separator: "/", maxSplits: holes.count - 1, omittingEmptySubsequences: false).map(String.init) : [id]
+        for (hole, value) in zip(holes, given) { parts[hole] = value }
+        return parts.joined(separator: "/")
     }
 
     /// What a request's path (normalized: `/v1/hints/spend`, no empty segment) names: the routes
@@ -142,7 +150,9 @@ public enum Route: String, CaseIterable, Sendable {
             var given: String?
             let matches = zip(template, parts).allSatisfy { want, part in
                 guard let want else {
-                    given = String(Substring(part))
+                    // A template with two identifiers gives both, joined by "/".
+                    given = given.map { $0 + "/" } ?? ""
+                    given! += String(Substring(part))
                     return !part.isEmpty
                 }
                 return part.elementsEqual(want.utf8)

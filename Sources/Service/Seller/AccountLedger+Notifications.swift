@@ -101,7 +101,7 @@ extension AccountLedger {
             guard !row.inTrial else { return .failure(.ineligible("a free trial's date is not extended")) }
             // As Apple: at most two extensions per subscription in 365 days.
             guard try statements.renewalExtensions(original: original, since: now - 365 * 86_400_000) < 2 else { return .failure(.tooMany) }
-            try statements.recordRenewalExtension(original: original, days: days, now: now)
+            _ = try statements.recordRenewalExtension(original: original, days: days, now: now, request: nil, failed: false)
             row.expiresDate += Int64(days) * 86_400_000
             try statements.saveSubscription(row, now: now)
             if let current = try statements.transaction(original: original, period: row.period) {
@@ -109,6 +109,66 @@ extension AccountLedger {
             }
             try notify(.renewalExtended, nil, row, statements: statements, now: now)
             return .success(row)
+        }
+    }
+
+    /// Carries out `request` for this account: its live subscription of the product (in one of
+    /// the request's storefronts) is extended once per request (`RENEWAL_EXTENDED`), a free
+    /// trial's is not (`RENEWAL_EXTENSION` `FAILURE`).
+    func extendForAll(_ request: MassExtension, now: Int64) throws(ServiceError) -> MassExtensionStep {
+        try engine.write { statements in
+            guard var row = try statements.subscriptions().first(where: { $0.productID == request.productID && $0.isLive }) else { return .notSubscribed }
+            if !request.storefronts.isEmpty, !request.storefronts.contains(try statements.storefront() ?? Storefront.defaultCode) { return .notSubscribed }
+            // Once per request and subscription, whatever it came to (a run again counts it the same).
+            if let before = try statements.massExtensionOutcome(original: row.originalTransactionID, request: request.requestIdentifier) {
+                return before == "failed" ? .failed : .extendedBefore
+            }
+            let failed = row.inTrial || row.billingRetrySince != nil
+            _ = try statements.recordRenewalExtension(
+                original: row.originalTransactionID, days: request.days, now: now, request: request.requestIdentifier, failed: failed)
+            if failed {
+                try notify(.renewalExtension, "FAILURE", row, statements: statements, now: now)
+                return .failed
+            }
+            row.expiresDate += Int64(request.days) * 86_400_000
+            try statements.saveSubscription(row, now: now)
+            if let current = try statements.transaction(original: row.originalTransactionID, period: row.period) {
+                try statements.setExpiresDate(row.expiresDate, for: current.id)
+            }
+            try notify(.renewalExtended, nil, row, statements: statements, now: now)
+            return .extended
+        }
+    }
+
+    /// The service's ledger: keeps a new mass extension (`false`: its identifier was taken).
+    func insertMassExtension(_ request: MassExtension) throws(ServiceError) -> Bool {
+        try engine.write { statements in try statements.insertMassExtension(request) }
+    }
+
+    func massExtension(_ requestIdentifier: String) throws(ServiceError) -> MassExtension? {
+        try engine.read { statements in try statements.massExtension(requestIdentifier) }
+    }
+
+    /// The service's ledger: the oldest incomplete mass extension no server holds, held until
+    /// `until`; and, when there is none to hold, whether one is held by another server.
+    func claimMassExtension(now: Int64, until: Int64) throws(ServiceError) -> (held: MassExtension?, waiting: Bool) {
+        try engine.write { statements in
+            if let held = try statements.claimMassExtension(now: now, until: until) { return (held, true) }
+            return (nil, try statements.hasIncompleteMassExtension())
+        }
+    }
+
+    /// The service's ledger: how far a mass extension went; once complete, `RENEWAL_EXTENSION`
+    /// `SUMMARY` (its payload, signed by the caller, kept with it).
+    func saveMassExtension(_ request: MassExtension, summary: (uuid: String, payload: String)?) throws(ServiceError) {
+        try engine.write { statements in
+            try statements.saveMassExtension(request)
+            if let summary, let complete = request.completeDate {
+                try statements.insertNotification(
+                    OutboxNotification(
+                        uuid: summary.uuid, type: NotificationKind.renewalExtension.rawValue, subtype: "SUMMARY", transaction: nil, originalTransaction: nil,
+                        created: complete, nextAttempt: 0, delivered: nil, attempts: 0, signedPayload: summary.payload))
+            }
         }
     }
 

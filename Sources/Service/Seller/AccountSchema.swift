@@ -209,6 +209,7 @@ enum AccountSchema {
         migrator.register("18-app-transaction", sql: appTransaction(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("19-refund-cases", sql: refundCases(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("20-signed-offers", sql: signedOffers(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("21-mass-extensions", sql: massExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -308,6 +309,37 @@ enum AccountSchema {
                 \(column)transaction_id TEXT NOT NULL,
                 offer_identifier TEXT NOT NULL,
                 PRIMARY KEY (\(key)transaction_id)
+            );
+            """
+    }
+
+    /// Migration 21: Apple's Extend Subscription Renewal Dates for All Active Subscribers. The
+    /// service's own ledger keeps each request and how far it went (the last account it reached,
+    /// what succeeded and failed, a server's hold on it); an account's ledger records each
+    /// extension with the request's identifier, so that a request run again extends no one twice
+    /// (and such extensions count toward no subscription's limit of two a year).
+    static func massExtensions(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            ALTER TABLE renewal_extensions ADD COLUMN request_identifier TEXT;
+            -- A mass extension's outcome for the subscription: 'extended', or 'failed' (its date unmoved).
+            ALTER TABLE renewal_extensions ADD COLUMN outcome TEXT CHECK (outcome IS NULL OR outcome IN ('extended', 'failed'));
+            CREATE UNIQUE INDEX renewal_extensions_by_request ON renewal_extensions (\(key)original_transaction_id, request_identifier)
+                WHERE request_identifier IS NOT NULL;
+            CREATE TABLE mass_extensions (
+                \(column)request_identifier TEXT NOT NULL CHECK (length(request_identifier) BETWEEN 1 AND 128),
+                product_id TEXT NOT NULL,
+                days INTEGER NOT NULL CHECK (days BETWEEN 1 AND 90),
+                reason INTEGER NOT NULL,
+                storefronts TEXT,
+                requested_date \(integer) NOT NULL,
+                last_account TEXT,
+                succeeded INTEGER NOT NULL DEFAULT 0 CHECK (succeeded >= 0),
+                failed INTEGER NOT NULL DEFAULT 0 CHECK (failed >= 0),
+                lease_until \(integer),
+                complete_date \(integer),
+                PRIMARY KEY (\(key)request_identifier)
             );
             """
     }

@@ -100,3 +100,34 @@ extension AccountService {
         try ledger.saveConsumption(transaction, body: body, now: clock.now())
     }
 }
+
+extension AccountService {
+    /// Carries out a mass extension for this account (``AccountLedger/extendForAll(_:now:)``), at
+    /// the store's time.
+    public func extendForAll(_ request: MassExtension) throws(ServiceError) -> MassExtensionStep {
+        try ledger.extendForAll(request, now: try settleSubscriptions())
+    }
+
+    /// The service's ledger: keeps a new mass extension; `false` when its identifier was taken.
+    public func insertMassExtension(_ request: MassExtension) throws(ServiceError) -> Bool {
+        try ledger.insertMassExtension(request)
+    }
+
+    /// The service's ledger: a mass extension, by its request identifier.
+    public func massExtension(_ requestIdentifier: String) throws(ServiceError) -> MassExtension? {
+        try ledger.massExtension(requestIdentifier)
+    }
+
+    /// The service's ledger: the oldest incomplete mass extension no server holds, held for this
+    /// caller until `until` (milliseconds since 1970, the real clock); when none, whether one is
+    /// held by another server (it may be left to this one later).
+    public func claimMassExtension(until: Int64) throws(ServiceError) -> (held: MassExtension?, waiting: Bool) {
+        try ledger.claimMassExtension(now: clock.now(), until: until)
+    }
+
+    /// The service's ledger: how far a mass extension went, and, once complete, its summary
+    /// notification (signed by the caller).
+    public func saveMassExtension(_ request: MassExtension, summary: (uuid: String, payload: String)?) throws(ServiceError) {
+        try ledger.saveMassExtension(request, summary: summary)
+    }
+}

@@ -207,8 +207,22 @@ protocol LedgerStatements {
     func recordAttempt(_ uuid: String, _ attempt: NotificationAttempt, delivered: Bool, nextAttempt: Int64?, payload: String?) throws
     /// How many times the subscription `original` had its renewal date extended since `since`.
     func renewalExtensions(original: TransactionID, since: Int64) throws -> Int
-    /// Records an extension of the subscription `original` by `days` at `now`.
-    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws
+    /// Records an extension of the subscription `original` by `days` at `now` (`request`: a
+    /// mass extension's identifier; `false` when that request extended it already).
+    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64, request: String?, failed: Bool) throws -> Bool
+    /// What the mass extension `request` did to the subscription `original`: `extended`,
+    /// `failed`, or `nil` when it has not reached it.
+    func massExtensionOutcome(original: TransactionID, request: String) throws -> String?
+    /// A mass extension the service's ledger keeps.
+    func massExtension(_ requestIdentifier: String) throws -> MassExtension?
+    /// Keeps a new mass extension; `false` when one has its identifier already.
+    func insertMassExtension(_ request: MassExtension) throws -> Bool
+    /// The oldest incomplete mass extension no server holds, held until `until` for the caller.
+    func claimMassExtension(now: Int64, until: Int64) throws -> MassExtension?
+    /// Whether a mass extension is not complete yet, held or not.
+    func hasIncompleteMassExtension() throws -> Bool
+    /// Records how far a mass extension went, and lets go of it.
+    func saveMassExtension(_ request: MassExtension) throws
     /// Gives the purchase `original` (and a subscription's renewals with it) the app account
     /// token `token`; one it has already is kept unless `replacing`.
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws

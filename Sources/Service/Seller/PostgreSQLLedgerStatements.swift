@@ -707,9 +707,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertNotification(_ n: OutboxNotification) throws {
         try execute(
-            "INSERT INTO notifications (account_id, \(OutboxNotification.written)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO notifications (account_id, \(OutboxNotification.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
             [n.uuid, n.type, n.subtype, n.transaction?.rawValue, n.originalTransaction?.rawValue, String(n.created), n.nextAttempt.map(String.init),
-             n.delivered.map(String.init), String(n.attempts)])
+             n.delivered.map(String.init), String(n.attempts), n.signedPayload])
     }
 
     func dueNotifications(now: Int64, limit: Int) throws -> [OutboxNotification] {
@@ -732,15 +732,66 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func renewalExtensions(original: TransactionID, since: Int64) throws -> Int {
         Int(try execute(
-            "SELECT count(*) FROM renewal_extensions WHERE account_id = $1 AND original_transaction_id = $2 AND extended_date >= $3",
+            "SELECT count(*) FROM renewal_extensions WHERE account_id = $1 AND original_transaction_id = $2 AND extended_date >= $3 AND request_identifier IS NULL",
             [original.rawValue, String(since)]
         ).rows.first?.first??.description ?? "") ?? 0
     }
 
-    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws {
+    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64, request: String?, failed: Bool) throws -> Bool {
         try execute(
-            "INSERT INTO renewal_extensions (account_id, original_transaction_id, extended_date, days) VALUES ($1, $2, $3, $4)",
-            [original.rawValue, String(now), String(days)])
+            """
+            INSERT INTO renewal_extensions (account_id, original_transaction_id, extended_date, days, request_identifier, outcome)
+            VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING 1
+            """, [original.rawValue, String(now), String(days), request, request == nil ? nil : failed ? "failed" : "extended"]
+        ).rows.count == 1
+    }
+
+    func massExtensionOutcome(original: TransactionID, request: String) throws -> String? {
+        try execute(
+            "SELECT outcome FROM renewal_extensions WHERE account_id = $1 AND original_transaction_id = $2 AND request_identifier = $3", [original.rawValue, request]
+        ).scalar
+    }
+
+    func massExtension(_ requestIdentifier: String) throws -> MassExtension? {
+        try execute("SELECT \(MassExtension.columns) FROM mass_extensions WHERE account_id = $1 AND request_identifier = $2", [requestIdentifier]).rows.first
+            .map { row throws in try MassExtension(columns: row) }
+    }
+
+    func insertMassExtension(_ request: MassExtension) throws -> Bool {
+        try execute(
+            """
+            INSERT INTO mass_extensions (account_id, request_identifier, product_id, days, reason, storefronts, requested_date) VALUES ($1, $2, $3, $4, $5, $6, $7)
+            ON CONFLICT (account_id, request_identifier) DO NOTHING RETURNING 1
+            """,
+            [
+                request.requestIdentifier, request.productID.rawValue, String(request.days), String(request.reason),
+                request.storefronts.isEmpty ? nil : request.storefronts.joined(separator: ","), String(request.requestedDate),
+            ]
+        ).rows.count == 1
+    }
+
+    func claimMassExtension(now: Int64, until: Int64) throws -> MassExtension? {
+        try execute(
+            """
+            UPDATE mass_extensions SET lease_until = $3 WHERE account_id = $1 AND request_identifier = (
+                SELECT request_identifier FROM mass_extensions WHERE account_id = $1 AND complete_date IS NULL AND (lease_until IS NULL OR lease_until <= $2)
+                ORDER BY requested_date, request_identifier LIMIT 1)
+            RETURNING \(MassExtension.columns)
+            """, [String(now), String(until)]
+        ).rows.first.map { row throws in try MassExtension(columns: row) }
+    }
+
+    func hasIncompleteMassExtension() throws -> Bool {
+        try execute("SELECT 1 FROM mass_extensions WHERE account_id = $1 AND complete_date IS NULL LIMIT 1").rows.count == 1
+    }
+
+    func saveMassExtension(_ request: MassExtension) throws {
+        _ = try execute(
+            """
+            UPDATE mass_extensions SET last_account = $3, succeeded = $4, failed = $5, complete_date = $6, lease_until = NULL
+            WHERE account_id = $1 AND request_identifier = $2
+            """,
+            [request.requestIdentifier, request.lastAccount, String(request.succeeded), String(request.failed), request.completeDate.map(String.init)])
     }
 
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {

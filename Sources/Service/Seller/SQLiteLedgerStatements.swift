@@ -435,9 +435,9 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func insertNotification(_ n: OutboxNotification) throws {
         try db.execute(
-            "INSERT INTO notifications (\(OutboxNotification.written)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", .text(n.uuid), .text(n.type),
+            "INSERT INTO notifications (\(OutboxNotification.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", .text(n.uuid), .text(n.type),
             Self.value(n.subtype), Self.value(n.transaction?.rawValue), Self.value(n.originalTransaction?.rawValue), .integer(n.created),
-            Self.value(n.nextAttempt), Self.value(n.delivered), .integer(Int64(n.attempts)))
+            Self.value(n.nextAttempt), Self.value(n.delivered), .integer(Int64(n.attempts)), Self.value(n.signedPayload))
     }
 
     func dueNotifications(now: Int64, limit: Int) throws -> [OutboxNotification] {
@@ -457,13 +457,66 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func renewalExtensions(original: TransactionID, since: Int64) throws -> Int {
-        Int(try db.int64("SELECT count(*) FROM renewal_extensions WHERE original_transaction_id = ? AND extended_date >= ?", .text(original.rawValue), .integer(since)) ?? 0)
+        Int(
+            try db.int64(
+                "SELECT count(*) FROM renewal_extensions WHERE original_transaction_id = ? AND extended_date >= ? AND request_identifier IS NULL",
+                .text(original.rawValue), .integer(since)) ?? 0)
     }
 
-    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64) throws {
+    func recordRenewalExtension(original: TransactionID, days: Int, now: Int64, request: String?, failed: Bool) throws -> Bool {
         try db.execute(
-            "INSERT INTO renewal_extensions (original_transaction_id, extended_date, days) VALUES (?, ?, ?)", .text(original.rawValue), .integer(now),
-            .integer(Int64(days)))
+            """
+            INSERT INTO renewal_extensions (original_transaction_id, extended_date, days, request_identifier, outcome) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING
+            """, .text(original.rawValue), .integer(now), .integer(Int64(days)), Self.value(request),
+            request == nil ? .null : .text(failed ? "failed" : "extended"))
+        return db.changes == 1
+    }
+
+    func massExtensionOutcome(original: TransactionID, request: String) throws -> String? {
+        try db.query(
+            "SELECT outcome FROM renewal_extensions WHERE original_transaction_id = ? AND request_identifier = ?", .text(original.rawValue), .text(request)
+        ).first.map { try $0.string(0) }
+    }
+
+    func massExtension(_ requestIdentifier: String) throws -> MassExtension? {
+        try db.query("SELECT \(MassExtension.columns) FROM mass_extensions WHERE request_identifier = ?", .text(requestIdentifier)).first.map { row throws in
+            try MassExtension(columns: Self.texts(row))
+        }
+    }
+
+    func insertMassExtension(_ request: MassExtension) throws -> Bool {
+        try db.execute(
+            """
+            INSERT INTO mass_extensions (request_identifier, product_id, days, reason, storefronts, requested_date) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (request_identifier) DO NOTHING
+            """, .text(request.requestIdentifier), .text(request.productID.rawValue), .integer(Int64(request.days)), .integer(Int64(request.reason)),
+            request.storefronts.isEmpty ? .null : .text(request.storefronts.joined(separator: ",")), .integer(request.requestedDate))
+        return db.changes == 1
+    }
+
+    func claimMassExtension(now: Int64, until: Int64) throws -> MassExtension? {
+        guard
+            let found = try db.query(
+                """
+                SELECT \(MassExtension.columns) FROM mass_extensions WHERE complete_date IS NULL AND (lease_until IS NULL OR lease_until <= ?)
+                ORDER BY requested_date, request_identifier LIMIT 1
+                """, .integer(now)
+            ).first.map({ row throws in try MassExtension(columns: Self.texts(row)) })
+        else { return nil }
+        try db.execute("UPDATE mass_extensions SET lease_until = ? WHERE request_identifier = ?", .integer(until), .text(found.requestIdentifier))
+        return found
+    }
+
+    func hasIncompleteMassExtension() throws -> Bool {
+        try db.int64("SELECT count(*) FROM mass_extensions WHERE complete_date IS NULL") ?? 0 > 0
+    }
+
+    func saveMassExtension(_ request: MassExtension) throws {
+        try db.execute(
+            "UPDATE mass_extensions SET last_account = ?, succeeded = ?, failed = ?, complete_date = ?, lease_until = NULL WHERE request_identifier = ?",
+            Self.value(request.lastAccount), .integer(Int64(request.succeeded)), .integer(Int64(request.failed)), Self.value(request.completeDate),
+            .text(request.requestIdentifier))
     }
 
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {

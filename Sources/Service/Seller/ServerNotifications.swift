@@ -26,10 +26,9 @@ public struct OutboxNotification: Sendable, Equatable {
     /// The JWS as the first attempt signed it and sent it; `nil` before any attempt.
     public var signedPayload: String? = nil
 
-    /// The columns both engines select, in this order.
-    static let columns = written + ", signed_payload"
-    /// The columns a new notification is written with (its payload comes with its first attempt).
-    static let written = "uuid, type, subtype, transaction_id, original_transaction_id, created_date, next_attempt_date, delivered_date, attempts"
+    /// The columns both engines write and select, in this order (a notification's payload comes
+    /// with its first attempt, unless it was signed when it was written).
+    static let columns = "uuid, type, subtype, transaction_id, original_transaction_id, created_date, next_attempt_date, delivered_date, attempts, signed_payload"
 
     init(columns row: [String?]) throws(ServiceError) {
         guard row.count == 10, let uuid = row[0], let type = row[1], let created = row[5].flatMap(Int64.init), let attempts = row[8].flatMap(Int.init)
@@ -43,8 +42,9 @@ public struct OutboxNotification: Sendable, Equatable {
 
     public init(
         uuid: String, type: String, subtype: String?, transaction: TransactionID?, originalTransaction: TransactionID?, created: Int64,
-        nextAttempt: Int64?, delivered: Int64?, attempts: Int
+        nextAttempt: Int64?, delivered: Int64?, attempts: Int, signedPayload: String? = nil
     ) {
+        self.signedPayload = signedPayload
         self.uuid = uuid
         self.type = type
         self.subtype = subtype
@@ -54,6 +54,12 @@ public struct OutboxNotification: Sendable, Equatable {
         self.nextAttempt = nextAttempt
         self.delivered = delivered
         self.attempts = attempts
+    }
+
+    /// A new notification's id, from the system's random numbers.
+    public static func newUUID() -> String {
+        var random = SystemRandomNumberGenerator()
+        return newUUID(using: &random)
     }
 
     /// A new notification's id: a random (version 4) UUID, lower case.
@@ -111,6 +117,7 @@ public enum NotificationKind: String, Sendable, CaseIterable {
     case refundDeclined = "REFUND_DECLINED"
     case refundReversed = "REFUND_REVERSED"
     case renewalExtended = "RENEWAL_EXTENDED"
+    case renewalExtension = "RENEWAL_EXTENSION"
     case consumptionRequest = "CONSUMPTION_REQUEST"
     case test = "TEST"
 }

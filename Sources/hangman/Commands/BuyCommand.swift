@@ -105,8 +105,14 @@ enum BuyCommand: Command {
                 context.out("No more suggestions after your games, on every device of this account.")
             } else if let product = catalog.product(id), product.isSubscription {
                 if let status = subscription.status {
-                    context.out(TerminalText(escaping: SubscriptionsCommand.sentence(
-                        status, catalog: catalog, storefront: try await session.player.storefront(), prices: PriceText(environment: context.environment))))
+                    let storefront = try await session.player.storefront()
+                    let prices = PriceText(environment: context.environment)
+                    if let identifier = transaction.promotionalOffer, let terms = product.autoRenewable, let offer = terms.promotionalOffer(identifier) {
+                        context.out(TerminalText(escaping: SubscriptionsCommand.offerSentence(
+                            offer, terms: terms, status, start: transaction.purchaseDate, catalog: catalog, storefront: storefront, prices: prices)))
+                    } else {
+                        context.out(TerminalText(escaping: SubscriptionsCommand.sentence(status, catalog: catalog, storefront: storefront, prices: prices)))
+                    }
                 }
                 let packs = catalog.packs(unlockedBy: product).count
                 context.out("\(packs) word pack\(packs == 1 ? "" : "s") open while it lasts: see 'hangman packs'.")

@@ -87,6 +87,24 @@ enum SubscriptionsCommand: Command {
         return id
     }
 
+    /// A subscription started under a promotional offer: what it charges, for how long, then.
+    /// `Subscribed to Hangman Pass (monthly) with the offer comeback-3-months: $0.99 a period for 3 periods, then $2.99/month from 2027-03-15 00:00:00 UTC.`
+    static func offerSentence(
+        _ offer: PromotionalOffer, terms: AutoRenewableTerms, _ status: SubscriptionStatus, start: Int64, catalog: Catalog, storefront: String, prices: PriceText
+    ) -> String {
+        let name = StoreText.productName(status.productID, catalog: catalog)
+        let plan = catalog.product(status.productID).map { (prices.format($0, storefront: storefront) ?? "-") + ProductsCommand.per($0) } ?? ""
+        let offered = offer.prices[storefront].map(prices.format) ?? "-"
+        let how =
+            switch offer.kind {
+            case .freeTrial: "free until \(StoreText.date(status.expiresDate))"
+            case .payUpFront: "\(offer.duration(of: terms.period)) for \(offered), paid now"
+            case .payAsYouGo: "\(offered) a period for \(offer.periods) period\(offer.periods == 1 ? "" : "s")"
+            }
+        let after = StoreText.date(offer.duration(of: terms.period).added(to: start))
+        return "Subscribed to \(name) with the offer \(offer.identifier): \(how), then \(plan) from \(after)."
+    }
+
     /// `Hangman Pass (monthly): free trial until 2026-12-08 00:00:00 UTC, then $2.99/month.`
     static func sentence(_ status: SubscriptionStatus, catalog: Catalog, storefront: String, prices: PriceText) -> String {
         let name = StoreText.productName(status.productID, catalog: catalog)

@@ -52,7 +52,11 @@ enum StoreText {
     static func transactionState(_ transaction: StoreTransaction, prices: PriceText?) -> String {
         var line = transaction.state.rawValue
         if let reason = transaction.failureReason { line += " (\(reason))" }
-        if transaction.isTrial { line += ", free trial" }
+        if let offer = transaction.promotionalOffer {
+            line += ", offer \(offer)"
+        } else if transaction.isTrial {
+            line += ", free trial"
+        }
         if let expires = transaction.expiresDate { line += ", until \(date(expires))" }
         if transaction.hintsCredited > 0 { line += ", \(transaction.hintsCredited) hints" }
         if let refund = transaction.refund, let revoked = transaction.revocationDate {
