@@ -24,6 +24,8 @@ base URL and the trusted root.
       mass-extend PRODUCT_ID DAYS REQUEST_ID [STOREFRONT,...]   Extend Subscription Renewal Dates for All
                                    Active Subscribers
       mass-status PRODUCT_ID REQUEST_ID   Get Status of Subscription Renewal Date Extensions, as JSON
+      verify-app-transaction JWS   SignedDataVerifier on a signed app transaction (StoreKit's
+                                   AppTransaction.shared), its fields as JSON
       sign-intro PRODUCT_ID ALLOW TRANSACTION_ID   IntroductoryOfferEligibilitySignatureCreator's
                                    JWS (ALLOW: true or false), printed
       sign-promo PRODUCT_ID OFFER_ID [TRANSACTION_ID]   PromotionalOfferV2SignatureCreator's JWS
@@ -187,6 +189,8 @@ try:
         answer = client.get_status_of_subscription_renewal_date_extensions(args[1], args[0])
         show({"requestIdentifier": answer.requestIdentifier, "complete": answer.complete, "completeDate": answer.completeDate,
               "succeededCount": answer.succeededCount, "failedCount": answer.failedCount})
+    elif command == "verify-app-transaction":
+        show(fields_of(verifier.verify_and_decode_app_transaction(args[0])))
     elif command == "sign-intro":
         from appstoreserverlibrary.jws_signature_creator import IntroductoryOfferEligibilitySignatureCreator
         creator = IntroductoryOfferEligibilitySignatureCreator(private_key, kid, issuer, bundle)

@@ -169,6 +169,7 @@ import TestSupport
         Row(arguments: ["refund", "request", "0123456789abcdef"], code: 64, says: ["no transaction 81985529216486895"]),
         Row(arguments: ["refund", "request", "0123", "--reason", "boredom"], code: 64, says: ["--reason", "boredom"]),
         Row(arguments: ["buy", fruit, "--introductory-offer-eligibility", "e30.e30.e30"], code: 64, says: ["invalidOfferSignature", "--api-key"]),
+        Row(arguments: ["receipt", "app-transaction"], code: 69, says: ["comes from a pack server"]),
         Row(arguments: ["store", "clear"], code: 64, says: ["--yes"]),
         Row(arguments: ["buy", fruit], code: 69, says: ["purchases are turned off", "store payments on"]) { world in
             try await run(world, "store", "payments", "off")

@@ -391,6 +391,34 @@ import TestSupport
         #expect(missing.stdout == "error 400 4000011\n", "\(missing.stdout)\(missing.stderr)")
     }
 
+    /// `hangman receipt app-transaction`: the account's app transaction as StoreKit's
+    /// `AppTransaction.shared` gives it, which Apple's verifier takes; the embedded store has none.
+    @Test func theSignedAppTransactionIsApplesAndTheCommandPrintsIt() async throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.file("data")
+        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+        let root = directory.file("root.der")
+        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let (server, url) = try await Self.serve(data, extra: [])
+        defer { _ = server.kill() }
+        let home = directory.file("home")
+        let environment = ["HANGMAN_HOME": home, "HANGMAN_PACKS": Self.packs]
+        #expect(try ExternalProcess.run(HangmanBinary.path, ["account", "create", "--service", url], environment: environment).status == 0)
+        let shown = try ExternalProcess.run(HangmanBinary.path, ["receipt", "app-transaction"], environment: environment)
+        let jws = shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(shown.status == 0 && jws.split(separator: ".").count == 3, "\(shown.stdout)\(shown.stderr)")
+        let keys = try TemporaryDirectory()
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
+        let verified = try ExternalProcess.run(Self.python, [Self.backend, "verify-app-transaction", url, keys.path, Self.kid, Self.issuer, "com.hangmanpacks.hangman", root, jws])
+        let fields = try #require(Self.json(verified.stdout) as? [String: Any], "\(verified.stdout)\(verified.stderr)")
+        let json = try #require(Self.json(try ExternalProcess.run(HangmanBinary.path, ["receipt", "app-transaction", "--json"], environment: environment).stdout) as? [String: Any])
+        let app = try #require(json["appTransaction"] as? [String: Any])
+        #expect(fields["appTransactionId"] as? String == app["appTransactionId"] as? String && app["appTransactionId"] != nil, "\(fields)\n\(app)")
+        let embedded = try ExternalProcess.run(HangmanBinary.path, ["receipt", "app-transaction"], environment: ["HANGMAN_HOME": directory.file("embedded"), "HANGMAN_PACKS": Self.packs])
+        #expect(embedded.status == 69 && embedded.stderr.contains("comes from a pack server"), "\(embedded.stderr)")
+    }
+
     /// Every kind of purchase told to a receiver that fails its first answer: the retry carries
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.

@@ -409,6 +409,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return (result.transaction, result.hintsTakenBack)
     }
 
+    public func signedAppTransaction() async throws(ServiceError) -> String {
+        guard let signed = try await send(API.signedAppTransaction)["signedAppTransactionInfo"] else {
+            throw ServiceError(.unavailable, "the pack server answered no signed app transaction")
+        }
+        return signed
+    }
+
     public func refundCase(_ id: TransactionID) async throws(ServiceError) -> RefundCase? {
         try await send(API.refundCase, id: id.rawValue).refundCase
     }

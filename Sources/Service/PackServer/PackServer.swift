@@ -375,6 +375,12 @@ public final class PackServer: Sendable {
             return .json(200, try API.receipt.answer(ReceiptData(receipt.bytes, payload: receipt.payload)))
         case .packArchive:
             return try archive(request, productID: id ?? "", account: account, service: service)
+        case .signedAppTransaction:
+            let signed = try sign(
+                AppStoreAppTransaction(
+                    try service.appTransaction(), catalog: catalog, catalogVersion: catalog.catalogVersion, environment: configuration.environment,
+                    signedDate: configuration.clock.now()))
+            return .json(200, try API.signedAppTransaction.answer(["signedAppTransactionInfo": signed]))
         case .requestRefund, .refundCase:
             guard let transaction = TransactionID(rawValue: id ?? "") else { throw ServiceError(.invalidRequest, "'\(id ?? "")' is not a transaction id") }
             guard route == .requestRefund else { return .json(200, try API.refundCase.answer(RefundCaseDocument(refundCase: try service.refundCase(transaction)))) }

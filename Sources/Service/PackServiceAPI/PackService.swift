@@ -81,6 +81,10 @@ public protocol PackService {
     /// The purchase's refund, from its request to its decision; `nil` when it has none.
     func refundCase(_ id: TransactionID) async throws(ServiceError) -> RefundCase?
 
+    /// The account's app transaction as StoreKit's `AppTransaction.shared` gives it: Apple's
+    /// `AppTransaction`, signed by the service's certificate chain (a compact JWS).
+    func signedAppTransaction() async throws(ServiceError) -> String
+
     /// Checks a receipt's signature and contents.
     func verifyReceipt(_ bytes: [UInt8]) async -> ReceiptVerification
 
@@ -178,6 +182,10 @@ extension PackService {
     public func observe(_ handler: @escaping @Sendable (ServiceEvent) -> Void) {}
     public var servedGames: (any GameService)? { nil }
     public var dailyWords: (any GameService)? { nil }
+    /// Only a pack server signs in Apple's shapes (with the chain `serve --print-root-certificate` prints).
+    public func signedAppTransaction() async throws(ServiceError) -> String {
+        throw ServiceError(.unavailable, "a signed app transaction comes from a pack server (its certificate chain signs Apple's shapes): this store has none")
+    }
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8] {
         try await packArchive(product)

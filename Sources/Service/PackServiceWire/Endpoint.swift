@@ -114,6 +114,8 @@ public enum API {
     public static let decideRefund = Endpoint<RefundDecisionRequest, RefundOutcome>(.decideRefund)
     public static let requestRefund = Endpoint<RefundRequest, RefundCase>(.requestRefund)
     public static let refundCase = Endpoint<NoBody, RefundCaseDocument>(.refundCase)
+    /// `{"signedAppTransactionInfo": JWS}`, as Apple's Get App Transaction Info answers.
+    public static let signedAppTransaction = Endpoint<NoBody, [String: String]>(.signedAppTransaction)
 
     /// Every route the table types: each `/v1/` route but liveness and readiness (answered before
     /// any body is read, and read by load balancers, not this client) and the pack archive (bytes).
@@ -123,6 +125,6 @@ public enum API {
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, startGame.route, currentGame.route, game.route,
         guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, leaderboard.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
-        clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, requestRefund.route, refundCase.route,
+        clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, requestRefund.route, refundCase.route, signedAppTransaction.route,
     ]
 }

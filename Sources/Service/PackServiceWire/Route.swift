@@ -4,7 +4,7 @@
 public enum Route: String, CaseIterable, Sendable {
     case health, ready, serviceKey, proveKey, catalog, createAccount
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
-    case purchase, restore, recover, receipt, packArchive, refundCase, requestRefund
+    case purchase, restore, recover, receipt, packArchive, refundCase, requestRefund, signedAppTransaction
     case subscriptions, subscriptionChange, autoRenew
     case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
@@ -27,7 +27,7 @@ public enum Route: String, CaseIterable, Sendable {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
             .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
-            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase, .appStoreMassExtendStatus:
+            .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase, .appStoreMassExtendStatus, .signedAppTransaction:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
@@ -73,6 +73,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .daily: "/v1/daily"
         case .leaderboard: "/v1/leaderboards/daily/{id}"
         case .setDisplayName: "/v1/account/name"
+        case .signedAppTransaction: "/v1/account/app-transaction"
         case .tokens, .addToken: "/v1/account/tokens"
         case .rotateToken: "/v1/account/tokens/rotate"
         case .revokeToken: "/v1/account/tokens/{id}"

@@ -1,7 +1,10 @@
+import AppStore
+import Base64
 import CivilCalendar
 import Device
 import PackServiceAPI
 import PackServiceClient
+import PackServiceWire
 import SystemCalls
 import TerminalText
 
@@ -13,6 +16,7 @@ enum ReceiptCommand: Command {
         usage: [
             "hangman receipt [--output <FILE>] [--json]",
             "hangman receipt verify <FILE> [--service <URL>] [--shared-secret-file <FILE>] [--json]",
+            "hangman receipt app-transaction [--json]",
         ],
         takesWords: true,
         options: [
@@ -20,7 +24,13 @@ enum ReceiptCommand: Command {
             .init(names: ["--json"], value: nil, help: "Print the receipt's contents (or the verification) as JSON."),
             .init(names: ["--shared-secret-file"], value: "FILE", help: "The pack server's shared secret, which a receipt with an auto-renewable subscription needs (first line); on the embedded store, its own is used."),
         ] + HomeContext.options,
-        subcommands: [("verify", "Check a receipt's signature, bundle, products and transaction ids.")],
+        subcommands: [
+            ("verify", "Check a receipt's signature, bundle, products and transaction ids."),
+            (
+                "app-transaction",
+                "Print the account's app transaction as StoreKit's AppTransaction.shared gives it: Apple's AppTransaction, signed by the pack server's chain (a JWS; --json: its fields too)."
+            ),
+        ],
         discussion: """
             'receipt verify' checks a receipt with the home's store, or, with --service, at any pack
             server's Apple-compatible /verifyReceipt (no account needed), as a game's backend does.
@@ -40,16 +50,19 @@ enum ReceiptCommand: Command {
         /// Write the account's receipt: to a file, or to standard output (`nil` or `-`).
         case write(output: String?)
         case verify(file: String, secretFile: String?)
+        /// Print the signed app transaction.
+        case appTransaction
     }
 
     static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
         let action: Action
         switch parsed.positionals {
         case []: action = .write(output: parsed.value("--output"))
+        case ["app-transaction"]: action = .appTransaction
         case let words where words.count == 2 && words[0] == "verify":
             guard !words[1].isEmpty else { throw CommandFailure.usage("'receipt verify' needs a <FILE>, not an empty path") }
             action = .verify(file: words[1], secretFile: parsed.value("--shared-secret-file"))
-        default: throw CommandFailure.usage("'receipt' takes no arguments, or 'verify <FILE>'")
+        default: throw CommandFailure.usage("'receipt' takes no arguments, 'verify <FILE>' or 'app-transaction'")
         }
         return ActionOptions(action, parsed)
     }
@@ -77,6 +90,19 @@ enum ReceiptCommand: Command {
             } else {
                 context.outBytes(receipt.bytes)
             }
+            return .ok
+        case .appTransaction:
+            let signed = try await service.signedAppTransaction()
+            guard options.json else {
+                context.out(TerminalText(escaping: signed))
+                return .ok
+            }
+            // Its fields, as the JWS's payload holds them (read as Apple's AppTransaction, nothing else).
+            let parts = signed.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let bytes = Base64.decodeURL(parts[1]), let fields = try? Wire.decode(AppStoreAppTransaction.self, from: bytes) else {
+                throw ServiceError(.unavailable, "the pack server answered a signed app transaction that is not Apple's AppTransaction")
+            }
+            context.out(JSONText.encode(SignedAppTransactionJSON(signedAppTransactionInfo: signed, appTransaction: fields)))
             return .ok
         case .verify(let path, let secretFile):
             // Without a secret file, the embedded store's own secret (it is the home's to use).
@@ -129,4 +155,10 @@ extension ReceiptCommand {
         if let revoked = transaction.revocationDate { notes.append("cancelled \(StoreText.date(revoked))") }
         return "\(TransactionID.number(ofRawValue: transaction.id))  \(StoreText.date(transaction.purchaseDate))  \(name)" + (notes.isEmpty ? "" : "  (" + notes.joined(separator: ", ") + ")")
     }
+}
+
+/// `receipt app-transaction --json`: the JWS, and its fields.
+struct SignedAppTransactionJSON: Encodable {
+    var signedAppTransactionInfo: String
+    var appTransaction: AppStoreAppTransaction
 }
