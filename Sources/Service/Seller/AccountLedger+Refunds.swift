@@ -21,6 +21,9 @@ extension AccountLedger {
             }
             guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
             guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
+            if let price = transaction.price, price.minorUnits == 0 {
+                throw ServiceError(.wrongState, "transaction \(id.number) charged nothing (a free trial or a free offer): there is nothing to refund")
+            }
             let opened = RefundCase(transactionID: id, state: .requested, reason: reason, requestedDate: now)
             try statements.saveRefundCase(opened)
             try notify(.consumptionRequest, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)

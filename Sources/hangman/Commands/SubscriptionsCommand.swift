@@ -98,8 +98,8 @@ enum SubscriptionsCommand: Command {
         let how =
             switch offer.kind {
             case .freeTrial: "free until \(StoreText.date(status.expiresDate))"
-            case .payUpFront: "\(offer.duration(of: terms.period)) for \(offered), paid now"
-            case .payAsYouGo: "\(offered) a period for \(offer.periods) period\(offer.periods == 1 ? "" : "s")"
+            case .payUpFront: "\(offer.duration(of: terms.period).words) for \(offered), paid now"
+            case .payAsYouGo: "\(offered) a \(terms.period.words) for \(offer.duration(of: terms.period).words)"
             }
         let after = StoreText.date(offer.duration(of: terms.period).added(to: start))
         return "Subscribed to \(name) with the offer \(offer.identifier): \(how), then \(plan) from \(after)."
