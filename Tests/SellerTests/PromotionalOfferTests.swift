@@ -33,3 +33,37 @@ import TestSupport
         #expect(throws: ServiceError.self) { try service.buy(monthly, quantity: 1, requestKey: "promo-3", options: options) }
     }
 }
+
+/// A win-back offer, on both engines: shown to and taken by a customer whose subscription lapsed
+/// long enough ago after lasting long enough; refused before, and to one who never had it.
+@Suite struct WinBackOfferTests {
+    @Test(arguments: Engine.allCases) func aLapsedSubscriberIsWonBackOnce(engine: Engine) throws {
+        let account = try StoreAccount(shipped: true, engine: engine)
+        let service = try account.service()
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        let winBack = PurchaseOptions(winBackOffer: "welcome-back-free-month")
+        // Never subscribed: not offered, and refused.
+        #expect(try service.offers().offer(monthly)?.winBackOffer == nil)
+        #expect(throws: ServiceError.self) { try service.buy(monthly, quantity: 1, options: winBack) }
+        _ = try service.buy(monthly, quantity: 1)
+        _ = try service.moveClock(by: StoreClockStep(StoreDuration(10, .day)))
+        _ = try service.setAutoRenew(monthly, on: false)
+        // Lapsed a few days ago: too soon.
+        _ = try service.moveClock(by: StoreClockStep(StoreDuration(30, .day)))
+        #expect(try service.subscriptions().first?.state == .expired)
+        #expect(try service.offers().offer(monthly)?.winBackOffer == nil)
+        let early = #expect(throws: ServiceError.self) { try service.buy(monthly, quantity: 1, options: winBack) }
+        #expect(early?.message.contains("ineligibleForOffer") == true, "\(String(describing: early))")
+        // A month after it lapsed, after a paid month: offered, and taken once.
+        _ = try service.moveClock(by: StoreClockStep(StoreDuration(30, .day)))
+        #expect(try service.offers().offer(monthly)?.winBackOffer == "welcome-back-free-month")
+        let unknown = #expect(throws: ServiceError.self) { try service.buy(monthly, quantity: 1, options: PurchaseOptions(winBackOffer: "comeback-3-months")) }
+        #expect(unknown?.message.contains("invalidOfferIdentifier") == true, "a promotional offer is not a win-back offer: \(String(describing: unknown))")
+        guard case .purchased(let back) = try service.buy(monthly, quantity: 1, options: winBack) else {
+            Issue.record("not won back")
+            return
+        }
+        #expect(back.promotionalOffer == "welcome-back-free-month" && back.isTrial && back.price?.minorUnits == 0, "\(back)")
+        #expect(try service.offers().offer(monthly)?.winBackOffer == nil, "live again: no win-back offer")
+    }
+}

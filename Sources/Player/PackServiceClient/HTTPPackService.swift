@@ -137,7 +137,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         let key = Self.newKey()
         let asked = PurchaseRequest(
             productID: product, quantity: quantity, appAccountToken: options.appAccountToken, introductoryOfferEligibility: options.introductoryOfferEligibility,
-            promotionalOffer: options.promotionalOffer)
+            promotionalOffer: options.promotionalOffer, winBackOffer: options.winBackOffer)
         let (_, bytes) = try await exchange(.purchase, body: try API.purchase.encode(asked), idempotencyKey: key)
         let outcome = try API.purchase.decodeAnswer(bytes, path: Route.purchase.path())
         if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {

@@ -33,7 +33,7 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
     /// In milliunits of `currency`.
     public var price: Int64?
     public var currency: String?
-    /// 1 an introductory offer (the free trial), 2 a promotional offer.
+    /// 1 an introductory offer (the free trial), 2 a promotional offer, 4 a win-back offer.
     public var offerType: Int?
     /// A promotional offer's identifier.
     public var offerIdentifier: String?
@@ -89,6 +89,8 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
             offerType = 2
             offerIdentifier = identifier
             if let terms = product?.autoRenewable, let offer = terms.promotionalOffer(identifier) {
+                // 4: a win-back offer.
+                if offer.winBack != nil { offerType = 4 }
                 offerDiscountType = offer.kind.rawValue
                 offerPeriod = offer.duration(of: terms.period).description
             }

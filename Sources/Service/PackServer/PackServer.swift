@@ -337,7 +337,7 @@ public final class PackServer: Sendable {
                     purchase.productID, quantity: purchase.quantity, requestKey: requestKey, installs: purchase.installs,
                     options: PurchaseOptions(
                         appAccountToken: purchase.appAccountToken, introductoryOfferEligibility: purchase.introductoryOfferEligibility,
-                        promotionalOffer: purchase.promotionalOffer),
+                        promotionalOffer: purchase.promotionalOffer, winBackOffer: purchase.winBackOffer),
                     introductoryOffer: eligibility, promotionalOffer: promotion)
             } catch {
                 metrics.purchase("refused")

@@ -9,12 +9,16 @@ public struct Offer: Sendable, Equatable, Codable {
     /// The free trial buying it would start: `nil` when it has none, or the account had a
     /// subscription in its group.
     public var freeTrial: StoreDuration?
+    /// A win-back offer of the subscription the account may take now (its identifier in the
+    /// catalog's `WinBackOffers`): `nil` when none.
+    public var winBackOffer: String?
 
     /// `productID` at `price`, with its free trial when buying it would start one.
-    public init(productID: ProductID, price: Money, freeTrial: StoreDuration? = nil) {
+    public init(productID: ProductID, price: Money, freeTrial: StoreDuration? = nil, winBackOffer: String? = nil) {
         self.productID = productID
         self.price = price
         self.freeTrial = freeTrial
+        self.winBackOffer = winBackOffer
     }
 }
 

@@ -196,17 +196,38 @@ public struct PromotionalOffer: Sendable, Equatable, Codable {
         }
     }
 
+    /// Who a win-back offer is for (`WinBackOffers`): a customer whose subscription in the group
+    /// lapsed at least `minimumDaysLapsed` days ago, after lasting at least `minimumDaysPaid`.
+    public struct WinBack: Sendable, Equatable, Codable {
+        public var minimumDaysLapsed: Int
+        public var minimumDaysPaid: Int
+
+        public init(minimumDaysLapsed: Int, minimumDaysPaid: Int) {
+            self.minimumDaysLapsed = minimumDaysLapsed
+            self.minimumDaysPaid = minimumDaysPaid
+        }
+
+        /// Whether a subscription that lapsed at `lapsed` after `paidDays` paid days is eligible at `now`.
+        public func admits(lapsed: Int64, paidDays: Int, now: Int64) -> Bool {
+            now - lapsed >= Int64(minimumDaysLapsed) * 86_400_000 && paidDays >= minimumDaysPaid
+        }
+    }
+
     public var identifier: String
     public var kind: Kind
     /// How many of the subscription's periods it covers (1 to 12).
     public var periods: Int
+    /// A win-back offer's eligibility: the App Store offers it to eligible customers, unsigned
+    /// (`nil`: a promotional offer, which the developer's server signs).
+    public var winBack: WinBack?
     /// Per storefront (none for a free trial): a pay-as-you-go offer's price per period, a pay-up-front offer's for all of them.
     public var prices: [String: Money]
 
     /// How long the offer lasts, given the subscription's `period`: `periods` of them.
     public func duration(of period: StoreDuration) -> StoreDuration { StoreDuration(period.count * periods, period.unit) }
 
-    public init(identifier: String, kind: Kind, periods: Int, prices: [String: Money]) {
+    public init(identifier: String, kind: Kind, periods: Int, prices: [String: Money], winBack: WinBack? = nil) {
+        self.winBack = winBack
         self.identifier = identifier
         self.kind = kind
         self.periods = periods

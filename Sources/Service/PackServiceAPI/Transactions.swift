@@ -273,8 +273,12 @@ public struct PurchaseOptions: Sendable, Equatable {
     /// signed by the developer's server (Apple's `PromotionalOfferV2SignatureCreator`); a pack
     /// server with the developer's keys checks it.
     public var promotionalOffer: String?
+    /// StoreKit's `winBackOffer(_:)`: a win-back offer of the subscription (the catalog's
+    /// `WinBackOffers`) the account is eligible for, by its identifier; no signature.
+    public var winBackOffer: String?
 
-    public init(appAccountToken: String? = nil, introductoryOfferEligibility: String? = nil, promotionalOffer: String? = nil) {
+    public init(appAccountToken: String? = nil, introductoryOfferEligibility: String? = nil, promotionalOffer: String? = nil, winBackOffer: String? = nil) {
+        self.winBackOffer = winBackOffer
         self.appAccountToken = appAccountToken
         self.introductoryOfferEligibility = introductoryOfferEligibility
         self.promotionalOffer = promotionalOffer

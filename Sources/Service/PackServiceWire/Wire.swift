@@ -246,11 +246,14 @@ public struct PurchaseRequest: Codable, Sendable, Equatable {
     public var introductoryOfferEligibility: String?
     /// StoreKit's promotional offer, signed by the developer's server (a compact JWS).
     public var promotionalOffer: String?
+    /// StoreKit's win-back offer, by its identifier in the catalog.
+    public var winBackOffer: String?
 
     public init(
         productID: ProductID, quantity: Int, packKinds: [PackKind]? = PackKind.allCases, appAccountToken: String? = nil,
-        introductoryOfferEligibility: String? = nil, promotionalOffer: String? = nil
+        introductoryOfferEligibility: String? = nil, promotionalOffer: String? = nil, winBackOffer: String? = nil
     ) {
+        self.winBackOffer = winBackOffer
         self.promotionalOffer = promotionalOffer
         self.productID = productID
         self.quantity = quantity

@@ -182,6 +182,26 @@ extension AccountLedger {
         return rows.contains { $0.group == terms.group } ? nil : terms.freeTrial
     }
 
+    /// How the account's subscriptions in `group` ended, for a win-back offer: when the last one
+    /// lapsed, and the days they were paid for (their trials not counted); `nil` when the account
+    /// never had one, or has one live.
+    func lapse(group: String) throws(ServiceError) -> (lapsed: Int64, paidDays: Int)? {
+        try engine.read { statements in
+            let rows = try statements.subscriptions().filter { $0.group == group }
+            guard !rows.isEmpty, !rows.contains(where: \.isLive) else { return nil }
+            var lapsed = Int64.min
+            var paid: Int64 = 0
+            for row in rows {
+                let end = row.endDate ?? row.expiresDate
+                lapsed = max(lapsed, end)
+                guard let first = try statements.transaction(row.originalTransactionID) else { continue }
+                let start = first.isTrial ? (first.expiresDate ?? first.purchaseDate) : first.purchaseDate
+                paid += max(0, end - start)
+            }
+            return (lapsed, Int(paid / 86_400_000))
+        }
+    }
+
     /// The account's subscriptions and whether free trials are withheld from it, read together.
     func trialHistory() throws(ServiceError) -> (rows: [SubscriptionRow], withheld: Bool) {
         try engine.read { statements in (try statements.subscriptions(), try statements.freeTrialsWithheld()) }

@@ -124,10 +124,20 @@ extension AccountService {
             }
             try checkDeliverable(product)
         }
+        let offersAsked = [options.promotionalOffer != nil || promotionalOffer != nil, options.introductoryOfferEligibility != nil || introductoryOffer != nil,
+            options.winBackOffer != nil].filter { $0 }.count
+        if offersAsked > 1 {
+            throw ServiceError(.invalidRequest, "a purchase takes one offer: a promotional offer, a win-back offer or an introductory offer's eligibility")
+        }
+        var requestKey = requestKey
+        if let identifier = options.winBackOffer {
+            // Unsigned: the App Store offers it to whom it is for. A purchase without a request
+            // key (the embedded store) gets one, which ties the offer to its transaction.
+            let key = requestKey ?? "win-back:" + OutboxNotification.newUUID()
+            requestKey = key
+            total = try winBackCharge(identifier, product: product, storefront: storefront, upgrading: upgrading, requestKey: key, now: now)
+        }
         if options.promotionalOffer != nil || promotionalOffer != nil {
-            if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
-                throw ServiceError(.invalidRequest, "a purchase takes one offer: a promotional offer or an introductory offer's eligibility, not both")
-            }
             total = try promotionalCharge(promotionalOffer, product: product, storefront: storefront, upgrading: upgrading, requestKey: requestKey, now: now)
         }
         if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
@@ -176,7 +186,7 @@ extension AccountService {
                 .invalidRequest,
                 "invalidOfferSignature: a promotional offer is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
         }
-        guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(decision.identifier) else {
+        guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(decision.identifier), offer.winBack == nil else {
             throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no promotional offer '\(decision.identifier.prefix(64))'")
         }
         guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
@@ -189,6 +199,26 @@ extension AccountService {
         }
         guard try ledger.useSignedOffer(nonce: decision.nonce, requestKey: requestKey, audience: PromotionalOfferDecision.audience, offerIdentifier: offer.identifier, now: now)
         else { throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew") }
+        return charged
+    }
+
+    /// What a purchase under a win-back offer charges (as a promotional offer's, ``promotionalCharge``),
+    /// once the account is found eligible: StoreKit's `invalidOfferIdentifier` (no such win-back
+    /// offer), `ineligibleForOffer` (the catalog's rule for it), `invalidOfferPrice`.
+    private func winBackCharge(
+        _ identifier: String, product: Product, storefront: String, upgrading: TransactionID?, requestKey: String, now: Int64
+    ) throws(ServiceError) -> Money {
+        guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(identifier), offer.winBack != nil else {
+            throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no win-back offer '\(identifier.prefix(64))'")
+        }
+        guard upgrading == nil, try winBackOffers(for: product, storefront: storefront, now: try storeClock()).contains(where: { $0.identifier == identifier }) else {
+            throw ServiceError(
+                .wrongState,
+                "ineligibleForOffer: the win-back offer '\(offer.identifier)' is for a customer whose subscription in group '\(terms.group)' lapsed at least \(offer.winBack?.minimumDaysLapsed ?? 0) days ago after \(offer.winBack?.minimumDaysPaid ?? 0) paid days: see 'hangman products'")
+        }
+        guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
+        else { throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront") }
+        _ = try ledger.useSignedOffer(nonce: OutboxNotification.newUUID(), requestKey: requestKey, audience: "win-back-offer", offerIdentifier: offer.identifier, now: now)
         return charged
     }
 

@@ -13,11 +13,30 @@ extension AccountService {
         let storefront = try storefront()
         _ = try settleSubscriptions()
         let history = try ledger.trialHistory()
-        return Offers(storefront: storefront, offers: catalog.products.compactMap { product in
-            product.salePrice(in: storefront).map { price in
-                Offer(productID: product.id, price: price, freeTrial: product.autoRenewable.flatMap { AccountLedger.freeTrial($0, history: history.rows, withheld: history.withheld) })
-            }
-        })
+        let now = try storeClock()
+        var offers: [Offer] = []
+        for product in catalog.products {
+            guard let price = product.salePrice(in: storefront) else { continue }
+            offers.append(
+                Offer(
+                    productID: product.id, price: price,
+                    freeTrial: product.autoRenewable.flatMap { AccountLedger.freeTrial($0, history: history.rows, withheld: history.withheld) },
+                    winBackOffer: try winBackOffers(for: product, storefront: storefront, now: now).first?.identifier))
+        }
+        return Offers(storefront: storefront, offers: offers)
+    }
+
+    /// The win-back offers of `product` the account may take at `now` in `storefront`: its
+    /// subscription in the group lapsed long enough ago after lasting long enough, and the offer
+    /// is priced there.
+    func winBackOffers(for product: Product, storefront: String, now: Int64) throws(ServiceError) -> [PromotionalOffer] {
+        guard let terms = product.autoRenewable, let offers = terms.promotionalOffers, offers.contains(where: { $0.winBack != nil }),
+            let lapse = try ledger.lapse(group: terms.group)
+        else { return [] }
+        return offers.filter { offer in
+            guard let winBack = offer.winBack, winBack.admits(lapsed: lapse.lapsed, paidDays: lapse.paidDays, now: now) else { return false }
+            return offer.kind == .freeTrial || offer.prices[storefront] != nil
+        }
     }
 
     /// Moves the account to `code`: future purchases and renewals are priced there; what was

@@ -472,9 +472,13 @@ extension AutoRenewableTerms {
         case .failure(let message): return .failure(message)
         }
         var offers: [PromotionalOffer]?
-        if let value = dict["PromotionalOffers"] {
-            switch PromotionalOffer.parseAll(value, id: id, storefronts: storefronts) {
-            case .success(let parsed): offers = parsed
+        for (key, winBack) in [("PromotionalOffers", false), ("WinBackOffers", true)] {
+            guard let value = dict[key] else { continue }
+            switch PromotionalOffer.parseAll(value, id: id, storefronts: storefronts, winBack: winBack) {
+            case .success(let parsed):
+                let all = (offers ?? []) + parsed
+                guard Set(all.map(\.identifier)).count == all.count else { return .failure("'\(id)': \(key): an offer identifier is declared twice") }
+                offers = all
             case .failure(let message): return .failure(message)
             }
         }
@@ -487,8 +491,11 @@ extension AutoRenewableTerms {
 extension PromotionalOffer {
     /// `PromotionalOffers`: an array of `{Identifier, Type FreeTrial|PayAsYouGo|PayUpFront,
     /// Periods 1...12, Prices}` (no prices for a free trial), each identifier once.
-    static func parseAll(_ value: PropertyList, id: ProductID, storefronts: [String: String]) -> Result<[PromotionalOffer], CatalogMessage> {
-        let shape = "'\(id)': 'PromotionalOffers' must be an array of {Identifier, Type FreeTrial|PayAsYouGo|PayUpFront, Periods 1 to 12, Prices}"
+    static func parseAll(_ value: PropertyList, id: ProductID, storefronts: [String: String], winBack: Bool) -> Result<[PromotionalOffer], CatalogMessage> {
+        let shape =
+            winBack
+            ? "'\(id)': 'WinBackOffers' must be an array of {Identifier, Type FreeTrial|PayAsYouGo|PayUpFront, Periods 1 to 12, Prices, MinimumDaysLapsed, MinimumDaysPaid}"
+            : "'\(id)': 'PromotionalOffers' must be an array of {Identifier, Type FreeTrial|PayAsYouGo|PayUpFront, Periods 1 to 12, Prices}"
         guard case .array(let items) = value, items.count <= 50 else { return .failure(shape) }
         var offers: [PromotionalOffer] = []
         for item in items {
@@ -507,7 +514,14 @@ extension PromotionalOffer {
                 case .failure(let message): return .failure("PromotionalOffers: '\(identifier)': \(message.text)")
                 }
             }
-            offers.append(PromotionalOffer(identifier: identifier, kind: kind, periods: Int(periods), prices: prices))
+            var eligibility: PromotionalOffer.WinBack?
+            if winBack {
+                guard case .integer(let lapsed)? = dict["MinimumDaysLapsed"], (0...3650).contains(lapsed), case .integer(let paid)? = dict["MinimumDaysPaid"],
+                    (0...3650).contains(paid)
+                else { return .failure(shape) }
+                eligibility = PromotionalOffer.WinBack(minimumDaysLapsed: Int(lapsed), minimumDaysPaid: Int(paid))
+            }
+            offers.append(PromotionalOffer(identifier: identifier, kind: kind, periods: Int(periods), prices: prices, winBack: eligibility))
         }
         return .success(offers)
     }

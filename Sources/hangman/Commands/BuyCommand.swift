@@ -8,7 +8,7 @@ enum BuyCommand: Command {
     static let spec = CommandSpec(
         name: "hangman buy",
         overview: "Buy a product: hints are credited, a pack is unlocked. Delivery happens exactly once.",
-        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--app-account-token <UUID>] [--introductory-offer-eligibility <JWS>] [--promotional-offer <JWS>] [--yes]"],
+        usage: ["hangman buy <PRODUCT_ID> [--quantity <N>] [--app-account-token <UUID>] [--introductory-offer-eligibility <JWS>] [--promotional-offer <JWS>] [--win-back-offer <ID>] [--yes]"],
         arguments: [.init(name: "<PRODUCT_ID>", help: "A product from 'hangman products': its identifier or short name (ios, hard, es, 10).", kind: .product)],
         options: [
             .init(names: ["--quantity"], value: "N", help: "How many (hints only, 1 to 10; default 1).", kind: .integer(1...10)),
@@ -21,6 +21,9 @@ enum BuyCommand: Command {
             .init(
                 names: ["--promotional-offer"], value: "JWS",
                 help: "StoreKit's purchase option: a promotional offer of the subscription (the catalog's PromotionalOffers), signed by the developer's server (Apple's PromotionalOfferV2SignatureCreator); a pack server with the developer's keys checks it."),
+            .init(
+                names: ["--win-back-offer"], value: "ID",
+                help: "StoreKit's purchase option: a win-back offer of the subscription that 'hangman products' shows this account (the catalog's WinBackOffers)."),
             .init(names: ["--yes", "-y"], value: nil, help: "Buy without asking first (on a terminal, buy shows the price and asks)."),
         ] + HomeContext.options,
         discussion: """
@@ -39,6 +42,7 @@ enum BuyCommand: Command {
         var appAccountToken: String?
         var introductoryOfferEligibility: String?
         var promotionalOffer: String?
+        var winBackOffer: String?
         /// Buy without asking, and keep the languages of default games without asking.
         var yes: Bool
         var store: HomeOptions
@@ -53,7 +57,7 @@ enum BuyCommand: Command {
         return Options(
             product: try parsed.required(parsed.productName("<PRODUCT_ID>"), "<PRODUCT_ID>", of: "buy"), quantity: parsed.integer("--quantity") ?? 1,
             appAccountToken: token, introductoryOfferEligibility: parsed.value("--introductory-offer-eligibility"),
-            promotionalOffer: parsed.value("--promotional-offer"), yes: parsed.has("--yes"),
+            promotionalOffer: parsed.value("--promotional-offer"), winBackOffer: parsed.value("--win-back-offer"), yes: parsed.has("--yes"),
             store: HomeOptions(parsed))
     }
 
@@ -84,7 +88,7 @@ enum BuyCommand: Command {
         }
         let result = try await session.player.buy(
             id, quantity: quantity, options: PurchaseOptions(appAccountToken: options.appAccountToken, introductoryOfferEligibility: options.introductoryOfferEligibility,
-                promotionalOffer: options.promotionalOffer),
+                promotionalOffer: options.promotionalOffer, winBackOffer: options.winBackOffer),
             progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         if !session.started { try await session.start(context: context) }
         let name = StoreText.productName(id, catalog: catalog)

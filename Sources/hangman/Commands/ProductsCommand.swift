@@ -40,6 +40,7 @@ enum ProductsCommand: Command {
                 var parts = [Self.unlocks(product, catalog: store.catalog)]
                 if terms.hintsPerPeriod > 0 { parts.append("\(terms.hintsPerPeriod) hints a \(terms.period.words)") }
                 if let trial = offers.offer(product.id)?.freeTrial { parts.append("free trial: \(trial.counted)") }
+                if let winBack = offers.offer(product.id)?.winBackOffer { parts.append("win-back offer: buy --win-back-offer \(winBack)") }
                 content = parts.joined(separator: ", ")
             case .nonRenewing:
                 content = Self.unlocks(product, catalog: store.catalog)
