@@ -74,16 +74,18 @@ extension PackServer {
                 return 0
             }
             var request = held
-            let accounts = try seller.accountsWithLedgers().filter { $0 != Self.serviceLedger && $0 > (held.lastAccount ?? "") }
+            // One more than a batch: whether the request ends with this pass.
+            let accounts = try seller.accountsWithLedgers(after: held.lastAccount ?? "", limit: Self.massExtensionBatch + 1)
             var went = 0
             for account in accounts.prefix(Self.massExtensionBatch) {
+                defer { request.lastAccount = account }
+                if account == Self.serviceLedger { continue }
                 switch try withLedger(account, { service throws(ServiceError) in try service.extendForAll(held) }) {
                 case .extended, .extendedBefore: request.succeeded += 1
                 case .failed: request.failed += 1
                 case .notSubscribed: break
                 }
                 configuration.crashPoints(.inMassExtension)
-                request.lastAccount = account
                 went += 1
             }
             var summary: (uuid: String, payload: String)?

@@ -112,6 +112,15 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// The accounts that have a ledger after `after`, sorted, `limit` at most: a page of them by
+    /// the primary key, whatever their number.
+    public func accounts(after: String, limit: Int) throws(ServiceError) -> [String] {
+        try autocommit { connection in
+            try connection.execute("SELECT account_id FROM ledgers WHERE account_id > $1 ORDER BY account_id LIMIT $2", [after, String(limit)]).rows
+                .compactMap { $0.first ?? nil }
+        }
+    }
+
     /// Every account that has a ledger, sorted.
     public func accounts() throws(ServiceError) -> [String] {
         try autocommit { connection in

@@ -125,6 +125,14 @@ public final class SellerService: Sendable {
         return try Self.ledgerAccounts(inFolder: sqliteFolder ?? "")
     }
 
+    /// The accounts that have a ledger after `after` in their order, `limit` at most: on
+    /// PostgreSQL a page read by the key; a SQLite folder is listed and cut (a directory has no
+    /// order to start from).
+    public func accountsWithLedgers(after: String, limit: Int) throws(ServiceError) -> [String] {
+        if let ledgers { return try ledgers.accounts(after: after, limit: limit) }
+        return Array(try Self.ledgerAccounts(inFolder: sqliteFolder ?? "").filter { $0 > after }.prefix(limit))
+    }
+
     /// The one listing of the SQLite ledgers under `<folder>/accounts`: every entry named as an
     /// account id (16 hexadecimal digits) that holds a ledger, sorted. A folder that is not there
     /// has none; one that cannot be read is an error, never an empty list.
