@@ -292,8 +292,12 @@ import TestSupport
         func buy(_ jws: String) async throws -> PurchaseOutcome {
             try await player.buy(monthly, quantity: 1, options: PurchaseOptions(promotionalOffer: jws))
         }
+        // Without a transaction of the customer's, a signature could serve anyone: refused.
+        let anyone = await #expect(throws: ServiceError.self) { _ = try await buy(try ask("sign-promo", monthly.rawValue, "comeback-3-months")) }
+        #expect(anyone?.message.contains("invalidOfferSignature: it does not say transactionId") == true, "\(String(describing: anyone))")
         // A new customer: not eligible.
-        let early = await #expect(throws: ServiceError.self) { _ = try await buy(try ask("sign-promo", monthly.rawValue, "comeback-3-months")) }
+        let app = try await player.appTransaction().id.number
+        let early = await #expect(throws: ServiceError.self) { _ = try await buy(try ask("sign-promo", monthly.rawValue, "comeback-3-months", app)) }
         #expect(early?.message.contains("ineligibleForOffer") == true, "\(String(describing: early))")
         // Subscribed, then lapsed.
         guard case .purchased(let first) = try await player.buy(monthly, quantity: 1) else { throw ServiceError(.wrongState, "not bought") }
@@ -379,7 +383,12 @@ import TestSupport
         for (player, was) in zip(paying, before) {
             #expect(try await player.subscriptions().first?.expiresDate == was + 5 * 86_400_000, "extended once")
         }
-        let told = eventually(within: 30) { receiver.delivered.contains("RENEWAL_EXTENSION/SUMMARY") }
+        // Each told, whichever outbox it waits in (the summary in the service's, the others in the accounts').
+        let told = eventually(within: 30) {
+            let delivered = receiver.delivered
+            return delivered.contains("RENEWAL_EXTENSION/SUMMARY") && delivered.filter { $0 == "RENEWAL_EXTENDED/" }.count >= 3
+                && delivered.contains("RENEWAL_EXTENSION/FAILURE")
+        }
         #expect(told, "\(receiver.delivered)")
         #expect(receiver.delivered.filter { $0 == "RENEWAL_EXTENDED/" }.count == 3, "\(receiver.delivered)")
         #expect(receiver.delivered.filter { $0 == "RENEWAL_EXTENSION/FAILURE" }.count == 1, "\(receiver.delivered)")

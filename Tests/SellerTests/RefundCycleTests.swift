@@ -34,4 +34,22 @@ import TestSupport
         _ = try service.moveClock(by: StoreClockStep(StoreDuration(31, .day)))
         #expect(try service.transactions().filter { $0.originalTransactionID == first.id }.count == 3)
     }
+
+    /// A plan an upgrade ended has a revocation date and a prorated refund, and no refund case:
+    /// it is no refund to reverse.
+    @Test(arguments: Engine.allCases) func anUpgradedPlanIsNoRefundToReverse(engine: Engine) throws {
+        let account = try StoreAccount(shipped: true, engine: engine)
+        let service = try account.service()
+        _ = try service.buy(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!, quantity: 1)
+        _ = try service.moveClock(by: StoreClockStep(StoreDuration(10, .day)))
+        let paid = try #require(try service.transactions().last)
+        guard case .purchased = try service.buy(ProductID(rawValue: "com.hangmanpacks.pass.yearly")!, quantity: 1) else {
+            Issue.record("no upgrade")
+            return
+        }
+        let upgraded = try #require(try service.transactions().first { $0.id == paid.id })
+        #expect(upgraded.revocationDate != nil && upgraded.refundAmount != nil, "\(upgraded)")
+        #expect(throws: ServiceError.self) { try service.decideRefund(paid.id, .reverse) }
+        #expect(try service.transactions().first { $0.id == paid.id }?.revocationDate != nil)
+    }
 }

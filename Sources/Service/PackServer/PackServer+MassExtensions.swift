@@ -67,7 +67,8 @@ extension PackServer {
     public func carryOutMassExtensions(now: Int64) -> Int {
         guard massExtensionsPending.load(ordering: .relaxed) else { return 0 }
         do {
-            let claim = try withLedger(Self.serviceLedger) { service throws(ServiceError) in try service.claimMassExtension(until: now + Self.massExtensionHold) }
+            let heldUntil = now + Self.massExtensionHold
+            let claim = try withLedger(Self.serviceLedger) { service throws(ServiceError) in try service.claimMassExtension(until: heldUntil) }
             guard let held = claim.held else {
                 // Another server's, to be taken up if it goes silent; else nothing to do.
                 massExtensionsPending.store(claim.waiting, ordering: .relaxed)
@@ -80,7 +81,15 @@ extension PackServer {
             for account in accounts.prefix(Self.massExtensionBatch) {
                 defer { request.lastAccount = account }
                 if account == Self.serviceLedger { continue }
-                switch try withLedger(account, { service throws(ServiceError) in try service.extendForAll(held) }) {
+                // An account that cannot be read is counted failed and passed: it stops no request.
+                let step: MassExtensionStep
+                do {
+                    step = try withLedger(account) { service throws(ServiceError) in try service.extendForAll(held) }
+                } catch {
+                    notificationLog.withLock { $0 }?("mass extension \(held.requestIdentifier): account \(account): \(error.message); counted failed")
+                    step = .failed
+                }
+                switch step {
                 case .extended, .extendedBefore: request.succeeded += 1
                 case .failed: request.failed += 1
                 case .notSubscribed: break
@@ -103,7 +112,7 @@ extension PackServer {
             }
             let finished = request
             try withLedger(Self.serviceLedger) { service throws(ServiceError) in
-                try service.saveMassExtension(finished, summary: configuration.notificationURL == nil ? nil : summary)
+                try service.saveMassExtension(finished, heldUntil: heldUntil, summary: configuration.notificationURL == nil ? nil : summary)
             }
             return went
         } catch {

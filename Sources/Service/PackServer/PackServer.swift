@@ -417,6 +417,11 @@ public final class PackServer: Sendable {
     private func promotionalOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> PromotionalOfferDecision {
         let signed = try storeKitSignature(jws, audience: PromotionalOfferDecision.audience, product: product, service: service)
         guard let identifier = signed.offerIdentifier else { throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say offerIdentifier") }
+        // Apple's creator takes the transaction as optional; this service asks for it, so that a
+        // signature serves one customer (its nonce is used once per account).
+        guard signed.transactionID != nil else {
+            throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say transactionId (one of the customer's, or their app transaction's)")
+        }
         return PromotionalOfferDecision(identifier: identifier, nonce: signed.nonce)
     }
 

@@ -160,9 +160,10 @@ extension AccountLedger {
 
     /// The service's ledger: how far a mass extension went; once complete, `RENEWAL_EXTENSION`
     /// `SUMMARY` (its payload, signed by the caller, kept with it).
-    func saveMassExtension(_ request: MassExtension, summary: (uuid: String, payload: String)?) throws(ServiceError) {
+    func saveMassExtension(_ request: MassExtension, heldUntil: Int64, summary: (uuid: String, payload: String)?) throws(ServiceError) {
         try engine.write { statements in
-            try statements.saveMassExtension(request)
+            // Another server took it when this one's hold ran out: its pass counts, not this one.
+            guard try statements.saveMassExtension(request, heldUntil: heldUntil) else { return }
             if let summary, let complete = request.completeDate {
                 try statements.insertNotification(
                     OutboxNotification(

@@ -63,7 +63,9 @@ extension AccountLedger {
                     try notify(.refundDeclined, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
                 }
             case (.reverse, _):
-                guard let revoked = transaction.revocationDate else {
+                // A granted refund only: not a plan an upgrade ended (it has a revocation date and
+                // a prorated refund, and no case), nor a request still open or declined.
+                guard let revoked = transaction.revocationDate, known?.state == .granted || (known == nil && transaction.refundAmount == nil) else {
                     throw ServiceError(.wrongState, "transaction \(id.number) is not refunded: only a granted refund is reversed")
                 }
                 decided = known ?? RefundCase(transactionID: id, state: .granted, reason: nil, requestedDate: nil, decidedDate: revoked)

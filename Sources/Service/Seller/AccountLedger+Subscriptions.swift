@@ -282,7 +282,8 @@ extension AccountLedger {
                     renewal, product: next.id, fields: fields, start: start, hintsOwed: terms.hintsPerPeriod,
                     charge: Charge(amount: price, storefront: storefront), now: now)
                 {
-                    if let promotion { try statements.markOffer(promotion.identifier, on: renewal) }
+                    // Marked when charged at its price (not when the storefront has none, and the plan's was).
+                    if let promotion, promotion.prices[storefront] != nil { try statements.markOffer(promotion.identifier, on: renewal) }
                     return .renew(renewal)
                 }
                 return .idTaken

@@ -100,7 +100,7 @@ final class AccountLedger {
 
     func insertPurchasing(
         _ id: TransactionID, product: Product, quantity: Int, charge: Charge, requestKey: String?, groupProducts: [ProductID] = [],
-        upgrading: TransactionID? = nil, now: Int64
+        upgrading: TransactionID? = nil, offer: OfferUse? = nil, now: Int64
     ) throws(ServiceError) -> Bool {
         var owed = 0
         if case .consumable(let each) = product.kind { owed = each * quantity }
@@ -111,7 +111,7 @@ final class AccountLedger {
         } else if let terms = product.nonRenewing {
             subscription = SubscriptionFields(originalTransactionID: id, period: nil, expiresDate: terms.duration.added(to: now), isTrial: false)
         }
-        if subscription == nil, let made = try engine.insertPurchasingInOneCall(
+        if subscription == nil, offer == nil, let made = try engine.insertPurchasingInOneCall(
             id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey, charge: charge,
             now: now)
         {
@@ -128,11 +128,14 @@ final class AccountLedger {
                         "the account has a subscription in group '\(terms.group)' already, or one being bought: see 'hangman subscriptions'")
                 }
             }
-            return try Self.inserted(
-                try statements.insertPurchasing(
-                    id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey,
-                    subscription: subscription, charge: charge, now: now),
-                product: product)
+            let inserted = try statements.insertPurchasing(
+                id, product: product.id, isConsumable: product.isConsumable, quantity: quantity, hintsOwed: owed, requestKey: requestKey,
+                subscription: subscription, charge: charge, now: now)
+            // The offer it is made with, in the same transaction: it belongs to this purchase alone.
+            if case .inserted = inserted, let offer, try !statements.useOffer(offer, for: id, now: now) {
+                throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew")
+            }
+            return try Self.inserted(inserted, product: product)
         }
     }
 
@@ -304,17 +307,6 @@ final class AccountLedger {
     }
 
     // MARK: - Test controls
-
-    /// Records a signature for StoreKit as used by the purchase request `requestKey`; `false` when
-    /// another request used its nonce.
-    func useSignedOffer(
-        nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool? = nil, offerIdentifier: String? = nil, now: Int64
-    ) throws(ServiceError) -> Bool {
-        try engine.write { statements in
-            try statements.useSignedOffer(
-                nonce: nonce, requestKey: requestKey, audience: audience, allowIntroductoryOffer: allowIntroductoryOffer, offerIdentifier: offerIdentifier, now: now)
-        }
-    }
 
     func controls() throws(ServiceError) -> StoreControls {
         try engine.read { statements in

@@ -286,23 +286,23 @@ enum AccountSchema {
             """
     }
 
-    /// Migration 20: each signature for StoreKit a purchase was made with (the developer's
-    /// server's word on an introductory offer, or a promotional offer), by its nonce, so that it is used once: by the
-    /// purchase request (its idempotency key) that first presented it, and by its retries.
+    /// Migration 20: the offer each purchase was made with (the developer's server's word on an
+    /// introductory offer, a promotional or a win-back offer), written in the purchase's own
+    /// transaction and keyed by its nonce (a signature's, used once), read back by the transaction.
     static func signedOffers(account: String, integer: String) -> String {
         let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
         let key = account.isEmpty ? "" : "account_id, "
         return """
             CREATE TABLE signed_offers (
                 \(column)nonce TEXT NOT NULL CHECK (length(nonce) = 36),
-                request_key TEXT NOT NULL,
+                transaction_id TEXT NOT NULL,
                 audience TEXT NOT NULL,
                 allow_introductory_offer INTEGER CHECK (allow_introductory_offer IN (0, 1)),
                 offer_identifier TEXT,
                 used_date \(integer) NOT NULL,
                 PRIMARY KEY (\(key)nonce)
             );
-            CREATE INDEX signed_offers_by_request ON signed_offers (\(key)request_key);
+            CREATE INDEX signed_offers_by_transaction ON signed_offers (\(key)transaction_id);
             -- The promotional offer a transaction was charged under: the subscription's first,
             -- and each renewal the offer covers.
             CREATE TABLE transaction_offers (

@@ -126,8 +126,8 @@ extension AccountService {
     }
 
     /// The service's ledger: how far a mass extension went, and, once complete, its summary
-    /// notification (signed by the caller).
-    public func saveMassExtension(_ request: MassExtension, summary: (uuid: String, payload: String)?) throws(ServiceError) {
-        try ledger.saveMassExtension(request, summary: summary)
+    /// notification (signed by the caller), if the caller's hold (to `heldUntil`) is still its own.
+    public func saveMassExtension(_ request: MassExtension, heldUntil: Int64, summary: (uuid: String, payload: String)?) throws(ServiceError) {
+        try ledger.saveMassExtension(request, heldUntil: heldUntil, summary: summary)
     }
 }

@@ -129,36 +129,29 @@ extension AccountService {
         if offersAsked > 1 {
             throw ServiceError(.invalidRequest, "a purchase takes one offer: a promotional offer, a win-back offer or an introductory offer's eligibility")
         }
-        var requestKey = requestKey
+        // The offer the purchase is made with, recorded in its own transaction (``AccountLedger/insertPurchasing``).
+        var offer: OfferUse?
         if let identifier = options.winBackOffer {
-            // Unsigned: the App Store offers it to whom it is for. A purchase without a request
-            // key (the embedded store) gets one, which ties the offer to its transaction.
-            let key = requestKey ?? "win-back:" + OutboxNotification.newUUID()
-            requestKey = key
-            total = try winBackCharge(identifier, product: product, storefront: storefront, upgrading: upgrading, requestKey: key, now: now)
+            // Unsigned: the App Store offers it to whom it is for.
+            (total, offer) = try winBackCharge(identifier, product: product, storefront: storefront, upgrading: upgrading)
         }
         if options.promotionalOffer != nil || promotionalOffer != nil {
-            total = try promotionalCharge(promotionalOffer, product: product, storefront: storefront, upgrading: upgrading, requestKey: requestKey, now: now)
+            (total, offer) = try promotionalCharge(promotionalOffer, product: product, storefront: storefront, upgrading: upgrading)
         }
         if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
-            // The developer's server's word on the trial, checked by a pack server with its keys,
-            // used once: by this request and its retries.
-            guard let introductoryOffer, let requestKey else {
+            // The developer's server's word on the trial, checked by a pack server with its keys.
+            guard let introductoryOffer, requestKey != nil else {
                 throw ServiceError(
                     .invalidRequest,
                     "invalidOfferSignature: an introductory offer's eligibility is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
             }
-            guard
-                try ledger.useSignedOffer(
-                    nonce: introductoryOffer.nonce, requestKey: requestKey, audience: IntroductoryOfferDecision.audience, allowIntroductoryOffer: introductoryOffer.allowed,
-                    now: now)
-            else { throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew") }
+            offer = OfferUse(nonce: introductoryOffer.nonce, audience: IntroductoryOfferDecision.audience, allowIntroductoryOffer: introductoryOffer.allowed)
         }
         var id = try newTransactionID()
         do {
             while try !ledger.insertPurchasing(
                 id, product: product, quantity: quantity, charge: Charge(amount: total, storefront: storefront), requestKey: requestKey,
-                groupProducts: groupProducts, upgrading: upgrading, now: now)
+                groupProducts: groupProducts, upgrading: upgrading, offer: offer, now: now)
             {
                 id = try newTransactionID()
             }
@@ -173,15 +166,15 @@ extension AccountService {
     }
 
     /// What a purchase under a promotional offer charges (its first transaction: the offer's price
-    /// per period, its price for every period up front, or nothing for a free one), once its
-    /// signature's nonce is used by this request. StoreKit's errors: `invalidOfferSignature` (no
+    /// per period, its price for every period up front, or nothing for a free one), and the offer
+    /// the purchase records with it (its nonce used once). StoreKit's errors: `invalidOfferSignature` (no
     /// server checked one), `invalidOfferIdentifier`, `invalidOfferPrice` (no price in the
     /// storefront), `ineligibleForOffer` (offers are for customers who had the group before, and
     /// start a subscription: not for a live one).
     private func promotionalCharge(
-        _ decision: PromotionalOfferDecision?, product: Product, storefront: String, upgrading: TransactionID?, requestKey: String?, now: Int64
-    ) throws(ServiceError) -> Money {
-        guard let decision, let requestKey else {
+        _ decision: PromotionalOfferDecision?, product: Product, storefront: String, upgrading: TransactionID?
+    ) throws(ServiceError) -> (Money, OfferUse) {
+        guard let decision else {
             throw ServiceError(
                 .invalidRequest,
                 "invalidOfferSignature: a promotional offer is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
@@ -197,17 +190,15 @@ extension AccountService {
                 .wrongState,
                 "ineligibleForOffer: a promotional offer is for a customer who had a subscription in group '\(terms.group)' and has none live now")
         }
-        guard try ledger.useSignedOffer(nonce: decision.nonce, requestKey: requestKey, audience: PromotionalOfferDecision.audience, offerIdentifier: offer.identifier, now: now)
-        else { throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew") }
-        return charged
+        return (charged, OfferUse(nonce: decision.nonce, audience: PromotionalOfferDecision.audience, offerIdentifier: offer.identifier))
     }
 
     /// What a purchase under a win-back offer charges (as a promotional offer's, ``promotionalCharge``),
     /// once the account is found eligible: StoreKit's `invalidOfferIdentifier` (no such win-back
     /// offer), `ineligibleForOffer` (the catalog's rule for it), `invalidOfferPrice`.
     private func winBackCharge(
-        _ identifier: String, product: Product, storefront: String, upgrading: TransactionID?, requestKey: String, now: Int64
-    ) throws(ServiceError) -> Money {
+        _ identifier: String, product: Product, storefront: String, upgrading: TransactionID?
+    ) throws(ServiceError) -> (Money, OfferUse) {
         guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(identifier), offer.winBack != nil else {
             throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no win-back offer '\(identifier.prefix(64))'")
         }
@@ -218,8 +209,7 @@ extension AccountService {
         }
         guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
         else { throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront") }
-        _ = try ledger.useSignedOffer(nonce: OutboxNotification.newUUID(), requestKey: requestKey, audience: "win-back-offer", offerIdentifier: offer.identifier, now: now)
-        return charged
+        return (charged, OfferUse(nonce: OutboxNotification.newUUID(), audience: "win-back-offer", offerIdentifier: offer.identifier))
     }
 
     /// A new transaction's id, drawn at random and, on a server, claimed across the service

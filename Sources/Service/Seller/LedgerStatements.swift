@@ -221,8 +221,9 @@ protocol LedgerStatements {
     func claimMassExtension(now: Int64, until: Int64) throws -> MassExtension?
     /// Whether a mass extension is not complete yet, held or not.
     func hasIncompleteMassExtension() throws -> Bool
-    /// Records how far a mass extension went, and lets go of it.
-    func saveMassExtension(_ request: MassExtension) throws
+    /// Records how far a mass extension went, and lets go of it, if the caller still holds it
+    /// (its hold ends at `heldUntil`); `false` when another server took it meanwhile.
+    func saveMassExtension(_ request: MassExtension, heldUntil: Int64) throws -> Bool
     /// Gives the purchase `original` (and a subscription's renewals with it) the app account
     /// token `token`; one it has already is kept unless `replacing`.
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws
@@ -248,19 +249,25 @@ protocol LedgerStatements {
     func refundCase(_ transaction: TransactionID) throws -> RefundCase?
     /// Records the purchase's refund case as it is now (one row per purchase).
     func saveRefundCase(_ refundCase: RefundCase) throws
-    /// Records a signature for StoreKit as used by the purchase request `requestKey`; `false` when
-    /// its nonce was used by another request.
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, offerIdentifier: String?, now: Int64) throws -> Bool
-    /// The promotional offer the developer's server signed for the purchase `id` (by its
-    /// request key), if any.
+    /// Records the offer the purchase `id` is made with; `false` when its nonce was used before.
+    func useOffer(_ offer: OfferUse, for id: TransactionID, now: Int64) throws -> Bool
+    /// The promotional or win-back offer the purchase `id` was made with, if any.
     func signedPromotionalOffer(_ id: TransactionID) throws -> String?
     /// Records that transaction `id` was charged under the promotional offer `identifier`.
     func markOffer(_ identifier: String, on id: TransactionID) throws
-    /// What the developer's server signed on the introductory offer of the purchase `id` (by its
-    /// request key), if it signed anything.
+    /// What the developer's server signed on the introductory offer of the purchase `id`, if anything.
     func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool?
     /// The amount of the hint ledger's entry `key`, if there is one.
     func hintEntryAmount(key: String) throws -> Int?
+}
+
+/// An offer a purchase is made with, recorded in the purchase's own transaction: a signature's
+/// nonce (or a fresh one for an unsigned offer), its audience, and what it says.
+struct OfferUse {
+    var nonce: String
+    var audience: String
+    var allowIntroductoryOffer: Bool?
+    var offerIdentifier: String?
 }
 
 /// What a purchase charges, and where: the amount (the price times the quantity) in the

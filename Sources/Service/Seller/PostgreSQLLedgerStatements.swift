@@ -794,13 +794,14 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute("SELECT 1 FROM mass_extensions WHERE account_id = $1 AND complete_date IS NULL LIMIT 1").rows.count == 1
     }
 
-    func saveMassExtension(_ request: MassExtension) throws {
-        _ = try execute(
+    func saveMassExtension(_ request: MassExtension, heldUntil: Int64) throws -> Bool {
+        try execute(
             """
             UPDATE mass_extensions SET last_account = $3, succeeded = $4, failed = $5, complete_date = $6, lease_until = NULL
-            WHERE account_id = $1 AND request_identifier = $2
+            WHERE account_id = $1 AND request_identifier = $2 AND lease_until = $7 RETURNING 1
             """,
-            [request.requestIdentifier, request.lastAccount, String(request.succeeded), String(request.failed), request.completeDate.map(String.init)])
+            [request.requestIdentifier, request.lastAccount, String(request.succeeded), String(request.failed), request.completeDate.map(String.init), String(heldUntil)]
+        ).rows.count == 1
     }
 
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {
@@ -870,28 +871,27 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             """, [transaction.rawValue, String(now), body])
     }
 
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, offerIdentifier: String?, now: Int64) throws -> Bool {
-        _ = try execute(
+    func useOffer(_ offer: OfferUse, for id: TransactionID, now: Int64) throws -> Bool {
+        try execute(
             """
-            INSERT INTO signed_offers (account_id, nonce, request_key, audience, allow_introductory_offer, offer_identifier, used_date)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, nonce) DO NOTHING
-            """, [nonce, requestKey, audience, allowIntroductoryOffer.map { $0 ? "1" : "0" }, offerIdentifier, String(now)])
-        return try execute("SELECT request_key FROM signed_offers WHERE account_id = $1 AND nonce = $2", [nonce]).scalar == requestKey
+            INSERT INTO signed_offers (account_id, nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, used_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, nonce) DO NOTHING RETURNING 1
+            """,
+            [offer.nonce, id.rawValue, offer.audience, offer.allowIntroductoryOffer.map { $0 ? "1" : "0" }, offer.offerIdentifier, String(now)]
+        ).rows.count == 1
     }
 
     func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool? {
         try execute(
             """
-            SELECT s.allow_introductory_offer FROM signed_offers s JOIN transactions t ON t.account_id = s.account_id AND t.request_key = s.request_key
-            WHERE s.account_id = $1 AND t.id = $2 AND s.allow_introductory_offer IS NOT NULL
+            SELECT allow_introductory_offer FROM signed_offers WHERE account_id = $1 AND transaction_id = $2 AND allow_introductory_offer IS NOT NULL
             """, [id.rawValue]).scalar.map { $0 == "1" }
     }
 
     func signedPromotionalOffer(_ id: TransactionID) throws -> String? {
         try execute(
             """
-            SELECT s.offer_identifier FROM signed_offers s JOIN transactions t ON t.account_id = s.account_id AND t.request_key = s.request_key
-            WHERE s.account_id = $1 AND t.id = $2 AND s.offer_identifier IS NOT NULL
+            SELECT offer_identifier FROM signed_offers WHERE account_id = $1 AND transaction_id = $2 AND offer_identifier IS NOT NULL
             """, [id.rawValue]).scalar
     }
 

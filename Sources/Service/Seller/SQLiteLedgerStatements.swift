@@ -512,11 +512,14 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.int64("SELECT count(*) FROM mass_extensions WHERE complete_date IS NULL") ?? 0 > 0
     }
 
-    func saveMassExtension(_ request: MassExtension) throws {
+    func saveMassExtension(_ request: MassExtension, heldUntil: Int64) throws -> Bool {
         try db.execute(
-            "UPDATE mass_extensions SET last_account = ?, succeeded = ?, failed = ?, complete_date = ?, lease_until = NULL WHERE request_identifier = ?",
-            Self.value(request.lastAccount), .integer(Int64(request.succeeded)), .integer(Int64(request.failed)), Self.value(request.completeDate),
-            .text(request.requestIdentifier))
+            """
+            UPDATE mass_extensions SET last_account = ?, succeeded = ?, failed = ?, complete_date = ?, lease_until = NULL
+            WHERE request_identifier = ? AND lease_until = ?
+            """, Self.value(request.lastAccount), .integer(Int64(request.succeeded)), .integer(Int64(request.failed)), Self.value(request.completeDate),
+            .text(request.requestIdentifier), .integer(heldUntil))
+        return db.changes == 1
     }
 
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {
@@ -582,29 +585,27 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             .text(transaction.rawValue), .integer(now), .text(body))
     }
 
-    func useSignedOffer(nonce: String, requestKey: String, audience: String, allowIntroductoryOffer: Bool?, offerIdentifier: String?, now: Int64) throws -> Bool {
+    func useOffer(_ offer: OfferUse, for id: TransactionID, now: Int64) throws -> Bool {
         try db.execute(
             """
-            INSERT INTO signed_offers (nonce, request_key, audience, allow_introductory_offer, offer_identifier, used_date) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO signed_offers (nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, used_date) VALUES (?, ?, ?, ?, ?, ?)
             ON CONFLICT (nonce) DO NOTHING
-            """, .text(nonce), .text(requestKey), .text(audience), Self.value(allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }), Self.value(offerIdentifier),
-            .integer(now))
-        return try db.query("SELECT request_key FROM signed_offers WHERE nonce = ?", .text(nonce)).first.map { try $0.string(0) } == requestKey
+            """, .text(offer.nonce), .text(id.rawValue), .text(offer.audience), Self.value(offer.allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }),
+            Self.value(offer.offerIdentifier), .integer(now))
+        return db.changes == 1
     }
 
     func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool? {
         try db.int64(
             """
-            SELECT s.allow_introductory_offer FROM signed_offers s JOIN transactions t ON t.request_key = s.request_key
-            WHERE t.id = ? AND s.allow_introductory_offer IS NOT NULL
+            SELECT allow_introductory_offer FROM signed_offers WHERE transaction_id = ? AND allow_introductory_offer IS NOT NULL
             """, .text(id.rawValue)).map { $0 == 1 }
     }
 
     func signedPromotionalOffer(_ id: TransactionID) throws -> String? {
         try db.query(
             """
-            SELECT s.offer_identifier FROM signed_offers s JOIN transactions t ON t.request_key = s.request_key
-            WHERE t.id = ? AND s.offer_identifier IS NOT NULL
+            SELECT offer_identifier FROM signed_offers WHERE transaction_id = ? AND offer_identifier IS NOT NULL
             """, .text(id.rawValue)).first.map { try $0.string(0) }
     }
 
