@@ -81,11 +81,12 @@ extension PackServer {
             for account in accounts.prefix(Self.massExtensionBatch) {
                 defer { request.lastAccount = account }
                 if account == Self.serviceLedger { continue }
-                // An account that cannot be read is counted failed and passed: it stops no request.
+                // A damaged account is counted failed and passed: it stops no request. Anything else
+                // (a database out of reach) ends the pass, which the next one starts again here.
                 let step: MassExtensionStep
                 do {
                     step = try withLedger(account) { service throws(ServiceError) in try service.extendForAll(held) }
-                } catch {
+                } catch where error.kind == .storage {
                     notificationLog.withLock { $0 }?("mass extension \(held.requestIdentifier): account \(account): \(error.message); counted failed")
                     step = .failed
                 }

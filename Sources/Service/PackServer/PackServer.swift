@@ -412,8 +412,7 @@ public final class PackServer: Sendable {
 
     /// A promotional offer as the developer's server signed it (Apple's
     /// `PromotionalOfferV2SignatureCreator`): checked as ``introductoryOfferDecision``, with an
-    /// `offerIdentifier` (the catalog's, the purchase checks) and, when given, a transaction of the
-    /// customer's.
+    /// `offerIdentifier` (the catalog's, the purchase checks) and a transaction of the customer's.
     private func promotionalOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> PromotionalOfferDecision {
         let signed = try storeKitSignature(jws, audience: PromotionalOfferDecision.audience, product: product, service: service)
         guard let identifier = signed.offerIdentifier else { throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say offerIdentifier") }

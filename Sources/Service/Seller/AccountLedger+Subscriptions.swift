@@ -45,7 +45,7 @@ extension AccountLedger {
                 }
                 // A promotional offer the developer's server signed: its first period, in place of
                 // any introductory offer (a free one is a trial; one paid up front covers all of its periods).
-                let promotion = try statements.signedPromotionalOffer(transaction.id).flatMap { terms.promotionalOffer($0) }
+                let promotion = try statements.purchaseOffer(transaction.id)
                 var trial = Self.freeTrial(
                     terms, history: rows, withheld: try statements.freeTrialsWithheld(), signed: try statements.introductoryOfferAllowed(transaction.id))
                 var firstPeriod = terms.period

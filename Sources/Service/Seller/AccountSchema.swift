@@ -299,6 +299,9 @@ enum AccountSchema {
                 audience TEXT NOT NULL,
                 allow_introductory_offer INTEGER CHECK (allow_introductory_offer IN (0, 1)),
                 offer_identifier TEXT,
+                -- The offer's terms as the purchase was charged for them (a later catalog may drop it).
+                offer_kind TEXT CHECK (offer_kind IS NULL OR offer_kind IN ('FREE_TRIAL', 'PAY_AS_YOU_GO', 'PAY_UP_FRONT')),
+                offer_periods INTEGER CHECK (offer_periods IS NULL OR offer_periods BETWEEN 1 AND 12),
                 used_date \(integer) NOT NULL,
                 PRIMARY KEY (\(key)nonce)
             );

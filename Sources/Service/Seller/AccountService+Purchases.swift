@@ -190,7 +190,7 @@ extension AccountService {
                 .wrongState,
                 "ineligibleForOffer: a promotional offer is for a customer who had a subscription in group '\(terms.group)' and has none live now")
         }
-        return (charged, OfferUse(nonce: decision.nonce, audience: PromotionalOfferDecision.audience, offerIdentifier: offer.identifier))
+        return (charged, OfferUse(nonce: decision.nonce, audience: PromotionalOfferDecision.audience, offer: offer))
     }
 
     /// What a purchase under a win-back offer charges (as a promotional offer's, ``promotionalCharge``),
@@ -209,7 +209,7 @@ extension AccountService {
         }
         guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
         else { throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront") }
-        return (charged, OfferUse(nonce: OutboxNotification.newUUID(), audience: "win-back-offer", offerIdentifier: offer.identifier))
+        return (charged, OfferUse(nonce: OutboxNotification.newUUID(), audience: "win-back-offer", offer: offer))
     }
 
     /// A new transaction's id, drawn at random and, on a server, claimed across the service

@@ -251,8 +251,8 @@ protocol LedgerStatements {
     func saveRefundCase(_ refundCase: RefundCase) throws
     /// Records the offer the purchase `id` is made with; `false` when its nonce was used before.
     func useOffer(_ offer: OfferUse, for id: TransactionID, now: Int64) throws -> Bool
-    /// The promotional or win-back offer the purchase `id` was made with, if any.
-    func signedPromotionalOffer(_ id: TransactionID) throws -> String?
+    /// The promotional or win-back offer the purchase `id` was made with, as it was charged for, if any.
+    func purchaseOffer(_ id: TransactionID) throws -> PromotionalOffer?
     /// Records that transaction `id` was charged under the promotional offer `identifier`.
     func markOffer(_ identifier: String, on id: TransactionID) throws
     /// What the developer's server signed on the introductory offer of the purchase `id`, if anything.
@@ -267,7 +267,8 @@ struct OfferUse {
     var nonce: String
     var audience: String
     var allowIntroductoryOffer: Bool?
-    var offerIdentifier: String?
+    /// A promotional or win-back offer, its terms as charged.
+    var offer: PromotionalOffer?
 }
 
 /// What a purchase charges, and where: the amount (the price times the quantity) in the

@@ -874,10 +874,13 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     func useOffer(_ offer: OfferUse, for id: TransactionID, now: Int64) throws -> Bool {
         try execute(
             """
-            INSERT INTO signed_offers (account_id, nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, used_date)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (account_id, nonce) DO NOTHING RETURNING 1
+            INSERT INTO signed_offers (account_id, nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, offer_kind, offer_periods, used_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, nonce) DO NOTHING RETURNING 1
             """,
-            [offer.nonce, id.rawValue, offer.audience, offer.allowIntroductoryOffer.map { $0 ? "1" : "0" }, offer.offerIdentifier, String(now)]
+            [
+                offer.nonce, id.rawValue, offer.audience, offer.allowIntroductoryOffer.map { $0 ? "1" : "0" }, offer.offer?.identifier, offer.offer?.kind.rawValue,
+                offer.offer.map { String($0.periods) }, String(now),
+            ]
         ).rows.count == 1
     }
 
@@ -888,11 +891,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             """, [id.rawValue]).scalar.map { $0 == "1" }
     }
 
-    func signedPromotionalOffer(_ id: TransactionID) throws -> String? {
+    func purchaseOffer(_ id: TransactionID) throws -> PromotionalOffer? {
         try execute(
-            """
-            SELECT offer_identifier FROM signed_offers WHERE account_id = $1 AND transaction_id = $2 AND offer_identifier IS NOT NULL
-            """, [id.rawValue]).scalar
+            "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE account_id = $1 AND transaction_id = $2 AND offer_identifier IS NOT NULL",
+            [id.rawValue]
+        ).rows.first.map { row throws in try PromotionalOffer(columns: row) }
     }
 
     func markOffer(_ identifier: String, on id: TransactionID) throws {

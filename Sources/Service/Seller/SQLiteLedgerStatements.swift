@@ -588,10 +588,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     func useOffer(_ offer: OfferUse, for id: TransactionID, now: Int64) throws -> Bool {
         try db.execute(
             """
-            INSERT INTO signed_offers (nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, used_date) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (nonce) DO NOTHING
+            INSERT INTO signed_offers (nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, offer_kind, offer_periods, used_date)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (nonce) DO NOTHING
             """, .text(offer.nonce), .text(id.rawValue), .text(offer.audience), Self.value(offer.allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }),
-            Self.value(offer.offerIdentifier), .integer(now))
+            Self.value(offer.offer?.identifier), Self.value(offer.offer?.kind.rawValue), Self.value(offer.offer.map { Int64($0.periods) }), .integer(now))
         return db.changes == 1
     }
 
@@ -602,11 +602,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             """, .text(id.rawValue)).map { $0 == 1 }
     }
 
-    func signedPromotionalOffer(_ id: TransactionID) throws -> String? {
+    func purchaseOffer(_ id: TransactionID) throws -> PromotionalOffer? {
         try db.query(
-            """
-            SELECT offer_identifier FROM signed_offers WHERE transaction_id = ? AND offer_identifier IS NOT NULL
-            """, .text(id.rawValue)).first.map { try $0.string(0) }
+            "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE transaction_id = ? AND offer_identifier IS NOT NULL", .text(id.rawValue)
+        ).first.map { row throws in try PromotionalOffer(columns: Self.texts(row)) }
     }
 
     func markOffer(_ identifier: String, on id: TransactionID) throws {
