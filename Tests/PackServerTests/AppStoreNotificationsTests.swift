@@ -50,6 +50,30 @@ import TestSupport
         }
     }
 
+    /// What each test starts from: a data folder, the root certificate its server signs with (as
+    /// DER, for Apple's verifier), an API key pair made by Apple's library, and the bundle.
+    struct Stage {
+        let directory: TemporaryDirectory
+        let keys: TemporaryDirectory
+        let data: String
+        let root: String
+        let bundle = "com.hangmanpacks.hangman"
+
+        /// `apiKeys`: make the key pair (a test with no backend asking needs none).
+        init(apiKeys: Bool = true) throws {
+            directory = try TemporaryDirectory()
+            keys = try TemporaryDirectory()
+            if apiKeys {
+                #expect(try ExternalProcess.run(AppStoreNotificationsTests.python, [AppStoreNotificationsTests.backend, "keygen", keys.path]).status == 0)
+            }
+            data = directory.file("data")
+            let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
+            let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
+            root = directory.file("root.der")
+            #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        }
+    }
+
     /// The built binary's server; its URL once it listens.
     static func serve(_ data: String, extra: [String]) async throws -> (ExternalProcess, String) {
         let process = try ExternalProcess(HangmanBinary.path, [
@@ -78,15 +102,8 @@ import TestSupport
     /// transaction of the purchase (a renewal's too) and in its notifications; Apple's Set App
     /// Account Token replaces it, for the original transaction only, with Apple's errors.
     @Test func anAppAccountTokenReachesTheBackendAndTheBackendSetsIt() async throws {
-        let directory = try TemporaryDirectory()
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
-        let bundle = "com.hangmanpacks.hangman"
+        let stage = try Stage()
+        let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
         let (server, url) = try await Self.serve(data, extra: [
             "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
@@ -131,15 +148,8 @@ import TestSupport
     /// App Store's decision (REFUND, or REFUND_DECLINED), and a granted refund reversed
     /// (REFUND_REVERSED: the hints come back, once; the pack is owned again).
     @Test func aRefundGoesFromRequestToOutcomeAndTheBackendHearsEachStep() async throws {
-        let directory = try TemporaryDirectory()
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
-        let bundle = "com.hangmanpacks.hangman"
+        let stage = try Stage()
+        let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
         let (server, url) = try await Self.serve(data, extra: [
             "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
@@ -203,16 +213,10 @@ import TestSupport
     /// Store's rule, once per signature; a forged, foreign, stale, replayed or misdirected one is
     /// refused with StoreKit's invalidOfferSignature, and nothing is charged.
     @Test func theBackendsSignedWordDecidesTheTrialOnce() async throws {
-        let directory = try TemporaryDirectory()
-        let keys = try TemporaryDirectory()
+        let stage = try Stage()
+        let (keys, data, root, bundle) = (stage.keys, stage.data, stage.root, stage.bundle)
         let stranger = try TemporaryDirectory()
-        for folder in [keys, stranger] { #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", folder.path]).status == 0) }
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
-        let bundle = "com.hangmanpacks.hangman"
+        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", stranger.path]).status == 0)
         let (server, url) = try await Self.serve(data, extra: ["--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))"])
         defer { _ = server.kill() }
         func sign(_ command: String, _ arguments: String..., keys folder: TemporaryDirectory? = nil) throws -> String {
@@ -271,15 +275,8 @@ import TestSupport
     /// periods it covers, then the plan's; its transactions say so in Apple's fields. A new
     /// customer and an offer the catalog does not declare are refused with StoreKit's errors.
     @Test func aPromotionalOfferBringsALapsedSubscriberBackAtItsPrice() async throws {
-        let directory = try TemporaryDirectory()
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
-        let bundle = "com.hangmanpacks.hangman"
+        let stage = try Stage()
+        let (keys, data, root, bundle) = (stage.keys, stage.data, stage.root, stage.bundle)
         let (server, url) = try await Self.serve(data, extra: ["--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))"])
         defer { _ = server.kill() }
         func ask(_ command: String, _ arguments: String...) throws -> String {
@@ -325,15 +322,8 @@ import TestSupport
     /// middle of it leaves it to the next, and each subscriber is extended once (a trial's
     /// failure told once); the status counts them, and RENEWAL_EXTENSION SUMMARY tells the end.
     @Test(arguments: [false, true]) func aMassExtensionReachesEverySubscriberOnceThroughAKill(onPostgreSQL: Bool) async throws {
-        let directory = try TemporaryDirectory()
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
-        let bundle = "com.hangmanpacks.hangman"
+        let stage = try Stage()
+        let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
         let database = onPostgreSQL ? try FreshDatabase(on: try TestPostgreSQL.shared()) : nil
         let extra = [
@@ -403,12 +393,8 @@ import TestSupport
     /// `hangman receipt app-transaction`: the account's app transaction as StoreKit's
     /// `AppTransaction.shared` gives it, which Apple's verifier takes; the embedded store has none.
     @Test func theSignedAppTransactionIsApplesAndTheCommandPrintsIt() async throws {
-        let directory = try TemporaryDirectory()
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let stage = try Stage()
+        let (directory, keys, data, root) = (stage.directory, stage.keys, stage.data, stage.root)
         let (server, url) = try await Self.serve(data, extra: [])
         defer { _ = server.kill() }
         let home = directory.file("home")
@@ -417,8 +403,6 @@ import TestSupport
         let shown = try ExternalProcess.run(HangmanBinary.path, ["receipt", "app-transaction"], environment: environment)
         let jws = shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(shown.status == 0 && jws.split(separator: ".").count == 3, "\(shown.stdout)\(shown.stderr)")
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
         let verified = try ExternalProcess.run(Self.python, [Self.backend, "verify-app-transaction", url, keys.path, Self.kid, Self.issuer, "com.hangmanpacks.hangman", root, jws])
         let fields = try #require(Self.json(verified.stdout) as? [String: Any], "\(verified.stdout)\(verified.stderr)")
         let json = try #require(Self.json(try ExternalProcess.run(HangmanBinary.path, ["receipt", "app-transaction", "--json"], environment: environment).stdout) as? [String: Any])
@@ -432,15 +416,8 @@ import TestSupport
     /// the same notificationUUID; the backend reads history (paged), statuses, refunds, extends a
     /// subscription, sends consumption data, asks a test notification and the notification history.
     @Test func everyChangeIsToldAndTheBackendReadsItAll() async throws {
-        let directory = try TemporaryDirectory()
-        let keys = try TemporaryDirectory()
-        #expect(try ExternalProcess.run(Self.python, [Self.backend, "keygen", keys.path]).status == 0)
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
-        let bundle = "com.hangmanpacks.hangman"
+        let stage = try Stage()
+        let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 1)
         let (server, url) = try await Self.serve(data, extra: [
             "--notification-url", receiver.url, "--notification-retry", "1s,1s,2s", "--api-issuer", Self.issuer,
@@ -524,12 +501,8 @@ import TestSupport
     /// A server killed (SIGKILL) with notifications due loses none: the one started after it on
     /// the data folder sends them; and two servers of one folder send each notification once.
     @Test func aKilledServerLosesNoNotificationAndTwoSendEachOnce() async throws {
-        let directory = try TemporaryDirectory()
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let stage = try Stage(apiKeys: false)
+        let (directory, data, root) = (stage.directory, stage.data, stage.root)
         // A receiver that is not there yet: every attempt fails until it is.
         let closed = "http://127.0.0.1:9/notifications"
         let (first, url) = try await Self.serve(data, extra: ["--notification-url", closed, "--notification-retry", "1s,1s,1s,1s,1s,1s,1s,1s,1s,1s"])
@@ -556,12 +529,8 @@ import TestSupport
     /// a server killed with notifications due leaves them to the other.
     @Test func twoServersOnPostgreSQLSendEachNotificationOnce() async throws {
         let database = try FreshDatabase(on: try TestPostgreSQL.shared())
-        let directory = try TemporaryDirectory()
-        let data = directory.file("data")
-        let printed = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--print-root-certificate"])
-        let rootPEM = try directory.write("root.pem", Array(printed.stdout.utf8))
-        let root = directory.file("root.der")
-        #expect(try ExternalProcess.run("/usr/bin/openssl", ["x509", "-in", rootPEM, "-outform", "DER", "-out", root]).status == 0)
+        let stage = try Stage(apiKeys: false)
+        let (directory, data, root) = (stage.directory, stage.data, stage.root)
         // The first server sends to nowhere, and is killed with its notifications due.
         let (first, urlA) = try await Self.serve(data, extra: [
             "--database", database.connectionString, "--notification-url", "http://127.0.0.1:9/n", "--notification-retry", "1s,1s,1s,1s,1s,1s,1s,1s",

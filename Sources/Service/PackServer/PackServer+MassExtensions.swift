@@ -55,7 +55,7 @@ extension PackServer {
     /// Whether a mass extension may be waiting: the service's ledger is there (one was asked for,
     /// or a test notification). Its ledger is never made for the question.
     public func lookForMassExtensions() {
-        if (try? seller.accountsWithLedgers().contains(Self.serviceLedger)) == true { massExtensionsPending.store(true, ordering: .relaxed) }
+        if (try? seller.hasLedger(Self.serviceLedger)) == true { massExtensionsPending.store(true, ordering: .relaxed) }
     }
 
     /// One pass of the mass extensions at `now` (the real clock): the oldest request no server

@@ -223,6 +223,12 @@ public struct PromotionalOffer: Sendable, Equatable, Codable {
     /// Per storefront (none for a free trial): a pay-as-you-go offer's price per period, a pay-up-front offer's for all of them.
     public var prices: [String: Money]
 
+    /// What its first transaction charges in `storefront`, where the plan costs `plan`: nothing
+    /// for a free offer, else the offer's price there; `nil` when it has none there.
+    public func firstCharge(in storefront: String, plan: Money) -> Money? {
+        kind == .freeTrial ? Money(minorUnits: 0, currency: plan.currency) : prices[storefront]
+    }
+
     /// How long the offer lasts, given the subscription's `period`: `periods` of them.
     public func duration(of period: StoreDuration) -> StoreDuration { StoreDuration(period.count * periods, period.unit) }
 

@@ -11,10 +11,9 @@ extension AccountLedger {
         _ kind: NotificationKind, _ subtype: String?, transaction: TransactionID?, original: TransactionID?, statements: any LedgerStatements, now: Int64
     ) throws {
         guard notifies else { return }
-        var random = SystemRandomNumberGenerator()
         try statements.insertNotification(
             OutboxNotification(
-                uuid: OutboxNotification.newUUID(using: &random), type: kind.rawValue, subtype: subtype, transaction: transaction,
+                uuid: OutboxNotification.newUUID(), type: kind.rawValue, subtype: subtype, transaction: transaction,
                 originalTransaction: original, created: now, nextAttempt: 0, delivered: nil, attempts: 0))
     }
 
@@ -79,8 +78,7 @@ extension AccountLedger {
 
     /// Adds a TEST notification (the service's own ledger keeps them); its UUID.
     func insertTestNotification(now: Int64) throws(ServiceError) -> String {
-        var random = SystemRandomNumberGenerator()
-        let uuid = OutboxNotification.newUUID(using: &random)
+        let uuid = OutboxNotification.newUUID()
         try engine.write { statements in
             try statements.insertNotification(
                 OutboxNotification(

@@ -133,14 +133,14 @@ extension AccountService {
         var offer: OfferUse?
         if let identifier = options.winBackOffer {
             // Unsigned: the App Store offers it to whom it is for.
-            (total, offer) = try winBackCharge(identifier, product: product, storefront: storefront, upgrading: upgrading)
+            (total, offer) = try winBackCharge(identifier, product: product, storefront: storefront, upgrading: upgrading, now: now)
         }
         if options.promotionalOffer != nil || promotionalOffer != nil {
             (total, offer) = try promotionalCharge(promotionalOffer, product: product, storefront: storefront, upgrading: upgrading)
         }
         if options.introductoryOfferEligibility != nil || introductoryOffer != nil {
             // The developer's server's word on the trial, checked by a pack server with its keys.
-            guard let introductoryOffer, requestKey != nil else {
+            guard let introductoryOffer else {
                 throw ServiceError(
                     .invalidRequest,
                     "invalidOfferSignature: an introductory offer's eligibility is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
@@ -182,8 +182,9 @@ extension AccountService {
         guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(decision.identifier), offer.winBack == nil else {
             throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no promotional offer '\(decision.identifier.prefix(64))'")
         }
-        guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
-        else { throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront") }
+        guard let charged = product.price(in: storefront).flatMap({ offer.firstCharge(in: storefront, plan: $0) }) else {
+            throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront")
+        }
         let history = try ledger.trialHistory().rows.filter { $0.group == terms.group }
         guard !history.isEmpty, upgrading == nil, !history.contains(where: \.isLive) else {
             throw ServiceError(
@@ -197,18 +198,19 @@ extension AccountService {
     /// once the account is found eligible: StoreKit's `invalidOfferIdentifier` (no such win-back
     /// offer), `ineligibleForOffer` (the catalog's rule for it), `invalidOfferPrice`.
     private func winBackCharge(
-        _ identifier: String, product: Product, storefront: String, upgrading: TransactionID?
+        _ identifier: String, product: Product, storefront: String, upgrading: TransactionID?, now: Int64
     ) throws(ServiceError) -> (Money, OfferUse) {
         guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(identifier), offer.winBack != nil else {
             throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no win-back offer '\(identifier.prefix(64))'")
         }
-        guard upgrading == nil, try winBackOffers(for: product, storefront: storefront, now: try storeClock()).contains(where: { $0.identifier == identifier }) else {
+        guard upgrading == nil, try winBackOffers(for: product, storefront: storefront, now: now).contains(where: { $0.identifier == identifier }) else {
             throw ServiceError(
                 .wrongState,
                 "ineligibleForOffer: the win-back offer '\(offer.identifier)' is for a customer whose subscription in group '\(terms.group)' lapsed at least \(offer.winBack?.minimumDaysLapsed ?? 0) days ago after \(offer.winBack?.minimumDaysPaid ?? 0) paid days: see 'hangman products'")
         }
-        guard let price = product.price(in: storefront), let charged = offer.kind == .freeTrial ? Money(minorUnits: 0, currency: price.currency) : offer.prices[storefront]
-        else { throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront") }
+        guard let charged = product.price(in: storefront).flatMap({ offer.firstCharge(in: storefront, plan: $0) }) else {
+            throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront")
+        }
         return (charged, OfferUse(nonce: OutboxNotification.newUUID(), audience: "win-back-offer", offer: offer))
     }
 
@@ -311,8 +313,13 @@ extension AccountService {
         }
     }
 
+    /// One transaction of the account, if it has it.
+    public func transaction(_ id: TransactionID) throws(ServiceError) -> StoreTransaction? {
+        try ledger.transaction(id)
+    }
+
     func recorded(_ id: TransactionID) throws(ServiceError) -> StoreTransaction {
-        guard let transaction = try ledger.transaction(id) else {
+        guard let transaction = try transaction(id) else {
             throw ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")
         }
         return transaction

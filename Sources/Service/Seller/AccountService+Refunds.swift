@@ -9,11 +9,6 @@ extension AccountService {
         return try ledger.requestRefund(id, reason: reason, now: now)
     }
 
-    /// One transaction of the account, if it has it.
-    public func transaction(_ id: TransactionID) throws(ServiceError) -> StoreTransaction? {
-        try ledger.transaction(id)
-    }
-
     /// Whether `number` (a transaction's number, as Apple's shapes give it) is one of the
     /// account's transactions or its app transaction: what a signature for StoreKit may name.
     public func isCustomersTransaction(_ number: String) throws(ServiceError) -> Bool {

@@ -11,9 +11,8 @@ extension AccountService {
     /// trial a subscription would start (``AccountLedger/freeTrial(_:history:withheld:)``).
     public func offers() throws(ServiceError) -> Offers {
         let storefront = try storefront()
-        _ = try settleSubscriptions()
+        let now = try settleSubscriptions()
         let history = try ledger.trialHistory()
-        let now = try storeClock()
         var offers: [Offer] = []
         for product in catalog.products {
             guard let price = product.salePrice(in: storefront) else { continue }
@@ -35,7 +34,7 @@ extension AccountService {
         else { return [] }
         return offers.filter { offer in
             guard let winBack = offer.winBack, winBack.admits(lapsed: lapse.lapsed, paidDays: lapse.paidDays, now: now) else { return false }
-            return offer.kind == .freeTrial || offer.prices[storefront] != nil
+            return product.price(in: storefront).flatMap { offer.firstCharge(in: storefront, plan: $0) } != nil
         }
     }
 

@@ -35,8 +35,7 @@ extension AccountService {
 
     public func refund(_ id: TransactionID) throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) {
         let now = try settleSubscriptions()
-        let pass = try ledger.transaction(id).flatMap { catalog.product($0.productID)?.nonRenewing?.duration }
-        let taken = try ledger.refund(id, now: now, passDuration: pass)
+        let taken = try ledger.refund(id, now: now, passDuration: try passDuration(of: id))
         return (try recorded(id), taken)
     }
 
@@ -44,10 +43,15 @@ extension AccountService {
     /// what Apple would): grant or decline a request, or reverse a granted refund.
     public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) throws(ServiceError) -> RefundOutcome {
         let now = try settleSubscriptions()
-        let pass = try ledger.transaction(id).flatMap { catalog.product($0.productID)?.nonRenewing?.duration }
         let crash = self.crash
-        let decided = try ledger.decideRefund(id, decision, passDuration: pass, now: now) { crash(.inRefundDecision) }
+        let decided = try ledger.decideRefund(id, decision, passDuration: try passDuration(of: id), now: now) { crash(.inRefundDecision) }
         return RefundOutcome(refundCase: decided.refundCase, transaction: try recorded(id), hints: decided.hints)
+    }
+
+    /// A non-renewing pass's duration, when `id` is one's purchase: a refund and its reversal
+    /// stack the passes again by it.
+    private func passDuration(of id: TransactionID) throws(ServiceError) -> StoreDuration? {
+        try ledger.transaction(id).flatMap { catalog.product($0.productID)?.nonRenewing?.duration }
     }
 
     /// The store's time (milliseconds since 1970), after processing what fell due by it.

@@ -271,6 +271,17 @@ struct OfferUse {
     var offer: PromotionalOffer?
 }
 
+extension PromotionalOffer {
+    /// An offer as a purchase recorded it (`offer_identifier, offer_kind, offer_periods`): its
+    /// terms as charged, without prices.
+    init(columns row: [String?]) throws(ServiceError) {
+        guard row.count == 3, let identifier = row[0], let kind = row[1].flatMap(Kind.init(rawValue:)), let periods = row[2].flatMap(Int.init) else {
+            throw ServiceError(.storage, "the ledger database holds a malformed purchase offer")
+        }
+        self.init(identifier: identifier, kind: kind, periods: periods, prices: [:])
+    }
+}
+
 /// What a purchase charges, and where: the amount (the price times the quantity) in the
 /// storefront's currency.
 struct Charge {

@@ -49,17 +49,6 @@ public struct MassExtension: Sendable, Equatable {
     }
 }
 
-extension PromotionalOffer {
-    /// An offer as a purchase recorded it (`offer_identifier, offer_kind, offer_periods`): its
-    /// terms as charged, without prices.
-    init(columns row: [String?]) throws(ServiceError) {
-        guard row.count == 3, let identifier = row[0], let kind = row[1].flatMap(Kind.init(rawValue:)), let periods = row[2].flatMap(Int.init) else {
-            throw ServiceError(.storage, "the ledger database holds a malformed purchase offer")
-        }
-        self.init(identifier: identifier, kind: kind, periods: periods, prices: [:])
-    }
-}
-
 /// What one account made of a mass extension.
 public enum MassExtensionStep: Sendable, Equatable {
     /// Its subscription of the product was extended (`RENEWAL_EXTENDED`).

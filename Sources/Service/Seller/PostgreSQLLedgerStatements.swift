@@ -112,6 +112,11 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// Whether `account` has a ledger.
+    public func hasLedger(_ account: String) throws(ServiceError) -> Bool {
+        try autocommit { connection in try connection.execute("SELECT 1 FROM ledgers WHERE account_id = $1", [account]).rows.count == 1 }
+    }
+
     /// The accounts that have a ledger after `after`, sorted, `limit` at most: a page of them by
     /// the primary key, whatever their number.
     public func accounts(after: String, limit: Int) throws(ServiceError) -> [String] {

@@ -114,7 +114,7 @@ public enum SQLiteLedgers {
     private static func eachLedger<T>(_ folder: String, _ body: (String, AccountLedger) throws(ServiceError) -> [T]) throws(ServiceError) -> [T] {
         var all: [T] = []
         for account in try SellerService.ledgerAccounts(inFolder: folder) {
-            let path = folder + "/accounts/" + account + "/" + AccountService.databaseName
+            let path = SellerService.ledgerPath(inFolder: folder, account: account)
             all += try body(account, AccountLedger(try SQLiteLedgerStatements(path: path)))
         }
         return all

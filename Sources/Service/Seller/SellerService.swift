@@ -68,7 +68,7 @@ public final class SellerService: Sendable {
         for account in try ledgerAccounts(inFolder: folder) where !claimed.contains(account) {
             let ids: [TransactionID]
             do {
-                let ledger = try SQLite.Database(path: folder + "/accounts/" + account + "/" + AccountService.databaseName)
+                let ledger = try SQLite.Database(path: Self.ledgerPath(inFolder: folder, account: account))
                 ids = try ledger.query("SELECT id FROM transactions").compactMap { TransactionID(rawValue: try $0.string(0)) }
             } catch {
                 continue
@@ -125,6 +125,17 @@ public final class SellerService: Sendable {
         return try Self.ledgerAccounts(inFolder: sqliteFolder ?? "")
     }
 
+    /// Whether `account` has a ledger (one look, not a listing).
+    public func hasLedger(_ account: String) throws(ServiceError) -> Bool {
+        if let ledgers { return try ledgers.hasLedger(account) }
+        return Self.isAccountID(account) && FileManager.default.fileExists(atPath: Self.ledgerPath(inFolder: sqliteFolder ?? "", account: account))
+    }
+
+    /// Where an account's SQLite ledger is under `folder`.
+    static func ledgerPath(inFolder folder: String, account: String) -> String {
+        folder + "/accounts/" + account + "/" + AccountService.databaseName
+    }
+
     /// The accounts that have a ledger after `after` in their order, `limit` at most: on
     /// PostgreSQL a page read by the key; a SQLite folder is listed and cut (a directory has no
     /// order to start from).
@@ -146,7 +157,7 @@ public final class SellerService: Sendable {
             throw ServiceError(.storage, "cannot list the accounts in \(accounts): \(error)")
         }
         return names.filter { name in
-            isAccountID(name) && FileManager.default.fileExists(atPath: accounts + "/" + name + "/" + AccountService.databaseName)
+            isAccountID(name) && FileManager.default.fileExists(atPath: ledgerPath(inFolder: folder, account: name))
         }.sorted()
     }
 
