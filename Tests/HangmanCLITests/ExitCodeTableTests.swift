@@ -170,6 +170,12 @@ import TestSupport
         Row(arguments: ["refund", "request", "0123", "--reason", "boredom"], code: 64, says: ["--reason", "boredom"]),
         Row(arguments: ["buy", fruit, "--introductory-offer-eligibility", "e30.e30.e30"], code: 64, says: ["invalidOfferSignature", "--api-key"]),
         Row(arguments: ["receipt", "app-transaction"], code: 69, says: ["comes from a pack server"]),
+        Row(arguments: ["redeem", "ABCD"], code: 64, says: ["not an offer code", "16 letters and digits"]),
+        Row(arguments: ["redeem", "abcd-efgh-jklm-npqr"], code: 64, says: ["ABCDEFGHJKLMNPQR", "no offer code"]),
+        Row(arguments: ["catalog", "offer-codes", fruit, "--count", "2"], code: 64, says: ["-o <FILE>"]),
+        Row(arguments: ["catalog", "offer-codes", nothing, "--count", "2", "-o", "$S/codes"], code: 64, says: [nothing]),
+        Row(arguments: ["catalog", "offer-codes", fruit, "--count", "2", "-o", "$S/pipe"], code: 73, says: ["$S/pipe", "FIFO"]),
+        Row(arguments: ["catalog", "offer-codes", fruit, "--count", "2", "--offer", "half-off", "-o", "$S/codes"], code: 64, says: ["--offer", "subscription"]),
         Row(arguments: ["store", "clear"], code: 64, says: ["--yes"]),
         Row(arguments: ["buy", fruit], code: 69, says: ["purchases are turned off", "store payments on"]) { world in
             try await run(world, "store", "payments", "off")

@@ -75,7 +75,7 @@ import TestSupport
     }
 
     /// The built binary's server; its URL once it listens.
-    static func serve(_ data: String, extra: [String]) async throws -> (ExternalProcess, String) {
+    static func serve(_ data: String, packs: String = packs, extra: [String]) async throws -> (ExternalProcess, String) {
         let process = try ExternalProcess(HangmanBinary.path, [
             "serve", "--listen", "127.0.0.1:0", "--data", data, "--environment", "sandbox", "--test-controls", "--packs", packs,
             "--requests-per-minute", "0",
@@ -315,6 +315,53 @@ import TestSupport
         let periods = try await player.transactions().filter { $0.originalTransactionID == back.id }
         #expect(periods.map { $0.price?.minorUnits } == [99, 99, 99, 299], "\(periods.map { ($0.price, $0.promotionalOffer) })")
         #expect(periods.map(\.promotionalOffer) == ["comeback-3-months", "comeback-3-months", "comeback-3-months", nil])
+    }
+
+    /// Offer codes made by the seller's command and redeemed over HTTP by two players: the
+    /// subscription starts under the code's offer (Apple's offerType 3 in the signed transaction,
+    /// OFFER_REDEEMED verified by Apple's library), a retry answers the same purchase, and the
+    /// other player is refused the code; a pack's code gives it free.
+    @Test func anOfferCodeIsRedeemedOnceAndTheBackendHearsIt() async throws {
+        let stage = try Stage()
+        let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
+        let packs = directory.file("packs")
+        try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.packs) where file == "Catalog.plist" || file.hasSuffix(".wordpack") {
+            try FileManager.default.copyItem(atPath: Self.packs + "/" + file, toPath: packs + "/" + file)
+        }
+        func codes(_ arguments: String...) throws -> [String] {
+            let output = directory.file("codes-\(arguments[0])")
+            let made = try ExternalProcess.run(HangmanBinary.path, ["catalog", "offer-codes"] + arguments + ["-o", output, "--packs", packs])
+            #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+            return try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
+        }
+        let monthlyCodes = try codes("monthly", "--offer", "comeback-3-months", "--count", "2")
+        let packCodes = try codes("hard", "--count", "1")
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let (server, url) = try await Self.serve(data, packs: packs, extra: [
+            "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
+        ])
+        defer { _ = server.kill() }
+        func ask(_ command: String, _ arguments: String...) throws -> String {
+            let made = try ExternalProcess.run(Self.python, [Self.backend, command, url, keys.path, Self.kid, Self.issuer, bundle, root] + arguments)
+            #expect(made.status == 0, "\(made.stdout)\(made.stderr)")
+            return made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let alice = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        let bob = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        guard case .purchased(let started) = try await alice.redeem(offerCode: monthlyCodes[0]) else { throw ServiceError(.wrongState, "not redeemed") }
+        #expect(started.price?.minorUnits == 99 && started.promotionalOffer == "comeback-3-months" && started.offerCode == "comeback-3-months", "\(started)")
+        if case .purchased(let again) = try await alice.redeem(offerCode: monthlyCodes[0].lowercased()) { #expect(again.id == started.id) } else { Issue.record("no retry") }
+        let taken = await #expect(throws: ServiceError.self) { _ = try await bob.redeem(offerCode: monthlyCodes[0]) }
+        #expect(taken?.kind == .wrongState && taken?.message.contains("redeemed already") == true, "\(String(describing: taken))")
+        let signed = try #require(Self.json(try ask("transaction", started.id.number)) as? [String: Any])
+        #expect(signed["offerType"] as? Int == 3 && signed["offerIdentifier"] as? String == "comeback-3-months", "\(signed)")
+        #expect(signed["offerDiscountType"] as? String == "PAY_AS_YOU_GO" && signed["offerPeriod"] as? String == "P3M", "\(signed)")
+        guard case .purchased(let pack) = try await bob.redeem(offerCode: packCodes[0]) else { throw ServiceError(.wrongState, "the pack's code was not redeemed") }
+        let packSigned = try #require(Self.json(try ask("transaction", pack.id.number)) as? [String: Any])
+        #expect(packSigned["offerType"] as? Int == 3 && packSigned["offerIdentifier"] as? String == "hard-2" && packSigned["price"] as? Int == 0, "\(packSigned)")
+        let told = eventually(within: 30) { Set(receiver.delivered).isSuperset(of: ["OFFER_REDEEMED/INITIAL_BUY", "ONE_TIME_CHARGE/"]) }
+        #expect(told, "\(receiver.delivered)")
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers through Apple's library: the

@@ -183,9 +183,18 @@ final class StoreAccount {
     var databasePath: String { accountFolder + "/" + AccountService.databaseName }
     var keyPath: String { accountFolder + "/" + AccountService.keyName }
 
-    init(shipped: Bool = false, engine: Engine = .sqlite) throws {
+    /// `copied`: the shipped catalog and archives copied into a folder of the test's own (one it may write in).
+    init(shipped: Bool = false, copied: Bool = false, engine: Engine = .sqlite) throws {
         directory = try TemporaryDirectory()
-        packs = shipped ? StoreFixture.shippedPacks : try StoreFixture.makePacksFolder(in: directory)
+        if copied {
+            packs = directory.path + "/packs"
+            try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
+            for file in try FileManager.default.contentsOfDirectory(atPath: StoreFixture.shippedPacks) where file == Catalog.fileName || file.hasSuffix(".wordpack") {
+                try FileManager.default.copyItem(atPath: StoreFixture.shippedPacks + "/" + file, toPath: packs + "/" + file)
+            }
+        } else {
+            packs = shipped ? StoreFixture.shippedPacks : try StoreFixture.makePacksFolder(in: directory)
+        }
         catalog = try Catalog.load(folder: packs)
         self.engine = engine
         connectionString = engine == .postgresql ? try TestPostgreSQL.shared() : nil

@@ -154,13 +154,32 @@ public struct Player {
     ) async throws(PlayerError) -> BuyResult {
         try checkPaymentsAllowed()
         let outcome = try await store { () async throws(ServiceError) in try await service.buy(id, quantity: quantity, options: options) }
+        return try await delivered(outcome, of: id, progress: progress)
+    }
+
+    /// Redeems an offer code (``PackService/redeem(offerCode:)``), then installs its pack as
+    /// `buy` does; the product is the code's, told by the outcome.
+    public func redeem(offerCode: String, progress: ((ProductID) -> ((InstallProgress) -> Void)?)? = nil) async throws(PlayerError) -> BuyResult {
+        try checkPaymentsAllowed()
+        let outcome = try await store { () async throws(ServiceError) in try await service.redeem(offerCode: offerCode) }
+        let id: ProductID? =
+            switch outcome {
+            case .purchased(let transaction), .failed(let transaction), .deferred(let transaction), .interrupted(let transaction): transaction.productID
+            case .alreadyOwned(let entitlement): entitlement.productID
+            case .alreadySubscribed, .changeScheduled: nil
+            }
+        return try await delivered(outcome, of: id, progress: id.flatMap { progress?($0) })
+    }
+
+    /// What a purchase's outcome comes to on this device: a pack it unlocked installed.
+    private func delivered(_ outcome: PurchaseOutcome, of id: ProductID?, progress: ((InstallProgress) -> Void)?) async throws(PlayerError) -> BuyResult {
         switch outcome {
         case .purchased(let transaction):
             // Hints, a feature or a subscription: nothing to install (a pass's packs install when played).
-            guard catalog.product(id)?.packFile != nil else { return .purchased(transaction, installed: nil) }
+            guard let id, catalog.product(id)?.packFile != nil else { return .purchased(transaction, installed: nil) }
             return .purchased(transaction, installed: try await install(id, progress: progress))
         case .alreadyOwned(let entitlement):
-            guard catalog.product(id)?.feature == nil else { return .alreadyOwned(entitlement, installed: nil) }
+            guard let id, catalog.product(id)?.feature == nil else { return .alreadyOwned(entitlement, installed: nil) }
             return .alreadyOwned(entitlement, installed: try await install(id, progress: progress))
         case .failed(let transaction): return .failed(transaction)
         case .deferred(let transaction): return .deferred(transaction)

@@ -146,6 +146,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         return outcome
     }
 
+    /// A retry sends the same code: the server answers the purchase it made.
+    public func redeem(offerCode: String) async throws(ServiceError) -> PurchaseOutcome {
+        let (_, bytes) = try await exchange(.redeemOfferCode, body: try API.redeemOfferCode.encode(OfferCodeRedemption(code: offerCode)))
+        let outcome = try API.redeemOfferCode.decodeAnswer(bytes, path: Route.redeemOfferCode.path())
+        if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
+            _ = try? adopt(signed)
+        }
+        return outcome
+    }
+
     public func restore() async throws(ServiceError) -> [Entitlement] {
         try await orOffline({ () async throws(ServiceError) in try await send(API.restore) }, { offline throws(ServiceError) in try offline.restore() })
     }

@@ -67,6 +67,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func fetchCatalog() throws(ServiceError) -> Catalog { catalog }
     public func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { [] }
     public func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) throws(ServiceError) -> PurchaseOutcome { throw unavailable("buying") }
+    public func redeem(offerCode: String) throws(ServiceError) -> PurchaseOutcome { throw unavailable("redeeming an offer code") }
     public func restore() throws(ServiceError) -> [Entitlement] { try entitlements().filter(\.isActive) }
     public func transactions() throws(ServiceError) -> [StoreTransaction] { throw unavailable("the list of transactions") }
     /// The statement's, with every pack a subscription opened locked from the subscription's end

@@ -86,14 +86,19 @@ public struct AppStoreTransaction: Sendable, Equatable, Codable {
         }
         offerType = transaction.isTrial ? 1 : nil
         if let identifier = transaction.promotionalOffer {
-            offerType = 2
+            // 2: a promotional offer; 3: an offer code's; 4: a win-back offer.
+            offerType = transaction.offerCode == nil ? 2 : 3
             offerIdentifier = identifier
             if let terms = product?.autoRenewable, let offer = terms.promotionalOffer(identifier) {
-                // 4: a win-back offer.
                 if offer.winBack != nil { offerType = 4 }
                 offerDiscountType = offer.kind.rawValue
                 offerPeriod = offer.duration(of: terms.period).description
             }
+        } else if let batch = transaction.offerCode, transaction.originalTransactionID == nil {
+            // A one-time product's code: the product itself, free.
+            offerType = 3
+            offerIdentifier = batch
+            offerDiscountType = "ONE_TIME"
         } else if let trial = product?.autoRenewable?.freeTrial, transaction.isTrial {
             offerDiscountType = "FREE_TRIAL"
             offerPeriod = trial.description

@@ -346,6 +346,10 @@ public final class PackServer: Sendable {
             metrics.purchase(outcome.name)
             // The statement after it rides along: the client shows the balance without asking again.
             return .json(200, try API.purchase.answer(outcome, adding: "statement", try statement(of: account, service: service)))
+        case .redeemOfferCode:
+            let outcome = try service.redeem(offerCode: try API.redeemOfferCode.body(of: request.body).code)
+            metrics.purchase(outcome.name)
+            return .json(200, try API.redeemOfferCode.answer(outcome, adding: "statement", try statement(of: account, service: service)))
         case .restore:
             return .json(200, try API.restore.answer(try service.restore()))
         case .startGame, .currentGame, .game, .guess, .gameHint, .abandonGame:
@@ -509,6 +513,7 @@ public final class PackServer: Sendable {
         service.notifies = configuration.notificationURL != nil
         service.dailyWords = seller.dailyWords(secret: dailySecret, account: account)
         service.claimTransactionID = seller.transactionIDClaims(account: account)
+        service.claimOfferCode = seller.offerCodeClaims(account: account)
         return service
     }
 }

@@ -11,4 +11,6 @@ public enum CrashPoint: String, Sendable, CaseIterable {
     case inRefundDecision = "in-refund-decision"
     /// A mass extension reached an account, and the request's progress is not kept yet.
     case inMassExtension = "in-mass-extension"
+    /// An offer code is claimed across the service; its purchase is not recorded yet.
+    case afterOfferCodeClaim = "after-offer-code-claim"
 }

@@ -19,6 +19,11 @@ public protocol PackService {
     /// Buys `quantity` of a product: purchasing -> purchased | failed | deferred -> delivered -> finished.
     func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) async throws(ServiceError) -> PurchaseOutcome
 
+    /// Redeems an offer code the seller made (StoreKit's offer code redemption sheet): the code's
+    /// product, free or under the subscription's offer. Redeeming it again on this account
+    /// answers the purchase it made; another account's code is refused.
+    func redeem(offerCode: String) async throws(ServiceError) -> PurchaseOutcome
+
     /// Every non-consumable the account owns and that was not refunded. Safe to call any number of times.
     func restore() async throws(ServiceError) -> [Entitlement]
 

@@ -61,6 +61,9 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
     /// The promotional offer this transaction was charged under (its identifier in the catalog's
     /// `PromotionalOffers`), when the developer's server signed one for the subscription.
     public var promotionalOffer: String?
+    /// The purchase, or the subscription it renews, was made with an offer code: the code's
+    /// offer (a subscription's offer identifier, or a one-time product's batch name).
+    public var offerCode: String?
 
     /// ``refundAmount`` as money, in the currency the period was charged in; `nil` when there
     /// is none, or the period was charged before storefronts recorded a currency.
@@ -79,10 +82,11 @@ public struct StoreTransaction: Sendable, Equatable, Codable {
         id: TransactionID, productID: ProductID, isConsumable: Bool, quantity: Int, state: TransactionState, failureReason: String?,
         purchaseDate: Int64, updatedDate: Int64, revocationDate: Int64?, hintsCredited: Int, originalTransactionID: TransactionID? = nil,
         expiresDate: Int64? = nil, isTrial: Bool = false, refundAmount: String? = nil, price: Money? = nil, storefront: String? = nil,
-        appAccountToken: String? = nil, promotionalOffer: String? = nil
+        appAccountToken: String? = nil, promotionalOffer: String? = nil, offerCode: String? = nil
     ) {
         self.appAccountToken = appAccountToken
         self.promotionalOffer = promotionalOffer
+        self.offerCode = offerCode
         self.refundAmount = refundAmount
         self.price = price
         self.storefront = storefront

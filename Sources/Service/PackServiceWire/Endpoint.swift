@@ -81,6 +81,8 @@ public enum API {
     public static let spendHint = Endpoint<HintSpendRequest, SignedDocument>(.spendHint)
     /// The outcome, and beside it the account's signed statement after it (`statement`).
     public static let purchase = Endpoint<PurchaseRequest, PurchaseOutcome>(.purchase)
+    /// The outcome, and beside it the account's signed statement after it (`statement`), as a purchase's.
+    public static let redeemOfferCode = Endpoint<OfferCodeRedemption, PurchaseOutcome>(.redeemOfferCode)
     public static let restore = Endpoint<NoBody, [Entitlement]>(.restore)
     public static let recover = Endpoint<NoBody, [StoreTransaction]>(.recover)
     public static let receipt = Endpoint<NoBody, ReceiptData>(.receipt)
@@ -121,7 +123,7 @@ public enum API {
     /// any body is read, and read by load balancers, not this client) and the pack archive (bytes).
     public static let typedRoutes: [Route] = [
         serviceKey.route, proveKey.route, catalog.route, createAccount.route, account.route, closeAccount.route, setStorefront.route,
-        offers.route, transactions.route, entitlements.route, hints.route, spendHint.route, purchase.route, restore.route, recover.route,
+        offers.route, transactions.route, entitlements.route, hints.route, spendHint.route, purchase.route, redeemOfferCode.route, restore.route, recover.route,
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, startGame.route, currentGame.route, game.route,
         guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, leaderboard.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,

@@ -4,7 +4,7 @@
 public enum Route: String, CaseIterable, Sendable {
     case health, ready, serviceKey, proveKey, catalog, createAccount
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
-    case purchase, restore, recover, receipt, packArchive, refundCase, requestRefund, signedAppTransaction
+    case purchase, redeemOfferCode, restore, recover, receipt, packArchive, refundCase, requestRefund, signedAppTransaction
     case subscriptions, subscriptionChange, autoRenew
     case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
@@ -31,7 +31,7 @@ public enum Route: String, CaseIterable, Sendable {
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
-        case .proveKey, .createAccount, .spendHint, .purchase, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
+        case .proveKey, .createAccount, .spendHint, .purchase, .redeemOfferCode, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .decideRefund, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
             .appStoreNotificationHistory, .appStoreFinish, .appStoreMassExtend:
             "POST"
@@ -56,6 +56,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .hints: "/v1/hints"
         case .spendHint: "/v1/hints/spend"
         case .purchase: "/v1/purchases"
+        case .redeemOfferCode: "/v1/offer-codes/redemptions"
         case .restore: "/v1/restore"
         case .recover: "/v1/recover"
         case .receipt: "/v1/receipt"

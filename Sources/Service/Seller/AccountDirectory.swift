@@ -44,6 +44,9 @@ public protocol AccountDirectory: DailyBoard {
     func claim(transaction: TransactionID, account: String) throws(ServiceError) -> Bool
     /// The account a transaction id was claimed for; `nil` for an id no account has.
     func owner(of transaction: TransactionID) throws(ServiceError) -> String?
+    /// Claims an offer code (its SHA-256, ``OfferCodes/digest(_:)``) for `account`: `false` when
+    /// another account redeemed it. The same account claiming it again is `true` (a retry).
+    func claim(offerCode digest: String, account: String, now: Int64) throws(ServiceError) -> Bool
 }
 
 /// Thrown inside a probe's transaction so that it rolls back.
@@ -257,6 +260,19 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
         try run(writing: false) { connection in
             try connection.execute("SELECT account_id FROM transaction_owners WHERE transaction_id = $1", [transaction.rawValue]).rows.first?.first ?? nil
         }
+    }
+
+    public func claim(offerCode digest: String, account: String, now: Int64) throws(ServiceError) -> Bool {
+        try run(writing: false) { connection in
+            try connection.execute(
+                """
+                WITH claimed AS (
+                    INSERT INTO offer_code_redemptions (code_sha256, account_id, redeemed_date) VALUES ($1, $2, $3)
+                    ON CONFLICT (code_sha256) DO NOTHING RETURNING account_id)
+                SELECT account_id FROM claimed UNION ALL SELECT account_id FROM offer_code_redemptions WHERE code_sha256 = $1
+                """, [digest, account, String(now)]
+            ).rows.first?.first ?? nil
+        } == account
     }
 
     /// `body` in one transaction when it writes, or as single statements when it reads (one
@@ -567,6 +583,15 @@ public final class SQLiteAccountDirectory: AccountDirectory {
 
     public func owner(of transaction: TransactionID) throws(ServiceError) -> String? {
         try run(writing: false) { db in try db.string("SELECT account_id FROM transaction_owners WHERE transaction_id = ?", .text(transaction.rawValue)) }
+    }
+
+    public func claim(offerCode digest: String, account: String, now: Int64) throws(ServiceError) -> Bool {
+        try run { db in
+            try db.execute(
+                "INSERT INTO offer_code_redemptions (code_sha256, account_id, redeemed_date) VALUES (?, ?, ?) ON CONFLICT(code_sha256) DO NOTHING",
+                .text(digest), .text(account), .integer(now))
+            return try db.string("SELECT account_id FROM offer_code_redemptions WHERE code_sha256 = ?", .text(digest))
+        } == account
     }
 
     /// The ledgers whose transactions are claimed (``SellerService`` claims the others' once).

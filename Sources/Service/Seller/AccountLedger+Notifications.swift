@@ -34,8 +34,10 @@ extension AccountLedger {
         }
         let group = try statements.subscriptions().filter { $0.group == terms.group }
         if original == transaction.id {
-            let (kind, subtype): (NotificationKind, String) =
+            var (kind, subtype): (NotificationKind, String) =
                 group.contains(where: \.isLive) ? (.didChangeRenewalPref, "UPGRADE") : group.isEmpty ? (.subscribed, "INITIAL_BUY") : (.subscribed, "RESUBSCRIBE")
+            // A subscription an offer code starts is told as the code's redemption, with the same subtype.
+            if transaction.offerCode != nil { kind = .offerRedeemed }
             try notify(kind, subtype, transaction: transaction.id, original: original, statements: statements, now: now)
         } else {
             let recovering = group.first { $0.originalTransactionID == original }?.billingRetrySince != nil

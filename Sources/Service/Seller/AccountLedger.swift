@@ -133,6 +133,7 @@ final class AccountLedger {
                 subscription: subscription, charge: charge, now: now)
             // The offer it is made with, in the same transaction: it belongs to this purchase alone.
             if case .inserted = inserted, let offer, try !statements.useOffer(offer, for: id, now: now) {
+                if offer.audience == OfferUse.offerCodeAudience { throw ServiceError(.wrongState, "the offer code was redeemed already: each code is redeemed once") }
                 throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew")
             }
             return try Self.inserted(inserted, product: product)

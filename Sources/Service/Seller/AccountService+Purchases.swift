@@ -51,6 +51,17 @@ extension AccountService {
         _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions(),
         introductoryOffer: IntroductoryOfferDecision? = nil, promotionalOffer: PromotionalOfferDecision? = nil
     ) throws(ServiceError) -> PurchaseOutcome {
+        try purchase(
+            productID, quantity: quantity, requestKey: requestKey, installs: installs, options: options, introductoryOffer: introductoryOffer,
+            promotionalOffer: promotionalOffer)
+    }
+
+    /// ``buy(_:quantity:requestKey:installs:options:introductoryOffer:promotionalOffer:)``, or an
+    /// offer code's purchase at its `charge` (``redeem(offerCode:)`` checked and claimed it).
+    func purchase(
+        _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions(),
+        introductoryOffer: IntroductoryOfferDecision? = nil, promotionalOffer: PromotionalOfferDecision? = nil, offerCode: (charge: Money, use: OfferUse)? = nil
+    ) throws(ServiceError) -> PurchaseOutcome {
         var token: String?
         if let given = options.appAccountToken {
             guard let parsed = AppAccountToken.parse(given) else { throw ServiceError(.invalidRequest, AppAccountToken.problem) }
@@ -131,6 +142,10 @@ extension AccountService {
         }
         // The offer the purchase is made with, recorded in its own transaction (``AccountLedger/insertPurchasing``).
         var offer: OfferUse?
+        if let offerCode {
+            // Checked and claimed by ``redeem(offerCode:)``.
+            (total, offer) = offerCode
+        }
         if let identifier = options.winBackOffer {
             // Unsigned: the App Store offers it to whom it is for.
             (total, offer) = try winBackCharge(identifier, product: product, storefront: storefront, upgrading: upgrading, now: now)

@@ -43,6 +43,10 @@ public final class AccountService {
     /// Claims a new transaction's id across the service before the ledger records it (`false`:
     /// another account has it); `nil` on the embedded store, whose one ledger is its service.
     public var claimTransactionID: (@Sendable (TransactionID) throws(ServiceError) -> Bool)?
+    /// Claims an offer code (its SHA-256) across the service before the ledger records its
+    /// purchase (`false`: another account redeemed it); `nil` on the embedded store, whose
+    /// ledger keeps each code's use once (``redeem(offerCode:)``).
+    public var claimOfferCode: (@Sendable (String, Int64) throws(ServiceError) -> Bool)?
 
     /// How long a purchase may stay `purchasing` (recorded, not yet charged) before recovery
     /// decides that its process died before payment: 10 seconds.

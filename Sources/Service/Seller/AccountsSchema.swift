@@ -16,6 +16,7 @@ public enum AccountsSchema {
         migrations.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
         migrations.register("7-transaction-owners", sql: transactionOwners + postgreSQLClaimEarlierTransactions)
         migrations.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
+        migrations.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -29,6 +30,7 @@ public enum AccountsSchema {
         migrator.register("6-name-skeletons", sql: nameSkeletons, olderProgramsMayRun: true)
         migrator.register("7-transaction-owners", sql: transactionOwners + sqliteClaimedLedgers)
         migrator.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
+        migrator.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -171,6 +173,19 @@ public enum AccountsSchema {
     static let deviceNames = """
         ALTER TABLE tokens ADD COLUMN device_name TEXT CHECK (device_name IS NULL OR length(device_name) BETWEEN 1 AND 40);
         """
+
+    /// Which account redeemed each offer code (by the code's SHA-256: ``OfferCodes``), across the
+    /// service: a code is claimed here before the account's ledger records its purchase, so that
+    /// it is redeemed once whichever server and account try it.
+    static func offerCodeRedemptions(integer: String) -> String {
+        """
+        CREATE TABLE offer_code_redemptions (
+            code_sha256 TEXT PRIMARY KEY CHECK (length(code_sha256) = 64),
+            account_id TEXT NOT NULL CHECK (length(account_id) = 16),
+            redeemed_date \(integer) NOT NULL
+        );
+        """
+    }
 
     /// The accounts' one table, the same in both engines' schemas but for the name of a 64-bit
     /// integer type (`integer`).

@@ -38,6 +38,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func fetchCatalog() throws(ServiceError) -> Catalog { account.catalog }
     public func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { try account.recoverUnfinished() }
     public func buy(_ product: ProductID, quantity: Int) throws(ServiceError) -> PurchaseOutcome { try account.buy(product, quantity: quantity) }
+    public func redeem(offerCode: String) throws(ServiceError) -> PurchaseOutcome { try account.redeem(offerCode: offerCode) }
     public func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) throws(ServiceError) -> PurchaseOutcome {
         try account.buy(product, quantity: quantity, options: options)
     }

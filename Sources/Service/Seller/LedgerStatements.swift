@@ -269,6 +269,14 @@ struct OfferUse {
     var allowIntroductoryOffer: Bool?
     /// A promotional or win-back offer, its terms as charged.
     var offer: PromotionalOffer?
+    /// An offer code's batch, for a one-time product's code (a subscription's is its `offer`).
+    var offerCodeBatch: String?
+
+    /// An offer code's audience: its nonce is the code's digest (``AccountService/redeem(offerCode:)``).
+    static let offerCodeAudience = "offer-code"
+
+    /// The identifier the purchase records: the offer's, or the code's batch.
+    var identifier: String? { offer?.identifier ?? offerCodeBatch }
 }
 
 extension PromotionalOffer {

@@ -335,10 +335,12 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront, "
         + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.account_id = transactions.account_id "
         + "AND a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id)), "
-        + "(SELECT offer_identifier FROM transaction_offers AS o WHERE o.account_id = transactions.account_id AND o.transaction_id = transactions.id)"
+        + "(SELECT offer_identifier FROM transaction_offers AS o WHERE o.account_id = transactions.account_id AND o.transaction_id = transactions.id), "
+        + "(SELECT offer_identifier FROM signed_offers AS s WHERE s.account_id = transactions.account_id "
+        + "AND s.transaction_id = coalesce(transactions.original_transaction_id, transactions.id) AND s.audience = 'offer-code')"
 
     static func transaction(_ row: [String?]) throws -> StoreTransaction {
-        guard row.count == 19, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+        guard row.count == 20, let id = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
             let consumable = row[2].flatMap(Int.init), let quantity = row[3].flatMap(Int.init), let state = row[4].flatMap(TransactionState.init(rawValue:)),
             let credited = row[6].flatMap(Int.init), let purchased = row[7].flatMap(Int64.init), let updated = row[8].flatMap(Int64.init)
         else { throw ServiceError(.storage, "the ledger database holds a malformed transaction row") }
@@ -353,7 +355,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             originalTransactionID: original, expiresDate: row[11].flatMap(Int64.init), isTrial: row[12] == "free-trial",
             refundAmount: row[13].flatMap(Int64.init).map { Money(minorUnits: $0, currency: row[15] ?? Catalog.defaultCurrency).decimal },
             price: row[14].flatMap(Int64.init).flatMap { amount in row[15].map { Money(minorUnits: amount, currency: $0) } }, storefront: row[16],
-            appAccountToken: row[17], promotionalOffer: row[18])
+            appAccountToken: row[17], promotionalOffer: row[18], offerCode: row[19])
     }
 
     private func select(_ condition: String, _ arguments: [String?]) throws -> [StoreTransaction] {
@@ -883,7 +885,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (account_id, nonce) DO NOTHING RETURNING 1
             """,
             [
-                offer.nonce, id.rawValue, offer.audience, offer.allowIntroductoryOffer.map { $0 ? "1" : "0" }, offer.offer?.identifier, offer.offer?.kind.rawValue,
+                offer.nonce, id.rawValue, offer.audience, offer.allowIntroductoryOffer.map { $0 ? "1" : "0" }, offer.identifier, offer.offer?.kind.rawValue,
                 offer.offer.map { String($0.periods) }, String(now),
             ]
         ).rows.count == 1
@@ -898,7 +900,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func purchaseOffer(_ id: TransactionID) throws -> PromotionalOffer? {
         try execute(
-            "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE account_id = $1 AND transaction_id = $2 AND offer_identifier IS NOT NULL",
+            "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE account_id = $1 AND transaction_id = $2 AND offer_kind IS NOT NULL",
             [id.rawValue]
         ).rows.first.map { row throws in try PromotionalOffer(columns: row) }
     }

@@ -49,7 +49,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     private static let columns =
         "id, product_id, consumable, quantity, state, failure_reason, hints_credited, purchase_date, updated_date, revocation_date, original_transaction_id, expires_date, offer, refund_cents, price_minor, currency, storefront, "
         + "(SELECT app_account_token FROM app_account_tokens AS a WHERE a.original_transaction_id = coalesce(transactions.original_transaction_id, transactions.id)), "
-        + "(SELECT offer_identifier FROM transaction_offers AS o WHERE o.transaction_id = transactions.id)"
+        + "(SELECT offer_identifier FROM transaction_offers AS o WHERE o.transaction_id = transactions.id), "
+        + "(SELECT offer_identifier FROM signed_offers AS s WHERE s.transaction_id = coalesce(transactions.original_transaction_id, transactions.id) AND s.audience = 'offer-code')"
 
     private static func transaction(_ row: Row) throws -> StoreTransaction {
         guard let id = TransactionID(rawValue: try row.string(0)), let product = ProductID(rawValue: try row.string(1)),
@@ -67,7 +68,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             expiresDate: try row[11].int64Value, isTrial: try row[12].stringValue == "free-trial",
             refundAmount: try row[13].int64Value.map { Money(minorUnits: $0, currency: try row[15].stringValue ?? Catalog.defaultCurrency).decimal },
             price: try row[14].int64Value.flatMap { amount in try row[15].stringValue.map { Money(minorUnits: amount, currency: $0) } },
-            storefront: try row[16].stringValue, appAccountToken: try row[17].stringValue, promotionalOffer: try row[18].stringValue)
+            storefront: try row[16].stringValue, appAccountToken: try row[17].stringValue, promotionalOffer: try row[18].stringValue,
+            offerCode: try row[19].stringValue)
     }
 
     func transaction(_ id: TransactionID) throws -> StoreTransaction? {
@@ -591,7 +593,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             INSERT INTO signed_offers (nonce, transaction_id, audience, allow_introductory_offer, offer_identifier, offer_kind, offer_periods, used_date)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (nonce) DO NOTHING
             """, .text(offer.nonce), .text(id.rawValue), .text(offer.audience), Self.value(offer.allowIntroductoryOffer.map { $0 ? Int64(1) : 0 }),
-            Self.value(offer.offer?.identifier), Self.value(offer.offer?.kind.rawValue), Self.value(offer.offer.map { Int64($0.periods) }), .integer(now))
+            Self.value(offer.identifier), Self.value(offer.offer?.kind.rawValue), Self.value(offer.offer.map { Int64($0.periods) }), .integer(now))
         return db.changes == 1
     }
 
@@ -604,7 +606,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func purchaseOffer(_ id: TransactionID) throws -> PromotionalOffer? {
         try db.query(
-            "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE transaction_id = ? AND offer_identifier IS NOT NULL", .text(id.rawValue)
+            "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE transaction_id = ? AND offer_kind IS NOT NULL", .text(id.rawValue)
         ).first.map { row throws in try PromotionalOffer(columns: Self.texts(row)) }
     }
 

@@ -89,6 +89,12 @@ public final class SellerService: Sendable {
         return { id throws(ServiceError) in try directory.claim(transaction: id, account: account) }
     }
 
+    /// How `account`'s service claims an offer code across the service (``AccountService/claimOfferCode``).
+    public func offerCodeClaims(account: String) -> @Sendable (String, Int64) throws(ServiceError) -> Bool {
+        let directory = directory
+        return { digest, now throws(ServiceError) in try directory.claim(offerCode: digest, account: account, now: now) }
+    }
+
     /// What the accounts database's check found wrong with its file when the service opened;
     /// `nil`: nothing. A damaged database keeps the server not ready until it is mended.
     public let damage: String?

@@ -107,6 +107,8 @@ public struct NotificationAttempt: Sendable, Equatable {
 public enum NotificationKind: String, Sendable, CaseIterable {
     case oneTimeCharge = "ONE_TIME_CHARGE"
     case subscribed = "SUBSCRIBED"
+    case offerRedeemed = "OFFER_REDEEMED"
+    case priceIncrease = "PRICE_INCREASE"
     case didRenew = "DID_RENEW"
     case didFailToRenew = "DID_FAIL_TO_RENEW"
     case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"

@@ -91,6 +91,14 @@ enum BuyCommand: Command {
                 promotionalOffer: options.promotionalOffer, winBackOffer: options.winBackOffer),
             progress: ProgressBar.forInstall(of: id, catalog: catalog, context: context))
         if !session.started { try await session.start(context: context) }
+        return try await tell(result, of: id, quantity: quantity, asking: !options.yes, session: session, context: context)
+    }
+
+    /// What a purchase (or an offer code's redemption: `redeemed`) came to, told; its exit status.
+    static func tell(
+        _ result: Player.BuyResult, of id: ProductID, quantity: Int = 1, asking: Bool, redeemed: Bool = false, session: PlayerContext, context: CommandContext
+    ) async throws -> ExitCode {
+        let catalog = session.catalog
         let name = StoreText.productName(id, catalog: catalog)
         switch result {
         case .purchased(let transaction, let installed):
@@ -98,7 +106,9 @@ enum BuyCommand: Command {
             let prices = PriceText(environment: context.environment)
             let price = transaction.price.map(prices.format) ?? "?"
             let subscription = try await session.player.subscriptionStarted(by: transaction)
-            if let refund = subscription.replacedRefund {
+            if redeemed {
+                context.out("Redeemed the offer code: \(name)\(transaction.price.map { $0.minorUnits == 0 ? ", free" : " for \(prices.format($0))" } ?? ""). Transaction \(transaction.id.number).")
+            } else if let refund = subscription.replacedRefund {
                 context.out("Upgraded to \(name) for \(price): transaction \(transaction.id.number). \(prices.format(refund)) comes back for the unused part of the previous plan.")
             } else if transaction.isTrial {
                 context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id.number).")
@@ -129,7 +139,7 @@ enum BuyCommand: Command {
                 context.out("'hangman settings theme \(ProductNames(catalog).shortName(of: id))' draws the gallows in it.")
             } else if let installed {
                 context.out("\(name) is unlocked. \(session.describe(installed, id))")
-                try await chooseLanguages(after: id, session: session, asking: !options.yes, context: context)
+                try await chooseLanguages(after: id, session: session, asking: asking, context: context)
             } else {
                 let count = try await HintCount.read(from: session.player.service)
                 context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")

@@ -1,0 +1,66 @@
+import CivilCalendar
+
+extension AccountService {
+    /// Redeems an offer code (StoreKit's `presentOfferCodeRedeemSheet`): a purchase of its
+    /// batch's product, free for a product bought once or a consumable, under the batch's offer
+    /// for a subscription (Apple's `offerType` 3 in its signed transaction; `OFFER_REDEEMED` for a
+    /// subscription). The code is claimed across the service first, then the purchase recorded
+    /// with it in one transaction; a retry of the same code on the same account (a lost answer, a
+    /// process killed between the two) answers the purchase it made, never a second one.
+    ///
+    /// Refused before the code is claimed, so that it stays good: a code that is none
+    /// (`invalid-request`), not the seller's (`not-found`), expired, for a pack the account owns or
+    /// a subscription group it has live (`wrong-state`). Another account's code is `wrong-state`.
+    public func redeem(offerCode text: String) throws(ServiceError) -> PurchaseOutcome {
+        guard let code = OfferCodes.normalized(text) else {
+            throw ServiceError(.invalidRequest, "not an offer code: a code is \(OfferCodes.length) letters and digits, as the seller gave it")
+        }
+        let digest = OfferCodes.digest(code)
+        let requestKey = "offer-code:" + digest
+        if let made = try ledger.transaction(requestKey: requestKey) {
+            return try outcome(of: made, for: made.productID, quantity: made.quantity)
+        }
+        guard let batch = try OfferCodes.batch(of: digest, folder: packsFolder) else {
+            throw ServiceError(.notFound, "invalidOfferCode: no offer code \(code) at this store: check it as the seller gave it")
+        }
+        let now = try settleSubscriptions()
+        guard now < batch.expires else {
+            throw ServiceError(.wrongState, "the offer code expired on \(UTCDateTime(millisecondsSince1970: batch.expires).dateText)")
+        }
+        guard let product = catalog.product(batch.productID), product.isForSale, product.unavailableReason == nil else {
+            throw ServiceError(.productUnavailable, "the offer code is for \(batch.productID), which is no longer sold: it stays unused")
+        }
+        var charge = Money(minorUnits: 0, currency: product.price(in: try storefront())?.currency ?? Catalog.defaultCurrency)
+        var offer: PromotionalOffer?
+        if let terms = product.autoRenewable {
+            guard let identifier = batch.offer, let declared = terms.promotionalOffer(identifier), declared.winBack == nil else {
+                throw ServiceError(.productUnavailable, "the offer code's offer '\(batch.offer ?? "")' is no longer in \(product.id)'s PromotionalOffers: it stays unused")
+            }
+            let storefront = try storefront()
+            guard let first = product.price(in: storefront).flatMap({ declared.firstCharge(in: storefront, plan: $0) }) else {
+                throw ServiceError(.productUnavailable, "invalidOfferPrice: the offer '\(identifier)' has no price in the \(storefront) storefront: the code stays unused")
+            }
+            if try subscriptionChange(to: product.id, now: now).current != nil {
+                throw ServiceError(
+                    .wrongState, "ineligibleForOffer: this account has a subscription in group '\(terms.group)' live: the code stays unused until it ends")
+            }
+            (charge, offer) = (first, declared)
+        } else if !product.isConsumable, let owned = Ownership(try ledger.entitlements()).activeEntitlement(for: product.id) {
+            throw ServiceError(.wrongState, "this account owns \(product.displayName) already (transaction \(owned.transactionID.number)): the code stays unused")
+        }
+        guard try claimOfferCode?(digest, now) ?? true else {
+            throw ServiceError(.wrongState, "the offer code \(code) was redeemed already: each code is redeemed once")
+        }
+        crash(.afterOfferCodeClaim)
+        // The ledger keeps the code's use once (its nonce is the code's digest): on the embedded
+        // store that is the claim itself.
+        let use = OfferUse(nonce: Self.nonce(ofDigest: digest), audience: OfferUse.offerCodeAudience, offer: offer, offerCodeBatch: batch.name)
+        return try purchase(product.id, quantity: 1, requestKey: requestKey, offerCode: (charge, use))
+    }
+
+    /// A digest's first 32 hex digits as a UUID's form: the nonce column's.
+    static func nonce(ofDigest digest: String) -> String {
+        let hex = Array(digest.prefix(32))
+        return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(separator: "-")
+    }
+}
