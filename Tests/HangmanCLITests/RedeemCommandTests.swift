@@ -17,6 +17,11 @@ import TestSupport
         #expect(permissions == 0o600, "the codes are the seller's alone")
         let file = try String(contentsOfFile: world.packs + "/OfferCodes.plist", encoding: .utf8)
         #expect(!codes.contains { file.contains($0) })
+        // Killed once the code is claimed and before its purchase is recorded: the next try finishes it.
+        let killed = try await CLI.run(
+            ["redeem", codes[0]], environment: ["HANGMAN_HOME": world.home, "HANGMAN_PACKS": world.packs, "HANGMAN_CRASH_AT": "after-offer-code-claim"])
+        #expect(killed.wasSignaled && killed.status == 9, "\(killed.stdout)\(killed.stderr)")
+        #expect(try await world.transactions().isEmpty)
         let redeemed = try await world.hangman("redeem", codes[0].lowercased())
         #expect(redeemed.status == 0 && redeemed.stdout.contains("Redeemed the offer code") && redeemed.stdout.contains("free"), "\(redeemed.stdout)\(redeemed.stderr)")
         #expect(try await world.state(PlayerWorld.fruit) == "installed")
