@@ -102,7 +102,8 @@ if sys.argv[1] == "receive":
                                 revoked=transaction.revocationDate is not None, appAccountToken=transaction.appAccountToken)
                 if decoded.data and decoded.data.signedRenewalInfo:
                     renewal = verifier.verify_and_decode_renewal_info(decoded.data.signedRenewalInfo)
-                    line.update(autoRenewStatus=renewal.rawAutoRenewStatus, autoRenewProductId=renewal.autoRenewProductId, status=decoded.data.rawStatus)
+                    line.update(autoRenewStatus=renewal.rawAutoRenewStatus, autoRenewProductId=renewal.autoRenewProductId, status=decoded.data.rawStatus,
+                                priceIncreaseStatus=renewal.rawPriceIncreaseStatus, expirationIntent=renewal.rawExpirationIntent)
             except Exception as error:
                 line["refused"] = repr(error)
             with open(out_file, "a") as f:

@@ -23,6 +23,7 @@ final class RelayService: PackService {
     func fetchCatalog() throws(ServiceError) -> Catalog { inner.catalog }
     func recoverUnfinished() throws(ServiceError) -> [StoreTransaction] { try inner.recoverUnfinished() }
     func buy(_ product: ProductID, quantity: Int, options: PurchaseOptions) throws(ServiceError) -> PurchaseOutcome { try inner.buy(product, quantity: quantity, options: options) }
+    func consentToPriceIncrease(_ product: ProductID) throws(ServiceError) -> SubscriptionStatus { try inner.consentToPriceIncrease(product) }
     func redeem(offerCode: String) throws(ServiceError) -> PurchaseOutcome { try inner.redeem(offerCode: offerCode) }
     func restore() throws(ServiceError) -> [Entitlement] { try inner.restore() }
     func transactions() throws(ServiceError) -> [StoreTransaction] { try inner.transactions() }

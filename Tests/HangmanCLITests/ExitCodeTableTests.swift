@@ -158,6 +158,7 @@ import TestSupport
         Row(arguments: ["catalog", "add", "$S/nothing.wordpack"], code: 64, says: ["--price"]),
         Row(arguments: ["catalog", "remove", nothing], code: 64, says: [nothing, "sells no product"]),
         Row(arguments: ["subscriptions", "renew", "monthly"], code: 64, says: ["'cancel <PRODUCT>'"]),
+        Row(arguments: ["subscriptions", "consent", fruit], code: 64, says: [fruit, "not an auto-renewable subscription"]),
         Row(arguments: ["store", "clock", "advance", "P1Q"], code: 64, says: ["ISO 8601 duration", "'P1Q'"]),
         Row(arguments: ["receipt", "verify", "$S/none.plist"], code: 66, says: ["$S/none.plist"]),
         Row(arguments: ["receipt", "verify", "$S/src"], code: 65, says: ["$S/src is a folder, not a regular file"]),

@@ -98,6 +98,16 @@ import TestSupport
 
     static func json(_ text: String) -> Any? { try? JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
+    /// The shipped catalog and archives, copied into `directory/packs` for a test that changes them.
+    static func copyPacks(into directory: TemporaryDirectory) throws -> String {
+        let packs = directory.file("packs")
+        try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.packs) where file == "Catalog.plist" || file.hasSuffix(".wordpack") {
+            try FileManager.default.copyItem(atPath: Self.packs + "/" + file, toPath: packs + "/" + file)
+        }
+        return packs
+    }
+
     /// StoreKit's `appAccountToken` purchase option reaches the backend in every signed
     /// transaction of the purchase (a renewal's too) and in its notifications; Apple's Set App
     /// Account Token replaces it, for the original transaction only, with Apple's errors.
@@ -324,11 +334,7 @@ import TestSupport
     @Test func anOfferCodeIsRedeemedOnceAndTheBackendHearsIt() async throws {
         let stage = try Stage()
         let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
-        let packs = directory.file("packs")
-        try FileManager.default.createDirectory(atPath: packs, withIntermediateDirectories: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: Self.packs) where file == "Catalog.plist" || file.hasSuffix(".wordpack") {
-            try FileManager.default.copyItem(atPath: Self.packs + "/" + file, toPath: packs + "/" + file)
-        }
+        let packs = try Self.copyPacks(into: directory)
         func codes(_ arguments: String...) throws -> [String] {
             let output = directory.file("codes-\(arguments[0])")
             let made = try ExternalProcess.run(HangmanBinary.path, ["catalog", "offer-codes"] + arguments + ["-o", output, "--packs", packs])
@@ -362,6 +368,59 @@ import TestSupport
         #expect(packSigned["offerType"] as? Int == 3 && packSigned["offerIdentifier"] as? String == "hard-2" && packSigned["price"] as? Int == 0, "\(packSigned)")
         let told = eventually(within: 30) { Set(receiver.delivered).isSuperset(of: ["OFFER_REDEEMED/INITIAL_BUY", "ONE_TIME_CHARGE/"]) }
         #expect(told, "\(receiver.delivered)")
+    }
+
+    /// A price the seller raised for subscribers, published and read at SIGHUP: each subscriber
+    /// is told at the next renewal (PRICE_INCREASE PENDING, charged the old price, the renewal
+    /// info's priceIncreaseStatus 0); one consents (ACCEPTED, then renewed at the new price), the
+    /// other does not and the subscription ends (EXPIRED PRICE_INCREASE, expirationIntent 3).
+    @Test func aRaisedPriceIsToldConsentedToOrEndsTheSubscription() async throws {
+        let stage = try Stage()
+        let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
+        let packs = try Self.copyPacks(into: directory)
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let (server, url) = try await Self.serve(data, packs: packs, extra: [
+            "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
+        ])
+        defer { _ = server.kill() }
+        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
+        let alice = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        let bob = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        guard case .purchased(let kept) = try await alice.buy(monthly, quantity: 1), case .purchased(let lost) = try await bob.buy(monthly, quantity: 1) else {
+            throw ServiceError(.wrongState, "not subscribed")
+        }
+        // The seller raises the price, publishes, and the server reads it.
+        let catalogURL = URL(fileURLWithPath: packs + "/Catalog.plist")
+        var catalog = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: catalogURL), format: nil) as? [String: Any])
+        var products = catalog["Products"] as? [[String: Any]] ?? []
+        for index in products.indices where products[index]["ProductIdentifier"] as? String == monthly.rawValue {
+            var prices = products[index]["Prices"] as? [String: Any] ?? [:]
+            prices["USA"] = "3.49"
+            products[index]["Prices"] = prices
+        }
+        catalog["Products"] = products
+        try PropertyListSerialization.data(fromPropertyList: catalog, format: .xml, options: 0).write(to: catalogURL)
+        #expect(try ExternalProcess.run(HangmanBinary.path, ["catalog", "update", "--packs", packs]).status == 0)
+        kill(server.processIdentifier, SIGHUP)
+        #expect(eventually { server.errorSoFar.contains("SIGHUP: serving catalog version") }, "\(server.errorSoFar)")
+        let pending = try #require(try await alice.subscriptions().first?.priceIncrease)
+        #expect(pending.price.minorUnits == 349 && !pending.consented)
+        for player in [alice, bob] { _ = try await player.advanceClock(by: StoreDuration(1, .month)) }
+        #expect(eventually(within: 30) { receiver.delivered.filter { $0 == "PRICE_INCREASE/PENDING" }.count == 2 }, "\(receiver.delivered)")
+        let statuses = try #require(Self.json(try ExternalProcess.run(Self.python, [Self.backend, "statuses", url, keys.path, Self.kid, Self.issuer, bundle, root, kept.id.number]).stdout) as? [[String: Any]])
+        let renewal = ((statuses.first?["lastTransactions"] as? [[String: Any]])?.first?["renewal"] as? [String: Any]) ?? [:]
+        #expect(renewal["priceIncreaseStatus"] as? Int == 0, "\(statuses)")
+        let consented = try await alice.consentToPriceIncrease(monthly)
+        #expect(consented.priceIncrease?.consented == true)
+        for player in [alice, bob] { _ = try await player.advanceClock(by: StoreDuration(1, .month)) }
+        let alicePrices = try await alice.transactions().filter { $0.originalTransactionID == kept.id }.map { $0.price?.minorUnits }
+        #expect(alicePrices.suffix(2) == [299, 349], "\(alicePrices)")
+        let bobEnded = try #require(try await bob.subscriptions().first)
+        #expect(bobEnded.endReason == "price-increase" && bobEnded.state == .expired, "\(bobEnded)")
+        #expect(try await bob.transactions().filter { $0.originalTransactionID == lost.id }.count == 2, "no third period charged")
+        #expect(eventually(within: 30) { Set(receiver.delivered).isSuperset(of: ["PRICE_INCREASE/ACCEPTED", "EXPIRED/PRICE_INCREASE"]) }, "\(receiver.delivered)")
+        let expired = receiver.posts.first { $0["type"] as? String == "EXPIRED" && $0["subtype"] as? String == "PRICE_INCREASE" }
+        #expect(expired?["expirationIntent"] as? Int == 3, "\(String(describing: expired))")
     }
 
     /// Extend Subscription Renewal Dates for All Active Subscribers through Apple's library: the

@@ -172,7 +172,8 @@ enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
 final class StoreAccount {
     let directory: TemporaryDirectory
     let packs: String
-    let catalog: Catalog
+    /// The catalog services open with (``reloadCatalog()`` reads the folder's again).
+    private(set) var catalog: Catalog
     let stepping = SteppingClock()
     let engine: Engine
     /// The account's id in PostgreSQL (every test its own, so tests share the server safely).
@@ -199,6 +200,9 @@ final class StoreAccount {
         self.engine = engine
         connectionString = engine == .postgresql ? try TestPostgreSQL.shared() : nil
     }
+
+    /// Reads the packs folder's catalog again (the seller changed it): services opened from now on sell from it.
+    func reloadCatalog() throws { catalog = try Catalog.load(folder: packs) }
 
     /// A new service (a new process, as far as the account is concerned) on this account.
     func service(crash: @escaping @Sendable (CrashPoint) -> Void = { _ in }) throws -> AccountService {

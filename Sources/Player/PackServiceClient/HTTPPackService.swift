@@ -469,6 +469,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         try await send(API.autoRenew, body: AutoRenewRequest(productID: product, autoRenew: on))
     }
 
+    public func consentToPriceIncrease(_ product: ProductID) async throws(ServiceError) -> SubscriptionStatus {
+        try await send(API.priceConsent, body: SubscriptionChangeRequest(productID: product))
+    }
+
     // MARK: - Accounts
 
     // MARK: - Tokens and the account

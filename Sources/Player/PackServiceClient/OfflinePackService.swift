@@ -82,6 +82,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     }
     public func subscriptions() throws(ServiceError) -> [SubscriptionStatus] { throw unavailable("the list of subscriptions") }
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus { throw unavailable("changing a subscription") }
+    public func consentToPriceIncrease(_ product: ProductID) throws(ServiceError) -> SubscriptionStatus { throw unavailable("consenting to a price") }
     public func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange { throw unavailable("changing a subscription") }
     public func storeClock() throws(ServiceError) -> Int64 { throw unavailable("the store's clock") }
     public func moveClock(by duration: StoreClockStep) throws(ServiceError) -> StoreClockMove { throw unavailable("the store's clock") }

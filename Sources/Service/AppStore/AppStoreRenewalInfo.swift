@@ -9,8 +9,11 @@ public struct AppStoreRenewalInfo: Sendable, Equatable, Codable {
     public var autoRenewProductId: String
     /// 1: renews; 0: turned off.
     public var autoRenewStatus: Int
-    /// Why it ended or will: 1 turned off, 2 billing failed, 4 not for sale.
+    /// Why it ended or will: 1 turned off, 2 billing failed, 3 a price increase not consented
+    /// to, 4 not for sale.
     public var expirationIntent: Int?
+    /// A price increase of the plan: 0 not consented to yet, 1 consented.
+    public var priceIncreaseStatus: Int?
     public var isInBillingRetryPeriod: Bool?
     public var gracePeriodExpiresDate: Int64?
     /// When the next period would start.
@@ -31,10 +34,12 @@ public struct AppStoreRenewalInfo: Sendable, Equatable, Codable {
         switch status.endReason {
         case nil: expirationIntent = status.willAutoRenew ? nil : 1
         case "billing"?: expirationIntent = 2
+        case "price-increase"?: expirationIntent = 3
         case "expired"?: expirationIntent = status.willAutoRenew ? 4 : 1
         default: expirationIntent = nil
         }
         if [.billingRetry, .gracePeriod].contains(status.state) { isInBillingRetryPeriod = true } else if status.endReason == nil { isInBillingRetryPeriod = false }
+        priceIncreaseStatus = status.priceIncrease.map { $0.consented ? 1 : 0 }
         gracePeriodExpiresDate = status.state == .gracePeriod ? status.gracePeriodExpiresDate : nil
         renewalDate = status.endReason == nil ? status.expiresDate : nil
         recentSubscriptionStartDate = firstPurchase

@@ -372,6 +372,9 @@ public final class PackServer: Sendable {
         case .autoRenew:
             let change = try API.autoRenew.body(of: request.body)
             return .json(200, try API.autoRenew.answer(try service.setAutoRenew(change.productID, on: change.autoRenew)))
+        case .priceConsent:
+            let consent = try API.priceConsent.body(of: request.body)
+            return .json(200, try API.priceConsent.answer(try service.consentToPriceIncrease(consent.productID)))
         case .recover:
             return .json(200, try API.recover.answer(try service.recoverUnfinished()))
         case .receipt:

@@ -75,6 +75,11 @@ public protocol PackService {
     /// period ends) or back on.
     func setAutoRenew(_ product: ProductID, on: Bool) async throws(ServiceError) -> SubscriptionStatus
 
+    /// Consents to the higher price of the plan the live subscription in `product`'s group renews
+    /// to (``SubscriptionStatus/priceIncrease``); without consent it ends at the renewal after the
+    /// subscriber was told.
+    func consentToPriceIncrease(_ product: ProductID) async throws(ServiceError) -> SubscriptionStatus
+
     /// The account's transactions, signed.
     func receipt() async throws(ServiceError) -> Receipt
 

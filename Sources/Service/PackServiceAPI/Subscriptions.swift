@@ -293,12 +293,15 @@ public struct SubscriptionStatus: Sendable, Equatable, Codable {
     public var originalTransactionID: TransactionID
     /// When the grace period ends, while a renewal is failing.
     public var gracePeriodExpiresDate: Int64?
-    /// Why it ended: `expired`, `upgraded`, `billing`, `refunded`.
+    /// Why it ended: `expired`, `upgraded`, `billing`, `refunded`, `price-increase` (a higher price not consented to).
     public var endReason: String?
     /// It renews by itself (not a pass bought for a fixed time).
     public var isAutoRenewable: Bool
     /// When the current period (or the access bought) began.
     public var periodStartDate: Int64?
+    /// A rise of the plan's price on what the subscriber agreed to (Apple's `PRICE_INCREASE`):
+    /// `nil` when there is none.
+    public var priceIncrease: PriceIncrease?
 
     /// A subscription's status, as the service answers it.
     public init(
@@ -320,6 +323,21 @@ public struct SubscriptionStatus: Sendable, Equatable, Codable {
 
     /// The date access lasts to: the grace period's end while in it.
     public var accessEnds: Int64 { state == .gracePeriod ? (gracePeriodExpiresDate ?? expiresDate) : expiresDate }
+}
+
+/// A subscription's plan priced above what its subscriber agreed to: it renews at the new
+/// price once consented to (`hangman subscriptions consent`); without consent, the renewal after
+/// the subscriber is told of it (the next one) is charged the old price, and the one after ends it.
+public struct PriceIncrease: Sendable, Equatable, Codable {
+    /// The plan's price now, in the account's storefront.
+    public var price: Money
+    /// The subscriber consented to it (Apple's `priceIncreaseStatus` 1; 0 before).
+    public var consented: Bool
+
+    public init(price: Money, consented: Bool) {
+        self.price = price
+        self.consented = consented
+    }
 }
 
 /// What buying an auto-renewable would do to the account's subscription in its group.

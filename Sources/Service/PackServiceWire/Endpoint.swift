@@ -89,6 +89,7 @@ public enum API {
     public static let subscriptions = Endpoint<NoBody, [SubscriptionStatus]>(.subscriptions)
     public static let subscriptionChange = Endpoint<SubscriptionChangeRequest, SubscriptionChange>(.subscriptionChange)
     public static let autoRenew = Endpoint<AutoRenewRequest, SubscriptionStatus>(.autoRenew)
+    public static let priceConsent = Endpoint<SubscriptionChangeRequest, SubscriptionStatus>(.priceConsent)
     public static let startGame = Endpoint<GameRequest, ServedGame>(.startGame)
     public static let currentGame = Endpoint<NoBody, ServedGame>(.currentGame)
     public static let game = Endpoint<NoBody, ServedGame>(.game)
@@ -124,7 +125,7 @@ public enum API {
     public static let typedRoutes: [Route] = [
         serviceKey.route, proveKey.route, catalog.route, createAccount.route, account.route, closeAccount.route, setStorefront.route,
         offers.route, transactions.route, entitlements.route, hints.route, spendHint.route, purchase.route, redeemOfferCode.route, restore.route, recover.route,
-        receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, startGame.route, currentGame.route, game.route,
+        receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, priceConsent.route, startGame.route, currentGame.route, game.route,
         guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, leaderboard.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
         clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, requestRefund.route, refundCase.route, signedAppTransaction.route,

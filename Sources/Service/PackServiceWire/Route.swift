@@ -5,7 +5,7 @@ public enum Route: String, CaseIterable, Sendable {
     case health, ready, serviceKey, proveKey, catalog, createAccount
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
     case purchase, redeemOfferCode, restore, recover, receipt, packArchive, refundCase, requestRefund, signedAppTransaction
-    case subscriptions, subscriptionChange, autoRenew
+    case subscriptions, subscriptionChange, autoRenew, priceConsent
     case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
@@ -31,7 +31,7 @@ public enum Route: String, CaseIterable, Sendable {
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
-        case .proveKey, .createAccount, .spendHint, .purchase, .redeemOfferCode, .restore, .recover, .subscriptionChange, .autoRenew, .addToken, .rotateToken, .advanceClock, .clear,
+        case .proveKey, .createAccount, .spendHint, .purchase, .redeemOfferCode, .restore, .recover, .subscriptionChange, .autoRenew, .priceConsent, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .decideRefund, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
             .appStoreNotificationHistory, .appStoreFinish, .appStoreMassExtend:
             "POST"
@@ -64,6 +64,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .subscriptions: "/v1/subscriptions"
         case .subscriptionChange: "/v1/subscriptions/change"
         case .autoRenew: "/v1/subscriptions/auto-renew"
+        case .priceConsent: "/v1/subscriptions/price-consent"
         case .startGame: "/v1/games"
         case .currentGame: "/v1/games/current"
         case .game: "/v1/games/{id}"

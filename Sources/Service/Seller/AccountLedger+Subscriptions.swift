@@ -65,6 +65,10 @@ extension AccountLedger {
                         originalTransactionID: transaction.id, group: terms.group, productID: product.id, period: 0, inTrial: trial != nil,
                         periodStart: now, expiresDate: expires, willAutoRenew: true, renewsTo: nil, billingRetrySince: nil, endDate: nil, endReason: nil),
                     now: now)
+                // The plan's price now is the one its subscriber agreed to (an offer's is the offer's).
+                if let plan = product.price(in: transaction.storefront ?? Storefront.defaultCode) {
+                    try statements.savePriceAgreement(PriceAgreement(originalTransactionID: transaction.id, productID: product.id, agreed: plan))
+                }
                 hints = trial == nil ? terms.hintsPerPeriod * periodsPaid : 0
             } else if let original = transaction.originalTransactionID, var row = rows.first(where: { $0.originalTransactionID == original }) {
                 row.productID = product.id
@@ -216,6 +220,14 @@ extension AccountLedger {
         try engine.read { statements in try statements.subscriptions() }
     }
 
+    /// The account's subscriptions with the price agreement of each that has one, read together.
+    func subscriptionsWithAgreements() throws(ServiceError) -> [(row: SubscriptionRow, agreement: PriceAgreement?)] {
+        try engine.read { statements in
+            let agreements = Dictionary(try statements.priceAgreements().map { ($0.originalTransactionID, $0) }) { first, _ in first }
+            return try statements.subscriptions().map { ($0, agreements[$0.originalTransactionID]) }
+        }
+    }
+
     /// Looks at the live subscription whose period ended first, at `now` (the store's time), and
     /// takes one step: a renewal charged (in state `purchased`, to be delivered by the caller),
     /// an end, or a failed renewal recorded. `product` names the catalog's terms; `renewal` is the
@@ -267,12 +279,17 @@ extension AccountLedger {
                 {
                     promotion = offer
                 }
-                guard let price = promotion?.prices[storefront] ?? next.price(in: storefront) else {
+                guard var price = promotion?.prices[storefront] ?? next.price(in: storefront) else {
                     row.endDate = row.expiresDate
                     row.endReason = "expired"
                     try statements.saveSubscription(row, now: now)
                     try notify(.expired, "PRODUCT_NOT_FOR_SALE", row, statements: statements, now: now)
                     return .changed
+                }
+                if promotion == nil {
+                    // No more than the subscriber agreed to, unless told and consenting.
+                    guard let agreed = try renewalPrice(row, plan: next.id, price: price, statements: statements, now: now) else { return .changed }
+                    price = agreed
                 }
                 // Renewed: at the period's end, or, recovering from billing retry, now.
                 let start = row.billingRetrySince == nil ? row.expiresDate : now
@@ -289,6 +306,67 @@ extension AccountLedger {
                 return .idTaken
             }
             return .none
+        }
+    }
+
+    /// What renewing `row` charges when its plan's price is `price`, as its subscriber agreed
+    /// (``PriceAgreement``): the price when it is no rise (a fall is agreed at once, as Apple
+    /// applies one); the agreed price the first time a rise is met, the subscriber told of it
+    /// (`PRICE_INCREASE` `PENDING`; consent with ``AccountService/consentToPriceIncrease(_:)``);
+    /// `nil` when the subscriber was told at an earlier renewal and did not consent: the
+    /// subscription ends with its period (`EXPIRED` `PRICE_INCREASE`).
+    private func renewalPrice(_ row: SubscriptionRow, plan: ProductID, price: Money, statements: any LedgerStatements, now: Int64) throws -> Money? {
+        guard var agreement = try statements.priceAgreement(row.originalTransactionID), agreement.productID == plan, agreement.agreed.currency == price.currency else {
+            // The first renewal of a plan the ledger has no agreement for (a downgrade chosen at its price, a storefront moved): agreed as it is.
+            try statements.savePriceAgreement(PriceAgreement(originalTransactionID: row.originalTransactionID, productID: plan, agreed: price))
+            return price
+        }
+        guard price.minorUnits > agreement.agreed.minorUnits else {
+            if price.minorUnits < agreement.agreed.minorUnits {
+                try statements.savePriceAgreement(PriceAgreement(originalTransactionID: row.originalTransactionID, productID: plan, agreed: price))
+            }
+            return price
+        }
+        // Told at an earlier renewal (its date is the renewal's), of this price or a higher one: ends.
+        if let told = agreement.told, told.minorUnits >= price.minorUnits, let toldAt = agreement.toldDate, toldAt < row.expiresDate {
+            var ended = row
+            ended.endDate = row.expiresDate
+            ended.endReason = "expired"
+            try statements.saveSubscription(ended, now: now)
+            agreement.endedDate = row.expiresDate
+            try statements.savePriceAgreement(agreement)
+            try notify(.expired, "PRICE_INCREASE", ended, statements: statements, now: now)
+            return nil
+        }
+        if agreement.told?.minorUnits != price.minorUnits {
+            agreement.told = price
+            agreement.toldDate = row.expiresDate
+            try statements.savePriceAgreement(agreement)
+            try notify(.priceIncrease, "PENDING", row, statements: statements, now: now)
+        }
+        return agreement.agreed
+    }
+
+    /// The subscriber of the group's live subscription consents to its plan's higher `price`
+    /// (`PRICE_INCREASE` `ACCEPTED`); throws when its plan's price is no rise on what it agreed.
+    func consentToPriceIncrease(group: String, price: (ProductID) -> Money?, now: Int64) throws(ServiceError) -> SubscriptionRow {
+        try engine.write { statements in
+            guard let row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
+                throw ServiceError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+            }
+            let plan = row.renewsTo ?? row.productID
+            guard let asked = price(plan), var agreement = try statements.priceAgreement(row.originalTransactionID), agreement.productID == plan,
+                agreement.agreed.currency == asked.currency, asked.minorUnits > agreement.agreed.minorUnits
+            else {
+                throw ServiceError(.wrongState, "\(plan) renews at the price this subscription agreed to: there is no price increase to consent to")
+            }
+            agreement.agreed = asked
+            agreement.told = asked
+            agreement.toldDate = agreement.toldDate ?? now
+            agreement.consentedDate = now
+            try statements.savePriceAgreement(agreement)
+            try notify(.priceIncrease, "ACCEPTED", row, statements: statements, now: now)
+            return row
         }
     }
 

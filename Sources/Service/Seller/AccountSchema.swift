@@ -210,6 +210,7 @@ enum AccountSchema {
         migrator.register("19-refund-cases", sql: refundCases(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("20-signed-offers", sql: signedOffers(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("21-mass-extensions", sql: massExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("22-price-agreements", sql: priceAgreements(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -312,6 +313,28 @@ enum AccountSchema {
                 \(column)transaction_id TEXT NOT NULL,
                 offer_identifier TEXT NOT NULL,
                 PRIMARY KEY (\(key)transaction_id)
+            );
+            """
+    }
+
+    /// Migration 22: the price each auto-renewable subscriber agreed to for the plan it renews to
+    /// (the catalog's when it started, or a higher one consented to), and a higher price the
+    /// subscriber was told of (Apple's `PRICE_INCREASE`): a renewal charges more only with consent.
+    static func priceAgreements(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE price_agreements (
+                \(column)original_transaction_id TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                currency TEXT NOT NULL,
+                agreed_minor \(integer) NOT NULL CHECK (agreed_minor >= 0),
+                told_minor \(integer),
+                told_date \(integer),
+                consented_date \(integer),
+                -- The subscription ended for want of consent (its row says 'expired').
+                ended_date \(integer),
+                PRIMARY KEY (\(key)original_transaction_id)
             );
             """
     }

@@ -56,12 +56,26 @@ extension AccountService {
     }
 
     func subscriptions(now: Int64) throws(ServiceError) -> [SubscriptionStatus] {
-        var statuses = try ledger.subscriptions().map { row in
+        let rows = try ledger.subscriptionsWithAgreements()
+        let storefront = rows.contains { $0.row.isLive } ? try storefront() : Storefront.defaultCode
+        var statuses = rows.map { row, agreement in
             let (state, graceEnds) = row.state(now: now, catalog: catalog)
-            return SubscriptionStatus(
+            var status = SubscriptionStatus(
                 productID: row.productID, state: state, expiresDate: row.endDate ?? row.expiresDate, willAutoRenew: row.isLive && row.willAutoRenew,
                 renewsToProductID: row.renewsTo, originalTransactionID: row.originalTransactionID, gracePeriodExpiresDate: graceEnds,
                 endReason: row.endReason, isAutoRenewable: true, periodStartDate: row.periodStart)
+            // Ended for want of consent to a higher price (the row says expired).
+            if row.endReason == "expired", agreement?.endedDate == row.endDate { status.endReason = "price-increase" }
+            if row.isLive, let agreement, agreement.productID == row.renewsTo ?? row.productID,
+                let price = catalog.product(agreement.productID)?.price(in: storefront), price.currency == agreement.agreed.currency
+            {
+                if price.minorUnits > agreement.agreed.minorUnits {
+                    status.priceIncrease = PriceIncrease(price: price, consented: false)
+                } else if agreement.consentedDate != nil, price == agreement.agreed {
+                    status.priceIncrease = PriceIncrease(price: price, consented: true)
+                }
+            }
+            return status
         }
         var passes: [ProductID: [StoreTransaction]] = [:]
         for transaction in try ledger.transactions()
@@ -121,6 +135,20 @@ extension AccountService {
         }
         let now = try settleSubscriptions()
         let row = try ledger.setAutoRenew(group: terms.group, on: on, now: now)
+        return try status(of: row.originalTransactionID, now: now)
+    }
+
+    /// The subscriber consents to the higher price of the plan its live subscription in
+    /// `product`'s group renews to (Apple's price increase consent sheet): it renews at that price
+    /// from its next renewal. `wrong-state` when there is no rise to consent to.
+    public func consentToPriceIncrease(_ product: ProductID) throws(ServiceError) -> SubscriptionStatus {
+        guard let terms = catalog.product(product)?.autoRenewable else {
+            throw ServiceError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
+        }
+        let now = try settleSubscriptions()
+        let storefront = try storefront()
+        let catalog = catalog
+        let row = try ledger.consentToPriceIncrease(group: terms.group, price: { catalog.product($0)?.price(in: storefront) }, now: now)
         return try status(of: row.originalTransactionID, now: now)
     }
 }

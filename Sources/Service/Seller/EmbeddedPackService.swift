@@ -55,6 +55,7 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func subscriptions() throws(ServiceError) -> [SubscriptionStatus] { try account.subscriptions() }
     public func subscriptionChange(to product: ProductID) throws(ServiceError) -> SubscriptionChange { try account.subscriptionChange(to: product) }
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus { try account.setAutoRenew(product, on: on) }
+    public func consentToPriceIncrease(_ product: ProductID) throws(ServiceError) -> SubscriptionStatus { try account.consentToPriceIncrease(product) }
     public func receipt() throws(ServiceError) -> Receipt { try account.receipt() }
     public func refundCase(_ id: TransactionID) throws(ServiceError) -> RefundCase? { try account.refundCase(id) }
     public func requestRefund(_ id: TransactionID, reason: RefundReason) throws(ServiceError) -> RefundCase { try account.requestRefund(id, reason: reason) }

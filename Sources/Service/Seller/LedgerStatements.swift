@@ -257,6 +257,12 @@ protocol LedgerStatements {
     func markOffer(_ identifier: String, on id: TransactionID) throws
     /// What the developer's server signed on the introductory offer of the purchase `id`, if anything.
     func introductoryOfferAllowed(_ id: TransactionID) throws -> Bool?
+    /// The price the subscriber of `original` agreed to, if the ledger recorded one.
+    func priceAgreement(_ original: TransactionID) throws -> PriceAgreement?
+    /// Every price agreement of the account's subscriptions.
+    func priceAgreements() throws -> [PriceAgreement]
+    /// Records a subscription's agreement as it is now (one row per subscription).
+    func savePriceAgreement(_ agreement: PriceAgreement) throws
     /// The amount of the hint ledger's entry `key`, if there is one.
     func hintEntryAmount(key: String) throws -> Int?
 }
@@ -287,6 +293,49 @@ extension PromotionalOffer {
             throw ServiceError(.storage, "the ledger database holds a malformed purchase offer")
         }
         self.init(identifier: identifier, kind: kind, periods: periods, prices: [:])
+    }
+}
+
+/// The price an auto-renewable's subscriber agreed to for its plan (``AccountLedger``'s renewal
+/// charges no more without consent), and a higher one the subscriber was told of.
+struct PriceAgreement: Equatable {
+    var originalTransactionID: TransactionID
+    var productID: ProductID
+    var agreed: Money
+    /// A higher price told (`PRICE_INCREASE` `PENDING`), and when.
+    var told: Money?
+    var toldDate: Int64?
+    /// When the subscriber consented to `agreed` (it was a rise).
+    var consentedDate: Int64?
+    /// When the subscription ended for want of consent to `told`.
+    var endedDate: Int64?
+
+    static let columns = "original_transaction_id, product_id, currency, agreed_minor, told_minor, told_date, consented_date, ended_date"
+
+    init(originalTransactionID: TransactionID, productID: ProductID, agreed: Money, told: Money? = nil, toldDate: Int64? = nil, consentedDate: Int64? = nil) {
+        self.originalTransactionID = originalTransactionID
+        self.productID = productID
+        self.agreed = agreed
+        self.told = told
+        self.toldDate = toldDate
+        self.consentedDate = consentedDate
+    }
+
+    init(columns row: [String?]) throws(ServiceError) {
+        guard row.count == 8, let original = row[0].flatMap(TransactionID.init(rawValue:)), let product = row[1].flatMap(ProductID.init(rawValue:)),
+            let currency = row[2], let agreed = row[3].flatMap(Int64.init)
+        else { throw ServiceError(.storage, "the ledger database holds a malformed price agreement") }
+        self.init(
+            originalTransactionID: original, productID: product, agreed: Money(minorUnits: agreed, currency: currency),
+            told: row[4].flatMap(Int64.init).map { Money(minorUnits: $0, currency: currency) }, toldDate: row[5].flatMap(Int64.init),
+            consentedDate: row[6].flatMap(Int64.init))
+        endedDate = row[7].flatMap(Int64.init)
+    }
+
+    /// The values of ``columns``, as text.
+    var values: [String?] {
+        [originalTransactionID.rawValue, productID.rawValue, agreed.currency, String(agreed.minorUnits), told.map { String($0.minorUnits) }, toldDate.map(String.init),
+            consentedDate.map(String.init), endedDate.map(String.init)]
     }
 }
 

@@ -378,6 +378,7 @@ enum PostgreSQLLedgerSchema {
         migrations.register("19-refund-cases", sql: AccountSchema.refundCases(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("20-signed-offers", sql: AccountSchema.signedOffers(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("21-mass-extensions", sql: AccountSchema.massExtensions(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("22-price-agreements", sql: AccountSchema.priceAgreements(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -920,6 +920,25 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             .map { row throws in try RefundCase(columns: row) }
     }
 
+    func priceAgreement(_ original: TransactionID) throws -> PriceAgreement? {
+        try execute("SELECT \(PriceAgreement.columns) FROM price_agreements WHERE account_id = $1 AND original_transaction_id = $2", [original.rawValue]).rows
+            .first.map { row throws in try PriceAgreement(columns: row) }
+    }
+
+    func priceAgreements() throws -> [PriceAgreement] {
+        try execute("SELECT \(PriceAgreement.columns) FROM price_agreements WHERE account_id = $1").rows.map { row throws in try PriceAgreement(columns: row) }
+    }
+
+    func savePriceAgreement(_ agreement: PriceAgreement) throws {
+        _ = try execute(
+            """
+            INSERT INTO price_agreements (account_id, \(PriceAgreement.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (account_id, original_transaction_id) DO UPDATE SET product_id = excluded.product_id, currency = excluded.currency,
+                agreed_minor = excluded.agreed_minor, told_minor = excluded.told_minor, told_date = excluded.told_date, consented_date = excluded.consented_date,
+                ended_date = excluded.ended_date
+            """, agreement.values)
+    }
+
     func saveRefundCase(_ refundCase: RefundCase) throws {
         _ = try execute(
             """

@@ -626,6 +626,28 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         }
     }
 
+    func priceAgreement(_ original: TransactionID) throws -> PriceAgreement? {
+        try db.query("SELECT \(PriceAgreement.columns) FROM price_agreements WHERE original_transaction_id = ?", .text(original.rawValue)).first.map {
+            row throws in try PriceAgreement(columns: Self.texts(row))
+        }
+    }
+
+    func priceAgreements() throws -> [PriceAgreement] {
+        try db.query("SELECT \(PriceAgreement.columns) FROM price_agreements").map { row throws in try PriceAgreement(columns: Self.texts(row)) }
+    }
+
+    func savePriceAgreement(_ agreement: PriceAgreement) throws {
+        let values = agreement.values
+        try db.execute(
+            """
+            INSERT INTO price_agreements (\(PriceAgreement.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (original_transaction_id) DO UPDATE SET product_id = excluded.product_id, currency = excluded.currency,
+                agreed_minor = excluded.agreed_minor, told_minor = excluded.told_minor, told_date = excluded.told_date, consented_date = excluded.consented_date,
+                ended_date = excluded.ended_date
+            """, .text(values[0] ?? ""), .text(values[1] ?? ""), .text(values[2] ?? ""), .integer(agreement.agreed.minorUnits),
+            Self.value(agreement.told?.minorUnits), Self.value(agreement.toldDate), Self.value(agreement.consentedDate), Self.value(agreement.endedDate))
+    }
+
     func saveRefundCase(_ refundCase: RefundCase) throws {
         try db.execute(
             """

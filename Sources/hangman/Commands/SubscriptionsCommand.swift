@@ -6,25 +6,29 @@ enum SubscriptionsCommand: Command {
     static let spec = CommandSpec(
         name: "hangman subscriptions",
         overview: "List the account's subscriptions, or turn a subscription's auto-renew off or on.",
-        usage: ["hangman subscriptions [--json] [--wide]", "hangman subscriptions cancel|resume <PRODUCT>"],
+        usage: ["hangman subscriptions [--json] [--wide]", "hangman subscriptions cancel|resume|consent <PRODUCT>"],
         takesWords: true,
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document."), ListingOptions.wideOption] + HomeContext.options,
         subcommands: [
             ("cancel <PRODUCT>", "Turn auto-renew off: the pass stays until its period ends, then it is over."),
             ("resume <PRODUCT>", "Turn auto-renew back on, before the period ends."),
+            ("consent <PRODUCT>", "Accept a higher price the seller set for the plan: it renews at that price. Without consent, the renewal after you are told is at the old price, and the one after ends the subscription."),
         ],
         discussion: """
             <PRODUCT> is any name 'buy' accepts (monthly, com.hangmanpacks.pass.monthly) or the
             subscription group's name (pass). States: trial, active, grace period (a renewal failed,
             access goes on), billing retry (no access while the store retries, up to 60 days),
             expired, revoked (refunded). Renewals that fell due are processed first.
+            A price the seller raised is listed under the table with what consenting does.
             Exit status: 0; 64 for a product that is no subscription, or cancelling what the
-            account does not have; 69 when the store cannot be reached.
+            account does not have; 65 consenting with no price increase to consent to; 69 when
+            the store cannot be reached.
             """)
 
     enum Action {
         case list
         case autoRenew(String, on: Bool)
+        case consent(String)
     }
 
     static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
@@ -33,8 +37,10 @@ enum SubscriptionsCommand: Command {
         case []: return ActionOptions(.list, parsed)
         case let words where words.count == 2 && (words[0] == "cancel" || words[0] == "resume"):
             return ActionOptions(.autoRenew(words[1], on: words[0] == "resume"), parsed)
+        case let words where words.count == 2 && words[0] == "consent":
+            return ActionOptions(.consent(words[1]), parsed)
         default:
-            throw CommandFailure.usage("'subscriptions' takes no arguments, or 'cancel <PRODUCT>' / 'resume <PRODUCT>'")
+            throw CommandFailure.usage("'subscriptions' takes no arguments, or 'cancel <PRODUCT>' / 'resume <PRODUCT>' / 'consent <PRODUCT>'")
         }
     }
 
@@ -62,6 +68,24 @@ enum SubscriptionsCommand: Command {
             }
             let fit = context.tableWidth(wide: options.wide).map { StoreText.Fit(width: $0, drop: [5, 4, 3], flexible: [1]) }
             context.out(StoreText.table(rows, fit: fit))
+            let prices = PriceText(environment: context.environment)
+            for status in statuses {
+                guard let rise = status.priceIncrease else { continue }
+                let name = ProductNames(catalog).shortName(of: status.renewsToProductID ?? status.productID)
+                let per = catalog.product(status.renewsToProductID ?? status.productID).map(ProductsCommand.per) ?? ""
+                if rise.consented {
+                    context.outWrapped("\(name) renews at \(prices.format(rise.price))\(per), the price you consented to.")
+                } else {
+                    context.outWrapped(
+                        "\(name)'s price rises to \(prices.format(rise.price))\(per): 'hangman subscriptions consent \(name)' accepts it. Without consent, one more renewal is at the old price, and the one after ends the subscription.")
+                }
+            }
+        case .consent(let typed):
+            let product = try subscription(named: typed, in: catalog)
+            let status = try await store.service.consentToPriceIncrease(product)
+            let name = StoreText.productName(status.renewsToProductID ?? status.productID, catalog: catalog)
+            let price = status.priceIncrease.map { PriceText(environment: context.environment).format($0.price) } ?? "its new price"
+            context.out("\(name) renews at \(price) from \(StoreText.date(status.expiresDate)): you consented to the new price.")
         case .autoRenew(let typed, let on):
             let product = try subscription(named: typed, in: catalog)
             let status = try await store.service.setAutoRenew(product, on: on)
@@ -129,6 +153,14 @@ struct SubscriptionJSON: Encodable {
     var originalTransactionID: String
     var gracePeriodExpiresDate: String?
     var endReason: String?
+    /// The plan's higher price, and whether it was consented to.
+    var priceIncrease: PriceIncreaseJSON?
+
+    struct PriceIncreaseJSON: Encodable {
+        var price: String
+        var currency: String
+        var consented: Bool
+    }
 
     init(_ status: SubscriptionStatus) {
         productID = status.productID.rawValue
@@ -140,5 +172,6 @@ struct SubscriptionJSON: Encodable {
         originalTransactionID = status.originalTransactionID.number
         gracePeriodExpiresDate = status.gracePeriodExpiresDate.map { ISO8601.string($0) }
         endReason = status.endReason
+        priceIncrease = status.priceIncrease.map { PriceIncreaseJSON(price: $0.price.decimal, currency: $0.price.currency, consented: $0.consented) }
     }
 }
