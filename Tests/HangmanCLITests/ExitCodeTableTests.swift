@@ -178,6 +178,9 @@ import TestSupport
         Row(arguments: ["catalog", "offer-codes", fruit, "--count", "2", "-o", "$S/pipe"], code: 73, says: ["$S/pipe", "FIFO"]),
         Row(arguments: ["catalog", "offer-codes", fruit, "--count", "2", "--offer", "half-off", "-o", "$S/codes"], code: 64, says: ["--offer", "subscription"]),
         Row(arguments: ["store", "clear"], code: 64, says: ["--yes"]),
+        Row(arguments: ["store", "notify", "nope"], code: 64, says: ["'NOPE'", "ONE_TIME_CHARGE"]),
+        Row(arguments: ["store", "notify", "offer_redeemed"], code: 65, says: ["OFFER_REDEEMED", "hangman redeem CODE"]),
+        Row(arguments: ["store", "notify", "DID_RENEW"], code: 65, says: ["DID_RENEW", "live subscription"]),
         Row(arguments: ["buy", fruit], code: 69, says: ["purchases are turned off", "store payments on"]) { world in
             try await run(world, "store", "payments", "off")
         },

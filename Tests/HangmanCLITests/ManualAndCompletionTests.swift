@@ -108,7 +108,8 @@ import Testing
             #expect(rendered.contains("\n\(section)\n"), "no \(section)")
         }
         for command in Hangman.commands {
-            #expect(page.contains(".SS " + command.path.joined(separator: " ")), "no section for \(command.path)")
+            // A hyphen in a name is roff's \- (offer-codes).
+            #expect(page.contains(".SS " + command.path.joined(separator: " ").replacingOccurrences(of: "-", with: "\\-")), "no section for \(command.path)")
         }
         // Justified and wrapped: compared with every run of spaces and line breaks as one space.
         let flowing = rendered.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")

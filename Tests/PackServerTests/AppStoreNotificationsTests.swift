@@ -423,6 +423,51 @@ import TestSupport
         #expect(expired?["expirationIntent"] as? Int == 3, "\(String(describing: expired))")
     }
 
+    /// Every notification `store notify` causes reaches the backend, in order, each verified by
+    /// Apple's library: one account walked through a purchase, a subscription's life, its
+    /// failures and its refunds, each step the change that tells it.
+    @Test func everyNotificationIsCausedOnDemand() async throws {
+        let stage = try Stage(apiKeys: false)
+        let (directory, data, root, bundle) = (stage.directory, stage.data, stage.root, stage.bundle)
+        let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let (server, url) = try await Self.serve(data, extra: ["--notification-url", receiver.url])
+        defer { _ = server.kill() }
+        let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
+        let walk: [(String, String?, [String])] = [
+            ("ONE_TIME_CHARGE", nil, ["ONE_TIME_CHARGE/"]),
+            ("SUBSCRIBED", nil, ["SUBSCRIBED/INITIAL_BUY"]),
+            ("DID_RENEW", nil, ["DID_RENEW/"]),
+            ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_DISABLED", ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"]),
+            ("DID_CHANGE_RENEWAL_STATUS", "AUTO_RENEW_ENABLED", ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED"]),
+            ("DID_CHANGE_RENEWAL_PREF", "UPGRADE", ["DID_CHANGE_RENEWAL_PREF/UPGRADE"]),
+            ("DID_CHANGE_RENEWAL_PREF", "DOWNGRADE", ["DID_CHANGE_RENEWAL_PREF/DOWNGRADE"]),
+            ("RENEWAL_EXTENDED", nil, ["RENEWAL_EXTENDED/"]),
+            ("DID_FAIL_TO_RENEW", "GRACE_PERIOD", ["DID_FAIL_TO_RENEW/GRACE_PERIOD"]),
+            ("DID_RENEW", "BILLING_RECOVERY", ["DID_RENEW/BILLING_RECOVERY"]),
+            ("EXPIRED", "VOLUNTARY", ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "EXPIRED/VOLUNTARY"]),
+            ("SUBSCRIBED", "RESUBSCRIBE", ["SUBSCRIBED/RESUBSCRIBE"]),
+            ("EXPIRED", "BILLING_RETRY", ["DID_FAIL_TO_RENEW/GRACE_PERIOD", "EXPIRED/BILLING_RETRY"]),
+            ("CONSUMPTION_REQUEST", nil, ["CONSUMPTION_REQUEST/"]),
+            ("REFUND_DECLINED", nil, ["CONSUMPTION_REQUEST/", "REFUND_DECLINED/"]),
+            ("REFUND_REVERSED", nil, ["CONSUMPTION_REQUEST/", "REFUND/", "REFUND_REVERSED/"]),
+            ("REFUND", nil, ["REFUND/"]),
+            ("TEST", nil, ["TEST/"]),
+        ]
+        var expected: [String] = []
+        for (type, subtype, told) in walk {
+            let cause = try await player.causeNotification(type, subtype: subtype)
+            #expect(cause.type == type && (subtype == nil || cause.subtype == subtype), "\(cause)")
+            expected += told
+            let heard = eventually(within: 30) { receiver.delivered.count >= expected.count }
+            #expect(heard && receiver.delivered == expected, "after \(type) \(subtype ?? ""): \(receiver.delivered)")
+            if !heard { break }
+        }
+        #expect(receiver.posts.allSatisfy { $0["refused"] == nil }, "Apple's verifier took every one: \(receiver.posts.filter { $0["refused"] != nil })")
+        // What the account's state does not allow is refused, and nothing changes.
+        let refused = await #expect(throws: ServiceError.self) { _ = try await player.causeNotification("SUBSCRIBED", subtype: "INITIAL_BUY") }
+        #expect(refused?.kind == .wrongState, "\(String(describing: refused))")
+    }
+
     /// Extend Subscription Renewal Dates for All Active Subscribers through Apple's library: the
     /// request is answered at once and carried out in the background; a server killed in the
     /// middle of it leaves it to the next, and each subscriber is extended once (a trial's

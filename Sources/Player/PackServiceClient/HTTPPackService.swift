@@ -438,6 +438,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         try await send(API.decideRefund, id: id.rawValue, body: RefundDecisionRequest(decision: decision))
     }
 
+    public func causeNotification(_ type: String, subtype: String?) async throws(ServiceError) -> NotificationCause {
+        try await send(API.causeNotification, body: NotificationCauseRequest(type: type, subtype: subtype))
+    }
+
     public func clear() async throws(ServiceError) {
         _ = try await exchange(.clear)
     }

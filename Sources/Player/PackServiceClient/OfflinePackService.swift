@@ -120,6 +120,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
     public func resolve(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { throw unavailable("the store's test controls") }
     public func refund(_ id: TransactionID) throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { throw unavailable("the store's test controls") }
     public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) throws(ServiceError) -> RefundOutcome { throw unavailable("the store's test controls") }
+    public func causeNotification(_ type: String, subtype: String?) throws(ServiceError) -> NotificationCause { throw unavailable("the store's test controls") }
     public func clear() throws(ServiceError) { throw unavailable("the store's test controls") }
     public func reset() throws(ServiceError) { throw unavailable("the store's test controls") }
 }

@@ -393,7 +393,7 @@ public final class PackServer: Sendable {
             guard route == .requestRefund else { return .json(200, try API.refundCase.answer(RefundCaseDocument(refundCase: try service.refundCase(transaction)))) }
             let asked = try API.requestRefund.body(of: request.body)
             return .json(200, try API.requestRefund.answer(try service.requestRefund(transaction, reason: asked.reason)))
-        case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund, .decideRefund:
+        case .testControls, .setTestControls, .testClock, .advanceClock, .clear, .reset, .approve, .decline, .resolve, .refund, .decideRefund, .causeNotification:
             return try testControl(request, route, id: id, service: service)
         case .health, .ready, .serviceKey, .proveKey, .catalog, .createAccount, .verifyReceipt, .closeAccount, .tokens, .addToken, .rotateToken, .revokeToken,
             .appStoreTransaction, .appStoreHistory, .appStoreStatuses, .appStoreRefunds, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken,
@@ -478,6 +478,9 @@ public final class PackServer: Sendable {
         case .decideRefund:
             let asked = try API.decideRefund.body(of: request.body)
             return .json(200, try API.decideRefund.answer(try service.decideRefund(try transaction(), asked.decision)))
+        case .causeNotification:
+            let asked = try API.causeNotification.body(of: request.body)
+            return .json(200, try API.causeNotification.answer(try service.causeNotification(asked.type, subtype: asked.subtype)))
         case .testControls:
             return .json(200, try API.testControls.answer(try service.controls()))
         case .setTestControls:

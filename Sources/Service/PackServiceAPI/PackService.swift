@@ -157,6 +157,9 @@ public protocol StoreTestControls {
     /// Decides a refund as the App Store would: grants or declines a request, or reverses a
     /// granted refund. The same decision again answers the case as it is.
     func decideRefund(_ id: TransactionID, _ decision: RefundDecision) async throws(ServiceError) -> RefundOutcome
+    /// Causes the notification Apple would send as `type` (`subtype`), by the state change it
+    /// tells of (a purchase, a renewal, auto-renew turned off, a refund...): what changed.
+    func causeNotification(_ type: String, subtype: String?) async throws(ServiceError) -> NotificationCause
     /// An empty purchase history.
     func clear() async throws(ServiceError)
     /// The default switches.

@@ -116,6 +116,7 @@ public enum API {
     public static let refund = Endpoint<NoBody, RefundResult>(.refund)
     public static let decideRefund = Endpoint<RefundDecisionRequest, RefundOutcome>(.decideRefund)
     public static let requestRefund = Endpoint<RefundRequest, RefundCase>(.requestRefund)
+    public static let causeNotification = Endpoint<NotificationCauseRequest, NotificationCause>(.causeNotification)
     public static let refundCase = Endpoint<NoBody, RefundCaseDocument>(.refundCase)
     /// `{"signedAppTransactionInfo": JWS}`, as Apple's Get App Transaction Info answers.
     public static let signedAppTransaction = Endpoint<NoBody, [String: String]>(.signedAppTransaction)
@@ -128,6 +129,6 @@ public enum API {
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, priceConsent.route, startGame.route, currentGame.route, game.route,
         guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, leaderboard.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
-        clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, requestRefund.route, refundCase.route, signedAppTransaction.route,
+        clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, causeNotification.route, requestRefund.route, refundCase.route, signedAppTransaction.route,
     ]
 }

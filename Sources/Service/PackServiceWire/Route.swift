@@ -9,7 +9,7 @@ public enum Route: String, CaseIterable, Sendable {
     case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
-    case approve, decline, resolve, refund, decideRefund
+    case approve, decline, resolve, refund, decideRefund, causeNotification
     /// Apple's endpoint, which answers every method itself (21000 for anything but POST).
     case verifyReceipt
     /// The App Store Server API, for a developer's backend (its own JWT): Get Transaction Info,
@@ -32,7 +32,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .closeAccount, .revokeToken: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
         case .proveKey, .createAccount, .spendHint, .purchase, .redeemOfferCode, .restore, .recover, .subscriptionChange, .autoRenew, .priceConsent, .addToken, .rotateToken, .advanceClock, .clear,
-            .reset, .approve, .decline, .resolve, .refund, .decideRefund, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
+            .reset, .approve, .decline, .resolve, .refund, .decideRefund, .causeNotification, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
             .appStoreNotificationHistory, .appStoreFinish, .appStoreMassExtend:
             "POST"
         }
@@ -89,6 +89,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .resolve: "/v1/test/transactions/{id}/resolve"
         case .refund: "/v1/test/transactions/{id}/refund"
         case .decideRefund: "/v1/test/transactions/{id}/refund-decision"
+        case .causeNotification: "/v1/test/notifications"
         case .refundCase, .requestRefund: "/v1/transactions/{id}/refund"
         case .verifyReceipt: "/verifyReceipt"
         case .appStoreTransaction: "/inApps/v1/transactions/{id}"

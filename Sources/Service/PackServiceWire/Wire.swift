@@ -319,6 +319,17 @@ public struct RefundCaseDocument: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/test/transactions/{id}/refund-decision`'s body: what the App Store decides.
+/// `POST /v1/test/notifications`: the notification to cause, in Apple's names.
+public struct NotificationCauseRequest: Codable, Sendable, Equatable {
+    public var type: String
+    public var subtype: String?
+
+    public init(type: String, subtype: String?) {
+        self.type = type
+        self.subtype = subtype
+    }
+}
+
 public struct RefundDecisionRequest: Codable, Sendable, Equatable {
     public var decision: RefundDecision
 

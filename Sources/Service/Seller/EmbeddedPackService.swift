@@ -70,6 +70,9 @@ public final class EmbeddedPackService: PackService, StoreTestControls {
     public func resolve(_ id: TransactionID) throws(ServiceError) -> StoreTransaction { try account.resolve(id) }
     public func refund(_ id: TransactionID) throws(ServiceError) -> (transaction: StoreTransaction, hintsTakenBack: Int) { try account.refund(id) }
     public func decideRefund(_ id: TransactionID, _ decision: RefundDecision) throws(ServiceError) -> RefundOutcome { try account.decideRefund(id, decision) }
+    public func causeNotification(_ type: String, subtype: String?) throws(ServiceError) -> NotificationCause {
+        try account.causeNotification(type, subtype: subtype)
+    }
     public func clear() throws(ServiceError) { try account.clear() }
     public func reset() throws(ServiceError) { try account.reset() }
     public func storeClock() throws(ServiceError) -> Int64 { try account.storeClock() }

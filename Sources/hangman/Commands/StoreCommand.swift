@@ -13,6 +13,7 @@ enum StoreCommand: Command {
             "hangman store approve|decline|resolve|refund <TX>",
             "hangman store refund-decision <TX> grant|decline|reverse",
             "hangman store payments on|off",
+            "hangman store notify [<TYPE> [<SUBTYPE>]]",
             "hangman store clear [--yes]",
             "hangman store reset",
         ],
@@ -35,6 +36,10 @@ enum StoreCommand: Command {
                 "Decide a refund as the App Store would. <DECISION>: grant a request ('hangman refund request' makes one; REFUND: the pack is revoked, hints taken back), decline it (REFUND_DECLINED), or reverse a granted refund (REFUND_REVERSED: what it took comes back, once)."
             ),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69), like canMakePayments."),
+            (
+                "notify <TYPE> [<SUBTYPE>]",
+                "Cause the App Store Server Notification TYPE (SUBTYPE), in Apple's names, by the change it tells of: a purchase, a renewal, auto-renew turned off, a refund... Alone, lists them. On a pack server with --notification-url the backend hears it."
+            ),
             ("clear", "Delete the whole purchase history: transactions, packs owned, hints. Asks first, or needs --yes."),
             ("reset", "Turn every switch off and set the store's clock back to the real time."),
         ])
@@ -91,6 +96,21 @@ enum StoreCommand: Command {
             }
             try await service.clear()
             context.out("The purchase history is empty.")
+        case .notify(nil, _):
+            context.out("'hangman store notify TYPE [SUBTYPE]' causes, by the change it tells of:")
+            for cause in NotificationCause.causes { context.outWrapped("- \(cause.name.replacingOccurrences(of: "/", with: " ")): \(cause.change)") }
+            context.out("Caused otherwise (store notify refuses them, exit 65):")
+            for (name, how) in NotificationCause.causedElsewhere.sorted(by: { $0.key < $1.key }) {
+                context.outWrapped("- \(name.replacingOccurrences(of: "/", with: " ")): \(how)")
+            }
+        case .notify(let type?, let subtype):
+            let cause = try await service.causeNotification(type, subtype: subtype)
+            let told = cause.name.replacingOccurrences(of: "/", with: " ")
+            context.outWrapped("\(told): \(cause.change)\(cause.transactionID.map { " (transaction \($0.number))" } ?? "").")
+            // A store that is its own seller (the embedded one) has no backend to tell.
+            if await service.ownSharedSecret() != nil {
+                context.outWrapped("This store sends no notifications: a pack server with --notification-url tells its backend.")
+            }
         case .reset:
             try await service.reset()
             context.out("Every switch is off, and the store's time is the real time again (\(StoreText.date(try await service.storeClock()))).")

@@ -23,6 +23,8 @@ extension StoreCommand {
         case clock(advance: StoreClockStep?)
         case clear(confirmed: Bool)
         case reset
+        /// `store notify` alone lists what it causes.
+        case notify(type: String?, subtype: String?)
     }
 
     struct Options {
@@ -59,6 +61,8 @@ extension StoreCommand {
             action = .clear(confirmed: parsed.has("--yes"))
         } else if words == ["reset"] {
             action = .reset
+        } else if words.first == "notify", words.count <= 3 {
+            action = .notify(type: words.dropFirst().first, subtype: words.count == 3 ? words[2] : nil)
         } else {
             throw CommandFailure.usage("unknown 'store' arguments: \(words.joined(separator: " ")) (see 'hangman store --help')")
         }
