@@ -5,7 +5,7 @@
   dashboard.py URL TOKEN_FILE OUT_DIR [QUERY]
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
-for each page (overview, subscriptions, players, products) at 1280x800 and at 375x800: a screenshot
+for each page (overview, subscriptions, players, products, refunds) at 1280x800 and at 375x800: a screenshot
 OUT_DIR/<page>-<width>.png, and the page's tables (each page for QUERY's range, default days=30); then
 every page again in the dark colour scheme (<page>-<width>-dark.png). Prints one JSON object: for
 each page its title, every table (id -> rows of cell texts), the document's width against the
@@ -86,7 +86,7 @@ try:
         button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
         call("POST", base + f"/element/{button}/click", {})
         until(lambda: "/overview" in call("GET", base + "/url"), "the sign-in did not reach the overview")
-        for page in ["overview", "subscriptions", "players", "products"]:
+        for page in ["overview", "subscriptions", "players", "products", "refunds"]:
             for width in (1280, 375):
                 call("POST", base + "/window/rect", {"width": width, "height": 800})
                 go(f"{URL}/{page}?{QUERY}")

@@ -83,7 +83,7 @@ import TestSupport
         var url: String?
         _ = eventually(within: 20) {
             let line = process.outputSoFar
-            if let range = line.range(of: "listening on ") { url = String(line[range.upperBound...]).trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let range = line.range(of: "listening on ") { url = String(line[range.upperBound...].prefix { !$0.isNewline }).trimmingCharacters(in: .whitespaces) }
             return url != nil || !process.isRunning
         }
         guard let url else { throw ServiceError(.unavailable, "the server did not start: \(process.wait(killAfter: 0).stderr)") }
@@ -161,8 +161,10 @@ import TestSupport
         let stage = try Stage()
         let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let admin = try ExternalProcess.run(HangmanBinary.path, ["serve", "--data", data, "--admin-token"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let (server, url) = try await Self.serve(data, extra: [
             "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
+            "--admin-listen", "127.0.0.1:0",
         ])
         defer { _ = server.kill() }
         let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
@@ -213,6 +215,12 @@ import TestSupport
         let posts = receiver.posts
         #expect(posts.allSatisfy { $0["refused"] == nil }, "Apple's verifier took every one: \(posts)")
         #expect(posts.filter { $0["type"] as? String == "REFUND" }.map { $0["transactionId"] as? String } == [hints.id.number])
+        // The seller's dashboard lists both requests, the backend's consumption answer on the decided one.
+        let said = server.outputSoFar
+        let dashboard = try #require(said.range(of: "dashboard on ").map { String(said[$0.upperBound...].prefix { !$0.isNewline }) }, "\(said)")
+        let page = try ExternalProcess.run("/usr/bin/curl", ["-sS", "-H", "Authorization: Bearer \(admin)", dashboard + "/refunds"]).stdout
+        #expect(page.contains(hints.id.number) && page.contains(pack.id.number) && page.contains("UNSATISFIED_WITH_PURCHASE"), "\(page)")
+        #expect(page.contains("&quot;consumptionPercentage&quot;: 25000") && page.contains("reversed") && page.contains("declined"), "\(page)")
         #expect(posts.contains { $0["type"] as? String == "REFUND_DECLINED" && $0["transactionId"] as? String == pack.id.number && $0["revoked"] as? Bool == false })
         #expect(posts.contains { $0["type"] as? String == "REFUND_REVERSED" && $0["transactionId"] as? String == hints.id.number && $0["revoked"] as? Bool == false })
         #expect(try ask("refunds", hints.id.number).stdout.contains(hints.id.number) == false, "a reversed refund is no refund")

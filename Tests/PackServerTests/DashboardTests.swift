@@ -52,6 +52,11 @@ import TestSupport
             let list = try JSONSerialization.jsonObject(with: Data(try player("ana", ["transactions", "--json"]).stdout.utf8)) as? [[String: Any]]
             let ios = try #require(list?.first { ($0["productID"] as? String)?.hasSuffix(".ios") == true }?["transactionID"] as? String)
             #expect(try player("ana", ["store", "refund", ios]).status == 0)
+            // A refund asked for and declined: the refunds page lists it.
+            let benList = try JSONSerialization.jsonObject(with: Data(try player("ben", ["transactions", "--json"]).stdout.utf8)) as? [[String: Any]]
+            let hard = try #require(benList?.first { ($0["productID"] as? String)?.hasSuffix(".hard") == true }?["transactionID"] as? String)
+            #expect(try player("ben", ["refund", "request", hard, "--reason", "unsatisfied"]).status == 0)
+            #expect(try player("ben", ["store", "refund-decision", hard, "decline"]).status == 0)
             // Renewals through the store's clock: the trial's end and a month later, charged.
             let renewed = try player("dan", ["store", "clock", "advance", "P40D"])
             #expect(renewed.status == 0 && renewed.stdout.contains("2 renewals processed"), "\(renewed.stdout)\(renewed.stderr)")
@@ -118,7 +123,7 @@ import TestSupport
         #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
         let pages = try #require(seen["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 16, "\(pages.keys)")
+        #expect(pages.count == 20, "\(pages.keys)")
         // Light and dark, as the viewer's system asks.
         #expect(pages["overview-1280"]?["background"] as? String == "rgb(255, 255, 255)")
         #expect(pages["overview-1280-dark"]?["background"] as? String == "rgb(22, 22, 23)", "\(pages["overview-1280-dark"] ?? [:])")
@@ -157,7 +162,9 @@ import TestSupport
         #expect(players.map(\.[1]) == ["4", String(try world.count("SELECT count(*) FROM games")), "1", String(sold), String(spent)], "\(players)")
         // 130 bought as hints, and what the pass's charged periods credit.
         #expect(spent == 1 && sold > 130, "\(sold) \(spent)")
-        for page in ["overview", "subscriptions", "players", "products"] {
+        let refunds = try #require((pages["refunds-1280"]?["tables"] as? [String: [[String]]])?["refunds"])
+        #expect(refunds.contains { $0[2] == "Hard Words" && $0[3] == "UNSATISFIED_WITH_PURCHASE" && $0[4] == "declined" && $0[6] == "none" }, "\(refunds)")
+        for page in ["overview", "subscriptions", "players", "products", "refunds"] {
             for width in [1280, 375] {
                 let file = "\(page)-\(width)"
                 let size = (try? FileManager.default.attributesOfItem(atPath: artifacts + "/\(file).png")[.size] as? Int) ?? 0

@@ -69,7 +69,7 @@ extension String {
 /// numbers beneath it, for screen readers and copying; no script; every catalog name escaped.
 public struct DashboardPages: Sendable {
     public enum Page: String, CaseIterable, Sendable {
-        case overview, subscriptions, players, products
+        case overview, subscriptions, players, products, refunds
 
         var title: String {
             switch self {
@@ -77,13 +77,27 @@ public struct DashboardPages: Sendable {
             case .subscriptions: "Subscriptions"
             case .players: "Players"
             case .products: "Products"
+            case .refunds: "Refunds"
             }
+        }
+    }
+
+    /// A refund request of the range, with its purchase's product name.
+    public struct RefundRow: Sendable {
+        public var refundCase: RefundCase
+        public var product: String
+
+        public init(refundCase: RefundCase, product: String) {
+            self.refundCase = refundCase
+            self.product = product
         }
     }
 
     public let overview: SalesOverview
     /// The players' numbers, for the players page (read only for it).
     public var players: PlayersOverview?
+    /// The refund requests of the range, for the refunds page (read only for it).
+    public var refunds: [RefundRow]?
     public let days: [String]
     public let query: String
     public let storefronts: [String]
@@ -113,6 +127,7 @@ public struct DashboardPages: Sendable {
         case .subscriptions: body = subscriptionsBody()
         case .players: body = playersBody()
         case .products: body = productsBody()
+        case .refunds: body = refundsBody()
         }
         return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>", language: amounts.language)
     }
@@ -226,6 +241,23 @@ public struct DashboardPages: Sendable {
         return html
     }
 
+    /// Each refund request of the range: the purchase, why, where it stands, and the consumption
+    /// answer the developer's server sent (Send Consumption Information), as it was sent.
+    private func refundsBody() -> String {
+        guard let refunds, !refunds.isEmpty else { return "<p class=\"empty\">No refund asked for or made in these days.</p>" }
+        func date(_ milliseconds: Int64?) -> String { milliseconds.map { UTCDateTime(millisecondsSince1970: $0).dateTimeText } ?? "-" }
+        // A refund the App Store made without a request (a test control's) has no request date.
+        let rows = refunds.map { row -> [String] in
+            let refund = row.refundCase
+            // The answer as the backend sent it, its members apart so that it wraps.
+            let answer = refund.consumption.map { String($0.prefix(600)).split(separator: ",", omittingEmptySubsequences: false).joined(separator: ", ") } ?? "none"
+            return [refund.requestedDate.map(date) ?? "not asked", refund.transactionID.number, row.product, refund.reason?.rawValue ?? "-", refund.state.rawValue, date(refund.decidedDate), answer]
+        }
+        return "<section><h2>Refunds and refund requests</h2>" + table(
+            id: "refunds", caption: "Refunds asked for or made in these days, with the consumption answer the developer's server sent",
+            head: ["Requested", "Transaction", "Product", "Reason", "State", "Decided", "Consumption answer"], rows: rows) + "</section>"
+    }
+
     private func playersBody() -> String {
         guard let players else { return "<p class=\"empty\">No players' numbers.</p>" }
         var html = "<section><h2>In these days</h2>" + table(id: "players-totals", caption: "Accounts, games and hints in all", head: ["", "Count"], rows: [
@@ -288,6 +320,7 @@ public struct DashboardPages: Sendable {
         .series { fill: none; stroke: var(--s0); stroke-width: 2; } .dot, .bar, .swatch { fill: var(--s0); }
         table { border-collapse: collapse; width: 100%; margin: 8px 0; } caption { text-align: left; padding: 4px 0; }
         th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: break-word; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
+        #refunds td:nth-child(1), #refunds td:nth-child(2), #refunds td:nth-child(6) { white-space: nowrap; }
         .refused { color: var(--bad); } .sign-in { max-width: 420px; } .sign-in input { display: block; width: 100%; margin: 6px 0 12px; padding: 6px; }
         @media (max-width: 600px) {
           table, caption, tbody, tr, td { display: block; width: 100%; } thead { display: none; }

@@ -75,6 +75,8 @@ public enum DashboardRoute: Equatable, Sendable {
 
     /// Whether the route reads the players' numbers (read only where shown).
     public var readsPlayers: Bool { self == .page(.players) || self == .chart("players") }
+    /// Whether the route reads the refund requests (the refunds page alone).
+    public var readsRefunds: Bool { self == .page(.refunds) }
 
     /// Whether the route is an export for scripts (refused with text, not a page, without a token).
     public var isExport: Bool {

@@ -88,7 +88,7 @@ extension PackServer {
         do {
             numbers = try SellerNumbers(
                 sources, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now(),
-                players: route.readsPlayers)
+                players: route.readsPlayers, refunds: route.readsRefunds)
         } catch where error.kind == .invalidRequest {
             return .text(400, error.message)
         }
@@ -97,6 +97,13 @@ extension PackServer {
             overview: numbers.sales, catalog: catalog, firstDay: range.first, lastDay: range.last,
             amounts: ViewerLocale(acceptLanguage: request.header("Accept-Language")), query: query)
         pages.players = numbers.players
+        if let refunds = numbers.refunds {
+            let products = Dictionary(numbers.transactions.map { ($0.transaction.id, $0.transaction.productID) }) { first, _ in first }
+            pages.refunds = refunds.map { refund in
+                let product = products[refund.refundCase.transactionID]
+                return DashboardPages.RefundRow(refundCase: refund.refundCase, product: product.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-")
+            }
+        }
         switch route {
         case .salesReport:
             return HTTPResponse(

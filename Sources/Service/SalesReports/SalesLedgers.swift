@@ -15,6 +15,14 @@ public enum SalesLedgers {
         }
     }
 
+    /// Every account's refund cases, with the consumption answers their developer's server sent.
+    public func refundCases() throws(ServiceError) -> [AccountRefundCase] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.allRefundCases(folder: folder)
+        case .postgreSQL(let ledgers): try ledgers.allRefundCases()
+        }
+    }
+
     /// Every account's games served and hints credited and spent.
     public func activity() throws(ServiceError) -> [PlayerActivity] {
         switch self {

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Seller
 
 /// The seller's numbers over a range of days, composed once for `hangman report` and the
@@ -9,17 +10,23 @@ public struct SellerNumbers: Sendable {
     public var players: PlayersOverview?
     /// Every account's transactions the numbers were made from.
     public var transactions: [AccountTransaction]
+    /// The refund requests made in the range, oldest first, with their consumption answers; `nil` unless asked.
+    public var refunds: [AccountRefundCase]?
 
     /// The numbers of `firstDay...lastDay` (days since 1970) in `ledgers`, for sale in `catalog`,
     /// in one storefront or all (`nil`), at `now`; with the players when `players`.
     public init(
-        _ ledgers: SalesLedgers, catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64, players: Bool
+        _ ledgers: SalesLedgers, catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64, players: Bool, refunds: Bool = false
     ) throws(ServiceError) {
         try Self.check(storefront: storefront, in: catalog)
         transactions = try ledgers.transactions()
         sales = SalesOverview(
             transactions, catalog: catalog, firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now, clockOffsets: try ledgers.clockOffsets())
         sales.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: lastDay)
+        if refunds {
+            let days = firstDay...lastDay
+            self.refunds = try ledgers.refundCases().filter { ($0.refundCase.requestedDate ?? $0.refundCase.decidedDate).map { days.contains(UTCDateTime.day(ofMilliseconds: $0)) } ?? false }
+        }
         self.players = players ? PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: lastDay) : nil
     }
 

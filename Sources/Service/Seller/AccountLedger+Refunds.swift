@@ -36,6 +36,11 @@ extension AccountLedger {
         try engine.read { statements in try statements.refundCase(id) }
     }
 
+    /// Every refund case of the account, with its consumption answer.
+    func refundCases() throws(ServiceError) -> [RefundCase] {
+        try engine.read { statements in try statements.refundCases() }
+    }
+
     /// The App Store decides: `grant` refunds a requested purchase (``applyRefund``), `decline`
     /// closes the request (`REFUND_DECLINED`), `reverse` gives back what a granted refund took
     /// (`REFUND_REVERSED`). The consumption the developer's server reported is kept on the case.
@@ -119,6 +124,20 @@ extension AccountLedger {
 extension RefundCase {
     /// The `refund_cases` columns, in the order ``init(columns:)`` reads them.
     static let columns = "transaction_id, state, reason, requested_date, decided_date, reversed_date, consumption"
+
+    /// The cases of one account (`account`: the parameter naming it, on PostgreSQL), or of every
+    /// account with its id first (`account` nil), each with its consumption answer: the one kept
+    /// on a decided case, else the latest report.
+    static func selectWithConsumption(account: String?) -> String {
+        let sameAccount = account == "" ? "" : " AND c.account_id = r.account_id"
+        let columns = "r.transaction_id, r.state, r.reason, r.requested_date, r.decided_date, r.reversed_date, "
+            + "coalesce(r.consumption, (SELECT body FROM consumption_reports AS c WHERE c.transaction_id = r.transaction_id\(sameAccount)))"
+        switch account {
+        case nil: return "SELECT r.account_id, \(columns) FROM refund_cases AS r ORDER BY r.requested_date"
+        case ""?: return "SELECT \(columns) FROM refund_cases AS r ORDER BY r.requested_date"
+        case let parameter?: return "SELECT \(columns) FROM refund_cases AS r WHERE r.account_id = \(parameter) ORDER BY r.requested_date"
+        }
+    }
 
     init(columns row: [String?]) throws {
         guard row.count == 7, let id = row[0].flatMap(TransactionID.init(rawValue:)), let state = row[1].flatMap(State.init(rawValue:)) else {

@@ -247,6 +247,9 @@ protocol LedgerStatements {
     func consumption(_ transaction: TransactionID) throws -> String?
     /// The purchase's refund case, if it has one.
     func refundCase(_ transaction: TransactionID) throws -> RefundCase?
+    /// Every refund case of the account, each with the consumption answer its developer's server
+    /// sent (kept on a decided case; the latest report for one still open).
+    func refundCases() throws -> [RefundCase]
     /// Records the purchase's refund case as it is now (one row per purchase).
     func saveRefundCase(_ refundCase: RefundCase) throws
     /// Records the offer the purchase `id` is made with; `false` when its nonce was used before.

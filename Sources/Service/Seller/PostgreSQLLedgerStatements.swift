@@ -66,6 +66,15 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// Every account's refund cases, with their consumption answers, in one query.
+    public func allRefundCases() throws(ServiceError) -> [AccountRefundCase] {
+        try autocommit { connection in
+            try connection.execute(RefundCase.selectWithConsumption(account: nil)).rows.map { row throws in
+                AccountRefundCase(account: row[0] ?? "", refundCase: try RefundCase(columns: Array(row.dropFirst())))
+            }
+        }
+    }
+
     /// Every account's auto-renewable subscriptions, each in its state at `now` on the account's
     /// own clock (a sandbox account's test controls move it ahead), in one query.
     public func allSubscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
@@ -937,6 +946,10 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
                 agreed_minor = excluded.agreed_minor, told_minor = excluded.told_minor, told_date = excluded.told_date, consented_date = excluded.consented_date,
                 ended_date = excluded.ended_date
             """, agreement.values)
+    }
+
+    func refundCases() throws -> [RefundCase] {
+        try execute(RefundCase.selectWithConsumption(account: "$1")).rows.map { row throws in try RefundCase(columns: row) }
     }
 
     func saveRefundCase(_ refundCase: RefundCase) throws {

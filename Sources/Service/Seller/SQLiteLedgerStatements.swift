@@ -648,6 +648,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             Self.value(agreement.told?.minorUnits), Self.value(agreement.toldDate), Self.value(agreement.consentedDate), Self.value(agreement.endedDate))
     }
 
+    func refundCases() throws -> [RefundCase] {
+        try db.query(RefundCase.selectWithConsumption(account: "")).map { row throws in try RefundCase(columns: Self.texts(row)) }
+    }
+
     func saveRefundCase(_ refundCase: RefundCase) throws {
         try db.execute(
             """

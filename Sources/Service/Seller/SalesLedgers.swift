@@ -12,6 +12,18 @@ public struct AccountTransaction: Sendable, Equatable {
     }
 }
 
+/// A refund case with the account it belongs to, and the consumption answer its developer's
+/// server sent (``RefundCase/consumption``).
+public struct AccountRefundCase: Sendable, Equatable {
+    public var account: String
+    public var refundCase: RefundCase
+
+    public init(account: String, refundCase: RefundCase) {
+        self.account = account
+        self.refundCase = refundCase
+    }
+}
+
 /// What a player did that the seller counts: a game served (the daily word's or another), hints
 /// credited by a purchase or spent.
 public struct PlayerActivity: Sendable, Equatable {
@@ -67,6 +79,13 @@ public enum SQLiteLedgers {
         try eachLedger(folder) { account, ledger throws(ServiceError) in
             try ledger.transactions().map { AccountTransaction(account: account, transaction: $0) }
         }.sorted { $0.transaction.purchaseDate < $1.transaction.purchaseDate }
+    }
+
+    /// Every account's refund cases, with their consumption answers.
+    public static func allRefundCases(folder: String) throws(ServiceError) -> [AccountRefundCase] {
+        try eachLedger(folder) { account, ledger throws(ServiceError) in
+            try ledger.refundCases().map { AccountRefundCase(account: account, refundCase: $0) }
+        }
     }
 
     /// Every account's games and hint credits and spends.
