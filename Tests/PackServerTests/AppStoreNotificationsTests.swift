@@ -339,7 +339,7 @@ import TestSupport
     /// subscription starts under the code's offer (Apple's offerType 3 in the signed transaction,
     /// OFFER_REDEEMED verified by Apple's library), a retry answers the same purchase, and the
     /// other player is refused the code; a pack's code gives it free.
-    @Test func anOfferCodeIsRedeemedOnceAndTheBackendHearsIt() async throws {
+    @Test(arguments: [false, true]) func anOfferCodeIsRedeemedOnceAndTheBackendHearsIt(onPostgreSQL: Bool) async throws {
         let stage = try Stage()
         let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let packs = try Self.copyPacks(into: directory)
@@ -352,9 +352,10 @@ import TestSupport
         let monthlyCodes = try codes("monthly", "--offer", "comeback-3-months", "--count", "2")
         let packCodes = try codes("hard", "--count", "1")
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let database = onPostgreSQL ? try FreshDatabase(on: try TestPostgreSQL.shared()) : nil
         let (server, url) = try await Self.serve(data, packs: packs, extra: [
             "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
-        ])
+        ] + (database.map { ["--database", $0.connectionString] } ?? []))
         defer { _ = server.kill() }
         func ask(_ command: String, _ arguments: String...) throws -> String {
             let made = try ExternalProcess.run(Self.python, [Self.backend, command, url, keys.path, Self.kid, Self.issuer, bundle, root] + arguments)
@@ -382,14 +383,15 @@ import TestSupport
     /// is told at the next renewal (PRICE_INCREASE PENDING, charged the old price, the renewal
     /// info's priceIncreaseStatus 0); one consents (ACCEPTED, then renewed at the new price), the
     /// other does not and the subscription ends (EXPIRED PRICE_INCREASE, expirationIntent 3).
-    @Test func aRaisedPriceIsToldConsentedToOrEndsTheSubscription() async throws {
+    @Test(arguments: [false, true]) func aRaisedPriceIsToldConsentedToOrEndsTheSubscription(onPostgreSQL: Bool) async throws {
         let stage = try Stage()
         let (directory, keys, data, root, bundle) = (stage.directory, stage.keys, stage.data, stage.root, stage.bundle)
         let packs = try Self.copyPacks(into: directory)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
+        let database = onPostgreSQL ? try FreshDatabase(on: try TestPostgreSQL.shared()) : nil
         let (server, url) = try await Self.serve(data, packs: packs, extra: [
             "--notification-url", receiver.url, "--api-issuer", Self.issuer, "--api-key", "\(Self.kid)=\(keys.file("public.pem"))",
-        ])
+        ] + (database.map { ["--database", $0.connectionString] } ?? []))
         defer { _ = server.kill() }
         let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
         let alice = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
@@ -434,11 +436,12 @@ import TestSupport
     /// Every notification `store notify` causes reaches the backend, in order, each verified by
     /// Apple's library: one account walked through a purchase, a subscription's life, its
     /// failures and its refunds, each step the change that tells it.
-    @Test func everyNotificationIsCausedOnDemand() async throws {
+    @Test(arguments: [false, true]) func everyNotificationIsCausedOnDemand(onPostgreSQL: Bool) async throws {
         let stage = try Stage(apiKeys: false)
         let (directory, data, root, bundle) = (stage.directory, stage.data, stage.root, stage.bundle)
         let receiver = try await Receiver(directory, root: root, bundle: bundle, failFirst: 0)
-        let (server, url) = try await Self.serve(data, extra: ["--notification-url", receiver.url])
+        let database = onPostgreSQL ? try FreshDatabase(on: try TestPostgreSQL.shared()) : nil
+        let (server, url) = try await Self.serve(data, extra: ["--notification-url", receiver.url] + (database.map { ["--database", $0.connectionString] } ?? []))
         defer { _ = server.kill() }
         let player = HTTPPackService(credentials: try await HTTPPackService.createAccount(at: url))
         let walk: [(String, String?, [String])] = [
