@@ -333,11 +333,25 @@ public struct PriceIncrease: Sendable, Equatable, Codable {
     public var price: Money
     /// The subscriber consented to it (Apple's `priceIncreaseStatus` 1; 0 before).
     public var consented: Bool
+    /// The subscriber was told of it (`PRICE_INCREASE` `PENDING`, at a renewal charged the old
+    /// price): without consent, the next renewal ends the subscription.
+    public var told: Bool
 
-    public init(price: Money, consented: Bool) {
+    public init(price: Money, consented: Bool, told: Bool = false) {
         self.price = price
         self.consented = consented
+        self.told = told
     }
+
+    /// `told` may be absent (a document from before it): not told.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        price = try container.decode(Money.self, forKey: .price)
+        consented = try container.decode(Bool.self, forKey: .consented)
+        told = try container.decodeIfPresent(Bool.self, forKey: .told) ?? false
+    }
+
+    private enum CodingKeys: String, CodingKey { case price, consented, told }
 }
 
 /// What buying an auto-renewable would do to the account's subscription in its group.

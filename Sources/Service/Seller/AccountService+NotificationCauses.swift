@@ -50,7 +50,7 @@ extension AccountService {
             let live = try liveSubscription(for: name, renewing: true)
             guard try !ledger.controls().failRenewals else { throw ServiceError(.wrongState, "fail-renewals is on: DID_RENEW BILLING_RECOVERY is what a renewal tells now") }
             try moveClock(past: live.expiresDate)
-            return told("renewed \(live.productID) at \(ISO8601.string(live.expiresDate))", try newestPeriod(of: live))
+            return told("renewed \(live.productID) at \(Self.said(live.expiresDate))", try newestPeriod(of: live))
         case "DID_RENEW/BILLING_RECOVERY":
             let live = try liveSubscription(for: name, renewing: true)
             guard [.gracePeriod, .billingRetry].contains(live.state) else {
@@ -72,7 +72,7 @@ extension AccountService {
             let end = name == "EXPIRED/BILLING_RETRY" ? AutoRenewableTerms.billingRetryLimit.added(to: live.expiresDate) : live.expiresDate
             try moveClock(past: end)
             let also = name == "EXPIRED/BILLING_RETRY" && live.state != .gracePeriod && live.state != .billingRetry ? "; DID_FAIL_TO_RENEW GRACE_PERIOD was told before it" : ""
-            return told("turned fail-renewals on and moved the clock to \(ISO8601.string(end))\(also); 'hangman store fail-renewals off' turns it off", live.originalTransactionID)
+            return told("turned fail-renewals on and moved the clock to \(Self.said(end))\(also); 'hangman store fail-renewals off' turns it off", live.originalTransactionID)
         case "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED":
             let on = subtype == "AUTO_RENEW_ENABLED"
             let live = try liveSubscription(for: name, renewing: nil)
@@ -94,19 +94,19 @@ extension AccountService {
             }
             switch try purchase(other.id, quantity: 1, requestKey: nil) {
             case .purchased(let transaction): return told("upgraded to \(other.displayName)", transaction.id)
-            case .changeScheduled: return told("chose \(other.displayName) for the renewal on \(ISO8601.string(live.expiresDate))", live.originalTransactionID)
+            case .changeScheduled: return told("chose \(other.displayName) for the renewal on \(Self.said(live.expiresDate))", live.originalTransactionID)
             default: throw ServiceError(.wrongState, "the change to \(other.id) was not made: see 'hangman subscriptions'")
             }
         case "EXPIRED/VOLUNTARY":
             let live = try liveSubscription(for: name, renewing: nil)
             if live.willAutoRenew { _ = try setAutoRenew(live.productID, on: false) }
             try moveClock(past: live.accessEnds)
-            return told("turned auto-renew off and moved the clock past \(ISO8601.string(live.accessEnds))"
+            return told("turned auto-renew off and moved the clock past \(Self.said(live.accessEnds))"
                 + (live.willAutoRenew ? "; DID_CHANGE_RENEWAL_STATUS AUTO_RENEW_DISABLED was told before it" : ""), live.originalTransactionID)
         case "RENEWAL_EXTENDED":
             let live = try liveSubscription(for: name, renewing: nil)
             switch try extendRenewal(live.originalTransactionID, days: 1) {
-            case .success(let extended): return told("extended \(live.productID) by a day, to \(ISO8601.string(extended.expiresDate))", live.originalTransactionID)
+            case .success(let extended): return told("extended \(live.productID) by a day, to \(Self.said(extended.expiresDate))", live.originalTransactionID)
             case .failure(.tooMany): throw ServiceError(.wrongState, "the subscription was extended twice in the last 365 days, as many as Apple allows")
             case .failure(.ineligible(let why)): throw ServiceError(.wrongState, "the subscription cannot be extended: \(why)")
             }
@@ -173,4 +173,7 @@ extension AccountService {
     private func newestPeriod(of subscription: SubscriptionStatus) throws(ServiceError) -> TransactionID {
         try ledger.transactions().last { $0.originalTransactionID == subscription.originalTransactionID }?.id ?? subscription.originalTransactionID
     }
+
+    /// A date in a sentence: `2026-12-12 23:07:34 UTC`.
+    private static func said(_ milliseconds: Int64) -> String { UTCDateTime(millisecondsSince1970: milliseconds).dateTimeText + " UTC" }
 }

@@ -70,7 +70,7 @@ extension AccountService {
                 let price = catalog.product(agreement.productID)?.price(in: storefront), price.currency == agreement.agreed.currency
             {
                 if price.minorUnits > agreement.agreed.minorUnits {
-                    status.priceIncrease = PriceIncrease(price: price, consented: false)
+                    status.priceIncrease = PriceIncrease(price: price, consented: false, told: (agreement.told?.minorUnits ?? 0) >= price.minorUnits)
                 } else if agreement.consentedDate != nil, price == agreement.agreed {
                     status.priceIncrease = PriceIncrease(price: price, consented: true)
                 }

@@ -75,9 +75,12 @@ enum SubscriptionsCommand: Command {
                 let per = catalog.product(status.renewsToProductID ?? status.productID).map(ProductsCommand.per) ?? ""
                 if rise.consented {
                     context.outWrapped("\(name) renews at \(prices.format(rise.price))\(per), the price you consented to.")
+                } else if rise.told {
+                    context.outWrapped(
+                        "\(name)'s price rises to \(prices.format(rise.price))\(per): 'hangman subscriptions consent \(name)' accepts it. Without consent, the subscription ends on \(StoreText.date(status.expiresDate)).")
                 } else {
                     context.outWrapped(
-                        "\(name)'s price rises to \(prices.format(rise.price))\(per): 'hangman subscriptions consent \(name)' accepts it. Without consent, one more renewal is at the old price, and the one after ends the subscription.")
+                        "\(name)'s price rises to \(prices.format(rise.price))\(per): 'hangman subscriptions consent \(name)' accepts it. Without consent, its renewal on \(StoreText.date(status.expiresDate)) is at the old price, and the one after ends the subscription.")
                 }
             }
         case .consent(let typed):
@@ -160,6 +163,8 @@ struct SubscriptionJSON: Encodable {
         var price: String
         var currency: String
         var consented: Bool
+        /// The subscriber was told: without consent, the next renewal ends it.
+        var told: Bool
     }
 
     init(_ status: SubscriptionStatus) {
@@ -172,6 +177,6 @@ struct SubscriptionJSON: Encodable {
         originalTransactionID = status.originalTransactionID.number
         gracePeriodExpiresDate = status.gracePeriodExpiresDate.map { ISO8601.string($0) }
         endReason = status.endReason
-        priceIncrease = status.priceIncrease.map { PriceIncreaseJSON(price: $0.price.decimal, currency: $0.price.currency, consented: $0.consented) }
+        priceIncrease = status.priceIncrease.map { PriceIncreaseJSON(price: $0.price.decimal, currency: $0.price.currency, consented: $0.consented, told: $0.told) }
     }
 }
