@@ -34,6 +34,10 @@ import TestSupport
         #expect(storeError { () throws(ServiceError) in try service.redeem(offerCode: "ABCD") }?.kind == .invalidRequest)
         #expect(storeError { () throws(ServiceError) in try service.redeem(offerCode: "ABCDEFGHJKLMNPQR") }?.kind == .notFound)
         #expect(try service.transactions().count == 1, "one purchase for every attempt")
+        // A batch made while the service runs is read at the next redemption.
+        let hints = ProductID(rawValue: "com.hangmanpacks.hints.10")!
+        let later = try OfferCodes.make(count: 1, product: hints, offer: nil, days: 1, name: nil, catalog: account.catalog, folder: account.packs, now: account.stepping.clock.now())
+        #expect(try service.redeem(offerCode: later.codes[0]).purchasedTransaction?.hintsCredited == 10)
         // Apple's shape: offerType 3, the batch as offerIdentifier.
         let shaped = AppStoreTransaction(free, appTransactionID: nil, catalog: account.catalog, environment: .sandbox, signedDate: 0)
         #expect(shaped.offerType == 3 && shaped.offerIdentifier == made.batch.name && shaped.offerDiscountType == "ONE_TIME", "\(shaped)")
@@ -63,6 +67,20 @@ import TestSupport
         _ = try service.moveClock(by: StoreClockStep(StoreDuration(40, .day)))
         let expired = storeError { () throws(ServiceError) in try service.redeem(offerCode: made.codes[1]) }
         #expect(expired?.kind == .wrongState && expired?.message.contains("expired") == true, "\(String(describing: expired))")
+    }
+
+    /// A file edited by hand into something else is refused with a sentence, never a trap.
+    @Test(arguments: [
+        "not a plist", "<plist><array/></plist>", "<plist><dict><key>Batches</key><array><string>x</string></array></dict></plist>",
+        "<plist><dict><key>Batches</key><array><dict><key>Name</key><string>x</string><key>ProductID</key><string>com.x.y</string><key>Created</key><date>9000-01-01T00:00:00Z</date><key>Expires</key><date>9000-01-02T00:00:00Z</date><key>Codes</key><array/></dict></array></dict></plist>",
+        "<plist><dict><key>Batches</key><array><dict><key>Name</key><string>x</string><key>ProductID</key><string>com.x.y</string><key>Created</key><date>2026-01-01T00:00:00Z</date><key>Expires</key><date>2027-01-01T00:00:00Z</date><key>Codes</key><array><integer>1</integer></array></dict></array></dict></plist>",
+    ])
+    func aDamagedCodesFileIsRefused(_ text: String) throws {
+        let account = try StoreAccount(copied: true)
+        try text.write(toFile: account.packs + "/" + OfferCodes.fileName, atomically: true, encoding: .utf8)
+        let service = try account.service()
+        let refused = storeError { () throws(ServiceError) in try service.redeem(offerCode: "ABCDEFGHJKLMNPQR") }
+        #expect(refused?.kind == .storage && refused?.message.contains(OfferCodes.fileName) == true, "\(String(describing: refused))")
     }
 
     /// Across the service: the directory lets one account claim a code, and that account again.

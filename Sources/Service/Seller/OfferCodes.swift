@@ -1,6 +1,7 @@
 import CivilCalendar
 import PropertyList
 import Signing
+import Synchronization
 import SystemCalls
 
 /// A batch of offer codes, as App Store Connect's one-time use codes: each code redeemable once,
@@ -90,10 +91,27 @@ public enum OfferCodes {
         return batches
     }
 
-    /// The batch a code's digest belongs to, if any.
+    /// The batch a code's digest belongs to, if any: the file is read again only when it changed
+    /// (a new version of it, ``FileVersion``), so that a redemption costs a `stat` and a lookup.
     public static func batch(of digest: String, folder: String) throws(ServiceError) -> OfferCodeBatch? {
-        try load(folder: folder).first { $0.digests.contains(digest) }
+        let path = folder + "/" + fileName
+        let version: FileVersion?
+        do { version = try FileSystem.version(atPath: path) } catch { throw ServiceError(.storage, "cannot read the offer codes \(path): \(error)") }
+        guard let version else { return nil }
+        if let held = read.withLock({ $0[path] }), held.version == version { return held.batches[digest].map { held.list[$0] } }
+        let list = try load(folder: folder)
+        var index: [String: Int] = [:]
+        for (position, batch) in list.enumerated() { for code in batch.digests { index[code] = position } }
+        read.withLock { held in
+            // One file's index per packs folder a process serves (one, or a test's few).
+            if held.count > 8 { held.removeAll() }
+            held[path] = (version, list, index)
+        }
+        return index[digest].map { list[$0] }
     }
+
+    /// Each file read, by path: its version, its batches, and each code's batch.
+    private static let read = Mutex<[String: (version: FileVersion, list: [OfferCodeBatch], batches: [String: Int])]>([:])
 
     /// Makes `count` codes for `product` (under `offer`, a subscription's), working for `days`
     /// from `now`, and records their batch in `folder`'s file (rewritten atomically); the batch

@@ -130,6 +130,20 @@ public enum FileSystem {
         }
     }
 
+    /// What tells one version of the file at `path` from another (`stat(2)`): its device and
+    /// inode (an atomic replace makes a new one), size and modification time; `nil` when nothing is there.
+    public static func version(atPath path: String) throws(FileError) -> FileVersion? {
+        var status = stat()
+        switch valueOrErrno(system_stat(path, &status)) {
+        case .success:
+            return FileVersion(
+                device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+                modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec))
+        case .failure(.noSuchFile): return nil
+        case .failure(let errno): throw .system(errno, .inspect, path: path)
+        }
+    }
+
     /// Makes the folder at `path` with `permissions`, and the folders above it as needed (`mkdir(2)`).
     /// The folders above may be symbolic links to folders; the last one must be a folder itself, so
     /// that what is made in it stays where `path` says.
@@ -234,4 +248,14 @@ public enum FileSystem {
         guard let descriptor = try? FileDescriptor(opening: folder, flags: O_RDONLY | O_DIRECTORY) else { return }
         _ = try? descriptor.sync()
     }
+}
+
+/// One version of a file (``FileSystem/version(atPath:)``): equal versions are the same bytes,
+/// unless the file was written in place within the clock's resolution.
+public struct FileVersion: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    /// Nanoseconds since 1970.
+    public var modified: Int64
 }
