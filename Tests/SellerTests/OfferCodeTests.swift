@@ -69,6 +69,25 @@ import TestSupport
         #expect(expired?.kind == .wrongState && expired?.message.contains("expired") == true, "\(String(describing: expired))")
     }
 
+    /// A code's purchase that failed before any charge leaves the code to the next try.
+    @Test(arguments: Engine.allCases) func aFailedPaymentLeavesTheCodeGood(engine: Engine) throws {
+        let account = try StoreAccount(copied: true, engine: engine)
+        let made = try OfferCodes.make(count: 1, product: hard, offer: nil, days: 30, name: nil, catalog: account.catalog, folder: account.packs, now: account.stepping.clock.now())
+        let service = try account.service()
+        try service.setControls(StoreControls(failPurchases: true))
+        guard case .failed = try service.redeem(offerCode: made.codes[0]) else {
+            Issue.record("not refused")
+            return
+        }
+        try service.setControls(StoreControls())
+        guard case .purchased(let bought) = try service.redeem(offerCode: made.codes[0]) else {
+            Issue.record("not redeemed after the failure")
+            return
+        }
+        #expect(bought.productID == hard && bought.offerCode == made.batch.name)
+        if case .purchased(let again) = try service.redeem(offerCode: made.codes[0]) { #expect(again.id == bought.id) } else { Issue.record("no retry") }
+    }
+
     /// A file edited by hand into something else is refused with a sentence, never a trap.
     @Test(arguments: [
         "not a plist", "<plist><array/></plist>", "<plist><dict><key>Batches</key><array><string>x</string></array></dict></plist>",

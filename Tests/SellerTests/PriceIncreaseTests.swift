@@ -62,7 +62,7 @@ import TestSupport
         try setMonthlyPrice("3.49", account)
         let service = try account.service()
         let consented = try service.consentToPriceIncrease(monthly)
-        #expect(consented.priceIncrease == PriceIncrease(price: Money(minorUnits: 349, currency: "USD"), consented: true), "\(consented)")
+        #expect(consented.priceIncrease == PriceIncrease(price: Money(minorUnits: 349, currency: "USD"), consented: true, told: true), "\(consented)")
         _ = try service.moveClock(by: StoreClockStep(StoreDuration(1, .month)))
         _ = try service.moveClock(by: StoreClockStep(StoreDuration(1, .month)))
         try setMonthlyPrice("1.99", account)
@@ -74,5 +74,38 @@ import TestSupport
         // Back up to 2.99 after the fall: a rise again, to consent to.
         try setMonthlyPrice("2.99", account)
         #expect(try account.service().subscriptions().first?.priceIncrease?.consented == false)
+    }
+
+    /// A subscriber from before agreements were kept agreed to what its period was charged; a
+    /// price put back to the agreed one forgets what was told, so a later rise is told anew.
+    @Test(arguments: Engine.allCases) func anOlderSubscriberAndAPricePutBackAreToldAnew(engine: Engine) throws {
+        let account = try StoreAccount(copied: true, engine: engine)
+        guard case .purchased(let first) = try account.service().buy(monthly, quantity: 1) else {
+            Issue.record("not bought")
+            return
+        }
+        _ = try account.service().moveClock(by: StoreClockStep(StoreDuration(1, .month)))
+        // As a ledger from before migration 22 has it: no agreement.
+        if engine == .postgresql {
+            _ = try account.postgres().execute("DELETE FROM price_agreements WHERE account_id = $1", [account.accountID])
+        } else {
+            try account.database().execute("DELETE FROM price_agreements")
+        }
+        try setMonthlyPrice("3.49", account)
+        _ = try account.service().moveClock(by: StoreClockStep(StoreDuration(1, .month)))
+        let told = try account.service().subscriptions().first
+        let soFar = try charged(account.service(), first.id)
+        #expect(told?.priceIncrease == PriceIncrease(price: Money(minorUnits: 349, currency: "USD"), consented: false, told: true), "\(String(describing: told)) \(soFar)")
+        // Put back, then raised again: told again, not ended.
+        try setMonthlyPrice("2.99", account)
+        _ = try account.service().moveClock(by: StoreClockStep(StoreDuration(1, .month)))
+        try setMonthlyPrice("3.49", account)
+        let service = try account.service()
+        #expect(try service.subscriptions().first?.priceIncrease?.told == false)
+        _ = try service.moveClock(by: StoreClockStep(StoreDuration(1, .month)))
+        let status = try #require(try service.subscriptions().first)
+        #expect(status.endReason == nil && status.priceIncrease?.told == true, "\(status)")
+        let prices = try charged(service, first.id)
+        #expect(prices.dropFirst() == [299, 299, 299, 299], "never 3.49 without consent: \(prices)")
     }
 }

@@ -25,7 +25,12 @@ public struct SellerNumbers: Sendable {
         sales.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: lastDay)
         if refunds {
             let days = firstDay...lastDay
-            self.refunds = try ledgers.refundCases().filter { ($0.refundCase.requestedDate ?? $0.refundCase.decidedDate).map { days.contains(UTCDateTime.day(ofMilliseconds: $0)) } ?? false }
+            // One storefront's: those of its purchases.
+            let inStorefront = storefront.map { code in Set(transactions.filter { $0.transaction.storefront == code }.map(\.transaction.id)) }
+            self.refunds = try ledgers.refundCases().filter { refund in
+                guard inStorefront?.contains(refund.refundCase.transactionID) ?? true else { return false }
+                return (refund.refundCase.requestedDate ?? refund.refundCase.decidedDate).map { days.contains(UTCDateTime.day(ofMilliseconds: $0)) } ?? false
+            }
         }
         self.players = players ? PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: lastDay) : nil
     }

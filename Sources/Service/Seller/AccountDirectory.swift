@@ -264,7 +264,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
 
     public func claim(offerCode digest: String, account: String, now: Int64) throws(ServiceError) -> Bool {
         try run(writing: false) { connection in
-            try connection.execute(
+            let claimed = try connection.execute(
                 """
                 WITH claimed AS (
                     INSERT INTO offer_code_redemptions (code_sha256, account_id, redeemed_date) VALUES ($1, $2, $3)
@@ -272,6 +272,10 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
                 SELECT account_id FROM claimed UNION ALL SELECT account_id FROM offer_code_redemptions WHERE code_sha256 = $1
                 """, [digest, account, String(now)]
             ).rows.first?.first ?? nil
+            if let claimed { return claimed }
+            // Another claim of the code committed while this one waited on it: the statement's
+            // snapshot is older than that row, a new statement sees it.
+            return try connection.execute("SELECT account_id FROM offer_code_redemptions WHERE code_sha256 = $1", [digest]).rows.first?.first ?? nil
         } == account
     }
 

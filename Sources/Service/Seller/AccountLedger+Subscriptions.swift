@@ -316,13 +316,27 @@ extension AccountLedger {
     /// `nil` when the subscriber was told at an earlier renewal and did not consent: the
     /// subscription ends with its period (`EXPIRED` `PRICE_INCREASE`).
     private func renewalPrice(_ row: SubscriptionRow, plan: ProductID, price: Money, statements: any LedgerStatements, now: Int64) throws -> Money? {
-        guard var agreement = try statements.priceAgreement(row.originalTransactionID), agreement.productID == plan, agreement.agreed.currency == price.currency else {
-            // The first renewal of a plan the ledger has no agreement for (a downgrade chosen at its price, a storefront moved): agreed as it is.
-            try statements.savePriceAgreement(PriceAgreement(originalTransactionID: row.originalTransactionID, productID: plan, agreed: price))
-            return price
+        var agreement: PriceAgreement
+        if let kept = try statements.priceAgreement(row.originalTransactionID), kept.productID == plan, kept.agreed.currency == price.currency {
+            agreement = kept
+        } else {
+            // None for this plan yet: a subscription from before agreements were kept agreed to
+            // what its current period was charged, when that was the plan's own price (not a
+            // trial's or an offer's); a plan changed to (a downgrade chosen at its price) or a
+            // storefront moved to agrees to the price now.
+            var agreed = price
+            if plan == row.productID, let current = try statements.transaction(original: row.originalTransactionID, period: row.period),
+                current.productID == plan, !current.isTrial, current.promotionalOffer == nil, current.offerCode == nil,
+                let paid = current.price, paid.currency == price.currency, paid.minorUnits > 0
+            {
+                agreed = paid
+            }
+            agreement = PriceAgreement(originalTransactionID: row.originalTransactionID, productID: plan, agreed: agreed)
+            try statements.savePriceAgreement(agreement)
         }
         guard price.minorUnits > agreement.agreed.minorUnits else {
-            if price.minorUnits < agreement.agreed.minorUnits {
+            // No rise (a fall is agreed at once): what was told or consented to is over.
+            if price.minorUnits < agreement.agreed.minorUnits || agreement.told != nil || agreement.consentedDate != nil {
                 try statements.savePriceAgreement(PriceAgreement(originalTransactionID: row.originalTransactionID, productID: plan, agreed: price))
             }
             return price

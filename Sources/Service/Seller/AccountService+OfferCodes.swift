@@ -16,9 +16,18 @@ extension AccountService {
             throw ServiceError(.invalidRequest, "not an offer code: a code is \(OfferCodes.length) letters and digits, as the seller gave it")
         }
         let digest = OfferCodes.digest(code)
-        let requestKey = "offer-code:" + digest
-        if let made = try ledger.transaction(requestKey: requestKey) {
-            return try outcome(of: made, for: made.productID, quantity: made.quantity)
+        // The code's purchase; one that failed before it was charged (its process died before
+        // payment, a payment refused in the sandbox, a parent declined) leaves the code to a
+        // new attempt, up to ``offerCodeAttempts``.
+        var attempt = 0
+        var requestKey = "offer-code:" + digest
+        while let made = try ledger.transaction(requestKey: requestKey) {
+            guard made.state == .failed else { return try outcome(of: made, for: made.productID, quantity: made.quantity) }
+            attempt += 1
+            guard attempt < Self.offerCodeAttempts else {
+                throw ServiceError(.wrongState, "the offer code's purchase failed \(attempt) times (\(made.failureReason ?? "refused")): it is used up")
+            }
+            requestKey = "offer-code:\(attempt):" + digest
         }
         guard let batch = try OfferCodes.batch(of: digest, folder: packsFolder) else {
             throw ServiceError(.notFound, "invalidOfferCode: no offer code \(code) at this store: check it as the seller gave it")
@@ -54,9 +63,13 @@ extension AccountService {
         crash(.afterOfferCodeClaim)
         // The ledger keeps the code's use once (its nonce is the code's digest): on the embedded
         // store that is the claim itself.
-        let use = OfferUse(nonce: Self.nonce(ofDigest: digest), audience: OfferUse.offerCodeAudience, offer: offer, offerCodeBatch: batch.name)
+        let nonceDigest = attempt == 0 ? digest : OfferCodes.digest("\(attempt):" + digest)
+        let use = OfferUse(nonce: Self.nonce(ofDigest: nonceDigest), audience: OfferUse.offerCodeAudience, offer: offer, offerCodeBatch: batch.name)
         return try purchase(product.id, quantity: 1, requestKey: requestKey, offerCode: (charge, use))
     }
+
+    /// How many purchases one offer code may make, all but the last failed before any charge.
+    static let offerCodeAttempts = 8
 
     /// A digest's first 32 hex digits as a UUID's form: the nonce column's.
     static func nonce(ofDigest digest: String) -> String {

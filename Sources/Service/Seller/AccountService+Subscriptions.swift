@@ -72,7 +72,7 @@ extension AccountService {
                 if price.minorUnits > agreement.agreed.minorUnits {
                     status.priceIncrease = PriceIncrease(price: price, consented: false, told: (agreement.told?.minorUnits ?? 0) >= price.minorUnits)
                 } else if agreement.consentedDate != nil, price == agreement.agreed {
-                    status.priceIncrease = PriceIncrease(price: price, consented: true)
+                    status.priceIncrease = PriceIncrease(price: price, consented: true, told: true)
                 }
             }
             return status

@@ -137,7 +137,8 @@ public enum OfferCodes {
         } else if offer != nil {
             throw ServiceError(.invalidRequest, "--offer is for a subscription's codes: \(product)'s codes give the product itself, free")
         }
-        var batches = try load(folder: folder)
+        // Batches expired more than 30 days ago leave the file (their codes are then unknown, not expired).
+        var batches = try load(folder: folder).filter { $0.expires + 30 * UTCDateTime.millisecondsPerDay > now }
         let batchName = name ?? "\(product.rawValue.split(separator: ".").last ?? "codes")-\(batches.count + 1)"
         guard !batchName.isEmpty, batchName.utf8.count <= 64, !batches.contains(where: { $0.name == batchName }) else {
             throw ServiceError(.invalidRequest, "a batch name is 1 to 64 characters and new to the folder: '\(batchName.prefix(64))' is not")
@@ -164,7 +165,13 @@ public enum OfferCodes {
                 })
         ])
         let path = folder + "/" + fileName
-        do { try FileSystem.writeAtomically(PropertyListEncoding.xml(root), toPath: path) } catch {
+        let bytes = PropertyListEncoding.xml(root)
+        guard bytes.count <= fileSizeLimit else {
+            throw ServiceError(
+                .invalidRequest,
+                "the offer codes file would pass \(fileSizeLimit >> 20) MB with \(count) more codes: make fewer, or wait for batches to expire (each leaves it 30 days after)")
+        }
+        do { try FileSystem.writeAtomically(bytes, toPath: path) } catch {
             throw ServiceError(.storage, "cannot write \(path): \(error)")
         }
         return (batch, codes)

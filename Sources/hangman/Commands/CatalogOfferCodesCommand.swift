@@ -25,7 +25,8 @@ enum CatalogOfferCodesCommand: Command {
             free; a code for a subscription starts it under --offer, and the developer's server
             hears OFFER_REDEEMED. Each code is redeemed once across the service.
             Exit status: 0 made; 64 no --count, -o or --offer where one is needed, or an unknown
-            product or offer; 65 a batch name the folder has; 66 no catalog; 73 cannot write
+            product or offer; 65 a batch name the folder has, or a file that would pass 16 MB
+            (batches leave it 30 days after they expire); 66 no catalog; 73 cannot write
             (nothing is recorded when the output cannot be written).
             """)
 
@@ -90,7 +91,7 @@ enum CatalogOfferCodesCommand: Command {
     /// name the folder has 65; anything else as the service's error says.
     private static func refusal(_ error: ServiceError) -> any Error {
         switch error.kind {
-        case .invalidRequest where error.message.hasPrefix("a batch name"): CommandFailure.invalid(error.message)
+        case .invalidRequest where error.message.hasPrefix("a batch name") || error.message.hasPrefix("the offer codes file"): CommandFailure.invalid(error.message)
         case .invalidRequest, .unknownProduct: CommandFailure.usage(error.message)
         default: error
         }
