@@ -211,6 +211,7 @@ enum AccountSchema {
         migrator.register("20-signed-offers", sql: signedOffers(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("21-mass-extensions", sql: massExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("22-price-agreements", sql: priceAgreements(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("23-notification-order", sql: NotificationSchema.sqliteOrder, olderProgramsMayRun: true)
         return migrator
     }()
 

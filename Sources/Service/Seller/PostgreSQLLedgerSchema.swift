@@ -379,6 +379,7 @@ enum PostgreSQLLedgerSchema {
         migrations.register("20-signed-offers", sql: AccountSchema.signedOffers(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("21-mass-extensions", sql: AccountSchema.massExtensions(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("22-price-agreements", sql: AccountSchema.priceAgreements(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("23-notification-order", sql: NotificationSchema.postgreSQLOrder, olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -741,7 +741,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute(
             """
             SELECT \(OutboxNotification.columns) FROM notifications WHERE account_id = $1 AND next_attempt_date <= $2
-                AND (lease_until IS NULL OR lease_until <= $2) ORDER BY next_attempt_date, created_date LIMIT $3
+                AND (lease_until IS NULL OR lease_until <= $2) ORDER BY next_attempt_date, created_date, seq LIMIT $3
             """, [String(now), String(limit)]
         ).rows.map { row throws in try OutboxNotification(columns: row) }
     }
@@ -861,7 +861,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     }
 
     func notifications() throws -> [OutboxNotification] {
-        try execute("SELECT \(OutboxNotification.columns) FROM notifications WHERE account_id = $1 ORDER BY created_date, uuid").rows.map { row throws in
+        try execute("SELECT \(OutboxNotification.columns) FROM notifications WHERE account_id = $1 ORDER BY created_date, seq").rows.map { row throws in
             try OutboxNotification(columns: row)
         }
     }

@@ -446,7 +446,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.query(
             """
             SELECT \(OutboxNotification.columns) FROM notifications WHERE next_attempt_date <= ? AND (lease_until IS NULL OR lease_until <= ?)
-            ORDER BY next_attempt_date, created_date LIMIT ?
+            ORDER BY next_attempt_date, created_date, rowid LIMIT ?
             """, .integer(now), .integer(now), .integer(Int64(limit))
         ).map { row throws in try OutboxNotification(columns: Self.texts(row)) }
     }

@@ -131,6 +131,13 @@ enum NotificationSchema {
     /// `signedDate` and its snapshot stay those of the first attempt).
     static let payloads = "ALTER TABLE notifications ADD COLUMN signed_payload TEXT;"
 
+    /// Migration 23: a customer's notifications are sent in the order they were written, also
+    /// those one change writes at once (a clock moved past a grace period and a billing retry
+    /// writes DID_FAIL_TO_RENEW, then EXPIRED, at the same time). SQLite has that order already
+    /// (each row's rowid); PostgreSQL numbers them.
+    static let sqliteOrder = "-- The order notifications were written in is each row's rowid."
+    static let postgreSQLOrder = "ALTER TABLE notifications ADD COLUMN seq BIGSERIAL;"
+
     static func tables(account: String, integer: String) -> String {
         let key = account.isEmpty ? "uuid" : "account_id, uuid"
         let accountColumn = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
