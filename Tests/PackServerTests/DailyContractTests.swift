@@ -45,4 +45,39 @@ import Testing
         #expect(await refusal { () async throws(ServiceError) in try await games.startGame(GameRequest(daily: true)) }?.kind == .wrongState)
         #expect(try await games.daily(language: nil).currentStreak == 0)
     }
+
+    /// A past day's word from the archive, through every door: listed, played once, marked, in no
+    /// streak and on no board; a future day and one before the archive are refused.
+    @Test(arguments: StoreBackend.allCases)
+    func aPastDayIsPlayedFromTheArchiveOnceAndInNoStreak(_ backend: StoreBackend) async throws {
+        let world = try await ContractWorld(backend)
+        let games = try #require(world.service.dailyWords)
+        let today = try #require(DailyDate.day(parsing: try await games.daily(language: nil).date))
+        let yesterday = DailyDate.text(day: today - 1)
+        let listed = try await games.dailyArchive(language: nil, since: nil)
+        #expect(listed.firstDate == "2026-01-01" && listed.days.count == min(30, Int(today - 20_454)), "\(listed.days.count)")
+        #expect(listed.days.first == DailyArchive.Day(date: yesterday, result: .notPlayed, archive: false, score: nil))
+        var game = try await games.startGame(GameRequest(daily: true, date: yesterday))
+        #expect(game.daily == yesterday && game.archive == true && game.lives == 6 && game.word == nil)
+        #expect(try await games.startGame(GameRequest(daily: true, date: yesterday)).id == game.id, "resumed")
+        for letter in "etaoinshrdlucmfwypvbgkjqxz" where !game.isOver {
+            game = try await games.guess(game: game.id, String(letter))
+        }
+        let again = await refusal { () async throws(ServiceError) in try await games.startGame(GameRequest(daily: true, date: yesterday)) }
+        #expect(again?.kind == .wrongState && again?.message.contains("already") == true, "\(String(describing: again))")
+        let record = try await games.daily(language: nil)
+        #expect(record.played == 0 && record.won == 0 && record.currentStreak == 0 && record.game == nil, "an archive play is in no record: \(record)")
+        let after = try await games.dailyArchive(language: nil, since: yesterday)
+        #expect(after.days == [DailyArchive.Day(date: yesterday, result: game.state == .won ? .won : .lost, archive: true, score: game.state == .won ? game.score : nil)])
+        // Today's word by its date is today's, not the archive's.
+        let todays = try await games.startGame(GameRequest(daily: true, date: DailyDate.text(day: today)))
+        #expect(todays.archive == nil && todays.daily == DailyDate.text(day: today))
+        for date in [DailyDate.text(day: today + 1), "2025-12-31", "yesterday"] {
+            let refused = await refusal { () async throws(ServiceError) in try await games.startGame(GameRequest(daily: true, date: date)) }
+            #expect(refused?.kind == .invalidRequest, "\(date): \(String(describing: refused))")
+        }
+        if backend != .embedded {
+            #expect(try await games.leaderboard(date: yesterday, language: nil, week: false).players == 0, "a past day's board is of those who played on the day")
+        }
+    }
 }

@@ -989,6 +989,13 @@ extension HTTPPackService: GameService {
         try await send(API.gameStats)
     }
 
+    public func dailyArchive(language: String?, since: String?) async throws(ServiceError) -> DailyArchive {
+        var query: [(String, String)] = []
+        if let language { query.append(("language", language)) }
+        if let since { query.append(("since", since)) }
+        return try await send(API.dailyArchive, query: query)
+    }
+
     public func daily(language: String?) async throws(ServiceError) -> DailyStatus {
         try await send(API.daily, query: language.map { [("language", $0)] } ?? [])
     }

@@ -358,6 +358,8 @@ public final class PackServer: Sendable {
             return .json(200, try API.gameStats.answer(try service.statistics()))
         case .daily:
             return .json(200, try API.daily.answer(try service.dailyStatus(language: request.query["language"])))
+        case .dailyArchive:
+            return .json(200, try API.dailyArchive.answer(try service.dailyArchive(language: request.query["language"], since: request.query["since"])))
         case .leaderboard:
             let week = ["1", "true", "yes"].contains(request.query["week"]?.lowercased() ?? "")
             return .json(200, try API.leaderboard.answer(try service.leaderboard(date: id, language: request.query["language"], week: week)))

@@ -21,10 +21,49 @@ public protocol GameService: Sendable {
     func gameStatistics() async throws(ServiceError) -> GameStatistics
     /// Today's daily word in `language` (`nil`: English) and the account's daily record.
     func daily(language: String?) async throws(ServiceError) -> DailyStatus
+    /// The daily words of the archive in `language` (`nil`: English): each day from `since`
+    /// (`nil`: the 30 days before today) to yesterday, with the account's result.
+    func dailyArchive(language: String?, since: String?) async throws(ServiceError) -> DailyArchive
     /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.
     func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
     /// The name the account appears under on leaderboards; the name as kept.
     func setDisplayName(_ name: String) async throws(ServiceError) -> String
+}
+
+/// `GET /v1/daily/archive`: past days' daily words in a language, newest first, each with the
+/// account's result; a past day is played with `POST /v1/games {"daily": true, "date": ...}`.
+public struct DailyArchive: Sendable, Equatable, Codable {
+    /// One past day.
+    public struct Day: Sendable, Equatable, Codable {
+        /// What the account did with the day's word.
+        public enum Result: String, Sendable, Codable {
+            case notPlayed = "not-played", playing, won, lost
+        }
+        public var date: String
+        public var result: Result
+        /// Played from the archive rather than on the day.
+        public var archive: Bool
+        /// A won game's score.
+        public var score: Int?
+
+        public init(date: String, result: Result, archive: Bool, score: Int?) {
+            self.date = date
+            self.result = result
+            self.archive = archive
+            self.score = score
+        }
+    }
+
+    public var language: String
+    /// The archive's first day (the daily word's first, 2026-01-01).
+    public var firstDate: String
+    public var days: [Day]
+
+    public init(language: String, firstDate: String, days: [Day]) {
+        self.language = language
+        self.firstDate = firstDate
+        self.days = days
+    }
 }
 
 /// `GET /v1/daily`: the day's word for a language, as far as the account has played it, and the

@@ -60,6 +60,8 @@ public struct ServedGame: Sendable, Equatable, Codable {
     public var endedDate: Int64?
     /// A daily word's day (`2026-12-02`, UTC); `nil` for any other game.
     public var daily: String?
+    /// A past day's daily word played from the archive (`true`): on no board, in no streak.
+    public var archive: Bool?
     /// The moves in order, one per square of the daily word's share line (`nil` for other games).
     public var moveKinds: [ServedMove.Kind]?
     /// The answer to a start is the account's live game, resumed (started earlier, on any device).
@@ -150,12 +152,15 @@ public struct GameRequest: Sendable, Equatable, Codable {
     public var daily: Bool
     /// The daily word's language (BCP 47); `nil`: English.
     public var language: String?
+    /// A past day's daily word (`2026-11-30`, UTC), from the archive; `nil`: today's.
+    public var date: String?
 
     /// A request; every field may be left out.
     public init(
         packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil, daily: Bool = false,
-        language: String? = nil
+        language: String? = nil, date: String? = nil
     ) {
+        self.date = date
         self.daily = daily
         self.language = language
         self.packs = packs
@@ -178,6 +183,7 @@ public struct GameRequest: Sendable, Equatable, Codable {
         seed = try container.decodeIfPresent(UInt64.self, forKey: .seed)
         daily = try container.decodeIfPresent(Bool.self, forKey: .daily) ?? false
         language = try container.decodeIfPresent(String.self, forKey: .language)
+        date = try container.decodeIfPresent(String.self, forKey: .date)
     }
 }
 

@@ -98,6 +98,7 @@ public enum API {
     public static let abandonGame = Endpoint<NoBody, ServedGame>(.abandonGame)
     public static let gameStats = Endpoint<NoBody, GameStatistics>(.gameStats)
     public static let daily = Endpoint<NoBody, DailyStatus>(.daily)
+    public static let dailyArchive = Endpoint<NoBody, DailyArchive>(.dailyArchive)
     public static let leaderboard = Endpoint<NoBody, Leaderboard>(.leaderboard)
     public static let setDisplayName = Endpoint<DisplayNameRequest, DisplayNameRequest>(.setDisplayName)
     public static let tokens = Endpoint<NoBody, [AccountTokenInfo]>(.tokens)
@@ -127,7 +128,7 @@ public enum API {
         serviceKey.route, proveKey.route, catalog.route, createAccount.route, account.route, closeAccount.route, setStorefront.route,
         offers.route, transactions.route, entitlements.route, hints.route, spendHint.route, purchase.route, redeemOfferCode.route, restore.route, recover.route,
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, priceConsent.route, startGame.route, currentGame.route, game.route,
-        guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, leaderboard.route, setDisplayName.route, tokens.route,
+        guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, dailyArchive.route, leaderboard.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
         clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, causeNotification.route, requestRefund.route, refundCase.route, signedAppTransaction.route,
     ]

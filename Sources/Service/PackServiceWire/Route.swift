@@ -6,7 +6,7 @@ public enum Route: String, CaseIterable, Sendable {
     case account, closeAccount, setStorefront, offers, transactions, entitlements, hints, spendHint
     case purchase, redeemOfferCode, restore, recover, receipt, packArchive, refundCase, requestRefund, signedAppTransaction
     case subscriptions, subscriptionChange, autoRenew, priceConsent
-    case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, leaderboard, setDisplayName
+    case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, dailyArchive, leaderboard, setDisplayName
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
     case approve, decline, resolve, refund, decideRefund, causeNotification
@@ -26,7 +26,7 @@ public enum Route: String, CaseIterable, Sendable {
     public var method: String {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
-            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .leaderboard, .appStoreTransaction, .appStoreHistory,
+            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .dailyArchive, .leaderboard, .appStoreTransaction, .appStoreHistory,
             .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase, .appStoreMassExtendStatus, .signedAppTransaction:
             "GET"
         case .closeAccount, .revokeToken: "DELETE"
@@ -73,6 +73,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .abandonGame: "/v1/games/{id}/abandon"
         case .gameStats: "/v1/games/stats"
         case .daily: "/v1/daily"
+        case .dailyArchive: "/v1/daily/archive"
         case .leaderboard: "/v1/leaderboards/daily/{id}"
         case .setDisplayName: "/v1/account/name"
         case .signedAppTransaction: "/v1/account/app-transaction"

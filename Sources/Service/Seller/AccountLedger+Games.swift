@@ -51,6 +51,11 @@ extension AccountLedger {
         try engine.read { statements in try statements.dailyGame(date: date, language: language).map { row in try Self.played(statements, row) } }
     }
 
+    /// The account's daily words in `language`, on the day or from the archive, by day.
+    func dailyGames(language: String) throws(ServiceError) -> [GameRow] {
+        try engine.read { statements in try statements.dailyGames(language: language) }
+    }
+
     /// Starts `row`, a daily word, unless the account has the day's game already: that one is
     /// answered instead (being played: resumed; ended: as it ended). One a day and language.
     func startDaily(_ row: GameRow) throws(ServiceError) -> (game: PlayedGame, resumed: Bool) {
@@ -194,7 +199,8 @@ extension AccountLedger {
         } else {
             try keep(statements, try computedStatistics(statements), kind: "all", language: "")
         }
-        if let day = played.row.daily.flatMap(DailyDate.day(parsing:)) {
+        // An archive play counts in the served games, not in the daily record.
+        if !played.row.archive, let day = played.row.daily.flatMap(DailyDate.day(parsing:)) {
             let language = played.row.language
             if var kept = try keptDailyRecord(statements, language: language) {
                 kept.add(day: day, won: state == .won, livesLeft: played.row.lives - played.game.misses)
@@ -225,7 +231,7 @@ extension AccountLedger {
 
     private static func computedDailyRecord(_ statements: any LedgerStatements, language: String) throws -> DailyRecord {
         var record = DailyRecord()
-        for row in try statements.endedGames() where row.language == language {
+        for row in try statements.endedGames() where row.language == language && !row.archive {
             guard let day = row.daily.flatMap(DailyDate.day(parsing:)) else { continue }
             record.add(day: day, won: row.state == .won, livesLeft: row.lives - (row.misses ?? 0))
         }

@@ -212,6 +212,7 @@ enum AccountSchema {
         migrator.register("21-mass-extensions", sql: massExtensions(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("22-price-agreements", sql: priceAgreements(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("23-notification-order", sql: NotificationSchema.sqliteOrder, olderProgramsMayRun: true)
+        migrator.register("24-archive-games", sql: archiveGames)
         return migrator
     }()
 
@@ -317,6 +318,10 @@ enum AccountSchema {
             );
             """
     }
+
+    /// Migration 24: a past day's daily word played from the archive, marked so: it is on no
+    /// board and in no streak. An older program would count it in both: it may not run beside.
+    static let archiveGames = "ALTER TABLE games ADD COLUMN archive INTEGER NOT NULL DEFAULT 0 CHECK (archive IN (0, 1));"
 
     /// Migration 22: the price each auto-renewable subscriber agreed to for the plan it renews to
     /// (the catalog's when it started, or a higher one consented to), and a higher price the

@@ -50,13 +50,38 @@ public final class DailySchedules: Sendable {
 
     public init() {}
 
+    /// The past days' words walked so far, by list as ``cursors``: the index of each day's word
+    /// from the anchor on, so that the archive's days cost a lookup and never move the walk of today's.
+    private let archive = Mutex<[String: (cursor: DailySchedule.Cursor, indices: [Int])]>([:])
+
+    /// The draws keyed by `secret` for `language` (``DailySchedule/Draw``).
+    private static func draw(language: String, secret: [UInt8]) -> DailySchedule.Draw {
+        let prefix = secret + Array("/\(language.lowercased())/".utf8)
+        return { day, attempt in
+            SHA256.hash(prefix + Array("\(day)/\(attempt)".utf8)).bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
+    }
+
+    /// The index of a past `day`'s word (on or after ``DailySchedule/anchorDay``), as
+    /// ``index(day:count:list:language:secret:)`` gave it on the day.
+    func archivedIndex(day: Int64, count: Int, list: String, language: String, secret: [UInt8]) -> Int {
+        let draw = Self.draw(language: language, secret: secret)
+        let key = "\(language.lowercased()) \(list) \(count)"
+        let offset = Int(max(0, day - DailySchedule.anchorDay))
+        return archive.withLock { memo in
+            var walked = memo[key] ?? (DailySchedule.Cursor(schedule: DailySchedule(count: count)), [])
+            while walked.indices.count <= offset {
+                walked.indices.append(walked.cursor.index(day: DailySchedule.anchorDay + Int64(walked.indices.count), draw: draw) ?? 0)
+            }
+            memo[key] = walked
+            return walked.indices[offset]
+        }
+    }
+
     /// The index of `day`'s word in a list of `count` words of the pack `list` in `language`, the
     /// draws keyed by `secret`.
     func index(day: Int64, count: Int, list: String, language: String, secret: [UInt8]) -> Int {
-        let prefix = secret + Array("/\(language.lowercased())/".utf8)
-        let draw: DailySchedule.Draw = { day, attempt in
-            SHA256.hash(prefix + Array("\(day)/\(attempt)".utf8)).bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        }
+        let draw = Self.draw(language: language, secret: secret)
         let key = "\(language.lowercased()) \(list) \(count)"
         return cursors.withLock { cursors in
             var cursor = cursors[key] ?? DailySchedule.Cursor(schedule: DailySchedule(count: count))
@@ -127,8 +152,9 @@ extension AccountService {
     }
 
     /// Starts today's daily word in `language`, or resumes it; once it has ended, 409. Every
-    /// player has ``DailySchedule/lives`` lives: `lives` may only say so.
-    public func startDaily(language: String?, lives: Int?) throws(ServiceError) -> ServedGame {
+    /// player has ``DailySchedule/lives`` lives: `lives` may only say so. With a past `date`, that
+    /// day's word from the archive (``archiveDay(_:)``): played once, on no board and in no streak.
+    public func startDaily(language: String?, lives: Int?, date: String? = nil) throws(ServiceError) -> ServedGame {
         let daily = try dailyWordsOrRefuse()
         if let asked = lives, asked != DailySchedule.lives {
             throw ServiceError(
@@ -137,24 +163,68 @@ extension AccountService {
         let lives = DailySchedule.lives
         let (file, pack, tag) = try dailyPack(language)
         let words = try Self.dailyChoices(pack)
-        let day = today
+        let day = try date.map { text throws(ServiceError) in try archiveDay(text) } ?? today
+        let archive = day != today
         let date = DailyDate.text(day: day)
         // The schedule's rule: no word twice within a year, drawn by the service's secret.
-        let choice = words[daily.schedules.index(day: day, count: words.count, list: file.sha256, language: tag, secret: daily.secret)]
+        let index =
+            archive
+            ? daily.schedules.archivedIndex(day: day, count: words.count, list: file.sha256, language: tag, secret: daily.secret)
+            : daily.schedules.index(day: day, count: words.count, list: file.sha256, language: tag, secret: daily.secret)
+        let choice = words[index]
         let now = clock.now()
         var row = GameRow(
             id: Game.newID(using: &random), productID: file.productID, packName: file.displayName, category: choice.category, word: choice.word.text,
             clue: choice.word.clue, language: tag, lives: lives, state: .playing, score: 0, startedDate: now, endedDate: nil)
         row.daily = date
+        row.archive = archive
         let started = try ledger.startDaily(row)
         guard started.game.row.state == .playing else {
             recordDaily(started.game)
             let row = started.game.row
+            let next = archive ? "'hangman daily --archive' lists the days you have not played" : "the next comes at 00:00 UTC; 'hangman daily' shows your record"
             throw ServiceError(
                 .wrongState,
-                "you played the daily word of \(date) already (\(row.state.rawValue)\(row.state == .won ? ", \(row.score) points" : "")): the next comes at 00:00 UTC; 'hangman daily' shows your record")
+                "you played the daily word of \(date) already (\(row.state.rawValue)\(row.state == .won ? ", \(row.score) points" : "")): \(next)")
         }
         return try view(started.game, resumed: started.resumed, hints: ledger.balance())
+    }
+
+    /// The day a daily word's `date` names: today, or a past day of the archive (from
+    /// ``DailySchedule/anchorDay``); 400 for anything else.
+    func archiveDay(_ date: String) throws(ServiceError) -> Int64 {
+        guard date != "today" else { return today }
+        guard let day = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
+        guard day <= today else {
+            throw ServiceError(.invalidRequest, "\(date) is after today (\(DailyDate.text(day: today)), UTC): its daily word is not played yet")
+        }
+        guard day >= DailySchedule.anchorDay else {
+            throw ServiceError(.invalidRequest, "the daily word's archive starts on \(DailyDate.text(day: DailySchedule.anchorDay)): there is no word of \(date)")
+        }
+        return day
+    }
+
+    /// The archive's days in `language` from `since` (`nil`: the 30 days before today) to
+    /// yesterday, newest first, each with the account's result: one read of its daily games.
+    public func dailyArchive(language: String?, since: String?) throws(ServiceError) -> DailyArchive {
+        _ = try dailyWordsOrRefuse()
+        let tag = try dailyPack(language).language
+        let yesterday = today - 1
+        let first = try since.map { text throws(ServiceError) in try archiveDay(text) } ?? max(DailySchedule.anchorDay, yesterday - 29)
+        guard first <= yesterday else { return DailyArchive(language: tag, firstDate: DailyDate.text(day: DailySchedule.anchorDay), days: []) }
+        let games = Dictionary(try ledger.dailyGames(language: tag).compactMap { row in row.daily.map { ($0, row) } }) { kept, _ in kept }
+        let days = stride(from: yesterday, through: first, by: -1).map { day -> DailyArchive.Day in
+            let date = DailyDate.text(day: day)
+            guard let row = games[date] else { return DailyArchive.Day(date: date, result: .notPlayed, archive: false, score: nil) }
+            let result: DailyArchive.Day.Result =
+                switch row.state {
+                case .playing: .playing
+                case .won: .won
+                case .lost, .abandoned: .lost
+                }
+            return DailyArchive.Day(date: date, result: result, archive: row.archive, score: row.state == .won ? row.score : nil)
+        }
+        return DailyArchive(language: tag, firstDate: DailyDate.text(day: DailySchedule.anchorDay), days: days)
     }
 
     /// Today's daily word in `language` as far as the account has played it, and its record.
@@ -177,7 +247,8 @@ extension AccountService {
     /// the day (``dailyStatus(language:)``, or a second start).
     func recordDaily(_ played: AccountLedger.PlayedGame) {
         let row = played.row
-        guard let daily = dailyWords?.boards, let day = row.daily, row.state != .playing, let ended = row.endedDate else { return }
+        // An archive play is on no board: a past day's board is of those who played on the day.
+        guard let daily = dailyWords?.boards, let day = row.daily, !row.archive, row.state != .playing, let ended = row.endedDate else { return }
         do {
             try daily.board.record(
                 DailyScore(

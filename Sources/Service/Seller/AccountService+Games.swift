@@ -12,8 +12,9 @@ extension AccountService {
             guard request.packs.isEmpty, request.category == nil, seed == nil, !request.new else {
                 throw ServiceError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
             }
-            return try startDaily(language: request.language, lives: request.lives)
+            return try startDaily(language: request.language, lives: request.lives, date: request.date)
         }
+        if request.date != nil { throw ServiceError(.invalidRequest, "a date goes with the daily word: {\"daily\": true, \"date\": \"2026-11-30\"}") }
         let lives = request.lives ?? Game.defaultLives
         guard (1...GameRequest.maxLives).contains(lives) else {
             throw ServiceError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
@@ -160,6 +161,7 @@ extension AccountService {
             hinted: game.hinted, state: row.state, canHint: !over && game.canHint, word: over ? row.word : nil, clue: over ? row.clue : nil,
             score: over ? row.score : nil, hints: hints, startedDate: row.startedDate, endedDate: row.endedDate, resumed: resumed ? true : nil)
         served.daily = row.daily
+        if row.archive { served.archive = true }
         if row.daily != nil { served.moveKinds = AccountLedger.moveKinds(row, played.moves) }
         return served
     }

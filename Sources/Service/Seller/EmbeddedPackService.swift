@@ -112,6 +112,9 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     }
     func abandonGame(_ id: String) throws(ServiceError) -> ServedGame { try serialized { account throws(ServiceError) in try account.abandonGame(id) } }
     func gameStatistics() throws(ServiceError) -> GameStatistics { try serialized { account throws(ServiceError) in try account.statistics() } }
+    func dailyArchive(language: String?, since: String?) throws(ServiceError) -> DailyArchive {
+        try serialized { account throws(ServiceError) in try account.dailyArchive(language: language, since: since) }
+    }
     func daily(language: String?) throws(ServiceError) -> DailyStatus {
         try serialized { account throws(ServiceError) in try account.dailyStatus(language: language) }
     }

@@ -19,13 +19,15 @@ struct GameRow: Equatable {
     /// before migration 11).
     var misses: Int? = nil
     var hints: Int? = nil
+    /// A past day's daily word played from the archive: on no board, in no streak.
+    var archive = false
 
     /// The columns both engines select, in this order.
-    static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints"
+    static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints, archive"
 
     /// A row read as text (each engine's values as their text, `nil` for NULL): one decoding for both.
     init(columns row: [String?]) throws(ServiceError) {
-        guard row.count == 15, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
+        guard row.count == 16, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
             let category = row[3], let word = row[4], let language = row[6], let lives = row[7].flatMap(Int.init),
             let state = row[8].flatMap(ServedGame.State.init(rawValue:)), let score = row[9].flatMap(Int.init),
             let started = row[10].flatMap(Int64.init)
@@ -36,6 +38,7 @@ struct GameRow: Equatable {
         daily = row[12]
         misses = row[13].flatMap(Int.init)
         hints = row[14].flatMap(Int.init)
+        archive = row[15] == "1"
     }
 
     init(

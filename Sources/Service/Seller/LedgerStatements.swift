@@ -247,6 +247,8 @@ protocol LedgerStatements {
     func consumption(_ transaction: TransactionID) throws -> String?
     /// The purchase's refund case, if it has one.
     func refundCase(_ transaction: TransactionID) throws -> RefundCase?
+    /// The account's daily words in `language` (on the day or from the archive), by day.
+    func dailyGames(language: String) throws -> [GameRow]
     /// Every refund case of the account, each with the consumption answer its developer's server
     /// sent (kept on a decided case; the latest report for one still open).
     func refundCases() throws -> [RefundCase]

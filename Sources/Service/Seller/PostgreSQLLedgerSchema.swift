@@ -380,6 +380,7 @@ enum PostgreSQLLedgerSchema {
         migrations.register("21-mass-extensions", sql: AccountSchema.massExtensions(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("22-price-agreements", sql: AccountSchema.priceAgreements(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("23-notification-order", sql: NotificationSchema.postgreSQLOrder, olderProgramsMayRun: true)
+        migrations.register("24-archive-games", sql: AccountSchema.archiveGames)
         return migrations
     }()
 }

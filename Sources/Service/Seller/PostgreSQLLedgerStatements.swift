@@ -683,9 +683,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try execute(
-            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL)",
+            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL, $14)",
             [row.id, row.productID.rawValue, row.packName, row.category, row.word, row.clue, row.language, String(row.lives), row.state.rawValue,
-             String(row.score), String(row.startedDate), row.daily])
+             String(row.score), String(row.startedDate), row.daily, row.archive ? "1" : "0"])
     }
 
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {
@@ -946,6 +946,12 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
                 agreed_minor = excluded.agreed_minor, told_minor = excluded.told_minor, told_date = excluded.told_date, consented_date = excluded.consented_date,
                 ended_date = excluded.ended_date
             """, agreement.values)
+    }
+
+    func dailyGames(language: String) throws -> [GameRow] {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND daily IS NOT NULL AND language = $2 ORDER BY daily", [language]).rows.map {
+            row throws in try GameRow(columns: row)
+        }
     }
 
     func refundCases() throws -> [RefundCase] {

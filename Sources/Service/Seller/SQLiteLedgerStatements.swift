@@ -387,10 +387,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try db.execute(
-            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL)", .text(row.id),
+            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?)", .text(row.id),
             .text(row.productID.rawValue), .text(row.packName), .text(row.category), .text(row.word), row.clue.map(SQLValue.text) ?? .null,
             .text(row.language), .integer(Int64(row.lives)), .text(row.state.rawValue), .integer(Int64(row.score)), .integer(row.startedDate),
-            row.daily.map(SQLValue.text) ?? .null)
+            row.daily.map(SQLValue.text) ?? .null, .integer(row.archive ? 1 : 0))
     }
 
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {
@@ -646,6 +646,12 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
                 ended_date = excluded.ended_date
             """, .text(values[0] ?? ""), .text(values[1] ?? ""), .text(values[2] ?? ""), .integer(agreement.agreed.minorUnits),
             Self.value(agreement.told?.minorUnits), Self.value(agreement.toldDate), Self.value(agreement.consentedDate), Self.value(agreement.endedDate))
+    }
+
+    func dailyGames(language: String) throws -> [GameRow] {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE daily IS NOT NULL AND language = ? ORDER BY daily", .text(language)).map { row throws in
+            try GameRow(columns: Self.texts(row))
+        }
     }
 
     func refundCases() throws -> [RefundCase] {

@@ -7,8 +7,10 @@ enum DailyCommand: Command {
     static let spec = CommandSpec(
         name: "hangman daily",
         overview: "Today's word (UTC): how you did, your streaks and games, and a spoiler-free line to share.",
-        usage: ["hangman daily [--language <TAG>] [--json] [--plain]"],
+        usage: ["hangman daily [--language <TAG>] [--json] [--plain]", "hangman daily --archive [--since <YYYY-MM-DD>] [--language <TAG>] [--json]"],
         options: [
+            .init(names: ["--archive"], value: nil, help: "The past days' words, newest first, with how you did: 'hangman play --daily --date DAY' plays one you have not."),
+            .init(names: ["--since"], value: "YYYY-MM-DD", help: "With --archive, the days from this one (default: the 30 days before today; the archive starts on 2026-01-01)."),
             .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON document (the share line in it as \"share\")."),
             .init(names: ["--plain"], value: nil, help: "Letters instead of emoji in the share line."),
@@ -22,24 +24,63 @@ enum DailyCommand: Command {
             letter of the word.
             On the embedded store ('make play'), the store draws a daily word of its own by the same
             rule, played on this device and ranked on no leaderboard.
-            Exit status: 0 shown, 64 a language the service has no base pack in, 69 the pack server
-            cannot be reached.
+            A past day's word is played from the archive once, like today's: it counts in no streak
+            and is on no leaderboard (a past day's board is of those who played on the day), and its
+            share line says "archive".
+            Exit status: 0 shown, 64 a language the service has no base pack in or a day that is
+            not one (a future day, or one before the archive), 69 the pack server cannot be reached.
             """)
 
     struct Options {
         var language: String?
         var json: Bool
         var plain: Bool
+        var archive: Bool
+        var since: String?
         var store: HomeOptions
     }
 
-    static func options(_ parsed: ParsedArguments) -> Options {
-        Options(language: parsed.value("--language"), json: parsed.has("--json"), plain: parsed.has("--plain"), store: HomeOptions(parsed))
+    static func options(_ parsed: ParsedArguments) throws -> Options {
+        if parsed.value("--since") != nil, !parsed.has("--archive") { throw CommandFailure.usage("--since goes with --archive: 'hangman daily --archive --since 2026-11-01'") }
+        return Options(
+            language: parsed.value("--language"), json: parsed.has("--json"), plain: parsed.has("--plain"), archive: parsed.has("--archive"),
+            since: parsed.value("--since"), store: HomeOptions(parsed))
+    }
+
+    /// `hangman daily --archive`: the past days, newest first.
+    static func archive(_ options: Options, games: any GameService, context: CommandContext) async throws -> ExitCode {
+        let archive = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> DailyArchive in
+            try await games.dailyArchive(language: tag, since: options.since)
+        }
+        if options.json {
+            context.out(JSONText.encode(archive))
+            return .ok
+        }
+        context.out("Hangman Packs daily archive · \(archive.language)")
+        guard let last = archive.days.last else {
+            context.outWrapped("No past day yet: the archive starts on \(archive.firstDate).")
+            return .ok
+        }
+        for day in archive.days {
+            let said: String =
+                switch day.result {
+                case .notPlayed: "not played"
+                case .playing: "being played"
+                case .won: "won, \(day.score ?? 0) points"
+                case .lost: "lost"
+                }
+            context.out("\(day.date)  \(said)\(day.archive ? " (archive)" : "")")
+        }
+        let language = options.language.map { " --language " + TerminalText.escaped($0) } ?? ""
+        context.outWrapped("'hangman play --daily --date DAY\(language)' plays a day you have not; the archive starts on \(archive.firstDate)"
+            + (last.date > archive.firstDate ? " ('--since \(archive.firstDate)' lists every day)." : "."))
+        return .ok
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "the daily word")
+        if options.archive { return try await archive(options, games: games, context: context) }
         let status = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> DailyStatus in
             try await games.daily(language: tag)
         }
@@ -85,7 +126,7 @@ enum DailyShare {
         guard game.isOver, let date = game.daily, let kinds = game.moveKinds else { return nil }
         let hints = game.hinted.count
         let result = game.state == .won ? "\(game.livesLeft)/\(game.lives) lives" : "X/\(game.lives) lives"
-        let head = "Hangman Packs daily \(date) · \(result) · \(hints) hint\(hints == 1 ? "" : "s")"
+        let head = "Hangman Packs daily \(date)\(game.archive == true ? " (archive)" : "") · \(result) · \(hints) hint\(hints == 1 ? "" : "s")"
         let squares = kinds.map { kind -> String in
             switch kind {
             case .hit, .solved: letters ? "H" : "🟩"

@@ -11,7 +11,7 @@ enum PlayCommand: Command {
         overview: "Play hangman: on the account's pack server when the home is bound to one (the word stays there), else with words from your installed packs. Hints come from your account.",
         usage: [
             "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new] [--yes]",
-            "hangman play --daily [--language <TAG>] [--plain] [--yes]",
+            "hangman play --daily [--date <YYYY-MM-DD>] [--language <TAG>] [--plain] [--yes]",
         ],
         options: [
             .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .product),
@@ -21,6 +21,9 @@ enum PlayCommand: Command {
                 help: "Seed the random choices: the same seed, the same games (a pack server takes one only as a sandbox with test controls).",
                 kind: .unsignedInteger),
             .init(names: ["--daily"], value: nil, help: "Today's word (UTC): the same word and six lives for every player of the service, once per account; on the embedded store, its own daily word, on no leaderboard."),
+            .init(
+                names: ["--date"], value: "YYYY-MM-DD",
+                help: "With --daily, a past day's word from the archive ('hangman daily --archive' lists them): played once, on no leaderboard, in no streak."),
             .init(names: ["--language"], value: "TAG", help: "Words in one language (de, fr, pt-BR...): the packs installed in it, its free base pack installed first when none is; with --daily, the daily word's (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
@@ -65,6 +68,7 @@ enum PlayCommand: Command {
         var new: Bool
         var yes: Bool
         var daily: Bool
+        var date: String?
         var language: String?
         var store: HomeOptions
     }
@@ -73,13 +77,16 @@ enum PlayCommand: Command {
         Options(
             packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
             lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), yes: parsed.has("--yes"), daily: parsed.has("--daily"),
-            language: parsed.value("--language"), store: HomeOptions(parsed))
+            date: parsed.value("--date"), language: parsed.value("--language"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new {
             throw CommandFailure.usage(
                 "--daily is the same word with \(DailySchedule.lives) lives for every player, so that scores compare: it takes no --pack, --category, --seed, --lives or --new")
+        }
+        if options.date != nil, !options.daily {
+            throw CommandFailure.usage("--date names a past day's daily word: it goes with --daily ('hangman play --daily --date 2026-11-30')")
         }
         if options.language != nil, !options.daily, !options.packs.isEmpty {
             throw CommandFailure.usage("--language picks the packs of a language: it takes no --pack")
@@ -108,6 +115,7 @@ enum PlayCommand: Command {
         loop.playable = playable
         loop.buysWithoutAsking = options.yes
         loop.daily = options.daily
+        loop.dailyDate = options.date
         loop.language = options.language
         loop.seed = options.seed
         return try await loop.run(fresh: options.new, generator: &generator)

@@ -36,6 +36,8 @@ final class PlayLoop {
     var playable: Set<ProductID> = []
     /// `play --daily` (and its `--language`): the day's word, a served game.
     var daily = false
+    /// A past day's daily word, from the archive (`2026-11-30`); `nil`: today's.
+    var dailyDate: String?
     var language: String?
     /// What stays on the shell's screen after the day's word: its verdict and share line.
     var dailyEnding: [String] = []
