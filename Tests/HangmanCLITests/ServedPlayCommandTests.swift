@@ -166,6 +166,11 @@ import TestSupport
         let share = daily.stdout.split(separator: "\n").suffix(2).map(String.init)
         #expect(share.first?.hasPrefix("Hangman Packs daily ") == true && share.first?.contains("6/6 lives · 0 hints") == true, "\(share)")
         #expect(share.last.map { !$0.isEmpty && $0.allSatisfy { "🟩⬛💡".contains($0) } } == true, "\(share)")
+        // In words, for a screen reader: the same game as the squares.
+        let words = try await world.hangman("alice", ["daily", "--share"])
+        let squares = share.last ?? ""
+        #expect(words.status == 0 && words.stdout.contains("won with 6 of 6 lives, 0 hints: \(squares.count) hit") && words.stdout.contains(", 0 misses."), "\(words.stdout)")
+        #expect(words.stdout.hasPrefix(share.first.map { String($0.prefix(29)) } ?? "?"), "\(words.stdout)")
         let plain = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": "1"])
         #expect(plain.stdout.split(separator: "\n").last.map { $0.allSatisfy { "HMR".contains($0) } } == true, "\(plain.stdout)")
         let board = try await world.hangman("bob", ["leaderboard"])

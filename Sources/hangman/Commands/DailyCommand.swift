@@ -7,13 +7,14 @@ enum DailyCommand: Command {
     static let spec = CommandSpec(
         name: "hangman daily",
         overview: "Today's word (UTC): how you did, your streaks and games, and a spoiler-free line to share.",
-        usage: ["hangman daily [--language <TAG>] [--json] [--plain]", "hangman daily --archive [--since <YYYY-MM-DD>] [--language <TAG>] [--json]"],
+        usage: ["hangman daily [--language <TAG>] [--json] [--plain] [--share]", "hangman daily --archive [--since <YYYY-MM-DD>] [--language <TAG>] [--json]"],
         options: [
             .init(names: ["--archive"], value: nil, help: "The past days' words, newest first, with how you did: 'hangman play --daily --date DAY' plays one you have not."),
             .init(names: ["--since"], value: "YYYY-MM-DD", help: "With --archive, the days from this one (default: the 30 days before today; the archive starts on 2026-01-01)."),
             .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON document (the share line in it as \"share\")."),
             .init(names: ["--plain"], value: nil, help: "Letters instead of emoji in the share line."),
+            .init(names: ["--share"], value: nil, help: "Print only the share line, in words a screen reader reads well: 'won with 4 of 6 lives, 1 hint: 6 hits, 2 misses'."),
         ] + HomeContext.options,
         discussion: """
             The daily word is the same for every player of the service in a language, and each
@@ -37,6 +38,7 @@ enum DailyCommand: Command {
         var plain: Bool
         var archive: Bool
         var since: String?
+        var share: Bool
         var store: HomeOptions
     }
 
@@ -44,7 +46,7 @@ enum DailyCommand: Command {
         if parsed.value("--since") != nil, !parsed.has("--archive") { throw CommandFailure.usage("--since goes with --archive: 'hangman daily --archive --since 2026-11-01'") }
         return Options(
             language: parsed.value("--language"), json: parsed.has("--json"), plain: parsed.has("--plain"), archive: parsed.has("--archive"),
-            since: parsed.value("--since"), store: HomeOptions(parsed))
+            since: parsed.value("--since"), share: parsed.has("--share"), store: HomeOptions(parsed))
     }
 
     /// `hangman daily --archive`: the past days, newest first.
@@ -83,6 +85,14 @@ enum DailyCommand: Command {
         if options.archive { return try await archive(options, games: games, context: context) }
         let status = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> DailyStatus in
             try await games.daily(language: tag)
+        }
+        if options.share {
+            guard let game = status.game, let words = DailyShare.words(game) else {
+                context.outWrapped("Today's word (\(status.date)) is not played to its end yet: nothing to share.")
+                return .ok
+            }
+            context.out(TerminalText(escaping: words))
+            return .ok
         }
         let letters = options.plain || options.json || !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
         let share = status.game.flatMap { DailyShare.lines($0, letters: letters) }
@@ -136,5 +146,18 @@ enum DailyShare {
             }
         }
         return [head, squares.joined()]
+    }
+
+    /// The same in words, for a screen reader (an emoji grid reads aloud square by square):
+    /// `Hangman Packs daily 2026-12-02: won with 4 of 6 lives, 1 hint: 6 hits, 2 misses.`
+    static func words(_ game: ServedGame) -> String? {
+        guard game.isOver, let date = game.daily, let kinds = game.moveKinds else { return nil }
+        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
+        let hits = kinds.count { $0 == .hit || $0 == .solved }
+        let misses = kinds.count { $0 == .miss || $0 == .wrongWord }
+        let hints = kinds.count { $0 == .hint }
+        let result = game.state == .won ? "won with \(game.livesLeft) of \(game.lives) lives" : "lost, all \(game.lives) lives spent"
+        return "Hangman Packs daily \(date)\(game.archive == true ? " (archive)" : ""): \(result), \(count(hints, "hint", "hints")): "
+            + "\(count(hits, "hit", "hits")), \(count(misses, "miss", "misses"))."
     }
 }
