@@ -128,6 +128,8 @@ import TestSupport
         Row(arguments: ["settings", "theme", "robot"], code: 66, says: ["'robot'", "installed"]),
         Row(arguments: ["leaderboard", "2026-02-30"], code: 64, says: ["'2026-02-30'", "YYYY-MM-DD"]),
         Row(arguments: ["leaderboard"], code: 69, says: ["leaderboards", "no board"]),
+        Row(arguments: ["friends"], code: 69, says: ["friends are a pack server's"]),
+        Row(arguments: ["friends", "befriend", "ana"], code: 64, says: ["'friends' takes nothing"]),
         Row(arguments: ["account", "name", "a\u{7}b"], code: 64, says: ["U+7"]),
         Row(arguments: ["account", "name", "Ana"], code: 69, says: ["names", "no board"]),
         Row(arguments: ["products", "--packs", "$S/nowhere"], code: 66, says: ["$S/nowhere"]),

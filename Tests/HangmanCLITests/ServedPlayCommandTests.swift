@@ -195,6 +195,39 @@ import TestSupport
         #expect(top.prefix(2).allSatisfy { $0["rank"] as? Int == 1 } && (document["you"] as? [String: Any])?["rank"] as? Int == 1, "\(top)")
     }
 
+    /// Friends by code, both ways, and their board: a third player is on the public board, not on
+    /// the friends'; a code serves once; removed, a friend leaves the board.
+    @Test func friendsByCodeShareABoardOfTheirOwn() async throws {
+        let world = try World()
+        for player in ["alice", "bob", "carol"] { #expect(try await world.hangman(player, ["account", "create"]).status == 0) }
+        #expect(try await world.hangman("alice", ["account", "name", "Alice"]).status == 0)
+        #expect(try await world.hangman("bob", ["account", "name", "Bob"]).status == 0)
+        let invite = try await world.hangman("alice", ["friends", "invite"])
+        let code = try #require(invite.stdout.split(separator: "\n").first.map(String.init), "\(invite.stdout)")
+        #expect(invite.status == 0 && code.count == 16 && invite.stdout.contains("good once"), "\(invite.stdout)")
+        let own = try await world.hangman("alice", ["friends", "add", code])
+        #expect(own.status == 64 && own.stderr.contains("your own invitation"), "\(own.stderr)")
+        let added = try await world.hangman("bob", ["friends", "add", code.lowercased()])
+        #expect(added.status == 0 && added.stdout.contains("You and Alice are friends"), "\(added.stdout)\(added.stderr)")
+        let used = try await world.hangman("carol", ["friends", "add", code])
+        #expect(used.status == 64 && used.stderr.contains("used already"), "\(used.stderr)")
+        #expect(try await world.hangman("alice", ["friends"]).stdout.hasPrefix("Bob  since "))
+        #expect(try await world.hangman("bob", ["friends"]).stdout.hasPrefix("Alice  since "))
+        let alphabet = "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined()
+        for player in ["alice", "bob", "carol"] {
+            #expect(try await world.hangman(player, ["play", "--daily", "--plain"], input: alphabet).status == 0)
+        }
+        let everyone = try await world.hangman("alice", ["leaderboard"])
+        #expect(everyone.stdout.contains("3 players"), "\(everyone.stdout)")
+        let friends = try await world.hangman("alice", ["leaderboard", "--friends"])
+        #expect(friends.status == 0 && friends.stdout.contains("of your friends") && friends.stdout.contains("2 players"), "\(friends.stdout)")
+        #expect(friends.stdout.contains("Bob") && friends.stdout.contains("Alice") && !friends.stdout.contains("Player "), "\(friends.stdout)")
+        let removed = try await world.hangman("bob", ["friends", "remove", "alice"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(try await world.hangman("alice", ["leaderboard", "--friends"]).stdout.contains("1 player"))
+        #expect(try await world.hangman("alice", ["friends", "remove", "Bob"]).status == 64)
+    }
+
     /// Offline the installed packs play, and the board says so; the daily word waits for the server.
     @Test func offlineTheInstalledPacksPlayAndTheDailyWordWaits() async throws {
         let world = try World()

@@ -1012,6 +1012,25 @@ extension HTTPPackService: GameService {
         return board
     }
 
+    public func inviteFriend() async throws(ServiceError) -> FriendInvite { try await send(API.friendInvite) }
+
+    public func addFriend(code: String) async throws(ServiceError) -> Friend { try await send(API.addFriend, body: FriendRequest(code: code)) }
+
+    public func friends() async throws(ServiceError) -> [Friend] { try await send(API.friends) }
+
+    public func removeFriend(named name: String) async throws(ServiceError) { _ = try await send(API.removeFriend, id: name) }
+
+    public func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
+        var query: [(String, String)] = [("friends", "1")]
+        if let language { query.append(("language", language)) }
+        if week { query.append(("week", "1")) }
+        var board = try await send(API.leaderboard, id: date ?? "today", query: query)
+        board.top = Array(board.top.filter { $0.rank >= 1 }.prefix(Leaderboard.size))
+        if let you = board.you, you.rank < 1 { board.you = nil }
+        board.players = max(0, board.players)
+        return board
+    }
+
     public func setDisplayName(_ name: String) async throws(ServiceError) -> String {
         try await send(API.setDisplayName, body: DisplayNameRequest(name: name), idempotencyKey: IdempotencyKey.new()).name
     }

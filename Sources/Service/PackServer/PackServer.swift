@@ -362,7 +362,18 @@ public final class PackServer: Sendable {
             return .json(200, try API.dailyArchive.answer(try service.dailyArchive(language: request.query["language"], since: request.query["since"])))
         case .leaderboard:
             let week = ["1", "true", "yes"].contains(request.query["week"]?.lowercased() ?? "")
-            return .json(200, try API.leaderboard.answer(try service.leaderboard(date: id, language: request.query["language"], week: week)))
+            let among = ["1", "true", "yes"].contains(request.query["friends"]?.lowercased() ?? "") ? try seller.friendIDs(of: account) : nil
+            return .json(200, try API.leaderboard.answer(try service.leaderboard(date: id, language: request.query["language"], week: week, among: among)))
+        case .friendInvite:
+            return .json(201, try API.friendInvite.answer(try seller.inviteFriend(account: account, now: configuration.clock.now())))
+        case .addFriend:
+            let asked = try API.addFriend.body(of: request.body)
+            return .json(200, try API.addFriend.answer(try seller.addFriend(account: account, code: asked.code, now: configuration.clock.now())))
+        case .friends:
+            return .json(200, try API.friends.answer(try seller.friends(of: account)))
+        case .removeFriend:
+            try seller.removeFriend(account: account, name: id ?? "")
+            return .json(200, try API.removeFriend.answer(Done(removed: true)))
         case .setDisplayName:
             let asked = try API.setDisplayName.body(of: request.body)
             return .json(200, try API.setDisplayName.answer(DisplayNameRequest(name: try service.setDisplayName(asked.name))))

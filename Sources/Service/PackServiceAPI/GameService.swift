@@ -24,10 +24,46 @@ public protocol GameService: Sendable {
     /// The daily words of the archive in `language` (`nil`: English): each day from `since`
     /// (`nil`: the 30 days before today) to yesterday, with the account's result.
     func dailyArchive(language: String?, since: String?) async throws(ServiceError) -> DailyArchive
+    /// A code to give one person to become friends (single use, a week).
+    func inviteFriend() async throws(ServiceError) -> FriendInvite
+    /// Becomes friends with the account whose invitation `code` is.
+    func addFriend(code: String) async throws(ServiceError) -> Friend
+    /// The account's friends.
+    func friends() async throws(ServiceError) -> [Friend]
+    /// Ends the friendship with the friend named `name`.
+    func removeFriend(named name: String) async throws(ServiceError)
+    /// ``leaderboard(date:language:week:)`` of the account's friends and the account alone.
+    func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
     /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.
     func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
     /// The name the account appears under on leaderboards; the name as kept.
     func setDisplayName(_ name: String) async throws(ServiceError) -> String
+}
+
+/// A friend as the account sees one: the name the friend appears under (never a secret, never
+/// found by searching), and since when.
+public struct Friend: Sendable, Equatable, Codable {
+    public var name: String
+    public var since: Int64
+
+    public init(name: String, since: Int64) {
+        self.name = name
+        self.since = since
+    }
+}
+
+/// `POST /v1/friends/invites`: a code to give one person, good once, until `expiresDate`.
+public struct FriendInvite: Sendable, Equatable, Codable {
+    public var code: String
+    public var expiresDate: Int64
+
+    public init(code: String, expiresDate: Int64) {
+        self.code = code
+        self.expiresDate = expiresDate
+    }
+
+    /// How long an invitation is good for: a week.
+    public static let lifetime: Int64 = 7 * 86_400_000
 }
 
 /// `GET /v1/daily/archive`: past days' daily words in a language, newest first, each with the
@@ -117,6 +153,8 @@ public struct Leaderboard: Sendable, Equatable, Codable {
     public var top: [LeaderboardRow]
     /// The asking account's row, when it played (also when it is in the top 10).
     public var you: LeaderboardRow?
+    /// Ranks the asker's friends and the asker only (`true`); `nil`: every player.
+    public var friends: Bool?
 
     /// A board of `date` (or the seven days to it), its best rows and the asker's.
     public init(date: String, language: String, week: Bool, players: Int, top: [LeaderboardRow], you: LeaderboardRow?) {

@@ -53,10 +53,12 @@ public struct NoBody: Codable, Sendable, Equatable {
 public struct Done: Codable, Sendable, Equatable {
     public var revoked: Bool?
     public var closed: Bool?
+    public var removed: Bool?
 
-    public init(revoked: Bool? = nil, closed: Bool? = nil) {
+    public init(revoked: Bool? = nil, closed: Bool? = nil, removed: Bool? = nil) {
         self.revoked = revoked
         self.closed = closed
+        self.removed = removed
     }
 }
 
@@ -100,6 +102,10 @@ public enum API {
     public static let daily = Endpoint<NoBody, DailyStatus>(.daily)
     public static let dailyArchive = Endpoint<NoBody, DailyArchive>(.dailyArchive)
     public static let leaderboard = Endpoint<NoBody, Leaderboard>(.leaderboard)
+    public static let friendInvite = Endpoint<NoBody, FriendInvite>(.friendInvite)
+    public static let addFriend = Endpoint<FriendRequest, Friend>(.addFriend)
+    public static let friends = Endpoint<NoBody, [Friend]>(.friends)
+    public static let removeFriend = Endpoint<NoBody, Done>(.removeFriend)
     public static let setDisplayName = Endpoint<DisplayNameRequest, DisplayNameRequest>(.setDisplayName)
     public static let tokens = Endpoint<NoBody, [AccountTokenInfo]>(.tokens)
     public static let addToken = Endpoint<NewTokenRequest, NewToken>(.addToken)
@@ -128,7 +134,7 @@ public enum API {
         serviceKey.route, proveKey.route, catalog.route, createAccount.route, account.route, closeAccount.route, setStorefront.route,
         offers.route, transactions.route, entitlements.route, hints.route, spendHint.route, purchase.route, redeemOfferCode.route, restore.route, recover.route,
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, priceConsent.route, startGame.route, currentGame.route, game.route,
-        guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, dailyArchive.route, leaderboard.route, setDisplayName.route, tokens.route,
+        guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, dailyArchive.route, leaderboard.route, friendInvite.route, addFriend.route, friends.route, removeFriend.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
         clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, causeNotification.route, requestRefund.route, refundCase.route, signedAppTransaction.route,
     ]

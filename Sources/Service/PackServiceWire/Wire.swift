@@ -292,6 +292,15 @@ public struct RefundResult: Codable, Sendable, Equatable {
 }
 
 /// `POST /v1/transactions/{id}/refund`'s body: why the customer asks.
+/// `POST /v1/friends`: a friend's invitation as the player typed it.
+public struct FriendRequest: Codable, Sendable, Equatable {
+    public var code: String
+
+    public init(code: String) {
+        self.code = code
+    }
+}
+
 /// `POST /v1/offer-codes/redemptions`: a code as the player typed it.
 public struct OfferCodeRedemption: Codable, Sendable, Equatable {
     public var code: String

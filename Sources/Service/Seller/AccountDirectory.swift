@@ -47,6 +47,35 @@ public protocol AccountDirectory: DailyBoard {
     /// Claims an offer code (its SHA-256, ``OfferCodes/digest(_:)``) for `account`: `false` when
     /// another account redeemed it. The same account claiming it again is `true` (a retry).
     func claim(offerCode digest: String, account: String, now: Int64) throws(ServiceError) -> Bool
+    /// Records a friend invitation of `account` (its code's SHA-256), good until `expires`, and
+    /// lets go of the account's expired ones; `false` when the account has ``FriendLimits/invites`` live already.
+    func addFriendInvite(account: String, digest: String, expires: Int64, now: Int64) throws(ServiceError) -> Bool
+    /// Uses an invitation once: the two accounts become friends both ways, in one transaction.
+    func acceptFriendInvite(digest: String, account: String, now: Int64) throws(ServiceError) -> FriendInviteUse
+    /// The account's friends and since when, oldest first.
+    func friends(of account: String) throws(ServiceError) -> [(account: String, since: Int64)]
+    /// Ends a friendship both ways; `false` when there was none.
+    func removeFriend(account: String, friend: String) throws(ServiceError) -> Bool
+}
+
+/// What using a friend invitation did.
+public enum FriendInviteUse: Sendable, Equatable {
+    /// Friends now (or already), with the inviter.
+    case friends(String)
+    /// No such invitation, or used already.
+    case unknown
+    case expired
+    /// The account's own invitation.
+    case own
+    /// One of the two has ``FriendLimits/friends`` friends already.
+    case tooMany
+}
+
+/// How far friends go: bounded, so that a friends' board is a bounded read.
+public enum FriendLimits {
+    public static let friends = 100
+    /// Invitations one account holds live at once.
+    public static let invites = 20
 }
 
 /// Thrown inside a probe's transaction so that it rolls back.
@@ -277,6 +306,52 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
             // snapshot is older than that row, a new statement sees it.
             return try connection.execute("SELECT account_id FROM offer_code_redemptions WHERE code_sha256 = $1", [digest]).rows.first?.first ?? nil
         } == account
+    }
+
+    public func addFriendInvite(account: String, digest: String, expires: Int64, now: Int64) throws(ServiceError) -> Bool {
+        try run { connection in
+            _ = try connection.execute("DELETE FROM friend_invites WHERE account_id = $1 AND expires_date <= $2", [account, String(now)])
+            let live = Int(try connection.execute("SELECT count(*) FROM friend_invites WHERE account_id = $1", [account]).rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+            guard live < FriendLimits.invites else { return false }
+            _ = try connection.execute(
+                "INSERT INTO friend_invites (code_sha256, account_id, expires_date) VALUES ($1, $2, $3)", [digest, account, String(expires)])
+            return true
+        }
+    }
+
+    public func acceptFriendInvite(digest: String, account: String, now: Int64) throws(ServiceError) -> FriendInviteUse {
+        try run { connection in
+            guard let row = try connection.execute(
+                "SELECT account_id, expires_date FROM friend_invites WHERE code_sha256 = $1 FOR UPDATE", [digest]).rows.first,
+                let inviter = row[0], let expires = row[1].flatMap({ Int64($0) })
+            else { return .unknown }
+            guard inviter != account else { return .own }
+            guard expires > now else { return .expired }
+            let counts = try connection.execute(
+                "SELECT count(*) FILTER (WHERE account_id = $1), count(*) FILTER (WHERE account_id = $2), count(*) FILTER (WHERE account_id = $1 AND friend_id = $2) FROM friendships WHERE account_id IN ($1, $2)",
+                [account, inviter]).rows.first ?? []
+            let numbers = counts.map { Int($0 ?? "0") ?? 0 }
+            if numbers.count == 3, numbers[2] == 0, numbers[0] >= FriendLimits.friends || numbers[1] >= FriendLimits.friends { return .tooMany }
+            _ = try connection.execute("DELETE FROM friend_invites WHERE code_sha256 = $1", [digest])
+            _ = try connection.execute(
+                "INSERT INTO friendships (account_id, friend_id, since_date) VALUES ($1, $2, $3), ($2, $1, $3) ON CONFLICT DO NOTHING", [account, inviter, String(now)])
+            return .friends(inviter)
+        }
+    }
+
+    public func friends(of account: String) throws(ServiceError) -> [(account: String, since: Int64)] {
+        try run(writing: false) { connection in
+            try connection.execute("SELECT friend_id, since_date FROM friendships WHERE account_id = $1 ORDER BY since_date, friend_id", [account]).rows
+                .compactMap { row in row[0].flatMap { id in row[1].flatMap { Int64($0) }.map { (id, $0) } } }
+        }
+    }
+
+    public func removeFriend(account: String, friend: String) throws(ServiceError) -> Bool {
+        try run { connection in
+            try connection.execute(
+                "DELETE FROM friendships WHERE (account_id = $1 AND friend_id = $2) OR (account_id = $2 AND friend_id = $1)", [account, friend]
+            ).affectedRows > 0
+        }
     }
 
     /// `body` in one transaction when it writes, or as single statements when it reads (one
@@ -596,6 +671,50 @@ public final class SQLiteAccountDirectory: AccountDirectory {
                 .text(digest), .text(account), .integer(now))
             return try db.string("SELECT account_id FROM offer_code_redemptions WHERE code_sha256 = ?", .text(digest))
         } == account
+    }
+
+    public func addFriendInvite(account: String, digest: String, expires: Int64, now: Int64) throws(ServiceError) -> Bool {
+        try run { db in
+            try db.execute("DELETE FROM friend_invites WHERE account_id = ? AND expires_date <= ?", .text(account), .integer(now))
+            guard try db.int64("SELECT count(*) FROM friend_invites WHERE account_id = ?", .text(account)) ?? 0 < Int64(FriendLimits.invites) else { return false }
+            try db.execute("INSERT INTO friend_invites (code_sha256, account_id, expires_date) VALUES (?, ?, ?)", .text(digest), .text(account), .integer(expires))
+            return true
+        }
+    }
+
+    public func acceptFriendInvite(digest: String, account: String, now: Int64) throws(ServiceError) -> FriendInviteUse {
+        try run { db in
+            guard let row = try db.query("SELECT account_id, expires_date FROM friend_invites WHERE code_sha256 = ?", .text(digest)).first else { return .unknown }
+            let inviter = try row.string(0)
+            guard inviter != account else { return .own }
+            guard try row.int64(1) > now else { return .expired }
+            let already = try db.int64("SELECT count(*) FROM friendships WHERE account_id = ? AND friend_id = ?", .text(account), .text(inviter)) ?? 0
+            let mine = try db.int64("SELECT count(*) FROM friendships WHERE account_id = ?", .text(account)) ?? 0
+            let theirs = try db.int64("SELECT count(*) FROM friendships WHERE account_id = ?", .text(inviter)) ?? 0
+            if already == 0, mine >= Int64(FriendLimits.friends) || theirs >= Int64(FriendLimits.friends) { return .tooMany }
+            try db.execute("DELETE FROM friend_invites WHERE code_sha256 = ?", .text(digest))
+            try db.execute(
+                "INSERT INTO friendships (account_id, friend_id, since_date) VALUES (?, ?, ?), (?, ?, ?) ON CONFLICT DO NOTHING", .text(account), .text(inviter),
+                .integer(now), .text(inviter), .text(account), .integer(now))
+            return .friends(inviter)
+        }
+    }
+
+    public func friends(of account: String) throws(ServiceError) -> [(account: String, since: Int64)] {
+        try run(writing: false) { db in
+            try db.query("SELECT friend_id, since_date FROM friendships WHERE account_id = ? ORDER BY since_date, friend_id", .text(account)).map {
+                row throws in (try row.string(0), try row.int64(1))
+            }
+        }
+    }
+
+    public func removeFriend(account: String, friend: String) throws(ServiceError) -> Bool {
+        try run { db in
+            try db.execute(
+                "DELETE FROM friendships WHERE (account_id = ? AND friend_id = ?) OR (account_id = ? AND friend_id = ?)", .text(account), .text(friend),
+                .text(friend), .text(account))
+            return db.changes > 0
+        }
     }
 
     /// The ledgers whose transactions are claimed (``SellerService`` claims the others' once).

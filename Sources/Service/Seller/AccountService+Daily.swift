@@ -269,6 +269,13 @@ extension AccountService {
     /// days to it summed: its best rows and the asker's, ranked by ``BoardEntry/ranksBefore(_:)``.
     /// Read from the board's indexes and kept a few seconds for every player (``LeaderboardCache``).
     public func leaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard {
+        try leaderboard(date: date, language: language, week: week, among: nil)
+    }
+
+    /// ``leaderboard(date:language:week:)`` of the accounts `among` and the asker only (its
+    /// friends, ``SellerService/friendIDs(of:)``): each one's entry read, at most
+    /// ``FriendLimits/friends`` and the asker.
+    public func leaderboard(date: String?, language: String?, week: Bool, among: [String]?) throws(ServiceError) -> Leaderboard {
         let daily = try boardsOrRefuse()
         let day: Int64
         if let date, date != "today" {
@@ -282,6 +289,23 @@ extension AccountService {
         }
         let tag = try dailyPack(language).language
         let key = BoardKey(day: DailyDate.text(day: day), language: tag, week: week)
+        if let among {
+            var entries: [BoardEntry] = []
+            for account in Set(among.prefix(FriendLimits.friends) + [daily.account]) {
+                if let entry = try daily.board.entry(key, account: account) { entries.append(entry) }
+            }
+            entries.sort { $0.ranksBefore($1) || (!$1.ranksBefore($0) && $0.account < $1.account) }
+            let names = try daily.board.names(of: entries.map(\.account))
+            var rows: [LeaderboardRow] = []
+            for (index, entry) in entries.enumerated() {
+                let rank = index > 0 && !entries[index - 1].ranksBefore(entry) ? rows[index - 1].rank : index + 1
+                rows.append(LeaderboardRow(entry, rank: rank, name: names[entry.account]))
+            }
+            let you = zip(entries, rows).first { $0.0.account == daily.account }?.1
+            var board = Leaderboard(date: key.day, language: tag, week: week, players: entries.count, top: Array(rows.prefix(Leaderboard.size)), you: you)
+            board.friends = true
+            return board
+        }
         let board = try daily.cache.board(key, from: daily.board, size: Leaderboard.size)
         // How many stand before an entry: the counts of every better score (a few hundred at most).
         func ahead(_ entry: BoardEntry) -> Int {

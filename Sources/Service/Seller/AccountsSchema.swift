@@ -17,6 +17,7 @@ public enum AccountsSchema {
         migrations.register("7-transaction-owners", sql: transactionOwners + postgreSQLClaimEarlierTransactions)
         migrations.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
         migrations.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("10-friends", sql: friends(integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -31,6 +32,7 @@ public enum AccountsSchema {
         migrator.register("7-transaction-owners", sql: transactionOwners + sqliteClaimedLedgers)
         migrator.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
         migrator.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("10-friends", sql: friends(integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -183,6 +185,25 @@ public enum AccountsSchema {
             code_sha256 TEXT PRIMARY KEY CHECK (length(code_sha256) = 64),
             account_id TEXT NOT NULL CHECK (length(account_id) = 16),
             redeemed_date \(integer) NOT NULL
+        );
+        """
+    }
+
+    /// Friends: invitations by the SHA-256 of their code (single use, expiring), and each
+    /// friendship as two rows, one per side, written together.
+    static func friends(integer: String) -> String {
+        """
+        CREATE TABLE friend_invites (
+            code_sha256 TEXT PRIMARY KEY CHECK (length(code_sha256) = 64),
+            account_id TEXT NOT NULL CHECK (length(account_id) = 16),
+            expires_date \(integer) NOT NULL
+        );
+        CREATE INDEX friend_invites_by_account ON friend_invites (account_id);
+        CREATE TABLE friendships (
+            account_id TEXT NOT NULL CHECK (length(account_id) = 16),
+            friend_id TEXT NOT NULL CHECK (length(friend_id) = 16 AND friend_id <> account_id),
+            since_date \(integer) NOT NULL,
+            PRIMARY KEY (account_id, friend_id)
         );
         """
     }

@@ -112,6 +112,13 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     }
     func abandonGame(_ id: String) throws(ServiceError) -> ServedGame { try serialized { account throws(ServiceError) in try account.abandonGame(id) } }
     func gameStatistics() throws(ServiceError) -> GameStatistics { try serialized { account throws(ServiceError) in try account.statistics() } }
+    /// Friends are a pack server's: this store has one player.
+    private static let noFriends = ServiceError(.unavailable, "friends are a pack server's: this store plays on this device alone ('hangman account login' joins a server)")
+    func inviteFriend() throws(ServiceError) -> FriendInvite { throw Self.noFriends }
+    func addFriend(code: String) throws(ServiceError) -> Friend { throw Self.noFriends }
+    func friends() throws(ServiceError) -> [Friend] { throw Self.noFriends }
+    func removeFriend(named name: String) throws(ServiceError) { throw Self.noFriends }
+    func friendsLeaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard { throw Self.noFriends }
     func dailyArchive(language: String?, since: String?) throws(ServiceError) -> DailyArchive {
         try serialized { account throws(ServiceError) in try account.dailyArchive(language: language, since: since) }
     }

@@ -51,7 +51,7 @@ public enum OfferCodes {
     public static func digest(_ code: String) -> String { SHA256.hash(Array(code.utf8)).hex }
 
     /// A new code, `length` characters drawn from `alphabet` (32 of them: 5 bits each, no bias).
-    static func newCode(using random: inout some RandomNumberGenerator) -> String {
+    public static func newCode(using random: inout some RandomNumberGenerator) -> String {
         String(decoding: (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }, as: UTF8.self)
     }
 

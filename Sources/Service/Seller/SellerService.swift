@@ -89,6 +89,64 @@ public final class SellerService: Sendable {
         return { id throws(ServiceError) in try directory.claim(transaction: id, account: account) }
     }
 
+    // MARK: - Friends
+
+    /// A code `account` gives one person to become friends (single use, a week): 16 letters and
+    /// digits as an offer code's (``OfferCodes``), kept as its SHA-256 only.
+    public func inviteFriend(account: String, now: Int64) throws(ServiceError) -> FriendInvite {
+        var random = SystemRandomNumberGenerator()
+        let code = OfferCodes.newCode(using: &random)
+        let expires = now + FriendInvite.lifetime
+        guard try directory.addFriendInvite(account: account, digest: OfferCodes.digest(code), expires: expires, now: now) else {
+            throw ServiceError(.wrongState, "you have \(FriendLimits.invites) invitations out already: wait for one to be used or to expire (a week)")
+        }
+        return FriendInvite(code: code, expiresDate: expires)
+    }
+
+    /// Uses a friend's invitation: both accounts are friends from now on.
+    public func addFriend(account: String, code text: String, now: Int64) throws(ServiceError) -> Friend {
+        guard let code = OfferCodes.normalized(text) else {
+            throw ServiceError(.invalidRequest, "not an invitation: a code is \(OfferCodes.length) letters and digits, as your friend gave it")
+        }
+        switch try directory.acceptFriendInvite(digest: OfferCodes.digest(code), account: account, now: now) {
+        case .friends(let friend):
+            let since = try directory.friends(of: account).first { $0.account == friend }?.since ?? now
+            return Friend(name: try name(of: friend), since: since)
+        case .unknown: throw ServiceError(.notFound, "no invitation \(code): it was used already, or it is not one of this service's")
+        case .expired: throw ServiceError(.wrongState, "the invitation \(code) has expired (they are good for a week): ask for another")
+        case .own: throw ServiceError(.invalidRequest, "that is your own invitation: give it to a friend")
+        case .tooMany: throw ServiceError(.wrongState, "one of you has \(FriendLimits.friends) friends already, as many as a board of friends takes")
+        }
+    }
+
+    /// The account's friends by the names they appear under, oldest friendship first.
+    public func friends(of account: String) throws(ServiceError) -> [Friend] {
+        let friends = try directory.friends(of: account)
+        let names = try directory.names(of: friends.map(\.account))
+        return friends.map { Friend(name: names[$0.account] ?? DisplayName.placeholder(account: $0.account), since: $0.since) }
+    }
+
+    /// The account ids of the account's friends: whom a friends' board ranks.
+    public func friendIDs(of account: String) throws(ServiceError) -> [String] {
+        try directory.friends(of: account).map(\.account)
+    }
+
+    /// Ends the friendship with the friend named `name` (as ``friends(of:)`` names them), both ways.
+    public func removeFriend(account: String, name: String) throws(ServiceError) {
+        let friends = try directory.friends(of: account)
+        let names = try directory.names(of: friends.map(\.account))
+        let folded = DisplayName.folded(name)
+        guard let friend = friends.first(where: { DisplayName.folded(names[$0.account] ?? DisplayName.placeholder(account: $0.account)) == folded }) else {
+            throw ServiceError(.notFound, "you have no friend named '\(name.prefix(40))': 'hangman friends' lists them")
+        }
+        _ = try directory.removeFriend(account: account, friend: friend.account)
+    }
+
+    /// The name `account` appears under.
+    private func name(of account: String) throws(ServiceError) -> String {
+        try directory.names(of: [account])[account] ?? DisplayName.placeholder(account: account)
+    }
+
     /// How `account`'s service claims an offer code across the service (``AccountService/claimOfferCode``).
     public func offerCodeClaims(account: String) -> @Sendable (String, Int64) throws(ServiceError) -> Bool {
         let directory = directory

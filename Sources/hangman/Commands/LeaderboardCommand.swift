@@ -9,11 +9,12 @@ enum LeaderboardCommand: Command {
     static let spec = CommandSpec(
         name: "hangman leaderboard",
         overview: "The daily word's scores: the top 10 and your rank, for a day or the last seven days.",
-        usage: ["hangman leaderboard [--daily] [<DATE>] [--week] [--language <TAG>] [--json]"],
+        usage: ["hangman leaderboard [--daily] [<DATE>] [--week] [--friends] [--language <TAG>] [--json]"],
         arguments: [.init(name: "<DATE>", help: "The day, YYYY-MM-DD (UTC; default: today).", arity: .optional)],
         options: [
             .init(names: ["--daily"], value: nil, help: "The daily word's board (the one there is; the default)."),
             .init(names: ["--week"], value: nil, help: "The seven days to the day, summed."),
+            .init(names: ["--friends"], value: nil, help: "Your friends and you only ('hangman friends')."),
             .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON document: the same rows."),
         ] + HomeContext.options,
@@ -29,6 +30,7 @@ enum LeaderboardCommand: Command {
     struct Options {
         var date: String?
         var week: Bool
+        var friends: Bool
         var language: String?
         var json: Bool
         var store: HomeOptions
@@ -36,7 +38,7 @@ enum LeaderboardCommand: Command {
 
     static func options(_ parsed: ParsedArguments) -> Options {
         Options(
-            date: parsed.value("<DATE>"), week: parsed.has("--week"), language: parsed.value("--language"), json: parsed.has("--json"),
+            date: parsed.value("<DATE>"), week: parsed.has("--week"), friends: parsed.has("--friends"), language: parsed.value("--language"), json: parsed.has("--json"),
             store: HomeOptions(parsed))
     }
 
@@ -47,14 +49,17 @@ enum LeaderboardCommand: Command {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "the leaderboard")
         let board = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> Leaderboard in
-            try await games.leaderboard(date: options.date, language: tag, week: options.week)
+            options.friends
+                ? try await games.friendsLeaderboard(date: options.date, language: tag, week: options.week)
+                : try await games.leaderboard(date: options.date, language: tag, week: options.week)
         }
         if options.json {
             context.out(JSONText.encode(LeaderboardJSON(board)))
             return .ok
         }
         let title = board.week ? "the seven days to \(board.date)" : board.date
-        context.outWrapped("Daily word leaderboard, \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
+        context.outWrapped(
+            "Daily word leaderboard\(board.friends == true ? " of your friends" : ""), \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
         guard !board.top.isEmpty else {
             let today = DailyDate.text(day: UTCDateTime.day(ofMilliseconds: context.clock.now()))
             if board.date < today && !board.week {
