@@ -1018,7 +1018,7 @@ extension HTTPPackService: GameService {
 
     public func friends() async throws(ServiceError) -> [Friend] { try await send(API.friends) }
 
-    public func removeFriend(named name: String) async throws(ServiceError) { _ = try await send(API.removeFriend, id: name) }
+    public func removeFriend(named name: String) async throws(ServiceError) -> Friend { try await send(API.removeFriend, id: name) }
 
     public func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
         var query: [(String, String)] = [("friends", "1")]

@@ -372,8 +372,7 @@ public final class PackServer: Sendable {
         case .friends:
             return .json(200, try API.friends.answer(try seller.friends(of: account)))
         case .removeFriend:
-            try seller.removeFriend(account: account, name: id ?? "")
-            return .json(200, try API.removeFriend.answer(Done(removed: true)))
+            return .json(200, try API.removeFriend.answer(try seller.removeFriend(account: account, name: id ?? "")))
         case .setDisplayName:
             let asked = try API.setDisplayName.body(of: request.body)
             return .json(200, try API.setDisplayName.answer(DisplayNameRequest(name: try service.setDisplayName(asked.name))))

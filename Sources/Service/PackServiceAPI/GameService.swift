@@ -30,8 +30,8 @@ public protocol GameService: Sendable {
     func addFriend(code: String) async throws(ServiceError) -> Friend
     /// The account's friends.
     func friends() async throws(ServiceError) -> [Friend]
-    /// Ends the friendship with the friend named `name`.
-    func removeFriend(named name: String) async throws(ServiceError)
+    /// Ends the friendship with the friend named `name`; the friend that was.
+    func removeFriend(named name: String) async throws(ServiceError) -> Friend
     /// ``leaderboard(date:language:week:)`` of the account's friends and the account alone.
     func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
     /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.

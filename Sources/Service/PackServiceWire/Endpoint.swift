@@ -53,12 +53,10 @@ public struct NoBody: Codable, Sendable, Equatable {
 public struct Done: Codable, Sendable, Equatable {
     public var revoked: Bool?
     public var closed: Bool?
-    public var removed: Bool?
 
-    public init(revoked: Bool? = nil, closed: Bool? = nil, removed: Bool? = nil) {
+    public init(revoked: Bool? = nil, closed: Bool? = nil) {
         self.revoked = revoked
         self.closed = closed
-        self.removed = removed
     }
 }
 
@@ -105,7 +103,8 @@ public enum API {
     public static let friendInvite = Endpoint<NoBody, FriendInvite>(.friendInvite)
     public static let addFriend = Endpoint<FriendRequest, Friend>(.addFriend)
     public static let friends = Endpoint<NoBody, [Friend]>(.friends)
-    public static let removeFriend = Endpoint<NoBody, Done>(.removeFriend)
+    /// The friend that was.
+    public static let removeFriend = Endpoint<NoBody, Friend>(.removeFriend)
     public static let setDisplayName = Endpoint<DisplayNameRequest, DisplayNameRequest>(.setDisplayName)
     public static let tokens = Endpoint<NoBody, [AccountTokenInfo]>(.tokens)
     public static let addToken = Endpoint<NewTokenRequest, NewToken>(.addToken)

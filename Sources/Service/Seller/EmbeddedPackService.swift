@@ -117,7 +117,7 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     func inviteFriend() throws(ServiceError) -> FriendInvite { throw Self.noFriends }
     func addFriend(code: String) throws(ServiceError) -> Friend { throw Self.noFriends }
     func friends() throws(ServiceError) -> [Friend] { throw Self.noFriends }
-    func removeFriend(named name: String) throws(ServiceError) { throw Self.noFriends }
+    func removeFriend(named name: String) throws(ServiceError) -> Friend { throw Self.noFriends }
     func friendsLeaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard { throw Self.noFriends }
     func dailyArchive(language: String?, since: String?) throws(ServiceError) -> DailyArchive {
         try serialized { account throws(ServiceError) in try account.dailyArchive(language: language, since: since) }

@@ -131,8 +131,10 @@ public final class SellerService: Sendable {
         try directory.friends(of: account).map(\.account)
     }
 
-    /// Ends the friendship with the friend named `name` (as ``friends(of:)`` names them), both ways.
-    public func removeFriend(account: String, name: String) throws(ServiceError) {
+    /// Ends the friendship with the friend named `name` (as ``friends(of:)`` names them), both
+    /// ways; the friend that was.
+    @discardableResult
+    public func removeFriend(account: String, name: String) throws(ServiceError) -> Friend {
         let friends = try directory.friends(of: account)
         let names = try directory.names(of: friends.map(\.account))
         let folded = DisplayName.folded(name)
@@ -140,6 +142,7 @@ public final class SellerService: Sendable {
             throw ServiceError(.notFound, "you have no friend named '\(name.prefix(40))': 'hangman friends' lists them")
         }
         _ = try directory.removeFriend(account: account, friend: friend.account)
+        return Friend(name: names[friend.account] ?? DisplayName.placeholder(account: friend.account), since: friend.since)
     }
 
     /// The name `account` appears under.

@@ -73,8 +73,8 @@ enum FriendsCommand: Command {
             let friend = try await games.addFriend(code: code)
             context.outWrapped("You and \(friend.name) are friends: 'hangman leaderboard --friends' ranks you together.")
         case .remove(let name):
-            try await games.removeFriend(named: name)
-            context.outWrapped("You and \(name) are no longer friends.")
+            let friend = try await games.removeFriend(named: name)
+            context.outWrapped("You and \(friend.name) are no longer friends.")
         }
         return .ok
     }
