@@ -31,6 +31,7 @@ public enum IPAddress {
         default:
             return nil
         }
-        return written == nil ? nil : String(cString: buffer)
+        // The text inet_ntop wrote, up to its terminating zero.
+        return written == nil ? nil : String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
