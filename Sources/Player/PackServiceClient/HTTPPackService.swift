@@ -140,9 +140,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             promotionalOffer: options.promotionalOffer, winBackOffer: options.winBackOffer)
         let (_, bytes) = try await exchange(.purchase, body: try API.purchase.encode(asked), idempotencyKey: key)
         let outcome = try API.purchase.decodeAnswer(bytes, path: Route.purchase.path())
-        if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
-            _ = try? adopt(signed)
-        }
+        adoptCarriedStatement(bytes)
         return outcome
     }
 
@@ -150,10 +148,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     public func redeem(offerCode: String) async throws(ServiceError) -> PurchaseOutcome {
         let (_, bytes) = try await exchange(.redeemOfferCode, body: try API.redeemOfferCode.encode(OfferCodeRedemption(code: offerCode)))
         let outcome = try API.redeemOfferCode.decodeAnswer(bytes, path: Route.redeemOfferCode.path())
+        adoptCarriedStatement(bytes)
+        return outcome
+    }
+
+    /// The statement a purchase's answer carries beside it, adopted as a statement asked for
+    /// would be (a missing or foreign one is not: the next command asks).
+    private func adoptCarriedStatement(_ bytes: [UInt8]) {
         if let signed = (try? Wire.decode(StatementCarried.self, from: bytes))?.statement {
             _ = try? adopt(signed)
         }
-        return outcome
     }
 
     public func restore() async throws(ServiceError) -> [Entitlement] {
@@ -1001,7 +1005,12 @@ extension HTTPPackService: GameService {
     }
 
     public func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
-        var query: [(String, String)] = []
+        try await board(date: date, language: language, week: week, friends: false)
+    }
+
+    /// A board as the server answers it, kept to what a board can be.
+    private func board(date: String?, language: String?, week: Bool, friends: Bool) async throws(ServiceError) -> Leaderboard {
+        var query: [(String, String)] = friends ? [("friends", "1")] : []
         if let language { query.append(("language", language)) }
         if week { query.append(("week", "1")) }
         var board = try await send(API.leaderboard, id: date ?? "today", query: query)
@@ -1021,14 +1030,7 @@ extension HTTPPackService: GameService {
     public func removeFriend(named name: String) async throws(ServiceError) -> Friend { try await send(API.removeFriend, id: name) }
 
     public func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
-        var query: [(String, String)] = [("friends", "1")]
-        if let language { query.append(("language", language)) }
-        if week { query.append(("week", "1")) }
-        var board = try await send(API.leaderboard, id: date ?? "today", query: query)
-        board.top = Array(board.top.filter { $0.rank >= 1 }.prefix(Leaderboard.size))
-        if let you = board.you, you.rank < 1 { board.you = nil }
-        board.players = max(0, board.players)
-        return board
+        try await board(date: date, language: language, week: week, friends: true)
     }
 
     public func setDisplayName(_ name: String) async throws(ServiceError) -> String {

@@ -361,8 +361,9 @@ public final class PackServer: Sendable {
         case .dailyArchive:
             return .json(200, try API.dailyArchive.answer(try service.dailyArchive(language: request.query["language"], since: request.query["since"])))
         case .leaderboard:
-            let week = ["1", "true", "yes"].contains(request.query["week"]?.lowercased() ?? "")
-            let among = ["1", "true", "yes"].contains(request.query["friends"]?.lowercased() ?? "") ? try seller.friendIDs(of: account) : nil
+            func asked(_ name: String) -> Bool { ["1", "true", "yes"].contains(request.query[name]?.lowercased() ?? "") }
+            let week = asked("week")
+            let among = asked("friends") ? try seller.friendIDs(of: account) : nil
             return .json(200, try API.leaderboard.answer(try service.leaderboard(date: id, language: request.query["language"], week: week, among: among)))
         case .friendInvite:
             return .json(201, try API.friendInvite.answer(try seller.inviteFriend(account: account, now: configuration.clock.now())))

@@ -54,6 +54,9 @@ public final class DailySchedules: Sendable {
     /// from the anchor on, so that the archive's days cost a lookup and never move the walk of today's.
     private let archive = Mutex<[String: (cursor: DailySchedule.Cursor, indices: [Int])]>([:])
 
+    /// A walk's key: the language, and the list by its pack's digest and its size.
+    private static func key(count: Int, list: String, language: String) -> String { "\(language.lowercased()) \(list) \(count)" }
+
     /// The draws keyed by `secret` for `language` (``DailySchedule/Draw``).
     private static func draw(language: String, secret: [UInt8]) -> DailySchedule.Draw {
         let prefix = secret + Array("/\(language.lowercased())/".utf8)
@@ -66,7 +69,7 @@ public final class DailySchedules: Sendable {
     /// ``index(day:count:list:language:secret:)`` gave it on the day.
     func archivedIndex(day: Int64, count: Int, list: String, language: String, secret: [UInt8]) -> Int {
         let draw = Self.draw(language: language, secret: secret)
-        let key = "\(language.lowercased()) \(list) \(count)"
+        let key = Self.key(count: count, list: list, language: language)
         let offset = Int(max(0, day - DailySchedule.anchorDay))
         return archive.withLock { memo in
             var walked = memo[key] ?? (DailySchedule.Cursor(schedule: DailySchedule(count: count)), [])
@@ -82,7 +85,7 @@ public final class DailySchedules: Sendable {
     /// draws keyed by `secret`.
     func index(day: Int64, count: Int, list: String, language: String, secret: [UInt8]) -> Int {
         let draw = Self.draw(language: language, secret: secret)
-        let key = "\(language.lowercased()) \(list) \(count)"
+        let key = Self.key(count: count, list: list, language: language)
         return cursors.withLock { cursors in
             var cursor = cursors[key] ?? DailySchedule.Cursor(schedule: DailySchedule(count: count))
             let index = cursor.index(day: day, draw: draw) ?? 0
@@ -295,12 +298,7 @@ extension AccountService {
                 if let entry = try daily.board.entry(key, account: account) { entries.append(entry) }
             }
             entries.sort { $0.ranksBefore($1) || (!$1.ranksBefore($0) && $0.account < $1.account) }
-            let names = try daily.board.names(of: entries.map(\.account))
-            var rows: [LeaderboardRow] = []
-            for (index, entry) in entries.enumerated() {
-                let rank = index > 0 && !entries[index - 1].ranksBefore(entry) ? rows[index - 1].rank : index + 1
-                rows.append(LeaderboardRow(entry, rank: rank, name: names[entry.account]))
-            }
+            let rows = Self.ranked(entries, names: try daily.board.names(of: entries.map(\.account)))
             let you = zip(entries, rows).first { $0.0.account == daily.account }?.1
             var board = Leaderboard(date: key.day, language: tag, week: week, players: entries.count, top: Array(rows.prefix(Leaderboard.size)), you: you)
             board.friends = true
@@ -313,11 +311,7 @@ extension AccountService {
                 sum + (BoardEntry.ranksBefore((bucket.score, bucket.hints, bucket.misses), (entry.score, entry.hints, entry.misses)) ? bucket.players : 0)
             }
         }
-        var top: [LeaderboardRow] = []
-        for (index, entry) in board.top.enumerated() {
-            let rank = index > 0 && !board.top[index - 1].ranksBefore(entry) ? top[index - 1].rank : index + 1
-            top.append(LeaderboardRow(entry, rank: rank, name: board.names[entry.account]))
-        }
+        let top = Self.ranked(board.top, names: board.names)
         var you: LeaderboardRow?
         if let mine = try daily.board.entry(key, account: daily.account) {
             var name = board.names[mine.account]
@@ -326,6 +320,16 @@ extension AccountService {
         }
         let players = max(board.players, you.map { $0.rank } ?? 0)
         return Leaderboard(date: key.day, language: tag, week: week, players: players, top: top, you: you)
+    }
+
+    /// `entries`, best first, as rows: equal entries share a rank, the next takes its place in line.
+    static func ranked(_ entries: [BoardEntry], names: [String: String]) -> [LeaderboardRow] {
+        var rows: [LeaderboardRow] = []
+        for (index, entry) in entries.enumerated() {
+            let rank = index > 0 && !entries[index - 1].ranksBefore(entry) ? rows[index - 1].rank : index + 1
+            rows.append(LeaderboardRow(entry, rank: rank, name: names[entry.account]))
+        }
+        return rows
     }
 
     /// The name the account appears under; 409 when another account has it, or one like it.

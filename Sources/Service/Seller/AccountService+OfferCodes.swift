@@ -39,13 +39,13 @@ extension AccountService {
         guard let product = catalog.product(batch.productID), product.isForSale, product.unavailableReason == nil else {
             throw ServiceError(.productUnavailable, "the offer code is for \(batch.productID), which is no longer sold: it stays unused")
         }
-        var charge = Money(minorUnits: 0, currency: product.price(in: try storefront())?.currency ?? Catalog.defaultCurrency)
+        let storefront = try storefront()
+        var charge = Money(minorUnits: 0, currency: product.price(in: storefront)?.currency ?? Catalog.defaultCurrency)
         var offer: PromotionalOffer?
         if let terms = product.autoRenewable {
             guard let identifier = batch.offer, let declared = terms.promotionalOffer(identifier), declared.winBack == nil else {
                 throw ServiceError(.productUnavailable, "the offer code's offer '\(batch.offer ?? "")' is no longer in \(product.id)'s PromotionalOffers: it stays unused")
             }
-            let storefront = try storefront()
             guard let first = product.price(in: storefront).flatMap({ declared.firstCharge(in: storefront, plan: $0) }) else {
                 throw ServiceError(.productUnavailable, "invalidOfferPrice: the offer '\(identifier)' has no price in the \(storefront) storefront: the code stays unused")
             }

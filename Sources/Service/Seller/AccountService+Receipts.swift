@@ -11,7 +11,7 @@ extension AccountService {
     /// The account's history, signed; `accountID` names the pack server's account it belongs to.
     public func receipt(accountID: String?) throws(ServiceError) -> Receipt {
         let now = try settleSubscriptions()
-        let renewals = try subscriptions(now: now).filter(\.isAutoRenewable).map { status in
+        let renewals = try subscriptions(now: now, withPrices: true).filter(\.isAutoRenewable).map { status in
             ReceiptPayload.Renewal(
                 originalTransactionID: status.originalTransactionID.rawValue, productID: status.productID.rawValue,
                 autoRenewStatus: status.willAutoRenew, autoRenewProductID: (status.renewsToProductID ?? status.productID).rawValue,

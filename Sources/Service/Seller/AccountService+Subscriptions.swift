@@ -52,12 +52,16 @@ extension AccountService {
     /// Every subscription the account ever had: its auto-renewable ones, and one row per
     /// non-renewing pass it bought (its purchases together).
     public func subscriptions() throws(ServiceError) -> [SubscriptionStatus] {
-        try subscriptions(now: settleSubscriptions())
+        try subscriptions(now: settleSubscriptions(), withPrices: true)
     }
 
-    func subscriptions(now: Int64) throws(ServiceError) -> [SubscriptionStatus] {
-        let rows = try ledger.subscriptionsWithAgreements()
-        let storefront = rows.contains { $0.row.isLive } ? try storefront() : Storefront.defaultCode
+    /// The statuses at `now`; `withPrices`: with what a raised price means for each
+    /// (``SubscriptionStatus/priceIncrease``, and an end for want of consent said as such), which
+    /// costs a read of the agreements and the storefront: asked where a status is answered, not
+    /// where only access counts (entitlements, on every statement).
+    func subscriptions(now: Int64, withPrices: Bool = false) throws(ServiceError) -> [SubscriptionStatus] {
+        let rows = withPrices ? try ledger.subscriptionsWithAgreements() : try ledger.subscriptions().map { (row: $0, agreement: PriceAgreement?.none) }
+        let storefront = withPrices && rows.contains { $0.row.isLive } ? try storefront() : Storefront.defaultCode
         var statuses = rows.map { row, agreement in
             let (state, graceEnds) = row.state(now: now, catalog: catalog)
             var status = SubscriptionStatus(
@@ -121,7 +125,7 @@ extension AccountService {
     }
 
     func status(of original: TransactionID, now: Int64) throws(ServiceError) -> SubscriptionStatus {
-        guard let status = try subscriptions(now: now).first(where: { $0.originalTransactionID == original }) else {
+        guard let status = try subscriptions(now: now, withPrices: true).first(where: { $0.originalTransactionID == original }) else {
             throw ServiceError(.storage, "the subscription \(original.number) vanished")
         }
         return status

@@ -110,8 +110,10 @@ public final class SellerService: Sendable {
         }
         switch try directory.acceptFriendInvite(digest: OfferCodes.digest(code), account: account, now: now) {
         case .friends(let friend):
-            let since = try directory.friends(of: account).first { $0.account == friend }?.since ?? now
-            return Friend(name: try name(of: friend), since: since)
+            guard let added = try named(directory.friends(of: account)).first(where: { $0.account == friend }) else {
+                throw ServiceError(.storage, "the friendship just made is not in the accounts database")
+            }
+            return added.friend
         case .unknown: throw ServiceError(.notFound, "no invitation \(code): it was used already, or it is not one of this service's")
         case .expired: throw ServiceError(.wrongState, "the invitation \(code) has expired (they are good for a week): ask for another")
         case .own: throw ServiceError(.invalidRequest, "that is your own invitation: give it to a friend")
@@ -121,9 +123,13 @@ public final class SellerService: Sendable {
 
     /// The account's friends by the names they appear under, oldest friendship first.
     public func friends(of account: String) throws(ServiceError) -> [Friend] {
-        let friends = try directory.friends(of: account)
+        try named(directory.friends(of: account)).map(\.friend)
+    }
+
+    /// Friendships with the names the friends appear under (a chosen one, else the placeholder).
+    private func named(_ friends: [(account: String, since: Int64)]) throws(ServiceError) -> [(account: String, friend: Friend)] {
         let names = try directory.names(of: friends.map(\.account))
-        return friends.map { Friend(name: names[$0.account] ?? DisplayName.placeholder(account: $0.account), since: $0.since) }
+        return friends.map { ($0.account, Friend(name: names[$0.account] ?? DisplayName.placeholder(account: $0.account), since: $0.since)) }
     }
 
     /// The account ids of the account's friends: whom a friends' board ranks.
@@ -135,19 +141,12 @@ public final class SellerService: Sendable {
     /// ways; the friend that was.
     @discardableResult
     public func removeFriend(account: String, name: String) throws(ServiceError) -> Friend {
-        let friends = try directory.friends(of: account)
-        let names = try directory.names(of: friends.map(\.account))
         let folded = DisplayName.folded(name)
-        guard let friend = friends.first(where: { DisplayName.folded(names[$0.account] ?? DisplayName.placeholder(account: $0.account)) == folded }) else {
+        guard let named = try named(directory.friends(of: account)).first(where: { DisplayName.folded($0.friend.name) == folded }) else {
             throw ServiceError(.notFound, "you have no friend named '\(name.prefix(40))': 'hangman friends' lists them")
         }
-        _ = try directory.removeFriend(account: account, friend: friend.account)
-        return Friend(name: names[friend.account] ?? DisplayName.placeholder(account: friend.account), since: friend.since)
-    }
-
-    /// The name `account` appears under.
-    private func name(of account: String) throws(ServiceError) -> String {
-        try directory.names(of: [account])[account] ?? DisplayName.placeholder(account: account)
+        _ = try directory.removeFriend(account: account, friend: named.account)
+        return named.friend
     }
 
     /// How `account`'s service claims an offer code across the service (``AccountService/claimOfferCode``).
