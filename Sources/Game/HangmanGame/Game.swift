@@ -115,7 +115,7 @@ public struct Game: Sendable, Equatable {
     @discardableResult
     public mutating func guess(_ input: String) -> Outcome {
         guard status == .playing else { return .gameOver }
-        let trimmed = String(input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        let trimmed = Self.trimmed(input)
         guard !trimmed.isEmpty else { return .invalid("type a letter or the whole word") }
         if trimmed.count == 1, let character = trimmed.first {
             guard let key = folding.key(character) else { return .invalid("'\(trimmed)' is not a letter") }
@@ -148,6 +148,11 @@ public struct Game: Sendable, Equatable {
         misses += 1
         if misses >= lives { status = .lost }
         return .wrongWord(trimmed)
+    }
+
+    /// A guess as the game reads it: white space at the ends left out.
+    public static func trimmed(_ input: String) -> String {
+        String(input.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
     /// Reveals every occurrence of one hidden letter, chosen with `generator`; `nil` when the game

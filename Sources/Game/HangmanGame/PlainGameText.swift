@@ -4,13 +4,14 @@ import TerminalText
 /// `Accept: text/plain`): one line per state or event, fields by spaces, text quoted. The one
 /// place they are written, so that a script reads the same lines from the executable and from `curl`.
 public enum PlainGameText {
-    /// `GAME [id=<id>] pack=<id> category="<name>" letters=<n> lives=<n> hints=<n|?> [resumed] [offline]`
+    /// `GAME [id=<id>] pack=<id> category="<name>" letters=<n> lives=<n> hints=<n|?> [resumed] [offline] [hard]`
     /// (`id`: a served game's).
     public static func opening(
-        id: String? = nil, pack: String, category: String, letters: Int, lives: Int, hints: Int?, resumed: Bool, offline: Bool = false
+        id: String? = nil, pack: String, category: String, letters: Int, lives: Int, hints: Int?, resumed: Bool, offline: Bool = false,
+        hard: Bool = false
     ) -> String {
         (id.map { "GAME id=\($0) " } ?? "GAME ") + "pack=\(pack) category=\(quoted(category)) letters=\(letters) lives=\(lives) hints=\(count(hints))"
-            + (resumed ? " resumed" : "") + (offline ? " offline" : "")
+            + (resumed ? " resumed" : "") + (offline ? " offline" : "") + (hard ? " hard" : "")
     }
 
     /// `STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n|?>`

@@ -118,10 +118,10 @@ extension Player {
     /// this device would draw from (`playing`: installed, playable, in the languages the home
     /// plays), never every pack the account may play on the server: one rule for both places.
     public func startServedGame(
-        requested: [ProductID], playing: [InstalledPack], category: String?, lives: Int?, new: Bool, seed: UInt64?
+        requested: [ProductID], playing: [InstalledPack], category: String?, lives: Int?, new: Bool, seed: UInt64?, hard: Bool = false
     ) async throws(PlayerError) -> ServedSession {
         let packs = requested.isEmpty ? playing.map(\.productID) : requested
-        return try await startServedGame(GameRequest(packs: packs, category: category, lives: lives, new: new, seed: seed))
+        return try await startServedGame(GameRequest(packs: packs, category: category, lives: lives, new: new, seed: seed, hard: hard))
     }
 
     /// Starts a served game, or resumes the account's live one (`request.new`: abandons it first).

@@ -66,6 +66,9 @@ public struct ServedGame: Sendable, Equatable, Codable {
     public var moveKinds: [ServedMove.Kind]?
     /// The answer to a start is the account's live game, resumed (started earlier, on any device).
     public var resumed: Bool?
+    /// Hard mode (`true`): the service committed to no word until a hint or the end, and answered
+    /// each guess so as to keep the most words alive; the score is doubled. `nil`: a normal game.
+    public var hard: Bool?
 
     /// A game as the service answers it.
     public init(
@@ -154,12 +157,16 @@ public struct GameRequest: Sendable, Equatable, Codable {
     public var language: String?
     /// A past day's daily word (`2026-11-30`, UTC), from the archive; `nil`: today's.
     public var date: String?
+    /// Hard mode: the service keeps every word of the drawn word's shape consistent with its
+    /// answers and answers so as to keep the most alive (``ServedGame/hard``).
+    public var hard: Bool
 
     /// A request; every field may be left out.
     public init(
         packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil, daily: Bool = false,
-        language: String? = nil, date: String? = nil
+        language: String? = nil, date: String? = nil, hard: Bool = false
     ) {
+        self.hard = hard
         self.date = date
         self.daily = daily
         self.language = language
@@ -184,6 +191,7 @@ public struct GameRequest: Sendable, Equatable, Codable {
         daily = try container.decodeIfPresent(Bool.self, forKey: .daily) ?? false
         language = try container.decodeIfPresent(String.self, forKey: .language)
         date = try container.decodeIfPresent(String.self, forKey: .date)
+        hard = try container.decodeIfPresent(Bool.self, forKey: .hard) ?? false
     }
 }
 

@@ -13,7 +13,7 @@ public enum ServedGamePlainText {
             lines.append(
                 PlainGameText.opening(
                     id: game.id, pack: game.pack.rawValue, category: game.category, letters: game.letters, lives: game.lives, hints: game.hints,
-                    resumed: game.resumed == true))
+                    resumed: game.resumed == true, hard: game.hard == true))
         }
         if let move = game.move {
             lines.append(move.kind == .hint ? PlainGameText.hint(move.text) : game.outcome.flatMap(PlainGameText.move) ?? "")

@@ -105,6 +105,7 @@ extension AccountLedger {
     func guess(_ id: String, _ text: String, now: Int64) throws(ServiceError) -> (game: PlayedGame, outcome: Game.Outcome, balance: Int) {
         try engine.write { statements in
             var played = try Self.playing(statements, id)
+            try Self.answerHard(statements, &played, guess: text)
             let outcome = played.game.guess(text)
             switch outcome {
             case .invalid(let why): throw ServiceError(.invalidRequest, why)
@@ -135,6 +136,10 @@ extension AccountLedger {
             guard played.game.canHint else { throw ServiceError(.wrongState, "no hint now: only one blank is left to fill") }
             let balance = try statements.balance()
             guard balance >= 1 else { throw ServiceError.noHintsLeft }
+            // A hard game commits to the word standing for its candidates before a letter of it is told.
+            if let candidates = played.row.candidates, candidates.count > 1 {
+                try Self.narrow(statements, &played, to: candidates.filter { $0.word == played.row.word })
+            }
             guard let letter = played.game.revealHint(using: &generator) else {
                 throw ServiceError(.wrongState, "no hint now: only one blank is left to fill")
             }
@@ -167,7 +172,30 @@ extension AccountLedger {
         case .won: state = .won
         case .lost: state = .lost
         }
-        try end(statements, &played, state: state, score: played.game.score, now: now)
+        try end(statements, &played, state: state, score: played.game.score * (played.row.hard == nil ? 1 : HardMode.scoreFactor), now: now)
+    }
+
+    // MARK: - Hard mode
+
+    /// Before a hard game's guess is applied: the candidates the guess leaves (``HardMode``), and
+    /// the game replayed over the word that stands for them, so that the guess is answered as the
+    /// largest family would answer it. A guess the game would refuse or call repeated changes nothing.
+    private static func answerHard(_ statements: any LedgerStatements, _ played: inout PlayedGame, guess text: String) throws {
+        guard let key = played.row.hard, let candidates = played.row.candidates, candidates.count > 1 else { return }
+        let kept = HardMode.candidates(after: text, in: played.game, among: candidates, key: key)
+        guard kept != candidates else { return }
+        try narrow(statements, &played, to: kept)
+    }
+
+    /// Keeps `candidates` as the hard game's, its word and clue the one that stands for them, and
+    /// replays the game over that word (every candidate shows the same board).
+    private static func narrow(_ statements: any LedgerStatements, _ played: inout PlayedGame, to candidates: [HardMode.Candidate]) throws {
+        guard let key = played.row.hard, let chosen = HardMode.representative(of: candidates, key: key) else { return }
+        played.row.candidates = candidates
+        played.row.word = chosen.word
+        played.row.clue = chosen.clue
+        try statements.narrowHardGame(played.row)
+        played.game = replay(played.row, played.moves)
     }
 
     // MARK: - What the account's games add up to

@@ -213,6 +213,7 @@ enum AccountSchema {
         migrator.register("22-price-agreements", sql: priceAgreements(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("23-notification-order", sql: NotificationSchema.sqliteOrder, olderProgramsMayRun: true)
         migrator.register("24-archive-games", sql: archiveGames)
+        migrator.register("25-hard-games", sql: hardGames)
         return migrator
     }()
 
@@ -322,6 +323,13 @@ enum AccountSchema {
     /// Migration 24: a past day's daily word played from the archive, marked so: it is on no
     /// board and in no streak. An older program would count it in both: it may not run beside.
     static let archiveGames = "ALTER TABLE games ADD COLUMN archive INTEGER NOT NULL DEFAULT 0 CHECK (archive IN (0, 1));"
+
+    /// Migration 25, the same in both engines: a hard game's key (16 hex digits; `NULL` for a
+    /// normal game) and its words still consistent with every answer (JSON).
+    static let hardGames = """
+        ALTER TABLE games ADD COLUMN hard TEXT;
+        ALTER TABLE games ADD COLUMN candidates TEXT;
+        """
 
     /// Migration 22: the price each auto-renewable subscriber agreed to for the plan it renews to
     /// (the catalog's when it started, or a higher one consented to), and a higher price the

@@ -1,4 +1,5 @@
 import HangmanGame
+import LetterFolding
 import SystemCalls
 
 /// Served games: the service picks the word from what the account may play, keeps it, and answers
@@ -9,6 +10,7 @@ extension AccountService {
     /// server with test controls).
     public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(ServiceError) -> ServedGame {
         if request.daily {
+            guard !request.hard else { throw ServiceError(.invalidRequest, "the daily word is one word for every player: hard mode is for other games") }
             guard request.packs.isEmpty, request.category == nil, seed == nil, !request.new else {
                 throw ServiceError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
             }
@@ -131,10 +133,23 @@ extension AccountService {
         for candidate in candidates {
             if index < candidate.list.words.count {
                 let word = candidate.list.words[index]
-                return GameRow(
+                var row = GameRow(
                     id: "", productID: candidate.file.productID, packName: candidate.file.displayName, category: candidate.list.name,
                     word: word.text, clue: word.clue, language: candidate.language, lives: lives, state: .playing, score: 0, startedDate: now,
                     endedDate: nil)
+                if request.hard {
+                    // The key is drawn after the word, from the same generator: a seed gives the same game.
+                    let key = generator.next()
+                    let folding = LetterFolding(language: candidate.language)
+                    let candidates = candidate.list.hardCandidates(drawn: word, folding: folding, key: key)
+                    row.hard = key
+                    row.candidates = candidates
+                    // The board stands for every candidate from the start: the drawn word is only one of them.
+                    guard let chosen = HardMode.representative(of: candidates, key: key) else { return row }
+                    row.word = chosen.word
+                    row.clue = chosen.clue
+                }
+                return row
             }
             index -= candidate.list.words.count
         }
@@ -162,6 +177,7 @@ extension AccountService {
             score: over ? row.score : nil, hints: hints, startedDate: row.startedDate, endedDate: row.endedDate, resumed: resumed ? true : nil)
         served.daily = row.daily
         if row.archive { served.archive = true }
+        if row.hard != nil { served.hard = true }
         if row.daily != nil { served.moveKinds = AccountLedger.moveKinds(row, played.moves) }
         return served
     }

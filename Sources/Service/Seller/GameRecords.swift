@@ -1,3 +1,6 @@
+import HangmanGame
+import PackServiceWire
+
 /// One served game as the `games` table keeps it: the word stays in the ledger.
 struct GameRow: Equatable {
     var id: String
@@ -21,13 +24,27 @@ struct GameRow: Equatable {
     var hints: Int? = nil
     /// A past day's daily word played from the archive: on no board, in no streak.
     var archive = false
+    /// A hard game's key (``HardMode``'s ties): `nil` for a normal game.
+    var hard: UInt64? = nil
+    /// A hard game's words still consistent with every answer (`word` is their representative);
+    /// one once a hint or the end committed the game to it.
+    var candidates: [HardMode.Candidate]? = nil
 
     /// The columns both engines select, in this order.
-    static let columns = "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints, archive"
+    static let columns =
+        "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints, archive, hard, candidates"
+
+    /// `hard` as kept: 16 hex digits.
+    var hardText: String? { hard.map { String($0, radix: 16) } }
+
+    /// `candidates` as kept: JSON.
+    var candidatesText: String? {
+        get throws { try candidates.map { String(decoding: try Wire.encode($0), as: UTF8.self) } }
+    }
 
     /// A row read as text (each engine's values as their text, `nil` for NULL): one decoding for both.
     init(columns row: [String?]) throws(ServiceError) {
-        guard row.count == 16, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
+        guard row.count == 18, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
             let category = row[3], let word = row[4], let language = row[6], let lives = row[7].flatMap(Int.init),
             let state = row[8].flatMap(ServedGame.State.init(rawValue:)), let score = row[9].flatMap(Int.init),
             let started = row[10].flatMap(Int64.init)
@@ -39,6 +56,17 @@ struct GameRow: Equatable {
         misses = row[13].flatMap(Int.init)
         hints = row[14].flatMap(Int.init)
         archive = row[15] == "1"
+        if let text = row[16] {
+            guard let key = UInt64(text, radix: 16) else { throw ServiceError(.storage, "the ledger database holds a malformed hard game") }
+            hard = key
+        }
+        if let text = row[17] {
+            do {
+                candidates = try Wire.decode([HardMode.Candidate].self, from: Array(text.utf8))
+            } catch {
+                throw ServiceError(.storage, "the ledger database holds a malformed hard game's words")
+            }
+        }
     }
 
     init(

@@ -181,6 +181,8 @@ protocol LedgerStatements {
     func gameMoves(_ id: String) throws -> [GameMoveRow]
     /// Records a new game, `playing`.
     func insertGame(_ row: GameRow) throws
+    /// Keeps a hard game's candidates, and the word and clue that stand for them.
+    func narrowHardGame(_ row: GameRow) throws
     /// Appends the game's move number `seq` (1 the first).
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws
     /// Ends the game with `state`, its score, misses and hints.

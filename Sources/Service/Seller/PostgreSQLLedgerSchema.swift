@@ -381,6 +381,7 @@ enum PostgreSQLLedgerSchema {
         migrations.register("22-price-agreements", sql: AccountSchema.priceAgreements(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("23-notification-order", sql: NotificationSchema.postgreSQLOrder, olderProgramsMayRun: true)
         migrations.register("24-archive-games", sql: AccountSchema.archiveGames)
+        migrations.register("25-hard-games", sql: AccountSchema.hardGames)
         return migrations
     }()
 }

@@ -683,9 +683,15 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try execute(
-            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL, $14)",
+            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL, $14, $15, $16)",
             [row.id, row.productID.rawValue, row.packName, row.category, row.word, row.clue, row.language, String(row.lives), row.state.rawValue,
-             String(row.score), String(row.startedDate), row.daily, row.archive ? "1" : "0"])
+             String(row.score), String(row.startedDate), row.daily, row.archive ? "1" : "0", row.hardText, try row.candidatesText])
+    }
+
+    func narrowHardGame(_ row: GameRow) throws {
+        try execute(
+            "UPDATE games SET word = $3, clue = $4, candidates = $5 WHERE account_id = $1 AND id = $2 AND state = 'playing'",
+            [row.id, row.word, row.clue, try row.candidatesText])
     }
 
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {

@@ -387,10 +387,16 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try db.execute(
-            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?)", .text(row.id),
+            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, ?, ?)", .text(row.id),
             .text(row.productID.rawValue), .text(row.packName), .text(row.category), .text(row.word), row.clue.map(SQLValue.text) ?? .null,
             .text(row.language), .integer(Int64(row.lives)), .text(row.state.rawValue), .integer(Int64(row.score)), .integer(row.startedDate),
-            row.daily.map(SQLValue.text) ?? .null, .integer(row.archive ? 1 : 0))
+            row.daily.map(SQLValue.text) ?? .null, .integer(row.archive ? 1 : 0), Self.value(row.hardText), Self.value(try row.candidatesText))
+    }
+
+    func narrowHardGame(_ row: GameRow) throws {
+        try db.execute(
+            "UPDATE games SET word = ?, clue = ?, candidates = ? WHERE id = ? AND state = 'playing'", .text(row.word), Self.value(row.clue),
+            Self.value(try row.candidatesText), .text(row.id))
     }
 
     func appendGameMove(_ id: String, seq: Int, _ move: GameMoveRow, now: Int64) throws {

@@ -10,7 +10,7 @@ enum PlayCommand: Command {
         name: "hangman play",
         overview: "Play hangman: on the account's pack server when the home is bound to one (the word stays there), else with words from your installed packs. Hints come from your account.",
         usage: [
-            "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--plain] [--new] [--yes]",
+            "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--hard] [--plain] [--new] [--yes]",
             "hangman play --daily [--date <YYYY-MM-DD>] [--language <TAG>] [--plain] [--yes]",
         ],
         options: [
@@ -25,6 +25,9 @@ enum PlayCommand: Command {
                 names: ["--date"], value: "YYYY-MM-DD",
                 help: "With --daily, a past day's word from the archive ('hangman daily --archive' lists them): played once, on no leaderboard, in no streak."),
             .init(names: ["--language"], value: "TAG", help: "Words in one language (de, fr, pt-BR...): the packs installed in it, its free base pack installed first when none is; with --daily, the daily word's (default: yours when the service has a base pack in it, else English)."),
+            .init(
+                names: ["--hard"], value: nil,
+                help: "Hard mode, on a pack server: it commits to no word and answers each guess so as to keep the most words alive; the score is doubled."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
@@ -49,6 +52,12 @@ enum PlayCommand: Command {
             cannot be reached, the game plays from the packs installed here and says so; such a game
             never counts on a leaderboard. --daily plays the day's word (see 'hangman daily').
 
+            --hard plays "evil hangman": the server keeps every word of the drawn word's shape that
+            fits its answers so far, and answers each guess (a letter or a whole word) so as to keep the
+            most of them alive. A hint commits it to one of them, then shows a letter of it. The game
+            ends as any other; its score is doubled. Only a pack server can play it: a device would
+            hold the words.
+
             Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. When --pack, --category or
             --lives differ from the saved game, a terminal asks whether to start a new game with them
             (Enter: yes; n resumes the saved one); --plain and
@@ -70,6 +79,7 @@ enum PlayCommand: Command {
         var daily: Bool
         var date: String?
         var language: String?
+        var hard: Bool
         var store: HomeOptions
     }
 
@@ -77,13 +87,16 @@ enum PlayCommand: Command {
         Options(
             packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
             lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), yes: parsed.has("--yes"), daily: parsed.has("--daily"),
-            date: parsed.value("--date"), language: parsed.value("--language"), store: HomeOptions(parsed))
+            date: parsed.value("--date"), language: parsed.value("--language"), hard: parsed.has("--hard"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new {
             throw CommandFailure.usage(
                 "--daily is the same word with \(DailySchedule.lives) lives for every player, so that scores compare: it takes no --pack, --category, --seed, --lives or --new")
+        }
+        if options.daily, options.hard {
+            throw CommandFailure.usage("--daily is one word for every player, so that scores compare: it takes no --hard")
         }
         if options.date != nil, !options.daily {
             throw CommandFailure.usage("--date names a past day's daily word: it goes with --daily ('hangman play --daily --date 2026-11-30')")
@@ -118,6 +131,7 @@ enum PlayCommand: Command {
         loop.dailyDate = options.date
         loop.language = options.language
         loop.seed = options.seed
+        loop.hard = options.hard
         return try await loop.run(fresh: options.new, generator: &generator)
     }
 }

@@ -18,9 +18,10 @@ extension PlayLoop {
         }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         let day = (session as? ServedSession)?.game.daily
+        let hard = (session as? ServedSession)?.game.hard == true
         var view = GameView(
             game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
-            category: day == nil ? session.category : session.packName, hints: nil,
+            category: day == nil ? session.category + (hard ? " · hard mode" : "") : session.packName, hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme)
         var eventPlain: TerminalText?
         showWaitsOnBoard()

@@ -75,8 +75,17 @@ extension PlayLoop {
             return ServedSession(game: game, service: games)
         }
         guard let seat else {
-            return try await player.startServedGame(
-                requested: requestedPacks, playing: packs, category: category, lives: requestedLives, new: fresh, seed: seed)
+            let served = try await player.startServedGame(
+                requested: requestedPacks, playing: packs, category: category, lives: requestedLives, new: fresh, seed: seed, hard: hard)
+            if hard, served.game.resumed == true, served.game.hard != true {
+                screen.context.error("Your game in progress is resumed, in normal mode: 'hangman play --hard --new' gives it up and starts a hard one.")
+            }
+            return served
+        }
+        if hard {
+            throw CommandFailure(
+                code: .storeRefused,
+                message: "hard mode is played on a pack server, which keeps the words it has not ruled out: a game on this device would hold them (see 'hangman account login')")
         }
         return try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
     }

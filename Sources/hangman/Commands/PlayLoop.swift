@@ -38,6 +38,8 @@ final class PlayLoop {
     var daily = false
     /// A past day's daily word, from the archive (`2026-11-30`); `nil`: today's.
     var dailyDate: String?
+    /// Hard mode (`--hard`): served games only.
+    var hard = false
     var language: String?
     /// What stays on the shell's screen after the day's word: its verdict and share line.
     var dailyEnding: [String] = []

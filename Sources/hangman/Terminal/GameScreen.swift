@@ -40,8 +40,9 @@ struct GameScreen {
         PLAIN FORMAT (not a terminal, or --plain): a line each, fields by spaces.
         Written:
           GAME [id=<id>] pack=<id> category="<name>" letters=<n> lives=<n>
-              hints=<n> [resumed] [offline]
+              hints=<n> [resumed] [offline] [hard]
               (id: a game the pack server plays, the word kept there;
+              hard: hard mode, the word not chosen yet;
               offline: the pack server cannot be reached; hints=<n> is the
               last balance it signed, or ? when there is none)
           STATE word="<masked>" lives=<left>/<n> used="<letters>" hints=<n>
@@ -70,7 +71,7 @@ struct GameScreen {
         line(
             PlainGameText.opening(
                 id: session.servedID, pack: session.pack.rawValue, category: session.category, letters: board.letterCount, lives: board.lives,
-                hints: hints, resumed: session.isResumed, offline: offline))
+                hints: hints, resumed: session.isResumed, offline: offline, hard: (session as? ServedSession)?.game.hard == true))
     }
 
     /// A line of the plain format (``PlainGameText``, which escapes what it writes).
