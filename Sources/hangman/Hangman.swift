@@ -64,7 +64,7 @@ enum Hangman {
 
     /// The commands at the top level, each once; a group's commands are listed by the group.
     static let topLevelCommands: [any Command.Type] = [
-        PlayCommand.self, StatsCommand.self, DailyCommand.self, LeaderboardCommand.self, FriendsCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
+        PlayCommand.self, StatsCommand.self, DailyCommand.self, LeaderboardCommand.self, FriendsCommand.self, ChallengeCommand.self, ChallengesCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
         TransactionsCommand.self, RefundCommand.self, RedeemCommand.self, SubscriptionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self, CompletionCommand.self, ManualCommand.self,
         ServeCommand.self, ReportCommand.self,

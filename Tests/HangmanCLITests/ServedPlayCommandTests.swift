@@ -228,6 +228,32 @@ import TestSupport
         #expect(try await world.hangman("alice", ["friends", "remove", "Bob"]).status == 64)
     }
 
+    /// A challenge from the command line: set by one friend, listed and played by the other by
+    /// the first 8 characters of its id, then by its setter, and both results side by side.
+    @Test func aChallengeIsSetPlayedByBothAndCompared() async throws {
+        let world = try World()
+        for player in ["alice", "bob"] { #expect(try await world.hangman(player, ["account", "create"]).status == 0) }
+        #expect(try await world.hangman("alice", ["account", "name", "Alice"]).status == 0)
+        #expect(try await world.hangman("bob", ["account", "name", "Bob"]).status == 0)
+        let code = try #require(try await world.hangman("alice", ["friends", "invite"]).stdout.split(separator: "\n").first.map(String.init))
+        #expect(try await world.hangman("bob", ["friends", "add", code]).status == 0)
+        let set = try await world.hangman("alice", ["challenge", "Bob"])
+        #expect(set.status == 0 && set.stdout.contains("Challenge set for Bob"), "\(set.stdout)\(set.stderr)")
+        let id = try #require(set.stdout.split(separator: "'").first { $0.hasPrefix("hangman play --challenge ") }.map { String($0.split(separator: " ").last!) })
+        let listed = try await world.hangman("bob", ["challenges"])
+        #expect(listed.stdout.contains("Alice challenged you") && listed.stdout.contains("To play: hangman play --challenge \(id.prefix(8))"), "\(listed.stdout)")
+        let alphabet = "etaoinshrdlcumwfgypbvkjxqz".map { "\($0)\n" }.joined()
+        let bobs = try await world.hangman("bob", ["play", "--challenge", String(id.prefix(8)), "--plain"], input: alphabet)
+        #expect(bobs.status == 0 && bobs.stdout.hasPrefix("GAME id=") && bobs.stdout.contains("category=\""), "\(bobs.stdout)\(bobs.stderr)")
+        #expect(try await world.hangman("bob", ["challenges"]).stdout.contains("Waiting for Alice to play."))
+        #expect(try await world.hangman("alice", ["play", "--challenge", id, "--plain"], input: alphabet).status == 0)
+        let done = try await world.hangman("alice", ["challenges"])
+        #expect(done.stdout.contains("You: ") && done.stdout.contains("Bob: ") && done.stdout.contains("The word was "), "\(done.stdout)")
+        // Hard mode on the server: the plain opening says so.
+        let hard = try await world.hangman("alice", ["play", "--hard", "--plain"], input: "quit\n")
+        #expect(hard.status == 0 && hard.stdout.split(separator: "\n").first?.hasSuffix(" hard") == true, "\(hard.stdout)\(hard.stderr)")
+    }
+
     /// Offline the installed packs play, and the board says so; the daily word waits for the server.
     @Test func offlineTheInstalledPacksPlayAndTheDailyWordWaits() async throws {
         let world = try World()

@@ -1029,6 +1029,11 @@ extension HTTPPackService: GameService {
 
     public func removeFriend(named name: String) async throws(ServiceError) -> Friend { try await send(API.removeFriend, id: name) }
 
+    /// A new challenge each time (a new key): sent again after a lost answer, it could set two.
+    public func challenge(_ request: ChallengeRequest) async throws(ServiceError) -> Challenge { try await send(API.createChallenge, body: request) }
+
+    public func challenges() async throws(ServiceError) -> [Challenge] { try await send(API.challenges) }
+
     public func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
         try await board(date: date, language: language, week: week, friends: true)
     }

@@ -4,7 +4,7 @@ import Seller
 
 /// Served games over HTTP: JSON, or with `Accept: text/plain` the lines of `hangman play --plain`.
 extension PackServer {
-    func game(_ request: HTTPRequest, _ route: Route, id: String, service: AccountService) throws(ServiceError) -> HTTPResponse {
+    func game(_ request: HTTPRequest, _ route: Route, id: String, account: String, service: AccountService) throws(ServiceError) -> HTTPResponse {
         let plain = Self.acceptsPlainText(request)
         do throws(ServiceError) {
             let game: ServedGame?
@@ -15,7 +15,14 @@ extension PackServer {
                     throw ServiceError(
                         .invalidRequest, "a seed makes the word predictable: only a sandbox server with test controls takes one (--seed is for tests)")
                 }
-                game = try service.startGame(asked, seed: asked.seed)
+                if let challenge = asked.challenge {
+                    guard asked.packs.isEmpty, asked.category == nil, asked.lives == nil, asked.seed == nil, !asked.daily, !asked.hard, !asked.new else {
+                        throw ServiceError(.invalidRequest, "a challenge's word is set: it takes no packs, category, lives, seed, daily, hard or new")
+                    }
+                    game = try service.startChallenge(try seller.challengeToPlay(challenge, account: account, now: configuration.clock.now()))
+                } else {
+                    game = try service.startGame(asked, seed: asked.seed)
+                }
             case .currentGame:
                 game = try service.currentGame()
             case .game:
@@ -32,6 +39,10 @@ extension PackServer {
             default:
                 throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
             }
+            if let game, game.challenge != nil, game.isOver {
+                // Written again by the account's next list of challenges if this fails.
+                try? seller.recordChallengeResult(game, account: account)
+            }
             let status = route == .startGame && game?.resumed != true ? 201 : 200
             guard let game else {
                 if plain { return .text(404, "NOGAME no game is being played: POST /v1/games starts one") }
@@ -45,6 +56,30 @@ extension PackServer {
         } catch where plain {
             return .text(Self.failure(error).status, ServedGamePlainText.refusal(error))
         }
+    }
+
+    /// `POST /v1/challenges`: the friend's packs read from the friend's store, then the word drawn
+    /// on the challenger's, one store at a time (two challengers of each other never wait on each
+    /// other), then the challenge kept across the service.
+    func createChallenge(_ request: HTTPRequest, account: String) throws(ServiceError) -> HTTPResponse {
+        let asked = try API.createChallenge.body(of: request.body)
+        let friend = try seller.friendID(of: account, named: asked.friend)
+        let friendPacks =
+            asked.word != nil
+            ? [] : try stores.with(friend, open: { () throws(ServiceError) in try store(for: friend) }) { service throws(ServiceError) in try service.playablePackIDs() }
+        let word = try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }) { service throws(ServiceError) in
+            try service.challengeWord(asked, friendPacks: friendPacks)
+        }
+        let challenge = try seller.createChallenge(word, from: account, to: friend, now: configuration.clock.now())
+        var response = HTTPResponse.json(201, try API.createChallenge.answer(challenge))
+        response.logAccount = account
+        return response
+    }
+
+    /// `GET /v1/challenges`.
+    func challenges(account: String, service: AccountService) throws(ServiceError) -> HTTPResponse {
+        let list = try seller.challenges(of: account, now: configuration.clock.now()) { id throws(ServiceError) in try service.challengeGame(id) }
+        return .json(200, try API.challenges.answer(list))
     }
 
     /// Whether the client asked for text (`Accept: text/plain`, before any JSON it also takes).

@@ -286,6 +286,8 @@ public final class PackServer: Sendable {
             throw ServiceError(.notOffered, "test controls are off on this server (a sandbox server started with --test-controls has them)")
         }
         if let answer = try routeTokens(request, route, id: id, account: account, tokenID: tokenID) { return answer }
+        // Two accounts' stores, one at a time.
+        if route == .createChallenge { return try createChallenge(request, account: account) }
         defer { noteOutbox(account) }
         var response = try stores.with(account, open: { () throws(ServiceError) in try store(for: account) }) { service throws(ServiceError) in
             var answer = try routeAccount(request, route, id: id, account: account, service: service)
@@ -353,7 +355,11 @@ public final class PackServer: Sendable {
         case .restore:
             return .json(200, try API.restore.answer(try service.restore()))
         case .startGame, .currentGame, .game, .guess, .gameHint, .abandonGame:
-            return try game(request, route, id: id ?? "", service: service)
+            return try game(request, route, id: id ?? "", account: account, service: service)
+        case .challenges:
+            return try challenges(account: account, service: service)
+        case .createChallenge:
+            throw ServiceError(.storage, "a challenge is made outside an account's store")
         case .gameStats:
             return .json(200, try API.gameStats.answer(try service.statistics()))
         case .daily:

@@ -36,6 +36,10 @@ public protocol GameService: Sendable {
     func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
     /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.
     func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
+    /// Sets a friend a challenge: a word both play (or the friend alone, the challenger's own).
+    func challenge(_ request: ChallengeRequest) async throws(ServiceError) -> Challenge
+    /// The account's challenges, set and received, that have not expired; newest first.
+    func challenges() async throws(ServiceError) -> [Challenge]
     /// The name the account appears under on leaderboards; the name as kept.
     func setDisplayName(_ name: String) async throws(ServiceError) -> String
 }

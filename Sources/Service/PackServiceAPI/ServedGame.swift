@@ -66,6 +66,8 @@ public struct ServedGame: Sendable, Equatable, Codable {
     public var moveKinds: [ServedMove.Kind]?
     /// The answer to a start is the account's live game, resumed (started earlier, on any device).
     public var resumed: Bool?
+    /// The challenge this game plays (`hangman play --challenge ID`); `nil` for any other game.
+    public var challenge: String?
     /// Hard mode (`true`): the service committed to no word until a hint or the end, and answered
     /// each guess so as to keep the most words alive; the score is doubled. `nil`: a normal game.
     public var hard: Bool?
@@ -160,12 +162,16 @@ public struct GameRequest: Sendable, Equatable, Codable {
     /// Hard mode: the service keeps every word of the drawn word's shape consistent with its
     /// answers and answers so as to keep the most alive (``ServedGame/hard``).
     public var hard: Bool
+    /// A challenge's word instead (``Challenge/id``): started once, then resumed (packs,
+    /// category, lives, seed and hard do not apply).
+    public var challenge: String?
 
     /// A request; every field may be left out.
     public init(
         packs: [ProductID] = [], category: String? = nil, lives: Int? = nil, new: Bool = false, seed: UInt64? = nil, daily: Bool = false,
-        language: String? = nil, date: String? = nil, hard: Bool = false
+        language: String? = nil, date: String? = nil, hard: Bool = false, challenge: String? = nil
     ) {
+        self.challenge = challenge
         self.hard = hard
         self.date = date
         self.daily = daily
@@ -192,6 +198,7 @@ public struct GameRequest: Sendable, Equatable, Codable {
         language = try container.decodeIfPresent(String.self, forKey: .language)
         date = try container.decodeIfPresent(String.self, forKey: .date)
         hard = try container.decodeIfPresent(Bool.self, forKey: .hard) ?? false
+        challenge = try container.decodeIfPresent(String.self, forKey: .challenge)
     }
 }
 

@@ -105,6 +105,8 @@ public enum API {
     public static let friends = Endpoint<NoBody, [Friend]>(.friends)
     /// The friend that was.
     public static let removeFriend = Endpoint<NoBody, Friend>(.removeFriend)
+    public static let createChallenge = Endpoint<ChallengeRequest, Challenge>(.createChallenge)
+    public static let challenges = Endpoint<NoBody, [Challenge]>(.challenges)
     public static let setDisplayName = Endpoint<DisplayNameRequest, DisplayNameRequest>(.setDisplayName)
     public static let tokens = Endpoint<NoBody, [AccountTokenInfo]>(.tokens)
     public static let addToken = Endpoint<NewTokenRequest, NewToken>(.addToken)
@@ -133,7 +135,7 @@ public enum API {
         serviceKey.route, proveKey.route, catalog.route, createAccount.route, account.route, closeAccount.route, setStorefront.route,
         offers.route, transactions.route, entitlements.route, hints.route, spendHint.route, purchase.route, redeemOfferCode.route, restore.route, recover.route,
         receipt.route, subscriptions.route, subscriptionChange.route, autoRenew.route, priceConsent.route, startGame.route, currentGame.route, game.route,
-        guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, dailyArchive.route, leaderboard.route, friendInvite.route, addFriend.route, friends.route, removeFriend.route, setDisplayName.route, tokens.route,
+        guess.route, gameHint.route, abandonGame.route, gameStats.route, daily.route, dailyArchive.route, leaderboard.route, friendInvite.route, addFriend.route, friends.route, removeFriend.route, createChallenge.route, challenges.route, setDisplayName.route, tokens.route,
         addToken.route, rotateToken.route, revokeToken.route, testControls.route, setTestControls.route, testClock.route, advanceClock.route,
         clear.route, reset.route, approve.route, decline.route, resolve.route, refund.route, decideRefund.route, causeNotification.route, requestRefund.route, refundCase.route, signedAppTransaction.route,
     ]

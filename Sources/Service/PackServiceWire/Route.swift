@@ -7,7 +7,7 @@ public enum Route: String, CaseIterable, Sendable {
     case purchase, redeemOfferCode, restore, recover, receipt, packArchive, refundCase, requestRefund, signedAppTransaction
     case subscriptions, subscriptionChange, autoRenew, priceConsent
     case startGame, currentGame, game, guess, gameHint, abandonGame, gameStats, daily, dailyArchive, leaderboard, setDisplayName
-    case friendInvite, addFriend, friends, removeFriend
+    case friendInvite, addFriend, friends, removeFriend, createChallenge, challenges
     case tokens, addToken, rotateToken, revokeToken
     case testControls, setTestControls, testClock, advanceClock, clear, reset
     case approve, decline, resolve, refund, decideRefund, causeNotification
@@ -27,12 +27,12 @@ public enum Route: String, CaseIterable, Sendable {
     public var method: String {
         switch self {
         case .health, .ready, .serviceKey, .catalog, .account, .offers, .transactions, .entitlements, .hints, .receipt, .packArchive, .subscriptions,
-            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .dailyArchive, .leaderboard, .friends, .appStoreTransaction, .appStoreHistory,
+            .tokens, .testControls, .testClock, .currentGame, .game, .gameStats, .daily, .dailyArchive, .leaderboard, .friends, .challenges, .appStoreTransaction, .appStoreHistory,
             .appStoreStatuses, .appStoreRefunds, .appStoreTestStatus, .appStoreAppTransaction, .appStoreOrderLookup, .refundCase, .appStoreMassExtendStatus, .signedAppTransaction:
             "GET"
         case .closeAccount, .revokeToken, .removeFriend: "DELETE"
         case .setStorefront, .setTestControls, .setDisplayName, .appStoreExtend, .appStoreConsumption, .appStoreSetAppAccountToken, .appStoreConsumptionV2: "PUT"
-        case .proveKey, .createAccount, .spendHint, .purchase, .redeemOfferCode, .friendInvite, .addFriend, .restore, .recover, .subscriptionChange, .autoRenew, .priceConsent, .addToken, .rotateToken, .advanceClock, .clear,
+        case .proveKey, .createAccount, .spendHint, .purchase, .redeemOfferCode, .friendInvite, .addFriend, .createChallenge, .restore, .recover, .subscriptionChange, .autoRenew, .priceConsent, .addToken, .rotateToken, .advanceClock, .clear,
             .reset, .approve, .decline, .resolve, .refund, .decideRefund, .causeNotification, .requestRefund, .verifyReceipt, .startGame, .guess, .gameHint, .abandonGame, .appStoreTestNotification,
             .appStoreNotificationHistory, .appStoreFinish, .appStoreMassExtend:
             "POST"
@@ -77,6 +77,7 @@ public enum Route: String, CaseIterable, Sendable {
         case .dailyArchive: "/v1/daily/archive"
         case .friendInvite: "/v1/friends/invites"
         case .addFriend, .friends: "/v1/friends"
+        case .createChallenge, .challenges: "/v1/challenges"
         case .removeFriend: "/v1/friends/{id}"
         case .leaderboard: "/v1/leaderboards/daily/{id}"
         case .setDisplayName: "/v1/account/name"

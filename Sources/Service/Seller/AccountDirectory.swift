@@ -56,6 +56,16 @@ public protocol AccountDirectory: DailyBoard {
     func friends(of account: String) throws(ServiceError) -> [(account: String, since: Int64)]
     /// Ends a friendship both ways; `false` when there was none.
     func removeFriend(account: String, friend: String) throws(ServiceError) -> Bool
+    /// Records a challenge and lets go of its challenger's expired ones; `false` when the
+    /// challenger has ``Challenge/maxOpen`` that have not expired.
+    func insertChallenge(_ row: ChallengeRow, now: Int64) throws(ServiceError) -> Bool
+    /// The challenge `id`, if it is kept.
+    func challenge(_ id: String) throws(ServiceError) -> ChallengeRow?
+    /// The challenges `account` set or received that have not expired at `now`, newest first
+    /// (at most ``Challenge/maxOpen`` per friend and ``FriendLimits/friends`` friends).
+    func challenges(of account: String, now: Int64) throws(ServiceError) -> [ChallengeRow]
+    /// Records a side's result, once: `challenger` or the friend's.
+    func recordChallengeResult(_ id: String, challenger: Bool, result: String) throws(ServiceError)
 }
 
 /// What using a friend invitation did.
@@ -352,6 +362,40 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
                 "DELETE FROM friendships WHERE (account_id = $1 AND friend_id = $2) OR (account_id = $2 AND friend_id = $1)", [account, friend]
             ).affectedRows > 0
         }
+    }
+
+    public func insertChallenge(_ row: ChallengeRow, now: Int64) throws(ServiceError) -> Bool {
+        let values = try row.texts
+        return try run { connection in
+            _ = try connection.execute("DELETE FROM challenges WHERE challenger_id = $1 AND expires_date <= $2", [row.challenger, String(now)])
+            let open = Int(try connection.execute("SELECT count(*) FROM challenges WHERE challenger_id = $1", [row.challenger]).rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+            guard open < Challenge.maxOpen else { return false }
+            _ = try connection.execute(
+                "INSERT INTO challenges (\(ChallengeRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)", values)
+            return true
+        }
+    }
+
+    public func challenge(_ id: String) throws(ServiceError) -> ChallengeRow? {
+        let row = try run(writing: false) { connection in try connection.execute("SELECT \(ChallengeRow.columns) FROM challenges WHERE id = $1", [id]).rows.first }
+        return try row.map { row throws(ServiceError) in try ChallengeRow(columns: row) }
+    }
+
+    public func challenges(of account: String, now: Int64) throws(ServiceError) -> [ChallengeRow] {
+        let rows = try run(writing: false) { connection in
+            try connection.execute(
+                """
+                SELECT \(ChallengeRow.columns) FROM challenges WHERE (challenger_id = $1 OR friend_id = $1) AND expires_date > $2
+                ORDER BY created_date DESC, id LIMIT \(Challenge.maxOpen * (FriendLimits.friends + 1))
+                """, [account, String(now)]
+            ).rows
+        }
+        return try rows.map { row throws(ServiceError) in try ChallengeRow(columns: row) }
+    }
+
+    public func recordChallengeResult(_ id: String, challenger: Bool, result: String) throws(ServiceError) {
+        let column = challenger ? "challenger_result" : "friend_result"
+        try run { connection in _ = try connection.execute("UPDATE challenges SET \(column) = $2 WHERE id = $1 AND \(column) IS NULL", [id, result]) }
     }
 
     /// `body` in one transaction when it writes, or as single statements when it reads (one
@@ -715,6 +759,37 @@ public final class SQLiteAccountDirectory: AccountDirectory {
                 .text(friend), .text(account))
             return db.changes > 0
         }
+    }
+
+    public func insertChallenge(_ row: ChallengeRow, now: Int64) throws(ServiceError) -> Bool {
+        let values = try row.texts.map { $0.map(SQLValue.text) ?? .null }
+        return try run { db in
+            try db.execute("DELETE FROM challenges WHERE challenger_id = ? AND expires_date <= ?", .text(row.challenger), .integer(now))
+            guard try db.int64("SELECT count(*) FROM challenges WHERE challenger_id = ?", .text(row.challenger)) ?? 0 < Int64(Challenge.maxOpen) else { return false }
+            try db.execute(sql: "INSERT INTO challenges (\(ChallengeRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: values)
+            return true
+        }
+    }
+
+    public func challenge(_ id: String) throws(ServiceError) -> ChallengeRow? {
+        let row = try run(writing: false) { db in try db.query("SELECT \(ChallengeRow.columns) FROM challenges WHERE id = ?", .text(id)).first }
+        return try row.map { row throws(ServiceError) in try ChallengeRow(columns: row.texts) }
+    }
+
+    public func challenges(of account: String, now: Int64) throws(ServiceError) -> [ChallengeRow] {
+        let rows = try run(writing: false) { db in
+            try db.query(
+                """
+                SELECT \(ChallengeRow.columns) FROM challenges WHERE (challenger_id = ? OR friend_id = ?) AND expires_date > ?
+                ORDER BY created_date DESC, id LIMIT \(Challenge.maxOpen * (FriendLimits.friends + 1))
+                """, .text(account), .text(account), .integer(now))
+        }
+        return try rows.map { row throws(ServiceError) in try ChallengeRow(columns: row.texts) }
+    }
+
+    public func recordChallengeResult(_ id: String, challenger: Bool, result: String) throws(ServiceError) {
+        let column = challenger ? "challenger_result" : "friend_result"
+        try run { db in try db.execute("UPDATE challenges SET \(column) = ? WHERE id = ? AND \(column) IS NULL", .text(result), .text(id)) }
     }
 
     /// The ledgers whose transactions are claimed (``SellerService`` claims the others' once).

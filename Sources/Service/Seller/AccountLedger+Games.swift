@@ -56,11 +56,20 @@ extension AccountLedger {
         try engine.read { statements in try statements.dailyGames(language: language) }
     }
 
-    /// Starts `row`, a daily word, unless the account has the day's game already: that one is
-    /// answered instead (being played: resumed; ended: as it ended). One a day and language.
-    func startDaily(_ row: GameRow) throws(ServiceError) -> (game: PlayedGame, resumed: Bool) {
+    /// The account's game of the challenge `id`, if it was started.
+    func challengeGame(_ id: String) throws(ServiceError) -> PlayedGame? {
+        try engine.read { statements in try statements.challengeGame(id).map { row in try Self.played(statements, row) } }
+    }
+
+    /// Starts `row`, a daily word or a challenge's game, unless the account has it already: that
+    /// one is answered instead (being played: resumed; ended: as it ended). One a day and
+    /// language, one a challenge.
+    func startOnce(_ row: GameRow) throws(ServiceError) -> (game: PlayedGame, resumed: Bool) {
         try engine.write { statements in
             if let day = row.daily, let started = try statements.dailyGame(date: day, language: row.language) {
+                return (try Self.played(statements, started), true)
+            }
+            if let challenge = row.challenge, let started = try statements.challengeGame(challenge) {
                 return (try Self.played(statements, started), true)
             }
             try Self.insert(statements, row)

@@ -214,6 +214,10 @@ enum AccountSchema {
         migrator.register("23-notification-order", sql: NotificationSchema.sqliteOrder, olderProgramsMayRun: true)
         migrator.register("24-archive-games", sql: archiveGames)
         migrator.register("25-hard-games", sql: hardGames)
+        migrator.register("26-challenge-games", sql: challengeGames + """
+            CREATE UNIQUE INDEX one_live_game ON games(state) WHERE state = 'playing' AND daily IS NULL AND challenge IS NULL;
+            CREATE UNIQUE INDEX one_challenge_game ON games(challenge) WHERE challenge IS NOT NULL;
+            """)
         return migrator
     }()
 
@@ -323,6 +327,15 @@ enum AccountSchema {
     /// Migration 24: a past day's daily word played from the archive, marked so: it is on no
     /// board and in no streak. An older program would count it in both: it may not run beside.
     static let archiveGames = "ALTER TABLE games ADD COLUMN archive INTEGER NOT NULL DEFAULT 0 CHECK (archive IN (0, 1));"
+
+    /// Migration 26's column, the same in both engines' ledgers: a challenge's game is a game of
+    /// its own beside the live one and the daily word, once per challenge. Each engine then makes
+    /// its own indexes.
+    static let challengeGames = """
+        ALTER TABLE games ADD COLUMN challenge TEXT CHECK (challenge IS NULL OR length(challenge) = 32);
+        DROP INDEX one_live_game;
+
+        """
 
     /// Migration 25, the same in both engines: a hard game's key (16 hex digits; `NULL` for a
     /// normal game) and its words still consistent with every answer (JSON).

@@ -181,7 +181,7 @@ extension AccountService {
             clue: choice.word.clue, language: tag, lives: lives, state: .playing, score: 0, startedDate: now, endedDate: nil)
         row.daily = date
         row.archive = archive
-        let started = try ledger.startDaily(row)
+        let started = try ledger.startOnce(row)
         guard started.game.row.state == .playing else {
             recordDaily(started.game)
             let row = started.game.row

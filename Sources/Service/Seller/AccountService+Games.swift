@@ -113,7 +113,7 @@ extension AccountService {
         return files
     }
 
-    private func drawWord<G: RandomNumberGenerator>(_ request: GameRequest, lives: Int, now: Int64, using generator: inout G) throws(ServiceError) -> GameRow {
+    func drawWord<G: RandomNumberGenerator>(_ request: GameRequest, lives: Int, now: Int64, using generator: inout G) throws(ServiceError) -> GameRow {
         var candidates: [(file: PackArchiveFile, language: String, list: ServedPackWords.List)] = []
         for file in try playablePacks(request.packs) {
             let pack = try packWords.pack(file)
@@ -178,6 +178,7 @@ extension AccountService {
         served.daily = row.daily
         if row.archive { served.archive = true }
         if row.hard != nil { served.hard = true }
+        served.challenge = row.challenge
         if row.daily != nil { served.moveKinds = AccountLedger.moveKinds(row, played.moves) }
         return served
     }

@@ -18,6 +18,7 @@ public enum AccountsSchema {
         migrations.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
         migrations.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("10-friends", sql: friends(integer: "BIGINT"), olderProgramsMayRun: true)
+        migrations.register("11-challenges", sql: challenges(integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -33,6 +34,7 @@ public enum AccountsSchema {
         migrator.register("8-device-names", sql: deviceNames, olderProgramsMayRun: true)
         migrator.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("10-friends", sql: friends(integer: "INTEGER"), olderProgramsMayRun: true)
+        migrator.register("11-challenges", sql: challenges(integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -205,6 +207,34 @@ public enum AccountsSchema {
             since_date \(integer) NOT NULL,
             PRIMARY KEY (account_id, friend_id)
         );
+        """
+    }
+
+    /// Challenges between friends: the word (the server's choice, or the challenger's own), hard
+    /// mode's key and starting candidates, and each side's result (JSON) once its game ended.
+    static func challenges(integer: String) -> String {
+        """
+        CREATE TABLE challenges (
+            id TEXT PRIMARY KEY CHECK (length(id) = 32),
+            challenger_id TEXT NOT NULL CHECK (length(challenger_id) = 16),
+            friend_id TEXT NOT NULL CHECK (length(friend_id) = 16 AND friend_id <> challenger_id),
+            product_id TEXT NOT NULL,
+            pack_name TEXT NOT NULL,
+            category TEXT NOT NULL,
+            word TEXT NOT NULL,
+            clue TEXT,
+            language TEXT NOT NULL,
+            lives \(integer) NOT NULL CHECK (lives > 0),
+            hard TEXT,
+            candidates TEXT,
+            own_word \(integer) NOT NULL CHECK (own_word IN (0, 1)),
+            created_date \(integer) NOT NULL,
+            expires_date \(integer) NOT NULL,
+            challenger_result TEXT,
+            friend_result TEXT
+        );
+        CREATE INDEX challenges_by_challenger ON challenges (challenger_id, expires_date);
+        CREATE INDEX challenges_by_friend ON challenges (friend_id, expires_date);
         """
     }
 

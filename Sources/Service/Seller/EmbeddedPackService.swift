@@ -119,6 +119,8 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     func friends() throws(ServiceError) -> [Friend] { throw Self.noFriends }
     func removeFriend(named name: String) throws(ServiceError) -> Friend { throw Self.noFriends }
     func friendsLeaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard { throw Self.noFriends }
+    func challenge(_ request: ChallengeRequest) throws(ServiceError) -> Challenge { throw Self.noFriends }
+    func challenges() throws(ServiceError) -> [Challenge] { throw Self.noFriends }
     func dailyArchive(language: String?, since: String?) throws(ServiceError) -> DailyArchive {
         try serialized { account throws(ServiceError) in try account.dailyArchive(language: language, since: since) }
     }

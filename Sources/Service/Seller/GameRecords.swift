@@ -29,10 +29,12 @@ struct GameRow: Equatable {
     /// A hard game's words still consistent with every answer (`word` is their representative);
     /// one once a hint or the end committed the game to it.
     var candidates: [HardMode.Candidate]? = nil
+    /// The challenge the game plays (``Challenge/id``), `nil` for any other game.
+    var challenge: String? = nil
 
     /// The columns both engines select, in this order.
     static let columns =
-        "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints, archive, hard, candidates"
+        "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints, archive, hard, candidates, challenge"
 
     /// `hard` as kept: 16 hex digits.
     var hardText: String? { hard.map { String($0, radix: 16) } }
@@ -44,7 +46,7 @@ struct GameRow: Equatable {
 
     /// A row read as text (each engine's values as their text, `nil` for NULL): one decoding for both.
     init(columns row: [String?]) throws(ServiceError) {
-        guard row.count == 18, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
+        guard row.count == 19, let id = row[0], let product = row[1].flatMap(ProductID.init(rawValue:)), let packName = row[2],
             let category = row[3], let word = row[4], let language = row[6], let lives = row[7].flatMap(Int.init),
             let state = row[8].flatMap(ServedGame.State.init(rawValue:)), let score = row[9].flatMap(Int.init),
             let started = row[10].flatMap(Int64.init)
@@ -67,6 +69,7 @@ struct GameRow: Equatable {
                 throw ServiceError(.storage, "the ledger database holds a malformed hard game's words")
             }
         }
+        challenge = row[18]
     }
 
     init(

@@ -179,6 +179,8 @@ protocol LedgerStatements {
     func game(_ id: String) throws -> GameRow?
     /// The game's moves, in order.
     func gameMoves(_ id: String) throws -> [GameMoveRow]
+    /// The account's game of the challenge `challenge`, if it was started.
+    func challengeGame(_ challenge: String) throws -> GameRow?
     /// Records a new game, `playing`.
     func insertGame(_ row: GameRow) throws
     /// Keeps a hard game's candidates, and the word and clue that stand for them.

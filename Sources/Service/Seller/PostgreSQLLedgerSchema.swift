@@ -382,6 +382,10 @@ enum PostgreSQLLedgerSchema {
         migrations.register("23-notification-order", sql: NotificationSchema.postgreSQLOrder, olderProgramsMayRun: true)
         migrations.register("24-archive-games", sql: AccountSchema.archiveGames)
         migrations.register("25-hard-games", sql: AccountSchema.hardGames)
+        migrations.register("26-challenge-games", sql: AccountSchema.challengeGames + """
+            CREATE UNIQUE INDEX one_live_game ON games(account_id) WHERE state = 'playing' AND daily IS NULL AND challenge IS NULL;
+            CREATE UNIQUE INDEX one_challenge_game ON games(account_id, challenge) WHERE challenge IS NOT NULL;
+            """)
         return migrations
     }()
 }

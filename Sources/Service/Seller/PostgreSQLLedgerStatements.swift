@@ -652,7 +652,13 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     // MARK: - Served games
 
     func liveGame() throws -> GameRow? {
-        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND state = 'playing' AND daily IS NULL").rows.first.map { row throws in
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND state = 'playing' AND daily IS NULL AND challenge IS NULL").rows.first.map { row throws in
+            try GameRow(columns: row)
+        }
+    }
+
+    func challengeGame(_ challenge: String) throws -> GameRow? {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND challenge = $2", [challenge]).rows.first.map { row throws in
             try GameRow(columns: row)
         }
     }
@@ -683,9 +689,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func insertGame(_ row: GameRow) throws {
         try execute(
-            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL, $14, $15, $16)",
+            "INSERT INTO games (account_id, \(GameRow.columns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, NULL, NULL, $14, $15, $16, $17)",
             [row.id, row.productID.rawValue, row.packName, row.category, row.word, row.clue, row.language, String(row.lives), row.state.rawValue,
-             String(row.score), String(row.startedDate), row.daily, row.archive ? "1" : "0", row.hardText, try row.candidatesText])
+             String(row.score), String(row.startedDate), row.daily, row.archive ? "1" : "0", row.hardText, try row.candidatesText, row.challenge])
     }
 
     func narrowHardGame(_ row: GameRow) throws {

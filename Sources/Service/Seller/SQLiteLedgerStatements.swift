@@ -344,53 +344,45 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     // MARK: - Served games
 
-    /// A row's values as text, `nil` for NULL: what ``GameRow`` and ``GameMoveRow`` decode.
-    private static func texts(_ row: Row) -> [String?] {
-        row.values.map { value in
-            switch value {
-            case .null: nil
-            case .integer(let number): String(number)
-            case .real(let number): String(number)
-            case .text(let text): text
-            case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
-            }
+    func liveGame() throws -> GameRow? {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE state = 'playing' AND daily IS NULL AND challenge IS NULL").first.map { row throws in
+            try GameRow(columns: row.texts)
         }
     }
 
-    func liveGame() throws -> GameRow? {
-        try db.query("SELECT \(GameRow.columns) FROM games WHERE state = 'playing' AND daily IS NULL").first.map { row throws in
-            try GameRow(columns: Self.texts(row))
-        }
+    func challengeGame(_ challenge: String) throws -> GameRow? {
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE challenge = ?", .text(challenge)).first.map { row throws in try GameRow(columns: row.texts) }
     }
 
     func dailyGame(date: String, language: String) throws -> GameRow? {
         try db.query("SELECT \(GameRow.columns) FROM games WHERE daily = ? AND language = ?", .text(date), .text(language)).first.map { row throws in
-            try GameRow(columns: Self.texts(row))
+            try GameRow(columns: row.texts)
         }
     }
 
     func endedGames() throws -> [GameRow] {
         try db.query("SELECT \(GameRow.columns) FROM games WHERE state <> 'playing' ORDER BY ended_date, started_date, id").map { row throws in
-            try GameRow(columns: Self.texts(row))
+            try GameRow(columns: row.texts)
         }
     }
 
     func game(_ id: String) throws -> GameRow? {
-        try db.query("SELECT \(GameRow.columns) FROM games WHERE id = ?", .text(id)).first.map { row throws in try GameRow(columns: Self.texts(row)) }
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE id = ?", .text(id)).first.map { row throws in try GameRow(columns: row.texts) }
     }
 
     func gameMoves(_ id: String) throws -> [GameMoveRow] {
         try db.query("SELECT \(GameMoveRow.columns) FROM game_moves WHERE game_id = ? ORDER BY seq", .text(id)).map { row throws in
-            try GameMoveRow(columns: Self.texts(row))
+            try GameMoveRow(columns: row.texts)
         }
     }
 
     func insertGame(_ row: GameRow) throws {
         try db.execute(
-            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, ?, ?)", .text(row.id),
+            "INSERT INTO games (\(GameRow.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, NULL, NULL, ?, ?, ?, ?)", .text(row.id),
             .text(row.productID.rawValue), .text(row.packName), .text(row.category), .text(row.word), row.clue.map(SQLValue.text) ?? .null,
             .text(row.language), .integer(Int64(row.lives)), .text(row.state.rawValue), .integer(Int64(row.score)), .integer(row.startedDate),
-            row.daily.map(SQLValue.text) ?? .null, .integer(row.archive ? 1 : 0), Self.value(row.hardText), Self.value(try row.candidatesText))
+            row.daily.map(SQLValue.text) ?? .null, .integer(row.archive ? 1 : 0), Self.value(row.hardText), Self.value(try row.candidatesText),
+            Self.value(row.challenge))
     }
 
     func narrowHardGame(_ row: GameRow) throws {
@@ -454,7 +446,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             SELECT \(OutboxNotification.columns) FROM notifications WHERE next_attempt_date <= ? AND (lease_until IS NULL OR lease_until <= ?)
             ORDER BY next_attempt_date, created_date, rowid LIMIT ?
             """, .integer(now), .integer(now), .integer(Int64(limit))
-        ).map { row throws in try OutboxNotification(columns: Self.texts(row)) }
+        ).map { row throws in try OutboxNotification(columns: row.texts) }
     }
 
     func leaseNotification(_ uuid: String, until: Int64, now: Int64) throws -> Bool {
@@ -489,7 +481,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func massExtension(_ requestIdentifier: String) throws -> MassExtension? {
         try db.query("SELECT \(MassExtension.columns) FROM mass_extensions WHERE request_identifier = ?", .text(requestIdentifier)).first.map { row throws in
-            try MassExtension(columns: Self.texts(row))
+            try MassExtension(columns: row.texts)
         }
     }
 
@@ -510,7 +502,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
                 SELECT \(MassExtension.columns) FROM mass_extensions WHERE complete_date IS NULL AND (lease_until IS NULL OR lease_until <= ?)
                 ORDER BY requested_date, request_identifier LIMIT 1
                 """, .integer(now)
-            ).first.map({ row throws in try MassExtension(columns: Self.texts(row)) })
+            ).first.map({ row throws in try MassExtension(columns: row.texts) })
         else { return nil }
         try db.execute("UPDATE mass_extensions SET lease_until = ? WHERE request_identifier = ?", .integer(until), .text(found.requestIdentifier))
         return found
@@ -569,13 +561,13 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func notifications() throws -> [OutboxNotification] {
         try db.query("SELECT \(OutboxNotification.columns) FROM notifications ORDER BY created_date, rowid").map { row throws in
-            try OutboxNotification(columns: Self.texts(row))
+            try OutboxNotification(columns: row.texts)
         }
     }
 
     func notificationAttempts(_ uuid: String) throws -> [NotificationAttempt] {
         try db.query("SELECT \(NotificationAttempt.columns) FROM notification_attempts WHERE uuid = ? ORDER BY seq", .text(uuid)).map { row throws in
-            try NotificationAttempt(columns: Self.texts(row))
+            try NotificationAttempt(columns: row.texts)
         }
     }
 
@@ -613,7 +605,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     func purchaseOffer(_ id: TransactionID) throws -> PromotionalOffer? {
         try db.query(
             "SELECT offer_identifier, offer_kind, offer_periods FROM signed_offers WHERE transaction_id = ? AND offer_kind IS NOT NULL", .text(id.rawValue)
-        ).first.map { row throws in try PromotionalOffer(columns: Self.texts(row)) }
+        ).first.map { row throws in try PromotionalOffer(columns: row.texts) }
     }
 
     func markOffer(_ identifier: String, on id: TransactionID) throws {
@@ -628,18 +620,18 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func refundCase(_ transaction: TransactionID) throws -> RefundCase? {
         try db.query("SELECT \(RefundCase.columns) FROM refund_cases WHERE transaction_id = ?", .text(transaction.rawValue)).first.map { row throws in
-            try RefundCase(columns: Self.texts(row))
+            try RefundCase(columns: row.texts)
         }
     }
 
     func priceAgreement(_ original: TransactionID) throws -> PriceAgreement? {
         try db.query("SELECT \(PriceAgreement.columns) FROM price_agreements WHERE original_transaction_id = ?", .text(original.rawValue)).first.map {
-            row throws in try PriceAgreement(columns: Self.texts(row))
+            row throws in try PriceAgreement(columns: row.texts)
         }
     }
 
     func priceAgreements() throws -> [PriceAgreement] {
-        try db.query("SELECT \(PriceAgreement.columns) FROM price_agreements").map { row throws in try PriceAgreement(columns: Self.texts(row)) }
+        try db.query("SELECT \(PriceAgreement.columns) FROM price_agreements").map { row throws in try PriceAgreement(columns: row.texts) }
     }
 
     func savePriceAgreement(_ agreement: PriceAgreement) throws {
@@ -656,12 +648,12 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
 
     func dailyGames(language: String) throws -> [GameRow] {
         try db.query("SELECT \(GameRow.columns) FROM games WHERE daily IS NOT NULL AND language = ? ORDER BY daily", .text(language)).map { row throws in
-            try GameRow(columns: Self.texts(row))
+            try GameRow(columns: row.texts)
         }
     }
 
     func refundCases() throws -> [RefundCase] {
-        try db.query(RefundCase.selectWithConsumption(account: "")).map { row throws in try RefundCase(columns: Self.texts(row)) }
+        try db.query(RefundCase.selectWithConsumption(account: "")).map { row throws in try RefundCase(columns: row.texts) }
     }
 
     func saveRefundCase(_ refundCase: RefundCase) throws {

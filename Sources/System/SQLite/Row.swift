@@ -18,6 +18,20 @@ public struct Row: Sendable, Hashable {
     /// The number of columns.
     public var count: Int { values.count }
 
+    /// Each value as its text, `nil` for `NULL` (integers and reals as Swift writes them, a blob
+    /// as UTF-8): one decoding for rows that another engine answers as text.
+    public var texts: [String?] {
+        values.map { value in
+            switch value {
+            case .null: nil
+            case .integer(let number): String(number)
+            case .real(let number): String(number)
+            case .text(let text): text
+            case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
     /// The value of the column at `index` (from 0).
     public subscript(index: Int) -> SQLValue {
         get throws(SQLiteError) { values[try position(index)] }

@@ -12,6 +12,7 @@ enum PlayCommand: Command {
         usage: [
             "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--hard] [--plain] [--new] [--yes]",
             "hangman play --daily [--date <YYYY-MM-DD>] [--language <TAG>] [--plain] [--yes]",
+            "hangman play --challenge <ID> [--plain] [--yes]",
         ],
         options: [
             .init(names: ["--pack"], value: "PRODUCT_ID", help: "Only words from this pack (repeatable; default: every installed, unlocked pack).", repeatable: true, kind: .product),
@@ -25,6 +26,7 @@ enum PlayCommand: Command {
                 names: ["--date"], value: "YYYY-MM-DD",
                 help: "With --daily, a past day's word from the archive ('hangman daily --archive' lists them): played once, on no leaderboard, in no streak."),
             .init(names: ["--language"], value: "TAG", help: "Words in one language (de, fr, pt-BR...): the packs installed in it, its free base pack installed first when none is; with --daily, the daily word's (default: yours when the service has a base pack in it, else English)."),
+            .init(names: ["--challenge"], value: "ID", help: "A friend's challenge ('hangman challenges' lists them; the first 8 characters of its id do)."),
             .init(
                 names: ["--hard"], value: nil,
                 help: "Hard mode, on a pack server: it commits to no word and answers each guess so as to keep the most words alive; the score is doubled."),
@@ -80,6 +82,7 @@ enum PlayCommand: Command {
         var date: String?
         var language: String?
         var hard: Bool
+        var challenge: String?
         var store: HomeOptions
     }
 
@@ -87,13 +90,19 @@ enum PlayCommand: Command {
         Options(
             packs: parsed.productNames("--pack"), category: parsed.value("--category"), seed: parsed.unsigned("--seed"),
             lives: parsed.integer("--lives"), plain: parsed.has("--plain"), new: parsed.has("--new"), yes: parsed.has("--yes"), daily: parsed.has("--daily"),
-            date: parsed.value("--date"), language: parsed.value("--language"), hard: parsed.has("--hard"), store: HomeOptions(parsed))
+            date: parsed.value("--date"), language: parsed.value("--language"), hard: parsed.has("--hard"),
+            challenge: parsed.value("--challenge"), store: HomeOptions(parsed))
     }
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new {
             throw CommandFailure.usage(
                 "--daily is the same word with \(DailySchedule.lives) lives for every player, so that scores compare: it takes no --pack, --category, --seed, --lives or --new")
+        }
+        if options.challenge != nil,
+            options.daily || options.hard || !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new
+        {
+            throw CommandFailure.usage("a challenge's word and lives are set: --challenge takes no --daily, --hard, --pack, --category, --seed, --lives or --new")
         }
         if options.daily, options.hard {
             throw CommandFailure.usage("--daily is one word for every player, so that scores compare: it takes no --hard")
@@ -132,11 +141,25 @@ enum PlayCommand: Command {
         loop.language = options.language
         loop.seed = options.seed
         loop.hard = options.hard
+        if let challenge = options.challenge { loop.challenge = try await Self.challengeID(challenge, session: session) }
         return try await loop.run(fresh: options.new, generator: &generator)
     }
 }
 
 extension PlayCommand {
+    /// A challenge's whole id from the first characters of it (8 or more), as 'hangman challenges' shows them.
+    static func challengeID(_ given: String, session: PlayerContext) async throws -> String {
+        let wanted = given.lowercased()
+        guard wanted.count < 32 else { return wanted }
+        guard wanted.count >= 8 else { throw CommandFailure.usage("a challenge's id has 32 characters; its first 8 do ('hangman challenges' shows them)") }
+        let games = try session.player.dailyWordService()
+        let found = try await games.challenges().map(\.id).filter { $0.hasPrefix(wanted) }
+        guard found.count == 1 else {
+            throw CommandFailure(code: .usage, message: found.isEmpty ? "no challenge '\(given)' of yours: 'hangman challenges' lists them" : "'\(given)' starts more than one challenge: give more of its id")
+        }
+        return found[0]
+    }
+
     /// The playable packs in `language` (its primary subtag: `pt` finds `pt-BR`); none installed,
     /// the catalog's free base pack in it is installed first.
     static func packs(inLanguage language: String, session: PlayerContext, context: CommandContext) async throws -> [ProductID] {

@@ -13,15 +13,16 @@ extension PlayLoop {
         var opening: [String] = []
         if session.isResumed {
             opening.append(
-                daily ? "Resuming today's word." : session.servedID != nil ? "Resuming your unfinished game, kept on the server (play --new starts over)."
+                daily ? "Resuming today's word." : challenge != nil ? "Resuming your game of the challenge." : session.servedID != nil ? "Resuming your unfinished game, kept on the server (play --new starts over)."
                     : "Resuming your unfinished game (play --new starts over).")
         }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         let day = (session as? ServedSession)?.game.daily
         let hard = (session as? ServedSession)?.game.hard == true
+        let challenged = (session as? ServedSession)?.game.challenge != nil
         var view = GameView(
             game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
-            category: day == nil ? session.category + (hard ? " · hard mode" : "") : session.packName, hints: nil,
+            category: day == nil ? session.category + (challenged ? " · challenge" : "") + (hard ? " · hard mode" : "") : session.packName, hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme)
         var eventPlain: TerminalText?
         showWaitsOnBoard()
@@ -42,6 +43,7 @@ extension PlayLoop {
                 if screen.style != .plain {
                     screen.context.out(
                         daily ? "Today's word is kept on the server: 'hangman play --daily' resumes it, on any device of the account."
+                            : challenge != nil ? "Your game of the challenge is kept on the server: 'hangman play --challenge \(challenge?.prefix(8) ?? "")' resumes it."
                             : session.servedID != nil ? "Game kept on the server: 'hangman play' resumes it, on any device of the account."
                             : "Game saved: run 'hangman play' to resume it.")
                 }

@@ -74,6 +74,9 @@ extension PlayLoop {
             }
             return ServedSession(game: game, service: games)
         }
+        if let challenge {
+            return try await player.startServedGame(GameRequest(challenge: challenge))
+        }
         guard let seat else {
             let served = try await player.startServedGame(
                 requested: requestedPacks, playing: packs, category: category, lives: requestedLives, new: fresh, seed: seed, hard: hard)

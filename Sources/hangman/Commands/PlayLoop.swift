@@ -40,6 +40,8 @@ final class PlayLoop {
     var dailyDate: String?
     /// Hard mode (`--hard`): served games only.
     var hard = false
+    /// A friend's challenge (`--challenge`): its whole id.
+    var challenge: String?
     var language: String?
     /// What stays on the shell's screen after the day's word: its verdict and share line.
     var dailyEnding: [String] = []
@@ -128,8 +130,13 @@ final class PlayLoop {
                 let board = session.board
                 if board.status == .won { tally.won += 1 } else { tally.lost += 1 }
                 tally.score += board.score
-                screen.end(session, suggestion: suggestion, askingAgain: !daily)
+                screen.end(session, suggestion: suggestion, askingAgain: !daily && challenge == nil)
                 try screen.context.checkWrites()
+                // A challenge is played once: its result goes beside the friend's.
+                if challenge != nil {
+                    dailyEnding = (screen.isFullScreen ? GameLayout.verdict(board) : []) + ["'hangman challenges' shows your result beside your friend's."]
+                    return .ok
+                }
                 // The day's word is played once: no other comes after it.
                 if daily {
                     if let served = session as? ServedSession {
