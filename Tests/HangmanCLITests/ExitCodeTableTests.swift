@@ -126,6 +126,7 @@ import TestSupport
         Row(arguments: ["play", "--language", "sw"], code: 66, says: ["'sw'", "no words"]),
         Row(arguments: ["play", "--language", "es", "--pack", fruit], code: 64, says: ["--language", "--pack"]),
         Row(arguments: ["settings", "theme", "robot"], code: 66, says: ["'robot'", "installed"]),
+        Row(arguments: ["settings", "palette", "pink"], code: 64, says: ["palette", "high-contrast"]),
         Row(arguments: ["leaderboard", "2026-02-30"], code: 64, says: ["'2026-02-30'", "YYYY-MM-DD"]),
         Row(arguments: ["leaderboard"], code: 69, says: ["leaderboards", "no board"]),
         Row(arguments: ["friends"], code: 69, says: ["friends are a pack server's"]),

@@ -171,6 +171,13 @@ import TestSupport
         let squares = share.last ?? ""
         #expect(words.status == 0 && words.stdout.contains("won with 6 of 6 lives, 0 hints: \(squares.count) hit") && words.stdout.contains(", 0 misses."), "\(words.stdout)")
         #expect(words.stdout.hasPrefix(share.first.map { String($0.prefix(29)) } ?? "?"), "\(words.stdout)")
+        // High contrast: orange hits and blue misses, the same moves.
+        let palette = try await world.hangman("alice", ["settings", "palette", "high-contrast"])
+        #expect(palette.status == 0 && palette.stdout.contains("orange"), "\(palette.stdout)\(palette.stderr)")
+        let contrast = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": ""])
+        let contrastSquares = contrast.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(contrastSquares == squares.replacingOccurrences(of: "🟩", with: "🟧").replacingOccurrences(of: "⬛", with: "🟦"), "\(contrast.stdout)")
+        #expect(try await world.hangman("alice", ["settings", "palette", "standard"]).status == 0)
         let plain = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": "1"])
         #expect(plain.stdout.split(separator: "\n").last.map { $0.allSatisfy { "HMR".contains($0) } } == true, "\(plain.stdout)")
         let board = try await world.hangman("bob", ["leaderboard"])

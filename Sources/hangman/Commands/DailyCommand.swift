@@ -95,7 +95,8 @@ enum DailyCommand: Command {
             return .ok
         }
         let letters = options.plain || options.json || !(context.environment["NO_COLOR"] ?? "").isEmpty || context.environment["TERM"] == "dumb"
-        let share = status.game.flatMap { DailyShare.lines($0, letters: letters) }
+        let palette = (try? Home(folder: store.home).openDevice().settings().palette) ?? .standard
+        let share = status.game.flatMap { DailyShare.lines($0, letters: letters, palette: palette) }
         if options.json {
             context.out(JSONText.encode(DailyJSON(status, share: share?.joined(separator: "\n"))))
             return .ok
@@ -132,15 +133,15 @@ enum DailyCommand: Command {
 /// The spoiler-free lines to share a daily word: `Hangman Packs daily 2026-12-02 · 4/6 lives ·
 /// 1 hint`, then a square per move in order (or a letter: H hit, M miss, R revealed by a hint).
 enum DailyShare {
-    static func lines(_ game: ServedGame, letters: Bool) -> [String]? {
+    static func lines(_ game: ServedGame, letters: Bool, palette: DeviceSettings.Palette = .standard) -> [String]? {
         guard game.isOver, let date = game.daily, let kinds = game.moveKinds else { return nil }
         let hints = game.hinted.count
         let result = game.state == .won ? "\(game.livesLeft)/\(game.lives) lives" : "X/\(game.lives) lives"
         let head = "Hangman Packs daily \(date)\(game.archive == true ? " (archive)" : "") · \(result) · \(hints) hint\(hints == 1 ? "" : "s")"
         let squares = kinds.map { kind -> String in
             switch kind {
-            case .hit, .solved: letters ? "H" : "🟩"
-            case .miss, .wrongWord: letters ? "M" : "⬛"
+            case .hit, .solved: letters ? "H" : palette.hitSquare
+            case .miss, .wrongWord: letters ? "M" : palette.missSquare
             case .hint: letters ? "R" : "💡"
             case .repeated: ""
             }

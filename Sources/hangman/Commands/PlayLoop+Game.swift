@@ -23,7 +23,7 @@ extension PlayLoop {
         var view = GameView(
             game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
             category: day == nil ? session.category + (challenged ? " · challenge" : "") + (hard ? " · hard mode" : "") : session.packName, hints: nil,
-            event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme)
+            event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme, palette: palette)
         var eventPlain: TerminalText?
         showWaitsOnBoard()
         while session.board.status == .playing {

@@ -53,6 +53,8 @@ final class PlayLoop {
     var seed: UInt64?
     /// The theme the gallows is drawn in (`nil`: the stick figure), read once when the games begin.
     var theme: ThemeFrames?
+    /// The colours of hits and misses, read once when the games begin.
+    var palette = DeviceSettings.Palette.standard
     private var screenLeft = false
     var tally = Tally()
     /// The board last drawn: a wait for the pack server is said on it.
@@ -79,6 +81,7 @@ final class PlayLoop {
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
     func run(fresh: Bool, generator: inout SeededGenerator) async throws -> ExitCode {
         theme = await player.drawnTheme()
+        palette = (try? player.settings().palette) ?? .standard
         var fresh = fresh
         let seat = try await openGames(fresh: &fresh, generator: &generator)
         // The slot is free for the next game once this one is over, however the command ends.
@@ -143,7 +146,7 @@ final class PlayLoop {
                         let environment = screen.context.environment
                         let letters = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
                         dailyEnding = (screen.isFullScreen ? GameLayout.verdict(board) : [])
-                            + (DailyShare.lines(served.game, letters: letters).map { ["Share it:"] + $0.map(TerminalText.escaped) } ?? [])
+                            + (DailyShare.lines(served.game, letters: letters, palette: palette).map { ["Share it:"] + $0.map(TerminalText.escaped) } ?? [])
                     }
                     return .ok
                 }

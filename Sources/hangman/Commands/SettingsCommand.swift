@@ -12,6 +12,7 @@ enum SettingsCommand: Command {
             "hangman settings languages all|<TAG>...",
             "hangman settings payments on|off",
             "hangman settings theme classic|<THEME>",
+            "hangman settings palette standard|high-contrast",
         ],
         takesWords: true,
         options: [.init(names: ["--json"], value: nil, help: "Print one JSON document.")] + HomeContext.options,
@@ -19,6 +20,7 @@ enum SettingsCommand: Command {
             ("languages all|<TAG>...", "Which languages a game without --pack draws from (BCP 47 tags: en es), or all."),
             ("payments on|off", "Allow purchases on this device, or refuse every one (exit 69); also 'store payments'."),
             ("theme classic|<THEME>", "How the game draws the gallows: the stick figure (classic), or a theme installed here (robot, zombie: 'hangman products' sells them)."),
+            ("palette standard|high-contrast", "The colours of hits and misses on the board and in the share line: green and red, or orange and blue."),
         ],
         discussion: """
             The settings live in the device's database: 'hangman reset' (deleting the app) forgets them.
@@ -33,6 +35,7 @@ enum SettingsCommand: Command {
         case payments(allowed: Bool)
         /// A theme by name (`robot`, its identifier or its display name); `nil` for the stick figure.
         case theme(String?)
+        case palette(DeviceSettings.Palette)
     }
 
     static func options(_ parsed: ParsedArguments) throws -> ActionOptions<Action> {
@@ -63,8 +66,13 @@ enum SettingsCommand: Command {
             guard words.count == 2 else { throw CommandFailure.usage("'\(command) theme' takes classic or the name of a theme installed here (like robot)") }
             let name = words[words.startIndex + 1]
             return .theme(["classic", "none", "stick", "default"].contains(name.lowercased()) ? nil : name)
+        case "palette":
+            guard words.count == 2, let palette = DeviceSettings.Palette(rawValue: words[words.startIndex + 1].lowercased()) else {
+                throw CommandFailure.usage("'\(command) palette' takes standard or high-contrast")
+            }
+            return .palette(palette)
         case let other?:
-            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments", "theme"]).map { ": did you mean '\($0)'?" } ?? ""
+            let suggestion = Suggestion.closest(to: other, among: ["languages", "payments", "theme", "palette"]).map { ": did you mean '\($0)'?" } ?? ""
             throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman \(command) --help')")
         }
     }
@@ -99,12 +107,17 @@ enum SettingsCommand: Command {
         switch action {
         case .show:
             if json {
-                context.out(JSONText.encode(SettingsJSON(paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages, theme: try device.chosenTheme()?.rawValue)))
+                context.out(
+                    JSONText.encode(
+                        SettingsJSON(
+                            paymentsAllowed: settings.paymentsAllowed, gameLanguages: settings.gameLanguages, theme: try device.chosenTheme()?.rawValue,
+                            palette: settings.palette.rawValue)))
             } else {
                 context.out("languages  \(try settings.gameLanguages.map { describe($0) } ?? installedLanguages(device))")
                 context.out("payments   \(settings.paymentsAllowed ? "on" : "off")")
                 let chosen = try device.chosenTheme()
                 context.out("theme      \(chosen.flatMap { id in try? device.installedThemes().first { $0.productID == id }?.displayName } ?? "classic (the stick figure)")")
+                context.out("palette    \(settings.palette == .highContrast ? "high-contrast (orange hits, blue misses)" : "standard (green hits, red misses)")")
             }
         case .languages(let chosen):
             settings.gameLanguages = chosen
@@ -114,6 +127,12 @@ enum SettingsCommand: Command {
             settings.paymentsAllowed = allowed
             try device.save(settings)
             context.out(allowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
+        case .palette(let palette):
+            settings.palette = palette
+            try device.save(settings)
+            context.out(
+                palette == .highContrast
+                    ? "Hits are orange and misses blue, on the board and in the share line." : "Hits are green and misses red, on the board and in the share line.")
         case .theme(nil):
             try device.chooseTheme(nil)
             context.out("Games draw the classic stick figure.")
@@ -160,5 +179,7 @@ enum SettingsCommand: Command {
         var gameLanguages: [String]?
         /// The chosen theme's product identifier; `null`: the classic stick figure.
         var theme: String?
+        /// `standard` or `high-contrast`.
+        var palette: String
     }
 }

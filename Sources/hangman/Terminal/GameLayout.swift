@@ -1,3 +1,4 @@
+import Device
 import HangmanGame
 import TerminalText
 import WordPacks
@@ -26,6 +27,8 @@ struct GameView {
     var question: String?
     /// The theme the gallows is drawn in; `nil` for the classic stick figure.
     var theme: ThemeFrames? = nil
+    /// The colours of hits and misses (`hangman settings palette`).
+    var palette = DeviceSettings.Palette.standard
 }
 
 /// The game's screen laid out for a width (40 to 200+ columns) and, when known, a height: no line
@@ -97,12 +100,12 @@ enum GameLayout {
             addWrapped(source)
         }
         add("")
-        let gallowsStyle = game.status == .lost ? "31" : nil
+        let gallowsStyle = game.status == .lost ? view.palette.miss : nil
         rank = 1
         for row in (view.theme ?? Gallows.classic).frame(misses: game.misses, lives: game.lives, small: smallArt) { add("  " + row, gallowsStyle) }
         add("")
         rank = 10
-        add(wordLine(game.masked, width: block), game.status == .lost ? "1;31" : "1")
+        add(wordLine(game.masked, width: block), game.status == .lost ? "1;" + view.palette.miss : game.status == .won ? "1;" + view.palette.hit : "1")
         if let clue = game.clue, !clue.isEmpty {
             rank = 5
             addWrapped("Clue: " + TerminalText.escaped(clue), "3")
@@ -110,7 +113,7 @@ enum GameLayout {
         let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
         let lives = "Lives: \(hearts) \(game.livesLeft)/\(game.lives)"
         rank = 9
-        add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", "31")
+        add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", view.palette.miss)
         rank = 4
         let used = game.usedLetters.map(TerminalText.escaped).joined(separator: " ")
         addWrapped("Used: " + (used.isEmpty ? "-" : used))
@@ -231,4 +234,14 @@ enum GameLayout {
         if !line.isEmpty { lines.append(line) }
         return lines
     }
+}
+
+extension DeviceSettings.Palette {
+    /// The SGR colour of a miss, the lives and a game lost: red, or blue.
+    var miss: String { self == .highContrast ? "34" : "31" }
+    /// The SGR colour of a game won: green, or orange (of the 256 colours).
+    var hit: String { self == .highContrast ? "38;5;208" : "32" }
+    /// A hit's square in the share line, and a miss's.
+    var hitSquare: String { self == .highContrast ? "🟧" : "🟩" }
+    var missSquare: String { self == .highContrast ? "🟦" : "⬛" }
 }
