@@ -174,7 +174,7 @@ import Testing
             "com.hangmanpacks.words.ios": "ios", "com.hangmanpacks.words.hard": "hard", "com.hangmanpacks.words.es": "es",
             "com.hangmanpacks.hints.10": "10", "com.hangmanpacks.hints.100": "100", "com.hangmanpacks.removeads": "removeads",
             "com.hangmanpacks.pass.monthly": "monthly", "com.hangmanpacks.pass.yearly": "yearly", "com.hangmanpacks.pass.30days": "30days",
-            "com.hangmanpacks.theme.robot": "robot", "com.hangmanpacks.theme.zombie": "zombie",
+            "com.hangmanpacks.theme.robot": "robot", "com.hangmanpacks.theme.zombie": "zombie", "com.hangmanpacks.streak.freeze": "freeze",
         ])
     }
 }

@@ -648,16 +648,16 @@ private final class StoreHome {
         let home = try await StoreHome()
         let result = try await home.ok(["products", "--json"])
         let products = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        #expect(products.count == 11)
+        #expect(products.count == 12)
         #expect(products.suffix(2).map { $0["packKind"] as? String } == ["Theme", "Theme"], "themes listed last")
         let words = Dictionary(uniqueKeysWithValues: products.map { ($0["productID"] as? String ?? "", $0["wordCount"] as? Int ?? 0) })
         #expect(words["com.hangmanpacks.words.ios"] == 197)
         #expect(words["com.hangmanpacks.words.hard"] == 1000)
         #expect(words["com.hangmanpacks.words.es"] == 3000)
         let table = try await home.ok(["products", "--wide"])
-        #expect(table.stdout.contains("com.hangmanpacks.hints.100     100        Consumable     $4.99              100 Hints               100 hints"), "\(table.stdout)")
-        #expect(table.stdout.contains("com.hangmanpacks.pass.monthly  monthly    AutoRenewable  $2.99/month        Hangman Pass (monthly)  all word packs, 20 hints a month, free trial: 1 week"), "\(table.stdout)")
-        #expect(table.stdout.contains("com.hangmanpacks.pass.30days   30days     NonRenewing    $3.99 for 30 days  Hangman 30-Day Pass     all word packs"), "\(table.stdout)")
+        #expect(table.stdout.contains("com.hangmanpacks.hints.100      100        Consumable     $4.99              100 Hints               100 hints"), "\(table.stdout)")
+        #expect(table.stdout.contains("com.hangmanpacks.pass.monthly   monthly    AutoRenewable  $2.99/month        Hangman Pass (monthly)  all word packs, 20 hints a month, free trial: 1 week"), "\(table.stdout)")
+        #expect(table.stdout.contains("com.hangmanpacks.pass.30days    30days     NonRenewing    $3.99 for 30 days  Hangman 30-Day Pass     all word packs"), "\(table.stdout)")
     }
 
     @Test func brokenCatalogExits65() async throws {

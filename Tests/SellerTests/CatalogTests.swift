@@ -28,7 +28,7 @@ import WordPacks
         #expect(catalog.basePacks.map { $0.language ?? "-" } == ["en", "de", "fr", "pt-BR"])
         #expect(catalog.products.map(\.id.rawValue) == [
             "com.hangmanpacks.words.ios", "com.hangmanpacks.words.hard", "com.hangmanpacks.words.es",
-            "com.hangmanpacks.theme.robot", "com.hangmanpacks.theme.zombie", "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100", "com.hangmanpacks.removeads",
+            "com.hangmanpacks.theme.robot", "com.hangmanpacks.theme.zombie", "com.hangmanpacks.hints.10", "com.hangmanpacks.streak.freeze", "com.hangmanpacks.hints.100", "com.hangmanpacks.removeads",
             "com.hangmanpacks.pass.monthly", "com.hangmanpacks.pass.yearly", "com.hangmanpacks.pass.30days",
         ])
         #expect(catalog.product(ProductID(rawValue: "com.hangmanpacks.removeads")!)?.kind == .feature("remove-ads"))
@@ -50,8 +50,8 @@ import WordPacks
         #expect(counts["com.hangmanpacks.words.hard"] == 1000)
         #expect(counts["com.hangmanpacks.words.es"] == 3000)
         #expect(counts["com.hangmanpacks.hints.10"] == .some(nil))
-        let hints = catalog.products.filter(\.isConsumable).map(\.kind)
-        #expect(hints == [.consumable(hints: 10), .consumable(hints: 100)])
+        let consumables = catalog.products.filter(\.isConsumable).map(\.kind)
+        #expect(consumables == [.consumable(hints: 10), .streakFreezes(1), .consumable(hints: 100)])
         let ios = try #require(catalog.product(ProductID(rawValue: "com.hangmanpacks.words.ios")!))
         #expect(ios.price(in: "USA") == Money(minorUnits: 99, currency: "USD"))
         #expect(ios.price(in: "JPN") == Money(minorUnits: 120, currency: "JPY"))
@@ -212,7 +212,7 @@ import WordPacks
     @Test func consumableWithoutHintCount() throws {
         let found = try problems(catalog: StoreFixture.catalogXML(products: [StoreFixture.consumable("com.example.hints.x", hints: nil)]))
         #expect(found.count == 1)
-        #expect(found.first?.hasSuffix("/packs/Catalog.plist: product 1: 'com.example.hints.x': a Consumable needs 'HintCount', a positive integer") == true)
+        #expect(found.first?.hasSuffix("/packs/Catalog.plist: product 1: 'com.example.hints.x': a Consumable needs 'HintCount' (or 'StreakFreezes'), a positive integer") == true)
     }
 
     @Test(arguments: [0, -3])

@@ -101,8 +101,21 @@ public struct DailyRecord: Sendable, Equatable, Codable {
         livesLeftDistribution[String(livesLeft), default: 0] += 1
     }
 
-    /// The days won in a row seen from `today`: the run lives while today's word, or yesterday's, was won.
-    public func currentStreak(today: Int64) -> Int {
-        lastWonDay.map { $0 >= today - 1 ? run : 0 } ?? 0
+    /// The days won in a row seen from `today`: the run lives while today's word, or yesterday's,
+    /// was won, or while the days missed since are no more than the `freezes` held (each covers
+    /// one, spent when the next word is won).
+    public func currentStreak(today: Int64, freezes: Int = 0) -> Int {
+        lastWonDay.map { $0 >= today - 1 - Int64(max(0, freezes)) ? run : 0 } ?? 0
+    }
+
+    /// The days missed (not played) between the run's last day and `day`; `nil` when none, or no run.
+    public func missedDays(before day: Int64) -> ClosedRange<Int64>? {
+        guard let last = lastWonDay, day - last > 1 else { return nil }
+        return (last + 1)...(day - 1)
+    }
+
+    /// A missed day a streak freeze covered: the run goes on over it, without growing.
+    public mutating func cover(day: Int64) {
+        if lastWonDay == day - 1 { lastWonDay = day }
     }
 }

@@ -281,7 +281,7 @@ public struct Player {
         let isBase = catalog.basePack(id) != nil
         guard try await device({ () throws(DeviceError) in try device.uninstall(id, isBase: isBase) }) else {
             if catalog.product(id)?.isConsumable == true {
-                throw .device(DeviceError(.unknownPack, "'\(id)' is hints, not a pack: there is nothing to uninstall"))
+                throw .device(DeviceError(.unknownPack, "'\(id)' is bought to be used up (hints, streak freezes), not a pack: there is nothing to uninstall"))
             }
             guard catalog.product(id) != nil || catalog.basePack(id) != nil else {
                 throw .device(DeviceError(.unknownPack, "no pack '\(id)' is installed or in the catalog: see 'hangman packs'"))

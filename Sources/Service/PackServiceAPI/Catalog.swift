@@ -124,10 +124,7 @@ public struct Catalog: Sendable, Equatable, Codable {
 
     /// The hint product offered when hints run out: the consumable with the fewest hints.
     public var hintOffer: Product? {
-        products.filter(\.isConsumable).min { lhs, rhs in
-            if case .consumable(let a) = lhs.kind, case .consumable(let b) = rhs.kind { return a < b }
-            return false
-        }
+        products.filter { $0.hintCount != nil }.min { lhs, rhs in (lhs.hintCount ?? 0) < (rhs.hintCount ?? 0) }
     }
 
     /// The product with `id`, if the catalog sells it.
@@ -164,6 +161,9 @@ public struct Product: Sendable, Equatable, Codable {
     public enum Kind: Sendable, Equatable, Codable {
         /// Hints, credited on every purchase.
         case consumable(hints: Int)
+        /// Streak freezes, credited on every purchase: each covers one missed day of a daily
+        /// word's streak (`StreakFreezes`).
+        case streakFreezes(Int)
         /// A word pack, unlocked once and for good (until a refund).
         case nonConsumable(pack: String)
         /// A feature, unlocked once and for good (until a refund), with no pack to download:
@@ -238,9 +238,22 @@ public struct Product: Sendable, Equatable, Codable {
         language.flatMap { localizations[$0] } ?? LocalizedText(displayName: displayName, description: description)
     }
 
-    /// A product bought again and again (hints).
+    /// A product bought again and again (hints, streak freezes).
     public var isConsumable: Bool {
-        if case .consumable = kind { true } else { false }
+        switch kind {
+        case .consumable, .streakFreezes: true
+        default: false
+        }
+    }
+
+    /// The hints one purchase credits, for a product of hints.
+    public var hintCount: Int? {
+        if case .consumable(let hints) = kind { hints } else { nil }
+    }
+
+    /// The streak freezes one purchase credits, for a product of them.
+    public var streakFreezeCount: Int? {
+        if case .streakFreezes(let count) = kind { count } else { nil }
     }
 
     /// The pack archive's file name, for a product that sells a pack.
@@ -256,7 +269,7 @@ public struct Product: Sendable, Equatable, Codable {
     /// `Consumable`, `NonConsumable`, `AutoRenewable` or `NonRenewing`, as the catalog spells it.
     public var typeName: String {
         switch kind {
-        case .consumable: "Consumable"
+        case .consumable, .streakFreezes: "Consumable"
         case .nonConsumable, .feature: "NonConsumable"
         case .autoRenewable: "AutoRenewable"
         case .nonRenewing: "NonRenewing"

@@ -125,6 +125,11 @@ public struct DailyStatus: Sendable, Equatable, Codable {
     public var longestStreak: Int
     /// Lives left in won daily games -> how many games.
     public var livesLeftDistribution: [String: Int]
+    /// Streak freezes held: each covers one missed day, spent when the next word is won (the
+    /// streak counts on over the days they can cover).
+    public var streakFreezes: Int?
+    /// The days freezes covered in this language, newest first (the last 30).
+    public var coveredDays: [String]?
 
     /// A status of the day's word and the account's record.
     public init(

@@ -239,12 +239,18 @@ extension AccountLedger {
         // An archive play counts in the served games, not in the daily record.
         if !played.row.archive, let day = played.row.daily.flatMap(DailyDate.day(parsing:)) {
             let language = played.row.language
-            if var kept = try keptDailyRecord(statements, language: language) {
-                kept.add(day: day, won: state == .won, livesLeft: played.row.lives - played.game.misses)
-                try keep(statements, kept, kind: "daily", language: language)
-            } else {
-                try keep(statements, try computedDailyRecord(statements, language: language), kind: "daily", language: language)
+            var record = try keptDailyRecord(statements, language: language) ?? computedDailyRecord(statements, language: language, before: played.row.id)
+            // A word won after missed days: freezes held cover them all, one each, or none is spent.
+            if state == .won, let missed = record.missedDays(before: day), missed.count <= (try statements.streakFreezes()) {
+                for covered in missed {
+                    let text = DailyDate.text(day: covered)
+                    _ = try statements.appendStreakFreezes(
+                        key: "cover:\(language):\(text)", amount: -1, reason: "cover", transaction: nil, language: language, coveredDay: text, now: now)
+                    record.cover(day: covered)
+                }
             }
+            record.add(day: day, won: state == .won, livesLeft: played.row.lives - played.game.misses)
+            try keep(statements, record, kind: "daily", language: language)
         }
         _ = try statements.letGoOfEndedGames(keeping: keptEndedGames)
     }
@@ -266,10 +272,17 @@ extension AccountLedger {
         GameStatistics(results: try statements.endedGames().map { row in (won: row.state == .won, misses: row.misses) })
     }
 
-    private static func computedDailyRecord(_ statements: any LedgerStatements, language: String) throws -> DailyRecord {
+    /// The daily record from the games themselves (those ended before `gameID`, when given), the
+    /// days freezes covered counted as covered.
+    private static func computedDailyRecord(_ statements: any LedgerStatements, language: String, before gameID: String? = nil) throws -> DailyRecord {
         var record = DailyRecord()
+        let covered = Set(try statements.coveredDays(language: language, limit: 1_000).compactMap(DailyDate.day(parsing:)))
         for row in try statements.endedGames() where row.language == language && !row.archive {
+            if row.id == gameID { break }
             guard let day = row.daily.flatMap(DailyDate.day(parsing:)) else { continue }
+            if row.state == .won, let missed = record.missedDays(before: day), missed.allSatisfy(covered.contains) {
+                for day in missed { record.cover(day: day) }
+            }
             record.add(day: day, won: row.state == .won, livesLeft: row.lives - (row.misses ?? 0))
         }
         return record
@@ -279,6 +292,11 @@ extension AccountLedger {
     /// account has none yet).
     func statistics() throws(ServiceError) -> GameStatistics {
         try totals(kind: "all", language: "", kept: Self.keptStatistics, computed: Self.computedStatistics)
+    }
+
+    /// The streak freezes held, and the days they covered in `language` (the newest 30).
+    func streakFreezes(language: String) throws(ServiceError) -> (held: Int, covered: [String]) {
+        try engine.read { statements in (try statements.streakFreezes(), try statements.coveredDays(language: language, limit: 30)) }
     }
 
     /// The account's daily words in `language` summed, as ``statistics()`` are.

@@ -161,7 +161,9 @@ final class AccountLedger {
     /// A subscription's transaction (`product` says which kind) starts its period here: see
     /// ``deliverSubscription(_:product:statements:now:)``.
     func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(ServiceError) -> Bool {
-        if !notifies, case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
+        // Streak freezes are credited to their own ledger, which the one-call delivery of hints does not know.
+        let freezes = try engine.read { statements in try statements.transaction(id).flatMap { lookup($0.productID)?.streakFreezeCount } }
+        if !notifies, freezes == nil, case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
         return try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
             if notifies { try notifyDelivery(transaction, product: lookup(transaction.productID), statements: statements, now: now) }
@@ -170,6 +172,10 @@ final class AccountLedger {
                 if let product = lookup(transaction.productID) {
                     try Self.deliverSubscription(transaction, product: product, lookup: lookup, statements: statements, now: now)
                 }
+            } else if transaction.isConsumable, let each = lookup(transaction.productID)?.streakFreezeCount {
+                _ = try statements.appendStreakFreezes(
+                    key: "credit:\(id)", amount: each * transaction.quantity, reason: "purchase", transaction: id, language: nil, coveredDay: nil, now: now)
+                try statements.setHintsCredited(0, for: id)
             } else if transaction.isConsumable {
                 let owed = try statements.hintsOwed(id)
                 let hints = owed > 0 ? owed : legacyHints
@@ -220,7 +226,10 @@ final class AccountLedger {
             if let passDuration { try Self.restackPasses(transaction.productID, duration: passDuration, statements: statements, now: now) }
             return try Self.takeBackHints(transaction, statements: statements, now: now)
         }
-        if transaction.isConsumable { return try Self.takeBackHints(transaction, statements: statements, now: now) }
+        if transaction.isConsumable {
+            try Self.takeBackStreakFreezes(transaction, statements: statements, now: now)
+            return try Self.takeBackHints(transaction, statements: statements, now: now)
+        }
         try statements.revoke(transaction.productID, grantedBy: id, now: now)
         return 0
     }
@@ -233,6 +242,17 @@ final class AccountLedger {
             try appendHints(statements, key: "refund:\(transaction.id)", amount: -clawback, reason: .refund, transaction: transaction.id, now: now)
         }
         return clawback
+    }
+
+    /// The streak freezes `transaction` credited (its `credit:` row), taken back as far as the
+    /// balance allows; those spent covering days stay spent.
+    private static func takeBackStreakFreezes(_ transaction: StoreTransaction, statements: any LedgerStatements, now: Int64) throws {
+        let credited = try statements.streakFreezeCredit(transaction.id)
+        let clawback = min(try statements.streakFreezes(), credited)
+        if clawback > 0 {
+            _ = try statements.appendStreakFreezes(
+                key: "refund:\(transaction.id)", amount: -clawback, reason: "refund", transaction: transaction.id, language: nil, coveredDay: nil, now: now)
+        }
     }
 
     /// A refund made without a request (the store's test control) closes the purchase's case as

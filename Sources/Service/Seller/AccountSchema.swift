@@ -218,6 +218,7 @@ enum AccountSchema {
             CREATE UNIQUE INDEX one_live_game ON games(state) WHERE state = 'playing' AND daily IS NULL AND challenge IS NULL;
             CREATE UNIQUE INDEX one_challenge_game ON games(challenge) WHERE challenge IS NOT NULL;
             """)
+        migrator.register("27-streak-freezes", sql: streakFreezes(account: "", integer: "INTEGER"))
         return migrator
     }()
 
@@ -327,6 +328,31 @@ enum AccountSchema {
     /// Migration 24: a past day's daily word played from the archive, marked so: it is on no
     /// board and in no streak. An older program would count it in both: it may not run beside.
     static let archiveGames = "ALTER TABLE games ADD COLUMN archive INTEGER NOT NULL DEFAULT 0 CHECK (archive IN (0, 1));"
+
+    /// Migration 27: the account's streak freezes, an append-only ledger as hints are: bought
+    /// (a purchase's credit, once per transaction), spent covering a missed day of a language's
+    /// daily streak (once per day and language), taken back by a refund. Each row carries the
+    /// balance after it, so that the balance is the newest row's, whatever the history.
+    static func streakFreezes(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE streak_freezes (
+                \(column)seq \(integer) NOT NULL CHECK (seq > 0),
+                key TEXT NOT NULL,
+                amount \(integer) NOT NULL CHECK (amount <> 0),
+                reason TEXT NOT NULL CHECK (reason IN ('purchase', 'cover', 'refund')),
+                transaction_id TEXT,
+                language TEXT,
+                covered_day TEXT CHECK (covered_day IS NULL OR length(covered_day) = 10),
+                balance_after \(integer) NOT NULL CHECK (balance_after >= 0),
+                created_date \(integer) NOT NULL,
+                PRIMARY KEY (\(key)seq),
+                UNIQUE (\(key)key)
+            );
+            CREATE INDEX streak_freezes_covers ON streak_freezes (\(key)language, covered_day) WHERE covered_day IS NOT NULL;
+            """
+    }
 
     /// Migration 26's column, the same in both engines' ledgers: a challenge's game is a game of
     /// its own beside the live one and the daily word, once per challenge. Each engine then makes

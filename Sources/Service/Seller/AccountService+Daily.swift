@@ -239,10 +239,14 @@ extension AccountService {
         let game = try ledger.dailyGame(date: date, language: tag)
         if let game, game.row.state != .playing { recordDaily(game) }
         let record = try ledger.dailyRecord(language: tag)
-        return DailyStatus(
+        let freezes = try ledger.streakFreezes(language: tag)
+        var status = DailyStatus(
             date: date, language: tag, game: try game.map { played throws(ServiceError) in try view(played, hints: ledger.balance()) },
-            played: record.played, won: record.won, currentStreak: record.currentStreak(today: day), longestStreak: record.longestStreak,
-            livesLeftDistribution: record.livesLeftDistribution)
+            played: record.played, won: record.won, currentStreak: record.currentStreak(today: day, freezes: freezes.held),
+            longestStreak: record.longestStreak, livesLeftDistribution: record.livesLeftDistribution)
+        status.streakFreezes = freezes.held
+        status.coveredDays = freezes.covered
+        return status
     }
 
     /// The account's ended daily game, copied to the board leaderboards read. The move that ended

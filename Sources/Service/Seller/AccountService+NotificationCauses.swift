@@ -24,7 +24,7 @@ extension AccountService {
         switch name {
         case "ONE_TIME_CHARGE":
             let storefront = try storefront()
-            guard let hints = catalog.products.first(where: { $0.isConsumable && $0.isForSale && $0.price(in: storefront) != nil }) else {
+            guard let hints = catalog.products.first(where: { $0.hintCount != nil && $0.isForSale && $0.price(in: storefront) != nil }) else {
                 throw ServiceError(.productUnavailable, "the catalog sells no consumable in the \(storefront) storefront")
             }
             let bought = try causedPurchase(hints.id)

@@ -336,9 +336,15 @@ extension Product {
         let kind: Kind
         var record: ArchiveRecord?
         switch type {
+        case "Consumable" where dict["StreakFreezes"] != nil:
+            guard dict["HintCount"] == nil else { return .failure("'\(id)': a Consumable has either 'HintCount' or 'StreakFreezes', not both") }
+            guard case .integer(let freezes)? = dict["StreakFreezes"], freezes > 0, freezes <= 1_000 else {
+                return .failure("'\(id)': 'StreakFreezes' is a positive integer (at most 1,000)")
+            }
+            kind = .streakFreezes(Int(freezes))
         case "Consumable":
             guard case .integer(let hints)? = dict["HintCount"], hints > 0, hints <= 1_000_000 else {
-                return .failure("'\(id)': a Consumable needs 'HintCount', a positive integer")
+                return .failure("'\(id)': a Consumable needs 'HintCount' (or 'StreakFreezes'), a positive integer")
             }
             kind = .consumable(hints: Int(hints))
         case "NonConsumable" where dict["Feature"] != nil:

@@ -179,6 +179,15 @@ protocol LedgerStatements {
     func game(_ id: String) throws -> GameRow?
     /// The game's moves, in order.
     func gameMoves(_ id: String) throws -> [GameMoveRow]
+    /// The account's streak freezes held: the newest row's balance, 0 before any.
+    func streakFreezes() throws -> Int
+    /// Appends a row to the streak freezes' ledger (its balance after it computed from the
+    /// newest); `false` when `key` is there already (the same credit or cover again).
+    func appendStreakFreezes(key: String, amount: Int, reason: String, transaction: TransactionID?, language: String?, coveredDay: String?, now: Int64) throws -> Bool
+    /// The streak freezes a purchase credited (its `credit:` row), 0 for none.
+    func streakFreezeCredit(_ id: TransactionID) throws -> Int
+    /// The days freezes covered in `language`'s streak, newest first, at most `limit`.
+    func coveredDays(language: String, limit: Int) throws -> [String]
     /// The account's game of the challenge `challenge`, if it was started.
     func challengeGame(_ challenge: String) throws -> GameRow?
     /// Records a new game, `playing`.

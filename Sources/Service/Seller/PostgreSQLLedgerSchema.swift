@@ -386,6 +386,7 @@ enum PostgreSQLLedgerSchema {
             CREATE UNIQUE INDEX one_live_game ON games(account_id) WHERE state = 'playing' AND daily IS NULL AND challenge IS NULL;
             CREATE UNIQUE INDEX one_challenge_game ON games(account_id, challenge) WHERE challenge IS NOT NULL;
             """)
+        migrations.register("27-streak-freezes", sql: AccountSchema.streakFreezes(account: "account_id", integer: "BIGINT"))
         return migrations
     }()
 }

@@ -657,6 +657,34 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         }
     }
 
+    func streakFreezes() throws -> Int {
+        Int(try execute("SELECT balance_after FROM streak_freezes WHERE account_id = $1 ORDER BY seq DESC LIMIT 1").rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+    }
+
+    func appendStreakFreezes(key: String, amount: Int, reason: String, transaction: TransactionID?, language: String?, coveredDay: String?, now: Int64) throws -> Bool {
+        // The account's rows are under its ledger's lock (the transaction took it): the newest is read once.
+        let last = try execute("SELECT seq, balance_after FROM streak_freezes WHERE account_id = $1 ORDER BY seq DESC LIMIT 1").rows.first
+        let seq = (last?[0].flatMap { Int64($0) } ?? 0) + 1
+        let balance = (last?[1].flatMap { Int64($0) } ?? 0) + Int64(amount)
+        return try execute(
+            """
+            INSERT INTO streak_freezes (account_id, seq, key, amount, reason, transaction_id, language, covered_day, balance_after, created_date)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (account_id, key) DO NOTHING
+            """, [String(seq), key, String(amount), reason, transaction?.rawValue, language, coveredDay, String(balance), String(now)]
+        ).affectedRows == 1
+    }
+
+    func streakFreezeCredit(_ id: TransactionID) throws -> Int {
+        Int(try execute("SELECT amount FROM streak_freezes WHERE account_id = $1 AND key = $2", ["credit:\(id)"]).rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+    }
+
+    func coveredDays(language: String, limit: Int) throws -> [String] {
+        try execute(
+            "SELECT covered_day FROM streak_freezes WHERE account_id = $1 AND language = $2 AND covered_day IS NOT NULL ORDER BY covered_day DESC LIMIT $3",
+            [language, String(limit)]
+        ).rows.compactMap { $0.first.flatMap { $0 } }
+    }
+
     func challengeGame(_ challenge: String) throws -> GameRow? {
         try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND challenge = $2", [challenge]).rows.first.map { row throws in
             try GameRow(columns: row)

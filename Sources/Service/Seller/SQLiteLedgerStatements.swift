@@ -350,6 +350,35 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         }
     }
 
+    func streakFreezes() throws -> Int {
+        Int(try db.int64("SELECT balance_after FROM streak_freezes ORDER BY seq DESC LIMIT 1") ?? 0)
+    }
+
+    func appendStreakFreezes(key: String, amount: Int, reason: String, transaction: TransactionID?, language: String?, coveredDay: String?, now: Int64) throws -> Bool {
+        guard try db.int64("SELECT count(*) FROM streak_freezes WHERE key = ?", .text(key)) == 0 else { return false }
+        let last = try db.query("SELECT seq, balance_after FROM streak_freezes ORDER BY seq DESC LIMIT 1").first
+        let seq = (try last?.int64(0) ?? 0) + 1
+        let balance = (try last?.int64(1) ?? 0) + Int64(amount)
+        try db.execute(
+            """
+            INSERT INTO streak_freezes (seq, key, amount, reason, transaction_id, language, covered_day, balance_after, created_date)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, .integer(seq), .text(key), .integer(Int64(amount)), .text(reason), Self.value(transaction?.rawValue), Self.value(language),
+            Self.value(coveredDay), .integer(balance), .integer(now))
+        return true
+    }
+
+    func streakFreezeCredit(_ id: TransactionID) throws -> Int {
+        Int(try db.int64("SELECT amount FROM streak_freezes WHERE key = ?", .text("credit:\(id)")) ?? 0)
+    }
+
+    func coveredDays(language: String, limit: Int) throws -> [String] {
+        try db.query(
+            "SELECT covered_day FROM streak_freezes WHERE language = ? AND covered_day IS NOT NULL ORDER BY covered_day DESC LIMIT ?", .text(language),
+            .integer(Int64(limit))
+        ).map { try $0.string(0) }
+    }
+
     func challengeGame(_ challenge: String) throws -> GameRow? {
         try db.query("SELECT \(GameRow.columns) FROM games WHERE challenge = ?", .text(challenge)).first.map { row throws in try GameRow(columns: row.texts) }
     }

@@ -116,6 +116,12 @@ enum DailyCommand: Command {
         }
         let rate = status.played == 0 ? 0 : status.won * 100 / status.played
         context.outWrapped("Played \(status.played) · Won \(status.won) (\(rate)%) · Streak \(status.currentStreak) · Longest \(status.longestStreak)")
+        if let held = status.streakFreezes, held > 0 || !(status.coveredDays ?? []).isEmpty {
+            let covered = (status.coveredDays ?? []).prefix(5)
+            context.outWrapped(
+                "Streak freezes: \(held) held" + (covered.isEmpty ? "" : " · covered \(covered.joined(separator: ", "))")
+                    + (held > 0 ? " (each keeps the streak over a missed day)" : ""))
+        }
         let distribution = Dictionary(uniqueKeysWithValues: status.livesLeftDistribution.compactMap { key, count in Int(key).map { ($0, count) } })
         if !distribution.isEmpty {
             context.out("Lives left in won daily words:")

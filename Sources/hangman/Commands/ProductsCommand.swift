@@ -32,6 +32,7 @@ enum ProductsCommand: Command {
             let content: String
             switch product.kind {
             case .consumable(let hints): content = "\(hints) hints"
+            case .streakFreezes(let count): content = "\(count) streak freeze\(count == 1 ? "" : "s")"
             case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
             case .nonConsumable where product.isTheme: content = "theme: the gallows drawn anew ('hangman settings theme')"
             case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
@@ -94,6 +95,8 @@ struct ProductJSON: Encodable {
     var currency: String
     var storefront: String
     var hintCount: Int?
+    /// The streak freezes one purchase credits.
+    var streakFreezes: Int?
     var pack: String?
     /// What the pack holds: `Words`, or `Theme` (the gallows as art).
     var packKind: String?
@@ -131,6 +134,7 @@ struct ProductJSON: Encodable {
         size = product.packSize
         switch product.kind {
         case .consumable(let hints): hintCount = hints
+        case .streakFreezes(let count): streakFreezes = count
         case .nonConsumable(let file):
             pack = file
             packKind = (product.packKind ?? .words).rawValue

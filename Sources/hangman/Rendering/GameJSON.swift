@@ -68,8 +68,13 @@ struct DailyJSON: Encodable {
     var livesLeftDistribution: [String: Int]
     /// The share line (emoji, or the letters H, M and R).
     var share: String?
+    /// Streak freezes held, and the days they covered (newest first).
+    var streakFreezeCount: Int
+    var coveredDays: [String]
 
     init(_ status: DailyStatus, share: String?) {
+        streakFreezeCount = status.streakFreezes ?? 0
+        coveredDays = status.coveredDays ?? []
         day = status.date
         language = status.language
         game = status.game.map(ServedGameJSON.init)
