@@ -56,7 +56,10 @@ extension PlayLoop {
             switch outcome {
             case .revealed(let letter, let balance):
                 hints = HintCount(hints: balance)
-                return ("Hint: '\(letter)' revealed. \(balance) hint\(balance == 1 ? "" : "s") left.", TerminalText(trusted: PlainGameText.hint(letter)))
+                return (
+                    TerminalText(escaping: L10n.text("Hint: '%s' revealed.", letter) + " " + L10n.plural("%d hint left.", "%d hints left.", balance)),
+                    TerminalText(trusted: PlainGameText.hint(letter))
+                )
             case .noHints:
                 hints = HintCount(hints: 0)
                 let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
@@ -64,7 +67,7 @@ extension PlayLoop {
                 if let product = hintProduct { offer = "\(key) to get \(ReaderLocale.current.name(of: product)) for \(await price(of: product))." }
                 return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
-                return ("No hint now: only one blank is left to fill.", "INVALID no hint when one blank is left")
+                return (TerminalText(escaping: L10n.text("No hint now: only one blank is left to fill.")), "INVALID no hint when one blank is left")
             case .serviceUnavailable(let error):
                 hints = hints?.markedOffline(error)
                 return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
@@ -82,13 +85,14 @@ extension PlayLoop {
             }
             let plain = PlainGameText.move(outcome).map(TerminalText.init(trusted:))
             switch outcome {
-            case .hit(let letter, let count): return ("Yes! '\(letter)' is there \(count == 1 ? "once" : "\(count) times").", plain)
-            case .miss(let letter): return ("No '\(letter)'.", plain)
-            case .solved: return ("Solved!", plain)
-            case .wrongWord(let word): return ("'\(word)' is not the word.", plain)
-            case .repeated(let guess): return ("You already tried '\(guess)': it costs nothing.", plain)
+            case .hit(let letter, let count):
+                return (TerminalText(escaping: count == 1 ? L10n.text("Yes! '%s' is there once.", letter) : L10n.text("Yes! '%s' is there %d times.", letter, count)), plain)
+            case .miss(let letter): return (TerminalText(escaping: L10n.text("No '%s'.", letter)), plain)
+            case .solved: return (TerminalText(escaping: L10n.text("Solved!")), plain)
+            case .wrongWord(let word): return (TerminalText(escaping: L10n.text("'%s' is not the word.", word)), plain)
+            case .repeated(let guess): return (TerminalText(escaping: L10n.text("You already tried '%s': it costs nothing.", guess)), plain)
             case .invalid(let why): return ("\(why.prefix(1).uppercased() + why.dropFirst()).", plain)
-            case .gameOver: return ("The game has ended (on another device).", nil)
+            case .gameOver: return (TerminalText(escaping: L10n.text("The game has ended (on another device).")), nil)
             }
         }
     }

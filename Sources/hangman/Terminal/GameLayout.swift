@@ -38,7 +38,12 @@ enum GameLayout {
     static let maxBlock = 72
 
     /// The keys, in the order shown.
-    static let legend = ["letter: guess", "! or Enter: the whole word", "? hint", "$ buy hints", "Tab help", "Esc save and quit"]
+    static var legend: [String] {
+        [
+            L10n.text("letter: guess"), L10n.text("! or Enter: the whole word"), L10n.text("? hint"), L10n.text("$ buy hints"), L10n.text("Tab help"),
+            L10n.text("Esc save and quit"),
+        ]
+    }
 
     /// The lines, each with the left margin already in its text.
     /// The smallest window the game fits (a short one keeps the word, the lives and the message;
@@ -80,7 +85,7 @@ enum GameLayout {
             for line in wrap(text, width: block - indent.count) { add(indent + line, style) }
         }
 
-        let hints = "Hints: \(view.hints.map(String.init) ?? "?")" + (view.hintsNote.map { " (\($0))" } ?? "")
+        let hints = L10n.text("Hints: %s", view.hints.map(String.init) ?? "?") + (view.hintsNote.map { " (\($0))" } ?? "")
         // A pack whose one category bears its name says it once.
         let source = view.packName == view.category
             ? TerminalText.escaped(view.packName) : TerminalText.escaped(view.packName) + " · " + TerminalText.escaped(view.category)
@@ -108,15 +113,15 @@ enum GameLayout {
         add(wordLine(game.masked, width: block), game.status == .lost ? "1;" + view.palette.miss : game.status == .won ? "1;" + view.palette.hit : "1")
         if let clue = game.clue, !clue.isEmpty {
             rank = 5
-            addWrapped("Clue: " + TerminalText.escaped(clue), "3")
+            addWrapped(L10n.text("Clue: %s", TerminalText.escaped(clue)), "3")
         }
         let hearts = String(repeating: "♥", count: game.livesLeft) + String(repeating: "♡", count: game.lives - game.livesLeft)
-        let lives = "Lives: \(hearts) \(game.livesLeft)/\(game.lives)"
+        let lives = L10n.text("Lives: %s %d/%d", hearts, game.livesLeft, game.lives)
         rank = 9
-        add(lives.count <= block ? lives : "Lives: \(game.livesLeft)/\(game.lives)", view.palette.miss)
+        add(lives.count <= block ? lives : L10n.text("Lives: %d/%d", game.livesLeft, game.lives), view.palette.miss)
         rank = 4
         let used = game.usedLetters.map(TerminalText.escaped).joined(separator: " ")
-        addWrapped("Used: " + (used.isEmpty ? "-" : used))
+        addWrapped(L10n.text("Used: %s", used.isEmpty ? "-" : used))
         add("")
         rank = 8
         for paragraph in view.event?.split(separator: "\n") ?? [] { addWrapped(String(paragraph)) }
@@ -130,14 +135,15 @@ enum GameLayout {
                 rank = 10
                 // The end of a long word stays in sight as it is typed.
                 let shown = TerminalText.escaped(entry)
-                let room = block - "Word: ".count - 1
-                add("Word: " + (shown.count > room ? "…" + shown.suffix(room - 1) : shown) + "_", "1")
+                let label = L10n.text("Word: %s", "")
+                let room = block - label.count - 1
+                add(label + (shown.count > room ? "…" + shown.suffix(room - 1) : shown) + "_", "1")
                 rank = 3
-                addWrapped("Enter: guess it · Esc: back to letters")
+                addWrapped(L10n.text("Enter: guess it · Esc: back to letters"))
             } else if keys {
                 for line in joinItems(legend, width: block) { add(line, "2") }
             } else {
-                addWrapped("Type a letter or the whole word; ? or hint, buy, help, quit (=WORD guesses a word like quit).")
+                addWrapped(L10n.text("Type a letter or the whole word; ? or hint, buy, help, quit (=WORD guesses a word like quit)."))
             }
         }
         if let height {
@@ -163,10 +169,10 @@ enum GameLayout {
         var lines: [String] = []
         let word = TerminalText.escaped(game.word ?? "")
         if game.status == .won {
-            lines.append("You won! The word was \(word).")
+            lines.append(L10n.text("You won! The word was %s.", word))
             lines.append(scoreExplanation(game))
         } else {
-            lines.append("You lost. The word was \(word).")
+            lines.append(L10n.text("You lost. The word was %s.", word))
         }
         return lines
     }
@@ -174,8 +180,9 @@ enum GameLayout {
     /// `Score 150: 5 letters x 10 + 5 lives left x 20 - 0 hints x 15.`
     static func scoreExplanation(_ game: GameBoard) -> String {
         let parts = game.scoreParts
-        var text = "Score \(game.score): \(parts.letters) letters × \(Game.pointsPerLetter) + \(parts.livesLeft) lives left × \(Game.pointsPerLife)"
-        if parts.hints > 0 { text += " − \(parts.hints) hint\(parts.hints == 1 ? "" : "s") × \(Game.pointsPerHint)" }
+        var text = L10n.text("Score %d: ", game.score) + L10n.plural("%d letter × %d", "%d letters × %d", parts.letters, Game.pointsPerLetter)
+            + " + " + L10n.plural("%d life left × %d", "%d lives left × %d", parts.livesLeft, Game.pointsPerLife)
+        if parts.hints > 0 { text += " − " + L10n.plural("%d hint × %d", "%d hints × %d", parts.hints, Game.pointsPerHint) }
         return text + "."
     }
 

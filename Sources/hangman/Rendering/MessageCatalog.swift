@@ -1,0 +1,308 @@
+import Foundation
+import Synchronization
+
+/// The game's own words in the reader's language (``ReaderLocale``: `LC_ALL`, else
+/// `LC_MESSAGES`, else `LANG`), from gettext message catalogs: `Localization/<lang>.po`, the
+/// format translators know, read as they are (no compiled `.mo`), with each language's plural
+/// rule from its `Plural-Forms` header. English is the program's own text; a string a catalog
+/// does not have, or has empty or fuzzy, is written in English.
+///
+/// A message is marked where it is written, `L10n.text("Lives: %d/%d", left, lives)` or
+/// `L10n.plural("%d hint", "%d hints", count)`, with the placeholders of C's printf (`%s`, `%d`,
+/// and `%2$s` to reorder them), so that `msgfmt --check` checks each translation's.
+enum L10n {
+    /// `text` in the reader's language, its placeholders filled with `arguments`.
+    static func text(_ text: String, _ arguments: Any...) -> String {
+        format(catalog()?.messages[text].flatMap { $0.first } ?? text, arguments)
+    }
+
+    /// The singular or plural form for `count` (the language's rule picks it), `count` and
+    /// `arguments` filling its placeholders in that order.
+    static func plural(_ singular: String, _ plural: String, _ count: Int, _ arguments: Any...) -> String {
+        let all: [Any] = [count] + arguments
+        guard let catalog = catalog(), let forms = catalog.messages[singular], forms.count > 1 else {
+            return format(count == 1 ? singular : plural, all)
+        }
+        let index = catalog.pluralIndex(count)
+        return format(index < forms.count ? forms[index] : forms[forms.count - 1], all)
+    }
+
+    /// The catalog of the reader's language, read once per process and language; `nil` for
+    /// English, the C locale, or a language without one.
+    static func catalog() -> MessageCatalog? {
+        guard let language = ReaderLocale.current.language, language != "en" else { return nil }
+        let file = language == "pt" ? "pt_BR" : language
+        return catalogs.withLock { kept in
+            if let found = kept[file] { return found }
+            let read = folder().flatMap { try? MessageCatalog(poFile: $0 + "/" + file + ".po") }
+            kept[file] = .some(read)
+            return read
+        }
+    }
+
+    private static let catalogs = Mutex<[String: MessageCatalog?]>([:])
+
+    /// The `Localization/` folder: beside the checkout this binary was built in, or the one
+    /// 'make install' put in `PREFIX/share/hangman/`.
+    static func folder() -> String? {
+        var candidates: [String] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var folder = URL(filePath: executable).deletingLastPathComponent()
+            for _ in 0..<5 {
+                candidates.append(folder.appending(path: "Localization").path)
+                candidates.append(folder.appending(path: "share/hangman/Localization").path)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/de.po") }
+    }
+
+    /// printf's `%s`, `%d`, `%n$s`, `%n$d` and `%%`, each filled with the argument as text.
+    static func format(_ template: String, _ arguments: [Any]) -> String {
+        guard template.contains("%") else { return template }
+        var out = ""
+        var next = 0
+        var characters = template[...]
+        while let percent = characters.firstIndex(of: "%") {
+            out += characters[..<percent]
+            var rest = characters[characters.index(after: percent)...]
+            if rest.first == "%" {
+                out += "%"
+                characters = rest.dropFirst()
+                continue
+            }
+            var position: Int?
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).first == "$" {
+                position = Int(digits).map { $0 - 1 }
+                rest = rest.dropFirst(digits.count + 1)
+            }
+            guard let conversion = rest.first, conversion == "s" || conversion == "d" else {
+                out += "%"
+                characters = characters[characters.index(after: percent)...]
+                continue
+            }
+            let index = position ?? next
+            next = index + 1
+            out += index < arguments.count ? String(describing: arguments[index]) : ""
+            characters = rest.dropFirst()
+        }
+        return out + characters
+    }
+}
+
+/// One `.po` file's translations: msgid -> its forms (one, or one per plural form), and the
+/// language's plural rule.
+struct MessageCatalog: Sendable {
+    let messages: [String: [String]]
+    let pluralIndex: @Sendable (Int) -> Int
+
+    init(poFile path: String) throws {
+        try self.init(poText: String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    init(poText text: String) throws {
+        var messages: [String: [String]] = [:]
+        var header = ""
+        for entry in Self.entries(text) where !entry.fuzzy {
+            if entry.id.isEmpty {
+                header = entry.forms.first ?? ""
+                continue
+            }
+            guard !entry.forms.isEmpty, entry.forms.allSatisfy({ !$0.isEmpty }) else { continue }
+            messages[entry.id] = entry.forms
+        }
+        self.messages = messages
+        var formula: String?
+        for line in header.split(separator: "\n") where line.hasPrefix("Plural-Forms:") {
+            guard let start = line.range(of: "plural=") else { continue }
+            formula = String(line[start.upperBound...].prefix { $0 != ";" })
+        }
+        if let formula {
+            pluralIndex = try PluralRule.parse(formula)
+        } else {
+            pluralIndex = { count in count == 1 ? 0 : 1 }
+        }
+    }
+
+    private struct Entry {
+        var id = ""
+        var forms: [String] = []
+        var fuzzy = false
+    }
+
+    /// The entries of a `.po` text: `msgid`, `msgid_plural`, `msgstr` or `msgstr[n]`, each
+    /// string possibly continued on the lines after it; `#, fuzzy` marks one not to use.
+    private static func entries(_ text: String) -> [Entry] {
+        var entries: [Entry] = []
+        var entry = Entry()
+        var field = ""
+        var started = false
+        func finish() {
+            if started { entries.append(entry) }
+            entry = Entry()
+            field = ""
+            started = false
+        }
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty {
+                finish()
+                continue
+            }
+            if line.hasPrefix("#") {
+                if line.hasPrefix("#,") && line.contains("fuzzy") { entry.fuzzy = true }
+                continue
+            }
+            if line.hasPrefix("\"") {
+                append(unquoted(line), to: field, &entry)
+                continue
+            }
+            guard let space = line.firstIndex(of: " ") else { continue }
+            let keyword = String(line[..<space])
+            if keyword == "msgid", started, !entry.forms.isEmpty { finish() }
+            started = true
+            field = keyword
+            let value = unquoted(String(line[line.index(after: space)...]).trimmingCharacters(in: .whitespaces))
+            if keyword.hasPrefix("msgstr") { entry.forms.append("") }
+            append(value, to: field, &entry)
+        }
+        finish()
+        return entries
+    }
+
+    private static func append(_ value: String, to field: String, _ entry: inout Entry) {
+        if field == "msgid" { entry.id += value } else if field.hasPrefix("msgstr"), !entry.forms.isEmpty { entry.forms[entry.forms.count - 1] += value }
+    }
+
+    /// A quoted `.po` string's text: `\"`, `\\`, `\n` and `\t` read.
+    private static func unquoted(_ quoted: String) -> String {
+        guard quoted.count >= 2, quoted.hasPrefix("\""), quoted.hasSuffix("\"") else { return "" }
+        var out = ""
+        var escaped = false
+        for character in quoted.dropFirst().dropLast() {
+            if escaped {
+                switch character {
+                case "n": out += "\n"
+                case "t": out += "\t"
+                default: out.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+/// A `Plural-Forms` formula (`n != 1`, `n > 1`, `n==1 ? 0 : n%10>=2 && ... ? 1 : 2`): C's
+/// expressions over `n`, parsed once into a function of the count.
+enum PluralRule {
+    struct Malformed: Error {}
+
+    static func parse(_ formula: String) throws -> @Sendable (Int) -> Int {
+        var parser = Parser(tokens: try tokens(formula))
+        let expression = try parser.conditional()
+        guard parser.position == parser.tokens.count else { throw Malformed() }
+        return { n in max(0, expression(n)) }
+    }
+
+    private static func tokens(_ text: String) throws -> [String] {
+        var tokens: [String] = []
+        var characters = Array(text)
+        var index = 0
+        characters.append(" ")
+        while index < characters.count - 1 {
+            let character = characters[index]
+            if character == " " { index += 1; continue }
+            if character.isNumber {
+                var number = ""
+                while characters[index].isNumber { number.append(characters[index]); index += 1 }
+                tokens.append(number)
+                continue
+            }
+            let pair = String([character, characters[index + 1]])
+            if ["==", "!=", "<=", ">=", "&&", "||"].contains(pair) {
+                tokens.append(pair)
+                index += 2
+                continue
+            }
+            guard "n?:<>!%()+-*/".contains(character) else { throw Malformed() }
+            tokens.append(String(character))
+            index += 1
+        }
+        return tokens
+    }
+
+    private struct Parser {
+        let tokens: [String]
+        var position = 0
+        typealias Value = @Sendable (Int) -> Int
+
+        mutating func take(_ token: String) -> Bool {
+            guard position < tokens.count, tokens[position] == token else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func conditional() throws -> Value {
+            let test = try binary(0)
+            guard take("?") else { return test }
+            let yes = try conditional()
+            guard take(":") else { throw Malformed() }
+            let no = try conditional()
+            return { n in test(n) != 0 ? yes(n) : no(n) }
+        }
+
+        static let levels: [[String]] = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]]
+
+        mutating func binary(_ level: Int) throws -> Value {
+            guard level < Self.levels.count else { return try unary() }
+            var left = try binary(level + 1)
+            while position < tokens.count, Self.levels[level].contains(tokens[position]) {
+                let op = tokens[position]
+                position += 1
+                let right = try binary(level + 1)
+                let l = left
+                left = { n in
+                    let (a, b) = (l(n), right(n))
+                    switch op {
+                    case "||": return (a != 0 || b != 0) ? 1 : 0
+                    case "&&": return (a != 0 && b != 0) ? 1 : 0
+                    case "==": return a == b ? 1 : 0
+                    case "!=": return a != b ? 1 : 0
+                    case "<": return a < b ? 1 : 0
+                    case ">": return a > b ? 1 : 0
+                    case "<=": return a <= b ? 1 : 0
+                    case ">=": return a >= b ? 1 : 0
+                    case "+": return a + b
+                    case "-": return a - b
+                    case "*": return a * b
+                    case "/": return b == 0 ? 0 : a / b
+                    default: return b == 0 ? 0 : a % b
+                    }
+                }
+            }
+            return left
+        }
+
+        mutating func unary() throws -> Value {
+            if take("!") {
+                let inner = try unary()
+                return { n in inner(n) == 0 ? 1 : 0 }
+            }
+            if take("(") {
+                let inner = try conditional()
+                guard take(")") else { throw Malformed() }
+                return inner
+            }
+            if take("n") { return { n in n } }
+            guard position < tokens.count, let number = Int(tokens[position]) else { throw Malformed() }
+            position += 1
+            return { _ in number }
+        }
+    }
+}
