@@ -56,13 +56,16 @@ enum ChallengeCommand: Command {
             context.out(JSONText.encode(challenge))
             return .ok
         }
-        let what = "\(challenge.letters)-letter word from \(challenge.packName)" + (challenge.hard == true ? ", hard mode" : "")
+        let what = L10n.plural("a %d-letter word from %s", "a %d-letter word from %s", challenge.letters, challenge.packName)
+            + (challenge.hard == true ? ", " + L10n.text("hard mode") : "")
         if challenge.ownWord == true {
-            context.outWrapped("\(challenge.to) has your word to play, \(challenge.letters) letters. 'hangman challenges' shows how they did.")
+            context.outWrapped(
+                L10n.text("%s has your word to play, %d letters.", challenge.to, challenge.letters) + " " + L10n.text("'%s' shows how they did.", "hangman challenges"))
         } else {
-            context.outWrapped("Challenge set for \(challenge.to): a \(what). Play it yourself with 'hangman play --challenge \(challenge.id)'.")
+            context.outWrapped(
+                L10n.text("Challenge set for %s: %s.", challenge.to, what) + " " + L10n.text("Play it yourself with '%s'.", "hangman play --challenge \(challenge.id)"))
         }
-        context.outWrapped("It expires on \(StoreText.date(challenge.expiresDate)).")
+        context.outWrapped(L10n.text("It expires on %s.", StoreText.date(challenge.expiresDate)))
         return .ok
     }
 }
@@ -96,7 +99,7 @@ enum ChallengesCommand: Command {
             return .ok
         }
         guard !list.isEmpty else {
-            context.outWrapped("No challenges: 'hangman challenge NAME' sets one for a friend.")
+            context.outWrapped(L10n.text("No challenges: '%s' sets one for a friend.", "hangman challenge NAME"))
             return .ok
         }
         for challenge in list {
@@ -107,25 +110,28 @@ enum ChallengesCommand: Command {
 
     /// A challenge in a few lines: who, what, where it stands, and the two results.
     static func lines(_ challenge: Challenge) -> [String] {
-        let who = challenge.sent ? "You challenged \(challenge.to)" : "\(challenge.from) challenged you"
-        let what = challenge.ownWord == true ? "their own word" : challenge.packName
-        var lines = ["\(challenge.id.prefix(8))  \(who): \(challenge.letters) letters, \(what)" + (challenge.hard == true ? ", hard mode" : "")]
+        let who = challenge.sent ? L10n.text("You challenged %s", challenge.to) : L10n.text("%s challenged you", challenge.from)
+        let what = challenge.ownWord == true ? L10n.text("their own word") : challenge.packName
+        var lines = [
+            "\(challenge.id.prefix(8))  \(who): " + L10n.plural("%d letter", "%d letters", challenge.letters) + ", \(what)"
+                + (challenge.hard == true ? ", " + L10n.text("hard mode") : "")
+        ]
         switch challenge.state {
-        case .toPlay: lines.append("  To play: hangman play --challenge \(challenge.id.prefix(8))")
-        case .waiting: lines.append("  Waiting for \(challenge.sent ? challenge.to : challenge.from) to play.")
+        case .toPlay: lines.append("  " + L10n.text("To play: %s", "hangman play --challenge \(challenge.id.prefix(8))"))
+        case .waiting: lines.append("  " + L10n.text("Waiting for %s to play.", challenge.sent ? challenge.to : challenge.from))
         case .done: break
         }
-        if let you = challenge.you { lines.append("  You: " + result(you)) }
+        if let you = challenge.you { lines.append("  " + L10n.text("You: %s", result(you))) }
         if let them = challenge.them { lines.append("  \(challenge.sent ? challenge.to : challenge.from): " + result(them)) }
-        if let word = challenge.word { lines.append("  The word was \(word).") }
+        if let word = challenge.word { lines.append("  " + L10n.text("The word was %s.", word)) }
         return lines
     }
 
     static func result(_ result: ChallengeResult) -> String {
-        let hints = result.hints == 0 ? "" : ", \(result.hints) hint\(result.hints == 1 ? "" : "s")"
+        let hints = result.hints == 0 ? "" : ", " + L10n.plural("%d hint", "%d hints", result.hints)
         switch result.state {
-        case .won: return "won, \(result.score) points, \(result.misses) miss\(result.misses == 1 ? "" : "es")\(hints)"
-        case .lost, .abandoned, .playing: return "\(result.state == .abandoned ? "gave up" : "lost")\(hints)"
+        case .won: return L10n.plural("won, %d point", "won, %d points", result.score) + ", " + L10n.plural("%d miss", "%d misses", result.misses) + hints
+        case .lost, .abandoned, .playing: return (result.state == .abandoned ? L10n.text("gave up") : L10n.text("lost")) + hints
         }
     }
 }

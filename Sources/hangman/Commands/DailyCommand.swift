@@ -58,24 +58,25 @@ enum DailyCommand: Command {
             context.out(JSONText.encode(archive))
             return .ok
         }
-        context.out("Hangman Packs daily archive · \(archive.language)")
+        context.out(TerminalText(escaping: L10n.text("Hangman Packs daily archive · %s", archive.language)))
         guard let last = archive.days.last else {
-            context.outWrapped("No past day yet: the archive starts on \(archive.firstDate).")
+            context.outWrapped(L10n.text("No past day yet: the archive starts on %s.", archive.firstDate))
             return .ok
         }
         for day in archive.days {
             let said: String =
                 switch day.result {
-                case .notPlayed: "not played"
-                case .playing: "being played"
-                case .won: "won, \(day.score ?? 0) points"
-                case .lost: "lost"
+                case .notPlayed: L10n.text("not played")
+                case .playing: L10n.text("being played")
+                case .won: L10n.plural("won, %d point", "won, %d points", day.score ?? 0)
+                case .lost: L10n.text("lost")
                 }
-            context.out("\(day.date)  \(said)\(day.archive ? " (archive)" : "")")
+            context.out(TerminalText(escaping: "\(day.date)  \(said)" + (day.archive ? " " + L10n.text("(archive)") : "")))
         }
         let language = options.language.map { " --language " + TerminalText.escaped($0) } ?? ""
-        context.outWrapped("'hangman play --daily --date DAY\(language)' plays a day you have not; the archive starts on \(archive.firstDate)"
-            + (last.date > archive.firstDate ? " ('--since \(archive.firstDate)' lists every day)." : "."))
+        context.outWrapped(
+            L10n.text("'%s' plays a day you have not; the archive starts on %s", "hangman play --daily --date DAY\(language)", archive.firstDate)
+                + (last.date > archive.firstDate ? " " + L10n.text("('%s' lists every day).", "--since \(archive.firstDate)") : "."))
         return .ok
     }
 
@@ -88,7 +89,7 @@ enum DailyCommand: Command {
         }
         if options.share {
             guard let game = status.game, let words = DailyShare.words(game) else {
-                context.outWrapped("Today's word (\(status.date)) is not played to its end yet: nothing to share.")
+                context.outWrapped(L10n.text("Today's word (%s) is not played to its end yet: nothing to share.", status.date))
                 return .ok
             }
             context.out(TerminalText(escaping: words))
@@ -101,35 +102,40 @@ enum DailyCommand: Command {
             context.out(JSONText.encode(DailyJSON(status, share: share?.joined(separator: "\n"))))
             return .ok
         }
-        context.out("Hangman Packs daily \(status.date) · \(status.language)")
+        context.out(TerminalText(escaping: L10n.text("Hangman Packs daily %s · %s", status.date, status.language)))
         // The command that plays it, with the language asked for.
         let play = "'hangman play --daily" + (options.language.map { " --language " + TerminalText.escaped($0) } ?? "") + "'"
         switch status.game {
         case nil:
-            context.outWrapped("Today: not played yet: \(play) plays it.")
+            context.outWrapped(L10n.text("Today: not played yet: %s plays it.", play))
         case let game? where !game.isOver:
-            context.outWrapped("Today: being played (\(game.livesLeft)/\(game.lives) lives): \(play) resumes it.")
+            context.outWrapped(L10n.text("Today: being played (%d/%d lives): %s resumes it.", game.livesLeft, game.lives, play))
         case let game?:
             let hints = game.hinted.count
-            let verdict = game.state == .won ? "won, \(game.livesLeft)/\(game.lives) lives, \(game.score ?? 0) points" : "lost"
-            context.outWrapped("Today: \(verdict)\(hints > 0 ? ", \(hints) hint\(hints == 1 ? "" : "s")" : ""). The word was \(TerminalText.escaped(game.word ?? "")).")
+            let verdict =
+                game.state == .won
+                ? L10n.text("won, %d/%d lives", game.livesLeft, game.lives) + ", " + L10n.plural("%d point", "%d points", game.score ?? 0) : L10n.text("lost")
+            context.outWrapped(
+                L10n.text("Today: %s", verdict) + (hints > 0 ? ", " + L10n.plural("%d hint", "%d hints", hints) : "") + ". "
+                    + L10n.text("The word was %s.", TerminalText.escaped(game.word ?? "")))
         }
         let rate = status.played == 0 ? 0 : status.won * 100 / status.played
-        context.outWrapped("Played \(status.played) · Won \(status.won) (\(rate)%) · Streak \(status.currentStreak) · Longest \(status.longestStreak)")
+        context.outWrapped(
+            L10n.text("Played %d · Won %d (%d%%) · Streak %d · Longest %d", status.played, status.won, rate, status.currentStreak, status.longestStreak))
         if let held = status.streakFreezes, held > 0 || !(status.coveredDays ?? []).isEmpty {
             let covered = (status.coveredDays ?? []).prefix(5)
             context.outWrapped(
-                "Streak freezes: \(held) held" + (covered.isEmpty ? "" : " · covered \(covered.joined(separator: ", "))")
-                    + (held > 0 ? " (each keeps the streak over a missed day)" : ""))
+                L10n.text("Streak freezes: %d held", held) + (covered.isEmpty ? "" : " · " + L10n.text("covered %s", covered.joined(separator: ", ")))
+                    + (held > 0 ? " " + L10n.text("(each keeps the streak over a missed day)") : ""))
         }
         let distribution = Dictionary(uniqueKeysWithValues: status.livesLeftDistribution.compactMap { key, count in Int(key).map { ($0, count) } })
         if !distribution.isEmpty {
-            context.out("Lives left in won daily words:")
+            context.out(TerminalText(escaping: L10n.text("Lives left in won daily words:")))
             for line in Histogram.lines(distribution) { context.out(TerminalText(trusted: line)) }
         }
         if let share {
             context.out("")
-            context.out("Share:")
+            context.out(TerminalText(escaping: L10n.text("Share:")))
             for line in share { context.out(TerminalText(escaping: line)) }
         }
         return .ok
@@ -159,12 +165,11 @@ enum DailyShare {
     /// `Hangman Packs daily 2026-12-02: won with 4 of 6 lives, 1 hint: 6 hits, 2 misses.`
     static func words(_ game: ServedGame) -> String? {
         guard game.isOver, let date = game.daily, let kinds = game.moveKinds else { return nil }
-        func count(_ number: Int, _ one: String, _ many: String) -> String { "\(number) \(number == 1 ? one : many)" }
         let hits = kinds.count { $0 == .hit || $0 == .solved }
         let misses = kinds.count { $0 == .miss || $0 == .wrongWord }
         let hints = kinds.count { $0 == .hint }
-        let result = game.state == .won ? "won with \(game.livesLeft) of \(game.lives) lives" : "lost, all \(game.lives) lives spent"
-        return "Hangman Packs daily \(date)\(game.archive == true ? " (archive)" : ""): \(result), \(count(hints, "hint", "hints")): "
-            + "\(count(hits, "hit", "hits")), \(count(misses, "miss", "misses"))."
+        let result = game.state == .won ? L10n.text("won with %d of %d lives", game.livesLeft, game.lives) : L10n.text("lost, all %d lives spent", game.lives)
+        return L10n.text("Hangman Packs daily %s", date) + (game.archive == true ? " " + L10n.text("(archive)") : "") + ": " + result + ", "
+            + L10n.plural("%d hint", "%d hints", hints) + ": " + L10n.plural("%d hit", "%d hits", hits) + ", " + L10n.plural("%d miss", "%d misses", misses) + "."
     }
 }

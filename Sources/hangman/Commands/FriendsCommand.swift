@@ -54,11 +54,11 @@ enum FriendsCommand: Command {
                 return .ok
             }
             guard !friends.isEmpty else {
-                context.outWrapped("No friends yet: 'hangman friends invite' gives a code for one, 'hangman friends add CODE' uses theirs.")
+                context.outWrapped(L10n.text("No friends yet: '%s' gives a code for one, '%s' uses theirs.", "hangman friends invite", "hangman friends add CODE"))
                 return .ok
             }
             for friend in friends {
-                context.out(TerminalText(escaping: friend.name) + TerminalText(trusted: "  since \(UTCDateTime(millisecondsSince1970: friend.since).dateText)"))
+                context.out(TerminalText(escaping: friend.name + "  " + L10n.text("since %s", UTCDateTime(millisecondsSince1970: friend.since).dateText)))
             }
         case .invite:
             let invite = try await games.inviteFriend()
@@ -68,13 +68,13 @@ enum FriendsCommand: Command {
             }
             context.out(TerminalText(escaping: invite.code))
             context.outWrapped(
-                "Give this code to one friend: 'hangman friends add \(invite.code)' makes you friends. It is good once, until \(StoreText.date(invite.expiresDate)).")
+                L10n.text("Give this code to one friend: '%s' makes you friends. It is good once, until %s.", "hangman friends add \(invite.code)", StoreText.date(invite.expiresDate)))
         case .add(let code):
             let friend = try await games.addFriend(code: code)
-            context.outWrapped("You and \(friend.name) are friends: 'hangman leaderboard --friends' ranks you together.")
+            context.outWrapped(L10n.text("You and %s are friends: '%s' ranks you together.", friend.name, "hangman leaderboard --friends"))
         case .remove(let name):
             let friend = try await games.removeFriend(named: name)
-            context.outWrapped("You and \(friend.name) are no longer friends.")
+            context.outWrapped(L10n.text("You and %s are no longer friends.", friend.name))
         }
         return .ok
     }

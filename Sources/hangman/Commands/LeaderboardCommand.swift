@@ -57,16 +57,17 @@ enum LeaderboardCommand: Command {
             context.out(JSONText.encode(LeaderboardJSON(board)))
             return .ok
         }
-        let title = board.week ? "the seven days to \(board.date)" : board.date
+        let title = board.week ? L10n.text("the seven days to %s", board.date) : board.date
         context.outWrapped(
-            "Daily word leaderboard\(board.friends == true ? " of your friends" : ""), \(title) · \(board.language) · \(board.players) player\(board.players == 1 ? "" : "s")")
+            (board.friends == true ? L10n.text("Daily word leaderboard of your friends") : L10n.text("Daily word leaderboard")) + ", \(title) · \(board.language) · "
+                + L10n.plural("%d player", "%d players", board.players))
         guard !board.top.isEmpty else {
             let today = DailyDate.text(day: UTCDateTime.day(ofMilliseconds: context.clock.now()))
             if board.date < today && !board.week {
-                context.out("Nobody finished the daily word of \(board.date).")
+                context.outWrapped(L10n.text("Nobody finished the daily word of %s.", board.date))
             } else {
                 let language = options.language.map { " --language " + TerminalText.escaped($0) } ?? ""
-                context.out("Nobody has finished the daily word yet: 'hangman play --daily\(language)'.")
+                context.outWrapped(L10n.text("Nobody has finished the daily word yet: '%s'.", "hangman play --daily\(language)"))
             }
             return .ok
         }
@@ -86,15 +87,15 @@ enum LeaderboardCommand: Command {
             let pad = String(repeating: " ", count: max(0, width - text.count))
             return right ? pad + text : text + pad
         }
-        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell("Name", room) + "  " + cell("Score", 5, right: true) + "  " + cell("Hints", 5, right: true) + (showsMisses ? "  " + cell("Misses", 6, right: true) : "") + (board.week ? "  " + cell("Won", 4, right: true) : "")))
+        context.out(TerminalText(trusted: cell("#", 4, right: true) + "  " + cell(L10n.text("Name"), room) + "  " + cell(L10n.text("Score"), 5, right: true) + "  " + cell(L10n.text("Hints"), 5, right: true) + (showsMisses ? "  " + cell(L10n.text("Misses"), 6, right: true) : "") + (board.week ? "  " + cell(L10n.text("Won"), 4, right: true) : "")))
         for row in rows {
             if let youBelow, row == youBelow, rows.count > 1 { context.out("   …") }
-            let mark = isYours(row) ? "  ← you" : ""
+            let mark = isYours(row) ? "  ← " + L10n.text("you") : ""
             let line = cell(String(row.rank), 4, right: true) + "  " + cell(TerminalText.escaped(row.name), room) + "  " + cell(String(row.score), 5, right: true) + "  "
                 + cell(String(row.hints), 5, right: true) + (showsMisses ? "  " + cell(String(row.misses), 6, right: true) : "") + (board.week ? "  " + cell(String(row.won), 4, right: true) : "")
             context.out(TerminalText(trusted: line + (line.count + mark.count <= width ? mark : "")))
         }
-        if board.you == nil { context.out("You have no finished daily word there: 'hangman play --daily'.") }
+        if board.you == nil { context.outWrapped(L10n.text("You have no finished daily word there: '%s'.", "hangman play --daily")) }
         return .ok
     }
 }

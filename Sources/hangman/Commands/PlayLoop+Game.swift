@@ -13,16 +13,18 @@ extension PlayLoop {
         var opening: [String] = []
         if session.isResumed {
             opening.append(
-                daily ? "Resuming today's word." : challenge != nil ? "Resuming your game of the challenge." : session.servedID != nil ? "Resuming your unfinished game, kept on the server (play --new starts over)."
-                    : "Resuming your unfinished game (play --new starts over).")
+                daily ? L10n.text("Resuming today's word.") : challenge != nil ? L10n.text("Resuming your game of the challenge.")
+                    : session.servedID != nil ? L10n.text("Resuming your unfinished game, kept on the server (play --new starts over).")
+                    : L10n.text("Resuming your unfinished game (play --new starts over)."))
         }
         if let offline = hints?.offline ?? hintsFailure { opening.append(Self.offlineLine(offline)) }
         let day = (session as? ServedSession)?.game.daily
         let hard = (session as? ServedSession)?.game.hard == true
         let challenged = (session as? ServedSession)?.game.challenge != nil
         var view = GameView(
-            game: session.board, packName: day.map { "Daily word \($0)" } ?? session.packName,
-            category: day == nil ? session.category + (challenged ? " · challenge" : "") + (hard ? " · hard mode" : "") : session.packName, hints: nil,
+            game: session.board, packName: day.map { L10n.text("Daily word %s", $0) } ?? session.packName,
+            category: day == nil ? session.category + (challenged ? " · " + L10n.text("challenge") : "") + (hard ? " · " + L10n.text("hard mode") : "") : session.packName,
+            hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme, palette: palette)
         var eventPlain: TerminalText?
         showWaitsOnBoard()
@@ -42,10 +44,12 @@ extension PlayLoop {
                 if screen.style == .text && move != .quit { screen.context.out("") }
                 if screen.style != .plain {
                     screen.context.out(
-                        daily ? "Today's word is kept on the server: 'hangman play --daily' resumes it, on any device of the account."
-                            : challenge != nil ? "Your game of the challenge is kept on the server: 'hangman play --challenge \(challenge?.prefix(8) ?? "")' resumes it."
-                            : session.servedID != nil ? "Game kept on the server: 'hangman play' resumes it, on any device of the account."
-                            : "Game saved: run 'hangman play' to resume it.")
+                        TerminalText(
+                            escaping: daily ? L10n.text("Today's word is kept on the server: 'hangman play --daily' resumes it, on any device of the account.")
+                                : challenge != nil
+                                    ? L10n.text("Your game of the challenge is kept on the server: 'hangman play --challenge %s' resumes it.", challenge?.prefix(8) ?? "")
+                                : session.servedID != nil ? L10n.text("Game kept on the server: 'hangman play' resumes it, on any device of the account.")
+                                : L10n.text("Game saved: run 'hangman play' to resume it.")))
                 }
                 return .saved(move == .interrupted ? .interrupted : .ok)
             default:
@@ -69,8 +73,8 @@ extension PlayLoop {
     /// The session's games, on the shell's screen after it.
     func summarize() {
         if tally.played > 0 {
-            let games = tally.played == 1 ? "1 game" : "\(tally.played) games"
-            screen.context.out("This session: \(games), \(tally.won) won, \(tally.lost) lost, \(tally.score) points.")
+            let games = L10n.plural("%d game", "%d games", tally.played)
+            screen.context.out(TerminalText(escaping: L10n.text("This session: %s, %d won, %d lost, %d points.", games, tally.won, tally.lost, tally.score)))
         }
     }
 

@@ -74,8 +74,14 @@ final class PlayLoop {
         self.lives = lives
     }
 
-    static let keysHelp = "Keys: a letter guesses it. ! or Enter opens a line for the whole word (Enter guesses it, Esc goes back). ? spends a hint, $ buys hints, Tab shows this, Esc or Ctrl-D saves and quits, Ctrl-C too. Arrows do nothing."
-    static let linesHelp = "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints (buy! without asking); quit saves and leaves. =WORD guesses a word that is a command (=quit)."
+    static var keysHelp: String {
+        L10n.text(
+            "Keys: a letter guesses it. ! or Enter opens a line for the whole word (Enter guesses it, Esc goes back). ? spends a hint, $ buys hints, Tab shows this, Esc or Ctrl-D saves and quits, Ctrl-C too. Arrows do nothing.")
+    }
+    static var linesHelp: String {
+        L10n.text(
+            "Type a letter, or the whole word. ? or hint reveals a letter for one hint; buy buys hints (buy! without asking); quit saves and leaves. =WORD guesses a word that is a command (=quit).")
+    }
 
 
     /// Plays until the player stops: a summary of the session at the end, on a terminal.
@@ -146,7 +152,7 @@ final class PlayLoop {
                         let environment = screen.context.environment
                         let letters = !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
                         dailyEnding = (screen.isFullScreen ? GameLayout.verdict(board) : [])
-                            + (DailyShare.lines(served.game, letters: letters, palette: palette).map { ["Share it:"] + $0.map(TerminalText.escaped) } ?? [])
+                            + (DailyShare.lines(served.game, letters: letters, palette: palette).map { [L10n.text("Share it:")] + $0.map(TerminalText.escaped) } ?? [])
                     }
                     return .ok
                 }

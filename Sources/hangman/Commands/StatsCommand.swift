@@ -32,12 +32,14 @@ enum StatsCommand: Command {
             context.out(JSONText.encode(stats))
             return .ok
         }
-        context.out("Played          \(stats.played)")
-        context.out("Won             \(stats.won) (\(stats.winRate)%)")
-        context.out("Current streak  \(stats.currentStreak)")
-        context.out("Best streak     \(stats.bestStreak)")
+        let labels = [L10n.text("Played"), L10n.text("Won"), L10n.text("Current streak"), L10n.text("Best streak")]
+        let width = labels.map(\.count).max() ?? 0
+        let values = ["\(stats.played)", "\(stats.won) (\(stats.winRate)%)", "\(stats.currentStreak)", "\(stats.bestStreak)"]
+        for (label, value) in zip(labels, values) {
+            context.out(TerminalText(escaping: label + String(repeating: " ", count: width - label.count + 2) + value))
+        }
         if !stats.missDistribution.isEmpty {
-            context.out("Misses in won games:")
+            context.out(TerminalText(escaping: L10n.text("Misses in won games:")))
             for line in Histogram.lines(stats.missDistribution) { context.out(TerminalText(trusted: line)) }
         }
         return .ok
