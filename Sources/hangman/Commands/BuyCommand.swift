@@ -74,7 +74,7 @@ enum BuyCommand: Command {
             switch try await session.player.offer(id) {
             case .charge(let product):
                 guard confirm(product, quantity: quantity, storefront: storefront, context: context) else {
-                    context.out("Not bought: nothing was charged.")
+                    context.out(TerminalText(escaping: L10n.text("Not bought: nothing was charged.")))
                     return .declined
                 }
             case .change(let product, let change):
@@ -113,7 +113,11 @@ enum BuyCommand: Command {
             } else if transaction.isTrial {
                 context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id.number).")
             } else {
-                context.out("Purchased \(name)\(quantity > 1 ? " x\(quantity)" : "") for \(price)\(quantity > 1 ? " in all" : ""): transaction \(transaction.id.number).")
+                context.out(
+                    TerminalText(
+                        escaping: quantity > 1
+                            ? L10n.text("Purchased %s x%d for %s in all: transaction %s.", name, quantity, price, transaction.id.number)
+                            : L10n.text("Purchased %s for %s: transaction %s.", name, price, transaction.id.number)))
             }
             if catalog.product(id)?.feature == Product.removeAdsFeature {
                 context.out("No more suggestions after your games, on every device of this account.")
@@ -134,19 +138,29 @@ enum BuyCommand: Command {
                     let count = try await HintCount.read(from: session.player.service)
                     context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
                 }
+            } else if let each = catalog.product(id)?.streakFreezeCount {
+                let count = each * transaction.quantity
+                context.out(
+                    TerminalText(
+                        escaping: L10n.plural(
+                            "+%d streak freeze: it keeps your daily streak over a day you miss ('%s' shows the freezes you hold).",
+                            "+%d streak freezes: each keeps your daily streak over a day you miss ('%s' shows the freezes you hold).", count, "hangman daily")))
             } else if let installed, catalog.product(id)?.isTheme == true {
-                context.out("\(name) is unlocked. \(session.describe(installed, id))")
+                context.out(TerminalText(escaping: L10n.text("%s is unlocked.", name) + " ") + session.describe(installed, id))
                 context.out("'hangman settings theme \(ProductNames(catalog).shortName(of: id))' draws the gallows in it.")
             } else if let installed {
-                context.out("\(name) is unlocked. \(session.describe(installed, id))")
+                context.out(TerminalText(escaping: L10n.text("%s is unlocked.", name) + " ") + session.describe(installed, id))
                 try await chooseLanguages(after: id, session: session, asking: asking, context: context)
             } else {
                 let count = try await HintCount.read(from: session.player.service)
-                context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
+                context.out(
+                    TerminalText(
+                        escaping: L10n.plural("+%d hint.", "+%d hints.", transaction.hintsCredited) + " "
+                            + L10n.text("Balance: %s.", StoreText.hints(count, now: context.clock.now()))))
             }
             return .ok
         case .alreadyOwned(let entitlement, let installed):
-            context.out("You already own \(name) (since \(StoreText.date(entitlement.grantedDate))): nothing was charged.")
+            context.out(TerminalText(escaping: L10n.text("You already own %s (since %s): nothing was charged.", name, StoreText.date(entitlement.grantedDate))))
             if let installed, !installed.isAlreadyInstalled { context.out(session.describe(installed, id)) }
             return .ok
         case .changeScheduled(let status):
@@ -157,7 +171,10 @@ enum BuyCommand: Command {
             context.out("You are already subscribed to \(name) (\(status.state.rawValue) until \(StoreText.date(status.accessEnds))): nothing was charged.")
             return .ok
         case .failed(let transaction):
-            context.error("error: the purchase of \(name) failed: \(transaction.failureReason ?? "refused"). Transaction \(transaction.id.number).")
+            context.error(
+                TerminalText(
+                    escaping: "error: " + L10n.text("the purchase of %s failed: %s.", name, transaction.failureReason ?? "refused") + " "
+                        + L10n.text("Transaction %s.", transaction.id.number)))
             return .storeRefused
         case .deferred(let transaction):
             context.out("Waiting for approval: transaction \(transaction.id.number) is deferred (ask to buy).")

@@ -30,9 +30,9 @@ extension PlayLoop {
             return unasked("Not bought: \(error.description).", "BUYFAILED \(error.description)")
         }
         if !confirmed {
-            switch confirmBuying("Buy \(ReaderLocale.current.name(of: product)) for \(price)? [y/N]", view) {
+            switch confirmBuying(L10n.text("Buy %s for %s? [y/N]", ReaderLocale.current.name(of: product), price), view) {
             case true?: break
-            case false?: return ("Not bought: nothing was charged.", "BUYFAILED declined")
+            case false?: return (TerminalText(escaping: L10n.text("Not bought: nothing was charged.")), "BUYFAILED declined")
             case nil:
                 return ("Not bought: nothing asks through a pipe. Type buy! to buy, or run 'hangman play --yes'.", "BUYFAILED unconfirmed: type buy! or run 'hangman play --yes'")
             }
@@ -41,7 +41,10 @@ extension PlayLoop {
             switch try await playerContext.player.buy(product.id, quantity: 1) {
             case .purchased(let transaction, _):
                 await readHints()
-                return ("Bought \(ReaderLocale.current.name(of: product)) for \(price): +\(transaction.hintsCredited) hints.", "BOUGHT \(transaction.hintsCredited)")
+                return (
+                    TerminalText(escaping: L10n.text("Bought %s for %s:", ReaderLocale.current.name(of: product), price) + " " + L10n.plural("+%d hint.", "+%d hints.", transaction.hintsCredited)),
+                    "BOUGHT \(transaction.hintsCredited)"
+                )
             case .failed(let transaction):
                 return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
             case .deferred(let transaction):

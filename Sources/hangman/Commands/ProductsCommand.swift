@@ -1,4 +1,5 @@
 import PackServiceAPI
+import TerminalText
 
 /// `hangman products`
 enum ProductsCommand: Command {
@@ -27,16 +28,18 @@ enum ProductsCommand: Command {
         }
         let prices = PriceText(environment: context.environment)
         let names = ProductNames(store.catalog)
-        var rows = [["PRODUCT", "SHORT", "TYPE", "PRICE", "NAME", "CONTENT"]]
+        var rows = [[L10n.text("PRODUCT"), L10n.text("SHORT"), L10n.text("TYPE"), L10n.text("PRICE"), L10n.text("NAME"), L10n.text("CONTENT")]]
         for product in products {
             let content: String
             switch product.kind {
-            case .consumable(let hints): content = "\(hints) hints"
-            case .streakFreezes(let count): content = "\(count) streak freeze\(count == 1 ? "" : "s")"
-            case .nonConsumable where !product.isAvailable: content = "unavailable: \(product.unavailableReason ?? "")"
-            case .nonConsumable where product.isTheme: content = "theme: the gallows drawn anew ('hangman settings theme')"
-            case .nonConsumable: content = "\(PackText.grouped(product.wordCount ?? 0)) words"
-            case .feature(let name): content = name == Product.removeAdsFeature ? "no suggestions after games" : name
+            case .consumable(let hints): content = L10n.plural("%d hint", "%d hints", hints)
+            case .streakFreezes(let count): content = L10n.plural("%d streak freeze", "%d streak freezes", count)
+            case .nonConsumable where !product.isAvailable: content = L10n.text("unavailable: %s", product.unavailableReason ?? "")
+            case .nonConsumable where product.isTheme: content = L10n.text("theme: the gallows drawn anew ('%s')", "hangman settings theme")
+            case .nonConsumable:
+                let words = product.wordCount ?? 0
+                content = L10n.plural("%s word", "%s words", words, shown: PackText.grouped(words))
+            case .feature(let name): content = name == Product.removeAdsFeature ? L10n.text("no suggestions after games") : name
             case .autoRenewable(let terms):
                 var parts = [Self.unlocks(product, catalog: store.catalog)]
                 if terms.hintsPerPeriod > 0 { parts.append("\(terms.hintsPerPeriod) hints a \(terms.period.words)") }
@@ -56,7 +59,10 @@ enum ProductsCommand: Command {
         context.out(StoreText.table(rows, fit: fit))
         let unsold = store.catalog.products.filter(\.isForSale).count - products.count
         if unsold > 0 {
-            context.error("\(unsold) product\(unsold == 1 ? " is" : "s are") not sold in the \(storefront) storefront ('hangman account storefront' changes it).")
+            context.error(
+                TerminalText(escaping: L10n.plural(
+                    "%d product is not sold in the %s storefront ('%s' changes it).", "%d products are not sold in the %s storefront ('%s' changes it).", unsold,
+                    storefront, "hangman account storefront")))
         }
         return .ok
     }

@@ -1,6 +1,7 @@
 import CivilCalendar
 import Device
 import PackServiceAPI
+import TerminalText
 
 /// `hangman restore`
 enum RestoreCommand: Command {
@@ -35,7 +36,7 @@ enum RestoreCommand: Command {
             return code
         }
         if report.restored.isEmpty && report.unavailable.isEmpty && report.withdrawn.isEmpty && report.features.isEmpty {
-            context.out("Nothing to restore: this account owns no packs.")
+            context.out(TerminalText(escaping: L10n.text("Nothing to restore: this account owns no packs.")))
         }
         for entitlement in report.features {
             context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)).")

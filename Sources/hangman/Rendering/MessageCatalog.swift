@@ -19,7 +19,16 @@ enum L10n {
     /// The singular or plural form for `count` (the language's rule picks it), `count` and
     /// `arguments` filling its placeholders in that order.
     static func plural(_ singular: String, _ plural: String, _ count: Int, _ arguments: Any...) -> String {
-        let all: [Any] = [count] + arguments
+        form(singular, plural, count, [count] + arguments)
+    }
+
+    /// The form for `count`, `shown` (the count as the reader's locale groups it: `1.000`)
+    /// filling its `%s`.
+    static func plural(_ singular: String, _ plural: String, _ count: Int, shown: String) -> String {
+        form(singular, plural, count, [shown])
+    }
+
+    private static func form(_ singular: String, _ plural: String, _ count: Int, _ all: [Any]) -> String {
         guard let catalog = catalog(), let forms = catalog.messages[singular], forms.count > 1 else {
             return format(count == 1 ? singular : plural, all)
         }

@@ -21,10 +21,11 @@ enum StoreText {
 
     /// `99 hints`, or offline `99 hints (as of 14:02 UTC, the pack server cannot be reached)`.
     static func hints(_ count: HintCount, now: Int64) -> String {
-        let number = "\(count.hints) hint\(count.hints == 1 ? "" : "s")"
+        let number = L10n.plural("%d hint", "%d hints", count.hints)
         guard !count.isCurrent else { return number }
-        let asOf = count.signedAt.map { "as of \(shortTime($0, now: now)), " } ?? ""
-        return "\(number) (\(asOf)the pack server cannot be reached)"
+        let offline = count.signedAt.map { L10n.text("as of %s, the pack server cannot be reached", shortTime($0, now: now)) }
+            ?? L10n.text("the pack server cannot be reached")
+        return "\(number) (\(offline))"
     }
 
     /// A product's name in the reader's language (`ReaderLocale`), else its identifier.
