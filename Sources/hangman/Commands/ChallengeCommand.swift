@@ -56,7 +56,7 @@ enum ChallengeCommand: Command {
             context.out(JSONText.encode(challenge))
             return .ok
         }
-        let what = L10n.plural("a %d-letter word from %s", "a %d-letter word from %s", challenge.letters, challenge.packName)
+        let what = L10n.plural("a word of %d letter from %s", "a word of %d letters from %s", challenge.letters, challenge.packName)
             + (challenge.hard == true ? ", " + L10n.text("hard mode") : "")
         if challenge.ownWord == true {
             context.outWrapped(

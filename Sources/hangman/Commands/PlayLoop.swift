@@ -143,7 +143,7 @@ final class PlayLoop {
                 try screen.context.checkWrites()
                 // A challenge is played once: its result goes beside the friend's.
                 if challenge != nil {
-                    dailyEnding = (screen.isFullScreen ? GameLayout.verdict(board) : []) + ["'hangman challenges' shows your result beside your friend's."]
+                    dailyEnding = (screen.isFullScreen ? GameLayout.verdict(board) : []) + [L10n.text("'%s' shows your result beside your friend's.", "hangman challenges")]
                     return .ok
                 }
                 // The day's word is played once: no other comes after it.
