@@ -85,12 +85,4 @@ import TestSupport
         for letter in game.guessed { normal.guess(letter) }
         #expect(normal.status == .won && game.score == normal.score * HardMode.scoreFactor, "\(String(describing: game.score)) against \(normal.score)")
     }
-
-    /// The daily word is one word for every player: hard mode is refused for it.
-    @Test(arguments: Engine.allCases)
-    func theDailyWordHasNoHardMode(_ engine: Engine) throws {
-        let service = try StoreAccount(shipped: true, engine: engine).service()
-        let refusal = storeError { () throws(ServiceError) in try service.startGame(GameRequest(daily: true, hard: true)) }
-        #expect(refusal?.kind == .invalidRequest)
-    }
 }

@@ -1004,15 +1004,16 @@ extension HTTPPackService: GameService {
         try await send(API.daily, query: language.map { [("language", $0)] } ?? [])
     }
 
-    public func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
-        try await board(date: date, language: language, week: week, friends: false)
+    public func leaderboard(date: String?, language: String?, week: Bool, hard: Bool) async throws(ServiceError) -> Leaderboard {
+        try await board(date: date, language: language, week: week, hard: hard, friends: false)
     }
 
     /// A board as the server answers it, kept to what a board can be.
-    private func board(date: String?, language: String?, week: Bool, friends: Bool) async throws(ServiceError) -> Leaderboard {
+    private func board(date: String?, language: String?, week: Bool, hard: Bool, friends: Bool) async throws(ServiceError) -> Leaderboard {
         var query: [(String, String)] = friends ? [("friends", "1")] : []
         if let language { query.append(("language", language)) }
         if week { query.append(("week", "1")) }
+        if hard { query.append(("hard", "1")) }
         var board = try await send(API.leaderboard, id: date ?? "today", query: query)
         // A server's answer as a board can be: at most its size in rows, ranks from 1.
         board.top = Array(board.top.filter { $0.rank >= 1 }.prefix(Leaderboard.size))
@@ -1034,8 +1035,8 @@ extension HTTPPackService: GameService {
 
     public func challenges() async throws(ServiceError) -> [Challenge] { try await send(API.challenges) }
 
-    public func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
-        try await board(date: date, language: language, week: week, friends: true)
+    public func friendsLeaderboard(date: String?, language: String?, week: Bool, hard: Bool) async throws(ServiceError) -> Leaderboard {
+        try await board(date: date, language: language, week: week, hard: hard, friends: true)
     }
 
     public func setDisplayName(_ name: String) async throws(ServiceError) -> String {

@@ -370,7 +370,10 @@ public final class PackServer: Sendable {
             func asked(_ name: String) -> Bool { ["1", "true", "yes"].contains(request.query[name]?.lowercased() ?? "") }
             let week = asked("week")
             let among = asked("friends") ? try seller.friendIDs(of: account) : nil
-            return .json(200, try API.leaderboard.answer(try service.leaderboard(date: id, language: request.query["language"], week: week, among: among)))
+            return .json(
+                200,
+                try API.leaderboard.answer(
+                    try service.leaderboard(date: id, language: request.query["language"], week: week, hard: asked("hard"), among: among)))
         case .friendInvite:
             return .json(201, try API.friendInvite.answer(try seller.inviteFriend(account: account, now: configuration.clock.now())))
         case .addFriend:

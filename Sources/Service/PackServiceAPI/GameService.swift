@@ -32,16 +32,29 @@ public protocol GameService: Sendable {
     func friends() async throws(ServiceError) -> [Friend]
     /// Ends the friendship with the friend named `name`; the friend that was.
     func removeFriend(named name: String) async throws(ServiceError) -> Friend
-    /// ``leaderboard(date:language:week:)`` of the account's friends and the account alone.
-    func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
-    /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed.
-    func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard
+    /// ``leaderboard(date:language:week:hard:)`` of the account's friends and the account alone.
+    func friendsLeaderboard(date: String?, language: String?, week: Bool, hard: Bool) async throws(ServiceError) -> Leaderboard
+    /// The daily word's scores of `date` (`nil`: today), or the seven days to it summed; with
+    /// `hard`, its hard mode's own board.
+    func leaderboard(date: String?, language: String?, week: Bool, hard: Bool) async throws(ServiceError) -> Leaderboard
     /// Sets a friend a challenge: a word both play (or the friend alone, the challenger's own).
     func challenge(_ request: ChallengeRequest) async throws(ServiceError) -> Challenge
     /// The account's challenges, set and received, that have not expired; newest first.
     func challenges() async throws(ServiceError) -> [Challenge]
     /// The name the account appears under on leaderboards; the name as kept.
     func setDisplayName(_ name: String) async throws(ServiceError) -> String
+}
+
+extension GameService {
+    /// The daily word's board (not its hard mode's).
+    public func leaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
+        try await leaderboard(date: date, language: language, week: week, hard: false)
+    }
+
+    /// The daily word's board of the account's friends (not its hard mode's).
+    public func friendsLeaderboard(date: String?, language: String?, week: Bool) async throws(ServiceError) -> Leaderboard {
+        try await friendsLeaderboard(date: date, language: language, week: week, hard: false)
+    }
 }
 
 /// A friend as the account sees one: the name the friend appears under (never a secret, never
@@ -164,6 +177,8 @@ public struct Leaderboard: Sendable, Equatable, Codable {
     public var you: LeaderboardRow?
     /// Ranks the asker's friends and the asker only (`true`); `nil`: every player.
     public var friends: Bool?
+    /// The daily word's hard mode's own board (`true`); `nil`: the daily word's.
+    public var hard: Bool?
 
     /// A board of `date` (or the seven days to it), its best rows and the asker's.
     public init(date: String, language: String, week: Bool, players: Int, top: [LeaderboardRow], you: LeaderboardRow?) {

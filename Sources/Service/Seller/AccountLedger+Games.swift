@@ -46,9 +46,11 @@ extension AccountLedger {
         try engine.read { statements in try statements.game(id).map { row in try Self.played(statements, row) } }
     }
 
-    /// The account's game of the daily word of `date` in `language`, if it was started.
-    func dailyGame(date: String, language: String) throws(ServiceError) -> PlayedGame? {
-        try engine.read { statements in try statements.dailyGame(date: date, language: language).map { row in try Self.played(statements, row) } }
+    /// The account's game of the daily word of `date` in `language` (in hard mode with `hard`), if it was started.
+    func dailyGame(date: String, language: String, hard: Bool = false) throws(ServiceError) -> PlayedGame? {
+        try engine.read { statements in
+            try statements.dailyGame(date: date, language: language, hard: hard).map { row in try Self.played(statements, row) }
+        }
     }
 
     /// The account's daily words in `language`, on the day or from the archive, by day.
@@ -66,7 +68,7 @@ extension AccountLedger {
     /// language, one a challenge.
     func startOnce(_ row: GameRow) throws(ServiceError) -> (game: PlayedGame, resumed: Bool) {
         try engine.write { statements in
-            if let day = row.daily, let started = try statements.dailyGame(date: day, language: row.language) {
+            if let day = row.daily, let started = try statements.dailyGame(date: day, language: row.language, hard: row.hard != nil) {
                 return (try Self.played(statements, started), true)
             }
             if let challenge = row.challenge, let started = try statements.challengeGame(challenge) {
@@ -236,8 +238,9 @@ extension AccountLedger {
         } else {
             try keep(statements, try computedStatistics(statements), kind: "all", language: "")
         }
-        // An archive play counts in the served games, not in the daily record.
-        if !played.row.archive, let day = played.row.daily.flatMap(DailyDate.day(parsing:)) {
+        // An archive play counts in the served games, not in the daily record; nor does a hard
+        // daily word (it has its own board).
+        if !played.row.archive, played.row.hard == nil, let day = played.row.daily.flatMap(DailyDate.day(parsing:)) {
             let language = played.row.language
             var record = try keptDailyRecord(statements, language: language) ?? computedDailyRecord(statements, language: language, before: played.row.id)
             // A word won after missed days: freezes held cover them all, one each, or none is spent.
@@ -277,7 +280,7 @@ extension AccountLedger {
     private static func computedDailyRecord(_ statements: any LedgerStatements, language: String, before gameID: String? = nil) throws -> DailyRecord {
         var record = DailyRecord()
         let covered = Set(try statements.coveredDays(language: language, limit: 1_000).compactMap(DailyDate.day(parsing:)))
-        for row in try statements.endedGames() where row.language == language && !row.archive {
+        for row in try statements.endedGames() where row.language == language && !row.archive && row.hard == nil {
             if row.id == gameID { break }
             guard let day = row.daily.flatMap(DailyDate.day(parsing:)) else { continue }
             if row.state == .won, let missed = record.missedDays(before: day), missed.allSatisfy(covered.contains) {

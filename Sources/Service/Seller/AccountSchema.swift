@@ -219,6 +219,10 @@ enum AccountSchema {
             CREATE UNIQUE INDEX one_challenge_game ON games(challenge) WHERE challenge IS NOT NULL;
             """)
         migrator.register("27-streak-freezes", sql: streakFreezes(account: "", integer: "INTEGER"))
+        migrator.register("28-hard-daily-words", sql: """
+            DROP INDEX one_daily_game;
+            CREATE UNIQUE INDEX one_daily_game ON games(daily, language, (hard IS NULL)) WHERE daily IS NOT NULL;
+            """)
         return migrator
     }()
 

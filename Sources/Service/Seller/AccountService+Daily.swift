@@ -1,6 +1,7 @@
 import CivilCalendar
 import Confusables
 import HangmanGame
+import LetterFolding
 import Signing
 import Synchronization
 import WordPacks
@@ -157,7 +158,7 @@ extension AccountService {
     /// Starts today's daily word in `language`, or resumes it; once it has ended, 409. Every
     /// player has ``DailySchedule/lives`` lives: `lives` may only say so. With a past `date`, that
     /// day's word from the archive (``archiveDay(_:)``): played once, on no board and in no streak.
-    public func startDaily(language: String?, lives: Int?, date: String? = nil) throws(ServiceError) -> ServedGame {
+    public func startDaily(language: String?, lives: Int?, date: String? = nil, hard: Bool = false) throws(ServiceError) -> ServedGame {
         let daily = try dailyWordsOrRefuse()
         if let asked = lives, asked != DailySchedule.lives {
             throw ServiceError(
@@ -168,6 +169,7 @@ extension AccountService {
         let words = try Self.dailyChoices(pack)
         let day = try date.map { text throws(ServiceError) in try archiveDay(text) } ?? today
         let archive = day != today
+        if hard, archive { throw ServiceError(.invalidRequest, "the daily word's hard mode is played on its day: the archive has the words as they were") }
         let date = DailyDate.text(day: day)
         // The schedule's rule: no word twice within a year, drawn by the service's secret.
         let index =
@@ -181,6 +183,23 @@ extension AccountService {
             clue: choice.word.clue, language: tag, lives: lives, state: .playing, score: 0, startedDate: now, endedDate: nil)
         row.daily = date
         row.archive = archive
+        if hard {
+            // One key for every player of the day and language (drawn by the service's secret), so
+            // that the same guesses get the same answers and the hard board compares.
+            let key = HardMode.keyedHash("hard/\(date)/\(tag)", key: daily.secret.prefix(8).reduce(0) { $0 << 8 | UInt64($1) })
+            let folding = LetterFolding(language: tag)
+            let shape = HardMode.shape(of: choice.word.text, folding: folding)
+            let sameShape = words.filter { HardMode.shape(of: $0.word.text, folding: folding) == shape }
+            let candidates = HardMode.startingSet(
+                drawn: HardMode.Candidate(word: choice.word.text, clue: choice.word.clue), sameShape: sameShape.count, key: key
+            ) { HardMode.Candidate(word: sameShape[$0].word.text, clue: sameShape[$0].word.clue) }
+            row.hard = key
+            row.candidates = candidates
+            if let chosen = HardMode.representative(of: candidates, key: key) {
+                row.word = chosen.word
+                row.clue = chosen.clue
+            }
+        }
         let started = try ledger.startOnce(row)
         guard started.game.row.state == .playing else {
             recordDaily(started.game)
@@ -259,9 +278,9 @@ extension AccountService {
         do {
             try daily.board.record(
                 DailyScore(
-                    day: day, language: row.language, account: daily.account, gameID: row.id, score: row.score, hints: played.game.hinted.count,
+                    day: day, language: BoardKey.language(row.language, hard: row.hard != nil), account: daily.account, gameID: row.id, score: row.score, hints: played.game.hinted.count,
                     misses: played.game.misses, won: row.state == .won, finished: ended))
-            daily.cache.outdate(day: day, language: row.language)
+            daily.cache.outdate(day: day, language: BoardKey.language(row.language, hard: row.hard != nil))
         } catch {
             // Written again on the next read of the day.
         }
@@ -275,14 +294,14 @@ extension AccountService {
     /// The daily word's board of `date` (`nil`: today) in `language`, or with `week` the seven
     /// days to it summed: its best rows and the asker's, ranked by ``BoardEntry/ranksBefore(_:)``.
     /// Read from the board's indexes and kept a few seconds for every player (``LeaderboardCache``).
-    public func leaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard {
-        try leaderboard(date: date, language: language, week: week, among: nil)
+    public func leaderboard(date: String?, language: String?, week: Bool, hard: Bool = false) throws(ServiceError) -> Leaderboard {
+        try leaderboard(date: date, language: language, week: week, hard: hard, among: nil)
     }
 
     /// ``leaderboard(date:language:week:)`` of the accounts `among` and the asker only (its
     /// friends, ``SellerService/friendIDs(of:)``): each one's entry read, at most
     /// ``FriendLimits/friends`` and the asker.
-    public func leaderboard(date: String?, language: String?, week: Bool, among: [String]?) throws(ServiceError) -> Leaderboard {
+    public func leaderboard(date: String?, language: String?, week: Bool, hard: Bool = false, among: [String]?) throws(ServiceError) -> Leaderboard {
         let daily = try boardsOrRefuse()
         let day: Int64
         if let date, date != "today" {
@@ -295,7 +314,7 @@ extension AccountService {
             day = today
         }
         let tag = try dailyPack(language).language
-        let key = BoardKey(day: DailyDate.text(day: day), language: tag, week: week)
+        let key = BoardKey(day: DailyDate.text(day: day), language: BoardKey.language(tag, hard: hard), week: week)
         if let among {
             var entries: [BoardEntry] = []
             for account in Set(among.prefix(FriendLimits.friends) + [daily.account]) {
@@ -306,6 +325,7 @@ extension AccountService {
             let you = zip(entries, rows).first { $0.0.account == daily.account }?.1
             var board = Leaderboard(date: key.day, language: tag, week: week, players: entries.count, top: Array(rows.prefix(Leaderboard.size)), you: you)
             board.friends = true
+            if hard { board.hard = true }
             return board
         }
         let board = try daily.cache.board(key, from: daily.board, size: Leaderboard.size)
@@ -323,7 +343,9 @@ extension AccountService {
             you = LeaderboardRow(mine, rank: ahead(mine) + 1, name: name)
         }
         let players = max(board.players, you.map { $0.rank } ?? 0)
-        return Leaderboard(date: key.day, language: tag, week: week, players: players, top: top, you: you)
+        var answer = Leaderboard(date: key.day, language: tag, week: week, players: players, top: top, you: you)
+        if hard { answer.hard = true }
+        return answer
     }
 
     /// `entries`, best first, as rows: equal entries share a rank, the next takes its place in line.

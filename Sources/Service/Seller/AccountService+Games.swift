@@ -10,11 +10,10 @@ extension AccountService {
     /// server with test controls).
     public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(ServiceError) -> ServedGame {
         if request.daily {
-            guard !request.hard else { throw ServiceError(.invalidRequest, "the daily word is one word for every player: hard mode is for other games") }
             guard request.packs.isEmpty, request.category == nil, seed == nil, !request.new else {
                 throw ServiceError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
             }
-            return try startDaily(language: request.language, lives: request.lives, date: request.date)
+            return try startDaily(language: request.language, lives: request.lives, date: request.date, hard: request.hard)
         }
         if request.date != nil { throw ServiceError(.invalidRequest, "a date goes with the daily word: {\"daily\": true, \"date\": \"2026-11-30\"}") }
         let lives = request.lives ?? Game.defaultLives

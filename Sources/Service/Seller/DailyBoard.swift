@@ -70,6 +70,10 @@ public struct BoardKey: Sendable, Hashable {
 
     /// The kind as the counts table names it.
     var kind: String { week ? "w" : "d" }
+
+    /// The language a board is kept under: the daily word's (`en`), or, for its hard mode's own
+    /// board, that language with a private-use subtag (`en-x-hard`). Never on the wire.
+    public static func language(_ tag: String, hard: Bool) -> String { hard ? tag + "-x-hard" : tag }
 }
 
 /// An account's standing on a board: its score (summed over the week's days), hints and misses,

@@ -98,6 +98,9 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
         guard request.daily else {
             throw ServiceError(.invalidRequest, "the embedded store serves its daily word only: its other games are played on the device")
         }
+        guard !request.hard else {
+            throw ServiceError(.unavailable, "hard mode is played on a pack server, which keeps the words it has not ruled out: this device would hold them")
+        }
         return try serialized { account throws(ServiceError) in try account.startGame(request) }
     }
 
@@ -118,7 +121,7 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     func addFriend(code: String) throws(ServiceError) -> Friend { throw Self.noFriends }
     func friends() throws(ServiceError) -> [Friend] { throw Self.noFriends }
     func removeFriend(named name: String) throws(ServiceError) -> Friend { throw Self.noFriends }
-    func friendsLeaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard { throw Self.noFriends }
+    func friendsLeaderboard(date: String?, language: String?, week: Bool, hard: Bool) throws(ServiceError) -> Leaderboard { throw Self.noFriends }
     func challenge(_ request: ChallengeRequest) throws(ServiceError) -> Challenge { throw Self.noFriends }
     func challenges() throws(ServiceError) -> [Challenge] { throw Self.noFriends }
     func dailyArchive(language: String?, since: String?) throws(ServiceError) -> DailyArchive {
@@ -127,8 +130,8 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     func daily(language: String?) throws(ServiceError) -> DailyStatus {
         try serialized { account throws(ServiceError) in try account.dailyStatus(language: language) }
     }
-    func leaderboard(date: String?, language: String?, week: Bool) throws(ServiceError) -> Leaderboard {
-        try serialized { account throws(ServiceError) in try account.leaderboard(date: date, language: language, week: week) }
+    func leaderboard(date: String?, language: String?, week: Bool, hard: Bool) throws(ServiceError) -> Leaderboard {
+        try serialized { account throws(ServiceError) in try account.leaderboard(date: date, language: language, week: week, hard: hard) }
     }
     func setDisplayName(_ name: String) throws(ServiceError) -> String { try serialized { account throws(ServiceError) in try account.setDisplayName(name) } }
 }

@@ -172,7 +172,7 @@ protocol LedgerStatements {
     /// The game being played, if any (at most one: a unique index); never a daily word.
     func liveGame() throws -> GameRow?
     /// The account's game of the daily word of `date` in `language`, if it was started.
-    func dailyGame(date: String, language: String) throws -> GameRow?
+    func dailyGame(date: String, language: String, hard: Bool) throws -> GameRow?
     /// Every game that has ended, in the order they ended.
     func endedGames() throws -> [GameRow]
     /// The game `id`, if it is the account's.

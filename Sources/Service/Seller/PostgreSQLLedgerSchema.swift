@@ -387,6 +387,11 @@ enum PostgreSQLLedgerSchema {
             CREATE UNIQUE INDEX one_challenge_game ON games(account_id, challenge) WHERE challenge IS NOT NULL;
             """)
         migrations.register("27-streak-freezes", sql: AccountSchema.streakFreezes(account: "account_id", integer: "BIGINT"))
+        // A daily word in hard mode is a game of its own beside the day's word, once a day and language.
+        migrations.register("28-hard-daily-words", sql: """
+            DROP INDEX one_daily_game;
+            CREATE UNIQUE INDEX one_daily_game ON games(account_id, daily, language, (hard IS NULL)) WHERE daily IS NOT NULL;
+            """)
         return migrations
     }()
 }

@@ -691,8 +691,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         }
     }
 
-    func dailyGame(date: String, language: String) throws -> GameRow? {
-        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND daily = $2 AND language = $3", [date, language]).rows.first.map {
+    func dailyGame(date: String, language: String, hard: Bool) throws -> GameRow? {
+        try execute(
+            "SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND daily = $2 AND language = $3 AND (hard IS NOT NULL) = ($4 = '1')",
+            [date, language, hard ? "1" : "0"]
+        ).rows.first.map {
             row throws in try GameRow(columns: row)
         }
     }
@@ -989,7 +992,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     }
 
     func dailyGames(language: String) throws -> [GameRow] {
-        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND daily IS NOT NULL AND language = $2 ORDER BY daily", [language]).rows.map {
+        try execute("SELECT \(GameRow.columns) FROM games WHERE account_id = $1 AND daily IS NOT NULL AND hard IS NULL AND language = $2 ORDER BY daily", [language]).rows.map {
             row throws in try GameRow(columns: row)
         }
     }

@@ -383,8 +383,11 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.query("SELECT \(GameRow.columns) FROM games WHERE challenge = ?", .text(challenge)).first.map { row throws in try GameRow(columns: row.texts) }
     }
 
-    func dailyGame(date: String, language: String) throws -> GameRow? {
-        try db.query("SELECT \(GameRow.columns) FROM games WHERE daily = ? AND language = ?", .text(date), .text(language)).first.map { row throws in
+    func dailyGame(date: String, language: String, hard: Bool) throws -> GameRow? {
+        try db.query(
+            "SELECT \(GameRow.columns) FROM games WHERE daily = ? AND language = ? AND (hard IS NOT NULL) = ?", .text(date), .text(language),
+            .integer(hard ? 1 : 0)
+        ).first.map { row throws in
             try GameRow(columns: row.texts)
         }
     }
@@ -676,7 +679,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
     }
 
     func dailyGames(language: String) throws -> [GameRow] {
-        try db.query("SELECT \(GameRow.columns) FROM games WHERE daily IS NOT NULL AND language = ? ORDER BY daily", .text(language)).map { row throws in
+        try db.query("SELECT \(GameRow.columns) FROM games WHERE daily IS NOT NULL AND hard IS NULL AND language = ? ORDER BY daily", .text(language)).map { row throws in
             try GameRow(columns: row.texts)
         }
     }

@@ -149,7 +149,7 @@ enum DailyShare {
         guard game.isOver, let date = game.daily, let kinds = game.moveKinds else { return nil }
         let hints = game.hinted.count
         let result = game.state == .won ? "\(game.livesLeft)/\(game.lives) lives" : "X/\(game.lives) lives"
-        let head = "Hangman Packs daily \(date)\(game.archive == true ? " (archive)" : "") · \(result) · \(hints) hint\(hints == 1 ? "" : "s")"
+        let head = "Hangman Packs daily \(date)\(game.archive == true ? " (archive)" : "")\(game.hard == true ? " · hard mode" : "") · \(result) · \(hints) hint\(hints == 1 ? "" : "s")"
         let squares = kinds.map { kind -> String in
             switch kind {
             case .hit, .solved: letters ? "H" : palette.hitSquare

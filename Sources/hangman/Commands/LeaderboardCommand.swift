@@ -9,12 +9,13 @@ enum LeaderboardCommand: Command {
     static let spec = CommandSpec(
         name: "hangman leaderboard",
         overview: "The daily word's scores: the top 10 and your rank, for a day or the last seven days.",
-        usage: ["hangman leaderboard [--daily] [<DATE>] [--week] [--friends] [--language <TAG>] [--json]"],
+        usage: ["hangman leaderboard [--daily] [<DATE>] [--week] [--friends] [--hard] [--language <TAG>] [--json]"],
         arguments: [.init(name: "<DATE>", help: "The day, YYYY-MM-DD (UTC; default: today).", arity: .optional)],
         options: [
             .init(names: ["--daily"], value: nil, help: "The daily word's board (the one there is; the default)."),
             .init(names: ["--week"], value: nil, help: "The seven days to the day, summed."),
             .init(names: ["--friends"], value: nil, help: "Your friends and you only ('hangman friends')."),
+            .init(names: ["--hard"], value: nil, help: "The daily word's hard mode's own board ('hangman play --daily --hard')."),
             .init(names: ["--language"], value: "TAG", help: "The daily word's language (default: yours when the service has a base pack in it, else English)."),
             .init(names: ["--json"], value: nil, help: "Print one JSON document: the same rows."),
         ] + HomeContext.options,
@@ -31,6 +32,7 @@ enum LeaderboardCommand: Command {
         var date: String?
         var week: Bool
         var friends: Bool
+        var hard: Bool
         var language: String?
         var json: Bool
         var store: HomeOptions
@@ -38,7 +40,7 @@ enum LeaderboardCommand: Command {
 
     static func options(_ parsed: ParsedArguments) -> Options {
         Options(
-            date: parsed.value("<DATE>"), week: parsed.has("--week"), friends: parsed.has("--friends"), language: parsed.value("--language"), json: parsed.has("--json"),
+            date: parsed.value("<DATE>"), week: parsed.has("--week"), friends: parsed.has("--friends"), hard: parsed.has("--hard"), language: parsed.value("--language"), json: parsed.has("--json"),
             store: HomeOptions(parsed))
     }
 
@@ -50,8 +52,8 @@ enum LeaderboardCommand: Command {
         let games = try store.games(for: "the leaderboard")
         let board = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> Leaderboard in
             options.friends
-                ? try await games.friendsLeaderboard(date: options.date, language: tag, week: options.week)
-                : try await games.leaderboard(date: options.date, language: tag, week: options.week)
+                ? try await games.friendsLeaderboard(date: options.date, language: tag, week: options.week, hard: options.hard)
+                : try await games.leaderboard(date: options.date, language: tag, week: options.week, hard: options.hard)
         }
         if options.json {
             context.out(JSONText.encode(LeaderboardJSON(board)))
@@ -59,7 +61,8 @@ enum LeaderboardCommand: Command {
         }
         let title = board.week ? L10n.text("the seven days to %s", board.date) : board.date
         context.outWrapped(
-            (board.friends == true ? L10n.text("Daily word leaderboard of your friends") : L10n.text("Daily word leaderboard")) + ", \(title) · \(board.language) · "
+            (board.friends == true ? L10n.text("Daily word leaderboard of your friends") : L10n.text("Daily word leaderboard"))
+                + (board.hard == true ? " · " + L10n.text("hard mode") : "") + ", \(title) · \(board.language) · "
                 + L10n.plural("%d player", "%d players", board.players))
         guard !board.top.isEmpty else {
             let today = DailyDate.text(day: UTCDateTime.day(ofMilliseconds: context.clock.now()))

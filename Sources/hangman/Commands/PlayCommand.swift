@@ -11,7 +11,7 @@ enum PlayCommand: Command {
         overview: "Play hangman: on the account's pack server when the home is bound to one (the word stays there), else with words from your installed packs. Hints come from your account.",
         usage: [
             "hangman play [--pack <PRODUCT_ID>]... [--category <NAME>] [--seed <N>] [--lives <N>] [--hard] [--plain] [--new] [--yes]",
-            "hangman play --daily [--date <YYYY-MM-DD>] [--language <TAG>] [--plain] [--yes]",
+            "hangman play --daily [--date <YYYY-MM-DD> | --hard] [--language <TAG>] [--plain] [--yes]",
             "hangman play --challenge <ID> [--plain] [--yes]",
         ],
         options: [
@@ -29,7 +29,7 @@ enum PlayCommand: Command {
             .init(names: ["--challenge"], value: "ID", help: "A friend's challenge ('hangman challenges' lists them; the first 8 characters of its id do)."),
             .init(
                 names: ["--hard"], value: nil,
-                help: "Hard mode, on a pack server: it commits to no word and answers each guess so as to keep the most words alive; the score is doubled."),
+                help: "Hard mode, on a pack server: it commits to no word and answers each guess so as to keep the most words alive; the score is doubled. With --daily, the day's hard word, on a board of its own."),
             .init(names: ["--lives"], value: "N", help: "Wrong guesses allowed (1 to 26; default 6).", kind: .integer(1...26)),
             .init(names: ["--plain"], value: nil, help: "One line per state, no colour: for scripts and screen readers."),
             .init(names: ["--new"], value: nil, help: "Start a new game even if one is saved (the saved one counts as abandoned)."),
@@ -58,7 +58,9 @@ enum PlayCommand: Command {
             fits its answers so far, and answers each guess (a letter or a whole word) so as to keep the
             most of them alive. A hint commits it to one of them, then shows a letter of it. The game
             ends as any other; its score is doubled. Only a pack server can play it: a device would
-            hold the words.
+            hold the words. --daily --hard is the day's word in hard mode: the same start and the same
+            answers for every player of the day, beside the day's word, once a day, on a board of its
+            own ('hangman leaderboard --hard'), in no streak; its share line says hard mode.
 
             Ctrl-C, Ctrl-D and quit save the game: 'hangman play' resumes it. When --pack, --category or
             --lives differ from the saved game, a terminal asks whether to start a new game with them
@@ -103,9 +105,6 @@ enum PlayCommand: Command {
             options.daily || options.hard || !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new
         {
             throw CommandFailure.usage("a challenge's word and lives are set: --challenge takes no --daily, --hard, --pack, --category, --seed, --lives or --new")
-        }
-        if options.daily, options.hard {
-            throw CommandFailure.usage("--daily is one word for every player, so that scores compare: it takes no --hard")
         }
         if options.date != nil, !options.daily {
             throw CommandFailure.usage("--date names a past day's daily word: it goes with --daily ('hangman play --daily --date 2026-11-30')")

@@ -64,7 +64,7 @@ extension PlayLoop {
             let game: ServedGame
             do {
                 game = try await DailyLanguage.choose(language) { (tag: String?) async throws(ServiceError) -> ServedGame in
-                    try await games.startGame(GameRequest(daily: true, language: tag, date: dailyDate))
+                    try await games.startGame(GameRequest(daily: true, language: tag, date: dailyDate, hard: hard))
                 }
             } catch {
                 let failure: ServiceError = error
