@@ -39,11 +39,12 @@ struct PlayerContext {
             context.error("warning: the base pack \(base.reason): it is not installed until the store publishes it again")
         }
         for id in report.basePacks {
-            let name = player.catalog.basePack(id).map { "\($0.displayName) (\(PackText.grouped($0.wordCount)) words)" } ?? id.rawValue
-            context.error("Installed the base pack \(name).")
+            let name = player.catalog.basePack(id).map { "\($0.displayName) (" + L10n.plural("%s word", "%s words", $0.wordCount, shown: PackText.grouped($0.wordCount)) + ")" }
+                ?? id.rawValue
+            context.error(TerminalText(escaping: L10n.text("Installed the base pack %s.", name)))
         }
         for id in report.delivered {
-            context.error("Delivered \(session.name(id)), bought earlier: it is installed and ready to play.")
+            context.error(TerminalText(escaping: L10n.text("Delivered %s, bought earlier: it is installed and ready to play.", session.name(id))))
         }
         for (id, pass) in report.opened {
             context.error("Installed \(session.name(id)), opened by \(session.name(pass)): it is ready to play while the subscription lasts.")
@@ -86,11 +87,15 @@ struct PlayerContext {
     /// `Installed iOS Words 1.0 (197 words).` and the like.
     func describe(_ outcome: InstallOutcome, _ id: ProductID) -> TerminalText {
         let name = name(id)
-        let words = (try? device.installedPacks().first { $0.productID == id }?.wordCount).flatMap { $0 }.map { " (\(PackText.grouped($0)) words)" } ?? ""
-        switch outcome {
-        case .installed(let version): return "Installed \(name) \(version)\(TerminalText(trusted: words))."
-        case .updated(let old, let new): return "Updated \(name) from \(old) to \(new)\(TerminalText(trusted: words))."
-        case .alreadyInstalled(let version): return "\(name) \(version) is already installed: nothing to do."
-        }
+        let words = (try? device.installedPacks().first { $0.productID == id }?.wordCount).flatMap { $0 }.map {
+            " (" + L10n.plural("%s word", "%s words", $0, shown: PackText.grouped($0)) + ")"
+        } ?? ""
+        let text: String =
+            switch outcome {
+            case .installed(let version): L10n.text("Installed %s %s%s.", name, "\(version)", words)
+            case .updated(let old, let new): L10n.text("Updated %s from %s to %s%s.", name, "\(old)", "\(new)", words)
+            case .alreadyInstalled(let version): L10n.text("%s %s is already installed: nothing to do.", name, "\(version)")
+            }
+        return TerminalText(escaping: text)
     }
 }

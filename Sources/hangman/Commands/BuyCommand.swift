@@ -177,13 +177,17 @@ enum BuyCommand: Command {
                         + L10n.text("Transaction %s.", transaction.id.number)))
             return .storeRefused
         case .deferred(let transaction):
-            context.out("Waiting for approval: transaction \(transaction.id.number) is deferred (ask to buy).")
-            context.out("Approve it with 'hangman store approve \(transaction.id.number)' or decline with 'hangman store decline \(transaction.id.number)'.")
-            context.out("Once approved, the next hangman command installs it.")
+            let number = transaction.id.number
+            context.out(TerminalText(escaping: L10n.text("Waiting for approval: transaction %s is deferred (ask to buy).", number)))
+            context.out(
+                TerminalText(escaping: L10n.text("Approve it with '%s' or decline with '%s'.", "hangman store approve \(number)", "hangman store decline \(number)")))
+            context.out(TerminalText(escaping: L10n.text("Once approved, the next hangman command installs it.")))
             return .deferred
         case .interrupted(let transaction):
-            context.out("The purchase was interrupted: transaction \(transaction.id.number) needs your action.")
-            context.out("Complete it with 'hangman store resolve \(transaction.id.number)'; the next hangman command then installs it.")
+            context.out(TerminalText(escaping: L10n.text("The purchase was interrupted: transaction %s needs your action.", transaction.id.number)))
+            context.out(
+                TerminalText(
+                    escaping: L10n.text("Complete it with '%s'; the next hangman command then installs it.", "hangman store resolve \(transaction.id.number)")))
             return .deferred
         }
     }
@@ -195,13 +199,14 @@ enum BuyCommand: Command {
         let name = SettingsCommand.languageName(arrival.language)
         let old = SettingsCommand.describe(arrival.previous)
         let mixIn = Question.canAsk(context) && asking
-            && Question.ask("\(session.name(id)) is in \(name). Should games without --pack mix \(name) words in with \(old)?", context: context)
+            && Question.ask(TerminalText(escaping: L10n.text("%s is in %s. Should games without --pack mix %s words in with %s?", session.name(id), name, name, old)), context: context)
         let chosen = try session.player.settleLanguages(after: arrival, mixIn: mixIn)
         if mixIn {
-            context.out("Games without --pack draw from \(SettingsCommand.describe(chosen)).")
+            context.out(TerminalText(escaping: L10n.text("Games without --pack draw from %s.", SettingsCommand.describe(chosen))))
         } else {
-            context.out("Games without --pack stay in \(old); play \(name) with 'hangman play --pack \(ProductNames(session.catalog).shortName(of: id))'.")
-            context.out("'hangman settings languages all' mixes every pack in.")
+            let play = "hangman play --pack \(ProductNames(session.catalog).shortName(of: id))"
+            context.out(TerminalText(escaping: L10n.text("Games without --pack stay in %s; play %s with '%s'.", old, name, play)))
+            context.out(TerminalText(escaping: L10n.text("'%s' mixes every pack in.", "hangman settings languages all")))
         }
     }
 }

@@ -56,9 +56,11 @@ enum PacksCommand: Command {
         }
         let prices = PriceText(environment: context.environment)
         let names = ProductNames(session.catalog)
-        var table = [["PACK", "SHORT", "NAME", "KIND", "PRICE", "WORDS", "INSTALLED", "STATE"]]
+        var table = [
+            [L10n.text("PACK"), L10n.text("SHORT"), L10n.text("NAME"), L10n.text("KIND"), L10n.text("PRICE"), L10n.text("WORDS"), L10n.text("INSTALLED"), L10n.text("STATE")]
+        ]
         for (row, pack) in zip(rows, packs) {
-            let price = pack.price.map(prices.format) ?? (pack.isBase ? "free" : "-")
+            let price = pack.price.map(prices.format) ?? (pack.isBase ? L10n.text("free") : "-")
             var state = row.state
             if let pass = pack.subscriptionProductID, let ends = pack.subscriptionEnds {
                 let name = session.name(pass)

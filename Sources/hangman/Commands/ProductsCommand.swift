@@ -42,9 +42,9 @@ enum ProductsCommand: Command {
             case .feature(let name): content = name == Product.removeAdsFeature ? L10n.text("no suggestions after games") : name
             case .autoRenewable(let terms):
                 var parts = [Self.unlocks(product, catalog: store.catalog)]
-                if terms.hintsPerPeriod > 0 { parts.append("\(terms.hintsPerPeriod) hints a \(terms.period.words)") }
-                if let trial = offers.offer(product.id)?.freeTrial { parts.append("free trial: \(trial.counted)") }
-                if let winBack = offers.offer(product.id)?.winBackOffer { parts.append("win-back offer: buy --win-back-offer \(winBack)") }
+                if terms.hintsPerPeriod > 0 { parts.append(L10n.plural("%d hint a %s", "%d hints a %s", terms.hintsPerPeriod, StoreText.words(terms.period))) }
+                if let trial = offers.offer(product.id)?.freeTrial { parts.append(L10n.text("free trial: %s", StoreText.words(trial, counted: true))) }
+                if let winBack = offers.offer(product.id)?.winBackOffer { parts.append(L10n.text("win-back offer: %s", "buy --win-back-offer \(winBack)")) }
                 content = parts.joined(separator: ", ")
             case .nonRenewing:
                 content = Self.unlocks(product, catalog: store.catalog)
@@ -72,17 +72,16 @@ extension ProductsCommand {
     /// `/month`, `/year`, ` for 30 days`: what a subscription's price buys.
     static func per(_ product: Product) -> String {
         if let terms = product.autoRenewable {
-            return terms.period.count == 1 ? "/\(terms.period.words)" : " per \(terms.period.words)"
+            return terms.period.count == 1 ? "/" + StoreText.words(terms.period) : " " + L10n.text("per %s", StoreText.words(terms.period))
         }
-        if let terms = product.nonRenewing { return " for \(terms.duration.words)" }
+        if let terms = product.nonRenewing { return " " + L10n.text("for %s", StoreText.words(terms.duration)) }
         return ""
     }
 
     /// `all packs`, `3 packs`.
     static func unlocks(_ product: Product, catalog: Catalog) -> String {
-        if case .allPacks? = product.unlocks { return "all word packs" }
-        let count = catalog.packs(unlockedBy: product).count
-        return "\(count) word pack\(count == 1 ? "" : "s")"
+        if case .allPacks? = product.unlocks { return L10n.text("all word packs") }
+        return L10n.plural("%d word pack", "%d word packs", catalog.packs(unlockedBy: product).count)
     }
 }
 

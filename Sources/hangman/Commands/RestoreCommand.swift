@@ -39,10 +39,18 @@ enum RestoreCommand: Command {
             context.out(TerminalText(escaping: L10n.text("Nothing to restore: this account owns no packs.")))
         }
         for entitlement in report.features {
-            context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)).")
+            context.out(
+                TerminalText(
+                    escaping: L10n.text(
+                        "Restored %s (%s), purchased %s.", StoreText.productName(entitlement.productID, catalog: catalog), entitlement.productID.rawValue,
+                        StoreText.date(entitlement.grantedDate))))
         }
         for (entitlement, outcome) in report.restored {
-            context.out("Restored \(StoreText.productName(entitlement.productID, catalog: catalog)) (\(entitlement.productID)), purchased \(StoreText.date(entitlement.grantedDate)): \(session.describe(outcome, entitlement.productID))")
+            context.out(
+                TerminalText(
+                    escaping: L10n.text(
+                        "Restored %s (%s), purchased %s:", StoreText.productName(entitlement.productID, catalog: catalog), entitlement.productID.rawValue,
+                        StoreText.date(entitlement.grantedDate)) + " ") + session.describe(outcome, entitlement.productID))
         }
         return code
     }

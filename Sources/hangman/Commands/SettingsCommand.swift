@@ -1,6 +1,7 @@
 import Device
 import Foundation
 import PackServiceAPI
+import TerminalText
 
 /// `hangman settings`: this device's choices.
 enum SettingsCommand: Command {
@@ -131,11 +132,13 @@ enum SettingsCommand: Command {
             settings.palette = palette
             try device.save(settings)
             context.out(
-                palette == .highContrast
-                    ? "Hits are orange and misses blue, on the board and in the share line." : "Hits are green and misses red, on the board and in the share line.")
+                TerminalText(
+                    escaping: palette == .highContrast
+                        ? L10n.text("Hits are orange and misses blue, on the board and in the share line.")
+                        : L10n.text("Hits are green and misses red, on the board and in the share line.")))
         case .theme(nil):
             try device.chooseTheme(nil)
-            context.out("Games draw the classic stick figure.")
+            context.out(TerminalText(escaping: L10n.text("Games draw the classic stick figure.")))
         case .theme(let name?):
             let themes = try device.installedThemes()
             let lowered = name.lowercased()
@@ -150,7 +153,7 @@ enum SettingsCommand: Command {
                         + "'hangman products' lists the themes for sale, 'hangman buy <THEME>' buys one, 'hangman restore' brings back those bought")
             }
             try device.chooseTheme(theme.productID)
-            context.out("Games draw the \(theme.displayName) theme.")
+            context.out(TerminalText(escaping: L10n.text("Games draw the %s theme.", theme.displayName)))
         }
         return .ok
     }
@@ -168,9 +171,9 @@ enum SettingsCommand: Command {
         tags.map { "\(languageName($0)) (\($0))" }.joined(separator: ", ")
     }
 
-    /// The English name of a language tag (`es` -> Spanish), or the tag.
+    /// A language tag's name in the reader's language (`es` -> Spanish, or Spanisch), or the tag.
     static func languageName(_ tag: String) -> String {
-        Locale(identifier: "en").localizedString(forIdentifier: tag) ?? tag
+        Locale(identifier: ReaderLocale.current.language ?? "en").localizedString(forIdentifier: tag) ?? tag
     }
 
     struct SettingsJSON: Encodable {

@@ -28,6 +28,18 @@ enum StoreText {
         return "\(number) (\(offline))"
     }
 
+    /// A duration in the reader's words: `month`, `year`, `30 days`, `1 week` (`counted`: `1 month`).
+    static func words(_ duration: StoreDuration, counted: Bool = false) -> String {
+        let n = duration.count
+        if n == 1, !counted, duration.unit == .month || duration.unit == .year { return duration.unit == .month ? L10n.text("month") : L10n.text("year") }
+        switch duration.unit {
+        case .day: return L10n.plural("%d day", "%d days", n)
+        case .week: return L10n.plural("%d week", "%d weeks", n)
+        case .month: return L10n.plural("%d month", "%d months", n)
+        case .year: return L10n.plural("%d year", "%d years", n)
+        }
+    }
+
     /// A product's name in the reader's language (`ReaderLocale`), else its identifier.
     static func productName(_ id: ProductID, catalog: Catalog) -> String {
         catalog.product(id).map(ReaderLocale.current.name) ?? id.rawValue
