@@ -59,7 +59,11 @@ enum HintsCommand: Command {
             if options.json {
                 context.out(JSONText.encode(SpendJSON(hintBalance: spend.balance, alreadySpent: spend.wasAlreadySpent)))
             } else {
-                context.out(spend.wasAlreadySpent ? "Already spent under key '\(key)': nothing taken. \(spend.balance) left." : "Spent one hint. \(spend.balance) left.")
+                context.out(
+                    TerminalText(
+                        escaping: spend.wasAlreadySpent
+                            ? L10n.text("Already spent under key '%s': nothing taken. %d left.", key, spend.balance)
+                            : L10n.text("Spent one hint. %d left.", spend.balance)))
             }
             return .ok
         }

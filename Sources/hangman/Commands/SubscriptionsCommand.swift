@@ -1,5 +1,6 @@
 import CivilCalendar
 import PackServiceAPI
+import TerminalText
 
 /// `hangman subscriptions`, `hangman subscriptions cancel|resume NAME`
 enum SubscriptionsCommand: Command {
@@ -55,10 +56,10 @@ enum SubscriptionsCommand: Command {
                 return .ok
             }
             guard !statuses.isEmpty else {
-                context.out("No subscriptions. See 'hangman products' for the passes on sale.")
+                context.out(TerminalText(escaping: L10n.text("No subscriptions. See '%s' for the passes on sale.", "hangman products")))
                 return .ok
             }
-            var rows = [["PRODUCT", "STATE", "UNTIL", "AUTO-RENEW", "RENEWS TO", "ORIGINAL TX"]]
+            var rows = [[L10n.text("PRODUCT"), L10n.text("STATE"), L10n.text("UNTIL"), L10n.text("AUTO-RENEW"), L10n.text("RENEWS TO"), L10n.text("ORIGINAL TX")]]
             for status in statuses {
                 rows.append([
                     ProductNames(catalog).shortName(of: status.productID), status.state.rawValue + (status.endReason.map { $0 == "expired" || $0 == "refunded" ? "" : " (\($0))" } ?? ""),
@@ -94,9 +95,12 @@ enum SubscriptionsCommand: Command {
             let status = try await store.service.setAutoRenew(product, on: on)
             let name = StoreText.productName(status.productID, catalog: catalog)
             if on {
-                context.out("\(name) renews on \(StoreText.date(status.expiresDate)).")
+                context.out(TerminalText(escaping: L10n.text("%s renews on %s.", name, StoreText.date(status.expiresDate))))
             } else {
-                context.out("\(name) will not renew: it stays until \(StoreText.date(status.accessEnds)), then it ends. 'hangman subscriptions resume \(typed)' turns it back on.")
+                context.out(
+                    TerminalText(
+                        escaping: L10n.text("%s will not renew: it stays until %s, then it ends.", name, StoreText.date(status.accessEnds)) + " "
+                            + L10n.text("'%s' turns it back on.", "hangman subscriptions resume \(typed)")))
             }
         }
         return .ok
@@ -137,9 +141,9 @@ enum SubscriptionsCommand: Command {
         let name = StoreText.productName(status.productID, catalog: catalog)
         let price = catalog.product(status.productID).map { (prices.format($0, storefront: storefront) ?? "-") + ProductsCommand.per($0) } ?? ""
         switch status.state {
-        case .trial: return "Subscribed to \(name): free trial until \(StoreText.date(status.expiresDate)), then \(price)."
-        case .active where status.isAutoRenewable: return "Subscribed to \(name): renews on \(StoreText.date(status.expiresDate)) at \(price)."
-        case .active: return "\(name) is yours until \(StoreText.date(status.expiresDate))."
+        case .trial: return L10n.text("Subscribed to %s: free trial until %s, then %s.", name, StoreText.date(status.expiresDate), price)
+        case .active where status.isAutoRenewable: return L10n.text("Subscribed to %s: renews on %s at %s.", name, StoreText.date(status.expiresDate), price)
+        case .active: return L10n.text("%s is yours until %s.", name, StoreText.date(status.expiresDate))
         default: return "\(name): \(status.state.rawValue) (\(StoreText.date(status.accessEnds)))."
         }
     }

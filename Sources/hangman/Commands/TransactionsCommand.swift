@@ -1,5 +1,6 @@
 import CivilCalendar
 import PackServiceAPI
+import TerminalText
 
 /// `hangman transactions`
 enum TransactionsCommand: Command {
@@ -18,7 +19,7 @@ enum TransactionsCommand: Command {
         if options.json {
             context.out(JSONText.encode(transactions.map { TransactionJSON($0, catalog: store.catalog) }))
         } else if transactions.isEmpty {
-            context.out("No transactions yet: see 'hangman products'.")
+            context.out(TerminalText(escaping: L10n.text("No transactions yet: see '%s'.", "hangman products")))
         } else {
             let prices = PriceText(environment: context.environment)
             context.out(StoreText.transactionTable(transactions, catalog: store.catalog, prices: prices, width: context.tableWidth(wide: options.wide)))

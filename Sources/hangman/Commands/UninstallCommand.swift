@@ -22,10 +22,10 @@ enum UninstallCommand: Command {
         let id = try options.product.resolve(in: session.catalog)
         switch try await session.player.uninstall(id) {
         case .uninstalled(let canReinstall):
-            let next: TerminalText = canReinstall ? "Run 'hangman install \(id)' to bring it back." : "It was refunded: 'hangman buy \(id)' gets it again."
-            context.out("Uninstalled \(session.name(id)). \(next)")
+            let next = canReinstall ? L10n.text("Run '%s' to bring it back.", "hangman install \(id)") : L10n.text("It was refunded: '%s' gets it again.", "hangman buy \(id)")
+            context.out(TerminalText(escaping: L10n.text("Uninstalled %s.", session.name(id)) + " " + next))
         case .notInstalled:
-            context.out("\(id) is not installed: nothing to do.")
+            context.out(TerminalText(escaping: L10n.text("%s is not installed: nothing to do.", id.rawValue)))
         }
         return .ok
     }

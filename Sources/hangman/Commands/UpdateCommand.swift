@@ -29,14 +29,12 @@ enum UpdateCommand: Command {
         // Without an argument: every installed pack still unlocked (a refunded one is skipped).
         let updated = try await session.player.update(target) { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (id, outcome) in updated {
-            context.out(TerminalText(trusted: session.describe(outcome, id).text.replacingAlreadyInstalled()))
+            if case .alreadyInstalled(let version) = outcome {
+                context.out(TerminalText(escaping: L10n.text("%s %s is up to date.", session.name(id), "\(version)")))
+            } else {
+                context.out(session.describe(outcome, id))
+            }
         }
         return .ok
-    }
-}
-
-extension String {
-    fileprivate func replacingAlreadyInstalled() -> String {
-        hasSuffix("is already installed: nothing to do.") ? String(dropLast("is already installed: nothing to do.".count)) + "is up to date." : self
     }
 }
