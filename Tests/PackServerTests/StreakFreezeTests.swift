@@ -51,5 +51,10 @@ import TestSupport
         // A refund takes back what is held of what was bought: the one spent stays spent.
         _ = try await ana.refund(bought.id)
         #expect(try await onSecond.daily(language: nil).streakFreezes == 0)
+        // A refund reversed gives back what it took, once.
+        _ = try await ana.decideRefund(bought.id, .reverse)
+        #expect(try await onSecond.daily(language: nil).streakFreezes == 1)
+        #expect(await (try? ana.decideRefund(bought.id, .reverse)) != nil)
+        #expect(try await ana.daily(language: nil).streakFreezes == 1)
     }
 }

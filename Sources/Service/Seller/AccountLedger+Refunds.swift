@@ -117,6 +117,12 @@ extension AccountLedger {
         if taken > 0 {
             try Self.appendHints(statements, key: "refund-reversed:\(id)", amount: taken, reason: .refund, transaction: id, now: now)
         }
+        // Streak freezes a refund took back come back too, once.
+        let frozen = -(try statements.streakFreezeAmount(key: "refund:\(id)") ?? 0)
+        if frozen > 0 {
+            _ = try statements.appendStreakFreezes(
+                key: "refund-reversed:\(id)", amount: frozen, reason: "refund", transaction: id, language: nil, coveredDay: nil, now: now)
+        }
         return taken
     }
 }

@@ -247,7 +247,7 @@ final class AccountLedger {
     /// The streak freezes `transaction` credited (its `credit:` row), taken back as far as the
     /// balance allows; those spent covering days stay spent.
     private static func takeBackStreakFreezes(_ transaction: StoreTransaction, statements: any LedgerStatements, now: Int64) throws {
-        let credited = try statements.streakFreezeCredit(transaction.id)
+        let credited = try statements.streakFreezeAmount(key: "credit:\(transaction.id)") ?? 0
         let clawback = min(try statements.streakFreezes(), credited)
         if clawback > 0 {
             _ = try statements.appendStreakFreezes(

@@ -184,8 +184,8 @@ protocol LedgerStatements {
     /// Appends a row to the streak freezes' ledger (its balance after it computed from the
     /// newest); `false` when `key` is there already (the same credit or cover again).
     func appendStreakFreezes(key: String, amount: Int, reason: String, transaction: TransactionID?, language: String?, coveredDay: String?, now: Int64) throws -> Bool
-    /// The streak freezes a purchase credited (its `credit:` row), 0 for none.
-    func streakFreezeCredit(_ id: TransactionID) throws -> Int
+    /// The amount of the streak freezes' row `key` (`credit:<id>`, `refund:<id>`), `nil` for none.
+    func streakFreezeAmount(key: String) throws -> Int?
     /// The days freezes covered in `language`'s streak, newest first, at most `limit`.
     func coveredDays(language: String, limit: Int) throws -> [String]
     /// The account's game of the challenge `challenge`, if it was started.

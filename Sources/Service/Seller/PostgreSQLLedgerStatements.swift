@@ -674,8 +674,8 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         ).affectedRows == 1
     }
 
-    func streakFreezeCredit(_ id: TransactionID) throws -> Int {
-        Int(try execute("SELECT amount FROM streak_freezes WHERE account_id = $1 AND key = $2", ["credit:\(id)"]).rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+    func streakFreezeAmount(key: String) throws -> Int? {
+        try execute("SELECT amount FROM streak_freezes WHERE account_id = $1 AND key = $2", [key]).rows.first?.first.flatMap { $0 }.flatMap { Int($0) }
     }
 
     func coveredDays(language: String, limit: Int) throws -> [String] {

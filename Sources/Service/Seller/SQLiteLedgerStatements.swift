@@ -368,8 +368,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         return true
     }
 
-    func streakFreezeCredit(_ id: TransactionID) throws -> Int {
-        Int(try db.int64("SELECT amount FROM streak_freezes WHERE key = ?", .text("credit:\(id)")) ?? 0)
+    func streakFreezeAmount(key: String) throws -> Int? {
+        try db.int64("SELECT amount FROM streak_freezes WHERE key = ?", .text(key)).map { Int($0) }
     }
 
     func coveredDays(language: String, limit: Int) throws -> [String] {
