@@ -45,7 +45,7 @@ enum ChallengeCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if options.word != nil, options.pack != nil || options.hard {
-            throw CommandFailure.usage("--word is your own word: it takes no --pack and no --hard (hard mode is the server's choice of words)")
+            throw CommandFailure.usage(L10n.text("--word is your own word: it takes no --pack and no --hard (hard mode is the server's choice of words)"))
         }
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "a challenge")

@@ -43,7 +43,7 @@ enum DailyCommand: Command {
     }
 
     static func options(_ parsed: ParsedArguments) throws -> Options {
-        if parsed.value("--since") != nil, !parsed.has("--archive") { throw CommandFailure.usage("--since goes with --archive: 'hangman daily --archive --since 2026-11-01'") }
+        if parsed.value("--since") != nil, !parsed.has("--archive") { throw CommandFailure.usage(L10n.text("--since goes with --archive: '%s'", "hangman daily --archive --since 2026-11-01")) }
         return Options(
             language: parsed.value("--language"), json: parsed.has("--json"), plain: parsed.has("--plain"), archive: parsed.has("--archive"),
             since: parsed.value("--since"), share: parsed.has("--share"), store: HomeOptions(parsed))

@@ -39,7 +39,7 @@ enum FriendsCommand: Command {
         case "invite" where words.count == 1: return ActionOptions(.invite, parsed)
         case "add" where words.count == 2: return ActionOptions(.add(words[1]), parsed)
         case "remove" where words.count >= 2: return ActionOptions(.remove(words.dropFirst().joined(separator: " ")), parsed)
-        default: throw CommandFailure.usage("'friends' takes nothing, 'invite', 'add <CODE>' or 'remove <NAME>'")
+        default: throw CommandFailure.usage(L10n.text("'friends' takes nothing, 'invite', 'add <CODE>' or 'remove <NAME>'"))
         }
     }
 

@@ -46,7 +46,7 @@ enum LeaderboardCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if let date = options.date, DailyDate.day(parsing: date) == nil {
-            throw CommandFailure.usage("'\(date)' is not a day: write it YYYY-MM-DD (2026-12-02)")
+            throw CommandFailure.usage(L10n.text("'%s' is not a day: write it YYYY-MM-DD (2026-12-02)", date))
         }
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
         let games = try store.games(for: "the leaderboard")

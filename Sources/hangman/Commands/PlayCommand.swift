@@ -104,13 +104,13 @@ enum PlayCommand: Command {
         if options.challenge != nil,
             options.daily || options.hard || !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new
         {
-            throw CommandFailure.usage("a challenge's word and lives are set: --challenge takes no --daily, --hard, --pack, --category, --seed, --lives or --new")
+            throw CommandFailure.usage(L10n.text("a challenge's word and lives are set: --challenge takes no --daily, --hard, --pack, --category, --seed, --lives or --new"))
         }
         if options.date != nil, !options.daily {
-            throw CommandFailure.usage("--date names a past day's daily word: it goes with --daily ('hangman play --daily --date 2026-11-30')")
+            throw CommandFailure.usage(L10n.text("--date names a past day's daily word: it goes with --daily ('%s')", "hangman play --daily --date 2026-11-30"))
         }
         if options.language != nil, !options.daily, !options.packs.isEmpty {
-            throw CommandFailure.usage("--language picks the packs of a language: it takes no --pack")
+            throw CommandFailure.usage(L10n.text("--language picks the packs of a language: it takes no --pack"))
         }
         var generator = SeededGenerator(seed: options.seed ?? context.randomSeed())
         // Offline, the game says so on its own screen, not before it opens.
@@ -150,7 +150,7 @@ extension PlayCommand {
     static func challengeID(_ given: String, session: PlayerContext) async throws -> String {
         let wanted = given.lowercased()
         guard wanted.count < 32 else { return wanted }
-        guard wanted.count >= 8 else { throw CommandFailure.usage("a challenge's id has 32 characters; its first 8 do ('hangman challenges' shows them)") }
+        guard wanted.count >= 8 else { throw CommandFailure.usage(L10n.text("a challenge's id has 32 characters; its first 8 do ('%s' shows them)", "hangman challenges")) }
         let games = try session.player.dailyWordService()
         let found = try await games.challenges().map(\.id).filter { $0.hasPrefix(wanted) }
         guard found.count == 1 else {

@@ -31,7 +31,7 @@ extension PlayLoop {
         case .line(let answer) where Question.isYes(answer, emptyIsYes: true):
             return true
         case .interrupted:
-            throw CommandFailure(code: .interrupted, message: "nothing started: the saved game is kept")
+            throw CommandFailure(code: .interrupted, message: L10n.text("nothing started: the saved game is kept"))
         default:
             screen.context.error("Resuming the saved game.")
             return false

@@ -88,7 +88,9 @@ extension PlayLoop {
         if hard {
             throw CommandFailure(
                 code: .storeRefused,
-                message: "hard mode is played on a pack server, which keeps the words it has not ruled out: a game on this device would hold them (see 'hangman account login')")
+                message: L10n.text(
+                    "hard mode is played on a pack server, which keeps the words it has not ruled out: a game on this device would hold them (see '%s')",
+                    "hangman account login"))
         }
         return try player.startGame(seat: seat, packs: packs, category: category, lives: lives, fresh: fresh, using: &generator)
     }

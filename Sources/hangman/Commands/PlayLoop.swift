@@ -94,7 +94,7 @@ final class PlayLoop {
         defer { seat?.leave() }
         if case .keys = input, screen.context.input == .standardInput {
             guard RawTerminal.enter(setup: GameScreen.enterScreen, teardown: GameScreen.leaveScreen) else {
-                throw CommandFailure(code: .ioError, message: "cannot set up the terminal for single-key play (try --plain)")
+                throw CommandFailure(code: .ioError, message: L10n.text("cannot set up the terminal for single-key play (try --plain)"))
             }
         } else if screen.isFullScreen {
             screen.context.out(TerminalText(trusted: GameScreen.enterScreen), terminator: "")

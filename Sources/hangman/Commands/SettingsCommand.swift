@@ -50,7 +50,7 @@ enum SettingsCommand: Command {
             return .show
         case "languages":
             let tags = Array(words.dropFirst())
-            guard !tags.isEmpty else { throw CommandFailure.usage("'\(command) languages' takes all or language tags (like en es)") }
+            guard !tags.isEmpty else { throw CommandFailure.usage(L10n.text("'%s languages' takes all or language tags (like en es)", command)) }
             if tags == ["all"] { return .languages(nil) }
             var chosen: [String] = []
             for tag in tags {
@@ -60,16 +60,16 @@ enum SettingsCommand: Command {
             return .languages(chosen)
         case "payments":
             guard words.count == 2, case .toggle(let on) = try ValueKind.toggle.convert(words[words.startIndex + 1], for: "'\(command) payments'") else {
-                throw CommandFailure.usage("'\(command) payments' takes on or off")
+                throw CommandFailure.usage(L10n.text("'%s payments' takes on or off", command))
             }
             return .payments(allowed: on)
         case "theme":
-            guard words.count == 2 else { throw CommandFailure.usage("'\(command) theme' takes classic or the name of a theme installed here (like robot)") }
+            guard words.count == 2 else { throw CommandFailure.usage(L10n.text("'%s theme' takes classic or the name of a theme installed here (like robot)", command)) }
             let name = words[words.startIndex + 1]
             return .theme(["classic", "none", "stick", "default"].contains(name.lowercased()) ? nil : name)
         case "palette":
             guard words.count == 2, let palette = DeviceSettings.Palette(rawValue: words[words.startIndex + 1].lowercased()) else {
-                throw CommandFailure.usage("'\(command) palette' takes standard or high-contrast")
+                throw CommandFailure.usage(L10n.text("'%s palette' takes standard or high-contrast", command))
             }
             return .palette(palette)
         case let other?:
