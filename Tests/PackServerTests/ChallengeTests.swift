@@ -104,12 +104,3 @@ import TestSupport
         #expect(try await ben.challenges().isEmpty)
     }
 }
-
-private func refusal(_ body: () async throws(ServiceError) -> Void) async -> ServiceError? {
-    do {
-        try await body()
-        return nil
-    } catch {
-        return error
-    }
-}

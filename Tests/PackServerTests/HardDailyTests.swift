@@ -44,12 +44,3 @@ import TestSupport
         #expect(archived?.kind == .invalidRequest)
     }
 }
-
-private func refusal(_ body: () async throws(ServiceError) -> Void) async -> ServiceError? {
-    do {
-        try await body()
-        return nil
-    } catch {
-        return error
-    }
-}

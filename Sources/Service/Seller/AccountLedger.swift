@@ -160,10 +160,14 @@ final class AccountLedger {
     /// `legacyHints` is credited for a row written before `hints_owed` existed (it owes 0 there).
     /// A subscription's transaction (`product` says which kind) starts its period here: see
     /// ``deliverSubscription(_:product:statements:now:)``.
-    func deliver(_ id: TransactionID, legacyHints: Int, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64) throws(ServiceError) -> Bool {
-        // Streak freezes are credited to their own ledger, which the one-call delivery of hints does not know.
-        let freezes = try engine.read { statements in try statements.transaction(id).flatMap { lookup($0.productID)?.streakFreezeCount } }
-        if !notifies, freezes == nil, case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) { return delivered }
+    /// `streakFreezes` is what a purchase of streak freezes credits (their own ledger, which the
+    /// one-call delivery of hints does not know); `nil` for any other product.
+    func deliver(
+        _ id: TransactionID, legacyHints: Int, streakFreezes: Int? = nil, lookup: (ProductID) -> Product? = { _ in nil }, now: Int64
+    ) throws(ServiceError) -> Bool {
+        if !notifies, streakFreezes == nil, case .done(let delivered)? = try engine.deliverInOneCall(id, legacyHints: legacyHints, now: now) {
+            return delivered
+        }
         return try engine.write { statements in
             guard let transaction = try statements.transaction(id), transaction.state == .purchased else { return false }
             if notifies { try notifyDelivery(transaction, product: lookup(transaction.productID), statements: statements, now: now) }
@@ -172,9 +176,9 @@ final class AccountLedger {
                 if let product = lookup(transaction.productID) {
                     try Self.deliverSubscription(transaction, product: product, lookup: lookup, statements: statements, now: now)
                 }
-            } else if transaction.isConsumable, let each = lookup(transaction.productID)?.streakFreezeCount {
+            } else if transaction.isConsumable, let streakFreezes {
                 _ = try statements.appendStreakFreezes(
-                    key: "credit:\(id)", amount: each * transaction.quantity, reason: "purchase", transaction: id, language: nil, coveredDay: nil, now: now)
+                    key: "credit:\(id)", amount: streakFreezes, reason: "purchase", transaction: id, language: nil, coveredDay: nil, now: now)
                 try statements.setHintsCredited(0, for: id)
             } else if transaction.isConsumable {
                 let owed = try statements.hintsOwed(id)

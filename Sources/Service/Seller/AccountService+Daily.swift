@@ -187,18 +187,10 @@ extension AccountService {
             // One key for every player of the day and language (drawn by the service's secret), so
             // that the same guesses get the same answers and the hard board compares.
             let key = HardMode.keyedHash("hard/\(date)/\(tag)", key: daily.secret.prefix(8).reduce(0) { $0 << 8 | UInt64($1) })
-            let folding = LetterFolding(language: tag)
-            let shape = HardMode.shape(of: choice.word.text, folding: folding)
-            let sameShape = words.filter { HardMode.shape(of: $0.word.text, folding: folding) == shape }
-            let candidates = HardMode.startingSet(
-                drawn: HardMode.Candidate(word: choice.word.text, clue: choice.word.clue), sameShape: sameShape.count, key: key
-            ) { HardMode.Candidate(word: sameShape[$0].word.text, clue: sameShape[$0].word.clue) }
-            row.hard = key
-            row.candidates = candidates
-            if let chosen = HardMode.representative(of: candidates, key: key) {
-                row.word = chosen.word
-                row.clue = chosen.clue
-            }
+            // The candidates of the list the word was drawn from, by its index of shapes.
+            let list = pack.daily.flatMap { $0.name == choice.category ? $0 : nil } ?? pack.lists.first { $0.name == choice.category }
+            let drawn = HardMode.Candidate(word: choice.word.text, clue: choice.word.clue)
+            row.makeHard(key: key, candidates: list?.hardCandidates(drawn: choice.word, folding: LetterFolding(language: tag), key: key) ?? [drawn])
         }
         let started = try ledger.startOnce(row)
         guard started.game.row.state == .playing else {

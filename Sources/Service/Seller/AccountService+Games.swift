@@ -140,13 +140,7 @@ extension AccountService {
                     // The key is drawn after the word, from the same generator: a seed gives the same game.
                     let key = generator.next()
                     let folding = LetterFolding(language: candidate.language)
-                    let candidates = candidate.list.hardCandidates(drawn: word, folding: folding, key: key)
-                    row.hard = key
-                    row.candidates = candidates
-                    // The board stands for every candidate from the start: the drawn word is only one of them.
-                    guard let chosen = HardMode.representative(of: candidates, key: key) else { return row }
-                    row.word = chosen.word
-                    row.clue = chosen.clue
+                    row.makeHard(key: key, candidates: candidate.list.hardCandidates(drawn: word, folding: folding, key: key))
                 }
                 return row
             }

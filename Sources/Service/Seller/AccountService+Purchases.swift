@@ -302,10 +302,11 @@ extension AccountService {
     func complete(_ transaction: StoreTransaction) throws(ServiceError) {
         let id = transaction.id
         if transaction.state == .purchased {
-            var legacyHints = 0
-            if case .consumable(let each)? = catalog.product(transaction.productID)?.kind { legacyHints = each * transaction.quantity }
+            let product = catalog.product(transaction.productID)
+            let legacyHints = (product?.hintCount ?? 0) * transaction.quantity
+            let freezes = product?.streakFreezeCount.map { $0 * transaction.quantity }
             let now = transaction.originalTransactionID == nil ? clock.now() : try storeNow()
-            if try ledger.deliver(id, legacyHints: legacyHints, lookup: { catalog.product($0) }, now: now) {
+            if try ledger.deliver(id, legacyHints: legacyHints, streakFreezes: freezes, lookup: { catalog.product($0) }, now: now) {
                 crash(.afterDeliver)
             }
         }

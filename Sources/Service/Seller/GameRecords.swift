@@ -36,6 +36,16 @@ struct GameRow: Equatable {
     static let columns =
         "id, product_id, pack_name, category, word, clue, language, lives, state, score, started_date, ended_date, daily, misses, hints, archive, hard, candidates, challenge"
 
+    /// Makes the game a hard one with `key` and its starting `candidates`: the board stands for
+    /// every candidate from the start, so the word kept is their representative, not the one drawn.
+    mutating func makeHard(key: UInt64, candidates: [HardMode.Candidate]) {
+        hard = key
+        self.candidates = candidates
+        guard let chosen = HardMode.representative(of: candidates, key: key) else { return }
+        word = chosen.word
+        clue = chosen.clue
+    }
+
     /// `hard` as kept: 16 hex digits.
     var hardText: String? { hard.map { String($0, radix: 16) } }
 

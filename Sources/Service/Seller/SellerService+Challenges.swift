@@ -8,13 +8,7 @@ import PackServiceWire
 extension SellerService {
     /// The account id of `account`'s friend named `name` (as ``friends(of:)`` names them).
     public func friendID(of account: String, named name: String) throws(ServiceError) -> String {
-        let folded = DisplayName.folded(name)
-        let friends = try directory.friends(of: account)
-        let names = try directory.names(of: friends.map(\.account))
-        guard let friend = friends.first(where: { DisplayName.folded(names[$0.account] ?? DisplayName.placeholder(account: $0.account)) == folded }) else {
-            throw ServiceError(.notFound, "you have no friend named '\(name.prefix(40))': 'hangman friends' lists them")
-        }
-        return friend.account
+        try friend(of: account, named: name).account
     }
 
     /// Keeps `word` (``AccountService/challengeWord(_:friendPacks:)``) as a challenge from

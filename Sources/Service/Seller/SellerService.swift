@@ -141,12 +141,18 @@ public final class SellerService: Sendable {
     /// ways; the friend that was.
     @discardableResult
     public func removeFriend(account: String, name: String) throws(ServiceError) -> Friend {
+        let named = try friend(of: account, named: name)
+        _ = try directory.removeFriend(account: account, friend: named.account)
+        return named.friend
+    }
+
+    /// `account`'s friend named `name` (compared folded, as ``friends(of:)`` names them); 404 for none.
+    func friend(of account: String, named name: String) throws(ServiceError) -> (account: String, friend: Friend) {
         let folded = DisplayName.folded(name)
         guard let named = try named(directory.friends(of: account)).first(where: { DisplayName.folded($0.friend.name) == folded }) else {
             throw ServiceError(.notFound, "you have no friend named '\(name.prefix(40))': 'hangman friends' lists them")
         }
-        _ = try directory.removeFriend(account: account, friend: named.account)
-        return named.friend
+        return named
     }
 
     /// How `account`'s service claims an offer code across the service (``AccountService/claimOfferCode``).

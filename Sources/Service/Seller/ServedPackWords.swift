@@ -19,20 +19,29 @@ public final class ServedPackWords: Sendable {
         var name: String
         var words: [PackWord]
         /// The words of each shape (``HardMode/shape(of:folding:)``), by index: a hard game's
-        /// candidates, found without reading the list.
-        var shapes: [String: [Int]]
+        /// candidates, found without reading the list. Made by the list's first hard game, so
+        /// that loading a pack pays nothing for a mode few games use.
+        private let shapes = Shapes()
 
-        init(name: String, words: [PackWord], folding: LetterFolding) {
+        final class Shapes: Sendable {
+            let index = Mutex<[String: [Int]]?>(nil)
+        }
+
+        init(name: String, words: [PackWord]) {
             self.name = name
             self.words = words
-            var shapes: [String: [Int]] = [:]
-            for (index, word) in words.enumerated() { shapes[HardMode.shape(of: word.text, folding: folding), default: []].append(index) }
-            self.shapes = shapes
         }
 
         /// A hard game's starting candidates: `drawn` and words of its shape (``HardMode/startingSet(drawn:sameShape:key:word:)``).
         func hardCandidates(drawn: PackWord, folding: LetterFolding, key: UInt64) -> [HardMode.Candidate] {
-            let indices = shapes[HardMode.shape(of: drawn.text, folding: folding)] ?? []
+            let indices = shapes.index.withLock { kept in
+                if kept == nil {
+                    var made: [String: [Int]] = [:]
+                    for (index, word) in words.enumerated() { made[HardMode.shape(of: word.text, folding: folding), default: []].append(index) }
+                    kept = made
+                }
+                return kept?[HardMode.shape(of: drawn.text, folding: folding)] ?? []
+            }
             return HardMode.startingSet(drawn: HardMode.Candidate(word: drawn.text, clue: drawn.clue), sameShape: indices.count, key: key) { index in
                 HardMode.Candidate(word: words[indices[index]].text, clue: words[indices[index]].clue)
             }
@@ -59,10 +68,9 @@ public final class ServedPackWords: Sendable {
             throw ServiceError(
                 .productUnavailable, "\(archive.displayName) (\(archive.productID)) cannot be played now: its archive is not the one the catalog published")
         }
-        let folding = LetterFolding(language: pack.manifest.language)
         let words = Pack(
-            language: pack.manifest.language, lists: pack.lists.map { List(name: $0.name, words: $0.words, folding: folding) },
-            daily: pack.dailyList.map { List(name: $0.name, words: $0.words, folding: folding) })
+            language: pack.manifest.language, lists: pack.lists.map { List(name: $0.name, words: $0.words) },
+            daily: pack.dailyList.map { List(name: $0.name, words: $0.words) })
         packs.withLock { kept in
             if kept.count >= capacity { kept.removeAll() }
             kept[archive.sha256] = words

@@ -54,20 +54,26 @@ enum EmbeddedStore {
         }
     }
 
-    /// The `Packs/` folder of the checkout this binary was built in (it lives in `.build/<config>/`),
-    /// the one 'make install' put beside it (`PREFIX/bin/hangman`, `PREFIX/share/hangman/Packs`),
-    /// or the current directory's.
+    /// The `Packs/` folder of the checkout this binary was built in, the one 'make install' put
+    /// beside it, or the current directory's.
     private static func checkoutPacks() -> String? {
+        if let shipped = shippedFolder("Packs", holding: Catalog.fileName) { return shipped }
+        let here = FileManager.default.currentDirectoryPath + "/Packs"
+        return FileManager.default.fileExists(atPath: here + "/" + Catalog.fileName) ? here : nil
+    }
+
+    /// A folder that ships with the program (`Packs`, `Localization`), holding `file`: the
+    /// checkout's this binary was built in (it lives in `.build/<config>/`), or the one 'make
+    /// install' put beside it (`PREFIX/bin/hangman`, `PREFIX/share/hangman/<name>`).
+    static func shippedFolder(_ name: String, holding file: String) -> String? {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
         var candidates: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(filePath: executable).deletingLastPathComponent()
-            for _ in 0..<5 {
-                candidates.append(folder.appending(path: "Packs").path)
-                candidates.append(folder.appending(path: "share/hangman/Packs").path)
-                folder = folder.deletingLastPathComponent()
-            }
+        var folder = URL(filePath: executable).deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(folder.appending(path: name).path)
+            candidates.append(folder.appending(path: "share/hangman/" + name).path)
+            folder = folder.deletingLastPathComponent()
         }
-        candidates.append(FileManager.default.currentDirectoryPath + "/Packs")
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + Catalog.fileName) }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + file) }
     }
 }

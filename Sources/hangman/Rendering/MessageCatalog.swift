@@ -51,20 +51,8 @@ enum L10n {
 
     private static let catalogs = Mutex<[String: MessageCatalog?]>([:])
 
-    /// The `Localization/` folder: beside the checkout this binary was built in, or the one
-    /// 'make install' put in `PREFIX/share/hangman/`.
-    static func folder() -> String? {
-        var candidates: [String] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var folder = URL(filePath: executable).deletingLastPathComponent()
-            for _ in 0..<5 {
-                candidates.append(folder.appending(path: "Localization").path)
-                candidates.append(folder.appending(path: "share/hangman/Localization").path)
-                folder = folder.deletingLastPathComponent()
-            }
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/de.po") }
-    }
+    /// The `Localization/` folder that ships with the program.
+    static func folder() -> String? { EmbeddedStore.shippedFolder("Localization", holding: "de.po") }
 
     /// printf's `%s`, `%d`, `%n$s`, `%n$d` and `%%`, each filled with the argument as text.
     static func format(_ template: String, _ arguments: [Any]) -> String {
