@@ -302,9 +302,13 @@ extension AccountService {
     func complete(_ transaction: StoreTransaction) throws(ServiceError) {
         let id = transaction.id
         if transaction.state == .purchased {
-            let product = catalog.product(transaction.productID)
-            let legacyHints = (product?.hintCount ?? 0) * transaction.quantity
-            let freezes = product?.streakFreezeCount.map { $0 * transaction.quantity }
+            var legacyHints = 0
+            var freezes: Int?
+            switch catalog.product(transaction.productID)?.kind {
+            case .consumable(let each)?: legacyHints = each * transaction.quantity
+            case .streakFreezes(let each)?: freezes = each * transaction.quantity
+            default: break
+            }
             let now = transaction.originalTransactionID == nil ? clock.now() : try storeNow()
             if try ledger.deliver(id, legacyHints: legacyHints, streakFreezes: freezes, lookup: { catalog.product($0) }, now: now) {
                 crash(.afterDeliver)
