@@ -23,7 +23,8 @@ extension PlayLoop {
         let challenged = (session as? ServedSession)?.game.challenge != nil
         var view = GameView(
             game: session.board, packName: day.map { L10n.text("Daily word %s", $0) } ?? session.packName,
-            category: day == nil ? session.category + (challenged ? " · " + L10n.text("challenge") : "") + (hard ? " · " + L10n.text("hard mode") : "") : session.packName,
+            category: (day == nil ? session.category + (challenged ? " · " + L10n.text("challenge") : "") : session.packName)
+                + (hard ? " · " + L10n.text("hard mode") : ""),
             hints: nil,
             event: opening.isEmpty ? nil : opening.joined(separator: " "), theme: theme, palette: palette)
         var eventPlain: TerminalText?
