@@ -53,6 +53,8 @@ let package = Package(
         layer("Formats", "PackIdentifiers"),
         // Text from outside (a pack, a client, a file name) made safe to write to a terminal.
         layer("Formats", "TerminalText"),
+        // The program's own sentences in the reader's language, from gettext message catalogs.
+        layer("Formats", "Messages"),
         layer("Formats", "WordPacks", ["PackIdentifiers", "Archive", "Signing", "PropertyList", "LetterFolding", "SystemCalls"]),
 
         // Game: pure rules, no I/O, randomness passed in.
@@ -60,24 +62,24 @@ let package = Package(
 
         // Service: the boundary (the PackService protocol and its values; the JSON on the wire),
         // the seller's store (catalog, ledger rules, receipts, test controls), and its HTTP server.
-        layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar", "HangmanGame", "LetterFolding"]),
-        layer("Service", "PackServiceWire", ["PackServiceAPI", "Signing", "Base64", "CivilCalendar", "CertificateChain"]),
+        layer("Service", "PackServiceAPI", ["PackIdentifiers", "CivilCalendar", "HangmanGame", "LetterFolding", "Messages"]),
+        layer("Service", "PackServiceWire", ["PackServiceAPI", "Messages", "Signing", "Base64", "CivilCalendar", "CertificateChain"]),
         // Apple's shapes at the seller's edge: verifyReceipt, the App Store Server API's signed
         // transactions, its bearer tokens, Server Notifications V2, named as Apple names them.
         // Values and codecs only (no ledger, no I/O), so the client reads Apple's answers with them.
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
-        layer("Service", "Seller", ["PackServiceAPI", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar", "Confusables"]),
+        layer("Service", "Seller", ["PackServiceAPI", "Messages", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar", "Confusables"]),
         layer("Service", "SalesReports", ["PackServiceAPI", "Seller", "CivilCalendar"]),
         layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Seller", "CivilCalendar", "TerminalText"]),
-        layer("Service", "PackServer", ["Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Seller", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
+        layer("Service", "PackServer", ["Messages", "Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Seller", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed
         // packs, games), which see only the boundary, never the seller's store.
-        layer("Player", "PackServiceClient", ["HTTPClient", "PackServiceWire", "AppStore", "Signing", "Base64", "SystemCalls"]),
-        layer("Player", "Device", ["PackServiceAPI", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
+        layer("Player", "PackServiceClient", ["Messages", "HTTPClient", "PackServiceWire", "AppStore", "Signing", "Base64", "SystemCalls"]),
+        layer("Player", "Device", ["PackServiceAPI", "Messages", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Seller", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore", "Base64"]),
+        .executableTarget(name: "hangman", dependencies: ["Messages", "PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Seller", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore", "Base64"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Seller", "WordPacks"], path: "Benchmarks/HintDebit"),
@@ -85,7 +87,7 @@ let package = Package(
         // What several test targets share: fixtures made by hand.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "Dashboard", "AppStore", "CertificateChain", "Seller", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "HTTPClient", "Signing", "SystemCalls", "TestSupport"]),
+        .testTarget(name: "PackServerTests", dependencies: ["PackServer", "Messages", "Dashboard", "AppStore", "CertificateChain", "Seller", "PostgreSQL", "PackServiceClient", "PackServiceWire", "HTTPServer", "HTTPClient", "Signing", "SystemCalls", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "ArchiveTests", dependencies: ["Archive", "TestSupport"]),
@@ -103,7 +105,7 @@ let package = Package(
         .testTarget(name: "SellerTests", dependencies: ["Seller", "AppStore", "HangmanGame", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Seller", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),
-        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "PackServer", "PackServiceAPI", "PackServiceClient", "HTTPServer", "Signing", "Base64", "SystemCalls", "Device", "HangmanGame", "Archive", "PropertyList", "TerminalText", "WordPacks", "TestSupport"]),
+        .testTarget(name: "HangmanCLITests", dependencies: ["hangman", "Messages", "PackServer", "PackServiceAPI", "PackServiceClient", "HTTPServer", "Signing", "Base64", "SystemCalls", "Device", "HangmanGame", "Archive", "PropertyList", "TerminalText", "WordPacks", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

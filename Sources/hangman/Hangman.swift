@@ -42,11 +42,13 @@ enum Hangman {
     /// Every write is checked: a command that succeeded but could not write all it had to say
     /// ends with 74 (nothing is lost silently: `hangman receipt > /dev/full`).
     static func main(_ arguments: [String], context: CommandContext) async -> ExitCode {
+        // Names, numbers and sentences in the reader's language and locale, for this run only.
+        await ReaderLocale(environment: context.environment).reading { await run(arguments, context: context) }
+    }
+
+    private static func run(_ arguments: [String], context: CommandContext) async -> ExitCode {
         do {
-            // Names and numbers in the reader's language and locale, for this run only.
-            let code = try await ReaderLocale.$current.withValue(ReaderLocale(environment: context.environment)) {
-                try await dispatch(arguments, context: context)
-            }
+            let code = try await dispatch(arguments, context: context)
             try context.checkWrites()
             return code
         } catch {

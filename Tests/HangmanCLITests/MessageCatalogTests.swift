@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import HangmanGame
 @testable import hangman
 import Testing
@@ -16,7 +17,7 @@ import TestSupport
     static func marked() throws -> [(id: String, plural: String?)] {
         let pattern = try NSRegularExpression(pattern: #"L10n\.(text|plural)\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*"((?:[^"\\]|\\.)*)")?"#)
         var found: [(String, String?)] = []
-        let sources = root.appendingPathComponent("Sources/hangman")
+        let sources = root.appendingPathComponent("Sources")
         for case let file as String in FileManager.default.enumerator(atPath: sources.path)! where file.hasSuffix(".swift") {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
@@ -67,7 +68,7 @@ import TestSupport
     /// The reader's locale chooses: French counts 0 as one, English as many; C is English.
     @Test func theReadersLocaleChoosesTheCatalog() {
         let text = { (environment: [String: String], count: Int) in
-            ReaderLocale.$current.withValue(ReaderLocale(environment: environment)) { L10n.plural("%d hint left.", "%d hints left.", count) }
+            ReaderLocale(environment: environment).reading { L10n.plural("%d hint left.", "%d hints left.", count) }
         }
         #expect(text(["LANG": "fr_FR.UTF-8"], 0) == "0 indice restant.")
         #expect(text(["LANG": "fr_FR.UTF-8"], 2) == "2 indices restants.")
@@ -81,7 +82,7 @@ import TestSupport
     /// and the words are the language's.
     @Test(arguments: languages.values.sorted())
     func theBoardFitsInEveryLanguage(locale: String) {
-        ReaderLocale.$current.withValue(ReaderLocale(environment: ["LANG": locale])) {
+        ReaderLocale(environment: ["LANG": locale]).reading {
             var won = Game(word: "Donaudampfschifffahrt", language: "de", lives: 6)
             for letter in "donaupmfschitr" { won.guess(String(letter)) }
             for width in [40, 80, 200] {

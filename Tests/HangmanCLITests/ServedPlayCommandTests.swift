@@ -1,11 +1,12 @@
 import Foundation
 import HTTPServer
+import Messages
 import PackServer
 import PackServiceAPI
 import PackServiceClient
 import SQLite
-import Testing
 import TestSupport
+import Testing
 
 /// `hangman play` on a home bound to a pack server: the server's game, the word never in the
 /// home; resumed on a second device; the daily word, its share line and the leaderboard; the
@@ -161,6 +162,11 @@ import TestSupport
         #expect(endings[0] == endings[1] && !endings[0].isEmpty, "\(endings)")
         let again = try await world.hangman("alice", ["play", "--daily", "--plain"], input: "e\n")
         #expect(again.status == 69 && again.stderr.contains("already"), "\(again.stderr)")
+        // A German reader is refused in German: the server writes the sentence in the language
+        // the client asks for.
+        let inGerman = try await world.hangman("alice", ["play", "--daily", "--language", "en", "--plain"], input: "e\n", environment: ["LANG": "de_DE.UTF-8"])
+        let next = L10n.$language.withValue("de") { L10n.text("the next comes at 00:00 UTC; 'hangman daily' shows your record") }
+        #expect(inGerman.status == 69 && !next.contains("next comes") && inGerman.stderr.contains(next), "\(inGerman.stderr)")
         let daily = try await world.hangman("alice", ["daily"], environment: ["NO_COLOR": ""])
         #expect(daily.status == 0 && daily.stdout.contains("Today: won, ") && daily.stdout.contains("Streak 1"), "\(daily.stdout)")
         let share = daily.stdout.split(separator: "\n").suffix(2).map(String.init)

@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 @testable import hangman
 import PackServiceAPI
 import TestSupport
@@ -251,7 +252,7 @@ import Testing
     ])
     func datesFollowTheLocale(_ lang: String, _ expected: String) {
         let moment: Int64 = 1_764_619_200_000  // 2025-12-01T20:00:00Z
-        let text = ReaderLocale.$current.withValue(ReaderLocale(environment: ["LANG": lang])) { StoreText.date(moment) }
+        let text = ReaderLocale(environment: ["LANG": lang]).reading { StoreText.date(moment) }
         #expect(text.contains(expected) && text.hasSuffix(" UTC"), "\(lang): \(text)")
     }
 

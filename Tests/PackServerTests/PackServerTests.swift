@@ -1,16 +1,17 @@
 import AppStore
 import Base64
 import Foundation
-import Synchronization
 import HTTPServer
+import Messages
 import PackServer
 import PackServiceClient
 import PackServiceWire
 import Seller
 import Signing
+import Synchronization
 import SystemCalls
-import Testing
 import TestSupport
+import Testing
 
 /// A pack server on a free port, on the shipped packs, with its data in a temporary folder.
 final class RunningServer {
@@ -436,6 +437,33 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let decoded = try Wire.decode(AppleVerifyResponse.self, from: body)
         #expect(decoded.status == 21010)
         #expect(decoded.receipt == nil && decoded.latestReceipt == nil)
+    }
+
+    /// A refusal in the language the request's `Accept-Language` asks for, when the service has a
+    /// catalog for it (`Content-Language` says which); English for any other, and for none.
+    @Test func aRefusalIsInTheLanguageTheClientAccepts() async throws {
+        let running = try RunningServer()
+        func refused(_ accepting: String?) throws -> (message: String, language: String?, vary: String?) {
+            let answer = running.server.handle(HTTPRequest(
+                method: "DELETE", path: "/v1/health", query: [:], headers: accepting.map { ["accept-language": $0] } ?? [:], body: []))
+            #expect(answer.status == 405)
+            guard case .bytes(let body) = answer.body else { throw ServiceError(.storage, "no body") }
+            let header = { (name: String) in answer.headers.first { $0.0 == name }?.1 }
+            return (try Wire.decode(ErrorBody.self, from: body).message, header("Content-Language"), header("Vary"))
+        }
+        let english = "/v1/health takes GET, not DELETE"
+        let german = L10n.$language.withValue("de") { L10n.text("%s takes %s, not %s", "/v1/health", "GET", "DELETE") }
+        #expect(german != english && german.contains("/v1/health"), "\(german)")
+        #expect(try refused(nil) == (english, nil, nil))
+        #expect(try refused("de-DE,de;q=0.9,en;q=0.8") == (german, "de", "Accept-Language"))
+        // The highest weight that has a catalog wins; English or a language without one is English.
+        #expect(try refused("ja, de;q=0.2, fr;q=0.7").language == "fr")
+        #expect(try refused("en-US, de;q=0.5").message == english)
+        #expect(try refused("ja").message == english)
+        #expect(try refused("pt-BR").language == "pt-BR")
+        // A field too long, or of nonsense, is read as none.
+        #expect(try refused(String(repeating: "de,", count: 200)).message == english)
+        #expect(try refused(";;q=,\u{0};de;q=abc").message == english)
     }
 
     /// A receipt of many transactions (its body past the 64 KiB default) is verified by its own

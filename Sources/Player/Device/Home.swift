@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Messages
 import PackServiceAPI
 import PackServiceClient
 import SystemCalls
@@ -64,7 +65,7 @@ public struct Home: Sendable {
             for name in Self.embeddedStoreFiles where FileSystem.exists(atPath: accountFolder + "/" + name) {
                 guard !FileSystem.exists(atPath: setAsideFolder + "/" + name) else {
                     throw ServiceError(
-                        .wrongState, "an embedded store is kept already in \(setAsideFolder): move that folder away to join this home to a pack server")
+                        .wrongState, L10n.text("an embedded store is kept already in %s: move that folder away to join this home to a pack server", setAsideFolder))
                 }
                 try FileSystem.rename(accountFolder + "/" + name, to: setAsideFolder + "/" + name)
             }
@@ -169,7 +170,7 @@ public struct Home: Sendable {
                 throw Self.refusal(
                     "this home (\(folder)) plays on the embedded store, and the command names the pack server at \(url): 'hangman account create --service URL' (or 'account login') joins this home to it; else drop --service and HANGMAN_SERVICE, or use another --home for that server")
             }
-            throw PlayerError.store(ServiceError(.notEntitled, "no account on \(url) in \(folder): run 'hangman account create --service \(url)'"))
+            throw PlayerError.store(ServiceError(.notEntitled, L10n.text("no account on %s in %s: run 'hangman account create --service %s'", url, folder, url)))
         case (.embedded, _):
             let opened = try embedded()
             let recovered: [StoreTransaction]
@@ -317,7 +318,7 @@ public struct Home: Sendable {
                 }
                 guard credentials.accountID == kept.accountID else {
                     throw ServiceError(
-                        .wrongState, "that token is account \(credentials.accountID)'s, and this home is account \(kept.accountID)'s: use another --home (or HANGMAN_HOME) for it")
+                        .wrongState, L10n.text("that token is account %s's, and this home is account %s's: use another --home (or HANGMAN_HOME) for it", credentials.accountID, kept.accountID))
                 }
                 try kept.replaceToken(with: credentials.token, folder: accountFolder)
                 try kept.remember(address: credentials.service, folder: accountFolder)
@@ -375,17 +376,17 @@ public struct Home: Sendable {
         if hasEmbeddedAccount && !leavingEmbeddedStore {
             throw .store(ServiceError(
                 .wrongState,
-                "this home (\(folder)) plays on the embedded store: joining a pack server sets that store aside (run this on a terminal to be asked, or add --yes), or use another --home (or HANGMAN_HOME)"))
+                L10n.text("this home (%s) plays on the embedded store: joining a pack server sets that store aside (run this on a terminal to be asked, or add --yes), or use another --home (or HANGMAN_HOME)", folder)))
         }
         if leavingEmbeddedStore, FileSystem.exists(atPath: setAsideFolder + "/" + Self.embeddedLedgerName) {
             throw .store(ServiceError(
-                .wrongState, "an embedded store is kept already in \(setAsideFolder): move that folder away to join this home to a pack server"))
+                .wrongState, L10n.text("an embedded store is kept already in %s: move that folder away to join this home to a pack server", setAsideFolder)))
         }
         let existing: ServiceCredentials?
         do { existing = try ServiceCredentials.load(folder: accountFolder) } catch { throw .store(error) }
         if let existing {
             throw .store(ServiceError(
-                .wrongState, "this home (\(folder)) has an account already, on \(existing.service), and a home belongs to one store: use another --home (or HANGMAN_HOME)"))
+                .wrongState, L10n.text("this home (%s) has an account already, on %s, and a home belongs to one store: use another --home (or HANGMAN_HOME)", folder, existing.service)))
         }
     }
 

@@ -1,5 +1,6 @@
-import PackServiceClient
+import Messages
 import PackServiceAPI
+import PackServiceClient
 
 extension Player {
     /// What buying a product would do, decided before anything is charged.
@@ -24,7 +25,7 @@ extension Player {
     /// Whether buying `id` would charge, after checking that this device may buy at all (the
     /// `buy` command's question, and the game's `$`, ask only when it would).
     public func offer(_ id: ProductID) async throws(PlayerError) -> Offer {
-        if isOffline { throw .store(ServiceError(.unavailable, "buying needs the pack server, which cannot be reached now")) }
+        if isOffline { throw .store(ServiceError(.unavailable, L10n.text("buying needs the pack server, which cannot be reached now"))) }
         try checkPaymentsAllowed()
         guard let product = catalog.product(id) else { return .nothingToAsk }
         if product.autoRenewable != nil {

@@ -1,4 +1,5 @@
 import HangmanGame
+import Messages
 import PackServiceAPI
 
 /// A game as `hangman play` plays it: on this device (``GameSession``, the word in the home) or
@@ -111,7 +112,7 @@ extension Player {
         if let games = service.dailyWords { return games }
         throw .store(ServiceError(
             .unavailable,
-            "the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)"))
+            L10n.text("the daily word is played on the pack server, which cannot be reached now: try again when it is back ('hangman play' plays the packs installed here)")))
     }
 
     /// Starts a served game from the `requested` packs, or, without any, from the packs a game on
@@ -127,7 +128,7 @@ extension Player {
     /// Starts a served game, or resumes the account's live one (`request.new`: abandons it first).
     public func startServedGame(_ request: GameRequest) async throws(PlayerError) -> ServedSession {
         guard let games = gameService else {
-            throw .store(ServiceError(.unavailable, "served games need the account's pack server, and this session has none"))
+            throw .store(ServiceError(.unavailable, L10n.text("served games need the account's pack server, and this session has none")))
         }
         do {
             return ServedSession(game: try await games.startGame(request), service: games)

@@ -2,6 +2,7 @@ import AppStore
 import Base64
 import FoundationEssentials
 import HTTPClient
+import Messages
 import PackServiceWire
 import Signing
 import Synchronization
@@ -215,7 +216,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     /// From the account's signed statement.
     public func appTransaction() async throws(ServiceError) -> AppTransactionRecord {
         guard let app = try await statement().appTransaction else {
-            throw ServiceError(.unavailable, "the service at \(credentials.service) is older than app transactions: it does not say this account's")
+            throw ServiceError(.unavailable, L10n.text("the service at %s is older than app transactions: it does not say this account's", credentials.service))
         }
         return app
     }
@@ -316,7 +317,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 if link == nil, let status = error.status, [302, 303, 307].contains(status), let location = error.location {
                     // The service's static file server: followed from this route only, to http(s).
                     guard location.hasPrefix("https://") || location.hasPrefix("http://"), let key = error.headers[Wire.downloadKeyHeader.lowercased()] else {
-                        throw ServiceError(.unavailable, "the service sent the archive of \(product) to '\(location.prefix(120))' without a download key: refusing to follow it")
+                        throw ServiceError(.unavailable, L10n.text("the service sent the archive of %s to '%s' without a download key: refusing to follow it", product, location.prefix(120)))
                     }
                     link = (location, key)
                     attempt -= 1
@@ -331,7 +332,10 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 }
                 if link != nil, let status = error.status, (400..<500).contains(status) {
                     throw ServiceError(
-                        .unavailable, "the archive of \(product) is not at the service's download server (HTTP \(status) from \(link!.url.prefix { $0 != "?" })); what arrived is kept in \(file)")
+                        .unavailable,
+                        L10n.text(
+                            "the archive of %s is not at the service's download server (HTTP %d from %s); what arrived is kept in %s", product, status,
+                            String(link!.url.prefix { $0 != "?" }), file))
                 }
                 if link == nil, let status = error.status, (400..<500).contains(status) {
                     // The service's refusal (401, 403, 404): ask again for its words.
@@ -348,13 +352,13 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 throw ServiceError(.storage, "cannot read the downloaded archive \(file): \(error)")
             }
         }
-        throw ServiceError(.unavailable, "the archive of \(product) could not be downloaded from \(credentials.service) (\(lastFailure)); what arrived is kept in \(file), and the next try resumes there")
+        throw ServiceError(.unavailable, L10n.text("the archive of %s could not be downloaded from %s (%s); what arrived is kept in %s, and the next try resumes there", product, credentials.service, lastFailure, file))
     }
 
     public func receipt() async throws(ServiceError) -> Receipt {
         let data = try await send(API.receipt)
         guard let bytes = Base64.decode(data.receiptData), let payload = data.receipt else {
-            throw ServiceError(.unavailable, "the service's receipt is malformed")
+            throw ServiceError(.unavailable, L10n.text("the service's receipt is malformed"))
         }
         return Receipt(bytes: bytes, payload: payload)
     }
@@ -425,7 +429,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     public func signedAppTransaction() async throws(ServiceError) -> String {
         guard let signed = try await send(API.signedAppTransaction)["signedAppTransactionInfo"] else {
-            throw ServiceError(.unavailable, "the pack server answered no signed app transaction")
+            throw ServiceError(.unavailable, L10n.text("the pack server answered no signed app transaction"))
         }
         return signed
     }
@@ -568,7 +572,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
 
     /// Whether a failure is the server's absence (no connection, no answer in time), not an answer.
     static func isUnreachable(_ error: ServiceError) -> Bool {
-        error.message.contains("cannot be reached") || error.message.contains("did not answer within")
+        error.reason == .unreachable
     }
 
     /// The service's key as it is now, to pin (the key document checked: the key is one, and its id).
@@ -628,12 +632,14 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         let path = route.path(Self.percentEncoded(id))
             + (query.isEmpty ? "" : "?" + query.map { Self.percentEncoded($0.0) + "=" + Self.percentEncoded($0.1) }.joined(separator: "&"))
         if let problem = ServiceCredentials.addressProblem(credentials.service) {
-            throw ServiceError(.invalidRequest, "'\(credentials.service)' is not a pack server's address: \(problem) (like http://127.0.0.1:8080)")
+            throw ServiceError(.invalidRequest, L10n.text("'%s' is not a pack server's address: %s (like http://127.0.0.1:8080)", credentials.service, problem))
         }
         var headers: [(String, String)] = []
         if authenticated { headers.append(("Authorization", "Bearer \(credentials.token)")) }
         if let idempotencyKey { headers.append((Wire.idempotencyHeader, idempotencyKey)) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
+        // The service answers a refusal in the reader's language.
+        if let language = L10n.language { headers.append(("Accept-Language", language == "pt" ? "pt-BR" : language)) }
         // Whether the account has purchases to complete is asked until this client has asked.
         if authenticated, route != .recover, followUp.withLock({ $0.active && !$0.recovered }) { headers.append((Wire.unfinishedHeader, "?")) }
         // A change to the account's balance, purchases or storefront makes the statement held so
@@ -659,14 +665,15 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
             } catch where error.isTimeout && idempotencyKey == nil {
                 // A server that does not answer in time would not in the next try either; a
                 // change with its key is still sent again, so that it is done once.
-                throw ServiceError(.unavailable, "the pack server at \(credentials.service) did not answer within \(timeoutSeconds) s; try again later")
+                throw ServiceError(
+                    .unavailable, L10n.text("the pack server at %s did not answer within %s s; try again later", credentials.service, timeoutSeconds), reason: .unreachable)
             } catch where error.isUntrustedCertificate {
                 throw ServiceError(
                     .unavailable,
-                    "the pack server at \(credentials.service) has a TLS certificate this client does not trust (\(error.message)): name its authority with --ca-file FILE (or HANGMAN_CA_FILE)")
+                    L10n.text("the pack server at %s has a TLS certificate this client does not trust (%s): name its authority with --ca-file FILE (or HANGMAN_CA_FILE)", credentials.service, error.message))
             } catch where error.isTLS {
                 let plain = credentials.service.hasPrefix("https://") ? " If it serves plain HTTP, use http://" + credentials.service.dropFirst("https://".count) + "." : ""
-                throw ServiceError(.unavailable, "the pack server at \(credentials.service) did not complete a TLS handshake (\(error.message)).\(plain)")
+                throw ServiceError(.unavailable, L10n.text("the pack server at %s did not complete a TLS handshake (%s).%s", credentials.service, error.message, plain))
             } catch where error.isTooLarge {
                 throw ServiceError(.untrusted, "the service's answer to \(method) \(path) is over \(maxBody) bytes: refusing it")
             } catch {
@@ -708,15 +715,16 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
                 continue
             }
             if let failure {
-                throw ServiceError(failure.error, failure.message)
+                throw failure.serviceError
             }
             if response.status >= 500 {
                 lastFailure = "HTTP \(response.status)"
                 continue
             }
-            throw ServiceError(.unavailable, "the service answered \(method) \(path) with HTTP \(response.status)")
+            throw ServiceError(.unavailable, L10n.text("the service answered %s %s with HTTP %s", method, path, response.status))
         }
-        throw ServiceError(.unavailable, "the pack server at \(credentials.service) cannot be reached (\(lastFailure)); try again when it is back")
+        throw ServiceError(
+            .unavailable, L10n.text("the pack server at %s cannot be reached (%s); try again when it is back", credentials.service, lastFailure), reason: .unreachable)
     }
 
     /// The answer's headers a client reads.

@@ -1,3 +1,4 @@
+import Messages
 import PackServiceWire
 import Signing
 import SystemCalls
@@ -61,7 +62,7 @@ public final class OfflinePackService: PackService, StoreTestControls, Sendable 
 
     /// The request's refusal: what needs the server, and why it cannot be had.
     private func unavailable(_ what: String) -> ServiceError {
-        ServiceError(.unavailable, "\(what) needs the pack server, and \(reason.message)")
+        ServiceError(.unavailable, L10n.text("%s needs the pack server, and %s", what, reason.message))
     }
 
     public func fetchCatalog() throws(ServiceError) -> Catalog { catalog }

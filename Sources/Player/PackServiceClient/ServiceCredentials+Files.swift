@@ -1,5 +1,6 @@
 import Base64
 import FoundationEssentials
+import Messages
 import PackServiceWire
 import Signing
 import SystemCalls
@@ -51,7 +52,7 @@ extension ServiceCredentials {
             try FileSystem.createNew(atPath: folder + "/" + Self.tokenFile, containing: Array((token + "\n").utf8), permissions: 0o600)
             try writeDescription(folder: folder)
         } catch Errno.fileExists {
-            throw ServiceError(.wrongState, "this home already has an account (\(folder)/\(Self.tokenFile)): use another --home")
+            throw ServiceError(.wrongState, L10n.text("this home already has an account (%s/%s): use another --home", folder, Self.tokenFile))
         } catch {
             throw ServiceError(.storage, "cannot write the account files in \(folder): \(error)")
         }

@@ -1,5 +1,6 @@
-import PackServiceWire
 import HTTPServer
+import Messages
+import PackServiceWire
 import Seller
 
 extension PackServer {
@@ -58,7 +59,7 @@ extension PackServer {
         case .revokeToken:
             let revoked = id ?? ""
             guard try accounts.revoke(account: account, tokenID: revoked, now: now) == 1 else {
-                throw ServiceError(.notFound, "the account has no live token \(revoked): see 'hangman account tokens'")
+                throw ServiceError(.notFound, L10n.text("the account has no live token %s: see 'hangman account tokens'", revoked))
             }
             return .json(200, try API.revokeToken.answer(Done(revoked: true)))
         case .closeAccount:
@@ -110,7 +111,7 @@ extension PackServer {
         guard let header = request.header("Authorization"), let space = header.firstIndex(of: " "),
             header[..<space].lowercased() == "bearer"
         else {
-            throw ServiceError(.unauthorized, "this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')")
+            throw ServiceError(.unauthorized, L10n.text("this request needs an account: 'Authorization: Bearer <token>' (see 'hangman account create')"))
         }
         let token = String(header[header.index(after: space)...].drop { $0 == " " })
         guard let presented = PresentedToken(parsing: token) else { throw ServiceError.tokenNotLive }

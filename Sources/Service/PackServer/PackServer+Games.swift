@@ -1,4 +1,5 @@
 import HTTPServer
+import Messages
 import PackServiceWire
 import Seller
 
@@ -13,11 +14,11 @@ extension PackServer {
                 let asked = request.body.isEmpty ? GameRequest() : try API.startGame.body(of: request.body)
                 if asked.seed != nil, !configuration.testControls {
                     throw ServiceError(
-                        .invalidRequest, "a seed makes the word predictable: only a sandbox server with test controls takes one (--seed is for tests)")
+                        .invalidRequest, L10n.text("a seed makes the word predictable: only a sandbox server with test controls takes one (--seed is for tests)"))
                 }
                 if let challenge = asked.challenge {
                     guard asked.packs.isEmpty, asked.category == nil, asked.lives == nil, asked.seed == nil, !asked.daily, !asked.hard, !asked.new else {
-                        throw ServiceError(.invalidRequest, "a challenge's word is set: it takes no packs, category, lives, seed, daily, hard or new")
+                        throw ServiceError(.invalidRequest, L10n.text("a challenge's word is set: it takes no packs, category, lives, seed, daily, hard or new"))
                     }
                     game = try service.startChallenge(try seller.challengeToPlay(challenge, account: account, now: configuration.clock.now()))
                 } else {
@@ -31,13 +32,13 @@ extension PackServer {
                 game = try service.guess(id, try API.guess.body(of: request.body).guess)
             case .gameHint:
                 guard let key = request.header(Wire.idempotencyHeader) else {
-                    throw ServiceError(.invalidRequest, "a hint needs an \(Wire.idempotencyHeader) header, so that a retry does not pay twice")
+                    throw ServiceError(.invalidRequest, L10n.text("a hint needs an %s header, so that a retry does not pay twice", Wire.idempotencyHeader))
                 }
                 game = try service.hint(id, key: key)
             case .abandonGame:
                 game = try service.abandonGame(id)
             default:
-                throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
+                throw ServiceError(.notFound, L10n.text("no such resource: %s %s", request.method, request.path))
             }
             if let game, game.challenge != nil, game.isOver {
                 // Written again by the account's next list of challenges if this fails.
@@ -46,7 +47,7 @@ extension PackServer {
             let status = route == .startGame && game?.resumed != true ? 201 : 200
             guard let game else {
                 if plain { return .text(404, "NOGAME no game is being played: POST /v1/games starts one") }
-                throw ServiceError(.notFound, "no game is being played on this account: POST /v1/games starts one")
+                throw ServiceError(.notFound, L10n.text("no game is being played on this account: POST /v1/games starts one"))
             }
             if plain {
                 return .text(status, ServedGamePlainText.lines(game, opening: route == .startGame || route == .currentGame || route == .game).joined(separator: "\n"))

@@ -1,4 +1,5 @@
 import HTTPServer
+import Messages
 import PackServiceWire
 import Seller
 import SystemCalls
@@ -39,7 +40,7 @@ extension PackServer {
             // socket path, a host, a role are the operator's, not a client's).
             var response = HTTPResponse.json(
                 503, Self.encoded(ErrorBody(ServiceError(
-                    .unavailable, "the server's database cannot be reached now: nothing was done; the same request with the same key can be sent again"))))
+                    .unavailable, L10n.text("the server's database cannot be reached now: nothing was done; the same request with the same key can be sent again")))))
             response.logDetail = error.message
             return response
         }

@@ -1,11 +1,12 @@
 import AppStore
 import Base64
+import CertificateChain
 import FoundationEssentials
 import HTTPServer
+import Messages
 import PackServiceWire
-import CertificateChain
-import Signing
 import Seller
+import Signing
 import Synchronization
 import SystemCalls
 
@@ -167,8 +168,17 @@ public final class PackServer: Sendable {
         return [Route.verifyReceipt.template: BodyLimit(bytes: ReceiptSigner.verifyRequestLimit, refusal: refusal)]
     }
 
-    /// Answers one request.
+    /// Answers one request: a refusal in the language its `Accept-Language` asks for, when the
+    /// service has a catalog for it (`Content-Language` says which), else in English.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        guard let language = L10n.language(accepting: request.header("Accept-Language")) else { return answer(request) }
+        var response = L10n.$language.withValue(language) { answer(request) }
+        response.headers.append(("Vary", "Accept-Language"))
+        if response.status >= 400 { response.headers.append(("Content-Language", language == "pt" ? "pt-BR" : language)) }
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = RequestPath.normalized(request.path)
         let method = request.method == "HEAD" ? "GET" : request.method
         let found = Route.routes(at: path)
@@ -178,7 +188,7 @@ public final class PackServer: Sendable {
         if let found, route == nil {
             // A known resource asked with a method it does not take: 405 with the ones it does.
             let allowed = found.routes.map(\.method)
-            let error = ServiceError(.invalidRequest, "\(request.path) takes \(allowed.joined(separator: " or ")), not \(request.method)")
+            let error = ServiceError(.invalidRequest, L10n.text("%s takes %s, not %s", request.path, allowed.joined(separator: " or "), request.method))
             var response = HTTPResponse.json(405, Self.encoded(ErrorBody(error)))
             response.headers.append(("Allow", (allowed.contains("GET") ? allowed + ["HEAD"] : allowed).joined(separator: ", ")))
             response.logRoute = name
@@ -255,7 +265,7 @@ public final class PackServer: Sendable {
                 publicKey: Base64.encode(key.publicKey.bytes), keyID: key.publicKey.keyID, environment: configuration.environment)))
         case .proveKey?:
             let asked = try API.proveKey.body(of: request.body)
-            guard (16...128).contains(asked.nonce.utf8.count) else { throw ServiceError(.invalidRequest, "a key proof's nonce is 16 to 128 characters") }
+            guard (16...128).contains(asked.nonce.utf8.count) else { throw ServiceError(.invalidRequest, L10n.text("a key proof's nonce is 16 to 128 characters")) }
             // The nonce and the service's own addresses, never what the request says of itself.
             let proof = KeyProof(nonce: asked.nonce, addresses: configuration.publicURLs.isEmpty ? nil : configuration.publicURLs)
             return .json(200, try API.proveKey.answer(try SignedDocument(signing: proof, with: key)))
@@ -269,7 +279,7 @@ public final class PackServer: Sendable {
         case .createAccount?:
             return try createAccount(request)
         case nil where !path.hasPrefix("/v1/"):
-            throw ServiceError(.notFound, "no such resource: \(request.path)")
+            throw ServiceError(.notFound, L10n.text("no such resource: %s", request.path))
         default:
             break
         }
@@ -280,10 +290,10 @@ public final class PackServer: Sendable {
             return answer
         }
         let (account, tokenID) = try authenticate(presented)
-        guard let route else { throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)") }
+        guard let route else { throw ServiceError(.notFound, L10n.text("no such resource: %s %s", request.method, request.path)) }
         if route.isTestControl, !configuration.testControls {
             // Forbidden, not missing: the path is right, the server does not allow it.
-            throw ServiceError(.notOffered, "test controls are off on this server (a sandbox server started with --test-controls has them)")
+            throw ServiceError(.notOffered, L10n.text("test controls are off on this server (a sandbox server started with --test-controls has them)"))
         }
         if let answer = try routeTokens(request, route, id: id, account: account, tokenID: tokenID) { return answer }
         // Two accounts' stores, one at a time.
@@ -309,7 +319,7 @@ public final class PackServer: Sendable {
             return .json(200, try API.account.answer(try statement(of: account, service: service)))
         case .setStorefront:
             guard let code = try API.setStorefront.body(of: request.body).storefront else {
-                throw ServiceError(.invalidRequest, "a storefront change names the storefront: {\"storefront\": \"DEU\"}")
+                throw ServiceError(.invalidRequest, L10n.text("a storefront change names the storefront: {\"storefront\": \"DEU\"}"))
             }
             return .json(200, try API.setStorefront.answer(StorefrontRequest(storefront: try service.setStorefront(code))))
         case .offers:
@@ -324,7 +334,7 @@ public final class PackServer: Sendable {
             return try spend(try API.spendHint.body(of: request.body), account: account, service: service, checking: nil)
         case .purchase:
             guard let requestKey = request.header(Wire.idempotencyHeader) else {
-                throw ServiceError(.invalidRequest, "a purchase needs an \(Wire.idempotencyHeader) header, so that a retry does not charge twice")
+                throw ServiceError(.invalidRequest, L10n.text("a purchase needs an %s header, so that a retry does not charge twice", Wire.idempotencyHeader))
             }
             let purchase = try API.purchase.body(of: request.body)
             let outcome: PurchaseOutcome
@@ -411,7 +421,7 @@ public final class PackServer: Sendable {
                     signedDate: configuration.clock.now()))
             return .json(200, try API.signedAppTransaction.answer(["signedAppTransactionInfo": signed]))
         case .requestRefund, .refundCase:
-            guard let transaction = TransactionID(rawValue: id ?? "") else { throw ServiceError(.invalidRequest, "'\(id ?? "")' is not a transaction id") }
+            guard let transaction = TransactionID(rawValue: id ?? "") else { throw ServiceError(.invalidRequest, L10n.text("'%s' is not a transaction id", id ?? "")) }
             guard route == .requestRefund else { return .json(200, try API.refundCase.answer(RefundCaseDocument(refundCase: try service.refundCase(transaction)))) }
             let asked = try API.requestRefund.body(of: request.body)
             return .json(200, try API.requestRefund.answer(try service.requestRefund(transaction, reason: asked.reason)))
@@ -423,7 +433,7 @@ public final class PackServer: Sendable {
             .appStoreTestNotification,
             .appStoreTestStatus, .appStoreNotificationHistory:
             // Answered before the account's ledger is opened.
-            throw ServiceError(.notFound, "no such resource: \(request.method) \(request.path)")
+            throw ServiceError(.notFound, L10n.text("no such resource: %s %s", request.method, request.path))
         }
     }
 
@@ -434,7 +444,7 @@ public final class PackServer: Sendable {
     private func introductoryOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> IntroductoryOfferDecision {
         let signed = try storeKitSignature(jws, audience: IntroductoryOfferDecision.audience, product: product, service: service)
         guard let allowed = signed.allowIntroductoryOffer, signed.transactionID != nil else {
-            throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say allowIntroductoryOffer and transactionId")
+            throw ServiceError(.invalidRequest, L10n.text("invalidOfferSignature: it does not say allowIntroductoryOffer and transactionId"))
         }
         return IntroductoryOfferDecision(allowed: allowed, nonce: signed.nonce)
     }
@@ -444,11 +454,11 @@ public final class PackServer: Sendable {
     /// `offerIdentifier` (the catalog's, the purchase checks) and a transaction of the customer's.
     private func promotionalOfferDecision(_ jws: String, product: ProductID, service: AccountService) throws(ServiceError) -> PromotionalOfferDecision {
         let signed = try storeKitSignature(jws, audience: PromotionalOfferDecision.audience, product: product, service: service)
-        guard let identifier = signed.offerIdentifier else { throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say offerIdentifier") }
+        guard let identifier = signed.offerIdentifier else { throw ServiceError(.invalidRequest, L10n.text("invalidOfferSignature: it does not say offerIdentifier")) }
         // Apple's creator takes the transaction as optional; this service asks for it, so that a
         // signature serves one customer (its nonce is used once per account).
         guard signed.transactionID != nil else {
-            throw ServiceError(.invalidRequest, "invalidOfferSignature: it does not say transactionId (one of the customer's, or their app transaction's)")
+            throw ServiceError(.invalidRequest, L10n.text("invalidOfferSignature: it does not say transactionId (one of the customer's, or their app transaction's)"))
         }
         return PromotionalOfferDecision(identifier: identifier, nonce: signed.nonce)
     }
@@ -459,7 +469,7 @@ public final class PackServer: Sendable {
     private func storeKitSignature(
         _ jws: String, audience: String, product: ProductID, service: AccountService
     ) throws(ServiceError) -> AppStoreAPIAuthorization.StoreKitSignature {
-        func refused(_ why: String) -> ServiceError { ServiceError(.invalidRequest, "invalidOfferSignature: \(why)") }
+        func refused(_ why: String) -> ServiceError { ServiceError(.invalidRequest, L10n.text("invalidOfferSignature: %s", why)) }
         guard let authorization = developerKeys else {
             throw refused("this server has no key to check it with (serve --api-issuer ... --api-key KID=FILE)")
         }
@@ -487,7 +497,7 @@ public final class PackServer: Sendable {
     /// StoreKit Testing's switches and actions (a sandbox server with test controls only).
     private func testControl(_ request: HTTPRequest, _ route: Route, id: String?, service: AccountService) throws(ServiceError) -> HTTPResponse {
         func transaction() throws(ServiceError) -> TransactionID {
-            guard let id, let transaction = TransactionID(rawValue: id) else { throw ServiceError(.invalidRequest, "'\(id ?? "")' is not a transaction id") }
+            guard let id, let transaction = TransactionID(rawValue: id) else { throw ServiceError(.invalidRequest, L10n.text("'%s' is not a transaction id", id ?? "")) }
             return transaction
         }
         switch route {
@@ -521,7 +531,7 @@ public final class PackServer: Sendable {
             try service.reset()
             return HTTPResponse(status: 204)
         default:
-            throw ServiceError(.notFound, "no such test control: \(request.method) \(request.path)")
+            throw ServiceError(.notFound, L10n.text("no such test control: %s %s", request.method, request.path))
         }
     }
 

@@ -1,5 +1,6 @@
 import CivilCalendar
 import LetterFolding
+import Messages
 
 /// Served games: a service that plays the game with the account, the word kept on its side (a
 /// pack server). The embedded store serves its own daily word only (``PackService/dailyWords``):
@@ -249,7 +250,7 @@ public enum DisplayName {
     /// The name as kept (spaces at the ends trimmed), or a sentence saying why it is refused.
     public static func check(_ name: String) -> Result<String, ServiceError> {
         let trimmed = String(name.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
-        guard !trimmed.isEmpty else { return .failure(ServiceError(.invalidRequest, "a name has 1 to \(maxLength) characters, not none")) }
+        guard !trimmed.isEmpty else { return .failure(ServiceError(.invalidRequest, L10n.text("a name has 1 to %s characters, not none", maxLength))) }
         // Counted as a person sees them (grapheme clusters) and as the database keeps them (code
         // points: an accent written apart counts): a pile of marks on one letter is refused here,
         // with a sentence, not by the database.
@@ -257,14 +258,14 @@ public enum DisplayName {
         guard trimmed.count <= maxLength, scalars <= maxLength else {
             return .failure(ServiceError(
                 .invalidRequest,
-                "a name has 1 to \(maxLength) characters, accents written apart counted, not \(max(trimmed.count, scalars))"))
+                L10n.text("a name has 1 to %s characters, accents written apart counted, not %s", maxLength, max(trimmed.count, scalars))))
         }
         for scalar in trimmed.unicodeScalars where scalar.properties.isDefaultIgnorableCodePoint {
             return .failure(ServiceError(
-                .invalidRequest, "a name has no invisible characters (U+\(String(scalar.value, radix: 16, uppercase: true))): it would look like another"))
+                .invalidRequest, L10n.text("a name has no invisible characters (U+%s): it would look like another", String(scalar.value, radix: 16, uppercase: true))))
         }
         if isPlaceholderShaped(trimmed) {
-            return .failure(ServiceError(.invalidRequest, "'\(trimmed)' is how the boards show a player without a name: choose another"))
+            return .failure(ServiceError(.invalidRequest, L10n.text("'%s' is how the boards show a player without a name: choose another", trimmed)))
         }
         for scalar in trimmed.unicodeScalars {
             let allowed = scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal || " -_.".unicodeScalars.contains(scalar)
@@ -272,7 +273,7 @@ public enum DisplayName {
             guard allowed else {
                 let shown = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
                     ? "U+" + String(scalar.value, radix: 16, uppercase: true) : "'\(scalar)'"
-                return .failure(ServiceError(.invalidRequest, "a name has letters, digits, spaces and - _ . only, not \(shown)"))
+                return .failure(ServiceError(.invalidRequest, L10n.text("a name has letters, digits, spaces and - _ . only, not %s", shown)))
             }
         }
         return .success(trimmed)

@@ -1,3 +1,4 @@
+import Messages
 @_exported import PackIdentifiers
 @_exported import HangmanGame
 
@@ -197,7 +198,7 @@ extension PackService {
     public var dailyWords: (any GameService)? { nil }
     /// Only a pack server signs in Apple's shapes (with the chain `serve --print-root-certificate` prints).
     public func signedAppTransaction() async throws(ServiceError) -> String {
-        throw ServiceError(.unavailable, "a signed app transaction comes from a pack server (its certificate chain signs Apple's shapes): this store has none")
+        throw ServiceError(.unavailable, L10n.text("a signed app transaction comes from a pack server (its certificate chain signs Apple's shapes): this store has none"))
     }
 
     public func packArchive(_ product: ProductID, progress: ((Int) -> Void)?) async throws(ServiceError) -> [UInt8] {

@@ -38,15 +38,29 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible,
         case notFound = "not-found"
     }
 
+    /// Why, where a caller acts on more than the kind: a stable code beside the sentence, which is
+    /// in the reader's language and never read by a program.
+    public enum Reason: String, Sendable, Codable {
+        /// The pack server cannot be reached, or did not answer in time (the client's own).
+        case unreachable
+        /// The service has no base pack, so no daily word, in the language asked for.
+        case noDailyWord = "no-daily-word"
+        /// An offer-code batch the folder cannot take: its name is taken or bad, or the file would grow too large.
+        case offerCodesFolder = "offer-codes-folder"
+    }
+
     /// What went wrong.
     public var kind: Kind
     /// A sentence saying what, and what to do.
     public var message: String
+    /// Why, for the few refusals a caller tells apart from others of their kind.
+    public var reason: Reason?
 
     /// An error of `kind`, said by `message`.
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, reason: Reason? = nil) {
         self.kind = kind
         self.message = message
+        self.reason = reason
     }
 
     public var description: String { message }

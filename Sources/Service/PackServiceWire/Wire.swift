@@ -351,11 +351,17 @@ public struct RefundDecisionRequest: Codable, Sendable, Equatable {
 public struct ErrorBody: Codable, Sendable, Equatable {
     public var error: ServiceError.Kind
     public var message: String
+    /// ``ServiceError/Reason``, when the refusal has one.
+    public var reason: String?
 
     public init(_ error: ServiceError) {
         self.error = error.kind
         message = error.message
+        reason = error.reason?.rawValue
     }
+
+    /// The refusal as this client knows it (a reason it does not know is left out).
+    public var serviceError: ServiceError { ServiceError(error, message, reason: reason.flatMap(ServiceError.Reason.init(rawValue:))) }
 
     /// A kind this client does not know (a newer server's) keeps its message, as a refusal of the
     /// service's: the sentence is what a player reads.
@@ -363,6 +369,7 @@ public struct ErrorBody: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         error = ServiceError.Kind(rawValue: try container.decode(String.self, forKey: .error)) ?? .unavailable
         message = try container.decode(String.self, forKey: .message)
+        reason = try? container.decodeIfPresent(String.self, forKey: .reason)
     }
 }
 

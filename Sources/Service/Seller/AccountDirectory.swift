@@ -1,9 +1,10 @@
 import Base64
+import Messages
 import PackServiceAPI
 import PackServiceWire
 import PostgreSQL
-import Signing
 import SQLite
+import Signing
 import Synchronization
 
 /// The server's accounts: an id, and the SHA-256 of the account's bearer token (the token itself
@@ -410,7 +411,7 @@ public final class PostgreSQLAccountDirectory: AccountDirectory {
 
     private static func failure(_ error: any Error) -> ServiceError {
         if let error = error as? PostgreSQLError, error.isConnectionLost {
-            return ServiceError(.unavailable, "the accounts database is unavailable (\(error.message)): try again")
+            return ServiceError(.unavailable, L10n.text("the accounts database is unavailable (%s): try again", error.message))
         }
         return ServiceError(.storage, "the accounts database failed: \(error)")
     }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import HangmanGame
+import Messages
 import PackServiceAPI
 import PackServiceWire
 
@@ -29,9 +30,9 @@ extension AccountLedger {
     /// The account's game `id`, being played: 404 for another account's or an unknown id, 409
     /// once it has ended.
     private static func playing(_ statements: any LedgerStatements, _ id: String) throws -> PlayedGame {
-        guard let row = try statements.game(id) else { throw ServiceError(.notFound, "no game '\(id)' on this account") }
+        guard let row = try statements.game(id) else { throw ServiceError(.notFound, L10n.text("no game '%s' on this account", id)) }
         guard row.state == .playing else {
-            throw ServiceError(.wrongState, "the game \(id) has ended (\(row.state.rawValue)): start another with 'hangman play'")
+            throw ServiceError(.wrongState, L10n.text("the game %s has ended (%s): start another with 'hangman play'", id, row.state.rawValue))
         }
         return try played(statements, row)
     }
@@ -120,7 +121,7 @@ extension AccountLedger {
             let outcome = played.game.guess(text)
             switch outcome {
             case .invalid(let why): throw ServiceError(.invalidRequest, why)
-            case .gameOver: throw ServiceError(.wrongState, "the game \(id) has ended")
+            case .gameOver: throw ServiceError(.wrongState, L10n.text("the game %s has ended", id))
             case .repeated: return (played, outcome, try statements.balance())
             case .hit, .miss, .solved, .wrongWord:
                 let move = GameMoveRow(kind: .guess, value: text, requestKey: nil)
@@ -138,13 +139,13 @@ extension AccountLedger {
         _ id: String, key: String, now: Int64, using generator: inout G
     ) throws(ServiceError) -> (game: PlayedGame, letter: String, balance: Int) {
         try engine.write { statements in
-            guard let row = try statements.game(id) else { throw ServiceError(.notFound, "no game '\(id)' on this account") }
+            guard let row = try statements.game(id) else { throw ServiceError(.notFound, L10n.text("no game '%s' on this account", id)) }
             var played = try Self.played(statements, row)
             if let earlier = played.moves.first(where: { $0.kind == .hint && $0.requestKey == key }) {
                 return (played, earlier.value, try statements.balance())
             }
-            guard row.state == .playing else { throw ServiceError(.wrongState, "the game \(id) has ended (\(row.state.rawValue))") }
-            guard played.game.canHint else { throw ServiceError(.wrongState, "no hint now: only one blank is left to fill") }
+            guard row.state == .playing else { throw ServiceError(.wrongState, L10n.text("the game %s has ended (%s)", id, row.state.rawValue)) }
+            guard played.game.canHint else { throw ServiceError(.wrongState, L10n.text("no hint now: only one blank is left to fill")) }
             let balance = try statements.balance()
             guard balance >= 1 else { throw ServiceError.noHintsLeft }
             // A hard game commits to the word standing for its candidates before a letter of it is told.
@@ -152,11 +153,11 @@ extension AccountLedger {
                 try Self.narrow(statements, &played, to: candidates.filter { $0.word == played.row.word })
             }
             guard let letter = played.game.revealHint(using: &generator) else {
-                throw ServiceError(.wrongState, "no hint now: only one blank is left to fill")
+                throw ServiceError(.wrongState, L10n.text("no hint now: only one blank is left to fill"))
             }
             guard try statements.appendHints(
                 key: "game-hint:\(id):\(key)", amount: -1, reason: .spend, transaction: nil, balanceAfter: balance - 1, now: now)
-            else { throw ServiceError(.wrongState, "the hint key '\(key)' was spent on another move of this game") }
+            else { throw ServiceError(.wrongState, L10n.text("the hint key '%s' was spent on another move of this game", key)) }
             let move = GameMoveRow(kind: .hint, value: letter, requestKey: key)
             try statements.appendGameMove(id, seq: played.moves.count + 1, move, now: now)
             played.moves.append(move)

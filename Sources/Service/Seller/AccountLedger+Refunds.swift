@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 import PackServiceAPI
 import WordPacks
 
@@ -16,13 +17,13 @@ extension AccountLedger {
                 case .requested: return existing
                 case .granted, .reversed: throw Self.alreadyRefunded(id)
                 case .declined:
-                    throw ServiceError(.wrongState, "the refund of transaction \(id.number) was declined on \(ISO8601.string(existing.decidedDate ?? now)): it is not asked again")
+                    throw ServiceError(.wrongState, L10n.text("the refund of transaction %s was declined on %s: it is not asked again", id.number, ISO8601.string(existing.decidedDate ?? now)))
                 }
             }
             guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
             guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
             if let price = transaction.price, price.minorUnits == 0 {
-                throw ServiceError(.wrongState, "transaction \(id.number) charged nothing (a free trial or a free offer): there is nothing to refund")
+                throw ServiceError(.wrongState, L10n.text("transaction %s charged nothing (a free trial or a free offer): there is nothing to refund", id.number))
             }
             let opened = RefundCase(transactionID: id, state: .requested, reason: reason, requestedDate: now)
             try statements.saveRefundCase(opened)
@@ -71,14 +72,14 @@ extension AccountLedger {
                 // A granted refund only: not a plan an upgrade ended (it has a revocation date and
                 // a prorated refund, and no case), nor a request still open or declined.
                 guard let revoked = transaction.revocationDate, known?.state == .granted || (known == nil && transaction.refundAmount == nil) else {
-                    throw ServiceError(.wrongState, "transaction \(id.number) is not refunded: only a granted refund is reversed")
+                    throw ServiceError(.wrongState, L10n.text("transaction %s is not refunded: only a granted refund is reversed", id.number))
                 }
                 decided = known ?? RefundCase(transactionID: id, state: .granted, reason: nil, requestedDate: nil, decidedDate: revoked)
                 decided.state = .reversed
                 decided.reversedDate = now
                 hints = try reverseRefund(transaction, passDuration: passDuration, statements: statements, now: now)
             case (.grant, nil), (.decline, nil):
-                throw ServiceError(.wrongState, "transaction \(id.number) has no refund request: 'hangman refund request \(id.number)' asks for one")
+                throw ServiceError(.wrongState, L10n.text("transaction %s has no refund request: 'hangman refund request %s' asks for one", id.number, id.number))
             case (.grant, let state?), (.decline, let state?):
                 throw ServiceError(.wrongState, "the refund of transaction \(id.number) is \(state.rawValue) already: it cannot be \(decision == .grant ? "granted" : "declined") now")
             }

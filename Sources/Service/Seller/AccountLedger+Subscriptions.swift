@@ -1,3 +1,4 @@
+import Messages
 import WordPacks
 
 /// The subscription rules, once for both engines: a period starts when its transaction is
@@ -366,13 +367,13 @@ extension AccountLedger {
     func consentToPriceIncrease(group: String, price: (ProductID) -> Money?, now: Int64) throws(ServiceError) -> SubscriptionRow {
         try engine.write { statements in
             guard let row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
-                throw ServiceError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+                throw ServiceError(.invalidRequest, L10n.text("the account has no live subscription in group '%s': see 'hangman subscriptions'", group))
             }
             let plan = row.renewsTo ?? row.productID
             guard let asked = price(plan), var agreement = try statements.priceAgreement(row.originalTransactionID), agreement.productID == plan,
                 agreement.agreed.currency == asked.currency, asked.minorUnits > agreement.agreed.minorUnits
             else {
-                throw ServiceError(.wrongState, "\(plan) renews at the price this subscription agreed to: there is no price increase to consent to")
+                throw ServiceError(.wrongState, L10n.text("%s renews at the price this subscription agreed to: there is no price increase to consent to", plan))
             }
             agreement.agreed = asked
             agreement.told = asked
@@ -389,7 +390,7 @@ extension AccountLedger {
     func scheduleRenewal(group: String, to product: ProductID?, now: Int64) throws(ServiceError) -> SubscriptionRow {
         try engine.write { statements in
             guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
-                throw ServiceError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+                throw ServiceError(.invalidRequest, L10n.text("the account has no live subscription in group '%s': see 'hangman subscriptions'", group))
             }
             let before = row
             row.renewsTo = product == row.productID ? nil : product
@@ -407,7 +408,7 @@ extension AccountLedger {
     func setAutoRenew(group: String, on: Bool, now: Int64) throws(ServiceError) -> SubscriptionRow {
         try engine.write { statements in
             guard var row = try statements.subscriptions().first(where: { $0.group == group && $0.isLive }) else {
-                throw ServiceError(.invalidRequest, "the account has no live subscription in group '\(group)': see 'hangman subscriptions'")
+                throw ServiceError(.invalidRequest, L10n.text("the account has no live subscription in group '%s': see 'hangman subscriptions'", group))
             }
             let changed = row.willAutoRenew != on
             row.willAutoRenew = on

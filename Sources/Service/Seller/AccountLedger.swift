@@ -1,3 +1,4 @@
+import Messages
 import WordPacks
 
 /// One account's records: its transactions, entitlements, append-only hint ledger and test
@@ -125,7 +126,7 @@ final class AccountLedger {
                 if live || inFlight {
                     throw ServiceError(
                         .purchaseInProgress,
-                        "the account has a subscription in group '\(terms.group)' already, or one being bought: see 'hangman subscriptions'")
+                        L10n.text("the account has a subscription in group '%s' already, or one being bought: see 'hangman subscriptions'", terms.group))
                 }
             }
             let inserted = try statements.insertPurchasing(
@@ -133,8 +134,8 @@ final class AccountLedger {
                 subscription: subscription, charge: charge, now: now)
             // The offer it is made with, in the same transaction: it belongs to this purchase alone.
             if case .inserted = inserted, let offer, try !statements.useOffer(offer, for: id, now: now) {
-                if offer.audience == OfferUse.offerCodeAudience { throw ServiceError(.wrongState, "the offer code was redeemed already: each code is redeemed once") }
-                throw ServiceError(.invalidRequest, "invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew")
+                if offer.audience == OfferUse.offerCodeAudience { throw ServiceError(.wrongState, L10n.text("the offer code was redeemed already: each code is redeemed once")) }
+                throw ServiceError(.invalidRequest, L10n.text("invalidOfferSignature: this signature was used already (its nonce): sign each purchase anew"))
             }
             return try Self.inserted(inserted, product: product)
         }
@@ -145,7 +146,7 @@ final class AccountLedger {
         case .inserted: return true
         case .idTaken: return false
         case .duplicate:
-            throw ServiceError(.purchaseInProgress, "a purchase of \(product.id) is already in progress or waiting for approval: try again later, or see 'hangman transactions'")
+            throw ServiceError(.purchaseInProgress, L10n.text("a purchase of %s is already in progress or waiting for approval: try again later, or see 'hangman transactions'", product.id))
         }
     }
 
@@ -216,7 +217,7 @@ final class AccountLedger {
         guard transaction.revocationDate == nil else { throw Self.alreadyRefunded(id) }
         guard [.delivered, .finished].contains(transaction.state) else { throw Self.notRefundable(id, transaction.state) }
         if let reversed = try statements.refundCase(id), reversed.state == .reversed {
-            throw ServiceError(.wrongState, "transaction \(id.number)'s refund was reversed: it is not refunded again")
+            throw ServiceError(.wrongState, L10n.text("transaction %s's refund was reversed: it is not refunded again", id.number))
         }
         try statements.setRevocationDate(now, for: id, now: now)
         try notify(.refund, nil, transaction: id, original: transaction.originalTransactionID, statements: statements, now: now)
@@ -269,15 +270,15 @@ final class AccountLedger {
     }
 
     static func noTransaction(_ id: TransactionID) -> ServiceError {
-        ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")
+        ServiceError(.unknownTransaction, L10n.text("no transaction %s: see 'hangman transactions'", id.number))
     }
 
     static func alreadyRefunded(_ id: TransactionID) -> ServiceError {
-        ServiceError(.wrongState, "transaction \(id.number) is already refunded")
+        ServiceError(.wrongState, L10n.text("transaction %s is already refunded", id.number))
     }
 
     static func notRefundable(_ id: TransactionID, _ state: TransactionState) -> ServiceError {
-        ServiceError(.wrongState, "transaction \(id.number) is \(state.rawValue); only a delivered purchase can be refunded")
+        ServiceError(.wrongState, L10n.text("transaction %s is %s; only a delivered purchase can be refunded", id.number, state.rawValue))
     }
 
     // MARK: - Entitlements
@@ -381,5 +382,5 @@ extension StoreControls {
 
 extension ServiceError {
     /// A spend with a balance of 0 (the service adds what buys more).
-    static let noHintsLeft = ServiceError(.notEnoughHints, "no hints left")
+    static var noHintsLeft: ServiceError { ServiceError(.notEnoughHints, L10n.text("no hints left")) }
 }

@@ -1,5 +1,6 @@
 import HangmanGame
 import LetterFolding
+import Messages
 import WordPacks
 
 /// A challenge's games on this account: the word drawn (or the account's own, checked), and the
@@ -18,16 +19,16 @@ extension AccountService {
         let now = clock.now()
         if let own = request.word {
             guard request.pack == nil, !request.hard else {
-                throw ServiceError(.invalidRequest, "your own word takes no pack and no hard mode: hard mode is the server's choice of words")
+                throw ServiceError(.invalidRequest, L10n.text("your own word takes no pack and no hard mode: hard mode is the server's choice of words"))
             }
             return try ownChallengeWord(own, language: request.language, now: now)
         }
         let mine = try playablePackIDs()
         var packs: [ProductID]
         if let pack = request.pack {
-            guard mine.contains(pack) else { throw ServiceError(.notEntitled, "you may not play \(pack) now: 'hangman packs' lists the ones you may") }
+            guard mine.contains(pack) else { throw ServiceError(.notEntitled, L10n.text("you may not play %s now: 'hangman packs' lists the ones you may", pack)) }
             guard friendPacks.contains(pack) else {
-                throw ServiceError(.notEntitled, "your friend may not play \(pack): a challenge is a word you both may play (leave --pack out for one)")
+                throw ServiceError(.notEntitled, L10n.text("your friend may not play %s: a challenge is a word you both may play (leave --pack out for one)", pack))
             }
             packs = [pack]
         } else {
@@ -38,7 +39,7 @@ extension AccountService {
                 packs = inLanguage
             }
         }
-        guard !packs.isEmpty else { throw ServiceError(.notEntitled, "you and your friend have no pack you both may play in that language") }
+        guard !packs.isEmpty else { throw ServiceError(.notEntitled, L10n.text("you and your friend have no pack you both may play in that language")) }
         var row = try drawWord(GameRequest(packs: packs, hard: request.hard), lives: Game.defaultLives, now: now, using: &random)
         row.id = Game.newID(using: &random)
         return ChallengeRow(
@@ -56,7 +57,7 @@ extension AccountService {
         do {
             base = try dailyPack(language)
         } catch where error.kind == .notFound {
-            throw ServiceError(.notFound, "no words in '\(language ?? "en")' here: a word of your own is in a language the service has a base pack in")
+            throw ServiceError(.notFound, L10n.text("no words in '%s' here: a word of your own is in a language the service has a base pack in", language ?? "en"))
         }
         let folding = LetterFolding(language: base.language)
         var letters: Set<String> = []
@@ -64,7 +65,7 @@ extension AccountService {
         for character in word {
             guard let key = folding.key(character) else { continue }
             guard letters.contains(key) else {
-                throw ServiceError(.invalidRequest, "'\(character)' is not a letter of \(base.language) words: choose a word in \(base.language), or say its language")
+                throw ServiceError(.invalidRequest, L10n.text("'%s' is not a letter of %s words: choose a word in %s, or say its language", character, base.language, base.language))
             }
         }
         return ChallengeRow(

@@ -2,6 +2,7 @@ import CivilCalendar
 import Confusables
 import HangmanGame
 import LetterFolding
+import Messages
 import Signing
 import Synchronization
 import WordPacks
@@ -104,7 +105,7 @@ extension AccountService {
         // A store that is its own seller (the embedded one) draws its own daily word by the same
         // rule, from a secret of its own key, and keeps it on no board.
         guard drawsOwnDailyWord else {
-            throw ServiceError(.invalidRequest, "the daily word is played on a pack server: this store plays its games on the device")
+            throw ServiceError(.invalidRequest, L10n.text("the daily word is played on a pack server: this store plays its games on the device"))
         }
         let own = DailyWords(secret: try signer().key.derivedSecret(for: DailyWords.purpose), schedules: DailySchedules())
         dailyWords = own
@@ -116,7 +117,7 @@ extension AccountService {
         guard let boards = try dailyWordsOrRefuse().boards else {
             throw ServiceError(
                 .unavailable,
-                "leaderboards and names are a pack server's: this store's daily word is played on this device and ranked on no board ('hangman account login' joins a server)")
+                L10n.text("leaderboards and names are a pack server's: this store's daily word is played on this device and ranked on no board ('hangman account login' joins a server)"))
         }
         return boards
     }
@@ -129,7 +130,7 @@ extension AccountService {
     func dailyPack(_ language: String?) throws(ServiceError) -> (file: PackArchiveFile, pack: ServedPackWords.Pack, language: String) {
         let wanted = (language ?? "en").lowercased()
         guard !wanted.isEmpty, wanted.utf8.count <= 35, wanted.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) })
-        else { throw ServiceError(.invalidRequest, "'\(wanted.prefix(40))' is not a language tag (like en, es, pt-BR)") }
+        else { throw ServiceError(.invalidRequest, L10n.text("'%s' is not a language tag (like en, es, pt-BR)", wanted.prefix(40))) }
         var byPrimary: (PackArchiveFile, ServedPackWords.Pack)?
         var languages: [String] = []
         for base in catalog.basePacks {
@@ -141,7 +142,11 @@ extension AccountService {
         }
         guard let (file, pack) = byPrimary else {
             throw ServiceError(
-                .notFound, "no daily word in '\(wanted)': the service has base packs in " + (languages.isEmpty ? "no language" : languages.joined(separator: ", ")))
+                .notFound,
+                languages.isEmpty
+                    ? L10n.text("no daily word in '%s': the service has no base pack", wanted)
+                    : L10n.text("no daily word in '%s': the service has base packs in %s", wanted, languages.joined(separator: ", ")),
+                reason: .noDailyWord)
         }
         return (file, pack, pack.language)
     }
@@ -151,7 +156,7 @@ extension AccountService {
     static func dailyChoices(_ pack: ServedPackWords.Pack) throws(ServiceError) -> [PackWordChoice] {
         let words = pack.daily.map { daily in daily.words.map { PackWordChoice(word: $0, category: daily.name) } }
             ?? pack.lists.flatMap { list in list.words.map { PackWordChoice(word: $0, category: list.name) } }
-        guard !words.isEmpty else { throw ServiceError(.notFound, "the base pack in '\(pack.language)' has no words") }
+        guard !words.isEmpty else { throw ServiceError(.notFound, L10n.text("the base pack in '%s' has no words", pack.language)) }
         return words
     }
 
@@ -162,14 +167,14 @@ extension AccountService {
         let daily = try dailyWordsOrRefuse()
         if let asked = lives, asked != DailySchedule.lives {
             throw ServiceError(
-                .invalidRequest, "the daily word is played with \(DailySchedule.lives) lives by every player, so that its scores compare: it takes no lives (\(asked) asked)")
+                .invalidRequest, L10n.text("the daily word is played with %s lives by every player, so that its scores compare: it takes no lives (%s asked)", DailySchedule.lives, asked))
         }
         let lives = DailySchedule.lives
         let (file, pack, tag) = try dailyPack(language)
         let words = try Self.dailyChoices(pack)
         let day = try date.map { text throws(ServiceError) in try archiveDay(text) } ?? today
         let archive = day != today
-        if hard, archive { throw ServiceError(.invalidRequest, "the daily word's hard mode is played on its day: the archive has the words as they were") }
+        if hard, archive { throw ServiceError(.invalidRequest, L10n.text("the daily word's hard mode is played on its day: the archive has the words as they were")) }
         let date = DailyDate.text(day: day)
         // The schedule's rule: no word twice within a year, drawn by the service's secret.
         let index =
@@ -196,10 +201,14 @@ extension AccountService {
         guard started.game.row.state == .playing else {
             recordDaily(started.game)
             let row = started.game.row
-            let next = archive ? "'hangman daily --archive' lists the days you have not played" : "the next comes at 00:00 UTC; 'hangman daily' shows your record"
-            throw ServiceError(
-                .wrongState,
-                "you played the daily word of \(date) already (\(row.state.rawValue)\(row.state == .won ? ", \(row.score) points" : "")): \(next)")
+            let next = archive ? L10n.text("'hangman daily --archive' lists the days you have not played") : L10n.text("the next comes at 00:00 UTC; 'hangman daily' shows your record")
+            let result =
+                switch row.state {
+                case .won: L10n.plural("won, %d point", "won, %d points", row.score)
+                case .abandoned: L10n.text("abandoned")
+                default: L10n.text("lost")
+                }
+            throw ServiceError(.wrongState, L10n.text("you played the daily word of %s already (%s): %s", date, result, next))
         }
         return try view(started.game, resumed: started.resumed, hints: ledger.balance())
     }
@@ -208,12 +217,12 @@ extension AccountService {
     /// ``DailySchedule/anchorDay``); 400 for anything else.
     func archiveDay(_ date: String) throws(ServiceError) -> Int64 {
         guard date != "today" else { return today }
-        guard let day = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
+        guard let day = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, L10n.text("'%s' is not a day (YYYY-MM-DD)", date.prefix(40))) }
         guard day <= today else {
-            throw ServiceError(.invalidRequest, "\(date) is after today (\(DailyDate.text(day: today)), UTC): its daily word is not played yet")
+            throw ServiceError(.invalidRequest, L10n.text("%s is after today (%s, UTC): its daily word is not played yet", date, DailyDate.text(day: today)))
         }
         guard day >= DailySchedule.anchorDay else {
-            throw ServiceError(.invalidRequest, "the daily word's archive starts on \(DailyDate.text(day: DailySchedule.anchorDay)): there is no word of \(date)")
+            throw ServiceError(.invalidRequest, L10n.text("the daily word's archive starts on %s: there is no word of %s", DailyDate.text(day: DailySchedule.anchorDay), date))
         }
         return day
     }
@@ -297,9 +306,9 @@ extension AccountService {
         let daily = try boardsOrRefuse()
         let day: Int64
         if let date, date != "today" {
-            guard let parsed = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, "'\(date.prefix(40))' is not a day (YYYY-MM-DD)") }
+            guard let parsed = DailyDate.day(parsing: date) else { throw ServiceError(.invalidRequest, L10n.text("'%s' is not a day (YYYY-MM-DD)", date.prefix(40))) }
             guard parsed <= today else {
-                throw ServiceError(.invalidRequest, "\(date) is after today (\(DailyDate.text(day: today)), UTC): its daily word is not played yet")
+                throw ServiceError(.invalidRequest, L10n.text("%s is after today (%s, UTC): its daily word is not played yet", date, DailyDate.text(day: today)))
             }
             day = parsed
         } else {
@@ -356,7 +365,7 @@ extension AccountService {
         let kept = try DisplayNames.check(name)
         guard try daily.board.setName(account: daily.account, name: kept, folded: DisplayName.folded(kept), skeleton: DisplayNames.skeleton(kept), now: clock.now())
         else {
-            throw ServiceError(.wrongState, "the name '\(kept)' is taken on this service, or one that looks like it: choose another")
+            throw ServiceError(.wrongState, L10n.text("the name '%s' is taken on this service, or one that looks like it: choose another", kept))
         }
         return kept
     }
@@ -370,10 +379,10 @@ enum DisplayNames {
         let kept = try DisplayName.check(name).get()
         guard let problems = Confusables.problems(kept) else { return kept }
         if problems.contains(.mixedScripts) {
-            throw ServiceError(.invalidRequest, "a name has letters of one script (Latin, Cyrillic, Greek...), not several: '\(kept)' mixes them")
+            throw ServiceError(.invalidRequest, L10n.text("a name has letters of one script (Latin, Cyrillic, Greek...), not several: '%s' mixes them", kept))
         }
-        if problems.contains(.mixedNumbers) { throw ServiceError(.invalidRequest, "a name has digits of one kind, not several") }
-        if problems.contains(.invisible) { throw ServiceError(.invalidRequest, "a name has no invisible marks, nor one mark twice on a letter") }
+        if problems.contains(.mixedNumbers) { throw ServiceError(.invalidRequest, L10n.text("a name has digits of one kind, not several")) }
+        if problems.contains(.invisible) { throw ServiceError(.invalidRequest, L10n.text("a name has no invisible marks, nor one mark twice on a letter")) }
         return kept
     }
 

@@ -1,5 +1,6 @@
 import HangmanGame
 import LetterFolding
+import Messages
 import SystemCalls
 
 /// Served games: the service picks the word from what the account may play, keeps it, and answers
@@ -11,14 +12,14 @@ extension AccountService {
     public func startGame(_ request: GameRequest, seed: UInt64? = nil) throws(ServiceError) -> ServedGame {
         if request.daily {
             guard request.packs.isEmpty, request.category == nil, seed == nil, !request.new else {
-                throw ServiceError(.invalidRequest, "the daily word is the same for every player: it takes no pack, category, seed or new")
+                throw ServiceError(.invalidRequest, L10n.text("the daily word is the same for every player: it takes no pack, category, seed or new"))
             }
             return try startDaily(language: request.language, lives: request.lives, date: request.date, hard: request.hard)
         }
-        if request.date != nil { throw ServiceError(.invalidRequest, "a date goes with the daily word: {\"daily\": true, \"date\": \"2026-11-30\"}") }
+        if request.date != nil { throw ServiceError(.invalidRequest, L10n.text("a date goes with the daily word: {\"daily\": true, \"date\": \"2026-11-30\"}")) }
         let lives = request.lives ?? Game.defaultLives
         guard (1...GameRequest.maxLives).contains(lives) else {
-            throw ServiceError(.invalidRequest, "a game has 1 to \(GameRequest.maxLives) lives, not \(lives)")
+            throw ServiceError(.invalidRequest, L10n.text("a game has 1 to %s lives, not %s", GameRequest.maxLives, lives))
         }
         if !request.new, let live = try ledger.liveGame() { return try view(live, resumed: true, hints: ledger.balance()) }
         let now = clock.now()
@@ -43,14 +44,14 @@ extension AccountService {
     /// The account's game `id`, whatever its state.
     public func game(_ id: String) throws(ServiceError) -> ServedGame {
         try Self.checkGameID(id)
-        guard let played = try ledger.game(id) else { throw ServiceError(.notFound, "no game '\(id)' on this account") }
+        guard let played = try ledger.game(id) else { throw ServiceError(.notFound, L10n.text("no game '%s' on this account", id)) }
         return view(played)
     }
 
     /// A letter or the whole word.
     public func guess(_ id: String, _ text: String) throws(ServiceError) -> ServedGame {
         try Self.checkGameID(id)
-        guard !text.isEmpty, text.utf8.count <= 200 else { throw ServiceError(.invalidRequest, "a guess is a letter or the whole word") }
+        guard !text.isEmpty, text.utf8.count <= 200 else { throw ServiceError(.invalidRequest, L10n.text("a guess is a letter or the whole word")) }
         let (played, outcome, balance) = try ledger.guess(id, text, now: clock.now())
         recordDaily(played)
         let move: ServedMove? =
@@ -124,9 +125,9 @@ extension AccountService {
         let total = candidates.reduce(0) { $0 + $1.list.words.count }
         guard total > 0 else {
             if let category = request.category {
-                throw ServiceError(.invalidRequest, "no words in category '\(category)' in the packs this account may play")
+                throw ServiceError(.invalidRequest, L10n.text("no words in category '%s' in the packs this account may play", category))
             }
-            throw ServiceError(.notEntitled, "this account may play no pack: the catalog has no base pack")
+            throw ServiceError(.notEntitled, L10n.text("this account may play no pack: the catalog has no base pack"))
         }
         var index = Int.random(in: 0..<total, using: &generator)
         for candidate in candidates {
@@ -152,7 +153,7 @@ extension AccountService {
     /// A game id is 32 hex digits: anything else is no game of anyone's (404).
     static func checkGameID(_ id: String) throws(ServiceError) {
         guard id.utf8.count == 32, id.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            throw ServiceError(.notFound, "no game '\(id.prefix(40))' on this account")
+            throw ServiceError(.notFound, L10n.text("no game '%s' on this account", id.prefix(40)))
         }
     }
 

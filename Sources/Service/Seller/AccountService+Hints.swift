@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Messages
 
 extension AccountService {
     public func hintBalance() throws(ServiceError) -> Int {
@@ -12,13 +13,14 @@ extension AccountService {
 
     /// No hint left, and what to buy (for a spend and a served game's hint alike).
     var noHintsLeft: ServiceError {
-        ServiceError(.notEnoughHints, ServiceError.noHintsLeft.message + (catalog.hintOffer.map { ": buy more with 'hangman buy \($0.id)'" } ?? ""))
+        guard let offer = catalog.hintOffer else { return ServiceError.noHintsLeft }
+        return ServiceError(.notEnoughHints, L10n.text("no hints left: buy more with 'hangman buy %s'", offer.id))
     }
 
     /// A hint spend's key: 1 to 200 bytes.
     public static func checkIdempotencyKey(_ key: String) throws(ServiceError) {
         guard !key.isEmpty, key.utf8.count <= 200 else {
-            throw ServiceError(.invalidRequest, "an idempotency key is 1 to 200 bytes")
+            throw ServiceError(.invalidRequest, L10n.text("an idempotency key is 1 to 200 bytes"))
         }
     }
 

@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 
 extension AccountService {
     /// Redeems an offer code (StoreKit's `presentOfferCodeRedeemSheet`): a purchase of its
@@ -13,7 +14,7 @@ extension AccountService {
     /// a subscription group it has live (`wrong-state`). Another account's code is `wrong-state`.
     public func redeem(offerCode text: String) throws(ServiceError) -> PurchaseOutcome {
         guard let code = OfferCodes.normalized(text) else {
-            throw ServiceError(.invalidRequest, "not an offer code: a code is \(OfferCodes.length) letters and digits, as the seller gave it")
+            throw ServiceError(.invalidRequest, L10n.text("not an offer code: a code is %s letters and digits, as the seller gave it", OfferCodes.length))
         }
         let digest = OfferCodes.digest(code)
         // The code's purchase; one that failed before it was charged (its process died before
@@ -30,14 +31,14 @@ extension AccountService {
             requestKey = "offer-code:\(attempt):" + digest
         }
         guard let batch = try OfferCodes.batch(of: digest, folder: packsFolder) else {
-            throw ServiceError(.notFound, "invalidOfferCode: no offer code \(code) at this store: check it as the seller gave it")
+            throw ServiceError(.notFound, L10n.text("invalidOfferCode: no offer code %s at this store: check it as the seller gave it", code))
         }
         let now = try settleSubscriptions()
         guard now < batch.expires else {
-            throw ServiceError(.wrongState, "the offer code expired on \(UTCDateTime(millisecondsSince1970: batch.expires).dateText)")
+            throw ServiceError(.wrongState, L10n.text("the offer code expired on %s", UTCDateTime(millisecondsSince1970: batch.expires).dateText))
         }
         guard let product = catalog.product(batch.productID), product.isForSale, product.unavailableReason == nil else {
-            throw ServiceError(.productUnavailable, "the offer code is for \(batch.productID), which is no longer sold: it stays unused")
+            throw ServiceError(.productUnavailable, L10n.text("the offer code is for %s, which is no longer sold: it stays unused", batch.productID))
         }
         let storefront = try storefront()
         var charge = Money(minorUnits: 0, currency: product.price(in: storefront)?.currency ?? Catalog.defaultCurrency)
@@ -47,18 +48,18 @@ extension AccountService {
                 throw ServiceError(.productUnavailable, "the offer code's offer '\(batch.offer ?? "")' is no longer in \(product.id)'s PromotionalOffers: it stays unused")
             }
             guard let first = product.price(in: storefront).flatMap({ declared.firstCharge(in: storefront, plan: $0) }) else {
-                throw ServiceError(.productUnavailable, "invalidOfferPrice: the offer '\(identifier)' has no price in the \(storefront) storefront: the code stays unused")
+                throw ServiceError(.productUnavailable, L10n.text("invalidOfferPrice: the offer '%s' has no price in the %s storefront: the code stays unused", identifier, storefront))
             }
             if try subscriptionChange(to: product.id, now: now).current != nil {
                 throw ServiceError(
-                    .wrongState, "ineligibleForOffer: this account has a subscription in group '\(terms.group)' live: the code stays unused until it ends")
+                    .wrongState, L10n.text("ineligibleForOffer: this account has a subscription in group '%s' live: the code stays unused until it ends", terms.group))
             }
             (charge, offer) = (first, declared)
         } else if !product.isConsumable, let owned = Ownership(try ledger.entitlements()).activeEntitlement(for: product.id) {
-            throw ServiceError(.wrongState, "this account owns \(product.displayName) already (transaction \(owned.transactionID.number)): the code stays unused")
+            throw ServiceError(.wrongState, L10n.text("this account owns %s already (transaction %s): the code stays unused", product.displayName, owned.transactionID.number))
         }
         guard try claimOfferCode?(digest, now) ?? true else {
-            throw ServiceError(.wrongState, "the offer code \(code) was redeemed already: each code is redeemed once")
+            throw ServiceError(.wrongState, L10n.text("the offer code %s was redeemed already: each code is redeemed once", code))
         }
         crash(.afterOfferCodeClaim)
         // The ledger keeps the code's use once (its nonce is the code's digest): on the embedded

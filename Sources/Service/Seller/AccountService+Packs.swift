@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Messages
 import SystemCalls
 import WordPacks
 
@@ -38,7 +39,7 @@ extension AccountService {
             return PackArchiveFile(productID: productID, displayName: base.displayName, path: packsFolder + "/" + base.file, sha256: base.sha256)
         }
         guard let product = catalog.product(productID), case .nonConsumable(let file) = product.kind else {
-            throw ServiceError(.unknownProduct, "no pack '\(productID)' in the catalog: see 'hangman products'")
+            throw ServiceError(.unknownProduct, L10n.text("no pack '%s' in the catalog: see 'hangman products'", productID))
         }
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: false)
@@ -46,7 +47,7 @@ extension AccountService {
         let owned: Ownership
         if let ownership { owned = ownership } else { owned = Ownership(try entitlements()) }
         guard owned.owns(productID) else {
-            throw ServiceError(.notEntitled, "\(productID) is not purchased: run 'hangman buy \(productID)'")
+            throw ServiceError(.notEntitled, L10n.text("%s is not purchased: run 'hangman buy %s'", productID, productID))
         }
         return PackArchiveFile(productID: productID, displayName: product.displayName, path: packsFolder + "/" + file, sha256: product.packSHA256 ?? "")
     }
@@ -81,7 +82,8 @@ extension AccountService {
     static func unavailable(displayName: String, _ productID: ProductID, _ reason: String, buying: Bool) -> ServiceError {
         ServiceError(
             .productUnavailable,
-            "\(displayName) (\(productID)) is unavailable: \(reason)" + (buying ? "; nothing was charged" : "")
-                + ". It can be bought and installed once the store publishes its pack again")
+            buying
+                ? L10n.text("%s (%s) is unavailable: %s; nothing was charged. It can be bought and installed once the store publishes its pack again", displayName, productID, reason)
+                : L10n.text("%s (%s) is unavailable: %s. It can be bought and installed once the store publishes its pack again", displayName, productID, reason))
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Messages
 
 extension AccountService {
 
@@ -76,7 +77,7 @@ extension AccountService {
             }
         }
         guard let product = catalog.product(productID) else {
-            throw ServiceError(.unknownProduct, "no product '\(productID)' in the catalog: see 'hangman products'")
+            throw ServiceError(.unknownProduct, L10n.text("no product '%s' in the catalog: see 'hangman products'", productID))
         }
         if let reason = product.unavailableReason {
             throw Self.unavailable(product, reason, buying: true)
@@ -84,27 +85,29 @@ extension AccountService {
         if let kind = product.packFile.map({ _ in product.packKind ?? .words }), !installs.contains(kind) {
             throw ServiceError(
                 .productUnavailable,
-                "\(product.displayName) (\(productID)) is a \(kind.rawValue.lowercased()) pack, which this client cannot install: update hangman to buy it (nothing was charged)")
+                L10n.text("%s (%s) is a %s pack, which this client cannot install: update hangman to buy it (nothing was charged)", product.displayName, productID, kind.rawValue.lowercased()))
         }
         guard product.isForSale else {
             let owned = product.isConsumable ? nil : Ownership(try ledger.entitlements()).activeEntitlement(for: productID)
             throw ServiceError(
                 .productUnavailable,
-                "\(product.displayName) (\(productID)) is no longer sold" + (owned == nil ? ": see 'hangman products' for what is" : "; this account owns it: 'hangman restore' brings it back"))
+                owned == nil
+                    ? L10n.text("%s (%s) is no longer sold: see 'hangman products' for what is", product.displayName, productID)
+                    : L10n.text("%s (%s) is no longer sold; this account owns it: 'hangman restore' brings it back", product.displayName, productID))
         }
         // Priced in the account's storefront; a product without a price there is not sold there.
         let storefront = try storefront()
         guard let price = product.price(in: storefront) else {
             throw ServiceError(
                 .productUnavailable,
-                "\(product.displayName) (\(productID)) is not sold in the \(storefront) storefront: see 'hangman products' for what is")
+                L10n.text("%s (%s) is not sold in the %s storefront: see 'hangman products' for what is", product.displayName, productID, storefront))
         }
-        guard var total = price.times(quantity) else { throw ServiceError(.invalidRequest, "quantity \(quantity) is too large") }
+        guard var total = price.times(quantity) else { throw ServiceError(.invalidRequest, L10n.text("quantity %s is too large", quantity)) }
         var now = clock.now()
         var groupProducts: [ProductID] = []
         var upgrading: TransactionID?
         if product.isSubscription {
-            guard quantity == 1 else { throw ServiceError(.invalidRequest, "\(productID) is a subscription: --quantity must be 1") }
+            guard quantity == 1 else { throw ServiceError(.invalidRequest, L10n.text("%s is a subscription: --quantity must be 1", productID)) }
             now = try settleSubscriptions()
             if let terms = product.autoRenewable {
                 groupProducts = catalog.subscriptionGroup(terms.group).map(\.id)
@@ -127,9 +130,9 @@ extension AccountService {
                 }
             }
         } else if product.isConsumable {
-            guard (1...10).contains(quantity) else { throw ServiceError(.invalidRequest, "quantity must be 1 to 10, not \(quantity)") }
+            guard (1...10).contains(quantity) else { throw ServiceError(.invalidRequest, L10n.text("quantity must be 1 to 10, not %s", quantity)) }
         } else {
-            guard quantity == 1 else { throw ServiceError(.invalidRequest, "\(productID) is bought once and kept: --quantity must be 1") }
+            guard quantity == 1 else { throw ServiceError(.invalidRequest, L10n.text("%s is bought once and kept: --quantity must be 1", productID)) }
             if let owned = Ownership(try ledger.entitlements()).activeEntitlement(for: productID) {
                 return .alreadyOwned(owned)
             }
@@ -138,7 +141,7 @@ extension AccountService {
         let offersAsked = [options.promotionalOffer != nil || promotionalOffer != nil, options.introductoryOfferEligibility != nil || introductoryOffer != nil,
             options.winBackOffer != nil].filter { $0 }.count
         if offersAsked > 1 {
-            throw ServiceError(.invalidRequest, "a purchase takes one offer: a promotional offer, a win-back offer or an introductory offer's eligibility")
+            throw ServiceError(.invalidRequest, L10n.text("a purchase takes one offer: a promotional offer, a win-back offer or an introductory offer's eligibility"))
         }
         // The offer the purchase is made with, recorded in its own transaction (``AccountLedger/insertPurchasing``).
         var offer: OfferUse?
@@ -158,7 +161,7 @@ extension AccountService {
             guard let introductoryOffer else {
                 throw ServiceError(
                     .invalidRequest,
-                    "invalidOfferSignature: an introductory offer's eligibility is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
+                    L10n.text("invalidOfferSignature: an introductory offer's eligibility is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none"))
             }
             offer = OfferUse(nonce: introductoryOffer.nonce, audience: IntroductoryOfferDecision.audience, allowIntroductoryOffer: introductoryOffer.allowed)
         }
@@ -192,19 +195,19 @@ extension AccountService {
         guard let decision else {
             throw ServiceError(
                 .invalidRequest,
-                "invalidOfferSignature: a promotional offer is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none")
+                L10n.text("invalidOfferSignature: a promotional offer is checked by a pack server with the developer's keys ('serve --api-issuer ... --api-key ...'); this store has none"))
         }
         guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(decision.identifier), offer.winBack == nil else {
-            throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no promotional offer '\(decision.identifier.prefix(64))'")
+            throw ServiceError(.invalidRequest, L10n.text("invalidOfferIdentifier: %s has no promotional offer '%s'", product.id, decision.identifier.prefix(64)))
         }
         guard let charged = product.price(in: storefront).flatMap({ offer.firstCharge(in: storefront, plan: $0) }) else {
-            throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront")
+            throw ServiceError(.invalidRequest, L10n.text("invalidOfferPrice: the offer '%s' has no price in the %s storefront", offer.identifier, storefront))
         }
         let history = try ledger.trialHistory().rows.filter { $0.group == terms.group }
         guard !history.isEmpty, upgrading == nil, !history.contains(where: \.isLive) else {
             throw ServiceError(
                 .wrongState,
-                "ineligibleForOffer: a promotional offer is for a customer who had a subscription in group '\(terms.group)' and has none live now")
+                L10n.text("ineligibleForOffer: a promotional offer is for a customer who had a subscription in group '%s' and has none live now", terms.group))
         }
         return (charged, OfferUse(nonce: decision.nonce, audience: PromotionalOfferDecision.audience, offer: offer))
     }
@@ -216,15 +219,15 @@ extension AccountService {
         _ identifier: String, product: Product, storefront: String, upgrading: TransactionID?, now: Int64
     ) throws(ServiceError) -> (Money, OfferUse) {
         guard let terms = product.autoRenewable, let offer = terms.promotionalOffer(identifier), offer.winBack != nil else {
-            throw ServiceError(.invalidRequest, "invalidOfferIdentifier: \(product.id) has no win-back offer '\(identifier.prefix(64))'")
+            throw ServiceError(.invalidRequest, L10n.text("invalidOfferIdentifier: %s has no win-back offer '%s'", product.id, identifier.prefix(64)))
         }
         guard upgrading == nil, try winBackOffers(for: product, storefront: storefront, now: now).contains(where: { $0.identifier == identifier }) else {
             throw ServiceError(
                 .wrongState,
-                "ineligibleForOffer: the win-back offer '\(offer.identifier)' is for a customer whose subscription in group '\(terms.group)' lapsed at least \(offer.winBack?.minimumDaysLapsed ?? 0) days ago after \(offer.winBack?.minimumDaysPaid ?? 0) paid days: see 'hangman products'")
+                L10n.text("ineligibleForOffer: the win-back offer '%s' is for a customer whose subscription in group '%s' lapsed at least %s days ago after %s paid days: see 'hangman products'", offer.identifier, terms.group, offer.winBack?.minimumDaysLapsed ?? 0, offer.winBack?.minimumDaysPaid ?? 0))
         }
         guard let charged = product.price(in: storefront).flatMap({ offer.firstCharge(in: storefront, plan: $0) }) else {
-            throw ServiceError(.invalidRequest, "invalidOfferPrice: the offer '\(offer.identifier)' has no price in the \(storefront) storefront")
+            throw ServiceError(.invalidRequest, L10n.text("invalidOfferPrice: the offer '%s' has no price in the %s storefront", offer.identifier, storefront))
         }
         return (charged, OfferUse(nonce: OutboxNotification.newUUID(), audience: "win-back-offer", offer: offer))
     }
@@ -271,7 +274,7 @@ extension AccountService {
         guard transaction.productID == productID, transaction.quantity == quantity else {
             throw ServiceError(
                 .invalidRequest,
-                "the idempotency key was used for \(transaction.productID) x\(transaction.quantity), not \(productID) x\(quantity): a new purchase needs a new key")
+                L10n.text("the idempotency key was used for %s x%s, not %s x%s: a new purchase needs a new key", transaction.productID, transaction.quantity, productID, quantity))
         }
         if transaction.state == .purchasing { return try charge(transaction.id) }
         return try settled(transaction)
@@ -340,7 +343,7 @@ extension AccountService {
 
     func recorded(_ id: TransactionID) throws(ServiceError) -> StoreTransaction {
         guard let transaction = try transaction(id) else {
-            throw ServiceError(.unknownTransaction, "no transaction \(id.number): see 'hangman transactions'")
+            throw ServiceError(.unknownTransaction, L10n.text("no transaction %s: see 'hangman transactions'", id.number))
         }
         return transaction
     }

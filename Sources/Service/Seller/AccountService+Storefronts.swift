@@ -1,5 +1,6 @@
 import CivilCalendar
 import FoundationEssentials
+import Messages
 
 extension AccountService {
     /// The account's storefront: the one chosen, else the catalog's default (`USA`).
@@ -54,12 +55,12 @@ extension AccountService {
                 let name = catalog.product(pass.productID)?.displayName ?? pass.productID.rawValue
                 throw ServiceError(
                     .notYet,
-                    "the storefront stays while \(name) lasts (until \(ISO8601.string(pass.expiresDate))): its renewals are priced where it began. Cancel it ('hangman subscriptions cancel'), and move once it has ended")
+                    L10n.text("the storefront stays while %s lasts (until %s): its renewals are priced where it began. Cancel it ('hangman subscriptions cancel'), and move once it has ended", name, ISO8601.string(pass.expiresDate)))
             }
             if let lastMove, now < lastMove + wait {
                 throw ServiceError(
                     .notYet,
-                    "the storefront moved on \(ISO8601.string(lastMove)); it may move again \(wait / UTCDateTime.millisecondsPerDay) days after that, from \(ISO8601.string(lastMove + wait))")
+                    L10n.text("the storefront moved on %s; it may move again %s days after that, from %s", ISO8601.string(lastMove), wait / UTCDateTime.millisecondsPerDay, ISO8601.string(lastMove + wait)))
             }
         }
         return code
@@ -90,7 +91,7 @@ extension AccountService {
         guard catalog.currency(of: code) != nil else {
             throw ServiceError(
                 .invalidRequest,
-                "'\(code)' is not a storefront of this store: one of \(catalog.storefrontCodes.joined(separator: ", "))")
+                L10n.text("'%s' is not a storefront of this store: one of %s", code, catalog.storefrontCodes.joined(separator: ", ")))
         }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Messages
 
 extension AccountService {
 
@@ -106,7 +107,7 @@ extension AccountService {
 
     func subscriptionChange(to productID: ProductID, now: Int64) throws(ServiceError) -> SubscriptionChange {
         guard let terms = catalog.product(productID)?.autoRenewable else {
-            throw ServiceError(.invalidRequest, "\(productID) is not an auto-renewable subscription: see 'hangman products'")
+            throw ServiceError(.invalidRequest, L10n.text("%s is not an auto-renewable subscription: see 'hangman products'", productID))
         }
         let group = try subscriptions(now: now).filter { status in
             status.isAutoRenewable && catalog.product(status.productID)?.autoRenewable?.group == terms.group
@@ -135,7 +136,7 @@ extension AccountService {
     /// live subscription of the group `product` belongs to.
     public func setAutoRenew(_ product: ProductID, on: Bool) throws(ServiceError) -> SubscriptionStatus {
         guard let terms = catalog.product(product)?.autoRenewable else {
-            throw ServiceError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
+            throw ServiceError(.invalidRequest, L10n.text("%s is not an auto-renewable subscription: see 'hangman products'", product))
         }
         let now = try settleSubscriptions()
         let row = try ledger.setAutoRenew(group: terms.group, on: on, now: now)
@@ -147,7 +148,7 @@ extension AccountService {
     /// from its next renewal. `wrong-state` when there is no rise to consent to.
     public func consentToPriceIncrease(_ product: ProductID) throws(ServiceError) -> SubscriptionStatus {
         guard let terms = catalog.product(product)?.autoRenewable else {
-            throw ServiceError(.invalidRequest, "\(product) is not an auto-renewable subscription: see 'hangman products'")
+            throw ServiceError(.invalidRequest, L10n.text("%s is not an auto-renewable subscription: see 'hangman products'", product))
         }
         let now = try settleSubscriptions()
         let storefront = try storefront()

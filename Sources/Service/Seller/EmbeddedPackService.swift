@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Messages
 import Synchronization
 import SystemCalls
 
@@ -96,10 +97,10 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
 
     func startGame(_ request: GameRequest) throws(ServiceError) -> ServedGame {
         guard request.daily else {
-            throw ServiceError(.invalidRequest, "the embedded store serves its daily word only: its other games are played on the device")
+            throw ServiceError(.invalidRequest, L10n.text("the embedded store serves its daily word only: its other games are played on the device"))
         }
         guard !request.hard else {
-            throw ServiceError(.unavailable, "hard mode is played on a pack server, which keeps the words it has not ruled out: this device would hold them")
+            throw ServiceError(.unavailable, L10n.text("hard mode is played on a pack server, which keeps the words it has not ruled out: this device would hold them"))
         }
         return try serialized { account throws(ServiceError) in try account.startGame(request) }
     }
@@ -116,7 +117,7 @@ final class EmbeddedDailyWord: GameService, @unchecked Sendable {
     func abandonGame(_ id: String) throws(ServiceError) -> ServedGame { try serialized { account throws(ServiceError) in try account.abandonGame(id) } }
     func gameStatistics() throws(ServiceError) -> GameStatistics { try serialized { account throws(ServiceError) in try account.statistics() } }
     /// Friends are a pack server's: this store has one player.
-    private static let noFriends = ServiceError(.unavailable, "friends are a pack server's: this store plays on this device alone ('hangman account login' joins a server)")
+    private static var noFriends: ServiceError { ServiceError(.unavailable, L10n.text("friends are a pack server's: this store plays on this device alone ('hangman account login' joins a server)")) }
     func inviteFriend() throws(ServiceError) -> FriendInvite { throw Self.noFriends }
     func addFriend(code: String) throws(ServiceError) -> Friend { throw Self.noFriends }
     func friends() throws(ServiceError) -> [Friend] { throw Self.noFriends }

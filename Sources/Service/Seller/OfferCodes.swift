@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 import PropertyList
 import Signing
 import Synchronization
@@ -120,10 +121,10 @@ public enum OfferCodes {
     public static func make(
         count: Int, product: ProductID, offer: String?, days: Int, name: String?, catalog: Catalog, folder: String, now: Int64
     ) throws(ServiceError) -> (batch: OfferCodeBatch, codes: [String]) {
-        guard (1...batchLimit).contains(count) else { throw ServiceError(.invalidRequest, "--count is 1 to \(batchLimit), not \(count)") }
-        guard (1...longestDays).contains(days) else { throw ServiceError(.invalidRequest, "--days is 1 to \(longestDays) (six months), not \(days)") }
+        guard (1...batchLimit).contains(count) else { throw ServiceError(.invalidRequest, L10n.text("--count is 1 to %s, not %s", batchLimit, count)) }
+        guard (1...longestDays).contains(days) else { throw ServiceError(.invalidRequest, L10n.text("--days is 1 to %s (six months), not %s", longestDays, days)) }
         guard let sold = catalog.product(product), sold.isForSale, sold.unavailableReason == nil else {
-            throw ServiceError(.unknownProduct, "the catalog sells no product \(product): see 'hangman products'")
+            throw ServiceError(.unknownProduct, L10n.text("the catalog sells no product %s: see 'hangman products'", product))
         }
         if let terms = sold.autoRenewable {
             let offers = (terms.promotionalOffers ?? []).filter { $0.winBack == nil }
@@ -135,13 +136,14 @@ public enum OfferCodes {
                         + (named.isEmpty ? "ID; it declares none in PromotionalOffers)" : "\(named.joined(separator: " | ")))"))
             }
         } else if offer != nil {
-            throw ServiceError(.invalidRequest, "--offer is for a subscription's codes: \(product)'s codes give the product itself, free")
+            throw ServiceError(.invalidRequest, L10n.text("--offer is for a subscription's codes: %s's codes give the product itself, free", product))
         }
         // Batches expired more than 30 days ago leave the file (their codes are then unknown, not expired).
         var batches = try load(folder: folder).filter { $0.expires + 30 * UTCDateTime.millisecondsPerDay > now }
         let batchName = name ?? "\(product.rawValue.split(separator: ".").last ?? "codes")-\(batches.count + 1)"
         guard !batchName.isEmpty, batchName.utf8.count <= 64, !batches.contains(where: { $0.name == batchName }) else {
-            throw ServiceError(.invalidRequest, "a batch name is 1 to 64 characters and new to the folder: '\(batchName.prefix(64))' is not")
+            throw ServiceError(
+                .invalidRequest, L10n.text("a batch name is 1 to 64 characters and new to the folder: '%s' is not", batchName.prefix(64)), reason: .offerCodesFolder)
         }
         var random = SystemRandomNumberGenerator()
         var codes: [String] = []
@@ -169,7 +171,8 @@ public enum OfferCodes {
         guard bytes.count <= fileSizeLimit else {
             throw ServiceError(
                 .invalidRequest,
-                "the offer codes file would pass \(fileSizeLimit >> 20) MB with \(count) more codes: make fewer, or wait for batches to expire (each leaves it 30 days after)")
+                L10n.text("the offer codes file would pass %s MB with %s more codes: make fewer, or wait for batches to expire (each leaves it 30 days after)", fileSizeLimit >> 20, count),
+                reason: .offerCodesFolder)
         }
         do { try FileSystem.writeAtomically(bytes, toPath: path) } catch {
             throw ServiceError(.storage, "cannot write \(path): \(error)")

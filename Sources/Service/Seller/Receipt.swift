@@ -1,3 +1,4 @@
+import Messages
 import PropertyList
 import Signing
 import WordPacks
@@ -155,7 +156,7 @@ public struct ReceiptSigner: Sendable {
         guard bytes.count <= Self.maxReceiptSize else {
             throw ServiceError(
                 .unavailable,
-                "the account's receipt would be \(bytes.count) bytes (\(payload.transactions.count) transactions), over the \(Self.maxReceiptSize >> 20) MiB a receipt may be to be verified: its transactions are in 'hangman transactions --json'")
+                L10n.text("the account's receipt would be %s bytes (%s transactions), over the %s MiB a receipt may be to be verified: its transactions are in 'hangman transactions --json'", bytes.count, payload.transactions.count, Self.maxReceiptSize >> 20))
         }
         return Receipt(bytes: bytes, payload: payload)
     }

@@ -1,4 +1,5 @@
 import HangmanGame
+import Messages
 import PackServiceAPI
 import PackServiceWire
 
@@ -18,7 +19,7 @@ extension SellerService {
         row.challenger = account
         row.friend = friend
         guard try directory.insertChallenge(row, now: now) else {
-            throw ServiceError(.wrongState, "you have \(Challenge.maxOpen) challenges out already: wait for one to be played or to expire (a week)")
+            throw ServiceError(.wrongState, L10n.text("you have %s challenges out already: wait for one to be played or to expire (a week)", Challenge.maxOpen))
         }
         return try view([row], for: account)[0]
     }
@@ -27,11 +28,11 @@ extension SellerService {
     /// not expired, and not the challenger's own word (its setter knows it).
     public func challengeToPlay(_ id: String, account: String, now: Int64) throws(ServiceError) -> ChallengeRow {
         guard id.utf8.count == 32, let row = try directory.challenge(id), row.challenger == account || row.friend == account else {
-            throw ServiceError(.notFound, "no challenge '\(id.prefix(40))' of yours: 'hangman challenges' lists them")
+            throw ServiceError(.notFound, L10n.text("no challenge '%s' of yours: 'hangman challenges' lists them", id.prefix(40)))
         }
-        guard row.expiresDate > now else { throw ServiceError(.wrongState, "that challenge expired on \(DailyDate.text(day: row.expiresDate / 86_400_000))") }
+        guard row.expiresDate > now else { throw ServiceError(.wrongState, L10n.text("that challenge expired on %s", DailyDate.text(day: row.expiresDate / 86_400_000))) }
         if row.ownWord, row.challenger == account {
-            throw ServiceError(.wrongState, "you set that word: your friend plays it, and 'hangman challenges' shows how they did")
+            throw ServiceError(.wrongState, L10n.text("you set that word: your friend plays it, and 'hangman challenges' shows how they did"))
         }
         return row
     }

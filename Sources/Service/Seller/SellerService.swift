@@ -1,8 +1,9 @@
 import FoundationEssentials
+import Messages
 import PackServiceAPI
 import PackServiceWire
-import Signing
 import SQLite
+import Signing
 import SystemCalls
 
 /// The seller's door for what spans accounts, beside each account's door (``AccountService``):
@@ -98,7 +99,7 @@ public final class SellerService: Sendable {
         let code = OfferCodes.newCode(using: &random)
         let expires = now + FriendInvite.lifetime
         guard try directory.addFriendInvite(account: account, digest: OfferCodes.digest(code), expires: expires, now: now) else {
-            throw ServiceError(.wrongState, "you have \(FriendLimits.invites) invitations out already: wait for one to be used or to expire (a week)")
+            throw ServiceError(.wrongState, L10n.text("you have %s invitations out already: wait for one to be used or to expire (a week)", FriendLimits.invites))
         }
         return FriendInvite(code: code, expiresDate: expires)
     }
@@ -106,7 +107,7 @@ public final class SellerService: Sendable {
     /// Uses a friend's invitation: both accounts are friends from now on.
     public func addFriend(account: String, code text: String, now: Int64) throws(ServiceError) -> Friend {
         guard let code = OfferCodes.normalized(text) else {
-            throw ServiceError(.invalidRequest, "not an invitation: a code is \(OfferCodes.length) letters and digits, as your friend gave it")
+            throw ServiceError(.invalidRequest, L10n.text("not an invitation: a code is %s letters and digits, as your friend gave it", OfferCodes.length))
         }
         switch try directory.acceptFriendInvite(digest: OfferCodes.digest(code), account: account, now: now) {
         case .friends(let friend):
@@ -114,10 +115,10 @@ public final class SellerService: Sendable {
                 throw ServiceError(.storage, "the friendship just made is not in the accounts database")
             }
             return added.friend
-        case .unknown: throw ServiceError(.notFound, "no invitation \(code): it was used already, or it is not one of this service's")
-        case .expired: throw ServiceError(.wrongState, "the invitation \(code) has expired (they are good for a week): ask for another")
-        case .own: throw ServiceError(.invalidRequest, "that is your own invitation: give it to a friend")
-        case .tooMany: throw ServiceError(.wrongState, "one of you has \(FriendLimits.friends) friends already, as many as a board of friends takes")
+        case .unknown: throw ServiceError(.notFound, L10n.text("no invitation %s: it was used already, or it is not one of this service's", code))
+        case .expired: throw ServiceError(.wrongState, L10n.text("the invitation %s has expired (they are good for a week): ask for another", code))
+        case .own: throw ServiceError(.invalidRequest, L10n.text("that is your own invitation: give it to a friend"))
+        case .tooMany: throw ServiceError(.wrongState, L10n.text("one of you has %s friends already, as many as a board of friends takes", FriendLimits.friends))
         }
     }
 
@@ -150,7 +151,7 @@ public final class SellerService: Sendable {
     func friend(of account: String, named name: String) throws(ServiceError) -> (account: String, friend: Friend) {
         let folded = DisplayName.folded(name)
         guard let named = try named(directory.friends(of: account)).first(where: { DisplayName.folded($0.friend.name) == folded }) else {
-            throw ServiceError(.notFound, "you have no friend named '\(name.prefix(40))': 'hangman friends' lists them")
+            throw ServiceError(.notFound, L10n.text("you have no friend named '%s': 'hangman friends' lists them", name.prefix(40)))
         }
         return named
     }

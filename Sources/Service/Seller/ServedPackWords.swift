@@ -1,5 +1,6 @@
 import HangmanGame
 import LetterFolding
+import Messages
 import Synchronization
 import WordPacks
 
@@ -61,12 +62,12 @@ public final class ServedPackWords: Sendable {
         guard verification.isValid, let pack = verification.pack else {
             throw ServiceError(
                 .productUnavailable,
-                "\(archive.displayName) (\(archive.productID)) cannot be played now: its pack archive does not verify"
+                L10n.text("%s (%s) cannot be played now: its pack archive does not verify", archive.displayName, archive.productID)
                     + (verification.problems.first.map { " (\($0))" } ?? ""))
         }
         if !archive.sha256.isEmpty, verification.archive?.sha256.hex != archive.sha256 {
             throw ServiceError(
-                .productUnavailable, "\(archive.displayName) (\(archive.productID)) cannot be played now: its archive is not the one the catalog published")
+                .productUnavailable, L10n.text("%s (%s) cannot be played now: its archive is not the one the catalog published", archive.displayName, archive.productID))
         }
         let words = Pack(
             language: pack.manifest.language, lists: pack.lists.map { List(name: $0.name, words: $0.words) },

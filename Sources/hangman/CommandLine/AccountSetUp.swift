@@ -1,8 +1,10 @@
 import Device
+import Messages
 import PackServiceAPI
 import PackServiceClient
 import PackServiceWire
 import SystemCalls
+import TerminalText
 
 /// What `account create` and `account login` share: a home that has a store already is exit
 /// status 73 (it cannot be made twice), with the home's words.
@@ -63,7 +65,7 @@ extension AccountSetUp {
                 "this home (\(home.folder)) plays on the embedded store: add --yes to join the pack server and set that store aside, or use another --home (or HANGMAN_HOME)")
         }
         guard Question.ask("Join the pack server and set the embedded store aside?", context: context) else {
-            context.out("Not joined: this home still plays on the embedded store.")
+            context.out(TerminalText(escaping: L10n.text("Not joined: this home still plays on the embedded store.")))
             return nil
         }
         return true

@@ -1,7 +1,9 @@
 import Device
 import FoundationEssentials
+import Messages
 import Seller
 import SystemCalls
+import TerminalText
 
 /// The embedded store (the sandbox `make play` uses) as the executable supplies it to the home,
 /// which decides whether to use it: the catalog in a packs folder, the account under the home.
@@ -16,7 +18,7 @@ enum EmbeddedStore {
         let given = try named ?? HomeContext.variable("HANGMAN_PACKS", context.environment)
         var remembered = given == nil ? home.rememberedPacksFolder : nil
         if let folder = remembered, !FileSystem.exists(atPath: folder + "/" + Catalog.fileName) {
-            context.error("note: the packs folder this home bought from, \(folder), has no catalog now: using the default one")
+            context.error(TerminalText(escaping: L10n.text("note: the packs folder this home bought from, %s, has no catalog now: using the default one", folder)))
             remembered = nil
         }
         let packs = try packsFolder(given ?? remembered, context: context)
@@ -57,23 +59,8 @@ enum EmbeddedStore {
     /// The `Packs/` folder of the checkout this binary was built in, the one 'make install' put
     /// beside it, or the current directory's.
     private static func checkoutPacks() -> String? {
-        if let shipped = shippedFolder("Packs", holding: Catalog.fileName) { return shipped }
+        if let shipped = ShippedFolder.path("Packs", holding: Catalog.fileName) { return shipped }
         let here = FileManager.default.currentDirectoryPath + "/Packs"
         return FileManager.default.fileExists(atPath: here + "/" + Catalog.fileName) ? here : nil
-    }
-
-    /// A folder that ships with the program (`Packs`, `Localization`), holding `file`: the
-    /// checkout's this binary was built in (it lives in `.build/<config>/`), or the one 'make
-    /// install' put beside it (`PREFIX/bin/hangman`, `PREFIX/share/hangman/<name>`).
-    static func shippedFolder(_ name: String, holding file: String) -> String? {
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        var candidates: [String] = []
-        var folder = URL(filePath: executable).deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(folder.appending(path: name).path)
-            candidates.append(folder.appending(path: "share/hangman/" + name).path)
-            folder = folder.deletingLastPathComponent()
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + file) }
     }
 }

@@ -1,8 +1,10 @@
 import Device
-import PackServiceClient
+import Messages
 import PackServiceAPI
+import PackServiceClient
 import Synchronization
 import SystemCalls
+import TerminalText
 
 /// Where a command's store is: `--home`, `--packs` and `--service` as given (each may be
 /// absent: the environment and the home decide then). Read once from the command line.
@@ -129,16 +131,16 @@ struct HomeContext {
             switch event {
             case .waiting(let seconds, let total, let reason):
                 // Said once the waits come to more than a second: a short one passes unremarked.
-                if total > 1 { context.error("waiting \(seconds) s, as the pack server asks: \(reason)") }
+                if total > 1 { context.error(TerminalText(escaping: L10n.text("waiting %s s, as the pack server asks: %s", seconds, reason))) }
             case .recovered(let transactions):
                 guard let catalog = names.withLock({ $0 }) else { return }
                 for transaction in transactions {
-                    context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: catalog))")
+                    context.error(TerminalText(escaping: L10n.text("completed an unfinished purchase: %s", StoreText.transactionLine(transaction, catalog: catalog))))
                 }
             case .offline(let error):
                 if !quietOffline { Self.warnOffline(error, context: context) }
             case .note(let note):
-                context.error("note: \(note).")
+                context.error(TerminalText(escaping: L10n.text("note: %s.", note)))
             }
         }
         let trusted = context.environment["HANGMAN_TRUST_ADDRESS"].map(ServiceCredentials.normalized)
@@ -156,16 +158,16 @@ struct HomeContext {
         }
         names.withLock { $0 = opened.catalog }
         for transaction in opened.recovered {
-            context.error("completed an unfinished purchase: \(StoreText.transactionLine(transaction, catalog: opened.catalog))")
+            context.error(TerminalText(escaping: L10n.text("completed an unfinished purchase: %s", StoreText.transactionLine(transaction, catalog: opened.catalog))))
         }
-        if let note = opened.note { context.error("note: \(note).") }
+        if let note = opened.note { context.error(TerminalText(escaping: L10n.text("note: %s.", note))) }
         if let offline = opened.offline, !quietOffline { warnOffline(offline, context: context) }
         return HomeContext(home: home.folder, service: opened.service, openedCatalog: opened.catalog, openedOffline: opened.offline)
     }
 
     /// The server cannot be reached: said once, where the command found out.
     private static func warnOffline(_ offline: ServiceError, context: CommandContext) {
-        context.error("warning: playing offline with the packs installed here, and hints and purchases wait for the server: \(offline.message)")
+        context.error(TerminalText(escaping: L10n.text("warning: playing offline with the packs installed here, and hints and purchases wait for the server: %s", offline.message)))
     }
 
     /// The store the command line names besides the home's own: `--service` (or

@@ -1,7 +1,8 @@
 import Device
+import Messages
 import PackServiceAPI
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// The device's state beside the store: the player's session, opened for the commands that
 /// install or play.
@@ -36,7 +37,7 @@ struct PlayerContext {
         let session = self
         let report = try await player.start { id in ProgressBar.forInstall(of: id, catalog: player.catalog, context: context) }
         for base in player.catalog.unavailableBasePacks {
-            context.error("warning: the base pack \(base.reason): it is not installed until the store publishes it again")
+            context.error(TerminalText(escaping: L10n.text("warning: the base pack %s: it is not installed until the store publishes it again", base.reason)))
         }
         for id in report.basePacks {
             let name = player.catalog.basePack(id).map { "\($0.displayName) (" + L10n.plural("%s word", "%s words", $0.wordCount, shown: PackText.grouped($0.wordCount)) + ")" }
@@ -47,10 +48,10 @@ struct PlayerContext {
             context.error(TerminalText(escaping: L10n.text("Delivered %s, bought earlier: it is installed and ready to play.", session.name(id))))
         }
         for (id, pass) in report.opened {
-            context.error("Installed \(session.name(id)), opened by \(session.name(pass)): it is ready to play while the subscription lasts.")
+            context.error(TerminalText(escaping: L10n.text("Installed %s, opened by %s: it is ready to play while the subscription lasts.", session.name(id), session.name(pass))))
         }
         for (id, error) in report.undelivered {
-            context.error("warning: \(session.name(id)) is bought but could not be installed (the next command tries again): \(error)")
+            context.error(TerminalText(escaping: L10n.text("warning: %s is bought but could not be installed (the next command tries again): %s", session.name(id), error)))
         }
     }
 

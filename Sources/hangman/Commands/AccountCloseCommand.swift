@@ -1,6 +1,8 @@
 import Device
+import Messages
 import PackServiceAPI
 import PackServiceClient
+import TerminalText
 
 /// `hangman account close`
 enum AccountCloseCommand: Command {
@@ -27,15 +29,15 @@ enum AccountCloseCommand: Command {
         let account = try await ServiceAccount.open(options.store, context: context)
         if !options.yes {
             guard Question.canAsk(context) else {
-                throw CommandFailure.usage("'account close' ends the account for every device: pass --yes to close it without a terminal")
+                throw CommandFailure.usage(L10n.text("'account close' ends the account for every device: pass --yes to close it without a terminal"))
             }
             guard Question.ask("Close account \(account.credentials.accountID) for every device? Its purchases and hints are lost.", context: context) else {
-                context.out("Not closed.")
+                context.out(TerminalText(escaping: L10n.text("Not closed.")))
                 return .declined
             }
         }
         try await account.client.closeAccount()
-        context.out("Closed account \(account.credentials.accountID): every device's token is revoked, and its receipts are no longer valid.")
+        context.out(TerminalText(escaping: L10n.text("Closed account %s: every device's token is revoked, and its receipts are no longer valid.", account.credentials.accountID)))
         return .ok
     }
 }

@@ -1,7 +1,9 @@
 import Device
+import Messages
 import PackServiceAPI
 import PackServiceClient
 import PackServiceWire
+import TerminalText
 
 /// `hangman account create --service URL`
 enum AccountCreateCommand: Command {
@@ -43,7 +45,7 @@ enum AccountCreateCommand: Command {
     static func options(_ parsed: ParsedArguments) throws -> Options {
         let storefront = parsed.value("--storefront")?.uppercased()
         if let storefront, !Storefront.isKnown(storefront) {
-            throw CommandFailure.usage("'\(storefront)' is not an App Store storefront: an ISO 3166 alpha-3 code, like USA, DEU or JPN")
+            throw CommandFailure.usage(L10n.text("'%s' is not an App Store storefront: an ISO 3166 alpha-3 code, like USA, DEU or JPN", storefront))
         }
         return Options(home: HomeOptions(parsed), storefront: storefront, device: try AccountSetUp.deviceName(parsed), yes: parsed.has("--yes"))
     }
@@ -51,7 +53,7 @@ enum AccountCreateCommand: Command {
     static func run(_ all: Options, context: CommandContext) async throws -> ExitCode {
         let options = all.home
         guard let url = try HomeContext.serviceURL(options, context: context) else {
-            throw CommandFailure.usage("'account create' needs --service <URL> (or HANGMAN_SERVICE)")
+            throw CommandFailure.usage(L10n.text("'account create' needs --service <URL> (or HANGMAN_SERVICE)"))
         }
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         let authorities = options.authorities(context)
@@ -61,9 +63,9 @@ enum AccountCreateCommand: Command {
                 at: url, storefront: all.storefront, preferred: ReaderLocale.regionStorefront(context.environment), deviceName: all.device, caFile: authorities,
                 leavingEmbeddedStore: leaving)
         }
-        context.out("Made account \(credentials.accountID) on \(credentials.service).")
-        context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). Answers signed by any other key are refused.")
-        context.out("Every command with this home now uses it; another address of the same service is accepted once its server proves this key.")
+        context.out(TerminalText(escaping: L10n.text("Made account %s on %s.", credentials.accountID, credentials.service)))
+        context.out(TerminalText(escaping: L10n.text("The service's key is pinned: ed25519 %s. Answers signed by any other key are refused.", credentials.publicKey.keyID)))
+        context.out(TerminalText(escaping: L10n.text("Every command with this home now uses it; another address of the same service is accepted once its server proves this key.")))
         return .ok
     }
 }

@@ -1,7 +1,9 @@
 import Device
+import Messages
 import PackServiceAPI
 import PackServiceClient
 import SystemCalls
+import TerminalText
 
 /// `hangman account login --service URL`
 enum AccountLoginCommand: Command {
@@ -36,7 +38,7 @@ enum AccountLoginCommand: Command {
     static func run(_ all: Options, context: CommandContext) async throws -> ExitCode {
         let options = all.home
         guard let url = try HomeContext.serviceURL(options, context: context) else {
-            throw CommandFailure.usage("'account login' needs --service <URL> (or HANGMAN_SERVICE)")
+            throw CommandFailure.usage(L10n.text("'account login' needs --service <URL> (or HANGMAN_SERVICE)"))
         }
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         var token = context.environment["HANGMAN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
@@ -51,7 +53,7 @@ enum AccountLoginCommand: Command {
             }
         }
         guard let token else {
-            throw CommandFailure.usage("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal")
+            throw CommandFailure.usage(L10n.text("'account login' needs the token of a device already on the account: set HANGMAN_TOKEN, or run it on a terminal"))
         }
         let authorities = options.authorities(context)
         guard let leaving = try await AccountSetUp.leavesEmbeddedStore(home, yes: all.yes, context: context) else { return .declined }
@@ -65,8 +67,8 @@ enum AccountLoginCommand: Command {
                     "the service at \(url) does not know that token (revoked, or its account closed): 'hangman account token' prints a live one on a device still on the account"))
             }
         }
-        context.out("This device joined account \(credentials.accountID) on \(credentials.service) with a token of its own.")
-        context.out("The service's key is pinned: ed25519 \(credentials.publicKey.keyID). 'hangman account tokens' lists the account's devices.")
+        context.out(TerminalText(escaping: L10n.text("This device joined account %s on %s with a token of its own.", credentials.accountID, credentials.service)))
+        context.out(TerminalText(escaping: L10n.text("The service's key is pinned: ed25519 %s. 'hangman account tokens' lists the account's devices.", credentials.publicKey.keyID)))
         return .ok
     }
 }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import Device
+import Messages
 import PackServiceClient
 
 /// `hangman account show`
@@ -21,7 +22,7 @@ enum AccountShowCommand: Command {
                 context.out("app         \(try await appTransaction(options, context: context))")
                 return .ok
             }
-            throw CommandFailure(code: .notEntitled, message: "no account in \(home.folder): run 'hangman account create --service URL'")
+            throw CommandFailure(code: .notEntitled, message: L10n.text("no account in %s: run 'hangman account create --service URL'", home.folder))
         }
         context.out("account     \(credentials.accountID)")
         context.out("storefront  \(try await storefront(options, context: context))")

@@ -1,4 +1,6 @@
+import Messages
 import PackServiceAPI
+import TerminalText
 
 /// `hangman account storefront [CODE]`
 enum AccountStorefrontCommand: Command {
@@ -29,7 +31,7 @@ enum AccountStorefrontCommand: Command {
         let catalog = store.catalog
         func described(_ code: String) -> String { code + (catalog.currency(of: code).map { " (\($0))" } ?? "") }
         guard let code = options.code else {
-            context.out("The account's storefront is \(described(try await store.service.storefront())).")
+            context.out(TerminalText(escaping: L10n.text("The account's storefront is %s.", described(try await store.service.storefront()))))
             context.outWrapped("The store sells in: \(catalog.storefrontCodes.map(described).joined(separator: ", ")).")
             return .ok
         }
@@ -39,7 +41,7 @@ enum AccountStorefrontCommand: Command {
         let before = try await store.service.storefront()
         let now = try await store.service.setStorefront(code)
         if before == now {
-            context.out("The account's storefront is \(described(now)) already: nothing changed.")
+            context.out(TerminalText(escaping: L10n.text("The account's storefront is %s already: nothing changed.", described(now))))
         } else {
             context.outWrapped("The account's storefront is now \(described(now)) (was \(described(before))): future purchases are priced there; what was bought stays as it was charged.")
         }

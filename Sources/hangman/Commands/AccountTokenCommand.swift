@@ -1,7 +1,9 @@
 import CivilCalendar
 import Device
+import Messages
 import PackServiceClient
 import PackServiceWire
+import TerminalText
 
 /// `hangman account token [revoke <ID> | rotate]`
 enum AccountTokenCommand: Command {
@@ -33,9 +35,9 @@ enum AccountTokenCommand: Command {
         case (nil, nil): action = .print
         case ("rotate"?, nil): action = .rotate
         case ("revoke"?, let id?): action = .revoke(id)
-        case ("revoke"?, nil): throw CommandFailure.usage("'account token revoke' needs the token's ID: see 'hangman account tokens'")
-        case (let other?, _): throw CommandFailure.usage("'account token' takes revoke <ID> or rotate, not '\(other)'")
-        default: throw CommandFailure.usage("'account token' takes revoke <ID> or rotate")
+        case ("revoke"?, nil): throw CommandFailure.usage(L10n.text("'account token revoke' needs the token's ID: see 'hangman account tokens'"))
+        case (let other?, _): throw CommandFailure.usage(L10n.text("'account token' takes revoke <ID> or rotate, not '%s'", other))
+        default: throw CommandFailure.usage(L10n.text("'account token' takes revoke <ID> or rotate"))
         }
         return Options(action: action, store: HomeOptions(parsed))
     }
@@ -47,11 +49,11 @@ enum AccountTokenCommand: Command {
             context.out("\(account.credentials.token)")
         case .revoke(let id):
             try await account.client.revokeToken(id)
-            context.out("Revoked token \(id): the device that held it is signed out of the account.")
+            context.out(TerminalText(escaping: L10n.text("Revoked token %s: the device that held it is signed out of the account.", id)))
         case .rotate:
             let made = try await account.client.rotateToken()
             try account.credentials.replaceToken(with: made.token, folder: account.folder)
-            context.out("This device has a new token (\(made.tokenID)); the old one no longer works.")
+            context.out(TerminalText(escaping: L10n.text("This device has a new token (%s); the old one no longer works.", made.tokenID)))
         }
         return .ok
     }

@@ -1,7 +1,8 @@
 import Device
+import Messages
 import PackServiceAPI
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// `hangman buy PRODUCT_ID`
 enum BuyCommand: Command {
@@ -51,7 +52,7 @@ enum BuyCommand: Command {
     static func options(_ parsed: ParsedArguments) throws -> Options {
         var token: String?
         if let given = parsed.value("--app-account-token") {
-            guard let parsed = AppAccountToken.parse(given) else { throw CommandFailure.usage("--app-account-token '\(given.prefix(60))': \(AppAccountToken.problem)") }
+            guard let parsed = AppAccountToken.parse(given) else { throw CommandFailure.usage(L10n.text("--app-account-token '%s': %s", given.prefix(60), AppAccountToken.problem)) }
             token = parsed
         }
         return Options(
@@ -79,7 +80,7 @@ enum BuyCommand: Command {
                 }
             case .change(let product, let change):
                 guard confirm(change, to: product, storefront: storefront, catalog: catalog, context: context) else {
-                    context.out("Nothing changed: nothing was charged.")
+                    context.out(TerminalText(escaping: L10n.text("Nothing changed: nothing was charged.")))
                     return .declined
                 }
             case .owned, .nothingToAsk:
@@ -107,11 +108,18 @@ enum BuyCommand: Command {
             let price = transaction.price.map(prices.format) ?? "?"
             let subscription = try await session.player.subscriptionStarted(by: transaction)
             if redeemed {
-                context.out("Redeemed the offer code: \(name)\(transaction.price.map { $0.minorUnits == 0 ? ", free" : " for \(prices.format($0))" } ?? ""). Transaction \(transaction.id.number).")
+                let number = transaction.id.number
+                let sentence =
+                    switch transaction.price {
+                    case let price? where price.minorUnits > 0: L10n.text("Redeemed the offer code: %s for %s. Transaction %s.", name, prices.format(price), number)
+                    case _?: L10n.text("Redeemed the offer code: %s, free. Transaction %s.", name, number)
+                    case nil: L10n.text("Redeemed the offer code: %s. Transaction %s.", name, number)
+                    }
+                context.out(TerminalText(escaping: sentence))
             } else if let refund = subscription.replacedRefund {
-                context.out("Upgraded to \(name) for \(price): transaction \(transaction.id.number). \(prices.format(refund)) comes back for the unused part of the previous plan.")
+                context.out(TerminalText(escaping: L10n.text("Upgraded to %s for %s: transaction %s. %s comes back for the unused part of the previous plan.", name, price, transaction.id.number, prices.format(refund))))
             } else if transaction.isTrial {
-                context.out("Started \(name)'s free trial: nothing is charged now. Transaction \(transaction.id.number).")
+                context.out(TerminalText(escaping: L10n.text("Started %s's free trial: nothing is charged now. Transaction %s.", name, transaction.id.number)))
             } else {
                 context.out(
                     TerminalText(
@@ -120,7 +128,7 @@ enum BuyCommand: Command {
                             : L10n.text("Purchased %s for %s: transaction %s.", name, price, transaction.id.number)))
             }
             if catalog.product(id)?.feature == Product.removeAdsFeature {
-                context.out("No more suggestions after your games, on every device of this account.")
+                context.out(TerminalText(escaping: L10n.text("No more suggestions after your games, on every device of this account.")))
             } else if let product = catalog.product(id), product.isSubscription {
                 if let status = subscription.status {
                     let storefront = try await session.player.storefront()
@@ -133,10 +141,10 @@ enum BuyCommand: Command {
                     }
                 }
                 let packs = catalog.packs(unlockedBy: product).count
-                context.out("\(packs) word pack\(packs == 1 ? "" : "s") open while it lasts: see 'hangman packs'.")
+                context.out(TerminalText(escaping: L10n.plural("%d word pack open while it lasts: see 'hangman packs'.", "%d word packs open while it lasts: see 'hangman packs'.", packs)))
                 if transaction.hintsCredited > 0 {
                     let count = try await HintCount.read(from: session.player.service)
-                    context.out("+\(transaction.hintsCredited) hints. Balance: \(StoreText.hints(count, now: context.clock.now())).")
+                    context.out(TerminalText(escaping: L10n.text("+%s hints. Balance: %s.", transaction.hintsCredited, StoreText.hints(count, now: context.clock.now()))))
                 }
             } else if let each = catalog.product(id)?.streakFreezeCount {
                 let count = each * transaction.quantity
@@ -147,7 +155,7 @@ enum BuyCommand: Command {
                             "+%d streak freezes: each keeps your daily streak over a day you miss ('%s' shows the freezes you hold).", count, "hangman daily")))
             } else if let installed, catalog.product(id)?.isTheme == true {
                 context.out(TerminalText(escaping: L10n.text("%s is unlocked.", name) + " ") + session.describe(installed, id))
-                context.out("'hangman settings theme \(ProductNames(catalog).shortName(of: id))' draws the gallows in it.")
+                context.out(TerminalText(escaping: L10n.text("'hangman settings theme %s' draws the gallows in it.", ProductNames(catalog).shortName(of: id))))
             } else if let installed {
                 context.out(TerminalText(escaping: L10n.text("%s is unlocked.", name) + " ") + session.describe(installed, id))
                 try await chooseLanguages(after: id, session: session, asking: asking, context: context)
@@ -165,10 +173,10 @@ enum BuyCommand: Command {
             return .ok
         case .changeScheduled(let status):
             let to = status.renewsToProductID.map { StoreText.productName($0, catalog: catalog) } ?? name
-            context.out("\(StoreText.productName(status.productID, catalog: catalog)) changes to \(to) at its renewal on \(StoreText.date(status.expiresDate)): nothing is charged now.")
+            context.out(TerminalText(escaping: L10n.text("%s changes to %s at its renewal on %s: nothing is charged now.", StoreText.productName(status.productID, catalog: catalog), to, StoreText.date(status.expiresDate))))
             return .ok
         case .alreadySubscribed(let status):
-            context.out("You are already subscribed to \(name) (\(status.state.rawValue) until \(StoreText.date(status.accessEnds))): nothing was charged.")
+            context.out(TerminalText(escaping: L10n.text("You are already subscribed to %s (%s until %s): nothing was charged.", name, status.state.rawValue, StoreText.date(status.accessEnds))))
             return .ok
         case .failed(let transaction):
             context.error(

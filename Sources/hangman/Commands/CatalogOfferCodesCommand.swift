@@ -91,7 +91,7 @@ enum CatalogOfferCodesCommand: Command {
     /// name the folder has 65; anything else as the service's error says.
     private static func refusal(_ error: ServiceError) -> any Error {
         switch error.kind {
-        case .invalidRequest where error.message.hasPrefix("a batch name") || error.message.hasPrefix("the offer codes file"): CommandFailure.invalid(error.message)
+        case .invalidRequest where error.reason == .offerCodesFolder: CommandFailure.invalid(error.message)
         case .invalidRequest, .unknownProduct: CommandFailure.usage(error.message)
         default: error
         }

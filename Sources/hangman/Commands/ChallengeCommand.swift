@@ -1,3 +1,4 @@
+import Messages
 import PackServiceAPI
 import TerminalText
 

@@ -1,5 +1,6 @@
 import CivilCalendar
 import Device
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -49,7 +50,7 @@ enum HintsCommand: Command {
                 context.out(TerminalText(stringLiteral: StoreText.hints(count, now: context.clock.now())))
             }
             if let offline = store.offline ?? count.offline {
-                context.error("warning: \(offline.message)")
+                context.error(TerminalText(escaping: L10n.text("warning: %s", offline.message)))
                 return .storeRefused
             }
             return .ok

@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 
 import Device
 import PackServiceAPI
@@ -139,7 +140,7 @@ enum AccountNameCommand: Command {
             guard failure.kind == .wrongState else { throw failure }
             throw CommandFailure(code: .storeRefused, message: failure.message)
         }
-        context.out("You appear on leaderboards as \(TerminalText(escaping: name)).")
+        context.out(TerminalText(escaping: L10n.text("You appear on leaderboards as %s.", TerminalText(escaping: name))))
         return .ok
     }
 }

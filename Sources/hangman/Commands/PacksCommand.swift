@@ -1,5 +1,6 @@
 import CivilCalendar
 import Device
+import Messages
 import PackServiceAPI
 import SystemCalls
 import WordPacks

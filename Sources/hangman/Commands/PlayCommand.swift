@@ -1,6 +1,7 @@
 import Device
 import FoundationEssentials
 import HangmanGame
+import Messages
 import PackServiceAPI
 import WordPacks
 
@@ -99,7 +100,7 @@ enum PlayCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if options.daily, !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new {
             throw CommandFailure.usage(
-                "--daily is the same word with \(DailySchedule.lives) lives for every player, so that scores compare: it takes no --pack, --category, --seed, --lives or --new")
+                L10n.text("--daily is the same word with %s lives for every player, so that scores compare: it takes no --pack, --category, --seed, --lives or --new", DailySchedule.lives))
         }
         if options.challenge != nil,
             options.daily || options.hard || !options.packs.isEmpty || options.category != nil || options.seed != nil || options.lives != nil || options.new

@@ -1,4 +1,5 @@
 import Device
+import Messages
 import PackServiceAPI
 import TerminalText
 

@@ -1,9 +1,10 @@
 import Device
 import HangmanGame
+import Messages
 import PackServiceAPI
 import SystemCalls
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// A move of the game loop and what it says, and a saved game that another device changed.
 extension PlayLoop {
@@ -17,7 +18,7 @@ extension PlayLoop {
     func decideOnConflicts(_ conflicts: [String]) throws -> Bool {
         let differs = conflicts.joined(separator: ", ")
         if screen.style == .plain {
-            screen.context.error("The saved game differs from the options given (\(differs)): a new game starts, and the saved one counts as abandoned.")
+            screen.context.error(TerminalText(escaping: L10n.text("The saved game differs from the options given (%s): a new game starts, and the saved one counts as abandoned.", differs)))
             return true
         }
         // The options typed are the player's wish: Enter takes them; 'n' resumes the saved game.
@@ -33,7 +34,7 @@ extension PlayLoop {
         case .interrupted:
             throw CommandFailure(code: .interrupted, message: L10n.text("nothing started: the saved game is kept"))
         default:
-            screen.context.error("Resuming the saved game.")
+            screen.context.error(TerminalText(escaping: L10n.text("Resuming the saved game.")))
             return false
         }
     }

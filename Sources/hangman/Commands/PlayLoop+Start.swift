@@ -1,6 +1,8 @@
 import Device
 import HangmanGame
+import Messages
 import PackServiceAPI
+import TerminalText
 import WordPacks
 
 /// Where this `hangman play` plays: the day's word on its service, served games on the account's
@@ -21,7 +23,9 @@ extension PlayLoop {
         let offlineGameWaits = !fresh && player.gameService != nil && requestedPacks.isEmpty && (try? player.device.hasSavedGame(playable: playable)) == true
         if offlineGameWaits {
             screen.context.error(
-                "Resuming the game you started on this device while the pack server was away: it is finished here and counts on no leaderboard ('hangman play --new' starts a served game instead).")
+                TerminalText(
+                    escaping: L10n.text(
+                        "Resuming the game you started on this device while the pack server was away: it is finished here and counts on no leaderboard ('hangman play --new' starts a served game instead).")))
         }
         if !offlineGameWaits, let games = player.gameService {
             // The first game is asked for before the screen opens: a server that no longer knows
@@ -39,12 +43,15 @@ extension PlayLoop {
         let taken = try player.takeSeat(playable: playable)
         if !taken.setAside.isEmpty {
             let names = taken.setAside.joined(separator: ", ")
-            let one = taken.setAside.count == 1
             screen.context.error(
-                "Your saved \(one ? "game from \(names) is" : "games from \(names) are") kept, not resumed: this account may not play \(one ? "that pack" : "those packs") now (see 'hangman packs'). This is a new game from the packs you may play.")
+                TerminalText(
+                    escaping: L10n.plural(
+                        "Your saved game from %s is kept, not resumed: this account may not play that pack now (see 'hangman packs'). This is a new game from the packs you may play.",
+                        "Your saved games from %s are kept, not resumed: this account may not play those packs now (see 'hangman packs'). This is a new game from the packs you may play.",
+                        taken.setAside.count, shown: names)))
         }
         if taken.passedOverSavedGame && !fresh {
-            screen.context.error("Your saved game is open in another 'hangman play': this is a new game beside it.")
+            screen.context.error(TerminalText(escaping: L10n.text("Your saved game is open in another 'hangman play': this is a new game beside it.")))
         }
         if !fresh {
             let conflicts = try savedGameConflicts(taken)
@@ -81,7 +88,7 @@ extension PlayLoop {
             let served = try await player.startServedGame(
                 requested: requestedPacks, playing: packs, category: category, lives: requestedLives, new: fresh, seed: seed, hard: hard)
             if hard, served.game.resumed == true, served.game.hard != true {
-                screen.context.error("Your game in progress is resumed, in normal mode: 'hangman play --hard --new' gives it up and starts a hard one.")
+                screen.context.error(TerminalText(escaping: L10n.text("Your game in progress is resumed, in normal mode: 'hangman play --hard --new' gives it up and starts a hard one.")))
             }
             return served
         }

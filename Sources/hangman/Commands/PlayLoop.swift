@@ -1,10 +1,11 @@
 import Device
-import PackServiceClient
 import HangmanGame
+import Messages
 import PackServiceAPI
+import PackServiceClient
 import SystemCalls
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// The conversation of `hangman play`: read a move, play it, draw the result; game after game.
 /// On a terminal a move is one key (`KeyReader`, raw mode); through a pipe, with `--plain` or on

@@ -2,6 +2,7 @@ import AppStore
 import Base64
 import CivilCalendar
 import Device
+import Messages
 import PackServiceAPI
 import PackServiceClient
 import PackServiceWire
@@ -60,9 +61,9 @@ enum ReceiptCommand: Command {
         case []: action = .write(output: parsed.value("--output"))
         case ["app-transaction"]: action = .appTransaction
         case let words where words.count == 2 && words[0] == "verify":
-            guard !words[1].isEmpty else { throw CommandFailure.usage("'receipt verify' needs a <FILE>, not an empty path") }
+            guard !words[1].isEmpty else { throw CommandFailure.usage(L10n.text("'receipt verify' needs a <FILE>, not an empty path")) }
             action = .verify(file: words[1], secretFile: parsed.value("--shared-secret-file"))
-        default: throw CommandFailure.usage("'receipt' takes no arguments, 'verify <FILE>' or 'app-transaction'")
+        default: throw CommandFailure.usage(L10n.text("'receipt' takes no arguments, 'verify <FILE>' or 'app-transaction'"))
         }
         return ActionOptions(action, parsed)
     }
@@ -84,7 +85,7 @@ enum ReceiptCommand: Command {
             if let path = output, path != "-" {
                 try OutputFile.write(receipt.bytes, to: path, what: "the receipt")
                 let count = receipt.payload.transactions.count
-                context.out("wrote \(path): \(count) transaction\(count == 1 ? "" : "s"), signed")
+                context.out(TerminalText(escaping: L10n.plural("wrote %2$s: %1$d transaction, signed", "wrote %2$s: %1$d transactions, signed", count, path)))
             } else if options.json {
                 context.out(JSONText.encode(ReceiptJSON(receipt.payload)))
             } else {

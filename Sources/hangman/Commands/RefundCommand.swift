@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -46,13 +47,13 @@ enum RefundCommand: Command {
             words = words.dropFirst()
         }
         guard words.count == 1, let word = words.first else {
-            throw CommandFailure.usage("'refund' takes request or status and one transaction (see 'hangman refund --help')")
+            throw CommandFailure.usage(L10n.text("'refund' takes request or status and one transaction (see 'hangman refund --help')"))
         }
         let reason = try parsed.value("--reason").map { (given: String) throws -> RefundReason in
-            guard let reason = RefundReason(argument: given) else { throw CommandFailure.usage("--reason '\(given.prefix(40))' is not a refund reason") }
+            guard let reason = RefundReason(argument: given) else { throw CommandFailure.usage(L10n.text("--reason '%s' is not a refund reason", given.prefix(40))) }
             return reason
         }
-        if !request, reason != nil { throw CommandFailure.usage("--reason goes with 'refund request'") }
+        if !request, reason != nil { throw CommandFailure.usage(L10n.text("--reason goes with 'refund request'")) }
         return Options(request: request, transaction: try TransactionName(word), reason: reason ?? .other, json: parsed.has("--json"), store: HomeOptions(parsed))
     }
 
@@ -66,7 +67,7 @@ enum RefundCommand: Command {
         } else if let known = try await service.refundCase(id) {
             refundCase = known
         } else {
-            context.out("Transaction \(id.number) has no refund: 'hangman refund request \(id.number)' asks for one.")
+            context.out(TerminalText(escaping: L10n.text("Transaction %s has no refund: 'hangman refund request %s' asks for one.", id.number, id.number)))
             return .ok
         }
         if options.json {

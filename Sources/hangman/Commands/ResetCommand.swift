@@ -1,5 +1,7 @@
 import Device
+import Messages
 import PackServiceAPI
+import TerminalText
 import WordPacks
 
 /// `hangman reset --yes`
@@ -27,17 +29,17 @@ enum ResetCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         if !options.confirmed {
             guard Question.canAsk(context) else {
-                throw CommandFailure.usage("'reset' deletes this device's packs and statistics: confirm with --yes")
+                throw CommandFailure.usage(L10n.text("'reset' deletes this device's packs and statistics: confirm with --yes"))
             }
             guard Question.ask("Delete this device's packs, saved game and statistics? Purchases and hints stay with the account.", context: context) else {
-                context.out("Nothing was deleted.")
+                context.out(TerminalText(escaping: L10n.text("Nothing was deleted.")))
                 return .declined
             }
         }
         // Deleting the app needs no store: it works offline too.
         let home = Home(folder: try HomeContext.homeFolder(options.store, context: context))
         try home.eraseDevice()
-        context.out("Deleted this device's state (\(home.deviceFolder)). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.")
+        context.out(TerminalText(escaping: L10n.text("Deleted this device's state (%s). Your purchases and hints are kept: run 'hangman restore' to bring your packs back.", home.deviceFolder)))
         return .ok
     }
 }

@@ -1,5 +1,6 @@
 import CivilCalendar
 import Device
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -25,10 +26,10 @@ enum RestoreCommand: Command {
         let catalog = session.catalog
         let report = try await session.player.restore { id in ProgressBar.forInstall(of: id, catalog: catalog, context: context) }
         for (_, error) in report.unavailable {
-            context.error("warning: not restored: \(error)")
+            context.error(TerminalText(escaping: L10n.text("warning: not restored: %s", error)))
         }
         for (_, reason) in report.withdrawn {
-            context.error("note: not restored: \(reason)")
+            context.error(TerminalText(escaping: L10n.text("note: not restored: %s", reason)))
         }
         let code: ExitCode = report.unavailable.isEmpty ? .ok : .storeRefused
         if options.json {

@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -74,7 +75,7 @@ enum SettingsCommand: Command {
             return .palette(palette)
         case let other?:
             let suggestion = Suggestion.closest(to: other, among: ["languages", "payments", "theme", "palette"]).map { ": did you mean '\($0)'?" } ?? ""
-            throw CommandFailure.usage("unknown setting '\(other)'\(suggestion) (see 'hangman \(command) --help')")
+            throw CommandFailure.usage(L10n.text("unknown setting '%s'%s (see 'hangman %s --help')", other, suggestion, command))
         }
     }
 
@@ -123,11 +124,11 @@ enum SettingsCommand: Command {
         case .languages(let chosen):
             settings.gameLanguages = chosen
             try device.save(settings)
-            context.out("Games without --pack draw from \(try settings.gameLanguages.map { describe($0) } ?? installedLanguages(device)).")
+            context.out(TerminalText(escaping: L10n.text("Games without --pack draw from %s.", try settings.gameLanguages.map { describe($0) } ?? installedLanguages(device))))
         case .payments(let allowed):
             settings.paymentsAllowed = allowed
             try device.save(settings)
-            context.out(allowed ? "Purchases are allowed on this device." : "Purchases are turned off on this device: every 'buy' is refused (exit 69).")
+            context.out(TerminalText(escaping: allowed ? L10n.text("Purchases are allowed on this device.") : L10n.text("Purchases are turned off on this device: every 'buy' is refused (exit 69).")))
         case .palette(let palette):
             settings.palette = palette
             try device.save(settings)

@@ -1,4 +1,5 @@
 import Device
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -24,7 +25,7 @@ enum StatsCommand: Command {
             stats = try await games.gameStatistics()
         } else {
             if let offline = store.offline {
-                context.error("note: this device's games only: the pack server, which counts the account's, cannot be reached (\(offline.message)).")
+                context.error(TerminalText(escaping: L10n.text("note: this device's games only: the pack server, which counts the account's, cannot be reached (%s).", offline.message)))
             }
             stats = try Home(folder: store.home).openDevice().statistics()
         }

@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -41,7 +42,7 @@ enum SubscriptionsCommand: Command {
         case let words where words.count == 2 && words[0] == "consent":
             return ActionOptions(.consent(words[1]), parsed)
         default:
-            throw CommandFailure.usage("'subscriptions' takes no arguments, or 'cancel <PRODUCT>' / 'resume <PRODUCT>' / 'consent <PRODUCT>'")
+            throw CommandFailure.usage(L10n.text("'subscriptions' takes no arguments, or 'cancel <PRODUCT>' / 'resume <PRODUCT>' / 'consent <PRODUCT>'"))
         }
     }
 
@@ -89,7 +90,7 @@ enum SubscriptionsCommand: Command {
             let status = try await store.service.consentToPriceIncrease(product)
             let name = StoreText.productName(status.renewsToProductID ?? status.productID, catalog: catalog)
             let price = status.priceIncrease.map { PriceText(environment: context.environment).format($0.price) } ?? "its new price"
-            context.out("\(name) renews at \(price) from \(StoreText.date(status.expiresDate)): you consented to the new price.")
+            context.out(TerminalText(escaping: L10n.text("%s renews at %s from %s: you consented to the new price.", name, price, StoreText.date(status.expiresDate))))
         case .autoRenew(let typed, let on):
             let product = try subscription(named: typed, in: catalog)
             let status = try await store.service.setAutoRenew(product, on: on)
@@ -113,7 +114,7 @@ enum SubscriptionsCommand: Command {
         // A short name (monthly) or an identifier: the catalog's names, with their suggestions.
         let id = try ProductNames(catalog).resolve(typed)
         guard catalog.product(id)?.autoRenewable != nil else {
-            throw CommandFailure.usage("'\(typed)' is not an auto-renewable subscription: see 'hangman products'")
+            throw CommandFailure.usage(L10n.text("'%s' is not an auto-renewable subscription: see 'hangman products'", typed))
         }
         return id
     }

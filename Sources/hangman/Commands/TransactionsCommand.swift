@@ -1,4 +1,5 @@
 import CivilCalendar
+import Messages
 import PackServiceAPI
 import TerminalText
 

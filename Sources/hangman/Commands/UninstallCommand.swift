@@ -1,7 +1,8 @@
 import Device
+import Messages
 import PackServiceAPI
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// `hangman uninstall PRODUCT_ID`
 enum UninstallCommand: Command {

@@ -1,7 +1,8 @@
 import Device
+import Messages
 import PackServiceAPI
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// `hangman update [PRODUCT_ID]`
 enum UpdateCommand: Command {

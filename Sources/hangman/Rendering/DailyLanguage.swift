@@ -10,7 +10,7 @@ enum DailyLanguage {
         guard let reader = ReaderLocale.current.language, reader != "en" else { return try await body(nil) }
         do {
             return try await body(reader)
-        } catch where error.kind == .notFound && error.message.hasPrefix("no daily word in") {
+        } catch where error.reason == .noDailyWord {
             return try await body(nil)
         }
     }

@@ -1,7 +1,8 @@
 import Device
+import Messages
 import PackServiceAPI
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// What `buy` asks before it charges: the product and its price, or what a subscription change does.
 extension BuyCommand {
@@ -23,7 +24,7 @@ extension BuyCommand {
             return Question.ask("Upgrade to \(text.displayName) for \(price)?", context: context)
         }
         let when = change.current.map { " at its renewal on \(StoreText.date($0.expiresDate))" } ?? " at its renewal"
-        context.out("\(from) stays until then; nothing is charged now.")
+        context.out(TerminalText(escaping: L10n.text("%s stays until then; nothing is charged now.", from)))
         return Question.ask("Change to \(text.displayName) (\(price))\(when)?", context: context)
     }
 

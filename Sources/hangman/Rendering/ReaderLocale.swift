@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import PackServiceAPI
 
 /// The reader's locale, from the POSIX variables, for what a person reads: product names in their
@@ -7,8 +8,9 @@ import PackServiceAPI
 /// de_DE, 3 000 in fr_FR). `C`, `POSIX` or nothing reads the catalog's own names and 3,000.
 /// Prices are `PriceText`'s (`LC_MONETARY`). `--json` and `--plain` never use it.
 ///
-/// The command line sets it once per run (`ReaderLocale.$current.withValue`), so that commands
-/// running side by side in one process (the tests) each keep their own.
+/// The command line sets it once per run (``reading(_:)``, which also sets the language of the
+/// program's own sentences, `L10n.language`), so that commands running side by side in one
+/// process (the tests) each keep their own.
 struct ReaderLocale: Sendable {
     /// `de`, `fr`; `nil` for the C locale.
     let language: String?
@@ -22,6 +24,17 @@ struct ReaderLocale: Sendable {
     private let minimumGroupedDigits: Int
 
     @TaskLocal static var current = ReaderLocale(environment: [:])
+
+    /// Runs `body` as this reader reads: names, numbers and the program's sentences (`L10n`) in
+    /// their language.
+    func reading<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await Self.$current.withValue(self) { try await L10n.$language.withValue(language) { try await body() } }
+    }
+
+    /// ``reading(_:)`` for work that does not wait.
+    func reading<T>(_ body: () throws -> T) rethrows -> T {
+        try Self.$current.withValue(self) { try L10n.$language.withValue(language) { try body() } }
+    }
 
     init(environment: [String: String]) {
         language = Self.locale(["LC_ALL", "LC_MESSAGES", "LANG"], environment).map(LanguageTag.primary)

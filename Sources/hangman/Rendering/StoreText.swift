@@ -1,9 +1,10 @@
 import CivilCalendar
 import Device
+import Messages
 import PackServiceAPI
 import SystemCalls
-import WordPacks
 import TerminalText
+import WordPacks
 
 /// How the store's records read on a terminal.
 enum StoreText {

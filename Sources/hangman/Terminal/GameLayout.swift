@@ -1,5 +1,6 @@
 import Device
 import HangmanGame
+import Messages
 import TerminalText
 import WordPacks
 

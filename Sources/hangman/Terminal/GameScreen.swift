@@ -1,5 +1,6 @@
 import Device
 import HangmanGame
+import Messages
 import SystemCalls
 import TerminalText
 import WordPacks

@@ -1,30 +1,36 @@
 import Foundation
 import Synchronization
 
-/// The game's own words in the reader's language (``ReaderLocale``: `LC_ALL`, else
-/// `LC_MESSAGES`, else `LANG`), from gettext message catalogs: `Localization/<lang>.po`, the
-/// format translators know, read as they are (no compiled `.mo`), with each language's plural
-/// rule from its `Plural-Forms` header. English is the program's own text; a string a catalog
-/// does not have, or has empty or fuzzy, is written in English.
+/// The program's own sentences in the reader's language, from gettext message catalogs:
+/// `Localization/<lang>.po`, the format translators know, read as they are (no compiled `.mo`),
+/// with each language's plural rule from its `Plural-Forms` header. English is the program's own
+/// text; a string a catalog does not have, or has empty or fuzzy, is written in English.
+///
+/// The language is the work's: ``L10n/language``, set once per run by the command line (from the
+/// reader's locale) and once per request by the server (from its `Accept-Language`), so that a
+/// refusal the store writes reaches a German player in German whichever side wrote it.
 ///
 /// A message is marked where it is written, `L10n.text("Lives: %d/%d", left, lives)` or
 /// `L10n.plural("%d hint", "%d hints", count)`, with the placeholders of C's printf (`%s`, `%d`,
 /// and `%2$s` to reorder them), so that `msgfmt --check` checks each translation's.
-enum L10n {
-    /// `text` in the reader's language, its placeholders filled with `arguments`.
-    static func text(_ text: String, _ arguments: Any...) -> String {
+public enum L10n {
+    /// The language the current work speaks (`de`, `pt`), or `nil` for the program's English.
+    @TaskLocal public static var language: String?
+
+    /// `text` in the work's language, its placeholders filled with `arguments`.
+    public static func text(_ text: String, _ arguments: Any...) -> String {
         format(catalog()?.messages[text].flatMap { $0.first } ?? text, arguments)
     }
 
     /// The singular or plural form for `count` (the language's rule picks it), `count` and
     /// `arguments` filling its placeholders in that order.
-    static func plural(_ singular: String, _ plural: String, _ count: Int, _ arguments: Any...) -> String {
+    public static func plural(_ singular: String, _ plural: String, _ count: Int, _ arguments: Any...) -> String {
         form(singular, plural, count, [count] + arguments)
     }
 
     /// The form for `count`, `shown` (the count as the reader's locale groups it: `1.000`)
     /// filling its `%s`.
-    static func plural(_ singular: String, _ plural: String, _ count: Int, shown: String) -> String {
+    public static func plural(_ singular: String, _ plural: String, _ count: Int, shown: String) -> String {
         form(singular, plural, count, [shown])
     }
 
@@ -36,10 +42,13 @@ enum L10n {
         return format(index < forms.count ? forms[index] : forms[forms.count - 1], all)
     }
 
-    /// The catalog of the reader's language, read once per process and language; `nil` for
+    /// The languages a catalog ships for, beside English (`pt` is Brazilian Portuguese's file).
+    public static let languages: Set<String> = ["de", "fr", "es", "pt"]
+
+    /// The catalog of the work's language, read once per process and language; `nil` for
     /// English, the C locale, or a language without one.
-    static func catalog() -> MessageCatalog? {
-        guard let language = ReaderLocale.current.language, language != "en" else { return nil }
+    public static func catalog() -> MessageCatalog? {
+        guard let language, languages.contains(language) else { return nil }
         let file = language == "pt" ? "pt_BR" : language
         return catalogs.withLock { kept in
             if let found = kept[file] { return found }
@@ -52,10 +61,29 @@ enum L10n {
     private static let catalogs = Mutex<[String: MessageCatalog?]>([:])
 
     /// The `Localization/` folder that ships with the program.
-    static func folder() -> String? { EmbeddedStore.shippedFolder("Localization", holding: "de.po") }
+    public static func folder() -> String? { ShippedFolder.path("Localization", holding: "de.po") }
+
+    /// The language of an HTTP `Accept-Language` field (`de-DE,de;q=0.9,en;q=0.8`): the one of
+    /// highest weight that has a catalog, `nil` for English or none (RFC 9110, section 12.5.4).
+    public static func language(accepting field: String?) -> String? {
+        guard let field, field.utf8.count <= 256 else { return nil }
+        var best: (language: String, weight: Double)?
+        for range in field.split(separator: ",").prefix(16) {
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first, !tag.isEmpty else { continue }
+            var weight = 1.0
+            for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
+                weight = Double(parameter.dropFirst(2)) ?? 0
+            }
+            let primary = tag.prefix { $0 != "-" && $0 != "_" }.lowercased()
+            guard weight > 0, primary == "en" || languages.contains(primary) else { continue }
+            if best == nil || weight > best!.weight { best = (primary, weight) }
+        }
+        return best?.language == "en" ? nil : best?.language
+    }
 
     /// printf's `%s`, `%d`, `%n$s`, `%n$d` and `%%`, each filled with the argument as text.
-    static func format(_ template: String, _ arguments: [Any]) -> String {
+    public static func format(_ template: String, _ arguments: [Any]) -> String {
         guard template.contains("%") else { return template }
         var out = ""
         var next = 0
@@ -90,15 +118,15 @@ enum L10n {
 
 /// One `.po` file's translations: msgid -> its forms (one, or one per plural form), and the
 /// language's plural rule.
-struct MessageCatalog: Sendable {
-    let messages: [String: [String]]
-    let pluralIndex: @Sendable (Int) -> Int
+public struct MessageCatalog: Sendable {
+    public let messages: [String: [String]]
+    public let pluralIndex: @Sendable (Int) -> Int
 
-    init(poFile path: String) throws {
+    public init(poFile path: String) throws {
         try self.init(poText: String(contentsOfFile: path, encoding: .utf8))
     }
 
-    init(poText text: String) throws {
+    public init(poText text: String) throws {
         var messages: [String: [String]] = [:]
         var header = ""
         for entry in Self.entries(text) where !entry.fuzzy {
@@ -197,10 +225,10 @@ struct MessageCatalog: Sendable {
 
 /// A `Plural-Forms` formula (`n != 1`, `n > 1`, `n==1 ? 0 : n%10>=2 && ... ? 1 : 2`): C's
 /// expressions over `n`, parsed once into a function of the count.
-enum PluralRule {
-    struct Malformed: Error {}
+public enum PluralRule {
+    public struct Malformed: Error {}
 
-    static func parse(_ formula: String) throws -> @Sendable (Int) -> Int {
+    public static func parse(_ formula: String) throws -> @Sendable (Int) -> Int {
         var parser = Parser(tokens: try tokens(formula))
         let expression = try parser.conditional()
         guard parser.position == parser.tokens.count else { throw Malformed() }
@@ -301,5 +329,23 @@ enum PluralRule {
             position += 1
             return { _ in number }
         }
+    }
+}
+
+/// A folder that ships with the program (`Packs`, `Localization`): the checkout's this binary was
+/// built in (it lives in `.build/<config>/`), or the one 'make install' put beside it
+/// (`PREFIX/bin/hangman`, `PREFIX/share/hangman/<name>`).
+public enum ShippedFolder {
+    /// The first such folder holding `file`, or `nil`.
+    public static func path(_ name: String, holding file: String) -> String? {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        var candidates: [String] = []
+        var folder = URL(filePath: executable).deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(folder.appending(path: name).path)
+            candidates.append(folder.appending(path: "share/hangman/" + name).path)
+            folder = folder.deletingLastPathComponent()
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/" + file) }
     }
 }
