@@ -1,3 +1,4 @@
+import Messages
 import TerminalText
 /// The `hangman` command: finds the subcommand, runs it, and maps failures to exit codes here only.
 enum Hangman {
@@ -54,11 +55,11 @@ enum Hangman {
         } catch {
             let failure = CommandFailure(error).explainingHome(context.homeInUse.path)
             if failure.code == .closedPipe { return failure.code }
-            context.error("error: \(failure.message)")
+            context.error(TerminalText(escaping: L10n.text("error: %s", failure.message)))
             for detail in failure.details { context.error("  \(detail)") }
             if failure.code == .usage, failure.namesHelp {
                 let named = commandNamed(by: arguments)
-                context.error(named.map { "Run '\($0) --help' for usage." } ?? "Run 'hangman --help' for usage.")
+                context.error(TerminalText(escaping: L10n.text("Run '%s --help' for usage.", named ?? "hangman")))
             }
             return failure.code
         }

@@ -1,3 +1,4 @@
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -49,12 +50,14 @@ struct ProductNames {
                 let shown = catalog.product(id)?.displayName ?? catalog.basePack(id)?.displayName
                 return "'\(shortName(of: id))' (\(shown.map { TerminalText.escaped($0) + ", " } ?? "")\(id))"
             }.joined(separator: ", ")
-            throw CommandFailure.usage("'\(typed)' could be more than one product: \(names)")
+            throw CommandFailure.usage(L10n.text("'%s' could be more than one product: %s", typed, names))
         }
         if let id = ProductID(rawValue: typed), typed.contains(".") { return id }
         let candidates = identifiers.map { shortName(of: $0) } + identifiers.map(\.rawValue)
-        let suggestion = Suggestion.closest(to: typed, among: candidates).map { ": did you mean '\($0)'?" } ?? ": see 'hangman products'"
-        throw CommandFailure.usage("no product is named '\(typed)'\(suggestion)")
+        if let closest = Suggestion.closest(to: typed, among: candidates) {
+            throw CommandFailure.usage(L10n.text("no product is named '%s': did you mean '%s'?", typed, closest))
+        }
+        throw CommandFailure.usage(L10n.text("no product is named '%s': see 'hangman products'", typed))
     }
 
     /// The products and base packs every word of `typed` is a word of (of the display name or the

@@ -26,16 +26,18 @@ extension PlayLoop {
         do {
             _ = try await playerContext.player.offer(product.id)
         } catch .store(let error) where error.kind == .unavailable {
-            return unasked("Not bought: \(error.message).", "BUYFAILED offline")
+            return unasked(TerminalText(escaping: L10n.text("Not bought: %s.", error.message)), "BUYFAILED offline")
         } catch {
-            return unasked("Not bought: \(error.description).", "BUYFAILED \(error.description)")
+            return unasked(TerminalText(escaping: L10n.text("Not bought: %s.", error.description)), "BUYFAILED \(error.description)")
         }
         if !confirmed {
             switch confirmBuying(L10n.text("Buy %s for %s? [y/N]", ReaderLocale.current.name(of: product), price), view) {
             case true?: break
             case false?: return (TerminalText(escaping: L10n.text("Not bought: nothing was charged.")), "BUYFAILED declined")
             case nil:
-                return ("Not bought: nothing asks through a pipe. Type buy! to buy, or run 'hangman play --yes'.", "BUYFAILED unconfirmed: type buy! or run 'hangman play --yes'")
+                return (
+                    TerminalText(escaping: L10n.text("Not bought: nothing asks through a pipe. Type buy! to buy, or run 'hangman play --yes'.")),
+                    "BUYFAILED unconfirmed: type buy! or run 'hangman play --yes'")
             }
         }
         do {
@@ -47,16 +49,16 @@ extension PlayLoop {
                     "BOUGHT \(transaction.hintsCredited)"
                 )
             case .failed(let transaction):
-                return ("The purchase failed: \(transaction.failureReason ?? "refused").", "BUYFAILED \(transaction.failureReason ?? "refused")")
+                return (TerminalText(escaping: L10n.text("The purchase failed: %s.", transaction.failureReason ?? L10n.text("refused"))), "BUYFAILED \(transaction.failureReason ?? "refused")")
             case .deferred(let transaction):
-                return ("Waiting for approval (transaction \(transaction.id.number)).", "BUYFAILED waiting for approval \(transaction.id.number)")
+                return (TerminalText(escaping: L10n.text("Waiting for approval (transaction %s).", transaction.id.number)), "BUYFAILED waiting for approval \(transaction.id.number)")
             case .interrupted(let transaction):
-                return ("The purchase needs your action: hangman store resolve \(transaction.id.number).", "BUYFAILED interrupted \(transaction.id.number)")
+                return (TerminalText(escaping: L10n.text("The purchase needs your action: hangman store resolve %s.", transaction.id.number)), "BUYFAILED interrupted \(transaction.id.number)")
             case .alreadyOwned, .alreadySubscribed, .changeScheduled:
                 return (nil, nil)
             }
         } catch {
-            return ("The purchase failed: \(error.description)", "BUYFAILED \(error.description)")
+            return (TerminalText(escaping: L10n.text("The purchase failed: %s", error.description)), "BUYFAILED \(error.description)")
         }
     }
 
@@ -76,7 +78,8 @@ extension PlayLoop {
         guard let hints, hints.isCurrent else {
             // The time fits the header when it is today's: `Hints: 99 (14:02 UTC, offline)`.
             let time = hints?.signedAt.map { StoreText.shortTime($0, now: playerContext.player.clock.now()) }
-            view.hintsNote = time.map { $0.count <= 9 ? "\($0), offline" : "offline" } ?? "offline"
+            let offline = L10n.text("offline")
+            view.hintsNote = time.map { $0.count <= 9 ? L10n.text("%s, offline", $0) : offline } ?? offline
             return
         }
         view.hintsNote = nil
@@ -85,9 +88,11 @@ extension PlayLoop {
     /// The board's line when a game opens without the pack server.
     static func offlineLine(_ error: ServiceError) -> String {
         switch error.kind {
-        case .unavailable: "The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play."
-        case .unauthorized: "This device is signed out (its token revoked, or the account closed): the free packs installed here play, without hints; 'hangman hints' says what to do."
-        default: "The hint balance cannot be read: \(error.message)."
+        case .unavailable: L10n.text("The pack server cannot be reached: hints and purchases wait for it, and the packs installed here play.")
+        case .unauthorized:
+            L10n.text(
+                "This device is signed out (its token revoked, or the account closed): the free packs installed here play, without hints; 'hangman hints' says what to do.")
+        default: L10n.text("The hint balance cannot be read: %s.", error.message)
         }
     }
 }

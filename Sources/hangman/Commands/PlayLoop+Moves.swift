@@ -63,17 +63,21 @@ extension PlayLoop {
                 )
             case .noHints:
                 hints = HintCount(hints: 0)
-                let key: TerminalText = { if case .keys = input { return "Press $" } else { return "Type buy" } }()
-                var offer: TerminalText = ""
-                if let product = hintProduct { offer = "\(key) to get \(ReaderLocale.current.name(of: product)) for \(await price(of: product))." }
-                return ("No hints left. \(offer)", "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
+                var sentence = L10n.text("No hints left.")
+                if let product = hintProduct {
+                    let name = ReaderLocale.current.name(of: product)
+                    let price = await price(of: product)
+                    let offer = if case .keys = input { L10n.text("Press $ to get %s for %s.", name, price) } else { L10n.text("Type buy to get %s for %s.", name, price) }
+                    sentence += " " + offer
+                }
+                return (TerminalText(escaping: sentence), "NOHINTS \(hintProduct?.id.rawValue ?? "-")")
             case .notNow:
                 return (TerminalText(escaping: L10n.text("No hint now: only one blank is left to fill.")), "INVALID no hint when one blank is left")
             case .serviceUnavailable(let error):
                 hints = hints?.markedOffline(error)
-                return ("No hint: the pack server cannot be reached. Nothing was spent; play on.", "NOSERVICE")
+                return (TerminalText(escaping: L10n.text("No hint: the pack server cannot be reached. Nothing was spent; play on.")), "NOSERVICE")
             case .signedOut:
-                return ("No hint: this device is signed out ('hangman hints' says what to do). Nothing was spent; play on.", "SIGNEDOUT")
+                return (TerminalText(escaping: L10n.text("No hint: this device is signed out ('hangman hints' says what to do). Nothing was spent; play on.")), "SIGNEDOUT")
             }
         case .buy(let confirmed):
             return await buyHints(asking: view, confirmed: confirmed || buysWithoutAsking)
@@ -82,7 +86,7 @@ extension PlayLoop {
             do {
                 outcome = try await session.play(text)
             } catch let error as ServiceError where error.kind == .unavailable {
-                return ("No answer: the pack server cannot be reached. The move was not played; try it again.", "NOSERVICE")
+                return (TerminalText(escaping: L10n.text("No answer: the pack server cannot be reached. The move was not played; try it again.")), "NOSERVICE")
             }
             let plain = PlainGameText.move(outcome).map(TerminalText.init(trusted:))
             switch outcome {
