@@ -18,22 +18,24 @@ let package = Package(
         // over them. They know nothing of words or money; only their wrapper sees the C module.
         .systemLibrary(name: "CArchive", path: "Sources/System/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CGnuTLS", path: "Sources/System/CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
+        .systemLibrary(name: "CGnuTLS", path: "Sources/System/CGnuTLS"),
         .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
         .systemLibrary(name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // A C target, not a module map over ICU's headers: Foundation carries its own ICU module,
         // whose types would clash with the system's in one compilation (CICU.h has plain C types).
         .target(name: "CICU", path: "Sources/System/CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
-        .systemLibrary(name: "CCurl", path: "Sources/System/CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        // libpq.pc's Cflags carry Debian's /usr/include/postgresql, where libpq-fe.h lives.
-        .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/System/CCurl"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD"),
+        .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ"),
+        // libpq, libmicrohttpd, libcurl and GnuTLS (the four above: headers only, not linked)
+        // loaded when first used, so that a game maps no TLS stack or database client.
+        .target(name: "CLateLibraries", path: "Sources/System/CLateLibraries"),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
         layer("System", "SystemCalls"),
         layer("System", "Archive", ["CArchive"]),
         layer("System", "SQLite", ["CSQLite", "SystemCalls"]),
         // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
-        layer("System", "PostgreSQL", ["CLibPQ"]),
+        layer("System", "PostgreSQL", ["CLibPQ", "CLateLibraries"]),
         // Base64: the standard alphabet (key files, signed payloads, plist <data>) and the URL one (tokens).
         layer("System", "Base64"),
         // Calendar dates from days since 1970 and back, without a calendar library.
@@ -41,11 +43,11 @@ let package = Package(
         layer("System", "Signing", ["CNettle", "CSodium", "SystemCalls", "Base64"]),
         layer("System", "Confusables", ["CICU"]),
         // X.509 certificate chains and ES256 (JWS) signatures, through GnuTLS (on Nettle).
-        layer("System", "CertificateChain", ["CGnuTLS", "Base64", "SystemCalls"]),
+        layer("System", "CertificateChain", ["CGnuTLS", "CLateLibraries", "Base64", "SystemCalls"]),
         // HTTP/1.1 on libmicrohttpd: requests in, responses out, limits enforced.
-        layer("System", "HTTPServer", ["CMicroHTTPD", "SystemCalls"]),
+        layer("System", "HTTPServer", ["CMicroHTTPD", "CLateLibraries", "SystemCalls"]),
         // HTTP and HTTPS requests through libcurl.
-        layer("System", "HTTPClient", ["CCurl", "SystemCalls"]),
+        layer("System", "HTTPClient", ["CCurl", "CLateLibraries", "SystemCalls"]),
 
         // Formats: property lists, how a language compares letters, typed identifiers, the pack format.
         layer("Formats", "PropertyList", ["Base64", "CivilCalendar"]),

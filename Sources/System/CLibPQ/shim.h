@@ -1,5 +1,5 @@
 #ifndef HANGMAN_CLIBPQ_SHIM_H
 #define HANGMAN_CLIBPQ_SHIM_H
-/* Debian keeps the header in /usr/include/postgresql; libpq.pc's Cflags names that folder. */
-#include <libpq-fe.h>
+/* Debian keeps the header in /usr/include/postgresql (libpq-dev). */
+#include <postgresql/libpq-fe.h>
 #endif

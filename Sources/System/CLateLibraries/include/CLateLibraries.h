@@ -1,0 +1,23 @@
+#ifndef HANGMAN_CLATELIBRARIES_H
+#define HANGMAN_CLATELIBRARIES_H
+#include <stddef.h>
+
+/* The libraries only the server or the network client need, loaded when first used rather than
+   at start: a game that reads SQLite maps no TLS stack, HTTP client or database client. */
+enum hangman_late_library {
+    HANGMAN_LATE_LIBPQ = 0,
+    HANGMAN_LATE_MICROHTTPD = 1,
+    HANGMAN_LATE_CURL = 2,
+    HANGMAN_LATE_GNUTLS = 3,
+};
+
+/* Loads `library` and resolves every function the program calls in it, once per process: 0, or
+   -1 with the reason (the loader's) in `error`. */
+int hangman_late_load(int library, char *error, size_t size);
+
+/* The file name `library` is loaded from (`libpq.so.5`). */
+const char *hangman_late_name(int library);
+
+/* Whether `library` is loaded in this process. */
+int hangman_late_loaded(int library);
+#endif

@@ -1,0 +1,217 @@
+/* Late binding for the libraries only the server or the network client need (libpq,
+   libmicrohttpd, libcurl, GnuTLS): the executable does not name them, so the loader maps none of
+   them at start (nor the 30 libraries they pull in: OpenSSL, Kerberos, LDAP, nghttp2...).
+ 
+   Each function the program calls in them is defined here as a small trampoline of the same name
+   that jumps through a pointer. The pointers are filled when the library is loaded: by
+   `hangman_late_load` (the System layer's wrappers call it before their first use, so that a
+   missing library is a clear error), or, for a call that comes first, by the trampoline itself,
+   which saves the call's arguments, loads the library, and goes on (as the loader's own lazy
+   binding does); a library that cannot be loaded there ends the process with the reason and 69.
+   A function the program starts to call that is not listed below fails the link: add it. */
+#define _GNU_SOURCE
+#include "CLateLibraries.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LATE_FUNCTIONS(F) \
+    F(0, PQclear) F(0, PQcmdTuples) F(0, PQconnectdbParams) F(0, PQerrorMessage) F(0, PQexec) \
+    F(0, PQexecParams) F(0, PQexecPrepared) F(0, PQfinish) F(0, PQgetisnull) F(0, PQgetvalue) \
+    F(0, PQnfields) F(0, PQntuples) F(0, PQprepare) F(0, PQresultErrorField) \
+    F(0, PQresultErrorMessage) F(0, PQresultStatus) F(0, PQsetNoticeProcessor) F(0, PQstatus) \
+    F(1, MHD_add_response_header) F(1, MHD_create_response_from_buffer) \
+    F(1, MHD_create_response_from_fd_at_offset64) F(1, MHD_destroy_response) \
+    F(1, MHD_get_connection_info) F(1, MHD_get_connection_values) \
+    F(1, MHD_get_connection_values_n) F(1, MHD_get_daemon_info) F(1, MHD_queue_response) \
+    F(1, MHD_quiesce_daemon) F(1, MHD_resume_connection) F(1, MHD_start_daemon) \
+    F(1, MHD_start_daemon_va) F(1, MHD_stop_daemon) F(1, MHD_suspend_connection) \
+    F(2, curl_easy_cleanup) F(2, curl_easy_getinfo) F(2, curl_easy_header) F(2, curl_easy_init) \
+    F(2, curl_easy_perform) F(2, curl_easy_reset) F(2, curl_easy_setopt) F(2, curl_easy_strerror) \
+    F(2, curl_global_init) F(2, curl_slist_append) F(2, curl_slist_free_all) \
+    F(3, gnutls_decode_rs_value) F(3, gnutls_encode_rs_value) F(3, gnutls_pcert_deinit) \
+    F(3, gnutls_pcert_list_import_x509_raw) F(3, gnutls_pk_to_sign) F(3, gnutls_privkey_deinit) \
+    F(3, gnutls_privkey_import_x509) F(3, gnutls_privkey_import_x509_raw) F(3, gnutls_privkey_init) \
+    F(3, gnutls_privkey_sign_data) F(3, gnutls_pubkey_deinit) F(3, gnutls_pubkey_export2) \
+    F(3, gnutls_pubkey_export_ecc_raw) F(3, gnutls_pubkey_get_pk_algorithm) F(3, gnutls_pubkey_import) \
+    F(3, gnutls_pubkey_import_privkey) F(3, gnutls_pubkey_init) F(3, gnutls_pubkey_verify_data2) \
+    F(3, gnutls_strerror) F(3, gnutls_transport_get_int) F(3, gnutls_x509_crt_deinit) \
+    F(3, gnutls_x509_crt_export2) F(3, gnutls_x509_crt_get_key_id) F(3, gnutls_x509_crt_get_subject_key_id) \
+    F(3, gnutls_x509_crt_init) F(3, gnutls_x509_crt_set_activation_time) \
+    F(3, gnutls_x509_crt_set_authority_key_id) F(3, gnutls_x509_crt_set_basic_constraints) \
+    F(3, gnutls_x509_crt_set_dn_by_oid) F(3, gnutls_x509_crt_set_expiration_time) \
+    F(3, gnutls_x509_crt_set_extension_by_oid) F(3, gnutls_x509_crt_set_key) \
+    F(3, gnutls_x509_crt_set_key_usage) F(3, gnutls_x509_crt_set_serial) \
+    F(3, gnutls_x509_crt_set_subject_key_id) F(3, gnutls_x509_crt_set_version) F(3, gnutls_x509_crt_sign2) \
+    F(3, gnutls_x509_privkey_deinit) F(3, gnutls_x509_privkey_export2_pkcs8) \
+    F(3, gnutls_x509_privkey_export_ecc_raw) F(3, gnutls_x509_privkey_generate) \
+    F(3, gnutls_x509_privkey_get_pk_algorithm) F(3, gnutls_x509_privkey_import2) F(3, gnutls_x509_privkey_init)
+
+enum {
+#define INDEX(library, name) late_index_##name,
+    LATE_FUNCTIONS(INDEX)
+#undef INDEX
+    late_count
+};
+
+/* A function's pointer, filled when its library is loaded, and its place in the table below. Read
+   by the trampolines without a lock: each is written once, before its library counts as loaded,
+   and a pointer-sized store is atomic on the machines this builds for. */
+struct late_slot {
+    void *pointer;
+    unsigned index;
+};
+#define SLOT(library, name) __attribute__((visibility("hidden"))) struct late_slot hangman_late_slot_##name = {NULL, late_index_##name};
+LATE_FUNCTIONS(SLOT)
+#undef SLOT
+
+static const struct {
+    int library;
+    const char *name;
+    struct late_slot *slot;
+} late_functions[late_count] = {
+#define ENTRY(library, name) {library, #name, &hangman_late_slot_##name},
+    LATE_FUNCTIONS(ENTRY)
+#undef ENTRY
+};
+
+static const char *const late_names[] = {"libpq.so.5", "libmicrohttpd.so.12", "libcurl.so.4", "libgnutls.so.30"};
+#define LATE_LIBRARIES ((int)(sizeof late_names / sizeof late_names[0]))
+
+/* gnutls_free is a variable (a pointer to GnuTLS's free), not a function: its value is libc's
+   free until GnuTLS is loaded, and GnuTLS's own after. */
+__attribute__((visibility("hidden"))) void (*gnutls_free)(void *) = free;
+
+static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *late_handles[LATE_LIBRARIES];
+
+const char *hangman_late_name(int library) {
+    return library >= 0 && library < LATE_LIBRARIES ? late_names[library] : "?";
+}
+
+int hangman_late_loaded(int library) {
+    if (library < 0 || library >= LATE_LIBRARIES) return 0;
+    pthread_mutex_lock(&late_lock);
+    int loaded = late_handles[library] != NULL;
+    pthread_mutex_unlock(&late_lock);
+    return loaded;
+}
+
+int hangman_late_load(int library, char *error, size_t size) {
+    if (library < 0 || library >= LATE_LIBRARIES) {
+        snprintf(error, size, "no late library %d", library);
+        return -1;
+    }
+    pthread_mutex_lock(&late_lock);
+    if (late_handles[library] != NULL) {
+        pthread_mutex_unlock(&late_lock);
+        return 0;
+    }
+    void *handle = dlopen(late_names[library], RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *why = dlerror();
+        snprintf(error, size, "%s", why ? why : late_names[library]);
+        pthread_mutex_unlock(&late_lock);
+        return -1;
+    }
+    for (int index = 0; index < late_count; index++) {
+        if (late_functions[index].library != library) continue;
+        void *address = dlsym(handle, late_functions[index].name);
+        if (address == NULL) {
+            snprintf(error, size, "%s has no %s (an older version?)", late_names[library], late_functions[index].name);
+            for (int undone = 0; undone < index; undone++)
+                if (late_functions[undone].library == library) __atomic_store_n(&late_functions[undone].slot->pointer, NULL, __ATOMIC_RELEASE);
+            dlclose(handle);
+            pthread_mutex_unlock(&late_lock);
+            return -1;
+        }
+        __atomic_store_n(&late_functions[index].slot->pointer, address, __ATOMIC_RELEASE);
+    }
+    if (library == HANGMAN_LATE_GNUTLS) {
+        void (**theirs)(void *) = dlsym(handle, "gnutls_free");
+        if (theirs != NULL && *theirs != NULL) gnutls_free = *theirs;
+    }
+    late_handles[library] = handle;
+    pthread_mutex_unlock(&late_lock);
+    return 0;
+}
+
+/* A trampoline's first call, before its library was loaded: load it, or end the process. */
+__attribute__((visibility("hidden"), used)) void *hangman_late_resolve(struct late_slot *slot) {
+    char error[512];
+    unsigned index = slot->index;
+    if (index >= late_count) abort();
+    if (hangman_late_load(late_functions[index].library, error, sizeof error) != 0) {
+        dprintf(2, "hangman: %s is needed for this and cannot be loaded: %s\n", late_names[late_functions[index].library], error);
+        _exit(69);
+    }
+    return __atomic_load_n(&slot->pointer, __ATOMIC_ACQUIRE);
+}
+
+#if defined(__x86_64__)
+/* `name`: jump through its slot; when the slot is not filled yet, to the slow path with it. */
+#define TRAMPOLINE(library, name) \
+    __asm__(".text\n.globl " #name "\n.hidden " #name "\n.type " #name ", @function\n" #name ":\n" \
+            "    movq hangman_late_slot_" #name "(%rip), %r11\n" \
+            "    testq %r11, %r11\n" \
+            "    jz 1f\n" \
+            "    jmp *%r11\n" \
+            "1:  leaq hangman_late_slot_" #name "(%rip), %r11\n" \
+            "    jmp hangman_late_slow\n" \
+            ".size " #name ", .-" #name "\n");
+/* Keeps the call's arguments (integer registers, %al for a variadic call, the vector registers),
+   resolves, then jumps to the function as the caller called it. */
+__asm__(".text\n.type hangman_late_slow, @function\nhangman_late_slow:\n"
+        "    pushq %rbp\n"
+        "    movq %rsp, %rbp\n"
+        "    subq $192, %rsp\n"
+        "    andq $-16, %rsp\n"
+        "    movq %rdi, 0(%rsp)\n    movq %rsi, 8(%rsp)\n    movq %rdx, 16(%rsp)\n"
+        "    movq %rcx, 24(%rsp)\n    movq %r8, 32(%rsp)\n    movq %r9, 40(%rsp)\n    movq %rax, 48(%rsp)\n"
+        "    movdqu %xmm0, 64(%rsp)\n    movdqu %xmm1, 80(%rsp)\n    movdqu %xmm2, 96(%rsp)\n    movdqu %xmm3, 112(%rsp)\n"
+        "    movdqu %xmm4, 128(%rsp)\n    movdqu %xmm5, 144(%rsp)\n    movdqu %xmm6, 160(%rsp)\n    movdqu %xmm7, 176(%rsp)\n"
+        "    movq %r11, %rdi\n"
+        "    call hangman_late_resolve\n"
+        "    movq %rax, %r11\n"
+        "    movq 0(%rsp), %rdi\n    movq 8(%rsp), %rsi\n    movq 16(%rsp), %rdx\n"
+        "    movq 24(%rsp), %rcx\n    movq 32(%rsp), %r8\n    movq 40(%rsp), %r9\n    movq 48(%rsp), %rax\n"
+        "    movdqu 64(%rsp), %xmm0\n    movdqu 80(%rsp), %xmm1\n    movdqu 96(%rsp), %xmm2\n    movdqu 112(%rsp), %xmm3\n"
+        "    movdqu 128(%rsp), %xmm4\n    movdqu 144(%rsp), %xmm5\n    movdqu 160(%rsp), %xmm6\n    movdqu 176(%rsp), %xmm7\n"
+        "    movq %rbp, %rsp\n"
+        "    popq %rbp\n"
+        "    jmp *%r11\n"
+        ".size hangman_late_slow, .-hangman_late_slow\n");
+#elif defined(__aarch64__)
+#define TRAMPOLINE(library, name) \
+    __asm__(".text\n.globl " #name "\n.hidden " #name "\n.type " #name ", %function\n" #name ":\n" \
+            "    adrp x16, hangman_late_slot_" #name "\n" \
+            "    add x16, x16, :lo12:hangman_late_slot_" #name "\n" \
+            "    ldr x17, [x16]\n" \
+            "    cbz x17, 1f\n" \
+            "    br x17\n" \
+            "1:  mov x17, x16\n" \
+            "    b hangman_late_slow\n" \
+            ".size " #name ", .-" #name "\n");
+__asm__(".text\n.type hangman_late_slow, %function\nhangman_late_slow:\n"
+        "    stp x29, x30, [sp, #-224]!\n"
+        "    mov x29, sp\n"
+        "    stp x0, x1, [sp, #16]\n    stp x2, x3, [sp, #32]\n    stp x4, x5, [sp, #48]\n    stp x6, x7, [sp, #64]\n"
+        "    str x8, [sp, #80]\n"
+        "    stp q0, q1, [sp, #96]\n    stp q2, q3, [sp, #128]\n    stp q4, q5, [sp, #160]\n    stp q6, q7, [sp, #192]\n"
+        "    mov x0, x17\n"
+        "    bl hangman_late_resolve\n"
+        "    mov x17, x0\n"
+        "    ldp x0, x1, [sp, #16]\n    ldp x2, x3, [sp, #32]\n    ldp x4, x5, [sp, #48]\n    ldp x6, x7, [sp, #64]\n"
+        "    ldr x8, [sp, #80]\n"
+        "    ldp q0, q1, [sp, #96]\n    ldp q2, q3, [sp, #128]\n    ldp q4, q5, [sp, #160]\n    ldp q6, q7, [sp, #192]\n"
+        "    ldp x29, x30, [sp], #224\n"
+        "    br x17\n"
+        ".size hangman_late_slow, .-hangman_late_slow\n");
+#else
+#error "late binding has trampolines for x86_64 and aarch64 only"
+#endif
+
+LATE_FUNCTIONS(TRAMPOLINE)
