@@ -23,7 +23,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", path: "Sources/System/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // A C target, not a module map over ICU's headers: Foundation carries its own ICU module,
         // whose types would clash with the system's in one compilation (CICU.h has plain C types).
-        .target(name: "CICU", path: "Sources/System/CICU", linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc")]),
+        // ICU is loaded when first used (CICU.c), not linked.
+        .target(name: "CICU", path: "Sources/System/CICU"),
         .systemLibrary(name: "CCurl", path: "Sources/System/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD"),
         .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ"),
