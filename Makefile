@@ -10,9 +10,10 @@ DEB_PACKAGES := libpq-dev libarchive-dev nettle-dev libsodium-dev libsqlite3-dev
 # reverse proxy in front of two servers and the downloads server; chromium and chromium-driver for
 # the seller's dashboard in a real browser (Tests/Browser/dashboard.py).
 TEST_PACKAGES := sqlite3 tmux curl gettext openssl zsh fish groff-base man-db python3 python3-venv postgresql nginx-light chromium chromium-driver fonts-dejavu-core
-# What the benchmarks compare against: bsdtar and the sqlite3 shell; wrk (HTTP load with Lua),
+# What the benchmarks compare against: bsdtar and the sqlite3 shell; bsdgames (its hangman's first
+# screen); wrk (HTTP load with Lua),
 # pgbench (with PostgreSQL) and nginx for the server's floors.
-BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light
+BENCH_PACKAGES := libarchive-tools sqlite3 time postgresql wrk nginx-light bsdgames
 # What the shipped content is chosen from (Packs/tools/make-sources.py): SCOWL and Debian's word
 # lists, WordNet for the clues, FreeDict's English dictionaries to find everyday words in German,
 # French and Portuguese.
