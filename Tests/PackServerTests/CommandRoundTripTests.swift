@@ -155,8 +155,10 @@ import TestSupport
             }
         }
         #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 }.prefix(3))")
-        let log = server.process.errorSoFar
-        #expect(log.components(separatedBy: " GET /v1/account 200 ").count - 1 == count, "every command answered once")
-        return log
+        // The log is written in batches (every 50 ms): its lines are waited for, with a deadline.
+        let answered = { server.process.errorSoFar.components(separatedBy: " GET /v1/account 200 ").count - 1 }
+        #expect(eventually(within: 5) { answered() >= count }, "every command answered: \(answered())")
+        #expect(answered() == count, "every command answered once")
+        return server.process.errorSoFar
     }
 }

@@ -171,7 +171,8 @@ public final class PackServer: Sendable {
     /// Answers one request: a refusal in the language its `Accept-Language` asks for, when the
     /// service has a catalog for it (`Content-Language` says which), else in English.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        guard let language = L10n.language(accepting: request.header("Accept-Language")) else { return answer(request) }
+        // The fields are kept with lowercased names: no lowercasing per request.
+        guard let language = L10n.language(accepting: request.headers["accept-language"]) else { return answer(request) }
         var response = L10n.$language.withValue(language) { answer(request) }
         response.headers.append(("Vary", "Accept-Language"))
         if response.status >= 400 { response.headers.append(("Content-Language", language == "pt" ? "pt-BR" : language)) }

@@ -107,10 +107,13 @@ enum ServeCommand: Command {
         BrokenPipeSignal.ignore()
         StopSignals.catchIntoFlag()
         ReloadSignal.catchIntoFlag()
-        let log = context.errorOutput
+        // The request log is written in batches: every 50 ms below (and at 64 KiB), and at stop,
+        // so that a request costs no write of its own.
+        let errors = context.errorOutput
+        let log = BatchedWriter { errors.write($0) }
         let running: PackServerProcess
         do {
-            running = try PackServerProcess(configuration, listening: listening, log: { log.write($0) }, warn: { context.error(TerminalText(escaping: $0)) })
+            running = try PackServerProcess(configuration, listening: listening, log: { log.append($0) }, warn: { context.error(TerminalText(escaping: $0)) })
         } catch {
             throw error.isUsage ? CommandFailure.usage(error.message)
                 : error.isUnavailable ? CommandFailure(code: .storeRefused, message: error.message)
@@ -121,6 +124,7 @@ enum ServeCommand: Command {
         if let admin = running.adminURL { context.out("dashboard on \(admin)") }
         while StopSignals.received == nil {
             CurrentProcess.sleep(milliseconds: 50)
+            log.flush()
             if ReloadSignal.take() {
                 var said = running.reload()
                 if let issuer = options.apiIssuer {
@@ -132,6 +136,7 @@ enum ServeCommand: Command {
             }
         }
         running.stop()
+        log.flush()
         context.error("stopped")
         return .ok
     }

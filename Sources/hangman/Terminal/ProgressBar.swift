@@ -1,4 +1,5 @@
 import Device
+import Messages
 import PackServiceAPI
 import SystemCalls
 import TerminalText
@@ -57,25 +58,24 @@ final class ProgressBar {
     /// `Installing Big Words [#######-------]  45%  27,000/60,000 words`, at most `width` characters.
     static func line(label: String, progress: InstallProgress, width: Int) -> String {
         let width = max(width, 10)
-        let verb: String
+        let title: String
         let fraction: Double?
         let detail: String
         switch progress.phase {
         case .downloading:
-            verb = "Downloading"
+            title = L10n.text("Downloading %s", TerminalText.escaped(label))
             fraction = progress.bytesTotal > 0 ? Double(progress.bytesDone) / Double(progress.bytesTotal) : nil
-            detail = "\(PackText.grouped(progress.bytesDone))/\(PackText.grouped(progress.bytesTotal)) bytes"
+            detail = L10n.text("%s/%s bytes", PackText.grouped(progress.bytesDone), PackText.grouped(progress.bytesTotal))
         case .checking:
-            verb = "Checking"
+            title = L10n.text("Checking %s", TerminalText.escaped(label))
             fraction = nil
-            detail = "\(PackText.grouped(progress.bytesTotal)) bytes"
+            detail = L10n.text("%s bytes", PackText.grouped(progress.bytesTotal))
         case .installing:
-            verb = "Installing"
+            title = L10n.text("Installing %s", TerminalText.escaped(label))
             fraction = progress.wordsTotal > 0 ? Double(progress.wordsDone) / Double(progress.wordsTotal) : nil
-            detail = "\(PackText.grouped(progress.wordsDone))/\(PackText.grouped(progress.wordsTotal)) words"
+            detail = L10n.text("%s/%s words", PackText.grouped(progress.wordsDone), PackText.grouped(progress.wordsTotal))
         }
         let percent = fraction.map { String(Int(min(1, $0) * 100)) + "%" } ?? ""
-        let name = TerminalText.escaped(label)
         func bar(_ cells: Int) -> String {
             guard let fraction else { return "" }
             let filled = min(cells, Int(fraction * Double(cells)))
@@ -85,16 +85,17 @@ final class ProgressBar {
             [title, bar(cells), percent.isEmpty ? nil : (percent.count < 4 ? String(repeating: " ", count: 4 - percent.count) + percent : percent), detail]
                 .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
         }
-        let title = verb + " " + name
+        // The title's words without the name, in the reader's language.
+        let verbLength = max(0, title.count - TerminalText.escaped(label).count)
         // The whole line; then a narrower bar; then a shorter name; then no detail; then the name alone.
         for cells in [30, 20, 10] {
             let full = compose(title, cells, detail)
             if full.count <= width { return full }
         }
         let room = width - compose("", 10, detail).count - 1
-        if room >= verb.count + 6 { return compose(GameLayout.cut(title, width: room), 10, detail) }
+        if room >= verbLength + 6 { return compose(GameLayout.cut(title, width: room), 10, detail) }
         let roomWithoutDetail = width - compose("", 10, nil).count - 1
-        if roomWithoutDetail >= verb.count + 4 { return compose(GameLayout.cut(title, width: roomWithoutDetail), 10, nil) }
+        if roomWithoutDetail >= verbLength + 4 { return compose(GameLayout.cut(title, width: roomWithoutDetail), 10, nil) }
         return GameLayout.cut(title + " " + percent, width: width)
     }
 
