@@ -16,7 +16,7 @@ let package = Package(
     targets: [
         // System: C libraries from Debian's -dev packages behind module maps, and the safe Swift
         // over them. They know nothing of words or money; only their wrapper sees the C module.
-        .systemLibrary(name: "CArchive", path: "Sources/System/CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CArchive", path: "Sources/System/CArchive"),
         .systemLibrary(name: "CSQLite", path: "Sources/System/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CGnuTLS", path: "Sources/System/CGnuTLS"),
         .systemLibrary(name: "CNettle", path: "Sources/System/CNettle", pkgConfig: "hogweed", providers: [.apt(["nettle-dev"])]),
@@ -28,12 +28,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/System/CCurl"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/System/CMicroHTTPD"),
         .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ"),
-        // libpq, libmicrohttpd, libcurl and GnuTLS (the four above: headers only, not linked)
-        // loaded when first used, so that a game maps no TLS stack or database client.
+        // libarchive, libpq, libmicrohttpd, libcurl and GnuTLS (above: headers only, not linked)
+        // loaded when first used, so that a game maps no TLS stack, database client or archive reader.
         .target(name: "CLateLibraries", path: "Sources/System/CLateLibraries"),
         // The C library's calls (files, descriptors, signals, clocks), with a typed errno.
         layer("System", "SystemCalls"),
-        layer("System", "Archive", ["CArchive"]),
+        layer("System", "Archive", ["CArchive", "CLateLibraries"]),
         layer("System", "SQLite", ["CSQLite", "SystemCalls"]),
         // PostgreSQL through libpq: connections, bound parameters, SQLSTATE errors, a small pool, migrations.
         layer("System", "PostgreSQL", ["CLibPQ", "CLateLibraries"]),

@@ -1,6 +1,7 @@
-/* Late binding for the libraries only the server or the network client need (libpq,
-   libmicrohttpd, libcurl, GnuTLS): the executable does not name them, so the loader maps none of
-   them at start (nor the 30 libraries they pull in: OpenSSL, Kerberos, LDAP, nghttp2...).
+/* Late binding for the libraries only some commands need (libpq, libmicrohttpd, libcurl, GnuTLS
+   for the server and the network client; libarchive for reading and building packs): the
+   executable does not name them, so the loader maps none of them at start, nor the 40 libraries
+   they pull in (OpenSSL, Kerberos, LDAP, nghttp2, and libxml2 with ICU's 30 MB of data...).
  
    Each function the program calls in them is defined here as a small trampoline of the same name
    that jumps through a pointer. The pointers are filled when the library is loaded: by
@@ -48,7 +49,31 @@
     F(3, gnutls_x509_crt_set_subject_key_id) F(3, gnutls_x509_crt_set_version) F(3, gnutls_x509_crt_sign2) \
     F(3, gnutls_x509_privkey_deinit) F(3, gnutls_x509_privkey_export2_pkcs8) \
     F(3, gnutls_x509_privkey_export_ecc_raw) F(3, gnutls_x509_privkey_generate) \
-    F(3, gnutls_x509_privkey_get_pk_algorithm) F(3, gnutls_x509_privkey_import2) F(3, gnutls_x509_privkey_init)
+    F(3, gnutls_x509_privkey_get_pk_algorithm) F(3, gnutls_x509_privkey_import2) F(3, gnutls_x509_privkey_init) \
+    F(4, archive_entry_clear) F(4, archive_entry_copy_pathname) F(4, archive_entry_filetype) \
+    F(4, archive_entry_free) F(4, archive_entry_hardlink) F(4, archive_entry_hardlink_utf8) \
+    F(4, archive_entry_new) F(4, archive_entry_pathname) F(4, archive_entry_pathname_utf8) \
+    F(4, archive_entry_set_filetype) F(4, archive_entry_set_gid) F(4, archive_entry_set_gname) \
+    F(4, archive_entry_set_hardlink_utf8) F(4, archive_entry_set_mtime) \
+    F(4, archive_entry_set_pathname_utf8) F(4, archive_entry_set_perm) \
+    F(4, archive_entry_set_rdev) F(4, archive_entry_set_size) F(4, archive_entry_set_symlink_utf8) \
+    F(4, archive_entry_set_uid) F(4, archive_entry_set_uname) F(4, archive_entry_size) \
+    F(4, archive_entry_size_is_set) F(4, archive_entry_symlink) F(4, archive_entry_symlink_utf8) \
+    F(4, archive_error_string) F(4, archive_filter_bytes) F(4, archive_filter_name) \
+    F(4, archive_read_append_filter) F(4, archive_read_data_block) F(4, archive_read_free) \
+    F(4, archive_read_new) F(4, archive_read_next_header2) F(4, archive_read_open1) \
+    F(4, archive_read_set_callback_data) F(4, archive_read_set_read_callback) \
+    F(4, archive_read_set_seek_callback) F(4, archive_read_set_skip_callback) \
+    F(4, archive_read_support_format_raw) F(4, archive_read_support_format_tar) \
+    F(4, archive_read_support_format_zip_seekable) F(4, archive_write_add_filter_bzip2) \
+    F(4, archive_write_add_filter_gzip) F(4, archive_write_add_filter_none) \
+    F(4, archive_write_add_filter_xz) F(4, archive_write_add_filter_zstd) \
+    F(4, archive_write_close) F(4, archive_write_data) F(4, archive_write_free) \
+    F(4, archive_write_header) F(4, archive_write_new) F(4, archive_write_open) \
+    F(4, archive_write_set_bytes_in_last_block) F(4, archive_write_set_filter_option) \
+    F(4, archive_write_set_format_7zip) F(4, archive_write_set_format_cpio_newc) \
+    F(4, archive_write_set_format_gnutar) F(4, archive_write_set_format_pax_restricted) \
+    F(4, archive_write_set_format_ustar) F(4, archive_write_set_format_zip)
 
 enum {
 #define INDEX(library, name) late_index_##name,
@@ -78,7 +103,7 @@ static const struct {
 #undef ENTRY
 };
 
-static const char *const late_names[] = {"libpq.so.5", "libmicrohttpd.so.12", "libcurl.so.4", "libgnutls.so.30"};
+static const char *const late_names[] = {"libpq.so.5", "libmicrohttpd.so.12", "libcurl.so.4", "libgnutls.so.30", "libarchive.so.13"};
 #define LATE_LIBRARIES ((int)(sizeof late_names / sizeof late_names[0]))
 
 /* gnutls_free is a variable (a pointer to GnuTLS's free), not a function: its value is libc's
