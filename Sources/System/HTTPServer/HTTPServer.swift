@@ -560,8 +560,7 @@ private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowerca
         MHD_get_connection_values(connection, kind, { context, _, key, value in
             guard let context, let key else { return .YES }
             let collected = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
-            let given = String(cString: key)
-            let name = collected.lowercased ? given.lowercased() : given
+            let name = collected.lowercased ? asciiLowercased(key) : String(cString: key)
             let text = value.map { String(cString: $0) } ?? ""
             if let earlier = collected.values.updateValue(text, forKey: name) {
                 collected.repeated[name, default: [earlier]].append(text)
@@ -570,6 +569,22 @@ private func collect(_ connection: OpaquePointer, _ kind: MHD_ValueKind, lowerca
         }, Unmanaged.passUnretained(collected).toOpaque())
     }
     return (collected.values, collected.repeated)
+}
+
+/// A header field's name in lower case. Names are tokens (RFC 9110, section 5.1: ASCII), so
+/// only A to Z change, byte by byte, without Unicode's case tables; any other byte is kept (and
+/// invalid UTF-8 repaired, as `String(cString:)` does).
+private func asciiLowercased(_ key: UnsafePointer<CChar>) -> String {
+    let length = strlen(key)
+    return key.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+        String(unsafeUninitializedCapacity: length) { buffer in
+            for index in 0..<length {
+                let byte = bytes[index]
+                buffer[index] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            }
+            return length
+        }
+    }
 }
 
 /// Sends `response` (`MHD_create_response_from_buffer` or `..._from_fd_at_offset64`,
