@@ -4,12 +4,12 @@
    they pull in (OpenSSL, Kerberos, LDAP, nghttp2, and libxml2 with ICU's 30 MB of data...).
  
    Each function the program calls in them is defined here as a small trampoline of the same name
-   that jumps through a pointer. The pointers are filled when the library is loaded: by
-   `hangman_late_load` (the System layer's wrappers call it before their first use, so that a
-   missing library is a clear error), or, for a call that comes first, by the trampoline itself,
-   which saves the call's arguments, loads the library, and goes on (as the loader's own lazy
-   binding does); a library that cannot be loaded there ends the process with the reason and 69.
-   A function the program starts to call that is not listed below fails the link: add it. */
+   that jumps through a slot. A library's slots are filled when it is loaded: by the first call
+   into it, whose trampoline saves the call's arguments, loads the library (`hangman_late_load`),
+   and goes on, as the loader's own lazy binding does. A library that cannot be loaded ends the
+   process there, with its name, the loader's reason, and 69. The System layer's Swift is the same
+   as with the libraries linked. A function the program starts to call that is not listed below
+   fails the link: add it, with its library's number (the order of `late_names`). */
 #define _GNU_SOURCE
 #include "CLateLibraries.h"
 #include <dlfcn.h>
@@ -112,18 +112,6 @@ __attribute__((visibility("hidden"))) void (*gnutls_free)(void *) = free;
 
 static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *late_handles[LATE_LIBRARIES];
-
-const char *hangman_late_name(int library) {
-    return library >= 0 && library < LATE_LIBRARIES ? late_names[library] : "?";
-}
-
-int hangman_late_loaded(int library) {
-    if (library < 0 || library >= LATE_LIBRARIES) return 0;
-    pthread_mutex_lock(&late_lock);
-    int loaded = late_handles[library] != NULL;
-    pthread_mutex_unlock(&late_lock);
-    return loaded;
-}
 
 int hangman_late_load(int library, char *error, size_t size) {
     if (library < 0 || library >= LATE_LIBRARIES) {

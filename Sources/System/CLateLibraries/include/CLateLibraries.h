@@ -15,10 +15,4 @@ enum hangman_late_library {
 /* Loads `library` and resolves every function the program calls in it, once per process: 0, or
    -1 with the reason (the loader's) in `error`. */
 int hangman_late_load(int library, char *error, size_t size);
-
-/* The file name `library` is loaded from (`libpq.so.5`). */
-const char *hangman_late_name(int library);
-
-/* Whether `library` is loaded in this process. */
-int hangman_late_loaded(int library);
 #endif
