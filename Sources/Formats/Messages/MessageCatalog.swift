@@ -42,14 +42,19 @@ public enum L10n {
         return format(index < forms.count ? forms[index] : forms[forms.count - 1], all)
     }
 
-    /// The languages a catalog ships for, beside English (`pt` is Brazilian Portuguese's file).
-    public static let languages: Set<String> = ["de", "fr", "es", "pt"]
+    /// The languages a catalog ships for, beside English, each with its tag (BCP 47: what
+    /// `Accept-Language` and `Content-Language` say). The Portuguese is Brazil's.
+    public static let tags: [String: String] = ["de": "de", "fr": "fr", "es": "es", "pt": "pt-BR"]
+
+    /// `language`'s tag (`pt` is `pt-BR`).
+    public static func tag(of language: String) -> String { tags[language] ?? language }
 
     /// The catalog of the work's language, read once per process and language; `nil` for
     /// English, the C locale, or a language without one.
     public static func catalog() -> MessageCatalog? {
-        guard let language, languages.contains(language) else { return nil }
-        let file = language == "pt" ? "pt_BR" : language
+        guard let language, tags[language] != nil else { return nil }
+        // gettext's name for a catalog: the tag with an underscore (`pt_BR.po`).
+        let file = tag(of: language).replacingOccurrences(of: "-", with: "_")
         return catalogs.withLock { kept in
             if let found = kept[file] { return found }
             let read = folder().flatMap { try? MessageCatalog(poFile: $0 + "/" + file + ".po") }
@@ -76,7 +81,7 @@ public enum L10n {
                 weight = Double(parameter.dropFirst(2)) ?? 0
             }
             let primary = tag.prefix { $0 != "-" && $0 != "_" }.lowercased()
-            guard weight > 0, primary == "en" || languages.contains(primary) else { continue }
+            guard weight > 0, primary == "en" || tags[primary] != nil else { continue }
             if best == nil || weight > best!.weight { best = (primary, weight) }
         }
         return best?.language == "en" ? nil : best?.language

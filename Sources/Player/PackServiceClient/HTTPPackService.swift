@@ -639,7 +639,7 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         if let idempotencyKey { headers.append((Wire.idempotencyHeader, idempotencyKey)) }
         if body != nil { headers.append(("Content-Type", "application/json")) }
         // The service answers a refusal in the reader's language.
-        if let language = L10n.language { headers.append(("Accept-Language", language == "pt" ? "pt-BR" : language)) }
+        if let language = L10n.language { headers.append(("Accept-Language", L10n.tag(of: language))) }
         // Whether the account has purchases to complete is asked until this client has asked.
         if authenticated, route != .recover, followUp.withLock({ $0.active && !$0.recovered }) { headers.append((Wire.unfinishedHeader, "?")) }
         // A change to the account's balance, purchases or storefront makes the statement held so

@@ -175,7 +175,7 @@ public final class PackServer: Sendable {
         guard let language = L10n.language(accepting: request.headers["accept-language"]) else { return answer(request) }
         var response = L10n.$language.withValue(language) { answer(request) }
         response.headers.append(("Vary", "Accept-Language"))
-        if response.status >= 400 { response.headers.append(("Content-Language", language == "pt" ? "pt-BR" : language)) }
+        if response.status >= 400 { response.headers.append(("Content-Language", L10n.tag(of: language))) }
         return response
     }
 
