@@ -5,11 +5,11 @@
  
    Each function the program calls in them is defined here as a small trampoline of the same name
    that jumps through a slot. A library's slots are filled when it is loaded: by the first call
-   into it, whose trampoline saves the call's arguments, loads the library (`hangman_late_load`),
+   into it, whose trampoline saves the call's arguments, loads the library (`late_load`),
    and goes on, as the loader's own lazy binding does. A library that cannot be loaded ends the
    process there, with its name, the loader's reason, and 69. The System layer's Swift is the same
    as with the libraries linked. A function the program starts to call that is not listed below
-   fails the link: add it, with its library's number (the order of `late_names`). */
+   fails the link: add it, with its library. */
 #define _GNU_SOURCE
 #include "CLateLibraries.h"
 #include <dlfcn.h>
@@ -19,61 +19,75 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The libraries, in the order of `late_names` below: each function names its own. */
+enum { LIBPQ, MICROHTTPD, CURL, GNUTLS, ARCHIVE };
+
 #define LATE_FUNCTIONS(F) \
-    F(0, PQclear) F(0, PQcmdTuples) F(0, PQconnectdbParams) F(0, PQerrorMessage) F(0, PQexec) \
-    F(0, PQexecParams) F(0, PQexecPrepared) F(0, PQfinish) F(0, PQgetisnull) F(0, PQgetvalue) \
-    F(0, PQnfields) F(0, PQntuples) F(0, PQprepare) F(0, PQresultErrorField) \
-    F(0, PQresultErrorMessage) F(0, PQresultStatus) F(0, PQsetNoticeProcessor) F(0, PQstatus) \
-    F(1, MHD_add_response_header) F(1, MHD_create_response_from_buffer) \
-    F(1, MHD_create_response_from_fd_at_offset64) F(1, MHD_destroy_response) \
-    F(1, MHD_get_connection_info) F(1, MHD_get_connection_values) \
-    F(1, MHD_get_connection_values_n) F(1, MHD_get_daemon_info) F(1, MHD_queue_response) \
-    F(1, MHD_quiesce_daemon) F(1, MHD_resume_connection) F(1, MHD_start_daemon) \
-    F(1, MHD_start_daemon_va) F(1, MHD_stop_daemon) F(1, MHD_suspend_connection) \
-    F(2, curl_easy_cleanup) F(2, curl_easy_getinfo) F(2, curl_easy_header) F(2, curl_easy_init) \
-    F(2, curl_easy_perform) F(2, curl_easy_reset) F(2, curl_easy_setopt) F(2, curl_easy_strerror) \
-    F(2, curl_global_init) F(2, curl_slist_append) F(2, curl_slist_free_all) \
-    F(3, gnutls_decode_rs_value) F(3, gnutls_encode_rs_value) F(3, gnutls_pcert_deinit) \
-    F(3, gnutls_pcert_list_import_x509_raw) F(3, gnutls_pk_to_sign) F(3, gnutls_privkey_deinit) \
-    F(3, gnutls_privkey_import_x509) F(3, gnutls_privkey_import_x509_raw) F(3, gnutls_privkey_init) \
-    F(3, gnutls_privkey_sign_data) F(3, gnutls_pubkey_deinit) F(3, gnutls_pubkey_export2) \
-    F(3, gnutls_pubkey_export_ecc_raw) F(3, gnutls_pubkey_get_pk_algorithm) F(3, gnutls_pubkey_import) \
-    F(3, gnutls_pubkey_import_privkey) F(3, gnutls_pubkey_init) F(3, gnutls_pubkey_verify_data2) \
-    F(3, gnutls_strerror) F(3, gnutls_transport_get_int) F(3, gnutls_x509_crt_deinit) \
-    F(3, gnutls_x509_crt_export2) F(3, gnutls_x509_crt_get_key_id) F(3, gnutls_x509_crt_get_subject_key_id) \
-    F(3, gnutls_x509_crt_init) F(3, gnutls_x509_crt_set_activation_time) \
-    F(3, gnutls_x509_crt_set_authority_key_id) F(3, gnutls_x509_crt_set_basic_constraints) \
-    F(3, gnutls_x509_crt_set_dn_by_oid) F(3, gnutls_x509_crt_set_expiration_time) \
-    F(3, gnutls_x509_crt_set_extension_by_oid) F(3, gnutls_x509_crt_set_key) \
-    F(3, gnutls_x509_crt_set_key_usage) F(3, gnutls_x509_crt_set_serial) \
-    F(3, gnutls_x509_crt_set_subject_key_id) F(3, gnutls_x509_crt_set_version) F(3, gnutls_x509_crt_sign2) \
-    F(3, gnutls_x509_privkey_deinit) F(3, gnutls_x509_privkey_export2_pkcs8) \
-    F(3, gnutls_x509_privkey_export_ecc_raw) F(3, gnutls_x509_privkey_generate) \
-    F(3, gnutls_x509_privkey_get_pk_algorithm) F(3, gnutls_x509_privkey_import2) F(3, gnutls_x509_privkey_init) \
-    F(4, archive_entry_clear) F(4, archive_entry_copy_pathname) F(4, archive_entry_filetype) \
-    F(4, archive_entry_free) F(4, archive_entry_hardlink) F(4, archive_entry_hardlink_utf8) \
-    F(4, archive_entry_new) F(4, archive_entry_pathname) F(4, archive_entry_pathname_utf8) \
-    F(4, archive_entry_set_filetype) F(4, archive_entry_set_gid) F(4, archive_entry_set_gname) \
-    F(4, archive_entry_set_hardlink_utf8) F(4, archive_entry_set_mtime) \
-    F(4, archive_entry_set_pathname_utf8) F(4, archive_entry_set_perm) \
-    F(4, archive_entry_set_rdev) F(4, archive_entry_set_size) F(4, archive_entry_set_symlink_utf8) \
-    F(4, archive_entry_set_uid) F(4, archive_entry_set_uname) F(4, archive_entry_size) \
-    F(4, archive_entry_size_is_set) F(4, archive_entry_symlink) F(4, archive_entry_symlink_utf8) \
-    F(4, archive_error_string) F(4, archive_filter_bytes) F(4, archive_filter_name) \
-    F(4, archive_read_append_filter) F(4, archive_read_data_block) F(4, archive_read_free) \
-    F(4, archive_read_new) F(4, archive_read_next_header2) F(4, archive_read_open1) \
-    F(4, archive_read_set_callback_data) F(4, archive_read_set_read_callback) \
-    F(4, archive_read_set_seek_callback) F(4, archive_read_set_skip_callback) \
-    F(4, archive_read_support_format_raw) F(4, archive_read_support_format_tar) \
-    F(4, archive_read_support_format_zip_seekable) F(4, archive_write_add_filter_bzip2) \
-    F(4, archive_write_add_filter_gzip) F(4, archive_write_add_filter_none) \
-    F(4, archive_write_add_filter_xz) F(4, archive_write_add_filter_zstd) \
-    F(4, archive_write_close) F(4, archive_write_data) F(4, archive_write_free) \
-    F(4, archive_write_header) F(4, archive_write_new) F(4, archive_write_open) \
-    F(4, archive_write_set_bytes_in_last_block) F(4, archive_write_set_filter_option) \
-    F(4, archive_write_set_format_7zip) F(4, archive_write_set_format_cpio_newc) \
-    F(4, archive_write_set_format_gnutar) F(4, archive_write_set_format_pax_restricted) \
-    F(4, archive_write_set_format_ustar) F(4, archive_write_set_format_zip)
+    F(LIBPQ, PQclear) F(LIBPQ, PQcmdTuples) F(LIBPQ, PQconnectdbParams) F(LIBPQ, PQerrorMessage) \
+    F(LIBPQ, PQexec) F(LIBPQ, PQexecParams) F(LIBPQ, PQexecPrepared) F(LIBPQ, PQfinish) \
+    F(LIBPQ, PQgetisnull) F(LIBPQ, PQgetvalue) F(LIBPQ, PQnfields) F(LIBPQ, PQntuples) F(LIBPQ, PQprepare) \
+    F(LIBPQ, PQresultErrorField) F(LIBPQ, PQresultErrorMessage) F(LIBPQ, PQresultStatus) \
+    F(LIBPQ, PQsetNoticeProcessor) F(LIBPQ, PQstatus) \
+    F(MICROHTTPD, MHD_add_response_header) F(MICROHTTPD, MHD_create_response_from_buffer) \
+    F(MICROHTTPD, MHD_create_response_from_fd_at_offset64) F(MICROHTTPD, MHD_destroy_response) \
+    F(MICROHTTPD, MHD_get_connection_info) F(MICROHTTPD, MHD_get_connection_values) \
+    F(MICROHTTPD, MHD_get_connection_values_n) F(MICROHTTPD, MHD_get_daemon_info) \
+    F(MICROHTTPD, MHD_queue_response) F(MICROHTTPD, MHD_quiesce_daemon) \
+    F(MICROHTTPD, MHD_resume_connection) F(MICROHTTPD, MHD_start_daemon) \
+    F(MICROHTTPD, MHD_start_daemon_va) F(MICROHTTPD, MHD_stop_daemon) \
+    F(MICROHTTPD, MHD_suspend_connection) \
+    F(CURL, curl_easy_cleanup) F(CURL, curl_easy_getinfo) F(CURL, curl_easy_header) \
+    F(CURL, curl_easy_init) F(CURL, curl_easy_perform) F(CURL, curl_easy_reset) F(CURL, curl_easy_setopt) \
+    F(CURL, curl_easy_strerror) F(CURL, curl_global_init) F(CURL, curl_slist_append) \
+    F(CURL, curl_slist_free_all) \
+    F(GNUTLS, gnutls_decode_rs_value) F(GNUTLS, gnutls_encode_rs_value) F(GNUTLS, gnutls_pcert_deinit) \
+    F(GNUTLS, gnutls_pcert_list_import_x509_raw) F(GNUTLS, gnutls_pk_to_sign) \
+    F(GNUTLS, gnutls_privkey_deinit) F(GNUTLS, gnutls_privkey_import_x509) \
+    F(GNUTLS, gnutls_privkey_import_x509_raw) F(GNUTLS, gnutls_privkey_init) \
+    F(GNUTLS, gnutls_privkey_sign_data) F(GNUTLS, gnutls_pubkey_deinit) F(GNUTLS, gnutls_pubkey_export2) \
+    F(GNUTLS, gnutls_pubkey_export_ecc_raw) F(GNUTLS, gnutls_pubkey_get_pk_algorithm) \
+    F(GNUTLS, gnutls_pubkey_import) F(GNUTLS, gnutls_pubkey_import_privkey) F(GNUTLS, gnutls_pubkey_init) \
+    F(GNUTLS, gnutls_pubkey_verify_data2) F(GNUTLS, gnutls_strerror) F(GNUTLS, gnutls_transport_get_int) \
+    F(GNUTLS, gnutls_x509_crt_deinit) F(GNUTLS, gnutls_x509_crt_export2) \
+    F(GNUTLS, gnutls_x509_crt_get_key_id) F(GNUTLS, gnutls_x509_crt_get_subject_key_id) \
+    F(GNUTLS, gnutls_x509_crt_init) F(GNUTLS, gnutls_x509_crt_set_activation_time) \
+    F(GNUTLS, gnutls_x509_crt_set_authority_key_id) F(GNUTLS, gnutls_x509_crt_set_basic_constraints) \
+    F(GNUTLS, gnutls_x509_crt_set_dn_by_oid) F(GNUTLS, gnutls_x509_crt_set_expiration_time) \
+    F(GNUTLS, gnutls_x509_crt_set_extension_by_oid) F(GNUTLS, gnutls_x509_crt_set_key) \
+    F(GNUTLS, gnutls_x509_crt_set_key_usage) F(GNUTLS, gnutls_x509_crt_set_serial) \
+    F(GNUTLS, gnutls_x509_crt_set_subject_key_id) F(GNUTLS, gnutls_x509_crt_set_version) \
+    F(GNUTLS, gnutls_x509_crt_sign2) F(GNUTLS, gnutls_x509_privkey_deinit) \
+    F(GNUTLS, gnutls_x509_privkey_export2_pkcs8) F(GNUTLS, gnutls_x509_privkey_export_ecc_raw) \
+    F(GNUTLS, gnutls_x509_privkey_generate) F(GNUTLS, gnutls_x509_privkey_get_pk_algorithm) \
+    F(GNUTLS, gnutls_x509_privkey_import2) F(GNUTLS, gnutls_x509_privkey_init) \
+    F(ARCHIVE, archive_entry_clear) F(ARCHIVE, archive_entry_copy_pathname) \
+    F(ARCHIVE, archive_entry_filetype) F(ARCHIVE, archive_entry_free) F(ARCHIVE, archive_entry_hardlink) \
+    F(ARCHIVE, archive_entry_hardlink_utf8) F(ARCHIVE, archive_entry_new) \
+    F(ARCHIVE, archive_entry_pathname) F(ARCHIVE, archive_entry_pathname_utf8) \
+    F(ARCHIVE, archive_entry_set_filetype) F(ARCHIVE, archive_entry_set_gid) \
+    F(ARCHIVE, archive_entry_set_gname) F(ARCHIVE, archive_entry_set_hardlink_utf8) \
+    F(ARCHIVE, archive_entry_set_mtime) F(ARCHIVE, archive_entry_set_pathname_utf8) \
+    F(ARCHIVE, archive_entry_set_perm) F(ARCHIVE, archive_entry_set_rdev) \
+    F(ARCHIVE, archive_entry_set_size) F(ARCHIVE, archive_entry_set_symlink_utf8) \
+    F(ARCHIVE, archive_entry_set_uid) F(ARCHIVE, archive_entry_set_uname) F(ARCHIVE, archive_entry_size) \
+    F(ARCHIVE, archive_entry_size_is_set) F(ARCHIVE, archive_entry_symlink) \
+    F(ARCHIVE, archive_entry_symlink_utf8) F(ARCHIVE, archive_error_string) \
+    F(ARCHIVE, archive_filter_bytes) F(ARCHIVE, archive_filter_name) \
+    F(ARCHIVE, archive_read_append_filter) F(ARCHIVE, archive_read_data_block) \
+    F(ARCHIVE, archive_read_free) F(ARCHIVE, archive_read_new) F(ARCHIVE, archive_read_next_header2) \
+    F(ARCHIVE, archive_read_open1) F(ARCHIVE, archive_read_set_callback_data) \
+    F(ARCHIVE, archive_read_set_read_callback) F(ARCHIVE, archive_read_set_seek_callback) \
+    F(ARCHIVE, archive_read_set_skip_callback) F(ARCHIVE, archive_read_support_format_raw) \
+    F(ARCHIVE, archive_read_support_format_tar) F(ARCHIVE, archive_read_support_format_zip_seekable) \
+    F(ARCHIVE, archive_write_add_filter_bzip2) F(ARCHIVE, archive_write_add_filter_gzip) \
+    F(ARCHIVE, archive_write_add_filter_none) F(ARCHIVE, archive_write_add_filter_xz) \
+    F(ARCHIVE, archive_write_add_filter_zstd) F(ARCHIVE, archive_write_close) \
+    F(ARCHIVE, archive_write_data) F(ARCHIVE, archive_write_free) F(ARCHIVE, archive_write_header) \
+    F(ARCHIVE, archive_write_new) F(ARCHIVE, archive_write_open) \
+    F(ARCHIVE, archive_write_set_bytes_in_last_block) F(ARCHIVE, archive_write_set_filter_option) \
+    F(ARCHIVE, archive_write_set_format_7zip) F(ARCHIVE, archive_write_set_format_cpio_newc) \
+    F(ARCHIVE, archive_write_set_format_gnutar) F(ARCHIVE, archive_write_set_format_pax_restricted) \
+    F(ARCHIVE, archive_write_set_format_ustar) F(ARCHIVE, archive_write_set_format_zip)
 
 enum {
 #define INDEX(library, name) late_index_##name,
@@ -113,7 +127,9 @@ __attribute__((visibility("hidden"))) void (*gnutls_free)(void *) = free;
 static pthread_mutex_t late_lock = PTHREAD_MUTEX_INITIALIZER;
 static void *late_handles[LATE_LIBRARIES];
 
-int hangman_late_load(int library, char *error, size_t size) {
+/* Loads `library` and fills the slots of every function the program calls in it, once per
+   process: 0, or -1 with the loader's reason in `error`. */
+static int late_load(int library, char *error, size_t size) {
     if (library < 0 || library >= LATE_LIBRARIES) {
         snprintf(error, size, "no late library %d", library);
         return -1;
@@ -143,7 +159,7 @@ int hangman_late_load(int library, char *error, size_t size) {
         }
         __atomic_store_n(&late_functions[index].slot->pointer, address, __ATOMIC_RELEASE);
     }
-    if (library == HANGMAN_LATE_GNUTLS) {
+    if (library == GNUTLS) {
         void (**theirs)(void *) = dlsym(handle, "gnutls_free");
         if (theirs != NULL && *theirs != NULL) gnutls_free = *theirs;
     }
@@ -157,7 +173,7 @@ __attribute__((visibility("hidden"), used)) void *hangman_late_resolve(struct la
     char error[512];
     unsigned index = slot->index;
     if (index >= late_count) abort();
-    if (hangman_late_load(late_functions[index].library, error, sizeof error) != 0) {
+    if (late_load(late_functions[index].library, error, sizeof error) != 0) {
         dprintf(2, "hangman: %s is needed for this and cannot be loaded: %s\n", late_names[late_functions[index].library], error);
         _exit(69);
     }
