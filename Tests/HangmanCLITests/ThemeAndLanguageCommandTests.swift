@@ -1,4 +1,5 @@
 import Foundation
+import Messages
 import Testing
 import TestSupport
 
@@ -86,7 +87,12 @@ import TestSupport
         #expect(french.status == 0 && french.stderr.contains("Mots de tous les jours"), "\(french.stdout)\(french.stderr)")
         #expect(french.stdout.contains("GAME pack=com.hangmanpacks.words.base.fr "), "\(french.stdout)")
         let unknown = try await hangman(["play", "--plain", "--new", "--language", "sw"], language: "de_DE.UTF-8", input: "quit\n")
-        #expect(unknown.status == 66 && unknown.stderr.contains("no words in 'sw'"), "\(unknown.stderr)")
+        // Refused in the reader's language (German here), naming the language asked for.
+        let refusal = L10n.$language.withValue("de") {
+            L10n.text("no words in '%s' here or in the store's free packs: there are words in %s", "sw", "\u{0}").prefix { $0 != "\u{0}" }
+        }
+        #expect(refusal.contains("'sw'") && !refusal.hasPrefix("no words"), "\(refusal)")
+        #expect(unknown.status == 66 && unknown.stderr.contains(refusal), "\(unknown.stderr)")
 
         let plain = try await installed("C")
         #expect(plain["com.hangmanpacks.words.base"] == "installed" && plain.filter { $0.key.hasPrefix("com.hangmanpacks.words.base.") && $0.value == "installed" }.isEmpty, "\(plain)")

@@ -34,7 +34,7 @@ extension AccountSetUp {
         guard let given = parsed.value("--device") else { return CurrentProcess.hostName.flatMap(DeviceName.fitted) }
         switch DeviceName.check(given) {
         case .success(let name): return name
-        case .failure(let problem): throw CommandFailure.usage("--device '\(given.prefix(60))': \(problem.message)")
+        case .failure(let problem): throw CommandFailure.usage(L10n.text("--device '%s': %s", given.prefix(60), problem.message))
         }
     }
 

@@ -1,5 +1,6 @@
 import PackServiceAPI
 import WordPacks
+import Messages
 
 /// One command's interface: what `--help` prints, and what the parser accepts and converts.
 /// Values are checked and typed once, here: a command reads a `ProductID` or an `Int`, never a
@@ -153,10 +154,10 @@ struct CommandSpec {
             }
             guard let option = options.first(where: { $0.names.contains(name) }) else {
                 let suggestion = Suggestion.closest(to: name, among: (options + [Self.help]).flatMap(\.names)).map { ": did you mean '\($0)'?" } ?? ""
-                throw CommandFailure.usage("unknown option '\(name)' for '\(self.name)'\(suggestion)")
+                throw CommandFailure.usage(L10n.text("unknown option '%s' for '%s'%s", name, self.name, suggestion))
             }
             if option.value == nil {
-                if inlineValue != nil { throw CommandFailure.usage("option '\(name)' takes no value") }
+                if inlineValue != nil { throw CommandFailure.usage(L10n.text("option '%s' takes no value", name)) }
                 parsed.flags.insert(option.canonical)
                 continue
             }
@@ -167,10 +168,10 @@ struct CommandSpec {
                 value = arguments[index]
                 index += 1
             } else {
-                throw CommandFailure.usage("option '\(name)' needs a value <\(option.value ?? "VALUE")>")
+                throw CommandFailure.usage(L10n.text("option '%s' needs a value <%s>", name, option.value ?? "VALUE"))
             }
             if !option.repeatable && parsed.values[option.canonical] != nil {
-                throw CommandFailure.usage("option '\(name)' is given twice")
+                throw CommandFailure.usage(L10n.text("option '%s' is given twice", name))
             }
             parsed.values[option.canonical, default: []].append(try option.kind.convert(value, for: "option '\(name)'"))
         }
@@ -186,20 +187,20 @@ struct CommandSpec {
         for argument in arguments {
             switch argument.arity {
             case .one:
-                guard let word = words.popFirst() else { throw CommandFailure.usage("\(command) needs \(argument.name)") }
+                guard let word = words.popFirst() else { throw CommandFailure.usage(L10n.text("%s needs %s", command, argument.name)) }
                 parsed.values[argument.name] = [try argument.kind.convert(word, for: argument.name)]
             case .optional:
                 if let word = words.popFirst() { parsed.values[argument.name] = [try argument.kind.convert(word, for: argument.name)] }
             case .oneOrMore:
-                guard !words.isEmpty else { throw CommandFailure.usage("\(command) needs at least one \(argument.name)") }
+                guard !words.isEmpty else { throw CommandFailure.usage(L10n.text("%s needs at least one %s", command, argument.name)) }
                 parsed.values[argument.name] = try words.map { word in try argument.kind.convert(word, for: argument.name) }
                 words = []
             }
         }
         if let extra = words.first {
             throw CommandFailure.usage(arguments.isEmpty
-                ? "\(command) takes no arguments, not '\(extra)'"
-                : "unexpected argument '\(extra)' for \(command)")
+                ? L10n.text("%s takes no arguments, not '%s'", command, extra)
+                : L10n.text("unexpected argument '%s' for %s", extra, command))
         }
     }
 }
@@ -224,44 +225,44 @@ enum ValueKind {
     func convert(_ word: String, for what: String) throws -> ParsedValue {
         switch self {
         case .text:
-            guard !word.isEmpty else { throw CommandFailure.usage("\(what) cannot be empty") }
+            guard !word.isEmpty else { throw CommandFailure.usage(L10n.text("%s cannot be empty", what)) }
             return .text(word)
         case .productID:
             guard let id = ProductID(rawValue: word) else {
-                throw CommandFailure.usage("\(what): '\(word)' is not a product identifier (like com.hangmanpacks.words.ios): see 'hangman packs'")
+                throw CommandFailure.usage(L10n.text("%s: '%s' is not a product identifier (like com.hangmanpacks.words.ios): see 'hangman packs'", what, word))
             }
             return .productID(id)
         case .product:
             guard ProductNames.isWellFormed(word) else {
-                throw CommandFailure.usage("\(what): '\(word)' is not a product name (like ios, or com.hangmanpacks.words.ios): see 'hangman products'")
+                throw CommandFailure.usage(L10n.text("%s: '%s' is not a product name (like ios, or com.hangmanpacks.words.ios): see 'hangman products'", what, word))
             }
             return .productName(word)
         case .contentVersion:
             guard let version = ContentVersion(word) else {
-                throw CommandFailure.usage("\(what): '\(word)' is not a content version (dotted integers, like 1.0 or 2.0.3)")
+                throw CommandFailure.usage(L10n.text("%s: '%s' is not a content version (dotted integers, like 1.0 or 2.0.3)", what, word))
             }
             return .contentVersion(version)
         case .languageTag:
             guard PackManifest.isLanguageTag(word) else {
-                throw CommandFailure.usage("\(what): '\(word)' is not a BCP 47 language tag (like en, es or pt-BR)")
+                throw CommandFailure.usage(L10n.text("%s: '%s' is not a BCP 47 language tag (like en, es or pt-BR)", what, word))
             }
             return .text(word)
         case .integer(let range):
             guard let number = Int(word), range.contains(number) else {
-                throw CommandFailure.usage("\(what) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(word)'")
+                throw CommandFailure.usage(L10n.text("%s takes a number from %s to %s, not '%s'", what, range.lowerBound, range.upperBound, word))
             }
             return .integer(number)
         case .unsignedInteger:
-            guard let number = UInt64(word) else { throw CommandFailure.usage("\(what) takes a non-negative number, not '\(word)'") }
+            guard let number = UInt64(word) else { throw CommandFailure.usage(L10n.text("%s takes a non-negative number, not '%s'", what, word)) }
             return .unsigned(number)
         case .toggle:
-            guard word == "on" || word == "off" else { throw CommandFailure.usage("\(what) takes on or off, not '\(word)'") }
+            guard word == "on" || word == "off" else { throw CommandFailure.usage(L10n.text("%s takes on or off, not '%s'", what, word)) }
             return .toggle(word == "on")
         case .choice(let words):
             guard words.contains(word) else {
                 let suggestion = Suggestion.closest(to: word, among: words).map { ": did you mean '\($0)'?" } ?? ""
                 let list = words.dropLast().joined(separator: ", ") + (words.count > 1 ? " or " : "") + (words.last ?? "")
-                throw CommandFailure.usage("\(what): '\(word)' is not one of \(list)\(suggestion)")
+                throw CommandFailure.usage(L10n.text("%s: '%s' is not one of %s%s", what, word, list, suggestion))
             }
             return .text(word)
         }
@@ -301,7 +302,7 @@ struct ParsedArguments {
 
     /// `value`, which the parser guarantees for a required argument; a usage error otherwise.
     func required<T>(_ value: T?, _ name: String, of command: String) throws -> T {
-        guard let value else { throw CommandFailure.usage("'\(command)' needs \(name)") }
+        guard let value else { throw CommandFailure.usage(L10n.text("'%s' needs %s", command, name)) }
         return value
     }
 

@@ -28,7 +28,7 @@ enum EmbeddedStore {
             catalog = try Catalog.load(folder: packs)
         } catch {
             for problem in error.problems { context.error("\(problem)") }
-            throw error.isMissing ? CommandFailure.missing("no catalog in \(packs)") : CommandFailure.invalid("the catalog in \(packs) is invalid")
+            throw error.isMissing ? CommandFailure.missing(L10n.text("no catalog in %s", packs)) : CommandFailure.invalid(L10n.text("the catalog in %s is invalid", packs))
         }
         // The embedded account is made by the first command, in the player's region's storefront.
         let service = try EmbeddedPackService(
@@ -41,18 +41,18 @@ enum EmbeddedStore {
     /// a folder: anything else is refused before anything in it is read.
     static func packsFolder(_ named: String?, context: CommandContext) throws -> String {
         guard let packs = try named ?? HomeContext.variable("HANGMAN_PACKS", context.environment) ?? checkoutPacks() else {
-            throw CommandFailure.missing("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+            throw CommandFailure.missing(L10n.text("no packs folder: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist"))
         }
         let kind: FileKind?
         do {
             kind = try FileSystem.status(atPath: packs, followingLinks: true)?.kind
         } catch {
-            throw CommandFailure.missing("cannot use the packs folder: \(error)")
+            throw CommandFailure.missing(L10n.text("cannot use the packs folder: %s", error))
         }
         switch kind {
         case .directory?: return packs
-        case let kind?: throw CommandFailure.missing("the packs folder \(packs) is \(kind), not a folder")
-        case nil: throw CommandFailure.missing("no packs folder \(packs): pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist")
+        case let kind?: throw CommandFailure.missing(L10n.text("the packs folder %s is %s, not a folder", packs, kind))
+        case nil: throw CommandFailure.missing(L10n.text("no packs folder %s: pass --packs DIR or set HANGMAN_PACKS to a folder with Catalog.plist", packs))
         }
     }
 

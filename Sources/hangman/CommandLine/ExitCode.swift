@@ -1,4 +1,5 @@
 import Device
+import Messages
 import PackServiceAPI
 import Signing
 import SystemCalls
@@ -106,14 +107,14 @@ struct CommandFailure: Error {
 
     private static func unwritableHome(_ home: String, _ refusal: (path: String, errno: Errno), failed: String) -> CommandFailure {
         let why = refusal.errno == .readOnlyFileSystem
-            ? "\(refusal.path) is on a read-only file system"
-            : "this user may not write to \(refusal.path) (\(refusal.errno))"
+            ? L10n.text("%s is on a read-only file system", refusal.path)
+            : L10n.text("this user may not write to %s (%s)", refusal.path, refusal.errno)
         let exists = FileSystem.exists(atPath: home)
         let advice = exists
-            ? ["Give this user write access to it ('chown', or 'chmod -R u+w \(home)'), or choose another home with --home DIR or HANGMAN_HOME.",
-               "What only reads still works here: 'hangman packs', 'products', 'transactions'."]
-            : ["Let this user write to \(refusal.path), or choose another home with --home DIR or HANGMAN_HOME."]
-        return CommandFailure(code: .ioError, message: "cannot write to the home \(home): \(why)", details: advice + ["(\(failed))"])
+            ? [L10n.text("Give this user write access to it ('chown', or 'chmod -R u+w %s'), or choose another home with --home DIR or HANGMAN_HOME.", home),
+               L10n.text("What only reads still works here: 'hangman packs', 'products', 'transactions'.")]
+            : [L10n.text("Let this user write to %s, or choose another home with --home DIR or HANGMAN_HOME.", refusal.path)]
+        return CommandFailure(code: .ioError, message: L10n.text("cannot write to the home %s: %s", home, why), details: advice + ["(\(failed))"])
     }
 
     /// A write to standard output or standard error failed.

@@ -123,7 +123,7 @@ struct HomeContext {
         let home = Home(folder: try homeFolder(options, context: context))
         let request = try storeRequest(options, context: context)
         if let wait = context.environment["HANGMAN_MAX_WAIT"], Int(wait).map({ $0 < 0 }) ?? true {
-            throw CommandFailure.usage("HANGMAN_MAX_WAIT is the seconds a command may wait when the pack server asks it to (0 or more), not '\(wait.prefix(40))'")
+            throw CommandFailure.usage(L10n.text("HANGMAN_MAX_WAIT is the seconds a command may wait when the pack server asks it to (0 or more), not '%s'", wait.prefix(40)))
         }
         // The catalog the events name products from, once the store is open.
         let names = Mutex<Catalog?>(nil)
@@ -176,7 +176,7 @@ struct HomeContext {
         let url = try serviceURL(options, context: context)
         if let packs = options.packs {
             if let url {
-                throw CommandFailure.usage("--packs names the embedded store and --service (or HANGMAN_SERVICE) the pack server at \(url): give one")
+                throw CommandFailure.usage(L10n.text("--packs names the embedded store and --service (or HANGMAN_SERVICE) the pack server at %s: give one", url))
             }
             return .embedded(packs: packs)
         }
@@ -199,7 +199,7 @@ struct HomeContext {
         if let home = try variable("HANGMAN_HOME", environment) { return home }
         if let data = environment["XDG_DATA_HOME"], !data.isEmpty { return data + "/hangman" }
         guard let user = try variable("HOME", environment) else {
-            throw CommandFailure.usage("no state directory: HOME is not set; pass --home DIR or set HANGMAN_HOME")
+            throw CommandFailure.usage(L10n.text("no state directory: HOME is not set; pass --home DIR or set HANGMAN_HOME"))
         }
         return user + "/.local/share/hangman"
     }
@@ -214,7 +214,7 @@ struct HomeContext {
     static func variable(_ name: String, _ environment: [String: String]) throws -> String? {
         guard let value = environment[name] else { return nil }
         guard !value.isEmpty else {
-            throw CommandFailure.usage("\(name) is set but empty: unset it, or set it to a folder")
+            throw CommandFailure.usage(L10n.text("%s is set but empty: unset it, or set it to a folder", name))
         }
         return value
     }
@@ -226,6 +226,7 @@ extension HomeContext {
     /// why, offline. What the embedded store keeps on no board it refuses itself, with a sentence.
     func games(for what: String) throws -> any GameService {
         if let games = service.dailyWords { return games }
-        throw CommandFailure(code: .storeRefused, message: "\(what) is kept by the pack server, which cannot be reached now: \(offline?.message ?? "no answer")")
+        throw CommandFailure(
+            code: .storeRefused, message: L10n.text("%s is kept by the pack server, which cannot be reached now: %s", what, offline?.message ?? L10n.text("no answer")))
     }
 }

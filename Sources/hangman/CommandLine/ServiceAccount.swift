@@ -1,6 +1,7 @@
 import Device
 import PackServiceClient
 import PackServiceWire
+import Messages
 
 /// This home's account on a pack server, for the commands that manage it: its credentials and a
 /// client, or 77 when the home has none.
@@ -14,7 +15,7 @@ struct ServiceAccount {
     static func open(_ options: HomeOptions, context: CommandContext) async throws -> ServiceAccount {
         let home = Home(folder: try HomeContext.homeFolder(options, context: context))
         guard let credentials = try ServiceCredentials.load(folder: home.accountFolder) else {
-            throw CommandFailure(code: .notEntitled, message: "no account on a pack server in \(home.folder): run 'hangman account create --service URL' or 'hangman account login --service URL'")
+            throw CommandFailure(code: .notEntitled, message: L10n.text("no account on a pack server in %s: run 'hangman account create --service URL' or 'hangman account login --service URL'", home.folder))
         }
         let client = try await home.accountClient(credentials, at: try HomeContext.serviceURL(options, context: context), caFile: options.authorities(context))
         return ServiceAccount(folder: home.accountFolder, credentials: credentials, client: client)

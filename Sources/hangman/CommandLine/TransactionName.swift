@@ -1,4 +1,5 @@
 import PackServiceAPI
+import Messages
 
 /// A transaction as a person names it: its number (as `transactions`, receipts and Apple's shapes
 /// show it) or its first digits when only one of the account's transactions starts with them; or
@@ -11,7 +12,7 @@ struct TransactionName: Sendable, Equatable {
     init(_ word: String) throws {
         let lowered = word.lowercased()
         guard (4...32).contains(lowered.utf8.count), lowered.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw CommandFailure.usage("'\(word.prefix(40))' is not a transaction id (its number, or its first few digits): see 'hangman transactions'")
+            throw CommandFailure.usage(L10n.text("'%s' is not a transaction id (its number, or its first few digits): see 'hangman transactions'", word.prefix(40)))
         }
         typed = lowered
     }
@@ -38,7 +39,7 @@ struct TransactionName: Sendable, Equatable {
             // Not the account's: passed on whole when it is an id, for the store to say so.
             if isDecimal, let number = TransactionID(number: typed), typed.utf8.count >= 16 { return number }
             if let exact = TransactionID(rawValue: own) { return exact }
-            throw CommandFailure.usage("no transaction of this account starts with '\(typed)': see 'hangman transactions'")
+            throw CommandFailure.usage(L10n.text("no transaction of this account starts with '%s': see 'hangman transactions'", typed))
         default: throw ambiguous(matches)
         }
     }

@@ -49,7 +49,7 @@ enum ChallengeCommand: Command {
             throw CommandFailure.usage(L10n.text("--word is your own word: it takes no --pack and no --hard (hard mode is the server's choice of words)"))
         }
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
-        let games = try store.games(for: "a challenge")
+        let games = try store.games(for: L10n.text("a challenge"))
         let pack = try options.pack.map { try $0.resolve(in: store.catalog) }
         let challenge = try await games.challenge(
             ChallengeRequest(friend: options.friend, pack: pack, hard: options.hard, word: options.word, language: options.language))
@@ -94,7 +94,7 @@ enum ChallengesCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
-        let list = try await store.games(for: "challenges").challenges()
+        let list = try await store.games(for: L10n.text("challenges")).challenges()
         if options.json {
             context.out(JSONText.encode(list))
             return .ok

@@ -83,7 +83,7 @@ enum DailyCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
-        let games = try store.games(for: "the daily word")
+        let games = try store.games(for: L10n.text("the daily word"))
         if options.archive { return try await archive(options, games: games, context: context) }
         let status = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> DailyStatus in
             try await games.daily(language: tag)

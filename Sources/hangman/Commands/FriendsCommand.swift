@@ -46,7 +46,7 @@ enum FriendsCommand: Command {
 
     static func run(_ options: ActionOptions<Action>, context: CommandContext) async throws -> ExitCode {
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
-        let games = try store.games(for: "friends")
+        let games = try store.games(for: L10n.text("friends"))
         switch options.action {
         case .list:
             let friends = try await games.friends()

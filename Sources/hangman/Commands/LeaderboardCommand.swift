@@ -50,7 +50,7 @@ enum LeaderboardCommand: Command {
             throw CommandFailure.usage(L10n.text("'%s' is not a day: write it YYYY-MM-DD (2026-12-02)", date))
         }
         let store = try await HomeContext.open(options.store, context: context, quietOffline: true)
-        let games = try store.games(for: "the leaderboard")
+        let games = try store.games(for: L10n.text("the leaderboard"))
         let board = try await DailyLanguage.choose(options.language) { (tag: String?) async throws(ServiceError) -> Leaderboard in
             options.friends
                 ? try await games.friendsLeaderboard(date: options.date, language: tag, week: options.week, hard: options.hard)

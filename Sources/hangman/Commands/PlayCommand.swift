@@ -155,7 +155,10 @@ extension PlayCommand {
         let games = try session.player.dailyWordService()
         let found = try await games.challenges().map(\.id).filter { $0.hasPrefix(wanted) }
         guard found.count == 1 else {
-            throw CommandFailure(code: .usage, message: found.isEmpty ? "no challenge '\(given)' of yours: 'hangman challenges' lists them" : "'\(given)' starts more than one challenge: give more of its id")
+            throw CommandFailure.usage(
+                found.isEmpty
+                    ? L10n.text("no challenge '%s' of yours: 'hangman challenges' lists them", given)
+                    : L10n.text("'%s' starts more than one challenge: give more of its id", given))
         }
         return found[0]
     }
@@ -178,14 +181,19 @@ extension PlayCommand {
         let names = ProductNames(session.catalog)
         let storefront = try? await session.player.storefront()
         let forSale = session.catalog.products.filter { $0.isForSale && $0.isAvailable && $0.language.map(primary) == wanted }.map { product in
-            let price = storefront.flatMap { PriceText(environment: context.environment).format(product, storefront: $0) }.map { " at \($0)" } ?? ""
-            return "\(ReaderLocale.current.name(of: product))\(product.wordCount.map { " (\(PackText.grouped($0)) words)" } ?? "") is for sale\(price): 'hangman buy \(names.shortName(of: product.id))'"
+            let name = ReaderLocale.current.name(of: product) + (product.wordCount.map { " (" + L10n.plural("%s word", "%s words", $0, shown: PackText.grouped($0)) + ")" } ?? "")
+            let buy = "hangman buy " + names.shortName(of: product.id)
+            guard let price = storefront.flatMap({ PriceText(environment: context.environment).format(product, storefront: $0) }) else {
+                return L10n.text("%s is for sale: '%s'", name, buy)
+            }
+            return L10n.text("%s is for sale at %s: '%s'", name, price, buy)
         }
         if !forSale.isEmpty {
-            throw CommandFailure(code: .notEntitled, message: "no words in '\(tag)' here: " + forSale.joined(separator: "; "))
+            throw CommandFailure(code: .notEntitled, message: L10n.text("no words in '%s' here: %s", tag, forSale.joined(separator: "; ")))
         }
         let languages = Set(playable.map(\.language) + session.catalog.basePacks.map { $0.language ?? "en" }).sorted()
-        throw CommandFailure.missing("no words in '\(tag)' here or in the store's free packs: there are words in \(languages.joined(separator: ", "))")
+        throw CommandFailure.missing(
+            L10n.text("no words in '%s' here or in the store's free packs: there are words in %s", tag, languages.joined(separator: ", ")))
     }
 }
 

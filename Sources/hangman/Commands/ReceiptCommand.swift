@@ -118,9 +118,9 @@ enum ReceiptCommand: Command {
         do {
             return try FileSystem.readFile(atPath: path, limit: receiptSizeLimit)
         } catch .system(.noSuchFile, _, _) {
-            throw CommandFailure.missing("no such receipt file '\(path)'")
+            throw CommandFailure.missing(L10n.text("no such receipt file '%s'", path))
         } catch {
-            throw CommandFailure.invalid("cannot read the receipt: \(error)")
+            throw CommandFailure.invalid(L10n.text("cannot read the receipt: %s", error))
         }
     }
 

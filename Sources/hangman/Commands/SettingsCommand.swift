@@ -87,7 +87,11 @@ enum SettingsCommand: Command {
         } catch let failure as CommandFailure where failure.code == .noInput {
             // A theme not installed here: the store is asked, then, whether it sells one so named.
             guard case .theme(let name?) = options.action, let offer = await themeForSale(name, options.store, context: context) else { throw failure }
-            throw CommandFailure(code: .noInput, message: "\(offer.name) is not yours yet: it is for sale\(offer.price.map { " at \($0)" } ?? ""), 'hangman buy \(offer.short)' buys it")
+            let buy = "hangman buy " + offer.short
+            throw CommandFailure(
+                code: .noInput,
+                message: offer.price.map { L10n.text("%s is not yours yet: it is for sale at %s, '%s' buys it", offer.name, $0, buy) }
+                    ?? L10n.text("%s is not yours yet: it is for sale, '%s' buys it", offer.name, buy))
         }
     }
 
