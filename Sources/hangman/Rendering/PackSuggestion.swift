@@ -1,4 +1,5 @@
 import Device
+import Messages
 import PackServiceAPI
 import TerminalText
 
@@ -20,12 +21,17 @@ struct PackSuggestion {
         guard let (product, removeAds) = await player.suggestion(afterGame: game) else { return nil }
         let catalog = player.catalog
         let names = ProductNames(catalog)
-        let words = product.wordCount.map { "\(PackText.grouped($0)) words, " } ?? ""
-        let adsOff = removeAds.map { " (ads off: buy \(names.shortName(of: $0.id)))" } ?? ""
         // No suggestion without the account's own price: never another storefront's.
         guard let storefront = try? await player.storefront(), let price = prices.format(product, storefront: storefront) else { return nil }
-        return Line(
-            productID: product.id,
-            text: "\(ReaderLocale.current.name(of: product)): \(words)\(price): hangman buy \(names.shortName(of: product.id))\(adsOff)")
+        let name = ReaderLocale.current.name(of: product)
+        let buy = names.shortName(of: product.id)
+        var text =
+            if let count = product.wordCount {
+                L10n.text("%s: %s, %s: hangman buy %s", name, L10n.plural("%s word", "%s words", count, shown: PackText.grouped(count)), price, buy)
+            } else {
+                L10n.text("%s: %s: hangman buy %s", name, price, buy)
+            }
+        if let removeAds { text += " (" + L10n.text("ads off: buy %s", names.shortName(of: removeAds.id)) + ")" }
+        return Line(productID: product.id, text: TerminalText(escaping: text))
     }
 }

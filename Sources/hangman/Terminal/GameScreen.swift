@@ -140,7 +140,7 @@ struct GameScreen {
         case .text:
             for line in GameLayout.verdict(game) { context.out(TerminalText(trusted: line)) }
             if let suggestion { context.out(suggestion.text) }
-            if askingAgain { context.out(TerminalText(escaping: L10n.text("Play again? [Y/n] ")), terminator: "") }
+            if askingAgain { context.out(TerminalText(escaping: L10n.text("Play again? [Y/n]") + " "), terminator: "") }
         case .fullScreen:
             break
         }

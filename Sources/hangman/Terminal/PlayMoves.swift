@@ -1,4 +1,5 @@
 import HangmanGame
+import Messages
 import SystemCalls
 import TerminalText
 
@@ -152,7 +153,7 @@ extension PlayLoop {
             }
         case .keys(let keys):
             var view = view
-            view.question = "Play again? [Y/n]"
+            view.question = L10n.text("Play again? [Y/n]")
             screen.show(view, eventPlain: nil)
             while true {
                 let key = keys.next()
