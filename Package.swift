@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),
-        .testTarget(name: "SalesReportsTests", dependencies: ["SalesReports", "Seller", "PackServiceAPI", "CivilCalendar", "TestSupport"]),
+        .testTarget(name: "SalesReportsTests", dependencies: ["SalesReports", "Seller", "PackServiceAPI", "CivilCalendar", "SQLite", "TestSupport"]),
         .testTarget(name: "SellerTests", dependencies: ["Seller", "AppStore", "HangmanGame", "SystemCalls", "WordPacks", "SQLite", "PostgreSQL", "Signing", "PropertyList", "CivilCalendar", "TestSupport"]),
         .testTarget(name: "DeviceTests", dependencies: ["Device", "PackServer", "PackServiceClient", "HTTPServer", "SystemCalls", "Seller", "WordPacks", "SQLite", "Signing", "HangmanGame", "TestSupport"]),
         .testTarget(name: "HangmanGameTests", dependencies: ["HangmanGame"]),

@@ -2,12 +2,15 @@ import CivilCalendar
 import Foundation
 import PackServiceAPI
 import SalesReports
-import Seller
+@testable import Seller
+import SQLite
 import Synchronization
 import Testing
 import TestSupport
 
-/// The seller's overview from transactions made by hand: every rule of ``SalesOverview`` once.
+/// The seller's overview of transactions made by hand, written into SQLite ledgers (whose
+/// triggers keep the numbers, ``SalesAggregates``): every rule of what a transaction counts for,
+/// and of ``SalesOverview``, once.
 @Suite struct SalesOverviewTests {
     static let catalog: Catalog = {
         let packs = HangmanBinary.packageRoot.appendingPathComponent("Packs").path
@@ -17,21 +20,64 @@ import TestSupport
     static func at(_ day: Int64, hour: Int64 = 12) -> Int64 { (Self.day + day) * UTCDateTime.millisecondsPerDay + hour * 3_600_000 }
     static let serial = Atomic(0)
 
-    static func sale(
-        _ account: String, _ product: String, day: Int64, price: Int64, currency: String = "USD", storefront: String = "USA", quantity: Int = 1,
-        state: TransactionState = .finished, revoked: Int64? = nil, refund: String? = nil, trial: Bool = false, original: String? = nil, expires: Int64? = nil,
-        id: String? = nil
-    ) -> AccountTransaction {
-        let number = serial.add(1, ordering: .relaxed).newValue
-        let transactionID = TransactionID(rawValue: id ?? String(format: "%016x", number))!
-        return AccountTransaction(account: account, transaction: StoreTransaction(
-            id: transactionID, productID: ProductID(rawValue: product)!, isConsumable: product.contains(".hints."), quantity: quantity, state: state,
-            failureReason: nil, purchaseDate: at(day), updatedDate: at(day), revocationDate: revoked.map { at($0) }, hintsCredited: 0,
-            originalTransactionID: original.flatMap(TransactionID.init(rawValue:)), expiresDate: expires.map { at($0) }, isTrial: trial,
-            refundAmount: refund, price: Money(minorUnits: price, currency: currency), storefront: storefront))
+    /// A transaction of an account (named by a letter) as a ledger row.
+    struct Sale {
+        var account: String
+        var row: [String: SQLValue]
     }
 
-    @Test func revenueAndRefundsArePerDayPerCurrencyNeverConverted() {
+    static func sale(
+        _ account: String, _ product: String, day: Int64, price: Int64, currency: String = "USD", storefront: String = "USA", quantity: Int = 1,
+        state: TransactionState = .finished, revoked: Int64? = nil, refund: Int64? = nil, trial: Bool = false, original: String? = nil, expires: Int64? = nil,
+        period: Int? = nil, id: String? = nil
+    ) -> Sale {
+        let number = serial.add(1, ordering: .relaxed).newValue
+        func value(_ number: Int64?) -> SQLValue { number.map { .integer($0) } ?? .null }
+        return Sale(account: String(repeating: "0", count: 16 - account.count) + account, row: [
+            "id": .text(id ?? String(format: "%016x", number)), "product_id": .text(product), "consumable": .integer(product.contains(".hints.") ? 1 : 0),
+            "quantity": .integer(Int64(quantity)), "state": .text(state.rawValue), "purchase_date": .integer(at(day)), "updated_date": .integer(at(day)),
+            "revocation_date": value(revoked.map { at($0) }), "original_transaction_id": original.map { .text($0) } ?? .null,
+            "expires_date": value(expires.map { at($0) }), "period": value(period.map(Int64.init)), "offer": trial ? .text("free-trial") : .null,
+            "refund_cents": value(refund), "price_minor": .integer(price), "currency": .text(currency), "storefront": .text(storefront),
+        ])
+    }
+
+    /// A folder of SQLite ledgers holding `sales`, one ledger per account, as a server's data folder.
+    static func ledgers(_ sales: [Sale], in directory: TemporaryDirectory) throws -> SalesLedgers {
+        for sale in sales {
+            let folder = directory.path + "/accounts/" + sale.account
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let database = try Database.openState(path: folder + "/" + AccountService.databaseName, migrator: AccountSchema.migrator)
+            let columns = sale.row.keys.sorted()
+            try database.execute(
+                sql: "INSERT INTO transactions (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                arguments: columns.map { sale.row[$0] ?? .null })
+        }
+        return .sqlite(folder: directory.path)
+    }
+
+    /// The overview of `sales` over days `first...last` (from `day`), with `facts` for the subscriptions' states.
+    static func overview(
+        _ sales: [Sale], _ first: Int64, _ last: Int64, storefront: String? = nil, facts: [SubscriptionFact] = [], now: Int64
+    ) throws -> SalesOverview {
+        let directory = try TemporaryDirectory()
+        let ledgers = try ledgers(sales, in: directory)
+        #expect(try ledgers.salesAggregateDifferences().isEmpty, "the triggers' numbers are a rebuild's")
+        return SalesOverview(
+            try ledgers.salesDays(firstDay: day + first, lastDay: day + last, storefront: storefront), subscriptions: facts, catalog: catalog,
+            firstDay: day + first, lastDay: day + last, storefront: storefront, now: now)
+    }
+
+    static func fact(
+        _ account: String, _ original: String, _ state: SubscriptionState, product: String = "com.hangmanpacks.pass.monthly", ended: (String, Int64)? = nil,
+        expires: Int64 = 0, storefront: String = "USA", now: Int64
+    ) -> SubscriptionFact {
+        SubscriptionFact(
+            account: account, originalTransactionID: TransactionID(rawValue: original)!, productID: ProductID(rawValue: product)!, state: state, endReason: ended?.0,
+            endDate: ended.map { at($0.1) }, expiresDate: at(expires), storefront: storefront, now: now)
+    }
+
+    @Test func revenueAndRefundsArePerDayPerCurrencyNeverConverted() throws {
         let hints = "com.hangmanpacks.hints.10", ios = "com.hangmanpacks.words.ios", monthly = "com.hangmanpacks.pass.monthly"
         let sales = [
             Self.sale("a", hints, day: 0, price: 198, quantity: 2),
@@ -40,10 +86,12 @@ import TestSupport
             Self.sale("b", hints, day: 2, price: 99, state: .failed),  // charged nothing
             Self.sale("c", hints, day: 9, price: 99),  // outside the range
             // A monthly pass: a free trial, then a charged period, then upgraded (the unused part back).
-            Self.sale("d", monthly, day: 0, price: 0, trial: true, original: "00000000000000d1", expires: 7, id: "00000000000000d1"),
-            Self.sale("d", monthly, day: 7, price: 299, revoked: 8, refund: "1.50", original: "00000000000000d1", expires: 37, id: "00000000000000d2"),
+            Self.sale("d", monthly, day: 0, price: 0, trial: true, original: "00000000000000d1", expires: 7, period: 0, id: "00000000000000d1"),
+            Self.sale("d", monthly, day: 7, price: 299, revoked: 8, refund: 150, original: "00000000000000d1", expires: 37, period: 1, id: "00000000000000d2"),
         ]
-        let overview = SalesOverview(sales, catalog: Self.catalog, firstDay: Self.day, lastDay: Self.day + 8, storefront: nil, now: Self.at(8))
+        // The subscription ended for an upgrade: the subscriber goes on, on another plan.
+        let upgraded = Self.fact("d", "00000000000000d1", .expired, ended: ("upgraded", 8), expires: 37, now: Self.at(8))
+        let overview = try Self.overview(sales, 0, 8, facts: [upgraded], now: Self.at(8))
         #expect(overview.firstDay == UTCDateTime(millisecondsSince1970: Self.at(0)).dateText)
         #expect(overview.currencies.map(\.currency) == ["EUR", "USD"])
         let usd = overview.currencies[1], eur = overview.currencies[0]
@@ -55,23 +103,29 @@ import TestSupport
         #expect(units[hints]?.0 == 2 && units[hints]?.2 == ["USD": 198])
         #expect(units[ios]?.0 == 2 && units[ios]?.1 == 1 && units[ios]?.2 == ["USD": 99, "EUR": 109])
         #expect(overview.subscriptions.trialsStarted == 1 && overview.subscriptions.trialsConverted == 1 && overview.subscriptions.paidPeriods == 1)
-        #expect(overview.subscriptions.active.isEmpty, "the upgraded period was revoked")
+        #expect(overview.subscriptions.active.isEmpty, "the upgraded plan ended")
         #expect(overview.subscriptions.activeByDay[monthly] == [1, 1, 1, 1, 1, 1, 1, 1, 0], "the trial's week, the paid day, then revoked")
-        #expect(overview.subscriptions.ended == 1)
+        #expect(overview.subscriptions.ended == 0, "an upgrade is no churn")
         // One storefront alone.
-        let german = SalesOverview(sales, catalog: Self.catalog, firstDay: Self.day, lastDay: Self.day + 8, storefront: "DEU", now: Self.at(8))
+        let german = try Self.overview(sales, 0, 8, storefront: "DEU", now: Self.at(8))
         #expect(german.currencies.map(\.currency) == ["EUR"] && german.products.map(\.productID.rawValue) == [ios])
     }
 
-    @Test func aLiveSubscriptionCountsByPlanAtItsLatestPeriod() {
+    @Test func aLiveSubscriptionCountsByPlanAtItsLatestPeriod() throws {
         let monthly = "com.hangmanpacks.pass.monthly", yearly = "com.hangmanpacks.pass.yearly"
         let sales = [
-            Self.sale("a", monthly, day: 0, price: 299, original: "00000000000000a1", expires: 30, id: "00000000000000a1"),
-            Self.sale("a", monthly, day: 30, price: 299, original: "00000000000000a1", expires: 60, id: "00000000000000a2"),
-            Self.sale("b", yearly, day: 0, price: 2499, original: "00000000000000b1", expires: 365, id: "00000000000000b1"),
-            Self.sale("c", monthly, day: 0, price: 299, original: "00000000000000c1", expires: 30, id: "00000000000000c1"),  // lapsed
+            Self.sale("a", monthly, day: 0, price: 299, original: "00000000000000a1", expires: 30, period: 0, id: "00000000000000a1"),
+            Self.sale("a", monthly, day: 30, price: 299, original: "00000000000000a1", expires: 60, period: 1, id: "00000000000000a2"),
+            Self.sale("b", yearly, day: 0, price: 2499, original: "00000000000000b1", expires: 365, period: 0, id: "00000000000000b1"),
+            Self.sale("c", monthly, day: 0, price: 299, original: "00000000000000c1", expires: 30, period: 0, id: "00000000000000c1"),  // lapsed
         ]
-        let overview = SalesOverview(sales, catalog: Self.catalog, firstDay: Self.day, lastDay: Self.day + 40, storefront: nil, now: Self.at(40))
+        let now = Self.at(40)
+        let facts = [
+            Self.fact("a", "00000000000000a1", .active, expires: 60, now: now), Self.fact("b", "00000000000000b1", .active, product: yearly, expires: 365, now: now),
+            // Nobody opened the account since its period ran out: no end recorded, its access ended all the same.
+            Self.fact("c", "00000000000000c1", .active, expires: 30, now: now),
+        ]
+        let overview = try Self.overview(sales, 0, 40, facts: facts, now: now)
         #expect(overview.subscriptions.active == [monthly: 1, yearly: 1])
         #expect(overview.subscriptions.paidPeriods == 4)
         // Live at the end of each day: the lapsed monthly for its 30 days, the renewed one throughout.
@@ -82,27 +136,22 @@ import TestSupport
 }
 
 @Suite struct SubscriptionStatesTests {
-    @Test func churnIsByItsReasonAndFailingRenewalsAreCountedNow() {
-        let catalog = SalesOverviewTests.catalog
-        let monthly = ProductID(rawValue: "com.hangmanpacks.pass.monthly")!
-        func fact(_ account: String, _ original: String, _ state: SubscriptionState, ended: (String, Int64)? = nil) -> SubscriptionFact {
-            SubscriptionFact(
-                account: account, originalTransactionID: TransactionID(rawValue: original)!, productID: monthly, state: state, endReason: ended?.0,
-                endDate: ended.map { SalesOverviewTests.at($0.1) })
+    @Test func churnIsByItsReasonAndFailingRenewalsAreCountedNow() throws {
+        let now = SalesOverviewTests.at(8)
+        func fact(_ account: String, _ original: String, _ state: SubscriptionState, ended: (String, Int64)? = nil, storefront: String = "USA") -> SubscriptionFact {
+            SalesOverviewTests.fact(account, original, state, ended: ended, expires: 30, storefront: storefront, now: now)
         }
         let facts = [
             fact("a", "00000000000000a1", .expired, ended: ("expired", 3)), fact("b", "00000000000000b1", .expired, ended: ("billing", 4)),
             fact("c", "00000000000000c1", .expired, ended: ("expired", 20)),  // outside the range
-            fact("d", "00000000000000d1", .gracePeriod), fact("e", "00000000000000e1", .billingRetry), fact("f", "00000000000000f1", .active),
+            fact("d", "00000000000000d1", .gracePeriod, storefront: "DEU"), fact("e", "00000000000000e1", .billingRetry), fact("f", "00000000000000f1", .active),
         ]
-        var overview = SalesOverview([], catalog: catalog, firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8, storefront: nil, now: SalesOverviewTests.at(8))
-        overview.countStates(facts, transactions: [], firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8)
+        let overview = try SalesOverviewTests.overview([], 0, 8, facts: facts, now: now)
         let line = overview.subscriptions
-        #expect(line.endedVoluntarily == 1 && line.endedByBilling == 1 && line.inGracePeriod == 1 && line.inBillingRetry == 1, "\(line)")
+        #expect(line.endedVoluntarily == 1 && line.endedByBilling == 1 && line.ended == 2 && line.inGracePeriod == 1 && line.inBillingRetry == 1, "\(line)")
+        #expect(line.active == ["com.hangmanpacks.pass.monthly": 1], "only the one neither ended nor failing")
         // One storefront: the subscriptions whose first transaction was bought there.
-        let german = [SalesOverviewTests.sale("d", "com.hangmanpacks.pass.monthly", day: 0, price: 299, currency: "EUR", storefront: "DEU", id: "00000000000000d1")]
-        var deu = SalesOverview(german, catalog: catalog, firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8, storefront: "DEU", now: SalesOverviewTests.at(8))
-        deu.countStates(facts, transactions: german, firstDay: SalesOverviewTests.day, lastDay: SalesOverviewTests.day + 8)
+        let deu = try SalesOverviewTests.overview([], 0, 8, storefront: "DEU", facts: facts, now: now)
         #expect(deu.subscriptions.inGracePeriod == 1 && deu.subscriptions.inBillingRetry == 0 && deu.subscriptions.endedVoluntarily == 0)
     }
 }

@@ -1,13 +1,14 @@
+import CivilCalendar
 import Foundation
 import PostgreSQL
 @testable import Seller
 import Testing
 import TestSupport
 
-/// Every account's transactions, as the seller's reports read them, on both engines: each with
-/// its account, every state, by purchase date.
+/// The numbers every account's ledger keeps, as the seller's reports read them, on both engines:
+/// summed across accounts, a folder that is no account's passed over.
 @Suite struct SalesLedgersTests {
-    @Test func sqliteLedgersAreReadAccountByAccount() throws {
+    @Test func sqliteLedgersAreSummedAccountByAccount() throws {
         let directory = try TemporaryDirectory()
         let packs = try StoreFixture.makePacksFolder(in: directory)
         let catalog = try Catalog.load(folder: packs)
@@ -20,13 +21,15 @@ import TestSupport
         // A folder that is no account's (no ledger in it, or not named as an account id) is passed over.
         try FileManager.default.createDirectory(atPath: directory.path + "/accounts/empty", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory.path + "/accounts/00000000000000c3", withIntermediateDirectories: true)
-        let all = try SQLiteLedgers.allTransactions(folder: directory.path)
-        #expect(all.map(\.account) == [a1, b2] && all.map(\.transaction.quantity) == [1, 2], "\(all)")
-        #expect(all.allSatisfy { $0.transaction.state == .finished && $0.transaction.price != nil })
-        #expect(try SQLiteLedgers.allTransactions(folder: directory.path + "/none").isEmpty)
+        let today = UTCDateTime.day(ofMilliseconds: clock.clock.now())
+        let days = try SQLiteLedgers.salesDays(folder: directory.path, firstDay: today - 1, lastDay: today + 1, storefront: nil)
+        #expect(days.rows.count == 1 && days.rows.first?.charged == 2 && days.rows.first?.units == 3 && days.rows.first?.day == today, "\(days)")
+        #expect(try SQLiteLedgers.salesDays(folder: directory.path, firstDay: today + 1, lastDay: today + 9, storefront: nil).rows.isEmpty)
+        #expect(try SQLiteLedgers.salesDays(folder: directory.path + "/none", firstDay: 0, lastDay: today, storefront: nil).rows.isEmpty)
+        #expect(try SQLiteLedgers.salesAggregateDifferences(folder: directory.path).isEmpty)
     }
 
-    @Test func postgreSQLLedgersAreReadInOneQuery() throws {
+    @Test func postgreSQLLedgersAreSummedInOneQuery() throws {
         // A database of its own: every account in it is this test's.
         let server = try TestPostgreSQL.shared()
         let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -45,8 +48,10 @@ import TestSupport
                 catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key, environment: .sandbox)
             _ = try service.buy(StoreFixture.hints10, quantity: quantity)
         }
-        let all = try ledgers.allTransactions()
-        #expect(all.map(\.account) == ["00000000000000a1", "00000000000000b2"] && all.map(\.transaction.quantity) == [1, 3], "\(all)")
-        #expect(all.allSatisfy { $0.transaction.state == .finished && $0.transaction.price != nil })
+        let today = UTCDateTime.day(ofMilliseconds: clock.clock.now())
+        let days = try ledgers.salesDays(firstDay: today, lastDay: today, storefront: nil)
+        #expect(days.rows.count == 1 && days.rows.first?.charged == 2 && days.rows.first?.units == 4, "summed over the shards: \(days)")
+        #expect(try ledgers.salesDays(firstDay: today, lastDay: today, storefront: "DEU").rows.isEmpty)
+        #expect(try ledgers.salesAggregateDifferences().isEmpty)
     }
 }

@@ -15,32 +15,22 @@ public enum SalesReportTSV {
         "Subscription", "Period", "Category", "CMB", "Device", "Supported Platforms", "Proceeds Reason", "Preserved Pricing", "Client", "Order Type",
     ]
 
-    /// The report of the days `firstDay...lastDay` (days since 1970, UTC).
-    public static func render(_ transactions: [AccountTransaction], catalog: Catalog, firstDay: Int64, lastDay: Int64) -> String {
+    /// The report of the days `firstDay...lastDay` (days since 1970, UTC), from the numbers the
+    /// ledgers keep for those days (``SalesAggregates``).
+    public static func render(_ days: SalesDays, catalog: Catalog, firstDay: Int64, lastDay: Int64) -> String {
         struct Key: Hashable {
             var day: Int64, product: ProductID, storefront: String, currency: String, price: Int64, renewal: Bool
             var refund = false
         }
         var units: [Key: Int] = [:]
-        for record in transactions {
-            let transaction = record.transaction
-            guard SalesOverview.isCharged(transaction), let price = transaction.price else { continue }
-            let unitPrice = price.minorUnits / Int64(max(1, transaction.quantity))
-            let renewal = transaction.originalTransactionID.map { $0 != transaction.id } ?? false
-            let day = UTCDateTime.day(ofMilliseconds: transaction.purchaseDate)
-            let storefront = transaction.storefront ?? Storefront.defaultCode
-            if day >= firstDay && day <= lastDay {
-                units[Key(day: day, product: transaction.productID, storefront: storefront, currency: price.currency, price: unitPrice, renewal: renewal), default: 0] +=
-                    transaction.quantity
-            }
-            if let revoked = transaction.revocationDate, SalesOverview.refunded(transaction) != nil {
-                let day = UTCDateTime.day(ofMilliseconds: revoked)
-                if day >= firstDay && day <= lastDay {
-                    let key = Key(
-                        day: day, product: transaction.productID, storefront: storefront, currency: price.currency, price: unitPrice, renewal: renewal,
-                        refund: true)
-                    units[key, default: 0] -= transaction.quantity
-                }
+        for row in days.rows where row.day >= firstDay && row.day <= lastDay {
+            guard let product = ProductID(rawValue: row.productID) else { continue }
+            let key = Key(day: row.day, product: product, storefront: row.storefront, currency: row.currency, price: row.unitPrice, renewal: row.renewal)
+            if row.units != 0 { units[key, default: 0] += Int(row.units) }
+            if row.refundedUnits != 0 {
+                var refund = key
+                refund.refund = true
+                units[refund, default: 0] -= Int(row.refundedUnits)
             }
         }
         var out = columns.joined(separator: "\t") + "\n"

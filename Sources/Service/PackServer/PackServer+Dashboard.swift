@@ -98,17 +98,15 @@ extension PackServer {
             amounts: ViewerLocale(acceptLanguage: request.header("Accept-Language")), query: query)
         pages.players = numbers.players
         if let refunds = numbers.refunds {
-            let products = Dictionary(numbers.transactions.map { ($0.transaction.id, $0.transaction.productID) }) { first, _ in first }
             pages.refunds = refunds.map { refund in
-                let product = products[refund.refundCase.transactionID]
-                return DashboardPages.RefundRow(refundCase: refund.refundCase, product: product.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-")
+                DashboardPages.RefundRow(refundCase: refund.refundCase, product: refund.productID.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-")
             }
         }
         switch route {
         case .salesReport:
             return HTTPResponse(
                 status: 200, headers: [("Content-Type", "text/tab-separated-values; charset=utf-8"), ("Content-Disposition", "attachment; filename=\"sales.tsv\"")],
-                body: .bytes(Array(SalesReportTSV.render(numbers.transactions, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
+                body: .bytes(Array(SalesReportTSV.render(numbers.days, catalog: catalog, firstDay: range.first, lastDay: range.last).utf8)))
         case .chart(let chart):
             guard let csv = pages.csv(chart) else { return .text(404, "no chart '\(chart)'") }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")], body: .bytes(Array(csv.utf8)))

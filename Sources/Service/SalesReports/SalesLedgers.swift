@@ -7,11 +7,28 @@ public enum SalesLedgers {
     case sqlite(folder: String)
     case postgreSQL(PostgreSQLLedgers)
 
-    /// Every account's transactions, by purchase date.
-    public func transactions() throws(ServiceError) -> [AccountTransaction] {
+    /// The numbers the ledgers keep for days `firstDay...lastDay` (``SalesAggregates``), of one
+    /// storefront or every one.
+    public func salesDays(firstDay: Int64, lastDay: Int64, storefront: String?) throws(ServiceError) -> SalesDays {
         switch self {
-        case .sqlite(let folder): try SQLiteLedgers.allTransactions(folder: folder)
-        case .postgreSQL(let ledgers): try ledgers.allTransactions()
+        case .sqlite(let folder): try SQLiteLedgers.salesDays(folder: folder, firstDay: firstDay, lastDay: lastDay, storefront: storefront)
+        case .postgreSQL(let ledgers): try ledgers.salesDays(firstDay: firstDay, lastDay: lastDay, storefront: storefront)
+        }
+    }
+
+    /// Makes the kept numbers again from every transaction (an upgrade, or a check that found a difference).
+    public func rebuildSalesAggregates() throws(ServiceError) {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.rebuildSalesAggregates(folder: folder)
+        case .postgreSQL(let ledgers): try ledgers.rebuildSalesAggregates()
+        }
+    }
+
+    /// The kept numbers a sum of every transaction disagrees with (at most 20 rows, as text); none when right.
+    public func salesAggregateDifferences() throws(ServiceError) -> [String] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.salesAggregateDifferences(folder: folder)
+        case .postgreSQL(let ledgers): try ledgers.salesAggregateDifferences()
         }
     }
 
@@ -31,11 +48,12 @@ public enum SalesLedgers {
         }
     }
 
-    /// Every account's auto-renewable subscriptions, each in its state at `now` on its own clock.
-    public func subscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
+    /// Every account's auto-renewable subscriptions live or ended at `endedSince` or later, each
+    /// in its state at `now` on its own clock.
+    public func subscriptions(catalog: Catalog, now: Int64, endedSince: Int64 = 0) throws(ServiceError) -> [SubscriptionFact] {
         switch self {
-        case .sqlite(let folder): try SQLiteLedgers.allSubscriptions(folder: folder, catalog: catalog, now: now)
-        case .postgreSQL(let ledgers): try ledgers.allSubscriptions(catalog: catalog, now: now)
+        case .sqlite(let folder): try SQLiteLedgers.allSubscriptions(folder: folder, catalog: catalog, now: now, endedSince: endedSince)
+        case .postgreSQL(let ledgers): try ledgers.allSubscriptions(catalog: catalog, now: now, endedSince: endedSince)
         }
     }
 

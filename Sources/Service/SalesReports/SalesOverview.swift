@@ -4,12 +4,14 @@ import Seller
 
 /// The seller's overview of a range of days (UTC): revenue and refunds per day in each currency
 /// (never converted between currencies), units and revenue per product, and the subscriptions as
-/// they stand. Made from every account's transactions (``SalesLedgers``), by the rules in
-/// ``SalesOverview/init(_:catalog:firstDay:lastDay:storefront:now:)``: the one place they live.
+/// they stand. Made from the numbers the ledgers keep (``SalesAggregates``, where the rule of what
+/// a transaction counts for lives) and the subscriptions' states, never from every transaction.
 ///
 /// ```swift
-/// let overview = SalesOverview(try SalesLedgers.transactions(in: .sqlite(folder: data)), catalog: catalog,
-///                              firstDay: today - 29, lastDay: today, storefront: nil, now: now)
+/// let ledgers = SalesLedgers.sqlite(folder: data)
+/// let overview = SalesOverview(try ledgers.salesDays(firstDay: today - 29, lastDay: today, storefront: nil),
+///                              subscriptions: try ledgers.subscriptions(catalog: catalog, now: now, endedSince: today - 29),
+///                              catalog: catalog, firstDay: today - 29, lastDay: today, storefront: nil, now: now)
 /// ```
 public struct SalesOverview: Sendable, Equatable, Codable {
     /// The range, as ISO dates (UTC), first and last included.
@@ -71,133 +73,71 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         public var inBillingRetry: Int = 0
     }
 
-    /// Adds what the subscriptions' states tell (`facts` at the overview's `now`): churn by its
-    /// reason in the range, and the failing renewals now; of the overview's storefront, as the
-    /// subscription's first transaction (in `transactions`) records it.
-    public mutating func countStates(_ facts: [SubscriptionFact], transactions: [AccountTransaction], firstDay: Int64, lastDay: Int64) {
-        let storefronts = Dictionary(
-            transactions.map { ($0.account + "/" + $0.transaction.id.rawValue, $0.transaction.storefront ?? Storefront.defaultCode) }, uniquingKeysWith: { first, _ in first })
-        for fact in facts where storefront == nil || storefronts[fact.account + "/" + fact.originalTransactionID.rawValue] == storefront {
+    /// The overview of the days `firstDay...lastDay` (days since 1970, UTC) from what the
+    /// ledgers keep (`days`, read for those days and `storefront`: ``SalesAggregates`` says what
+    /// each transaction counts for) and from the subscriptions live or ended in the range
+    /// (`subscriptions`, in their states at `now` on each account's clock): of `storefront` alone
+    /// when given. Sums only; the cost is the range's rows, never the ledgers' history.
+    public init(
+        _ days: SalesDays, subscriptions facts: [SubscriptionFact], catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64
+    ) {
+        let count = max(0, Int(lastDay - firstDay + 1))
+        self.firstDay = UTCDateTime(millisecondsSince1970: firstDay * UTCDateTime.millisecondsPerDay).dateText
+        self.lastDay = UTCDateTime(millisecondsSince1970: lastDay * UTCDateTime.millisecondsPerDay).dateText
+        self.storefront = storefront
+        var lines: [String: CurrencyLine] = [:]
+        var products: [String: ProductLine] = [:]
+        var subscriptions = SubscriptionLine(active: [:], trialsStarted: 0, paidPeriods: 0, trialsConverted: 0)
+        var liveChanges: [String: [Int64]] = [:]
+        for row in days.rows where row.day >= firstDay && row.day <= lastDay && (storefront == nil || row.storefront == storefront) {
+            let index = Int(row.day - firstDay)
+            if row.charged != 0 || row.refundedUnits != 0 {
+                var line = lines[row.currency] ?? CurrencyLine(
+                    currency: row.currency, revenue: 0, refunds: 0, dailyRevenue: Array(repeating: 0, count: count),
+                    dailyRefunds: Array(repeating: 0, count: count), transactions: 0)
+                line.revenue += row.revenue
+                line.dailyRevenue[index] += row.revenue
+                line.transactions += Int(row.charged)
+                line.refunds += row.refunds
+                line.dailyRefunds[index] += row.refunds
+                lines[row.currency] = line
+                var product = products[row.productID] ?? ProductLine(
+                    productID: ProductID(rawValue: row.productID) ?? ProductID(rawValue: "unknown")!,
+                    name: ProductID(rawValue: row.productID).flatMap { catalog.product($0)?.displayName } ?? row.productID, units: 0, refunded: 0, revenue: [:])
+                product.units += Int(row.units)
+                product.refunded += Int(row.refundedUnits)
+                if row.charged != 0 { product.revenue[row.currency, default: 0] += row.revenue }
+                products[row.productID] = product
+            }
+            subscriptions.trialsStarted += Int(row.trials)
+            subscriptions.paidPeriods += Int(row.paidPeriods)
+            subscriptions.renewals += Int(row.renewals)
+            subscriptions.trialsConverted += Int(row.conversions)
+            if row.liveChange != 0 { liveChanges[row.productID, default: Array(repeating: 0, count: count)][index] += row.liveChange }
+        }
+        // Live at the end of each day: those live before the range, plus each day's change.
+        for product in Set(liveChanges.keys).union(days.liveBefore.filter { $0.value != 0 }.keys) {
+            var live = days.liveBefore[product] ?? 0
+            subscriptions.activeByDay[product] = (liveChanges[product] ?? Array(repeating: 0, count: count)).map { change in
+                live += change
+                return Int(live)
+            }
+        }
+        // What the subscriptions' states tell: live now, churn by its reason in the range (an
+        // upgrade is no churn: the subscriber goes on, on another plan), failing renewals now.
+        let range = firstDay...lastDay
+        for fact in facts where storefront == nil || fact.storefront == storefront {
+            if fact.isLiveNow { subscriptions.active[fact.productID.rawValue, default: 0] += 1 }
             switch fact.state {
             case .gracePeriod: subscriptions.inGracePeriod += 1
             case .billingRetry: subscriptions.inBillingRetry += 1
             default: break
             }
-            guard let ended = fact.endDate else { continue }
-            let day = UTCDateTime.day(ofMilliseconds: ended)
-            guard day >= firstDay && day <= lastDay else { continue }
+            guard let ended = fact.accessEnded, fact.endReason != "upgraded", range.contains(UTCDateTime.day(ofMilliseconds: ended)) else { continue }
+            subscriptions.ended += 1
             if fact.endReason == "expired" { subscriptions.endedVoluntarily += 1 }
             if fact.endReason == "billing" { subscriptions.endedByBilling += 1 }
         }
-    }
-
-    /// What was charged (and is revenue): delivered or on its way, at a price, not a free trial.
-    public static func isCharged(_ transaction: StoreTransaction) -> Bool {
-        [.purchased, .delivered, .finished].contains(transaction.state) && !transaction.isTrial && (transaction.price?.minorUnits ?? 0) > 0
-    }
-
-    /// What came back of a charge that was revoked: the part refunded for an upgrade's unused
-    /// time when one was recorded, else the whole.
-    public static func refunded(_ transaction: StoreTransaction) -> Money? {
-        guard isCharged(transaction), transaction.revocationDate != nil else { return nil }
-        return transaction.refund ?? transaction.price
-    }
-
-    /// The overview of the days `firstDay...lastDay` (days since 1970, UTC) of `transactions`,
-    /// of `storefront` alone when given; subscriptions live at `now` (milliseconds).
-    /// `clockOffsets`: how far each account's clock runs ahead (a sandbox account's test controls
-    /// move it); what is live "now" is read on each account's own clock, as its player sees it.
-    public init(
-        _ transactions: [AccountTransaction], catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64,
-        clockOffsets: [String: Int64] = [:]
-    ) {
-        let days = max(0, Int(lastDay - firstDay + 1))
-        self.firstDay = UTCDateTime(millisecondsSince1970: firstDay * UTCDateTime.millisecondsPerDay).dateText
-        self.lastDay = UTCDateTime(millisecondsSince1970: lastDay * UTCDateTime.millisecondsPerDay).dateText
-        self.storefront = storefront
-        func index(_ milliseconds: Int64?) -> Int? {
-            guard let milliseconds else { return nil }
-            let day = UTCDateTime.day(ofMilliseconds: milliseconds)
-            return day >= firstDay && day <= lastDay ? Int(day - firstDay) : nil
-        }
-        var lines: [String: CurrencyLine] = [:]
-        var products: [ProductID: ProductLine] = [:]
-        func product(_ id: ProductID) -> ProductLine {
-            products[id] ?? ProductLine(productID: id, name: catalog.product(id)?.displayName ?? id.rawValue, units: 0, refunded: 0, revenue: [:])
-        }
-        var subscriptions = SubscriptionLine(active: [:], trialsStarted: 0, paidPeriods: 0, trialsConverted: 0)
-        let inStorefront = transactions.filter { storefront == nil || $0.transaction.storefront == storefront }
-        for record in inStorefront {
-            let transaction = record.transaction
-            let isSubscription = catalog.product(transaction.productID)?.isSubscription ?? (transaction.expiresDate != nil)
-            if transaction.isTrial, index(transaction.purchaseDate) != nil { subscriptions.trialsStarted += 1 }
-            guard Self.isCharged(transaction), let price = transaction.price else { continue }
-            if let day = index(transaction.purchaseDate) {
-                var line = lines[price.currency] ?? CurrencyLine(
-                    currency: price.currency, revenue: 0, refunds: 0, dailyRevenue: Array(repeating: 0, count: days), dailyRefunds: Array(repeating: 0, count: days),
-                    transactions: 0)
-                line.revenue += price.minorUnits
-                line.dailyRevenue[day] += price.minorUnits
-                line.transactions += 1
-                lines[price.currency] = line
-                var sold = product(transaction.productID)
-                sold.units += transaction.quantity
-                sold.revenue[price.currency, default: 0] += price.minorUnits
-                products[transaction.productID] = sold
-                if isSubscription { subscriptions.paidPeriods += 1 }
-            }
-            if let day = index(transaction.revocationDate), let refund = Self.refunded(transaction) {
-                var line = lines[refund.currency] ?? CurrencyLine(
-                    currency: refund.currency, revenue: 0, refunds: 0, dailyRevenue: Array(repeating: 0, count: days),
-                    dailyRefunds: Array(repeating: 0, count: days), transactions: 0)
-                line.refunds += refund.minorUnits
-                line.dailyRefunds[day] += refund.minorUnits
-                lines[refund.currency] = line
-                var back = product(transaction.productID)
-                back.refunded += transaction.quantity
-                products[transaction.productID] = back
-            }
-        }
-        // Subscriptions: each one's latest period (by account and original transaction).
-        var latest: [String: (account: String, transaction: StoreTransaction)] = [:]
-        var trials: [String: Int64] = [:]
-        var charged: Set<String> = []
-        for record in inStorefront where record.transaction.expiresDate != nil {
-            let transaction = record.transaction
-            let key = record.account + "/" + (transaction.originalTransactionID ?? transaction.id).rawValue
-            if latest[key].map({ $0.transaction.purchaseDate <= transaction.purchaseDate }) ?? true { latest[key] = (record.account, transaction) }
-            if transaction.isTrial { trials[key] = transaction.purchaseDate }
-            // A trial converted when a period was charged in these days: the same days that count
-            // the charged periods.
-            if Self.isCharged(transaction), index(transaction.purchaseDate) != nil { charged.insert(key) }
-        }
-        /// The account's "now": the real one, moved as far as its clock was.
-        func accountNow(_ account: String) -> Int64 { now + (clockOffsets[account] ?? 0) }
-        let live: Set<TransactionState> = [.purchased, .delivered, .finished]
-        for (_, (account, transaction)) in latest
-        where (transaction.expiresDate ?? 0) > accountNow(account) && transaction.revocationDate == nil && live.contains(transaction.state) {
-            subscriptions.active[transaction.productID.rawValue, default: 0] += 1
-        }
-        // Each period is access from its purchase to its end (or its revocation): live at the end
-        // of each day it covers; a subscription ended when its latest period's access did.
-        let dayEnd = { (index: Int) in (firstDay + Int64(index) + 1) * UTCDateTime.millisecondsPerDay }
-        for record in inStorefront where record.transaction.expiresDate != nil && live.contains(record.transaction.state) {
-            let transaction = record.transaction
-            let until = min(transaction.expiresDate ?? 0, transaction.revocationDate ?? Int64.max)
-            var counts = subscriptions.activeByDay[transaction.productID.rawValue] ?? Array(repeating: 0, count: days)
-            for index in 0..<days where transaction.purchaseDate < dayEnd(index) && until >= dayEnd(index) { counts[index] += 1 }
-            subscriptions.activeByDay[transaction.productID.rawValue] = counts
-            if Self.isCharged(transaction), index(transaction.purchaseDate) != nil, let original = transaction.originalTransactionID,
-                original != transaction.id, !transaction.isTrial
-            {
-                subscriptions.renewals += 1
-            }
-        }
-        for (_, (account, transaction)) in latest where live.contains(transaction.state) {
-            let until = min(transaction.expiresDate ?? 0, transaction.revocationDate ?? Int64.max)
-            if until <= accountNow(account), index(until) != nil { subscriptions.ended += 1 }
-        }
-        subscriptions.trialsConverted = trials.filter { index($0.value) != nil && charged.contains($0.key) }.count
         currencies = lines.values.sorted { $0.currency < $1.currency }
         self.products = products.values.sorted { ($0.units, $1.productID.rawValue) > ($1.units, $0.productID.rawValue) }
         self.subscriptions = subscriptions

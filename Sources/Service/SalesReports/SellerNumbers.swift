@@ -1,4 +1,5 @@
 import CivilCalendar
+import PackServiceAPI
 import Seller
 
 /// The seller's numbers over a range of days, composed once for `hangman report` and the
@@ -8,8 +9,8 @@ public struct SellerNumbers: Sendable {
     public var sales: SalesOverview
     /// The players' days (every storefront's: a player is not in one storefront); `nil` unless asked.
     public var players: PlayersOverview?
-    /// Every account's transactions the numbers were made from.
-    public var transactions: [AccountTransaction]
+    /// The numbers the ledgers keep for the range, the overview was summed from.
+    public var days: SalesDays
     /// The refund requests made in the range, oldest first, with their consumption answers; `nil` unless asked.
     public var refunds: [AccountRefundCase]?
 
@@ -19,16 +20,15 @@ public struct SellerNumbers: Sendable {
         _ ledgers: SalesLedgers, catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64, players: Bool, refunds: Bool = false
     ) throws(ServiceError) {
         try Self.check(storefront: storefront, in: catalog)
-        transactions = try ledgers.transactions()
+        days = try ledgers.salesDays(firstDay: firstDay, lastDay: lastDay, storefront: storefront)
         sales = SalesOverview(
-            transactions, catalog: catalog, firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now, clockOffsets: try ledgers.clockOffsets())
-        sales.countStates(try ledgers.subscriptions(catalog: catalog, now: now), transactions: transactions, firstDay: firstDay, lastDay: lastDay)
+            days, subscriptions: try ledgers.subscriptions(catalog: catalog, now: now, endedSince: firstDay * UTCDateTime.millisecondsPerDay), catalog: catalog,
+            firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now)
         if refunds {
             let days = firstDay...lastDay
-            // One storefront's: those of its purchases.
-            let inStorefront = storefront.map { code in Set(transactions.filter { $0.transaction.storefront == code }.map(\.transaction.id)) }
             self.refunds = try ledgers.refundCases().filter { refund in
-                guard inStorefront?.contains(refund.refundCase.transactionID) ?? true else { return false }
+                // One storefront's: those of its purchases.
+                guard storefront == nil || (refund.storefront ?? Storefront.defaultCode) == storefront else { return false }
                 return (refund.refundCase.requestedDate ?? refund.refundCase.decidedDate).map { days.contains(UTCDateTime.day(ofMilliseconds: $0)) } ?? false
             }
         }

@@ -140,7 +140,10 @@ extension RefundCase {
         let columns = "r.transaction_id, r.state, r.reason, r.requested_date, r.decided_date, r.reversed_date, "
             + "coalesce(r.consumption, (SELECT body FROM consumption_reports AS c WHERE c.transaction_id = r.transaction_id\(sameAccount)))"
         switch account {
-        case nil: return "SELECT r.account_id, \(columns) FROM refund_cases AS r ORDER BY r.requested_date"
+        case nil:
+            // Every account's, each with its purchase's product and storefront.
+            let purchase = "FROM transactions AS t WHERE t.account_id = r.account_id AND t.id = r.transaction_id"
+            return "SELECT r.account_id, \(columns), (SELECT t.product_id \(purchase)), (SELECT t.storefront \(purchase)) FROM refund_cases AS r ORDER BY r.requested_date"
         case ""?: return "SELECT \(columns) FROM refund_cases AS r ORDER BY r.requested_date"
         case let parameter?: return "SELECT \(columns) FROM refund_cases AS r WHERE r.account_id = \(parameter) ORDER BY r.requested_date"
         }

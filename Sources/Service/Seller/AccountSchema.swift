@@ -223,6 +223,7 @@ enum AccountSchema {
             DROP INDEX one_daily_game;
             CREATE UNIQUE INDEX one_daily_game ON games(daily, language, (hard IS NULL)) WHERE daily IS NOT NULL;
             """)
+        migrator.register("29-sales-days", sql: SalesAggregates.schema(.sqlite), olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -392,6 +392,8 @@ enum PostgreSQLLedgerSchema {
             DROP INDEX one_daily_game;
             CREATE UNIQUE INDEX one_daily_game ON games(account_id, daily, language, (hard IS NULL)) WHERE daily IS NOT NULL;
             """)
+        // The seller's numbers kept with the ledger (SalesAggregates); an older server's writes keep them too.
+        migrations.register("29-sales-days", sql: SalesAggregates.schema(.postgreSQL), olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -48,15 +48,6 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
-    /// Every account's transactions (the seller's reports), in one query: each with its account.
-    public func allTransactions() throws(ServiceError) -> [AccountTransaction] {
-        try autocommit { connection in
-            try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.columns) FROM transactions ORDER BY purchase_date, seq").rows.map { row throws in
-                AccountTransaction(account: row[0] ?? "", transaction: try PostgreSQLLedgerStatements.transaction(Array(row.dropFirst())))
-            }
-        }
-    }
-
     /// Every account's games and hint credits and spends, in one read.
     public func allActivity() throws(ServiceError) -> [PlayerActivity] {
         try autocommit { connection in
@@ -70,21 +61,81 @@ public final class PostgreSQLLedgers: Sendable {
     public func allRefundCases() throws(ServiceError) -> [AccountRefundCase] {
         try autocommit { connection in
             try connection.execute(RefundCase.selectWithConsumption(account: nil)).rows.map { row throws in
-                AccountRefundCase(account: row[0] ?? "", refundCase: try RefundCase(columns: Array(row.dropFirst())))
+                AccountRefundCase(
+                    account: row[0] ?? "", refundCase: try RefundCase(columns: Array(row.dropFirst().prefix(7))),
+                    productID: row.count > 8 ? row[8].flatMap(ProductID.init(rawValue:)) : nil, storefront: row.count > 9 ? row[9] : nil)
             }
         }
     }
 
-    /// Every account's auto-renewable subscriptions, each in its state at `now` on the account's
-    /// own clock (a sandbox account's test controls move it ahead), in one query.
-    public func allSubscriptions(catalog: Catalog, now: Int64) throws(ServiceError) -> [SubscriptionFact] {
+    /// The seller's kept numbers of days `firstDay...lastDay` (``SalesAggregates``), of one
+    /// storefront or every one: two queries over the rows of those days, whatever the ledgers hold.
+    public func salesDays(firstDay: Int64, lastDay: Int64, storefront: String?) throws(ServiceError) -> SalesDays {
+        try autocommit { connection in
+            let rows = try connection.execute(
+                SalesAggregates.rangeQuery(placeholders: ["$1", "$2", "$3"]), [String(firstDay), String(lastDay), storefront ?? ""]
+            ).rows.map { row throws in
+                guard row.count == 16, let day = row[0].flatMap(Int64.init), let storefront = row[1], let currency = row[2], let product = row[3],
+                    let unitPrice = row[4].flatMap(Int64.init), let renewal = row[5].flatMap(Int64.init)
+                else { throw ServiceError(.storage, "the ledger database holds a malformed row of the seller's numbers") }
+                return SalesDay(
+                    keys: (day, storefront, currency, product, unitPrice, renewal), sums: row.dropFirst(6).map { $0.flatMap(Int64.init) ?? 0 })
+            }
+            var live: [String: Int64] = [:]
+            for row in try connection.execute(SalesAggregates.liveQuery(placeholders: ["$1", "$2"]), [String(firstDay), storefront ?? ""]).rows {
+                if let product = row[0] ?? nil, let count = row[1].flatMap(Int64.init) { live[product] = count }
+            }
+            return SalesDays(rows: rows, liveBefore: live)
+        }
+    }
+
+    /// Makes the seller's numbers again from every transaction, while writers wait (a share lock
+    /// on the transactions): for an upgrade, or after ``salesAggregateDifferences()`` found some.
+    public func rebuildSalesAggregates() throws(ServiceError) {
+        do {
+            try pool.transaction { connection in
+                try connection.execute("LOCK TABLE transactions IN SHARE MODE")
+                try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL))
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
+    /// The kept numbers that a sum of every transaction disagrees with (at most 20 rows, each
+    /// as its columns); none when they are right. Writers wait while it reads.
+    public func salesAggregateDifferences() throws(ServiceError) -> [String] {
+        do {
+            return try pool.transaction { connection in
+                try connection.execute("LOCK TABLE transactions IN SHARE MODE")
+                return try connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows.map { $0.map { $0 ?? "null" }.joined(separator: " ") }
+            }
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
+        }
+    }
+
+    /// Every account's auto-renewable subscriptions that were live or ended at `endedSince` or
+    /// later, each in its state at `now` on the account's own clock (a sandbox account's test
+    /// controls move it ahead), with its first purchase's storefront, in one query.
+    public func allSubscriptions(catalog: Catalog, now: Int64, endedSince: Int64 = 0) throws(ServiceError) -> [SubscriptionFact] {
         let offsets = try clockOffsets()
         return try autocommit { connection in
-            try connection.execute("SELECT account_id, \(PostgreSQLLedgerStatements.subscriptionColumns) FROM subscriptions").rows.map { row throws in
+            try connection.execute(
+                """
+                SELECT account_id, \(PostgreSQLLedgerStatements.subscriptionColumns),
+                    (SELECT t.storefront FROM transactions AS t WHERE t.account_id = s.account_id AND t.id = s.original_transaction_id)
+                FROM subscriptions AS s WHERE end_date IS NULL OR end_date >= $1
+                """, [String(endedSince)]
+            ).rows.map { row throws in
                 let account = row[0] ?? ""
                 return SubscriptionFact(
-                    account: account, row: try PostgreSQLLedgerStatements.subscriptionRow(Array(row.dropFirst())), now: now + (offsets[account] ?? 0),
-                    catalog: catalog)
+                    account: account, row: try PostgreSQLLedgerStatements.subscriptionRow(Array(row.dropFirst().dropLast())), now: now + (offsets[account] ?? 0),
+                    catalog: catalog, storefront: row.last.flatMap { $0 })
             }
         }
     }

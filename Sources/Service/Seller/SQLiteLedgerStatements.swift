@@ -699,3 +699,62 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             refundCase.consumption.map { .text($0) } ?? .null)
     }
 }
+
+// MARK: - The seller's numbers
+
+extension SQLiteLedgerStatements {
+    /// This ledger's kept numbers of days `firstDay...lastDay` (``SalesAggregates``), of one
+    /// storefront or every one.
+    func salesDays(firstDay: Int64, lastDay: Int64, storefront: String?) throws(ServiceError) -> SalesDays {
+        try read { _ in
+            let rows = try db.query(sql: SalesAggregates.rangeQuery(placeholders: ["?1", "?2", "?3"]), arguments: [.integer(firstDay), .integer(lastDay), .text(storefront ?? "")])
+                .map { row throws in
+                    SalesDay(
+                        keys: (try row.int64(0), try row.string(1), try row.string(2), try row.string(3), try row.int64(4), try row.int64(5)),
+                        sums: try (6..<16).map { index throws in try row.int64(index) })
+                }
+            var live: [String: Int64] = [:]
+            for row in try db.query(sql: SalesAggregates.liveQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .text(storefront ?? "")]) {
+                live[try row.string(0)] = try row.int64(1)
+            }
+            return SalesDays(rows: rows, liveBefore: live)
+        }
+    }
+
+    /// Makes the kept numbers again from the ledger's transactions, in one write.
+    func rebuildSalesAggregates() throws(ServiceError) {
+        try write { _ in try db.execute(sql: SalesAggregates.rebuild(dialect: .sqlite)) }
+    }
+
+    /// The kept numbers a sum of the transactions disagrees with (at most 20 rows, each as its columns).
+    func salesAggregateDifferences() throws(ServiceError) -> [String] {
+        try read { _ in
+            try db.query(SalesAggregates.differences(dialect: .sqlite)).map { row in
+                (0..<(SalesAggregates.keys.count + SalesAggregates.sums.count)).map { index in
+                    switch row.values[index] {
+                    case .integer(let number): String(number)
+                    case .text(let text): text
+                    default: "null"
+                    }
+                }.joined(separator: " ")
+            }
+        }
+    }
+
+    /// The subscriptions live or ended at `endedSince` or later, in their states at `now` on this
+    /// account's clock, each with its first purchase's storefront.
+    func subscriptionFacts(account: String, catalog: Catalog, now: Int64, endedSince: Int64) throws(ServiceError) -> [SubscriptionFact] {
+        try read { statements in
+            let accountNow = now + (try statements.storeClock().offset)
+            var storefronts: [String: String] = [:]
+            for row in try db.query(
+                "SELECT s.original_transaction_id, t.storefront FROM subscriptions AS s JOIN transactions AS t ON t.id = s.original_transaction_id WHERE t.storefront IS NOT NULL")
+            {
+                storefronts[try row.string(0)] = try row.string(1)
+            }
+            return try statements.subscriptions().filter { ($0.endDate ?? .max) >= endedSince }.map { row in
+                SubscriptionFact(account: account, row: row, now: accountNow, catalog: catalog, storefront: storefronts[row.originalTransactionID.rawValue])
+            }
+        }
+    }
+}

@@ -1,0 +1,320 @@
+import PackServiceAPI
+
+/// What the seller's numbers are made of, kept with the ledger: one row per day, storefront,
+/// currency, product, unit price and kind of period (a first purchase or a renewal), with sums
+/// (revenue, refunds, units, trials, subscription periods starting and ending). The rows change in
+/// the same database transaction as the ledger's transactions, by triggers, so no write path can
+/// forget them; a page of the seller's numbers reads the rows of its days instead of every ledger.
+///
+/// The rule of what a transaction counts for is here once, as SQL: ``facts(from:where:dialect:)``.
+/// The triggers add a row's facts after a write and take the facts it had away before one, and a
+/// rebuild (``rebuild(dialect:)``) sums the facts of every transaction, so a check can compare the
+/// two.
+public enum SalesAggregates {
+    /// The two engines' words for the same SQL.
+    public enum Dialect: Sendable {
+        case sqlite
+        /// One table for every account, in `shards` rows per key (the account's last digit), so
+        /// that two accounts' purchases rarely wait for the same row.
+        case postgreSQL
+
+        var integer: String { self == .sqlite ? "INTEGER" : "BIGINT" }
+        var least: String { self == .sqlite ? "min" : "LEAST" }
+        var greatest: String { self == .sqlite ? "max" : "GREATEST" }
+        var keys: [String] { self == .sqlite ? SalesAggregates.keys : SalesAggregates.keys + ["shard"] }
+    }
+
+    /// The columns that name a row.
+    public static let keys = ["day", "storefront", "currency", "product_id", "unit_price", "renewal"]
+    /// The columns summed.
+    public static let sums = ["revenue", "charged", "units", "refunds", "refunded_units", "trials", "paid_periods", "renewals", "conversions", "live_change"]
+    /// How many rows a key is spread over on PostgreSQL.
+    static let shards = 8
+
+    /// The table, its index and (on SQLite) the triggers, and the rows of the transactions there
+    /// already: a migration.
+    public static func schema(_ dialect: Dialect) -> String {
+        let keyColumns = dialect.keys.map { name in
+            switch name {
+            case "storefront", "currency", "product_id": "\(name) TEXT NOT NULL"
+            default: "\(name) \(dialect.integer) NOT NULL"
+            }
+        }
+        let table = """
+            -- The seller's numbers, per day and product (SalesAggregates): kept by triggers in the
+            -- same transaction as the ledger's transactions, rebuilt by 'hangman report --rebuild'.
+            CREATE TABLE sales_days (
+                \((keyColumns + sums.map { "\($0) \(dialect.integer) NOT NULL DEFAULT 0" }).joined(separator: ",\n    "))
+            ,   PRIMARY KEY (\(dialect.keys.joined(separator: ", ")))
+            );
+            -- Subscriptions read by when they ended (the live ones have none).
+            CREATE INDEX subscriptions_by_end ON subscriptions(end_date);
+
+            """
+        switch dialect {
+        case .sqlite:
+            return table + """
+                CREATE TRIGGER sales_days_insert AFTER INSERT ON transactions BEGIN
+                    \(upsert(facts(from: "transactions AS t", where: "t.id = NEW.id", dialect: dialect, sign: 1), dialect: dialect));
+                END;
+                CREATE TRIGGER sales_days_before_update BEFORE UPDATE ON transactions BEGIN
+                    \(upsert(facts(from: "transactions AS t", where: "t.id = OLD.id", dialect: dialect, sign: -1), dialect: dialect));
+                END;
+                CREATE TRIGGER sales_days_after_update AFTER UPDATE ON transactions BEGIN
+                    \(upsert(facts(from: "transactions AS t", where: "t.id = NEW.id", dialect: dialect, sign: 1), dialect: dialect));
+                END;
+                CREATE TRIGGER sales_days_delete BEFORE DELETE ON transactions BEGIN
+                    \(upsert(facts(from: "transactions AS t", where: "t.id = OLD.id", dialect: dialect, sign: -1), dialect: dialect));
+                END;
+                \(upsert(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1), dialect: dialect));
+
+                """
+        case .postgreSQL:
+            // Statement triggers with the rows a statement changed: one upsert per statement, so
+            // a load of many rows is summed at once.
+            let new = facts(from: "new_rows AS t", where: nil, dialect: dialect, sign: 1)
+            let old = facts(from: "old_rows AS t", where: nil, dialect: dialect, sign: -1)
+            return table + """
+                CREATE FUNCTION sales_days_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    \(upsert(new, dialect: dialect));
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION sales_days_update() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    \(upsert(old + "\nUNION ALL\n" + new, dialect: dialect));
+                    RETURN NULL;
+                END $$;
+                CREATE FUNCTION sales_days_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    \(upsert(old, dialect: dialect));
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER sales_days_insert AFTER INSERT ON transactions REFERENCING NEW TABLE AS new_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION sales_days_insert();
+                CREATE TRIGGER sales_days_update AFTER UPDATE ON transactions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION sales_days_update();
+                CREATE TRIGGER sales_days_delete AFTER DELETE ON transactions REFERENCING OLD TABLE AS old_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION sales_days_delete();
+                \(upsert(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1), dialect: dialect));
+
+                """
+        }
+    }
+
+    /// The facts of the transactions `source` names (as `t`, with `condition`), each fact one row
+    /// of the key's columns and the sums' (times `sign`), before they are summed:
+    /// - on its purchase day, what it charged (a purchase in a live state, not a free trial, at a
+    ///   price above zero: revenue, units, a charged transaction, a paid period and a renewal when
+    ///   it is a subscription's), a free trial started, and a subscription period starting;
+    /// - on the day it was revoked, what came back of a charge (the refund recorded for an
+    ///   upgrade's unused part, else the whole price);
+    /// - on the day a live subscription period's access ends (its end or its revocation, never
+    ///   before it began), the period ending;
+    /// - on a free trial's day, the trial converted, when its subscription's second period was
+    ///   charged.
+    public static func facts(from source: String, where condition: String?, dialect: Dialect, sign: Int) -> String {
+        let live = "t.state IN ('purchased', 'delivered', 'finished')"
+        let charged = "(\(live) AND t.offer IS NULL AND coalesce(t.price_minor, 0) > 0)"
+        let subscription = "t.expires_date IS NOT NULL"
+        let renewal = "(CASE WHEN t.original_transaction_id IS NOT NULL AND t.original_transaction_id <> t.id THEN 1 ELSE 0 END)"
+        let day = { (date: String) in "(\(date)) / \(millisecondsPerDay)" }
+        let key = { (row: String, renewal: String, unitPrice: String) in
+            var columns = [
+                "coalesce(\(row).storefront, '\(Storefront.defaultCode)')", "coalesce(\(row).currency, '\(Catalog.defaultCurrency)')", "\(row).product_id",
+                unitPrice, renewal,
+            ]
+            if dialect == .postgreSQL { columns.append("ascii(right(\(row).account_id, 1)) % \(shards)") }
+            return columns
+        }
+        func named(_ columns: [String], _ names: ArraySlice<String>) -> String {
+            zip(columns, names).map { "\($0) AS \($1)" }.joined(separator: ", ")
+        }
+        let unitPrice = "coalesce(t.price_minor, 0) / t.quantity"
+        let tKey = key("t", renewal, unitPrice)
+        let tKeys = tKey.joined(separator: ", ")
+        func when(_ condition: String, _ value: String) -> String { "CASE WHEN \(condition) THEN \(sign) * (\(value)) ELSE 0 END" }
+        func zero(_ count: Int) -> String { Array(repeating: "0", count: count).joined(separator: ", ") }
+        let filter = { (more: String) in "WHERE " + ([condition, more].compactMap { $0 }).joined(separator: " AND ") }
+        let until = "\(dialect.greatest)(t.purchase_date, \(dialect.least)(t.expires_date, coalesce(t.revocation_date, t.expires_date)))"
+        let originalJoin = dialect == .postgreSQL ? "o.account_id = t.account_id AND o.id = t.original_transaction_id" : "o.id = t.original_transaction_id"
+        // revenue, charged, units, refunds, refunded_units, trials, paid_periods, renewals, conversions, live_change
+        return [
+            """
+            SELECT \(day("t.purchase_date")) AS day, \(named(tKey, dialect.keys.dropFirst())), \(when(charged, "t.price_minor")) AS revenue,
+                \(when(charged, "1")) AS charged, \(when(charged, "t.quantity")) AS units, 0 AS refunds, 0 AS refunded_units,
+                \(when("t.offer = 'free-trial'", "1")) AS trials, \(when("\(charged) AND \(subscription)", "1")) AS paid_periods,
+                \(when("\(charged) AND \(subscription)", renewal)) AS renewals, 0 AS conversions, \(when("\(live) AND \(subscription)", "1")) AS live_change
+            FROM \(source) \(condition.map { "WHERE " + $0 } ?? "")
+            """,
+            """
+            SELECT \(day("t.revocation_date")), \(tKeys), 0, 0, 0, \(when("true", "coalesce(t.refund_cents, t.price_minor)")), \(when("true", "t.quantity")), \(zero(5))
+            FROM \(source) \(filter("\(charged) AND t.revocation_date IS NOT NULL"))
+            """,
+            """
+            SELECT \(day(until)), \(tKeys), \(zero(9)), \(when("true", "-1"))
+            FROM \(source) \(filter("\(live) AND \(subscription)"))
+            """,
+            """
+            SELECT \(day("o.purchase_date")), \(key("o", "0", "0").joined(separator: ", ")), \(zero(8)), \(when("true", "1")), 0
+            FROM \(source) JOIN transactions AS o ON \(originalJoin)
+            \(filter("\(charged) AND \(subscription) AND t.period = 1 AND o.offer = 'free-trial'"))
+            """,
+        ].joined(separator: "\nUNION ALL\n")
+    }
+
+    /// Adds `facts` to the table, one row per key, skipping keys whose sums are all zero.
+    static func upsert(_ facts: String, dialect: Dialect) -> String {
+        let keys = dialect.keys.joined(separator: ", ")
+        let columns = dialect.keys + sums
+        return """
+            INSERT INTO sales_days (\(columns.joined(separator: ", ")))
+            SELECT \(keys), \(sums.map { "sum(\($0))" }.joined(separator: ", "))
+            FROM (\(facts)) AS f
+            GROUP BY \(keys)
+            HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
+            ORDER BY \(keys)
+            ON CONFLICT (\(keys)) DO UPDATE SET \(sums.map { "\($0) = sales_days.\($0) + excluded.\($0)" }.joined(separator: ", "))
+            """
+    }
+
+    /// Every row made again from the transactions (within the caller's transaction).
+    public static func rebuild(dialect: Dialect) -> String {
+        "DELETE FROM sales_days;\n" + upsert(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1), dialect: dialect)
+    }
+
+    /// The keys whose sums the table and a rebuild disagree on, at most 20: none when the
+    /// aggregates are right.
+    public static func differences(dialect: Dialect) -> String {
+        let keys = dialect.keys.joined(separator: ", ")
+        let columns = (dialect.keys + sums).joined(separator: ", ")
+        let made = """
+            SELECT \(keys), \(sums.map { "sum(\($0))" }.joined(separator: ", "))
+            FROM (\(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1))) AS f
+            GROUP BY \(keys) HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
+            """
+        let kept = "SELECT \(columns) FROM sales_days WHERE \(sums.map { "\($0) <> 0" }.joined(separator: " OR "))"
+        return """
+            SELECT * FROM (SELECT * FROM (\(kept)) AS k EXCEPT SELECT * FROM (\(made)) AS m) AS extra
+            UNION ALL
+            SELECT * FROM (SELECT * FROM (\(made)) AS m EXCEPT SELECT * FROM (\(kept)) AS k) AS missing
+            LIMIT 20
+            """
+    }
+
+    static let millisecondsPerDay: Int64 = 86_400_000
+}
+
+/// One row of the seller's numbers as kept (``SalesAggregates``), summed over accounts: what a
+/// day's transactions of one product, storefront, currency, unit price and kind counted for.
+public struct SalesDay: Sendable, Equatable {
+    public var day: Int64
+    public var storefront: String
+    public var currency: String
+    public var productID: String
+    /// The price of one unit, in minor units of `currency` (0 for a free trial).
+    public var unitPrice: Int64
+    /// A subscription's renewal (a later period), not a first purchase.
+    public var renewal: Bool
+    /// Charged on the day: revenue in minor units, transactions, units.
+    public var revenue: Int64 = 0
+    public var charged: Int64 = 0
+    public var units: Int64 = 0
+    /// Came back on the day: refunds in minor units, units.
+    public var refunds: Int64 = 0
+    public var refundedUnits: Int64 = 0
+    /// Free trials started on the day.
+    public var trials: Int64 = 0
+    /// Subscription periods charged on the day, and of those the renewals.
+    public var paidPeriods: Int64 = 0
+    public var renewals: Int64 = 0
+    /// Free trials started on the day that were paid for since.
+    public var conversions: Int64 = 0
+    /// Subscription periods begun on the day less those whose access ended on it.
+    public var liveChange: Int64 = 0
+
+    public init(day: Int64, storefront: String, currency: String, productID: String, unitPrice: Int64, renewal: Bool) {
+        self.day = day
+        self.storefront = storefront
+        self.currency = currency
+        self.productID = productID
+        self.unitPrice = unitPrice
+        self.renewal = renewal
+    }
+
+    /// The row of a query of ``SalesAggregates/rangeQuery(placeholders:)``: the keys, then the sums.
+    init(keys: (day: Int64, storefront: String, currency: String, product: String, unitPrice: Int64, renewal: Int64), sums: [Int64]) {
+        self.init(day: keys.day, storefront: keys.storefront, currency: keys.currency, productID: keys.product, unitPrice: keys.unitPrice, renewal: keys.renewal != 0)
+        add(sums)
+    }
+
+    /// Adds sums in ``SalesAggregates/sums``' order.
+    mutating func add(_ sums: [Int64]) {
+        guard sums.count == SalesAggregates.sums.count else { return }
+        revenue += sums[0]
+        charged += sums[1]
+        units += sums[2]
+        refunds += sums[3]
+        refundedUnits += sums[4]
+        trials += sums[5]
+        paidPeriods += sums[6]
+        renewals += sums[7]
+        conversions += sums[8]
+        liveChange += sums[9]
+    }
+
+    var sumValues: [Int64] { [revenue, charged, units, refunds, refundedUnits, trials, paidPeriods, renewals, conversions, liveChange] }
+}
+
+/// The seller's kept numbers of a range of days: the rows of its days, and the subscription
+/// periods live when it begins (begun before it, less those ended before it), by product.
+public struct SalesDays: Sendable, Equatable {
+    public var rows: [SalesDay]
+    public var liveBefore: [String: Int64]
+
+    public init(rows: [SalesDay], liveBefore: [String: Int64]) {
+        self.rows = rows
+        self.liveBefore = liveBefore
+    }
+
+    /// Several ledgers' numbers as one: rows of the same key summed.
+    init(merging parts: [SalesDays]) {
+        struct Key: Hashable { var day: Int64, storefront: String, currency: String, product: String, unitPrice: Int64, renewal: Bool }
+        var rows: [Key: SalesDay] = [:]
+        var live: [String: Int64] = [:]
+        for part in parts {
+            for row in part.rows {
+                let key = Key(day: row.day, storefront: row.storefront, currency: row.currency, product: row.productID, unitPrice: row.unitPrice, renewal: row.renewal)
+                if rows[key] == nil { rows[key] = row } else { rows[key]?.add(row.sumValues) }
+            }
+            live.merge(part.liveBefore, uniquingKeysWith: +)
+        }
+        self.init(
+            rows: rows.values.filter { $0.sumValues.contains { $0 != 0 } }.sorted {
+                ($0.day, $0.storefront, $0.currency, $0.productID, $0.unitPrice, $0.renewal ? 1 : 0) < ($1.day, $1.storefront, $1.currency, $1.productID, $1.unitPrice, $1.renewal ? 1 : 0)
+            }, liveBefore: live.filter { $0.value != 0 })
+    }
+}
+
+extension SalesAggregates {
+    /// The rows of days `$1...$2` (of storefront `$3`, or every one when it is empty), summed
+    /// over shards: the six keys, then the sums.
+    static func rangeQuery(placeholders p: [String]) -> String {
+        let keys = Self.keys.joined(separator: ", ")
+        return """
+            SELECT \(keys), \(sums.map { "sum(\($0))" }.joined(separator: ", ")) FROM sales_days
+            WHERE day >= \(p[0]) AND day <= \(p[1]) AND (\(p[2]) = '' OR storefront = \(p[2]))
+            GROUP BY \(keys) HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
+            ORDER BY \(keys)
+            """
+    }
+
+    /// The periods live at the start of day `$1` (of storefront `$2`, or every one), by product.
+    static func liveQuery(placeholders p: [String]) -> String {
+        """
+        SELECT product_id, sum(live_change) FROM sales_days
+        WHERE day < \(p[0]) AND live_change <> 0 AND (\(p[1]) = '' OR storefront = \(p[1]))
+        GROUP BY product_id HAVING sum(live_change) <> 0
+        """
+    }
+}

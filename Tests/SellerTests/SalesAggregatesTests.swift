@@ -1,0 +1,124 @@
+import CivilCalendar
+import Foundation
+import HangmanGame
+import PostgreSQL
+@testable import Seller
+import SQLite
+import Testing
+import TestSupport
+
+/// The seller's numbers kept by the ledger's triggers (``SalesAggregates``) against a sum of every
+/// transaction: equal after a random history of purchases, refunds, subscriptions with trials,
+/// renewals, upgrades and lapses, on both engines; and against the sums a person makes of the
+/// account's own transactions.
+@Suite struct SalesAggregatesTests {
+    static let products = [
+        "com.hangmanpacks.hints.10", "com.hangmanpacks.hints.100", "com.hangmanpacks.words.ios", "com.hangmanpacks.words.es", "com.hangmanpacks.removeads",
+        "com.hangmanpacks.pass.monthly", "com.hangmanpacks.pass.yearly", "com.hangmanpacks.pass.30days",
+    ].map { ProductID(rawValue: $0)! }
+
+    /// `steps` random things a player and the store's test controls do; refusals are part of it.
+    static func history(_ service: AccountService, seed: UInt64, steps: Int) {
+        var random = SeededGenerator(seed: seed)
+        var bought: [TransactionID] = []
+        for _ in 0..<steps {
+            do {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0...3:
+                    let product = products.randomElement(using: &random)!
+                    let quantity = product.rawValue.contains(".hints.") ? Int.random(in: 1...3, using: &random) : 1
+                    if let id = try service.buy(product, quantity: quantity).transaction?.id { bought.append(id) }
+                case 4, 5:
+                    if let id = bought.randomElement(using: &random) { _ = try service.refund(id) }
+                case 6, 7:
+                    _ = try service.advanceClock(by: StoreDuration(Int.random(in: 1...40, using: &random), .day))
+                case 8:
+                    _ = try service.setAutoRenew(products[Int.random(in: 5...6, using: &random)], on: Bool.random(using: &random))
+                default:
+                    // Renewals the clock made are transactions too: refund one of them now and then.
+                    if let id = try service.transactions().filter({ $0.expiresDate != nil }).randomElement(using: &random)?.id { _ = try service.refund(id) }
+                }
+            } catch {
+                continue
+            }
+        }
+    }
+
+    /// What a person sums from the account's own transactions: revenue and refunds by currency.
+    static func personsSums(_ transactions: [StoreTransaction]) -> (revenue: [String: Int64], refunds: [String: Int64]) {
+        var revenue: [String: Int64] = [:], refunds: [String: Int64] = [:]
+        for transaction in transactions {
+            guard [.purchased, .delivered, .finished].contains(transaction.state), !transaction.isTrial, let price = transaction.price, price.minorUnits > 0 else { continue }
+            revenue[price.currency, default: 0] += price.minorUnits
+            if transaction.revocationDate != nil {
+                let back = transaction.refund ?? price
+                refunds[back.currency, default: 0] += back.minorUnits
+            }
+        }
+        return (revenue, refunds)
+    }
+
+    /// The kept numbers' sums by currency over every day.
+    static func keptSums(_ days: SalesDays) -> (revenue: [String: Int64], refunds: [String: Int64]) {
+        var revenue: [String: Int64] = [:], refunds: [String: Int64] = [:]
+        for row in days.rows {
+            if row.revenue != 0 { revenue[row.currency, default: 0] += row.revenue }
+            if row.refunds != 0 { refunds[row.currency, default: 0] += row.refunds }
+        }
+        return (revenue, refunds)
+    }
+
+    @Test(arguments: Engine.allCases) func theKeptNumbersAreARebuildsAfterARandomHistory(engine: Engine) throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
+        let clock = SteppingClock()
+        // PostgreSQL: a database of its own, so that every row in it is this test's.
+        var ledgers: PostgreSQLLedgers?
+        if engine == .postgresql {
+            let server = try TestPostgreSQL.shared()
+            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+            ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
+        }
+        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        var all: [StoreTransaction] = []
+        for (index, account) in ["00000000000000a1", "00000000000000b2", "00000000000000c3"].enumerated() {
+            let service: AccountService
+            if let ledgers {
+                service = try AccountService(
+                    catalog: catalog, packsFolder: StoreFixture.shippedPacks, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key,
+                    environment: .sandbox)
+            } else {
+                service = try AccountService(
+                    catalog: catalog, packsFolder: StoreFixture.shippedPacks, accountFolder: directory.path + "/accounts/" + account, clock: clock.clock)
+            }
+            Self.history(service, seed: 61 + UInt64(index), steps: 120)
+            all += try service.transactions()
+        }
+        let differences = try ledgers?.salesAggregateDifferences() ?? SQLiteLedgers.salesAggregateDifferences(folder: directory.path)
+        #expect(differences == [], "the triggers' numbers are a rebuild's")
+        #expect(all.contains { $0.revocationDate != nil } && all.contains { $0.expiresDate != nil } && all.contains { $0.isTrial }, "the history has refunds, periods and trials")
+        let last = UTCDateTime.day(ofMilliseconds: clock.clock.now()) + 3_000
+        let days = try ledgers?.salesDays(firstDay: 0, lastDay: last, storefront: nil)
+            ?? SQLiteLedgers.salesDays(folder: directory.path, firstDay: 0, lastDay: last, storefront: nil)
+        let kept = Self.keptSums(days), person = Self.personsSums(all)
+        #expect(kept.revenue == person.revenue && kept.refunds == person.refunds, "kept \(kept), summed by hand \(person)")
+        #expect(days.rows.reduce(0) { $0 + $1.liveChange } == 0, "every period that began has ended (or ends) on some day")
+    }
+
+    @Test func aRebuildMendsNumbersThatWentWrong() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
+        let clock = SteppingClock()
+        let folder = directory.path + "/accounts/00000000000000a1"
+        let service = try AccountService(catalog: catalog, packsFolder: StoreFixture.shippedPacks, accountFolder: folder, clock: clock.clock)
+        Self.history(service, seed: 7, steps: 40)
+        let data = directory.path
+        let before = try SQLiteLedgers.salesDays(folder: data, firstDay: 0, lastDay: 100_000, storefront: nil)
+        try Database(path: folder + "/" + AccountService.databaseName).execute("UPDATE sales_days SET revenue = revenue + 1")
+        #expect(try SQLiteLedgers.salesAggregateDifferences(folder: data).count > 0, "a check finds the damage")
+        try SQLiteLedgers.rebuildSalesAggregates(folder: data)
+        #expect(try SQLiteLedgers.salesAggregateDifferences(folder: data) == [])
+        #expect(try SQLiteLedgers.salesDays(folder: data, firstDay: 0, lastDay: 100_000, storefront: nil) == before)
+    }
+}
