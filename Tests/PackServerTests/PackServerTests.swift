@@ -771,8 +771,8 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
 
 /// `hangman serve` as a process of its own, killed at a crash point and started again.
 @Suite struct ServerCrashTests {
-    /// A backup taken with contrib/hangman-backup while the server serves, restored as a new
-    /// server's data folder: the account, its balance and its old receipts are all there.
+    /// A backup taken with `hangman backup` while the server serves, restored as a new server's
+    /// data folder: the account, its balance and its old receipts are all there.
     @Test func aBackupTakenWhileServingRestoresIntoANewServer() async throws {
         let directory = try TemporaryDirectory()
         let (first, url) = try ServeProcess.start(data: directory.file("data"), port: 0)
@@ -780,9 +780,8 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let client = HTTPPackService(credentials: credentials)
         _ = try await client.buy(hints10, quantity: 1)
         let receipt = try await client.receipt()
-        let backup = try ExternalProcess.run(
-            HangmanBinary.packageRoot.appendingPathComponent("contrib/hangman-backup").path, [directory.file("data"), directory.file("backup")])
-        #expect(backup.status == 0 && backup.stdout.contains("2 databases and the signing key"), "\(backup.stdout)\(backup.stderr)")
+        let backup = try HangmanBinary.run(["backup", "--data", directory.file("data"), "-o", directory.file("backup")])
+        #expect(backup.status == 0 && backup.stdout.contains("2 databases and"), "\(backup.stdout)\(backup.stderr)")
         _ = first.kill()
         let (second, restoredURL) = try ServeProcess.start(data: directory.file("backup"), port: 0)
         defer { _ = second.kill() }
@@ -791,9 +790,8 @@ private let hard = ProductID(rawValue: "com.hangmanpacks.words.hard")!
         let restored = HTTPPackService(credentials: moved)
         #expect(try await restored.hintBalance() == 10)
         #expect(await restored.verifyReceipt(receipt.bytes).status == .valid)
-        let again = try ExternalProcess.run(
-            HangmanBinary.packageRoot.appendingPathComponent("contrib/hangman-backup").path, [directory.file("data"), directory.file("backup")])
-        #expect(again.status == 73, "a backup never overwrites one")
+        let again = try HangmanBinary.run(["backup", "--data", directory.file("data"), "-o", directory.file("backup")])
+        #expect(again.status == 64, "a backup never overwrites one")
     }
 
     /// The systemd unit's ExecStart is a command line this server takes: run as written, but on

@@ -94,6 +94,8 @@ public final class PostgreSQLLedgers: Sendable {
     public func rebuildSalesAggregates() throws(ServiceError) {
         do {
             try pool.transaction { connection in
+                // An operator's command: as long as a scan of every transaction takes.
+                try connection.execute("SET LOCAL statement_timeout = 0")
                 try connection.execute("LOCK TABLE transactions IN SHARE MODE")
                 try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL))
             }
@@ -109,6 +111,7 @@ public final class PostgreSQLLedgers: Sendable {
     public func salesAggregateDifferences() throws(ServiceError) -> [String] {
         do {
             return try pool.transaction { connection in
+                try connection.execute("SET LOCAL statement_timeout = 0")
                 try connection.execute("LOCK TABLE transactions IN SHARE MODE")
                 return try connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows.map { $0.map { $0 ?? "null" }.joined(separator: " ") }
             }

@@ -194,10 +194,12 @@ public enum SalesAggregates {
             GROUP BY \(keys) HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
             """
         let kept = "SELECT \(columns) FROM sales_days WHERE \(sums.map { "\($0) <> 0" }.joined(separator: " OR "))"
+        // Each side read once (a scan of every transaction is the cost of a check).
         return """
-            SELECT * FROM (SELECT * FROM (\(kept)) AS k EXCEPT SELECT * FROM (\(made)) AS m) AS extra
+            WITH made AS MATERIALIZED (\(made)), kept AS MATERIALIZED (\(kept))
+            SELECT * FROM (SELECT * FROM kept EXCEPT SELECT * FROM made) AS extra
             UNION ALL
-            SELECT * FROM (SELECT * FROM (\(made)) AS m EXCEPT SELECT * FROM (\(kept)) AS k) AS missing
+            SELECT * FROM (SELECT * FROM made EXCEPT SELECT * FROM kept) AS missing
             LIMIT 20
             """
     }
