@@ -70,7 +70,7 @@ enum Hangman {
         PlayCommand.self, StatsCommand.self, DailyCommand.self, LeaderboardCommand.self, FriendsCommand.self, ChallengeCommand.self, ChallengesCommand.self, ProductsCommand.self, BuyCommand.self, RestoreCommand.self, PacksCommand.self,
         InstallCommand.self, UpdateCommand.self, UninstallCommand.self, ResetCommand.self, HintsCommand.self,
         TransactionsCommand.self, RefundCommand.self, RedeemCommand.self, SubscriptionsCommand.self, ReceiptCommand.self, StoreCommand.self, SettingsCommand.self, CompletionCommand.self, ManualCommand.self,
-        ServeCommand.self, ReportCommand.self, BackupCommand.self,
+        ServeCommand.self, ReportCommand.self, CustomerCommand.self, BackupCommand.self,
     ]
 
     /// The command `arguments` name (`hangman buy`, `hangman pack build`, the group `hangman

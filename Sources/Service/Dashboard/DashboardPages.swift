@@ -69,7 +69,7 @@ extension String {
 /// numbers beneath it, for screen readers and copying; no script; every catalog name escaped.
 public struct DashboardPages: Sendable {
     public enum Page: String, CaseIterable, Sendable {
-        case overview, subscriptions, players, products, refunds
+        case overview, subscriptions, players, products, refunds, customers
 
         var title: String {
             switch self {
@@ -78,6 +78,7 @@ public struct DashboardPages: Sendable {
             case .players: "Players"
             case .products: "Products"
             case .refunds: "Refunds"
+            case .customers: "Customers"
             }
         }
     }
@@ -98,6 +99,10 @@ public struct DashboardPages: Sendable {
     public var players: PlayersOverview?
     /// The refund requests of the range, for the refunds page (read only for it).
     public var refunds: [RefundRow]?
+    /// The customers page: what was looked for, the customers found (or why the search was
+    /// refused), and the story of the one chosen.
+    public var customerSearch: (query: String, matches: [CustomerMatch], refused: String?)?
+    public var customerStory: CustomerStory?
     public let days: [String]
     public let query: String
     public let storefronts: [String]
@@ -128,6 +133,7 @@ public struct DashboardPages: Sendable {
         case .players: body = playersBody()
         case .products: body = productsBody()
         case .refunds: body = refundsBody()
+        case .customers: body = customersBody()
         }
         return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>", language: amounts.language)
     }
@@ -271,6 +277,47 @@ public struct DashboardPages: Sendable {
         html += table(id: "players-table", caption: "Per day", head: ["Day", "Accounts made", "Games served", "Daily-word players", "Hints sold", "Hints spent"],
             rows: players.days.map { [$0.day, String($0.accountsMade), String($0.gamesServed), String($0.dailyPlayers), String($0.hintsSold), String($0.hintsSpent)] })
         return html + "</details></section>"
+    }
+
+    /// A search box; the customers it found, each a link to their story; the story chosen.
+    private func customersBody() -> String {
+        let query = customerSearch?.query ?? ""
+        var html = """
+            <section><h2>Find a customer</h2><form class="range" method="get" action="\(DashboardRoute.page(.customers).path)">
+            <label>Account id, transaction id or number, order id, app account token, or a name's first letters
+            <input type="search" name="q" value="\(escaped(query))" maxlength="64" required></label><button type="submit">Find</button></form>
+            """
+        if let search = customerSearch {
+            if let refused = search.refused {
+                html += "<p class=\"refused\" role=\"alert\">\(escaped(refused))</p>"
+            } else if search.matches.isEmpty {
+                html += "<p class=\"empty\">No customer matches \(escaped(query)).</p>"
+            } else {
+                html += "<ul class=\"matches\">" + search.matches.map { match in
+                    "<li><a href=\"\(DashboardRoute.page(.customers).path)?account=\(escaped(match.account))\">\(escaped(match.name))</a> "
+                        + "<code>\(escaped(match.account))</code> <span class=\"hint\">by \(escaped(match.matchedBy.rawValue))</span></li>"
+                }.joined() + "</ul>"
+            }
+        }
+        html += "</section>"
+        guard let story = customerStory else { return html }
+        func date(_ milliseconds: Int64?) -> String { milliseconds.map { UTCDateTime(millisecondsSince1970: $0).dateTimeText } ?? "-" }
+        func name(_ product: ProductID?) -> String { product.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-" }
+        html += "<section><h2>\(escaped(story.name))</h2>" + table(id: "customer", caption: "Account \(story.account)", head: ["", ""], rows: [
+            ["Joined", date(story.createdDate)], ["Closed", story.closedDate.map(date) ?? "no"], ["Storefront", story.storefront],
+            ["Hints", String(story.hints)], ["Games", "\(story.gamesPlayed) played, \(story.gamesWon) won"],
+        ]) + "</section>"
+        html += "<section><h2>Devices</h2>" + table(id: "devices", caption: "Tokens, one per device", head: ["Device", "Token", "Made", "Last used", "Revoked"],
+            rows: story.devices.map { [$0.deviceName ?? "-", $0.tokenID, date($0.createdDate), date($0.lastUsedDate), date($0.revokedDate)] }) + "</section>"
+        html += "<section><h2>Holds</h2>" + table(id: "holds", caption: "What the customer may use, and the purchase that gave it", head: ["Product", "Since", "Taken back", "Transaction"],
+            rows: story.entitlements.map { [name($0.productID), date($0.grantedDate), date($0.revokedDate), $0.transactionID.number] }) + "</section>"
+        if !story.subscriptions.isEmpty {
+            html += "<section><h2>Subscriptions</h2>" + table(id: "customer-subscriptions", caption: "Each subscription's state now", head: ["Plan", "State", "Until", "Renews"],
+                rows: story.subscriptions.map { [name($0.productID), $0.state.rawValue, date($0.expiresDate), $0.willAutoRenew ? "yes" : "no"] }) + "</section>"
+        }
+        html += "<section><h2>Timeline</h2>" + table(id: "timeline", caption: "Purchases, renewals, refunds and notifications, newest first", head: ["When", "What", "Product", "Transaction", ""],
+            rows: story.timeline.map { [date($0.date), $0.kind.rawValue, name($0.productID), $0.transactionID?.number ?? "-", $0.summary] }) + "</section>"
+        return html
     }
 
     private func table(id: String, caption: String, head: [String], rows: [[String]]) -> String {

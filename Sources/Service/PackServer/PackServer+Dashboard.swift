@@ -102,6 +102,19 @@ extension PackServer {
                 DashboardPages.RefundRow(refundCase: refund.refundCase, product: refund.productID.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-")
             }
         }
+        if route == .page(.customers) {
+            let query = request.query["q"] ?? ""
+            if !query.isEmpty {
+                do {
+                    pages.customerSearch = (query, try seller.findCustomers(query), nil)
+                } catch where error.kind == .invalidRequest {
+                    pages.customerSearch = (query, [], error.message)
+                }
+            }
+            if let account = request.query["account"].map({ $0.lowercased() }), SellerService.isAccountID(account), try seller.directory.lifetime(account: account) != nil {
+                pages.customerStory = try seller.customerStory(account: account, service: try store(for: account))
+            }
+        }
         switch route {
         case .salesReport:
             return HTTPResponse(

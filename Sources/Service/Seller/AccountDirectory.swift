@@ -45,6 +45,11 @@ public protocol AccountDirectory: DailyBoard {
     func claim(transaction: TransactionID, account: String) throws(ServiceError) -> Bool
     /// The account a transaction id was claimed for; `nil` for an id no account has.
     func owner(of transaction: TransactionID) throws(ServiceError) -> String?
+    /// When the account was made and, if it was, closed; `nil` for an id no account has.
+    func lifetime(account: String) throws(ServiceError) -> (created: Int64, closed: Int64?)?
+    /// The accounts whose display name, folded (``DisplayName/folded(_:)``), starts with
+    /// `folded`, by name, `limit` at most: read from the names' index.
+    func accounts(namedFrom folded: String, limit: Int) throws(ServiceError) -> [(account: String, name: String)]
     /// Claims an offer code (its SHA-256, ``OfferCodes/digest(_:)``) for `account`: `false` when
     /// another account redeemed it. The same account claiming it again is `true` (a retry).
     func claim(offerCode digest: String, account: String, now: Int64) throws(ServiceError) -> Bool
@@ -516,6 +521,26 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
+    public func lifetime(account: String) throws(ServiceError) -> (created: Int64, closed: Int64?)? {
+        try run(writing: false) { connection in
+            try connection.execute("SELECT created_date, closed_date FROM accounts WHERE id = $1", [account]).rows.first.flatMap { row in
+                row[0].flatMap(Int64.init).map { ($0, row[1].flatMap(Int64.init)) }
+            }
+        }
+    }
+
+    public func accounts(namedFrom folded: String, limit: Int) throws(ServiceError) -> [(account: String, name: String)] {
+        try run(writing: false) { connection in
+            // Byte order (the index's collation), so that the range is the names that start with it.
+            try connection.execute(
+                """
+                SELECT account_id, name FROM display_names WHERE folded COLLATE "C" >= $1 AND folded COLLATE "C" < $2
+                ORDER BY folded COLLATE "C" LIMIT $3
+                """, [folded, folded + "\u{10FFFF}", String(limit)]
+            ).rows.compactMap { row in row[0].flatMap { account in row[1].map { (account, $0) } } }
+        }
+    }
+
     public func setName(account: String, name: String, folded: String, skeleton: String, now: Int64) throws(ServiceError) -> Bool {
         do {
             return try run { connection in
@@ -932,6 +957,23 @@ extension SQLiteAccountDirectory {
                 names[try row.string(0)] = try row.string(1)
             }
             return names
+        }
+    }
+
+    public func lifetime(account: String) throws(ServiceError) -> (created: Int64, closed: Int64?)? {
+        try run(writing: false) { db in
+            try db.query("SELECT created_date, closed_date FROM accounts WHERE id = ?", .text(account)).first.map { row in
+                (try row.int64(0), try row.isNull(1) ? nil : try row.int64(1))
+            }
+        }
+    }
+
+    public func accounts(namedFrom folded: String, limit: Int) throws(ServiceError) -> [(account: String, name: String)] {
+        try run(writing: false) { db in
+            try db.query(
+                "SELECT account_id, name FROM display_names WHERE folded >= ? AND folded < ? ORDER BY folded LIMIT ?",
+                .text(folded), .text(folded + "\u{10FFFF}"), .integer(Int64(limit))
+            ).map { row in (try row.string(0), try row.string(1)) }
         }
     }
 

@@ -224,6 +224,8 @@ enum AccountSchema {
             CREATE UNIQUE INDEX one_daily_game ON games(daily, language, (hard IS NULL)) WHERE daily IS NOT NULL;
             """)
         migrator.register("29-sales-days", sql: SalesAggregates.schema(.sqlite), olderProgramsMayRun: true)
+        // The seller's customer search by an app account token.
+        migrator.register("30-app-account-token-search", sql: "CREATE INDEX app_account_tokens_by_token ON app_account_tokens (app_account_token);", olderProgramsMayRun: true)
         return migrator
     }()
 

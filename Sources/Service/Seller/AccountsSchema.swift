@@ -19,6 +19,8 @@ public enum AccountsSchema {
         migrations.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("10-friends", sql: friends(integer: "BIGINT"), olderProgramsMayRun: true)
         migrations.register("11-challenges", sql: challenges(integer: "BIGINT"), olderProgramsMayRun: true)
+        // The seller's customer search: names by their first letters, in byte order (any database collation).
+        migrations.register("12-customer-search", sql: #"CREATE INDEX display_names_by_folded_bytes ON display_names (folded COLLATE "C");"#, olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -35,6 +37,8 @@ public enum AccountsSchema {
         migrator.register("9-offer-code-redemptions", sql: offerCodeRedemptions(integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("10-friends", sql: friends(integer: "INTEGER"), olderProgramsMayRun: true)
         migrator.register("11-challenges", sql: challenges(integer: "INTEGER"), olderProgramsMayRun: true)
+        // SQLite compares in byte order already: the names' unique index serves the customer search.
+        migrator.register("12-customer-search", sql: "CREATE INDEX display_names_by_folded_bytes ON display_names (folded);", olderProgramsMayRun: true)
         return migrator
     }()
 

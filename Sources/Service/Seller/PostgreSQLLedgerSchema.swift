@@ -394,6 +394,8 @@ enum PostgreSQLLedgerSchema {
             """)
         // The seller's numbers kept with the ledger (SalesAggregates); an older server's writes keep them too.
         migrations.register("29-sales-days", sql: SalesAggregates.schema(.postgreSQL), olderProgramsMayRun: true)
+        // The seller's customer search by an app account token.
+        migrations.register("30-app-account-token-search", sql: "CREATE INDEX app_account_tokens_by_token ON app_account_tokens (app_account_token);", olderProgramsMayRun: true)
         return migrations
     }()
 }

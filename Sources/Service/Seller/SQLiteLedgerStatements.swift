@@ -6,7 +6,7 @@ import WordPacks
 /// write is one `BEGIN IMMEDIATE` transaction, so that a process killed at any moment leaves
 /// either the state before or the state after.
 final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
-    private let db: Database
+    let db: Database
 
     init(path: String) throws(ServiceError) {
         do {
