@@ -2,12 +2,13 @@
 """The seller's dashboard in a real browser: Debian's headless Chromium driven over WebDriver
 (chromedriver, spoken to with the standard library alone), on loopback only.
 
-  dashboard.py URL TOKEN_FILE OUT_DIR [QUERY]
+  dashboard.py URL TOKEN_FILE OUT_DIR [QUERY [CUSTOMER FIND]]
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
 for each page (overview, subscriptions, players, products, refunds) at 1280x800 and at 375x800: a screenshot
 OUT_DIR/<page>-<width>.png, and the page's tables (each page for QUERY's range, default days=30); then
-every page again in the dark colour scheme (<page>-<width>-dark.png). Prints one JSON object: for
+every page again in the dark colour scheme (<page>-<width>-dark.png). With CUSTOMER (an account id)
+and FIND (a search), the customers page too: FIND's matches ("customers") and CUSTOMER's story ("customer"). Prints one JSON object: for
 each page its title, every table (id -> rows of cell texts), the document's width against the
 window's (does it fit), the words broken across lines and the text clipped, and whether a script
 ran or any request left for another host (the CSP holds). Exits 1
@@ -20,10 +21,15 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 URL, TOKEN_FILE, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 QUERY = sys.argv[4] if len(sys.argv) > 4 else "days=30"
+CUSTOMER, FIND = (sys.argv[5], sys.argv[6]) if len(sys.argv) > 6 else (None, None)
+VISITS = [(page, f"{page}?{QUERY}") for page in ["overview", "subscriptions", "players", "products", "refunds"]]
+if CUSTOMER:
+    VISITS += [("customers", f"customers?q={urllib.parse.quote(FIND)}"), ("customer", f"customers?account={CUSTOMER}")]
 TOKEN = open(TOKEN_FILE).read().strip()
 
 
@@ -86,10 +92,10 @@ try:
         button = list(call("POST", base + "/element", {"using": "css selector", "value": "button[type=submit]"}).values())[0]
         call("POST", base + f"/element/{button}/click", {})
         until(lambda: "/overview" in call("GET", base + "/url"), "the sign-in did not reach the overview")
-        for page in ["overview", "subscriptions", "players", "products", "refunds"]:
+        for page, path in VISITS:
             for width in (1280, 375):
                 call("POST", base + "/window/rect", {"width": width, "height": 800})
-                go(f"{URL}/{page}?{QUERY}")
+                go(f"{URL}/{path}")
                 name = f"{page}-{width}" + ("-dark" if dark else "")
                 with open(os.path.join(OUT, name + ".png"), "wb") as f:
                     f.write(base64.b64decode(call("GET", base + "/screenshot")))

@@ -14,6 +14,8 @@ import TestSupport
         let url: String
         let admin: String
         let token: String
+        /// The number of Ana's refunded purchase of iOS Words.
+        var refundedNumber = ""
         var data: String { directory.file("data") }
 
         init() throws {
@@ -51,6 +53,7 @@ import TestSupport
             }
             let list = try JSONSerialization.jsonObject(with: Data(try player("ana", ["transactions", "--json"]).stdout.utf8)) as? [[String: Any]]
             let ios = try #require(list?.first { ($0["productID"] as? String)?.hasSuffix(".ios") == true }?["transactionID"] as? String)
+            refundedNumber = ios
             #expect(try player("ana", ["store", "refund", ios]).status == 0)
             // A refund asked for and declined: the refunds page lists it.
             let benList = try JSONSerialization.jsonObject(with: Data(try player("ben", ["transactions", "--json"]).stdout.utf8)) as? [[String: Any]]
@@ -117,13 +120,15 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         let tokenFile = try world.directory.write("token", Array(world.token.utf8))
         let range = World.range
+        // Ana's story, and a search by the number of her refunded purchase.
+        let ana = try #require(try world.player("ana", ["account", "show"]).stdout.split(separator: "\n").first { $0.hasPrefix("account ") }?.split(separator: " ").last)
         let browser = try ExternalProcess.run("/usr/bin/python3", [
-            HangmanBinary.packageRoot.appendingPathComponent("Tests/Browser/dashboard.py").path, world.admin, tokenFile, artifacts, range,
-        ], killAfter: 180)
+            HangmanBinary.packageRoot.appendingPathComponent("Tests/Browser/dashboard.py").path, world.admin, tokenFile, artifacts, range, String(ana), world.refundedNumber,
+        ], killAfter: 240)
         #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
         let pages = try #require(seen["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 20, "\(pages.keys)")
+        #expect(pages.count == 28, "\(pages.keys)")
         // Light and dark, as the viewer's system asks.
         #expect(pages["overview-1280"]?["background"] as? String == "rgb(255, 255, 255)")
         #expect(pages["overview-1280-dark"]?["background"] as? String == "rgb(22, 22, 23)", "\(pages["overview-1280-dark"] ?? [:])")
@@ -164,7 +169,12 @@ import TestSupport
         #expect(spent == 1 && sold > 130, "\(sold) \(spent)")
         let refunds = try #require((pages["refunds-1280"]?["tables"] as? [String: [[String]]])?["refunds"])
         #expect(refunds.contains { $0[2] == "Hard Words" && $0[3] == "UNSATISFIED_WITH_PURCHASE" && $0[4] == "declined" && $0[6] == "none" }, "\(refunds)")
-        for page in ["overview", "subscriptions", "players", "products", "refunds"] {
+        // The customers page: the search found Ana by her purchase; her story tells the refund.
+        let story = try #require(pages["customer-1280"]?["tables"] as? [String: [[String]]])
+        #expect(story["devices"]?.count == 1 && story["holds"]?.count == 1, "\(story)")
+        #expect(story["timeline"]?.contains { $0[1] == "refund" && $0[2] == "iOS Words" } == true, "\(story["timeline"] ?? [])")
+        #expect(story["timeline"]?.filter { $0[1] == "purchase" }.count == 3, "\(story["timeline"] ?? [])")
+        for page in ["overview", "subscriptions", "players", "products", "refunds", "customers", "customer"] {
             for width in [1280, 375] {
                 let file = "\(page)-\(width)"
                 let size = (try? FileManager.default.attributesOfItem(atPath: artifacts + "/\(file).png")[.size] as? Int) ?? 0

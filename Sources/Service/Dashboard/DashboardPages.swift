@@ -169,8 +169,10 @@ public struct DashboardPages: Sendable {
         let fronts = (["<option value=\"\">Every storefront</option>"] + storefronts.map {
             "<option value=\"\(escaped($0))\"\($0 == overview.storefront ? " selected" : "")>\(escaped($0))</option>"
         }).joined()
-        return """
-            <header><h1>Hangman Packs</h1><nav>\(nav)</nav><form class="sign-out" method="post" action="\(DashboardRoute.signOut.path)"><button>Sign out</button></form>
+        let signOut = "<header><h1>Hangman Packs</h1><nav>\(nav)</nav><form class=\"sign-out\" method=\"post\" action=\"\(DashboardRoute.signOut.path)\"><button>Sign out</button></form>"
+        // A customer is not of a range of days.
+        if current == .customers { return signOut + "</header>" }
+        return signOut + """
             <form class="range" method="get" action="/\(current.rawValue)">
             <label>Range <select name="days">\(ranges)</select></label>
             <label>or from <input type="text" name="from" value="\(escaped(overview.firstDay))" pattern="[0-9]{4}-[0-9]{2}-[0-9]{2}" placeholder="YYYY-MM-DD" size="10" inputmode="numeric"></label>
@@ -303,10 +305,11 @@ public struct DashboardPages: Sendable {
         guard let story = customerStory else { return html }
         func date(_ milliseconds: Int64?) -> String { milliseconds.map { UTCDateTime(millisecondsSince1970: $0).dateTimeText } ?? "-" }
         func name(_ product: ProductID?) -> String { product.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-" }
-        html += "<section><h2>\(escaped(story.name))</h2>" + table(id: "customer", caption: "Account \(story.account)", head: ["", ""], rows: [
-            ["Joined", date(story.createdDate)], ["Closed", story.closedDate.map(date) ?? "no"], ["Storefront", story.storefront],
-            ["Hints", String(story.hints)], ["Games", "\(story.gamesPlayed) played, \(story.gamesWon) won"],
-        ]) + "</section>"
+        let facts = [
+            ("Account", story.account), ("Joined", date(story.createdDate)), ("Closed", story.closedDate.map(date) ?? "no"), ("Storefront", story.storefront),
+            ("Hints", String(story.hints)), ("Games", "\(story.gamesPlayed) played, \(story.gamesWon) won"),
+        ]
+        html += "<section><h2>\(escaped(story.name))</h2><dl class=\"facts\">" + facts.map { "<dt>\(escaped($0.0))</dt><dd>\(escaped($0.1))</dd>" }.joined() + "</dl></section>"
         html += "<section><h2>Devices</h2>" + table(id: "devices", caption: "Tokens, one per device", head: ["Device", "Token", "Made", "Last used", "Revoked"],
             rows: story.devices.map { [$0.deviceName ?? "-", $0.tokenID, date($0.createdDate), date($0.lastUsedDate), date($0.revokedDate)] }) + "</section>"
         html += "<section><h2>Holds</h2>" + table(id: "holds", caption: "What the customer may use, and the purchase that gave it", head: ["Product", "Since", "Taken back", "Transaction"],
@@ -368,6 +371,8 @@ public struct DashboardPages: Sendable {
         table { border-collapse: collapse; width: 100%; margin: 8px 0; } caption { text-align: left; padding: 4px 0; }
         th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: break-word; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
         #refunds td:nth-child(1), #refunds td:nth-child(2), #refunds td:nth-child(6) { white-space: nowrap; }
+        main a { color: var(--s0); } .matches li { margin: 4px 0; }
+        .facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; } .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
         .refused { color: var(--bad); } .sign-in { max-width: 420px; } .sign-in input { display: block; width: 100%; margin: 6px 0 12px; padding: 6px; }
         @media (max-width: 600px) {
           table, caption, tbody, tr, td { display: block; width: 100%; } thead { display: none; }
