@@ -235,7 +235,7 @@ import TestSupport
         Row(arguments: ["backup", "--data", "$S/nowhere", "-o", "$S/copy"], code: 66, says: ["$S/nowhere", "no data folder"]),
         Row(arguments: ["backup", "--data", "$S", "-o", "$S"], code: 64, says: ["$S", "a backup goes into a new folder"]),
         Row(arguments: ["backup", "--data", "$S"], code: 64, says: ["-o <NEW-DIR>", "where the copy goes"]),
-        Row(arguments: ["customer"], code: 64, says: ["<FIND>", "--help"]),
+        Row(arguments: ["customer"], code: 64, says: ["what to find", "--help"]),
         Row(arguments: ["customer", "anna", "--data", "$S/nowhere"], code: 66, says: ["$S/nowhere", "no pack server's data folder"]),
         Row(arguments: ["serve", "--listen", "127.0.0.1:0"], code: 64, says: ["--data <DIR>"]),
         Row(arguments: ["serve", "--data", "$S/data", "--listen", "nowhere"], code: 64, says: ["HOST:PORT", "'nowhere'"]),

@@ -103,6 +103,12 @@ public struct DashboardPages: Sendable {
     /// refused), and the story of the one chosen.
     public var customerSearch: (query: String, matches: [CustomerMatch], refused: String?)?
     public var customerStory: CustomerStory?
+    /// The actions taken on the customer shown, newest first; whether this token may act; a
+    /// fresh key for the forms (a form sent twice is one grant); what the last action came to.
+    public var customerActions: [AdminAction] = []
+    public var mayAct = false
+    public var actionKey = ""
+    public var actionOutcome: String?
     public let days: [String]
     public let query: String
     public let storefronts: [String]
@@ -318,9 +324,45 @@ public struct DashboardPages: Sendable {
             html += "<section><h2>Subscriptions</h2>" + table(id: "customer-subscriptions", caption: "Each subscription's state now", head: ["Plan", "State", "Until", "Renews"],
                 rows: story.subscriptions.map { [name($0.productID), $0.state.rawValue, date($0.expiresDate), $0.willAutoRenew ? "yes" : "no"] }) + "</section>"
         }
+        if let outcome = actionOutcome {
+            html += "<p class=\"\(outcome.hasPrefix("refused") ? "refused" : "done")\" role=\"status\">\(escaped(outcome))</p>"
+        }
+        html += actionsBody(story)
         html += "<section><h2>Timeline</h2>" + table(id: "timeline", caption: "Purchases, renewals, refunds and notifications, newest first", head: ["When", "What", "Product", "Transaction", ""],
             rows: story.timeline.map { [date($0.date), $0.kind.rawValue, name($0.productID), $0.transactionID?.number ?? "-", $0.summary] }) + "</section>"
         return html
+    }
+
+    /// Support's forms (an admin's; a viewer reads that it may not act) and the audit log of the
+    /// customer's actions.
+    private func actionsBody(_ story: CustomerStory) -> String {
+        var html = "<section><h2>Support</h2>"
+        if mayAct {
+            let hidden = "<input type=\"hidden\" name=\"account\" value=\"\(escaped(story.account))\"><input type=\"hidden\" name=\"key\" value=\"\(escaped(actionKey))\">"
+            let reason = "<label>Reason <input type=\"text\" name=\"reason\" maxlength=\"500\" required></label>"
+            let products = catalog.products.filter { $0.autoRenewable == nil }.map { "<option value=\"\(escaped($0.id.rawValue))\">\(escaped($0.displayName))</option>" }.joined()
+            let refundable = story.transactions.filter { $0.revocationDate == nil && ($0.price?.minorUnits ?? 0) > 0 }
+                .map { "<option value=\"\(escaped($0.id.number))\">\(escaped($0.id.number)) \(escaped(catalog.product($0.productID)?.displayName ?? $0.productID.rawValue))</option>" }.joined()
+            html += """
+                <form class="act" method="post" action="\(DashboardRoute.act.path)">\(hidden)<input type="hidden" name="action" value="grant">
+                <label>Give <select name="product">\(products)</select></label><label>How many <input type="number" name="quantity" value="1" min="1" max="10"></label>
+                \(reason)<button type="submit">Grant</button></form>
+                <form class="act" method="post" action="\(DashboardRoute.act.path)">\(hidden)<input type="hidden" name="action" value="extend">
+                <label>Days of the live subscription <input type="number" name="days" value="7" min="1" max="90"></label>\(reason)<button type="submit">Extend</button></form>
+                """
+            if !refundable.isEmpty {
+                html += """
+                    <form class="act" method="post" action="\(DashboardRoute.act.path)">\(hidden)<input type="hidden" name="action" value="refund">
+                    <label>Refund <select name="transaction">\(refundable)</select></label>\(reason)<button type="submit">Refund</button></form>
+                    """
+            }
+        } else {
+            html += "<p class=\"hint\">This admin token is a viewer's: it reads, and takes no action.</p>"
+        }
+        func date(_ milliseconds: Int64) -> String { UTCDateTime(millisecondsSince1970: milliseconds).dateTimeText }
+        html += table(id: "audit", caption: "Actions taken on this customer, newest first", head: ["When", "Who", "Action", "What", "Why", "Outcome"],
+            rows: customerActions.map { [date($0.date), $0.admin, $0.action, $0.subject, $0.reason, $0.outcome] })
+        return html + "</section>"
     }
 
     private func table(id: String, caption: String, head: [String], rows: [[String]]) -> String {
@@ -373,6 +415,9 @@ public struct DashboardPages: Sendable {
         #refunds td:nth-child(1), #refunds td:nth-child(2), #refunds td:nth-child(6) { white-space: nowrap; }
         main a { color: var(--s0); } .matches li { margin: 4px 0; }
         .facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; } .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
+        form.act { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: end; margin: 8px 0; padding: 8px 0; border-bottom: 1px solid var(--line); }
+        form.act label { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; max-width: 100%; } form.act select, form.act input { max-width: 100%; min-width: 0; }
+        .done { color: var(--s0); }
         .refused { color: var(--bad); } .sign-in { max-width: 420px; } .sign-in input { display: block; width: 100%; margin: 6px 0 12px; padding: 6px; }
         @media (max-width: 600px) {
           table, caption, tbody, tr, td { display: block; width: 100%; } thead { display: none; }

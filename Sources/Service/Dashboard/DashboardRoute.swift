@@ -16,6 +16,9 @@ public enum DashboardRoute: Equatable, Sendable {
     case salesReport
     /// `GET /export/NAME.csv`: a chart's numbers.
     case chart(String)
+    /// `POST /customers/act`: support's action on a customer (grant, extend, refund) with its
+    /// reason; an admin's alone (a viewer is refused, 403).
+    case act
 
     /// The route a request is on, or `nil` for a path that is none (404) or a method it does not
     /// take (405 when ``methods(ofPath:)`` names others).
@@ -33,6 +36,7 @@ public enum DashboardRoute: Equatable, Sendable {
         case "/sign-out": return .signOut
         case "/": return .home
         case "/export/sales.tsv": return .salesReport
+        case "/customers/act": return .act
         default:
             if path.hasPrefix("/export/"), path.hasSuffix(".csv") {
                 let name = String(path.dropFirst("/export/".count).dropLast(".csv".count))
@@ -48,6 +52,7 @@ public enum DashboardRoute: Equatable, Sendable {
         switch self {
         case .signIn: ["POST"]
         case .signOut: ["POST"]
+        case .act: ["POST"]
         default: ["GET"]
         }
     }
@@ -62,6 +67,7 @@ public enum DashboardRoute: Equatable, Sendable {
         case .page(let page): "/" + page.rawValue
         case .salesReport: "/export/sales.tsv"
         case .chart(let name): "/export/\(name).csv"
+        case .act: "/customers/act"
         }
     }
 
@@ -69,7 +75,7 @@ public enum DashboardRoute: Equatable, Sendable {
     public var needsAdmin: Bool {
         switch self {
         case .stylesheet, .signIn, .signOut: false
-        case .home, .page, .salesReport, .chart: true
+        case .home, .page, .salesReport, .chart, .act: true
         }
     }
 

@@ -1,4 +1,5 @@
 import CivilCalendar
+import FoundationEssentials
 import Dashboard
 import HTTPServer
 import PackServiceAPI
@@ -69,17 +70,19 @@ extension PackServer {
         // A script shows the token; a browser its session.
         let bearer = request.header("Authorization").flatMap { $0.lowercased().hasPrefix("bearer ") ? String($0.dropFirst(7)) : nil }
         let session = Self.cookie(Self.adminCookie, in: request.header("Cookie"))
-        var signedIn = false
+        var signedIn: AdminTokens.Entry?
         if let bearer {
-            signedIn = try tokens.accepts(bearer)
+            signedIn = try tokens.live(bearer)
         } else if let session {
-            signedIn = try sessions.accepts(session, now: configuration.clock.now())
+            signedIn = try sessions.token(of: session, now: configuration.clock.now())
         }
-        guard signedIn else {
+        guard let admin = signedIn else {
             if route.isExport { return .text(401, "an admin token is needed: Authorization: Bearer hpa1...") }
             return Self.page(401, DashboardPages.signIn(refused: bearer != nil || session != nil))
         }
+        try tokens.touch(admin.id, now: configuration.clock.now())
         if route == .home { return HTTPResponse(status: 303, headers: [("Location", DashboardRoute.page(.overview).path)]) }
+        if route == .act { return try act(request, admin: admin) }
         let range = try Self.range(request.query, now: configuration.clock.now())
         let catalog = self.catalog
         let storefront = request.query["storefront"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
@@ -113,6 +116,10 @@ extension PackServer {
             }
             if let account = request.query["account"].map({ $0.lowercased() }), SellerService.isAccountID(account), try seller.directory.lifetime(account: account) != nil {
                 pages.customerStory = try seller.customerStory(account: account, service: try store(for: account))
+                pages.customerActions = try seller.directory.actions(account: account, before: nil, limit: 50)
+                pages.mayAct = admin.role == .admin
+                pages.actionKey = UUID().uuidString.lowercased()
+                pages.actionOutcome = request.query["done"].map { String($0.prefix(300)) }
             }
         }
         switch route {
@@ -125,9 +132,45 @@ extension PackServer {
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")], body: .bytes(Array(csv.utf8)))
         case .page(let page):
             return Self.page(200, pages.html(page))
-        case .stylesheet, .signIn, .signOut, .home:
+        case .stylesheet, .signIn, .signOut, .home, .act:
             return .text(404, "no such page: \(request.path)")
         }
+    }
+
+    /// `POST /customers/act`: an admin's action on a customer, from the customer page's forms
+    /// (a browser's session, SameSite=Strict: another site's form does not carry it) or a script
+    /// (`Authorization: Bearer`); back to the customer's page with what came of it. A viewer is
+    /// refused (403); a refused action says why (400).
+    private func act(_ request: HTTPRequest, admin: AdminTokens.Entry) throws(ServiceError) -> HTTPResponse {
+        guard admin.role == .admin else {
+            return Self.page(403, DashboardPages.document(title: "Not allowed", body: "<main><p>This admin token is a viewer's: it reads every page and takes no action.</p></main>"))
+        }
+        func field(_ name: String) -> String { Self.formValue(name, in: request.body) ?? "" }
+        let account = field("account").lowercased()
+        guard SellerService.isAccountID(account), try seller.directory.lifetime(account: account) != nil else { return .text(400, "no customer '\(account.prefix(40))'") }
+        let action: SupportAction
+        switch field("action") {
+        case "grant":
+            guard let product = ProductID(rawValue: field("product")), catalog.product(product) != nil else { return .text(400, "no product '\(field("product").prefix(80))' in the catalog") }
+            action = .grant(product, quantity: Int(field("quantity")) ?? 1)
+        case "extend":
+            guard let days = Int(field("days")), (1...90).contains(days) else { return .text(400, "an extension gives 1 to 90 days") }
+            action = .extend(days: days)
+        case "refund":
+            guard let transaction = TransactionID(number: field("transaction")) ?? TransactionID(rawValue: field("transaction")) else { return .text(400, "no transaction '\(field("transaction").prefix(40))'") }
+            action = .refund(transaction)
+        default:
+            return .text(400, "an action is grant, extend or refund")
+        }
+        let key = field("key").isEmpty ? UUID().uuidString.lowercased() : String(field("key").prefix(100))
+        let outcome: String
+        do {
+            outcome = try seller.act(action, on: account, reason: field("reason"), by: admin.id, requestKey: key, service: try store(for: account), now: configuration.clock.now())
+        } catch where [.invalidRequest, .wrongState, .notFound, .unknownProduct, .productUnavailable].contains(error.kind) {
+            outcome = "refused: " + error.message
+        }
+        let back = "\(DashboardRoute.page(.customers).path)?account=\(account)&done=" + (outcome.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        return HTTPResponse(status: 303, headers: [("Location", back)])
     }
 
     /// The browsers signed in to the dashboard.

@@ -45,6 +45,12 @@ public protocol AccountDirectory: DailyBoard {
     func claim(transaction: TransactionID, account: String) throws(ServiceError) -> Bool
     /// The account a transaction id was claimed for; `nil` for an id no account has.
     func owner(of transaction: TransactionID) throws(ServiceError) -> String?
+    /// Records an admin's action as `started`; its id, for ``finishAction(_:outcome:)``.
+    func beginAction(_ action: AdminAction) throws(ServiceError) -> Int64
+    /// Records what came of an action.
+    func finishAction(_ id: Int64, outcome: String) throws(ServiceError)
+    /// The actions taken, newest first: on `account` (or every one), before the action `before`, `limit` at most.
+    func actions(account: String?, before: Int64?, limit: Int) throws(ServiceError) -> [AdminAction]
     /// When the account was made and, if it was, closed; `nil` for an id no account has.
     func lifetime(account: String) throws(ServiceError) -> (created: Int64, closed: Int64?)?
     /// The accounts whose display name, folded (``DisplayName/folded(_:)``), starts with
@@ -521,6 +527,31 @@ extension PostgreSQLAccountDirectory {
         }
     }
 
+    public func beginAction(_ action: AdminAction) throws(ServiceError) -> Int64 {
+        try run { connection in
+            guard let id = try connection.execute(
+                "INSERT INTO admin_actions (made_date, admin, action, account_id, subject, reason, outcome) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                [String(action.date), action.admin, action.action, action.account, action.subject, action.reason, action.outcome]
+            ).rows.first?.first.flatMap({ $0.flatMap(Int64.init) }) else { throw ServiceError(.storage, "the admin action was not recorded") }
+            return id
+        }
+    }
+
+    public func finishAction(_ id: Int64, outcome: String) throws(ServiceError) {
+        try run { connection in _ = try connection.execute("UPDATE admin_actions SET outcome = $2 WHERE id = $1", [String(id), outcome]) }
+    }
+
+    public func actions(account: String?, before: Int64?, limit: Int) throws(ServiceError) -> [AdminAction] {
+        try run(writing: false) { connection in
+            try connection.execute(
+                """
+                SELECT id, made_date, admin, action, account_id, subject, reason, outcome FROM admin_actions
+                WHERE ($1 = '' OR account_id = $1) AND id < $2 ORDER BY id DESC LIMIT $3
+                """, [account ?? "", String(before ?? .max), String(limit)]
+            ).rows.map { row throws in try AdminAction(texts: row) }
+        }
+    }
+
     public func lifetime(account: String) throws(ServiceError) -> (created: Int64, closed: Int64?)? {
         try run(writing: false) { connection in
             try connection.execute("SELECT created_date, closed_date FROM accounts WHERE id = $1", [account]).rows.first.flatMap { row in
@@ -960,6 +991,31 @@ extension SQLiteAccountDirectory {
         }
     }
 
+    public func beginAction(_ action: AdminAction) throws(ServiceError) -> Int64 {
+        try run { db in
+            try db.execute(
+                "INSERT INTO admin_actions (made_date, admin, action, account_id, subject, reason, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                .integer(action.date), .text(action.admin), .text(action.action), .text(action.account), .text(action.subject), .text(action.reason),
+                .text(action.outcome))
+            return try db.int64("SELECT last_insert_rowid()") ?? 0
+        }
+    }
+
+    public func finishAction(_ id: Int64, outcome: String) throws(ServiceError) {
+        try run { db in try db.execute("UPDATE admin_actions SET outcome = ? WHERE id = ?", .text(outcome), .integer(id)) }
+    }
+
+    public func actions(account: String?, before: Int64?, limit: Int) throws(ServiceError) -> [AdminAction] {
+        try run(writing: false) { db in
+            try db.query(
+                """
+                SELECT id, made_date, admin, action, account_id, subject, reason, outcome FROM admin_actions
+                WHERE (?1 = '' OR account_id = ?1) AND id < ?2 ORDER BY id DESC LIMIT ?3
+                """, .text(account ?? ""), .integer(before ?? .max), .integer(Int64(limit))
+            ).map { row throws in try AdminAction(texts: row.texts) }
+        }
+    }
+
     public func lifetime(account: String) throws(ServiceError) -> (created: Int64, closed: Int64?)? {
         try run(writing: false) { db in
             try db.query("SELECT created_date, closed_date FROM accounts WHERE id = ?", .text(account)).first.map { row in
@@ -1013,5 +1069,39 @@ private struct UncheckedDatabase: @unchecked Sendable {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// An action an admin took on a customer, as the audit log keeps it.
+public struct AdminAction: Sendable, Equatable, Codable {
+    public var id: Int64 = 0
+    public var date: Int64
+    /// The admin token's id, or `cli:` and the operator's user name.
+    public var admin: String
+    /// `grant`, `extend` or `refund`.
+    public var action: String
+    public var account: String
+    /// What was given or taken back: a product and quantity, days, a transaction.
+    public var subject: String
+    public var reason: String
+    /// `started`, then what came of it.
+    public var outcome: String
+
+    public init(date: Int64, admin: String, action: String, account: String, subject: String, reason: String, outcome: String = "started") {
+        self.date = date
+        self.admin = admin
+        self.action = action
+        self.account = account
+        self.subject = subject
+        self.reason = reason
+        self.outcome = outcome
+    }
+
+    init(texts row: [String?]) throws {
+        guard row.count == 8, let id = row[0].flatMap(Int64.init), let date = row[1].flatMap(Int64.init), let admin = row[2], let action = row[3],
+            let account = row[4], let subject = row[5], let reason = row[6], let outcome = row[7]
+        else { throw ServiceError(.storage, "the accounts database holds a malformed admin action") }
+        self.init(date: date, admin: admin, action: action, account: account, subject: subject, reason: reason, outcome: outcome)
+        self.id = id
     }
 }

@@ -80,6 +80,16 @@ final class AccountLedger {
     /// An auto-renewable subscription is refused the same way while its group has a live
     /// subscription (but the one it upgrades, `upgrading`) or a purchase in flight
     /// (`groupProducts`: the group's products).
+    /// Records that `id` is a grant, once.
+    func recordGrant(_ id: TransactionID, reason: String, by: String, now: Int64) throws(ServiceError) {
+        try engine.write { statements in try statements.insertGrant(id, reason: reason, by: by, now: now) }
+    }
+
+    /// The grant `id` is, if it is one.
+    func grant(_ id: TransactionID) throws(ServiceError) -> GrantRecord? {
+        try engine.read { statements in try statements.grant(id) }
+    }
+
     /// Gives the purchase `original` (a subscription's renewals with it) an app account token:
     /// one it has is kept unless `replacing` (Apple's Set App Account Token replaces it).
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws(ServiceError) {

@@ -226,6 +226,7 @@ enum AccountSchema {
         migrator.register("29-sales-days", sql: SalesAggregates.schema(.sqlite), olderProgramsMayRun: true)
         // The seller's customer search by an app account token.
         migrator.register("30-app-account-token-search", sql: "CREATE INDEX app_account_tokens_by_token ON app_account_tokens (app_account_token);", olderProgramsMayRun: true)
+        migrator.register("31-grants", sql: grants(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -340,6 +341,24 @@ enum AccountSchema {
     /// (a purchase's credit, once per transaction), spent covering a missed day of a language's
     /// daily streak (once per day and language), taken back by a refund. Each row carries the
     /// balance after it, so that the balance is the newest row's, whatever the history.
+    /// Migration 31: what the seller gave a customer (``AccountService/grant(_:quantity:reason:by:requestKey:)``):
+    /// the transaction at no charge, why, and who gave it (an admin token's id, or the operator's
+    /// command line). Written before the transaction is completed; a grant cut short is finished
+    /// by its retry with the same key.
+    static func grants(account: String, integer: String) -> String {
+        let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
+        let key = account.isEmpty ? "" : "account_id, "
+        return """
+            CREATE TABLE grants (
+                \(column)transaction_id TEXT NOT NULL,
+                reason TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 500),
+                granted_by TEXT NOT NULL CHECK (length(granted_by) BETWEEN 1 AND 100),
+                granted_date \(integer) NOT NULL,
+                PRIMARY KEY (\(key)transaction_id)
+            );
+            """
+    }
+
     static func streakFreezes(account: String, integer: String) -> String {
         let column = account.isEmpty ? "" : "account_id TEXT NOT NULL REFERENCES ledgers(account_id),\n"
         let key = account.isEmpty ? "" : "account_id, "

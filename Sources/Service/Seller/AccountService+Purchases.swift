@@ -61,7 +61,8 @@ extension AccountService {
     /// offer code's purchase at its `charge` (``redeem(offerCode:)`` checked and claimed it).
     func purchase(
         _ productID: ProductID, quantity: Int, requestKey: String?, installs: Set<PackKind> = Set(PackKind.allCases), options: PurchaseOptions = PurchaseOptions(),
-        introductoryOffer: IntroductoryOfferDecision? = nil, promotionalOffer: PromotionalOfferDecision? = nil, offerCode: (charge: Money, use: OfferUse)? = nil
+        introductoryOffer: IntroductoryOfferDecision? = nil, promotionalOffer: PromotionalOfferDecision? = nil, offerCode: (charge: Money, use: OfferUse)? = nil,
+        grant: (reason: String, by: String)? = nil
     ) throws(ServiceError) -> PurchaseOutcome {
         var token: String?
         if let given = options.appAccountToken {
@@ -71,6 +72,8 @@ extension AccountService {
         if let requestKey {
             try Self.checkIdempotencyKey(requestKey)
             if let made = try ledger.transaction(requestKey: requestKey) {
+                // A grant cut short between its transaction and its record: recorded now, once.
+                if let grant { try ledger.recordGrant(made.id, reason: grant.reason, by: grant.by, now: clock.now()) }
                 // A retry after a crash between the record and its token: the token, once.
                 if let token { try ledger.setAppAccountToken(original: made.originalTransactionID ?? made.id, token: token, replacing: false) }
                 return try outcome(of: made, for: productID, quantity: quantity)
@@ -145,6 +148,10 @@ extension AccountService {
         }
         // The offer the purchase is made with, recorded in its own transaction (``AccountLedger/insertPurchasing``).
         var offer: OfferUse?
+        if grant != nil {
+            // Given, not sold: nothing charged, never revenue.
+            total = Money(minorUnits: 0, currency: total.currency)
+        }
         if let offerCode {
             // Checked and claimed by ``redeem(offerCode:)``.
             (total, offer) = offerCode
@@ -180,6 +187,7 @@ extension AccountService {
         }
         // Recorded before the charge, so that what the charge tells (a notification) carries it.
         if let token { try ledger.setAppAccountToken(original: id, token: token, replacing: false) }
+        if let grant { try ledger.recordGrant(id, reason: grant.reason, by: grant.by, now: now) }
         return try charge(id)
     }
 
@@ -246,7 +254,10 @@ extension AccountService {
     /// caller moves it out of `purchasing`; any other answers with what that one made of it.
     func charge(_ id: TransactionID) throws(ServiceError) -> PurchaseOutcome {
         let controls = try ledger.controls()
-        let next: TransactionState = controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
+        // A grant charges nothing: no payment to fail, no one to ask.
+        let granted = try ledger.grant(id) != nil
+        let next: TransactionState =
+            granted ? .purchased : controls.failPurchases ? .failed : controls.askToBuy ? .deferred : controls.interruptPurchases ? .interrupted : .purchased
         let reason = controls.failPurchases ? "the store refused the payment (fail-purchases is on)" : nil
         guard try ledger.move(id, from: [.purchasing], to: next, reason: reason, now: clock.now()) else {
             // Another process took it on (a retry with the same key), or its recovery judged it
@@ -389,5 +400,30 @@ extension AccountService {
         let openedByPasses = Ownership(fromPasses)
         return (owned.filter { !openedByPasses.owns($0.productID) } + fromPasses)
             .sorted { $0.productID.rawValue < $1.productID.rawValue }
+    }
+}
+
+extension AccountService {
+    /// Gives the customer `productID` (hints, a pack, Remove Ads, a non-renewing pass) at no
+    /// charge, with `reason` and the giver `by` (an admin token's id, or the operator's command
+    /// line) recorded with the transaction: a purchase at 0 in every other way (the player's
+    /// devices see it as they see a purchase), never revenue. `requestKey` makes it once: the
+    /// same key again answers the same grant. An auto-renewable subscription is not given (it
+    /// would renew at its price): ``extendRenewal(_:days:)`` gives days of a live one.
+    public func grant(_ productID: ProductID, quantity: Int, reason: String, by: String, requestKey: String) throws(ServiceError) -> PurchaseOutcome {
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...500).contains(reason.count), !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ServiceError(.invalidRequest, "a grant says why: a reason of 1 to 500 characters, on one line")
+        }
+        guard (1...100).contains(by.count) else { throw ServiceError(.invalidRequest, "a grant names who gave it") }
+        if catalog.product(productID)?.autoRenewable != nil {
+            throw ServiceError(.invalidRequest, "\(productID) renews at its price: give days of a live subscription instead (an extension)")
+        }
+        return try purchase(productID, quantity: quantity, requestKey: requestKey, grant: (reason, by))
+    }
+
+    /// The grant `id` is (why, by whom), if it is one.
+    public func grantRecord(_ id: TransactionID) throws(ServiceError) -> GrantRecord? {
+        try ledger.grant(id)
     }
 }

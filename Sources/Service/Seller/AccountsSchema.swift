@@ -21,6 +21,7 @@ public enum AccountsSchema {
         migrations.register("11-challenges", sql: challenges(integer: "BIGINT"), olderProgramsMayRun: true)
         // The seller's customer search: names by their first letters, in byte order (any database collation).
         migrations.register("12-customer-search", sql: #"CREATE INDEX display_names_by_folded_bytes ON display_names (folded COLLATE "C");"#, olderProgramsMayRun: true)
+        migrations.register("13-admin-actions", sql: adminActions(key: "id BIGSERIAL PRIMARY KEY", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -39,6 +40,7 @@ public enum AccountsSchema {
         migrator.register("11-challenges", sql: challenges(integer: "INTEGER"), olderProgramsMayRun: true)
         // SQLite compares in byte order already: the names' unique index serves the customer search.
         migrator.register("12-customer-search", sql: "CREATE INDEX display_names_by_folded_bytes ON display_names (folded);", olderProgramsMayRun: true)
+        migrator.register("13-admin-actions", sql: adminActions(key: "id INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER"), olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -216,6 +218,26 @@ public enum AccountsSchema {
 
     /// Challenges between friends: the word (the server's choice, or the challenger's own), hard
     /// mode's key and starting candidates, and each side's result (JSON) once its game ended.
+    /// Migration 13: every action an admin took on a customer (a grant, an extension, a
+    /// refund), who took it (the admin token's id, or `cli:` and the operator's user), on whom,
+    /// why, and what came of it: recorded as `started` before the action, its outcome after, so
+    /// that an action cut short still shows.
+    static func adminActions(key: String, integer: String) -> String {
+        """
+        CREATE TABLE admin_actions (
+            \(key),
+            made_date \(integer) NOT NULL,
+            admin TEXT NOT NULL,
+            action TEXT NOT NULL,
+            account_id TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            outcome TEXT NOT NULL
+        );
+        CREATE INDEX admin_actions_by_account ON admin_actions (account_id, id);
+        """
+    }
+
     static func challenges(integer: String) -> String {
         """
         CREATE TABLE challenges (

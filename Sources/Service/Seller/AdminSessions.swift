@@ -35,12 +35,17 @@ public struct AdminSessions: Sendable {
 
     /// Whether `session` is a live session whose token is still live.
     public func accepts(_ session: String, now: Int64) throws(ServiceError) -> Bool {
-        guard (1...64).contains(session.utf8.count) else { return false }
+        try token(of: session, now: now) != nil
+    }
+
+    /// The live token `session` was opened with, when the session and the token are both live.
+    public func token(of session: String, now: Int64) throws(ServiceError) -> AdminTokens.Entry? {
+        guard (1...64).contains(session.utf8.count) else { return nil }
         let digest = Array(SHA256.hash(Array(session.utf8)).hex.utf8)
         var found: Entry?
         for entry in try entries() where ConstantTime.equal(Array(entry.sha256.utf8), digest) { found = entry }
-        guard let found, found.expires > now else { return false }
-        return try tokens.entries().contains { $0.id == found.tokenID && $0.revoked == nil }
+        guard let found, found.expires > now else { return nil }
+        return try tokens.live(id: found.tokenID)
     }
 
     /// Ends `session` (sign-out); nothing when it is not one.

@@ -239,6 +239,10 @@ protocol LedgerStatements {
     func saveMassExtension(_ request: MassExtension, heldUntil: Int64) throws -> Bool
     /// Gives the purchase `original` (and a subscription's renewals with it) the app account
     /// token `token`; one it has already is kept unless `replacing`.
+    /// Records that `id` is a grant (why, by whom), once: a second record of it does nothing.
+    func insertGrant(_ id: TransactionID, reason: String, by: String, now: Int64) throws
+    /// The grant `id` is, if it is one.
+    func grant(_ id: TransactionID) throws -> GrantRecord?
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws
     /// The account's app transaction, if it was made.
     func appTransaction() throws -> AppTransactionRecord?
@@ -422,4 +426,11 @@ enum TransactionInsert {
 /// Why a hint ledger row was written, in the `reason` column's words.
 enum HintReason: String {
     case purchase, spend, refund
+}
+
+/// What the seller gave: why, who gave it, and when.
+public struct GrantRecord: Sendable, Equatable, Codable {
+    public var reason: String
+    public var grantedBy: String
+    public var grantedDate: Int64
 }

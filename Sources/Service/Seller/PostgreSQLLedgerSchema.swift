@@ -396,6 +396,7 @@ enum PostgreSQLLedgerSchema {
         migrations.register("29-sales-days", sql: SalesAggregates.schema(.postgreSQL), olderProgramsMayRun: true)
         // The seller's customer search by an app account token.
         migrations.register("30-app-account-token-search", sql: "CREATE INDEX app_account_tokens_by_token ON app_account_tokens (app_account_token);", olderProgramsMayRun: true)
+        migrations.register("31-grants", sql: AccountSchema.grants(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         return migrations
     }()
 }

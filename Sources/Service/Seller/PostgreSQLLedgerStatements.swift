@@ -917,6 +917,21 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         ).rows.count == 1
     }
 
+    func insertGrant(_ id: TransactionID, reason: String, by: String, now: Int64) throws {
+        try execute(
+            "INSERT INTO grants (account_id, transaction_id, reason, granted_by, granted_date) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id, transaction_id) DO NOTHING",
+            [id.rawValue, reason, by, String(now)])
+    }
+
+    func grant(_ id: TransactionID) throws -> GrantRecord? {
+        guard let row = try execute("SELECT reason, granted_by, granted_date FROM grants WHERE account_id = $1 AND transaction_id = $2", [id.rawValue]).rows.first
+        else { return nil }
+        guard let reason = row[0], let by = row[1], let date = row[2].flatMap(Int64.init) else {
+            throw ServiceError(.storage, "the ledger database holds a malformed grant")
+        }
+        return GrantRecord(reason: reason, grantedBy: by, grantedDate: date)
+    }
+
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {
         try execute(
             "INSERT INTO app_account_tokens (account_id, original_transaction_id, app_account_token) VALUES ($1, $2, $3) "

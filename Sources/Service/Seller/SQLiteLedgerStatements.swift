@@ -554,6 +554,18 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         return db.changes == 1
     }
 
+    func insertGrant(_ id: TransactionID, reason: String, by: String, now: Int64) throws {
+        try db.execute(
+            "INSERT INTO grants (transaction_id, reason, granted_by, granted_date) VALUES (?, ?, ?, ?) ON CONFLICT (transaction_id) DO NOTHING",
+            .text(id.rawValue), .text(reason), .text(by), .integer(now))
+    }
+
+    func grant(_ id: TransactionID) throws -> GrantRecord? {
+        try db.query("SELECT reason, granted_by, granted_date FROM grants WHERE transaction_id = ?", .text(id.rawValue)).first.map { row in
+            GrantRecord(reason: try row.string(0), grantedBy: try row.string(1), grantedDate: try row.int64(2))
+        }
+    }
+
     func setAppAccountToken(original: TransactionID, token: String, replacing: Bool) throws {
         try db.execute(
             "INSERT INTO app_account_tokens (original_transaction_id, app_account_token) VALUES (?, ?) ON CONFLICT(original_transaction_id) DO "

@@ -28,8 +28,9 @@ enum ServeCommand: Command {
                 names: ["--admin-listen"], value: "HOST:PORT",
                 help: "Serve the seller's dashboard (sales, subscriptions, products, exports) at http://HOST:PORT (https:// with --tls-cert, its cookie then Secure), on an address of its own; off by default. It asks for an admin token."),
             .init(names: ["--admin-token"], value: nil, help: "Make a new admin token for the dashboard, print it (once) and exit; only its digest is kept under --data."),
+            .init(names: ["--admin-role"], value: "ROLE", help: "With --admin-token: admin (reads every page and acts on customers: grants, refunds; the default) or viewer (reads only)."),
             .init(names: ["--revoke-admin-token"], value: "ID", help: "Revoke the admin token with this id (its dashboard sessions end with it) and exit."),
-            .init(names: ["--list-admin-tokens"], value: nil, help: "List the admin tokens made under --data (id, made, revoked; never a token) and exit."),
+            .init(names: ["--list-admin-tokens"], value: nil, help: "List the admin tokens made under --data (id, role, made, last used, revoked; never a token) and exit."),
             .init(
                 names: ["--metrics-listen"], value: "HOST:PORT",
                 help: "Serve Prometheus metrics at http://HOST:PORT/metrics, on an address of its own (never the players' port); off by default."),

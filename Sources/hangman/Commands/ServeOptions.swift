@@ -1,6 +1,7 @@
 import HTTPServer
 import PackServer
 import PackServiceAPI
+import Seller
 import SystemCalls
 import TerminalText
 
@@ -51,6 +52,13 @@ extension ServeCommand {
         options.makeAPIKey = makeAPIKey
         options.admin = try parsed.value("--admin-listen").map(listenAddress)
         options.newAdminToken = parsed.has("--admin-token")
+        if let role = parsed.value("--admin-role") {
+            guard let known = AdminTokens.Role(rawValue: role) else {
+                throw CommandFailure.usage("--admin-role is admin (reads and acts) or viewer (reads only), not '\(role)'")
+            }
+            guard options.newAdminToken else { throw CommandFailure.usage("--admin-role goes with --admin-token: the role of the token it makes") }
+            options.adminRole = known
+        }
         options.revokeAdminToken = parsed.value("--revoke-admin-token")
         options.listAdminTokens = parsed.has("--list-admin-tokens")
         options.apiIssuer = parsed.value("--api-issuer")

@@ -37,6 +37,7 @@ extension ServeCommand {
         /// `--admin-listen`, `--admin-token` (make one and exit), `--revoke-admin-token ID`.
         var admin: (host: String, port: UInt16)?
         var newAdminToken = false
+        var adminRole = AdminTokens.Role.admin
         var revokeAdminToken: String?
         var listAdminTokens = false
         /// `--api-issuer` and `--api-key KID=FILE`: who may call the App Store Server API routes.
@@ -63,11 +64,14 @@ extension ServeCommand {
         }
         if options.listAdminTokens {
             do {
-                let entries = try AdminTokens(dataFolder: options.data).entries()
+                let tokens = AdminTokens(dataFolder: options.data)
+                let entries = try tokens.entries()
+                let uses = try tokens.lastUses()
                 if entries.isEmpty { context.out("No admin token: 'hangman serve --data \(options.data) --admin-token' makes one.") }
                 for entry in entries {
                     let made = UTCDateTime(millisecondsSince1970: entry.made).dateTimeText
-                    context.out(TerminalText(trusted: "\(entry.id)  made \(made)" + (entry.revoked.map { "  revoked \(UTCDateTime(millisecondsSince1970: $0).dateTimeText)" } ?? "  live")))
+                    let used = uses[entry.id].map { "last used \(UTCDateTime(millisecondsSince1970: $0).dateTimeText)" } ?? "never used"
+                    context.out(TerminalText(trusted: "\(entry.id)  \(entry.role.rawValue)  made \(made)  \(used)" + (entry.revoked.map { "  revoked \(UTCDateTime(millisecondsSince1970: $0).dateTimeText)" } ?? "  live")))
                 }
             } catch {
                 throw CommandFailure.storage(error.message)
@@ -84,9 +88,9 @@ extension ServeCommand {
                     }
                     context.out("Revoked admin token \(id): it no longer opens the dashboard.")
                 } else {
-                    let made = try tokens.issue(now: context.clock.now())
+                    let made = try tokens.issue(now: context.clock.now(), role: options.adminRole)
                     context.out(TerminalText(trusted: made.token))
-                    context.error("Admin token \(made.id), kept in \(tokens.path) as a digest: keep the token secret; 'serve --data \(options.data) --revoke-admin-token \(made.id)' revokes it.")
+                    context.error("Admin token \(made.id) (\(options.adminRole == .admin ? "an admin: reads and acts" : "a viewer: reads only")), kept in \(tokens.path) as a digest: keep the token secret; 'serve --data \(options.data) --revoke-admin-token \(made.id)' revokes it.")
                 }
             } catch let error as ServiceError {
                 throw CommandFailure.storage(error.message)

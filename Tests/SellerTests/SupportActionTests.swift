@@ -1,0 +1,73 @@
+import Foundation
+import PostgreSQL
+@testable import Seller
+import Testing
+import TestSupport
+
+/// Support's actions on a customer (``SellerService/act(_:on:reason:by:requestKey:service:now:)``)
+/// on both engines: a grant is the customer's at no charge, recorded with its reason and giver,
+/// never revenue, once per key; a refund takes back; every action is in the audit log, refusals too.
+@Suite struct SupportActionTests {
+    @Test(arguments: Engine.allCases) func aGrantIsGivenOnceRecordedAndNeverRevenue(engine: Engine) throws {
+        let directory = try TemporaryDirectory()
+        let packs = try StoreFixture.makePacksFolder(in: directory)
+        let catalog = try Catalog.load(folder: packs)
+        let clock = SteppingClock()
+        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        var ledgers: PostgreSQLLedgers?
+        let seller: SellerService
+        if engine == .postgresql {
+            let server = try TestPostgreSQL.shared()
+            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
+            ledgers = seller.ledgers
+        } else {
+            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
+        }
+        let account = try seller.directory.create(now: 1).accountID
+        func open() throws -> AccountService {
+            let service = if let ledgers {
+                try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
+            } else {
+                try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
+            }
+            service.claimTransactionID = seller.transactionIDClaims(account: account)
+            return service
+        }
+        let service = try open()
+        // The store's controls would fail a payment: a grant charges nothing, so nothing fails.
+        var controls = try service.controls()
+        controls.failPurchases = true
+        try service.setControls(controls)
+        let said = try seller.act(.grant(StoreFixture.hints10, quantity: 2), on: account, reason: "the app lost a game", by: "00000000000000aa", requestKey: "k1", service: service, now: 5)
+        #expect(said.hasPrefix("granted: transaction "), "\(said)")
+        #expect(try service.hintBalance() == 20, "seen by the player")
+        // The same key again: the same grant, nothing given twice.
+        try seller.act(.grant(StoreFixture.hints10, quantity: 2), on: account, reason: "the app lost a game", by: "00000000000000aa", requestKey: "k1", service: try open(), now: 6)
+        #expect(try open().hintBalance() == 20)
+        let granted = try #require(try service.transactions().first)
+        #expect(try service.transactions().count == 1 && granted.price?.minorUnits == 0 && granted.state == .finished, "\(granted)")
+        let record = try #require(try service.grantRecord(granted.id))
+        #expect(record.reason == "the app lost a game" && record.grantedBy == "00000000000000aa" && record.grantedDate == granted.purchaseDate, "\(record)")
+        // A pack, seen as owned.
+        try seller.act(.grant(StoreFixture.animals, quantity: 1), on: account, reason: "contest prize", by: "cli:ops", requestKey: "k2", service: service, now: 7)
+        #expect(try service.entitlements().contains { $0.productID == StoreFixture.animals && $0.revokedDate == nil })
+        // Never revenue: the kept numbers count no charge, no unit.
+        let days = if let ledgers { try ledgers.salesDays(firstDay: 0, lastDay: 200_000, storefront: nil) }
+            else { try SQLiteLedgers.salesDays(folder: directory.path + "/data", firstDay: 0, lastDay: 200_000, storefront: nil) }
+        #expect(days.rows.allSatisfy { $0.revenue == 0 && $0.charged == 0 && $0.units == 0 }, "\(days.rows)")
+        // Refusals are said and logged: days of a subscription there is not, a grant without a reason.
+        #expect(throws: ServiceError.self) { try seller.act(.extend(days: 7), on: account, reason: "outage", by: "cli:ops", requestKey: "k3", service: service, now: 8) }
+        #expect(throws: ServiceError.self) { try seller.act(.grant(StoreFixture.hints10, quantity: 1), on: account, reason: " ", by: "cli:ops", requestKey: "k4", service: service, now: 9) }
+        // A refund of the granted hints takes them back.
+        let refunded = try seller.act(.refund(granted.id), on: account, reason: "granted twice by mistake", by: "00000000000000aa", requestKey: "k5", service: service, now: 10)
+        let left = try service.hintBalance()
+        #expect(refunded.contains("20 hints taken back") && left == 0, "\(refunded)")
+        let log = try seller.directory.actions(account: account, before: nil, limit: 10)
+        #expect(log.map(\.action) == ["refund", "extend", "grant", "grant", "grant"], "\(log)")
+        #expect(log.map(\.admin) == ["00000000000000aa", "cli:ops", "cli:ops", "00000000000000aa", "00000000000000aa"])
+        #expect(log[1].outcome.hasPrefix("refused: ") && log[0].outcome.hasPrefix("refunded") && log[4].reason == "the app lost a game", "\(log)")
+        #expect(try seller.directory.actions(account: account, before: log[3].id, limit: 10).count == 1, "paged by id")
+    }
+}
