@@ -106,6 +106,7 @@ import TestSupport
         #expect(overview.subscriptions.active.isEmpty, "the upgraded plan ended")
         #expect(overview.subscriptions.activeByDay[monthly] == [1, 1, 1, 1, 1, 1, 1, 1, 0], "the trial's week, the paid day, then revoked")
         #expect(overview.subscriptions.ended == 0, "an upgrade is no churn")
+        #expect(overview.rates.refunds == ["USD": 41.8, "EUR": 0] && overview.rates.trialConversion == 100, "\(overview.rates)")
         // One storefront alone.
         let german = try Self.overview(sales, 0, 8, storefront: "DEU", now: Self.at(8))
         #expect(german.currencies.map(\.currency) == ["EUR"] && german.products.map(\.productID.rawValue) == [ios])
@@ -132,6 +133,15 @@ import TestSupport
         #expect(overview.subscriptions.activeByDay[monthly] == Array(repeating: 2, count: 30) + Array(repeating: 1, count: 11))
         #expect(overview.subscriptions.activeByDay[yearly] == Array(repeating: 1, count: 41))
         #expect(overview.subscriptions.renewals == 1 && overview.subscriptions.ended == 1)
+        // The tiles: recurring revenue now, as a person sums it from the catalog's prices (a
+        // year's price is a twelfth a month), and the subscribers.
+        let monthlyPrice = try #require(Self.catalog.product(ProductID(rawValue: monthly)!)?.price(in: "USA")).minorUnits
+        let yearlyPrice = try #require(Self.catalog.product(ProductID(rawValue: yearly)!)?.price(in: "USA")).minorUnits
+        #expect(overview.tiles.monthlyRecurringRevenue == ["USD": monthlyPrice + Int64((Double(yearlyPrice) / 12).rounded())], "\(overview.tiles)")
+        #expect(overview.tiles.activeSubscriptions == 2 && overview.tiles.inTrial == 0)
+        // Churn over days 5 to 40: three live when they began, one ended (c's lapse).
+        let later = try Self.overview(sales, 5, 40, facts: facts, now: now)
+        #expect(later.rates.liveAtStart == 3 && later.rates.churn == 33.3, "\(later.rates)")
     }
 }
 

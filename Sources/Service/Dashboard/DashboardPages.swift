@@ -190,9 +190,29 @@ public struct DashboardPages: Sendable {
             """
     }
 
+    /// The numbers a subscription business reads first, as tiles: recurring revenue now, the
+    /// subscribers, and the range's revenue and net, each currency apart.
+    private func tilesBody() -> String {
+        let tiles = overview.tiles
+        /// An amount per currency, a line each.
+        func money(_ amounts: [(currency: String, minor: Int64)]) -> [String] {
+            amounts.isEmpty ? ["-"] : amounts.map { self.amounts.format($0.minor, $0.currency) }
+        }
+        let cells: [(String, [String])] = [
+            ("Monthly recurring revenue", money(tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
+            ("Active subscriptions", [String(tiles.activeSubscriptions)]), ("In a free trial", [String(tiles.inTrial)]),
+            ("Revenue in these days", money(overview.currencies.map { ($0.currency, $0.revenue) })),
+            ("Net in these days", money(overview.currencies.map { ($0.currency, $0.net) })),
+        ]
+        return "<section class=\"tiles\" aria-label=\"The numbers now\">" + cells.map { title, lines in
+            "<div class=\"tile\"><span class=\"tile-title\">\(escaped(title))</span><span class=\"tile-value\">" + lines.map(escaped).joined(separator: "<br>") + "</span></div>"
+        }.joined() + "</section>"
+    }
+
     private func overviewBody() -> String {
-        guard !overview.currencies.isEmpty else { return "<p class=\"empty\">Nothing sold or refunded in these days.</p>" }
-        var html = "<section><h2>Revenue, refunds and net</h2>" + table(
+        let tiles = tilesBody()
+        guard !overview.currencies.isEmpty else { return tiles + "<p class=\"empty\">Nothing sold or refunded in these days.</p>" }
+        var html = tiles + "<section><h2>Revenue, refunds and net</h2>" + table(
             id: "totals", caption: "Per currency, never converted",
             head: ["Currency", "Revenue", "Refunds", "Net"],
             rows: overview.currencies.map { [$0.currency, amounts.format($0.revenue, $0.currency), amounts.format($0.refunds, $0.currency), amounts.format($0.net, $0.currency)] })
@@ -238,6 +258,14 @@ public struct DashboardPages: Sendable {
             ["Renewals", String(subscriptions.renewals)], ["Subscriptions ended (churn)", String(subscriptions.ended)],
             ["Ended by the subscriber (voluntary)", String(subscriptions.endedVoluntarily)], ["Ended as renewals failed (billing)", String(subscriptions.endedByBilling)],
         ])
+        let rates = overview.rates
+        func percent(_ value: Double?) -> String { value.map { String(format: "%.1f%%", $0) } ?? "-" }
+        html += "</section><section><h2>Rates in these days</h2>"
+        html += table(id: "rates", caption: "Churn of the \(rates.liveAtStart) subscriptions live when these days began; refunds of each currency's revenue", head: ["", "Rate"],
+            rows: [
+                ["Churn", percent(rates.churn)], ["Voluntary churn", percent(rates.voluntaryChurn)], ["Billing churn", percent(rates.billingChurn)],
+                ["Trial conversion", percent(rates.trialConversion)],
+            ] + rates.refunds.sorted { $0.key < $1.key }.map { ["Refunds, \($0.key)", percent($0.value)] })
         html += "</section><section><h2>Renewals failing now</h2>"
         html += table(id: "failing", caption: "Subscriptions whose renewal is failing", head: ["", "Count"], rows: [
             ["In grace period (still open)", String(subscriptions.inGracePeriod)], ["In billing retry (closed until paid)", String(subscriptions.inBillingRetry)],
@@ -414,6 +442,9 @@ public struct DashboardPages: Sendable {
         th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: break-word; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
         #refunds td:nth-child(1), #refunds td:nth-child(2), #refunds td:nth-child(6) { white-space: nowrap; }
         main a { color: var(--s0); } .matches li { margin: 4px 0; }
+        .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin: 12px 0; }
+        .tile { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-direction: column; gap: 4px; }
+        .tile-title { color: var(--muted); font-size: 0.85rem; } .tile-value { font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
         .facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; } .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
         form.act { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: end; margin: 8px 0; padding: 8px 0; border-bottom: 1px solid var(--line); }
         form.act label { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; max-width: 100%; } form.act select, form.act input { max-width: 100%; min-width: 0; }

@@ -25,6 +25,34 @@ public struct SalesOverview: Sendable, Equatable, Codable {
     /// order: by the count of units where currencies differ).
     public var products: [ProductLine]
     public var subscriptions: SubscriptionLine
+    /// What a subscription business reads first: its recurring revenue now, its subscribers.
+    public var tiles = Tiles()
+    /// Churn, refunds and trial conversion over the range.
+    public var rates = Rates()
+
+    public struct Tiles: Sendable, Equatable, Codable {
+        /// Monthly recurring revenue now, per currency (never converted), in minor units: each live
+        /// paid subscription's price in its storefront, as a month's worth (a year's / 12, a
+        /// week's x 52 / 12); a free trial brings none.
+        public var monthlyRecurringRevenue: [String: Int64] = [:]
+        /// Subscriptions live now that pay, and those in their free trial.
+        public var activeSubscriptions = 0
+        public var inTrial = 0
+    }
+
+    public struct Rates: Sendable, Equatable, Codable {
+        /// Subscriptions live when the range began (the base of the churn rate).
+        public var liveAtStart = 0
+        /// Percent of those live when the range began whose access ended in it: in all, turned off
+        /// by the subscriber, after renewals failed; `nil` when none was live.
+        public var churn: Double?
+        public var voluntaryChurn: Double?
+        public var billingChurn: Double?
+        /// Percent of each currency's revenue in the range that was refunded in it.
+        public var refunds: [String: Double] = [:]
+        /// Percent of the free trials begun in the range that were paid for since; `nil` when none began.
+        public var trialConversion: Double?
+    }
 
     /// Money in one currency over the range: per day (`daily[0]` is `firstDay`), in minor units.
     public struct CurrencyLine: Sendable, Equatable, Codable {
@@ -141,5 +169,35 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         currencies = lines.values.sorted { $0.currency < $1.currency }
         self.products = products.values.sorted { ($0.units, $1.productID.rawValue) > ($1.units, $0.productID.rawValue) }
         self.subscriptions = subscriptions
+        for fact in facts where fact.isLiveNow && (storefront == nil || fact.storefront == storefront) {
+            guard fact.state != .trial else {
+                tiles.inTrial += 1
+                continue
+            }
+            tiles.activeSubscriptions += 1
+            guard let product = catalog.product(fact.productID), let period = product.autoRenewable?.period, let price = product.price(in: fact.storefront)
+            else { continue }
+            tiles.monthlyRecurringRevenue[price.currency, default: 0] += Self.monthly(price.minorUnits, per: period)
+        }
+        func percent(_ part: Int, of whole: Int) -> Double? { whole == 0 ? nil : (Double(part) * 1000 / Double(whole)).rounded() / 10 }
+        rates.liveAtStart = Int(days.liveBefore.values.reduce(0, +))
+        rates.churn = percent(subscriptions.ended, of: rates.liveAtStart)
+        rates.voluntaryChurn = percent(subscriptions.endedVoluntarily, of: rates.liveAtStart)
+        rates.billingChurn = percent(subscriptions.endedByBilling, of: rates.liveAtStart)
+        rates.trialConversion = percent(subscriptions.trialsConverted, of: subscriptions.trialsStarted)
+        for line in currencies where line.revenue > 0 {
+            rates.refunds[line.currency] = (Double(line.refunds) * 1000 / Double(line.revenue)).rounded() / 10
+        }
+    }
+
+    /// `minorUnits` charged every `period`, as a month's worth (rounded to the minor unit).
+    static func monthly(_ minorUnits: Int64, per period: StoreDuration) -> Int64 {
+        let months: Double = switch period.unit {
+        case .day: Double(period.count) * 12 / 365
+        case .week: Double(period.count) * 12 / 52
+        case .month: Double(period.count)
+        case .year: Double(period.count) * 12
+        }
+        return months > 0 ? Int64((Double(minorUnits) / months).rounded()) : 0
     }
 }

@@ -54,6 +54,13 @@ enum ReportText {
         lines.append("Subscriptions: \(active) active now\(plans.isEmpty ? "" : " (" + plans.joined(separator: ", ") + ")"), \(subscriptions.paidPeriods) period\(subscriptions.paidPeriods == 1 ? "" : "s") charged.")
         lines.append("Free trials: \(subscriptions.trialsStarted) started, \(subscriptions.trialsConverted) of them paid since.")
         lines.append("Renewals: \(subscriptions.renewals); ended: \(subscriptions.ended) (\(subscriptions.endedVoluntarily) by the subscriber, \(subscriptions.endedByBilling) by billing).")
+        let mrr = overview.tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { money($0.value, $0.key) }
+        if !mrr.isEmpty || overview.tiles.inTrial > 0 {
+            lines.append("Monthly recurring revenue now: \(mrr.isEmpty ? "none" : mrr.joined(separator: " + ")); \(overview.tiles.inTrial) in a free trial.")
+        }
+        if let churn = overview.rates.churn {
+            lines.append(String(format: "Churn: %.1f%% of the %d live when these days began.", churn, overview.rates.liveAtStart))
+        }
         if subscriptions.inGracePeriod + subscriptions.inBillingRetry > 0 {
             lines.append("Failing renewals now: \(subscriptions.inGracePeriod) in grace period, \(subscriptions.inBillingRetry) in billing retry.")
         }
