@@ -160,6 +160,9 @@ import TestSupport
             "SELECT count(*) FROM transactions WHERE \(LedgerSQL.charged) AND original_transaction_id IS NOT NULL AND original_transaction_id <> id")
         #expect(renewals == 2 && periods.first { $0[0] == "Renewals" }?[1] == "2", "\(periods)")
         #expect(periods.first { $0[0] == "Free trials started" }?[1] == "1" && periods.first { $0[0] == "Trials paid since" }?[1] == "1", "\(periods)")
+        // Recurring revenue: Dan's trial brought none, his paid month brought its price, in dollars.
+        let monthly = try #require((pages["subscriptions-1280"]?["tables"] as? [String: [[String]]])?["mrr-USD-movement"])
+        #expect(monthly.count == 1 && monthly[0][0] == "2.99 USD", "\(monthly)")
         // The players: accounts made, games served, the day's word, hints sold and spent.
         let players = try #require((pages["players-1280"]?["tables"] as? [String: [[String]]])?["players-totals"])
         let sold = try world.count("SELECT coalesce(sum(amount), 0) FROM hint_ledger WHERE reason = 'purchase'")

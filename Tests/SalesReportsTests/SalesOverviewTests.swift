@@ -42,6 +42,14 @@ import TestSupport
         ])
     }
 
+    /// `sale` with the subscription's fields in order: state, revoked, refund, trial, original, expires, period, id.
+    static func sale(
+        _ account: String, _ product: String, day: Int64, price: Int64, _ state: TransactionState, _ revoked: Int64?, _ refund: Int64?, _ trial: Bool,
+        _ original: String, _ expires: Int64, _ period: Int, _ id: String
+    ) -> Sale {
+        sale(account, product, day: day, price: price, state: state, revoked: revoked, refund: refund, trial: trial, original: original, expires: expires, period: period, id: id)
+    }
+
     /// A folder of SQLite ledgers holding `sales`, one ledger per account, as a server's data folder.
     static func ledgers(_ sales: [Sale], in directory: TemporaryDirectory) throws -> SalesLedgers {
         for sale in sales {
@@ -133,15 +141,46 @@ import TestSupport
         #expect(overview.subscriptions.activeByDay[monthly] == Array(repeating: 2, count: 30) + Array(repeating: 1, count: 11))
         #expect(overview.subscriptions.activeByDay[yearly] == Array(repeating: 1, count: 41))
         #expect(overview.subscriptions.renewals == 1 && overview.subscriptions.ended == 1)
-        // The tiles: recurring revenue now, as a person sums it from the catalog's prices (a
-        // year's price is a twelfth a month), and the subscribers.
-        let monthlyPrice = try #require(Self.catalog.product(ProductID(rawValue: monthly)!)?.price(in: "USA")).minorUnits
-        let yearlyPrice = try #require(Self.catalog.product(ProductID(rawValue: yearly)!)?.price(in: "USA")).minorUnits
-        #expect(overview.tiles.monthlyRecurringRevenue == ["USD": monthlyPrice + Int64((Double(yearlyPrice) / 12).rounded())], "\(overview.tiles)")
+        // The tiles: recurring revenue at the range's end, as a person sums it (a year's price is
+        // twelve months'), and the subscribers.
+        #expect(overview.tiles.monthlyRecurringRevenue == ["USD": 299 + Int64((2499.0 / 12).rounded())], "a's month and b's year as a month: \(overview.tiles)")
         #expect(overview.tiles.activeSubscriptions == 2 && overview.tiles.inTrial == 0)
         // Churn over days 5 to 40: three live when they began, one ended (c's lapse).
         let later = try Self.overview(sales, 5, 40, facts: facts, now: now)
         #expect(later.rates.liveAtStart == 3 && later.rates.churn == 33.3, "\(later.rates)")
+    }
+}
+
+/// Recurring revenue and its movement on a history made by hand, against the sums a person makes.
+@Suite struct RecurringRevenueTests {
+    @Test func theMovementIsTheSumsAPersonMakes() throws {
+        let monthly = "com.hangmanpacks.pass.monthly", yearly = "com.hangmanpacks.pass.yearly"
+        typealias Sales = SalesOverviewTests
+        let sales = [
+            // a: a month, renewed at the same price on day 30.
+            Sales.sale("a", monthly, day: 0, price: 299, .finished, nil, nil, false, "00000000000000a1", 30, 0, "00000000000000a1"),
+            Sales.sale("a", monthly, day: 30, price: 299, .finished, nil, nil, false, "00000000000000a1", 60, 1, "00000000000000a2"),
+            // b: a month, changed on day 10 to a year (a cheaper month: 2499 / 12 = 208), the month's unused part refunded.
+            Sales.sale("b", monthly, day: 0, price: 299, .finished, 10, 200, false, "00000000000000b1", 30, 0, "00000000000000b1"),
+            Sales.sale("b", yearly, day: 10, price: 2499, .finished, nil, nil, false, "00000000000000b1", 375, 1, "00000000000000b2"),
+            // c: a month, not renewed: churned on day 30.
+            Sales.sale("c", monthly, day: 0, price: 299, .finished, nil, nil, false, "00000000000000c1", 30, 0, "00000000000000c1"),
+            // d: a week's free trial (no revenue), then a paid month from day 7 (new), not renewed (churned on day 37).
+            Sales.sale("d", monthly, day: 0, price: 0, .finished, nil, nil, true, "00000000000000d1", 7, 0, "00000000000000d1"),
+            Sales.sale("d", monthly, day: 7, price: 299, .finished, nil, nil, false, "00000000000000d1", 37, 1, "00000000000000d2"),
+        ]
+        let overview = try SalesOverviewTests.overview(sales, 0, 40, now: SalesOverviewTests.at(40))
+        let usd = try #require(overview.recurringRevenue.first { $0.currency == "USD" })
+        // By hand: 897 new on day 0, 299 new on day 7, 91 less on day 10, 299 churned on day 30 (c; a renewed), 299 on day 37 (d).
+        #expect(usd.new.reduce(0, +) == 897 + 299 && usd.new[0] == 897 && usd.new[7] == 299, "\(usd.new)")
+        #expect(usd.expansion.reduce(0, +) == 0 && usd.contraction[10] == 299 - 208 && usd.contraction.reduce(0, +) == 91, "\(usd.contraction)")
+        #expect(usd.churned[30] == 299 && usd.churned[37] == 299 && usd.churned.reduce(0, +) == 598, "\(usd.churned)")
+        #expect(usd.byDay[0] == 897 && usd.byDay[7] == 1196 && usd.byDay[10] == 1105 && usd.byDay[30] == 806 && usd.byDay[40] == 299 + 208, "\(usd.byDay)")
+        #expect(usd.byDay[40] == usd.atStart + usd.new.reduce(0, +) + usd.expansion.reduce(0, +) - usd.contraction.reduce(0, +) - usd.churned.reduce(0, +))
+        #expect(overview.tiles.monthlyRecurringRevenue == ["USD": 507])
+        // A range that begins later starts from what stood then.
+        let later = try SalesOverviewTests.overview(sales, 20, 40, now: SalesOverviewTests.at(40))
+        #expect(later.recurringRevenue.first?.atStart == 1105 && later.recurringRevenue.first?.byDay.last == 507, "\(later.recurringRevenue)")
     }
 }
 

@@ -199,13 +199,16 @@ public struct DashboardPages: Sendable {
             amounts.isEmpty ? ["-"] : amounts.map { self.amounts.format($0.minor, $0.currency) }
         }
         let cells: [(String, [String])] = [
-            ("Monthly recurring revenue", money(tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
+            ("Monthly recurring revenue\u{0}on \(overview.lastDay)", money(tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
             ("Active subscriptions", [String(tiles.activeSubscriptions)]), ("In a free trial", [String(tiles.inTrial)]),
             ("Revenue in these days", money(overview.currencies.map { ($0.currency, $0.revenue) })),
             ("Net in these days", money(overview.currencies.map { ($0.currency, $0.net) })),
         ]
         return "<section class=\"tiles\" aria-label=\"The numbers now\">" + cells.map { title, lines in
-            "<div class=\"tile\"><span class=\"tile-title\">\(escaped(title))</span><span class=\"tile-value\">" + lines.map(escaped).joined(separator: "<br>") + "</span></div>"
+            // A title's second part (after a NUL) is kept on one line: a date is not broken at its hyphens.
+            let parts = title.split(separator: "\u{0}").map { escaped(String($0)) }
+            let heading = parts.count == 2 ? "\(parts[0]) <span class=\"nowrap\">\(parts[1])</span>" : parts.joined()
+            return "<div class=\"tile\"><span class=\"tile-title\">\(heading)</span><span class=\"tile-value\">" + lines.map(escaped).joined(separator: "<br>") + "</span></div>"
         }.joined() + "</section>"
     }
 
@@ -258,6 +261,19 @@ public struct DashboardPages: Sendable {
             ["Renewals", String(subscriptions.renewals)], ["Subscriptions ended (churn)", String(subscriptions.ended)],
             ["Ended by the subscriber (voluntary)", String(subscriptions.endedVoluntarily)], ["Ended as renewals failed (billing)", String(subscriptions.endedByBilling)],
         ])
+        for line in overview.recurringRevenue {
+            let id = "mrr-\(line.currency)"
+            let format = { (value: Int64) in amounts.format(value, line.currency) }
+            html += "</section><section><h2>Monthly recurring revenue, \(escaped(line.currency))</h2>"
+            html += Charts.line(id: id, title: "Monthly recurring revenue at the end of each day in \(line.currency)", days: chartDays, values: line.byDay, label: format)
+            let sum = { (values: [Int64]) in format(values.reduce(0, +)) }
+            html += table(id: id + "-movement", caption: "How it moved in these days, from \(format(line.atStart)) to \(format(line.byDay.last ?? line.atStart))",
+                head: ["New", "Expansion", "Contraction", "Churned"], rows: [[sum(line.new), sum(line.expansion), sum(line.contraction), sum(line.churned)]])
+            html += "<details><summary>The numbers (<a href=\"\(DashboardRoute.chart(id).path)?\(escaped(query))\">CSV</a>)</summary>"
+            html += table(id: id + "-table", caption: "Per day in \(line.currency)", head: ["Day", "At the end", "New", "Expansion", "Contraction", "Churned"],
+                rows: days.indices.map { [days[$0], format(line.byDay[$0]), format(line.new[$0]), format(line.expansion[$0]), format(line.contraction[$0]), format(line.churned[$0])] })
+            html += "</details>"
+        }
         let rates = overview.rates
         func percent(_ value: Double?) -> String { value.map { String(format: "%.1f%%", $0) } ?? "-" }
         html += "</section><section><h2>Rates in these days</h2>"
@@ -415,6 +431,13 @@ public struct DashboardPages: Sendable {
         if chart == "units" {
             return line(["product", "units", "refunded"]) + overview.products.map { line([$0.name, String($0.units), String($0.refunded)]) }.joined()
         }
+        if chart.hasPrefix("mrr-"), let recurring = overview.recurringRevenue.first(where: { "mrr-" + $0.currency == chart }) {
+            func decimal(_ value: Int64) -> String { Money(minorUnits: value, currency: recurring.currency).decimal }
+            return line(["day", "at the end", "new", "expansion", "contraction", "churned", "currency"]) + days.indices.map {
+                line([days[$0], decimal(recurring.byDay[$0]), decimal(recurring.new[$0]), decimal(recurring.expansion[$0]), decimal(recurring.contraction[$0]),
+                      decimal(recurring.churned[$0]), recurring.currency])
+            }.joined()
+        }
         guard chart.hasPrefix("revenue-"), let currency = overview.currencies.first(where: { "revenue-" + $0.currency == chart }) else { return nil }
         return line(["day", "revenue", "refunds", "currency"]) + days.indices.map {
             line([days[$0], Money(minorUnits: currency.dailyRevenue[$0], currency: currency.currency).decimal,
@@ -444,7 +467,7 @@ public struct DashboardPages: Sendable {
         main a { color: var(--s0); } .matches li { margin: 4px 0; }
         .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin: 12px 0; }
         .tile { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-direction: column; gap: 4px; }
-        .tile-title { color: var(--muted); font-size: 0.85rem; } .tile-value { font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
+        .tile-title { color: var(--muted); font-size: 0.85rem; } .nowrap { white-space: nowrap; } .tile-value { font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; overflow-wrap: anywhere; }
         .facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; } .facts dt { color: var(--muted); } .facts dd { margin: 0; overflow-wrap: anywhere; }
         form.act { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: end; margin: 8px 0; padding: 8px 0; border-bottom: 1px solid var(--line); }
         form.act label { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 6px; max-width: 100%; } form.act select, form.act input { max-width: 100%; min-width: 0; }

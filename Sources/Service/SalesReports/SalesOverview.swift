@@ -30,10 +30,28 @@ public struct SalesOverview: Sendable, Equatable, Codable {
     /// Churn, refunds and trial conversion over the range.
     public var rates = Rates()
 
+    /// Recurring revenue in one currency: at the end of each day of the range (`byDay[0]` is
+    /// `firstDay`'s), and how it moved each day: new (periods that renew nothing), expansion and
+    /// contraction (renewals and plan changes to a dearer or cheaper month), churned (periods
+    /// whose access ended with no renewal that day). Each paid period counts as a month's worth
+    /// of its price (``SalesAggregates``); a free trial brings none.
+    public struct RecurringRevenueLine: Sendable, Equatable, Codable {
+        public var currency: String
+        public var byDay: [Int64]
+        public var new: [Int64]
+        public var expansion: [Int64]
+        public var contraction: [Int64]
+        public var churned: [Int64]
+        /// Recurring revenue when the range began.
+        public var atStart: Int64
+    }
+
+    /// One line per currency with recurring revenue in or before the range.
+    public var recurringRevenue: [RecurringRevenueLine] = []
+
     public struct Tiles: Sendable, Equatable, Codable {
-        /// Monthly recurring revenue now, per currency (never converted), in minor units: each live
-        /// paid subscription's price in its storefront, as a month's worth (a year's / 12, a
-        /// week's x 52 / 12); a free trial brings none.
+        /// Monthly recurring revenue at the end of the range's last day (today, by default), per
+        /// currency (never converted), in minor units.
         public var monthlyRecurringRevenue: [String: Int64] = [:]
         /// Subscriptions live now that pay, and those in their free trial.
         public var activeSubscriptions = 0
@@ -117,6 +135,13 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         var products: [String: ProductLine] = [:]
         var subscriptions = SubscriptionLine(active: [:], trialsStarted: 0, paidPeriods: 0, trialsConverted: 0)
         var liveChanges: [String: [Int64]] = [:]
+        var recurring: [String: RecurringRevenueLine] = [:]
+        func recurringLine(_ currency: String) -> RecurringRevenueLine {
+            recurring[currency] ?? RecurringRevenueLine(
+                currency: currency, byDay: Array(repeating: 0, count: count), new: Array(repeating: 0, count: count), expansion: Array(repeating: 0, count: count),
+                contraction: Array(repeating: 0, count: count), churned: Array(repeating: 0, count: count), atStart: days.mrrBefore[currency] ?? 0)
+        }
+        for currency in days.mrrBefore.keys { recurring[currency] = recurringLine(currency) }
         for row in days.rows where row.day >= firstDay && row.day <= lastDay && (storefront == nil || row.storefront == storefront) {
             let index = Int(row.day - firstDay)
             if row.charged != 0 || row.refundedUnits != 0 {
@@ -142,6 +167,15 @@ public struct SalesOverview: Sendable, Equatable, Codable {
             subscriptions.renewals += Int(row.renewals)
             subscriptions.trialsConverted += Int(row.conversions)
             if row.liveChange != 0 { liveChanges[row.productID, default: Array(repeating: 0, count: count)][index] += row.liveChange }
+            if row.mrrStarted != 0 || row.mrrEnded != 0 || row.mrrRenewedFrom != 0 {
+                var line = recurringLine(row.currency)
+                line.byDay[index] += row.mrrStarted - row.mrrEnded
+                line.new[index] += row.mrrNew
+                line.expansion[index] += row.mrrExpansion
+                line.contraction[index] += row.mrrContraction
+                line.churned[index] += row.mrrChurned
+                recurring[row.currency] = line
+            }
         }
         // Live at the end of each day: those live before the range, plus each day's change.
         for product in Set(liveChanges.keys).union(days.liveBefore.filter { $0.value != 0 }.keys) {
@@ -169,15 +203,19 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         currencies = lines.values.sorted { $0.currency < $1.currency }
         self.products = products.values.sorted { ($0.units, $1.productID.rawValue) > ($1.units, $0.productID.rawValue) }
         self.subscriptions = subscriptions
-        for fact in facts where fact.isLiveNow && (storefront == nil || fact.storefront == storefront) {
-            guard fact.state != .trial else {
-                tiles.inTrial += 1
-                continue
+        // Each day's change summed into what stands at its end.
+        recurringRevenue = recurring.values.map { line in
+            var summed = line
+            var standing = line.atStart
+            summed.byDay = line.byDay.map { change in
+                standing += change
+                return standing
             }
-            tiles.activeSubscriptions += 1
-            guard let product = catalog.product(fact.productID), let period = product.autoRenewable?.period, let price = product.price(in: fact.storefront)
-            else { continue }
-            tiles.monthlyRecurringRevenue[price.currency, default: 0] += Self.monthly(price.minorUnits, per: period)
+            return summed
+        }.sorted { $0.currency < $1.currency }
+        for line in recurringRevenue where (line.byDay.last ?? 0) != 0 { tiles.monthlyRecurringRevenue[line.currency] = line.byDay.last }
+        for fact in facts where fact.isLiveNow && (storefront == nil || fact.storefront == storefront) {
+            if fact.state == .trial { tiles.inTrial += 1 } else { tiles.activeSubscriptions += 1 }
         }
         func percent(_ part: Int, of whole: Int) -> Double? { whole == 0 ? nil : (Double(part) * 1000 / Double(whole)).rounded() / 10 }
         rates.liveAtStart = Int(days.liveBefore.values.reduce(0, +))
@@ -190,14 +228,4 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         }
     }
 
-    /// `minorUnits` charged every `period`, as a month's worth (rounded to the minor unit).
-    static func monthly(_ minorUnits: Int64, per period: StoreDuration) -> Int64 {
-        let months: Double = switch period.unit {
-        case .day: Double(period.count) * 12 / 365
-        case .week: Double(period.count) * 12 / 52
-        case .month: Double(period.count)
-        case .year: Double(period.count) * 12
-        }
-        return months > 0 ? Int64((Double(minorUnits) / months).rounded()) : 0
-    }
 }

@@ -75,7 +75,7 @@ public final class PostgreSQLLedgers: Sendable {
             let rows = try connection.execute(
                 SalesAggregates.rangeQuery(placeholders: ["$1", "$2", "$3"]), [String(firstDay), String(lastDay), storefront ?? ""]
             ).rows.map { row throws in
-                guard row.count == 16, let day = row[0].flatMap(Int64.init), let storefront = row[1], let currency = row[2], let product = row[3],
+                guard row.count == 6 + SalesAggregates.sums.count, let day = row[0].flatMap(Int64.init), let storefront = row[1], let currency = row[2], let product = row[3],
                     let unitPrice = row[4].flatMap(Int64.init), let renewal = row[5].flatMap(Int64.init)
                 else { throw ServiceError(.storage, "the ledger database holds a malformed row of the seller's numbers") }
                 return SalesDay(
@@ -85,7 +85,11 @@ public final class PostgreSQLLedgers: Sendable {
             for row in try connection.execute(SalesAggregates.liveQuery(placeholders: ["$1", "$2"]), [String(firstDay), storefront ?? ""]).rows {
                 if let product = row[0] ?? nil, let count = row[1].flatMap(Int64.init) { live[product] = count }
             }
-            return SalesDays(rows: rows, liveBefore: live)
+            var mrr: [String: Int64] = [:]
+            for row in try connection.execute(SalesAggregates.mrrQuery(placeholders: ["$1", "$2"]), [String(firstDay), storefront ?? ""]).rows {
+                if let currency = row[0] ?? nil, let amount = row[1].flatMap(Int64.init) { mrr[currency] = amount }
+            }
+            return SalesDays(rows: rows, liveBefore: live, mrrBefore: mrr)
         }
     }
 

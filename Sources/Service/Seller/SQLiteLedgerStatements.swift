@@ -723,13 +723,17 @@ extension SQLiteLedgerStatements {
                 .map { row throws in
                     SalesDay(
                         keys: (try row.int64(0), try row.string(1), try row.string(2), try row.string(3), try row.int64(4), try row.int64(5)),
-                        sums: try (6..<16).map { index throws in try row.int64(index) })
+                        sums: try (6..<(6 + SalesAggregates.sums.count)).map { index throws in try row.int64(index) })
                 }
             var live: [String: Int64] = [:]
             for row in try db.query(sql: SalesAggregates.liveQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .text(storefront ?? "")]) {
                 live[try row.string(0)] = try row.int64(1)
             }
-            return SalesDays(rows: rows, liveBefore: live)
+            var mrr: [String: Int64] = [:]
+            for row in try db.query(sql: SalesAggregates.mrrQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .text(storefront ?? "")]) {
+                mrr[try row.string(0)] = try row.int64(1)
+            }
+            return SalesDays(rows: rows, liveBefore: live, mrrBefore: mrr)
         }
     }
 

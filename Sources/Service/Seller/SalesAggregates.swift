@@ -20,6 +20,8 @@ public enum SalesAggregates {
 
         var integer: String { self == .sqlite ? "INTEGER" : "BIGINT" }
         var least: String { self == .sqlite ? "min" : "LEAST" }
+        /// `x` rounded to a whole number of the integer type.
+        func rounded(_ x: String) -> String { self == .sqlite ? "CAST(round(\(x)) AS INTEGER)" : "round(\(x))::bigint" }
         var greatest: String { self == .sqlite ? "max" : "GREATEST" }
         var keys: [String] { self == .sqlite ? SalesAggregates.keys : SalesAggregates.keys + ["shard"] }
     }
@@ -27,7 +29,10 @@ public enum SalesAggregates {
     /// The columns that name a row.
     public static let keys = ["day", "storefront", "currency", "product_id", "unit_price", "renewal"]
     /// The columns summed.
-    public static let sums = ["revenue", "charged", "units", "refunds", "refunded_units", "trials", "paid_periods", "renewals", "conversions", "live_change"]
+    public static let sums = [
+        "revenue", "charged", "units", "refunds", "refunded_units", "trials", "paid_periods", "renewals", "conversions", "live_change",
+        "mrr_started", "mrr_ended", "mrr_renewed_from", "mrr_renewed_to", "mrr_expansion", "mrr_contraction",
+    ]
     /// How many rows a key is spread over on PostgreSQL.
     static let shards = 8
 
@@ -112,10 +117,24 @@ public enum SalesAggregates {
     /// - on the day a live subscription period's access ends (its end or its revocation, never
     ///   before it began), the period ending;
     /// - on a free trial's day, the trial converted, when its subscription's second period was
-    ///   charged.
+    ///   charged;
+    /// - recurring revenue: a paid subscription period's price as a month's worth (its length
+    ///   read in months: 28 days or more is a whole number of months, shorter a share of a year's
+    ///   twelve) starting on its purchase day and ending with its access; and on a renewal's day
+    ///   (a period after a paid one), the month's worth it follows and its own, and the difference
+    ///   as expansion or contraction. A start that is no renewal is new revenue; an end no renewal
+    ///   follows on its day is churned (``SalesDay``).
     public static func facts(from source: String, where condition: String?, dialect: Dialect, sign: Int) -> String {
         let live = "t.state IN ('purchased', 'delivered', 'finished')"
         let charged = "(\(live) AND t.offer IS NULL AND coalesce(t.price_minor, 0) > 0)"
+        /// A period's price as a month's worth (0 for anything but a paid period).
+        func monthly(_ row: String) -> String {
+            let days = "((\(row).expires_date - \(row).purchase_date) / 86400000.0)"
+            let months = "(CASE WHEN \(days) >= 27 THEN round(\(days) / 30.436875) ELSE \(days) * 12 / 365 END)"
+            let paid = "\(row).state IN ('purchased', 'delivered', 'finished') AND \(row).offer IS NULL AND coalesce(\(row).price_minor, 0) > 0 "
+                + "AND \(row).expires_date IS NOT NULL AND \(row).expires_date > \(row).purchase_date"
+            return "(CASE WHEN \(paid) THEN \(dialect.rounded("\(row).price_minor / \(months)")) ELSE 0 END)"
+        }
         let subscription = "t.expires_date IS NOT NULL"
         let renewal = "(CASE WHEN t.original_transaction_id IS NOT NULL AND t.original_transaction_id <> t.id THEN 1 ELSE 0 END)"
         let day = { (date: String) in "(\(date)) / \(millisecondsPerDay)" }
@@ -138,27 +157,36 @@ public enum SalesAggregates {
         let filter = { (more: String) in "WHERE " + ([condition, more].compactMap { $0 }).joined(separator: " AND ") }
         let until = "\(dialect.greatest)(t.purchase_date, \(dialect.least)(t.expires_date, coalesce(t.revocation_date, t.expires_date)))"
         let originalJoin = dialect == .postgreSQL ? "o.account_id = t.account_id AND o.id = t.original_transaction_id" : "o.id = t.original_transaction_id"
+        let previousJoin = (dialect == .postgreSQL ? "q.account_id = t.account_id AND " : "") + "q.original_transaction_id = t.original_transaction_id AND q.period = t.period - 1"
         // revenue, charged, units, refunds, refunded_units, trials, paid_periods, renewals, conversions, live_change
         return [
             """
             SELECT \(day("t.purchase_date")) AS day, \(named(tKey, dialect.keys.dropFirst())), \(when(charged, "t.price_minor")) AS revenue,
                 \(when(charged, "1")) AS charged, \(when(charged, "t.quantity")) AS units, 0 AS refunds, 0 AS refunded_units,
                 \(when("t.offer = 'free-trial'", "1")) AS trials, \(when("\(charged) AND \(subscription)", "1")) AS paid_periods,
-                \(when("\(charged) AND \(subscription)", renewal)) AS renewals, 0 AS conversions, \(when("\(live) AND \(subscription)", "1")) AS live_change
+                \(when("\(charged) AND \(subscription)", renewal)) AS renewals, 0 AS conversions, \(when("\(live) AND \(subscription)", "1")) AS live_change,
+                \(when("true", monthly("t"))) AS mrr_started, 0 AS mrr_ended, 0 AS mrr_renewed_from, 0 AS mrr_renewed_to, 0 AS mrr_expansion, 0 AS mrr_contraction
             FROM \(source) \(condition.map { "WHERE " + $0 } ?? "")
             """,
             """
-            SELECT \(day("t.revocation_date")), \(tKeys), 0, 0, 0, \(when("true", "coalesce(t.refund_cents, t.price_minor)")), \(when("true", "t.quantity")), \(zero(5))
+            SELECT \(day("t.revocation_date")), \(tKeys), 0, 0, 0, \(when("true", "coalesce(t.refund_cents, t.price_minor)")), \(when("true", "t.quantity")), \(zero(5)), \(zero(6))
             FROM \(source) \(filter("\(charged) AND t.revocation_date IS NOT NULL"))
             """,
             """
-            SELECT \(day(until)), \(tKeys), \(zero(9)), \(when("true", "-1"))
+            SELECT \(day(until)), \(tKeys), \(zero(9)), \(when("true", "-1")), 0, \(when("true", monthly("t"))), \(zero(4))
             FROM \(source) \(filter("\(live) AND \(subscription)"))
             """,
             """
-            SELECT \(day("o.purchase_date")), \(key("o", "0", "0").joined(separator: ", ")), \(zero(8)), \(when("true", "1")), 0
+            SELECT \(day("o.purchase_date")), \(key("o", "0", "0").joined(separator: ", ")), \(zero(8)), \(when("true", "1")), 0, \(zero(6))
             FROM \(source) JOIN transactions AS o ON \(originalJoin)
             \(filter("\(charged) AND \(subscription) AND t.period = 1 AND o.offer = 'free-trial'"))
+            """,
+            // A renewal: the paid period before it (the same subscription's), whose price is fixed once it is charged.
+            """
+            SELECT \(day("t.purchase_date")), \(tKeys), \(zero(10)), 0, 0, \(when("true", monthly("q"))), \(when("true", monthly("t"))),
+                \(when("true", "\(dialect.greatest)(0, \(monthly("t")) - \(monthly("q")))")), \(when("true", "\(dialect.greatest)(0, \(monthly("q")) - \(monthly("t")))"))
+            FROM \(source) JOIN transactions AS q ON \(previousJoin)
+            \(filter("\(charged) AND \(subscription) AND t.period >= 1 AND \(monthly("q")) > 0"))
             """,
         ].joined(separator: "\nUNION ALL\n")
     }
@@ -234,6 +262,19 @@ public struct SalesDay: Sendable, Equatable {
     public var conversions: Int64 = 0
     /// Subscription periods begun on the day less those whose access ended on it.
     public var liveChange: Int64 = 0
+    /// Recurring revenue (a month's worth of each paid period, in minor units): begun on the day,
+    /// ended on it; of renewals on the day, what they follow and what they bring, and the rises
+    /// and falls between the two.
+    public var mrrStarted: Int64 = 0
+    public var mrrEnded: Int64 = 0
+    public var mrrRenewedFrom: Int64 = 0
+    public var mrrRenewedTo: Int64 = 0
+    public var mrrExpansion: Int64 = 0
+    public var mrrContraction: Int64 = 0
+    /// Recurring revenue begun on the day that renews nothing.
+    public var mrrNew: Int64 { mrrStarted - mrrRenewedTo }
+    /// Recurring revenue ended on the day that no renewal followed.
+    public var mrrChurned: Int64 { mrrEnded - mrrRenewedFrom }
 
     public init(day: Int64, storefront: String, currency: String, productID: String, unitPrice: Int64, renewal: Bool) {
         self.day = day
@@ -263,9 +304,18 @@ public struct SalesDay: Sendable, Equatable {
         renewals += sums[7]
         conversions += sums[8]
         liveChange += sums[9]
+        mrrStarted += sums[10]
+        mrrEnded += sums[11]
+        mrrRenewedFrom += sums[12]
+        mrrRenewedTo += sums[13]
+        mrrExpansion += sums[14]
+        mrrContraction += sums[15]
     }
 
-    var sumValues: [Int64] { [revenue, charged, units, refunds, refundedUnits, trials, paidPeriods, renewals, conversions, liveChange] }
+    var sumValues: [Int64] {
+        [revenue, charged, units, refunds, refundedUnits, trials, paidPeriods, renewals, conversions, liveChange, mrrStarted, mrrEnded, mrrRenewedFrom, mrrRenewedTo,
+         mrrExpansion, mrrContraction]
+    }
 }
 
 /// The seller's kept numbers of a range of days: the rows of its days, and the subscription
@@ -273,10 +323,13 @@ public struct SalesDay: Sendable, Equatable {
 public struct SalesDays: Sendable, Equatable {
     public var rows: [SalesDay]
     public var liveBefore: [String: Int64]
+    /// Recurring revenue when the range begins, per currency.
+    public var mrrBefore: [String: Int64]
 
-    public init(rows: [SalesDay], liveBefore: [String: Int64]) {
+    public init(rows: [SalesDay], liveBefore: [String: Int64], mrrBefore: [String: Int64] = [:]) {
         self.rows = rows
         self.liveBefore = liveBefore
+        self.mrrBefore = mrrBefore
     }
 
     /// Several ledgers' numbers as one: rows of the same key summed.
@@ -284,7 +337,9 @@ public struct SalesDays: Sendable, Equatable {
         struct Key: Hashable { var day: Int64, storefront: String, currency: String, product: String, unitPrice: Int64, renewal: Bool }
         var rows: [Key: SalesDay] = [:]
         var live: [String: Int64] = [:]
+        var mrr: [String: Int64] = [:]
         for part in parts {
+            mrr.merge(part.mrrBefore, uniquingKeysWith: +)
             for row in part.rows {
                 let key = Key(day: row.day, storefront: row.storefront, currency: row.currency, product: row.productID, unitPrice: row.unitPrice, renewal: row.renewal)
                 if rows[key] == nil { rows[key] = row } else { rows[key]?.add(row.sumValues) }
@@ -294,7 +349,7 @@ public struct SalesDays: Sendable, Equatable {
         self.init(
             rows: rows.values.filter { $0.sumValues.contains { $0 != 0 } }.sorted {
                 ($0.day, $0.storefront, $0.currency, $0.productID, $0.unitPrice, $0.renewal ? 1 : 0) < ($1.day, $1.storefront, $1.currency, $1.productID, $1.unitPrice, $1.renewal ? 1 : 0)
-            }, liveBefore: live.filter { $0.value != 0 })
+            }, liveBefore: live.filter { $0.value != 0 }, mrrBefore: mrr.filter { $0.value != 0 })
     }
 }
 
@@ -309,6 +364,15 @@ extension SalesAggregates {
             GROUP BY \(keys) HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
             ORDER BY \(keys)
             """
+    }
+
+    /// The recurring revenue at the start of day `$1` (of storefront `$2`, or every one), by currency.
+    static func mrrQuery(placeholders p: [String]) -> String {
+        """
+        SELECT currency, sum(mrr_started - mrr_ended) FROM sales_days
+        WHERE day < \(p[0]) AND (mrr_started <> 0 OR mrr_ended <> 0) AND (\(p[1]) = '' OR storefront = \(p[1]))
+        GROUP BY currency HAVING sum(mrr_started - mrr_ended) <> 0
+        """
     }
 
     /// The periods live at the start of day `$1` (of storefront `$2`, or every one), by product.

@@ -54,10 +54,13 @@ enum ReportText {
         lines.append("Subscriptions: \(active) active now\(plans.isEmpty ? "" : " (" + plans.joined(separator: ", ") + ")"), \(subscriptions.paidPeriods) period\(subscriptions.paidPeriods == 1 ? "" : "s") charged.")
         lines.append("Free trials: \(subscriptions.trialsStarted) started, \(subscriptions.trialsConverted) of them paid since.")
         lines.append("Renewals: \(subscriptions.renewals); ended: \(subscriptions.ended) (\(subscriptions.endedVoluntarily) by the subscriber, \(subscriptions.endedByBilling) by billing).")
-        let mrr = overview.tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { money($0.value, $0.key) }
-        if !mrr.isEmpty || overview.tiles.inTrial > 0 {
-            lines.append("Monthly recurring revenue now: \(mrr.isEmpty ? "none" : mrr.joined(separator: " + ")); \(overview.tiles.inTrial) in a free trial.")
+        for line in overview.recurringRevenue {
+            let sum = { (values: [Int64]) in money(values.reduce(0, +), line.currency) }
+            lines.append(
+                "Monthly recurring revenue, \(line.currency): \(money(line.atStart, line.currency)) to \(money(line.byDay.last ?? line.atStart, line.currency)) "
+                    + "(new \(sum(line.new)), expansion \(sum(line.expansion)), contraction \(sum(line.contraction)), churned \(sum(line.churned))).")
         }
+        if overview.tiles.inTrial > 0 { lines.append("In a free trial now: \(overview.tiles.inTrial).") }
         if let churn = overview.rates.churn {
             lines.append(String(format: "Churn: %.1f%% of the %d live when these days began.", churn, overview.rates.liveAtStart))
         }
