@@ -57,6 +57,8 @@ import TestSupport
         let days = if let ledgers { try ledgers.salesDays(firstDay: 0, lastDay: 200_000, storefront: nil) }
             else { try SQLiteLedgers.salesDays(folder: directory.path + "/data", firstDay: 0, lastDay: 200_000, storefront: nil) }
         #expect(days.rows.allSatisfy { $0.revenue == 0 && $0.charged == 0 && $0.units == 0 }, "\(days.rows)")
+        let activity = try ledgers?.allActivity() ?? SQLiteLedgers.allActivity(folder: directory.path + "/data")
+        #expect(!activity.contains { $0.kind == .hintsCredited }, "granted hints are no hints sold: \(activity)")
         // Refusals are said and logged: days of a subscription there is not, a grant without a reason.
         #expect(throws: ServiceError.self) { try seller.act(.extend(days: 7), on: account, reason: "outage", by: "cli:ops", requestKey: "k3", service: service, now: 8) }
         #expect(throws: ServiceError.self) { try seller.act(.grant(StoreFixture.hints10, quantity: 1), on: account, reason: " ", by: "cli:ops", requestKey: "k4", service: service, now: 9) }

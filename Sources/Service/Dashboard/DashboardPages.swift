@@ -363,7 +363,8 @@ public struct DashboardPages: Sendable {
         html += "<section><h2>Devices</h2>" + table(id: "devices", caption: "Tokens, one per device", head: ["Device", "Token", "Made", "Last used", "Revoked"],
             rows: story.devices.map { [$0.deviceName ?? "-", $0.tokenID, date($0.createdDate), date($0.lastUsedDate), date($0.revokedDate)] }) + "</section>"
         html += "<section><h2>Holds</h2>" + table(id: "holds", caption: "What the customer may use, and the purchase that gave it", head: ["Product", "Since", "Taken back", "Transaction"],
-            rows: story.entitlements.map { [name($0.productID), date($0.grantedDate), date($0.revokedDate), $0.transactionID.number] }) + "</section>"
+            rows: story.entitlements.map { [name($0.productID), $0.grantedDate > 0 ? date($0.grantedDate) : "while the subscription lasts", date($0.revokedDate), $0.transactionID.number] })
+            + "</section>"
         if !story.subscriptions.isEmpty {
             html += "<section><h2>Subscriptions</h2>" + table(id: "customer-subscriptions", caption: "Each subscription's state now", head: ["Plan", "State", "Until", "Renews"],
                 rows: story.subscriptions.map { [name($0.productID), $0.state.rawValue, date($0.expiresDate), $0.willAutoRenew ? "yes" : "no"] }) + "</section>"

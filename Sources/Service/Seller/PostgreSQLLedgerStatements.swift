@@ -53,7 +53,8 @@ public final class PostgreSQLLedgers: Sendable {
         try autocommit { connection in
             try PostgreSQLLedgerStatements.activity(
                 connection.execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days").rows,
-                connection.execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").rows)
+                connection.execute(
+                    "SELECT h.account_id, h.created_date, h.amount FROM hint_ledger AS h WHERE h.reason IN ('purchase', 'spend') AND NOT \(PostgreSQLLedgerStatements.granted("h"))").rows)
         }
     }
 
@@ -431,7 +432,9 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
 
     func activity() throws -> [PlayerActivity] {
         try Self.activity(execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days WHERE account_id = $1").rows,
-            execute("SELECT account_id, created_date, amount FROM hint_ledger WHERE account_id = $1 AND reason IN ('purchase', 'spend')").rows)
+            execute(
+                "SELECT h.account_id, h.created_date, h.amount FROM hint_ledger AS h WHERE h.account_id = $1 AND h.reason IN ('purchase', 'spend') AND NOT \(Self.granted("h"))"
+            ).rows)
     }
 
     /// Rows of `served_days` (account, day, games that are not daily words, daily words) and of
@@ -551,6 +554,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             WHERE account_id = $1 AND id = $2
             """,
             [id.rawValue, String(purchaseDate), String(expiresDate), isTrial ? "free-trial" : nil])
+    }
+
+    /// Whether the hint ledger's row `h` credits a grant (given, not sold: no hint sold in the seller's numbers).
+    static func granted(_ h: String) -> String {
+        "EXISTS (SELECT 1 FROM grants AS g WHERE g.account_id = \(h).account_id AND g.transaction_id = \(h).transaction_id)"
     }
 
     static let subscriptionColumns = """

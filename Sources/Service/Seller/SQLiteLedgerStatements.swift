@@ -86,7 +86,10 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
             return [PlayerActivity(account: "", date: date, kind: .game, count: try row.int(1)),
                     PlayerActivity(account: "", date: date, kind: .dailyGame, count: try row.int(2))].filter { $0.count > 0 }
         }
-        let hints = try db.query("SELECT created_date, reason, amount FROM hint_ledger WHERE reason IN ('purchase', 'spend')").map { row throws in
+        // A grant's hints were given, not sold.
+        let hints = try db.query(
+            "SELECT created_date, reason, amount FROM hint_ledger AS h WHERE reason IN ('purchase', 'spend') AND NOT EXISTS (SELECT 1 FROM grants AS g WHERE g.transaction_id = h.transaction_id)"
+        ).map { row throws in
             let amount = try row.int(2)
             return PlayerActivity(account: "", date: try row.int64(0), kind: amount > 0 ? .hintsCredited : .hintsSpent, count: abs(amount))
         }

@@ -209,7 +209,9 @@ enum CustomerCommand: Command {
         }
         lines += ["", "Holds:"]
         for held in story.entitlements {
-            let state = held.revokedDate.map { "taken back \(StoreText.date($0))" } ?? "since \(StoreText.date(held.grantedDate))"
+            // A pack a subscription opens is held while it lasts, from no date of its own.
+            let since = held.grantedDate > 0 ? "since \(StoreText.date(held.grantedDate))" : "while the subscription lasts"
+            let state = held.revokedDate.map { "taken back \(StoreText.date($0))" } ?? since
             lines.append("  \(name(held.productID)): \(state), by transaction \(held.transactionID.number)")
         }
         if story.entitlements.isEmpty { lines.append("  nothing") }
