@@ -5,7 +5,7 @@
   dashboard.py URL TOKEN_FILE OUT_DIR [QUERY [CUSTOMER FIND]]
 
 Opens URL, signs in with the admin token (typed into the page's form, as a person would), then
-for each page (overview, subscriptions, players, products, refunds) at 1280x800 and at 375x800: a screenshot
+for each page (overview, subscriptions, players, products, refunds, notifications) at 1280x800 and at 375x800: a screenshot
 OUT_DIR/<page>-<width>.png, and the page's tables (each page for QUERY's range, default days=30); then
 every page again in the dark colour scheme (<page>-<width>-dark.png). With CUSTOMER (an account id)
 and FIND (a search), the customers page too: FIND's matches ("customers") and CUSTOMER's story ("customer"). Prints one JSON object: for
@@ -27,7 +27,7 @@ import urllib.request
 URL, TOKEN_FILE, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 QUERY = sys.argv[4] if len(sys.argv) > 4 else "days=30"
 CUSTOMER, FIND = (sys.argv[5], sys.argv[6]) if len(sys.argv) > 6 else (None, None)
-VISITS = [(page, f"{page}?{QUERY}") for page in ["overview", "subscriptions", "players", "products", "refunds"]]
+VISITS = [(page, f"{page}?{QUERY}") for page in ["overview", "subscriptions", "players", "products", "refunds", "notifications"]]
 if CUSTOMER:
     VISITS += [("customers", f"customers?q={urllib.parse.quote(FIND)}"), ("customer", f"customers?account={CUSTOMER}")]
 TOKEN = open(TOKEN_FILE).read().strip()

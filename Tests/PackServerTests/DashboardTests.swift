@@ -128,7 +128,7 @@ import TestSupport
         #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any])
         let pages = try #require(seen["pages"] as? [String: [String: Any]])
-        #expect(pages.count == 28, "\(pages.keys)")
+        #expect(pages.count == 32, "\(pages.keys)")
         // Light and dark, as the viewer's system asks.
         #expect(pages["overview-1280"]?["background"] as? String == "rgb(255, 255, 255)")
         #expect(pages["overview-1280-dark"]?["background"] as? String == "rgb(22, 22, 23)", "\(pages["overview-1280-dark"] ?? [:])")
@@ -177,7 +177,7 @@ import TestSupport
         #expect(story["devices"]?.count == 1 && story["holds"]?.count == 1, "\(story)")
         #expect(story["timeline"]?.contains { $0[1] == "refund" && $0[2] == "iOS Words" } == true, "\(story["timeline"] ?? [])")
         #expect(story["timeline"]?.filter { $0[1] == "purchase" }.count == 3, "\(story["timeline"] ?? [])")
-        for page in ["overview", "subscriptions", "players", "products", "refunds", "customers", "customer"] {
+        for page in ["overview", "subscriptions", "players", "products", "refunds", "customers", "customer", "notifications"] {
             for width in [1280, 375] {
                 let file = "\(page)-\(width)"
                 let size = (try? FileManager.default.attributesOfItem(atPath: artifacts + "/\(file).png")[.size] as? Int) ?? 0

@@ -73,3 +73,51 @@ import TestSupport
         #expect(try seller.directory.actions(account: account, before: log[3].id, limit: 10).count == 1, "paged by id")
     }
 }
+
+/// The seller's delivery log (``SellerService/undeliveredNotifications(limit:)``) on both engines:
+/// what is not delivered, with its last attempt, newest first; a retry makes one due now and is
+/// in the audit log; a delivered one is neither listed nor retried.
+@Suite struct DeliveryLogTests {
+    @Test(arguments: Engine.allCases) func aNotificationNotDeliveredIsListedAndRetried(engine: Engine) throws {
+        let directory = try TemporaryDirectory()
+        let packs = try StoreFixture.makePacksFolder(in: directory)
+        let catalog = try Catalog.load(folder: packs)
+        let clock = SteppingClock()
+        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        let seller: SellerService
+        if engine == .postgresql {
+            let server = try TestPostgreSQL.shared()
+            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
+        } else {
+            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
+        }
+        let accounts = try (0..<2).map { _ in try seller.directory.create(now: 1).accountID }
+        func open(_ account: String) throws -> AccountService {
+            let service = if let ledgers = seller.ledgers {
+                try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
+            } else {
+                try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
+            }
+            service.notifies = true
+            return service
+        }
+        let (first, second) = (try open(accounts[0]), try open(accounts[1]))
+        let failing = try first.requestTestNotification()
+        let delivered = try second.requestTestNotification()
+        let later = clock.clock.now() + 3_600_000
+        try first.recordNotificationAttempt(failing, NotificationAttempt(date: clock.clock.now(), result: "connection refused", httpStatus: nil), delivered: false, nextAttempt: later)
+        try second.recordNotificationAttempt(delivered, NotificationAttempt(date: clock.clock.now(), result: "delivered", httpStatus: 200), delivered: true, nextAttempt: nil)
+        let log = try seller.undeliveredNotifications()
+        #expect(log.map(\.notification.uuid) == [failing], "\(log)")
+        #expect(log.first?.account == accounts[0] && log.first?.lastAttempt?.result == "connection refused" && log.first?.notification.nextAttempt == later)
+        let said = try seller.act(.retryNotification(failing), on: accounts[0], reason: "the receiver is back", by: "00000000000000aa", requestKey: "r", service: first, now: 5)
+        #expect(said.hasPrefix("due now"), "\(said)")
+        #expect(try seller.undeliveredNotifications().first?.notification.nextAttempt ?? .max <= clock.clock.now())
+        #expect(throws: ServiceError.self) {
+            try seller.act(.retryNotification(delivered), on: accounts[1], reason: "again", by: "00000000000000aa", requestKey: "r2", service: second, now: 6)
+        }
+        #expect(try seller.directory.actions(account: nil, before: nil, limit: 5).map(\.action) == ["retry-notification", "retry-notification"])
+    }
+}

@@ -69,7 +69,7 @@ extension String {
 /// numbers beneath it, for screen readers and copying; no script; every catalog name escaped.
 public struct DashboardPages: Sendable {
     public enum Page: String, CaseIterable, Sendable {
-        case overview, subscriptions, players, products, refunds, customers
+        case overview, subscriptions, players, products, refunds, customers, notifications
 
         var title: String {
             switch self {
@@ -79,6 +79,7 @@ public struct DashboardPages: Sendable {
             case .products: "Products"
             case .refunds: "Refunds"
             case .customers: "Customers"
+            case .notifications: "Notifications"
             }
         }
     }
@@ -109,6 +110,8 @@ public struct DashboardPages: Sendable {
     public var mayAct = false
     public var actionKey = ""
     public var actionOutcome: String?
+    /// The delivery log: the notifications not delivered, for the notifications page.
+    public var undelivered: [UndeliveredNotification]?
     public let days: [String]
     public let query: String
     public let storefronts: [String]
@@ -140,6 +143,7 @@ public struct DashboardPages: Sendable {
         case .products: body = productsBody()
         case .refunds: body = refundsBody()
         case .customers: body = customersBody()
+        case .notifications: body = notificationsBody()
         }
         return Self.document(title: page.title, body: header(page) + "<main>" + body + "</main>", language: amounts.language)
     }
@@ -176,8 +180,8 @@ public struct DashboardPages: Sendable {
             "<option value=\"\(escaped($0))\"\($0 == overview.storefront ? " selected" : "")>\(escaped($0))</option>"
         }).joined()
         let signOut = "<header><h1>Hangman Packs</h1><nav>\(nav)</nav><form class=\"sign-out\" method=\"post\" action=\"\(DashboardRoute.signOut.path)\"><button>Sign out</button></form>"
-        // A customer is not of a range of days.
-        if current == .customers { return signOut + "</header>" }
+        // A customer, or the delivery log, is not of a range of days.
+        if current == .customers || current == .notifications { return signOut + "</header>" }
         return signOut + """
             <form class="range" method="get" action="/\(current.rawValue)">
             <label>Range <select name="days">\(ranges)</select></label>
@@ -376,6 +380,34 @@ public struct DashboardPages: Sendable {
         html += "<section><h2>Timeline</h2>" + table(id: "timeline", caption: "Purchases, renewals, refunds and notifications, newest first", head: ["When", "What", "Product", "Transaction", ""],
             rows: story.timeline.map { [date($0.date), $0.kind.rawValue, name($0.productID), $0.transactionID?.number ?? "-", $0.summary] }) + "</section>"
         return html
+    }
+
+    /// The notifications to the developer's server not delivered yet, newest first: waiting for
+    /// their next attempt, or given up; each with its last attempt and (an admin's) a retry.
+    private func notificationsBody() -> String {
+        guard let undelivered, !undelivered.isEmpty else { return "<p class=\"empty\">Every notification was delivered.</p>" }
+        func date(_ milliseconds: Int64?) -> String { milliseconds.map { UTCDateTime(millisecondsSince1970: $0).dateTimeText } ?? "-" }
+        var html = "<section><h2>Not delivered</h2>"
+        if let outcome = actionOutcome {
+            html += "<p class=\"\(outcome.hasPrefix("refused") ? "refused" : "done")\" role=\"status\">\(escaped(outcome))</p>"
+        }
+        html += table(id: "undelivered", caption: "Notifications to the developer's server not delivered yet, newest first", head: ["Made", "Type", "Customer", "Attempts", "Last attempt", "Next attempt"],
+            rows: undelivered.map { line in
+                let last = line.lastAttempt.map { "\(date($0.date)): \($0.result)" + ($0.httpStatus.map { " (\($0))" } ?? "") } ?? "none yet"
+                return [date(line.notification.created), [line.notification.type, line.notification.subtype].compactMap { $0 }.joined(separator: " "), line.account,
+                        String(line.notification.attempts), last, line.notification.nextAttempt.map(date) ?? "given up"]
+            })
+        if mayAct {
+            html += "<h2>Send again now</h2>" + undelivered.prefix(20).map { line in
+                """
+                <form class="act" method="post" action="\(DashboardRoute.act.path)"><input type="hidden" name="action" value="retry-notification">
+                <input type="hidden" name="account" value="\(escaped(line.account))"><input type="hidden" name="uuid" value="\(escaped(line.notification.uuid))">
+                <input type="hidden" name="reason" value="retried from the delivery log"><input type="hidden" name="back" value="notifications">
+                <span>\(escaped(line.notification.type)) for <code>\(escaped(line.account))</code>, made \(escaped(date(line.notification.created)))</span><button type="submit">Retry</button></form>
+                """
+            }.joined()
+        }
+        return html + "</section>"
     }
 
     /// Support's forms (an admin's; a viewer reads that it may not act) and the audit log of the

@@ -105,6 +105,11 @@ extension PackServer {
                 DashboardPages.RefundRow(refundCase: refund.refundCase, product: refund.productID.map { catalog.product($0)?.displayName ?? $0.rawValue } ?? "-")
             }
         }
+        if route == .page(.notifications) {
+            pages.undelivered = try seller.undeliveredNotifications(limit: 100)
+            pages.mayAct = admin.role == .admin
+            pages.actionOutcome = request.query["done"].map { String($0.prefix(300)) }
+        }
         if route == .page(.customers) {
             let query = request.query["q"] ?? ""
             if !query.isEmpty {
@@ -156,6 +161,8 @@ extension PackServer {
         case "extend":
             guard let days = Int(field("days")), (1...90).contains(days) else { return .text(400, "an extension gives 1 to 90 days") }
             action = .extend(days: days)
+        case "retry-notification":
+            action = .retryNotification(String(field("uuid").prefix(36)))
         case "refund":
             guard let transaction = TransactionID(number: field("transaction")) ?? TransactionID(rawValue: field("transaction")) else { return .text(400, "no transaction '\(field("transaction").prefix(40))'") }
             action = .refund(transaction)
@@ -169,7 +176,9 @@ extension PackServer {
         } catch where [.invalidRequest, .wrongState, .notFound, .unknownProduct, .productUnavailable].contains(error.kind) {
             outcome = "refused: " + error.message
         }
-        let back = "\(DashboardRoute.page(.customers).path)?account=\(account)&done=" + (outcome.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let done = outcome.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let back = field("back") == "notifications"
+            ? "\(DashboardRoute.page(.notifications).path)?done=" + done : "\(DashboardRoute.page(.customers).path)?account=\(account)&done=" + done
         return HTTPResponse(status: 303, headers: [("Location", back)])
     }
 

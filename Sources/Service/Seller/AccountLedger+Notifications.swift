@@ -66,6 +66,11 @@ extension AccountLedger {
         }
     }
 
+    /// Makes the notification `uuid`, not delivered, due at `now`.
+    func retryNotification(_ uuid: String, now: Int64) throws(ServiceError) -> Bool {
+        try engine.write { statements in try statements.retryNotification(uuid, now: now) }
+    }
+
     /// Every notification with its attempts, oldest first.
     func notificationHistory() throws(ServiceError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
         try engine.read { statements in

@@ -227,6 +227,8 @@ enum AccountSchema {
         // The seller's customer search by an app account token.
         migrator.register("30-app-account-token-search", sql: "CREATE INDEX app_account_tokens_by_token ON app_account_tokens (app_account_token);", olderProgramsMayRun: true)
         migrator.register("31-grants", sql: grants(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
+        // The seller's delivery log: the notifications not delivered, newest first, from an index.
+        migrator.register("32-undelivered-notifications", sql: "CREATE INDEX notifications_undelivered ON notifications (created_date) WHERE delivered_date IS NULL;", olderProgramsMayRun: true)
         return migrator
     }()
 

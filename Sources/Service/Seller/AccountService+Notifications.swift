@@ -34,6 +34,12 @@ extension AccountService {
     /// its notification history.
     public static let notificationPayloadRetention: Int64 = 180 * 86_400_000
 
+    /// Makes the notification `uuid`, not delivered, due now (the seller's retry from the
+    /// delivery log); `false` when the account has no such notification waiting.
+    public func retryNotification(_ uuid: String) throws(ServiceError) -> Bool {
+        try ledger.retryNotification(uuid, now: clock.now())
+    }
+
     /// Every notification of the account, oldest first, with its attempts.
     public func notificationHistory() throws(ServiceError) -> [(notification: OutboxNotification, attempts: [NotificationAttempt])] {
         try ledger.notificationHistory()

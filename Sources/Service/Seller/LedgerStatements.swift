@@ -256,6 +256,9 @@ protocol LedgerStatements {
     func notificationAttempts(_ uuid: String) throws -> [NotificationAttempt]
     /// When the next notification is due, if any is.
     func nextNotificationDue() throws -> Int64?
+    /// Makes the notification `uuid`, not delivered, due at `now` (its lease let go); `false`
+    /// when there is no such notification, or it was delivered.
+    func retryNotification(_ uuid: String, now: Int64) throws -> Bool
     /// Moves the end of transaction `id`'s period (a renewal date extended).
     func setExpiresDate(_ date: Int64, for id: TransactionID) throws
     /// Keeps what a backend said of a consumable's use (the last report replaces the one before).

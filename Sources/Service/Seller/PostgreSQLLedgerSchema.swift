@@ -397,6 +397,8 @@ enum PostgreSQLLedgerSchema {
         // The seller's customer search by an app account token.
         migrations.register("30-app-account-token-search", sql: "CREATE INDEX app_account_tokens_by_token ON app_account_tokens (app_account_token);", olderProgramsMayRun: true)
         migrations.register("31-grants", sql: AccountSchema.grants(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
+        // The seller's delivery log: the notifications not delivered, newest first, from an index.
+        migrations.register("32-undelivered-notifications", sql: "CREATE INDEX notifications_undelivered ON notifications (created_date) WHERE delivered_date IS NULL;", olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -94,6 +94,27 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// Every account's notifications not delivered, newest first (`limit` at most), each with
+    /// its last attempt: from their index, whatever the history holds.
+    public func undeliveredNotifications(limit: Int) throws(ServiceError) -> [UndeliveredNotification] {
+        try autocommit { connection in
+            try connection.execute(
+                """
+                SELECT n.account_id, \(OutboxNotification.columns.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                    a.attempted_date, a.result, a.http_status
+                FROM (SELECT * FROM notifications WHERE delivered_date IS NULL ORDER BY created_date DESC LIMIT $1) AS n
+                LEFT JOIN LATERAL (SELECT attempted_date, result, http_status FROM notification_attempts AS x
+                                   WHERE x.account_id = n.account_id AND x.uuid = n.uuid ORDER BY seq DESC LIMIT 1) AS a ON true
+                ORDER BY n.created_date DESC
+                """, [String(limit)]
+            ).rows.map { row throws in
+                UndeliveredNotification(
+                    account: row[0] ?? "", notification: try OutboxNotification(columns: Array(row[1...10])),
+                    lastAttempt: row[11] == nil ? nil : try NotificationAttempt(columns: Array(row[11...13])))
+            }
+        }
+    }
+
     /// Makes the seller's numbers again from every transaction, while writers wait (a share lock
     /// on the transactions): for an upgrade, or after ``salesAggregateDifferences()`` found some.
     public func rebuildSalesAggregates() throws(ServiceError) {
@@ -993,6 +1014,13 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     func notificationAttempts(_ uuid: String) throws -> [NotificationAttempt] {
         try execute("SELECT \(NotificationAttempt.columns) FROM notification_attempts WHERE account_id = $1 AND uuid = $2 ORDER BY seq", [uuid]).rows
             .map { row throws in try NotificationAttempt(columns: row) }
+    }
+
+    func retryNotification(_ uuid: String, now: Int64) throws -> Bool {
+        try execute(
+            "UPDATE notifications SET next_attempt_date = $3, lease_until = NULL WHERE account_id = $1 AND uuid = $2 AND delivered_date IS NULL RETURNING uuid",
+            [uuid, String(now)]
+        ).rows.count == 1
     }
 
     func nextNotificationDue() throws -> Int64? {

@@ -618,6 +618,12 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         }
     }
 
+    func retryNotification(_ uuid: String, now: Int64) throws -> Bool {
+        try db.execute(
+            "UPDATE notifications SET next_attempt_date = ?, lease_until = NULL WHERE uuid = ? AND delivered_date IS NULL", .integer(now), .text(uuid))
+        return db.changes > 0
+    }
+
     func nextNotificationDue() throws -> Int64? {
         try db.int64("SELECT min(next_attempt_date) FROM notifications WHERE next_attempt_date IS NOT NULL")
     }
@@ -773,6 +779,21 @@ extension SQLiteLedgerStatements {
             }
             return try statements.subscriptions().filter { ($0.endDate ?? .max) >= endedSince }.map { row in
                 SubscriptionFact(account: account, row: row, now: accountNow, catalog: catalog, storefront: storefronts[row.originalTransactionID.rawValue])
+            }
+        }
+    }
+}
+
+extension SQLiteLedgerStatements {
+    /// This ledger's notifications not delivered, newest first (`limit` at most), each with its last attempt.
+    func undeliveredNotifications(limit: Int) throws(ServiceError) -> [(OutboxNotification, NotificationAttempt?)] {
+        try read { statements in
+            try db.query(
+                "SELECT \(OutboxNotification.columns) FROM notifications WHERE delivered_date IS NULL ORDER BY created_date DESC, rowid DESC LIMIT ?",
+                .integer(Int64(limit))
+            ).map { row throws in
+                let notification = try OutboxNotification(columns: row.texts)
+                return (notification, try statements.notificationAttempts(notification.uuid).last)
             }
         }
     }

@@ -11,12 +11,15 @@ public enum SupportAction: Sendable, Equatable {
     case extend(days: Int)
     /// Refunds a purchase: revoked, its hints taken back, told to the developer's server.
     case refund(TransactionID)
+    /// Sends a notification not delivered again now (the delivery log's retry).
+    case retryNotification(String)
 
     var name: String {
         switch self {
         case .grant: "grant"
         case .extend: "extend"
         case .refund: "refund"
+        case .retryNotification: "retry-notification"
         }
     }
 
@@ -25,6 +28,7 @@ public enum SupportAction: Sendable, Equatable {
         case .grant(let product, let quantity): quantity == 1 ? product.rawValue : "\(product.rawValue) x\(quantity)"
         case .extend(let days): "\(days) days"
         case .refund(let id): "transaction \(id.number)"
+        case .retryNotification(let uuid): "notification \(uuid)"
         }
     }
 }
@@ -69,10 +73,28 @@ extension SellerService {
             case .success(let status): return "extended: \(status.productID) renews on \(UTCDateTime(millisecondsSince1970: status.expiresDate).dateText)"
             case .failure(let refusal): throw ServiceError(.wrongState, "the App Store's rules refuse the extension: \(refusal)")
             }
+        case .retryNotification(let uuid):
+            guard try service.retryNotification(uuid) else { throw ServiceError(.notFound, "the customer has no notification \(uuid) waiting to be delivered") }
+            return "due now: the next delivery round sends it"
         case .refund(let transaction):
             guard try service.transaction(transaction) != nil else { throw ServiceError(.notFound, "the customer has no transaction \(transaction.number)") }
             let refunded = try service.refund(transaction)
             return "refunded: transaction \(transaction.number)" + (refunded.hintsTakenBack > 0 ? ", \(refunded.hintsTakenBack) hints taken back" : "")
         }
+    }
+}
+
+extension SellerService {
+    /// The delivery log: every account's notifications not delivered (waiting for their next
+    /// attempt, or given up), newest first, `limit` at most, each with its last attempt. On
+    /// PostgreSQL from their index; on SQLite each account's file is read.
+    public func undeliveredNotifications(limit: Int = 100) throws(ServiceError) -> [UndeliveredNotification] {
+        if let ledgers { return try ledgers.undeliveredNotifications(limit: limit) }
+        var all: [UndeliveredNotification] = []
+        for account in try Self.ledgerAccounts(inFolder: sqliteFolder ?? "") {
+            let statements = try SQLiteLedgerStatements(path: Self.ledgerPath(inFolder: sqliteFolder ?? "", account: account))
+            all += try statements.undeliveredNotifications(limit: limit).map { UndeliveredNotification(account: account, notification: $0.0, lastAttempt: $0.1) }
+        }
+        return Array(all.sorted { $0.notification.created > $1.notification.created }.prefix(limit))
     }
 }

@@ -179,3 +179,17 @@ enum NotificationSchema {
             """
     }
 }
+
+/// A notification not delivered yet (waiting for its next attempt, or given up), with its
+/// account and its last attempt: a line of the seller's delivery log.
+public struct UndeliveredNotification: Sendable, Equatable {
+    public var account: String
+    public var notification: OutboxNotification
+    public var lastAttempt: NotificationAttempt?
+
+    public init(account: String, notification: OutboxNotification, lastAttempt: NotificationAttempt?) {
+        self.account = account
+        self.notification = notification
+        self.lastAttempt = lastAttempt
+    }
+}
