@@ -217,6 +217,11 @@ import TestSupport
         #expect(page.body.contains("sorry for the outage") && page.body.contains(adminID) && page.body.contains("<form class=\"act\""), "the audit log names the token")
         let unknown = try act(world.token, ["action=extend", "days=7", "reason=outage", "key=a2"])
         #expect(unknown.location.contains("done=refused"), "ana has no subscription: \(unknown)")
+        // The events feed: JSON for a viewer's script too (what happened this minute is told the next), 401 without a token, 400 for a cursor that is none.
+        let feed = try world.curl("/events?limit=10", ["Authorization: Bearer \(viewerToken)"])
+        #expect(feed.status == "200" && feed.body.contains("\"events\""), "\(feed)")
+        #expect(try world.curl("/events").status == "401")
+        #expect(try world.curl("/events?after=nonsense", ["Authorization: Bearer \(world.token)"]).status == "400")
         let listed = try HangmanBinary.run(["serve", "--data", world.data, "--list-admin-tokens"]).stdout
         #expect(listed.contains("viewer") && listed.contains("admin") && listed.contains("last used"), "\(listed)")
     }

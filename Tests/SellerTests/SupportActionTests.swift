@@ -121,3 +121,50 @@ import TestSupport
         #expect(try seller.directory.actions(account: nil, before: nil, limit: 5).map(\.action) == ["retry-notification", "retry-notification"])
     }
 }
+
+/// The seller's feed of the service's own events (``SellerService/events(after:limit:now:)``) on
+/// both engines: written with each change, read by cursor a minute behind the clock, let go
+/// after their retention.
+@Suite struct EventFeedTests {
+    @Test(arguments: Engine.allCases) func eachChangeIsAnEventReadByCursor(engine: Engine) throws {
+        let directory = try TemporaryDirectory()
+        let packs = try StoreFixture.makePacksFolder(in: directory)
+        let catalog = try Catalog.load(folder: packs)
+        // The real time: an account made on SQLite is told at the database's clock.
+        let clock = SteppingClock(start: Int64(Date().timeIntervalSince1970 * 1000))
+        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        let seller: SellerService
+        if engine == .postgresql {
+            let server = try TestPostgreSQL.shared()
+            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
+        } else {
+            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
+        }
+        let account = try seller.directory.create(now: 1).accountID
+        let service = if let ledgers = seller.ledgers {
+            try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
+        } else {
+            try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
+        }
+        try service.chooseStorefront("USA")
+        let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
+        try seller.act(.grant(StoreFixture.animals, quantity: 1), on: account, reason: "prize", by: "cli:ops", requestKey: "g", service: service, now: 1)
+        _ = try service.refund(bought.id)
+        let later = clock.clock.now() + 2 * EventFeed.settle
+        let all = try seller.events(after: nil, limit: 100, now: later)
+        #expect(all.map(\.type) == ["account", "purchase", "grant", "refund"], "\(all)")
+        #expect(all[1].transactionID == bought.id.number && all[1].amount == bought.price?.minorUnits && all[3].amount == bought.price?.minorUnits && all.allSatisfy { $0.account == account })
+        // By pages: a cursor goes on where the last page ended.
+        let first = try seller.events(after: nil, limit: 3, now: later)
+        let rest = try seller.events(after: first.last?.cursor, limit: 3, now: later)
+        #expect(first.map(\.type) + rest.map(\.type) == all.map(\.type))
+        #expect(try seller.events(after: rest.last?.cursor, limit: 3, now: later).isEmpty)
+        // A minute behind the clock: what just happened is not told yet.
+        #expect(try seller.events(after: nil, limit: 100, now: clock.clock.now()).isEmpty)
+        #expect(throws: ServiceError.self) { try seller.events(after: "nonsense", limit: 10, now: later) }
+        // Past the retention, let go.
+        #expect(try seller.events(after: nil, limit: 100, now: later + EventFeed.retention + 86_400_000).isEmpty)
+    }
+}

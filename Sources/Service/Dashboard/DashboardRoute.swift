@@ -16,6 +16,9 @@ public enum DashboardRoute: Equatable, Sendable {
     case salesReport
     /// `GET /export/NAME.csv`: a chart's numbers.
     case chart(String)
+    /// `GET /events?after=CURSOR&limit=N`: the service's own events, oldest first, for the
+    /// seller's systems (JSON).
+    case events
     /// `POST /customers/act`: support's action on a customer (grant, extend, refund) with its
     /// reason; an admin's alone (a viewer is refused, 403).
     case act
@@ -37,6 +40,7 @@ public enum DashboardRoute: Equatable, Sendable {
         case "/": return .home
         case "/export/sales.tsv": return .salesReport
         case "/customers/act": return .act
+        case "/events": return .events
         default:
             if path.hasPrefix("/export/"), path.hasSuffix(".csv") {
                 let name = String(path.dropFirst("/export/".count).dropLast(".csv".count))
@@ -68,6 +72,7 @@ public enum DashboardRoute: Equatable, Sendable {
         case .salesReport: "/export/sales.tsv"
         case .chart(let name): "/export/\(name).csv"
         case .act: "/customers/act"
+        case .events: "/events"
         }
     }
 
@@ -75,7 +80,7 @@ public enum DashboardRoute: Equatable, Sendable {
     public var needsAdmin: Bool {
         switch self {
         case .stylesheet, .signIn, .signOut: false
-        case .home, .page, .salesReport, .chart, .act: true
+        case .home, .page, .salesReport, .chart, .act, .events: true
         }
     }
 
@@ -87,7 +92,7 @@ public enum DashboardRoute: Equatable, Sendable {
     /// Whether the route is an export for scripts (refused with text, not a page, without a token).
     public var isExport: Bool {
         switch self {
-        case .salesReport, .chart: true
+        case .salesReport, .chart, .events: true
         default: false
         }
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Dashboard
 import HTTPServer
 import PackServiceAPI
+import PackServiceWire
 import SalesReports
 import Seller
 
@@ -83,6 +84,20 @@ extension PackServer {
         try tokens.touch(admin.id, now: configuration.clock.now())
         if route == .home { return HTTPResponse(status: 303, headers: [("Location", DashboardRoute.page(.overview).path)]) }
         if route == .act { return try act(request, admin: admin) }
+        if route == .events {
+            struct Page: Encodable {
+                var events: [FeedEvent]
+                /// Where to go on from: the last event's cursor, or the one given when none came.
+                var next: String?
+            }
+            let after = request.query["after"].flatMap { $0.isEmpty ? nil : $0 }
+            do {
+                let events = try seller.events(after: after, limit: request.query["limit"].flatMap { Int($0) } ?? 100, now: configuration.clock.now())
+                return .json(200, try Wire.encode(Page(events: events, next: events.last?.cursor ?? after)))
+            } catch where error.kind == .invalidRequest {
+                return .text(400, error.message)
+            }
+        }
         let range = try Self.range(request.query, now: configuration.clock.now())
         let catalog = self.catalog
         let storefront = request.query["storefront"].flatMap { $0.isEmpty ? nil : $0.uppercased() }
@@ -137,7 +152,7 @@ extension PackServer {
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/csv; charset=utf-8")], body: .bytes(Array(csv.utf8)))
         case .page(let page):
             return Self.page(200, pages.html(page))
-        case .stylesheet, .signIn, .signOut, .home, .act:
+        case .stylesheet, .signIn, .signOut, .home, .act, .events:
             return .text(404, "no such page: \(request.path)")
         }
     }

@@ -229,6 +229,8 @@ enum AccountSchema {
         migrator.register("31-grants", sql: grants(account: "", integer: "INTEGER"), olderProgramsMayRun: true)
         // The seller's delivery log: the notifications not delivered, newest first, from an index.
         migrator.register("32-undelivered-notifications", sql: "CREATE INDEX notifications_undelivered ON notifications (created_date) WHERE delivered_date IS NULL;", olderProgramsMayRun: true)
+        // The service's own events for the seller's feed, written by triggers with each change.
+        migrator.register("33-events", sql: EventFeed.schema(postgreSQL: false), olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -399,6 +399,8 @@ enum PostgreSQLLedgerSchema {
         migrations.register("31-grants", sql: AccountSchema.grants(account: "account_id", integer: "BIGINT"), olderProgramsMayRun: true)
         // The seller's delivery log: the notifications not delivered, newest first, from an index.
         migrations.register("32-undelivered-notifications", sql: "CREATE INDEX notifications_undelivered ON notifications (created_date) WHERE delivered_date IS NULL;", olderProgramsMayRun: true)
+        // The service's own events for the seller's feed, written by triggers with each change.
+        migrations.register("33-events", sql: EventFeed.schema(postgreSQL: true), olderProgramsMayRun: true)
         return migrations
     }()
 }
