@@ -377,7 +377,7 @@ public struct DashboardPages: Sendable {
             html += "<p class=\"\(outcome.hasPrefix("refused") ? "refused" : "done")\" role=\"status\">\(escaped(outcome))</p>"
         }
         html += actionsBody(story)
-        html += "<section><h2>Timeline</h2>" + table(id: "timeline", caption: "Purchases, renewals, refunds and notifications, newest first", head: ["When", "What", "Product", "Transaction", ""],
+        html += "<section><h2>Timeline</h2>" + table(id: "timeline", caption: "Purchases, renewals, refunds and notifications, newest first", head: ["When", "What", "Product", "Transaction", "Details"],
             rows: story.timeline.map { [date($0.date), $0.kind.rawValue, name($0.productID), $0.transactionID?.number ?? "-", $0.summary] }) + "</section>"
         return html
     }
@@ -391,11 +391,11 @@ public struct DashboardPages: Sendable {
         if let outcome = actionOutcome {
             html += "<p class=\"\(outcome.hasPrefix("refused") ? "refused" : "done")\" role=\"status\">\(escaped(outcome))</p>"
         }
-        html += table(id: "undelivered", caption: "Notifications to the developer's server not delivered yet, newest first", head: ["Made", "Type", "Customer", "Attempts", "Last attempt", "Next attempt"],
+        html += table(id: "undelivered", caption: "Notifications to the developer's server not delivered yet, newest first", head: ["Made", "Type", "Customer", "Attempts", "Last attempt", "Its answer", "Next attempt"],
             rows: undelivered.map { line in
-                let last = line.lastAttempt.map { "\(date($0.date)): \($0.result)" + ($0.httpStatus.map { " (\($0))" } ?? "") } ?? "none yet"
+                let answer = line.lastAttempt.map { $0.result + ($0.httpStatus.map { " (HTTP \($0))" } ?? "") } ?? "none yet"
                 return [date(line.notification.created), [line.notification.type, line.notification.subtype].compactMap { $0 }.joined(separator: " "), line.account,
-                        String(line.notification.attempts), last, line.notification.nextAttempt.map(date) ?? "given up"]
+                        String(line.notification.attempts), date(line.lastAttempt?.date), answer, line.notification.nextAttempt.map(date) ?? "given up"]
             })
         if mayAct {
             html += "<h2>Send again now</h2>" + undelivered.prefix(20).map { line in
