@@ -156,9 +156,10 @@ public final class PostgreSQLLedgers: Sendable {
         return try autocommit { connection in
             try connection.execute(
                 """
-                SELECT account_id, \(PostgreSQLLedgerStatements.subscriptionColumns),
-                    (SELECT t.storefront FROM transactions AS t WHERE t.account_id = s.account_id AND t.id = s.original_transaction_id)
-                FROM subscriptions AS s WHERE end_date IS NULL OR end_date >= $1
+                SELECT s.account_id, \(PostgreSQLLedgerStatements.subscriptionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
+                    t.storefront
+                FROM subscriptions AS s LEFT JOIN transactions AS t ON t.account_id = s.account_id AND t.id = s.original_transaction_id
+                WHERE s.end_date IS NULL OR s.end_date >= $1
                 """, [String(endedSince)]
             ).rows.map { row throws in
                 let account = row[0] ?? ""
