@@ -106,6 +106,41 @@ import TestSupport
         #expect(days.rows.reduce(0) { $0 + $1.liveChange } == 0, "every period that began has ended (or ends) on some day")
     }
 
+    /// The sandbox's `store clear` takes an account's history away, its kept numbers with it: a trial
+    /// that converted and a renewal, whose facts read the periods before them, leave nothing.
+    @Test(arguments: Engine.allCases) func aClearedHistoryTakesItsNumbersAway(engine: Engine) throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
+        let clock = SteppingClock()
+        var ledgers: PostgreSQLLedgers?
+        if engine == .postgresql {
+            let server = try TestPostgreSQL.shared()
+            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+            ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
+        }
+        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        func open(_ account: String) throws -> AccountService {
+            if let ledgers {
+                return try AccountService(
+                    catalog: catalog, packsFolder: StoreFixture.shippedPacks, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key, environment: .sandbox)
+            }
+            return try AccountService(catalog: catalog, packsFolder: StoreFixture.shippedPacks, accountFolder: directory.path + "/accounts/" + account, clock: clock.clock)
+        }
+        let (resetting, staying) = (try open("00000000000000a1"), try open("00000000000000b2"))
+        _ = try staying.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
+        _ = try resetting.buy(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!, quantity: 1)
+        _ = try resetting.advanceClock(by: StoreDuration(70, .day))
+        let periods = try resetting.transactions().filter { $0.expiresDate != nil }
+        #expect(periods.count >= 3 && periods.contains { $0.isTrial }, "a trial and two paid periods: \(periods)")
+        try resetting.clear()
+        let differences = try ledgers?.salesAggregateDifferences() ?? SQLiteLedgers.salesAggregateDifferences(folder: directory.path)
+        #expect(differences == [], "nothing of the reset account is left in the kept numbers")
+        let days = try ledgers?.salesDays(firstDay: 0, lastDay: 200_000, storefront: nil)
+            ?? SQLiteLedgers.salesDays(folder: directory.path, firstDay: 0, lastDay: 200_000, storefront: nil)
+        #expect(days.rows.allSatisfy { $0.conversions == 0 && $0.mrrRenewedFrom == 0 && $0.liveChange == 0 } && days.rows.map(\.charged).reduce(0, +) == 1, "\(days.rows)")
+    }
+
     @Test func aRebuildMendsNumbersThatWentWrong() throws {
         let directory = try TemporaryDirectory()
         let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)

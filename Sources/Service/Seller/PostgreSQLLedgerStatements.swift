@@ -734,6 +734,11 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
         try execute("DELETE FROM subscriptions WHERE account_id = $1")
         try execute("DELETE FROM hint_ledger WHERE account_id = $1")
         try execute("DELETE FROM entitlements WHERE account_id = $1")
+        // The seller's kept numbers take each row's facts away as it goes, and a subscription's
+        // later period reads the one before it (and its first): periods go newest first.
+        while let top = try execute("SELECT max(period) FROM transactions WHERE account_id = $1 AND period >= 1").scalar.flatMap(Int.init) {
+            try execute("DELETE FROM transactions WHERE account_id = $1 AND period = $2", [String(top)])
+        }
         try execute("DELETE FROM transactions WHERE account_id = $1")
     }
 

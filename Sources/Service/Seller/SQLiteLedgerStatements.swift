@@ -343,6 +343,8 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         try db.execute("DELETE FROM hint_ledger")
         try db.execute("DELETE FROM entitlements")
         try db.execute("DELETE FROM transactions")
+        // The ledger's kept numbers are this account's alone, and none are left to count.
+        try db.execute("DELETE FROM sales_days")
     }
 
     // MARK: - Served games
