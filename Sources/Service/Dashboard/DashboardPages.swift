@@ -202,16 +202,15 @@ public struct DashboardPages: Sendable {
         func money(_ amounts: [(currency: String, minor: Int64)]) -> [String] {
             amounts.isEmpty ? ["-"] : amounts.map { self.amounts.format($0.minor, $0.currency) }
         }
-        let cells: [(String, [String])] = [
-            ("Monthly recurring revenue\u{0}on \(overview.lastDay)", money(tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
-            ("Active subscriptions", [String(tiles.activeSubscriptions)]), ("In a free trial", [String(tiles.inTrial)]),
-            ("Revenue in these days", money(overview.currencies.map { ($0.currency, $0.revenue) })),
-            ("Net in these days", money(overview.currencies.map { ($0.currency, $0.net) })),
+        // A title, what it is of (kept on one line: a date is not broken at its hyphens), its lines.
+        let cells: [(String, String?, [String])] = [
+            ("Monthly recurring revenue", "on \(overview.lastDay)", money(tiles.monthlyRecurringRevenue.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })),
+            ("Active subscriptions", nil, [String(tiles.activeSubscriptions)]), ("In a free trial", nil, [String(tiles.inTrial)]),
+            ("Revenue in these days", nil, money(overview.currencies.map { ($0.currency, $0.revenue) })),
+            ("Net in these days", nil, money(overview.currencies.map { ($0.currency, $0.net) })),
         ]
-        return "<section class=\"tiles\" aria-label=\"The numbers now\">" + cells.map { title, lines in
-            // A title's second part (after a NUL) is kept on one line: a date is not broken at its hyphens.
-            let parts = title.split(separator: "\u{0}").map { escaped(String($0)) }
-            let heading = parts.count == 2 ? "\(parts[0]) <span class=\"nowrap\">\(parts[1])</span>" : parts.joined()
+        return "<section class=\"tiles\" aria-label=\"The numbers now\">" + cells.map { title, note, lines in
+            let heading = escaped(title) + (note.map { " <span class=\"nowrap\">\(escaped($0))</span>" } ?? "")
             return "<div class=\"tile\"><span class=\"tile-title\">\(heading)</span><span class=\"tile-value\">" + lines.map(escaped).joined(separator: "<br>") + "</span></div>"
         }.joined() + "</section>"
     }

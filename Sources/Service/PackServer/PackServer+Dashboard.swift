@@ -106,7 +106,7 @@ extension PackServer {
         do {
             numbers = try SellerNumbers(
                 sources, catalog: catalog, firstDay: range.first, lastDay: range.last, storefront: storefront, now: configuration.clock.now(),
-                players: route.readsPlayers, refunds: route.readsRefunds)
+                players: route.readsPlayers, refunds: route.readsRefunds, sales: route.readsSales)
         } catch where error.kind == .invalidRequest {
             return .text(400, error.message)
         }

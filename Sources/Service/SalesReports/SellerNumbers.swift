@@ -15,15 +15,16 @@ public struct SellerNumbers: Sendable {
     public var refunds: [AccountRefundCase]?
 
     /// The numbers of `firstDay...lastDay` (days since 1970) in `ledgers`, for sale in `catalog`,
-    /// in one storefront or all (`nil`), at `now`; with the players when `players`.
+    /// in one storefront or all (`nil`), at `now`; with the players when `players`; without the
+    /// sales (an empty overview, nothing read) when not `sales`.
     public init(
-        _ ledgers: SalesLedgers, catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64, players: Bool, refunds: Bool = false
+        _ ledgers: SalesLedgers, catalog: Catalog, firstDay: Int64, lastDay: Int64, storefront: String?, now: Int64, players: Bool, refunds: Bool = false,
+        sales readsSales: Bool = true
     ) throws(ServiceError) {
         try Self.check(storefront: storefront, in: catalog)
-        days = try ledgers.salesDays(firstDay: firstDay, lastDay: lastDay, storefront: storefront)
-        sales = SalesOverview(
-            days, subscriptions: try ledgers.subscriptions(catalog: catalog, now: now, endedSince: firstDay * UTCDateTime.millisecondsPerDay), catalog: catalog,
-            firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now)
+        days = readsSales ? try ledgers.salesDays(firstDay: firstDay, lastDay: lastDay, storefront: storefront) : SalesDays(rows: [], liveBefore: [:])
+        let facts = readsSales ? try ledgers.subscriptions(catalog: catalog, now: now, endedSince: firstDay * UTCDateTime.millisecondsPerDay) : []
+        sales = SalesOverview(days, subscriptions: facts, catalog: catalog, firstDay: firstDay, lastDay: lastDay, storefront: storefront, now: now)
         if refunds {
             let days = firstDay...lastDay
             self.refunds = try ledgers.refundCases().filter { refund in

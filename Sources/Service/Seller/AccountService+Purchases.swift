@@ -411,10 +411,7 @@ extension AccountService {
     /// same key again answers the same grant. An auto-renewable subscription is not given (it
     /// would renew at its price): ``extendRenewal(_:days:)`` gives days of a live one.
     public func grant(_ productID: ProductID, quantity: Int, reason: String, by: String, requestKey: String) throws(ServiceError) -> PurchaseOutcome {
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...500).contains(reason.count), !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ServiceError(.invalidRequest, "a grant says why: a reason of 1 to 500 characters, on one line")
-        }
+        let reason = try SupportAction.reason(reason)
         guard (1...100).contains(by.count) else { throw ServiceError(.invalidRequest, "a grant names who gave it") }
         if catalog.product(productID)?.autoRenewable != nil {
             throw ServiceError(.invalidRequest, "\(productID) renews at its price: give days of a live subscription instead (an extension)")

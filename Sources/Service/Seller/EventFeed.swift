@@ -143,10 +143,8 @@ extension SellerService {
         let limit = max(1, min(limit, EventFeed.pageLimit))
         let until = now - EventFeed.settle
         if let ledgers { return try ledgers.events(after: from, until: until, limit: limit, now: now) }
-        var all: [FeedEvent] = []
-        for account in try Self.ledgerAccounts(inFolder: sqliteFolder ?? "") {
-            let statements = try SQLiteLedgerStatements(path: Self.ledgerPath(inFolder: sqliteFolder ?? "", account: account))
-            all += try statements.events(account: account, after: from, until: until, limit: limit, now: now)
+        let all = try SQLiteLedgers.eachStatements(sqliteFolder ?? "") { account, statements throws(ServiceError) in
+            try statements.events(account: account, after: from, until: until, limit: limit, now: now)
         }
         return Array(all.sorted { EventFeed.Cursor($0.cursor)! < EventFeed.Cursor($1.cursor)! }.prefix(limit))
     }

@@ -118,28 +118,25 @@ public final class PostgreSQLLedgers: Sendable {
     /// Makes the seller's numbers again from every transaction, while writers wait (a share lock
     /// on the transactions): for an upgrade, or after ``salesAggregateDifferences()`` found some.
     public func rebuildSalesAggregates() throws(ServiceError) {
-        do {
-            try pool.transaction { connection in
-                // An operator's command: as long as a scan of every transaction takes.
-                try connection.execute("SET LOCAL statement_timeout = 0")
-                try connection.execute("LOCK TABLE transactions IN SHARE MODE")
-                try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL))
-            }
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw PostgreSQLLedgerEngine.failure(error, opening: false)
-        }
+        try whileWritersWait { connection in try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL)) }
     }
 
     /// The kept numbers that a sum of every transaction disagrees with (at most 20 rows, each
     /// as its columns); none when they are right. Writers wait while it reads.
     public func salesAggregateDifferences() throws(ServiceError) -> [String] {
+        try whileWritersWait { connection in
+            try connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows.map { $0.map { $0 ?? "null" }.joined(separator: " ") }
+        }
+    }
+
+    /// `body` in a transaction that holds the transactions still (a share lock), as long as it
+    /// takes: an operator's command reads every transaction.
+    private func whileWritersWait<T>(_ body: (PostgreSQL.Connection) throws -> T) throws(ServiceError) -> T {
         do {
             return try pool.transaction { connection in
                 try connection.execute("SET LOCAL statement_timeout = 0")
                 try connection.execute("LOCK TABLE transactions IN SHARE MODE")
-                return try connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows.map { $0.map { $0 ?? "null" }.joined(separator: " ") }
+                return try body(connection)
             }
         } catch let error as ServiceError {
             throw error

@@ -164,7 +164,7 @@ public enum SQLiteLedgers {
     }
 
     /// `body`'s rows for each account's ledger statements under `<folder>/accounts`, by account.
-    private static func eachStatements<T>(_ folder: String, _ body: (String, SQLiteLedgerStatements) throws(ServiceError) -> [T]) throws(ServiceError) -> [T] {
+    static func eachStatements<T>(_ folder: String, _ body: (String, SQLiteLedgerStatements) throws(ServiceError) -> [T]) throws(ServiceError) -> [T] {
         var all: [T] = []
         for account in try SellerService.ledgerAccounts(inFolder: folder) {
             all += try body(account, try SQLiteLedgerStatements(path: SellerService.ledgerPath(inFolder: folder, account: account)))

@@ -97,12 +97,9 @@ extension SellerService {
     /// The accounts whose purchases carry `token` (lowercase, as kept).
     func accounts(withAppAccountToken token: String) throws(ServiceError) -> [String] {
         if let ledgers { return try ledgers.accounts(withAppAccountToken: token) }
-        var accounts: [String] = []
-        for account in try Self.ledgerAccounts(inFolder: sqliteFolder ?? "") {
-            let statements = try SQLiteLedgerStatements(path: Self.ledgerPath(inFolder: sqliteFolder ?? "", account: account))
-            if try statements.hasAppAccountToken(token) { accounts.append(account) }
+        return try SQLiteLedgers.eachStatements(sqliteFolder ?? "") { account, statements throws(ServiceError) in
+            try statements.hasAppAccountToken(token) ? [account] : []
         }
-        return accounts
     }
 
     /// The story of `account` (``CustomerStory``): the directory's part here, the ledger's

@@ -14,6 +14,15 @@ public enum SupportAction: Sendable, Equatable {
     /// Sends a notification not delivered again now (the delivery log's retry).
     case retryNotification(String)
 
+    /// `text` as support's reason for an action: trimmed, 1 to 500 characters, on one line.
+    static func reason(_ text: String) throws(ServiceError) -> String {
+        let reason = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...500).contains(reason.count), !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ServiceError(.invalidRequest, "an action on a customer says why: a reason of 1 to 500 characters, on one line")
+        }
+        return reason
+    }
+
     var name: String {
         switch self {
         case .grant: "grant"
@@ -42,10 +51,7 @@ extension SellerService {
     public func act(
         _ action: SupportAction, on account: String, reason: String, by admin: String, requestKey: String, service: AccountService, now: Int64
     ) throws(ServiceError) -> String {
-        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...500).contains(reason.count), !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ServiceError(.invalidRequest, "an action on a customer says why: a reason of 1 to 500 characters, on one line")
-        }
+        let reason = try SupportAction.reason(reason)
         guard try directory.lifetime(account: account) != nil else { throw ServiceError(.notFound, "no customer \(account)") }
         let id = try directory.beginAction(AdminAction(date: now, admin: admin, action: action.name, account: account, subject: action.subject, reason: reason))
         do {
@@ -90,10 +96,8 @@ extension SellerService {
     /// PostgreSQL from their index; on SQLite each account's file is read.
     public func undeliveredNotifications(limit: Int = 100) throws(ServiceError) -> [UndeliveredNotification] {
         if let ledgers { return try ledgers.undeliveredNotifications(limit: limit) }
-        var all: [UndeliveredNotification] = []
-        for account in try Self.ledgerAccounts(inFolder: sqliteFolder ?? "") {
-            let statements = try SQLiteLedgerStatements(path: Self.ledgerPath(inFolder: sqliteFolder ?? "", account: account))
-            all += try statements.undeliveredNotifications(limit: limit).map { UndeliveredNotification(account: account, notification: $0.0, lastAttempt: $0.1) }
+        let all = try SQLiteLedgers.eachStatements(sqliteFolder ?? "") { account, statements throws(ServiceError) in
+            try statements.undeliveredNotifications(limit: limit).map { UndeliveredNotification(account: account, notification: $0.0, lastAttempt: $0.1) }
         }
         return Array(all.sorted { $0.notification.created > $1.notification.created }.prefix(limit))
     }
