@@ -1,5 +1,4 @@
 import Foundation
-import PostgreSQL
 @testable import Seller
 import Testing
 import TestSupport
@@ -8,30 +7,8 @@ import TestSupport
 /// customer found by each of their keys, names by their first letters, and their story.
 @Suite struct CustomerSearchTests {
     @Test(arguments: Engine.allCases) func aCustomerIsFoundByEachKey(engine: Engine) throws {
-        let directory = try TemporaryDirectory()
-        let packs = try StoreFixture.makePacksFolder(in: directory)
-        let catalog = try Catalog.load(folder: packs)
-        let clock = SteppingClock()
-        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
-        let seller: SellerService
-        if engine == .postgresql {
-            // A database of its own: the names and tokens in it are this test's alone.
-            let server = try TestPostgreSQL.shared()
-            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
-        } else {
-            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
-        }
-        func open(_ account: String) throws -> AccountService {
-            let service = if let ledgers = seller.ledgers {
-                try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
-            } else {
-                try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
-            }
-            service.claimTransactionID = seller.transactionIDClaims(account: account)
-            return service
-        }
+        let world = try SellerWorld(engine)
+        let (seller, clock, open) = (world.seller, world.clock, world.open)
         let (anna, andre, ben) = try (
             seller.directory.create(deviceName: "Anna's phone", now: clock.clock.now()).accountID, seller.directory.create(now: 1).accountID,
             seller.directory.create(now: 1).accountID)

@@ -1,7 +1,6 @@
 import CivilCalendar
 import Foundation
 import HangmanGame
-import PostgreSQL
 @testable import Seller
 import SQLite
 import Testing
@@ -69,38 +68,17 @@ import TestSupport
     }
 
     @Test(arguments: Engine.allCases) func theKeptNumbersAreARebuildsAfterARandomHistory(engine: Engine) throws {
-        let directory = try TemporaryDirectory()
-        let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
-        let clock = SteppingClock()
         // PostgreSQL: a database of its own, so that every row in it is this test's.
-        var ledgers: PostgreSQLLedgers?
-        if engine == .postgresql {
-            let server = try TestPostgreSQL.shared()
-            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
-        }
-        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        let world = try SellerWorld(engine, shipped: true)
         var all: [StoreTransaction] = []
-        for (index, account) in ["00000000000000a1", "00000000000000b2", "00000000000000c3"].enumerated() {
-            let service: AccountService
-            if let ledgers {
-                service = try AccountService(
-                    catalog: catalog, packsFolder: StoreFixture.shippedPacks, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key,
-                    environment: .sandbox)
-            } else {
-                service = try AccountService(
-                    catalog: catalog, packsFolder: StoreFixture.shippedPacks, accountFolder: directory.path + "/accounts/" + account, clock: clock.clock)
-            }
+        for index in 0..<3 {
+            let service = try world.open(try world.seller.directory.create(now: 1).accountID)
             Self.history(service, seed: 61 + UInt64(index), steps: 120)
             all += try service.transactions()
         }
-        let differences = try ledgers?.salesAggregateDifferences() ?? SQLiteLedgers.salesAggregateDifferences(folder: directory.path)
-        #expect(differences == [], "the triggers' numbers are a rebuild's")
+        #expect(try world.salesAggregateDifferences() == [], "the triggers' numbers are a rebuild's")
         #expect(all.contains { $0.revocationDate != nil } && all.contains { $0.expiresDate != nil } && all.contains { $0.isTrial }, "the history has refunds, periods and trials")
-        let last = UTCDateTime.day(ofMilliseconds: clock.clock.now()) + 3_000
-        let days = try ledgers?.salesDays(firstDay: 0, lastDay: last, storefront: nil)
-            ?? SQLiteLedgers.salesDays(folder: directory.path, firstDay: 0, lastDay: last, storefront: nil)
+        let days = try world.salesDays()
         let kept = Self.keptSums(days), person = Self.personsSums(all)
         #expect(kept.revenue == person.revenue && kept.refunds == person.refunds, "kept \(kept), summed by hand \(person)")
         #expect(days.rows.reduce(0) { $0 + $1.liveChange } == 0, "every period that began has ended (or ends) on some day")
@@ -109,35 +87,17 @@ import TestSupport
     /// The sandbox's `store clear` takes an account's history away, its kept numbers with it: a trial
     /// that converted and a renewal, whose facts read the periods before them, leave nothing.
     @Test(arguments: Engine.allCases) func aClearedHistoryTakesItsNumbersAway(engine: Engine) throws {
-        let directory = try TemporaryDirectory()
-        let catalog = try Catalog.load(folder: StoreFixture.shippedPacks)
-        let clock = SteppingClock()
-        var ledgers: PostgreSQLLedgers?
-        if engine == .postgresql {
-            let server = try TestPostgreSQL.shared()
-            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
-        }
-        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
-        func open(_ account: String) throws -> AccountService {
-            if let ledgers {
-                return try AccountService(
-                    catalog: catalog, packsFolder: StoreFixture.shippedPacks, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key, environment: .sandbox)
-            }
-            return try AccountService(catalog: catalog, packsFolder: StoreFixture.shippedPacks, accountFolder: directory.path + "/accounts/" + account, clock: clock.clock)
-        }
-        let (resetting, staying) = (try open("00000000000000a1"), try open("00000000000000b2"))
+        let world = try SellerWorld(engine, shipped: true)
+        func open() throws -> AccountService { try world.open(try world.seller.directory.create(now: 1).accountID) }
+        let (resetting, staying) = (try open(), try open())
         _ = try staying.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1)
         _ = try resetting.buy(ProductID(rawValue: "com.hangmanpacks.pass.monthly")!, quantity: 1)
         _ = try resetting.advanceClock(by: StoreDuration(70, .day))
         let periods = try resetting.transactions().filter { $0.expiresDate != nil }
         #expect(periods.count >= 3 && periods.contains { $0.isTrial }, "a trial and two paid periods: \(periods)")
         try resetting.clear()
-        let differences = try ledgers?.salesAggregateDifferences() ?? SQLiteLedgers.salesAggregateDifferences(folder: directory.path)
-        #expect(differences == [], "nothing of the reset account is left in the kept numbers")
-        let days = try ledgers?.salesDays(firstDay: 0, lastDay: 200_000, storefront: nil)
-            ?? SQLiteLedgers.salesDays(folder: directory.path, firstDay: 0, lastDay: 200_000, storefront: nil)
+        #expect(try world.salesAggregateDifferences() == [], "nothing of the reset account is left in the kept numbers")
+        let days = try world.salesDays()
         #expect(days.rows.allSatisfy { $0.conversions == 0 && $0.mrrRenewedFrom == 0 && $0.liveChange == 0 } && days.rows.map(\.charged).reduce(0, +) == 1, "\(days.rows)")
     }
 

@@ -3,7 +3,7 @@ import TestSupport
 import SystemCalls
 import Signing
 import SQLite
-import Seller
+@testable import Seller
 import Synchronization
 import WordPacks
 import PostgreSQL
@@ -267,5 +267,56 @@ func storeError(_ body: () throws(ServiceError) -> some Any) -> ServiceError? {
         return nil
     } catch {
         return error
+    }
+}
+
+/// The seller's side of a service on one engine, for the suites of what spans accounts: a
+/// `SellerService` over SQLite ledgers in a folder of the test's own, or over a PostgreSQL
+/// database of the test's own (every row in it is the test's), and accounts' services opened on it.
+final class SellerWorld {
+    let directory: TemporaryDirectory
+    let packs: String
+    let catalog: Catalog
+    let clock: SteppingClock
+    let key: SigningKey
+    let seller: SellerService
+    /// The SQLite data folder (its ledgers under `accounts/`); unused on PostgreSQL.
+    var data: String { directory.path + "/data" }
+
+    init(_ engine: Engine, shipped: Bool = false, clock: SteppingClock = SteppingClock()) throws {
+        directory = try TemporaryDirectory()
+        packs = shipped ? StoreFixture.shippedPacks : try StoreFixture.makePacksFolder(in: directory)
+        catalog = try Catalog.load(folder: packs)
+        self.clock = clock
+        key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
+        if engine == .postgresql {
+            let server = try TestPostgreSQL.shared()
+            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
+            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
+        } else {
+            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
+        }
+    }
+
+    /// The service of `account` on this world's ledgers, claiming its transactions' ids in the directory.
+    func open(_ account: String) throws -> AccountService {
+        let service = if let ledgers = seller.ledgers {
+            try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key, environment: .sandbox)
+        } else {
+            try AccountService(catalog: catalog, packsFolder: packs, accountFolder: data + "/accounts/" + account, clock: clock.clock, signingKey: key)
+        }
+        service.claimTransactionID = seller.transactionIDClaims(account: account)
+        return service
+    }
+
+    /// The kept numbers of every day, on whichever engine.
+    func salesDays() throws -> SalesDays {
+        try seller.ledgers?.salesDays(firstDay: 0, lastDay: 200_000, storefront: nil) ?? SQLiteLedgers.salesDays(folder: data, firstDay: 0, lastDay: 200_000, storefront: nil)
+    }
+
+    /// The kept numbers a sum of every transaction disagrees with, on whichever engine.
+    func salesAggregateDifferences() throws -> [String] {
+        try seller.ledgers?.salesAggregateDifferences() ?? SQLiteLedgers.salesAggregateDifferences(folder: data)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PostgreSQL
 @testable import Seller
 import Testing
 import TestSupport
@@ -9,32 +8,10 @@ import TestSupport
 /// never revenue, once per key; a refund takes back; every action is in the audit log, refusals too.
 @Suite struct SupportActionTests {
     @Test(arguments: Engine.allCases) func aGrantIsGivenOnceRecordedAndNeverRevenue(engine: Engine) throws {
-        let directory = try TemporaryDirectory()
-        let packs = try StoreFixture.makePacksFolder(in: directory)
-        let catalog = try Catalog.load(folder: packs)
-        let clock = SteppingClock()
-        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
-        var ledgers: PostgreSQLLedgers?
-        let seller: SellerService
-        if engine == .postgresql {
-            let server = try TestPostgreSQL.shared()
-            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
-            ledgers = seller.ledgers
-        } else {
-            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
-        }
+        let world = try SellerWorld(engine)
+        let (seller, ledgers) = (world.seller, world.seller.ledgers)
         let account = try seller.directory.create(now: 1).accountID
-        func open() throws -> AccountService {
-            let service = if let ledgers {
-                try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
-            } else {
-                try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
-            }
-            service.claimTransactionID = seller.transactionIDClaims(account: account)
-            return service
-        }
+        func open() throws -> AccountService { try world.open(account) }
         let service = try open()
         // The store's controls would fail a payment: a grant charges nothing, so nothing fails.
         var controls = try service.controls()
@@ -54,10 +31,9 @@ import TestSupport
         try seller.act(.grant(StoreFixture.animals, quantity: 1), on: account, reason: "contest prize", by: "cli:ops", requestKey: "k2", service: service, now: 7)
         #expect(try service.entitlements().contains { $0.productID == StoreFixture.animals && $0.revokedDate == nil })
         // Never revenue: the kept numbers count no charge, no unit.
-        let days = if let ledgers { try ledgers.salesDays(firstDay: 0, lastDay: 200_000, storefront: nil) }
-            else { try SQLiteLedgers.salesDays(folder: directory.path + "/data", firstDay: 0, lastDay: 200_000, storefront: nil) }
+        let days = try world.salesDays()
         #expect(days.rows.allSatisfy { $0.revenue == 0 && $0.charged == 0 && $0.units == 0 }, "\(days.rows)")
-        let activity = try ledgers?.allActivity() ?? SQLiteLedgers.allActivity(folder: directory.path + "/data")
+        let activity = try ledgers?.allActivity() ?? SQLiteLedgers.allActivity(folder: world.data)
         #expect(!activity.contains { $0.kind == .hintsCredited }, "granted hints are no hints sold: \(activity)")
         // Refusals are said and logged: days of a subscription there is not, a grant without a reason.
         #expect(throws: ServiceError.self) { try seller.act(.extend(days: 7), on: account, reason: "outage", by: "cli:ops", requestKey: "k3", service: service, now: 8) }
@@ -79,27 +55,11 @@ import TestSupport
 /// in the audit log; a delivered one is neither listed nor retried.
 @Suite struct DeliveryLogTests {
     @Test(arguments: Engine.allCases) func aNotificationNotDeliveredIsListedAndRetried(engine: Engine) throws {
-        let directory = try TemporaryDirectory()
-        let packs = try StoreFixture.makePacksFolder(in: directory)
-        let catalog = try Catalog.load(folder: packs)
-        let clock = SteppingClock()
-        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
-        let seller: SellerService
-        if engine == .postgresql {
-            let server = try TestPostgreSQL.shared()
-            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
-        } else {
-            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
-        }
+        let world = try SellerWorld(engine)
+        let (seller, clock) = (world.seller, world.clock)
         let accounts = try (0..<2).map { _ in try seller.directory.create(now: 1).accountID }
         func open(_ account: String) throws -> AccountService {
-            let service = if let ledgers = seller.ledgers {
-                try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
-            } else {
-                try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
-            }
+            let service = try world.open(account)
             service.notifies = true
             return service
         }
@@ -127,27 +87,11 @@ import TestSupport
 /// after their retention.
 @Suite struct EventFeedTests {
     @Test(arguments: Engine.allCases) func eachChangeIsAnEventReadByCursor(engine: Engine) throws {
-        let directory = try TemporaryDirectory()
-        let packs = try StoreFixture.makePacksFolder(in: directory)
-        let catalog = try Catalog.load(folder: packs)
         // The real time: an account made on SQLite is told at the database's clock.
-        let clock = SteppingClock(start: Int64(Date().timeIntervalSince1970 * 1000))
-        let key = try ServiceKey.loadOrCreate(at: directory.path + "/key")
-        let seller: SellerService
-        if engine == .postgresql {
-            let server = try TestPostgreSQL.shared()
-            let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
-        } else {
-            seller = try SellerService(.sqlite(folder: directory.path + "/data"))
-        }
+        let world = try SellerWorld(engine, clock: SteppingClock(start: Int64(Date().timeIntervalSince1970 * 1000)))
+        let (seller, clock) = (world.seller, world.clock)
         let account = try seller.directory.create(now: 1).accountID
-        let service = if let ledgers = seller.ledgers {
-            try AccountService(catalog: catalog, packsFolder: packs, ledgers: ledgers, account: account, clock: clock.clock, signingKey: key)
-        } else {
-            try AccountService(catalog: catalog, packsFolder: packs, accountFolder: directory.path + "/data/accounts/" + account, clock: clock.clock, signingKey: key)
-        }
+        let service = try world.open(account)
         try service.chooseStorefront("USA")
         let bought = try #require(try service.buy(StoreFixture.hints10, quantity: 1).purchasedTransaction)
         try seller.act(.grant(StoreFixture.animals, quantity: 1), on: account, reason: "prize", by: "cli:ops", requestKey: "g", service: service, now: 1)
