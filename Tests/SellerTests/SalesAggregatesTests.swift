@@ -57,6 +57,38 @@ import TestSupport
         return (revenue, refunds)
     }
 
+    /// The cohorts a person makes of accounts' own transactions: each account's first month with
+    /// a charge in a currency is its cohort; each month it was charged in counts it once; revenue
+    /// in the month of the charge, refunds in the month of the refund.
+    static func personsCohorts(_ accounts: [[StoreTransaction]]) -> Set<CohortMonth> {
+        struct Key: Hashable { var cohort: Int, month: Int, currency: String }
+        var sums: [Key: CohortMonth] = [:]
+        for transactions in accounts {
+            let charged = transactions.filter { [.purchased, .delivered, .finished].contains($0.state) && !$0.isTrial && ($0.price?.minorUnits ?? 0) > 0 }
+            for currency in Set(charged.compactMap { $0.price?.currency }) {
+                let mine = charged.filter { $0.price?.currency == currency }
+                let paying = Set(mine.map { CohortMonth.month(ofMilliseconds: $0.purchaseDate) })
+                let cohort = paying.min()!
+                func add(_ month: Int, customers: Int64 = 0, revenue: Int64 = 0, refunds: Int64 = 0) {
+                    let key = Key(cohort: cohort, month: month, currency: currency)
+                    var row = sums[key] ?? CohortMonth(cohort: cohort, month: month, currency: currency, customers: 0, revenue: 0, refunds: 0)
+                    row.customers += customers
+                    row.revenue += revenue
+                    row.refunds += refunds
+                    sums[key] = row
+                }
+                for month in paying { add(month, customers: 1) }
+                for transaction in mine {
+                    add(CohortMonth.month(ofMilliseconds: transaction.purchaseDate), revenue: transaction.price!.minorUnits)
+                    if let revoked = transaction.revocationDate {
+                        add(CohortMonth.month(ofMilliseconds: revoked), refunds: (transaction.refund ?? transaction.price!).minorUnits)
+                    }
+                }
+            }
+        }
+        return Set(sums.values)
+    }
+
     /// The kept numbers' sums by currency over every day.
     static func keptSums(_ days: SalesDays) -> (revenue: [String: Int64], refunds: [String: Int64]) {
         var revenue: [String: Int64] = [:], refunds: [String: Int64] = [:]
@@ -71,10 +103,12 @@ import TestSupport
         // PostgreSQL: a database of its own, so that every row in it is this test's.
         let world = try SellerWorld(engine, shipped: true)
         var all: [StoreTransaction] = []
+        var accounts: [[StoreTransaction]] = []
         for index in 0..<3 {
             let service = try world.open(try world.seller.directory.create(now: 1).accountID)
             Self.history(service, seed: 61 + UInt64(index), steps: 120)
-            all += try service.transactions()
+            accounts.append(try service.transactions())
+            all += accounts.last!
         }
         #expect(try world.salesAggregateDifferences() == [], "the triggers' numbers are a rebuild's")
         #expect(all.contains { $0.revocationDate != nil } && all.contains { $0.expiresDate != nil } && all.contains { $0.isTrial }, "the history has refunds, periods and trials")
@@ -82,6 +116,10 @@ import TestSupport
         let kept = Self.keptSums(days), person = Self.personsSums(all)
         #expect(kept.revenue == person.revenue && kept.refunds == person.refunds, "kept \(kept), summed by hand \(person)")
         #expect(days.rows.reduce(0) { $0 + $1.liveChange } == 0, "every period that began has ended (or ends) on some day")
+        // The cohorts, as a person makes them from the three accounts' transactions.
+        let cohorts = Self.personsCohorts(accounts)
+        #expect(Set(cohorts.map(\.cohort)).count > 1 || cohorts.contains { $0.month > $0.cohort }, "the history spans months: \(cohorts)")
+        #expect(Set(days.cohorts) == cohorts, "kept \(days.cohorts.sorted { ($0.cohort, $0.month) < ($1.cohort, $1.month) })")
     }
 
     /// The sandbox's `store clear` takes an account's history away, its kept numbers with it: a trial
@@ -110,8 +148,9 @@ import TestSupport
         Self.history(service, seed: 7, steps: 40)
         let data = directory.path
         let before = try SQLiteLedgers.salesDays(folder: data, firstDay: 0, lastDay: 100_000, storefront: nil)
-        try Database(path: folder + "/" + AccountService.databaseName).execute("UPDATE sales_days SET revenue = revenue + 1")
-        #expect(try SQLiteLedgers.salesAggregateDifferences(folder: data).count > 0, "a check finds the damage")
+        try Database(path: folder + "/" + AccountService.databaseName).execute("UPDATE sales_days SET revenue = revenue + 1; UPDATE customer_months SET refunds = refunds + 1")
+        let found = try SQLiteLedgers.salesAggregateDifferences(folder: data)
+        #expect(found.contains { $0.contains(" customer_months ") } && found.count > 2, "a check finds the damage in both tables: \(found)")
         try SQLiteLedgers.rebuildSalesAggregates(folder: data)
         #expect(try SQLiteLedgers.salesAggregateDifferences(folder: data) == [])
         #expect(try SQLiteLedgers.salesDays(folder: data, firstDay: 0, lastDay: 100_000, storefront: nil) == before)

@@ -231,6 +231,8 @@ enum AccountSchema {
         migrator.register("32-undelivered-notifications", sql: "CREATE INDEX notifications_undelivered ON notifications (created_date) WHERE delivered_date IS NULL;", olderProgramsMayRun: true)
         // The service's own events for the seller's feed, written by triggers with each change.
         migrator.register("33-events", sql: EventFeed.schema(postgreSQL: false), olderProgramsMayRun: true)
+        // Customers by the month they first paid in (CohortAggregates), kept by triggers as the numbers above.
+        migrator.register("34-cohorts", sql: CohortAggregates.schema(.sqlite), olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -401,6 +401,8 @@ enum PostgreSQLLedgerSchema {
         migrations.register("32-undelivered-notifications", sql: "CREATE INDEX notifications_undelivered ON notifications (created_date) WHERE delivered_date IS NULL;", olderProgramsMayRun: true)
         // The service's own events for the seller's feed, written by triggers with each change.
         migrations.register("33-events", sql: EventFeed.schema(postgreSQL: true), olderProgramsMayRun: true)
+        // Customers by the month they first paid in (CohortAggregates), kept by triggers as the numbers above.
+        migrations.register("34-cohorts", sql: CohortAggregates.schema(.postgreSQL), olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -90,7 +90,16 @@ public final class PostgreSQLLedgers: Sendable {
             for row in try connection.execute(SalesAggregates.mrrQuery(placeholders: ["$1", "$2"]), [String(firstDay), storefront ?? ""]).rows {
                 if let currency = row[0] ?? nil, let amount = row[1].flatMap(Int64.init) { mrr[currency] = amount }
             }
-            return SalesDays(rows: rows, liveBefore: live, mrrBefore: mrr)
+            let months = CohortAggregates.cohorts(firstDay: firstDay, lastDay: lastDay)
+            let cohorts = try connection.execute(CohortAggregates.postgreSQLRangeQuery(), [String(months.first), String(months.last)]).rows.map { row throws in
+                let numbers = [row[0], row[1], row[3], row[4], row[5]].map { $0.flatMap(Int64.init) }
+                guard row.count == 6, let currency = row[2], numbers.allSatisfy({ $0 != nil }) else {
+                    throw ServiceError(.storage, "the ledger database holds a malformed row of the seller's cohorts")
+                }
+                return CohortMonth(
+                    cohort: Int(numbers[0]!), month: Int(numbers[1]!), currency: currency, customers: numbers[2]!, revenue: numbers[3]!, refunds: numbers[4]!)
+            }
+            return SalesDays(rows: rows, liveBefore: live, mrrBefore: mrr, cohorts: cohorts)
         }
     }
 
@@ -118,14 +127,17 @@ public final class PostgreSQLLedgers: Sendable {
     /// Makes the seller's numbers again from every transaction, while writers wait (a share lock
     /// on the transactions): for an upgrade, or after ``salesAggregateDifferences()`` found some.
     public func rebuildSalesAggregates() throws(ServiceError) {
-        try whileWritersWait { connection in try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL)) }
+        try whileWritersWait { connection in
+            try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL) + ";\n" + CohortAggregates.rebuild(dialect: .postgreSQL))
+        }
     }
 
     /// The kept numbers that a sum of every transaction disagrees with (at most 20 rows, each
     /// as its columns); none when they are right. Writers wait while it reads.
     public func salesAggregateDifferences() throws(ServiceError) -> [String] {
         try whileWritersWait { connection in
-            try connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows.map { $0.map { $0 ?? "null" }.joined(separator: " ") }
+            try (connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows
+                + connection.execute(CohortAggregates.differences(dialect: .postgreSQL)).rows).map { $0.map { $0 ?? "null" }.joined(separator: " ") }
         }
     }
 

@@ -744,21 +744,30 @@ extension SQLiteLedgerStatements {
             for row in try db.query(sql: SalesAggregates.mrrQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .text(storefront ?? "")]) {
                 mrr[try row.string(0)] = try row.int64(1)
             }
-            return SalesDays(rows: rows, liveBefore: live, mrrBefore: mrr)
+            let months = CohortAggregates.cohorts(firstDay: firstDay, lastDay: lastDay)
+            let cohorts = try db.query(sql: CohortAggregates.sqliteRangeQuery(), arguments: [.integer(Int64(months.first)), .integer(Int64(months.last))]).map { row throws in
+                CohortMonth(
+                    cohort: Int(try row.int64(0)), month: Int(try row.int64(1)), currency: try row.string(2), customers: try row.int64(3), revenue: try row.int64(4),
+                    refunds: try row.int64(5))
+            }
+            return SalesDays(rows: rows, liveBefore: live, mrrBefore: mrr, cohorts: cohorts)
         }
     }
 
     /// Makes the kept numbers again from the ledger's transactions, in one write.
     func rebuildSalesAggregates() throws(ServiceError) {
-        try write { _ in try db.execute(sql: SalesAggregates.rebuild(dialect: .sqlite)) }
+        try write { _ in
+            try db.execute(sql: SalesAggregates.rebuild(dialect: .sqlite))
+            try db.execute(sql: CohortAggregates.rebuild(dialect: .sqlite))
+        }
     }
 
     /// The kept numbers a sum of the transactions disagrees with (at most 20 rows, each as its columns).
     func salesAggregateDifferences() throws(ServiceError) -> [String] {
         try read { _ in
-            try db.query(SalesAggregates.differences(dialect: .sqlite)).map { row in
-                (0..<(SalesAggregates.keys.count + SalesAggregates.sums.count)).map { index in
-                    switch row.values[index] {
+            try (db.query(SalesAggregates.differences(dialect: .sqlite)) + db.query(CohortAggregates.differences(dialect: .sqlite))).map { row in
+                row.values.map { value in
+                    switch value {
                     case .integer(let number): String(number)
                     case .text(let text): text
                     default: "null"

@@ -125,8 +125,8 @@ public enum SalesAggregates {
     ///   as expansion or contraction. A start that is no renewal is new revenue; an end no renewal
     ///   follows on its day is churned (``SalesDay``).
     public static func facts(from source: String, where condition: String?, dialect: Dialect, sign: Int) -> String {
-        let live = "t.state IN ('purchased', 'delivered', 'finished')"
-        let charged = "(\(live) AND t.offer IS NULL AND coalesce(t.price_minor, 0) > 0)"
+        let live = Self.live
+        let charged = Self.charged
         /// A period's price as a month's worth (0 for anything but a paid period).
         func monthly(_ row: String) -> String {
             let days = "((\(row).expires_date - \(row).purchase_date) / 86400000.0)"
@@ -190,6 +190,11 @@ public enum SalesAggregates {
             """,
         ].joined(separator: "\nUNION ALL\n")
     }
+
+    /// A transaction `t` in a live state: bought and not taken back by the store.
+    static let live = "t.state IN ('purchased', 'delivered', 'finished')"
+    /// A transaction `t` that charged the customer: live, not a free trial or an offer, at a price above zero.
+    static let charged = "(\(live) AND t.offer IS NULL AND coalesce(t.price_minor, 0) > 0)"
 
     /// Adds `facts` to the table, one row per key, skipping keys whose sums are all zero.
     static func upsert(_ facts: String, dialect: Dialect) -> String {
@@ -325,11 +330,14 @@ public struct SalesDays: Sendable, Equatable {
     public var liveBefore: [String: Int64]
     /// Recurring revenue when the range begins, per currency.
     public var mrrBefore: [String: Int64]
+    /// The months of the cohorts the range shows (``CohortAggregates/cohorts(firstDay:lastDay:)``).
+    public var cohorts: [CohortMonth]
 
-    public init(rows: [SalesDay], liveBefore: [String: Int64], mrrBefore: [String: Int64] = [:]) {
+    public init(rows: [SalesDay], liveBefore: [String: Int64], mrrBefore: [String: Int64] = [:], cohorts: [CohortMonth] = []) {
         self.rows = rows
         self.liveBefore = liveBefore
         self.mrrBefore = mrrBefore
+        self.cohorts = cohorts
     }
 
     /// Several ledgers' numbers as one: rows of the same key summed.
@@ -338,8 +346,21 @@ public struct SalesDays: Sendable, Equatable {
         var rows: [Key: SalesDay] = [:]
         var live: [String: Int64] = [:]
         var mrr: [String: Int64] = [:]
+        struct CohortKey: Hashable { var cohort: Int, month: Int, currency: String }
+        var cohorts: [CohortKey: CohortMonth] = [:]
         for part in parts {
             mrr.merge(part.mrrBefore, uniquingKeysWith: +)
+            for row in part.cohorts {
+                let key = CohortKey(cohort: row.cohort, month: row.month, currency: row.currency)
+                if var sum = cohorts[key] {
+                    sum.customers += row.customers
+                    sum.revenue += row.revenue
+                    sum.refunds += row.refunds
+                    cohorts[key] = sum
+                } else {
+                    cohorts[key] = row
+                }
+            }
             for row in part.rows {
                 let key = Key(day: row.day, storefront: row.storefront, currency: row.currency, product: row.productID, unitPrice: row.unitPrice, renewal: row.renewal)
                 if rows[key] == nil { rows[key] = row } else { rows[key]?.add(row.sumValues) }
@@ -349,7 +370,10 @@ public struct SalesDays: Sendable, Equatable {
         self.init(
             rows: rows.values.filter { $0.sumValues.contains { $0 != 0 } }.sorted {
                 ($0.day, $0.storefront, $0.currency, $0.productID, $0.unitPrice, $0.renewal ? 1 : 0) < ($1.day, $1.storefront, $1.currency, $1.productID, $1.unitPrice, $1.renewal ? 1 : 0)
-            }, liveBefore: live.filter { $0.value != 0 }, mrrBefore: mrr.filter { $0.value != 0 })
+            }, liveBefore: live.filter { $0.value != 0 }, mrrBefore: mrr.filter { $0.value != 0 },
+            cohorts: cohorts.values.filter { $0.customers != 0 || $0.revenue != 0 || $0.refunds != 0 }.sorted {
+                ($0.cohort, $0.month, $0.currency) < ($1.cohort, $1.month, $1.currency)
+            })
     }
 }
 
