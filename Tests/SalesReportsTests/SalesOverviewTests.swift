@@ -204,3 +204,48 @@ import TestSupport
         #expect(deu.subscriptions.inGracePeriod == 1 && deu.subscriptions.inBillingRetry == 0 && deu.subscriptions.endedVoluntarily == 0)
     }
 }
+
+/// Cohorts by the month a customer first paid in (``CohortAggregates``), kept by the triggers,
+/// against the sums a person makes of a hand-made history.
+@Suite struct CohortTests {
+    @Test func eachCohortIsWhatAPersonSums() throws {
+        typealias Sales = SalesOverviewTests
+        let hints = "com.hangmanpacks.hints.10", monthly = "com.hangmanpacks.pass.monthly"
+        // Day 0 is 2024-10-04; day 30 is 2024-11-03, day 61 2024-12-04.
+        let sales = [
+            // a: first paid in October, again in November (refunded there) and December.
+            Sales.sale("a", hints, day: 0, price: 499),
+            Sales.sale("a", hints, day: 30, price: 299, revoked: 35),
+            Sales.sale("a", hints, day: 61, price: 199),
+            // f: October only.
+            Sales.sale("f", hints, day: 1, price: 100),
+            // b: November only.
+            Sales.sale("b", hints, day: 30, price: 999),
+            // c: a free trial in October is no payment: its cohort is December's, its first charge.
+            Sales.sale("c", monthly, day: 0, price: 0, .finished, nil, nil, true, "00000000000000c1", 7, 0, "00000000000000c1"),
+            Sales.sale("c", monthly, day: 61, price: 299, .finished, nil, nil, false, "00000000000000c1", 91, 1, "00000000000000c2"),
+            // d: euros, a cohort of their own.
+            Sales.sale("d", hints, day: 0, price: 500, currency: "EUR", storefront: "DEU"),
+            // e: a grant (no charge) makes no customer.
+            Sales.sale("e", hints, day: 0, price: 0),
+        ]
+        let overview = try SalesOverviewTests.overview(sales, 0, 61, now: SalesOverviewTests.at(61))
+        let usd = overview.cohorts.filter { $0.currency == "USD" }
+        #expect(usd.map(\.month) == ["2024-10", "2024-11", "2024-12"], "\(overview.cohorts)")
+        let october = try #require(usd.first)
+        #expect(october.customers == 2 && october.paying == [2, 1, 1] && october.retention == [100, 50, 50], "\(october)")
+        #expect(october.revenue == [599, 299, 199] && october.refunds == [0, 299, 0], "\(october)")
+        // Net per customer so far: 599 / 2, then 599 / 2 (299 in, 299 back), then 798 / 2.
+        #expect(october.lifetimeValue == [299, 299, 399], "\(october)")
+        #expect(usd[1].customers == 1 && usd[1].paying == [1, 0] && usd[1].retention == [100, 0] && usd[1].lifetimeValue == [999, 999], "\(usd[1])")
+        #expect(usd[2].customers == 1 && usd[2].revenue == [299], "\(usd[2])")
+        let euro = try #require(overview.cohorts.first { $0.currency == "EUR" })
+        #expect(euro.month == "2024-10" && euro.customers == 1 && euro.paying == [1, 0, 0] && euro.lifetimeValue == [500, 500, 500], "\(euro)")
+        // A range of days in December still shows the twelve cohorts up to it; one that ends in
+        // October shows nothing after it.
+        let december = try SalesOverviewTests.overview(sales, 61, 61, now: SalesOverviewTests.at(61))
+        #expect(december.cohorts == overview.cohorts)
+        let early = try SalesOverviewTests.overview(sales, 0, 10, now: SalesOverviewTests.at(10))
+        #expect(early.cohorts.map(\.month) == ["2024-10", "2024-10"] && early.cohorts.allSatisfy { $0.paying.count == 1 }, "\(early.cohorts)")
+    }
+}

@@ -54,7 +54,7 @@ public enum Charts {
 
     /// Horizontal bars, one per row, longest first as given: each row's name above its bar (the
     /// whole width for it, however narrow the screen), its value at the bar's end.
-    public static func bars(id: String, title: String, rows: [(name: String, value: Int)]) -> String {
+    public static func bars(id: String, title: String, rows: [(name: String, value: Int)], label: (Int) -> String = { String($0) }) -> String {
         let rowHeight = 62.0
         let chartHeight = max(60, Double(rows.count) * rowHeight + 10)
         let top = max(1, rows.map(\.value).max() ?? 1)
@@ -65,8 +65,8 @@ public enum Charts {
             let length = max(1, Double(row.value) / Double(top) * barWidth)
             let name = row.name.count > 40 ? String(row.name.prefix(39)) + "…" : row.name
             svg += "<text class=\"tick\" x=\"\(f(barLeft))\" y=\"\(f(y + 24))\">\(escaped(name))</text>"
-            svg += "<rect class=\"bar s0\" x=\"\(f(barLeft))\" y=\"\(f(y + 32))\" width=\"\(f(length))\" height=\"20\"><title>\(escaped(row.name)): \(row.value)</title></rect>"
-            svg += "<text class=\"tick\" x=\"\(f(barLeft + length + 6))\" y=\"\(f(y + 50))\">\(row.value)</text>"
+            svg += "<rect class=\"bar s0\" x=\"\(f(barLeft))\" y=\"\(f(y + 32))\" width=\"\(f(length))\" height=\"20\"><title>\(escaped(row.name)): \(escaped(label(row.value)))</title></rect>"
+            svg += "<text class=\"tick\" x=\"\(f(barLeft + length + 6))\" y=\"\(f(y + 50))\">\(escaped(label(row.value)))</text>"
         }
         return svg + "</svg>"
     }

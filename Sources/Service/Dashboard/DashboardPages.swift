@@ -217,7 +217,7 @@ public struct DashboardPages: Sendable {
 
     private func overviewBody() -> String {
         let tiles = tilesBody()
-        guard !overview.currencies.isEmpty else { return tiles + "<p class=\"empty\">Nothing sold or refunded in these days.</p>" }
+        guard !overview.currencies.isEmpty else { return tiles + "<p class=\"empty\">Nothing sold or refunded in these days.</p>" + cohortsBody() }
         var html = tiles + "<section><h2>Revenue, refunds and net</h2>" + table(
             id: "totals", caption: "Per currency, never converted",
             head: ["Currency", "Revenue", "Refunds", "Net"],
@@ -235,6 +235,41 @@ public struct DashboardPages: Sendable {
         html += "<section><h2>Units per product</h2>" + Charts.bars(id: "units", title: "Units sold per product", rows: overview.products.map { ($0.name, $0.units) })
         html += table(id: "units-table", caption: "Units sold and refunded per product (CSV: /export/units.csv)", head: ["Product", "Units", "Refunded"],
             rows: overview.products.map { [$0.name, String($0.units), String($0.refunded)] }) + "</section>"
+        return html + cohortsBody()
+    }
+
+    /// Each currency's cohorts: the lifetime value of each so far as bars, and the share paying in
+    /// each month since as a table shaded by it (a cohort chart), with its CSV.
+    private func cohortsBody() -> String {
+        var html = ""
+        for currency in Set(overview.cohorts.map(\.currency)).sorted() {
+            let cohorts = overview.cohorts.filter { $0.currency == currency }
+            let id = "cohorts-\(currency)"
+            let ages = min(12, (cohorts.map(\.paying.count).max() ?? 1) - 1)
+            html += "<section><h2>Cohorts, \(escaped(currency))</h2><p class=\"hint\">Customers by the month they first paid in: the share of them "
+                + "paying in each month after, and the net revenue per customer so far (lifetime value).</p>"
+            html += Charts.bars(
+                id: id + "-value", title: "Lifetime value so far per cohort in \(currency)",
+                rows: cohorts.map { ("\($0.month): \($0.customers) customer\($0.customers == 1 ? "" : "s")", Int($0.lifetimeValue.last ?? 0)) }
+            ) { amounts.format(Int64($0), currency) }
+            let head = ["Cohort", "Customers"] + (1...max(1, ages)).map { "+\($0) mo" } + ["Value"]
+            html += "<table id=\"\(escaped(id))-table\" class=\"cohorts\"><caption>Share of each cohort paying in the months after its first "
+                + "(<a href=\"\(DashboardRoute.chart(id).path)?\(escaped(query))\">CSV</a>)</caption><thead><tr>"
+                + head.map { "<th scope=\"col\">\(escaped($0))</th>" }.joined() + "</tr></thead><tbody>"
+            for line in cohorts {
+                html += "<tr><td data-label=\"Cohort\">\(escaped(line.month))</td><td data-label=\"Customers\">\(line.customers)</td>"
+                for age in 1...max(1, ages) {
+                    guard age < line.retention.count else {
+                        html += "<td data-label=\"+\(age) mo\" class=\"later\"></td>"
+                        continue
+                    }
+                    let share = line.retention[age]
+                    html += "<td data-label=\"+\(age) mo\" class=\"heat\" style=\"--share: \(Charts.f(share))%\">\(String(format: "%.0f%%", share))</td>"
+                }
+                html += "<td data-label=\"Value\">\(escaped(amounts.format(line.lifetimeValue.last ?? 0, currency)))</td></tr>"
+            }
+            html += "</tbody></table></section>"
+        }
         return html
     }
 
@@ -463,6 +498,18 @@ public struct DashboardPages: Sendable {
         if chart == "units" {
             return line(["product", "units", "refunded"]) + overview.products.map { line([$0.name, String($0.units), String($0.refunded)]) }.joined()
         }
+        if chart.hasPrefix("cohorts-") {
+            let currency = String(chart.dropFirst("cohorts-".count))
+            let cohorts = overview.cohorts.filter { $0.currency == currency }
+            guard !cohorts.isEmpty else { return nil }
+            func decimal(_ value: Int64) -> String { Money(minorUnits: value, currency: currency).decimal }
+            return line(["cohort", "months after", "customers", "paying", "retention %", "revenue", "refunds", "lifetime value", "currency"]) + cohorts.map { cohort in
+                cohort.paying.indices.map { age in
+                    line([cohort.month, String(age), String(cohort.customers), String(cohort.paying[age]), String(cohort.retention[age]), decimal(cohort.revenue[age]),
+                          decimal(cohort.refunds[age]), decimal(cohort.lifetimeValue[age]), currency])
+                }.joined()
+            }.joined()
+        }
         if chart.hasPrefix("mrr-"), let recurring = overview.recurringRevenue.first(where: { "mrr-" + $0.currency == chart }) {
             func decimal(_ value: Int64) -> String { Money(minorUnits: value, currency: recurring.currency).decimal }
             return line(["day", "at the end", "new", "expansion", "contraction", "churned", "currency"]) + days.indices.map {
@@ -496,6 +543,7 @@ public struct DashboardPages: Sendable {
         table { border-collapse: collapse; width: 100%; margin: 8px 0; } caption { text-align: left; padding: 4px 0; }
         th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: break-word; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
         #refunds td:nth-child(1), #refunds td:nth-child(2), #refunds td:nth-child(6) { white-space: nowrap; }
+        table.cohorts td.heat { background: color-mix(in srgb, var(--s0) calc(var(--share) * 0.55), transparent); } table.cohorts td, table.cohorts th { padding: 4px 6px; }
         main a { color: var(--s0); } .matches li { margin: 4px 0; }
         .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin: 12px 0; }
         .tile { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-direction: column; gap: 4px; }

@@ -49,6 +49,29 @@ public struct SalesOverview: Sendable, Equatable, Codable {
     /// One line per currency with recurring revenue in or before the range.
     public var recurringRevenue: [RecurringRevenueLine] = []
 
+    /// The customers who first paid in one month in one currency (a cohort), and what they did
+    /// in each month since, up to the range's last month (index 0 is the cohort's own month):
+    /// how many paid, and the revenue and refunds, in minor units. A cohort is of every
+    /// storefront (``CohortAggregates``).
+    public struct CohortLine: Sendable, Equatable, Codable {
+        public var currency: String
+        /// `YYYY-MM`.
+        public var month: String
+        public var customers: Int
+        public var paying: [Int]
+        public var revenue: [Int64]
+        public var refunds: [Int64]
+        /// The share of the cohort paying in each month since, in percent to one decimal.
+        public var retention: [Double]
+        /// Net revenue (revenue less refunds) per customer up to the end of each month since,
+        /// in minor units: the last is the cohort's lifetime value so far.
+        public var lifetimeValue: [Int64]
+    }
+
+    /// The cohorts of the range's months, and at least of the twelve up to its last month,
+    /// oldest first, per currency (``CohortAggregates/cohorts(firstDay:lastDay:)``).
+    public var cohorts: [CohortLine] = []
+
     public struct Tiles: Sendable, Equatable, Codable {
         /// Monthly recurring revenue at the end of the range's last day (today, by default), per
         /// currency (never converted), in minor units.
@@ -218,6 +241,7 @@ public struct SalesOverview: Sendable, Equatable, Codable {
             if fact.state == .trial { tiles.inTrial += 1 } else { tiles.activeSubscriptions += 1 }
         }
         func percent(_ part: Int, of whole: Int) -> Double? { whole == 0 ? nil : (Double(part) * 1000 / Double(whole)).rounded() / 10 }
+        cohorts = Self.cohortLines(days.cohorts, firstDay: firstDay, lastDay: lastDay)
         rates.liveAtStart = Int(days.liveBefore.values.reduce(0, +))
         rates.churn = percent(subscriptions.ended, of: rates.liveAtStart)
         rates.voluntaryChurn = percent(subscriptions.endedVoluntarily, of: rates.liveAtStart)
@@ -228,4 +252,38 @@ public struct SalesOverview: Sendable, Equatable, Codable {
         }
     }
 
+}
+
+extension SalesOverview {
+    /// The kept months of the cohorts (``CohortMonth``) as one line per cohort and currency: a
+    /// cohort's size is its customers in its own month (each paid in it, by its definition).
+    static func cohortLines(_ months: [CohortMonth], firstDay: Int64, lastDay: Int64) -> [CohortLine] {
+        let shown = CohortAggregates.cohorts(firstDay: firstDay, lastDay: lastDay)
+        struct Key: Hashable { var currency: String, cohort: Int }
+        var byCohort: [Key: [CohortMonth]] = [:]
+        for row in months where row.cohort >= shown.first && row.cohort <= shown.last && row.month >= row.cohort && row.month <= shown.last {
+            byCohort[Key(currency: row.currency, cohort: row.cohort), default: []].append(row)
+        }
+        return byCohort.compactMap { key, rows -> CohortLine? in
+            let ages = shown.last - key.cohort + 1
+            var line = CohortLine(
+                currency: key.currency, month: CohortMonth.name(key.cohort), customers: 0, paying: Array(repeating: 0, count: ages),
+                revenue: Array(repeating: 0, count: ages), refunds: Array(repeating: 0, count: ages), retention: [], lifetimeValue: [])
+            for row in rows {
+                let age = row.month - key.cohort
+                line.paying[age] += Int(row.customers)
+                line.revenue[age] += row.revenue
+                line.refunds[age] += row.refunds
+            }
+            line.customers = line.paying[0]
+            guard line.customers > 0 else { return nil }
+            line.retention = line.paying.map { (Double($0) * 1000 / Double(line.customers)).rounded() / 10 }
+            var net: Int64 = 0
+            line.lifetimeValue = zip(line.revenue, line.refunds).map { revenue, refunds in
+                net += revenue - refunds
+                return net / Int64(line.customers)
+            }
+            return line
+        }.sorted { ($0.currency, $0.month) < ($1.currency, $1.month) }
+    }
 }

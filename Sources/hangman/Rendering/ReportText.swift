@@ -67,7 +67,34 @@ enum ReportText {
         if subscriptions.inGracePeriod + subscriptions.inBillingRetry > 0 {
             lines.append("Failing renewals now: \(subscriptions.inGracePeriod) in grace period, \(subscriptions.inBillingRetry) in billing retry.")
         }
-        return lines + playerLines
+        return lines + cohortLines(overview.cohorts, money: money) + playerLines
+    }
+
+    /// Each currency's cohorts as a table: the month they first paid in, their number, the share
+    /// paying one, two, three, six and twelve months later (blank before it came), and the net
+    /// revenue per customer so far.
+    static func cohortLines(_ cohorts: [SalesOverview.CohortLine], money: (Int64, String) -> String) -> [String] {
+        let ages = [1, 2, 3, 6, 12]
+        var lines: [String] = []
+        for currency in Set(cohorts.map(\.currency)).sorted() {
+            let mine = cohorts.filter { $0.currency == currency }
+            let rows = mine.map { line in
+                [line.month, String(line.customers)] + ages.map { age in age < line.retention.count ? String(format: "%.0f%%", line.retention[age]) : "" }
+                    + [money(line.lifetimeValue.last ?? 0, currency)]
+            }
+            let header = ["cohort", "customers"] + ages.map { "+\($0)m" } + ["value"]
+            let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+            func pad(_ row: [String]) -> String {
+                row.enumerated().map { column, text in
+                    column == 0 ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                        : String(repeating: " ", count: max(0, widths[column] - text.count)) + text
+                }.joined(separator: "  ")
+            }
+            lines += ["", "Cohorts, \(currency): customers by the month they first paid in, the share paying", "in the months after, and the net revenue per customer so far."]
+            lines.append(pad(header))
+            lines += rows.map(pad)
+        }
+        return lines
     }
 }
 
