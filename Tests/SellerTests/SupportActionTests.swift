@@ -13,6 +13,8 @@ import TestSupport
         let account = try seller.directory.create(now: 1).accountID
         func open() throws -> AccountService { try world.open(account) }
         let service = try open()
+        // The developer's server is told (a server with notifications sets this).
+        service.notifies = true
         // The store's controls would fail a payment: a grant charges nothing, so nothing fails.
         var controls = try service.controls()
         controls.failPurchases = true
@@ -25,6 +27,10 @@ import TestSupport
         #expect(try open().hintBalance() == 20)
         let granted = try #require(try service.transactions().first)
         #expect(try service.transactions().count == 1 && granted.price?.minorUnits == 0 && granted.state == .finished, "\(granted)")
+        // Told to the developer's server as Apple tells a purchase: a one-time charge of the
+        // granted transaction (its price 0), once for the one grant.
+        let told = try service.notificationHistory().map(\.notification).filter { $0.transaction == granted.id }
+        #expect(told.map(\.type) == ["ONE_TIME_CHARGE"], "\(told)")
         let record = try #require(try service.grantRecord(granted.id))
         #expect(record.reason == "the app lost a game" && record.grantedBy == "00000000000000aa" && record.grantedDate == granted.purchaseDate, "\(record)")
         // A pack, seen as owned.

@@ -13,9 +13,9 @@ import PackServiceAPI
 ///   charge in it; a month with a charge counts the customer as paying in it.
 /// - `cohort_months` (PostgreSQL only, where every account is in one database): per cohort,
 ///   month and currency, the customers paying, revenue and refunds, spread over shards as
-///   `sales_days` is. A statement's trigger takes the changed accounts' share away as it was and
-///   adds it as it is now, in one upsert in key order: the cost is those accounts' months, not
-///   the history. A SQLite reader sums each ledger's share (``contributions(from:dialect:)``).
+///   `sales_days` is. A statement's trigger adds what changed in the months its rows touch, in
+///   one upsert in key order (``postgreSQLChange(_:)``): a purchase costs its own month's rows,
+///   not the history. A SQLite reader sums each ledger's share (``contributions(from:dialect:)``).
 ///
 /// What a transaction counts for is ``SalesAggregates``' rule of a charge, read here once more
 /// by month: ``facts(from:where:dialect:sign:)``.
@@ -107,20 +107,42 @@ public enum CohortAggregates {
             """
     }
 
-    /// A PostgreSQL statement trigger's work for the facts `facts` of the rows it changed: the
-    /// changed accounts' share of their cohorts taken away as it was and added as it is with the
-    /// facts (one upsert, so the rows are taken in key order), then the facts added to their months.
+    /// A PostgreSQL statement trigger's work for the facts `facts` of the rows it changed, in one
+    /// upsert of `cohort_months` (its rows taken in key order), then the facts added to
+    /// `customer_months`. An account whose cohort stays (it had paid before, no month loses its
+    /// charges, nothing is charged before its first month: every purchase but a new customer's)
+    /// adds what changed in the months it touches: a customer where a month gains its first
+    /// charge, the revenue and refunds. Any other (a new customer; a history cleared or rewritten)
+    /// has its share taken away as it was and added as it is, every month of it.
     static func postgreSQLChange(_ facts: String) -> String {
         let columns = customerKeys(.postgreSQL) + ["revenue", "refunds", "charged"]
         let list = columns.joined(separator: ", ")
         let negated = (postgreSQLCohortKeys + cohortSums.map { "-\($0) AS \($0)" }).joined(separator: ", ")
+        let same = { (a: String, b: String) in "\(a).account_id = \(b).account_id AND \(a).currency = \(b).currency" }
+        let shard = "ascii(right(c.account_id, 1)) % \(SalesAggregates.shards)"
         return """
             WITH d AS (\(summed(facts, dialect: .postgreSQL))),
+            cur AS (SELECT d.*, coalesce(m.charged, 0) AS was FROM d LEFT JOIN customer_months AS m ON \(same("m", "d")) AND m.month = d.month),
+            keys AS (SELECT account_id, currency, min(month) FILTER (WHERE was + charged > 0) AS touched_first, bool_or(was > 0 AND was + charged <= 0) AS emptied
+                     FROM cur GROUP BY account_id, currency),
+            firsts AS (SELECT k.*, (SELECT m.month FROM customer_months AS m WHERE \(same("m", "k")) AND m.charged > 0 ORDER BY m.month LIMIT 1) AS cohort
+                       FROM keys AS k),
+            stable AS MATERIALIZED (SELECT account_id, currency, cohort FROM firsts
+                       WHERE NOT emptied AND cohort IS NOT NULL AND (touched_first IS NULL OR touched_first >= cohort)),
+            moved AS MATERIALIZED (SELECT account_id, currency FROM keys EXCEPT SELECT account_id, currency FROM stable),
             before AS (SELECT \(columns.map { "m.\($0)" }.joined(separator: ", ")) FROM customer_months AS m
-                       WHERE (m.account_id, m.currency) IN (SELECT account_id, currency FROM d)),
+                       WHERE (m.account_id, m.currency) IN (SELECT account_id, currency FROM moved)),
             after AS (SELECT account_id, currency, month, sum(revenue) AS revenue, sum(refunds) AS refunds, sum(charged) AS charged
-                      FROM (SELECT \(list) FROM before UNION ALL SELECT \(list) FROM d) AS x GROUP BY account_id, currency, month)
-            \(upsertCohorts("SELECT \(negated) FROM (\(contributions(from: "before", dialect: .postgreSQL))) AS b UNION ALL \(contributions(from: "after", dialect: .postgreSQL))"));
+                      FROM (SELECT \(list) FROM before
+                            UNION ALL SELECT \(list) FROM d WHERE (d.account_id, d.currency) IN (SELECT account_id, currency FROM moved)) AS x
+                      GROUP BY account_id, currency, month)
+            \(upsertCohorts("""
+                SELECT s.cohort, c.month, c.currency, \(shard) AS shard,
+                    (CASE WHEN c.was + c.charged > 0 THEN 1 ELSE 0 END) - (CASE WHEN c.was > 0 THEN 1 ELSE 0 END) AS customers, c.revenue, c.refunds
+                FROM cur AS c JOIN stable AS s ON \(same("s", "c"))
+                UNION ALL SELECT \(negated) FROM (\(contributions(from: "before", dialect: .postgreSQL))) AS b
+                UNION ALL \(contributions(from: "after", dialect: .postgreSQL))
+                """));
             \(upsertCustomers(summed(facts, dialect: .postgreSQL), dialect: .postgreSQL))
             """
     }
