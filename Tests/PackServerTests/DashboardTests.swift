@@ -147,6 +147,12 @@ import TestSupport
             let code = row[0], revenue = ledger.revenue[row[0]] ?? 0, refunds = ledger.refunds[row[0]] ?? 0
             #expect(row == [code, Self.amount(revenue, code), Self.amount(refunds, code), Self.amount(revenue - refunds, code)], "\(row)")
         }
+        // The cohorts: each paying customer once in each currency they paid in, in the cohort of
+        // the month they first paid in; the tables shaded and cut by nothing (checked above).
+        let overviewTables = pages["overview-1280"]?["tables"] as? [String: [[String]]] ?? [:]
+        let cohortRows = overviewTables.filter { $0.key.hasPrefix("cohorts-") }.values.flatMap { $0 }
+        let payers = try world.count("SELECT count(DISTINCT coalesce(currency, 'USD')) FROM transactions WHERE \(LedgerSQL.charged)")
+        #expect(payers >= 3 && cohortRows.map { Int($0[1]) ?? -1 }.reduce(0, +) == payers, "\(cohortRows) against \(payers) paying")
         // Units per product, and the product named with markup shown as its text.
         let units = try #require((pages["overview-375"]?["tables"] as? [String: [[String]]])?["units-table"])
         #expect(units.map { Int($0[1]) ?? -1 }.reduce(0, +) == ledger.units.values.reduce(0, +), "\(units)")

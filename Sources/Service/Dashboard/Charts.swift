@@ -58,7 +58,9 @@ public enum Charts {
         let rowHeight = 62.0
         let chartHeight = max(60, Double(rows.count) * rowHeight + 10)
         let top = max(1, rows.map(\.value).max() ?? 1)
-        let barLeft = 10.0, barWidth = width - barLeft - 90
+        // Room after the longest bar for the longest value at a narrow screen's large type (14 units a character).
+        let longest = rows.map { label($0.value).count }.max() ?? 0
+        let barLeft = 10.0, barWidth = width - barLeft - max(90, Double(longest) * 14 + 12)
         var svg = svgOpen(id: id, title: title, height: chartHeight)
         for (index, row) in rows.enumerated() {
             let y = 6 + Double(index) * rowHeight

@@ -238,8 +238,8 @@ public struct DashboardPages: Sendable {
         return html + cohortsBody()
     }
 
-    /// Each currency's cohorts: the lifetime value of each so far as bars, and the share paying in
-    /// each month since as a table shaded by it (a cohort chart), with its CSV.
+    /// Each currency's cohorts: the share paying in each month since as a table shaded by it (a
+    /// cohort chart), with its CSV, then the lifetime value of each so far as bars.
     private func cohortsBody() -> String {
         var html = ""
         for currency in Set(overview.cohorts.map(\.currency)).sorted() {
@@ -248,10 +248,6 @@ public struct DashboardPages: Sendable {
             let ages = min(12, (cohorts.map(\.paying.count).max() ?? 1) - 1)
             html += "<section><h2>Cohorts, \(escaped(currency))</h2><p class=\"hint\">Customers by the month they first paid in: the share of them "
                 + "paying in each month after, and the net revenue per customer so far (lifetime value).</p>"
-            html += Charts.bars(
-                id: id + "-value", title: "Lifetime value so far per cohort in \(currency)",
-                rows: cohorts.map { ("\($0.month): \($0.customers) customer\($0.customers == 1 ? "" : "s")", Int($0.lifetimeValue.last ?? 0)) }
-            ) { amounts.format(Int64($0), currency) }
             let head = ["Cohort", "Customers"] + (1...max(1, ages)).map { "+\($0) mo" } + ["Value"]
             html += "<table id=\"\(escaped(id))-table\" class=\"cohorts\"><caption>Share of each cohort paying in the months after its first "
                 + "(<a href=\"\(DashboardRoute.chart(id).path)?\(escaped(query))\">CSV</a>)</caption><thead><tr>"
@@ -264,11 +260,17 @@ public struct DashboardPages: Sendable {
                         continue
                     }
                     let share = line.retention[age]
-                    html += "<td data-label=\"+\(age) mo\" class=\"heat\" style=\"--share: \(Charts.f(share))%\">\(String(format: "%.0f%%", share))</td>"
+                    // Shaded by tenths (a class each: the page's policy allows no inline style).
+                    html += "<td data-label=\"+\(age) mo\" class=\"heat-\(Int((share / 10).rounded()))\">\(String(format: "%.0f%%", share))</td>"
                 }
                 html += "<td data-label=\"Value\">\(escaped(amounts.format(line.lifetimeValue.last ?? 0, currency)))</td></tr>"
             }
-            html += "</tbody></table></section>"
+            html += "</tbody></table>"
+            html += Charts.bars(
+                id: id + "-value", title: "Lifetime value so far per cohort in \(currency)",
+                rows: cohorts.map { ("\($0.month): \($0.customers) customer\($0.customers == 1 ? "" : "s")", Int($0.lifetimeValue.last ?? 0)) }
+            ) { amounts.format(Int64($0), currency) }
+            html += "</section>"
         }
         return html
     }
@@ -543,7 +545,8 @@ public struct DashboardPages: Sendable {
         table { border-collapse: collapse; width: 100%; margin: 8px 0; } caption { text-align: left; padding: 4px 0; }
         th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; overflow-wrap: break-word; } td:not(:first-child) { font-variant-numeric: tabular-nums; }
         #refunds td:nth-child(1), #refunds td:nth-child(2), #refunds td:nth-child(6) { white-space: nowrap; }
-        table.cohorts td.heat { background: color-mix(in srgb, var(--s0) calc(var(--share) * 0.55), transparent); } table.cohorts td, table.cohorts th { padding: 4px 6px; }
+        \((1...10).map { "table.cohorts td.heat-\($0) { background: color-mix(in srgb, var(--s0) \($0 * 5)%, transparent); }" }.joined(separator: " "))
+        table.cohorts td, table.cohorts th { padding: 4px 6px; } table.cohorts td:first-child, table.cohorts td:last-child { white-space: nowrap; }
         main a { color: var(--s0); } .matches li { margin: 4px 0; }
         .tiles { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 10px; margin: 12px 0; }
         .tile { border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; display: flex; flex-direction: column; gap: 4px; }
