@@ -247,5 +247,7 @@ import TestSupport
         #expect(december.cohorts == overview.cohorts)
         let early = try SalesOverviewTests.overview(sales, 0, 10, now: SalesOverviewTests.at(10))
         #expect(early.cohorts.map(\.month) == ["2024-10", "2024-10"] && early.cohorts.allSatisfy { $0.paying.count == 1 }, "\(early.cohorts)")
+        // A cohort is of every storefront: one storefront's overview has none.
+        #expect(try SalesOverviewTests.overview(sales, 0, 61, storefront: "DEU", now: SalesOverviewTests.at(61)).cohorts.isEmpty)
     }
 }

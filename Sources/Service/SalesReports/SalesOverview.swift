@@ -69,7 +69,8 @@ public struct SalesOverview: Sendable, Equatable, Codable {
     }
 
     /// The cohorts of the range's months, and at least of the twelve up to its last month,
-    /// oldest first, per currency (``CohortAggregates/cohorts(firstDay:lastDay:)``).
+    /// oldest first, per currency (``CohortAggregates/cohorts(firstDay:lastDay:)``); none for
+    /// one storefront's overview.
     public var cohorts: [CohortLine] = []
 
     public struct Tiles: Sendable, Equatable, Codable {
@@ -241,7 +242,8 @@ public struct SalesOverview: Sendable, Equatable, Codable {
             if fact.state == .trial { tiles.inTrial += 1 } else { tiles.activeSubscriptions += 1 }
         }
         func percent(_ part: Int, of whole: Int) -> Double? { whole == 0 ? nil : (Double(part) * 1000 / Double(whole)).rounded() / 10 }
-        cohorts = Self.cohortLines(days.cohorts, firstDay: firstDay, lastDay: lastDay)
+        // A cohort is of every storefront (a customer may buy in several): none for one storefront.
+        cohorts = storefront == nil ? Self.cohortLines(days.cohorts, firstDay: firstDay, lastDay: lastDay) : []
         rates.liveAtStart = Int(days.liveBefore.values.reduce(0, +))
         rates.churn = percent(subscriptions.ended, of: rates.liveAtStart)
         rates.voluntaryChurn = percent(subscriptions.endedVoluntarily, of: rates.liveAtStart)
