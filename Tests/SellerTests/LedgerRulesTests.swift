@@ -119,7 +119,7 @@ import TestSupport
         _ = try account.service()
         let sqlite = try account.database().query("SELECT name FROM schema_migrations ORDER BY rowid").map { try $0.string(0) }
         #expect(sqlite == PostgreSQLLedgers.migrationNames)
-        #expect(sqlite.count == 34)
+        #expect(sqlite.count == 35)
     }
 
     /// A spend is the same rule on both engines (PostgreSQL's in one call to the database): one

@@ -16,13 +16,26 @@ import TestSupport
         "com.hangmanpacks.pass.monthly", "com.hangmanpacks.pass.yearly", "com.hangmanpacks.pass.30days",
     ].map { ProductID(rawValue: $0)! }
 
+    /// What a random history did that the players' numbers count: games served, hints spent.
+    struct Played { var games: Set<String> = [], spent = 0 }
+
     /// `steps` random things a player and the store's test controls do; refusals are part of it.
-    static func history(_ service: AccountService, seed: UInt64, steps: Int) {
+    @discardableResult
+    static func history(_ service: AccountService, seed: UInt64, steps: Int) -> Played {
         var random = SeededGenerator(seed: seed)
         var bought: [TransactionID] = []
-        for _ in 0..<steps {
+        var played = Played()
+        for step in 0..<steps {
             do {
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<12, using: &random) {
+                case 10:
+                    // A new game, or the daily word (the day's one game again when it was served).
+                    let game = Bool.random(using: &random)
+                        ? try service.startDaily(language: nil, lives: nil) : try service.startGame(GameRequest(new: true), seed: UInt64(step))
+                    played.games.insert(game.id)
+                case 11:
+                    _ = try service.spendHint(idempotencyKey: "spend-\(seed)-\(step)")
+                    played.spent += 1
                 case 0...3:
                     let product = products.randomElement(using: &random)!
                     let quantity = product.rawValue.contains(".hints.") ? Int.random(in: 1...3, using: &random) : 1
@@ -41,6 +54,7 @@ import TestSupport
                 continue
             }
         }
+        return played
     }
 
     /// What a person sums from the account's own transactions: revenue and refunds by currency.
@@ -104,9 +118,14 @@ import TestSupport
         let world = try SellerWorld(engine, shipped: true)
         var all: [StoreTransaction] = []
         var accounts: [[StoreTransaction]] = []
+        var played = Played()
         for index in 0..<3 {
             let service = try world.open(try world.seller.directory.create(now: 1).accountID)
-            Self.history(service, seed: 61 + UInt64(index), steps: 120)
+            // The daily word drawn by the store itself (a server's is drawn by its own secret).
+            service.drawsOwnDailyWord = true
+            let did = Self.history(service, seed: 61 + UInt64(index), steps: 120)
+            played.games.formUnion(did.games)
+            played.spent += did.spent
             accounts.append(try service.transactions())
             all += accounts.last!
         }
@@ -120,6 +139,13 @@ import TestSupport
         let cohorts = Self.personsCohorts(accounts)
         #expect(Set(cohorts.map(\.cohort)).count > 1 || cohorts.contains { $0.month > $0.cohort }, "the history spans months: \(cohorts)")
         #expect(Set(days.cohorts) == cohorts, "kept \(days.cohorts.sorted { ($0.cohort, $0.month) < ($1.cohort, $1.month) })")
+        // The players' numbers: every game served and hint spent, and every hint a purchase credited.
+        let players = try world.seller.ledgers?.playerDays(firstDay: 0, lastDay: 200_000)
+            ?? SQLiteLedgers.playerDays(folder: world.data, firstDay: 0, lastDay: 200_000)
+        #expect(played.games.count > 3 && played.spent > 3, "the history played: \(played)")
+        #expect(players.map { $0.games + $0.dailyGames }.reduce(0, +) == Int64(played.games.count), "\(players)")
+        #expect(players.map(\.hintsSpent).reduce(0, +) == Int64(played.spent), "\(players)")
+        #expect(players.map(\.hintsSold).reduce(0, +) > 0 && players.map(\.dailyPlayers).reduce(0, +) > 0, "\(players)")
     }
 
     /// The sandbox's `store clear` takes an account's history away, its kept numbers with it: a trial
@@ -137,6 +163,32 @@ import TestSupport
         #expect(try world.salesAggregateDifferences() == [], "nothing of the reset account is left in the kept numbers")
         let days = try world.salesDays()
         #expect(days.rows.allSatisfy { $0.conversions == 0 && $0.mrrRenewedFrom == 0 && $0.liveChange == 0 } && days.rows.map(\.charged).reduce(0, +) == 1, "\(days.rows)")
+    }
+
+    /// The players' numbers follow a grant recorded after its hints were credited (a purchase cut
+    /// short between them, finished by a retry) and one let go, and a cleared history, on both engines.
+    @Test(arguments: Engine.allCases) func thePlayersNumbersFollowGrantsAndClears(engine: Engine) throws {
+        let world = try SellerWorld(engine, shipped: true)
+        let account = try world.seller.directory.create(now: 1).accountID
+        let service = try world.open(account)
+        service.drawsOwnDailyWord = true
+        let bought = try #require(try service.buy(ProductID(rawValue: "com.hangmanpacks.hints.10")!, quantity: 1).purchasedTransaction)
+        _ = try service.spendHint(idempotencyKey: "s1")
+        _ = try service.startDaily(language: nil, lives: nil)
+        func sums() throws -> PlayerDay {
+            let days = try world.seller.ledgers?.playerDays(firstDay: 0, lastDay: 200_000) ?? SQLiteLedgers.playerDays(folder: world.data, firstDay: 0, lastDay: 200_000)
+            #expect(try world.salesAggregateDifferences() == [], "the triggers' numbers are a rebuild's")
+            return PlayerDay.merged(days.map { var day = $0; day.day = 0; return day }).first ?? PlayerDay(day: 0)
+        }
+        #expect(try sums() == PlayerDay(day: 0, dailyGames: 1, dailyPlayers: 1, hintsSold: 10, hintsSpent: 1))
+        try world.execute(
+            "INSERT INTO grants ({account}transaction_id, reason, granted_by, granted_date) VALUES ({id}'\(bought.id.rawValue)', 'a late record', 'cli:ops', 5)",
+            account: account)
+        #expect(try sums().hintsSold == 0, "a grant's hints were given, not sold")
+        try world.execute("DELETE FROM grants", account: account)
+        #expect(try sums().hintsSold == 10)
+        try service.clear()
+        #expect(try sums() == PlayerDay(day: 0), "nothing of a cleared history is left")
     }
 
     @Test func aRebuildMendsNumbersThatWentWrong() throws {

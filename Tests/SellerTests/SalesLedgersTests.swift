@@ -36,8 +36,8 @@ import TestSupport
         try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
         let ledgers = try PostgreSQLLedgers(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2)
         // Ledgers alone, before any server made its accounts' table: none made yet, as on SQLite.
-        #expect(try ledgers.accountsMade().isEmpty)
-        #expect(try SQLiteLedgers.accountsMade(folder: "/nonexistent").isEmpty)
+        #expect(try ledgers.accountsMade(firstDay: 0, lastDay: 100_000).isEmpty)
+        #expect(try SQLiteLedgers.accountsMade(folder: "/nonexistent", firstDay: 0, lastDay: 100_000).isEmpty)
         let directory = try TemporaryDirectory()
         let packs = try StoreFixture.makePacksFolder(in: directory)
         let catalog = try Catalog.load(folder: packs)

@@ -293,9 +293,26 @@ final class SellerWorld {
             let server = try TestPostgreSQL.shared()
             let name = "hangman_test_" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
             try PostgreSQL.Connection(connectionString: server).execute("CREATE DATABASE \(name)")
-            seller = try SellerService(.postgreSQL(connectionString: server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)"), connections: 2))
+            connectionString = server.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(name)")
+            seller = try SellerService(.postgreSQL(connectionString: connectionString!, connections: 2))
         } else {
+            connectionString = nil
             seller = try SellerService(.sqlite(folder: directory.path + "/data"))
+        }
+    }
+
+    /// The PostgreSQL database's connection string; `nil` on SQLite.
+    let connectionString: String?
+
+    /// `sql` run on `account`'s ledger as it is, behind the service's back: `{account}` in it
+    /// is the account's column and value (`account_id, ` and `'id', ` on PostgreSQL, nothing on SQLite).
+    func execute(_ sql: String, account: String) throws {
+        if let connectionString {
+            try PostgreSQL.Connection(connectionString: connectionString).executeScript(
+                sql.replacingOccurrences(of: "{account}", with: "account_id, ").replacingOccurrences(of: "{id}", with: "'\(account)', "))
+        } else {
+            try Database(path: data + "/accounts/" + account + "/" + AccountService.databaseName).execute(
+                sql.replacingOccurrences(of: "{account}", with: "").replacingOccurrences(of: "{id}", with: ""))
         }
     }
 

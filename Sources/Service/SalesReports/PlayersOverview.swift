@@ -21,25 +21,17 @@ public struct PlayersOverview: Sendable, Equatable, Codable {
     public var hintsSold: Int { days.reduce(0) { $0 + $1.hintsSold } }
     public var hintsSpent: Int { days.reduce(0) { $0 + $1.hintsSpent } }
 
-    /// The days `firstDay...lastDay` (days since 1970) of `activity` and of accounts made at `accountsMade`.
-    public init(_ activity: [PlayerActivity], accountsMade: [Int64], firstDay: Int64, lastDay: Int64) {
+    /// The days `firstDay...lastDay` (days since 1970) of the players' kept numbers (`kept`,
+    /// ``PlayerAggregates``) and of the accounts made on each day (`accountsMade`).
+    public init(_ kept: [PlayerDay], accountsMade: [Int64: Int], firstDay: Int64, lastDay: Int64) {
         var days = (firstDay...max(firstDay, lastDay)).map { Day(day: UTCDateTime(millisecondsSince1970: $0 * UTCDateTime.millisecondsPerDay).dateText) }
-        func index(_ milliseconds: Int64) -> Int? {
-            let day = UTCDateTime.day(ofMilliseconds: milliseconds)
-            return day >= firstDay && day <= lastDay ? Int(day - firstDay) : nil
-        }
-        for made in accountsMade { if let at = index(made) { days[at].accountsMade += 1 } }
-        var daily: Set<String> = []
-        for event in activity {
-            guard let at = index(event.date) else { continue }
-            switch event.kind {
-            case .game: days[at].gamesServed += event.count
-            case .dailyGame:
-                days[at].gamesServed += event.count
-                if daily.insert("\(at)/\(event.account)").inserted { days[at].dailyPlayers += 1 }
-            case .hintsCredited: days[at].hintsSold += event.count
-            case .hintsSpent: days[at].hintsSpent += event.count
-            }
+        for (day, count) in accountsMade where day >= firstDay && day <= lastDay { days[Int(day - firstDay)].accountsMade += count }
+        for row in kept where row.day >= firstDay && row.day <= lastDay {
+            let at = Int(row.day - firstDay)
+            days[at].gamesServed += Int(row.games + row.dailyGames)
+            days[at].dailyPlayers += Int(row.dailyPlayers)
+            days[at].hintsSold += Int(row.hintsSold)
+            days[at].hintsSpent += Int(row.hintsSpent)
         }
         self.days = days
     }

@@ -40,14 +40,6 @@ public enum SalesLedgers {
         }
     }
 
-    /// Every account's games served and hints credited and spent.
-    public func activity() throws(ServiceError) -> [PlayerActivity] {
-        switch self {
-        case .sqlite(let folder): try SQLiteLedgers.allActivity(folder: folder)
-        case .postgreSQL(let ledgers): try ledgers.allActivity()
-        }
-    }
-
     /// Every account's auto-renewable subscriptions live or ended at `endedSince` or later, each
     /// in its state at `now` on its own clock.
     public func subscriptions(catalog: Catalog, now: Int64, endedSince: Int64 = 0) throws(ServiceError) -> [SubscriptionFact] {
@@ -66,11 +58,19 @@ public enum SalesLedgers {
         }
     }
 
-    /// When each account was made.
-    public func accountsMade() throws(ServiceError) -> [Int64] {
+    /// Accounts made per day of `firstDay...lastDay`.
+    public func accountsMade(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [Int64: Int] {
         switch self {
-        case .sqlite(let folder): try SQLiteLedgers.accountsMade(folder: folder)
-        case .postgreSQL(let ledgers): try ledgers.accountsMade()
+        case .sqlite(let folder): try SQLiteLedgers.accountsMade(folder: folder, firstDay: firstDay, lastDay: lastDay)
+        case .postgreSQL(let ledgers): try ledgers.accountsMade(firstDay: firstDay, lastDay: lastDay)
+        }
+    }
+
+    /// The players' numbers the ledgers keep for days `firstDay...lastDay` (``PlayerAggregates``).
+    public func playerDays(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
+        switch self {
+        case .sqlite(let folder): try SQLiteLedgers.playerDays(folder: folder, firstDay: firstDay, lastDay: lastDay)
+        case .postgreSQL(let ledgers): try ledgers.playerDays(firstDay: firstDay, lastDay: lastDay)
         }
     }
 }

@@ -33,7 +33,9 @@ public struct SellerNumbers: Sendable {
                 return (refund.refundCase.requestedDate ?? refund.refundCase.decidedDate).map { days.contains(UTCDateTime.day(ofMilliseconds: $0)) } ?? false
             }
         }
-        self.players = players ? PlayersOverview(try ledgers.activity(), accountsMade: try ledgers.accountsMade(), firstDay: firstDay, lastDay: lastDay) : nil
+        self.players = players
+            ? PlayersOverview(try ledgers.playerDays(firstDay: firstDay, lastDay: lastDay), accountsMade: try ledgers.accountsMade(firstDay: firstDay, lastDay: lastDay),
+                firstDay: firstDay, lastDay: lastDay) : nil
     }
 
     /// Refuses a storefront the catalog does not sell in.

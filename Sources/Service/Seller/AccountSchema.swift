@@ -233,6 +233,8 @@ enum AccountSchema {
         migrator.register("33-events", sql: EventFeed.schema(postgreSQL: false), olderProgramsMayRun: true)
         // Customers by the month they first paid in (CohortAggregates), kept by triggers as the numbers above.
         migrator.register("34-cohorts", sql: CohortAggregates.schema(.sqlite), olderProgramsMayRun: true)
+        // The players' numbers per day (PlayerAggregates), kept by triggers on the games served, the hint ledger and the grants.
+        migrator.register("35-player-days", sql: PlayerAggregates.schema(.sqlite), olderProgramsMayRun: true)
         return migrator
     }()
 

@@ -22,6 +22,8 @@ public enum AccountsSchema {
         // The seller's customer search: names by their first letters, in byte order (any database collation).
         migrations.register("12-customer-search", sql: #"CREATE INDEX display_names_by_folded_bytes ON display_names (folded COLLATE "C");"#, olderProgramsMayRun: true)
         migrations.register("13-admin-actions", sql: adminActions(key: "id BIGSERIAL PRIMARY KEY", integer: "BIGINT"), olderProgramsMayRun: true)
+        // The players' page reads the accounts made in its days from an index.
+        migrations.register("14-accounts-by-date", sql: "CREATE INDEX accounts_by_date ON accounts (created_date);", olderProgramsMayRun: true)
         return migrations
     }()
 
@@ -41,6 +43,8 @@ public enum AccountsSchema {
         // SQLite compares in byte order already: the names' unique index serves the customer search.
         migrator.register("12-customer-search", sql: "CREATE INDEX display_names_by_folded_bytes ON display_names (folded);", olderProgramsMayRun: true)
         migrator.register("13-admin-actions", sql: adminActions(key: "id INTEGER PRIMARY KEY AUTOINCREMENT", integer: "INTEGER"), olderProgramsMayRun: true)
+        // The players' page reads the accounts made in its days from an index.
+        migrator.register("14-accounts-by-date", sql: "CREATE INDEX accounts_by_date ON accounts (created_date);", olderProgramsMayRun: true)
         return migrator
     }()
 
@@ -273,6 +277,15 @@ public enum AccountsSchema {
             token_sha256 TEXT NOT NULL CHECK (length(token_sha256) = 64),
             created_date \(integer) NOT NULL
         );
+        """
+    }
+
+    /// Accounts made per day of days `$1...$2` (days since 1970): the day and the count.
+    public static func accountsMadeQuery(placeholders p: [String]) -> String {
+        """
+        SELECT created_date / 86400000 AS day, count(*) FROM accounts
+        WHERE created_date >= CAST(\(p[0]) AS BIGINT) * 86400000 AND created_date < (CAST(\(p[1]) AS BIGINT) + 1) * 86400000
+        GROUP BY created_date / 86400000 ORDER BY day
         """
     }
 }

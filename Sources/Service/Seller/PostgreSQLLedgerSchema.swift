@@ -403,6 +403,8 @@ enum PostgreSQLLedgerSchema {
         migrations.register("33-events", sql: EventFeed.schema(postgreSQL: true), olderProgramsMayRun: true)
         // Customers by the month they first paid in (CohortAggregates), kept by triggers as the numbers above.
         migrations.register("34-cohorts", sql: CohortAggregates.schema(.postgreSQL), olderProgramsMayRun: true)
+        // The players' numbers per day (PlayerAggregates), kept by triggers on the games served, the hint ledger and the grants.
+        migrations.register("35-player-days", sql: PlayerAggregates.schema(.postgreSQL), olderProgramsMayRun: true)
         return migrations
     }()
 }

@@ -48,16 +48,6 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
-    /// Every account's games and hint credits and spends, in one read.
-    public func allActivity() throws(ServiceError) -> [PlayerActivity] {
-        try autocommit { connection in
-            try PostgreSQLLedgerStatements.activity(
-                connection.execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days").rows,
-                connection.execute(
-                    "SELECT h.account_id, h.created_date, h.amount FROM hint_ledger AS h WHERE h.reason IN ('purchase', 'spend') AND NOT \(PostgreSQLLedgerStatements.granted("h"))").rows)
-        }
-    }
-
     /// Every account's refund cases, with their consumption answers, in one query.
     public func allRefundCases() throws(ServiceError) -> [AccountRefundCase] {
         try autocommit { connection in
@@ -103,6 +93,34 @@ public final class PostgreSQLLedgers: Sendable {
         }
     }
 
+    /// The players' kept numbers of days `firstDay...lastDay` (``PlayerAggregates``): one query
+    /// over the rows of those days.
+    public func playerDays(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
+        try autocommit { connection in
+            try connection.execute(PlayerAggregates.rangeQuery(placeholders: ["$1", "$2"]), [String(firstDay), String(lastDay)]).rows.map { row throws in
+                let numbers = row.map { $0.flatMap(Int64.init) }
+                guard numbers.count == 1 + PlayerAggregates.sums.count, numbers.allSatisfy({ $0 != nil }) else {
+                    throw ServiceError(.storage, "the ledger database holds a malformed row of the players' numbers")
+                }
+                return PlayerDay(day: numbers[0]!, sums: numbers.dropFirst().map { $0! })
+            }
+        }
+    }
+
+    /// Accounts made per day of `firstDay...lastDay`, from the directory's index of their dates.
+    public func accountsMade(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [Int64: Int] {
+        try autocommit { connection in
+            // A database of ledgers alone (no server made its accounts yet) has made none.
+            let exists = try connection.execute("SELECT to_regclass('accounts') IS NOT NULL").rows.first?.first ?? nil
+            guard exists == "t" else { return [:] }
+            var made: [Int64: Int] = [:]
+            for row in try connection.execute(AccountsSchema.accountsMadeQuery(placeholders: ["$1", "$2"]), [String(firstDay), String(lastDay)]).rows {
+                if let day = row[0].flatMap(Int64.init), let count = row[1].flatMap(Int.init) { made[day] = count }
+            }
+            return made
+        }
+    }
+
     /// Every account's notifications not delivered, newest first (`limit` at most), each with
     /// its last attempt: from their index, whatever the history holds.
     public func undeliveredNotifications(limit: Int) throws(ServiceError) -> [UndeliveredNotification] {
@@ -128,7 +146,9 @@ public final class PostgreSQLLedgers: Sendable {
     /// on the transactions): for an upgrade, or after ``salesAggregateDifferences()`` found some.
     public func rebuildSalesAggregates() throws(ServiceError) {
         try whileWritersWait { connection in
-            try connection.executeScript(SalesAggregates.rebuild(dialect: .postgreSQL) + ";\n" + CohortAggregates.rebuild(dialect: .postgreSQL))
+            try connection.executeScript(
+                [SalesAggregates.rebuild(dialect: .postgreSQL), CohortAggregates.rebuild(dialect: .postgreSQL), PlayerAggregates.rebuild(dialect: .postgreSQL)]
+                    .joined(separator: ";\n"))
         }
     }
 
@@ -137,7 +157,8 @@ public final class PostgreSQLLedgers: Sendable {
     public func salesAggregateDifferences() throws(ServiceError) -> [String] {
         try whileWritersWait { connection in
             try (connection.execute(SalesAggregates.differences(dialect: .postgreSQL)).rows
-                + connection.execute(CohortAggregates.differences(dialect: .postgreSQL)).rows).map { $0.map { $0 ?? "null" }.joined(separator: " ") }
+                + connection.execute(CohortAggregates.differences(dialect: .postgreSQL)).rows
+                + connection.execute(PlayerAggregates.differences(dialect: .postgreSQL)).rows).map { $0.map { $0 ?? "null" }.joined(separator: " ") }
         }
     }
 
@@ -187,20 +208,6 @@ public final class PostgreSQLLedgers: Sendable {
                 if let account = row[0] ?? nil, let text = row[1] ?? nil, let offset = Int64(text) { offsets[account] = offset }
             }
             return offsets
-        }
-    }
-
-    /// When each account was made (the accounts' table, in the ledgers' database).
-    public func accountsMade() throws(ServiceError) -> [Int64] {
-        try autocommit { connection in
-            // A database of ledgers alone (no server made its accounts yet) has made none, as a
-            // data folder without accounts.sqlite.
-            let exists = try connection.execute("SELECT to_regclass('accounts') IS NOT NULL").rows.first?.first ?? nil
-            guard exists == "t" else { return [] }
-            return try connection.execute("SELECT created_date FROM accounts").rows.compactMap { row -> Int64? in
-                guard let first = row.first, let text = first else { return nil }
-                return Int64(text)
-            }
         }
     }
 

@@ -754,18 +754,28 @@ extension SQLiteLedgerStatements {
         }
     }
 
+    /// This ledger's players' numbers of days `firstDay...lastDay` (``PlayerAggregates``).
+    func playerDays(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
+        try read { _ in
+            try db.query(sql: PlayerAggregates.rangeQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .integer(lastDay)]).map { row throws in
+                PlayerDay(day: try row.int64(0), sums: try (1...PlayerAggregates.sums.count).map { index throws in try row.int64(index) })
+            }
+        }
+    }
+
     /// Makes the kept numbers again from the ledger's transactions, in one write.
     func rebuildSalesAggregates() throws(ServiceError) {
         try write { _ in
             try db.execute(sql: SalesAggregates.rebuild(dialect: .sqlite))
             try db.execute(sql: CohortAggregates.rebuild(dialect: .sqlite))
+            try db.execute(sql: PlayerAggregates.rebuild(dialect: .sqlite))
         }
     }
 
     /// The kept numbers a sum of the transactions disagrees with (at most 20 rows, each as its columns).
     func salesAggregateDifferences() throws(ServiceError) -> [String] {
         try read { _ in
-            try (db.query(SalesAggregates.differences(dialect: .sqlite)) + db.query(CohortAggregates.differences(dialect: .sqlite))).map { row in
+            try (db.query(SalesAggregates.differences(dialect: .sqlite)) + db.query(CohortAggregates.differences(dialect: .sqlite)) + db.query(PlayerAggregates.differences(dialect: .sqlite))).map { row in
                 row.values.map { value in
                     switch value {
                     case .integer(let number): String(number)

@@ -98,17 +98,6 @@ public enum SQLiteLedgers {
         }
     }
 
-    /// Every account's games and hint credits and spends.
-    public static func allActivity(folder: String) throws(ServiceError) -> [PlayerActivity] {
-        try eachLedger(folder) { account, ledger throws(ServiceError) in
-            try ledger.activity().map { event in
-                var owned = event
-                owned.account = account
-                return owned
-            }
-        }
-    }
-
     /// Every account's auto-renewable subscriptions that were live or ended at `endedSince` or
     /// later, each in its state at `now` on the account's own clock (a sandbox account's test
     /// controls move it ahead), with its first purchase's storefront.
@@ -125,6 +114,31 @@ public enum SQLiteLedgers {
         SalesDays(merging: try eachStatements(folder) { _, statements throws(ServiceError) in
             [try statements.salesDays(firstDay: firstDay, lastDay: lastDay, storefront: storefront)]
         })
+    }
+
+    /// The players' kept numbers of days `firstDay...lastDay` (``PlayerAggregates``): each
+    /// ledger's rows of those days, summed by day.
+    public static func playerDays(folder: String, firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
+        PlayerDay.merged(try eachStatements(folder) { _, statements throws(ServiceError) in
+            try statements.playerDays(firstDay: firstDay, lastDay: lastDay)
+        })
+    }
+
+    /// Accounts made per day of `firstDay...lastDay` (`<folder>/accounts.sqlite`, from the index
+    /// of their dates); none before the first.
+    public static func accountsMade(folder: String, firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [Int64: Int] {
+        let path = folder + "/accounts.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { return [:] }
+        do {
+            let database = try Database.openState(path: path, migrator: AccountsSchema.sqliteMigrator)
+            var made: [Int64: Int] = [:]
+            for row in try database.query(sql: AccountsSchema.accountsMadeQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .integer(lastDay)]) {
+                made[try row.int64(0)] = try row.int(1)
+            }
+            return made
+        } catch {
+            throw ServiceError(.storage, "cannot read the accounts in \(path): \(error)")
+        }
     }
 
     /// Makes every ledger's kept numbers again from its transactions, one ledger at a time.
@@ -149,18 +163,6 @@ public enum SQLiteLedgers {
             let offset = try ledger.storeClock().offset
             return offset == 0 ? [] : [(account, offset)]
         })
-    }
-
-    /// When each account was made (`<folder>/accounts.sqlite`); none before the first.
-    public static func accountsMade(folder: String) throws(ServiceError) -> [Int64] {
-        let path = folder + "/accounts.sqlite"
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        do {
-            let database = try Database.openState(path: path, migrator: AccountsSchema.sqliteMigrator)
-            return try database.query("SELECT created_date FROM accounts").map { row throws(SQLiteError) in try row.int64(0) }
-        } catch {
-            throw ServiceError(.storage, "cannot read the accounts in \(path): \(error)")
-        }
     }
 
     /// `body`'s rows for each account's ledger statements under `<folder>/accounts`, by account.

@@ -86,7 +86,7 @@ enum ReportCommand: Command {
         let report: WithKey<SalesOverview, PlayersOverview>
         do {
             let numbers = try SellerNumbers(ledgers, catalog: catalog, firstDay: firstDay, lastDay: today, storefront: options.storefront, now: now, players: true)
-            report = WithKey(numbers.sales, "players", numbers.players ?? PlayersOverview([], accountsMade: [], firstDay: firstDay, lastDay: today))
+            report = WithKey(numbers.sales, "players", numbers.players ?? PlayersOverview([], accountsMade: [:], firstDay: firstDay, lastDay: today))
         } catch {
             throw error.kind == .unavailable ? CommandFailure(code: .storeRefused, message: error.message) : CommandFailure.storage(error.message)
         }

@@ -1,0 +1,213 @@
+/// The players' numbers per day, kept with the ledger beside ``SalesAggregates``: games served
+/// (the daily word's apart), the accounts that played the daily word, hints sold and hints spent.
+/// The rows change in the same database transaction as what they sum, by triggers on the games
+/// served per day (`served_days`), the hint ledger and the grants, so the players' page reads the
+/// rows of its days instead of every account's games and hints.
+///
+/// What a row counts for is here once, as SQL: a day's games from `served_days`
+/// (``gameFacts(from:where:dialect:sign:)``), hints from the hint ledger
+/// (``hintFacts(from:where:dialect:sign:counting:)``): a purchase's hints are sold unless the
+/// purchase was a grant, a spend's are spent.
+public enum PlayerAggregates {
+    /// The columns summed, in order.
+    public static let sums = ["games", "daily_games", "daily_players", "hints_sold", "hints_spent"]
+
+    static func keys(_ dialect: SalesAggregates.Dialect) -> [String] { dialect == .sqlite ? ["day"] : ["day", "shard"] }
+
+    /// How many rows a day is spread over on PostgreSQL, by a hash of the account: every spend
+    /// adds to its day's row and holds it until its commit, so two players' spends must rarely
+    /// meet on one.
+    static let shards = 64
+
+    static func shard(_ row: String, _ dialect: SalesAggregates.Dialect) -> String {
+        dialect == .sqlite ? "" : ", hashtext(\(row).account_id) & \(shards - 1) AS shard"
+    }
+
+    /// A day's games served (`source` names `served_days` rows as `s`): the games that are not
+    /// the daily word, the daily words, and one daily player when it has a daily word.
+    static func gameFacts(from source: String, where condition: String?, dialect: SalesAggregates.Dialect, sign: Int) -> String {
+        """
+        SELECT s.day AS day\(shard("s", dialect)), \(sign) * (s.games - s.daily_games) AS games, \(sign) * s.daily_games AS daily_games,
+            \(sign) * (CASE WHEN s.daily_games > 0 THEN 1 ELSE 0 END) AS daily_players, 0 AS hints_sold, 0 AS hints_spent
+        FROM \(source)\(condition.map { " WHERE " + $0 } ?? "")
+        """
+    }
+
+    /// Whether the hint ledger's row `h` credits a grant (given, not sold).
+    static func granted(_ h: String, _ dialect: SalesAggregates.Dialect) -> String {
+        let account = dialect == .sqlite ? "" : "g.account_id = \(h).account_id AND "
+        return "EXISTS (SELECT 1 FROM grants AS g WHERE \(account)g.transaction_id = \(h).transaction_id)"
+    }
+
+    /// What the hint ledger's rows count for (`source` names them as `h`), on the day they were
+    /// written: a purchase's hints sold, unless its purchase is a grant (`counting` false: every
+    /// purchase's, as they counted before a grant was recorded), a spend's hints spent.
+    static func hintFacts(from source: String, where condition: String?, dialect: SalesAggregates.Dialect, sign: Int, counting grants: Bool = true) -> String {
+        let sold = grants ? "h.reason = 'purchase' AND NOT \(granted("h", dialect))" : "h.reason = 'purchase'"
+        return """
+            SELECT h.created_date / \(SalesAggregates.millisecondsPerDay) AS day\(shard("h", dialect)), 0 AS games, 0 AS daily_games, 0 AS daily_players,
+                \(sign) * (CASE WHEN \(sold) THEN h.amount ELSE 0 END) AS hints_sold, \(sign) * (CASE WHEN h.reason = 'spend' THEN -h.amount ELSE 0 END) AS hints_spent
+            FROM \(source) WHERE h.reason IN ('purchase', 'spend')\(condition.map { " AND " + $0 } ?? "")
+            """
+    }
+
+    /// Adds `facts` to `player_days`, one row per key, in key order.
+    static func upsert(_ facts: String, dialect: SalesAggregates.Dialect) -> String {
+        let keys = keys(dialect).joined(separator: ", ")
+        return """
+            INSERT INTO player_days (\(keys), \(sums.joined(separator: ", ")))
+            SELECT \(keys), \(sums.map { "sum(\($0))" }.joined(separator: ", ")) FROM (\(facts)) AS f
+            GROUP BY \(keys) HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
+            ORDER BY \(keys)
+            ON CONFLICT (\(keys)) DO UPDATE SET \(sums.map { "\($0) = player_days.\($0) + excluded.\($0)" }.joined(separator: ", "))
+            """
+    }
+
+    /// Every row's facts: the games of every day, every hint row.
+    static func everything(_ dialect: SalesAggregates.Dialect) -> String {
+        gameFacts(from: "served_days AS s", where: nil, dialect: dialect, sign: 1) + "\nUNION ALL\n"
+            + hintFacts(from: "hint_ledger AS h", where: nil, dialect: dialect, sign: 1)
+    }
+
+    /// The table, the triggers, and the rows of what is there already: a migration.
+    public static func schema(_ dialect: SalesAggregates.Dialect) -> String {
+        let integer = dialect.integer
+        let table = """
+            -- The players' numbers per day (PlayerAggregates): kept by triggers in the same transaction
+            -- as the games served, the hint ledger and the grants; rebuilt by 'hangman report --rebuild'.
+            CREATE TABLE player_days (
+                \(keys(dialect).map { "\($0) \(integer) NOT NULL" }.joined(separator: ", ")),
+                \(sums.map { "\($0) \(integer) NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+                PRIMARY KEY (\(keys(dialect).joined(separator: ", ")))
+            );
+
+            """
+        switch dialect {
+        case .sqlite:
+            let games = { (row: String, sign: Int) in upsert(gameFacts(from: "served_days AS s", where: "s.day = \(row).day", dialect: dialect, sign: sign), dialect: dialect) }
+            let hints = { (row: String, sign: Int) in upsert(hintFacts(from: "hint_ledger AS h", where: "h.seq = \(row).seq", dialect: dialect, sign: sign), dialect: dialect) }
+            // A grant recorded takes its purchase's hints out of those sold; one let go puts them back.
+            let granted = { (row: String, sign: Int) in
+                upsert(
+                    hintFacts(from: "hint_ledger AS h", where: "h.reason = 'purchase' AND h.transaction_id = \(row).transaction_id", dialect: dialect, sign: sign, counting: false),
+                    dialect: dialect)
+            }
+            return table + """
+                CREATE TRIGGER player_days_games_insert AFTER INSERT ON served_days BEGIN \(games("NEW", 1)); END;
+                CREATE TRIGGER player_days_games_before_update BEFORE UPDATE ON served_days BEGIN \(games("OLD", -1)); END;
+                CREATE TRIGGER player_days_games_after_update AFTER UPDATE ON served_days BEGIN \(games("NEW", 1)); END;
+                CREATE TRIGGER player_days_games_delete BEFORE DELETE ON served_days BEGIN \(games("OLD", -1)); END;
+                CREATE TRIGGER player_days_hints_insert AFTER INSERT ON hint_ledger BEGIN \(hints("NEW", 1)); END;
+                CREATE TRIGGER player_days_hints_delete BEFORE DELETE ON hint_ledger BEGIN \(hints("OLD", -1)); END;
+                CREATE TRIGGER player_days_grant_insert AFTER INSERT ON grants BEGIN \(granted("NEW", -1)); END;
+                CREATE TRIGGER player_days_grant_delete BEFORE DELETE ON grants BEGIN \(granted("OLD", 1)); END;
+                \(upsert(everything(dialect), dialect: dialect));
+
+                """
+        case .postgreSQL:
+            let grantHints = { (rows: String) in "hint_ledger AS h JOIN \(rows) AS g0 ON g0.account_id = h.account_id AND g0.transaction_id = h.transaction_id" }
+            let bodies: [(name: String, table: String, event: String, transition: String, facts: String)] = [
+                ("player_days_games_insert", "served_days", "INSERT", "NEW TABLE AS new_rows", gameFacts(from: "new_rows AS s", where: nil, dialect: dialect, sign: 1)),
+                ("player_days_games_update", "served_days", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+                 gameFacts(from: "old_rows AS s", where: nil, dialect: dialect, sign: -1) + "\nUNION ALL\n" + gameFacts(from: "new_rows AS s", where: nil, dialect: dialect, sign: 1)),
+                ("player_days_games_delete", "served_days", "DELETE", "OLD TABLE AS old_rows", gameFacts(from: "old_rows AS s", where: nil, dialect: dialect, sign: -1)),
+                ("player_days_hints_insert", "hint_ledger", "INSERT", "NEW TABLE AS new_rows", hintFacts(from: "new_rows AS h", where: nil, dialect: dialect, sign: 1)),
+                ("player_days_hints_delete", "hint_ledger", "DELETE", "OLD TABLE AS old_rows", hintFacts(from: "old_rows AS h", where: nil, dialect: dialect, sign: -1)),
+                ("player_days_grant_insert", "grants", "INSERT", "NEW TABLE AS new_rows",
+                 hintFacts(from: grantHints("new_rows"), where: "h.reason = 'purchase'", dialect: dialect, sign: -1, counting: false)),
+                // A grant let go while its hints stay would count them sold again; a grant's
+                // deletion reads the hint ledger as it stands after the statement.
+                ("player_days_grant_delete", "grants", "DELETE", "OLD TABLE AS old_rows",
+                 hintFacts(from: grantHints("old_rows"), where: "h.reason = 'purchase'", dialect: dialect, sign: 1, counting: false)),
+            ]
+            return table + bodies.map { body in
+                """
+                CREATE FUNCTION \(body.name)() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    \(upsert(body.facts, dialect: dialect));
+                    RETURN NULL;
+                END $$;
+                CREATE TRIGGER \(body.name) AFTER \(body.event) ON \(body.table) REFERENCING \(body.transition)
+                    FOR EACH STATEMENT EXECUTE FUNCTION \(body.name)();
+
+                """
+            }.joined() + upsert(everything(dialect), dialect: dialect) + ";\n"
+        }
+    }
+
+    /// Every row made again from the games served and the hint ledger (within the caller's transaction).
+    public static func rebuild(dialect: SalesAggregates.Dialect) -> String {
+        "DELETE FROM player_days;\n" + upsert(everything(dialect), dialect: dialect)
+    }
+
+    /// The rows the table and a sum of every game day and hint row disagree on, at most 20, each
+    /// led by the table's name: none when they are right.
+    public static func differences(dialect: SalesAggregates.Dialect) -> String {
+        let keys = keys(dialect).joined(separator: ", ")
+        let columns = keys + ", " + sums.joined(separator: ", ")
+        let made = """
+            SELECT \(keys), \(sums.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ")) FROM (\(everything(dialect))) AS f
+            GROUP BY \(keys) HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR "))
+            """
+        let kept = "SELECT \(columns) FROM player_days WHERE \(sums.map { "\($0) <> 0" }.joined(separator: " OR "))"
+        let said = dialect == .sqlite ? "'player_days', *" : "'player_days ' || concat_ws(' ', \(columns))"
+        return """
+            WITH made AS MATERIALIZED (\(made)), kept AS MATERIALIZED (\(kept))
+            SELECT \(said) FROM (SELECT * FROM kept EXCEPT SELECT * FROM made) AS extra
+            UNION ALL
+            SELECT \(said) FROM (SELECT * FROM made EXCEPT SELECT * FROM kept) AS missing
+            LIMIT 20
+            """
+    }
+
+    /// The rows of days `$1...$2` summed over shards: the day, then the sums.
+    static func rangeQuery(placeholders p: [String]) -> String {
+        """
+        SELECT day, \(sums.map { "sum(\($0))" }.joined(separator: ", ")) FROM player_days
+        WHERE day >= \(p[0]) AND day <= \(p[1])
+        GROUP BY day HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR ")) ORDER BY day
+        """
+    }
+}
+
+/// One day of the players' numbers as kept (``PlayerAggregates``), summed over accounts.
+public struct PlayerDay: Sendable, Equatable {
+    /// Days since 1970 (UTC).
+    public var day: Int64
+    /// Games served that are not the daily word, daily words served, the accounts that were
+    /// served a daily word.
+    public var games: Int64
+    public var dailyGames: Int64
+    public var dailyPlayers: Int64
+    public var hintsSold: Int64
+    public var hintsSpent: Int64
+
+    public init(day: Int64, games: Int64 = 0, dailyGames: Int64 = 0, dailyPlayers: Int64 = 0, hintsSold: Int64 = 0, hintsSpent: Int64 = 0) {
+        self.day = day
+        self.games = games
+        self.dailyGames = dailyGames
+        self.dailyPlayers = dailyPlayers
+        self.hintsSold = hintsSold
+        self.hintsSpent = hintsSpent
+    }
+
+    /// A row of ``PlayerAggregates/rangeQuery(placeholders:)``.
+    init(day: Int64, sums: [Int64]) {
+        self.init(day: day, games: sums[0], dailyGames: sums[1], dailyPlayers: sums[2], hintsSold: sums[3], hintsSpent: sums[4])
+    }
+
+    /// Several ledgers' days as one, by day.
+    static func merged(_ parts: [PlayerDay]) -> [PlayerDay] {
+        var days: [Int64: PlayerDay] = [:]
+        for part in parts {
+            var day = days[part.day] ?? PlayerDay(day: part.day)
+            day.games += part.games
+            day.dailyGames += part.dailyGames
+            day.dailyPlayers += part.dailyPlayers
+            day.hintsSold += part.hintsSold
+            day.hintsSpent += part.hintsSpent
+            days[part.day] = day
+        }
+        return days.values.sorted { $0.day < $1.day }
+    }
+}
