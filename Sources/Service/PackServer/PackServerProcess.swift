@@ -40,6 +40,8 @@ public final class PackServerProcess: Sendable {
     let sender: BackgroundThread?
     /// Carries out Apple's mass renewal-date extensions, a batch of accounts a second.
     let extender: BackgroundThread?
+    /// Folds the players' settled hint rows into their kept numbers (PostgreSQL), every ten seconds.
+    let folder: BackgroundThread?
 
     /// The players' addresses, as URLs.
     public var urls: [String] { listeners.map(\.url) }
@@ -111,6 +113,16 @@ public final class PackServerProcess: Sendable {
         }
         sender = Self.startSender(server, log: log)
         extender = Self.startExtender(server)
+        folder = Self.startFolder(server)
+    }
+
+    /// The players' numbers' fold (``PlayerAggregates``), on PostgreSQL: a pass every ten
+    /// seconds (a pass another server is making is left to it), on the real clock.
+    static func startFolder(_ server: PackServer) -> BackgroundThread? {
+        guard let ledgers = server.ledgers else { return nil }
+        return BackgroundThread(every: 10_000) {
+            try? ledgers.foldPlayerNumbers(now: RealtimeClock.millisecondsSince1970())
+        }
     }
 
     /// The mass extensions' worker: a pass every second; whether one may be waiting is read from
@@ -171,6 +183,7 @@ public final class PackServerProcess: Sendable {
         adminListener?.stop()
         sender?.stop()
         extender?.stop()
+        folder?.stop()
     }
 
     /// SIGHUP: the packs folder's catalog again (checked first; a refused one leaves the one

@@ -1,4 +1,5 @@
 import PostgreSQL
+import SystemCalls
 import WordPacks
 
 /// The ledgers of every account in one PostgreSQL database, shared by several servers: the
@@ -96,14 +97,25 @@ public final class PostgreSQLLedgers: Sendable {
     /// The players' kept numbers of days `firstDay...lastDay` (``PlayerAggregates``): one query
     /// over the rows of those days.
     public func playerDays(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
-        try autocommit { connection in
-            try connection.execute(PlayerAggregates.rangeQuery(placeholders: ["$1", "$2"]), [String(firstDay), String(lastDay)]).rows.map { row throws in
+        // What settled since the servers' last fold first, so that the rows read unfolded are few.
+        try foldPlayerNumbers(now: RealtimeClock.millisecondsSince1970())
+        return try autocommit { connection in
+            try connection.execute(PlayerAggregates.rangeQuery(placeholders: ["$1", "$2"], dialect: .postgreSQL), [String(firstDay), String(lastDay)]).rows.map { row throws in
                 let numbers = row.map { $0.flatMap(Int64.init) }
                 guard numbers.count == 1 + PlayerAggregates.sums.count, numbers.allSatisfy({ $0 != nil }) else {
                     throw ServiceError(.storage, "the ledger database holds a malformed row of the players' numbers")
                 }
                 return PlayerDay(day: numbers[0]!, sums: numbers.dropFirst().map { $0! })
             }
+        }
+    }
+
+    /// Folds the players' hint rows a settle time old into their kept numbers
+    /// (``PlayerAggregates``): a server does it every ten seconds; a fold in flight elsewhere is
+    /// left to finish.
+    public func foldPlayerNumbers(now: Int64) throws(ServiceError) {
+        try autocommit { connection in
+            _ = try connection.execute("SELECT player_days_fold($1, $2)", [String(now), String(PlayerAggregates.settle)])
         }
     }
 

@@ -757,7 +757,7 @@ extension SQLiteLedgerStatements {
     /// This ledger's players' numbers of days `firstDay...lastDay` (``PlayerAggregates``).
     func playerDays(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
         try read { _ in
-            try db.query(sql: PlayerAggregates.rangeQuery(placeholders: ["?1", "?2"]), arguments: [.integer(firstDay), .integer(lastDay)]).map { row throws in
+            try db.query(sql: PlayerAggregates.rangeQuery(placeholders: ["?1", "?2"], dialect: .sqlite), arguments: [.integer(firstDay), .integer(lastDay)]).map { row throws in
                 PlayerDay(day: try row.int64(0), sums: try (1...PlayerAggregates.sums.count).map { index throws in try row.int64(index) })
             }
         }
