@@ -118,3 +118,16 @@ import TestSupport
         #expect(try seller.account(ofTransaction: bought.id) == account)
     }
 }
+
+/// A product identifier's rule (``ProductID``): two or more dot-separated labels of ASCII
+/// letters, digits, `-` and `_`, at most 255 bytes.
+@Suite struct ProductIdentifierTests {
+    @Test func onlyDottedLabelsOfASCIILettersDigitsDashesAndUnderscoresAreIdentifiers() {
+        for good in ["com.hangmanpacks.hints.10", "a.b", "A-1.b_2", String(repeating: "a", count: 253) + ".b"] {
+            #expect(ProductID(rawValue: good)?.rawValue == good, "\(good)")
+        }
+        for bad in ["", "hints", ".a.b", "a.b.", "a..b", "a.b c", "a.b/c", "a.é", "a.b\u{0}", "ａ.b", String(repeating: "a", count: 254) + ".b"] {
+            #expect(ProductID(rawValue: bad) == nil, "\(bad)")
+        }
+    }
+}

@@ -5,14 +5,22 @@ public struct ProductID: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     /// Accepts 2 or more dot-separated labels of ASCII letters, digits, `-` and `_`, at most 255 bytes.
     public init?(rawValue: String) {
-        guard !rawValue.isEmpty, rawValue.utf8.count <= 255 else { return nil }
-        let labels = rawValue.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2 else { return nil }
-        for label in labels {
-            guard !label.isEmpty,
-                label.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
-            else { return nil }
+        // One pass over the bytes (a seller's page reads thousands of identifiers).
+        var labels = 1, labelLength = 0, length = 0
+        for byte in rawValue.utf8 {
+            length += 1
+            switch byte {
+            case UInt8(ascii: "."):
+                guard labelLength > 0 else { return nil }
+                labels += 1
+                labelLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                labelLength += 1
+            default:
+                return nil
+            }
         }
+        guard length <= 255, labelLength > 0, labels >= 2 else { return nil }
         self.rawValue = rawValue
     }
 

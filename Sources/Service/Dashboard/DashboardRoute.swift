@@ -87,8 +87,8 @@ public enum DashboardRoute: Equatable, Sendable {
     /// Whether the route reads the players' numbers (read only where shown).
     public var readsPlayers: Bool { self == .page(.players) || self == .chart("players") }
     /// Whether the route reads the sales (every page but a customer's and the delivery log, which
-    /// are of no range of days).
-    public var readsSales: Bool { self != .page(.customers) && self != .page(.notifications) }
+    /// are of no range of days, and the players', which shows none).
+    public var readsSales: Bool { ![.page(.customers), .page(.notifications), .page(.players), .chart("players")].contains(self) }
     /// Whether the route reads the refund requests (the refunds page alone).
     public var readsRefunds: Bool { self == .page(.refunds) }
 

@@ -2,7 +2,9 @@
 /// (the daily word's apart), the accounts that played the daily word, hints sold and hints spent.
 /// The rows change in the same database transaction as what they sum, by triggers on the games
 /// served per day (`served_days`), the hint ledger and the grants, so the players' page reads the
-/// rows of its days instead of every account's games and hints.
+/// rows of its days instead of every account's games and hints. On PostgreSQL a new hint row is
+/// the exception: a spend is the service's hottest write, so the hint rows are folded in once
+/// settled (``foldFunction``) and read as they are until then (``kept(_:)``).
 ///
 /// What a row counts for is here once, as SQL: a day's games from `served_days`
 /// (``gameFacts(from:where:dialect:sign:)``), hints from the hint ledger
@@ -14,9 +16,8 @@ public enum PlayerAggregates {
 
     static func keys(_ dialect: SalesAggregates.Dialect) -> [String] { dialect == .sqlite ? ["day"] : ["day", "shard"] }
 
-    /// How many rows a day is spread over on PostgreSQL, by a hash of the account: every spend
-    /// adds to its day's row and holds it until its commit, so two players' spends must rarely
-    /// meet on one.
+    /// How many rows a day is spread over on PostgreSQL, by a hash of the account: a game served
+    /// adds to its day's row and holds it until its commit, so two players' games rarely meet on one.
     static let shards = 64
 
     static func shard(_ row: String, _ dialect: SalesAggregates.Dialect) -> String {
@@ -129,6 +130,8 @@ public enum PlayerAggregates {
                 CREATE TABLE player_rollup (id INTEGER PRIMARY KEY CHECK (id = 1), folded_seq BIGINT NOT NULL);
                 INSERT INTO player_rollup VALUES (1, (SELECT coalesce(max(seq), 0) FROM hint_ledger));
                 CREATE TABLE player_rollup_marks (taken_date BIGINT NOT NULL, max_seq BIGINT NOT NULL);
+                -- The hint rows after a seq, read from a block range index: a few pages, nothing for a spend to keep.
+                CREATE INDEX hint_ledger_by_seq ON hint_ledger USING brin (seq) WITH (pages_per_range = 16, autosummarize = on);
                 \(foldFunction);
 
                 """ + bodies.map { body in
@@ -163,7 +166,8 @@ public enum PlayerAggregates {
         BEGIN
             IF NOT pg_try_advisory_xact_lock(hashtext('player_days_fold')) THEN RETURN NULL; END IF;
             SELECT folded_seq INTO folded FROM player_rollup WHERE id = 1 FOR UPDATE;
-            INSERT INTO player_rollup_marks VALUES (now_ms, (SELECT coalesce(max(seq), 0) FROM hint_ledger));
+            -- The highest seq handed out (its row committed or not: the settle time is for those).
+            INSERT INTO player_rollup_marks VALUES (now_ms, coalesce(pg_sequence_last_value(pg_get_serial_sequence('hint_ledger', 'seq')), 0));
             SELECT max(max_seq) INTO settled FROM player_rollup_marks WHERE taken_date <= now_ms - settle_ms;
             IF settled > folded THEN
                 \(upsert(hintFacts(from: "hint_ledger AS h", where: "h.seq > folded AND h.seq <= settled", dialect: .postgreSQL, sign: 1), dialect: .postgreSQL));
@@ -190,10 +194,14 @@ public enum PlayerAggregates {
 
     /// The rows of `player_days` with, on PostgreSQL, the hint rows not folded yet: what the
     /// players' numbers are.
-    static func kept(_ dialect: SalesAggregates.Dialect) -> String {
+    /// `folded`: the last seq folded, as a placeholder (so that the rows after it are read from
+    /// the hint ledger's key, never by a scan the planner chose not knowing it); read from
+    /// `player_rollup` when `nil`.
+    static func kept(_ dialect: SalesAggregates.Dialect, folded: String? = nil) -> String {
         let table = "SELECT \((keys(dialect) + sums).joined(separator: ", ")) FROM player_days"
         guard dialect == .postgreSQL else { return table }
-        return table + "\nUNION ALL\n" + hintFacts(from: "hint_ledger AS h", where: "h.seq > (SELECT folded_seq FROM player_rollup WHERE id = 1)", dialect: dialect, sign: 1)
+        let after = folded ?? "(SELECT folded_seq FROM player_rollup WHERE id = 1)"
+        return table + "\nUNION ALL\n" + hintFacts(from: "hint_ledger AS h", where: "h.seq > \(after)", dialect: dialect, sign: 1)
     }
 
     /// The rows the table and a sum of every game day and hint row disagree on, at most 20, each
@@ -219,11 +227,11 @@ public enum PlayerAggregates {
             """
     }
 
-    /// The rows of days `$1...$2` summed over shards (with the hint rows not folded yet): the
-    /// day, then the sums.
+    /// The rows of days `$1...$2` summed over shards (with, on PostgreSQL, the hint rows after
+    /// the seq `$3`, the last folded): the day, then the sums.
     static func rangeQuery(placeholders p: [String], dialect: SalesAggregates.Dialect) -> String {
         """
-        SELECT day, \(sums.map { "sum(\($0))" }.joined(separator: ", ")) FROM (\(kept(dialect))) AS k
+        SELECT day, \(sums.map { "sum(\($0))" }.joined(separator: ", ")) FROM (\(kept(dialect, folded: dialect == .postgreSQL ? "CAST(\(p[2]) AS BIGINT)" : nil))) AS k
         WHERE day >= \(p[0]) AND day <= \(p[1])
         GROUP BY day HAVING \(sums.map { "sum(\($0)) <> 0" }.joined(separator: " OR ")) ORDER BY day
         """

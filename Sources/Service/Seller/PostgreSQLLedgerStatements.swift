@@ -99,8 +99,13 @@ public final class PostgreSQLLedgers: Sendable {
     public func playerDays(firstDay: Int64, lastDay: Int64) throws(ServiceError) -> [PlayerDay] {
         // What settled since the servers' last fold first, so that the rows read unfolded are few.
         try foldPlayerNumbers(now: RealtimeClock.millisecondsSince1970())
-        return try autocommit { connection in
-            try connection.execute(PlayerAggregates.rangeQuery(placeholders: ["$1", "$2"], dialect: .postgreSQL), [String(firstDay), String(lastDay)]).rows.map { row throws in
+        return try snapshot { connection in
+            // The last seq folded first (in the same snapshot as the rows): those after it are
+            // read by the hint ledger's key.
+            let folded = try connection.execute("SELECT folded_seq FROM player_rollup WHERE id = 1").scalar ?? "0"
+            return try connection.execute(
+                PlayerAggregates.rangeQuery(placeholders: ["$1", "$2", "$3"], dialect: .postgreSQL), [String(firstDay), String(lastDay), folded]
+            ).rows.map { row throws in
                 let numbers = row.map { $0.flatMap(Int64.init) }
                 guard numbers.count == 1 + PlayerAggregates.sums.count, numbers.allSatisfy({ $0 != nil }) else {
                     throw ServiceError(.storage, "the ledger database holds a malformed row of the players' numbers")
@@ -248,6 +253,17 @@ public final class PostgreSQLLedgers: Sendable {
     public func accounts() throws(ServiceError) -> [String] {
         try autocommit { connection in
             try connection.execute("SELECT account_id FROM ledgers ORDER BY account_id").rows.compactMap { $0.first ?? nil }
+        }
+    }
+
+    /// `body` in one read-only transaction that sees one snapshot; a failure said as the ledger's.
+    private func snapshot<T>(_ body: (PostgreSQL.Connection) throws -> T) throws(ServiceError) -> T {
+        do {
+            return try pool.transaction(isolation: "REPEATABLE READ READ ONLY", body)
+        } catch let error as ServiceError {
+            throw error
+        } catch {
+            throw PostgreSQLLedgerEngine.failure(error, opening: false)
         }
     }
 
