@@ -30,8 +30,6 @@ public enum CohortAggregates {
         }
     }
 
-    /// The columns of `customer_months` (after `account_id` on PostgreSQL).
-    static let customerColumns = ["currency", "month", "revenue", "refunds", "charged"]
     /// The columns of `cohort_months` (with `shard` after `currency` on PostgreSQL).
     static let cohortKeys = ["cohort", "month", "currency"]
     static let cohortSums = ["customers", "revenue", "refunds"]
@@ -166,24 +164,11 @@ public enum CohortAggregates {
                     charged INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (currency, month)
                 );
-                CREATE TRIGGER customer_months_insert AFTER INSERT ON transactions BEGIN
-                    \(summedWhere("NEW", 1));
-                END;
-                CREATE TRIGGER customer_months_before_update BEFORE UPDATE ON transactions BEGIN
-                    \(summedWhere("OLD", -1));
-                END;
-                CREATE TRIGGER customer_months_after_update AFTER UPDATE ON transactions BEGIN
-                    \(summedWhere("NEW", 1));
-                END;
-                CREATE TRIGGER customer_months_delete BEFORE DELETE ON transactions BEGIN
-                    \(summedWhere("OLD", -1));
-                END;
+                \(KeptTriggers.sqlite("customer_months", on: "transactions", summedWhere))
                 \(upsertCustomers(summed(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1), dialect: dialect), dialect: dialect));
 
                 """
         case .postgreSQL:
-            let new = facts(from: "new_rows AS t", where: nil, dialect: dialect, sign: 1)
-            let old = facts(from: "old_rows AS t", where: nil, dialect: dialect, sign: -1)
             return """
                 -- What each account was charged and refunded per currency and month, and per cohort
                 -- (the first month a customer paid in) what its customers paid each month since
@@ -207,27 +192,11 @@ public enum CohortAggregates {
                     refunds \(integer) NOT NULL DEFAULT 0,
                     PRIMARY KEY (cohort, month, currency, shard)
                 );
-                CREATE FUNCTION cohort_months_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(postgreSQLChange(new));
-                    RETURN NULL;
-                END $$;
-                CREATE FUNCTION cohort_months_update() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(postgreSQLChange(old + "\nUNION ALL\n" + new));
-                    RETURN NULL;
-                END $$;
-                CREATE FUNCTION cohort_months_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(postgreSQLChange(old));
-                    RETURN NULL;
-                END $$;
-                CREATE TRIGGER cohort_months_insert AFTER INSERT ON transactions REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION cohort_months_insert();
-                CREATE TRIGGER cohort_months_update AFTER UPDATE ON transactions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION cohort_months_update();
-                CREATE TRIGGER cohort_months_delete AFTER DELETE ON transactions REFERENCING OLD TABLE AS old_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION cohort_months_delete();
+                \(KeptTriggers.postgreSQL("cohort_months", on: "transactions") { old, new in
+                    postgreSQLChange([old, new].compactMap { $0 }.joined(separator: "\nUNION ALL\n"))
+                } facts: { rows, sign in
+                    facts(from: rows + " AS t", where: nil, dialect: dialect, sign: sign)
+                })
                 \(fill);
 
                 """

@@ -94,10 +94,7 @@ public enum PlayerAggregates {
                     dialect: dialect)
             }
             return table + """
-                CREATE TRIGGER player_days_games_insert AFTER INSERT ON served_days BEGIN \(games("NEW", 1)); END;
-                CREATE TRIGGER player_days_games_before_update BEFORE UPDATE ON served_days BEGIN \(games("OLD", -1)); END;
-                CREATE TRIGGER player_days_games_after_update AFTER UPDATE ON served_days BEGIN \(games("NEW", 1)); END;
-                CREATE TRIGGER player_days_games_delete BEFORE DELETE ON served_days BEGIN \(games("OLD", -1)); END;
+                \(KeptTriggers.sqlite("player_days_games", on: "served_days", games))
                 CREATE TRIGGER player_days_hints_insert AFTER INSERT ON hint_ledger BEGIN \(hints("NEW", 1)); END;
                 CREATE TRIGGER player_days_hints_delete BEFORE DELETE ON hint_ledger BEGIN \(hints("OLD", -1)); END;
                 CREATE TRIGGER player_days_grant_insert AFTER INSERT ON grants BEGIN \(granted("NEW", -1)); END;
@@ -109,19 +106,16 @@ public enum PlayerAggregates {
             let grantHints = { (rows: String) in "hint_ledger AS h JOIN \(rows) AS g0 ON g0.account_id = h.account_id AND g0.transaction_id = h.transaction_id" }
             // Only hint rows already folded are in the table (``fold``): the others are counted when folded.
             let folded = "h.seq <= (SELECT folded_seq FROM player_rollup WHERE id = 1)"
-            let bodies: [(name: String, table: String, event: String, transition: String, facts: String, hints: Bool)] = [
-                ("player_days_games_insert", "served_days", "INSERT", "NEW TABLE AS new_rows", gameFacts(from: "new_rows AS s", where: nil, dialect: dialect, sign: 1), false),
-                ("player_days_games_update", "served_days", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows",
-                 gameFacts(from: "old_rows AS s", where: nil, dialect: dialect, sign: -1) + "\nUNION ALL\n" + gameFacts(from: "new_rows AS s", where: nil, dialect: dialect, sign: 1),
-                 false),
-                ("player_days_games_delete", "served_days", "DELETE", "OLD TABLE AS old_rows", gameFacts(from: "old_rows AS s", where: nil, dialect: dialect, sign: -1), false),
-                ("player_days_hints_delete", "hint_ledger", "DELETE", "OLD TABLE AS old_rows", hintFacts(from: "old_rows AS h", where: folded, dialect: dialect, sign: -1), true),
+            // A change of folded hint rows waits for a fold in flight, and then reads what it folded.
+            let waitingForAFold = "PERFORM 1 FROM player_rollup WHERE id = 1 FOR SHARE;\n    "
+            let hintChanges: [(name: String, table: String, event: String, transition: String, facts: String)] = [
+                ("player_days_hints_delete", "hint_ledger", "DELETE", "OLD TABLE AS old_rows", hintFacts(from: "old_rows AS h", where: folded, dialect: dialect, sign: -1)),
                 ("player_days_grant_insert", "grants", "INSERT", "NEW TABLE AS new_rows",
-                 hintFacts(from: grantHints("new_rows"), where: "h.reason = 'purchase' AND \(folded)", dialect: dialect, sign: -1, counting: false), true),
+                 hintFacts(from: grantHints("new_rows"), where: "h.reason = 'purchase' AND \(folded)", dialect: dialect, sign: -1, counting: false)),
                 // A grant let go while its hints stay would count them sold again; a grant's
                 // deletion reads the hint ledger as it stands after the statement.
                 ("player_days_grant_delete", "grants", "DELETE", "OLD TABLE AS old_rows",
-                 hintFacts(from: grantHints("old_rows"), where: "h.reason = 'purchase' AND \(folded)", dialect: dialect, sign: 1, counting: false), true),
+                 hintFacts(from: grantHints("old_rows"), where: "h.reason = 'purchase' AND \(folded)", dialect: dialect, sign: 1, counting: false)),
             ]
             return table + """
                 -- The hint rows folded into player_days so far (every seq up to folded_seq), and the
@@ -134,19 +128,13 @@ public enum PlayerAggregates {
                 CREATE INDEX hint_ledger_by_seq ON hint_ledger USING brin (seq) WITH (pages_per_range = 16, autosummarize = on);
                 \(foldFunction);
 
-                """ + bodies.map { body in
-                // A change of folded hint rows waits for a fold in flight, and then reads what it folded.
-                """
-                CREATE FUNCTION \(body.name)() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(body.hints ? "PERFORM 1 FROM player_rollup WHERE id = 1 FOR SHARE;" : "")
-                    \(upsert(body.facts, dialect: dialect));
-                    RETURN NULL;
-                END $$;
-                CREATE TRIGGER \(body.name) AFTER \(body.event) ON \(body.table) REFERENCING \(body.transition)
-                    FOR EACH STATEMENT EXECUTE FUNCTION \(body.name)();
-
-                """
+                """ + KeptTriggers.postgreSQL("player_days_games", on: "served_days") { old, new in
+                upsert([old, new].compactMap { $0 }.joined(separator: "\nUNION ALL\n"), dialect: dialect)
+            } facts: { rows, sign in
+                gameFacts(from: rows + " AS s", where: nil, dialect: dialect, sign: sign)
+            } + hintChanges.map { change in
+                KeptTriggers.statement(
+                    change.name, after: change.event, on: change.table, referencing: change.transition, body: waitingForAFold + upsert(change.facts, dialect: dialect))
             }.joined() + upsert(everything(dialect), dialect: dialect) + ";\n"
         }
     }

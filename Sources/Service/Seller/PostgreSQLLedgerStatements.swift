@@ -499,7 +499,7 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
     func activity() throws -> [PlayerActivity] {
         try Self.activity(execute("SELECT account_id, day, games - daily_games, daily_games FROM served_days WHERE account_id = $1").rows,
             execute(
-                "SELECT h.account_id, h.created_date, h.amount FROM hint_ledger AS h WHERE h.account_id = $1 AND h.reason IN ('purchase', 'spend') AND NOT \(Self.granted("h"))"
+                "SELECT h.account_id, h.created_date, h.amount FROM hint_ledger AS h WHERE h.account_id = $1 AND h.reason IN ('purchase', 'spend') AND NOT \(PlayerAggregates.granted("h", .postgreSQL))"
             ).rows)
     }
 
@@ -620,11 +620,6 @@ struct PostgreSQLLedgerStatements: LedgerStatements {
             WHERE account_id = $1 AND id = $2
             """,
             [id.rawValue, String(purchaseDate), String(expiresDate), isTrial ? "free-trial" : nil])
-    }
-
-    /// Whether the hint ledger's row `h` credits a grant (given, not sold: no hint sold in the seller's numbers).
-    static func granted(_ h: String) -> String {
-        "EXISTS (SELECT 1 FROM grants AS g WHERE g.account_id = \(h).account_id AND g.transaction_id = \(h).transaction_id)"
     }
 
     static let subscriptionColumns = """

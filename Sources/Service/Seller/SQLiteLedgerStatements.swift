@@ -88,7 +88,7 @@ final class SQLiteLedgerStatements: LedgerEngine, LedgerStatements {
         }
         // A grant's hints were given, not sold.
         let hints = try db.query(
-            "SELECT created_date, reason, amount FROM hint_ledger AS h WHERE reason IN ('purchase', 'spend') AND NOT EXISTS (SELECT 1 FROM grants AS g WHERE g.transaction_id = h.transaction_id)"
+            "SELECT created_date, reason, amount FROM hint_ledger AS h WHERE reason IN ('purchase', 'spend') AND NOT \(PlayerAggregates.granted("h", .sqlite))"
         ).map { row throws in
             let amount = try row.int(2)
             return PlayerActivity(account: "", date: try row.int64(0), kind: amount > 0 ? .hintsCredited : .hintsSpent, count: abs(amount))

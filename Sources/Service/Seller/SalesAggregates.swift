@@ -58,49 +58,20 @@ public enum SalesAggregates {
             """
         switch dialect {
         case .sqlite:
-            return table + """
-                CREATE TRIGGER sales_days_insert AFTER INSERT ON transactions BEGIN
-                    \(upsert(facts(from: "transactions AS t", where: "t.id = NEW.id", dialect: dialect, sign: 1), dialect: dialect));
-                END;
-                CREATE TRIGGER sales_days_before_update BEFORE UPDATE ON transactions BEGIN
-                    \(upsert(facts(from: "transactions AS t", where: "t.id = OLD.id", dialect: dialect, sign: -1), dialect: dialect));
-                END;
-                CREATE TRIGGER sales_days_after_update AFTER UPDATE ON transactions BEGIN
-                    \(upsert(facts(from: "transactions AS t", where: "t.id = NEW.id", dialect: dialect, sign: 1), dialect: dialect));
-                END;
-                CREATE TRIGGER sales_days_delete BEFORE DELETE ON transactions BEGIN
-                    \(upsert(facts(from: "transactions AS t", where: "t.id = OLD.id", dialect: dialect, sign: -1), dialect: dialect));
-                END;
+            return table + KeptTriggers.sqlite("sales_days", on: "transactions") { row, sign in
+                upsert(facts(from: "transactions AS t", where: "t.id = \(row).id", dialect: dialect, sign: sign), dialect: dialect)
+            } + """
                 \(upsert(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1), dialect: dialect));
 
                 """
         case .postgreSQL:
             // Statement triggers with the rows a statement changed: one upsert per statement, so
             // a load of many rows is summed at once.
-            let new = facts(from: "new_rows AS t", where: nil, dialect: dialect, sign: 1)
-            let old = facts(from: "old_rows AS t", where: nil, dialect: dialect, sign: -1)
-            return table + """
-                CREATE FUNCTION sales_days_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(upsert(new, dialect: dialect));
-                    RETURN NULL;
-                END $$;
-                CREATE FUNCTION sales_days_update() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(upsert(old + "\nUNION ALL\n" + new, dialect: dialect));
-                    RETURN NULL;
-                END $$;
-                CREATE FUNCTION sales_days_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-                BEGIN
-                    \(upsert(old, dialect: dialect));
-                    RETURN NULL;
-                END $$;
-                CREATE TRIGGER sales_days_insert AFTER INSERT ON transactions REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION sales_days_insert();
-                CREATE TRIGGER sales_days_update AFTER UPDATE ON transactions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION sales_days_update();
-                CREATE TRIGGER sales_days_delete AFTER DELETE ON transactions REFERENCING OLD TABLE AS old_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION sales_days_delete();
+            return table + KeptTriggers.postgreSQL("sales_days", on: "transactions") { old, new in
+                upsert([old, new].compactMap { $0 }.joined(separator: "\nUNION ALL\n"), dialect: dialect)
+            } facts: { rows, sign in
+                facts(from: rows + " AS t", where: nil, dialect: dialect, sign: sign)
+            } + """
                 \(upsert(facts(from: "transactions AS t", where: nil, dialect: dialect, sign: 1), dialect: dialect));
 
                 """
@@ -405,6 +376,49 @@ extension SalesAggregates {
         SELECT product_id, sum(live_change) FROM sales_days
         WHERE day < \(p[0]) AND live_change <> 0 AND (\(p[1]) = '' OR storefront = \(p[1]))
         GROUP BY product_id HAVING sum(live_change) <> 0
+        """
+    }
+}
+
+/// The kept numbers' triggers, once for every table that keeps some (``SalesAggregates``,
+/// ``CohortAggregates``, ``PlayerAggregates``): what each does is its caller's SQL.
+enum KeptTriggers {
+    /// SQLite row triggers on `table`, named after `name`: `change(row, sign)` takes a row's facts
+    /// away (`OLD`, -1) before it is changed or deleted, and adds them (`NEW`, 1) after it is
+    /// written or changed.
+    static func sqlite(_ name: String, on table: String, _ change: (String, Int) -> String) -> String {
+        [("insert", "AFTER INSERT", "NEW", 1), ("before_update", "BEFORE UPDATE", "OLD", -1), ("after_update", "AFTER UPDATE", "NEW", 1),
+         ("delete", "BEFORE DELETE", "OLD", -1)].map { suffix, event, row, sign in
+            "CREATE TRIGGER \(name)_\(suffix) \(event) ON \(table) BEGIN\n    \(change(row, sign));\nEND;\n"
+        }.joined()
+    }
+
+    /// PostgreSQL statement triggers on `table` after an insert, an update and a delete, named
+    /// after `name`, with the rows each statement changed: `change(old, new)` is the work for the
+    /// facts of the rows as they were (`facts("old_rows", -1)`) and as they are
+    /// (`facts("new_rows", 1)`), `nil` where the statement has none.
+    static func postgreSQL(
+        _ name: String, on table: String, _ change: (String?, String?) -> String, facts: (String, Int) -> String
+    ) -> String {
+        let old = facts("old_rows", -1), new = facts("new_rows", 1)
+        return [("insert", "INSERT", "NEW TABLE AS new_rows", change(nil, new)), ("update", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows", change(old, new)),
+                ("delete", "DELETE", "OLD TABLE AS old_rows", change(old, nil))].map { suffix, event, transition, body in
+            statement("\(name)_\(suffix)", after: event, on: table, referencing: transition, body: body)
+        }.joined()
+    }
+
+    /// One PostgreSQL statement trigger `name` (and its function) after `event` on `table`,
+    /// with the transition tables `transition`, running `body`.
+    static func statement(_ name: String, after event: String, on table: String, referencing transition: String, body: String) -> String {
+        """
+        CREATE FUNCTION \(name)() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            \(body);
+            RETURN NULL;
+        END $$;
+        CREATE TRIGGER \(name) AFTER \(event) ON \(table) REFERENCING \(transition)
+            FOR EACH STATEMENT EXECUTE FUNCTION \(name)();
+
         """
     }
 }
