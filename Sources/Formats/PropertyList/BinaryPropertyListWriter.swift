@@ -2,7 +2,7 @@
 ///
 /// Objects are numbered depth first from the top object (a dictionary's keys, sorted by UTF-8
 /// bytes, then its values), and byte-equal strings are stored once, so output is deterministic.
-struct BinaryPropertyListWriter {
+package struct BinaryPropertyListWriter {
     private enum Object {
         case scalar(PropertyList)
         case string(String)
@@ -132,15 +132,34 @@ struct BinaryPropertyListWriter {
     }
 
     private mutating func appendMarker(_ marker: UInt8, count: Int) {
+        Self.appendHeader(marker, count: count, to: &output)
+    }
+
+    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
+        Self.appendBigEndian(value, size: size, to: &output)
+    }
+
+    /// An object's header as this writer (and Python's `plistlib`) writes it: the marker with the
+    /// count in its low four bits, or, from 15 on, `0x_F` followed by the count as an integer
+    /// object in the fewest of 1, 2, 4 or 8 bytes.
+    package static func appendHeader(_ marker: UInt8, count: Int, to output: inout [UInt8]) {
         if count < 15 {
             output.append(marker | UInt8(count))
         } else {
             output.append(marker | 0x0F)
-            appendInteger(Int64(count))
+            let size = byteCount(UInt64(count))
+            output.append(0x10 | UInt8(size.trailingZeroBitCount))
+            appendBigEndian(UInt64(count), size: size, to: &output)
         }
     }
 
-    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
+    /// How many bytes `appendHeader` writes for `count`.
+    package static func headerSize(count: Int) -> Int {
+        count < 15 ? 1 : 2 + byteCount(UInt64(count))
+    }
+
+    /// `value`'s low `size` bytes, most significant first.
+    package static func appendBigEndian(_ value: UInt64, size: Int, to output: inout [UInt8]) {
         for shift in stride(from: (size - 1) * 8, through: 0, by: -8) {
             output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
         }

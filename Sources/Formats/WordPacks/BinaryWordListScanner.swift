@@ -62,7 +62,7 @@ struct BinaryWordListScanner {
                     words = found
                 } else if isKey(key, "name"), !sawName {
                     sawName = true
-                    guard let value = string(valueRef), count(1), let text = makeString(value), !text.allSatisfy(\.isWhitespace) else { return nil }
+                    guard let value = string(valueRef), count(1), let text = withBytes(value, { text, _ in Self.listName(text) }) else { return nil }
                     name = text
                 } else {
                     return nil
@@ -230,22 +230,31 @@ struct BinaryWordListScanner {
             guard !text.contains(where: { $0 >= 0x80 }) else { return nil }
             return .ascii(start..<(start + count))
         case 0x6:
-            guard let (count, start) = length(marker: marker, at: offset), fits(start: start, count: count, unit: 2) else { return nil }
-            var units: [UInt16] = []
-            units.reserveCapacity(count)
-            var expectLow = false
-            for index in 0..<count {
-                let unit = UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1])
-                let isLow = (0xDC00...0xDFFF).contains(unit)
-                guard expectLow == isLow else { return nil }
-                expectLow = (0xD800...0xDBFF).contains(unit)
-                units.append(unit)
-            }
-            guard !expectLow else { return nil }
-            return .converted(Array(String(decoding: units, as: UTF16.self).utf8), isASCII: units.allSatisfy { $0 < 0x80 })
+            guard let (count, start) = length(marker: marker, at: offset), fits(start: start, count: count, unit: 2),
+                let (text, isASCII) = Self.utf16String(UnsafeBufferPointer(rebasing: bytes[start..<(start + 2 * count)]))
+            else { return nil }
+            return .converted(text, isASCII: isASCII)
         default:
             return nil
         }
+    }
+
+    /// A UTF-16 string object's units (big-endian, two bytes each) as UTF-8, and whether every unit
+    /// is ASCII; `nil` when a surrogate is unpaired, which the decoder refuses.
+    static func utf16String(_ bytes: UnsafeBufferPointer<UInt8>) -> (utf8: [UInt8], isASCII: Bool)? {
+        let count = bytes.count / 2
+        var units: [UInt16] = []
+        units.reserveCapacity(count)
+        var expectLow = false
+        for index in 0..<count {
+            let unit = UInt16(bytes[2 * index]) << 8 | UInt16(bytes[2 * index + 1])
+            let isLow = (0xDC00...0xDFFF).contains(unit)
+            guard expectLow == isLow else { return nil }
+            expectLow = (0xD800...0xDBFF).contains(unit)
+            units.append(unit)
+        }
+        guard !expectLow else { return nil }
+        return (Array(String(decoding: units, as: UTF16.self).utf8), units.allSatisfy { $0 < 0x80 })
     }
 
     private mutating func append(_ word: StringObject, budget: Int) -> Bool {
@@ -260,11 +269,17 @@ struct BinaryWordListScanner {
         return true
     }
 
+    /// A list's `name`, when the decoder takes it: UTF-8 that is not all blank.
+    static func listName(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let text = String(validating: utf8, as: UTF8.self), !text.allSatisfy(\.isWhitespace) else { return nil }
+        return text
+    }
+
     private func makeString(_ value: StringObject) -> String? {
         withBytes(value) { text, _ in String(validating: text, as: UTF8.self) }
     }
 
-    private static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
+    static func unsigned(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<(offset + size) { value = value << 8 | UInt64(bytes[index]) }
         return value

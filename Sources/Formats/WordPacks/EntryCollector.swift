@@ -39,9 +39,9 @@ struct EntryCollector: ArchiveEntryReceiver {
     /// The file being read, when it is read block by block.
     private var current: Current?
 
-    /// A file being read block by block. A large one is split over two threads: an XML word list
-    /// is scanned on a second thread from copies of its blocks while this one hashes them; a
-    /// binary list (collected whole, then walked) is hashed on the second thread instead.
+    /// A file being read block by block. A large one is split over two threads: a word list is
+    /// read on a second thread from copies of its blocks while this one hashes them; any other
+    /// file is hashed on the second thread.
     private struct Current {
         var hasher = SHA256Hasher()
         var hashingBeside: BlockPipeline<SHA256Hasher>?
@@ -63,16 +63,16 @@ struct EntryCollector: ArchiveEntryReceiver {
         mutating func receive(_ block: UnsafeRawBufferPointer) {
             if !started {
                 started = true
-                split(first: block)
+                split()
             }
             if let hashingBeside { hashingBeside.write(block) } else { hasher.update(block) }
             if let listBeside { listBeside.write(block) } else { list?.feed(block) }
         }
 
-        /// Which work goes to a second thread, by the file's size and its first bytes.
-        private mutating func split(first block: UnsafeRawBufferPointer) {
-            guard let declaredSize, declaredSize >= Self.splitFrom, block.count >= 6, Parallel.hasSecondCore else { return }
-            if let scanned = list, !block.starts(with: "bplist".utf8) {
+        /// Which work goes to a second thread, by the file's size and kind.
+        private mutating func split() {
+            guard let declaredSize, declaredSize >= Self.splitFrom, Parallel.hasSecondCore else { return }
+            if let scanned = list {
                 listBeside = BlockPipeline(state: scanned) { list, bytes in list.feed(bytes) }
                 list = nil
             } else {
@@ -214,14 +214,16 @@ struct EntryCollector: ArchiveEntryReceiver {
     }
 }
 
-/// A word list read as it inflates: the first bytes say XML or binary; XML is scanned block by
-/// block (`XMLWordListScanner`), a binary list is collected and walked in place
+/// A word list read as it inflates: the first bytes say XML or binary. XML is scanned block by
+/// block (`XMLWordListScanner`); a binary list of a known size is read in the order its objects
+/// come (`BinaryWordListStream`), one of an unknown size is collected and walked in place
 /// (`BinaryWordListScanner`), since its offset table comes last.
 struct StreamingWordList {
     private let limits: PropertyListLimits
     private let expectedSize: Int?
     private var head: [UInt8] = []
     private var xml: XMLWordListScanner?
+    private var stream: BinaryWordListStream?
     private var binary: [UInt8]?
     private var gaveUp = false
 
@@ -234,6 +236,8 @@ struct StreamingWordList {
         guard !gaveUp else { return }
         if xml != nil {
             xml?.feed(block)
+        } else if stream != nil {
+            stream?.feed(block)
         } else if binary != nil {
             binary?.append(contentsOf: block)
         } else {
@@ -245,11 +249,15 @@ struct StreamingWordList {
 
     /// The list when the file is complete; `nil` when a reader gave up.
     mutating func finish() -> (name: String?, format: PropertyListFormat, words: PackedWords)? {
-        if xml == nil && binary == nil && !gaveUp { start() }
+        if xml == nil && stream == nil && binary == nil && !gaveUp { start() }
         if gaveUp { return nil }
         if var scanner = xml {
             xml = nil
             return scanner.finish().map { ($0.name, .xml, $0.words) }
+        }
+        if var reader = stream {
+            stream = nil
+            return reader.finish().map { ($0.name, .binary, $0.words) }
         }
         guard let bytes = binary else { return nil }
         binary = nil
@@ -257,7 +265,11 @@ struct StreamingWordList {
     }
 
     private mutating func start() {
-        if head.starts(with: "bplist".utf8) {
+        if head.starts(with: "bplist".utf8), let expectedSize {
+            var reader = BinaryWordListStream(limits: limits, size: expectedSize)
+            head.withUnsafeBytes { reader.feed($0) }
+            stream = reader
+        } else if head.starts(with: "bplist".utf8) {
             var bytes: [UInt8] = []
             bytes.reserveCapacity(expectedSize ?? head.count)
             bytes.append(contentsOf: head)
