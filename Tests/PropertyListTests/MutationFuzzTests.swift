@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 
 /// Damaged documents must decode or throw, never crash or hang; where Foundation and we both

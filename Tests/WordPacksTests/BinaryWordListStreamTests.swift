@@ -1,5 +1,6 @@
 import Archive
 import PropertyList
+import TestSupport
 import Testing
 @testable import WordPacks
 
@@ -40,7 +41,8 @@ import Testing
             var word = "w" + String(index, radix: 26).map { digit in
                 Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(String(digit), radix: 26)!))
             }
-            if index % nonASCII == 3 { word += "\u{E9}" }
+            // A word of its own once folded: no other starts with x.
+            if index % nonASCII == 3 { word = "x" + word.dropFirst() + "\u{E9}" }
             if index % 11 == 5 { word += String(repeating: "o", count: 20) }
             return word
         }

@@ -1,6 +1,7 @@
 import Archive
 import Foundation
 import PropertyList
+import TestSupport
 import Testing
 @testable import WordPacks
 
