@@ -64,6 +64,20 @@ import Testing
         }
     }
 
+    /// A word that takes 255 bytes or more in the file (a letter under many marks, in UTF-16) is
+    /// checked against the offset table all the same.
+    @Test func aWordOfManyBytesIsReadThrough() throws {
+        let long = "c" + "q" + String(repeating: "\u{301}", count: 140) + "t"
+        let bytes = PropertyListEncoding.binary(.array([.string("dog"), .string(long), .string("cow")]))
+        let expected = try #require(Self.walked(bytes))
+        #expect(expected.words.count == 3)
+        for size in Self.blockSizes {
+            let found = Self.streamed(bytes, blockSize: size)
+            #expect(!found.putBack, "block size \(size)")
+            #expect(Self.same(found.list, expected), "block size \(size)")
+        }
+    }
+
     /// A list with clues, and one whose words are shared, depart from the layout: put back
     /// together, they read as the walk reads them.
     @Test func cluesAndSharedWordsArePutBackAndWalkedWhole() throws {

@@ -37,6 +37,9 @@ struct BinaryWordListStream {
     private var firstWord = 0
     private var referencesRead = 0
     private var words = PackedWords()
+    /// How many bytes each word took in the file, 255 for that many or more (then counted again
+    /// from the word): the offset table is checked against them.
+    private var lengths: [UInt8] = []
     /// Where the first word starts, and the offset table's entries read so far.
     private var wordsStart = 0
     private var tableStart = 0
@@ -96,6 +99,7 @@ struct BinaryWordListStream {
             self.whole = nil
             return whole.withUnsafeBufferPointer { BinaryWordListScanner.scan($0, limits: limits) }
         }
+        lengths = []
         return (name, words)
     }
 
@@ -234,6 +238,7 @@ struct BinaryWordListStream {
             return nil
         }
         words.reserve(words: count, bytes: max(0, size - position))
+        lengths.reserveCapacity(count)
         step = .references
         return header.length
     }
@@ -256,6 +261,7 @@ struct BinaryWordListStream {
                 words.bytes.count + text.count <= min(PackedWords.maxBytes, 2 * size)
             else { return giveUp() }
             words.append(text)
+            lengths.append(UInt8(min(length, 255)))
             return length
         }
         guard let (text, isASCII) = BinaryWordListScanner.utf16String(UnsafeBufferPointer(rebasing: object[header.length...])) else { return giveUp() }
@@ -266,12 +272,14 @@ struct BinaryWordListStream {
         }
         guard kept else { return giveUp() }
         text.withUnsafeBufferPointer { words.append($0) }
+        lengths.append(UInt8(min(length, 255)))
         return length
     }
 
     private mutating func giveUp() -> Int? {
         gaveUp = true
         words = PackedWords()
+        lengths = []
         return nil
     }
 
@@ -293,7 +301,8 @@ struct BinaryWordListStream {
     private mutating func start(ofEntry entry: Int) -> Int {
         if entry < prefixStarts.count { return prefixStarts[entry] }
         let here = nextStart
-        nextStart += encodedLength(ofWord: nextWord)
+        let length = lengths[nextWord]
+        nextStart += length < 255 ? Int(length) : encodedLength(ofWord: nextWord)
         nextWord += 1
         return here
     }
@@ -337,6 +346,7 @@ struct BinaryWordListStream {
         }
         bytes.append(contentsOf: pending[min(pendingFrom, pending.count)...])
         words = PackedWords()
+        lengths = []
         pending = []
         prefix = []
         whole = bytes
