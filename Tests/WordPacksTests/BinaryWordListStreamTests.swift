@@ -116,6 +116,27 @@ import Testing
         #expect(result.pack?.lists.first?.words.map(\.text) == words)
     }
 
+    /// An array that claims more words than its file could hold (sixteen million in 50 bytes) is
+    /// left to the walk, which refuses it, as it would refuse it whole.
+    @Test func anArrayClaimingMoreWordsThanItsFileHoldsIsLeftToTheWalk() {
+        var bytes = Array("bplist00".utf8) + [0xAF, 0x12, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01, 0x53] + Array("cat".utf8)
+        let table = bytes.count
+        bytes += [8, 19]
+        bytes += [0, 0, 0, 0, 0, 0, 1, 4]
+        for value in [UInt64(2), 0, UInt64(table)] {
+            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> (8 * UInt64($0))) }
+        }
+        #expect(Self.walked(bytes) == nil)
+        for size in Self.blockSizes {
+            let found = Self.streamed(bytes, blockSize: size)
+            #expect(found.putBack && found.list == nil, "block size \(size)")
+        }
+        // It departs at the array's header, before its first reference is read.
+        var reader = BinaryWordListStream(limits: .default, size: bytes.count)
+        bytes[..<18].withUnsafeBytes { reader.feed($0) }
+        #expect(reader.putBack)
+    }
+
     /// A word the rules refuse makes the reader give up, as the walk does, for the decoder to explain.
     @Test func aRefusedWordGivesUp() {
         let bytes = PropertyListEncoding.binary(.array([.string("cat"), .string("r2d2"), .string("dog")]))

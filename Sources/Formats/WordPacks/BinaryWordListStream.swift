@@ -229,7 +229,9 @@ struct BinaryWordListStream {
 
     /// The words' array: its header is read, its references come next.
     private mutating func words(count: Int, firstWord: Int, header: Header) -> Int? {
-        guard count > 0, count < Int(UInt32.max) else { return nil }
+        // Each word takes a reference and a byte at least: a count the file cannot hold is left to
+        // the walk, before anything is set aside for it.
+        guard count > 0, count <= size / (referenceSize + 1) else { return nil }
         wordCount = count
         self.firstWord = firstWord
         guard objectCount <= limits.maxObjects else {
