@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "SigningTests", dependencies: ["Signing", "Base64", "TestSupport"]),
         .testTarget(name: "Base64Tests", dependencies: ["Base64"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "HangmanGame"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "TestSupport"]),
         .testTarget(name: "LetterFoldingTests", dependencies: ["LetterFolding"]),
         .testTarget(name: "WordPacksTests", dependencies: ["WordPacks", "Archive", "Signing", "PropertyList", "LetterFolding", "HangmanGame", "TestSupport"]),

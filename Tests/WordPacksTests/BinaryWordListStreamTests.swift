@@ -1,6 +1,6 @@
 import Archive
+import HangmanGame
 import PropertyList
-import TestSupport
 import Testing
 @testable import WordPacks
 
@@ -10,12 +10,7 @@ import Testing
 @Suite struct BinaryWordListStreamTests {
     static func streamed(_ bytes: [UInt8], blockSize: Int) -> (list: (name: String?, words: PackedWords)?, putBack: Bool) {
         var reader = BinaryWordListStream(limits: .default, size: bytes.count)
-        var offset = 0
-        while offset < bytes.count {
-            let end = min(bytes.count, offset + blockSize)
-            bytes[offset..<end].withUnsafeBytes { reader.feed($0) }
-            offset = end
-        }
+        StreamingWordListTests.feed(bytes, blockSize: blockSize) { reader.feed($0) }
         let list = reader.finish()
         return (list, reader.putBack)
     }
@@ -150,7 +145,7 @@ import Testing
     /// grown): whatever the reader makes of it is what the walk makes of the same bytes.
     @Test(arguments: [UInt64(11), 12, 13, 14, 15, 16])
     func damagedListsAgreeWithTheWalk(_ seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var readThrough = 0
         var putBack = 0
         let lists: [PropertyList] = [

@@ -1,6 +1,6 @@
 import Foundation
+import HangmanGame
 import LetterFolding
-import TestSupport
 import Testing
 @testable import WordPacks
 
@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: [("en", UInt64(1)), ("en", 2), ("es", 3), ("de", 4), ("ru", 5)])
     func agreesWithADictionarySearch(_ language: String, _ seed: UInt64) {
         let folding = LetterFolding(language: language)
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let pieces = ["a", "B", "e", "\u{E9}", "e\u{301}", "\u{C9}", "\u{F1}", "n", "\u{F6}", "o", "-", " "]
         let words = (0..<3000).map { _ in
             (0..<Int.random(in: 2...4, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "a" }.joined()

@@ -1,7 +1,7 @@
 import Archive
 import Foundation
+import HangmanGame
 import PropertyList
-import TestSupport
 import Testing
 @testable import WordPacks
 
@@ -20,14 +20,19 @@ import Testing
     /// What the streaming reader makes of a list file fed in blocks of `blockSize` bytes.
     static func streamed(_ bytes: [UInt8], blockSize: Int, path: String = "words.plist") -> WordList? {
         var reader = StreamingWordList(limits: .default, expectedSize: bytes.count)
+        feed(bytes, blockSize: blockSize) { reader.feed($0) }
+        guard let read = reader.finish() else { return nil }
+        return WordList(path: path, name: read.name ?? WordList.defaultName(path: path), format: read.format, contents: .packed(read.words))
+    }
+
+    /// Hands `bytes` to `feed` in blocks of `blockSize`, as an archive's entry arrives.
+    static func feed(_ bytes: [UInt8], blockSize: Int, _ feed: (UnsafeRawBufferPointer) -> Void) {
         var offset = 0
         while offset < bytes.count {
             let end = min(bytes.count, offset + blockSize)
-            bytes[offset..<end].withUnsafeBytes { reader.feed($0) }
+            bytes[offset..<end].withUnsafeBytes { feed($0) }
             offset = end
         }
-        guard let read = reader.finish() else { return nil }
-        return WordList(path: path, name: read.name ?? WordList.defaultName(path: path), format: read.format, contents: .packed(read.words))
     }
 
     static let blockSizes = [1, 2, 3, 7, 64, 4096, Int.max]
@@ -127,7 +132,7 @@ import Testing
     /// Damaged lists: wherever the scanners accept one, the decoder agrees word for word.
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func damagedListsNeverDisagree(_ seed: UInt64) {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var accepted = 0
         for list in Self.plainLists {
             for document in [PropertyListEncoding.xml(list), PropertyListEncoding.binary(list)] {
@@ -145,7 +150,7 @@ import Testing
         #expect(accepted > 0, "some damage leaves a valid list (a changed letter, say)")
     }
 
-    static func damage(_ document: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
+    static func damage(_ document: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         var bytes = document
         let inserts: [[UInt8]] = ["<!-- x -->", " ", "&amp;", "<![CDATA[a]]>", "<?p?>", "</string>", "<key>word</key>", "\u{E9}", "\0"].map { Array($0.utf8) }
         for _ in 0..<Int.random(in: 1...3, using: &generator) {

@@ -124,11 +124,15 @@ package struct BinaryPropertyListWriter {
         }
     }
 
-    /// Non-negative integers in the fewest of 1, 2, 4 bytes, else 8 bytes (two's complement).
     private mutating func appendInteger(_ integer: Int64) {
-        let size = integer < 0 ? 8 : Self.byteCount(UInt64(integer))
+        Self.appendInteger(integer, to: &output)
+    }
+
+    /// Non-negative integers in the fewest of 1, 2, 4 bytes, else 8 bytes (two's complement).
+    private static func appendInteger(_ integer: Int64, to output: inout [UInt8]) {
+        let size = integer < 0 ? 8 : byteCount(UInt64(integer))
         output.append(0x10 | UInt8(size.trailingZeroBitCount))
-        appendBigEndian(UInt64(bitPattern: integer), size: size)
+        appendBigEndian(UInt64(bitPattern: integer), size: size, to: &output)
     }
 
     private mutating func appendMarker(_ marker: UInt8, count: Int) {
@@ -147,9 +151,7 @@ package struct BinaryPropertyListWriter {
             output.append(marker | UInt8(count))
         } else {
             output.append(marker | 0x0F)
-            let size = byteCount(UInt64(count))
-            output.append(0x10 | UInt8(size.trailingZeroBitCount))
-            appendBigEndian(UInt64(count), size: size, to: &output)
+            appendInteger(Int64(count), to: &output)
         }
     }
 

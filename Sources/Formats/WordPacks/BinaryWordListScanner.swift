@@ -75,9 +75,7 @@ struct BinaryWordListScanner {
             array = root
         }
         let itemDepth = root.isDictionary ? 3 : 2
-        // Each word's bytes come from the file: with shared objects they could add up to more than
-        // it holds, and only a list of duplicates does that; the decoder reports those.
-        let budget = min(PackedWords.maxBytes, 2 * bytes.count)
+        let budget = Self.wordBudget(fileSize: bytes.count)
         // Room for every word at once, not grown (and copied) by doubling: the words' bytes are at
         // most the object area's, unless objects are shared, and then they only grow once more.
         words.reserve(words: array.count, bytes: min(budget, offsetTableStart))
@@ -267,6 +265,13 @@ struct BinaryWordListScanner {
         case .converted(let text, _): text.withUnsafeBufferPointer { words.append($0) }
         }
         return true
+    }
+
+    /// The most bytes of words taken from a list file of `fileSize` bytes. Each word's bytes come
+    /// from the file: with shared objects they could add up to more than it holds, and only a list
+    /// of duplicates does that; the decoder reports those.
+    static func wordBudget(fileSize: Int) -> Int {
+        min(PackedWords.maxBytes, 2 * fileSize)
     }
 
     /// A list's `name`, when the decoder takes it: UTF-8 that is not all blank.

@@ -18,6 +18,8 @@ struct BinaryWordListStream {
     private let limits: PropertyListLimits
     /// The file's size, from the archive's header: where the table and the trailer must be.
     private let size: Int
+    /// The most bytes of words the walk takes from a file this size (`wordBudget`).
+    private let budget: Int
 
     /// Bytes received and not read yet; `pending[0]` is the file's byte at `position`.
     private var pending: [UInt8] = []
@@ -72,6 +74,7 @@ struct BinaryWordListStream {
     init(limits: PropertyListLimits, size: Int) {
         self.limits = limits
         self.size = size
+        budget = BinaryWordListScanner.wordBudget(fileSize: size)
     }
 
     mutating func feed(_ block: UnsafeRawBufferPointer) {
@@ -119,7 +122,7 @@ struct BinaryWordListStream {
                 at = 8
                 step = .object(0)
             case .object(let number):
-                guard let read = readObject(number, UnsafeBufferPointer(rebasing: bytes[at...])) else { return departing(at) }
+                guard let read = readObject(number, UnsafeBufferPointer(rebasing: bytes[at...])) else { return gaveUp ? at : departing(at) }
                 guard read > 0 else { return at }
                 prefixStarts.append(position + at)
                 prefix.append(contentsOf: bytes[at..<(at + read)])
@@ -213,7 +216,7 @@ struct BinaryWordListStream {
             let length = header.length + header.count * (marker == 0x6 ? 2 : 1)
             guard length <= Self.maxPrefixObject else { return nil }
             guard length <= bytes.count else { return 0 }
-            guard let (text, _) = Self.string(UnsafeBufferPointer(rebasing: bytes[0..<length]), header: header) else { return nil }
+            guard let text = Self.string(UnsafeBufferPointer(rebasing: bytes[0..<length]), header: header) else { return nil }
             if number <= rootEntries {
                 guard text.elementsEqual(keys[number - 1].utf8) else { return nil }
             } else {
@@ -260,7 +263,7 @@ struct BinaryWordListStream {
             let text = UnsafeBufferPointer(rebasing: object[header.length...])
             // Not ASCII: the scanner's string is no string, and it gives up.
             guard !text.contains(where: { $0 >= 0x80 }), WordRules.isKept(text, isASCII: true),
-                words.bytes.count + text.count <= min(PackedWords.maxBytes, 2 * size)
+                words.bytes.count + text.count <= budget
             else { return giveUp() }
             words.append(text)
             lengths.append(UInt8(min(length, 255)))
@@ -270,7 +273,7 @@ struct BinaryWordListStream {
         // Letters that are all ASCII in UTF-16 could not be put back as they came.
         guard !isASCII else { return nil }
         let kept = text.withUnsafeBufferPointer { text in
-            WordRules.isKept(text, isASCII: false) && words.bytes.count + text.count <= min(PackedWords.maxBytes, 2 * size)
+            WordRules.isKept(text, isASCII: false) && words.bytes.count + text.count <= budget
         }
         guard kept else { return giveUp() }
         text.withUnsafeBufferPointer { words.append($0) }
@@ -401,14 +404,13 @@ struct BinaryWordListStream {
     }
 
     /// A key's or a name's text, ASCII or UTF-16 as it came.
-    private static func string(_ object: UnsafeBufferPointer<UInt8>, header: Header) -> (text: [UInt8], isASCII: Bool)? {
+    private static func string(_ object: UnsafeBufferPointer<UInt8>, header: Header) -> [UInt8]? {
         let payload = UnsafeBufferPointer(rebasing: object[header.length...])
         if object[0] >> 4 == 0x5 {
-            guard !payload.contains(where: { $0 >= 0x80 }) else { return nil }
-            return (Array(payload), true)
+            return payload.contains(where: { $0 >= 0x80 }) ? nil : Array(payload)
         }
         guard let (text, isASCII) = BinaryWordListScanner.utf16String(payload), !isASCII else { return nil }
-        return (text, false)
+        return text
     }
 
     /// The size of references whose first is 1: its last byte is 1, the ones before it 0.

@@ -1,5 +1,5 @@
+import HangmanGame
 import PropertyList
-import TestSupport
 
 /// Builds random property-list trees that every writer and reader must carry unchanged.
 struct RandomPropertyLists {
@@ -10,14 +10,14 @@ struct RandomPropertyLists {
         "line\nbreak", "0x10", "-5", "true", "<!-- no -->", "&#65;", "tab\there",
     ]
 
-    var generator: SplitMix64
+    var generator: SeededGenerator
     /// Reals and dates that XML carries exactly: whole-second dates and no NaN.
     var xmlSafe = true
     /// Keep to values Foundation carries exactly: dates in 1900-2100, no -0.0.
     var foundationSafe = true
 
     init(seed: UInt64) {
-        generator = SplitMix64(seed: seed)
+        generator = SeededGenerator(seed: seed)
     }
 
     mutating func tree(depth: Int = 0) -> PropertyList {
