@@ -82,7 +82,7 @@ let package = Package(
         layer("Player", "Device", ["PackServiceAPI", "Messages", "PackServiceClient", "WordPacks", "SQLite", "Signing", "SystemCalls", "HangmanGame", "CivilCalendar"]),
 
         // The one executable: parses, calls the libraries, renders, maps errors to exit codes.
-        .executableTarget(name: "hangman", dependencies: ["Messages", "PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Seller", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore", "Base64"]),
+        .executableTarget(name: "hangman", dependencies: ["CICU", "Messages", "PackServiceAPI", "PackServiceWire", "PackServiceClient", "PackServer", "SalesReports", "HTTPServer", "SystemCalls", "WordPacks", "Seller", "Device", "HangmanGame", "Signing", "CivilCalendar", "TerminalText", "CertificateChain", "AppStore", "Base64"]),
 
         // Benchmarks (make bench): durable hint debits through the library.
         .executableTarget(name: "hint-debit-bench", dependencies: ["Seller", "WordPacks"], path: "Benchmarks/HintDebit"),

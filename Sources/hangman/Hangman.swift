@@ -31,7 +31,7 @@ enum Hangman {
                 ("HANGMAN_SERVICE", "the address of the home's pack server, when it has another than the last used"),
             ] {
                 for (index, line) in GameLayout.wrap(meaning, width: width - 18).enumerated() {
-                    lines.append((index == 0 ? "  " + name.padding(toLength: 16, withPad: " ", startingAt: 0) : String(repeating: " ", count: 18)) + line)
+                    lines.append((index == 0 ? "  " + name.padded(to: 16) : String(repeating: " ", count: 18)) + line)
                 }
             }
             lines += GameLayout.wrap("Set but empty, HANGMAN_HOME or HANGMAN_PACKS is a usage error (64).", width: width - 2).map { "  " + $0 }

@@ -1,6 +1,5 @@
-import FoundationEssentials
 import SystemCalls
 
 let status = await Hangman.main(
-    Array(CommandLine.arguments.dropFirst()), context: .process(environment: ProcessInfo.processInfo.environment))
+    Array(CommandLine.arguments.dropFirst()), context: .process(environment: ProcessEnvironment.all()))
 CurrentProcess.exit(status.rawValue)

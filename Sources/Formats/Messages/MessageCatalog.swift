@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The program's own sentences in the reader's language, from gettext message catalogs:
@@ -54,7 +54,7 @@ public enum L10n {
     public static func catalog() -> MessageCatalog? {
         guard let language, tags[language] != nil else { return nil }
         // gettext's name for a catalog: the tag with an underscore (`pt_BR.po`).
-        let file = tag(of: language).replacingOccurrences(of: "-", with: "_")
+        let file = tag(of: language).replacing("-", with: "_")
         return catalogs.withLock { kept in
             if let found = kept[file] { return found }
             let read = folder().flatMap { try? MessageCatalog(poFile: $0 + "/" + file + ".po") }
@@ -74,7 +74,7 @@ public enum L10n {
         guard let field, field.utf8.count <= 256 else { return nil }
         var best: (language: String, weight: Double)?
         for range in field.split(separator: ",").prefix(16) {
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = range.split(separator: ";").map { $0.trimmingWhitespace() }
             guard let tag = parts.first, !tag.isEmpty else { continue }
             var weight = 1.0
             for parameter in parts.dropFirst() where parameter.hasPrefix("q=") {
@@ -145,7 +145,7 @@ public struct MessageCatalog: Sendable {
         self.messages = messages
         var formula: String?
         for line in header.split(separator: "\n") where line.hasPrefix("Plural-Forms:") {
-            guard let start = line.range(of: "plural=") else { continue }
+            guard let start = line.firstRange(of: "plural=") else { continue }
             formula = String(line[start.upperBound...].prefix { $0 != ";" })
         }
         if let formula {
@@ -175,7 +175,7 @@ public struct MessageCatalog: Sendable {
             started = false
         }
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty {
                 finish()
                 continue
@@ -193,7 +193,7 @@ public struct MessageCatalog: Sendable {
             if keyword == "msgid", started, !entry.forms.isEmpty { finish() }
             started = true
             field = keyword
-            let value = unquoted(String(line[line.index(after: space)...]).trimmingCharacters(in: .whitespaces))
+            let value = unquoted(line[line.index(after: space)...].trimmingWhitespace())
             if keyword.hasPrefix("msgstr") { entry.forms.append("") }
             append(value, to: field, &entry)
         }

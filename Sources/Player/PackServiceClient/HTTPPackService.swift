@@ -629,8 +629,8 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
         query: [(String, String)] = []
     ) async throws(ServiceError) -> (Int, [UInt8]) {
         let (method, authenticated) = (route.method, !route.isPublic)
-        let path = route.path(Self.percentEncoded(id))
-            + (query.isEmpty ? "" : "?" + query.map { Self.percentEncoded($0.0) + "=" + Self.percentEncoded($0.1) }.joined(separator: "&"))
+        let path = route.path(PercentEncoding.encoded(id))
+            + (query.isEmpty ? "" : "?" + query.map { PercentEncoding.encoded($0.0) + "=" + PercentEncoding.encoded($0.1) }.joined(separator: "&"))
         if let problem = ServiceCredentials.addressProblem(credentials.service) {
             throw ServiceError(.invalidRequest, L10n.text("'%s' is not a pack server's address: %s (like http://127.0.0.1:8080)", credentials.service, problem))
         }
@@ -843,22 +843,6 @@ public final class HTTPPackService: PackService, StoreTestControls, Sendable {
     private func keep(_ document: SignedDocument, as name: String) {
         guard let statePath else { return }
         try? FileSystem.writeAtomically(try Wire.encode(document), toPath: Self.folder(of: statePath) + "/" + name, permissions: 0o600)
-    }
-
-    /// `text` with every byte but unreserved ones (RFC 3986: letters, digits, `-._~`) as `%XX`.
-    static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
     }
 
     /// The folder a path is in.

@@ -261,7 +261,7 @@ public struct DashboardPages: Sendable {
                     }
                     let share = line.retention[age]
                     // Shaded by tenths (a class each: the page's policy allows no inline style).
-                    html += "<td data-label=\"+\(age) mo\" class=\"heat-\(Int((share / 10).rounded()))\">\(String(format: "%.0f%%", share))</td>"
+                    html += "<td data-label=\"+\(age) mo\" class=\"heat-\(Int((share / 10).rounded()))\">\(DecimalText.fixed(share, fractionDigits: 0))%</td>"
                 }
                 html += "<td data-label=\"Value\">\(escaped(amounts.format(line.lifetimeValue.last ?? 0, currency)))</td></tr>"
             }
@@ -315,7 +315,7 @@ public struct DashboardPages: Sendable {
             html += "</details>"
         }
         let rates = overview.rates
-        func percent(_ value: Double?) -> String { value.map { String(format: "%.1f%%", $0) } ?? "-" }
+        func percent(_ value: Double?) -> String { value.map { DecimalText.fixed($0, fractionDigits: 1) + "%" } ?? "-" }
         html += "</section><section><h2>Rates in these days</h2>"
         html += table(id: "rates", caption: "Churn of the \(rates.liveAtStart) subscriptions live when these days began; refunds of each currency's revenue", head: ["", "Rate"],
             rows: [

@@ -1,3 +1,4 @@
+import HTTPClient
 import CivilCalendar
 import FoundationEssentials
 import Dashboard
@@ -191,7 +192,7 @@ extension PackServer {
         } catch where [.invalidRequest, .wrongState, .notFound, .unknownProduct, .productUnavailable].contains(error.kind) {
             outcome = "refused: " + error.message
         }
-        let done = outcome.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let done = PercentEncoding.encoded(outcome)
         let back = field("back") == "notifications"
             ? "\(DashboardRoute.page(.notifications).path)?done=" + done : "\(DashboardRoute.page(.customers).path)?account=\(account)&done=" + done
         return HTTPResponse(status: 303, headers: [("Location", back)])

@@ -144,7 +144,7 @@ public final class PostgreSQLLedgers: Sendable {
         try autocommit { connection in
             try connection.execute(
                 """
-                SELECT n.account_id, \(OutboxNotification.columns.split(separator: ",").map { "n." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")),
+                SELECT n.account_id, \(OutboxNotification.columns.split(separator: ",").map { "n." + $0.trimmingWhitespace() }.joined(separator: ", ")),
                     a.attempted_date, a.result, a.http_status
                 FROM (SELECT * FROM notifications WHERE delivered_date IS NULL ORDER BY created_date DESC LIMIT $1) AS n
                 LEFT JOIN LATERAL (SELECT attempted_date, result, http_status FROM notification_attempts AS x
@@ -203,7 +203,7 @@ public final class PostgreSQLLedgers: Sendable {
         return try autocommit { connection in
             try connection.execute(
                 """
-                SELECT s.account_id, \(PostgreSQLLedgerStatements.subscriptionColumns.split(separator: ",").map { "s." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }.joined(separator: ", ")),
+                SELECT s.account_id, \(PostgreSQLLedgerStatements.subscriptionColumns.split(separator: ",").map { "s." + $0.trimmingWhitespace() }.joined(separator: ", ")),
                     t.storefront
                 FROM subscriptions AS s LEFT JOIN transactions AS t ON t.account_id = s.account_id AND t.id = s.original_transaction_id
                 WHERE s.end_date IS NULL OR s.end_date >= $1

@@ -70,7 +70,7 @@ extension SellerService {
     /// of a display name (folded as names are compared). Every key is read from an index; an app
     /// account token on SQLite is looked for in each account's ledger.
     public func findCustomers(_ text: String, limit: Int = customerSearchLimit) throws(ServiceError) -> [CustomerMatch] {
-        let query = text.trimmingCharacters(in: .whitespaces)
+        let query = text.trimmingWhitespace()
         guard !query.isEmpty, query.count <= 64 else {
             throw ServiceError(.invalidRequest, "a customer is found by an account id, a transaction id or number, an order id, an app account token or a name: 1 to 64 characters")
         }

@@ -16,7 +16,7 @@ public enum SupportAction: Sendable, Equatable {
 
     /// `text` as support's reason for an action: trimmed, 1 to 500 characters, on one line.
     static func reason(_ text: String) throws(ServiceError) -> String {
-        let reason = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let reason = text.trimmingWhitespace()
         guard (1...500).contains(reason.count), !reason.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ServiceError(.invalidRequest, "an action on a customer says why: a reason of 1 to 500 characters, on one line")
         }

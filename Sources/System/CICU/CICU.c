@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <unicode/uspoof.h>
 #include <unicode/unorm2.h>
+#include <unicode/udat.h>
 
 /* ICU is loaded when first used (a name checked, a name folded), not at start: a game never maps
    its 30 MB of data or the C++ runtime it needs. The functions are ICU's versioned names
@@ -12,7 +13,8 @@
 #define ICU_NAME(x) ICU_STRING(x)
 #define ICU_FUNCTIONS(F) \
     F(uspoof_open) F(uspoof_setChecks) F(uspoof_setRestrictionLevel) F(uspoof_close) F(uspoof_check2UTF8) \
-    F(uspoof_getSkeletonUTF8) F(unorm2_getNFKCCasefoldInstance) F(unorm2_normalize)
+    F(uspoof_getSkeletonUTF8) F(unorm2_getNFKCCasefoldInstance) F(unorm2_normalize) F(udat_open) F(udat_format) \
+    F(udat_close)
 
 static struct {
 #define POINTER(name) __typeof__(&name) name;
@@ -80,6 +82,26 @@ int32_t hp_nfkc_casefold(const uint16_t *text, int32_t length, uint16_t *out, in
     const UNormalizer2 *normalizer = icu.unorm2_getNFKCCasefoldInstance(&status);
     if (U_FAILURE(status) || normalizer == NULL) return -1;
     int32_t needed = icu.unorm2_normalize(normalizer, (const UChar *)text, length, (UChar *)out, capacity, &status);
+    if (status == U_BUFFER_OVERFLOW_ERROR) return needed;
+    return U_FAILURE(status) ? -1 : needed;
+}
+
+void *hp_date_formatter_open(const char *locale) {
+    if (!icu_loaded()) return NULL;
+    static const UChar utc[] = {'U', 'T', 'C'};
+    UErrorCode status = U_ZERO_ERROR;
+    UDateFormat *formatter = icu.udat_open(UDAT_SHORT, UDAT_MEDIUM, locale, utc, 3, NULL, 0, &status);
+    if (U_FAILURE(status) || formatter == NULL) return NULL;
+    return formatter;
+}
+
+void hp_date_formatter_close(void *formatter) {
+    if (formatter != NULL) icu.udat_close((UDateFormat *)formatter);
+}
+
+int32_t hp_date_format(void *formatter, double milliseconds, uint16_t *out, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    int32_t needed = icu.udat_format((const UDateFormat *)formatter, milliseconds, (UChar *)out, capacity, NULL, &status);
     if (status == U_BUFFER_OVERFLOW_ERROR) return needed;
     return U_FAILURE(status) ? -1 : needed;
 }

@@ -8,6 +8,17 @@ import Glibc
 /// `getenv(3)`.
 func system_getenv(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 
+/// Every `NAME=value` of `environ(7)`, in order.
+func system_environment() -> [UnsafePointer<CChar>] {
+    var entries: [UnsafePointer<CChar>] = []
+    var next = environ
+    while let entry = next.pointee {
+        entries.append(UnsafePointer(entry))
+        next += 1
+    }
+    return entries
+}
+
 /// `strlen(3)`.
 func system_strlen(_ text: UnsafePointer<CChar>) -> Int { strlen(text) }
 

@@ -75,7 +75,7 @@ struct CommandSpec {
         func hanging(_ first: String, _ text: String, indent: Int) {
             let wrapped = GameLayout.wrap(text, width: width - indent)
             for (index, line) in wrapped.enumerated() {
-                lines.append((index == 0 ? first.padding(toLength: indent, withPad: " ", startingAt: 0) : String(repeating: " ", count: indent)) + line)
+                lines.append((index == 0 ? first.padded(to: indent) : String(repeating: " ", count: indent)) + line)
             }
         }
         hanging("OVERVIEW: ", overview, indent: 10)

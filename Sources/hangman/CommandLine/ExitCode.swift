@@ -56,10 +56,10 @@ extension ExitCode {
     static func helpSection(width: Int = 100) -> String {
         var lines = ["EXIT CODES:"]
         for (code, meaning) in table {
-            let label = "  " + String(code.rawValue).padding(toLength: 4, withPad: " ", startingAt: 0)
+            let label = "  " + String(code.rawValue).padded(to: 4)
             var line = label
             var atStart = true
-            for word in meaning.replacingOccurrences(of: "`", with: "").split(separator: " ") {
+            for word in meaning.replacing("`", with: "").split(separator: " ") {
                 if !atStart, line.count + 1 + word.count > width {
                     lines.append(line)
                     line = String(repeating: " ", count: label.count + 2)

@@ -77,7 +77,7 @@ extension ServeCommand {
     /// milliseconds; 1 to 20 of them, none over 30 days.
     static func retryDelays(_ text: String) throws -> [Int64] {
         let units: [Character: Int64] = ["s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000]
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         let delays = parts.map { part -> Int64? in
             guard let unit = part.last.flatMap({ units[$0] }), let number = Int64(part.dropLast()), number > 0, number <= 30 * 86_400_000 / unit else { return nil }
             return number * unit

@@ -1,5 +1,6 @@
 import Device
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 import Messages
 import PackServiceAPI
 import TerminalText

@@ -98,14 +98,14 @@ enum StoreCommand: Command {
             context.out("The purchase history is empty.")
         case .notify(nil, _):
             context.out("'hangman store notify TYPE [SUBTYPE]' causes, by the change it tells of:")
-            for cause in NotificationCause.causes { context.outWrapped("- \(cause.name.replacingOccurrences(of: "/", with: " ")): \(cause.change)") }
+            for cause in NotificationCause.causes { context.outWrapped("- \(cause.name.replacing("/", with: " ")): \(cause.change)") }
             context.out("Caused otherwise (store notify refuses them, exit 65):")
             for (name, how) in NotificationCause.causedElsewhere.sorted(by: { $0.key < $1.key }) {
-                context.outWrapped("- \(name.replacingOccurrences(of: "/", with: " ")): \(how)")
+                context.outWrapped("- \(name.replacing("/", with: " ")): \(how)")
             }
         case .notify(let type?, let subtype):
             let cause = try await service.causeNotification(type, subtype: subtype)
-            let told = cause.name.replacingOccurrences(of: "/", with: " ")
+            let told = cause.name.replacing("/", with: " ")
             context.outWrapped("\(told): \(cause.change)\(cause.transactionID.map { " (transaction \($0.number))" } ?? "").")
             // A store that is its own seller (the embedded one) has no backend to tell.
             if await service.ownSharedSecret() != nil {

@@ -5,7 +5,7 @@ enum ManualPage {
     /// Text safe in troff: backslashes escaped, a line never starting with a control character,
     /// hyphens in options as minus signs.
     static func escaped(_ text: String) -> String {
-        var out = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        var out = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
     }
@@ -31,7 +31,7 @@ enum ManualPage {
         ]
         for command in Hangman.commands {
             let spec = command.spec
-            lines.append(".SS " + escaped(spec.name.replacingOccurrences(of: "hangman ", with: "")))
+            lines.append(".SS " + escaped(spec.name.replacing("hangman ", with: "")))
             for usage in spec.usage {
                 lines += [".B " + escaped(usage), ".br"]
             }
@@ -54,7 +54,7 @@ enum ManualPage {
         }
         lines.append(".SH EXIT STATUS")
         for (code, meaning) in ExitCode.table {
-            lines += [".TP", ".B \(code.rawValue)", escaped(meaning.replacingOccurrences(of: "`", with: ""))]
+            lines += [".TP", ".B \(code.rawValue)", escaped(meaning.replacing("`", with: ""))]
         }
         lines.append(".SH ENVIRONMENT")
         lines += section("ENVIRONMENT:", of: Hangman.spec.discussion ?? "")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import FoundationInternationalization
 import PackServiceAPI
 
 /// Prices as the user's locale writes them, like StoreKit's `priceFormatter`: `$0.99` in
@@ -9,14 +10,11 @@ import PackServiceAPI
 /// (`Money`, in minor units), never binary floating point on the way.
 struct PriceText {
     let localeIdentifier: String
-    /// Made once: a formatter loads the locale's data (a table of prices formats them all).
-    private let formatter: NumberFormatter
+    private let locale: Locale
 
     init(environment: [String: String]) {
         localeIdentifier = Self.moneyLocale(environment)
-        formatter = NumberFormatter()
-        formatter.numberStyle = .currency
-        formatter.locale = Locale(identifier: localeIdentifier)
+        locale = Locale(identifier: localeIdentifier)
     }
 
     /// The locale identifier for money from the environment's POSIX variables.
@@ -27,12 +25,9 @@ struct PriceText {
     /// An amount in its currency, for this locale: `$0.99`, `0,99 €`, `￥120` (the currency's own
     /// minor units: yen have none).
     func format(_ money: Money) -> String {
-        formatter.currencyCode = money.currency
         let digits = Currency.minorUnits[money.currency] ?? 2
-        formatter.minimumFractionDigits = digits
-        formatter.maximumFractionDigits = digits
         guard let amount = Decimal(string: money.decimal, locale: Locale(identifier: "en_US_POSIX")) else { return money.description }
-        return formatter.string(from: NSDecimalNumber(decimal: amount)) ?? money.description
+        return amount.formatted(.currency(code: money.currency).locale(locale).precision(.fractionLength(digits)))
     }
 
     /// A product's price in `storefront`, for this locale; `nil` when it is not sold there.

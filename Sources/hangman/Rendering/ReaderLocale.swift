@@ -1,5 +1,8 @@
-import Foundation
+internal import CICU
+import FoundationEssentials
+import FoundationInternationalization
 import Messages
+import Synchronization
 import PackServiceAPI
 
 /// The reader's locale, from the POSIX variables, for what a person reads: product names in their
@@ -46,13 +49,11 @@ struct ReaderLocale: Sendable {
             return
         }
         // Asked of the locale's data once: how it writes 1234567 and 1234.
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: numbers)
-        formatter.numberStyle = .decimal
-        let million = formatter.string(from: 1_234_567) ?? "1,234,567"
-        let separator = million.drop { $0 == "1" }.prefix { !$0.isNumber }
+        let style = IntegerFormatStyle<Int>.number.locale(Locale(identifier: numbers))
+        let million = 1_234_567.formatted(style)
+        let separator = million.drop { $0.isNumber }.prefix { !$0.isNumber }
         groupingSeparator = separator.isEmpty ? "" : String(separator)
-        minimumGroupedDigits = (formatter.string(from: 1234) ?? "1,234").contains { !$0.isNumber } ? 4 : 5
+        minimumGroupedDigits = 1234.formatted(style).contains { !$0.isNumber } ? 4 : 5
     }
 
     /// The locale a list of POSIX variables names: the first one set and not empty, without its
@@ -91,9 +92,7 @@ struct ReaderLocale: Sendable {
     /// ISO 8601).
     func dateTime(_ milliseconds: Int64) -> String? {
         guard let time else { return nil }
-        let text = DateFormats.shared.string(
-            from: Date(timeIntervalSince1970: Double(milliseconds) / 1000), locale: time)
-        return text.map { $0 + " UTC" }
+        return DateFormats.shared.string(milliseconds: milliseconds, locale: time).map { $0 + " UTC" }
     }
 
     /// A product's name and description in the reader's language, else the catalog's own.
@@ -103,25 +102,39 @@ struct ReaderLocale: Sendable {
     func name(of product: Product) -> String { text(of: product).displayName }
 }
 
-/// Date formatters by locale, made once each (a formatter loads its locale's data), shared by the
-/// commands of one process under a lock.
-final class DateFormats: @unchecked Sendable {
+/// ICU's date formatters (a medium date, a short time, in UTC) by locale, made once each (a
+/// formatter loads its locale's data), shared by the commands of one process under a lock. ICU is
+/// loaded on the first date written, not at start; without it, `nil` (the caller writes ISO 8601).
+final class DateFormats: Sendable {
     static let shared = DateFormats()
-    private let lock = NSLock()
-    private var formatters: [String: DateFormatter] = [:]
 
-    func string(from date: Date, locale: String) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        let formatter = formatters[locale] ?? {
-            let made = DateFormatter()
-            made.locale = Locale(identifier: locale)
-            made.timeZone = TimeZone(identifier: "UTC")
-            made.dateStyle = .medium
-            made.timeStyle = .short
-            formatters[locale] = made
-            return made
-        }()
-        return formatter.string(from: date)
+    private struct Formatters: ~Copyable {
+        var byLocale: [String: Formatter] = [:]
+    }
+
+    /// One ICU formatter, closed when the process forgets it.
+    private final class Formatter: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer?
+        init(locale: String) { pointer = hp_date_formatter_open(locale) }
+        deinit { hp_date_formatter_close(pointer) }
+    }
+
+    private let formatters = Mutex(Formatters())
+
+    func string(milliseconds: Int64, locale: String) -> String? {
+        formatters.withLock { formatters -> String? in
+            let formatter = formatters.byLocale[locale] ?? Formatter(locale: locale)
+            formatters.byLocale[locale] = formatter
+            guard let pointer = formatter.pointer else { return nil }
+            var capacity = 64
+            for _ in 0..<3 {
+                var out = [UInt16](repeating: 0, count: capacity)
+                let length = hp_date_format(pointer, Double(milliseconds), &out, Int32(capacity))
+                guard length >= 0 else { return nil }
+                if Int(length) <= capacity { return String(decoding: out.prefix(Int(length)), as: UTF16.self) }
+                capacity = Int(length)
+            }
+            return nil
+        }
     }
 }

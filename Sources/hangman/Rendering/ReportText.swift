@@ -28,7 +28,7 @@ enum ReportText {
         let widths = (0..<4).map { column in ([["", "revenue", "refunds", "net"]] + rows).map { $0[column].count }.max() ?? 0 }
         func pad(_ row: [String]) -> String {
             row.enumerated().map { column, text in
-                column == 0 ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                column == 0 ? text.padded(to: widths[0])
                     : String(repeating: " ", count: max(0, widths[column] - text.count)) + text
             }.joined(separator: "  ")
         }
@@ -40,11 +40,11 @@ enum ReportText {
         if !overview.products.isEmpty {
             lines.append("")
             let nameWidth = min(36, overview.products.map(\.name.count).max() ?? 0)
-            lines.append("product".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   units  refunded  revenue")
+            lines.append("product".padded(to: nameWidth) + "   units  refunded  revenue")
             for product in overview.products {
-                let name = product.name.count > nameWidth ? String(product.name.prefix(nameWidth - 1)) + "…" : product.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                let name = product.name.count > nameWidth ? String(product.name.prefix(nameWidth - 1)) + "…" : product.name.padded(to: nameWidth)
                 let revenue = product.revenue.sorted { $0.key < $1.key }.map { money($0.value, $0.key) }.joined(separator: " + ")
-                lines.append(name + String(format: "  %6d  %8d  ", product.units, product.refunded) + revenue)
+                lines.append(name + "  " + DecimalText.rightAligned(product.units, width: 6) + "  " + DecimalText.rightAligned(product.refunded, width: 8) + "  " + revenue)
             }
         }
         let subscriptions = overview.subscriptions
@@ -62,7 +62,7 @@ enum ReportText {
         }
         if overview.tiles.inTrial > 0 { lines.append("In a free trial now: \(overview.tiles.inTrial).") }
         if let churn = overview.rates.churn {
-            lines.append(String(format: "Churn: %.1f%% of the %d live when these days began.", churn, overview.rates.liveAtStart))
+            lines.append("Churn: \(DecimalText.fixed(churn, fractionDigits: 1))% of the \(overview.rates.liveAtStart) live when these days began.")
         }
         if subscriptions.inGracePeriod + subscriptions.inBillingRetry > 0 {
             lines.append("Failing renewals now: \(subscriptions.inGracePeriod) in grace period, \(subscriptions.inBillingRetry) in billing retry.")
@@ -79,14 +79,14 @@ enum ReportText {
         for currency in Set(cohorts.map(\.currency)).sorted() {
             let mine = cohorts.filter { $0.currency == currency }
             let rows = mine.map { line in
-                [line.month, String(line.customers)] + ages.map { age in age < line.retention.count ? String(format: "%.0f%%", line.retention[age]) : "" }
+                [line.month, String(line.customers)] + ages.map { age in age < line.retention.count ? DecimalText.fixed(line.retention[age], fractionDigits: 0) + "%" : "" }
                     + [money(line.lifetimeValue.last ?? 0, currency)]
             }
             let header = ["cohort", "customers"] + ages.map { "+\($0)m" } + ["value"]
             let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
             func pad(_ row: [String]) -> String {
                 row.enumerated().map { column, text in
-                    column == 0 ? text.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                    column == 0 ? text.padded(to: widths[0])
                         : String(repeating: " ", count: max(0, widths[column] - text.count)) + text
                 }.joined(separator: "  ")
             }

@@ -67,7 +67,7 @@ enum ShellCompletion {
 
     /// Single-quoted for a POSIX shell.
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacing("'", with: "'\\''") + "'"
     }
 
     // MARK: - bash
@@ -143,8 +143,8 @@ enum ShellCompletion {
 
     /// Text inside a zsh `_arguments` spec: brackets and colons escaped, single quotes doubled.
     static func zshText(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[").replacingOccurrences(of: "]", with: "\\]")
-            .replacingOccurrences(of: ":", with: "\\:").replacingOccurrences(of: "'", with: "'\\''")
+        text.replacing("\\", with: "\\\\").replacing("[", with: "\\[").replacing("]", with: "\\]")
+            .replacing(":", with: "\\:").replacing("'", with: "'\\''")
     }
 
     static func zshOptionSpecs(_ options: [CommandSpec.Option]) -> [String] {
