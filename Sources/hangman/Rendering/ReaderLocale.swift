@@ -88,7 +88,7 @@ struct ReaderLocale: Sendable {
     }
 
     /// A moment in UTC as the reader's locale writes a date and a time (`01.12.2026, 20:15 UTC`
-    /// in de_DE, `Dec 1, 2026 at 8:15 PM UTC` in en_US); `nil` in the C locale (the caller writes
+    /// in de_DE, `Dec 1, 2026, 8:15 PM UTC` in en_US, as ICU writes a medium date and a short time); `nil` in the C locale (the caller writes
     /// ISO 8601).
     func dateTime(_ milliseconds: Int64) -> String? {
         guard let time else { return nil }
