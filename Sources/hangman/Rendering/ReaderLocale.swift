@@ -2,8 +2,8 @@ internal import CICU
 import FoundationEssentials
 import FoundationInternationalization
 import Messages
-import Synchronization
 import PackServiceAPI
+import Synchronization
 
 /// The reader's locale, from the POSIX variables, for what a person reads: product names in their
 /// language (`LC_ALL`, else `LC_MESSAGES`, else `LANG`: `de_DE.UTF-8` reads German names) and
@@ -87,9 +87,9 @@ struct ReaderLocale: Sendable {
         return (number < 0 ? "-" : "") + out
     }
 
-    /// A moment in UTC as the reader's locale writes a date and a time (`01.12.2026, 20:15 UTC`
-    /// in de_DE, `Dec 1, 2026, 8:15 PM UTC` in en_US, as ICU writes a medium date and a short time); `nil` in the C locale (the caller writes
-    /// ISO 8601).
+    /// A moment in UTC as the reader's locale writes a date and a time: as ICU writes a medium
+    /// date and a short time (`01.12.2026, 20:15 UTC` in de_DE, `Dec 1, 2026, 8:15 PM UTC` in
+    /// en_US); `nil` in the C locale or without ICU (the caller writes ISO 8601).
     func dateTime(_ milliseconds: Int64) -> String? {
         guard let time else { return nil }
         return DateFormats.shared.string(milliseconds: milliseconds, locale: time).map { $0 + " UTC" }
