@@ -73,7 +73,7 @@ let package = Package(
         layer("Service", "AppStore", ["PackServiceWire", "Base64", "CivilCalendar", "CertificateChain"]),
         layer("Service", "Seller", ["PackServiceAPI", "Messages", "PackServiceWire", "Base64", "WordPacks", "HangmanGame", "SQLite", "PostgreSQL", "Signing", "PropertyList", "SystemCalls", "CivilCalendar", "Confusables"]),
         layer("Service", "SalesReports", ["PackServiceAPI", "Seller", "CivilCalendar"]),
-        layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Seller", "CivilCalendar", "TerminalText"]),
+        layer("Service", "Dashboard", ["PackServiceAPI", "SalesReports", "Seller", "CivilCalendar", "TerminalText", "SystemCalls"]),
         layer("Service", "PackServer", ["Messages", "Dashboard", "SalesReports", "HTTPServer", "HTTPClient", "PackServiceWire", "AppStore", "Seller", "Signing", "CertificateChain", "Base64", "SystemCalls", "CivilCalendar", "TerminalText"]),
 
         // Player: the boundary's HTTP client, and the home and the player session (installed

@@ -2,6 +2,7 @@ import CivilCalendar
 import PackServiceAPI
 import SalesReports
 import Seller
+import SystemCalls
 
 /// Amounts and dates as the viewer reads them (from `Accept-Language`'s first language): the
 /// currency's own decimals with the decimal comma where the language writes one, the code after
@@ -261,7 +262,7 @@ public struct DashboardPages: Sendable {
                     }
                     let share = line.retention[age]
                     // Shaded by tenths (a class each: the page's policy allows no inline style).
-                    html += "<td data-label=\"+\(age) mo\" class=\"heat-\(Int((share / 10).rounded()))\">\(DecimalText.fixed(share, fractionDigits: 0))%</td>"
+                    html += "<td data-label=\"+\(age) mo\" class=\"heat-\(Int((share / 10).rounded()))\">\(CNumberFormat.fixed(share, fractionDigits: 0))%</td>"
                 }
                 html += "<td data-label=\"Value\">\(escaped(amounts.format(line.lifetimeValue.last ?? 0, currency)))</td></tr>"
             }
@@ -315,7 +316,7 @@ public struct DashboardPages: Sendable {
             html += "</details>"
         }
         let rates = overview.rates
-        func percent(_ value: Double?) -> String { value.map { DecimalText.fixed($0, fractionDigits: 1) + "%" } ?? "-" }
+        func percent(_ value: Double?) -> String { value.map { CNumberFormat.fixed($0, fractionDigits: 1) + "%" } ?? "-" }
         html += "</section><section><h2>Rates in these days</h2>"
         html += table(id: "rates", caption: "Churn of the \(rates.liveAtStart) subscriptions live when these days began; refunds of each currency's revenue", head: ["", "Rate"],
             rows: [

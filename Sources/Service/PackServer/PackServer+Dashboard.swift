@@ -1,7 +1,7 @@
-import HTTPClient
 import CivilCalendar
 import FoundationEssentials
 import Dashboard
+import HTTPClient
 import HTTPServer
 import PackServiceAPI
 import PackServiceWire
@@ -252,24 +252,9 @@ extension PackServer {
         for pair in String(decoding: body.prefix(4096), as: UTF8.self).split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, parts[0] == name else { continue }
-            return percentDecoded(String(parts[1]).replacing("+", with: " "))
+            return PercentEncoding.decoded(String(parts[1]).replacing("+", with: " "))
         }
         return nil
-    }
-
-    private static func percentDecoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A cookie's value in a `Cookie` header.

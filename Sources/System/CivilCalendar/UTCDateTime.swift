@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 /// A moment as UTC calendar fields, from milliseconds since 1970 in the proleptic Gregorian
 /// calendar (``CivilDate``): the one calendar of the project, whatever the year (before 1970,
 /// year 1, past 9999). A day is ``day(ofMilliseconds:)``: the UTC day, from midnight to midnight.
@@ -113,17 +110,6 @@ public enum DecimalText {
         while divisor > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
-        }
-    }
-
-    /// `value` with `fractionDigits` decimals (0 to 9), rounded as C's `printf("%.*f")` rounds
-    /// (the binary value's nearest: 0.25 -> `0.2`): `12.5`, `-3.0`; `nan` and `inf` as C writes them.
-    public static func fixed(_ value: Double, fractionDigits: Int) -> String {
-        let digits = Int32(min(max(fractionDigits, 0), 9))
-        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 352) { buffer in
-            // A double's integer part has at most 309 digits: the buffer holds any.
-            _ = withVaList([digits, value]) { vsnprintf(buffer.baseAddress!, buffer.count, "%.*f", $0) }
-            return String(cString: buffer.baseAddress!)
         }
     }
 

@@ -19,6 +19,15 @@ func system_environment() -> [UnsafePointer<CChar>] {
     return entries
 }
 
+/// `value` as `snprintf(3)` writes `%.*f` with `digits` decimals.
+func system_format_fixed(_ value: Double, _ digits: Int32) -> String {
+    // A double's integer part has at most 309 digits: the buffer holds any.
+    withUnsafeTemporaryAllocation(of: CChar.self, capacity: 352) { buffer in
+        _ = withVaList([digits, value]) { vsnprintf(buffer.baseAddress!, buffer.count, "%.*f", $0) }
+        return String(cString: buffer.baseAddress!)
+    }
+}
+
 /// `strlen(3)`.
 func system_strlen(_ text: UnsafePointer<CChar>) -> Int { strlen(text) }
 

@@ -22,9 +22,6 @@ struct ReaderLocale: Sendable {
     /// The locale name for dates and times (`LC_ALL`, else `LC_TIME`, else `LANG`), or `nil`
     /// for the C locale (ISO 8601: `2026-12-01 20:15:02 UTC`).
     let time: String?
-    /// How the numbers' locale groups thousands: its separator, and the fewest digits grouped.
-    private let groupingSeparator: String
-    private let minimumGroupedDigits: Int
 
     @TaskLocal static var current = ReaderLocale(environment: [:])
 
@@ -43,17 +40,6 @@ struct ReaderLocale: Sendable {
         language = Self.locale(["LC_ALL", "LC_MESSAGES", "LANG"], environment).map(LanguageTag.primary)
         numbers = Self.locale(["LC_ALL", "LC_NUMERIC", "LANG"], environment)
         time = Self.locale(["LC_ALL", "LC_TIME", "LANG"], environment)
-        guard let numbers else {
-            groupingSeparator = ","
-            minimumGroupedDigits = 4
-            return
-        }
-        // Asked of the locale's data once: how it writes 1234567 and 1234.
-        let style = IntegerFormatStyle<Int>.number.locale(Locale(identifier: numbers))
-        let million = 1_234_567.formatted(style)
-        let separator = million.drop { $0.isNumber }.prefix { !$0.isNumber }
-        groupingSeparator = separator.isEmpty ? "" : String(separator)
-        minimumGroupedDigits = 1234.formatted(style).contains { !$0.isNumber } ? 4 : 5
     }
 
     /// The locale a list of POSIX variables names: the first one set and not empty, without its
@@ -77,11 +63,12 @@ struct ReaderLocale: Sendable {
     /// `3,000` in the C locale and en_US, `3.000` in de_DE, `3 000` in fr_FR, `3000` in es_ES (which
     /// groups from five digits).
     func grouped(_ number: Int) -> String {
+        let grouping = numbers.map(Grouping.of) ?? .c
         let digits = String(number.magnitude)
         var out = ""
-        let group = digits.count >= minimumGroupedDigits
+        let group = digits.count >= grouping.minimumDigits
         for (index, digit) in digits.enumerated() {
-            if group && index > 0 && (digits.count - index) % 3 == 0 { out += groupingSeparator }
+            if group && index > 0 && (digits.count - index) % 3 == 0 { out += grouping.separator }
             out.append(digit)
         }
         return (number < 0 ? "-" : "") + out
@@ -100,6 +87,28 @@ struct ReaderLocale: Sendable {
 
     /// A product's name in the reader's language.
     func name(of product: Product) -> String { text(of: product).displayName }
+}
+
+/// How a locale groups thousands: its separator, and the fewest digits grouped. Read from the
+/// locale's data when a number is first grouped (how it writes 1234567 and 1234), once per
+/// process and locale: not at the start of every command.
+private struct Grouping: Sendable {
+    let separator: String
+    let minimumDigits: Int
+
+    /// The C locale's: `3,000`.
+    static let c = Grouping(separator: ",", minimumDigits: 4)
+
+    private static let read = Mutex<[String: Grouping]>([:])
+
+    static func of(_ locale: String) -> Grouping {
+        if let known = read.withLock({ $0[locale] }) { return known }
+        let style = IntegerFormatStyle<Int>.number.locale(Locale(identifier: locale))
+        let separator = 1_234_567.formatted(style).drop { $0.isNumber }.prefix { !$0.isNumber }
+        let grouping = Grouping(separator: String(separator), minimumDigits: 1234.formatted(style).contains { !$0.isNumber } ? 4 : 5)
+        read.withLock { $0[locale] = grouping }
+        return grouping
+    }
 }
 
 /// ICU's date formatters (a medium date, a short time, in UTC) by locale, made once each (a

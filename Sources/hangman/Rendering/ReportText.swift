@@ -62,7 +62,7 @@ enum ReportText {
         }
         if overview.tiles.inTrial > 0 { lines.append("In a free trial now: \(overview.tiles.inTrial).") }
         if let churn = overview.rates.churn {
-            lines.append("Churn: \(DecimalText.fixed(churn, fractionDigits: 1))% of the \(overview.rates.liveAtStart) live when these days began.")
+            lines.append("Churn: \(CNumberFormat.fixed(churn, fractionDigits: 1))% of the \(overview.rates.liveAtStart) live when these days began.")
         }
         if subscriptions.inGracePeriod + subscriptions.inBillingRetry > 0 {
             lines.append("Failing renewals now: \(subscriptions.inGracePeriod) in grace period, \(subscriptions.inBillingRetry) in billing retry.")
@@ -79,7 +79,7 @@ enum ReportText {
         for currency in Set(cohorts.map(\.currency)).sorted() {
             let mine = cohorts.filter { $0.currency == currency }
             let rows = mine.map { line in
-                [line.month, String(line.customers)] + ages.map { age in age < line.retention.count ? DecimalText.fixed(line.retention[age], fractionDigits: 0) + "%" : "" }
+                [line.month, String(line.customers)] + ages.map { age in age < line.retention.count ? CNumberFormat.fixed(line.retention[age], fractionDigits: 0) + "%" : "" }
                     + [money(line.lifetimeValue.last ?? 0, currency)]
             }
             let header = ["cohort", "customers"] + ages.map { "+\($0)m" } + ["value"]
